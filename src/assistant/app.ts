@@ -1,0 +1,17 @@
+// The Assistant API: every resource plugs its routes in here.
+import type { AppContext } from "../platform/context.js";
+import { createHttpApp, type App } from "../platform/http/app.js";
+import type { BuildOptions } from "../search/app.js";
+
+export async function buildAssistantApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
+  const app = await createHttpApp({
+    kind: "assistant",
+    config: ctx.config,
+    title: "Shopsight Assistant API",
+    description:
+      "Shopping assistant grounded in the store's policies and catalogue. Errors are problem details with a stable `code` and `correlation_id`.",
+    isReady: options.isReady ?? (() => true),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+  return app;
+}

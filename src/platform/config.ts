@@ -1,0 +1,136 @@
+// The one place that reads the environment. Every variable is documented beside its schema and
+// in the README table; `loadConfig` validates all of them at boot and names the bad variable.
+import path from "node:path";
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+
+const schema = z.object({
+  /** development | test | production. Production refuses a generated signing key when DATABASE_URL is set. */
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  /** Search API port. */
+  PORT: port.default(8080),
+  /** Assistant API port. */
+  CHAT_PORT: port.default(8081),
+  /** Interface both APIs listen on. */
+  HOST: z.string().min(1).default("0.0.0.0"),
+  /** Folder for the embedded database, signing key, mail outbox and models. */
+  DATA_DIR: z.string().min(1).default("./data"),
+  /** postgres://… selects PostgreSQL; unset means embedded SQLite at DATA_DIR/shopsight.db. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  /** redis://… shares rate limits, throttles and revocations across processes; unset means in-process. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
+  /** Public address of the Search API, used in e-mailed links. Default http://localhost:PORT. */
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Public address of the Assistant API. Default http://localhost:CHAT_PORT. */
+  CHAT_PUBLIC_BASE_URL: z.string().url().optional(),
+  /** HS256 key for access tokens (at least 32 characters). Unset: generated once into DATA_DIR/jwt-signing.key. */
+  JWT_SIGNING_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Access token lifetime in seconds. */
+  TOKEN_TTL_SECONDS: positiveInt.default(3600),
+  /** SMTP connection URL (smtp://user:pass@host:port). Unset: mails are written as .eml files to DATA_DIR/outbox. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  /** Sender address of outgoing mail. */
+  MAIL_FROM: z.string().min(3).default("Shopsight <no-reply@shopsight.local>"),
+  /** pino log level. */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Trust X-Forwarded-For from a reverse proxy: "true", a hop count, or a comma-separated list of proxy addresses/CIDRs. */
+  TRUST_PROXY: z.string().optional(),
+  /** Allow outbound fetches to private/loopback addresses and plain http (local development and tests only). */
+  OUTBOUND_ALLOW_PRIVATE: bool.default("false"),
+  /** Total time limit of one outbound fetch, in milliseconds. */
+  OUTBOUND_TIMEOUT_MS: positiveInt.default(10_000),
+  /** Largest outbound response body accepted, in bytes. */
+  OUTBOUND_MAX_BYTES: positiveInt.default(20 * 1024 * 1024),
+  /** Largest decoded image accepted, in pixels (decompression-bomb guard). */
+  IMAGE_MAX_PIXELS: positiveInt.default(40_000_000),
+  /** CLIP model: a local folder in the transformers.js layout, or a Hugging Face model id. */
+  CLIP_MODEL: z.string().min(1).default("Xenova/clip-vit-base-patch32"),
+  /** Skip loading the model at start (the API then answers model-dependent calls with 503). */
+  MODEL_DISABLED: bool.default("false"),
+});
+
+export type Env = z.input<typeof schema>;
+type Parsed = z.output<typeof schema>;
+
+export interface Config {
+  env: Parsed["NODE_ENV"];
+  port: number;
+  chatPort: number;
+  host: string;
+  dataDir: string;
+  database: { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
+  redisUrl: string | undefined;
+  publicBaseUrl: string;
+  chatPublicBaseUrl: string;
+  jwtSigningKey: string | undefined;
+  tokenTtlSeconds: number;
+  mail: { smtpUrl: string | undefined; from: string; outboxDir: string };
+  logLevel: Parsed["LOG_LEVEL"];
+  trustProxy: boolean | number | string[];
+  outbound: { allowPrivate: boolean; timeoutMs: number; maxBytes: number; maxPixels: number };
+  model: { id: string; cacheDir: string; disabled: boolean };
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+  if (value === undefined || value === "" || value === "false") return false;
+  if (value === "true") return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+/** Validates `env` (the process environment by default) and returns the typed configuration. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const known = Object.fromEntries(
+    Object.keys(schema.shape).map((k) => [k, env[k] === "" ? undefined : env[k]]),
+  );
+  const result = schema.safeParse(known);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = result.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    chatPort: e.CHAT_PORT,
+    host: e.HOST,
+    dataDir,
+    database: e.DATABASE_URL
+      ? { kind: "postgres", url: e.DATABASE_URL }
+      : { kind: "sqlite", file: path.join(dataDir, "shopsight.db") },
+    redisUrl: e.REDIS_URL,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
+    chatPublicBaseUrl: (e.CHAT_PUBLIC_BASE_URL ?? `http://localhost:${e.CHAT_PORT}`).replace(/\/$/, ""),
+    jwtSigningKey: e.JWT_SIGNING_KEY,
+    tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, outboxDir: path.join(dataDir, "outbox") },
+    logLevel: e.LOG_LEVEL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    outbound: {
+      allowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
+      timeoutMs: e.OUTBOUND_TIMEOUT_MS,
+      maxBytes: e.OUTBOUND_MAX_BYTES,
+      maxPixels: e.IMAGE_MAX_PIXELS,
+    },
+    model: { id: e.CLIP_MODEL, cacheDir: path.join(dataDir, "models"), disabled: e.MODEL_DISABLED },
+  };
+}
+
+/** Names and one-line descriptions of every variable, for the README and `cli config`. */
+export const configVariables = Object.keys(schema.shape);

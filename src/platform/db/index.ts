@@ -1,0 +1,81 @@
+// Database access: Kysely over embedded SQLite (better-sqlite3, WAL, foreign keys on) by default,
+// or PostgreSQL when DATABASE_URL is set. Both dialects share one schema, one set of migrations
+// and one set of repositories. Portable conventions used everywhere:
+//   - ids are text (UUIDs or prefixed ids), timestamps are epoch milliseconds in bigint columns,
+//   - flags are integers 0/1, JSON documents are text (jsonb on PostgreSQL, returned as text).
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from "kysely";
+import pg from "pg";
+import type { Config } from "../config.js";
+import { runMigrations } from "./migrate.js";
+import type { Schema } from "./schema.js";
+
+export type Dialect = "sqlite" | "postgres";
+export type Db = Kysely<Schema>;
+export type Tx = Transaction<Schema>;
+/** A database handle or an open transaction: repositories accept either. */
+export type Executor = Db | Tx;
+
+export interface Database {
+  db: Db;
+  dialect: Dialect;
+  /** Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws. */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** A cheap round trip, for readiness checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// int8 → number (epoch ms and counters fit in 2^53), json/jsonb stay text so both dialects agree.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(114, (v) => v);
+pg.types.setTypeParser(3802, (v) => v);
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export interface OpenOptions {
+  /** PostgreSQL schema to use (tests isolate themselves in a schema of their own). */
+  pgSchema?: string;
+  migrate?: boolean;
+}
+
+export async function openDatabase(
+  target: Config["database"],
+  options: OpenOptions = {},
+): Promise<Database> {
+  let db: Db;
+  let dialect: Dialect;
+  if (target.kind === "sqlite") {
+    dialect = "sqlite";
+    if (target.file !== ":memory:") fs.mkdirSync(path.dirname(target.file), { recursive: true });
+    const sqlite = new SQLite(target.file);
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("busy_timeout = 5000");
+    sqlite.pragma("synchronous = NORMAL");
+    db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  } else {
+    dialect = "postgres";
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: 10,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema},public` } : {}),
+    });
+    db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+    if (options.pgSchema) {
+      await pool.query(`CREATE SCHEMA IF NOT EXISTS "${options.pgSchema.replace(/"/g, "")}"`);
+    }
+  }
+  const database: Database = {
+    db,
+    dialect,
+    transaction: (fn) => db.transaction().execute(fn),
+    ping: async () => {
+      await db.selectNoFrom((eb) => eb.lit(1).as("one")).execute();
+    },
+    close: () => db.destroy(),
+  };
+  if (options.migrate !== false) await runMigrations(db, dialect);
+  return database;
+}

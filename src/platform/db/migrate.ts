@@ -1,0 +1,32 @@
+// Append-only migrations, run at start on both dialects (Kysely's Migrator takes a lock, so
+// several processes starting at once apply each migration exactly once).
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import type { Dialect } from "./index.js";
+import { migrations } from "./migrations/index.js";
+
+/** Column types that differ between the two dialects. */
+export interface ColumnTypes {
+  dialect: Dialect;
+  json: "jsonb" | "text";
+  /** Raw vector bytes (float32 little-endian). */
+  blob: "bytea" | "blob";
+}
+
+export type MigrationFactory = (types: ColumnTypes) => Migration;
+
+export async function runMigrations(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  const types: ColumnTypes = {
+    dialect,
+    json: dialect === "postgres" ? "jsonb" : "text",
+    blob: dialect === "postgres" ? "bytea" : "blob",
+  };
+  const provider: MigrationProvider = {
+    getMigrations: async () =>
+      Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(types)])),
+  };
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
+    throw new Error(`Database migration ${failed} failed: ${(error as Error).message}`, { cause: error });
+  }
+}

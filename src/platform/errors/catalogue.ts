@@ -1,0 +1,94 @@
+// The error catalogue: every error a client can see, with its HTTP status, stable code and
+// default message. Services throw `AppError` with a code from here; each API's error handler
+// presents it in that API's shape (Search: {error, message, details}; Assistant: problem details
+// with an upper-case `code`). `reportable` marks errors worth logging at error level.
+
+export interface CatalogueEntry {
+  status: number;
+  message: string;
+  reportable?: boolean;
+  /** The Assistant API's code where it differs from the upper-cased Search code. */
+  assistantCode?: string;
+}
+
+export const catalogue = {
+  // --- request shape
+  validation_failed: { status: 400, message: "The request is invalid." },
+  unsupported_media_type: { status: 415, message: "This content type is not accepted here." },
+  payload_too_large: { status: 413, message: "The request body is too large." },
+  not_found: { status: 404, message: "No such resource." },
+  route_not_found: { status: 404, message: "No such route.", assistantCode: "NOT_FOUND" },
+  method_not_allowed: { status: 405, message: "Method not allowed." },
+  conflict: { status: 409, message: "The resource already exists." },
+  gone: { status: 410, message: "This endpoint has been replaced." },
+  unprocessable: { status: 422, message: "The request cannot be processed as given." },
+
+  // --- authentication (spec: Errors)
+  unauthorized: { status: 401, message: "Invalid credentials.", assistantCode: "UNAUTHENTICATED" },
+  token_expired: { status: 401, message: "The access token has expired." },
+  requires_2fa: { status: 401, message: "Two-factor authentication code required." },
+  invalid_2fa: { status: 401, message: "The two-factor authentication code did not verify." },
+  ambiguous_active_store: {
+    status: 401,
+    message: "You belong to several stores: send the X-Service-Active-Tenant header naming the store slug.",
+  },
+  account_inactive: { status: 403, message: "The account has not been verified yet." },
+  forbidden: { status: 403, message: "You may not do that." },
+  not_a_member: { status: 403, message: "You are not a member of that store." },
+  missing_permission: { status: 403, message: "A required permission is missing." },
+  invalid_verification_token: { status: 400, message: "The verification link is invalid or has already been used." },
+  invalid_totp_setup: { status: 400, message: "Two-factor authentication is not in a state that allows this." },
+
+  // --- limits
+  rate_limit_exceeded: { status: 429, message: "Rate limit exceeded.", assistantCode: "RATE_LIMITED" },
+  too_many_requests: { status: 429, message: "Too many attempts; try again later." },
+
+  // --- images and outbound fetches (src/platform/outbound, src/embeddings)
+  invalid_url: { status: 400, message: "The URL is not a valid http(s) URL." },
+  address_not_allowed: { status: 400, message: "The URL resolves to an address that may not be fetched." },
+  image_unreachable: { status: 422, message: "The image could not be downloaded." },
+  image_timeout: { status: 422, message: "Downloading the image took too long." },
+  image_too_large: { status: 413, message: "The image is too large." },
+  unsupported_image: { status: 415, message: "The file is not a supported image (JPEG, PNG, WebP, GIF, AVIF or TIFF)." },
+  invalid_region: { status: 400, message: "The crop region does not fit the image." },
+  model_unavailable: { status: 503, message: "The embedding model is not loaded.", reportable: true },
+
+  // --- dependencies
+  service_unavailable: { status: 503, message: "A dependency is unavailable; try again shortly.", reportable: true },
+  internal_error: { status: 500, message: "Something went wrong on our side.", reportable: true },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof catalogue;
+
+export class AppError extends Error {
+  override name = "AppError";
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: Record<string, unknown>;
+  /** Extra response headers, e.g. Retry-After. */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    details: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
+    const entry: CatalogueEntry = catalogue[code];
+    super(message ?? entry.message);
+    this.code = code;
+    this.status = entry.status;
+    this.details = details;
+    this.headers = headers;
+  }
+
+  get reportable(): boolean {
+    return (catalogue[this.code] as CatalogueEntry).reportable === true;
+  }
+
+  get assistantCode(): string {
+    return (catalogue[this.code] as CatalogueEntry).assistantCode ?? this.code.toUpperCase();
+  }
+}
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

@@ -1,0 +1,61 @@
+// /register and /verify (spec: Accounts and tokens; States: Account).
+import { Type } from "typebox";
+import type { App } from "../../platform/http/app.js";
+import type { AppContext } from "../../platform/context.js";
+import { Email, searchErrors } from "../../platform/http/schemas.js";
+import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
+import { AccountsService } from "./service.js";
+
+export async function accountRoutes(app: App, ctx: AppContext) {
+  const service = new AccountsService(ctx);
+
+  app.post(
+    "/register",
+    {
+      schema: {
+        tags: ["accounts"],
+        summary: "Register a store and its owner; the account stays inactive until the e-mailed link is opened",
+        description: `Password policy: ${PASSWORD_POLICY}.`,
+        body: Type.Object(
+          {
+            client_name: Type.String({ minLength: 1, maxLength: 120 }),
+            email: Email,
+            password: Type.String({ minLength: 1, maxLength: 256, description: PASSWORD_POLICY }),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          201: Type.Object({
+            client_id: Type.String({ format: "uuid" }),
+            slug: Type.String(),
+            status: Type.Literal("inactive"),
+            email: Type.String(),
+            verification_sent: Type.Boolean(),
+          }),
+          ...searchErrors(400, 409),
+        },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await service.register(request.body)),
+  );
+
+  app.get(
+    "/verify",
+    {
+      schema: {
+        tags: ["accounts"],
+        summary: "Activate the store; returns client_id and the client secret, shown this once",
+        querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }),
+        response: {
+          200: Type.Object({
+            client_id: Type.String({ format: "uuid" }),
+            client_secret: Type.String(),
+            status: Type.Literal("active"),
+          }),
+          ...searchErrors(400),
+        },
+      },
+    },
+    async (request) => service.verify(request.query.token),
+  );
+}

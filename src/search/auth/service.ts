@@ -1,0 +1,196 @@
+// Token grants (spec: Authentication 1, 2, 4, 5; Limits).
+//   machine grant: client_id + client_secret → token with sub = store id, user_type "client";
+//   user login: e-mail + password (+ TOTP when enabled) → token with sub = user id;
+//   refresh: a valid bearer, or one expired at most 5 minutes ago → new token, old jti revoked.
+// Throttles: login 10/min and refresh 30/min per IP; failed attempts 5 per e-mail or 10 per
+// client_id within 15 minutes (reset on success) → 429 too_many_requests.
+import { authenticator } from "otplib";
+import type { AppContext } from "../../platform/context.js";
+import { AppError } from "../../platform/errors/catalogue.js";
+import { sha256, safeEqual, uuid } from "../../platform/ids.js";
+import { verifyPassword } from "../../platform/auth/passwords.js";
+import type { AccessClaims, ClaimsInput, IssuedToken } from "../../platform/auth/tokens.js";
+import type { Limiter, LimitResult } from "../../platform/rate-limit.js";
+import { planOf } from "../billing/plans.js";
+import { AccountsRepository, type MembershipView, type StoreRow } from "../accounts/repository.js";
+
+export const REFRESH_GRACE_SECONDS = 300;
+
+function tooMany(result: LimitResult): AppError {
+  return new AppError(
+    "too_many_requests",
+    undefined,
+    { retry_after: result.retryAfterSec },
+    { "retry-after": String(result.retryAfterSec) },
+  );
+}
+
+/** Checks a TOTP code for `secret` at the context's clock, allowing one 30 s step of drift. */
+export function verifyTotp(ctx: AppContext, secret: string, code: string): boolean {
+  const totp = authenticator.clone({ epoch: ctx.clock.now(), window: 1 });
+  try {
+    return totp.check(code, secret);
+  } catch {
+    return false;
+  }
+}
+
+export class AuthService {
+  private readonly repo: AccountsRepository;
+  private readonly loginPerIp: Limiter;
+  private readonly refreshPerIp: Limiter;
+  private readonly failuresPerEmail: Limiter;
+  private readonly failuresPerClient: Limiter;
+
+  constructor(private readonly ctx: AppContext) {
+    this.repo = new AccountsRepository(ctx.database.db);
+    this.loginPerIp = ctx.limiters({ name: "login-ip", points: 10, durationSec: 60 });
+    this.refreshPerIp = ctx.limiters({ name: "refresh-ip", points: 30, durationSec: 60 });
+    this.failuresPerEmail = ctx.limiters({ name: "fail-email", points: 5, durationSec: 900 });
+    this.failuresPerClient = ctx.limiters({ name: "fail-client", points: 10, durationSec: 900 });
+  }
+
+  // --- machine grant
+  async clientCredentials(clientId: string, clientSecret: string, ip: string): Promise<IssuedToken> {
+    await this.refuseWhenExhausted(this.failuresPerClient, clientId);
+    const store = isUuid(clientId) ? await this.repo.findStore(clientId) : undefined;
+    const ok =
+      store !== undefined &&
+      store.status === "active" &&
+      store.client_secret_hash !== null &&
+      safeEqual(store.client_secret_hash, sha256(clientSecret));
+    if (!ok || !store) {
+      await this.failuresPerClient.consume(clientId);
+      if (store) await this.recordFailure(store.id, null, clientId, ip);
+      throw new AppError("unauthorized");
+    }
+    await this.failuresPerClient.reset(clientId);
+    return this.ctx.signer.issue(this.clientClaims(store));
+  }
+
+  // --- user login
+  async login(email: string, password: string, totpCode: string | undefined, ip: string) {
+    const ipBudget = await this.loginPerIp.consume(ip);
+    if (!ipBudget.allowed) throw tooMany(ipBudget);
+    const identity = email.trim().toLowerCase();
+    await this.refuseWhenExhausted(this.failuresPerEmail, identity);
+
+    const user = await this.repo.findUserByEmail(identity);
+    const passwordOk = await verifyPassword(user?.password_hash, password);
+    if (!user || !passwordOk) {
+      await this.failuresPerEmail.consume(identity);
+      await this.recordFailure(null, user?.id ?? null, identity, ip);
+      throw new AppError("unauthorized");
+    }
+    // The second factor is looked at only once the password verified.
+    if (user.totp_enabled === 1 && user.totp_secret) {
+      if (!totpCode) throw new AppError("requires_2fa", undefined, { requires_2fa: true });
+      if (!verifyTotp(this.ctx, user.totp_secret, totpCode)) {
+        await this.failuresPerEmail.consume(identity);
+        await this.recordFailure(null, user.id, identity, ip);
+        throw new AppError("invalid_2fa");
+      }
+    }
+    await this.failuresPerEmail.reset(identity);
+
+    const memberships = (await this.repo.membershipsOfUser(user.id)).filter((m) => m.status === "active");
+    const isSuperAdmin = user.is_super_admin === 1;
+    if (memberships.length === 0 && !isSuperAdmin) {
+      throw new AppError("account_inactive", "Verify your e-mail address before signing in.");
+    }
+    const now = this.ctx.clock.now();
+    const only = memberships.length === 1 ? memberships[0] : undefined;
+    if (only) await this.repo.touchMembership(only.client_id, user.id, now);
+    const token = await this.ctx.signer.issue(this.userClaims(user.id, isSuperAdmin, memberships));
+    const redirect = isSuperAdmin ? "/admin" : only ? `/${only.slug}/portal` : "/portal/select-store";
+    return {
+      access_token: token.access_token,
+      token_type: token.token_type,
+      expires_in: token.expires_in,
+      user_type: "user" as const,
+      user_id: user.id,
+      user_name: user.full_name,
+      is_super_admin: isSuperAdmin,
+      memberships: memberships.map((m) => ({
+        client_id: m.client_id,
+        slug: m.slug,
+        name: m.name,
+        role: m.role,
+        plan: m.plan,
+        last_used_at: only === m ? new Date(now).toISOString() : m.last_used_at === null ? null : new Date(m.last_used_at).toISOString(),
+      })),
+      redirect,
+      ...(only ? { client_name: only.name } : {}),
+    };
+  }
+
+  // --- refresh
+  async refresh(bearer: string | undefined, ip: string): Promise<IssuedToken> {
+    const budget = await this.refreshPerIp.consume(ip);
+    if (!budget.allowed) throw tooMany(budget);
+    if (!bearer) throw new AppError("unauthorized", "A bearer token is required.");
+    let claims: AccessClaims;
+    try {
+      claims = await this.ctx.signer.verify(bearer, REFRESH_GRACE_SECONDS);
+    } catch {
+      // Past the grace window (or invalid): the caller must obtain a new grant.
+      throw new AppError("unauthorized", "The token cannot be refreshed; obtain a new grant.");
+    }
+    if (!(await this.ctx.revocations.revoke(claims.jti, claims.exp * 1000))) {
+      throw new AppError("unauthorized", "The token has been revoked.");
+    }
+    if (claims.user_type === "client") {
+      const store = await this.repo.findStore(claims.sub);
+      if (!store || store.status !== "active") throw new AppError("unauthorized");
+      return this.ctx.signer.issue(this.clientClaims(store));
+    }
+    const user = await this.repo.findUser(claims.sub);
+    if (!user) throw new AppError("unauthorized");
+    const memberships = (await this.repo.membershipsOfUser(user.id)).filter((m) => m.status === "active");
+    return this.ctx.signer.issue(this.userClaims(user.id, user.is_super_admin === 1, memberships));
+  }
+
+  // --- claims
+  private clientClaims(store: StoreRow): ClaimsInput {
+    const plan = planOf(store.plan);
+    return {
+      sub: store.id,
+      user_type: "client",
+      memberships: [],
+      is_super_admin: false,
+      plan: plan.plan_name,
+      rate_limit: plan.requests_per_minute,
+    };
+  }
+
+  private userClaims(userId: string, isSuperAdmin: boolean, memberships: MembershipView[]): ClaimsInput {
+    const only = memberships.length === 1 ? planOf(memberships[0]!.plan) : undefined;
+    return {
+      sub: userId,
+      user_type: "user",
+      user_id: userId,
+      memberships: memberships.map((m) => ({ client_id: m.client_id, slug: m.slug, role: m.role })),
+      is_super_admin: isSuperAdmin,
+      ...(only ? { plan: only.plan_name, rate_limit: only.requests_per_minute } : {}),
+    };
+  }
+
+  private async refuseWhenExhausted(limiter: Limiter, key: string): Promise<void> {
+    const state = await limiter.peek(key);
+    if (!state.allowed) throw tooMany(state);
+  }
+
+  private async recordFailure(storeId: string | null, userId: string | null, identity: string, ip: string) {
+    await this.repo.recordAuthEvent(storeId, {
+      id: uuid(),
+      user_id: userId,
+      kind: "login_failed",
+      identity,
+      ip,
+      created_at: this.ctx.clock.now(),
+    });
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (s: string): boolean => UUID.test(s);

@@ -1,0 +1,21 @@
+// The plan table of the spec (Billing): price per month, product limit, requests per minute.
+// `null` means unlimited.
+export interface Plan {
+  plan_name: "free" | "basic" | "premium" | "enterprise";
+  price_per_month: number;
+  max_products: number | null;
+  requests_per_minute: number | null;
+}
+
+export const PLANS: Record<Plan["plan_name"], Plan> = {
+  free: { plan_name: "free", price_per_month: 0, max_products: 50, requests_per_minute: 10 },
+  basic: { plan_name: "basic", price_per_month: 29.99, max_products: 5000, requests_per_minute: 60 },
+  premium: { plan_name: "premium", price_per_month: 99.99, max_products: 50000, requests_per_minute: 200 },
+  enterprise: { plan_name: "enterprise", price_per_month: 299.99, max_products: null, requests_per_minute: null },
+};
+
+export const DEFAULT_PLAN: Plan["plan_name"] = "free";
+
+export function planOf(name: string): Plan {
+  return PLANS[name as Plan["plan_name"]] ?? PLANS.free;
+}

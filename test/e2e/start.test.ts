@@ -1,0 +1,93 @@
+// `npm start` as a user runs it: both APIs come up on their ports, answer /health, /openapi.json
+// and /docs, take a registration over real HTTP, and stop cleanly on SIGTERM. The CLI creates a
+// super admin who is redirected to /admin.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort, runEntry, waitFor200, type Started } from "../support/process.js";
+
+let dataDir: string;
+let server: Started;
+let port: number;
+let chatPort: number;
+
+before(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsight-e2e-"));
+  port = await freePort();
+  chatPort = await freePort();
+  server = runEntry("main.ts", [], {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    CHAT_PORT: String(chatPort),
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    MODEL_DISABLED: "true",
+  });
+  await waitFor200(`http://127.0.0.1:${port}/health`, 30_000, server);
+  await waitFor200(`http://127.0.0.1:${chatPort}/health`, 10_000, server);
+});
+
+after(() => {
+  if (server.child.exitCode === null) server.child.kill("SIGKILL");
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test("both APIs answer /health, /openapi.json and /docs", async () => {
+  for (const p of [port, chatPort]) {
+    const health = await fetch(`http://127.0.0.1:${p}/health`);
+    assert.deepEqual(await health.json(), { status: "ok" });
+    const openapi = await (await fetch(`http://127.0.0.1:${p}/openapi.json`)).json();
+    assert.equal(openapi.openapi, "3.1.0");
+    const docs = await fetch(`http://127.0.0.1:${p}/docs/`);
+    assert.equal(docs.status, 200);
+    assert.match(await docs.text(), /swagger/i);
+  }
+  const searchDoc = await (await fetch(`http://127.0.0.1:${port}/openapi.json`)).json();
+  for (const route of ["/register", "/verify", "/oauth/token", "/oauth/login", "/oauth/refresh", "/v1/security/2fa/setup"]) {
+    assert.ok(searchDoc.paths[route], `OpenAPI documents ${route}`);
+  }
+});
+
+test("registration over real HTTP writes the verification mail to DATA_DIR/outbox", async () => {
+  const res = await fetch(`http://127.0.0.1:${port}/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ client_name: "E2E Shop", email: "e2e@example.com", password: "E2e-password-1" }),
+  });
+  assert.equal(res.status, 201);
+  const files = fs.readdirSync(path.join(dataDir, "outbox"));
+  assert.equal(files.length, 1);
+  assert.match(fs.readFileSync(path.join(dataDir, "outbox", files[0]!), "utf8"), /To: e2e@example\.com/);
+});
+
+test("the CLI creates a super admin who logs in with redirect /admin", async () => {
+  const cli = runEntry("cli.ts", ["admin", "create", "--email", "root@example.com", "--password", "Root-password-1"], {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+  });
+  assert.equal(await cli.exited, 0, cli.output());
+  const created = JSON.parse(cli.output().trim().split("\n").pop()!);
+  assert.equal(created.is_super_admin, true);
+  const login = await fetch(`http://127.0.0.1:${port}/oauth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "root@example.com", password: "Root-password-1" }),
+  });
+  assert.equal(login.status, 200);
+  assert.equal((await login.json()).redirect, "/admin");
+  const usage = runEntry("cli.ts", ["admin", "create"], { DATA_DIR: dataDir });
+  assert.equal(await usage.exited, 2);
+});
+
+test("SIGTERM stops the server cleanly", async () => {
+  server.child.kill("SIGTERM");
+  assert.equal(await server.exited, 0, server.output());
+});
+
+test("a bad variable stops start-up with a message naming it", async () => {
+  const bad = runEntry("main.ts", [], { DATA_DIR: dataDir, PORT: "not-a-port" });
+  assert.equal(await bad.exited, 1);
+  assert.match(bad.output(), /PORT/);
+});

@@ -1,0 +1,8 @@
+// Test-only settings. TEST_DATABASE_URL points the PostgreSQL variants at a real server
+// (.ci/run starts one); TEST_REDIS_URL likewise for Redis. In CI both are required: a missing
+// server fails the run instead of skipping tests.
+export const testEnv = {
+  databaseUrl: process.env.TEST_DATABASE_URL || undefined,
+  redisUrl: process.env.TEST_REDIS_URL || undefined,
+  ci: process.env.CI === "true" || process.env.CI === "1",
+};
