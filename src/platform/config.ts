@@ -54,11 +54,37 @@ const schema = z.object({
   OUTBOUND_MAX_BYTES: positiveInt.default(20 * 1024 * 1024),
   /** Largest decoded image accepted, in pixels (decompression-bomb guard). */
   IMAGE_MAX_PIXELS: positiveInt.default(40_000_000),
-  /** CLIP model: a local folder in the transformers.js layout, or a Hugging Face model id. */
-  CLIP_MODEL: z.string().min(1).default("Xenova/clip-vit-base-patch32"),
+  /**
+   * CLIP model: a local folder in the transformers.js layout, or a Hugging Face model id
+   * (downloaded once into DATA_DIR/models). Unset: Xenova/clip-vit-base-patch32, and when that
+   * cannot be downloaded (no internet) the built-in tiny test model, with a warning.
+   */
+  CLIP_MODEL: z.string().min(1).optional(),
+  /** Similarity above which a newly indexed product is reported as a near-duplicate (product.duplicate_detected). */
+  DUPLICATE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.95),
+  /** Bulk-import items processed at once per job (image downloads and embeddings). */
+  BULK_CONCURRENCY: positiveInt.max(32).default(4),
   /** Skip loading the model at start (the API then answers model-dependent calls with 503). */
   MODEL_DISABLED: bool.default("false"),
+  /**
+   * Stripe secret API key (sk_test_… / sk_live_…). Set: POST /v1/billing/checkout creates Stripe
+   * Checkout Sessions (then STRIPE_WEBHOOK_SECRET and the three STRIPE_PRICE_* are required).
+   * Unset: a local checkout page marked TEST MODE, served by the Search API, completes purchases.
+   */
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\S+$/, "must be a Stripe secret key (sk_test_… or sk_live_…)").optional(),
+  /** Signing secret (whsec_…) of the Stripe webhook endpoint POST /billing/webhooks/stripe. */
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Stripe price id (price_…) of the monthly basic plan. */
+  STRIPE_PRICE_BASIC: z.string().min(1).optional(),
+  /** Stripe price id (price_…) of the monthly premium plan. */
+  STRIPE_PRICE_PREMIUM: z.string().min(1).optional(),
+  /** Stripe price id (price_…) of the monthly enterprise plan. */
+  STRIPE_PRICE_ENTERPRISE: z.string().min(1).optional(),
+  /** Tests only (refused in production): base URL of a fake Stripe API used instead of https://api.stripe.com. */
+  STRIPE_API_BASE: z.string().url().optional(),
 });
+
+export const DEFAULT_CLIP_MODEL = "Xenova/clip-vit-base-patch32";
 
 export type Env = z.input<typeof schema>;
 type Parsed = z.output<typeof schema>;
@@ -79,7 +105,19 @@ export interface Config {
   logLevel: Parsed["LOG_LEVEL"];
   trustProxy: boolean | number | string[];
   outbound: { allowPrivate: boolean; timeoutMs: number; maxBytes: number; maxPixels: number };
-  model: { id: string; cacheDir: string; disabled: boolean };
+  /** `explicit`: CLIP_MODEL was set (then a model that cannot load stops start-up). */
+  model: { id: string; explicit: boolean; cacheDir: string; disabled: boolean };
+  duplicateThreshold: number;
+  bulkConcurrency: number;
+  /** Billing: Stripe when `stripe.secretKey` is set, otherwise the local test-mode checkout. */
+  billing: {
+    stripe: {
+      secretKey: string | undefined;
+      webhookSecret: string | undefined;
+      prices: { basic: string | undefined; premium: string | undefined; enterprise: string | undefined };
+      apiBase: string | undefined;
+    };
+  };
 }
 
 export class ConfigError extends Error {
@@ -128,7 +166,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxBytes: e.OUTBOUND_MAX_BYTES,
       maxPixels: e.IMAGE_MAX_PIXELS,
     },
-    model: { id: e.CLIP_MODEL, cacheDir: path.join(dataDir, "models"), disabled: e.MODEL_DISABLED },
+    model: {
+      id: e.CLIP_MODEL ?? DEFAULT_CLIP_MODEL,
+      explicit: e.CLIP_MODEL !== undefined,
+      cacheDir: path.join(dataDir, "models"),
+      disabled: e.MODEL_DISABLED,
+    },
+    duplicateThreshold: e.DUPLICATE_THRESHOLD,
+    bulkConcurrency: e.BULK_CONCURRENCY,
+    billing: {
+      stripe: {
+        secretKey: e.STRIPE_SECRET_KEY,
+        webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+        prices: { basic: e.STRIPE_PRICE_BASIC, premium: e.STRIPE_PRICE_PREMIUM, enterprise: e.STRIPE_PRICE_ENTERPRISE },
+        apiBase: e.STRIPE_API_BASE,
+      },
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 // The composition root: every adapter (database, clock, mail, token signing, revocations, rate
-// limiters, Redis) is built here once and handed to the APIs. Tests build a context with their
-// own clock, data folder or PostgreSQL schema; nothing else constructs adapters.
+// limiters, Redis, outbound fetch, model, image pipeline, vector index, job queue) is built here
+// once and handed to the APIs. Tests build a context with their own clock, data folder or
+// PostgreSQL schema; nothing else constructs adapters.
 import { Redis } from "ioredis";
 import type { Config } from "./config.js";
 import { systemClock, type Clock } from "./clock.js";
@@ -9,6 +10,12 @@ import { createMailer, type Mailer } from "./mail/index.js";
 import { TokenSigner, loadSigningKey } from "./auth/tokens.js";
 import { createRevocationStore, type RevocationStore } from "./auth/revocations.js";
 import { createLimiterFactory, type LimiterFactory } from "./rate-limit.js";
+import { createSafeFetch, type SafeFetch } from "./outbound/safe-fetch.js";
+import { JobQueue } from "./jobs/queue.js";
+import { ImagePipeline } from "../embeddings/pipeline.js";
+import { loadConfiguredModel, type LoadLog } from "../embeddings/load.js";
+import type { EmbeddingModel } from "../embeddings/types.js";
+import { createVectorIndex, type VectorIndex } from "../vectors/index.js";
 
 export interface AppContext {
   config: Config;
@@ -19,6 +26,12 @@ export interface AppContext {
   revocations: RevocationStore;
   limiters: LimiterFactory;
   redis: Redis | undefined;
+  /** Every outbound HTTP call (images, webhooks, callbacks, storefronts) goes through this. */
+  fetch: SafeFetch;
+  model: EmbeddingModel | null;
+  images: ImagePipeline;
+  vectors: VectorIndex;
+  jobs: JobQueue;
   close(): Promise<void>;
 }
 
@@ -27,14 +40,31 @@ export interface ContextOverrides {
   mailer?: Mailer;
   /** PostgreSQL schema to isolate this context in (tests). */
   pgSchema?: string;
+  /** An already loaded model to share (tests), or null for none. */
+  model?: EmbeddingModel | null;
+  fetch?: SafeFetch;
+  log?: LoadLog;
 }
 
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const clock = overrides.clock ?? systemClock;
+  const log = overrides.log ?? { warn: (m: string) => process.stderr.write(`WARNING: ${m}\n`) };
   const database = await openDatabase(config.database, overrides.pgSchema ? { pgSchema: overrides.pgSchema } : {});
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   const mailer = overrides.mailer ?? createMailer(config.mail, clock);
   const signer = new TokenSigner(loadSigningKey(config.jwtSigningKey, config.dataDir), config.tokenTtlSeconds, clock);
+  const fetch =
+    overrides.fetch ??
+    createSafeFetch({
+      allowPrivate: config.outbound.allowPrivate,
+      timeoutMs: config.outbound.timeoutMs,
+      maxBytes: config.outbound.maxBytes,
+    });
+  const ownsModel = overrides.model === undefined;
+  const model = ownsModel ? await loadConfiguredModel(config.model, log) : (overrides.model ?? null);
+  const vectors = createVectorIndex(database);
+  await vectors.init();
+  const jobs = new JobQueue(database, clock);
   return {
     config,
     clock,
@@ -44,9 +74,18 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     revocations: createRevocationStore(database, clock),
     limiters: createLimiterFactory(redis),
     redis,
+    fetch,
+    model,
+    images: new ImagePipeline(model, fetch, { maxPixels: config.outbound.maxPixels }),
+    vectors,
+    jobs,
     async close() {
+      await jobs.stop();
       mailer.close();
+      fetch.close();
       redis?.disconnect();
+      if (ownsModel) await model?.close();
+      await vectors.close();
       await database.close();
     },
   };

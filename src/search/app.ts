@@ -1,10 +1,21 @@
 // The Search API: every resource plugs its routes in here.
 import type { AppContext } from "../platform/context.js";
 import { createHttpApp, type App } from "../platform/http/app.js";
-import { createAuthenticator } from "./auth/authenticate.js";
+import { createAuthenticator, trackRoutes } from "./auth/authenticate.js";
 import { authRoutes } from "./auth/routes.js";
 import { accountRoutes } from "./accounts/routes.js";
 import { securityRoutes } from "./security/routes.js";
+import { teamRoutes } from "./team/routes.js";
+import { userRoutes } from "./users/routes.js";
+import { billingRoutes, installUsageMeter } from "./billing/routes.js";
+import { productRoutes } from "./products/routes.js";
+import { jobRoutes } from "./jobs/routes.js";
+import { webhookRoutes } from "./webhooks/routes.js";
+import { searchRoutes } from "./search/routes.js";
+import { feedbackRoutes } from "./feedback/routes.js";
+import { widgetRoutes } from "./widget/routes.js";
+import { createPlanRateLimit } from "./billing/rate-limit.js";
+import multipart from "@fastify/multipart";
 
 export interface BuildOptions {
   isReady?: () => boolean;
@@ -24,9 +35,27 @@ export async function buildSearchApp(ctx: AppContext, options: BuildOptions = {}
   app.decorateRequest("principal", null);
   app.decorateRequest("store", null);
   app.addHook("onRequest", createAuthenticator(ctx));
+  trackRoutes(app); // route list for the isolation sweep and permission matrix (test/)
+  // Counts authenticated /v1/* calls per store (batched; flushed every 5 s and on close).
+  const usageMeter = installUsageMeter(app, ctx);
+  app.addHook("onRequest", createPlanRateLimit(ctx));
+  // Uploads (image search): fields and files become the body; files are Buffers.
+  await app.register(multipart, {
+    attachFieldsToBody: "keyValues",
+    limits: { fileSize: ctx.config.outbound.maxBytes, files: 10, fields: 30, parts: 40 },
+  });
 
   await accountRoutes(app, ctx);
   await authRoutes(app, ctx);
   await securityRoutes(app, ctx);
+  await teamRoutes(app, ctx);
+  await userRoutes(app, ctx);
+  await billingRoutes(app, ctx, usageMeter);
+  await productRoutes(app, ctx);
+  await jobRoutes(app, ctx);
+  await webhookRoutes(app, ctx);
+  await searchRoutes(app, ctx);
+  await feedbackRoutes(app, ctx);
+  await widgetRoutes(app, ctx);
   return app;
 }

@@ -30,6 +30,14 @@ export function lastMailTo(t: TestApp, to: string): string {
   throw new Error(`no mail to ${to}`);
 }
 
+/** The verification token in the newest .eml of `outboxDir` (or in `text`). */
+export function verificationTokenIn(mail: string): string {
+  const text = decodeQuotedPrintable(mail);
+  const match = /\/verify\?token=([A-Za-z0-9_%-]+)/.exec(text);
+  assert.ok(match, "verification link in mail");
+  return decodeURIComponent(match[1]!);
+}
+
 /** The verification token of the newest mail to `email`. */
 export function verificationTokenFor(t: TestApp, email: string): string {
   const text = lastMailTo(t, email);
@@ -38,9 +46,14 @@ export function verificationTokenFor(t: TestApp, email: string): string {
   return decodeURIComponent(match[1]!);
 }
 
+/**
+ * Registers and verifies a store through the API. Its plan is set to `plan` (default
+ * "enterprise", so functional tests are not cut short by the free plan's 10 requests a minute;
+ * tests of plan limits ask for "free").
+ */
 export async function registerStore(
   t: TestApp,
-  overrides: { name?: string; email?: string; password?: string; verify?: boolean } = {},
+  overrides: { name?: string; email?: string; password?: string; verify?: boolean; plan?: "free" | "basic" | "premium" | "enterprise" } = {},
 ): Promise<RegisteredStore> {
   counter += 1;
   const name = overrides.name ?? `Store ${counter} ${Math.random().toString(36).slice(2, 6)}`;
@@ -52,6 +65,7 @@ export async function registerStore(
   if (overrides.verify === false) return { clientId: client_id, clientSecret: "", slug, email, password };
   const verify = await t.search.inject({ method: "GET", url: `/verify?token=${encodeURIComponent(verificationTokenFor(t, email))}` });
   assert.equal(verify.statusCode, 200, verify.body);
+  await t.ctx.database.db.updateTable("stores").set({ plan: overrides.plan ?? "enterprise" }).where("id", "=", client_id).execute();
   return { clientId: client_id, clientSecret: (verify.json() as { client_secret: string }).client_secret, slug, email, password };
 }
 

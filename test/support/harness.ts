@@ -14,6 +14,13 @@ import type { App } from "../../src/platform/http/app.js";
 import { buildSearchApp } from "../../src/search/app.js";
 import { buildAssistantApp } from "../../src/assistant/app.js";
 import { testEnv } from "./env.js";
+import { ensureTestModel } from "../../src/embeddings/load.js";
+import { TEST_MODEL_VERSION } from "../../src/embeddings/testmodel/build.js";
+import { createWorkers, type Workers } from "../../src/search/workers.js";
+
+/** The project's tiny test model, generated once per machine into the temp folder. */
+export const testModelDir = (): Promise<string> =>
+  ensureTestModel(path.join(os.tmpdir(), `shopsight-test-model-v${TEST_MODEL_VERSION}`));
 
 export type DialectName = "sqlite" | "postgres";
 
@@ -23,6 +30,8 @@ export interface TestApp {
   search: App;
   assistant: App;
   dataDir: string;
+  /** Job handlers and the webhook dispatcher, driven by the test (`workers.drain()`). */
+  workers: Workers;
   close(): Promise<void>;
 }
 
@@ -30,6 +39,8 @@ export interface TestAppOptions {
   dialect?: DialectName;
   clock?: Clock;
   env?: Record<string, string>;
+  /** Load the tiny test model (default false: routes that need it answer 503 model_unavailable). */
+  model?: boolean;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -40,7 +51,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     DATA_DIR: dataDir,
     LOG_LEVEL: "silent",
     NODE_ENV: "test",
-    MODEL_DISABLED: "true",
+    OUTBOUND_ALLOW_PRIVATE: "true",
+    ...(options.model ? { CLIP_MODEL: await testModelDir() } : { MODEL_DISABLED: "true" }),
     ...(dialect === "postgres" ? { DATABASE_URL: testEnv.databaseUrl } : {}),
     ...options.env,
   });
@@ -51,6 +63,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const search = await buildSearchApp(ctx, { logger: false });
   const assistant = await buildAssistantApp(ctx, { logger: false });
+  const workers = createWorkers(ctx, { random: () => 0.5 });
   await search.ready();
   await assistant.ready();
   return {
@@ -59,7 +72,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     search,
     assistant,
     dataDir,
+    workers,
     async close() {
+      await workers.stop();
       await search.close();
       await assistant.close();
       await ctx.close();

@@ -76,6 +76,6 @@ export async function openDatabase(
     },
     close: () => db.destroy(),
   };
-  if (options.migrate !== false) await runMigrations(db, dialect);
+  if (options.migrate !== false) await runMigrations(db, dialect, options.pgSchema);
   return database;
 }

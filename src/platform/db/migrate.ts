@@ -14,7 +14,7 @@ export interface ColumnTypes {
 
 export type MigrationFactory = (types: ColumnTypes) => Migration;
 
-export async function runMigrations(db: Kysely<any>, dialect: Dialect): Promise<void> {
+export async function runMigrations(db: Kysely<any>, dialect: Dialect, pgSchema?: string): Promise<void> {
   const types: ColumnTypes = {
     dialect,
     json: dialect === "postgres" ? "jsonb" : "text",
@@ -24,7 +24,9 @@ export async function runMigrations(db: Kysely<any>, dialect: Dialect): Promise<
     getMigrations: async () =>
       Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(types)])),
   };
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  // The migration bookkeeping tables live in the schema in use (tests run several schemas side by side).
+  const migrator = new Migrator({ db, provider, ...(pgSchema ? { migrationTableSchema: pgSchema } : {}) });
+  const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
     throw new Error(`Database migration ${failed} failed: ${(error as Error).message}`, { cause: error });

@@ -57,6 +57,332 @@ export interface AuthEventsTable {
   created_at: number;
 }
 
+export interface ProductsTable {
+  store_id: string;
+  product_id: string;
+  vector_id: string;
+  image_url: string;
+  image_sha256: string;
+  name: string | null;
+  category: string | null;
+  brand: string | null;
+  price: number | null;
+  color_name: string | null;
+  /** JSON text */
+  metadata: string;
+  /** JSON text: [{hex, share}] */
+  dominant_colors: string;
+  model: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProductImagesTable {
+  store_id: string;
+  sha256: string;
+  content_type: string;
+  width: number;
+  height: number;
+  bytes: Buffer;
+  created_at: number;
+}
+
+export type JobStatus = "queued" | "running" | "completed" | "failed";
+
+export interface JobsTable {
+  id: string;
+  store_id: string;
+  kind: string;
+  payload: string;
+  status: JobStatus;
+  attempts: Generated<number>;
+  run_after: number;
+  locked_by: string | null;
+  locked_until: number | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+export interface BulkJobsTable {
+  job_id: string;
+  store_id: string;
+  status: "processing" | "completed" | "failed";
+  total: number;
+  callback_url: string | null;
+  callback_secret: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+export interface BulkJobItemsTable {
+  job_id: string;
+  idx: number;
+  store_id: string;
+  product_id: string;
+  payload: string;
+  status: "pending" | "succeeded" | "failed";
+  error_code: string | null;
+  error_message: string | null;
+  updated_at: number;
+}
+
+export interface WebhooksTable {
+  id: string;
+  store_id: string;
+  url: string;
+  /** JSON text: string[] */
+  events: string;
+  secret: string;
+  status: "active" | "disabled";
+  disabled_reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type DeliveryStatus = "pending" | "delivered" | "failed" | "cancelled";
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  store_id: string;
+  webhook_id: string | null;
+  target_url: string;
+  secret: string;
+  event: string;
+  ordering_key: string;
+  seq: number;
+  body: string;
+  status: DeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  locked_until: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  store_id: string;
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  next_attempt_at: number | null;
+  created_at: number;
+}
+
+// --- billing (0006_billing)
+export type BillingProvider = "none" | "local" | "stripe";
+
+export interface BillingAccountsTable {
+  store_id: string;
+  provider: BillingProvider;
+  stripe_customer_id: string | null;
+  stripe_subscription_id: string | null;
+  /** Stripe subscription status (active, past_due, canceled, …); null without a subscription. */
+  subscription_status: string | null;
+  current_period_start: number | null;
+  current_period_end: number | null;
+  /** `created` (ms) of the newest Stripe event applied; older events do not change the plan. */
+  last_event_at: number | null;
+  plan_source: string | null;
+  plan_changed_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface BillingCheckoutSessionsTable {
+  token_hash: string;
+  store_id: string;
+  plan_name: string;
+  status: "open" | "completed" | "cancelled";
+  created_by: string | null;
+  expires_at: number;
+  created_at: number;
+  finished_at: number | null;
+}
+
+export interface BillingInvoicesTable {
+  id: string;
+  store_id: string;
+  provider: "local" | "stripe";
+  provider_invoice_id: string;
+  plan_name: string | null;
+  /** Amount in the currency's minor unit (cents). */
+  amount_minor: number;
+  currency: string;
+  status: "paid" | "open" | "failed" | "void" | "uncollectible";
+  hosted_url: string | null;
+  period_start: number | null;
+  period_end: number | null;
+  issued_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface BillingStripeEventsTable {
+  event_id: string;
+  type: string;
+  store_id: string | null;
+  outcome: string;
+  event_created_at: number;
+  processed_at: number;
+}
+
+export interface BillingUsageTable {
+  store_id: string;
+  /** Start of the UTC hour the calls were made in (epoch ms). */
+  bucket_start: number;
+  api_calls: number;
+  updated_at: number;
+}
+
+// --- security and team (issue 7)
+export interface ApiKeysTable {
+  id: string;
+  store_id: string;
+  name: string;
+  /** SHA-256 hex of the whole key; the key itself is shown once. */
+  key_hash: string;
+  /** The first characters of the key, for recognising it in lists (`sk_live_AbCd1234`). */
+  key_prefix: string;
+  /** JSON text: permission names (string[]). */
+  scopes: string;
+  created_by: string | null;
+  created_at: number;
+  expires_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface IpAllowlistTable {
+  id: string;
+  store_id: string;
+  /** Canonical address or network/prefix. */
+  cidr: string;
+  description: string;
+  created_by: string | null;
+  created_at: number;
+}
+
+export interface TeamInvitesTable {
+  id: string;
+  store_id: string;
+  email: string;
+  role: Role;
+  /** SHA-256 hex of the single-use token. */
+  token_hash: string;
+  invited_by: string | null;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  accepted_by: string | null;
+  cancelled_at: number | null;
+}
+
+export interface UserGroupsTable {
+  id: string;
+  store_id: string;
+  name: string;
+  /** Lower-cased name, unique per store. */
+  name_key: string;
+  description: Generated<string>;
+  created_at: number;
+}
+
+export interface UserGroupPermissionsTable {
+  group_id: string;
+  store_id: string;
+  permission: string;
+}
+
+export interface UserGroupMembersTable {
+  group_id: string;
+  store_id: string;
+  user_id: string;
+  created_at: number;
+}
+
+export interface SearchHistoryTable {
+  id: string;
+  store_id: string;
+  mode: string;
+  /** The text of text-bearing searches (suggestions, top queries). */
+  query_text: string | null;
+  /** JSON text: what was searched (image URL, region, mode options; never image bytes). */
+  query_summary: string;
+  /** JSON text: the filters applied. */
+  filters: string;
+  /** JSON text: [{product_id, rank, score}] */
+  results: string;
+  result_count: number;
+  latency_ms: number;
+  /** "api" or "widget". */
+  source: string;
+  created_at: number;
+}
+
+// --- feedback and widget keys (0008_feedback_widget)
+export interface WidgetKeysTable {
+  id: string;
+  store_id: string;
+  name: string;
+  /** SHA-256 hex of the whole public key `pk_live_…`; the key itself is shown once. */
+  key_hash: string;
+  /** The first characters of the key, for recognising it in lists. */
+  key_prefix: string;
+  /** JSON text: canonical origins (string[]), e.g. ["https://shop.example"]. */
+  allowed_origins: string;
+  created_by: string | null;
+  created_at: number;
+  updated_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export type FeedbackAction = "click" | "add_to_cart" | "purchase";
+
+export interface SearchFeedbackTable {
+  id: string;
+  store_id: string;
+  /** The search the event is attributed to; null = unattributed. */
+  search_id: string | null;
+  result_product_id: string;
+  action: FeedbackAction;
+  quantity: number;
+  /** Purchases only: the line total in the currency's minor unit (e.g. cents). */
+  order_value_minor: number | null;
+  /** Purchases only: ISO 4217 code, upper case. */
+  currency: string | null;
+  session_id: string | null;
+  /** 1-based position of the product in the attributed search's results; null when not shown there. */
+  result_rank: number | null;
+  /** "api" (bearer) or "widget" (public key). */
+  source: string;
+  widget_key_id: string | null;
+  created_at: number;
+}
+
+/**
+ * One vector per product (src/vectors). `embedding` is float32 little-endian bytes on SQLite and a
+ * pgvector `vector` on PostgreSQL (written and read through casts from/to its text form).
+ * Vectors are stored L2-normalised.
+ */
+export interface ProductVectorsTable {
+  store_id: string;
+  vector_id: string;
+  product_id: string;
+  /** Fingerprint of the model that produced the vector. */
+  model: string;
+  dim: number;
+  embedding: Buffer | string;
+  created_at: number;
+}
+
 export interface Schema {
   stores: StoresTable;
   users: UsersTable;
@@ -64,4 +390,27 @@ export interface Schema {
   verification_tokens: VerificationTokensTable;
   revoked_tokens: RevokedTokensTable;
   auth_events: AuthEventsTable;
+  products: ProductsTable;
+  product_vectors: ProductVectorsTable;
+  product_images: ProductImagesTable;
+  jobs: JobsTable;
+  bulk_jobs: BulkJobsTable;
+  bulk_job_items: BulkJobItemsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  search_history: SearchHistoryTable;
+  search_feedback: SearchFeedbackTable;
+  widget_keys: WidgetKeysTable;
+  billing_accounts: BillingAccountsTable;
+  billing_checkout_sessions: BillingCheckoutSessionsTable;
+  billing_invoices: BillingInvoicesTable;
+  billing_stripe_events: BillingStripeEventsTable;
+  billing_usage: BillingUsageTable;
+  api_keys: ApiKeysTable;
+  ip_allowlist: IpAllowlistTable;
+  team_invites: TeamInvitesTable;
+  user_groups: UserGroupsTable;
+  user_group_permissions: UserGroupPermissionsTable;
+  user_group_members: UserGroupMembersTable;
 }

@@ -53,6 +53,30 @@ export const catalogue = {
   invalid_region: { status: 400, message: "The crop region does not fit the image." },
   model_unavailable: { status: 503, message: "The embedding model is not loaded.", reportable: true },
 
+  // --- products and jobs
+  plan_limit_reached: { status: 403, message: "The plan's product limit is reached." },
+
+  // --- billing
+  plan_unchanged: { status: 409, message: "The store is already on this plan." },
+  plan_not_purchasable: { status: 400, message: "Checkout is for the paid plans basic, premium and enterprise." },
+  checkout_session_used: { status: 409, message: "This checkout session has already been completed or cancelled." },
+  checkout_session_expired: { status: 410, message: "This checkout session has expired; start a new checkout." },
+  invalid_signature: { status: 400, message: "The Stripe signature did not verify." },
+  stripe_not_configured: { status: 503, message: "Stripe billing is not configured on this server.", reportable: true },
+  payment_provider_error: { status: 502, message: "The payment provider could not be reached; try again shortly.", reportable: true },
+
+  // --- security, team, users (API keys, IP allow-list, invites, groups)
+  ip_not_allowed: { status: 403, message: "Requests from this address are not allowed for this store." },
+  invalid_invite: { status: 404, message: "The invite link is invalid." },
+  invite_expired: { status: 410, message: "The invite has expired; ask for a new one." },
+  invite_cancelled: { status: 410, message: "The invite was cancelled; ask for a new one." },
+  invite_already_used: { status: 409, message: "The invite has already been accepted." },
+  last_owner: { status: 409, message: "A store needs at least one owner." },
+
+  // --- feedback and widget (src/search/feedback, src/search/widget)
+  purchase_fields_only: { status: 422, message: "order_value and currency are only accepted when action is purchase." },
+  origin_not_allowed: { status: 403, message: "This origin is not allowed to use the widget key." },
+
   // --- dependencies
   service_unavailable: { status: 503, message: "A dependency is unavailable; try again shortly.", reportable: true },
   internal_error: { status: 500, message: "Something went wrong on our side.", reportable: true },

@@ -26,7 +26,7 @@ const FASTIFY_CODES: Record<string, [ConstructorParameters<typeof AppError>[0], 
   FST_ERR_CTP_BODY_TOO_LARGE: ["payload_too_large"],
   FST_ERR_CTP_EMPTY_TYPE: ["unsupported_media_type", "A Content-Type header is required."],
   FST_ERR_CTP_INVALID_TYPE: ["unsupported_media_type"],
-  FST_REQ_FILE_TOO_LARGE: ["payload_too_large", "The uploaded file is too large."],
+  FST_REQ_FILE_TOO_LARGE: ["image_too_large", "The uploaded file is larger than OUTBOUND_MAX_BYTES."],
   FST_FILES_LIMIT: ["payload_too_large", "Too many files in the upload."],
   FST_PARTS_LIMIT: ["payload_too_large", "Too many parts in the upload."],
   FST_INVALID_MULTIPART_CONTENT_TYPE: ["unsupported_media_type", "Expected a multipart/form-data body."],
@@ -47,15 +47,17 @@ function describe(issue: ValidationIssue, part: string): { field: string; messag
   return { field, message };
 }
 
+/** The catalogue error for schema violations of one request part (`prefix` names a nested item). */
+export function validationError(issues: readonly ValidationIssue[], part: string, prefix = ""): AppError {
+  const errors = issues.map((issue) => describe(issue, part)).map((e) => (prefix ? { ...e, field: `${prefix}.${e.field}` } : e));
+  const summary = errors.map((x) => `${x.field} ${x.message}`).join("; ");
+  return new AppError("validation_failed", `Invalid request: ${summary}.`, { errors });
+}
+
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const e = (error ?? {}) as FastifyLikeError;
-  if (Array.isArray(e.validation)) {
-    const part = e.validationContext ?? "body";
-    const errors = e.validation.map((issue) => describe(issue, part));
-    const summary = errors.map((x) => `${x.field} ${x.message}`).join("; ");
-    return new AppError("validation_failed", `Invalid request: ${summary}.`, { errors });
-  }
+  if (Array.isArray(e.validation)) return validationError(e.validation, e.validationContext ?? "body");
   if (e.code && FASTIFY_CODES[e.code]) {
     const [code, message] = FASTIFY_CODES[e.code]!;
     return new AppError(code, message);

@@ -60,15 +60,18 @@ test("health answers 503 while not ready and 200 once ready", async () => {
 test("close lets an in-flight request finish", async () => {
   const app = await createHttpApp({ kind: "search", ...base });
   let release!: () => void;
+  let arrived!: () => void;
   const gate = new Promise<void>((r) => (release = r));
+  const inHandler = new Promise<void>((r) => (arrived = r));
   app.get("/slow", async () => {
+    arrived();
     await gate;
     return { done: true };
   });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address() as { port: number };
   const pending = fetch(`http://127.0.0.1:${address.port}/slow`);
-  await new Promise((r) => setTimeout(r, 50)); // let the request reach the handler
+  await inHandler; // the request is in flight
   const closing = app.close();
   release();
   const res = await pending;

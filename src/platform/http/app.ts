@@ -16,12 +16,11 @@ import formbody from "@fastify/formbody";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { Ajv, type Options as AjvOptions } from "ajv";
-import addFormatsModule from "ajv-formats";
 import type { Config } from "../config.js";
 import { loggerOptions } from "../logging.js";
 import { AppError } from "../errors/catalogue.js";
 import { toAppError } from "../errors/map.js";
+import { compileSchema } from "./validation.js";
 
 export type ApiKind = "search" | "assistant";
 export type App = FastifyInstance<
@@ -43,21 +42,6 @@ export interface HttpAppOptions {
   logger?: boolean;
 }
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-
-function makeAjv(coerce: boolean): Ajv {
-  const options: AjvOptions = {
-    allErrors: true,
-    removeAdditional: false,
-    useDefaults: true,
-    coerceTypes: coerce ? "array" : false,
-    strict: false,
-  };
-  const ajv = addFormats(new Ajv(options));
-  ajv.addKeyword({ keyword: "x-examples" });
-  return ajv;
-}
-
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /** Builds a bare API app. Routes are added by the caller before `ready()`. */
@@ -77,11 +61,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<App> {
 
   // Query strings, params, headers and multipart fields arrive as text and are coerced;
   // JSON bodies are validated as sent.
-  const coercing = makeAjv(true);
-  const strictAjv = makeAjv(false);
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === "body" ? strictAjv : coercing).compile(schema as object),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => compileSchema(schema as object, httpPart));
 
   const correlationHeader = options.kind === "search" ? "x-request-id" : "x-correlation-id";
   app.addHook("onRequest", async (request, reply) => {

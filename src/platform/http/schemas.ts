@@ -8,7 +8,7 @@ export const SearchErrorSchema = Type.Object(
     message: Type.String(),
     details: Type.Object({}, { additionalProperties: true }),
   },
-  { $id: "SearchError", description: "Search API error" },
+  { description: "Search API error" },
 );
 
 /** Response entries documenting the usual Search API errors of an authenticated route. */

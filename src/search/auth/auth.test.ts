@@ -20,7 +20,7 @@ describeEachDialect("auth: tokens, login, refresh, throttles, active tenant", (d
   after(() => t.close());
 
   test("machine grant returns a bearer token whose claims follow the spec", async () => {
-    const store = await registerStore(t);
+    const store = await registerStore(t, { plan: "free" });
     const res = await t.search.inject({
       method: "POST",
       url: "/oauth/token",
@@ -65,7 +65,7 @@ describeEachDialect("auth: tokens, login, refresh, throttles, active tenant", (d
   });
 
   test("login answers the spec's fields and redirects a one-store user to its portal", async () => {
-    const store = await registerStore(t, { name: "Login Shop" });
+    const store = await registerStore(t, { name: "Login Shop", plan: "free" });
     const res = await t.search.inject({
       method: "POST",
       url: "/oauth/login",

@@ -13,6 +13,8 @@ import type { AccessClaims, ClaimsInput, IssuedToken } from "../../platform/auth
 import type { Limiter, LimitResult } from "../../platform/rate-limit.js";
 import { planOf } from "../billing/plans.js";
 import { AccountsRepository, type MembershipView, type StoreRow } from "../accounts/repository.js";
+import { SecurityRepository } from "../security/repository.js";
+import { ipAllowedForStore, ipNotAllowed } from "../security/allowlist.js";
 
 export const REFRESH_GRACE_SECONDS = 300;
 
@@ -37,6 +39,7 @@ export function verifyTotp(ctx: AppContext, secret: string, code: string): boole
 
 export class AuthService {
   private readonly repo: AccountsRepository;
+  private readonly security: SecurityRepository;
   private readonly loginPerIp: Limiter;
   private readonly refreshPerIp: Limiter;
   private readonly failuresPerEmail: Limiter;
@@ -44,6 +47,7 @@ export class AuthService {
 
   constructor(private readonly ctx: AppContext) {
     this.repo = new AccountsRepository(ctx.database.db);
+    this.security = new SecurityRepository(ctx.database.db);
     this.loginPerIp = ctx.limiters({ name: "login-ip", points: 10, durationSec: 60 });
     this.refreshPerIp = ctx.limiters({ name: "refresh-ip", points: 30, durationSec: 60 });
     this.failuresPerEmail = ctx.limiters({ name: "fail-email", points: 5, durationSec: 900 });
@@ -54,6 +58,11 @@ export class AuthService {
   async clientCredentials(clientId: string, clientSecret: string, ip: string): Promise<IssuedToken> {
     await this.refuseWhenExhausted(this.failuresPerClient, clientId);
     const store = isUuid(clientId) ? await this.repo.findStore(clientId) : undefined;
+    // The IP allow-list is checked before the secret: from an address outside the list the grant
+    // is refused whatever secret is sent, so the endpoint is no secret-guessing oracle there.
+    if (store && store.status === "active" && !(await ipAllowedForStore(this.security, store.id, ip))) {
+      throw ipNotAllowed(ip);
+    }
     const ok =
       store !== undefined &&
       store.status === "active" &&

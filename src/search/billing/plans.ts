@@ -19,3 +19,16 @@ export const DEFAULT_PLAN: Plan["plan_name"] = "free";
 export function planOf(name: string): Plan {
   return PLANS[name as Plan["plan_name"]] ?? PLANS.free;
 }
+
+/** Prices in the plan table are in US dollars. */
+export const PLAN_CURRENCY = "usd";
+
+export type PlanName = Plan["plan_name"];
+
+/** Plans that can be bought through checkout (free is the default, never purchased). */
+export const PAID_PLANS = ["basic", "premium", "enterprise"] as const satisfies readonly PlanName[];
+export type PaidPlanName = (typeof PAID_PLANS)[number];
+
+export const isPlanName = (name: unknown): name is PlanName => typeof name === "string" && Object.hasOwn(PLANS, name);
+export const isPaidPlan = (name: unknown): name is PaidPlanName =>
+  typeof name === "string" && (PAID_PLANS as readonly string[]).includes(name);

@@ -1,11 +1,16 @@
-// /v1/security/* (spec: Security (Bearer)): 2FA per user and client-secret rotation per store.
+// /v1/security/* (spec: Security (Bearer)): 2FA per user, client-secret rotation, scoped API
+// keys, the IP allow-list and the security overview per store.
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
 import { searchErrors } from "../../platform/http/schemas.js";
 import { AccountsService } from "../accounts/service.js";
-import { requireRole, storeOf, userIdOf } from "../auth/authenticate.js";
+import { actorUserIdOf, requireRole, storeOf, userIdOf } from "../auth/authenticate.js";
+import { API_KEY_SCOPE_AREAS, requirePermission } from "../auth/permissions.js";
 import { TwoFactorService } from "./service.js";
+import { API_KEY_DEFAULT_DAYS, API_KEY_MAX_DAYS, ApiKeysService } from "./api-keys.js";
+import { IpAllowlistService } from "./ip-allowlist.js";
+import { FAILED_LOGIN_WINDOW_HOURS, SecurityOverviewService } from "./overview.js";
 
 const TotpBody = Type.Object(
   { totp_code: Type.String({ pattern: "^[0-9]{6}$", description: "6-digit code from the authenticator app" }) },
@@ -13,10 +18,92 @@ const TotpBody = Type.Object(
 );
 const TwoFactorState = Type.Object({ enabled: Type.Boolean() });
 const bearer = [{ bearer: [] }];
+const tags = ["security"];
+const DateTime = Type.String({ format: "date-time" });
+const NullableDate = Type.Union([DateTime, Type.Null()]);
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+/** `{area: [action, …]}` with the areas and actions an API key may carry. */
+const ScopesInput = Type.Object(
+  Object.fromEntries(
+    Object.entries(API_KEY_SCOPE_AREAS).map(([area, actions]) => [
+      area,
+      Type.Optional(Type.Array(Type.Union(actions.map((a) => Type.Literal(a))), { minItems: 1, uniqueItems: true })),
+    ]),
+  ),
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: "Area → actions, e.g. {\"products\": [\"read\", \"write\"], \"search\": [\"execute\"]}; each pair is the permission area:action",
+  },
+);
+const ScopesOutput = Type.Record(Type.String(), Type.Array(Type.String()));
+
+const ApiKeyView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  prefix: Type.String({ description: "The first characters of the key, to recognise it" }),
+  scopes: ScopesOutput,
+  status: Type.Union([Type.Literal("active"), Type.Literal("expired"), Type.Literal("revoked")]),
+  created_at: DateTime,
+  expires_at: DateTime,
+  last_used_at: NullableDate,
+  revoked_at: NullableDate,
+});
+
+const AllowlistEntry = Type.Object({
+  id: Type.String(),
+  ip_address: Type.String({ description: "Canonical address or network/prefix" }),
+  description: Type.String(),
+  created_at: DateTime,
+});
+
+const Overview = Type.Object({
+  client_id: Type.String({ format: "uuid" }),
+  slug: Type.String(),
+  two_factor: Type.Object({
+    enabled_count: Type.Integer(),
+    member_count: Type.Integer(),
+    users: Type.Array(
+      Type.Object({
+        user_id: Type.String(),
+        email: Type.String(),
+        full_name: Type.String(),
+        role: Type.String(),
+        enabled: Type.Boolean(),
+      }),
+    ),
+  }),
+  api_keys: Type.Array(ApiKeyView, { description: "Active keys (neither revoked nor expired); never the secret" }),
+  ip_whitelist: Type.Object({
+    enforced: Type.Boolean({ description: "true when the list is non-empty" }),
+    entries: Type.Array(AllowlistEntry),
+  }),
+  failed_logins: Type.Object({
+    window_hours: Type.Integer(),
+    count: Type.Integer(),
+    recent: Type.Array(
+      Type.Object({
+        at: DateTime,
+        kind: Type.Union([Type.Literal("machine_grant"), Type.Literal("user_login")]),
+        identity: NullableString,
+        user_id: NullableString,
+        ip: NullableString,
+      }),
+    ),
+  }),
+  last_secret_rotation: NullableDate,
+});
+
+const KeyParams = Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+const EntryParams = Type.Object({ entry_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 
 export async function securityRoutes(app: App, ctx: AppContext) {
   const twoFactor = new TwoFactorService(ctx);
   const accounts = new AccountsService(ctx);
+  const apiKeys = new ApiKeysService(ctx);
+  const allowlist = new IpAllowlistService(ctx);
+  const overview = new SecurityOverviewService(ctx);
 
   app.post(
     "/v1/security/2fa/setup",
@@ -103,8 +190,143 @@ export async function securityRoutes(app: App, ctx: AppContext) {
     },
     async (request) => {
       const store = storeOf(request);
-      const actor = request.principal?.kind === "user" ? request.principal.userId : null;
-      return accounts.rotateClientSecret(store.id, actor, request.ip);
+      return accounts.rotateClientSecret(store.id, actorUserIdOf(request), request.ip);
     },
+  );
+
+  // --- scoped API keys
+  app.post(
+    "/v1/security/api-keys",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("security:write"),
+      schema: {
+        tags,
+        summary: "Create a scoped API key; the secret `key` (sk_live_…) is returned this once",
+        description:
+          "Use it as `Authorization: Bearer sk_live_…` on /v1/* calls; it may do only what its scopes allow (403 missing_permission naming the scope otherwise). A user may grant only permissions it holds. security:write and team:write are never API-key scopes.",
+        security: bearer,
+        body: Type.Object(
+          {
+            name: Type.String({ minLength: 1, maxLength: 100 }),
+            scopes: ScopesInput,
+            expires_in_days: Type.Optional(
+              Type.Integer({ minimum: 1, maximum: API_KEY_MAX_DAYS, description: `Default ${API_KEY_DEFAULT_DAYS}` }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: Type.Object({ ...ApiKeyView.properties, key: Type.String({ description: "The secret, shown this once" }) }), ...searchErrors(400, 401, 403, 422) },
+      },
+    },
+    async (request, reply) => {
+      const store = storeOf(request);
+      const created = await apiKeys.create(store.id, { userId: actorUserIdOf(request), grant: store.permissions }, request.body);
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.get(
+    "/v1/security/api-keys",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("security:read"),
+      schema: {
+        tags,
+        summary: "The store's API keys, newest first, with their status (never the secret)",
+        security: bearer,
+        response: { 200: Type.Array(ApiKeyView), ...searchErrors(401, 403) },
+      },
+    },
+    async (request) => apiKeys.list(storeOf(request).id),
+  );
+
+  app.delete(
+    "/v1/security/api-keys/:key_id",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("security:write"),
+      schema: {
+        tags,
+        summary: "Revoke an API key; its next use is 401",
+        security: bearer,
+        params: KeyParams,
+        response: { 200: ApiKeyView, ...searchErrors(401, 403, 404) },
+      },
+    },
+    async (request) => apiKeys.revoke(storeOf(request).id, request.params.key_id),
+  );
+
+  // --- IP allow-list
+  app.post(
+    "/v1/security/ip-whitelist",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("security:write"),
+      schema: {
+        tags,
+        summary: "Add an address or CIDR range to the IP allow-list",
+        description:
+          "While the list is non-empty, machine grants (/oauth/token and their tokens) and API keys of the store are refused from other client addresses with 403 ip_not_allowed. User logins are not restricted.",
+        security: bearer,
+        body: Type.Object(
+          {
+            ip_address: Type.String({ minLength: 2, maxLength: 64, description: "IPv4 or IPv6 address, or CIDR range such as 203.0.113.0/24" }),
+            description: Type.Optional(Type.String({ maxLength: 200 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: AllowlistEntry, ...searchErrors(400, 401, 403, 409, 422) },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await allowlist.add(storeOf(request).id, actorUserIdOf(request), request.body)),
+  );
+
+  app.get(
+    "/v1/security/ip-whitelist",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("security:read"),
+      schema: {
+        tags,
+        summary: "The store's IP allow-list (empty: no restriction)",
+        security: bearer,
+        response: { 200: Type.Array(AllowlistEntry), ...searchErrors(401, 403) },
+      },
+    },
+    async (request) => allowlist.list(storeOf(request).id),
+  );
+
+  app.delete(
+    "/v1/security/ip-whitelist/:entry_id",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("security:write"),
+      schema: {
+        tags,
+        summary: "Remove an entry from the IP allow-list",
+        security: bearer,
+        params: EntryParams,
+        response: { 200: Type.Object({ deleted: Type.Literal(true), id: Type.String() }), ...searchErrors(401, 403, 404) },
+      },
+    },
+    async (request) => allowlist.remove(storeOf(request).id, request.params.entry_id),
+  );
+
+  // --- overview
+  app.get(
+    "/v1/security/overview",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("security:read"),
+      schema: {
+        tags,
+        summary: `2FA per member, active API keys, the IP allow-list, failed logins of the last ${FAILED_LOGIN_WINDOW_HOURS} hours and the last secret rotation`,
+        security: bearer,
+        response: { 200: Overview, ...searchErrors(401, 403) },
+      },
+    },
+    async (request) => overview.overview(storeOf(request).id),
   );
 }

@@ -1,7 +1,21 @@
 // The ordered list of migrations. Append only: never edit one that has shipped.
 import type { MigrationFactory } from "../migrate.js";
 import m0001 from "./0001_accounts.js";
+import m0002 from "./0002_vectors.js";
+import m0003 from "./0003_catalog.js";
+import m0004 from "./0004_jobs_webhooks.js";
+import m0005 from "./0005_security_team.js";
+import m0006 from "./0006_billing.js";
+import m0007 from "./0007_search_history.js";
+import m0008 from "./0008_feedback_widget.js";
 
 export const migrations: Record<string, MigrationFactory> = {
   "0001_accounts": m0001,
+  "0002_vectors": m0002,
+  "0003_catalog": m0003,
+  "0004_jobs_webhooks": m0004,
+  "0005_security_team": m0005,
+  "0006_billing": m0006,
+  "0007_search_history": m0007,
+  "0008_feedback_widget": m0008,
 };

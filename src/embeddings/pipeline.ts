@@ -1,0 +1,91 @@
+// The image pipeline used by indexing and search: bytes (uploaded, or fetched through the safe
+// fetch) → decoded RGB (oriented, alpha flattened, size-limited) → dominant colours, a stored
+// copy for re-embedding later (JPEG of the decoded image, longest side ≤ 512 px), and embeddings.
+import sharp from "sharp";
+import { AppError } from "../platform/errors/catalogue.js";
+import { sha256 } from "../platform/ids.js";
+import type { SafeFetch } from "../platform/outbound/safe-fetch.js";
+import { decodeImage, fetchImage, type Region } from "./image.js";
+import { dominantColors } from "./colors.js";
+import type { DecodedImage, EmbeddingModel, ModelFingerprint } from "./types.js";
+
+export const STORED_IMAGE_MAX_SIDE = 512;
+
+export interface PreparedImage {
+  /** SHA-256 of the original bytes. */
+  sha256: string;
+  decoded: DecodedImage;
+  colors: { hex: string; share: number }[];
+  stored: { bytes: Buffer; contentType: "image/jpeg"; width: number; height: number };
+}
+
+export interface PipelineLimits {
+  maxPixels: number;
+}
+
+/** A short, stable key of the embedding space, stored with every vector (`hash/dim`). */
+export const fingerprintKey = (fp: ModelFingerprint): string => `${fp.hash.slice(0, 16)}/${fp.dim}`;
+
+export class ImagePipeline {
+  constructor(
+    private readonly model: EmbeddingModel | null,
+    private readonly fetch: SafeFetch,
+    private readonly limits: PipelineLimits,
+  ) {}
+
+  /** Downloads (safe fetch: address checks, time and size limits) and prepares an image. */
+  async fromUrl(url: string): Promise<PreparedImage> {
+    const fetched = await fetchImage(this.fetch, url);
+    return this.fromBytes(fetched.body);
+  }
+
+  async fromBytes(bytes: Buffer, region?: Region): Promise<PreparedImage> {
+    const decoded = await this.decode(bytes, region);
+    const colors = dominantColors(decoded.rgb, decoded.width, decoded.height, { count: 5 });
+    const { data, info } = await sharp(decoded.rgb, { raw: { width: decoded.width, height: decoded.height, channels: 3 } })
+      .jpeg({ quality: 90 })
+      .toBuffer({ resolveWithObject: true });
+    return {
+      sha256: sha256(bytes),
+      decoded,
+      colors,
+      stored: { bytes: data, contentType: "image/jpeg", width: info.width, height: info.height },
+    };
+  }
+
+  /** Decodes only (no colours, no stored copy): for search queries. */
+  /** Decodes (cropping first when a region is given) and downscales to ≤ 512 px a side. */
+  async decode(bytes: Buffer, region?: Region): Promise<DecodedImage> {
+    return decodeImage(bytes, {
+      maxPixels: this.limits.maxPixels,
+      maxSide: STORED_IMAGE_MAX_SIDE,
+      ...(region ? { region } : {}),
+    });
+  }
+
+  async decodeUrl(url: string, region?: Region): Promise<DecodedImage> {
+    return this.decode((await fetchImage(this.fetch, url)).body, region);
+  }
+
+  embed(images: readonly DecodedImage[]): Promise<Float32Array[]> {
+    return this.requireModel().embedImages(images);
+  }
+
+  embedTexts(texts: readonly string[]): Promise<Float32Array[]> {
+    return this.requireModel().embedTexts(texts);
+  }
+
+  /** The key of the loaded model's embedding space. */
+  modelKey(): string {
+    return fingerprintKey(this.requireModel().fingerprint);
+  }
+
+  get available(): boolean {
+    return this.model !== null;
+  }
+
+  private requireModel(): EmbeddingModel {
+    if (!this.model) throw new AppError("model_unavailable", "The embedding model is not loaded (MODEL_DISABLED is set).");
+    return this.model;
+  }
+}

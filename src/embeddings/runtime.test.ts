@@ -1,0 +1,284 @@
+// The CLIP runtime, exercised with the generated tiny model: loading and fail-fast errors,
+// batching, the bounded queue, shutdown, fingerprints and image preprocessing.
+import assert from "node:assert/strict";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { AppError } from "../platform/errors/catalogue.js";
+import {
+  EmbeddingModelLoadError,
+  loadEmbeddingModel,
+  normalizeToChw,
+  parsePreprocessorConfig,
+  resizeForModel,
+  toPixelTensor,
+  type WorkerEmbeddingModel,
+} from "./runtime.js";
+import { writeTestModel } from "./testmodel/build.js";
+import { TEST_COLOURS, cosine, solidImage, variedImage } from "./testmodel/fixtures.js";
+import { fingerprintKey, sameEmbeddingSpace, type DecodedImage } from "./types.js";
+
+let root: string;
+let modelDir: string;
+let model: WorkerEmbeddingModel;
+let images: DecodedImage[];
+const TEXTS = ["red", "a navy blue shirt", "Green Dress", "cotton socks", "white sneakers", "a purple bag", "beige", "teal"];
+
+function assertClose(a: Float32Array, b: Float32Array, tol = 1e-5): void {
+  assert.equal(a.length, b.length);
+  for (let i = 0; i < a.length; i++) assert.ok(Math.abs(a[i]! - b[i]!) <= tol, `component ${i}: ${a[i]} vs ${b[i]}`);
+}
+
+async function rejectsWith(p: Promise<unknown>, check: (e: unknown) => boolean): Promise<void> {
+  await assert.rejects(p, (e: unknown) => {
+    assert.ok(check(e), `unexpected error: ${String(e)}`);
+    return true;
+  });
+}
+
+before(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), "shopsight-runtime-"));
+  modelDir = path.join(root, "tiny-clip");
+  await writeTestModel(modelDir);
+  model = await loadEmbeddingModel({ id: modelDir, cacheDir: path.join(root, "cache") });
+  images = await Promise.all([
+    solidImage(TEST_COLOURS.red!),
+    solidImage(TEST_COLOURS.blue!, { width: 200, height: 480, seed: 2 }),
+    variedImage(1),
+    variedImage(2),
+    variedImage(3),
+    solidImage(TEST_COLOURS.yellow!, { width: 1000, height: 90, seed: 3 }),
+  ]);
+});
+
+after(async () => {
+  await model?.close();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+describe("embedding", () => {
+  test("gives one L2-normalised vector of the model's dimension per input, in order", async () => {
+    const iv = await model.embedImages(images);
+    const tv = await model.embedTexts(TEXTS);
+    assert.equal(iv.length, images.length);
+    assert.equal(tv.length, TEXTS.length);
+    for (const v of [...iv, ...tv]) {
+      assert.ok(v instanceof Float32Array);
+      assert.equal(v.length, model.fingerprint.dim);
+      assert.ok(Math.abs(cosine(v, v) - 1) < 1e-5);
+    }
+    assert.deepEqual(await model.embedImages([]), []);
+    assert.deepEqual(await model.embedTexts([]), []);
+  });
+
+  test("a batch gives the same vectors as one call per input", async () => {
+    const batchImages = await model.embedImages(images);
+    const batchTexts = await model.embedTexts(TEXTS);
+    for (const [i, image] of images.entries()) assertClose((await model.embedImages([image]))[0]!, batchImages[i]!);
+    for (const [i, text] of TEXTS.entries()) assertClose((await model.embedTexts([text]))[0]!, batchTexts[i]!);
+  });
+
+  test("micro-batches concurrent calls and hands each caller the vector of its own input", async () => {
+    const singleImages = await Promise.all(images.map(async (im) => (await model.embedImages([im]))[0]!));
+    const singleTexts: Float32Array[] = [];
+    for (const t of TEXTS) singleTexts.push((await model.embedTexts([t]))[0]!);
+
+    const before = model.stats();
+    // Interleaved single-item calls, all issued in the same tick.
+    const calls: Promise<{ kind: "image" | "text"; index: number; vector: Float32Array }>[] = [];
+    for (let k = 0; k < Math.max(images.length, TEXTS.length); k++) {
+      if (k < TEXTS.length) calls.push(model.embedTexts([TEXTS[k]!]).then(([v]) => ({ kind: "text", index: k, vector: v! })));
+      if (k < images.length) calls.push(model.embedImages([images[k]!]).then(([v]) => ({ kind: "image", index: k, vector: v! })));
+    }
+    const results = await Promise.all(calls);
+    const after = model.stats();
+    for (const r of results) assertClose(r.vector, r.kind === "image" ? singleImages[r.index]! : singleTexts[r.index]!);
+    // All texts went in one batch and all images in another.
+    assert.equal(after.batches - before.batches, 2);
+    assert.equal(after.items - before.items, images.length + TEXTS.length);
+    assert.ok(after.largestBatch >= TEXTS.length);
+  });
+
+  test("splits more items than the batch size into several batches", async () => {
+    const many = Array.from({ length: 40 }, (_, i) => `${["red", "blue", "green", "black"][i % 4]} shirt ${i}`);
+    const before = model.stats();
+    const vectors = await model.embedTexts(many);
+    const after = model.stats();
+    assert.equal(vectors.length, 40);
+    assert.equal(after.batches - before.batches, 3); // 16 + 16 + 8
+    assertClose(vectors[5]!, (await model.embedTexts([many[5]!]))[0]!);
+  });
+
+  test("refuses an image whose buffer does not match its size, queueing nothing", async () => {
+    const before = model.stats();
+    await assert.rejects(model.embedImages([images[0]!, { rgb: new Uint8Array(10), width: 4, height: 4 }]), TypeError);
+    assert.equal(model.stats().queued, 0);
+    assert.equal(model.stats().items, before.items);
+  });
+});
+
+describe("bounded queue and shutdown", () => {
+  let small: WorkerEmbeddingModel;
+  before(async () => {
+    small = await loadEmbeddingModel({ id: modelDir, cacheDir: path.join(root, "cache") }, { maxQueue: 4, threads: 1 });
+  });
+  after(async () => small?.close());
+
+  test("refuses work past the queue bound with a 503 and Retry-After instead of queueing it", async () => {
+    const busy = (e: unknown) =>
+      e instanceof AppError && e.code === "service_unavailable" && e.status === 503 && e.headers["Retry-After"] === "1";
+    await rejectsWith(small.embedTexts(["a", "b", "c", "d", "e"]), busy);
+
+    const first = small.embedTexts(["red", "green", "blue"]);
+    const second = small.embedTexts(["black", "white"]); // 3 + 2 > 4 while the first still waits
+    await rejectsWith(second, busy);
+    assert.equal((await first).length, 3);
+    assert.equal(small.stats().refused, 2);
+    assert.equal((await small.embedTexts(["a", "b", "c", "d"])).length, 4); // room again once drained
+  });
+
+  test("close() refuses queued and later work with model_unavailable", async () => {
+    const unavailable = (e: unknown) => e instanceof AppError && e.code === "model_unavailable" && e.status === 503;
+    const queued = rejectsWith(small.embedTexts(["red"]), unavailable);
+    await small.close();
+    await queued;
+    await rejectsWith(small.embedTexts(["red"]), unavailable);
+    await rejectsWith(small.embedImages([images[0]!]), unavailable);
+    await small.close(); // idempotent
+  });
+});
+
+describe("worker failure", () => {
+  test("a dead model worker turns pending and later calls into model_unavailable", async () => {
+    const doomed = await loadEmbeddingModel({ id: modelDir, cacheDir: root }, { threads: 1 });
+    const unavailable = (e: unknown) => e instanceof AppError && e.code === "model_unavailable";
+    const pending = rejectsWith(doomed.embedTexts(["red"]), unavailable);
+    // Simulate a crash of the native runtime: stop the worker behind the model's back.
+    await (doomed as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await pending;
+    await rejectsWith(doomed.embedImages([images[0]!]), unavailable);
+    await doomed.close();
+  });
+});
+
+describe("loading", () => {
+  const documented = (id: string) => (e: unknown) =>
+    e instanceof EmbeddingModelLoadError &&
+    e.modelId === id &&
+    e.message.includes(`CLIP_MODEL="${id}"`) &&
+    e.message.includes("CLIP_MODEL=/") &&
+    e.message.includes("npm run make:test-model -- --out");
+
+  test("a missing folder fails fast, naming CLIP_MODEL and how to point it at a local folder", async () => {
+    for (const id of [path.join(root, "does-not-exist"), "./no/such/model-folder"]) {
+      await rejectsWith(loadEmbeddingModel({ id, cacheDir: path.join(root, "cache") }), (e) => documented(id)(e) && /no such folder/.test((e as Error).message));
+    }
+  });
+
+  test("a folder without model files fails with the documented message", async () => {
+    const dir = path.join(root, "not-a-model");
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, "config.json"), "{}");
+    await rejectsWith(loadEmbeddingModel({ id: dir, cacheDir: root }), (e) => documented(dir)(e) && (e as Error).message.includes("preprocessor_config.json"));
+  });
+
+  test("an unsupported model type or a corrupt ONNX file fails with the documented message", async () => {
+    const other = path.join(root, "bert-like");
+    await cp(modelDir, other, { recursive: true });
+    const config = JSON.parse(await readFile(path.join(other, "config.json"), "utf8")) as Record<string, unknown>;
+    await writeFile(path.join(other, "config.json"), JSON.stringify({ ...config, model_type: "bert" }));
+    await rejectsWith(loadEmbeddingModel({ id: other, cacheDir: root }), (e) => documented(other)(e) && (e as Error).message.includes('model_type "bert"'));
+
+    const corrupt = path.join(root, "corrupt");
+    await cp(modelDir, corrupt, { recursive: true });
+    await writeFile(path.join(corrupt, "onnx", "vision_model.onnx"), "not an onnx file");
+    await rejectsWith(loadEmbeddingModel({ id: corrupt, cacheDir: root }), documented(corrupt));
+  });
+
+  test("the fingerprint is stable across loads and changes when a model file changes", async () => {
+    const again = await loadEmbeddingModel({ id: modelDir, cacheDir: root }, { threads: 1 });
+    try {
+      assert.deepEqual(again.fingerprint, model.fingerprint);
+      assert.equal(model.fingerprint.revision, "local");
+      assert.equal(model.fingerprint.id, modelDir);
+      assert.ok(sameEmbeddingSpace(again.fingerprint, model.fingerprint));
+      assert.equal(fingerprintKey(model.fingerprint), `${model.fingerprint.hash.slice(0, 16)}/128`);
+    } finally {
+      await again.close();
+    }
+    const changed = path.join(root, "changed");
+    await cp(modelDir, changed, { recursive: true });
+    await writeFile(path.join(changed, "tokenizer.json"), (await readFile(path.join(changed, "tokenizer.json"), "utf8")) + " ");
+    const other = await loadEmbeddingModel({ id: changed, cacheDir: root }, { threads: 1 });
+    try {
+      assert.notEqual(other.fingerprint.hash, model.fingerprint.hash);
+      assert.ok(!sameEmbeddingSpace(other.fingerprint, model.fingerprint));
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("preprocessing", () => {
+  const clipSpec = parsePreprocessorConfig({
+    crop_size: { height: 224, width: 224 },
+    do_center_crop: true,
+    do_normalize: true,
+    do_rescale: true,
+    do_resize: true,
+    image_mean: [0.48145466, 0.4578275, 0.40821073],
+    image_std: [0.26862954, 0.26130258, 0.27577711],
+    resample: 3,
+    rescale_factor: 1 / 255,
+    size: { shortest_edge: 224 },
+  });
+
+  test("reads CLIP and SigLIP preprocessor configs", () => {
+    assert.deepEqual(clipSpec.resize, { shortestEdge: 224 });
+    assert.deepEqual(clipSpec.crop, { width: 224, height: 224 });
+    assert.equal(clipSpec.width, 224);
+    const siglip = parsePreprocessorConfig({
+      do_normalize: true,
+      do_rescale: true,
+      do_resize: true,
+      image_mean: [0.5, 0.5, 0.5],
+      image_std: [0.5, 0.5, 0.5],
+      resample: 2,
+      rescale_factor: 1 / 255,
+      size: { height: 256, width: 256 },
+    });
+    assert.deepEqual(siglip.resize, { width: 256, height: 256 });
+    assert.equal(siglip.crop, null);
+    assert.deepEqual([siglip.width, siglip.height], [256, 256]);
+    assert.throws(() => parsePreprocessorConfig({ size: { shortest_edge: 224 } }), /crop size/);
+  });
+
+  test("resizes the shortest edge, centre-crops and normalises into a CHW float tensor", async () => {
+    // 896×448: left half red, right half blue → resized to 448×224, crop keeps x 112..335.
+    const width = 896;
+    const height = 448;
+    const rgb = new Uint8Array(width * height * 3);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) rgb.set(x < width / 2 ? [255, 0, 0] : [0, 0, 255], (y * width + x) * 3);
+    }
+    const { data, dims } = await toPixelTensor({ rgb, width, height }, clipSpec);
+    assert.deepEqual(dims, [1, 3, 224, 224]);
+    const n = 224 * 224;
+    const at = (c: number, x: number, y: number) => data[c * n + y * 224 + x]!;
+    const norm = (v: number, c: number) => (v / 255 - clipSpec.mean[c]!) / clipSpec.std[c]!;
+    assert.ok(Math.abs(at(0, 10, 100) - norm(255, 0)) < 1e-5, "left of the crop is red");
+    assert.ok(Math.abs(at(2, 10, 100) - norm(0, 2)) < 1e-5);
+    assert.ok(Math.abs(at(2, 200, 100) - norm(255, 2)) < 1e-5, "right of the crop is blue");
+    assert.ok(Math.abs(at(0, 200, 100) - norm(0, 0)) < 1e-5);
+  });
+
+  test("accepts RGBA and very small or very wide images", async () => {
+    const rgba = { rgb: new Uint8Array(3 * 5 * 4).fill(200), width: 3, height: 5 };
+    assert.equal((await resizeForModel(rgba, clipSpec)).length, 224 * 224 * 3);
+    const wide = { rgb: new Uint8Array(2000 * 3 * 3).fill(7), width: 2000, height: 3 };
+    const out = normalizeToChw(await resizeForModel(wide, clipSpec), clipSpec);
+    assert.equal(out.length, 3 * 224 * 224);
+    assert.ok(out.every(Number.isFinite));
+  });
+});

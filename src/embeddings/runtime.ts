@@ -1,0 +1,612 @@
+// The CLIP runtime: loads CLIP_MODEL (a local folder in the transformers.js layout, or a Hugging
+// Face model id downloaded once into DATA_DIR/models) with @huggingface/transformers on
+// onnxruntime-node (CPU), and embeds images and texts into L2-normalised float32 vectors.
+//
+// Threading: a worker thread (runtime-worker.ts) owns the tokenizer and both ONNX sessions, so
+// neither inference nor tokenisation nor tensor building ever runs on the HTTP event loop. Images
+// are resized and centre-cropped here with sharp (asynchronous, on libuv threads) and only the
+// small model-sized RGB bytes are sent to the worker. Calls are queued per item; while the worker
+// is busy, or for `batchWindowMs` after the first item arrives, items accumulate and go to the
+// worker in micro-batches of up to `maxBatch` (the batch-16 throughput is several times batch-1).
+// The queue is bounded: past `maxQueue` waiting items a call is refused at once with a 503
+// (AppError 'service_unavailable', Retry-After) instead of queueing without limit.
+
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import sharp from "sharp";
+import type { Config } from "../platform/config.js";
+import { AppError } from "../platform/errors/catalogue.js";
+import type { LoadedInfo, ModelSource, ProgressEvent, WorkerRequest, WorkerResponse } from "./runtime-worker.js";
+import type { DecodedImage, EmbeddingModel, EmbeddingStats, ModelFingerprint, PreprocessSpec } from "./types.js";
+
+export type { DecodedImage, EmbeddingModel, EmbeddingStats, ModelFingerprint, PreprocessSpec } from "./types.js";
+
+/** Tuning knobs of the runtime; every field has a default. */
+export interface RuntimeOptions {
+  /** onnxruntime intra-op threads per session. Default: the number of CPUs, at most 4. */
+  threads?: number;
+  /** Largest micro-batch sent to the model. Default 16. */
+  maxBatch?: number;
+  /** How long the first item of an idle runtime waits for others to join its batch. Default 2 ms. */
+  batchWindowMs?: number;
+  /** Most items (images + texts) allowed to wait; beyond it calls are refused. Default 128. */
+  maxQueue?: number;
+  /** ONNX weights variant (transformers.js dtype: file suffix). Default "fp32". */
+  dtype?: ModelDtype;
+  /** Receives download progress lines for Hugging Face ids. Default: written to stderr. */
+  onProgress?: (line: string) => void;
+}
+
+/** transformers.js dtypes and the ONNX file suffix each selects. */
+export const DTYPE_SUFFIX = {
+  fp32: "",
+  fp16: "_fp16",
+  q8: "_quantized",
+  int8: "_int8",
+  uint8: "_uint8",
+  q4: "_q4",
+  q4f16: "_q4f16",
+  bnb4: "_bnb4",
+} as const;
+export type ModelDtype = keyof typeof DTYPE_SUFFIX;
+
+/** Default intra-op thread count: all CPUs, at most 4 (more gives little for ViT-B/32). */
+export function defaultThreads(): number {
+  return Math.max(1, Math.min(4, os.availableParallelism()));
+}
+
+// ------------------------------------------------------------------ fail-fast loading
+
+/** The model could not be loaded; the message says which CLIP_MODEL was tried and how to fix it. */
+export class EmbeddingModelLoadError extends Error {
+  override name = "EmbeddingModelLoadError";
+  constructor(
+    readonly modelId: string,
+    readonly reason: string,
+  ) {
+    super(
+      `Could not load the CLIP model CLIP_MODEL="${modelId}": ${reason}\n` +
+        `Point CLIP_MODEL at a local model folder in the transformers.js layout (config.json, preprocessor_config.json, ` +
+        `tokenizer.json, onnx/text_model.onnx, onnx/vision_model.onnx), e.g. CLIP_MODEL=/srv/models/clip-vit-base-patch32 ` +
+        `(download it once on a machine with internet access), or create the tiny test model with ` +
+        `\`npm run make:test-model -- --out ./data/models/test-clip\` and set CLIP_MODEL=./data/models/test-clip. ` +
+        `Set MODEL_DISABLED=true to start without a model.`,
+    );
+  }
+}
+
+const HUB_ID = /^[\w.-]+(\/[\w.-]+)?$/;
+
+/**
+ * Decides whether `id` is a local folder (it exists as a directory, or looks like a path) or a
+ * Hugging Face model id. A path that does not exist fails here, without any network access.
+ */
+export async function resolveModelSource(id: string, cacheDir: string): Promise<ModelSource> {
+  const resolved = path.resolve(id);
+  const info = await stat(resolved).catch(() => undefined);
+  if (info?.isDirectory()) {
+    for (const required of ["config.json", "preprocessor_config.json", "tokenizer.json"]) {
+      if (!(await stat(path.join(resolved, required)).catch(() => undefined))?.isFile()) {
+        throw new EmbeddingModelLoadError(id, `the folder ${resolved} has no ${required}.`);
+      }
+    }
+    return { kind: "folder", dir: resolved };
+  }
+  if (info) throw new EmbeddingModelLoadError(id, `${resolved} is a file, not a model folder.`);
+  const looksLikePath = path.isAbsolute(id) || id.startsWith(".") || id.startsWith("~") || id.includes("\\");
+  if (looksLikePath || !HUB_ID.test(id) || id.includes("..") || id.includes("--")) {
+    throw new EmbeddingModelLoadError(id, `no such folder: ${resolved}.`);
+  }
+  return { kind: "hub", id, cacheDir: path.resolve(cacheDir) };
+}
+
+// ------------------------------------------------------------------ image preprocessing
+
+type Json = Record<string, unknown>;
+const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+function triple(v: unknown, fallback: [number, number, number]): [number, number, number] {
+  if (!Array.isArray(v) || v.length !== 3) return fallback;
+  const [a, b, c] = v as unknown[];
+  return typeof a === "number" && typeof b === "number" && typeof c === "number" ? [a, b, c] : fallback;
+}
+
+function sizeOf(v: unknown): { width: number; height: number } | { shortestEdge: number } | null {
+  if (typeof v === "number") return { shortestEdge: v };
+  if (v && typeof v === "object") {
+    const o = v as Json;
+    const se = num(o.shortest_edge);
+    if (se) return { shortestEdge: se };
+    const w = num(o.width);
+    const h = num(o.height);
+    if (w && h) return { width: w, height: h };
+  }
+  return null;
+}
+
+/**
+ * Reads the preprocessing a model expects from its preprocessor_config.json (CLIPImageProcessor:
+ * resize shortest edge + centre crop; SiglipImageProcessor: resize to a fixed size), with
+ * transformers.js's defaults for missing fields.
+ */
+export function parsePreprocessorConfig(config: Json): PreprocessSpec {
+  const doResize = config.do_resize !== false;
+  const resize = doResize ? sizeOf(config.size ?? config.image_size) : null;
+  const cropSize = sizeOf(config.crop_size);
+  const crop =
+    config.do_center_crop === true && cropSize
+      ? "shortestEdge" in cropSize
+        ? { width: cropSize.shortestEdge, height: cropSize.shortestEdge }
+        : cropSize
+      : null;
+  const final = crop ?? (resize && !("shortestEdge" in resize) ? resize : null);
+  if (!final) throw new Error("preprocessor_config.json must give a centre crop size or a fixed resize size");
+  const normalize = config.do_normalize !== false;
+  return {
+    resize,
+    crop,
+    resample: num(config.resample) ?? 2,
+    rescale: config.do_rescale === false ? 1 : (num(config.rescale_factor) ?? 1 / 255),
+    mean: normalize ? triple(config.image_mean ?? config.mean, [0.5, 0.5, 0.5]) : [0, 0, 0],
+    std: normalize ? triple(config.image_std ?? config.std, [0.5, 0.5, 0.5]) : [1, 1, 1],
+    width: final.width,
+    height: final.height,
+  };
+}
+
+type Kernel = "nearest" | "lanczos3" | "linear" | "cubic" | "mitchell";
+const KERNELS: Record<number, Kernel> = { 0: "nearest", 1: "lanczos3", 2: "linear", 3: "cubic", 4: "mitchell", 5: "linear" };
+
+function channelsOf(image: DecodedImage): 3 | 4 {
+  const { width, height, rgb } = image;
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
+    throw new TypeError(`invalid image size ${width}x${height}`);
+  }
+  if (rgb.length === width * height * 3) return 3;
+  if (rgb.length === width * height * 4) return 4;
+  throw new TypeError(`image buffer holds ${rgb.length} bytes; ${width}x${height} RGB needs ${width * height * 3}`);
+}
+
+/**
+ * Resizes and centre-crops a decoded image as the model's processor would (shortest edge to
+ * `resize.shortestEdge` then centre crop, or straight to a fixed size), with sharp. Returns the
+ * model-sized interleaved RGB bytes (`spec.width × spec.height × 3`).
+ */
+export async function resizeForModel(image: DecodedImage, spec: PreprocessSpec): Promise<Uint8Array> {
+  const channels = channelsOf(image);
+  const { width: w, height: h } = image;
+  let rw = w;
+  let rh = h;
+  if (spec.resize && "shortestEdge" in spec.resize) {
+    const f = Math.max(spec.resize.shortestEdge / w, spec.resize.shortestEdge / h);
+    // Same rounding as transformers.js (floor after rounding to 2 decimals).
+    rw = Math.max(1, Math.floor(Number((w * f).toFixed(2))));
+    rh = Math.max(1, Math.floor(Number((h * f).toFixed(2))));
+  } else if (spec.resize) {
+    rw = spec.resize.width;
+    rh = spec.resize.height;
+  }
+  let pipeline = sharp(image.rgb, { raw: { width: w, height: h, channels } });
+  if (channels === 4) pipeline = pipeline.removeAlpha();
+  if (rw !== w || rh !== h) pipeline = pipeline.resize(rw, rh, { fit: "fill", kernel: KERNELS[spec.resample] ?? "cubic" });
+  if (spec.crop) {
+    const { width: cw, height: ch } = spec.crop;
+    if (rw < cw || rh < ch) {
+      // Smaller than the crop (only when resizing is off): pad with black, as the processor does.
+      const left = Math.floor(Math.max(0, cw - rw) / 2);
+      const top = Math.floor(Math.max(0, ch - rh) / 2);
+      pipeline = sharp(await pipeline.raw().toBuffer(), { raw: { width: rw, height: rh, channels: 3 } }).extend({
+        left,
+        right: Math.max(0, cw - rw) - left,
+        top,
+        bottom: Math.max(0, ch - rh) - top,
+        background: { r: 0, g: 0, b: 0 },
+      });
+      rw = Math.max(rw, cw);
+      rh = Math.max(rh, ch);
+    }
+    const left = Math.floor((rw - cw) / 2);
+    const top = Math.floor((rh - ch) / 2);
+    if (left !== 0 || top !== 0 || rw !== cw || rh !== ch) pipeline = pipeline.extract({ left, top, width: cw, height: ch });
+  }
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  if (info.width !== spec.width || info.height !== spec.height || info.channels !== 3) {
+    throw new Error(`preprocessing produced ${info.width}x${info.height}x${info.channels}, expected ${spec.width}x${spec.height}x3`);
+  }
+  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/**
+ * Turns model-sized interleaved RGB bytes into the planar (CHW) float32 tensor the vision model
+ * takes: `(byte × rescale − mean) / std` per channel. Writes into `out` at `offset` when given.
+ */
+export function normalizeToChw(hwc: Uint8Array, spec: PreprocessSpec, out?: Float32Array, offset = 0): Float32Array {
+  const n = spec.width * spec.height;
+  if (hwc.length !== n * 3) throw new TypeError(`expected ${n * 3} bytes, got ${hwc.length}`);
+  const target = out ?? new Float32Array(3 * n);
+  const lut = new Float32Array(3 * 256);
+  for (let c = 0; c < 3; c++) for (let v = 0; v < 256; v++) lut[c * 256 + v] = (v * spec.rescale - spec.mean[c]!) / spec.std[c]!;
+  const r = offset;
+  const g = offset + n;
+  const b = offset + 2 * n;
+  for (let i = 0, j = 0; i < n; i++, j += 3) {
+    target[r + i] = lut[hwc[j]!]!;
+    target[g + i] = lut[256 + hwc[j + 1]!]!;
+    target[b + i] = lut[512 + hwc[j + 2]!]!;
+  }
+  return target;
+}
+
+/** A decoded image as the model's `pixel_values` for one image: float32 [1, 3, height, width]. */
+export async function toPixelTensor(image: DecodedImage, spec: PreprocessSpec): Promise<{ data: Float32Array; dims: [1, 3, number, number] }> {
+  return { data: normalizeToChw(await resizeForModel(image, spec), spec), dims: [1, 3, spec.height, spec.width] };
+}
+
+/** L2-normalises `v` in place (a zero vector stays zero) and returns it. */
+export function l2normalize(v: Float32Array): Float32Array {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
+  if (s > 0) {
+    const inv = 1 / Math.sqrt(s);
+    for (let i = 0; i < v.length; i++) v[i] = v[i]! * inv;
+  }
+  return v;
+}
+
+/** Reads and parses a folder model's preprocessor_config.json. */
+export async function readPreprocessSpec(dir: string): Promise<PreprocessSpec> {
+  return parsePreprocessorConfig(JSON.parse(await readFile(path.join(dir, "preprocessor_config.json"), "utf8")) as Json);
+}
+
+// ------------------------------------------------------------------ the worker-backed model
+
+interface Pending {
+  seq: number;
+  resolve: (v: Float32Array) => void;
+  reject: (e: unknown) => void;
+}
+interface PendingImage extends Pending {
+  pixels: Promise<Uint8Array>;
+}
+interface PendingText extends Pending {
+  text: string;
+}
+interface Batch {
+  id: number;
+  items: Pending[];
+  done: Promise<void>;
+  finish: () => void;
+}
+
+function spawnWorker(): Worker {
+  const here = new URL(import.meta.url);
+  if (here.pathname.endsWith(".ts")) {
+    // Running under tsx: register its loader inside the worker before importing the TypeScript entry.
+    const entry = new URL("./runtime-worker.ts", here).href;
+    const api = import.meta.resolve("tsx/esm/api");
+    const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
+    return new Worker(boot, { eval: true, name: "clip-runtime" });
+  }
+  return new Worker(new URL("./runtime-worker.js", here), { name: "clip-runtime" });
+}
+
+function busyError(queued: number, limit: number): AppError {
+  return new AppError("service_unavailable", "The embedding model is busy; try again shortly.", { queued, limit }, { "Retry-After": "1" });
+}
+
+/**
+ * An EmbeddingModel whose sessions live in a worker thread, fed through a bounded micro-batching
+ * queue. Create it with `loadEmbeddingModel`.
+ */
+export class WorkerEmbeddingModel implements EmbeddingModel {
+  readonly fingerprint: ModelFingerprint;
+  /** What the worker reported at load (model type, timings, files hashed). */
+  readonly info: LoadedInfo;
+  readonly preprocess: PreprocessSpec;
+  private readonly maxBatch: number;
+  private readonly batchWindowMs: number;
+  private readonly maxQueue: number;
+  private readonly images: PendingImage[] = [];
+  private readonly texts: PendingText[] = [];
+  private inFlight: Batch | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private seq = 0;
+  private batchId = 0;
+  private state: "open" | "closing" | "failed" = "open";
+  private readonly counters = { batches: 0, items: 0, largestBatch: 0, refused: 0 };
+
+  /** @internal Use `loadEmbeddingModel`. */
+  constructor(
+    private readonly worker: Worker,
+    info: LoadedInfo,
+    modelId: string,
+    revision: string,
+    options: Required<Pick<RuntimeOptions, "maxBatch" | "batchWindowMs" | "maxQueue">>,
+  ) {
+    this.info = info;
+    this.preprocess = info.preprocess;
+    this.fingerprint = Object.freeze({ id: modelId, revision, dim: info.dim, hash: info.hash });
+    this.maxBatch = options.maxBatch;
+    this.batchWindowMs = options.batchWindowMs;
+    this.maxQueue = options.maxQueue;
+    worker.on("message", (m: WorkerResponse) => this.onMessage(m));
+    worker.on("error", (e) => this.fail(`the model worker crashed: ${e.message}`));
+    worker.on("exit", (code) => {
+      if (this.state !== "closing") this.fail(`the model worker exited (code ${code})`);
+    });
+    worker.unref();
+  }
+
+  /** The batching and queue limits in force (callers embedding many items should send at most `maxQueue` at a time). */
+  get limits(): { maxBatch: number; maxQueue: number; batchWindowMs: number } {
+    return { maxBatch: this.maxBatch, maxQueue: this.maxQueue, batchWindowMs: this.batchWindowMs };
+  }
+
+  get dim(): number {
+    return this.fingerprint.dim;
+  }
+
+  /** Queue and batch counters. */
+  stats(): EmbeddingStats {
+    return {
+      queued: this.images.length + this.texts.length,
+      inFlight: this.inFlight?.items.length ?? 0,
+      ...this.counters,
+    };
+  }
+
+  async embedImages(images: readonly DecodedImage[]): Promise<Float32Array[]> {
+    this.admit(images.length);
+    if (images.length === 0) return [];
+    for (const image of images) channelsOf(image); // a bad buffer fails the whole call before anything is queued
+    const promises = images.map((image) => {
+      const pixels = resizeForModel(image, this.preprocess);
+      pixels.catch(() => undefined); // handled when the batch is assembled
+      return new Promise<Float32Array>((resolve, reject) => {
+        this.images.push({ seq: this.seq++, resolve, reject, pixels });
+      });
+    });
+    this.schedule(this.images.length);
+    return Promise.all(promises);
+  }
+
+  async embedTexts(texts: readonly string[]): Promise<Float32Array[]> {
+    this.admit(texts.length);
+    if (texts.length === 0) return [];
+    for (const t of texts) if (typeof t !== "string") throw new TypeError("embedTexts takes strings");
+    const promises = texts.map(
+      (text) =>
+        new Promise<Float32Array>((resolve, reject) => {
+          this.texts.push({ seq: this.seq++, resolve, reject, text });
+        }),
+    );
+    this.schedule(this.texts.length);
+    return Promise.all(promises);
+  }
+
+  async close(): Promise<void> {
+    if (this.state === "closing") return;
+    const wasOpen = this.state === "open";
+    this.state = "closing";
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const closing = new AppError("model_unavailable", "The embedding model is shutting down.");
+    for (const item of [...this.images.splice(0), ...this.texts.splice(0)]) item.reject(closing);
+    const running = this.inFlight;
+    if (running) {
+      // Let the running batch finish (its callers get their vectors), but not forever.
+      const stuck = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 10_000).unref());
+      if ((await Promise.race([running.done, stuck])) === "timeout") {
+        running.items.forEach((item) => item.reject(closing));
+        await this.worker.terminate();
+        return;
+      }
+    }
+    if (wasOpen) {
+      this.worker.ref();
+      const exited = new Promise<void>((resolve) => this.worker.once("exit", () => resolve()));
+      this.worker.postMessage({ type: "close" } satisfies WorkerRequest);
+      const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 5000).unref());
+      if ((await Promise.race([exited, timeout])) === "timeout") await this.worker.terminate();
+    } else {
+      await this.worker.terminate();
+    }
+  }
+
+  // -------------------------------------------------------------- queue
+
+  /** Refuses work when closed, failed or when `n` more items would overflow the queue. */
+  private admit(n: number): void {
+    if (this.state !== "open") {
+      throw new AppError("model_unavailable", this.state === "closing" ? "The embedding model is shutting down." : undefined);
+    }
+    const queued = this.images.length + this.texts.length;
+    if (queued + n > this.maxQueue) {
+      this.counters.refused++;
+      throw busyError(queued, this.maxQueue);
+    }
+  }
+
+  /** Dispatches now when a batch is full, else after the batch window (only while the worker is idle). */
+  private schedule(queuedOfKind: number): void {
+    if (this.inFlight) return; // the batch in flight dispatches the next one when it finishes
+    if (queuedOfKind >= this.maxBatch) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.dispatch();
+    } else if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.dispatch();
+      }, this.batchWindowMs);
+    }
+  }
+
+  /** Sends the next batch: up to `maxBatch` items of the kind whose oldest item waited longest. */
+  private dispatch(): void {
+    if (this.inFlight || this.state !== "open") return;
+    const headImage = this.images[0]?.seq ?? Infinity;
+    const headText = this.texts[0]?.seq ?? Infinity;
+    if (headImage === Infinity && headText === Infinity) return;
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    const id = ++this.batchId;
+    if (headImage < headText) {
+      const items = this.images.splice(0, this.maxBatch);
+      this.inFlight = { id, items, done, finish };
+      this.worker.ref();
+      void this.sendImages(id, items);
+    } else {
+      const items = this.texts.splice(0, this.maxBatch);
+      this.inFlight = { id, items, done, finish };
+      this.worker.ref();
+      this.worker.postMessage({ type: "texts", id, texts: items.map((i) => i.text) } satisfies WorkerRequest);
+    }
+  }
+
+  private async sendImages(id: number, items: PendingImage[]): Promise<void> {
+    const settled = await Promise.allSettled(items.map((i) => i.pixels));
+    const ok: PendingImage[] = [];
+    const pixels: Uint8Array[] = [];
+    settled.forEach((s, k) => {
+      if (s.status === "fulfilled") {
+        ok.push(items[k]!);
+        pixels.push(s.value);
+      } else items[k]!.reject(s.reason);
+    });
+    const batch = this.inFlight;
+    if (!batch || batch.id !== id) return; // failed meanwhile; items already rejected
+    if (this.state !== "open") {
+      const closing = new AppError("model_unavailable", "The embedding model is shutting down.");
+      for (const item of ok) item.reject(closing);
+      this.finishBatch();
+      return;
+    }
+    batch.items = ok;
+    if (ok.length === 0) {
+      this.finishBatch();
+      return;
+    }
+    const size = this.preprocess.width * this.preprocess.height * 3;
+    const joined = new Uint8Array(size * ok.length);
+    pixels.forEach((p, k) => joined.set(p, k * size));
+    this.worker.postMessage({ type: "images", id, pixels: joined, count: ok.length } satisfies WorkerRequest, [joined.buffer]);
+  }
+
+  private onMessage(m: WorkerResponse): void {
+    if (m.type === "result" || m.type === "error") {
+      const batch = this.inFlight;
+      if (!batch || batch.id !== m.id) return;
+      if (m.type === "result") {
+        batch.items.forEach((item, k) => item.resolve(m.vectors.slice(k * m.dim, (k + 1) * m.dim)));
+        this.counters.batches++;
+        this.counters.items += batch.items.length;
+        this.counters.largestBatch = Math.max(this.counters.largestBatch, batch.items.length);
+      } else {
+        const err = new Error(`embedding failed: ${m.message}`);
+        for (const item of batch.items) item.reject(err);
+      }
+      this.finishBatch();
+    }
+  }
+
+  private finishBatch(): void {
+    const batch = this.inFlight;
+    this.inFlight = undefined;
+    batch?.finish();
+    if (this.state !== "open") return;
+    if (this.images.length + this.texts.length > 0) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.dispatch(); // these items already waited for the previous batch
+    } else {
+      this.worker.unref();
+    }
+  }
+
+  private fail(reason: string): void {
+    if (this.state !== "open") return;
+    this.state = "failed";
+    clearTimeout(this.timer);
+    const err = new AppError("model_unavailable", undefined, { reason });
+    const batch = this.inFlight;
+    this.inFlight = undefined;
+    for (const item of [...(batch?.items ?? []), ...this.images.splice(0), ...this.texts.splice(0)]) item.reject(err);
+    batch?.finish();
+  }
+}
+
+// ------------------------------------------------------------------ loading
+
+function progressPrinter(modelId: string, cacheDir: string, write: (line: string) => void): (e: ProgressEvent) => void {
+  let lastShown = -1;
+  let lastFile = "";
+  const mb = (n: number) => (n / 1e6).toFixed(1);
+  return (e) => {
+    if (e.status === "progress_total" && e.total) {
+      const step = Math.floor(e.progress / 10);
+      if (step === lastShown) return;
+      lastShown = step;
+      write(`Downloading ${modelId} into ${cacheDir}: ${e.progress.toFixed(0)}% (${mb(e.loaded)}/${mb(e.total)} MB)`);
+    } else if (e.status === "download" && e.file && e.file !== lastFile) {
+      lastFile = e.file;
+      write(`Downloading ${modelId}/${e.file} into ${cacheDir} ...`);
+    }
+  };
+}
+
+/**
+ * Loads and warms up the configured model (`config.model`: CLIP_MODEL and DATA_DIR/models) in a
+ * worker thread. Throws EmbeddingModelLoadError — naming the CLIP_MODEL tried and how to point it
+ * at a local folder — when no model can be loaded. Callers check `config.model.disabled` first.
+ */
+export async function loadEmbeddingModel(
+  model: Pick<Config["model"], "id" | "cacheDir">,
+  options: RuntimeOptions = {},
+): Promise<WorkerEmbeddingModel> {
+  const source = await resolveModelSource(model.id, model.cacheDir);
+  const dtype = options.dtype ?? "fp32";
+  const threads = options.threads ?? defaultThreads();
+  const write = options.onProgress ?? ((line: string) => process.stderr.write(line + "\n"));
+  const onProgress = source.kind === "hub" ? progressPrinter(source.id, source.cacheDir, write) : () => undefined;
+
+  let worker: Worker;
+  try {
+    worker = spawnWorker();
+  } catch (e) {
+    throw new EmbeddingModelLoadError(model.id, `the model worker could not start: ${(e as Error).message}`);
+  }
+  const info = await new Promise<LoadedInfo>((resolve, reject) => {
+    const onExit = (code: number) => reject(new Error(`the model worker exited (code ${code}) while loading`));
+    const onError = (e: Error) => reject(e);
+    const onMessage = (m: WorkerResponse) => {
+      if (m.type === "progress") onProgress(m.event);
+      else if (m.type === "loaded" || m.type === "load-error") {
+        worker.off("message", onMessage).off("error", onError).off("exit", onExit);
+        if (m.type === "loaded") resolve(m.info);
+        else reject(new Error(m.message));
+      }
+    };
+    worker.on("message", onMessage).on("error", onError).on("exit", onExit);
+    worker.postMessage({ type: "load", source, threads, dtype } satisfies WorkerRequest);
+  }).catch(async (e: unknown) => {
+    await worker.terminate();
+    throw new EmbeddingModelLoadError(model.id, (e as Error).message);
+  });
+
+  return new WorkerEmbeddingModel(worker, info, model.id, source.kind === "hub" ? "main" : "local", {
+    maxBatch: options.maxBatch ?? 16,
+    batchWindowMs: options.batchWindowMs ?? 2,
+    maxQueue: options.maxQueue ?? 128,
+  });
+}
+
+/** sha256 (hex) of a file, streamed. */
+export async function sha256File(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 22 })) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}

@@ -1,0 +1,249 @@
+// A durable job queue on the application database (the `jobs` table). Jobs are enqueued inside
+// the caller's transaction, claimed one at a time with a lease (PostgreSQL: FOR UPDATE SKIP
+// LOCKED, so any number of workers claim each job exactly once; SQLite: one atomic UPDATE …
+// RETURNING), and the lease is renewed while the handler runs. A process killed mid-job stops
+// renewing; once the lease lapses another worker (or the restarted process) claims the job again.
+// Handlers must therefore be idempotent: a job may run more than once.
+import { sql } from "kysely";
+import type { Clock } from "../clock.js";
+import type { Database, Executor } from "../db/index.js";
+import type { JobsTable } from "../db/schema.js";
+import { uuid } from "../ids.js";
+import type { Selectable } from "kysely";
+
+export type JobRow = Selectable<JobsTable>;
+
+export interface JobContext<P> {
+  id: string;
+  storeId: string;
+  payload: P;
+  attempt: number;
+  /** Aborted when the queue stops; long handlers check it between units of work. */
+  signal: AbortSignal;
+}
+
+export interface JobHandler<P = unknown> {
+  kind: string;
+  /** Attempts before the job is marked failed. */
+  maxAttempts?: number;
+  run(job: JobContext<P>): Promise<void>;
+  /** Called once when the job has failed for good. */
+  onFailed?(job: JobContext<P>, error: Error): Promise<void>;
+}
+
+export interface QueueOptions {
+  instanceId?: string;
+  leaseMs?: number;
+  pollMs?: number;
+  /** Jobs run at once by this process. */
+  concurrency?: number;
+  onError?: (error: unknown, job: JobRow) => void;
+}
+
+const retryDelayMs = (attempt: number) => Math.min(60_000, 1000 * 2 ** (attempt - 1));
+
+export class JobQueue {
+  readonly instanceId: string;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly concurrency: number;
+  private readonly handlers = new Map<string, JobHandler<any>>();
+  private readonly running = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopping = new AbortController();
+  private started = false;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly options: QueueOptions = {},
+  ) {
+    this.instanceId = options.instanceId ?? uuid();
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.pollMs = options.pollMs ?? 250;
+    this.concurrency = options.concurrency ?? 2;
+  }
+
+  register<P>(handler: JobHandler<P>): void {
+    this.handlers.set(handler.kind, handler as JobHandler<any>);
+  }
+
+  /** Adds a job inside `tx` (so it exists exactly when the caller's change commits). */
+  async enqueue<P>(tx: Executor, storeId: string, kind: string, payload: P, id = uuid()): Promise<string> {
+    const now = this.clock.now();
+    await tx
+      .insertInto("jobs")
+      .values({
+        id,
+        store_id: storeId,
+        kind,
+        payload: JSON.stringify(payload),
+        status: "queued",
+        run_after: now,
+        locked_by: null,
+        locked_until: null,
+        error: null,
+        created_at: now,
+        updated_at: now,
+        finished_at: null,
+      })
+      .execute();
+    return id;
+  }
+
+  /**
+   * Embedded (SQLite) mode runs one process, so at start every job still marked running was
+   * interrupted by a crash: make it claimable at once instead of waiting for its lease to lapse.
+   */
+  async recoverInterrupted(): Promise<number> {
+    if (this.database.dialect !== "sqlite") return 0;
+    const res = await this.database.db
+      .updateTable("jobs")
+      .set({ status: "queued", locked_by: null, locked_until: null })
+      .where("status", "=", "running")
+      .executeTakeFirst();
+    await this.database.db.updateTable("webhook_deliveries").set({ locked_until: null }).where("status", "=", "pending").execute();
+    return Number(res.numUpdatedRows);
+  }
+
+  /** Tells an idle worker loop to look for work now (after a commit that enqueued a job). */
+  poke(): void {
+    this.wake?.();
+  }
+
+  /** Claims one due job (queued, or running with a lapsed lease), or returns undefined. */
+  async claim(): Promise<JobRow | undefined> {
+    const now = this.clock.now();
+    const kinds = [...this.handlers.keys()];
+    if (kinds.length === 0) return undefined;
+    const due = (qb: any) =>
+      qb
+        .selectFrom("jobs")
+        .select("id")
+        .where("kind", "in", kinds)
+        .where((eb: any) =>
+          eb.or([
+            eb.and([eb("status", "=", "queued"), eb("run_after", "<=", now)]),
+            eb.and([eb("status", "=", "running"), eb("locked_until", "<", now)]),
+          ]),
+        )
+        .orderBy("run_after")
+        .limit(1);
+    const pick = this.database.dialect === "postgres" ? due(this.database.db).forUpdate().skipLocked() : due(this.database.db);
+    const row = await this.database.db
+      .updateTable("jobs")
+      .set({
+        status: "running",
+        locked_by: this.instanceId,
+        locked_until: now + this.leaseMs,
+        attempts: sql`attempts + 1`,
+        updated_at: now,
+      })
+      .where("id", "=", pick)
+      .returningAll()
+      .executeTakeFirst();
+    return row;
+  }
+
+  /** Claims and runs due jobs until none is left; for tests and the CLI. Returns how many ran. */
+  async drain(): Promise<number> {
+    let n = 0;
+    for (let job = await this.claim(); job; job = await this.claim()) {
+      await this.execute(job);
+      n += 1;
+    }
+    return n;
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.stopping = new AbortController();
+    const loop = async () => {
+      while (!this.stopping.signal.aborted) {
+        while (this.running.size < this.concurrency && !this.stopping.signal.aborted) {
+          let job: JobRow | undefined;
+          try {
+            job = await this.claim();
+          } catch (error) {
+            this.options.onError?.(error, undefined as unknown as JobRow);
+          }
+          if (!job) break;
+          const p = this.execute(job).finally(() => {
+            this.running.delete(p);
+            this.wake?.();
+          });
+          this.running.add(p);
+        }
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+          this.timer = setTimeout(resolve, this.pollMs);
+        });
+        clearTimeout(this.timer);
+        this.wake = undefined;
+      }
+    };
+    void loop();
+  }
+
+  /** Stops claiming, signals running handlers and waits for them to settle. */
+  async stop(): Promise<void> {
+    this.started = false;
+    this.stopping.abort();
+    this.wake?.();
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async execute(job: JobRow): Promise<void> {
+    const handler = this.handlers.get(job.kind);
+    if (!handler) return;
+    const ctx: JobContext<unknown> = {
+      id: job.id,
+      storeId: job.store_id,
+      payload: JSON.parse(job.payload),
+      attempt: job.attempts,
+      signal: this.stopping.signal,
+    };
+    const heartbeat = setInterval(() => {
+      void this.database.db
+        .updateTable("jobs")
+        .set({ locked_until: this.clock.now() + this.leaseMs })
+        .where("id", "=", job.id)
+        .where("locked_by", "=", this.instanceId)
+        .execute()
+        .catch(() => undefined);
+    }, Math.max(50, Math.floor(this.leaseMs / 3)));
+    try {
+      await handler.run(ctx);
+      if (this.stopping.signal.aborted) return; // interrupted: leave it for the next claim
+      await this.finish(job.id, "completed", null);
+    } catch (error) {
+      if (this.stopping.signal.aborted) return;
+      this.options.onError?.(error, job);
+      const max = handler.maxAttempts ?? 5;
+      if (job.attempts >= max) {
+        await this.finish(job.id, "failed", (error as Error).message ?? String(error));
+        await handler.onFailed?.(ctx, error as Error);
+      } else {
+        const now = this.clock.now();
+        await this.database.db
+          .updateTable("jobs")
+          .set({ status: "queued", run_after: now + retryDelayMs(job.attempts), locked_by: null, locked_until: null, updated_at: now, error: String((error as Error).message ?? error) })
+          .where("id", "=", job.id)
+          .execute();
+      }
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private async finish(id: string, status: "completed" | "failed", error: string | null): Promise<void> {
+    const now = this.clock.now();
+    await this.database.db
+      .updateTable("jobs")
+      .set({ status, error, locked_by: null, locked_until: null, updated_at: now, finished_at: now })
+      .where("id", "=", id)
+      .execute();
+  }
+}

@@ -1,0 +1,284 @@
+// Billing (spec: Billing; Team, users, groups, billing):
+//   GET  /v1/billing/current-plan, /usage, /invoices       permission billing:read (every role by default)
+//   POST /v1/billing/checkout                              permission billing:write (owner and admin by default)
+//   GET  /billing/checkout/{session_id} (+ POST …/complete, …/cancel)  local TEST MODE checkout page
+//   GET  /billing/return                                  page Stripe Checkout returns the browser to
+//   POST /billing/webhooks/stripe                         Stripe events (raw body, signature verified)
+import { Type } from "typebox";
+import type { FastifyReply } from "fastify";
+import type { AppContext } from "../../platform/context.js";
+import type { App } from "../../platform/http/app.js";
+import { searchErrors } from "../../platform/http/schemas.js";
+import { toAppError } from "../../platform/errors/map.js";
+import { storeOf } from "../auth/authenticate.js";
+import { requirePermission } from "../auth/permissions.js";
+import { BillingService } from "./service.js";
+import { StripeGateway } from "./stripe.js";
+import { createUsageMeter, type UsageMeter } from "./usage-meter.js";
+import { PAGE_HEADERS, cancelledPage, checkoutPage, completedPage, errorPage, returnPage } from "./pages.js";
+
+const bearer = [{ bearer: [] }];
+const PlanNameSchema = Type.Union(
+  [Type.Literal("free"), Type.Literal("basic"), Type.Literal("premium"), Type.Literal("enterprise")],
+  { description: "free, basic, premium or enterprise" },
+);
+const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(t: T) => Type.Union([t, Type.Null()]);
+const DateTime = Type.String({ format: "date-time" });
+
+const CurrentPlan = Type.Object({
+  plan_name: PlanNameSchema,
+  price_per_month: Type.Number({ description: "Monthly price in `currency`" }),
+  currency: Type.String({ description: "ISO 4217, lower case (usd)" }),
+  max_products: Nullable(Type.Integer({ description: "null: unlimited" })),
+  requests_per_minute: Nullable(Type.Integer({ description: "null: unlimited" })),
+  period_start: DateTime,
+  period_end: DateTime,
+  billing_provider: Type.Union([Type.Literal("none"), Type.Literal("local"), Type.Literal("stripe")]),
+  subscription_status: Nullable(Type.String({ description: "Stripe subscription status; null without a subscription" })),
+});
+
+const Usage = Type.Object({
+  plan_name: PlanNameSchema,
+  period_start: DateTime,
+  period_end: DateTime,
+  api_calls: Type.Integer({ description: "Authenticated /v1/* calls of the store in the current period" }),
+  products_count: Type.Integer(),
+  max_products: Nullable(Type.Integer()),
+  requests_per_minute: Nullable(Type.Integer()),
+  products_percent: Type.Union([Type.Number(), Type.Null()], { description: "products_count / max_products in percent (one decimal); null when unlimited" }),
+  over_product_limit: Type.Boolean({ description: "true after a downgrade below the product count: products are kept, new ones refused" }),
+});
+
+const Invoice = Type.Object({
+  id: Type.String(),
+  date: DateTime,
+  amount: Type.Number({ description: "In the currency's major unit (29.99)" }),
+  currency: Type.String(),
+  status: Type.Union([
+    Type.Literal("paid"),
+    Type.Literal("open"),
+    Type.Literal("failed"),
+    Type.Literal("void"),
+    Type.Literal("uncollectible"),
+  ]),
+  url: Type.Union([Type.String(), Type.Null()], { description: "Stripe's hosted invoice page; null for local test purchases" }),
+  plan_name: Type.Union([Type.String(), Type.Null()]),
+  period_start: Type.Union([DateTime, Type.Null()]),
+  period_end: Type.Union([DateTime, Type.Null()]),
+});
+
+const Checkout = Type.Object({
+  checkout_url: Type.String({ description: "Open in the browser: Stripe Checkout, or the local TEST MODE page" }),
+  provider: Type.Union([Type.Literal("stripe"), Type.Literal("local")]),
+  session_id: Type.String(),
+  expires_at: Type.Union([DateTime, Type.Null()]),
+});
+
+const SessionParams = Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 200 }) });
+const Html = Type.String({ description: "HTML page" });
+
+/** Registers the usage meter's onResponse hook and its flush on close; returns the meter. */
+export function installUsageMeter(app: App, ctx: AppContext): UsageMeter {
+  const meter = createUsageMeter(ctx, { log: app.log });
+  app.addHook("onResponse", meter.onResponse);
+  app.addHook("onClose", async () => meter.close());
+  return meter;
+}
+
+export async function billingRoutes(app: App, ctx: AppContext, meter?: UsageMeter) {
+  const gateway = new StripeGateway(ctx.config);
+  const service = new BillingService(ctx, gateway, meter);
+  const testMode = !gateway.enabled;
+  if (testMode && ctx.config.env === "production") {
+    app.log.warn("STRIPE_SECRET_KEY is not set: POST /v1/billing/checkout uses the local TEST MODE page, so store owners can change plans without paying");
+  }
+
+  const page = (reply: FastifyReply, status: number, html: string) => reply.code(status).headers(PAGE_HEADERS).send(html);
+  const pageError = (reply: FastifyReply, error: unknown) => {
+    const e = toAppError(error);
+    if (e.status >= 500) reply.log.error({ err: error }, "checkout page failed");
+    return page(reply, e.status, errorPage(e.status, e.code, e.message, testMode));
+  };
+
+  app.get(
+    "/v1/billing/current-plan",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("billing:read"),
+      schema: {
+        tags: ["billing"],
+        summary: "The store's plan, its limits and the current billing period",
+        security: bearer,
+        response: { 200: CurrentPlan, ...searchErrors(401, 403) },
+      },
+    },
+    async (request) => service.currentPlan(storeOf(request).id),
+  );
+
+  app.get(
+    "/v1/billing/usage",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("billing:read"),
+      schema: {
+        tags: ["billing"],
+        summary: "API calls in the current period, product count, limits and percentages",
+        security: bearer,
+        response: { 200: Usage, ...searchErrors(401, 403) },
+      },
+    },
+    async (request) => service.usage(storeOf(request).id),
+  );
+
+  app.get(
+    "/v1/billing/invoices",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("billing:read"),
+      schema: {
+        tags: ["billing"],
+        summary: "Invoices of the store, newest first",
+        security: bearer,
+        querystring: Type.Object(
+          { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Array(Invoice), ...searchErrors(400, 401, 403) },
+      },
+    },
+    async (request) => service.invoices(storeOf(request).id, request.query.limit ?? 100),
+  );
+
+  app.post(
+    "/v1/billing/checkout",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("billing:write"),
+      schema: {
+        tags: ["billing"],
+        summary: "Start buying a plan (permission billing:write): returns the hosted checkout URL (Stripe, or the local TEST MODE page without STRIPE_SECRET_KEY)",
+        security: bearer,
+        body: Type.Object({ plan_name: PlanNameSchema }, { additionalProperties: false }),
+        response: { 200: Checkout, ...searchErrors(400, 401, 403, 409, 502, 503) },
+      },
+    },
+    async (request) => {
+      const store = storeOf(request);
+      const actor = request.principal?.kind === "user" ? request.principal.userId : null;
+      return service.createCheckout(store.id, request.body.plan_name, actor);
+    },
+  );
+
+  // --- local hosted checkout (TEST MODE): the session id in the URL is the capability, as with Stripe Checkout.
+  app.get(
+    "/billing/checkout/:session_id",
+    {
+      config: { auth: "none" },
+      schema: {
+        tags: ["billing"],
+        summary: "Local TEST MODE checkout page with Complete purchase and Cancel buttons",
+        params: SessionParams,
+        produces: ["text/html"],
+        response: { 200: Html, 404: Html, 409: Html, 410: Html },
+      },
+    },
+    async (request, reply) => {
+      try {
+        return page(reply, 200, checkoutPage(await service.localCheckoutDetails(request.params.session_id)));
+      } catch (e) {
+        return pageError(reply, e);
+      }
+    },
+  );
+
+  app.post(
+    "/billing/checkout/:session_id/complete",
+    {
+      config: { auth: "none" },
+      schema: {
+        tags: ["billing"],
+        summary: "Complete a local TEST MODE purchase: records a paid invoice and changes the plan at once",
+        params: SessionParams,
+        produces: ["text/html"],
+        response: { 200: Html, 404: Html, 409: Html, 410: Html },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const done = await service.completeLocalCheckout(request.params.session_id);
+        return page(reply, 200, completedPage(done.storeName, done.plan));
+      } catch (e) {
+        return pageError(reply, e);
+      }
+    },
+  );
+
+  app.post(
+    "/billing/checkout/:session_id/cancel",
+    {
+      config: { auth: "none" },
+      schema: {
+        tags: ["billing"],
+        summary: "Cancel a local TEST MODE checkout; nothing changes",
+        params: SessionParams,
+        produces: ["text/html"],
+        response: { 200: Html, 404: Html, 409: Html, 410: Html },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const done = await service.cancelLocalCheckout(request.params.session_id);
+        return page(reply, 200, cancelledPage(done.plan));
+      } catch (e) {
+        return pageError(reply, e);
+      }
+    },
+  );
+
+  app.get(
+    "/billing/return",
+    {
+      config: { auth: "none" },
+      schema: {
+        tags: ["billing"],
+        summary: "Page Stripe Checkout returns the browser to (the plan changes when the webhook arrives)",
+        querystring: Type.Object(
+          {
+            result: Type.Union([Type.Literal("success"), Type.Literal("cancel")]),
+            session_id: Type.Optional(Type.String({ maxLength: 200 })),
+          },
+          { additionalProperties: false },
+        ),
+        produces: ["text/html"],
+        response: { 200: Html },
+      },
+    },
+    async (request, reply) => page(reply, 200, returnPage(request.query.result)),
+  );
+
+  // --- Stripe webhook: the signature covers the exact bytes, so this scope keeps the raw body.
+  await app.register(async (scope: App) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+    scope.post(
+      "/billing/webhooks/stripe",
+      {
+        config: { auth: "none" },
+        schema: {
+          tags: ["billing"],
+          summary: "Stripe webhook: checkout.session.completed, customer.subscription.*, invoice.paid, invoice.payment_failed; each event applied once",
+          headers: Type.Object({ "stripe-signature": Type.String({ minLength: 1, maxLength: 4096 }) }),
+          response: {
+            200: Type.Object({ received: Type.Boolean(), duplicate: Type.Boolean(), outcome: Type.String() }),
+            ...searchErrors(400, 409, 415, 503),
+          },
+        },
+      },
+      async (request) => {
+        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const result = await service.handleStripeWebhook(raw, request.headers["stripe-signature"]);
+        return { received: true, ...result };
+      },
+    );
+  });
+}

@@ -1,0 +1,88 @@
+// Bulk-import jobs and their items; `storeId` first on every method.
+import type { Selectable } from "kysely";
+import type { Executor } from "../../platform/db/index.js";
+import type { BulkJobItemsTable, BulkJobsTable } from "../../platform/db/schema.js";
+
+export type BulkJobRow = Selectable<BulkJobsTable>;
+export type BulkItemRow = Selectable<BulkJobItemsTable>;
+
+export class BulkJobsRepository {
+  constructor(private readonly db: Executor) {}
+
+  with(db: Executor): BulkJobsRepository {
+    return new BulkJobsRepository(db);
+  }
+
+  async create(storeId: string, job: Omit<BulkJobRow, "store_id">, items: Omit<BulkItemRow, "store_id" | "job_id">[]): Promise<void> {
+    await this.db.insertInto("bulk_jobs").values({ ...job, store_id: storeId }).execute();
+    for (let i = 0; i < items.length; i += 200) {
+      await this.db
+        .insertInto("bulk_job_items")
+        .values(items.slice(i, i + 200).map((it) => ({ ...it, job_id: job.job_id, store_id: storeId })))
+        .execute();
+    }
+  }
+
+  find(storeId: string, jobId: string): Promise<BulkJobRow | undefined> {
+    return this.db.selectFrom("bulk_jobs").selectAll().where("store_id", "=", storeId).where("job_id", "=", jobId).executeTakeFirst();
+  }
+
+  pendingItems(storeId: string, jobId: string): Promise<BulkItemRow[]> {
+    return this.db
+      .selectFrom("bulk_job_items")
+      .selectAll()
+      .where("store_id", "=", storeId)
+      .where("job_id", "=", jobId)
+      .where("status", "=", "pending")
+      .orderBy("idx")
+      .execute();
+  }
+
+  async counts(storeId: string, jobId: string): Promise<{ succeeded: number; failed: number; pending: number }> {
+    const rows = await this.db
+      .selectFrom("bulk_job_items")
+      .select(["status", (eb) => eb.fn.countAll<number>().as("n")])
+      .where("store_id", "=", storeId)
+      .where("job_id", "=", jobId)
+      .groupBy("status")
+      .execute();
+    const by = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+    return { succeeded: by.succeeded ?? 0, failed: by.failed ?? 0, pending: by.pending ?? 0 };
+  }
+
+  failures(storeId: string, jobId: string, limit = 1000): Promise<BulkItemRow[]> {
+    return this.db
+      .selectFrom("bulk_job_items")
+      .selectAll()
+      .where("store_id", "=", storeId)
+      .where("job_id", "=", jobId)
+      .where("status", "=", "failed")
+      .orderBy("idx")
+      .limit(limit)
+      .execute();
+  }
+
+  /** Records an item's outcome once: only a pending item changes (a re-run job redoes nothing). */
+  async settleItem(storeId: string, jobId: string, idx: number, outcome: Pick<BulkItemRow, "status" | "error_code" | "error_message">, now: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable("bulk_job_items")
+      .set({ ...outcome, updated_at: now })
+      .where("store_id", "=", storeId)
+      .where("job_id", "=", jobId)
+      .where("idx", "=", idx)
+      .where("status", "=", "pending")
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  async finish(storeId: string, jobId: string, status: BulkJobRow["status"], now: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable("bulk_jobs")
+      .set({ status, finished_at: now })
+      .where("store_id", "=", storeId)
+      .where("job_id", "=", jobId)
+      .where("status", "=", "processing")
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+}

@@ -1,0 +1,166 @@
+// Bulk imports (spec: Bulk job; Products and jobs). The request is stored as one job plus one
+// row per item and answered 202 at once. The job handler processes pending items with bounded
+// concurrency; each item's product write and its item status commit in ONE transaction, so a
+// job resumed after a crash skips what is done and never loses an acknowledged product. One bad
+// item fails that item only; the job is `failed` only when it cannot run at all.
+import type { AppContext } from "../../platform/context.js";
+import { AppError, isAppError } from "../../platform/errors/catalogue.js";
+import { randomSecret } from "../../platform/ids.js";
+import type { JobContext, JobHandler } from "../../platform/jobs/queue.js";
+import { checkTargetUrl } from "../../platform/outbound/target.js";
+import { ProductsService, type Metadata, type ProductInput } from "../products/service.js";
+import { WebhooksService } from "../webhooks/service.js";
+import { BulkJobsRepository, type BulkItemRow } from "./repository.js";
+
+export const BULK_MAX_ITEMS = 1000;
+export const BULK_JOB_KIND = "bulk_import";
+
+interface BulkPayload {
+  jobId: string;
+}
+
+export class BulkJobsService {
+  private readonly repo: BulkJobsRepository;
+
+  constructor(private readonly ctx: AppContext) {
+    this.repo = new BulkJobsRepository(ctx.database.db);
+  }
+
+  async create(storeId: string, input: { products: ProductInput[]; callback_url?: string | undefined; callback_secret?: string | undefined }) {
+    const seen = new Set<string>();
+    const dupes = input.products.map((p) => p.product_id).filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
+    if (dupes.length > 0) {
+      throw new AppError("validation_failed", `product_id appears more than once: ${[...new Set(dupes)].slice(0, 10).join(", ")}.`, {
+        errors: [{ field: "products", message: "product_id values must be unique within one request" }],
+      });
+    }
+    if (input.callback_url !== undefined) checkTargetUrl(input.callback_url, this.ctx.config.outbound.allowPrivate);
+    const generatedSecret = input.callback_url && !input.callback_secret ? randomSecret("cbs_", 24) : undefined;
+    const now = this.ctx.clock.now();
+    const jobId = await this.ctx.database.transaction(async (tx) => {
+      const id = await this.ctx.jobs.enqueue<BulkPayload>(tx, storeId, BULK_JOB_KIND, { jobId: "" });
+      await tx.updateTable("jobs").set({ payload: JSON.stringify({ jobId: id }) }).where("id", "=", id).execute();
+      await this.repo.with(tx).create(
+        storeId,
+        {
+          job_id: id,
+          status: "processing",
+          total: input.products.length,
+          callback_url: input.callback_url ?? null,
+          callback_secret: input.callback_secret ?? generatedSecret ?? null,
+          created_at: now,
+          finished_at: null,
+        },
+        input.products.map((p, idx) => ({
+          idx,
+          product_id: p.product_id,
+          payload: JSON.stringify(p),
+          status: "pending" as const,
+          error_code: null,
+          error_message: null,
+          updated_at: now,
+        })),
+      );
+      return id;
+    });
+    this.ctx.jobs.poke();
+    return {
+      job_id: jobId,
+      status: "processing" as const,
+      total: input.products.length,
+      ...(generatedSecret ? { callback_secret: generatedSecret } : {}),
+    };
+  }
+
+  async status(storeId: string, jobId: string) {
+    const job = await this.repo.find(storeId, jobId);
+    if (!job) throw new AppError("not_found", "No such job.", { job_id: jobId });
+    const counts = await this.repo.counts(storeId, jobId);
+    const failures = await this.repo.failures(storeId, jobId);
+    return {
+      job_id: job.job_id,
+      status: job.status,
+      total: job.total,
+      processed: counts.succeeded + counts.failed,
+      succeeded: counts.succeeded,
+      failed: counts.failed,
+      errors: failures.map((f) => ({ product_id: f.product_id, error: f.error_code ?? "error", message: f.error_message ?? "" })),
+      created_at: new Date(job.created_at).toISOString(),
+      finished_at: job.finished_at === null ? null : new Date(job.finished_at).toISOString(),
+    };
+  }
+
+  /** The queue handler. Idempotent: a second run only looks at items still pending. */
+  handler(): JobHandler<BulkPayload> {
+    const products = new ProductsService(this.ctx);
+    const webhooks = new WebhooksService(this.ctx);
+    return {
+      kind: BULK_JOB_KIND,
+      maxAttempts: 5,
+      run: async (job: JobContext<BulkPayload>) => {
+        const storeId = job.storeId;
+        const items = await this.repo.pendingItems(storeId, job.payload.jobId);
+        let next = 0;
+        const worker = async () => {
+          while (next < items.length && !job.signal.aborted) {
+            const item = items[next++]!;
+            await this.processItem(products, storeId, job.payload.jobId, item);
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(this.ctx.config.bulkConcurrency, items.length) }, worker));
+        if (job.signal.aborted) return;
+        await this.complete(webhooks, storeId, job.payload.jobId, "completed");
+      },
+      onFailed: async (job) => {
+        await this.complete(webhooks, job.storeId, job.payload.jobId, "failed");
+      },
+    };
+  }
+
+  private async processItem(products: ProductsService, storeId: string, jobId: string, item: BulkItemRow): Promise<void> {
+    const input = JSON.parse(item.payload) as ProductInput & { metadata?: Metadata };
+    const now = () => this.ctx.clock.now();
+    try {
+      const image = await this.ctx.images.fromUrl(input.image_url);
+      const [vector] = await this.ctx.images.embed([image.decoded]);
+      // The item is marked done in the product's own transaction: both commit, or neither.
+      // (An item settled by an earlier run makes the write a no-op.)
+      await products.write(storeId, input.product_id, input.image_url, input.metadata ?? {}, image, vector!, (tx) =>
+        this.repo.with(tx).settleItem(storeId, jobId, item.idx, { status: "succeeded", error_code: null, error_message: null }, now()),
+      );
+    } catch (error) {
+      // Dependency outages are not the item's fault: let the job retry instead of failing items.
+      if (isAppError(error) && (error.code === "model_unavailable" || error.code === "service_unavailable")) throw error;
+      const code = isAppError(error) ? error.code : "internal_error";
+      const message = isAppError(error) ? error.message : "Indexing failed.";
+      await this.repo.settleItem(storeId, jobId, item.idx, { status: "failed", error_code: code, error_message: message }, now());
+    }
+  }
+
+  private async complete(webhooks: WebhooksService, storeId: string, jobId: string, status: "completed" | "failed"): Promise<void> {
+    const now = this.ctx.clock.now();
+    await this.ctx.database.transaction(async (tx) => {
+      const repo = this.repo.with(tx);
+      if (!(await repo.finish(storeId, jobId, status, now))) return;
+      const job = await repo.find(storeId, jobId);
+      if (!job?.callback_url || !job.callback_secret) return;
+      const counts = await repo.counts(storeId, jobId);
+      await webhooks.emitCallback(
+        tx,
+        storeId,
+        job.callback_url,
+        job.callback_secret,
+        {
+          event: "bulk.completed",
+          job_id: jobId,
+          status,
+          total: job.total,
+          succeeded: counts.succeeded,
+          failed: counts.failed,
+          finished_at: new Date(now).toISOString(),
+        },
+        `job:${jobId}`,
+      );
+    });
+  }
+}

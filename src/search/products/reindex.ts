@@ -1,0 +1,82 @@
+// Re-embedding products from their stored images, after CLIP_MODEL changed (the fingerprint of
+// the loaded model differs from the one stored with a product's vector), or on demand. Reads the
+// stored copy (no download), embeds in batches and replaces each vector in its own transaction,
+// so an interrupted run can simply be started again.
+import type { AppContext } from "../../platform/context.js";
+import { AppError } from "../../platform/errors/catalogue.js";
+import { ProductsRepository } from "./repository.js";
+
+export interface ReindexReport {
+  store_id: string;
+  model: string;
+  checked: number;
+  reindexed: number;
+  failed: { product_id: string; error: string }[];
+}
+
+const BATCH = 16;
+
+export class Reindexer {
+  private readonly repo: ProductsRepository;
+
+  constructor(private readonly ctx: AppContext) {
+    this.repo = new ProductsRepository(ctx.database.db, ctx.database.dialect);
+  }
+
+  /** Stores with products embedded by another model than the loaded one, and how many. */
+  async stale(): Promise<{ store_id: string; count: number }[]> {
+    const model = this.ctx.images.modelKey();
+    const rows = await this.ctx.database.db
+      .selectFrom("products")
+      .select(["store_id", (eb) => eb.fn.countAll<number>().as("n")])
+      .where("model", "!=", model)
+      .groupBy("store_id")
+      .execute();
+    return rows.map((r) => ({ store_id: r.store_id, count: Number(r.n) }));
+  }
+
+  /** Re-embeds the store's products (only stale ones unless `all`). */
+  async store(storeId: string, options: { all?: boolean } = {}): Promise<ReindexReport> {
+    const model = this.ctx.images.modelKey();
+    const rows = await this.ctx.database.db
+      .selectFrom("products")
+      .select(["product_id", "image_sha256", "vector_id", "model"])
+      .where("store_id", "=", storeId)
+      .orderBy("product_id")
+      .execute();
+    const todo = options.all ? rows : rows.filter((r) => r.model !== model);
+    const report: ReindexReport = { store_id: storeId, model, checked: rows.length, reindexed: 0, failed: [] };
+    for (let i = 0; i < todo.length; i += BATCH) {
+      const batch = todo.slice(i, i + BATCH);
+      const decoded = [];
+      const ok = [];
+      for (const row of batch) {
+        try {
+          const image = await this.repo.getImage(storeId, row.image_sha256);
+          if (!image) throw new AppError("not_found", "stored image missing");
+          decoded.push(await this.ctx.images.decode(image.bytes));
+          ok.push(row);
+        } catch (error) {
+          report.failed.push({ product_id: row.product_id, error: (error as Error).message });
+        }
+      }
+      if (ok.length === 0) continue;
+      const vectors = await this.ctx.images.embed(decoded);
+      for (const [j, row] of ok.entries()) {
+        const vector = vectors[j]!;
+        await this.ctx.database.transaction(async (tx) => {
+          await this.ctx.vectors.upsert(tx, storeId, { vectorId: row.vector_id, productId: row.product_id, model, vector });
+          await tx
+            .updateTable("products")
+            .set({ model })
+            .where("store_id", "=", storeId)
+            .where("product_id", "=", row.product_id)
+            .execute();
+        });
+        this.ctx.vectors.afterCommit(storeId, { upserted: [{ vectorId: row.vector_id, productId: row.product_id, vector }] });
+        report.reindexed += 1;
+      }
+    }
+    return report;
+  }
+}

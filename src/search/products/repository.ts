@@ -1,0 +1,131 @@
+// Products and their stored images; every method is scoped by `storeId` first.
+import { sql, type Selectable } from "kysely";
+import type { Dialect, Executor } from "../../platform/db/index.js";
+import type { ProductImagesTable, ProductsTable } from "../../platform/db/schema.js";
+
+export type ProductRow = Selectable<ProductsTable>;
+export type ProductImageRow = Selectable<ProductImagesTable>;
+
+export interface ListFilter {
+  category?: string | undefined;
+  brand?: string | undefined;
+}
+
+export interface Cursor {
+  createdAt: number;
+  productId: string;
+}
+
+export class ProductsRepository {
+  constructor(
+    private readonly db: Executor,
+    private readonly dialect: Dialect,
+  ) {}
+
+  with(db: Executor): ProductsRepository {
+    return new ProductsRepository(db, this.dialect);
+  }
+
+  find(storeId: string, productId: string): Promise<ProductRow | undefined> {
+    return this.db
+      .selectFrom("products")
+      .selectAll()
+      .where("store_id", "=", storeId)
+      .where("product_id", "=", productId)
+      .executeTakeFirst();
+  }
+
+  findMany(storeId: string, productIds: readonly string[]): Promise<ProductRow[]> {
+    if (productIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom("products")
+      .selectAll()
+      .where("store_id", "=", storeId)
+      .where("product_id", "in", [...productIds])
+      .execute();
+  }
+
+  async count(storeId: string, filter: ListFilter = {}): Promise<number> {
+    let q = this.db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).where("store_id", "=", storeId);
+    if (filter.category !== undefined) q = q.where("category", "=", filter.category);
+    if (filter.brand !== undefined) q = q.where("brand", "=", filter.brand);
+    const row = await q.executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  list(storeId: string, limit: number, after: Cursor | undefined, filter: ListFilter = {}): Promise<ProductRow[]> {
+    let q = this.db.selectFrom("products").selectAll().where("store_id", "=", storeId);
+    if (filter.category !== undefined) q = q.where("category", "=", filter.category);
+    if (filter.brand !== undefined) q = q.where("brand", "=", filter.brand);
+    if (after) {
+      q = q.where((eb) =>
+        eb.or([
+          eb("created_at", ">", after.createdAt),
+          eb.and([eb("created_at", "=", after.createdAt), eb("product_id", ">", after.productId)]),
+        ]),
+      );
+    }
+    return q.orderBy("created_at").orderBy("product_id").limit(limit).execute();
+  }
+
+  /** Serialises product writes of one store on PostgreSQL (plan limit checks); a no-op on SQLite, whose writers are serial. */
+  async lockStore(storeId: string): Promise<void> {
+    if (this.dialect === "postgres") {
+      await sql`SELECT id FROM stores WHERE id = ${storeId} FOR UPDATE`.execute(this.db);
+    }
+  }
+
+  async upsert(storeId: string, row: Omit<ProductRow, "store_id">): Promise<void> {
+    const { product_id, created_at, ...rest } = row;
+    await this.db
+      .insertInto("products")
+      .values({ store_id: storeId, product_id, created_at, ...rest })
+      .onConflict((oc) => oc.columns(["store_id", "product_id"]).doUpdateSet(rest))
+      .execute();
+  }
+
+  async delete(storeId: string, productId: string): Promise<boolean> {
+    const res = await this.db.deleteFrom("products").where("store_id", "=", storeId).where("product_id", "=", productId).executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
+  }
+
+  // --- images (content-addressed per store)
+  async putImage(storeId: string, img: Omit<ProductImageRow, "store_id">): Promise<void> {
+    await this.db
+      .insertInto("product_images")
+      .values({ store_id: storeId, ...img })
+      .onConflict((oc) => oc.columns(["store_id", "sha256"]).doNothing())
+      .execute();
+  }
+
+  getImage(storeId: string, sha256: string): Promise<ProductImageRow | undefined> {
+    return this.db
+      .selectFrom("product_images")
+      .selectAll()
+      .where("store_id", "=", storeId)
+      .where("sha256", "=", sha256)
+      .executeTakeFirst();
+  }
+
+  /** Deletes the image unless another product of the store still uses it. */
+  async dropImageIfUnused(storeId: string, sha256: string): Promise<void> {
+    const used = await this.db
+      .selectFrom("products")
+      .select("product_id")
+      .where("store_id", "=", storeId)
+      .where("image_sha256", "=", sha256)
+      .limit(1)
+      .executeTakeFirst();
+    if (!used) await this.db.deleteFrom("product_images").where("store_id", "=", storeId).where("sha256", "=", sha256).execute();
+  }
+
+  /** Product ids and image hashes of a store (reindexing). */
+  imagesOfStore(storeId: string): Promise<{ product_id: string; image_sha256: string; vector_id: string }[]> {
+    return this.db
+      .selectFrom("products")
+      .select(["product_id", "image_sha256", "vector_id"])
+      .where("store_id", "=", storeId)
+      .orderBy("product_id")
+      .execute();
+  }
+}

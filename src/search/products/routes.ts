@@ -1,0 +1,189 @@
+// /v1/products (spec: Products and jobs): index, list, get, update, delete, bulk, demo.
+import { Type } from "typebox";
+import type { App } from "../../platform/http/app.js";
+import type { AppContext } from "../../platform/context.js";
+import { searchErrors } from "../../platform/http/schemas.js";
+import { storeOf } from "../auth/authenticate.js";
+import { requirePermission } from "../auth/permissions.js";
+import { BulkJobsService, BULK_MAX_ITEMS } from "../jobs/service.js";
+import { DemoCatalogue } from "./demo.js";
+import { ImageUrl, IndexResponse, Metadata, ProductId, ProductInput, ProductView } from "./schemas.js";
+import { ProductsService } from "./service.js";
+
+const bearer = [{ bearer: [] }];
+const tags = ["products"];
+
+export async function productRoutes(app: App, ctx: AppContext) {
+  const products = new ProductsService(ctx);
+  const bulk = new BulkJobsService(ctx);
+  const demo = new DemoCatalogue(ctx);
+
+  app.post(
+    "/v1/products",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("products:write"),
+      schema: {
+        tags,
+        security: bearer,
+        summary: "Index a product from an image URL and metadata (201 when new, 200 when an existing product_id was replaced)",
+        body: ProductInput,
+        response: { 200: IndexResponse, 201: IndexResponse, ...searchErrors(400, 401, 403, 413, 415, 422, 429, 503) },
+      },
+    },
+    async (request, reply) => {
+      const result = await products.index(storeOf(request).id, request.body);
+      return reply.status(result.created ? 201 : 200).send(result);
+    },
+  );
+
+  app.get(
+    "/v1/products",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("products:read"),
+      schema: {
+        tags,
+        security: bearer,
+        summary: "List products, oldest first, with an opaque cursor",
+        querystring: Type.Object(
+          {
+            limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+            cursor: Type.Optional(Type.String({ maxLength: 500 })),
+            category: Type.Optional(Type.String({ maxLength: 100 })),
+            brand: Type.Optional(Type.String({ maxLength: 100 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            products: Type.Array(ProductView),
+            next_cursor: Type.Union([Type.String(), Type.Null()]),
+            total: Type.Integer(),
+          }),
+          ...searchErrors(400, 401, 403),
+        },
+      },
+    },
+    async (request) => {
+      const { limit, cursor, category, brand } = request.query;
+      return products.list(storeOf(request).id, limit, cursor, { category, brand });
+    },
+  );
+
+  const idParams = Type.Object({ product_id: ProductId }, { additionalProperties: false });
+
+  app.get(
+    "/v1/products/:product_id",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("products:read"),
+      schema: { tags, security: bearer, summary: "One product", params: idParams, response: { 200: ProductView, ...searchErrors(400, 401, 403, 404) } },
+    },
+    async (request) => products.get(storeOf(request).id, request.params.product_id),
+  );
+
+  app.put(
+    "/v1/products/:product_id",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("products:write"),
+      schema: {
+        tags,
+        security: bearer,
+        summary: "Update image_url and/or metadata (metadata is replaced as a whole); re-embeds only when image_url changed",
+        params: idParams,
+        body: Type.Object(
+          { image_url: Type.Optional(ImageUrl), metadata: Type.Optional(Metadata) },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+        response: { 200: IndexResponse, ...searchErrors(400, 401, 403, 404, 413, 415, 422, 503) },
+      },
+    },
+    async (request) => products.update(storeOf(request).id, request.params.product_id, request.body),
+  );
+
+  app.delete(
+    "/v1/products/:product_id",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("products:delete"),
+      schema: { tags, security: bearer, summary: "Remove a product and its vector", params: idParams, response: { 204: Type.Null(), ...searchErrors(400, 401, 403, 404) } },
+    },
+    async (request, reply) => {
+      await products.remove(storeOf(request).id, request.params.product_id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    "/v1/products/bulk",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("products:bulk"),
+      bodyLimit: 8 * 1024 * 1024,
+      schema: {
+        tags,
+        security: bearer,
+        summary: `Index up to ${BULK_MAX_ITEMS} products in the background; 202 at once`,
+        description:
+          "When the job finishes, callback_url receives {event: \"bulk.completed\", job_id, status, total, succeeded, failed, finished_at} signed like webhooks (X-Webhook-Signature) with callback_secret — the one given, or one generated and returned here once.",
+        body: Type.Object(
+          {
+            products: Type.Array(ProductInput, { minItems: 1, maxItems: BULK_MAX_ITEMS }),
+            callback_url: Type.Optional(Type.String({ maxLength: 2048 })),
+            callback_secret: Type.Optional(Type.String({ minLength: 16, maxLength: 200 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          202: Type.Object({
+            job_id: Type.String(),
+            status: Type.Literal("processing"),
+            total: Type.Integer(),
+            callback_secret: Type.Optional(Type.String()),
+          }),
+          ...searchErrors(400, 401, 403, 413),
+        },
+      },
+    },
+    async (request, reply) => reply.status(202).send(await bulk.create(storeOf(request).id, request.body)),
+  );
+
+  app.post(
+    "/v1/products/demo",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("products:write"),
+      schema: {
+        tags,
+        security: bearer,
+        summary: "Install the demo catalogue (24 products whose images ship with the service)",
+        response: {
+          200: Type.Object({
+            installed: Type.Integer(),
+            failed: Type.Array(Type.Object({ product_id: Type.String(), error: Type.String(), message: Type.String() })),
+            products: Type.Array(Type.String()),
+          }),
+          ...searchErrors(401, 403, 503),
+        },
+      },
+    },
+    async (request) => demo.install(storeOf(request).id, products),
+  );
+
+  app.get(
+    "/demo/images/:name",
+    {
+      schema: {
+        tags: ["products"],
+        summary: "Images of the demo catalogue (PNG), served by the service itself",
+        params: Type.Object({ name: Type.String({ pattern: "^[a-z0-9-]+\\.png$" }) }),
+      },
+    },
+    async (request, reply) => {
+      const png = await demo.image(request.params.name.replace(/\.png$/, ""));
+      return reply.type("image/png").header("cache-control", "public, max-age=86400").send(png);
+    },
+  );
+}

@@ -1,0 +1,184 @@
+// /v1/search/* (spec: Search (Bearer)). Every mode answers the search response shape
+// {query_time_ms, count, results[{product_id, similarity_score, metadata}], search_id}.
+import type { FastifyRequest } from "fastify";
+import { Type } from "typebox";
+import type { App } from "../../platform/http/app.js";
+import type { AppContext } from "../../platform/context.js";
+import { AppError, isAppError } from "../../platform/errors/catalogue.js";
+import { searchErrors, SearchErrorSchema } from "../../platform/http/schemas.js";
+import { strictAjv, validateBody } from "../../platform/http/validation.js";
+import { storeOf } from "../auth/authenticate.js";
+import { requirePermission } from "../auth/permissions.js";
+import type { Region } from "../../embeddings/image.js";
+import {
+  BATCH_TYPES,
+  BatchBody,
+  CropBody,
+  CropMultipart,
+  FilteredBody,
+  FusionBody,
+  HybridBody,
+  MultiImageBody,
+  MultiImageMultipart,
+  SearchResponseSchema,
+  TextBody,
+  UploadMultipart,
+  UrlBody,
+} from "./schemas.js";
+import { SearchService, type Common, type SearchResponse } from "./service.js";
+
+type Body = Record<string, any>;
+const bearer = [{ bearer: [] }];
+const tags = ["search"];
+const errors = searchErrors(400, 401, 403, 413, 415, 422, 429, 503);
+
+const common = (b: Body): Common => ({
+  limit: b.limit ?? 10,
+  threshold: b.threshold ?? 0,
+  category: b.category,
+  price_min: b.price_min,
+  price_max: b.price_max,
+  color: b.color,
+  metadata_filters: b.metadata_filters,
+});
+
+const isMultipart = (request: FastifyRequest) => String(request.headers["content-type"] ?? "").startsWith("multipart/form-data");
+
+function parseRegion(text: string): Region {
+  try {
+    return JSON.parse(text) as Region;
+  } catch {
+    throw new AppError("invalid_region", "region must be JSON such as {\"x\":0,\"y\":0,\"width\":0.5,\"height\":0.5}.");
+  }
+}
+
+/** The JSON modes, by batch `type`: each validates its body and runs. */
+function jsonModes(service: SearchService) {
+  return {
+    url: { schema: UrlBody, run: (s: string, b: Body) => service.url(s, b.image_url, common(b)) },
+    text: { schema: TextBody, run: (s: string, b: Body) => service.text(s, b.query, common(b)) },
+    hybrid: {
+      schema: HybridBody,
+      run: (s: string, b: Body) => service.hybrid(s, { image_url: b.image_url, query: b.query, colors: b.colors, visual_weight: b.visual_weight }, common(b)),
+    },
+    fusion: { schema: FusionBody, run: (s: string, b: Body) => service.fusion(s, { image_url: b.image_url, query: b.query, image_weight: b.image_weight }, common(b)) },
+    "multi-image": { schema: MultiImageBody, run: (s: string, b: Body) => service.multiImage(s, { urls: b.image_urls }, b.mode, common(b)) },
+    crop: { schema: CropBody, run: (s: string, b: Body) => service.crop(s, { image_url: b.image_url, region: b.region }, common(b)) },
+    filtered: {
+      schema: FilteredBody,
+      run: (s: string, b: Body) =>
+        service.filtered(s, { image_url: b.image_url, query: b.query }, { ...common(b), metadata_filters: [...(b.metadata_filters ?? []), ...b.filters] }),
+    },
+  } satisfies Record<(typeof BATCH_TYPES)[number], { schema: object; run: (storeId: string, b: Body) => Promise<SearchResponse> }>;
+}
+
+export async function searchRoutes(app: App, ctx: AppContext) {
+  const service = new SearchService(ctx);
+  const modes = jsonModes(service);
+  const gate = { config: { auth: "store" as const }, preHandler: requirePermission("search:execute") };
+  const response = { 200: SearchResponseSchema, ...errors };
+
+  app.post(
+    "/v1/search",
+    {
+      ...gate,
+      schema: {
+        tags,
+        security: bearer,
+        summary: "Search by an uploaded image (multipart/form-data: image file, limit, threshold, category, price_min, price_max, color)",
+        consumes: ["multipart/form-data"],
+        body: UploadMultipart,
+        response,
+      },
+    },
+    async (request) => {
+      const b = request.body as Body;
+      return service.upload(storeOf(request).id, b.image as Buffer, common(b));
+    },
+  );
+
+  const jsonRoute = (path: string, type: keyof typeof modes, summary: string) =>
+    app.post(path, { ...gate, schema: { tags, security: bearer, summary, body: modes[type].schema, response } }, async (request) =>
+      modes[type].run(storeOf(request).id, request.body as Body),
+    );
+  jsonRoute("/v1/search/url", "url", "Search by an image URL");
+  jsonRoute("/v1/search/text", "text", "Natural-language search");
+  jsonRoute("/v1/search/hybrid", "hybrid", "Image + text blended by visual_weight, colours scored by distance, metadata filters before ranking");
+  jsonRoute("/v1/search/fusion", "fusion", "Image and text embeddings blended by image_weight; the nearest product's category is boosted");
+  jsonRoute("/v1/search/filtered", "filtered", "Visual (image_url) or text (query) search restricted by payload filters");
+
+  app.post(
+    "/v1/search/multi-image",
+    {
+      ...gate,
+      schema: {
+        tags,
+        security: bearer,
+        summary: "Search with 2–10 reference images (JSON image_urls, or multipart files `images`); mode average | union | best",
+        body: { content: { "application/json": { schema: MultiImageBody }, "multipart/form-data": { schema: MultiImageMultipart } } },
+        response,
+      },
+    },
+    async (request) => {
+      const b = request.body as Body;
+      if (!isMultipart(request)) return modes["multi-image"].run(storeOf(request).id, b);
+      const files = (Array.isArray(b.images) ? b.images : [b.images]) as Buffer[];
+      return service.multiImage(storeOf(request).id, { files }, b.mode ?? "average", common(b));
+    },
+  );
+
+  app.post(
+    "/v1/search/crop",
+    {
+      ...gate,
+      schema: {
+        tags,
+        security: bearer,
+        summary: "Search by a region of an image (JSON image_url + region, or multipart image file + region as JSON text)",
+        body: { content: { "application/json": { schema: CropBody }, "multipart/form-data": { schema: CropMultipart } } },
+        response,
+      },
+    },
+    async (request) => {
+      const b = request.body as Body;
+      if (!isMultipart(request)) return modes.crop.run(storeOf(request).id, b);
+      return service.crop(storeOf(request).id, { file: b.image as Buffer, region: parseRegion(b.region) }, common(b));
+    },
+  );
+
+  const batchValidators = Object.fromEntries(
+    Object.entries(modes).map(([type, m]) => [type, strictAjv.compile({ ...(m.schema as object), properties: { ...(m.schema as any).properties, type: {} } })]),
+  );
+  app.post(
+    "/v1/search/batch",
+    {
+      ...gate,
+      schema: {
+        tags,
+        security: bearer,
+        summary: "Up to 20 searches in one request; each item answers a search response or its own error",
+        body: BatchBody,
+        response: {
+          200: Type.Object({ results: Type.Array(Type.Union([SearchResponseSchema, SearchErrorSchema])) }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const storeId = storeOf(request).id;
+      const results = [];
+      for (const [i, q] of request.body.queries.entries()) {
+        const type = q.type as keyof typeof modes;
+        const invalid = validateBody(batchValidators[type]!, q, `queries.${i}`);
+        try {
+          if (invalid) throw invalid;
+          results.push(await modes[type].run(storeId, q as Body));
+        } catch (error) {
+          if (!isAppError(error) || error.status >= 500) throw error;
+          results.push({ error: error.code, message: error.message, details: error.details });
+        }
+      }
+      return { results };
+    },
+  );
+}

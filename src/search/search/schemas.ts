@@ -1,0 +1,119 @@
+// Request and response schemas of the search modes. Bodies of modes that accept uploads are
+// given per content type (JSON, multipart/form-data); multipart fields arrive as text and are
+// coerced (the `x-coerce` marker selects the coercing validator).
+import { Type, type TSchema } from "typebox";
+import { FIELD_PATTERN, OPERATORS } from "./filters.js";
+
+export const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 10, description: "Results wanted (default 10, at most 100)" });
+export const Threshold = Type.Number({ minimum: 0, maximum: 1, default: 0, description: "Minimum similarity_score (0–1, default 0)" });
+const Hex = Type.String({ pattern: "^#?[0-9a-fA-F]{6}$" });
+
+export const MetadataFilterSchema = Type.Object(
+  {
+    field: Type.String({ pattern: FIELD_PATTERN, description: "Metadata key; dotted for nested keys" }),
+    operator: Type.Union(OPERATORS.map((o) => Type.Literal(o))),
+    value: Type.Union([
+      Type.String({ maxLength: 500 }),
+      Type.Number(),
+      Type.Boolean(),
+      Type.Array(Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean()]), { maxItems: 100 }),
+    ]),
+  },
+  { additionalProperties: false },
+);
+
+/** Pre-filters accepted by every mode. */
+export const filterFields = {
+  category: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  price_min: Type.Optional(Type.Number({ minimum: 0 })),
+  price_max: Type.Optional(Type.Number({ minimum: 0 })),
+  color: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 50, description: "Colour name (e.g. navy blue) or hex #rrggbb; hex matches dominant colours within ΔE00 15" }),
+  ),
+  metadata_filters: Type.Optional(Type.Array(MetadataFilterSchema, { maxItems: 20 })),
+};
+
+export const commonFields = { limit: Limit, threshold: Threshold, ...filterFields };
+const ImageUrl = Type.String({ minLength: 1, maxLength: 2048 });
+
+export const Region = Type.Object(
+  {
+    x: Type.Number({ minimum: 0 }),
+    y: Type.Number({ minimum: 0 }),
+    width: Type.Number({ exclusiveMinimum: 0 }),
+    height: Type.Number({ exclusiveMinimum: 0 }),
+    unit: Type.Optional(Type.Union([Type.Literal("px"), Type.Literal("fraction")])),
+  },
+  {
+    additionalProperties: false,
+    description: 'Pixels, or fractions of the image size; without `unit`, all four values ≤ 1 mean fractions',
+  },
+);
+
+const body = <T extends Record<string, TSchema>>(fields: T) => Type.Object(fields, { additionalProperties: false });
+
+export const UrlBody = body({ image_url: ImageUrl, ...commonFields });
+export const TextBody = body({ query: Type.String({ minLength: 1, maxLength: 500 }), ...commonFields });
+export const HybridBody = body({
+  image_url: Type.Optional(ImageUrl),
+  query: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  colors: Type.Optional(Type.Array(Hex, { maxItems: 5 })),
+  visual_weight: Type.Number({ minimum: 0, maximum: 1, default: 0.5 }),
+  ...commonFields,
+});
+export const FusionBody = body({
+  image_url: ImageUrl,
+  query: Type.String({ minLength: 1, maxLength: 500 }),
+  image_weight: Type.Number({ minimum: 0, maximum: 1, default: 0.5 }),
+  ...commonFields,
+});
+const MultiMode = Type.Union([Type.Literal("average"), Type.Literal("union"), Type.Literal("best")], { default: "average" });
+export const MultiImageBody = body({ image_urls: Type.Array(ImageUrl, { minItems: 2, maxItems: 10 }), mode: MultiMode, ...commonFields });
+export const CropBody = body({ image_url: ImageUrl, region: Region, ...commonFields });
+export const FilteredBody = body({
+  image_url: Type.Optional(ImageUrl),
+  query: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  filters: Type.Array(MetadataFilterSchema, { minItems: 1, maxItems: 20, description: "Payload filters, same operators as metadata_filters" }),
+  ...commonFields,
+});
+
+/** Multipart bodies: files are Buffers; other fields arrive as text and are coerced. */
+const file = { description: "image file (JPEG, PNG, WebP, GIF, AVIF or TIFF)" };
+const multipartCommon = {
+  limit: Limit,
+  threshold: Threshold,
+  category: filterFields.category,
+  price_min: filterFields.price_min,
+  price_max: filterFields.price_max,
+  color: filterFields.color,
+};
+export const UploadMultipart = Type.Object({ image: Type.Unsafe<Buffer>(file), ...multipartCommon }, { additionalProperties: false, "x-coerce": true });
+export const MultiImageMultipart = Type.Object(
+  { images: Type.Unsafe<Buffer | Buffer[]>({ description: "2 to 10 image files under the field name `images`" }), mode: MultiMode, ...multipartCommon },
+  { additionalProperties: false, "x-coerce": true },
+);
+export const CropMultipart = Type.Object(
+  { image: Type.Unsafe<Buffer>(file), region: Type.String({ description: "The region as JSON text, e.g. {\"x\":0,\"y\":0,\"width\":0.5,\"height\":0.5}" }), ...multipartCommon },
+  { additionalProperties: false, "x-coerce": true },
+);
+
+export const SearchResponseSchema = Type.Object({
+  query_time_ms: Type.Integer(),
+  count: Type.Integer(),
+  results: Type.Array(
+    Type.Object({
+      product_id: Type.String(),
+      similarity_score: Type.Number({ minimum: 0, maximum: 1 }),
+      metadata: Type.Object({}, { additionalProperties: true }),
+    }),
+  ),
+  search_id: Type.String({ format: "uuid" }),
+});
+
+export const BATCH_TYPES = ["url", "text", "hybrid", "fusion", "multi-image", "crop", "filtered"] as const;
+export const BatchBody = body({
+  queries: Type.Array(
+    Type.Object({ type: Type.Union(BATCH_TYPES.map((t) => Type.Literal(t))) }, { additionalProperties: true }),
+    { minItems: 1, maxItems: 20, description: "1–20 queries: {type, …the JSON body of that mode}" },
+  ),
+});

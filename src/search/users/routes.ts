@@ -1,0 +1,193 @@
+// /v1/users and /v1/user-groups (spec: Users and groups; Team, users, groups; Errors 410).
+// POST/GET /v1/users keep working; every other path under /v1/users/* was replaced by
+// /v1/team/* and answers 410 with `replacement` naming the new path.
+import { Type } from "typebox";
+import type { FastifyRequest } from "fastify";
+import type { App } from "../../platform/http/app.js";
+import type { AppContext } from "../../platform/context.js";
+import { Email, searchErrors } from "../../platform/http/schemas.js";
+import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
+import { actorUserIdOf, storeOf } from "../auth/authenticate.js";
+import { requirePermission } from "../auth/permissions.js";
+import { GroupId, GroupView, MemberView, PermissionName, RoleSchema } from "./schemas.js";
+import { UsersService, type Actor } from "./service.js";
+
+const bearer = [{ bearer: [] }];
+
+/** The acting principal as the users/team services see it. */
+export function actorOf(request: FastifyRequest): Actor {
+  const store = storeOf(request);
+  return { userId: actorUserIdOf(request), role: store.role, grant: store.permissions };
+}
+
+const SAFE_ID = /^[A-Za-z0-9._:@-]{1,100}$/;
+
+/** The /v1/team/* call that replaced a /v1/users/* call (method + path). */
+export function replacementFor(method: string, rest: string): { method: string; path: string } {
+  const parts = rest.split("?")[0]!.split("/").filter(Boolean);
+  const id = (s: string | undefined, placeholder: string) => (s && SAFE_ID.test(s) ? s : placeholder);
+  if (parts.length === 0) return { method, path: "/v1/users" };
+  if (parts[0] === "invite") return { method: "POST", path: "/v1/team/invite" };
+  if (parts[0] === "invites") {
+    if (parts[1] === "accept") return { method: "POST", path: "/v1/team/invites/accept" };
+    if (parts[1]) return { method: "DELETE", path: `/v1/team/invites/${id(parts[1], "{invite_id}")}` };
+    return method === "POST" ? { method: "POST", path: "/v1/team/invite" } : { method: "GET", path: "/v1/team/invites" };
+  }
+  const member = `/v1/team/members/${id(parts[0], "{user_id}")}`;
+  if (method === "DELETE" && parts.length === 1) return { method: "DELETE", path: member };
+  if (method === "GET" && parts.length === 1) return { method: "GET", path: "/v1/team/members" };
+  return { method: "PATCH", path: member };
+}
+
+export async function userRoutes(app: App, ctx: AppContext) {
+  const users = new UsersService(ctx);
+
+  app.post(
+    "/v1/users",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("team:write"),
+      schema: {
+        tags: ["users"],
+        summary: "Create a user who joins the active store (role from a built-in group id, default viewer)",
+        description: `group_ids: at most one built-in group (grp_owner, grp_admin, grp_developer, grp_viewer — sets the role) and any of the store's custom groups. An e-mail that already has an account is 409: invite it instead. Password: ${PASSWORD_POLICY}.`,
+        security: bearer,
+        body: Type.Object(
+          {
+            email: Email,
+            password: Type.String({ minLength: 1, maxLength: 256 }),
+            full_name: Type.String({ minLength: 1, maxLength: 120 }),
+            group_ids: Type.Optional(Type.Array(GroupId, { maxItems: 50, uniqueItems: true })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: MemberView, ...searchErrors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await users.createUser(storeOf(request).id, actorOf(request), request.body)),
+  );
+
+  app.get(
+    "/v1/users",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("team:read"),
+      schema: {
+        tags: ["users"],
+        summary: "Members of the active store with role, groups and 2FA status",
+        security: bearer,
+        response: { 200: Type.Array(MemberView), ...searchErrors(401, 403) },
+      },
+    },
+    async (request) => users.listMembers(storeOf(request).id),
+  );
+
+  app.route({
+    method: ["GET", "POST", "PUT", "PATCH", "DELETE"],
+    url: "/v1/users/*",
+    config: { auth: "none" },
+    schema: {
+      tags: ["users"],
+      summary: "Replaced: answers 410 with `replacement` naming the /v1/team/* path",
+      response: {
+        410: Type.Object({
+          error: Type.Literal("gone"),
+          message: Type.String(),
+          replacement: Type.String(),
+          details: Type.Object({ replacement: Type.String(), method: Type.String() }),
+        }),
+      },
+    },
+    handler: async (request, reply) => {
+      const rest = (request.params as { "*": string })["*"] ?? "";
+      const r = replacementFor(request.method, rest);
+      return reply.status(410).send({
+        error: "gone" as const,
+        message: `This endpoint has been replaced: use ${r.method} ${r.path}.`,
+        replacement: r.path,
+        details: { replacement: r.path, method: r.method },
+      });
+    },
+  });
+
+  app.post(
+    "/v1/user-groups",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("team:write"),
+      schema: {
+        tags: ["users"],
+        summary: "Create a custom group with permissions (you may grant only permissions you hold)",
+        security: bearer,
+        body: Type.Object(
+          {
+            name: Type.String({ minLength: 1, maxLength: 100 }),
+            permission_names: Type.Array(PermissionName, { minItems: 1, uniqueItems: true }),
+            description: Type.Optional(Type.String({ maxLength: 500 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: GroupView, ...searchErrors(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await users.createGroup(storeOf(request).id, actorOf(request), request.body)),
+  );
+
+  app.get(
+    "/v1/user-groups",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("team:read"),
+      schema: {
+        tags: ["users"],
+        summary: "The built-in group of each role, then the store's custom groups",
+        security: bearer,
+        response: { 200: Type.Array(GroupView), ...searchErrors(401, 403) },
+      },
+    },
+    async (request) => users.listGroups(storeOf(request).id),
+  );
+
+  app.get(
+    "/v1/user-groups/permissions",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("team:read"),
+      schema: {
+        tags: ["users"],
+        summary: "Every permission name with its description, whether it can be an API-key scope, and the roles holding it",
+        security: bearer,
+        response: {
+          200: Type.Array(
+            Type.Object({
+              name: Type.String(),
+              area: Type.String(),
+              action: Type.String(),
+              description: Type.String(),
+              api_key_scope: Type.Boolean(),
+              roles: Type.Array(RoleSchema),
+            }),
+          ),
+          ...searchErrors(401, 403),
+        },
+      },
+    },
+    async () => users.permissions(),
+  );
+
+  app.delete(
+    "/v1/user-groups/:group_id",
+    {
+      config: { auth: "store" },
+      preHandler: requirePermission("team:write"),
+      schema: {
+        tags: ["users"],
+        summary: "Delete a custom group (its members lose its permissions at once)",
+        security: bearer,
+        params: Type.Object({ group_id: GroupId }, { additionalProperties: false }),
+        response: { 200: Type.Object({ deleted: Type.Literal(true), id: Type.String() }), ...searchErrors(401, 403, 404, 409) },
+      },
+    },
+    async (request) => users.deleteGroup(storeOf(request).id, request.params.group_id),
+  );
+}

@@ -1,0 +1,124 @@
+// Webhooks, their delivery outbox and attempt log. `storeId` first on every store-scoped method;
+// the dispatcher's claim works across stores (it delivers for every store) and is marked so.
+import { sql, type Selectable } from "kysely";
+import type { Executor } from "../../platform/db/index.js";
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from "../../platform/db/schema.js";
+
+export type WebhookRow = Selectable<WebhooksTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type AttemptRow = Selectable<WebhookAttemptsTable>;
+
+export class WebhooksRepository {
+  constructor(private readonly db: Executor) {}
+
+  with(db: Executor): WebhooksRepository {
+    return new WebhooksRepository(db);
+  }
+
+  async create(storeId: string, w: Omit<WebhookRow, "store_id">): Promise<void> {
+    await this.db.insertInto("webhooks").values({ ...w, store_id: storeId }).execute();
+  }
+
+  list(storeId: string): Promise<WebhookRow[]> {
+    return this.db.selectFrom("webhooks").selectAll().where("store_id", "=", storeId).orderBy("created_at").orderBy("id").execute();
+  }
+
+  find(storeId: string, id: string): Promise<WebhookRow | undefined> {
+    return this.db.selectFrom("webhooks").selectAll().where("store_id", "=", storeId).where("id", "=", id).executeTakeFirst();
+  }
+
+  async delete(storeId: string, id: string): Promise<boolean> {
+    const res = await this.db.deleteFrom("webhooks").where("store_id", "=", storeId).where("id", "=", id).executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
+  }
+
+  async disable(storeId: string, id: string, reason: string, now: number): Promise<void> {
+    await this.db
+      .updateTable("webhooks")
+      .set({ status: "disabled", disabled_reason: reason, updated_at: now })
+      .where("store_id", "=", storeId)
+      .where("id", "=", id)
+      .execute();
+    await this.db
+      .updateTable("webhook_deliveries")
+      .set({ status: "cancelled", last_error: reason, locked_until: null })
+      .where("store_id", "=", storeId)
+      .where("webhook_id", "=", id)
+      .where("status", "=", "pending")
+      .execute();
+  }
+
+  /** Active webhooks of the store; the caller filters by subscribed event. */
+  active(storeId: string): Promise<WebhookRow[]> {
+    return this.db.selectFrom("webhooks").selectAll().where("store_id", "=", storeId).where("status", "=", "active").execute();
+  }
+
+  async addDelivery(storeId: string, d: Omit<DeliveryRow, "store_id" | "attempts">): Promise<void> {
+    await this.db.insertInto("webhook_deliveries").values({ ...d, store_id: storeId }).execute();
+  }
+
+  deliveries(storeId: string, webhookId: string, limit: number): Promise<DeliveryRow[]> {
+    return this.db
+      .selectFrom("webhook_deliveries")
+      .selectAll()
+      .where("store_id", "=", storeId)
+      .where("webhook_id", "=", webhookId)
+      .orderBy("seq", "desc")
+      .limit(limit)
+      .execute();
+  }
+
+  attemptsOf(storeId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
+    if (deliveryIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom("webhook_attempts")
+      .selectAll()
+      .where("store_id", "=", storeId)
+      .where("delivery_id", "in", deliveryIds)
+      .orderBy("attempt")
+      .execute();
+  }
+
+  /**
+   * Cross-store (dispatcher only): claims up to `limit` due deliveries, each the oldest pending
+   * one of its (store, target, ordering key), and leases them until `leaseUntil`.
+   */
+  async claimDue(now: number, leaseUntil: number, limit: number, forUpdate: boolean): Promise<DeliveryRow[]> {
+    // One statement selects and leases, so two workers never take the same delivery
+    // (PostgreSQL skips rows another worker is leasing; SQLite serialises writers).
+    const skipLocked = forUpdate ? sql`FOR UPDATE SKIP LOCKED` : sql``;
+    const res = await sql<DeliveryRow>`
+      UPDATE webhook_deliveries SET locked_until = ${leaseUntil}
+      WHERE status = 'pending' AND (locked_until IS NULL OR locked_until < ${now}) AND id IN (
+        SELECT d.id FROM webhook_deliveries d
+        WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
+          AND (d.locked_until IS NULL OR d.locked_until < ${now})
+          AND NOT EXISTS (
+            SELECT 1 FROM webhook_deliveries e
+            WHERE e.store_id = d.store_id AND e.target_url = d.target_url AND e.ordering_key = d.ordering_key
+              AND e.status = 'pending' AND e.seq < d.seq)
+        ORDER BY d.next_attempt_at, d.seq
+        LIMIT ${limit} ${skipLocked})
+      RETURNING *`.execute(this.db);
+    return res.rows.map((r) => ({ ...r, seq: Number(r.seq), next_attempt_at: Number(r.next_attempt_at), created_at: Number(r.created_at) }));
+  }
+
+  async recordAttempt(storeId: string, a: Omit<AttemptRow, "store_id">): Promise<void> {
+    await this.db.insertInto("webhook_attempts").values({ ...a, store_id: storeId }).execute();
+  }
+
+  async updateDelivery(storeId: string, id: string, patch: Partial<Omit<DeliveryRow, "id" | "store_id">>): Promise<void> {
+    await this.db.updateTable("webhook_deliveries").set(patch).where("store_id", "=", storeId).where("id", "=", id).execute();
+  }
+
+  /** Pending deliveries count per store (metrics and tests). */
+  async pendingCount(storeId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom("webhook_deliveries")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("store_id", "=", storeId)
+      .where("status", "=", "pending")
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+}

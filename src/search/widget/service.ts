@@ -1,0 +1,210 @@
+// Public widget keys and the widget's searches (spec: Authentication 3; Widget endpoints).
+//
+// Keys: `pk_live_` + 192 random bits, shown once at creation and stored as SHA-256 (looked up by
+// hash). A key is bound to an allow-list of exact origins (scheme, host, port; see origins.ts) and
+// acts on its own store only, for the widget endpoints only: text, image-URL and uploaded-image
+// search and feedback. Revoking a key makes its next use 401. Keys are "public" — they sit in
+// shop pages — so what protects a store is the origin check (browsers cannot lie about Origin),
+// the per-key rate limits, and the narrow set of things a key can do.
+//
+// Widget searches are the ordinary search modes (history rows with source "widget", so every
+// search has a search_id the widget's feedback attributes to); each result also carries the
+// product's `image_url` so the widget can show it.
+import type { AppContext } from "../../platform/context.js";
+import { AppError } from "../../platform/errors/catalogue.js";
+import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
+import { AccountsRepository } from "../accounts/repository.js";
+import { planOf, type Plan } from "../billing/plans.js";
+import { ProductsRepository } from "../products/repository.js";
+import { SearchService, type Common, type SearchResponse } from "../search/service.js";
+import { canonicalOrigin, originProblem } from "./origins.js";
+import { WidgetKeysRepository, type WidgetKeyRow } from "./repository.js";
+
+export const WIDGET_KEY_PREFIX = "pk_live_";
+export const WIDGET_KEY_MAX_ACTIVE = 20;
+export const WIDGET_KEY_MAX_ORIGINS = 20;
+/** last_used_at is written at most this often. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface WidgetKeyInput {
+  name: string;
+  allowed_origins: string[];
+}
+
+export type WidgetKeyStatus = "active" | "revoked";
+
+export function widgetKeyView(row: WidgetKeyRow) {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    id: row.id,
+    name: row.name,
+    key_prefix: row.key_prefix,
+    allowed_origins: JSON.parse(row.allowed_origins) as string[],
+    status: (row.revoked_at === null ? "active" : "revoked") as WidgetKeyStatus,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+    last_used_at: iso(row.last_used_at),
+    revoked_at: iso(row.revoked_at),
+  };
+}
+
+/** The canonical, de-duplicated allow-list; 400 naming each entry that is not an origin. */
+export function normaliseOrigins(origins: readonly string[]): string[] {
+  const errors: { field: string; message: string }[] = [];
+  const out: string[] = [];
+  origins.forEach((value, i) => {
+    const origin = canonicalOrigin(value);
+    if (origin === null) errors.push({ field: `allowed_origins.${i}`, message: originProblem(value) });
+    else if (!out.includes(origin)) out.push(origin);
+  });
+  if (errors.length > 0) {
+    throw new AppError("validation_failed", `Invalid request: ${errors.map((e) => e.message).join("; ")}.`, { errors });
+  }
+  return out;
+}
+
+/** What a valid key resolves to. */
+export interface WidgetCaller {
+  keyId: string;
+  store: { id: string; slug: string; name: string; plan: Plan };
+  /** The request's canonical origin (on the key's allow-list). */
+  origin: string;
+}
+
+/** The outcome of checking a request's key and Origin. */
+export type WidgetCheck =
+  | { ok: true; caller: WidgetCaller }
+  /** `corsOrigin`: the request's origin when the key (even revoked) lists it, so the browser may read the error. */
+  | { ok: false; error: AppError; corsOrigin: string | null };
+
+export class WidgetKeysService {
+  private readonly repo: WidgetKeysRepository;
+  private readonly accounts: AccountsRepository;
+
+  constructor(private readonly ctx: AppContext) {
+    this.repo = new WidgetKeysRepository(ctx.database.db);
+    this.accounts = new AccountsRepository(ctx.database.db);
+  }
+
+  async create(storeId: string, actorUserId: string | null, input: WidgetKeyInput) {
+    const origins = normaliseOrigins(input.allowed_origins);
+    if ((await this.repo.countActive(storeId)) >= WIDGET_KEY_MAX_ACTIVE) {
+      throw new AppError("unprocessable", `A store may have at most ${WIDGET_KEY_MAX_ACTIVE} active widget keys; revoke one first.`, {
+        limit: WIDGET_KEY_MAX_ACTIVE,
+      });
+    }
+    const key = randomSecret(WIDGET_KEY_PREFIX, 24);
+    const now = this.ctx.clock.now();
+    const row: Omit<WidgetKeyRow, "store_id"> = {
+      id: prefixedId("wk"),
+      name: input.name.trim(),
+      key_hash: sha256(key),
+      key_prefix: key.slice(0, WIDGET_KEY_PREFIX.length + 6),
+      allowed_origins: JSON.stringify(origins),
+      created_by: actorUserId,
+      created_at: now,
+      updated_at: now,
+      last_used_at: null,
+      revoked_at: null,
+    };
+    await this.repo.create(storeId, row);
+    return { ...widgetKeyView({ ...row, store_id: storeId }), key };
+  }
+
+  async list(storeId: string) {
+    return (await this.repo.list(storeId)).map(widgetKeyView);
+  }
+
+  private async existing(storeId: string, keyId: string): Promise<WidgetKeyRow> {
+    const row = await this.repo.find(storeId, keyId);
+    if (!row) throw new AppError("not_found", `No widget key ${keyId} in this store.`);
+    return row;
+  }
+
+  async update(storeId: string, keyId: string, input: Partial<WidgetKeyInput>) {
+    const row = await this.existing(storeId, keyId);
+    if (row.revoked_at !== null) throw new AppError("conflict", "The widget key is revoked and can no longer be changed.");
+    await this.repo.update(storeId, keyId, {
+      ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+      ...(input.allowed_origins !== undefined ? { allowed_origins: JSON.stringify(normaliseOrigins(input.allowed_origins)) } : {}),
+      updated_at: this.ctx.clock.now(),
+    });
+    return widgetKeyView(await this.existing(storeId, keyId));
+  }
+
+  /** Revokes the key; revoking again is harmless and answers its current state. */
+  async revoke(storeId: string, keyId: string) {
+    await this.existing(storeId, keyId);
+    await this.repo.revoke(storeId, keyId, this.ctx.clock.now());
+    return widgetKeyView(await this.existing(storeId, keyId));
+  }
+
+  /**
+   * Checks a widget request: the key (401 when missing, unknown or revoked, or its store is not
+   * active), then the Origin (403 origin_not_allowed when absent or not on the key's list).
+   */
+  async check(key: string | undefined, originHeader: string | undefined): Promise<WidgetCheck> {
+    const deny = (error: AppError, corsOrigin: string | null = null): WidgetCheck => ({ ok: false, error, corsOrigin });
+    if (!key) {
+      return deny(new AppError("unauthorized", "The X-Service-Key header with a public widget key (pk_live_…) is required."));
+    }
+    const row = key.startsWith(WIDGET_KEY_PREFIX) && key.length <= 200 ? await this.repo.findByHash(sha256(key)) : undefined;
+    const origin = canonicalOrigin(originHeader);
+    const listed = row !== undefined && origin !== null && (JSON.parse(row.allowed_origins) as string[]).includes(origin);
+    const corsOrigin = listed ? origin : null;
+    if (!row || row.revoked_at !== null) {
+      return deny(new AppError("unauthorized", "The widget key is invalid or has been revoked."), corsOrigin);
+    }
+    const store = await this.accounts.findStore(row.store_id);
+    if (!store || store.status !== "active") return deny(new AppError("unauthorized", "The widget key's store is not active."), corsOrigin);
+    if (originHeader === undefined) {
+      return deny(
+        new AppError("origin_not_allowed", "Widget calls need the browser's Origin header; pages without an origin (file:, blank pages) cannot use the widget.", {
+          origin: null,
+        }),
+      );
+    }
+    if (!listed || origin === null) {
+      return deny(new AppError("origin_not_allowed", undefined, { origin: originHeader }));
+    }
+    const now = this.ctx.clock.now();
+    if (row.last_used_at === null || now - row.last_used_at >= TOUCH_INTERVAL_MS) await this.repo.touch(store.id, row.id, now);
+    return {
+      ok: true,
+      caller: { keyId: row.id, origin, store: { id: store.id, slug: store.slug, name: store.name, plan: planOf(store.plan) } },
+    };
+  }
+}
+
+/** A search result as the widget gets it: the search response item plus the product's image URL. */
+export interface WidgetSearchResponse extends Omit<SearchResponse, "results"> {
+  results: (SearchResponse["results"][number] & { image_url: string | null })[];
+}
+
+export class WidgetSearchService {
+  private readonly search: SearchService;
+  private readonly products: ProductsRepository;
+
+  constructor(ctx: AppContext) {
+    this.search = new SearchService(ctx);
+    this.products = new ProductsRepository(ctx.database.db, ctx.database.dialect);
+  }
+
+  private async withImages(storeId: string, response: SearchResponse): Promise<WidgetSearchResponse> {
+    const rows = await this.products.findMany(storeId, response.results.map((r) => r.product_id));
+    const images = new Map(rows.map((r) => [r.product_id, r.image_url]));
+    return { ...response, results: response.results.map((r) => ({ ...r, image_url: images.get(r.product_id) ?? null })) };
+  }
+
+  async text(storeId: string, query: string, common: Common) {
+    return this.withImages(storeId, await this.search.text(storeId, query, common, "widget"));
+  }
+
+  async url(storeId: string, imageUrl: string, common: Common) {
+    return this.withImages(storeId, await this.search.url(storeId, imageUrl, common, "widget"));
+  }
+
+  async upload(storeId: string, file: Buffer, common: Common) {
+    return this.withImages(storeId, await this.search.upload(storeId, file, common, "widget"));
+  }
+}

@@ -1,0 +1,37 @@
+// Background work of the Search API: the job queue's handlers (bulk imports) and the webhook
+// dispatcher. `npm start` runs them in the API process; tests drive them step by step.
+import type { AppContext } from "../platform/context.js";
+import { BulkJobsService } from "./jobs/service.js";
+import { WebhookDispatcher, type DispatcherOptions } from "./webhooks/dispatcher.js";
+
+export interface Workers {
+  dispatcher: WebhookDispatcher;
+  /** Recovers work interrupted by a crash (embedded mode) and starts the loops. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Runs every due job and delivery until none is left (tests, CLI). */
+  drain(): Promise<void>;
+}
+
+export function createWorkers(ctx: AppContext, options: DispatcherOptions = {}): Workers {
+  ctx.jobs.register(new BulkJobsService(ctx).handler());
+  const dispatcher = new WebhookDispatcher(ctx, ctx.fetch, options);
+  return {
+    dispatcher,
+    async start() {
+      await ctx.jobs.recoverInterrupted();
+      ctx.jobs.start();
+      dispatcher.start();
+    },
+    async stop() {
+      await Promise.all([ctx.jobs.stop(), dispatcher.stop()]);
+    },
+    async drain() {
+      for (;;) {
+        const jobs = await ctx.jobs.drain();
+        const sent = await dispatcher.drain();
+        if (jobs === 0 && sent === 0) return;
+      }
+    },
+  };
+}

@@ -1,0 +1,206 @@
+// Embedded adapter: SQLite is the source of truth, memory.ts the search structure.
+//
+// Writes go to SQLite inside the caller's transaction (upsert/remove); once it committed the
+// caller hands the same changes to afterCommit, which updates the in-memory groups synchronously
+// (a few microseconds per vector; HNSW insertion happens in the background, see memory.ts). A
+// crash between commit and afterCommit loses nothing: init() rebuilds memory from SQLite.
+//
+// One process owns an embedded database: writes made by another process against the same SQLite
+// file are not seen until restart.
+import type { Database, Executor } from "../platform/db/index.js";
+import type { ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert, ModelCount } from "./index.js";
+import { fromBlob, normalized } from "./math.js";
+import { VectorGroup, type GroupOptions, type SearchPath } from "./memory.js";
+import { VectorRepository } from "./repository.js";
+
+const LOAD_PAGE = 2_000;
+
+export class EmbeddedVectorIndex implements VectorIndex {
+  private readonly repo: VectorRepository;
+  private readonly stores = new Map<string, Map<number, VectorGroup>>();
+  private readonly groupOptions: GroupOptions;
+  private initialised = false;
+  /** Reconciliations in flight: product key → token of the latest one. */
+  private readonly inflight = new Map<string, number>();
+  private readonly tasks = new Set<Promise<void>>();
+  /** The path the last search took (tests and the benchmark look at it). */
+  lastPath: SearchPath | "none" = "none";
+
+  constructor(
+    database: Database,
+    private readonly options: ResolvedOptions,
+  ) {
+    this.repo = new VectorRepository(database);
+    this.groupOptions = {
+      bruteForceThreshold: options.bruteForceThreshold,
+      exactBudget: options.exactBudget,
+      minAnnSelectivity: options.minAnnSelectivity,
+      oversample: options.oversample,
+      annCostRatio: options.annCostRatio,
+      connectivity: options.connectivity,
+      expansionAdd: options.expansionAdd,
+      expansionSearch: options.expansionSearch,
+      sliceMs: options.sliceMs,
+    };
+  }
+
+  async upsert(tx: Executor, storeId: string, item: VectorUpsert): Promise<void> {
+    const unit = normalized(item.vector);
+    await this.repo.upsert(tx, storeId, { vectorId: item.vectorId, productId: item.productId, model: item.model, unit }, this.options.clock.now());
+  }
+
+  async remove(tx: Executor, storeId: string, productIds: string[]): Promise<void> {
+    await this.repo.remove(tx, storeId, productIds);
+  }
+
+  /**
+   * Applies committed changes to memory. The two lists carry no order between them, so a product
+   * named in both (replaced and removed in one transaction, in some order) is taken out of memory
+   * now and then set to whatever the database holds (asynchronously; settled() waits for it).
+   */
+  afterCommit(storeId: string, changes: VectorChanges): void {
+    const removed = new Set(changes.removedProductIds ?? []);
+    const upserted = changes.upserted ?? [];
+    const conflicts = upserted.filter((item) => removed.has(item.productId)).map((item) => item.productId);
+    for (const productId of [...removed, ...upserted.map((item) => item.productId)]) this.touch(storeId, productId);
+    for (const productId of removed) this.forget(storeId, productId);
+    for (const item of upserted) {
+      if (removed.has(item.productId)) continue;
+      let unit: Float32Array;
+      try {
+        unit = normalized(item.vector);
+      } catch {
+        continue; // upsert() rejected this vector already, so it was never committed
+      }
+      this.place(storeId, item.productId, item.vectorId, unit);
+    }
+    if (conflicts.length > 0) this.reconcile(storeId, [...new Set(conflicts)]);
+  }
+
+  async search(storeId: string, query: Float32Array, options: VectorSearchOptions): Promise<VectorMatch[]> {
+    if (!this.initialised) throw new Error("Vector index used before init().");
+    const unit = normalized(query);
+    const group = this.stores.get(storeId)?.get(unit.length);
+    const k = Math.floor(options.k);
+    if (!group || k <= 0) {
+      this.lastPath = "none";
+      return [];
+    }
+    const hits = group.search(unit, k, options.candidates);
+    this.lastPath = group.lastPath;
+    return hits;
+  }
+
+  get(storeId: string, productId: string): Promise<Float32Array | undefined> {
+    return this.repo.get(storeId, productId);
+  }
+
+  count(storeId: string): Promise<number> {
+    return this.repo.count(storeId);
+  }
+
+  countByModel(storeId: string): Promise<ModelCount[]> {
+    return this.repo.countByModel(storeId);
+  }
+
+  /** Loads every vector from SQLite (again, if called twice), then starts HNSW builds. */
+  async init(): Promise<void> {
+    this.dropAll();
+    let after: { storeId: string; vectorId: string } | null = null;
+    for (;;) {
+      const rows = await this.repo.page(after, LOAD_PAGE);
+      for (const row of rows) this.group(row.store_id, row.dim).loadRow(row.product_id, row.vector_id, row.embedding);
+      const last = rows.at(-1);
+      if (!last || rows.length < LOAD_PAGE) break;
+      after = { storeId: last.store_id, vectorId: last.vector_id };
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    for (const groups of this.stores.values()) for (const group of groups.values()) group.schedule();
+    this.initialised = true;
+  }
+
+  async settled(): Promise<void> {
+    for (;;) {
+      if (this.tasks.size > 0) {
+        await Promise.all([...this.tasks]);
+        continue;
+      }
+      const busy = [...this.stores.values()].flatMap((groups) => [...groups.values()]).filter((g) => g.busy);
+      if (busy.length === 0) return;
+      await Promise.all(busy.map((g) => g.idle()));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.dropAll();
+    this.initialised = false;
+  }
+
+  /** In-memory vector count of a store per dimension (tests compare it with the database). */
+  memoryStats(storeId: string): { dim: number; size: number; indexed: boolean }[] {
+    return [...(this.stores.get(storeId)?.values() ?? [])].map((g) => ({ dim: g.dim, size: g.size, indexed: g.indexed }));
+  }
+
+  private place(storeId: string, productId: string, vectorId: string, unit: Float32Array): void {
+    const group = this.group(storeId, unit.length);
+    // One vector per product: a vector of another dimension (previous model) is replaced.
+    for (const other of this.stores.get(storeId)!.values()) if (other !== group) other.remove(productId);
+    group.upsert(productId, vectorId, unit);
+  }
+
+  private forget(storeId: string, productId: string): void {
+    for (const group of this.stores.get(storeId)?.values() ?? []) group.remove(productId);
+  }
+
+  /** A newer afterCommit supersedes a reconciliation in flight for the same product. */
+  private touch(storeId: string, productId: string): void {
+    const key = `${storeId}\u0000${productId}`;
+    if (this.inflight.has(key)) this.inflight.set(key, this.inflight.get(key)! + 1);
+  }
+
+  private reconcile(storeId: string, productIds: string[]): void {
+    const tokens = productIds.map((productId) => {
+      const key = `${storeId}\u0000${productId}`;
+      const token = (this.inflight.get(key) ?? 0) + 1;
+      this.inflight.set(key, token);
+      return { productId, key, token };
+    });
+    const task = this.repo
+      .rows(storeId, productIds)
+      .then((rows) => {
+        const byProduct = new Map(rows.map((r) => [r.product_id, r]));
+        for (const { productId, key, token } of tokens) {
+          if (this.inflight.get(key) !== token) continue;
+          this.inflight.delete(key);
+          const row = byProduct.get(productId);
+          if (row) this.place(storeId, productId, row.vector_id, fromBlob(row.embedding));
+          else this.forget(storeId, productId);
+        }
+      })
+      .catch(() => {
+        // The database is unreachable: memory keeps the product out until the next start.
+        for (const { key, token } of tokens) if (this.inflight.get(key) === token) this.inflight.delete(key);
+      })
+      .finally(() => this.tasks.delete(task));
+    this.tasks.add(task);
+  }
+
+  private group(storeId: string, dim: number): VectorGroup {
+    let groups = this.stores.get(storeId);
+    if (!groups) {
+      groups = new Map();
+      this.stores.set(storeId, groups);
+    }
+    let group = groups.get(dim);
+    if (!group) {
+      group = new VectorGroup(dim, this.groupOptions);
+      groups.set(dim, group);
+    }
+    return group;
+  }
+
+  private dropAll(): void {
+    for (const groups of this.stores.values()) for (const group of groups.values()) group.close();
+    this.stores.clear();
+  }
+}

@@ -1,0 +1,134 @@
+// The vector index: one interface, two adapters, picked by the database dialect.
+//
+//   - SQLite (embedded default): `product_vectors` in SQLite is the source of truth; each store
+//     (per dimension) is mirrored in memory as a contiguous matrix of unit vectors, plus a usearch
+//     HNSW index once it holds more than `bruteForceThreshold` vectors. Rebuilt from SQLite by
+//     init(), kept in step by afterCommit(). See embedded.ts and memory.ts.
+//   - PostgreSQL: pgvector, one partial HNSW index per dimension, iterative index scans. No
+//     in-process state. See postgres.ts.
+//
+// Vectors are compared by cosine similarity and stored L2-normalised. A store holds one vector
+// per product; a store may hold vectors of several dimensions while it moves to a new model, and a
+// query only ever meets vectors of its own dimension.
+import { systemClock, type Clock } from "../platform/clock.js";
+import type { Database, Executor } from "../platform/db/index.js";
+import { EmbeddedVectorIndex } from "./embedded.js";
+import { PostgresVectorIndex } from "./postgres.js";
+
+export interface VectorMatch {
+  productId: string;
+  vectorId: string;
+  /** Cosine similarity in [-1, 1]; callers clamp to [0, 1]. */
+  score: number;
+}
+
+export interface VectorSearchOptions {
+  k: number;
+  /** Restrict to these product ids (already filtered by the caller). undefined = no filter. */
+  candidates?: ReadonlySet<string> | undefined;
+}
+
+export interface VectorUpsert {
+  vectorId: string;
+  productId: string;
+  /** Fingerprint of the model that produced the vector. */
+  model: string;
+  vector: Float32Array;
+}
+
+export interface VectorChanges {
+  upserted?: { vectorId: string; productId: string; vector: Float32Array }[];
+  removedProductIds?: string[];
+}
+
+export interface ModelCount {
+  model: string;
+  dim: number;
+  count: number;
+}
+
+export interface VectorIndex {
+  /** Inside the caller's transaction: insert or replace the vector of a product. */
+  upsert(tx: Executor, storeId: string, item: VectorUpsert): Promise<void>;
+  remove(tx: Executor, storeId: string, productIds: string[]): Promise<void>;
+  /** After the caller's transaction committed: bring the in-memory index in step (no-op on PG). Safe to call twice. */
+  afterCommit(storeId: string, changes: VectorChanges): void;
+  /** The k most similar vectors of the store with the query's dimension, best first. */
+  search(storeId: string, query: Float32Array, options: VectorSearchOptions): Promise<VectorMatch[]>;
+  /** The stored (unit-length) vector of a product, e.g. for "more like this" and near-duplicate checks. */
+  get(storeId: string, productId: string): Promise<Float32Array | undefined>;
+  count(storeId: string): Promise<number>;
+  /** Vectors of the store per model fingerprint and dimension (to spot vectors of an old model). */
+  countByModel(storeId: string): Promise<ModelCount[]>;
+  /** Load / rebuild in-memory state from the database at start. */
+  init(): Promise<void>;
+  /** Resolves once background index work (HNSW builds) has finished; for tests and benchmarks. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface VectorIndexOptions {
+  clock?: Clock;
+  /**
+   * A store (per dimension) with at most this many vectors is searched exactly (brute force);
+   * above it an HNSW index answers. Default 5,000: an exact scan of 5,000 × 512-d takes about
+   * 1 ms natively on this class of machine, and results below the threshold are exact.
+   */
+  bruteForceThreshold?: number;
+  /**
+   * Filtered search scans its candidates exactly when candidates × dimension is at most this.
+   * Default embedded 1,048,576 (2,048 candidates at 512-d, 16,384 at 64-d: ~2 ms in the JS loop);
+   * PostgreSQL 262,144 (512 candidates at 512-d: each costs an index lookup and a row fetch).
+   */
+  exactBudget?: number;
+  /** Filtered search is always exact when the candidates are fewer than this share of the store. Default 0.01. */
+  minAnnSelectivity?: number;
+  /** Filtered HNSW search asks for k' = k × oversample / selectivity neighbours, then filters. Default 2. */
+  oversample?: number;
+  /**
+   * Cost of one HNSW neighbour in exact candidate comparisons (measured, see plan.ts; default
+   * embedded 5, PostgreSQL 3): a filtered search is exact when annCostRatio × k' ≥ candidates.
+   */
+  annCostRatio?: number;
+  /** HNSW parameters: M (default 16), ef_construction (default 128, PostgreSQL 64), ef_search (default 64). */
+  hnsw?: { connectivity?: number; expansionAdd?: number; expansionSearch?: number };
+  /** Embedded: the longest synchronous slice of background HNSW building, in ms. Default 8. */
+  sliceMs?: number;
+  /** PostgreSQL: how long a store's vector count (used to choose exact or HNSW) is cached, in ms. Default 10,000. */
+  countCacheMs?: number;
+}
+
+export interface ResolvedOptions {
+  clock: Clock;
+  bruteForceThreshold: number;
+  exactBudget: number;
+  minAnnSelectivity: number;
+  oversample: number;
+  annCostRatio: number;
+  connectivity: number;
+  expansionAdd: number;
+  expansionSearch: number;
+  sliceMs: number;
+  countCacheMs: number;
+}
+
+export function resolveOptions(options: VectorIndexOptions, dialect: Database["dialect"]): ResolvedOptions {
+  return {
+    clock: options.clock ?? systemClock,
+    bruteForceThreshold: options.bruteForceThreshold ?? 5_000,
+    exactBudget: options.exactBudget ?? (dialect === "postgres" ? 262_144 : 1_048_576),
+    minAnnSelectivity: options.minAnnSelectivity ?? 0.01,
+    oversample: options.oversample ?? 2,
+    annCostRatio: options.annCostRatio ?? (dialect === "postgres" ? 3 : 5),
+    connectivity: options.hnsw?.connectivity ?? 16,
+    expansionAdd: options.hnsw?.expansionAdd ?? (dialect === "postgres" ? 64 : 128),
+    expansionSearch: options.hnsw?.expansionSearch ?? 64,
+    sliceMs: options.sliceMs ?? 8,
+    countCacheMs: options.countCacheMs ?? 10_000,
+  };
+}
+
+export function createVectorIndex(database: Database, options: VectorIndexOptions = {}): VectorIndex {
+  const resolved = resolveOptions(options, database.dialect);
+  return database.dialect === "postgres" ? new PostgresVectorIndex(database, resolved) : new EmbeddedVectorIndex(database, resolved);
+}

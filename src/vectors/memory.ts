@@ -1,0 +1,437 @@
+// The in-memory side of the embedded adapter: one VectorGroup per (store, dimension).
+//
+// A group keeps every vector of its store and dimension in one contiguous, row-major
+// Float32Array of unit vectors (exact search is a tight dot-product loop, or usearch's native
+// SIMD scan), plus id maps. Past `bruteForceThreshold` vectors it also keeps a usearch HNSW index
+// (cosine, M=16, efConstruction=128, ef=64). The index is a cache: it is (re)built from the
+// matrix, never persisted, and kept in step with every change.
+//
+// Keys. Every stored vector gets a fresh numeric key (a per-group counter) that never changes and
+// is never reused; HNSW entries are addressed by it. Rows move (removal swaps the last row into the
+// hole), keys do not. Replacing a product's vector is "remove old key, add new key".
+//
+// Work off the request path. Adding to HNSW costs ~0.3–0.5 ms per 512-d vector, so a rebuild of
+// 50k vectors is seconds of CPU. Keys waiting to enter the index sit in `pending`; a background
+// worker drains them in slices of at most `sliceMs` (then yields with setImmediate), so no
+// synchronous call is long. Searches stay exact meanwhile: the HNSW answer is merged with an
+// exact scan of the pending rows, and while most of the group is pending the whole search is an
+// exact scan. Removed keys leave tombstones in the HNSW graph; once they outnumber half the live
+// vectors a fresh index is built the same way in the background and swapped in when complete.
+import { Index, MetricKind, ScalarKind, exactSearch } from "usearch";
+import os from "node:os";
+import { TopK, dotRow, vectorsEqual } from "./math.js";
+import { planFiltered, replanFiltered } from "./plan.js";
+
+export interface GroupOptions {
+  /** Groups of at most this many vectors are searched exactly and hold no HNSW index. */
+  bruteForceThreshold: number;
+  /** Filtered search is exact when candidates × dim is at most this. */
+  exactBudget: number;
+  /** Filtered search is exact when fewer than this share of the group are candidates. */
+  minAnnSelectivity: number;
+  /** Filtered HNSW search asks for k × oversample / selectivity neighbours, then filters. */
+  oversample: number;
+  /** Cost of one HNSW neighbour in exact comparisons (see plan.ts). */
+  annCostRatio: number;
+  connectivity: number;
+  expansionAdd: number;
+  expansionSearch: number;
+  /** Longest synchronous slice of background index work, in milliseconds. */
+  sliceMs: number;
+}
+
+export interface GroupHit {
+  productId: string;
+  vectorId: string;
+  score: number;
+}
+
+/** Which path answered a search (for tests and the benchmark). */
+export type SearchPath = "exact" | "exact-candidates" | "hnsw" | "hnsw-filtered";
+
+const LITTLE_ENDIAN = os.endianness() === "LE";
+const CHUNK = 32;
+
+interface Hnsw {
+  index: Index;
+  /** Live keys not yet added to `index`. */
+  pending: Set<number>;
+  /** Removals applied to `index` since it was built. */
+  tombstones: number;
+}
+
+export class VectorGroup {
+  private matrix: Float32Array;
+  private capacity: number;
+  private n = 0;
+  private rowKey: number[] = [];
+  private rowProduct: string[] = [];
+  private rowVector: string[] = [];
+  private readonly byProduct = new Map<string, number>();
+  private readonly keyRow = new Map<number, number>();
+  private nextKey = 1;
+  /** The index searches use (possibly still filling: see `pending`). */
+  private live: Hnsw | null = null;
+  /** A replacement being built because `live` holds too many tombstones. */
+  private next: Hnsw | null = null;
+  private workerScheduled = false;
+  private closed = false;
+  private idleWaiters: (() => void)[] = [];
+  lastPath: SearchPath = "exact";
+
+  constructor(
+    readonly dim: number,
+    private readonly options: GroupOptions,
+  ) {
+    this.capacity = 64;
+    this.matrix = new Float32Array(this.capacity * dim);
+  }
+
+  get size(): number {
+    return this.n;
+  }
+
+  /** True while background index work is queued. */
+  get busy(): boolean {
+    return this.workerScheduled;
+  }
+
+  /** Whether an HNSW index exists and holds every live vector. */
+  get indexed(): boolean {
+    return this.live !== null && this.live.pending.size === 0;
+  }
+
+  /** For tests: vectors, HNSW entries (live index), pending keys and tombstones. */
+  stats(): { size: number; indexSize: number; pending: number; tombstones: number; rebuilding: boolean } {
+    return {
+      size: this.n,
+      indexSize: this.live?.index.size() ?? 0,
+      pending: this.live?.pending.size ?? 0,
+      tombstones: this.live?.tombstones ?? 0,
+      rebuilding: this.next !== null,
+    };
+  }
+
+  has(productId: string): boolean {
+    return this.byProduct.has(productId);
+  }
+
+  /**
+   * Inserts or replaces the vector of a product. `unit` must be normalised and of length `dim`;
+   * the group copies it. Returns false when the same vector id with the same data is already
+   * there (a repeated afterCommit).
+   */
+  upsert(productId: string, vectorId: string, unit: Float32Array): boolean {
+    const existing = this.byProduct.get(productId);
+    if (existing !== undefined) {
+      if (this.rowVector[existing] === vectorId && vectorsEqual(this.rowData(existing), unit)) return false;
+      this.removeRow(existing);
+    }
+    this.ensureCapacity(this.n + 1);
+    const row = this.n++;
+    this.matrix.set(unit, row * this.dim);
+    this.placeRow(row, productId, vectorId);
+    this.schedule();
+    return true;
+  }
+
+  /** Appends a row from raw float32-LE bytes (startup load); the caller vouches for normalisation. */
+  loadRow(productId: string, vectorId: string, bytes: Uint8Array): void {
+    if (bytes.byteLength !== this.dim * 4) throw new Error(`Stored vector of ${productId} has ${bytes.byteLength / 4} dimensions, expected ${this.dim}.`);
+    const existing = this.byProduct.get(productId);
+    if (existing !== undefined) this.removeRow(existing);
+    this.ensureCapacity(this.n + 1);
+    const row = this.n++;
+    if (LITTLE_ENDIAN) {
+      new Uint8Array(this.matrix.buffer, row * this.dim * 4, this.dim * 4).set(bytes);
+    } else {
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      for (let i = 0; i < this.dim; i++) this.matrix[row * this.dim + i] = view.getFloat32(i * 4, true);
+    }
+    this.placeRow(row, productId, vectorId);
+  }
+
+  remove(productId: string): boolean {
+    const row = this.byProduct.get(productId);
+    if (row === undefined) return false;
+    this.removeRow(row);
+    this.schedule();
+    return true;
+  }
+
+  /** A copy of the stored (unit) vector of a product. */
+  vectorOf(productId: string): Float32Array | undefined {
+    const row = this.byProduct.get(productId);
+    return row === undefined ? undefined : this.rowData(row).slice();
+  }
+
+  /** Starts or continues background index work if the group needs it. */
+  schedule(): void {
+    if (this.closed) return;
+    const { bruteForceThreshold } = this.options;
+    if (this.n > bruteForceThreshold && !this.live) {
+      this.live = this.freshIndex();
+    } else if (this.live && this.n <= bruteForceThreshold / 2) {
+      // Shrunk well below the threshold: exact search is cheap again, drop the index.
+      this.live = null;
+      this.next = null;
+    } else if (this.live && !this.next && this.live.tombstones > Math.max(1_000, this.n / 2)) {
+      this.next = this.freshIndex();
+    }
+    const work = (this.live?.pending.size ?? 0) + (this.next?.pending.size ?? 0);
+    if (work > 0 && !this.workerScheduled) {
+      this.workerScheduled = true;
+      setImmediate(() => this.work());
+    } else if (work === 0 && !this.workerScheduled) {
+      this.notifyIdle();
+    }
+  }
+
+  /** Resolves once no background index work is queued. */
+  idle(): Promise<void> {
+    if (!this.workerScheduled) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.live = null;
+    this.next = null;
+    this.workerScheduled = false;
+    this.notifyIdle();
+  }
+
+  /**
+   * The k nearest vectors by cosine similarity, optionally restricted to `candidates` (product
+   * ids). `unit` is the normalised query. Results are best first; ties keep product-id order.
+   */
+  search(unit: Float32Array, k: number, candidates?: ReadonlySet<string>): GroupHit[] {
+    if (k <= 0 || this.n === 0) return [];
+    const live = this.live;
+    // The index answers only when most of the group is in it; otherwise exact is as fast.
+    const usable = live !== null && live.pending.size <= this.n / 4 && this.n > this.options.bruteForceThreshold;
+    if (!candidates) {
+      if (!usable) return this.exactAll(unit, k);
+      return this.annAll(live, unit, k) ?? this.exactAll(unit, k);
+    }
+    if (candidates.size === 0) return [];
+    const size = candidates.size;
+    let plan = planFiltered({ k, candidates: size, selectivity: size / this.n, dim: this.dim, annReady: usable }, this.options);
+    for (let round = 0; plan.kind === "ann"; round++) {
+      const got = this.annFiltered(live!, unit, k, candidates, plan.wanted);
+      if (got.result) return got.result;
+      plan = replanFiltered({ k, candidates: size, wanted: plan.wanted, returned: got.returned, hits: got.hits, exhausted: got.exhausted, round }, this.options);
+    }
+    return this.exactCandidates(unit, k, candidates);
+  }
+
+  // ---------------------------------------------------------------- search paths ---
+
+  private exactAll(unit: Float32Array, k: number): GroupHit[] {
+    this.lastPath = "exact";
+    const count = Math.min(k, this.n);
+    // usearch's native SIMD scan: ~3× the speed of the JS loop on a contiguous matrix.
+    const data = this.matrix.subarray(0, this.n * this.dim);
+    const found = exactSearch(data, unit, this.dim, count, MetricKind.IP, 1);
+    const top = new TopK(count);
+    for (let i = 0; i < found.keys.length; i++) {
+      const row = Number(found.keys[i]!);
+      if (row < this.n) top.offer(row, dotRow(this.matrix, row, unit));
+    }
+    return this.hits(top);
+  }
+
+  private exactCandidates(unit: Float32Array, k: number, candidates: ReadonlySet<string>): GroupHit[] {
+    this.lastPath = "exact-candidates";
+    const top = new TopK(k);
+    for (const productId of candidates) {
+      const row = this.byProduct.get(productId);
+      if (row !== undefined) top.offer(row, dotRow(this.matrix, row, unit));
+    }
+    return this.hits(top);
+  }
+
+  /** Rows not yet in the index (and passing the filter), scored exactly. */
+  private pendingTop(live: Hnsw, unit: Float32Array, k: number, candidates: ReadonlySet<string> | undefined): { top: TopK; count: number } {
+    const top = new TopK(k);
+    let count = 0;
+    for (const key of live.pending) {
+      const row = this.keyRow.get(key)!;
+      if (candidates && !candidates.has(this.rowProduct[row]!)) continue;
+      top.offer(row, dotRow(this.matrix, row, unit));
+      count++;
+    }
+    return { top, count };
+  }
+
+  /** Unfiltered HNSW search merged with the pending rows; undefined if the index answers short. */
+  private annAll(live: Hnsw, unit: Float32Array, k: number): GroupHit[] | undefined {
+    this.lastPath = "hnsw";
+    const { top } = this.pendingTop(live, unit, k, undefined);
+    const indexSize = live.index.size();
+    if (indexSize === 0) return this.hits(top);
+    const found = live.index.search(unit, Math.min(k, indexSize), 1);
+    let hits = 0;
+    for (let i = 0; i < found.keys.length; i++) {
+      const row = this.keyRow.get(Number(found.keys[i]!));
+      if (row === undefined) continue;
+      top.offer(row, dotRow(this.matrix, row, unit));
+      hits++;
+    }
+    // An HNSW answer shorter than asked for is unexpected: exact search answers instead.
+    return hits < Math.min(k, indexSize) ? undefined : this.hits(top);
+  }
+
+  /**
+   * One filtered HNSW round: `wanted` neighbours, filtered by `candidates`, merged with the
+   * pending rows. `result` is set when k matches were found.
+   */
+  private annFiltered(
+    live: Hnsw,
+    unit: Float32Array,
+    k: number,
+    candidates: ReadonlySet<string>,
+    wanted: number,
+  ): { result?: GroupHit[]; returned: number; hits: number; exhausted: boolean } {
+    this.lastPath = "hnsw-filtered";
+    const indexSize = live.index.size();
+    const pending = this.pendingTop(live, unit, k, candidates);
+    const top = pending.top;
+    let hits = 0;
+    let returned = 0;
+    if (indexSize > 0) {
+      const found = live.index.search(unit, Math.min(wanted, indexSize), 1);
+      returned = found.keys.length;
+      for (let i = 0; i < found.keys.length; i++) {
+        const row = this.keyRow.get(Number(found.keys[i]!));
+        if (row === undefined || !candidates.has(this.rowProduct[row]!)) continue;
+        top.offer(row, dotRow(this.matrix, row, unit));
+        hits++;
+      }
+    }
+    const exhausted = wanted >= indexSize;
+    if (hits + pending.count >= k) return { result: this.hits(top), returned, hits, exhausted };
+    return { returned, hits, exhausted };
+  }
+
+  private hits(top: TopK): GroupHit[] {
+    const ranked = top.drain();
+    const out = ranked.map(({ item, score }) => ({ productId: this.rowProduct[item]!, vectorId: this.rowVector[item]!, score }));
+    // Equal scores: stable, deterministic order by product id.
+    out.sort((a, b) => b.score - a.score || (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
+    return out;
+  }
+
+  // ---------------------------------------------------------------- rows and keys ---
+
+  private rowData(row: number): Float32Array {
+    return this.matrix.subarray(row * this.dim, (row + 1) * this.dim);
+  }
+
+  private placeRow(row: number, productId: string, vectorId: string): void {
+    const key = this.nextKey++;
+    this.rowKey[row] = key;
+    this.rowProduct[row] = productId;
+    this.rowVector[row] = vectorId;
+    this.byProduct.set(productId, row);
+    this.keyRow.set(key, row);
+    this.live?.pending.add(key);
+    this.next?.pending.add(key);
+  }
+
+  private removeRow(row: number): void {
+    const key = this.rowKey[row]!;
+    this.byProduct.delete(this.rowProduct[row]!);
+    this.keyRow.delete(key);
+    for (const hnsw of [this.live, this.next]) {
+      if (!hnsw) continue;
+      if (!hnsw.pending.delete(key)) {
+        hnsw.index.remove(BigInt(key));
+        hnsw.tombstones++;
+      }
+    }
+    const last = --this.n;
+    if (row !== last) {
+      this.matrix.copyWithin(row * this.dim, last * this.dim, (last + 1) * this.dim);
+      const movedKey = this.rowKey[last]!;
+      const movedProduct = this.rowProduct[last]!;
+      this.rowKey[row] = movedKey;
+      this.rowProduct[row] = movedProduct;
+      this.rowVector[row] = this.rowVector[last]!;
+      this.byProduct.set(movedProduct, row);
+      this.keyRow.set(movedKey, row);
+    }
+    this.rowKey.length = last;
+    this.rowProduct.length = last;
+    this.rowVector.length = last;
+  }
+
+  private ensureCapacity(rows: number): void {
+    if (rows <= this.capacity) return;
+    let capacity = this.capacity;
+    while (capacity < rows) capacity = Math.ceil(capacity * 1.5);
+    const grown = new Float32Array(capacity * this.dim);
+    grown.set(this.matrix.subarray(0, this.n * this.dim));
+    this.matrix = grown;
+    this.capacity = capacity;
+  }
+
+  // ---------------------------------------------------------------- background index work ---
+
+  private freshIndex(): Hnsw {
+    const index = new Index({
+      dimensions: this.dim,
+      metric: MetricKind.Cos,
+      quantization: ScalarKind.F32,
+      connectivity: this.options.connectivity,
+      expansion_add: this.options.expansionAdd,
+      expansion_search: this.options.expansionSearch,
+      multi: false,
+    });
+    return { index, pending: new Set(this.keyRow.keys()), tombstones: 0 };
+  }
+
+  private work(): void {
+    if (this.closed) return;
+    const deadline = performance.now() + this.options.sliceMs;
+    while (performance.now() < deadline) {
+      const target = this.live && this.live.pending.size > 0 ? this.live : this.next && this.next.pending.size > 0 ? this.next : null;
+      if (!target) break;
+      this.addChunk(target);
+    }
+    if (this.next && this.next.pending.size === 0) {
+      this.live = this.next;
+      this.next = null;
+    }
+    const remaining = (this.live?.pending.size ?? 0) + (this.next?.pending.size ?? 0);
+    if (remaining > 0 && !this.closed) {
+      setImmediate(() => this.work());
+    } else {
+      this.workerScheduled = false;
+      this.notifyIdle();
+    }
+  }
+
+  private addChunk(target: Hnsw): void {
+    const keys: number[] = [];
+    for (const key of target.pending) {
+      keys.push(key);
+      if (keys.length === CHUNK) break;
+    }
+    const block = new Float32Array(keys.length * this.dim);
+    const ids = new BigUint64Array(keys.length);
+    keys.forEach((key, i) => {
+      const row = this.keyRow.get(key)!;
+      block.set(this.rowData(row), i * this.dim);
+      ids[i] = BigInt(key);
+      target.pending.delete(key);
+    });
+    target.index.add(ids, block, 1);
+  }
+
+  private notifyIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

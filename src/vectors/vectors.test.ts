@@ -1,0 +1,308 @@
+// The vector index against real engines: SQLite + in-process usearch, and PostgreSQL + pgvector.
+// Exactness at small sizes, recall of the HNSW paths against exact search, write semantics
+// (replace, remove, rollback, repeated afterCommit), tenant isolation and rebuild at start.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { describeEachDialect } from "../../test/support/harness.js";
+import type { Database } from "../platform/db/index.js";
+import { createVectorIndex, type VectorIndex, type VectorIndexOptions, type VectorMatch } from "./index.js";
+import type { EmbeddedVectorIndex } from "./embedded.js";
+import type { PostgresVectorIndex } from "./postgres.js";
+import { clusteredVectors, exactTopK, queriesLike, recall, type ClusteredData } from "./synthetic.js";
+import { createStores, openTestDatabase, type TestDatabase } from "./test-support.js";
+
+const MODEL = "test-model@1";
+
+type AnyIndex = VectorIndex & { lastPath: string };
+
+function pid(i: number): string {
+  return `p${String(i).padStart(5, "0")}`;
+}
+
+async function load(database: Database, index: VectorIndex, storeId: string, data: ClusteredData, prefix = "v"): Promise<void> {
+  const batch = 500;
+  for (let start = 0; start < data.count; start += batch) {
+    const upserted: { vectorId: string; productId: string; vector: Float32Array }[] = [];
+    await database.transaction(async (tx) => {
+      for (let i = start; i < Math.min(data.count, start + batch); i++) {
+        const item = { vectorId: `${prefix}-${storeId}-${i}`, productId: pid(i), model: MODEL, vector: data.row(i) };
+        await index.upsert(tx, storeId, item);
+        upserted.push(item);
+      }
+    });
+    index.afterCommit(storeId, { upserted });
+  }
+}
+
+function ids(matches: VectorMatch[]): string[] {
+  return matches.map((m) => m.productId);
+}
+
+function unit(values: number[]): Float32Array {
+  const v = Float32Array.from(values);
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+describeEachDialect("vector index", (dialect) => {
+  let t: TestDatabase;
+  const opened: VectorIndex[] = [];
+
+  async function open(options: VectorIndexOptions = {}, database: Database = t.database): Promise<AnyIndex> {
+    const index = createVectorIndex(database, options);
+    await index.init();
+    opened.push(index);
+    return index as AnyIndex;
+  }
+
+  before(async () => {
+    t = await openTestDatabase(dialect);
+    await createStores(t.database, ["exact", "recall", "writes", "store-a", "store-b", "restart", "rollback", "dims"]);
+  });
+
+  after(async () => {
+    for (const index of opened) await index.close();
+    await t.close();
+  });
+
+  test("ranks exactly like a brute-force cosine scan below the threshold, with and without candidates", async () => {
+    const index = await open();
+    const data = clusteredVectors({ count: 400, dim: 16, clusters: 8, seed: 1 });
+    await load(t.database, index, "exact", data);
+    const rowOf = (id: string) => Number(id.slice(1));
+    for (const query of queriesLike(data, 10, 2)) {
+      const found = await index.search("exact", query, { k: 10 });
+      assert.equal(index.lastPath, "exact");
+      assert.deepEqual(ids(found), exactTopK(data, query, 10).map(pid));
+      for (const match of found) {
+        const row = data.row(rowOf(match.productId));
+        const cosine = row.reduce((s, x, i) => s + x * query[i]!, 0);
+        assert.ok(Math.abs(match.score - cosine) < 1e-5, `score ${match.score} vs ${cosine}`);
+        assert.equal(match.vectorId, `v-exact-${rowOf(match.productId)}`);
+      }
+      const allowed = new Set(Array.from({ length: 400 }, (_, i) => i).filter((i) => i % 3 === 0).map(pid));
+      const filtered = await index.search("exact", query, { k: 10, candidates: allowed });
+      assert.equal(index.lastPath, "exact-candidates");
+      assert.deepEqual(ids(filtered), exactTopK(data, query, 10, (r) => r % 3 === 0).map(pid));
+    }
+    // k larger than the store, an empty candidate set, candidates without vectors, k = 0.
+    assert.equal((await index.search("exact", data.row(0), { k: 1_000 })).length, 400);
+    assert.deepEqual(await index.search("exact", data.row(0), { k: 10, candidates: new Set() }), []);
+    assert.deepEqual(await index.search("exact", data.row(0), { k: 10, candidates: new Set(["nope"]) }), []);
+    assert.deepEqual(await index.search("exact", data.row(0), { k: 0 }), []);
+    // A query of another dimension meets no vectors.
+    assert.deepEqual(await index.search("exact", new Float32Array(8).fill(1), { k: 5 }), []);
+  });
+
+  test("keeps recall@10 ≥ 0.95 against exact search through HNSW, unfiltered and filtered (5% and 50%)", async (ctx) => {
+    // Threshold 1,000 puts the 4,000 vectors on the HNSW path; exactBudget = 500 × 64 keeps the
+    // 5% candidate set (200) exact and sends the 50% set (2,000) through HNSW with oversampling.
+    const index = await open({ bruteForceThreshold: 1_000, exactBudget: 500 * 64 });
+    const data = clusteredVectors({ count: 4_000, dim: 64, clusters: 40, seed: 3 });
+    await load(t.database, index, "recall", data);
+    await index.settled();
+    const queries = queriesLike(data, 40, 4);
+    const selective = (r: number) => r % 20 === 7; // 5%
+    const broad = (r: number) => data.cluster[r]! % 2 === 0 || r % 7 === 0; // ~50%, correlated with clusters
+    const setOf = (keep: (r: number) => boolean) => new Set(Array.from({ length: data.count }, (_, i) => i).filter(keep).map(pid));
+    const cases = [
+      { name: "unfiltered", keep: undefined, path: "hnsw", options: {} },
+      { name: "5%", keep: selective, path: "exact-candidates", options: {} },
+      { name: "50%", keep: broad, path: "hnsw-filtered", options: {} },
+    ] as const;
+    for (const c of cases) {
+      const candidates = c.keep ? setOf(c.keep) : undefined;
+      let total = 0;
+      for (const query of queries) {
+        const found = await index.search("recall", query, { k: 10, candidates });
+        assert.equal(index.lastPath, c.path, c.name);
+        assert.equal(found.length, 10, c.name);
+        if (candidates) for (const id of ids(found)) assert.ok(candidates.has(id), `${c.name}: ${id} is not a candidate`);
+        total += recall(ids(found), exactTopK(data, query, 10, c.keep).map(pid));
+      }
+      const mean = total / queries.length;
+      ctx.diagnostic(`recall@10 ${c.name} (${c.path}): ${mean.toFixed(3)}`);
+      assert.ok(mean >= 0.95, `${c.name}: recall@10 ${mean.toFixed(3)} < 0.95`);
+    }
+    // The selective set forced through HNSW (no exact budget, HNSW deemed free) still keeps
+    // recall by oversampling.
+    const forced = await open({ bruteForceThreshold: 1_000, exactBudget: 0, annCostRatio: 0 });
+    await forced.settled();
+    const candidates = setOf(selective);
+    let total = 0;
+    for (const query of queries) {
+      const found = await forced.search("recall", query, { k: 10, candidates });
+      assert.equal(forced.lastPath, "hnsw-filtered");
+      total += recall(ids(found), exactTopK(data, query, 10, selective).map(pid));
+    }
+    ctx.diagnostic(`recall@10 5% (hnsw-filtered, forced): ${(total / queries.length).toFixed(3)}`);
+    assert.ok(total / queries.length >= 0.95, `5% through HNSW: recall@10 ${(total / queries.length).toFixed(3)}`);
+    if (dialect === "postgres") {
+      const plan = await (index as unknown as PostgresVectorIndex).explainAnn("recall", queries[0]!, 10);
+      assert.match(plan, /Index Scan using product_vectors_hnsw_64/);
+    } else {
+      const stats = (index as unknown as EmbeddedVectorIndex).memoryStats("recall");
+      assert.deepEqual(stats, [{ dim: 64, size: 4_000, indexed: true }]);
+    }
+  });
+
+  test("upsert replaces a product's vector and remove deletes it; a repeated afterCommit changes nothing", async () => {
+    const index = await open();
+    const a = unit([1, 0, 0, 0]);
+    const b = unit([0, 1, 0, 0]);
+    const c = unit([0, 0, 1, 0]);
+    const first = { vectorId: "w1", productId: "shoe", model: MODEL, vector: a };
+    const other = { vectorId: "w2", productId: "hat", model: MODEL, vector: c };
+    await t.database.transaction(async (tx) => {
+      await index.upsert(tx, "writes", first);
+      await index.upsert(tx, "writes", other);
+    });
+    index.afterCommit("writes", { upserted: [first, other] });
+    index.afterCommit("writes", { upserted: [first, other] });
+    assert.equal(await index.count("writes"), 2);
+    assert.deepEqual(ids(await index.search("writes", a, { k: 5 })), ["shoe", "hat"]);
+
+    const replaced = { vectorId: "w3", productId: "shoe", model: MODEL, vector: Float32Array.from([0, 3, 0, 0]) };
+    await t.database.transaction((tx) => index.upsert(tx, "writes", replaced));
+    index.afterCommit("writes", { upserted: [replaced] });
+    index.afterCommit("writes", { upserted: [replaced] });
+    assert.equal(await index.count("writes"), 2);
+    const top = await index.search("writes", b, { k: 5 });
+    assert.equal(top.length, 2);
+    assert.deepEqual(top[0], { productId: "shoe", vectorId: "w3", score: top[0]!.score });
+    assert.ok(Math.abs(top[0]!.score - 1) < 1e-6);
+    assert.deepEqual(await index.get("writes", "shoe"), b, "stored normalised");
+
+    await t.database.transaction((tx) => index.remove(tx, "writes", ["shoe", "not-there"]));
+    index.afterCommit("writes", { removedProductIds: ["shoe", "not-there"] });
+    index.afterCommit("writes", { removedProductIds: ["shoe", "not-there"] });
+    assert.equal(await index.count("writes"), 1);
+    assert.equal(await index.get("writes", "shoe"), undefined);
+    assert.deepEqual(ids(await index.search("writes", b, { k: 5 })), ["hat"]);
+    if (dialect === "sqlite") assert.deepEqual((index as unknown as EmbeddedVectorIndex).memoryStats("writes"), [{ dim: 4, size: 1, indexed: false }]);
+  });
+
+  test("a rolled-back transaction leaves no vector behind", async () => {
+    const index = await open();
+    await assert.rejects(
+      t.database.transaction(async (tx) => {
+        await index.upsert(tx, "rollback", { vectorId: "r1", productId: "ghost", model: MODEL, vector: unit([1, 2, 3]) });
+        throw new Error("product write failed");
+      }),
+      /product write failed/,
+    );
+    assert.equal(await index.count("rollback"), 0);
+    assert.equal(await index.get("rollback", "ghost"), undefined);
+    assert.deepEqual(await index.search("rollback", unit([1, 2, 3]), { k: 3 }), []);
+  });
+
+  test("rejects zero, non-finite and empty vectors", async () => {
+    const index = await open();
+    for (const vector of [new Float32Array(4), Float32Array.from([1, Number.NaN, 0]), new Float32Array(0)]) {
+      await assert.rejects(
+        t.database.transaction((tx) => index.upsert(tx, "rollback", { vectorId: "bad", productId: "bad", model: MODEL, vector })),
+        RangeError,
+      );
+      await assert.rejects(index.search("rollback", vector, { k: 1 }), RangeError);
+    }
+    assert.equal(await index.count("rollback"), 0);
+  });
+
+  test("never returns a second store's vectors, even for the same product ids", async (ctx) => {
+    // Small threshold: both the exact and the HNSW paths are checked.
+    const index = await open({ bruteForceThreshold: 200, exactBudget: 0 });
+    const dataA = clusteredVectors({ count: 600, dim: 32, clusters: 6, seed: 11 });
+    const dataB = clusteredVectors({ count: 600, dim: 32, clusters: 6, seed: 12 });
+    await load(t.database, index, "store-a", dataA, "a");
+    await load(t.database, index, "store-b", dataB, "b");
+    await index.settled();
+    const all = new Set(Array.from({ length: 600 }, (_, i) => pid(i)));
+    // Queries like B's vectors (where B's same-id products would win) and like A's.
+    const queries = [...queriesLike(dataB, 10, 13), ...queriesLike(dataA, 5, 14)];
+    for (const candidates of [undefined, all]) {
+      let total = 0;
+      for (const query of queries) {
+        const found = await index.search("store-a", query, { k: 20, candidates });
+        assert.equal(index.lastPath, candidates ? "hnsw-filtered" : "hnsw");
+        assert.equal(found.length, 20);
+        for (const m of found) {
+          assert.match(m.vectorId, /^a-store-a-/, "only store A's vectors");
+          const cosine = dataA.row(Number(m.productId.slice(1))).reduce((sum, x, i) => sum + x * query[i]!, 0);
+          assert.ok(Math.abs(m.score - cosine) < 1e-5, "the score is that of A's vector");
+        }
+        total += recall(ids(found), exactTopK(dataA, query, 20).map(pid));
+      }
+      ctx.diagnostic(`recall@20 in store A, ${candidates ? "with" : "without"} candidates: ${(total / queries.length).toFixed(3)}`);
+      assert.ok(total / queries.length >= 0.95, `recall@20 in store A ${(total / queries.length).toFixed(3)}`);
+    }
+    assert.equal(await index.count("store-a"), 600);
+    assert.equal(await index.get("store-a", "p00001").then((v) => v?.length), 32);
+    const stored = (await index.get("store-a", pid(3)))!;
+    dataA.row(3).forEach((x, i) => assert.ok(Math.abs(stored[i]! - x) < 1e-6, "A's vector, not B's"));
+    assert.deepEqual(await index.search("store-c", dataA.row(0), { k: 5 }), [], "unknown store");
+  });
+
+  test("rebuilds from the database at start with the same results as before the restart", async () => {
+    const options = { bruteForceThreshold: 300 };
+    const index = await open(options);
+    const data = clusteredVectors({ count: 900, dim: 24, clusters: 9, seed: 21 });
+    await load(t.database, index, "restart", data);
+    // Some churn before the "restart": replacements and removals.
+    const churn = clusteredVectors({ count: 50, dim: 24, clusters: 3, seed: 22 });
+    const replaced = Array.from({ length: 50 }, (_, i) => ({ vectorId: `n-${i}`, productId: pid(i * 7), model: MODEL, vector: churn.row(i) }));
+    const removed = Array.from({ length: 40 }, (_, i) => pid(i * 11 + 3));
+    await t.database.transaction(async (tx) => {
+      for (const item of replaced) await index.upsert(tx, "restart", item);
+      await index.remove(tx, "restart", removed);
+    });
+    index.afterCommit("restart", { upserted: replaced, removedProductIds: removed });
+    await index.settled();
+    const queries = queriesLike(data, 15, 23);
+    const earlier: VectorMatch[][] = [];
+    for (const q of queries) earlier.push(await index.search("restart", q, { k: 10 }));
+
+    const database = await t.reopen();
+    const restarted = await open(options, database);
+    await restarted.settled();
+    // Removal came after replacement in the transaction, so replaced-then-removed products are gone.
+    assert.ok(replaced.some((r) => removed.includes(r.productId)), "the churn has products both replaced and removed");
+    const expectedCount = 900 - removed.length;
+    assert.equal(await index.count("restart"), expectedCount);
+    if (dialect === "sqlite") {
+      // In memory too, once afterCommit has asked the database about those products.
+      await index.settled();
+      assert.deepEqual((index as unknown as EmbeddedVectorIndex).memoryStats("restart"), [{ dim: 24, size: expectedCount, indexed: true }]);
+    }
+    assert.equal(await restarted.count("restart"), expectedCount);
+    for (const [i, q] of queries.entries()) {
+      const found = await restarted.search("restart", q, { k: 10 });
+      assert.deepEqual(ids(found), ids(earlier[i]!));
+      assert.deepEqual(found.map((m) => m.vectorId), earlier[i]!.map((m) => m.vectorId));
+      found.forEach((m, j) => assert.ok(Math.abs(m.score - earlier[i]![j]!.score) < 1e-6));
+    }
+    if (dialect === "sqlite") {
+      assert.deepEqual((restarted as unknown as EmbeddedVectorIndex).memoryStats("restart"), [{ dim: 24, size: expectedCount, indexed: true }]);
+    }
+  });
+
+  test("a product moved to a model of another dimension keeps one vector, and counts show both models", async () => {
+    const index = await open();
+    const old = { vectorId: "d1", productId: "lamp", model: "old@8", vector: unit([1, 1, 1, 1, 1, 1, 1, 1]) };
+    const stays = { vectorId: "d2", productId: "sofa", model: "old@8", vector: unit([1, 0, 0, 0, 0, 0, 0, 1]) };
+    await t.database.transaction(async (tx) => {
+      await index.upsert(tx, "dims", old);
+      await index.upsert(tx, "dims", stays);
+    });
+    index.afterCommit("dims", { upserted: [old, stays] });
+    const moved = { vectorId: "d3", productId: "lamp", model: "new@4", vector: unit([1, 2, 3, 4]) };
+    await t.database.transaction((tx) => index.upsert(tx, "dims", moved));
+    index.afterCommit("dims", { upserted: [moved] });
+    assert.equal(await index.count("dims"), 2);
+    assert.deepEqual(await index.countByModel("dims"), [
+      { model: "new@4", dim: 4, count: 1 },
+      { model: "old@8", dim: 8, count: 1 },
+    ]);
+    assert.deepEqual(ids(await index.search("dims", old.vector, { k: 5 })), ["sofa"]);
+    assert.deepEqual(ids(await index.search("dims", moved.vector, { k: 5 })), ["lamp"]);
+  });
+});

@@ -1,0 +1,215 @@
+// The isolation sweep: for every /v1/* route of the Search API (enumerated from the app's route
+// registry, so new routes are swept automatically), store B's credentials — its machine grant,
+// an API key with every key scope, its owner's login, and that login naming store A in
+// X-Service-Active-Tenant — are sent with store A's ids. For each request:
+//   - store A's rows (every table with a store_id, A's store row, A's members' user rows) are
+//     byte-for-byte unchanged;
+//   - the response carries none of A's private markers (ids, e-mails, names B never sent);
+//   - a path naming one of A's ids answers 403, 404 or 410;
+//   - B's owner naming A's slug gets 403 on every store route.
+// Extend PARAM_FIXTURES (path parameter → A's id) and PAYLOADS when adding routes: a path
+// parameter without a fixture is swept with an id that exists nowhere and reported as a
+// diagnostic ("weakly swept").
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { sql, type Kysely } from "kysely";
+import { createTestApp, describeEachDialect, type TestApp } from "./support/harness.js";
+import { bearer, loginToken, machineToken, registerStore } from "./support/factories.js";
+import { addMember, createApiKey, createGroup } from "./support/members.js";
+import { routesOf } from "../src/search/auth/authenticate.js";
+import { API_KEY_PERMISSIONS, permissionsToScopes } from "../src/search/auth/permissions.js";
+
+interface StoreA {
+  clientId: string;
+  slug: string;
+  ids: Record<string, string>;
+  /** Strings only A's data contains; B's responses must never include them. */
+  markers: string[];
+}
+
+/** Path parameter → A's id of that kind. */
+const PARAM_FIXTURES: Record<string, (a: StoreA) => string> = {
+  key_id: (a) => a.ids.key!,
+  entry_id: (a) => a.ids.entry!,
+  invite_id: (a) => a.ids.invite!,
+  group_id: (a) => a.ids.group!,
+  user_id: (a) => a.ids.member!,
+  webhook_id: (a) => a.ids.webhook!,
+  "*": () => "invite",
+};
+
+/** "METHOD /url/pattern" → body that passes validation (and, where the body names ids, A's ids). */
+const PAYLOADS: Record<string, (a: StoreA) => object> = {
+  "POST /v1/users": (a) => ({ email: "sweep-new@example.com", password: "Sweep-pass-123", full_name: "S", group_ids: [a.ids.group!] }),
+  "PATCH /v1/team/members/:user_id": (a) => ({ role: "viewer", group_ids: [a.ids.group!] }),
+  "POST /v1/team/invite": () => ({ email: "sweep-invitee@example.com", role: "owner" }),
+  "POST /v1/team/invites/accept": () => ({ token: "sweep-token-that-is-nobodys", password: "Sweep-pass-123", full_name: "S" }),
+  "POST /v1/security/ip-whitelist": () => ({ ip_address: "127.0.0.0/8", description: "sweep" }),
+  "POST /v1/security/api-keys": () => ({ name: "sweep", scopes: { products: ["read"] } }),
+  "POST /v1/user-groups": () => ({ name: "sweep group", permission_names: ["products:read"] }),
+  "POST /v1/security/2fa/enable": () => ({ totp_code: "123456" }),
+  "POST /v1/security/2fa/disable": () => ({ totp_code: "123456" }),
+  "POST /v1/search/webhooks": () => ({ url: "https://hooks.example.com/sweep", events: ["product.indexed"], secret: "sweep-secret-0123456789" }),
+};
+
+const STANDARD = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
+
+async function tablesWithStoreId(t: TestApp): Promise<string[]> {
+  const db = t.ctx.database.db as unknown as Kysely<any>;
+  if (t.ctx.database.dialect === "sqlite") {
+    const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`.execute(db);
+    const out: string[] = [];
+    for (const { name } of tables.rows) {
+      const cols = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${name})`.execute(db);
+      if (cols.rows.some((c) => c.name === "store_id")) out.push(name);
+    }
+    return out.sort();
+  }
+  const rows = await sql<{ table_name: string }>`
+    SELECT table_name FROM information_schema.columns
+    WHERE column_name = 'store_id' AND table_schema = current_schema()`.execute(db);
+  return rows.rows.map((r) => r.table_name).sort();
+}
+
+const stable = (value: unknown) =>
+  JSON.stringify(value, (_k, v) => (Buffer.isBuffer(v) || v instanceof Uint8Array ? Buffer.from(v).toString("base64") : typeof v === "bigint" ? String(v) : v));
+
+async function snapshot(t: TestApp, tables: string[], storeId: string): Promise<string> {
+  const db = t.ctx.database.db as unknown as Kysely<any>;
+  const parts: Record<string, string[]> = {};
+  for (const table of tables) {
+    const rows = await db.selectFrom(table).selectAll().where("store_id", "=", storeId).execute();
+    parts[table] = rows.map(stable).sort();
+  }
+  parts.stores = (await db.selectFrom("stores").selectAll().where("id", "=", storeId).execute()).map(stable);
+  parts.users = (
+    await db
+      .selectFrom("users")
+      .selectAll()
+      .where("id", "in", db.selectFrom("memberships").select("user_id").where("store_id", "=", storeId))
+      .execute()
+  )
+    .map(stable)
+    .sort();
+  return JSON.stringify(parts);
+}
+
+describeEachDialect("isolation sweep: every /v1/* route against another store's credentials and ids", (dialect) => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ dialect });
+  });
+  after(() => t.close());
+
+  test("store B's token, key and login never read or change store A through any /v1/* route", async (ctx) => {
+    // --- store A and its data, every name carrying a marker
+    const a = await registerStore(t, { name: "Alpha Isolation Store" });
+    const ownerA = await loginToken(t.search, a.email, a.password);
+    const machineA = await machineToken(t.search, a);
+    const member = await addMember(t, ownerA, "developer", { emailPrefix: "alpha-member" });
+    const key = await createApiKey(t, machineA, { products: ["read"] }, { name: "ALPHA-KEY-NAME" });
+    const entry = await t.search.inject({
+      method: "POST",
+      url: "/v1/security/ip-whitelist",
+      headers: bearer(ownerA),
+      payload: { ip_address: "198.18.0.0/15", description: "ALPHA-NOTE" },
+    });
+    assert.equal(entry.statusCode, 201, entry.body);
+    const invite = await t.search.inject({
+      method: "POST",
+      url: "/v1/team/invite",
+      headers: { ...bearer(ownerA), "X-Service-Active-Tenant": a.slug },
+      payload: { email: "alpha-invitee@example.com", role: "admin" },
+    });
+    assert.equal(invite.statusCode, 201, invite.body);
+    const group = await createGroup(t, ownerA, ["products:read"], "ALPHA-GROUP");
+    const webhook = await t.search.inject({
+      method: "POST",
+      url: "/v1/search/webhooks",
+      headers: bearer(ownerA),
+      payload: { url: "https://alpha-hooks.example.com/in", events: ["product.indexed"], secret: "alpha-secret-0123456789" },
+    });
+    const A: StoreA = {
+      clientId: a.clientId,
+      slug: a.slug,
+      ids: {
+        key: key.id,
+        entry: entry.json().id,
+        invite: invite.json().invite_id,
+        group,
+        member: member.id,
+        ...(webhook.statusCode === 201 ? { webhook: webhook.json().id as string } : {}),
+      },
+      markers: [a.clientId, a.email, member.email, "alpha-invitee@example.com", "ALPHA-KEY-NAME", "ALPHA-NOTE", "ALPHA-GROUP", "alpha-hooks.example.com", key.key.slice(0, 16)],
+    };
+    const ownIds = new Set(Object.values(A.ids));
+
+    // --- store B's credentials
+    const b = await registerStore(t, { name: "Bravo Isolation Store" });
+    const machineB = await machineToken(t.search, b);
+    const ownerB = await loginToken(t.search, b.email, b.password);
+    const keyB = await createApiKey(t, machineB, permissionsToScopes(API_KEY_PERMISSIONS));
+    const credentials: { name: string; headers: Record<string, string>; foreignTenant: boolean }[] = [
+      { name: "B machine grant", headers: bearer(machineB), foreignTenant: false },
+      { name: "B API key", headers: bearer(keyB.key), foreignTenant: false },
+      { name: "B owner login", headers: bearer(ownerB), foreignTenant: false },
+      { name: "B owner naming A", headers: { ...bearer(ownerB), "X-Service-Active-Tenant": a.slug }, foreignTenant: true },
+    ];
+
+    const tables = await tablesWithStoreId(t);
+    assert.ok(tables.includes("api_keys") && tables.includes("memberships"), `tables: ${tables.join(", ")}`);
+    const routes = routesOf(t.search).filter((r) => r.url.startsWith("/v1/") && STANDARD.has(r.method));
+    assert.ok(routes.length >= 20, `swept ${routes.length} routes`);
+    // Calls are metered in memory and flushed in batches (billing usage meter): write A's pending
+    // counts from the set-up above now, so a flush during the sweep cannot look like B changing A.
+    if (routes.some((r) => r.method === "GET" && r.url === "/v1/billing/usage")) {
+      await t.search.inject({ method: "GET", url: "/v1/billing/usage", headers: bearer(machineB) });
+    }
+    const weak = new Set<string>();
+    const failures: string[] = [];
+    let requests = 0;
+    let before = await snapshot(t, tables, a.clientId);
+
+    for (const route of routes) {
+      let namesAnId = false;
+      const url = route.url.replace(/:([A-Za-z0-9_]+)|\*/g, (match, name: string | undefined) => {
+        const param = name ?? "*";
+        const fixture = PARAM_FIXTURES[param];
+        if (!fixture || (param === "webhook_id" && !A.ids.webhook)) {
+          weak.add(`${route.method} ${route.url} (:${param})`);
+          return `zz-no-such-${param}`;
+        }
+        const value = fixture(A);
+        if (ownIds.has(value)) namesAnId = true;
+        return match === "*" ? value : encodeURIComponent(value);
+      });
+      const payloadOf = PAYLOADS[`${route.method} ${route.url}`];
+      for (const cred of credentials) {
+        const res = await t.search.inject({
+          method: route.method as "GET",
+          url,
+          headers: cred.headers,
+          ...(payloadOf ? { payload: payloadOf(A) } : route.method === "GET" || route.method === "DELETE" ? {} : { payload: {} }),
+        });
+        requests += 1;
+        const where = `${cred.name} ${route.method} ${url} → ${res.statusCode}`;
+        for (const marker of A.markers) if (res.body.includes(marker)) failures.push(`${where}: response leaks "${marker}"`);
+        if (namesAnId && ![403, 404, 410].includes(res.statusCode)) failures.push(`${where}: expected 403/404/410 for A's id (${res.body.slice(0, 200)})`);
+        if (cred.foreignTenant && route.auth === "store" && res.statusCode !== 403) failures.push(`${where}: expected 403 naming A's slug`);
+        const after = await snapshot(t, tables, a.clientId);
+        if (after !== before) {
+          failures.push(`${where}: store A's data changed`);
+          before = after;
+        }
+      }
+    }
+    if (weak.size > 0) ctx.diagnostic(`weakly swept (no A fixture for the parameter): ${[...weak].join("; ")}`);
+    ctx.diagnostic(`swept ${routes.length} routes with ${requests} requests over ${tables.length} store tables`);
+    assert.deepEqual(failures, [], failures.join("\n"));
+
+    // A still works as before.
+    const stillA = await t.search.inject({ method: "GET", url: "/v1/users", headers: bearer(ownerA) });
+    assert.equal(stillA.statusCode, 200);
+    assert.ok(stillA.body.includes(member.email));
+  });
+});
