@@ -18,6 +18,8 @@ import { bearer, loginToken, machineToken, registerStore } from "./support/facto
 import { addMember, createApiKey, createGroup } from "./support/members.js";
 import { routesOf } from "../src/search/auth/authenticate.js";
 import { API_KEY_PERMISSIONS, permissionsToScopes } from "../src/search/auth/permissions.js";
+import { ProductsService } from "../src/search/products/service.js";
+import { solidImage } from "./support/servers.js";
 
 interface StoreA {
   clientId: string;
@@ -35,6 +37,9 @@ const PARAM_FIXTURES: Record<string, (a: StoreA) => string> = {
   group_id: (a) => a.ids.group!,
   user_id: (a) => a.ids.member!,
   webhook_id: (a) => a.ids.webhook!,
+  widget_key_id: (a) => a.ids.widgetKey!,
+  product_id: (a) => a.ids.product!,
+  job_id: (a) => a.ids.job!,
   "*": () => "invite",
 };
 
@@ -49,7 +54,19 @@ const PAYLOADS: Record<string, (a: StoreA) => object> = {
   "POST /v1/user-groups": () => ({ name: "sweep group", permission_names: ["products:read"] }),
   "POST /v1/security/2fa/enable": () => ({ totp_code: "123456" }),
   "POST /v1/security/2fa/disable": () => ({ totp_code: "123456" }),
+  "POST /v1/widget/keys": () => ({ name: "sweep", allowed_origins: ["https://sweep.example.com"] }),
+  "PATCH /v1/widget/keys/:widget_key_id": () => ({ name: "sweep" }),
   "POST /v1/search/webhooks": () => ({ url: "https://hooks.example.com/sweep", events: ["product.indexed"], secret: "sweep-secret-0123456789" }),
+  // Port 9 on loopback refuses connections: image downloads fail fast and locally.
+  "POST /v1/products": (a) => ({ product_id: a.ids.product!, image_url: "http://127.0.0.1:9/x.png" }),
+  "PUT /v1/products/:product_id": () => ({ metadata: { name: "sweep" } }),
+  "POST /v1/products/bulk": (a) => ({ products: [{ product_id: a.ids.product!, image_url: "http://127.0.0.1:9/x.png" }] }),
+  "POST /v1/search/text": () => ({ query: "alpha product" }),
+  "POST /v1/search/hybrid": () => ({ query: "alpha product" }),
+  "POST /v1/search/filtered": () => ({ query: "alpha product", filters: [{ field: "name", operator: "contains", value: "ALPHA" }] }),
+  "POST /v1/search/batch": () => ({ queries: [{ type: "text", query: "alpha product" }] }),
+  "POST /v1/search/feedback": (a) => ({ result_product_id: a.ids.product!, action: "click" }),
+  "POST /v1/billing/checkout": () => ({ plan_name: "basic" }),
 };
 
 const STANDARD = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
@@ -97,7 +114,7 @@ async function snapshot(t: TestApp, tables: string[], storeId: string): Promise<
 describeEachDialect("isolation sweep: every /v1/* route against another store's credentials and ids", (dialect) => {
   let t: TestApp;
   before(async () => {
-    t = await createTestApp({ dialect });
+    t = await createTestApp({ dialect, model: true });
   });
   after(() => t.close());
 
@@ -129,6 +146,23 @@ describeEachDialect("isolation sweep: every /v1/* route against another store's 
       headers: bearer(ownerA),
       payload: { url: "https://alpha-hooks.example.com/in", events: ["product.indexed"], secret: "alpha-secret-0123456789" },
     });
+    const widget = await t.search.inject({
+      method: "POST",
+      url: "/v1/widget/keys",
+      headers: bearer(ownerA),
+      payload: { name: "ALPHA-WIDGET", allowed_origins: ["https://alpha-shop.example.com"] },
+    });
+    // A product (indexed through the real write path) and a bulk job.
+    const image = await t.ctx.images.fromBytes(await solidImage("#aa2244"));
+    const [vector] = await t.ctx.images.embed([image.decoded]);
+    await new ProductsService(t.ctx).write(a.clientId, "alpha-product", "https://alpha-cdn.example.com/p.png", { name: "ALPHA-PRODUCT" }, image, vector!);
+    const job = await t.search.inject({
+      method: "POST",
+      url: "/v1/products/bulk",
+      headers: bearer(ownerA), // A's allow-list refuses its machine grant from here
+      payload: { products: [{ product_id: "alpha-bulk", image_url: "http://127.0.0.1:9/alpha.png" }] },
+    });
+    assert.equal(job.statusCode, 202, job.body);
     const A: StoreA = {
       clientId: a.clientId,
       slug: a.slug,
@@ -138,9 +172,12 @@ describeEachDialect("isolation sweep: every /v1/* route against another store's 
         invite: invite.json().invite_id,
         group,
         member: member.id,
+        product: "alpha-product",
+        job: job.json().job_id as string,
         ...(webhook.statusCode === 201 ? { webhook: webhook.json().id as string } : {}),
+        ...(widget.statusCode === 201 ? { widgetKey: widget.json().id as string } : {}),
       },
-      markers: [a.clientId, a.email, member.email, "alpha-invitee@example.com", "ALPHA-KEY-NAME", "ALPHA-NOTE", "ALPHA-GROUP", "alpha-hooks.example.com", key.key.slice(0, 16)],
+      markers: [a.clientId, a.email, member.email, "alpha-invitee@example.com", "ALPHA-KEY-NAME", "ALPHA-NOTE", "ALPHA-GROUP", "alpha-hooks.example.com", "ALPHA-WIDGET", "alpha-shop.example.com", "ALPHA-PRODUCT", "alpha-cdn.example.com", key.key.slice(0, 16)],
     };
     const ownIds = new Set(Object.values(A.ids));
 
@@ -175,11 +212,11 @@ describeEachDialect("isolation sweep: every /v1/* route against another store's 
       const url = route.url.replace(/:([A-Za-z0-9_]+)|\*/g, (match, name: string | undefined) => {
         const param = name ?? "*";
         const fixture = PARAM_FIXTURES[param];
-        if (!fixture || (param === "webhook_id" && !A.ids.webhook)) {
+        const value = fixture?.(A);
+        if (!fixture || value === undefined) {
           weak.add(`${route.method} ${route.url} (:${param})`);
           return `zz-no-such-${param}`;
         }
-        const value = fixture(A);
         if (ownIds.has(value)) namesAnId = true;
         return match === "*" ? value : encodeURIComponent(value);
       });

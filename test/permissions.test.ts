@@ -54,10 +54,25 @@ async function gatedRoutes(t: TestApp, s: StoreWithRoles): Promise<GatedRoute[]>
     { method: "GET", url: "/v1/team/members", permission: "team:read" },
     { method: "PATCH", url: `/v1/team/members/${target.id}`, permission: "team:write", payload: { group_ids: [] } },
     { method: "DELETE", url: `/v1/team/members/${leaver.id}`, permission: "team:write" },
-    // products, jobs, webhooks (owner's routes; extend with the write routes and search routes)
+    // products, jobs, webhooks (image URLs on loopback port 9 fail fast: the call is allowed, the download is not)
     { method: "GET", url: "/v1/products?limit=5", permission: "products:read" },
+    { method: "GET", url: "/v1/products/matrix-none", permission: "products:read" },
+    { method: "POST", url: "/v1/products", permission: "products:write", payload: { product_id: "matrix-1", image_url: "http://127.0.0.1:9/x.png" } },
+    { method: "PUT", url: "/v1/products/matrix-none", permission: "products:write", payload: { metadata: { name: "m" } } },
+    { method: "DELETE", url: "/v1/products/matrix-none", permission: "products:delete" },
+    { method: "POST", url: "/v1/products/bulk", permission: "products:bulk", payload: { products: [{ product_id: "matrix-2", image_url: "http://127.0.0.1:9/x.png" }] } },
+    { method: "POST", url: "/v1/products/demo", permission: "products:write" },
     { method: "GET", url: "/v1/jobs/job_does_not_exist", permission: "products:bulk" },
     { method: "GET", url: "/v1/search/webhooks", permission: "webhooks:read" },
+    { method: "POST", url: "/v1/search/webhooks", permission: "webhooks:write", payload: { url: "https://hooks.example.com/m", events: ["product.indexed"], secret: "matrix-secret-0123456789" } },
+    // search, feedback, analytics, widget keys
+    { method: "POST", url: "/v1/search/text", permission: "search:execute", payload: { query: "red" } },
+    { method: "POST", url: "/v1/search/batch", permission: "search:execute", payload: { queries: [{ type: "text", query: "red" }] } },
+    { method: "POST", url: "/v1/search/feedback", permission: "search:write", payload: { result_product_id: "matrix-1", action: "click" } },
+    { method: "GET", url: "/v1/search/analytics", permission: "analytics:read" },
+    { method: "GET", url: "/v1/search/feedback/popular", permission: "search:read" },
+    { method: "GET", url: "/v1/search/suggestions", permission: "search:read" },
+    { method: "GET", url: "/v1/widget/keys", permission: "widget:read" },
   ];
 }
 

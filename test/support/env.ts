@@ -5,4 +5,6 @@ export const testEnv = {
   databaseUrl: process.env.TEST_DATABASE_URL || undefined,
   redisUrl: process.env.TEST_REDIS_URL || undefined,
   ci: process.env.CI === "true" || process.env.CI === "1",
+  /** Chromium for the browser tests (Debian's package by default). */
+  chromiumPath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
 };

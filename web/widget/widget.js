@@ -12,8 +12,9 @@
  * It holds no secret: the page passes its public widget key (pk_live_…), which the service only
  * accepts from the origins the key was minted for. Clicks and add-to-cart are reported
  * automatically with the search's search_id and a session id kept in localStorage under
- * "service-sid"; purchases are attributed to the last search that showed the product (a small
- * map kept in localStorage under "service-attribution", 200 products, 30 days).
+ * "service-sid". Purchases are attributed to the search in which the shopper last clicked the
+ * product or added it to the cart, or else to the last search that showed it (a small map kept in
+ * localStorage under "service-attribution": 200 products, 30 days).
  *
  * mount(element, options) options:
  *   key         (required) public widget key
@@ -102,11 +103,19 @@
     }
   }
 
-  /** Remembers that `searchId` showed these products (the newest search wins). */
-  function remember(searchId, productIds) {
+  /**
+   * Remembers that `searchId` showed these products (`engaged`: the shopper clicked one or added it
+   * to the cart). A search the shopper engaged with is not displaced by a later search that merely
+   * showed the product again; a newer engagement is.
+   */
+  function remember(searchId, productIds, engaged) {
     var now = Date.now();
     var map = readAttribution();
-    productIds.forEach(function (id) { map[id] = { s: searchId, t: now }; });
+    productIds.forEach(function (id) {
+      var old = map[id];
+      var oldEngaged = old && old.e === 1 && now - old.t < ATTRIBUTION_TTL_MS;
+      if (engaged || !oldEngaged) map[id] = { s: searchId, t: now, e: engaged ? 1 : 0 };
+    });
     var entries = Object.keys(map)
       .map(function (id) { return [id, map[id]]; })
       .filter(function (e) { return e[1] && typeof e[1].s === "string" && now - e[1].t < ATTRIBUTION_TTL_MS; })
@@ -291,6 +300,7 @@
 
     function track(action, result) {
       if (!current) return Promise.resolve(null);
+      remember(current.search_id, [result.product_id], true);
       return postFeedback(cfg, { search_id: current.search_id, result_product_id: result.product_id, action: action }).catch(function (err) {
         if (window.console) console.warn("ServiceWidget: feedback not recorded:", err.message);
         return null;
@@ -335,7 +345,7 @@
       current = response;
       list.textContent = "";
       response.results.forEach(function (r, i) { list.appendChild(renderItem(r, i)); });
-      remember(response.search_id, response.results.map(function (r) { return r.product_id; }));
+      remember(response.search_id, response.results.map(function (r) { return r.product_id; }), false);
       heading.hidden = false;
       heading.textContent = response.count === 0 ? "No results" : "Results";
       status.textContent =
@@ -413,8 +423,9 @@
   }
 
   /**
-   * Reports a purchase of `productId`, attributed to the last search that showed it (unattributed
-   * when none did). Resolves to the recorded feedback; rejects with a ServiceWidgetError.
+   * Reports a purchase of `productId`, attributed to the search the shopper last engaged with it
+   * in, else the last search that showed it (unattributed when none did). Resolves to the recorded
+   * feedback; rejects with a ServiceWidgetError.
    */
   function trackPurchase(productId, details) {
     details = details || {};

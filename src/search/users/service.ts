@@ -4,8 +4,8 @@
 //   - `group_ids` may name at most one built-in group, which sets the role (default viewer), and
 //     any number of the store's custom groups.
 //   - Nobody grants more than they hold: the permissions a caller hands out (via groups, roles
-//     or group definitions) must all be its own. Only owners (and super admins, machine grants)
-//     may make or unmake owners; a store always keeps at least one owner.
+//     or group definitions) must all be its own. Members manage only members and roles at or
+//     below their own rank (owner > admin > developer > viewer); a store keeps at least one owner.
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, uuid } from "../../platform/ids.js";
@@ -57,8 +57,23 @@ export interface CreateGroupInput {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** Whether the actor may make, change or remove owners. */
-const managesOwners = (actor: Actor) => actor.role === "owner" || actor.role === "machine" || actor.role === "super_admin";
+const RANK: Record<Role, number> = { viewer: 0, developer: 1, admin: 2, owner: 3 };
+
+/**
+ * A member manages only members and roles at or below its own rank (owner > admin > developer >
+ * viewer): admins cannot make, change or remove owners, a developer given team:write cannot
+ * touch admins. Machine grants and super admins are not ranked.
+ */
+function checkRank(actor: Actor, ...roles: Role[]): void {
+  if (actor.role === "machine" || actor.role === "super_admin" || actor.role === "api_key") return;
+  const mine = actor.role;
+  const above = roles.find((r) => RANK[r] > RANK[mine]);
+  if (above) {
+    throw new AppError("forbidden", above === "owner" ? "Only an owner may make, change or remove owners." : `A ${mine} cannot manage the role ${above}.`, {
+      role: above,
+    });
+  }
+}
 
 function memberView(m: MemberRow, customGroups: readonly string[]) {
   return {
@@ -100,7 +115,7 @@ export class UsersService {
     if (problem) throw new AppError("validation_failed", problem, { errors: [{ field: "password", message: problem }] });
     const email = input.email.trim().toLowerCase();
     const { role, custom } = await this.resolveGroups(storeId, input.group_ids ?? [], undefined);
-    if (role === "owner" && !managesOwners(actor)) throw new AppError("forbidden", "Only an owner may make owners.");
+    checkRank(actor, role);
     await this.checkGrantable(storeId, actor, role, custom, undefined);
     if (await this.accounts.findUserByEmail(email)) {
       throw new AppError("conflict", "A user with this e-mail address already exists; invite them with POST /v1/team/invite.", {
@@ -137,9 +152,7 @@ export class UsersService {
     const role = input.role ?? resolved?.builtInRole ?? target.role;
     const currentGroups = (await this.repo.memberGroups(storeId)).get(userId) ?? [];
     const custom = resolved?.custom ?? currentGroups;
-    if ((target.role === "owner" || role === "owner") && target.role !== role && !managesOwners(actor)) {
-      throw new AppError("forbidden", "Only an owner may make or unmake owners.");
-    }
+    checkRank(actor, target.role, role);
     await this.checkGrantable(storeId, actor, role, custom, { role: target.role, groups: currentGroups });
     await this.ctx.database.transaction(async (tx) => {
       const repo = this.repo.with(tx);
@@ -156,7 +169,7 @@ export class UsersService {
   async removeMember(storeId: string, actor: Actor, userId: string) {
     const target = await this.repo.findMember(storeId, userId);
     if (!target) throw new AppError("not_found", `No member ${userId} in this store.`);
-    if (target.role === "owner" && !managesOwners(actor)) throw new AppError("forbidden", "Only an owner may remove an owner.");
+    checkRank(actor, target.role);
     await this.ctx.database.transaction(async (tx) => {
       const repo = this.repo.with(tx);
       await repo.removeMember(storeId, userId);

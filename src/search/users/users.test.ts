@@ -119,8 +119,12 @@ describeEachDialect("users, groups and members", (dialect) => {
     assert.equal(escalate.statusCode, 403, "nobody grants more than they hold");
     assert.equal(escalate.json().details.missing_permission, "billing:write");
     const selfPromote = await call("PATCH", `/v1/team/members/${viewer.id}`, viewer.token, { role: "admin" });
-    assert.equal(selfPromote.statusCode, 403);
-    assert.equal(selfPromote.json().error, "missing_permission");
+    assert.equal(selfPromote.statusCode, 403, "no self-promotion above one's own rank");
+    assert.equal(selfPromote.json().error, "forbidden");
+    const selfGroup = await createGroup(t, owner, ["billing:write"]);
+    const grabGroup = await call("PATCH", `/v1/team/members/${viewer.id}`, viewer.token, { group_ids: [created.json().id, selfGroup] });
+    assert.equal(grabGroup.statusCode, 403, "joining a group with permissions one lacks is refused");
+    assert.equal(grabGroup.json().details.missing_permission, "billing:write");
 
     const del = await call("DELETE", `/v1/user-groups/${created.json().id}`, owner);
     assert.equal(del.statusCode, 200);
@@ -156,11 +160,11 @@ describeEachDialect("users, groups and members", (dialect) => {
     const machine = await machineToken(t.search, store);
     const res = await call("GET", "/v1/user-groups/permissions", machine);
     assert.equal(res.statusCode, 200);
-    const names = res.json().map((p: { name: string }) => p.name);
-    assert.deepEqual(names, PERMISSION_NAMES);
+    const names: string[] = res.json().map((p: { name: string }) => p.name);
     for (const required of ["products:read", "products:write", "products:delete", "products:bulk", "search:read", "search:write", "search:execute"]) {
       assert.ok(names.includes(required), required);
     }
+    assert.deepEqual(names, PERMISSION_NAMES);
     for (const p of res.json()) assert.ok(p.description.length > 20, p.name);
     const byName = Object.fromEntries(res.json().map((p: { name: string }) => [p.name, p]));
     assert.equal(byName["security:write"].api_key_scope, false);
@@ -171,7 +175,7 @@ describeEachDialect("users, groups and members", (dialect) => {
     assert.equal(byName["connector:write:store"].action, "write:store");
   });
 
-  test("role rules: only owners make or unmake owners, and a store keeps at least one owner", async () => {
+  test("role rules: members manage only roles at or below their own (owners alone manage owners); a store keeps an owner", async () => {
     const store = await registerStore(t);
     const owner = await loginToken(t.search, store.email, store.password);
     const ownerId = (await call("GET", "/v1/users", owner)).json()[0].id as string;
@@ -185,6 +189,15 @@ describeEachDialect("users, groups and members", (dialect) => {
     assert.equal(createOwner.statusCode, 403);
     assert.equal((await call("PATCH", `/v1/team/members/${ownerId}`, admin.token, { role: "viewer" })).statusCode, 403);
     assert.equal((await call("DELETE", `/v1/team/members/${ownerId}`, admin.token)).statusCode, 403);
+    const managers = await createGroup(t, owner, ["team:write"]);
+    await setGroups(t, owner, dev.id, [managers]);
+    const devOnAdmin = await call("PATCH", `/v1/team/members/${admin.id}`, dev.token, { role: "viewer" });
+    assert.equal(devOnAdmin.statusCode, 403, "team:write does not let a developer manage an admin");
+    assert.equal(devOnAdmin.json().error, "forbidden");
+    const devMakesAdmin = await call("POST", "/v1/users", dev.token, { email: newEmail("a"), password: "Some-password-1", full_name: "A", group_ids: ["grp_admin"] });
+    assert.equal(devMakesAdmin.statusCode, 403);
+    const devMakesViewer = await call("POST", "/v1/users", dev.token, { email: newEmail("v"), password: "Some-password-1", full_name: "V" });
+    assert.equal(devMakesViewer.statusCode, 201, "at or below its own rank is fine");
     const demoteDev = await call("PATCH", `/v1/team/members/${dev.id}`, admin.token, { role: "viewer" });
     assert.equal(demoteDev.statusCode, 200, "admins manage non-owners");
     assert.equal(demoteDev.json().role, "viewer");
