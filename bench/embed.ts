@@ -1,4 +1,4 @@
-// `npm run bench:embed [-- --model DIR] [--threads N] [--images DIR] [--quick] [--no-compare] [--wait-quiet S]`
+// `npm run bench:embed [-- --model DIR] [--threads N] [--spinning] [--images DIR] [--quick] [--no-compare] [--wait-quiet S]`
 //
 // Throughput and latency of the embedding runtime for the configured model, through the same code
 // the service uses (runtime.ts: sharp resize → worker → onnxruntime): images/s and texts/s at
@@ -31,6 +31,7 @@ const { values: args } = parseArgs({
   options: {
     model: { type: "string" },
     threads: { type: "string" },
+    spinning: { type: "boolean", default: false },
     images: { type: "string" },
     quick: { type: "boolean", default: false },
     "no-compare": { type: "boolean", default: false },
@@ -162,13 +163,14 @@ const rssBeforeLoad = rssMB();
 const loadStarted = performance.now();
 const model: WorkerEmbeddingModel = await loadEmbeddingModel(modelRef, {
   ...(args.threads ? { threads: Number(args.threads) } : {}),
+  spinning: args.spinning ?? false,
   maxQueue: 1024,
 });
 const loadMs = performance.now() - loadStarted;
 const rssAfterLoad = rssMB();
 
 console.log(`model       ${modelRef.id}${tmp ? " (generated tiny test model)" : ""}`);
-console.log(`            ${model.info.modelType}, ${model.fingerprint.dim}-d, hash ${model.fingerprint.hash.slice(0, 16)}…, ${model.info.threads} intra-op threads`);
+console.log(`            ${model.info.modelType}, ${model.fingerprint.dim}-d, hash ${model.fingerprint.hash.slice(0, 16)}…, ${model.info.threads} intra-op threads${model.info.spinning ? " (spinning)" : ""}`);
 console.log(`inputs      ${inputs.source}; ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), node ${process.version}`);
 console.log(`load        ${loadMs.toFixed(0)} ms (sessions ${model.info.loadMs.toFixed(0)} ms incl. hashing ${model.info.hashMs.toFixed(0)} ms in parallel, warm-up ${model.info.warmupMs.toFixed(0)} ms); RSS ${rssBeforeLoad} → ${rssAfterLoad} MB`);
 

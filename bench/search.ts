@@ -22,6 +22,7 @@ import { TEST_MODEL_VERSION } from "../src/embeddings/testmodel/build.js";
 import { AccountsService } from "../src/search/accounts/service.js";
 import { clusteredVectors } from "../src/vectors/synthetic.js";
 import { formatVectorBench, runVectorBench } from "./vectors.js";
+import { testEnv } from "../test/support/env.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -33,7 +34,7 @@ const { values: args } = parseArgs({
 });
 const COUNT = Number(args.count);
 const SECONDS = Number(args.seconds);
-const PG_URL = process.env.TEST_DATABASE_URL;
+const PG_URL = testEnv.databaseUrl;
 const CATEGORIES = ["dresses", "tops", "bottoms", "shoes", "bags"];
 const QUERIES = ["red dress", "blue jeans", "black bag", "white sneakers", "green top", "yellow scarf", "navy coat", "pink skirt"];
 

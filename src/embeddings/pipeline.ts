@@ -7,7 +7,7 @@ import { sha256 } from "../platform/ids.js";
 import type { SafeFetch } from "../platform/outbound/safe-fetch.js";
 import { decodeImage, fetchImage, type Region } from "./image.js";
 import { dominantColors } from "./colors.js";
-import type { DecodedImage, EmbeddingModel, ModelFingerprint } from "./types.js";
+import { fingerprintKey, type DecodedImage, type EmbeddingModel } from "./types.js";
 
 export const STORED_IMAGE_MAX_SIDE = 512;
 
@@ -22,9 +22,6 @@ export interface PreparedImage {
 export interface PipelineLimits {
   maxPixels: number;
 }
-
-/** A short, stable key of the embedding space, stored with every vector (`hash/dim`). */
-export const fingerprintKey = (fp: ModelFingerprint): string => `${fp.hash.slice(0, 16)}/${fp.dim}`;
 
 export class ImagePipeline {
   constructor(

@@ -34,10 +34,11 @@ export interface LoadedInfo {
   hashMs: number;
   warmupMs: number;
   threads: number;
+  spinning: boolean;
 }
 
 export type WorkerRequest =
-  | { type: "load"; source: ModelSource; threads: number; dtype: ModelDtype }
+  | { type: "load"; source: ModelSource; threads: number; spinning: boolean; dtype: ModelDtype }
   /** `count` images of the model's input size, interleaved RGB bytes, back to back. */
   | { type: "images"; id: number; pixels: Uint8Array; count: number }
   | { type: "texts"; id: number; texts: string[] }
@@ -140,7 +141,7 @@ async function exists(file: string): Promise<boolean> {
   return (await stat(file).catch(() => undefined))?.isFile() ?? false;
 }
 
-async function load(source: ModelSource, threads: number, dtype: ModelDtype): Promise<LoadedInfo> {
+async function load(source: ModelSource, threads: number, spinning: boolean, dtype: ModelDtype): Promise<LoadedInfo> {
   const started = performance.now();
   const T = await import("@huggingface/transformers");
   const { env } = T;
@@ -216,6 +217,7 @@ async function load(source: ModelSource, threads: number, dtype: ModelDtype): Pr
       interOpNumThreads: 1,
       executionMode: "sequential" as const,
       graphOptimizationLevel: "all" as const,
+      extra: { session: { intra_op: { allow_spinning: spinning ? "1" : "0" } } },
     },
   };
   const [textModel, visionModel] = await Promise.all([
@@ -243,7 +245,7 @@ async function load(source: ModelSource, threads: number, dtype: ModelDtype): Pr
   if (t.dim !== v.dim) throw new Error(`text embeddings have ${t.dim} dimensions but image embeddings ${v.dim}`);
   m.dim = v.dim;
   loaded = m;
-  return { modelType, dim: m.dim, hash, hashedFiles, preprocess: spec, loadMs, hashMs, warmupMs, threads };
+  return { modelType, dim: m.dim, hash, hashedFiles, preprocess: spec, loadMs, hashMs, warmupMs, threads, spinning };
 }
 
 function describe(e: unknown): string {
@@ -259,7 +261,7 @@ parentPort!.on("message", (req: WorkerRequest) => {
     switch (req.type) {
       case "load":
         try {
-          post({ type: "loaded", info: await load(req.source, req.threads, req.dtype) });
+          post({ type: "loaded", info: await load(req.source, req.threads, req.spinning, req.dtype) });
         } catch (e) {
           let message = describe(e);
           if (req.source.kind === "hub" && /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|network/i.test(message)) {

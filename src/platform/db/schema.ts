@@ -383,6 +383,55 @@ export interface ProductVectorsTable {
   created_at: number;
 }
 
+// --- assistant (0009_assistant)
+export interface AssistantPublicKeysTable {
+  id: string;
+  store_id: string;
+  name: string;
+  /** SHA-256 hex of the whole key `store_pub_…`; the key itself is shown once. */
+  key_hash: string;
+  key_prefix: string;
+  created_by: string | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface AssistantSessionsTable {
+  id: string;
+  store_id: string;
+  /** SHA-256 hex of the opaque bearer `ast_…`. */
+  token_hash: string;
+  role: string;
+  locale: string | null;
+  public_key_id: string | null;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  revoke_reason: string | null;
+}
+
+export interface AssistantPolicyVersionsTable {
+  store_id: string;
+  concept_id: string;
+  version: number;
+  handle: string;
+  title: string;
+  body_markdown: string;
+  locale: string;
+  /** 0/1 */
+  published: number;
+  created_by: string | null;
+  created_at: number;
+}
+
+export interface AssistantThreadsTable {
+  id: string;
+  store_id: string;
+  session_id: string;
+  locale: string;
+  created_at: number;
+}
+
 export interface Schema {
   stores: StoresTable;
   users: UsersTable;
@@ -402,6 +451,10 @@ export interface Schema {
   search_history: SearchHistoryTable;
   search_feedback: SearchFeedbackTable;
   widget_keys: WidgetKeysTable;
+  assistant_public_keys: AssistantPublicKeysTable;
+  assistant_sessions: AssistantSessionsTable;
+  assistant_threads: AssistantThreadsTable;
+  assistant_policy_versions: AssistantPolicyVersionsTable;
   billing_accounts: BillingAccountsTable;
   billing_checkout_sessions: BillingCheckoutSessionsTable;
   billing_invoices: BillingInvoicesTable;

@@ -26,6 +26,8 @@ const migration: MigrationFactory = (types) => ({
       .execute();
     await db.schema.createIndex("products_store_created_idx").on("products").columns(["store_id", "created_at", "product_id"]).execute();
     await db.schema.createIndex("products_store_category_idx").on("products").columns(["store_id", "category"]).execute();
+    // Search filters compare categories ignoring case.
+    await sql`CREATE INDEX products_store_category_lower_idx ON products (store_id, lower(category))`.execute(db);
     await db.schema.createIndex("products_store_brand_idx").on("products").columns(["store_id", "brand"]).execute();
     await db.schema.createIndex("products_store_price_idx").on("products").columns(["store_id", "price"]).execute();
 
@@ -40,7 +42,6 @@ const migration: MigrationFactory = (types) => ({
       .addColumn("created_at", "bigint", (c) => c.notNull())
       .addPrimaryKeyConstraint("product_images_pk", ["store_id", "sha256"])
       .execute();
-    void sql;
   },
 });
 

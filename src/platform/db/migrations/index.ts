@@ -8,6 +8,7 @@ import m0005 from "./0005_security_team.js";
 import m0006 from "./0006_billing.js";
 import m0007 from "./0007_search_history.js";
 import m0008 from "./0008_feedback_widget.js";
+import m0009 from "./0009_assistant.js";
 
 export const migrations: Record<string, MigrationFactory> = {
   "0001_accounts": m0001,
@@ -18,4 +19,5 @@ export const migrations: Record<string, MigrationFactory> = {
   "0006_billing": m0006,
   "0007_search_history": m0007,
   "0008_feedback_widget": m0008,
+  "0009_assistant": m0009,
 };

@@ -1,0 +1,79 @@
+// Authentication of Assistant API routes.
+//   - Shopper calls: `Authorization: Bearer ast_…`, an opaque session token minted by
+//     POST /v1/sessions/anonymous, looked up by SHA-256 in assistant_sessions (expired or revoked
+//     → 401 UNAUTHENTICATED). Opaque and table-backed so that revocation takes effect at once and
+//     the Search API never accepts one (it is not a JWT nor an `sk_live_` key).
+//   - Admin calls (/v1/admin/*): a dashboard session, i.e. a Search API user-login token (same
+//     signing key), resolved to its active store exactly as the Search API does
+//     (X-Service-Active-Tenant when the user belongs to several stores), then a permission check.
+//     Machine grants, API keys and shopper sessions are refused there.
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { AppContext } from "../platform/context.js";
+import { AppError } from "../platform/errors/catalogue.js";
+import { sha256 } from "../platform/ids.js";
+import { bearerOf, createAuthenticator } from "../search/auth/authenticate.js";
+import { requirePermission, type Permission } from "../search/auth/permissions.js";
+import type { App } from "../platform/http/app.js";
+import { SessionsRepository } from "./sessions/repository.js";
+
+export const SESSION_TOKEN_PREFIX = "ast_";
+
+export interface ShopperSession {
+  id: string;
+  storeId: string;
+  role: string;
+  locale: string | null;
+  expiresAt: number;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    shopper: ShopperSession | null;
+  }
+}
+
+/** Decorations the assistant app needs once (the Search authenticator sets principal/store). */
+export function decorateAssistantRequests(app: App): void {
+  if (!app.hasRequestDecorator("shopper")) app.decorateRequest("shopper", null);
+  if (!app.hasRequestDecorator("principal")) app.decorateRequest("principal", null);
+  if (!app.hasRequestDecorator("store")) app.decorateRequest("store", null);
+}
+
+/** onRequest hook for shopper routes: sets request.shopper or throws 401. */
+export function sessionGuard(ctx: AppContext) {
+  const repo = new SessionsRepository(ctx.database.db);
+  return async function requireSession(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const token = bearerOf(request);
+    if (!token || !token.startsWith(SESSION_TOKEN_PREFIX)) throw new AppError("unauthorized", "A session token (Bearer ast_…) is required.");
+    const row = await repo.findByTokenHash(sha256(token));
+    if (!row) throw new AppError("unauthorized", "The session token is invalid.");
+    if (row.revoked_at !== null) throw new AppError("unauthorized", "The session has been revoked.");
+    if (row.expires_at <= ctx.clock.now()) throw new AppError("unauthorized", "The session has expired.");
+    request.shopper = { id: row.id, storeId: row.store_id, role: row.role, locale: row.locale, expiresAt: row.expires_at };
+  };
+}
+
+export function shopperOf(request: FastifyRequest): ShopperSession {
+  if (!request.shopper) throw new AppError("unauthorized");
+  return request.shopper;
+}
+
+/**
+ * onRequest + preHandler pair for admin routes: the route must declare `config: { auth: "store" }`
+ * so the Search authenticator resolves the store.
+ */
+export function dashboardGuard(ctx: AppContext, permission: Permission) {
+  const authenticate = createAuthenticator(ctx);
+  const check = requirePermission(permission);
+  return {
+    onRequest: async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const token = bearerOf(request);
+      if (token?.startsWith(SESSION_TOKEN_PREFIX)) throw new AppError("unauthorized", "Admin calls need a dashboard session, not a shopper session.");
+      await authenticate(request, reply);
+      if (request.principal?.kind !== "user") {
+        throw new AppError("forbidden", "Admin calls need a dashboard session (a user login), not a machine grant or API key.");
+      }
+    },
+    preHandler: check,
+  };
+}

@@ -1,0 +1,70 @@
+// Store policies as versioned concepts: PUT stores a new concept_version whenever any field
+// differs from the newest version (an identical PUT changes nothing and returns that version).
+// Answers use the newest version of a concept only when it is published.
+import type { AppContext } from "../../platform/context.js";
+import { AppError } from "../../platform/errors/catalogue.js";
+import { PoliciesRepository, type PolicyVersionRow } from "./repository.js";
+
+export interface PolicyInput {
+  handle: string;
+  title: string;
+  body_markdown: string;
+  locale: string;
+  published: boolean;
+}
+
+export interface PolicyView extends PolicyInput {
+  concept_id: string;
+  concept_version: number;
+  updated_at: string;
+}
+
+export function policyView(row: PolicyVersionRow): PolicyView {
+  return {
+    concept_id: row.concept_id,
+    concept_version: Number(row.version),
+    handle: row.handle,
+    title: row.title,
+    body_markdown: row.body_markdown,
+    locale: row.locale,
+    published: Number(row.published) === 1,
+    updated_at: new Date(Number(row.created_at)).toISOString(),
+  };
+}
+
+export class PoliciesService {
+  private readonly repo: PoliciesRepository;
+  constructor(private readonly ctx: AppContext) {
+    this.repo = new PoliciesRepository(ctx.database.db);
+  }
+
+  async put(storeId: string, conceptId: string, input: PolicyInput, actor: string | null): Promise<{ policy: PolicyView; changed: boolean }> {
+    const latest = await this.repo.latest(storeId, conceptId);
+    if (latest) {
+      const current = policyView(latest);
+      const same = (Object.keys(input) as Array<keyof PolicyInput>).every((k) => current[k] === input[k]);
+      if (same) return { policy: current, changed: false };
+    }
+    // A handle names one concept within a store and locale.
+    const clash = (await this.repo.latestAll(storeId)).find((r) => r.concept_id !== conceptId && r.handle === input.handle && r.locale === input.locale);
+    if (clash) throw new AppError("conflict", `The handle "${input.handle}" is already used by the concept "${clash.concept_id}".`, { concept_id: clash.concept_id });
+    const row: PolicyVersionRow = {
+      store_id: storeId,
+      concept_id: conceptId,
+      version: latest ? Number(latest.version) + 1 : 1,
+      handle: input.handle,
+      title: input.title,
+      body_markdown: input.body_markdown,
+      locale: input.locale,
+      published: input.published ? 1 : 0,
+      created_by: actor,
+      created_at: this.ctx.clock.now(),
+    };
+    await this.repo.insert(storeId, row);
+    return { policy: policyView(row), changed: true };
+  }
+
+  async list(storeId: string): Promise<PolicyView[]> {
+    return (await this.repo.latestAll(storeId)).map(policyView);
+  }
+}

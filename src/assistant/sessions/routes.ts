@@ -1,0 +1,111 @@
+// Shopper sessions and threads: POST /v1/sessions/anonymous, POST /v1/sessions/revoke,
+// POST /v1/chat/sessions, GET /v1/chat/sessions/{thread_id}.
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import type { AppContext } from "../../platform/context.js";
+import type { App } from "../../platform/http/app.js";
+import { sessionGuard, shopperOf } from "../auth.js";
+import { CorrelationId, Locale, problems, sessionSecurity } from "../schemas.js";
+import { MINT_LIMIT, SessionsService } from "./service.js";
+
+const ThreadParams = Type.Object({ thread_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+
+export async function sessionRoutes(app: App, ctx: AppContext): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const service = new SessionsService(ctx);
+  const requireSession = sessionGuard(ctx);
+
+  r.post(
+    "/v1/sessions/anonymous",
+    {
+      config: { auth: "none" },
+      schema: {
+        tags: ["sessions"],
+        summary: `Mint an anonymous shopper session with the store's public key (at most ${MINT_LIMIT.points} per ${MINT_LIMIT.durationSec} s per client address)`,
+        body: Type.Object(
+          { store_public_key: Type.String({ minLength: 1, maxLength: 200 }), locale: Type.Optional(Locale) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            session_token: Type.String({ description: "Opaque bearer ast_…" }),
+            expires_in: Type.Integer(),
+            role: Type.Literal("anonymous"),
+            correlation_id: CorrelationId,
+          }),
+          ...problems(400, 401, 429),
+        },
+      },
+    },
+    async (request) => ({ ...(await service.mintAnonymous(request.body.store_public_key, request.body.locale, request.ip)), correlation_id: request.id }),
+  );
+
+  r.post(
+    "/v1/sessions/revoke",
+    {
+      config: { auth: "none" },
+      onRequest: requireSession,
+      schema: {
+        tags: ["sessions"],
+        security: sessionSecurity,
+        summary: "Revoke the calling session: its token stops working at once",
+        body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }),
+        response: { 204: Type.Null(), ...problems(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      await service.revoke(shopperOf(request), request.body.reason);
+      return reply.status(204).send(null);
+    },
+  );
+
+  r.post(
+    "/v1/chat/sessions",
+    {
+      config: { auth: "none" },
+      onRequest: requireSession,
+      schema: {
+        tags: ["chat"],
+        security: sessionSecurity,
+        summary: "Open a chat thread bound to the calling session",
+        body: Type.Object({ locale: Type.Optional(Locale) }, { additionalProperties: false }),
+        response: { 201: Type.Object({ thread_id: Type.String({ description: "thr_…" }), correlation_id: CorrelationId }), ...problems(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      const created = await service.createThread(shopperOf(request), request.body.locale);
+      return reply.status(201).send({ ...created, correlation_id: request.id });
+    },
+  );
+
+  r.get(
+    "/v1/chat/sessions/:thread_id",
+    {
+      config: { auth: "none" },
+      onRequest: requireSession,
+      schema: {
+        tags: ["chat"],
+        security: sessionSecurity,
+        summary: "The thread's transcript (only for the session that opened it)",
+        params: ThreadParams,
+        response: {
+          200: Type.Object({
+            thread_id: Type.String(),
+            locale: Type.String(),
+            created_at: Type.String({ format: "date-time" }),
+            messages: Type.Array(
+              Type.Object({
+                role: Type.Union([Type.Literal("user"), Type.Literal("assistant")]),
+                text: Type.String(),
+                created_at: Type.String({ format: "date-time" }),
+              }),
+            ),
+            correlation_id: CorrelationId,
+          }),
+          ...problems(400, 401, 404),
+        },
+      },
+    },
+    async (request) => ({ ...(await service.transcript(shopperOf(request), request.params.thread_id)), correlation_id: request.id }),
+  );
+}

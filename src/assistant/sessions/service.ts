@@ -1,0 +1,92 @@
+// Anonymous shopper sessions and chat threads.
+import type { AppContext } from "../../platform/context.js";
+import { AppError } from "../../platform/errors/catalogue.js";
+import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
+import { AccountsRepository } from "../../search/accounts/repository.js";
+import { SESSION_TOKEN_PREFIX, type ShopperSession } from "../auth.js";
+import { PublicKeysService } from "../public-keys/service.js";
+import { SessionsRepository, type ThreadRow } from "./repository.js";
+
+/** Lifetime of a shopper session token (spec sample: 3600). */
+export const SESSION_TTL_SECONDS = 3600;
+/** Anonymous sessions one client address may mint per window (refused, never queued). */
+export const MINT_LIMIT = { points: 20, durationSec: 60 } as const;
+export const DEFAULT_LOCALE = "en";
+
+export interface Transcript {
+  thread_id: string;
+  locale: string;
+  created_at: string;
+  messages: Array<{ role: "user" | "assistant"; text: string; created_at: string }>;
+}
+
+export class SessionsService {
+  private readonly repo: SessionsRepository;
+  private readonly keys: PublicKeysService;
+  private readonly stores: AccountsRepository;
+  private readonly mintLimiter;
+
+  constructor(private readonly ctx: AppContext) {
+    this.repo = new SessionsRepository(ctx.database.db);
+    this.keys = new PublicKeysService(ctx);
+    this.stores = new AccountsRepository(ctx.database.db);
+    this.mintLimiter = ctx.limiters({ name: "assistant-session-mint", ...MINT_LIMIT });
+  }
+
+  async mintAnonymous(publicKey: string, locale: string | undefined, clientAddress: string) {
+    const budget = await this.mintLimiter.consume(clientAddress);
+    if (!budget.allowed) {
+      throw new AppError(
+        "rate_limit_exceeded",
+        `At most ${MINT_LIMIT.points} sessions may be minted per ${MINT_LIMIT.durationSec} seconds from one client address.`,
+        { limit: MINT_LIMIT.points, window: "session_mint_per_client_address", window_seconds: MINT_LIMIT.durationSec, retry_after: budget.retryAfterSec },
+        { "retry-after": String(budget.retryAfterSec) },
+      );
+    }
+    const key = await this.keys.resolve(publicKey);
+    const store = await this.stores.findStore(key.store_id);
+    if (!store || store.status !== "active") throw new AppError("unauthorized", "The store is not active.");
+    const token = randomSecret(SESSION_TOKEN_PREFIX, 32);
+    const now = this.ctx.clock.now();
+    await this.repo.insertSession(key.store_id, {
+      id: prefixedId("ses"),
+      token_hash: sha256(token),
+      role: "anonymous",
+      locale: locale ?? null,
+      public_key_id: key.id,
+      created_at: now,
+      expires_at: now + SESSION_TTL_SECONDS * 1000,
+      revoked_at: null,
+      revoke_reason: null,
+    });
+    return { session_token: token, expires_in: SESSION_TTL_SECONDS, role: "anonymous" as const };
+  }
+
+  async revoke(session: ShopperSession, reason: string): Promise<void> {
+    await this.repo.revokeSession(session.storeId, session.id, this.ctx.clock.now(), reason);
+  }
+
+  async createThread(session: ShopperSession, locale: string | undefined): Promise<{ thread_id: string }> {
+    const id = prefixedId("thr");
+    await this.repo.insertThread(session.storeId, {
+      id,
+      session_id: session.id,
+      locale: locale ?? session.locale ?? DEFAULT_LOCALE,
+      created_at: this.ctx.clock.now(),
+    });
+    return { thread_id: id };
+  }
+
+  /** The thread, only when it belongs to this session (another session's or store's: 404). */
+  async thread(session: ShopperSession, threadId: string): Promise<ThreadRow> {
+    const row = await this.repo.findThread(session.storeId, session.id, threadId);
+    if (!row) throw new AppError("not_found", "No such thread in this session.");
+    return row;
+  }
+
+  async transcript(session: ShopperSession, threadId: string): Promise<Transcript> {
+    const row = await this.thread(session, threadId);
+    // Messages arrive with POST /v1/chat/messages (not built yet): the transcript is empty until then.
+    return { thread_id: row.id, locale: row.locale, created_at: new Date(Number(row.created_at)).toISOString(), messages: [] };
+  }
+}
