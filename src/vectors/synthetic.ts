@@ -2,18 +2,10 @@
 // (like image embeddings of a catalogue: groups of similar products) and an exact reference
 // search to measure recall against.
 import { TopK, dotRow } from "./math.js";
+import { mulberry32 } from "../platform/prng.js";
 
-/** mulberry32: a small seeded PRNG, [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded PRNG in [0, 1) (mulberry32). */
+export const prng = mulberry32;
 
 function gaussian(random: () => number): number {
   const u = Math.max(random(), 1e-12);

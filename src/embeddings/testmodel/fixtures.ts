@@ -5,7 +5,7 @@
 
 import sharp from "sharp";
 import type { DecodedImage } from "../types.js";
-import { mulberry32 } from "./graphs.js";
+import { mulberry32 } from "../../platform/prng.js";
 
 /**
  * Everyday sRGB values (0–255) for the test model's basic colours — deliberately not the model's

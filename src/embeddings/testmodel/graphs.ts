@@ -27,6 +27,7 @@
 
 import { GraphBuilder, attr, encodeModel } from "./onnx.js";
 import { COLOUR_WORDS, COLOUR_WORD_EMPHASIS, PALETTE } from "./vocabulary.js";
+import { mulberry32 } from "../../platform/prng.js";
 
 /** Output dimension of both towers. */
 export const EMBEDDING_DIM = 128;
@@ -66,17 +67,6 @@ const FEATURES = BLOCK_T + 2; // image feature length
 const NEUTRAL_ROW = FEATURES; // extra basis row used by text only
 const BASIS_ROWS = FEATURES + 1;
 
-/** Small deterministic PRNG (mulberry32). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `rows` × `cols` matrix (row-major) with orthonormal rows, from a seeded Gaussian + Gram–Schmidt. */
 function orthonormalRows(rows: number, cols: number, seed: number): Float64Array[] {
