@@ -7,6 +7,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
+import SQLite from "better-sqlite3";
 import { freePort, runEntry, waitFor200, type Started } from "../support/process.js";
 import { solidImage } from "../support/servers.js";
 import { testModelDir } from "../support/harness.js";
@@ -75,6 +76,10 @@ test("SIGKILL mid-job, restart: the job completes with every product exactly onc
       body: new URLSearchParams({ grant_type: "client_credentials", client_id: creds.client_id, client_secret: creds.client_secret }),
     });
     const token = ((await grant.json()) as { access_token: string }).access_token;
+    // The store polls its job often: lift the free plan's 10 requests a minute (plans are read per request).
+    const db = new SQLite(path.join(dataDir, "shopsight.db"));
+    db.prepare("UPDATE stores SET plan = 'enterprise' WHERE id = ?").run(creds.client_id);
+    db.close();
 
     const products = Array.from({ length: 30 }, (_, i) => ({ product_id: `r-${i}`, image_url: `${imageBase}/p${i}.png` }));
     const submitted = await call(port, "POST", "/v1/products/bulk", token, { products });
