@@ -5,7 +5,7 @@
 // item fails that item only; the job is `failed` only when it cannot run at all.
 import type { AppContext } from "../../platform/context.js";
 import { AppError, isAppError } from "../../platform/errors/catalogue.js";
-import { randomSecret } from "../../platform/ids.js";
+import { randomSecret, uuid } from "../../platform/ids.js";
 import type { JobContext, JobHandler } from "../../platform/jobs/queue.js";
 import { checkTargetUrl } from "../../platform/outbound/target.js";
 import { ProductsService, type Metadata, type ProductInput } from "../products/service.js";
@@ -38,8 +38,8 @@ export class BulkJobsService {
     const generatedSecret = input.callback_url && !input.callback_secret ? randomSecret("cbs_", 24) : undefined;
     const now = this.ctx.clock.now();
     const jobId = await this.ctx.database.transaction(async (tx) => {
-      const id = await this.ctx.jobs.enqueue<BulkPayload>(tx, storeId, BULK_JOB_KIND, { jobId: "" });
-      await tx.updateTable("jobs").set({ payload: JSON.stringify({ jobId: id }) }).where("id", "=", id).execute();
+      const id = uuid();
+      await this.ctx.jobs.enqueue<BulkPayload>(tx, storeId, BULK_JOB_KIND, { jobId: id }, id);
       await this.repo.with(tx).create(
         storeId,
         {

@@ -25,25 +25,13 @@ export class Reindexer {
 
   /** Stores with products embedded by another model than the loaded one, and how many. */
   async stale(): Promise<{ store_id: string; count: number }[]> {
-    const model = this.ctx.images.modelKey();
-    const rows = await this.ctx.database.db
-      .selectFrom("products")
-      .select(["store_id", (eb) => eb.fn.countAll<number>().as("n")])
-      .where("model", "!=", model)
-      .groupBy("store_id")
-      .execute();
-    return rows.map((r) => ({ store_id: r.store_id, count: Number(r.n) }));
+    return this.repo.staleByStore(this.ctx.images.modelKey());
   }
 
   /** Re-embeds the store's products (only stale ones unless `all`). */
   async store(storeId: string, options: { all?: boolean } = {}): Promise<ReindexReport> {
     const model = this.ctx.images.modelKey();
-    const rows = await this.ctx.database.db
-      .selectFrom("products")
-      .select(["product_id", "image_sha256", "vector_id", "model"])
-      .where("store_id", "=", storeId)
-      .orderBy("product_id")
-      .execute();
+    const rows = await this.repo.embeddingsOfStore(storeId);
     const todo = options.all ? rows : rows.filter((r) => r.model !== model);
     const report: ReindexReport = { store_id: storeId, model, checked: rows.length, reindexed: 0, failed: [] };
     for (let i = 0; i < todo.length; i += BATCH) {
@@ -66,12 +54,7 @@ export class Reindexer {
         const vector = vectors[j]!;
         await this.ctx.database.transaction(async (tx) => {
           await this.ctx.vectors.upsert(tx, storeId, { vectorId: row.vector_id, productId: row.product_id, model, vector });
-          await tx
-            .updateTable("products")
-            .set({ model })
-            .where("store_id", "=", storeId)
-            .where("product_id", "=", row.product_id)
-            .execute();
+          await this.repo.with(tx).setModel(storeId, row.product_id, model);
         });
         this.ctx.vectors.afterCommit(storeId, { upserted: [{ vectorId: row.vector_id, productId: row.product_id, vector }] });
         report.reindexed += 1;

@@ -119,13 +119,28 @@ export class ProductsRepository {
     if (!used) await this.db.deleteFrom("product_images").where("store_id", "=", storeId).where("sha256", "=", sha256).execute();
   }
 
-  /** Product ids and image hashes of a store (reindexing). */
-  imagesOfStore(storeId: string): Promise<{ product_id: string; image_sha256: string; vector_id: string }[]> {
+  /** Product ids, image hashes, vector ids and model keys of a store, for reindexing. */
+  embeddingsOfStore(storeId: string): Promise<{ product_id: string; image_sha256: string; vector_id: string; model: string }[]> {
     return this.db
       .selectFrom("products")
-      .select(["product_id", "image_sha256", "vector_id"])
+      .select(["product_id", "image_sha256", "vector_id", "model"])
       .where("store_id", "=", storeId)
       .orderBy("product_id")
       .execute();
+  }
+
+  async setModel(storeId: string, productId: string, model: string): Promise<void> {
+    await this.db.updateTable("products").set({ model }).where("store_id", "=", storeId).where("product_id", "=", productId).execute();
+  }
+
+  /** Across stores (operator command): how many products each store has embedded by another model. */
+  async staleByStore(model: string): Promise<{ store_id: string; count: number }[]> {
+    const rows = await this.db
+      .selectFrom("products")
+      .select(["store_id", (eb) => eb.fn.countAll<number>().as("n")])
+      .where("model", "!=", model)
+      .groupBy("store_id")
+      .execute();
+    return rows.map((r) => ({ store_id: r.store_id, count: Number(r.n) }));
   }
 }

@@ -9,6 +9,7 @@ import { AppError } from "../../platform/errors/catalogue.js";
 import { uuid } from "../../platform/ids.js";
 import type { PreparedImage } from "../../embeddings/pipeline.js";
 import { planOf } from "../billing/plans.js";
+import { AccountsRepository } from "../accounts/repository.js";
 import { WebhooksService } from "../webhooks/service.js";
 import { ProductsRepository, type Cursor, type ListFilter, type ProductRow } from "./repository.js";
 
@@ -263,7 +264,7 @@ export class ProductsService {
   }
 
   private async checkPlanLimit(tx: Tx, storeId: string): Promise<void> {
-    const store = await tx.selectFrom("stores").select("plan").where("id", "=", storeId).executeTakeFirst();
+    const store = await new AccountsRepository(tx).findStore(storeId);
     const limit = planOf(store?.plan ?? "free").max_products;
     if (limit === null) return;
     const current = await this.repo.with(tx).count(storeId);

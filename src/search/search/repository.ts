@@ -39,15 +39,6 @@ export class SearchRepository {
     return q.select(["product_id", "color_name", "dominant_colors"]).execute();
   }
 
-  async storeSize(storeId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom("products")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("store_id", "=", storeId)
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
-  }
-
   async addHistory(storeId: string, row: Omit<SearchHistoryRow, "store_id">): Promise<void> {
     await this.db.insertInto("search_history").values({ ...row, store_id: storeId }).execute();
   }

@@ -110,15 +110,4 @@ export class WebhooksRepository {
   async updateDelivery(storeId: string, id: string, patch: Partial<Omit<DeliveryRow, "id" | "store_id">>): Promise<void> {
     await this.db.updateTable("webhook_deliveries").set(patch).where("store_id", "=", storeId).where("id", "=", id).execute();
   }
-
-  /** Pending deliveries count per store (metrics and tests). */
-  async pendingCount(storeId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom("webhook_deliveries")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("store_id", "=", storeId)
-      .where("status", "=", "pending")
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
-  }
 }
