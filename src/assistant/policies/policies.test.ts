@@ -62,6 +62,14 @@ describeEachDialect("assistant: versioned store policies", (dialect) => {
     assert.equal(clash.json().code, "CONFLICT");
   });
 
+  test("concurrent changes of one concept each get their own version (no 500, nothing lost)", async () => {
+    const bodies = Array.from({ length: 6 }, (_, i) => ({ ...returns, handle: "care-guide", body_markdown: `Care guide revision ${i}.` }));
+    const results = await Promise.all(bodies.map((b) => put(ownerA, "care-guide", b)));
+    assert.deepEqual(results.map((r) => r.statusCode).sort(), results.map(() => 200).sort(), results.map((r) => r.body).join("\n"));
+    const versions = results.map((r) => r.json().concept_version as number).sort((x, y) => x - y);
+    assert.deepEqual(versions, [1, 2, 3, 4, 5, 6]);
+  });
+
   test("permissions and cross-store isolation", async () => {
     const none = await t.assistant.inject({ method: "GET", url: "/v1/admin/policies" });
     assert.equal(none.statusCode, 401);

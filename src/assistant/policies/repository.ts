@@ -18,8 +18,14 @@ export class PoliciesRepository {
       .executeTakeFirst();
   }
 
-  async insert(storeId: string, row: Omit<PolicyVersionRow, "store_id">): Promise<void> {
-    await this.db.insertInto("assistant_policy_versions").values({ ...row, store_id: storeId }).execute();
+  /** Inserts a version; false when that version number was taken meanwhile (a concurrent PUT). */
+  async insert(storeId: string, row: Omit<PolicyVersionRow, "store_id">): Promise<boolean> {
+    const res = await this.db
+      .insertInto("assistant_policy_versions")
+      .values({ ...row, store_id: storeId })
+      .onConflict((oc) => oc.columns(["store_id", "concept_id", "version"]).doNothing())
+      .executeTakeFirst();
+    return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
   /** The newest version of every concept of the store. */

@@ -39,29 +39,33 @@ export class PoliciesService {
   }
 
   async put(storeId: string, conceptId: string, input: PolicyInput, actor: string | null): Promise<{ policy: PolicyView; changed: boolean }> {
-    const latest = await this.repo.latest(storeId, conceptId);
-    if (latest) {
-      const current = policyView(latest);
-      const same = (Object.keys(input) as Array<keyof PolicyInput>).every((k) => current[k] === input[k]);
-      if (same) return { policy: current, changed: false };
+    // Two concurrent PUTs of one concept race for the next version number; the loser re-reads
+    // and compares against the winner's version (so neither change is lost nor turned into a 500).
+    for (let attempt = 0; ; attempt++) {
+      const latest = await this.repo.latest(storeId, conceptId);
+      if (latest) {
+        const current = policyView(latest);
+        const same = (Object.keys(input) as Array<keyof PolicyInput>).every((k) => current[k] === input[k]);
+        if (same) return { policy: current, changed: false };
+      }
+      // A handle names one concept within a store and locale.
+      const clash = (await this.repo.latestAll(storeId)).find((r) => r.concept_id !== conceptId && r.handle === input.handle && r.locale === input.locale);
+      if (clash) throw new AppError("conflict", `The handle "${input.handle}" is already used by the concept "${clash.concept_id}".`, { concept_id: clash.concept_id });
+      const row: PolicyVersionRow = {
+        store_id: storeId,
+        concept_id: conceptId,
+        version: latest ? Number(latest.version) + 1 : 1,
+        handle: input.handle,
+        title: input.title,
+        body_markdown: input.body_markdown,
+        locale: input.locale,
+        published: input.published ? 1 : 0,
+        created_by: actor,
+        created_at: this.ctx.clock.now(),
+      };
+      if (await this.repo.insert(storeId, row)) return { policy: policyView(row), changed: true };
+      if (attempt >= 8) throw new AppError("conflict", "The policy is being changed by several requests at once; try again.");
     }
-    // A handle names one concept within a store and locale.
-    const clash = (await this.repo.latestAll(storeId)).find((r) => r.concept_id !== conceptId && r.handle === input.handle && r.locale === input.locale);
-    if (clash) throw new AppError("conflict", `The handle "${input.handle}" is already used by the concept "${clash.concept_id}".`, { concept_id: clash.concept_id });
-    const row: PolicyVersionRow = {
-      store_id: storeId,
-      concept_id: conceptId,
-      version: latest ? Number(latest.version) + 1 : 1,
-      handle: input.handle,
-      title: input.title,
-      body_markdown: input.body_markdown,
-      locale: input.locale,
-      published: input.published ? 1 : 0,
-      created_by: actor,
-      created_at: this.ctx.clock.now(),
-    };
-    await this.repo.insert(storeId, row);
-    return { policy: policyView(row), changed: true };
   }
 
   async list(storeId: string): Promise<PolicyView[]> {

@@ -1,0 +1,49 @@
+// The contract between the chat (src/assistant/chat) and the grounding engine
+// (src/assistant/knowledge): routing of a shopper's text and grounded policy answers.
+
+/** A citation of the spec: points at a published concept version whose passage was used. */
+export interface Citation {
+  handle: string;
+  concept_id: string;
+  concept_version: number;
+  title: string;
+}
+
+/** What the shopper's text asks for, decided before any answer is composed. */
+export type Intent =
+  | { kind: "policy"; query: string }
+  | { kind: "product"; query: string; filters: { color?: string[]; size?: string[]; category_id?: string[]; price_max_minor?: number; price_min_minor?: number } }
+  | { kind: "order"; query: string; order_id?: string }
+  | { kind: "return"; query: string; order_id?: string }
+  | { kind: "action"; name: "add_to_cart"; product_ref: string; quantity: number }
+  | { kind: "ambiguous"; question: string };
+
+export interface Conflict {
+  point: string;
+  citations: Citation[];
+  statements: string[];
+}
+
+export type PolicyAnswer =
+  | { kind: "answer"; markdown: string; citations: Citation[]; passages: Array<{ citation: Citation; text: string }>; phrased_by: "extractive" | "llm" }
+  | { kind: "conflict"; markdown: string; conflicts: Conflict[]; citations: Citation[] }
+  | { kind: "no_evidence"; markdown: string };
+
+export interface KnowledgeVersions {
+  /** concept_id → version used by this answer's index. */
+  policies: Record<string, number>;
+  index_built_at: string;
+}
+
+export interface Knowledge {
+  classify(storeId: string, text: string, locale: string): Promise<Intent>;
+  answer(storeId: string, text: string, locale: string): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }>;
+}
+
+/** Thrown when an optional model dependency (embeddings, LLM) is configured but down. */
+export class KnowledgeUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "KnowledgeUnavailable";
+  }
+}

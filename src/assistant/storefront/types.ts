@@ -1,0 +1,107 @@
+// The contract between the chat (src/assistant/chat) and the store's catalogue source
+// (src/assistant/storefront). A store's catalogue is its Shopsight products unless a storefront
+// is connected. Prices and stock only ever come from a live read made during the request.
+
+/** Money in minor units of an ISO 4217 currency. */
+export interface Money {
+  amount_minor: number;
+  currency: string;
+}
+
+export type PriceState = "live" | "unavailable" | "not_requested";
+export type AvailabilityState = "live" | "unavailable" | "not_requested";
+export type StockState = "in_stock" | "out_of_stock" | "low_stock" | "unknown";
+
+/** The product card of the spec; `price` is present only when `price_state` is `live`. */
+export interface ProductCard {
+  product_id: string;
+  title: string;
+  image_url: string | null;
+  url: string | null;
+  price_state: PriceState;
+  price: Money | null;
+  availability_state: AvailabilityState;
+  availability: { state: StockState; quantity?: number } | null;
+}
+
+/** One read of a live value, listed in the answer's `live_facts`. */
+export interface LiveFact {
+  source: string;
+  product_id: string;
+  field: "price" | "availability";
+  value: Money | { state: StockState; quantity?: number };
+  read_at: string;
+}
+
+export interface CatalogQuery {
+  q?: string | undefined;
+  category_id?: string[] | undefined;
+  color?: string[] | undefined;
+  size?: string[] | undefined;
+  sku?: string | undefined;
+  price_min_minor?: number | undefined;
+  price_max_minor?: number | undefined;
+  limit?: number | undefined;
+}
+
+export interface PriceFilter {
+  min_minor: number | null;
+  max_minor: number | null;
+  currency: string;
+  checked: number;
+  excluded_outside_range: number;
+  excluded_without_live_price: number;
+}
+
+export interface CatalogSearchResult {
+  products: ProductCard[];
+  /** Present only when the query gave `limit` (rule 5). */
+  price_filter?: PriceFilter;
+  warnings: string[];
+  live_facts: LiveFact[];
+  /** Where the catalogue came from: "shopsight_catalog" or "storefront:<host>". */
+  source: string;
+}
+
+/** An action a shopper may consent to. Arguments are exactly what the preview shows. */
+export type ActionName = "add_to_cart" | "start_return";
+export interface ActionRequest {
+  name: ActionName;
+  arguments: Record<string, string | number>;
+}
+export interface ActionResult {
+  name: ActionName;
+  status: "completed";
+  /** What the storefront returned, e.g. { cart_id, line_count } or { return_id }. */
+  result: Record<string, unknown>;
+}
+
+/** A customer order, visible only to an exchanged (signed-in) session of that customer. */
+export interface OrderSummary {
+  order_id: string;
+  status: string;
+  placed_at: string;
+  total: Money;
+  items: Array<{ product_id: string; title: string; quantity: number }>;
+}
+
+/**
+ * Thrown by a connector when the storefront (or the database behind the embedded catalogue) can
+ * not be read; the chat turns it into `temporary_failure`, catalogue search into 503.
+ */
+export class StorefrontUnavailable extends Error {
+  constructor(readonly source: string, message: string) {
+    super(message);
+    this.name = "StorefrontUnavailable";
+  }
+}
+
+/** What the chat and catalogue search need from the store's catalogue source (per store). */
+export interface StorefrontGateway {
+  /** Catalogue search per the spec's five rules. */
+  search(storeId: string, query: CatalogQuery): Promise<CatalogSearchResult>;
+  /** Orders of one signed-in customer (exchanged session). */
+  orders(storeId: string, customerId: string): Promise<OrderSummary[]>;
+  /** Runs a confirmed action with exactly the previewed arguments. */
+  runAction(storeId: string, session: { sessionId: string; customerId: string | null }, action: ActionRequest): Promise<ActionResult>;
+}
