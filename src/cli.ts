@@ -1,6 +1,7 @@
 // `npm run cli -- <command>`: operator commands. Output is JSON on stdout; errors go to stderr
 // with exit code 1 (2 for usage errors).
 //   admin create --email E --password P   create a super admin
+//   serve --role api|worker|all            run one process role (src/serve.ts); runs until SIGTERM
 import { parseArgs } from "node:util";
 import { loadConfig } from "./platform/config.js";
 import { createContext } from "./platform/context.js";
@@ -8,15 +9,35 @@ import { AppError } from "./platform/errors/catalogue.js";
 import { AccountsService } from "./search/accounts/service.js";
 import { AccountsRepository } from "./search/accounts/repository.js";
 import { Reindexer } from "./search/products/reindex.js";
+import { isRole, runRole, ROLES } from "./serve.js";
+import { formatReport, migrateData, MigrateDataError } from "./platform/db/migrate-data.js";
 
 const USAGE = `Usage: npm run cli -- <command>
   admin create --email E --password P   create a platform super admin (prints JSON)
+  migrate-data --from sqlite:PATH --to postgres://… [--schema S] [--store SLUG]… [--force]
+               [--verify-only] [--batch-size N] [--json]
+                                         copy the embedded database (file or DATA_DIR) into
+                                         PostgreSQL, vectors included, and verify counts (exit 1 on
+                                         a mismatch); see src/platform/db/migrate-data.ts
   reindex [--store ID|SLUG] [--all]      re-embed products from their stored images with the
                                          configured CLIP_MODEL: those embedded by another model,
-                                         or every product with --all (prints a JSON report per store)`;
+                                         or every product with --all (prints a JSON report per store)
+  serve [--role api|worker|all]          run one process role until SIGTERM (default all): api = both
+                                         HTTP APIs; worker = jobs, webhook dispatcher, maintenance
+                                         (GET /metrics and /health/* on METRICS_PORT when set)`;
 
-async function main(argv: string[]): Promise<number> {
+/** Resolves to an exit code, or to "running" when the command keeps the process alive (serve). */
+async function main(argv: string[]): Promise<number | "running"> {
   const [group, command, ...rest] = argv;
+  if (group === "serve") {
+    const { values } = parseArgs({ args: argv.slice(1), options: { role: { type: "string", default: "all" } } });
+    if (!isRole(values.role)) {
+      console.error(`--role must be one of ${ROLES.join(", ")}\n${USAGE}`);
+      return 2;
+    }
+    await runRole(values.role, loadConfig());
+    return "running";
+  }
   if (group === "admin" && command === "create") {
     const { values } = parseArgs({ args: rest, options: { email: { type: "string" }, password: { type: "string" } } });
     if (!values.email || !values.password) {
@@ -30,6 +51,43 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     } finally {
       await ctx.close();
+    }
+  }
+  if (group === "migrate-data") {
+    const { values } = parseArgs({
+      args: argv.slice(1),
+      options: {
+        from: { type: "string" },
+        to: { type: "string" },
+        schema: { type: "string" },
+        store: { type: "string", multiple: true },
+        force: { type: "boolean", default: false },
+        "verify-only": { type: "boolean", default: false },
+        "batch-size": { type: "string" },
+        json: { type: "boolean", default: false },
+      },
+    });
+    const batchSize = values["batch-size"] === undefined ? undefined : Number(values["batch-size"]);
+    if (!values.from || !values.to || (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0))) {
+      console.error(USAGE);
+      return 2;
+    }
+    try {
+      const report = await migrateData({
+        from: values.from,
+        to: values.to,
+        pgSchema: values.schema,
+        stores: values.store,
+        force: values.force,
+        verifyOnly: values["verify-only"],
+        batchSize,
+      });
+      console.log(values.json ? JSON.stringify(report) : formatReport(report));
+      return report.ok ? 0 : 1;
+    } catch (error) {
+      if (!(error instanceof MigrateDataError)) throw error;
+      console.error(`migrate-data: ${error.message}`);
+      return 1;
     }
   }
   if (group === "reindex") {
@@ -59,7 +117,9 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => {
+    if (code !== "running") process.exit(code);
+  },
   (error: unknown) => {
     console.error(JSON.stringify({ error: error instanceof AppError ? error.code : "error", message: (error as Error).message }));
     process.exit(1);

@@ -40,6 +40,7 @@ const PARAM_FIXTURES: Record<string, (a: StoreA) => string> = {
   widget_key_id: (a) => a.ids.widgetKey!,
   product_id: (a) => a.ids.product!,
   job_id: (a) => a.ids.job!,
+  slug: (a) => a.slug,
   "*": () => "invite",
 };
 
@@ -67,6 +68,7 @@ const PAYLOADS: Record<string, (a: StoreA) => object> = {
   "POST /v1/search/batch": () => ({ queries: [{ type: "text", query: "alpha product" }] }),
   "POST /v1/search/feedback": (a) => ({ result_product_id: a.ids.product!, action: "click" }),
   "POST /v1/billing/checkout": () => ({ plan_name: "basic" }),
+  "PUT /v1/admin/stores/:slug/plan": () => ({ plan_name: "premium" }),
 };
 
 const STANDARD = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);

@@ -3,9 +3,19 @@ import type { AppContext } from "../platform/context.js";
 import { createHttpApp, type App } from "../platform/http/app.js";
 import type { BuildOptions } from "../search/app.js";
 import { decorateAssistantRequests } from "./auth.js";
+import { trackRoutes } from "../search/auth/authenticate.js";
+import { opsRoutes } from "../platform/http/ops.js";
 import { publicKeyRoutes } from "./public-keys/routes.js";
 import { sessionRoutes } from "./sessions/routes.js";
 import { policyRoutes } from "./policies/routes.js";
+import { chatRoutes } from "./chat/routes.js";
+import { assistantWidgetRoutes } from "./widget/routes.js";
+import { registerAdminAudit } from "./audit/hook.js";
+import { auditRoutes } from "./audit/routes.js";
+import { connectionRoutes } from "./connections/routes.js";
+import { catalogRoutes } from "./catalog/routes.js";
+import { exchangeRoutes } from "./exchange/routes.js";
+import { settingsRoutes } from "./settings/routes.js";
 
 export async function buildAssistantApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
   const app = await createHttpApp({
@@ -18,8 +28,21 @@ export async function buildAssistantApp(ctx: AppContext, options: BuildOptions =
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
   decorateAssistantRequests(app);
+  trackRoutes(app); // route list for the isolation sweep (test/assistant-isolation.test.ts)
+  // /health/live, /health/ready, /metrics and the request metrics hook (ops; src/platform/http/ops.ts).
+  await opsRoutes(app, ctx, { api: "assistant", isReady: options.isReady ?? (() => true) });
+  // GET /widget/*.js and the CORS hook of the shopper routes (/v1/sessions|chat|catalog/*).
+  await assistantWidgetRoutes(app, ctx);
+  // Audit trail of every /v1/admin/* call (onError + onResponse hooks; src/assistant/audit).
+  registerAdminAudit(app, ctx);
   await publicKeyRoutes(app, ctx);
   await sessionRoutes(app, ctx);
   await policyRoutes(app, ctx);
+  await chatRoutes(app, ctx);
+  await connectionRoutes(app, ctx);
+  await catalogRoutes(app, ctx);
+  await exchangeRoutes(app, ctx);
+  await settingsRoutes(app, ctx);
+  await auditRoutes(app, ctx);
   return app;
 }

@@ -24,6 +24,8 @@ export interface ShopperSession {
   role: string;
   locale: string | null;
   expiresAt: number;
+  /** The store's customer id for exchanged (signed-in, role "customer") sessions; null for anonymous ones. */
+  customerId: string | null;
 }
 
 declare module "fastify" {
@@ -49,7 +51,7 @@ export function sessionGuard(ctx: AppContext) {
     if (!row) throw new AppError("unauthorized", "The session token is invalid.");
     if (row.revoked_at !== null) throw new AppError("unauthorized", "The session has been revoked.");
     if (row.expires_at <= ctx.clock.now()) throw new AppError("unauthorized", "The session has expired.");
-    request.shopper = { id: row.id, storeId: row.store_id, role: row.role, locale: row.locale, expiresAt: row.expires_at };
+    request.shopper = { id: row.id, storeId: row.store_id, role: row.role, locale: row.locale, expiresAt: row.expires_at, customerId: row.customer_id ?? null };
   };
 }
 

@@ -286,6 +286,16 @@ interface Batch {
   items: Pending[];
   done: Promise<void>;
   finish: () => void;
+  kind: "image" | "text";
+  /** performance.now() when the batch was posted to the worker (inference time = result - sentAt). */
+  sentAt: number;
+}
+
+/** One finished model batch, for metrics: input kind, items and seconds spent in the worker. */
+export interface InferenceEvent {
+  kind: "image" | "text";
+  items: number;
+  seconds: number;
 }
 
 function spawnWorker(): Worker {
@@ -324,6 +334,7 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
   private batchId = 0;
   private state: "open" | "closing" | "failed" = "open";
   private readonly counters = { batches: 0, items: 0, largestBatch: 0, refused: 0 };
+  private readonly inferenceListeners = new Set<(e: InferenceEvent) => void>();
 
   /** @internal Use `loadEmbeddingModel`. */
   constructor(
@@ -354,6 +365,17 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
 
   get dim(): number {
     return this.fingerprint.dim;
+  }
+
+  /** False once the runtime worker failed or the model is closing (readiness checks). */
+  get usable(): boolean {
+    return this.state === "open";
+  }
+
+  /** Calls `fn` after every successful batch with its inference time; returns the unsubscribe function. */
+  onInference(fn: (e: InferenceEvent) => void): () => void {
+    this.inferenceListeners.add(fn);
+    return () => this.inferenceListeners.delete(fn);
   }
 
   /** Queue and batch counters. */
@@ -463,12 +485,12 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
     const id = ++this.batchId;
     if (headImage < headText) {
       const items = this.images.splice(0, this.maxBatch);
-      this.inFlight = { id, items, done, finish };
+      this.inFlight = { id, items, done, finish, kind: "image", sentAt: performance.now() };
       this.worker.ref();
       void this.sendImages(id, items);
     } else {
       const items = this.texts.splice(0, this.maxBatch);
-      this.inFlight = { id, items, done, finish };
+      this.inFlight = { id, items, done, finish, kind: "text", sentAt: performance.now() };
       this.worker.ref();
       this.worker.postMessage({ type: "texts", id, texts: items.map((i) => i.text) } satisfies WorkerRequest);
     }
@@ -500,6 +522,7 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
     const size = this.preprocess.width * this.preprocess.height * 3;
     const joined = new Uint8Array(size * ok.length);
     pixels.forEach((p, k) => joined.set(p, k * size));
+    batch.sentAt = performance.now(); // after preprocessing: the metric is the worker's inference time
     this.worker.postMessage({ type: "images", id, pixels: joined, count: ok.length } satisfies WorkerRequest, [joined.buffer]);
   }
 
@@ -512,6 +535,14 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
         this.counters.batches++;
         this.counters.items += batch.items.length;
         this.counters.largestBatch = Math.max(this.counters.largestBatch, batch.items.length);
+        const event: InferenceEvent = { kind: batch.kind, items: batch.items.length, seconds: (performance.now() - batch.sentAt) / 1000 };
+        for (const listener of this.inferenceListeners) {
+          try {
+            listener(event);
+          } catch {
+            // a metrics listener never breaks embedding
+          }
+        }
       } else {
         const err = new Error(`embedding failed: ${m.message}`);
         for (const item of batch.items) item.reject(err);

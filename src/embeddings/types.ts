@@ -47,6 +47,10 @@ export interface EmbeddingModel {
   embedTexts(texts: readonly string[]): Promise<Float32Array[]>;
   /** Finishes the running batch, refuses queued work with AppError('model_unavailable') and stops the runtime. */
   close(): Promise<void>;
+  /** False once the runtime failed or is closing (readiness); absent means always usable. */
+  readonly usable?: boolean;
+  /** Subscribes to per-batch inference timings (metrics); returns the unsubscribe function. */
+  onInference?(fn: (e: { kind: "image" | "text"; items: number; seconds: number }) => void): () => void;
 }
 
 /**

@@ -36,6 +36,18 @@ const schema = z.object({
   CHAT_PUBLIC_BASE_URL: z.string().url().optional(),
   /** HS256 key for access tokens (at least 32 characters). Unset: generated once into DATA_DIR/jwt-signing.key. */
   JWT_SIGNING_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  /**
+   * AES-256-GCM key for connector secrets at rest (storefront private tokens, exchange secrets):
+   * 32 bytes as base64 (44 characters) or hex (64 characters). Unset: generated once into
+   * DATA_DIR/connector-encryption.key. Set it when several processes share one database.
+   */
+  CONNECTOR_ENCRYPTION_KEY: z
+    .string()
+    .refine(
+      (v) => /^[0-9a-fA-F]{64}$/.test(v) || (/^[A-Za-z0-9+/_-]{43}=?$/.test(v) && Buffer.from(v, "base64").length === 32),
+      "must be 32 bytes as base64 (44 characters) or hex (64 characters)",
+    )
+    .optional(),
   /** Access token lifetime in seconds. */
   TOKEN_TTL_SECONDS: positiveInt.default(3600),
   /** SMTP connection URL (smtp://user:pass@host:port). Unset: mails are written as .eml files to DATA_DIR/outbox. */
@@ -82,6 +94,29 @@ const schema = z.object({
   STRIPE_PRICE_ENTERPRISE: z.string().min(1).optional(),
   /** Tests only (refused in production): base URL of a fake Stripe API used instead of https://api.stripe.com. */
   STRIPE_API_BASE: z.string().url().optional(),
+  /**
+   * Port of the worker role's small HTTP server (GET /metrics, /health/live, /health/ready).
+   * Unset: `serve --role worker` opens no port. The api and all roles serve these on both APIs.
+   */
+  METRICS_PORT: port.optional(),
+  /**
+   * Bearer token GET /metrics requires (at least 16 characters). Unset: /metrics is open, so keep
+   * it off the public network (reverse proxy rule or a private METRICS_PORT).
+   */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  /**
+   * Optional LLM that phrases policy answers from the retrieved passages only: base URL of an
+   * OpenAI-compatible API (POST {LLM_BASE_URL}/chat/completions, through the safe outbound fetch).
+   * Unset: answers are composed extractively (no model needed). Its output is checked and discarded
+   * for the extractive answer when it states a number, price or promise not in a cited passage.
+   */
+  LLM_BASE_URL: z.string().url().optional(),
+  /** Bearer key sent to LLM_BASE_URL (optional: local servers often need none). */
+  LLM_API_KEY: z.string().min(1).optional(),
+  /** Model name sent to LLM_BASE_URL; required when LLM_BASE_URL is set. */
+  LLM_MODEL: z.string().min(1).optional(),
+  /** Time limit of one LLM call in milliseconds; on timeout the extractive answer is used. */
+  LLM_TIMEOUT_MS: positiveInt.default(8000),
 });
 
 export const DEFAULT_CLIP_MODEL = "Xenova/clip-vit-base-patch32";
@@ -100,6 +135,8 @@ export interface Config {
   publicBaseUrl: string;
   chatPublicBaseUrl: string;
   jwtSigningKey: string | undefined;
+  /** CONNECTOR_ENCRYPTION_KEY as given (decoded in src/assistant/connections/crypto.ts); undefined = generated file. */
+  connectorEncryptionKey: string | undefined;
   tokenTtlSeconds: number;
   mail: { smtpUrl: string | undefined; from: string; outboxDir: string };
   logLevel: Parsed["LOG_LEVEL"];
@@ -109,6 +146,10 @@ export interface Config {
   model: { id: string; explicit: boolean; cacheDir: string; disabled: boolean };
   duplicateThreshold: number;
   bulkConcurrency: number;
+  /** Operations endpoints: the worker role's optional HTTP port and the /metrics bearer token. */
+  ops: { metricsPort: number | undefined; metricsToken: string | undefined };
+  /** Optional OpenAI-compatible LLM phrasing policy answers (src/assistant/knowledge/llm.ts); null = extractive only. */
+  llm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number } | null;
   /** Billing: Stripe when `stripe.secretKey` is set, otherwise the local test-mode checkout. */
   billing: {
     stripe: {
@@ -142,6 +183,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = result.data;
+  if (e.LLM_BASE_URL && !e.LLM_MODEL) throw new ConfigError("Invalid configuration:\n  LLM_MODEL: is required when LLM_BASE_URL is set");
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -156,6 +198,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     chatPublicBaseUrl: (e.CHAT_PUBLIC_BASE_URL ?? `http://localhost:${e.CHAT_PORT}`).replace(/\/$/, ""),
     jwtSigningKey: e.JWT_SIGNING_KEY,
+    connectorEncryptionKey: e.CONNECTOR_ENCRYPTION_KEY,
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, outboxDir: path.join(dataDir, "outbox") },
     logLevel: e.LOG_LEVEL,
@@ -174,6 +217,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     duplicateThreshold: e.DUPLICATE_THRESHOLD,
     bulkConcurrency: e.BULK_CONCURRENCY,
+    ops: { metricsPort: e.METRICS_PORT, metricsToken: e.METRICS_TOKEN },
+    llm: e.LLM_BASE_URL ? { baseUrl: e.LLM_BASE_URL.replace(/\/$/, ""), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL ?? "", timeoutMs: e.LLM_TIMEOUT_MS } : null,
     billing: {
       stripe: {
         secretKey: e.STRIPE_SECRET_KEY,

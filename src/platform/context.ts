@@ -10,8 +10,10 @@ import { createMailer, type Mailer } from "./mail/index.js";
 import { TokenSigner, loadSigningKey } from "./auth/tokens.js";
 import { createRevocationStore, type RevocationStore } from "./auth/revocations.js";
 import { createLimiterFactory, type LimiterFactory } from "./rate-limit.js";
+import { createConcurrencyFactory, type ConcurrencyFactory } from "./concurrency.js";
 import { createSafeFetch, type SafeFetch } from "./outbound/safe-fetch.js";
 import { JobQueue } from "./jobs/queue.js";
+import { createMetrics, type Metrics } from "./metrics.js";
 import { ImagePipeline } from "../embeddings/pipeline.js";
 import { loadConfiguredModel, type LoadLog } from "../embeddings/load.js";
 import type { EmbeddingModel } from "../embeddings/types.js";
@@ -25,6 +27,8 @@ export interface AppContext {
   signer: TokenSigner;
   revocations: RevocationStore;
   limiters: LimiterFactory;
+  /** Counting semaphores with leases (concurrent chat turns per store); Redis-backed when REDIS_URL is set. */
+  concurrency: ConcurrencyFactory;
   redis: Redis | undefined;
   /** Every outbound HTTP call (images, webhooks, callbacks, storefronts) goes through this. */
   fetch: SafeFetch;
@@ -32,6 +36,8 @@ export interface AppContext {
   images: ImagePipeline;
   vectors: VectorIndex;
   jobs: JobQueue;
+  /** Prometheus registry and instruments of this context (GET /metrics). */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -65,6 +71,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const vectors = createVectorIndex(database);
   await vectors.init();
   const jobs = new JobQueue(database, clock);
+  // Process metrics (event-loop delay monitor, GC observer) only outside tests, which build many contexts.
+  const metrics = createMetrics({ queue: () => jobs.snapshot(), defaults: config.env !== "test" });
+  const unsubscribeInference = model?.onInference?.((e) => metrics.observeInference(e.kind, e.items, e.seconds));
   return {
     config,
     clock,
@@ -73,13 +82,16 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     signer,
     revocations: createRevocationStore(database, clock),
     limiters: createLimiterFactory(redis),
+    concurrency: createConcurrencyFactory(redis, clock),
     redis,
     fetch,
     model,
     images: new ImagePipeline(model, fetch, { maxPixels: config.outbound.maxPixels }),
     vectors,
     jobs,
+    metrics,
     async close() {
+      unsubscribeInference?.();
       await jobs.stop();
       mailer.close();
       fetch.close();

@@ -16,10 +16,14 @@ import { feedbackRoutes } from "./feedback/routes.js";
 import { widgetRoutes } from "./widget/routes.js";
 import { createPlanRateLimit } from "./billing/rate-limit.js";
 import multipart from "@fastify/multipart";
+import { opsRoutes } from "../platform/http/ops.js";
+import { adminRoutes } from "./admin/routes.js";
+import { portalRoutes } from "./portal/routes.js";
 
 export interface BuildOptions {
   isReady?: () => boolean;
-  logger?: boolean;
+  /** false: silent; `{ stream }`: JSON log lines to that stream (tests). */
+  logger?: boolean | { stream: NodeJS.WritableStream };
 }
 
 export async function buildSearchApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
@@ -34,6 +38,8 @@ export async function buildSearchApp(ctx: AppContext, options: BuildOptions = {}
   });
   app.decorateRequest("principal", null);
   app.decorateRequest("store", null);
+  // /health/live, /health/ready, /metrics and the request metrics hook (first, so every route is measured).
+  await opsRoutes(app, ctx, { api: "search", isReady: options.isReady ?? (() => true) });
   app.addHook("onRequest", createAuthenticator(ctx));
   trackRoutes(app); // route list for the isolation sweep and permission matrix (test/)
   // Counts authenticated /v1/* calls per store (batched; flushed every 5 s and on close).
@@ -57,5 +63,7 @@ export async function buildSearchApp(ctx: AppContext, options: BuildOptions = {}
   await searchRoutes(app, ctx);
   await feedbackRoutes(app, ctx);
   await widgetRoutes(app, ctx);
+  await adminRoutes(app, ctx);
+  await portalRoutes(app, ctx);
   return app;
 }

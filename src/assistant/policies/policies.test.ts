@@ -76,6 +76,13 @@ describeEachDialect("assistant: versioned store policies", (dialect) => {
     const viewer = await addMember(t, ownerA, "viewer");
     const denied = await put(viewer.token, "shipping", { ...returns, handle: "shipping" });
     assert.equal(denied.statusCode, 403);
+    // connector:write:store belongs to owners and admins by default, not developers.
+    const developer = await addMember(t, ownerA, "developer");
+    const devDenied = await put(developer.token, "shipping", { ...returns, handle: "shipping" });
+    assert.equal(devDenied.statusCode, 403, devDenied.body);
+    const admin = await addMember(t, ownerA, "admin");
+    const adminPut = await put(admin.token, "shipping", { ...returns, handle: "shipping" });
+    assert.equal(adminPut.statusCode, 200, adminPut.body);
 
     // Store B may use the same concept id and handle: it gets its own version 1, and A's are unseen.
     const b1 = await put(ownerB, "returns-policy", returns);

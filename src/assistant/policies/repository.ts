@@ -28,6 +28,21 @@ export class PoliciesRepository {
     return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
+  /**
+   * (concept_id, newest version) of every concept of the store: a cheap fingerprint of what the
+   * knowledge engine answers from (every change, publishing included, adds a version).
+   */
+  async newestVersions(storeId: string): Promise<Array<{ concept_id: string; version: number }>> {
+    const rows = await this.db
+      .selectFrom("assistant_policy_versions")
+      .select(["concept_id", (eb) => eb.fn.max("version").as("version")])
+      .where("store_id", "=", storeId)
+      .groupBy("concept_id")
+      .orderBy("concept_id")
+      .execute();
+    return rows.map((r) => ({ concept_id: r.concept_id, version: Number(r.version) }));
+  }
+
   /** The newest version of every concept of the store. */
   async latestAll(storeId: string): Promise<PolicyVersionRow[]> {
     const rows = await this.db

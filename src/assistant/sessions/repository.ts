@@ -13,7 +13,7 @@ export class SessionsRepository {
     return this.db.selectFrom("assistant_sessions").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
   }
 
-  async insertSession(storeId: string, row: Omit<SessionRow, "store_id">): Promise<void> {
+  async insertSession(storeId: string, row: Omit<SessionRow, "store_id" | "customer_id"> & { customer_id?: string | null }): Promise<void> {
     await this.db.insertInto("assistant_sessions").values({ ...row, store_id: storeId }).execute();
   }
 

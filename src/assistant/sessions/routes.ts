@@ -7,6 +7,7 @@ import type { App } from "../../platform/http/app.js";
 import { sessionGuard, shopperOf } from "../auth.js";
 import { CorrelationId, Locale, problems, sessionSecurity } from "../schemas.js";
 import { MINT_LIMIT, SessionsService } from "./service.js";
+import { AnswerSchema } from "../chat/schemas.js";
 
 const ThreadParams = Type.Object({ thread_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 
@@ -87,6 +88,8 @@ export async function sessionRoutes(app: App, ctx: AppContext): Promise<void> {
         tags: ["chat"],
         security: sessionSecurity,
         summary: "The thread's transcript (only for the session that opened it)",
+        description:
+          "messages in order: per turn the user's message (outcome and answer null), then — once the turn completed — the assistant's message: text is the answer's response_markdown, with the turn's outcome and the whole answer object. A turn still running (or failed) shows only the user's message.",
         params: ThreadParams,
         response: {
           200: Type.Object({
@@ -96,8 +99,11 @@ export async function sessionRoutes(app: App, ctx: AppContext): Promise<void> {
             messages: Type.Array(
               Type.Object({
                 role: Type.Union([Type.Literal("user"), Type.Literal("assistant")]),
+                turn_id: Type.String({ description: "turn_… (a user message and its answer share it)" }),
                 text: Type.String(),
                 created_at: Type.String({ format: "date-time" }),
+                outcome: Type.Union([Type.String(), Type.Null()], { description: "The turn's outcome (assistant messages)" }),
+                answer: Type.Union([AnswerSchema, Type.Null()], { description: "The answer object (assistant messages)" }),
               }),
             ),
             correlation_id: CorrelationId,

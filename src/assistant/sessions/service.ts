@@ -6,6 +6,8 @@ import { AccountsRepository } from "../../search/accounts/repository.js";
 import { SESSION_TOKEN_PREFIX, type ShopperSession } from "../auth.js";
 import { PublicKeysService } from "../public-keys/service.js";
 import { SessionsRepository, type ThreadRow } from "./repository.js";
+import { ChatRepository } from "../chat/repository.js";
+import type { Answer } from "../chat/schemas.js";
 
 /** Lifetime of a shopper session token (spec sample: 3600). */
 export const SESSION_TTL_SECONDS = 3600;
@@ -13,11 +15,25 @@ export const SESSION_TTL_SECONDS = 3600;
 export const MINT_LIMIT = { points: 20, durationSec: 60 } as const;
 export const DEFAULT_LOCALE = "en";
 
+/**
+ * A thread's transcript: per turn, the user's message, then (once the turn completed) the
+ * assistant's message whose text is the answer's response_markdown, with its outcome and the
+ * whole answer object. User messages carry outcome and answer null.
+ */
+export interface TranscriptMessage {
+  role: "user" | "assistant";
+  turn_id: string;
+  text: string;
+  created_at: string;
+  outcome: string | null;
+  answer: Answer | null;
+}
+
 export interface Transcript {
   thread_id: string;
   locale: string;
   created_at: string;
-  messages: Array<{ role: "user" | "assistant"; text: string; created_at: string }>;
+  messages: TranscriptMessage[];
 }
 
 export class SessionsService {
@@ -25,11 +41,13 @@ export class SessionsService {
   private readonly keys: PublicKeysService;
   private readonly stores: AccountsRepository;
   private readonly mintLimiter;
+  private readonly turns: ChatRepository;
 
   constructor(private readonly ctx: AppContext) {
     this.repo = new SessionsRepository(ctx.database.db);
     this.keys = new PublicKeysService(ctx);
     this.stores = new AccountsRepository(ctx.database.db);
+    this.turns = new ChatRepository(ctx.database.db);
     this.mintLimiter = ctx.limiters({ name: "assistant-session-mint", ...MINT_LIMIT });
   }
 
@@ -86,7 +104,22 @@ export class SessionsService {
 
   async transcript(session: ShopperSession, threadId: string): Promise<Transcript> {
     const row = await this.thread(session, threadId);
-    // Messages arrive with POST /v1/chat/messages (not built yet): the transcript is empty until then.
-    return { thread_id: row.id, locale: row.locale, created_at: new Date(Number(row.created_at)).toISOString(), messages: [] };
+    const iso = (ms: number) => new Date(Number(ms)).toISOString();
+    const messages: TranscriptMessage[] = [];
+    for (const turn of await this.turns.listTurns(session.storeId, row.id)) {
+      messages.push({ role: "user", turn_id: turn.id, text: turn.user_text, created_at: iso(turn.created_at), outcome: null, answer: null });
+      if (turn.status === "completed" && turn.answer !== null) {
+        const answer = JSON.parse(turn.answer) as Answer;
+        messages.push({
+          role: "assistant",
+          turn_id: turn.id,
+          text: answer.response_markdown,
+          created_at: iso(turn.completed_at ?? turn.created_at),
+          outcome: turn.outcome,
+          answer,
+        });
+      }
+    }
+    return { thread_id: row.id, locale: row.locale, created_at: iso(row.created_at), messages };
   }
 }

@@ -26,9 +26,21 @@ export async function runMigrations(db: Kysely<any>, dialect: Dialect, pgSchema?
   };
   // The migration bookkeeping tables live in the schema in use (tests run several schemas side by side).
   const migrator = new Migrator({ db, provider, ...(pgSchema ? { migrationTableSchema: pgSchema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return;
+    // Kysely looks for its bookkeeping tables by introspecting every schema of the database; a
+    // schema dropped by someone else during that scan fails it with 3F000 naming that other
+    // schema (seen when many test processes share one server). Nothing was migrated: try again.
+    if (attempt < 5 && droppedElsewhere(error, pgSchema)) continue;
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
     throw new Error(`Database migration ${failed} failed: ${(error as Error).message}`, { cause: error });
   }
+}
+
+function droppedElsewhere(error: unknown, ownSchema: string | undefined): boolean {
+  const e = error as { code?: unknown; message?: unknown };
+  if (e.code !== "3F000" || typeof e.message !== "string") return false;
+  const named = /schema "([^"]+)" does not exist/.exec(e.message)?.[1];
+  return named !== undefined && named !== ownSchema;
 }

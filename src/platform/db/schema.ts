@@ -408,6 +408,8 @@ export interface AssistantSessionsTable {
   expires_at: number;
   revoked_at: number | null;
   revoke_reason: string | null;
+  /** Exchanged (signed-in) sessions: the store's customer id (assertion `sub`); null for anonymous. 0011. */
+  customer_id: string | null;
 }
 
 export interface AssistantPolicyVersionsTable {
@@ -430,6 +432,161 @@ export interface AssistantThreadsTable {
   session_id: string;
   locale: string;
   created_at: number;
+}
+
+// --- assistant storefront, settings, audit, exchange (0011_assistant_storefront)
+export interface AssistantSettingsTable {
+  store_id: string;
+  /** ISO 4217 code, upper case. */
+  currency: string;
+  /** JSON text {email?, url?, phone?, hours?} or null. */
+  support_contact: string | null;
+  updated_by: string | null;
+  updated_at: number;
+}
+
+export interface AssistantStorefrontConnectionsTable {
+  /** conn_… */
+  id: string;
+  store_id: string;
+  /** Normalised origin, e.g. https://shop.example.com */
+  store_url: string;
+  /** "connected" | "disconnected" (at most one connected per store). */
+  status: string;
+  /** "token" | "none" */
+  auth: string;
+  /** AES-256-GCM envelope of the private token (src/assistant/connections/crypto.ts); never the token. */
+  token_ciphertext: string | null;
+  shop_name: string | null;
+  shop_currency: string | null;
+  verified_at: number;
+  created_by: string | null;
+  created_at: number;
+  updated_at: number;
+  disconnected_at: number | null;
+}
+
+export interface AssistantAuditEventsTable {
+  id: string;
+  store_id: string;
+  actor_user_id: string | null;
+  /** e.g. connection.create, connection.credential, public_key.create, policy.put */
+  operation: string;
+  method: string;
+  route: string;
+  target_id: string | null;
+  reason: string | null;
+  /** "success" | "failure" */
+  outcome: string;
+  status_code: number;
+  error_code: string | null;
+  correlation_id: string;
+  created_at: number;
+}
+
+export interface AssistantExchangeSecretsTable {
+  /** exs_… id (not the secret) */
+  id: string;
+  store_id: string;
+  /** AES-256-GCM envelope of the secret (needed to verify HS256 assertions). */
+  secret_ciphertext: string;
+  secret_prefix: string;
+  created_by: string | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface AssistantExchangeJtisTable {
+  store_id: string;
+  jti: string;
+  expires_at: number;
+}
+
+export interface AssistantCartsTable {
+  id: string;
+  store_id: string;
+  session_id: string;
+  /** "shopsight_catalog" or "storefront:<host>" */
+  source: string;
+  external_id: string | null;
+  /** JSON text: [{product_id, variant_id, quantity}] */
+  lines: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AssistantReturnsTable {
+  id: string;
+  store_id: string;
+  session_id: string;
+  customer_id: string;
+  order_id: string;
+  product_id: string | null;
+  quantity: number | null;
+  reason: string | null;
+  status: string;
+  source: string;
+  external_id: string | null;
+  created_at: number;
+}
+
+export interface AssistantOrdersTable {
+  store_id: string;
+  order_id: string;
+  customer_id: string;
+  status: string;
+  placed_at: number;
+  total_minor: number;
+  currency: string;
+  /** JSON text: [{product_id, title, quantity}] */
+  items: string;
+  updated_at: number;
+}
+
+// --- assistant chat (0010_assistant_chat)
+export interface AssistantTurnsTable {
+  id: string;
+  store_id: string;
+  thread_id: string;
+  session_id: string;
+  number: number;
+  user_text: string;
+  /** running | completed | failed */
+  status: string;
+  outcome: string | null;
+  /** JSON text: the answer object of the message response. */
+  answer: string | null;
+  created_at: number;
+  completed_at: number | null;
+}
+
+export interface AssistantEventsTable {
+  store_id: string;
+  thread_id: string;
+  seq: number;
+  turn_id: string | null;
+  name: string;
+  /** JSON text. */
+  data: string;
+  created_at: number;
+}
+
+export interface AssistantIntentsTable {
+  id: string;
+  store_id: string;
+  session_id: string;
+  thread_id: string;
+  turn_id: string;
+  action: string;
+  /** JSON text: exactly the previewed arguments. */
+  arguments: string;
+  /** pending | consumed | cancelled | failed */
+  status: string;
+  /** JSON text: the action's result once consumed. */
+  result: string | null;
+  created_at: number;
+  expires_at: number;
+  resolved_at: number | null;
 }
 
 export interface Schema {
@@ -455,6 +612,17 @@ export interface Schema {
   assistant_sessions: AssistantSessionsTable;
   assistant_threads: AssistantThreadsTable;
   assistant_policy_versions: AssistantPolicyVersionsTable;
+  assistant_turns: AssistantTurnsTable;
+  assistant_events: AssistantEventsTable;
+  assistant_intents: AssistantIntentsTable;
+  assistant_settings: AssistantSettingsTable;
+  assistant_storefront_connections: AssistantStorefrontConnectionsTable;
+  assistant_audit_events: AssistantAuditEventsTable;
+  assistant_exchange_secrets: AssistantExchangeSecretsTable;
+  assistant_exchange_jtis: AssistantExchangeJtisTable;
+  assistant_carts: AssistantCartsTable;
+  assistant_returns: AssistantReturnsTable;
+  assistant_orders: AssistantOrdersTable;
   billing_accounts: BillingAccountsTable;
   billing_checkout_sessions: BillingCheckoutSessionsTable;
   billing_invoices: BillingInvoicesTable;

@@ -77,6 +77,27 @@ export const catalogue = {
   purchase_fields_only: { status: 422, message: "order_value and currency are only accepted when action is purchase." },
   origin_not_allowed: { status: 403, message: "This origin is not allowed to use the widget key." },
 
+  // --- assistant chat (src/assistant/chat)
+  confirmation_invalid: {
+    status: 409,
+    message: "The confirmation is stale, expired, already used or not bound to this session; ask again for a fresh preview.",
+    assistantCode: "CONFIRMATION_INVALID",
+  },
+
+  // --- assistant storefront, connections, catalogue search, exchange (src/assistant/storefront, connections, catalog, exchange)
+  storefront_unavailable: {
+    status: 503,
+    message: "The store's catalogue could not be read right now; try again shortly.",
+    reportable: true,
+    assistantCode: "STOREFRONT_UNAVAILABLE",
+  },
+  storefront_token_rejected: { status: 422, message: "The storefront rejected the private token; nothing was kept.", assistantCode: "STOREFRONT_TOKEN_REJECTED" },
+  storefront_unreachable: {
+    status: 422,
+    message: "The store URL could not be read as a storefront; nothing was kept.",
+    assistantCode: "STOREFRONT_UNREACHABLE",
+  },
+
   // --- dependencies
   service_unavailable: { status: 503, message: "A dependency is unavailable; try again shortly.", reportable: true },
   internal_error: { status: 500, message: "Something went wrong on our side.", reportable: true },

@@ -39,7 +39,8 @@ export interface HttpAppOptions {
   /** Whether the service can take traffic (false while shutting down or before start-up completes). */
   isReady: () => boolean;
   bodyLimit?: number;
-  logger?: boolean;
+  /** false: no logging; `{ stream }`: JSON lines to that stream (tests capture them). Default stdout. */
+  logger?: boolean | { stream: NodeJS.WritableStream };
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -47,7 +48,10 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 /** Builds a bare API app. Routes are added by the caller before `ready()`. */
 export async function createHttpApp(options: HttpAppOptions): Promise<App> {
   const app = Fastify({
-    logger: options.logger === false ? false : (loggerOptions(options.config) as object),
+    logger:
+      options.logger === false
+        ? false
+        : ({ ...(loggerOptions(options.config) as object), ...(typeof options.logger === "object" ? { stream: options.logger.stream } : {}) } as object),
     // A hop count is accepted by Fastify (proxy-addr) though its types omit it.
     trustProxy: options.config.trustProxy as boolean | string[],
     bodyLimit: options.bodyLimit ?? 1024 * 1024,

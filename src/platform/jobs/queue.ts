@@ -146,6 +146,33 @@ export class JobQueue {
     return row;
   }
 
+  /**
+   * Unfinished jobs per (kind, status) and the age of the oldest queued job per kind, plus the
+   * webhook outbox's pending deliveries: the figures /metrics reports (read at scrape time).
+   */
+  async snapshot(): Promise<{ counts: { kind: string; status: string; count: number }[]; oldest: { kind: string; ageSeconds: number }[]; outboxPending: number }> {
+    const db = this.database.db;
+    const now = this.clock.now();
+    const counts = await db
+      .selectFrom("jobs")
+      .select(["kind", "status", (eb) => eb.fn.countAll<number>().as("n"), (eb) => eb.fn.min("created_at").as("oldest")])
+      .where("status", "in", ["queued", "running"])
+      .groupBy(["kind", "status"])
+      .execute();
+    const pending = await db
+      .selectFrom("webhook_deliveries")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("status", "=", "pending")
+      .executeTakeFirst();
+    return {
+      counts: counts.map((r) => ({ kind: r.kind, status: r.status, count: Number(r.n) })),
+      oldest: counts
+        .filter((r) => r.status === "queued")
+        .map((r) => ({ kind: r.kind, ageSeconds: Math.max(0, (now - Number(r.oldest)) / 1000) })),
+      outboxPending: Number(pending?.n ?? 0),
+    };
+  }
+
   /** Claims and runs due jobs until none is left; for tests and the CLI. Returns how many ran. */
   async drain(): Promise<number> {
     let n = 0;

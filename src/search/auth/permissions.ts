@@ -103,16 +103,17 @@ const areas = (...prefixes: string[]) => PERMISSION_NAMES.filter((p) => prefixes
  * Roles → default groups. Every member of a store is implicitly in the built-in group of its role;
  * custom groups add permissions on top (never remove them).
  *   owner, admin: everything (admins still cannot invite or manage owners: role rules).
- *   developer:    products:*, search:*, webhooks:*, widget:*, connector:write:store, analytics:read
+ *   developer:    products:*, search:*, webhooks:*, widget:*, analytics:read
  *                 and every other *:read (billing, team, security) — a developer can see, not change,
- *                 the plan, the team and the security settings.
+ *                 the plan, the team and the security settings. The Assistant API's admin calls
+ *                 (connector:write:store) stay with owners and admins, as the assistant issue asks.
  *   viewer:       every *:read plus search:execute (may try searches, change nothing).
  */
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   owner: PERMISSION_NAMES,
   admin: PERMISSION_NAMES,
   developer: PERMISSION_NAMES.filter(
-    (p) => areas("products", "search", "webhooks", "widget", "connector").includes(p) || READS.includes(p),
+    (p) => areas("products", "search", "webhooks", "widget").includes(p) || READS.includes(p),
   ),
   viewer: PERMISSION_NAMES.filter((p) => READS.includes(p) || p === "search:execute"),
 };
@@ -126,7 +127,7 @@ export const BUILT_IN_GROUPS: Record<Role, { id: string; name: string; descripti
   developer: {
     id: "grp_developer",
     name: "Developers",
-    description: "Default group of the developer role: products, search, webhooks, widget and connector, plus read access everywhere.",
+    description: "Default group of the developer role: products, search, webhooks and widget, plus read access everywhere.",
   },
   viewer: { id: "grp_viewer", name: "Viewers", description: "Default group of the viewer role: read access everywhere plus running searches." },
 };

@@ -220,6 +220,15 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
     assert.equal(a.searches.zero_results, 1);
     assert.deepEqual(a.searches.by_mode, { upload: 0, url: 1, text: 3, hybrid: 0, fusion: 0, "multi-image": 0, crop: 0, filtered: 0 });
     assert.deepEqual(a.searches.by_source, { api: 4, widget: 0 });
+    // Searches over time: one entry per UTC day of the window, the four searches on their day.
+    assert.equal(a.searches.by_day.length, 31);
+    assert.equal(a.searches.by_day[0].date, new Date(NOW - 30 * DAY).toISOString().slice(0, 10));
+    assert.equal(a.searches.by_day[30].date, new Date(NOW).toISOString().slice(0, 10));
+    const busyDay = new Date(NOW - 2 * DAY).toISOString().slice(0, 10);
+    assert.deepEqual(
+      a.searches.by_day.filter((d: { searches: number }) => d.searches > 0),
+      [{ date: busyDay, searches: 4, zero_results: 1 }],
+    );
     assert.equal(a.zero_result_rate, 0.25);
     assert.deepEqual(a.query_time_ms, { mean: 115, p95: 400 });
     assert.equal(a.click_through_rate, 0.5, "s1 and s2 have clicks");
@@ -244,6 +253,7 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
     // One day back sees nothing of the activity two days ago.
     const narrow = (await get(fresh, "/v1/search/analytics?days=1")).json();
     assert.equal(narrow.searches.total, 0);
+    assert.deepEqual(narrow.searches.by_day.map((d: { searches: number }) => d.searches), [0, 0]);
     assert.deepEqual(narrow.query_time_ms, { mean: null, p95: null });
     assert.equal(narrow.click_through_rate, 0);
     assert.deepEqual(narrow.revenue, []);

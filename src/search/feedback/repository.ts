@@ -84,6 +84,19 @@ export class FeedbackRepository {
     return new Map(rows.map((r) => [String(r.key), num(r.n)]));
   }
 
+  /** Searches and zero-result searches per UTC day (day number = epoch ms / 86 400 000, rounded down). */
+  async searchesByDay(storeId: string, from: number): Promise<Map<number, { searches: number; zeroResults: number }>> {
+    const day = sql<number>`created_at / 86400000`;
+    const rows = await this.db
+      .selectFrom("search_history")
+      .select((eb) => [day.as("day"), eb.fn.countAll<number>().as("n"), sql<number>`sum(case when result_count = 0 then 1 else 0 end)`.as("zero")])
+      .where("store_id", "=", storeId)
+      .where("created_at", ">=", from)
+      .groupBy(day)
+      .execute();
+    return new Map(rows.map((r) => [num(r.day), { searches: num(r.n), zeroResults: num(r.zero) }]));
+  }
+
   /** The latency of the search at `offset` (0-based) when the window's searches are ordered by latency. */
   async latencyAtRank(storeId: string, from: number, offset: number): Promise<number | null> {
     const row = await this.db

@@ -63,6 +63,14 @@ export const AnalyticsResponse = Type.Object(
       zero_results: Type.Integer({ description: "Searches that returned no result" }),
       by_mode: Type.Object(Object.fromEntries(SEARCH_MODES.map((m) => [m, Type.Integer()])), { description: "Searches per mode" }),
       by_source: Type.Object({ api: Type.Integer(), widget: Type.Integer() }),
+      by_day: Type.Array(
+        Type.Object({
+          date: Type.String({ description: "UTC day, YYYY-MM-DD" }),
+          searches: Type.Integer(),
+          zero_results: Type.Integer(),
+        }),
+        { description: "Searches per UTC day, oldest first: every day the window touches, zeros included" },
+      ),
     }),
     zero_result_rate: Rate("zero_results / total (0 without searches)"),
     query_time_ms: Type.Object({

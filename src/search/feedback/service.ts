@@ -67,6 +67,13 @@ export interface FeedbackView {
   created_at: string;
 }
 
+/** UTC day numbers from the day of `from` to the day of `to`, inclusive. */
+const dayRange = (from: number, to: number): number[] => {
+  const out: number[] = [];
+  for (let d = Math.floor(from / DAY_MS); d <= Math.floor(to / DAY_MS); d++) out.push(d);
+  return out;
+};
+
 const rate = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000);
 
 export class FeedbackService {
@@ -149,7 +156,7 @@ export class FeedbackService {
 
   async analytics(storeId: string, days = DEFAULT_DAYS) {
     const w = this.window(days);
-    const [totals, byMode, bySource, engaged, events, revenue, top] = await Promise.all([
+    const [totals, byMode, bySource, engaged, events, revenue, top, byDay] = await Promise.all([
       this.repo.searchTotals(storeId, w.from),
       this.repo.searchesBy(storeId, w.from, "mode"),
       this.repo.searchesBy(storeId, w.from, "source"),
@@ -157,6 +164,7 @@ export class FeedbackService {
       this.repo.eventCounts(storeId, w.from),
       this.repo.revenue(storeId, w.from),
       this.repo.queryCounts(storeId, w.from, TOP_QUERIES),
+      this.repo.searchesByDay(storeId, w.from),
     ]);
     // p95 by nearest rank: the ⌈0.95·N⌉-th fastest search, read with one ordered OFFSET query.
     const p95 = totals.total === 0 ? null : await this.repo.latencyAtRank(storeId, w.from, Math.ceil(0.95 * totals.total) - 1);
@@ -170,6 +178,12 @@ export class FeedbackService {
         zero_results: totals.zeroResults,
         by_mode: Object.fromEntries(SEARCH_MODES.map((m) => [m, byMode.get(m) ?? 0])),
         by_source: { api: bySource.get("api") ?? 0, widget: bySource.get("widget") ?? 0 },
+        // Every UTC day the window touches (days + 1 when the window does not start at midnight), zeros included.
+        by_day: dayRange(w.from, w.to).map((d) => ({
+          date: new Date(d * DAY_MS).toISOString().slice(0, 10),
+          searches: byDay.get(d)?.searches ?? 0,
+          zero_results: byDay.get(d)?.zeroResults ?? 0,
+        })),
       },
       zero_result_rate: rate(totals.zeroResults, totals.total),
       query_time_ms: {

@@ -17,6 +17,7 @@
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { uuid } from "../../platform/ids.js";
+import type { SearchStage } from "../../platform/metrics.js";
 import { hexToLab, type Lab } from "../../embeddings/colors.js";
 import type { Region } from "../../embeddings/image.js";
 import type { DecodedImage } from "../../embeddings/types.js";
@@ -102,14 +103,19 @@ export class SearchService {
     this.products = new ProductsRepository(ctx.database.db, ctx.database.dialect);
   }
 
+  /** Times one search stage for GET /metrics (shopsight_search_stage_duration_seconds). */
+  private stage<T>(stage: SearchStage, fn: () => Promise<T>): Promise<T> {
+    return this.ctx.metrics.timeSearchStage(stage, fn);
+  }
+
   // --- query inputs -------------------------------------------------------------------------
   private async imageVector(image: DecodedImage): Promise<Float32Array> {
-    const [v] = await this.ctx.images.embed([image]);
+    const [v] = await this.stage("embed", () => this.ctx.images.embed([image]));
     return v!;
   }
 
   private async textVector(text: string): Promise<Float32Array> {
-    const [v] = await this.ctx.images.embedTexts([text]);
+    const [v] = await this.stage("embed", () => this.ctx.images.embedTexts([text]));
     return v!;
   }
 
@@ -174,8 +180,8 @@ export class SearchService {
     const startedAt = performance.now();
     const [img, txt] = await Promise.all([this.urlImage(input.image_url).then((i) => this.imageVector(i)), this.textVector(input.query)]);
     const { v, norm } = blend(img, txt, input.image_weight);
-    const candidates = hasFilters(c) ? await this.repo.candidates(storeId, c) : undefined;
-    const [nearest] = await this.ctx.vectors.search(storeId, img, { k: 1, candidates });
+    const candidates = hasFilters(c) ? await this.stage("filter", () => this.repo.candidates(storeId, c)) : undefined;
+    const [nearest] = await this.stage("vector", () => this.ctx.vectors.search(storeId, img, { k: 1, candidates }));
     const boostCategory = nearest ? ((await this.products.find(storeId, nearest.productId))?.category ?? null) : null;
     return this.run(storeId, c, {
       startedAt,
@@ -197,7 +203,7 @@ export class SearchService {
     if (decoded.length < 2 || decoded.length > 10) {
       throw new AppError("validation_failed", "Give 2 to 10 images.", { errors: [{ field: "image_urls", message: "must hold 2 to 10 images" }] });
     }
-    const vectors = await this.ctx.images.embed(decoded);
+    const vectors = await this.stage("embed", () => this.ctx.images.embed(decoded));
     return this.run(
       storeId,
       c,
@@ -233,7 +239,7 @@ export class SearchService {
   private async run(storeId: string, c: Common, plan: Plan, source: SearchSource = "api"): Promise<SearchResponse> {
     validateFilters(c);
     const filtered = hasFilters(c);
-    const candidates = filtered ? await this.repo.candidates(storeId, c) : undefined;
+    const candidates = filtered ? await this.stage("filter", () => this.repo.candidates(storeId, c)) : undefined;
     const colors = plan.colors ?? [];
     // Re-ranking (colours, category boost) needs a deeper first stage than the page.
     const rerank = colors.length > 0 || plan.boostCategory;
@@ -244,13 +250,13 @@ export class SearchService {
       scored = [];
     } else if (plan.vectors.length === 0) {
       // Colours only: every candidate scored by colour.
-      const rows = await this.repo.filteredRows(storeId, c, true);
+      const rows = await this.stage("filter", () => this.repo.filteredRows(storeId, c, true));
       const allowed = candidates ?? new Set(rows.map((r) => r.product_id));
       scored = rows
         .filter((r) => allowed.has(r.product_id))
         .map((r) => ({ productId: r.product_id, score: colorScore(colors, JSON.parse(r.dominant_colors)) }));
     } else if (plan.multi === "best" || plan.multi === "union") {
-      const lists = await Promise.all(plan.vectors.map((v) => this.ctx.vectors.search(storeId, v, { k, candidates })));
+      const lists = await this.stage("vector", () => Promise.all(plan.vectors.map((v) => this.ctx.vectors.search(storeId, v, { k, candidates }))));
       const best = new Map<string, number>();
       if (plan.multi === "best") {
         for (const list of lists) for (const m of list) best.set(m.productId, Math.max(best.get(m.productId) ?? -1, m.score));
@@ -265,7 +271,7 @@ export class SearchService {
         scored = [...best].map(([productId, score]) => ({ productId, score: clamp01(score) }));
       }
     } else {
-      const matches = await this.ctx.vectors.search(storeId, plan.vectors[0]!, { k, candidates });
+      const matches = await this.stage("vector", () => this.ctx.vectors.search(storeId, plan.vectors[0]!, { k, candidates }));
       const scale = plan.scale ?? 1;
       scored = matches.map((m) => ({ productId: m.productId, score: clamp01(m.score * scale) }));
     }

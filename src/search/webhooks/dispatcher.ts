@@ -128,5 +128,6 @@ export class WebhookDispatcher {
       });
       if (gone) await repo.disable(d.store_id, d.webhook_id!, "receiver answered 410 Gone", now);
     });
+    this.ctx.metrics.webhookDelivery(delivered ? "delivered" : gone ? "cancelled" : retryAt === null ? "failed" : "retry");
   }
 }

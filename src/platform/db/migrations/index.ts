@@ -9,6 +9,8 @@ import m0006 from "./0006_billing.js";
 import m0007 from "./0007_search_history.js";
 import m0008 from "./0008_feedback_widget.js";
 import m0009 from "./0009_assistant.js";
+import m0010 from "./0010_assistant_chat.js";
+import m0011 from "./0011_assistant_storefront.js";
 
 export const migrations: Record<string, MigrationFactory> = {
   "0001_accounts": m0001,
@@ -20,4 +22,6 @@ export const migrations: Record<string, MigrationFactory> = {
   "0007_search_history": m0007,
   "0008_feedback_widget": m0008,
   "0009_assistant": m0009,
+  "0010_assistant_chat": m0010,
+  "0011_assistant_storefront": m0011,
 };

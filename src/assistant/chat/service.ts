@@ -1,0 +1,692 @@
+// The chat turn: limits, routing (Knowledge.classify), grounded composition, the thread's event
+// log, and consent-gated actions (confirm / cancel).
+//
+// A turn is two steps so that streaming can refuse before any 200 header goes out:
+//   begin()  — thread ownership (404), per-session, per-thread and per-store limits (429), a
+//              concurrency lease, the user's message persisted as a running turn;
+//   run()    — events appended to the thread's log in order (each one handed to `onEvent` as it
+//              is persisted), the answer composed, the turn completed, the lease released.
+import type { AppContext } from "../../platform/context.js";
+import { AppError } from "../../platform/errors/catalogue.js";
+import { prefixedId } from "../../platform/ids.js";
+import type { Limiter } from "../../platform/rate-limit.js";
+import type { Lease, Semaphore } from "../../platform/concurrency.js";
+import { AccountsRepository } from "../../search/accounts/repository.js";
+import { planOf, type PlanName } from "../../search/billing/plans.js";
+import type { ShopperSession } from "../auth.js";
+import { createKnowledge } from "../knowledge/index.js";
+import { KnowledgeUnavailable, type Intent, type Knowledge } from "../knowledge/types.js";
+import { AssistantSettingsService } from "../settings/service.js";
+import { createStorefrontGateway } from "../storefront/index.js";
+import { StorefrontUnavailable, type ActionName, type CatalogSearchResult, type StorefrontGateway } from "../storefront/types.js";
+import { SessionsService } from "../sessions/service.js";
+import type { ThreadRow } from "../sessions/repository.js";
+import {
+  chunkText,
+  composeAnswer,
+  contactAction,
+  contactLine,
+  escapeMarkdown,
+  orderLines,
+  productLines,
+  type AnswerParts,
+} from "./answers.js";
+import { INTENT_TTL_MS, MAX_PRODUCT_CARDS, MAX_REPLAY_EVENTS, PLAN_TURN_LIMITS, SESSION_LIMITS, TURN_LEASE_MS, WINDOW_MS } from "./limits.js";
+import { ChatRepository, type EventRow, type IntentRow } from "./repository.js";
+import type { Answer, ChatEvent, Limitation, NextAction, Outcome } from "./schemas.js";
+
+/** Event names of the thread log (README: Chat events). */
+export const EVENT = {
+  turnStarted: "turn.started",
+  intentClassified: "intent.classified",
+  retrievalCompleted: "retrieval.completed",
+  productsRead: "products.read",
+  ordersRead: "orders.read",
+  actionProposed: "action.proposed",
+  dependencyUnavailable: "dependency.unavailable",
+  answerDelta: "answer.delta",
+  messageCompleted: "message.completed",
+  turnFailed: "turn.failed",
+  actionConfirmed: "action.confirmed",
+  actionCancelled: "action.cancelled",
+} as const;
+
+export interface ChatDeps {
+  knowledge?: Knowledge;
+  gateway?: StorefrontGateway;
+}
+
+export interface TurnHandle {
+  session: ShopperSession;
+  thread: ThreadRow;
+  turnId: string;
+  number: number;
+  text: string;
+  lease: Lease;
+}
+
+export interface TurnResult {
+  turn_id: string;
+  outcome: Outcome;
+  answer: Answer;
+  events: ChatEvent[];
+}
+
+export interface ConfirmResult {
+  intent_id: string;
+  thread_id: string;
+  status: "completed";
+  action: { name: ActionName; arguments: Record<string, string | number> };
+  result: Record<string, unknown>;
+}
+
+export interface CancelResult {
+  intent_id: string;
+  thread_id: string;
+  status: "cancelled";
+}
+
+type Emit = (name: string, data: Record<string, unknown>) => Promise<void>;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+export function toChatEvent(row: EventRow): ChatEvent {
+  return { id: Number(row.seq), event: row.name, turn_id: row.turn_id, data: JSON.parse(row.data) as Record<string, unknown>, created_at: iso(Number(row.created_at)) };
+}
+
+/** 429 RATE_LIMITED naming the window, the retry delay (s) and instant; null when waiting never helps. */
+function rateLimited(now: number, message: string, details: Record<string, unknown>, retryAfterSec: number | null): AppError {
+  return new AppError(
+    "rate_limit_exceeded",
+    message,
+    { ...details, retry_after: retryAfterSec, retry_at: retryAfterSec === null ? null : iso(now + retryAfterSec * 1000) },
+    retryAfterSec === null ? {} : { "retry-after": String(retryAfterSec) },
+  );
+}
+
+export class ChatService {
+  private readonly repo: ChatRepository;
+  private readonly sessions: SessionsService;
+  private readonly stores: AccountsRepository;
+  private readonly settings: AssistantSettingsService;
+  private readonly storeTurns: Map<PlanName, Limiter>;
+  private readonly sessionTurns: Limiter;
+  private readonly concurrent: Semaphore;
+  private knowledgeImpl: Knowledge | undefined;
+  private gatewayImpl: StorefrontGateway | undefined;
+
+  constructor(
+    private readonly ctx: AppContext,
+    deps: ChatDeps = {},
+  ) {
+    this.repo = new ChatRepository(ctx.database.db);
+    this.sessions = new SessionsService(ctx);
+    this.stores = new AccountsRepository(ctx.database.db);
+    this.settings = new AssistantSettingsService(ctx);
+    this.knowledgeImpl = deps.knowledge;
+    this.gatewayImpl = deps.gateway;
+    // Counters of fixed windows keyed by the window's start on ctx.clock; the limiter's own
+    // expiry (two windows) only garbage-collects them.
+    const ttl = (2 * WINDOW_MS) / 1000;
+    this.storeTurns = new Map(
+      (Object.keys(PLAN_TURN_LIMITS) as PlanName[]).map((plan) => [
+        plan,
+        ctx.limiters({ name: `assistant-turns-${plan}`, points: PLAN_TURN_LIMITS[plan].turns_per_minute, durationSec: ttl }),
+      ]),
+    );
+    this.sessionTurns = ctx.limiters({ name: "assistant-session-turns", points: SESSION_LIMITS.turns_per_minute, durationSec: ttl });
+    this.concurrent = ctx.concurrency({ name: "assistant-turns", leaseMs: TURN_LEASE_MS });
+  }
+
+  private get knowledge(): Knowledge {
+    this.knowledgeImpl ??= createKnowledge(this.ctx);
+    return this.knowledgeImpl;
+  }
+
+  private get gateway(): StorefrontGateway {
+    this.gatewayImpl ??= createStorefrontGateway(this.ctx);
+    return this.gatewayImpl;
+  }
+
+  // --- limits --------------------------------------------------------------------------------
+
+  private window(): { key: string; retryAfterSec: number; resetsAt: string } {
+    const now = this.ctx.clock.now();
+    const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
+    return { key: String(start), retryAfterSec: Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000)), resetsAt: iso(start + WINDOW_MS) };
+  }
+
+  private async checkLimits(session: ShopperSession, thread: ThreadRow): Promise<Lease> {
+    const w = this.window();
+    const perSession = await this.sessionTurns.consume(`${session.id}:${w.key}`);
+    if (!perSession.allowed) {
+      throw rateLimited(
+        this.ctx.clock.now(),
+        `A session may start ${SESSION_LIMITS.turns_per_minute} turns per minute; retry in ${w.retryAfterSec} s.`,
+        { window: "session_turns_per_minute", limit: SESSION_LIMITS.turns_per_minute, window_seconds: WINDOW_MS / 1000, resets_at: w.resetsAt },
+        w.retryAfterSec,
+      );
+    }
+    const turns = await this.repo.countTurns(session.storeId, thread.id);
+    if (turns >= SESSION_LIMITS.max_turns_per_thread) {
+      throw rateLimited(
+        this.ctx.clock.now(),
+        `A thread holds at most ${SESSION_LIMITS.max_turns_per_thread} turns; open a new thread with POST /v1/chat/sessions.`,
+        { window: "thread_turns", limit: SESSION_LIMITS.max_turns_per_thread, window_seconds: null, resets_at: null },
+        null,
+      );
+    }
+    const store = await this.stores.findStore(session.storeId);
+    const plan = planOf(store?.plan ?? "free").plan_name;
+    const limits = PLAN_TURN_LIMITS[plan];
+    const perStore = await this.storeTurns.get(plan)!.consume(`${session.storeId}:${w.key}`);
+    if (!perStore.allowed) {
+      throw rateLimited(
+        this.ctx.clock.now(),
+        `The ${plan} plan allows ${limits.turns_per_minute} chat turns per minute per store; retry in ${w.retryAfterSec} s.`,
+        { window: "store_turns_per_minute", plan, limit: limits.turns_per_minute, window_seconds: WINDOW_MS / 1000, resets_at: w.resetsAt },
+        w.retryAfterSec,
+      );
+    }
+    const slot = await this.concurrent.acquire(session.storeId, limits.concurrent_turns);
+    if (!slot.acquired) {
+      throw rateLimited(
+        this.ctx.clock.now(),
+        `The ${plan} plan allows ${limits.concurrent_turns} concurrent chat turns per store; retry in ${slot.retryAfterSec} s.`,
+        { window: "store_concurrent_turns", plan, limit: limits.concurrent_turns, in_flight: slot.inFlight, window_seconds: null, resets_at: null },
+        slot.retryAfterSec,
+      );
+    }
+    return slot.lease;
+  }
+
+  // --- turns ---------------------------------------------------------------------------------
+
+  /** Validates ownership and limits and records the user's message; throws AppError before any output. */
+  async begin(session: ShopperSession, threadId: string, text: string): Promise<TurnHandle> {
+    const thread = await this.sessions.thread(session, threadId);
+    const lease = await this.checkLimits(session, thread);
+    try {
+      const turn = await this.repo.insertTurn(session.storeId, {
+        id: prefixedId("turn"),
+        thread_id: thread.id,
+        session_id: session.id,
+        user_text: text,
+        created_at: this.ctx.clock.now(),
+      });
+      return { session, thread, turnId: turn.id, number: turn.number, text, lease };
+    } catch (e) {
+      await lease.release();
+      throw e;
+    }
+  }
+
+  /** Runs a begun turn to completion; `onEvent` sees every event right after it is persisted. */
+  async run(handle: TurnHandle, onEvent: (event: ChatEvent) => void = () => {}): Promise<TurnResult> {
+    const { session, thread } = handle;
+    const events: ChatEvent[] = [];
+    const emit: Emit = async (name, data) => {
+      const row = await this.repo.appendEvent(session.storeId, {
+        thread_id: thread.id,
+        turn_id: handle.turnId,
+        name,
+        data: JSON.stringify(data),
+        created_at: this.ctx.clock.now(),
+      });
+      const event = toChatEvent(row);
+      events.push(event);
+      onEvent(event);
+    };
+    try {
+      await emit(EVENT.turnStarted, { turn_id: handle.turnId, thread_id: thread.id, number: handle.number, text: handle.text });
+      const { outcome, answer } = await this.route(handle, emit);
+      for (const text of chunkText(answer.response_markdown)) await emit(EVENT.answerDelta, { text });
+      const now = this.ctx.clock.now();
+      await this.repo.completeTurn(session.storeId, handle.turnId, outcome, JSON.stringify(answer), now);
+      await emit(EVENT.messageCompleted, { outcome, ...answer });
+      return { turn_id: handle.turnId, outcome, answer, events };
+    } catch (e) {
+      await this.repo.failTurn(session.storeId, handle.turnId, this.ctx.clock.now()).catch(() => {});
+      await emit(EVENT.turnFailed, { turn_id: handle.turnId, code: "INTERNAL_ERROR" }).catch(() => {});
+      throw e;
+    } finally {
+      await handle.lease.release().catch(() => {});
+    }
+  }
+
+  /** begin + run, for the non-streaming route. */
+  async message(session: ShopperSession, threadId: string, text: string): Promise<TurnResult> {
+    return this.run(await this.begin(session, threadId, text));
+  }
+
+  private async route(handle: TurnHandle, emit: Emit): Promise<{ outcome: Outcome; answer: Answer }> {
+    const { session, thread, text } = handle;
+    const now = () => this.ctx.clock.now();
+    let intent: Intent;
+    try {
+      intent = await this.knowledge.classify(session.storeId, text, thread.locale);
+      await emit(EVENT.intentClassified, intent.kind === "action" ? { kind: intent.kind, name: intent.name } : { kind: intent.kind });
+      switch (intent.kind) {
+        case "policy":
+          return await this.policy(handle, emit);
+        case "product":
+          return await this.products(handle, intent, emit);
+        case "order":
+        case "return":
+          return await this.orders(handle, intent, emit);
+        case "action":
+          return await this.addToCart(handle, intent, emit);
+        case "ambiguous":
+          return {
+            outcome: "clarification",
+            answer: composeAnswer(
+              {
+                answer_status: "needs_clarification",
+                response_markdown: intent.question,
+                clarification_question: intent.question,
+                next_actions: [{ type: "reply", label: "Answer the question" }],
+              },
+              now(),
+            ),
+          };
+      }
+    } catch (e) {
+      if (e instanceof StorefrontUnavailable || e instanceof KnowledgeUnavailable) {
+        const dependency = e instanceof StorefrontUnavailable ? "storefront" : "knowledge";
+        await emit(EVENT.dependencyUnavailable, { dependency, ...(e instanceof StorefrontUnavailable ? { source: e.source } : {}) });
+        const what = dependency === "storefront" ? "The store's catalogue" : "The assistant's knowledge service";
+        return {
+          outcome: "temporary_failure",
+          answer: composeAnswer(
+            {
+              answer_status: "unavailable",
+              response_markdown: `${what} can't be reached right now. Please try again in a moment.`,
+              limitations: [{ code: "dependency_unavailable", message: `${what} was unavailable while answering; nothing was answered from it.` }],
+              next_actions: [{ type: "retry", label: "Try again" }],
+              ...(e instanceof StorefrontUnavailable ? { catalog_source: e.source } : {}),
+            },
+            now(),
+          ),
+        };
+      }
+      throw e;
+    }
+  }
+
+  private async policy(handle: TurnHandle, emit: Emit): Promise<{ outcome: Outcome; answer: Answer }> {
+    const { session, thread, text } = handle;
+    const { result, versions } = await this.knowledge.answer(session.storeId, text, thread.locale);
+    await emit(EVENT.retrievalCompleted, {
+      result: result.kind,
+      citations: result.kind === "no_evidence" ? [] : result.citations,
+      policies: versions.policies,
+      index_built_at: versions.index_built_at,
+    });
+    const base = { policies: versions.policies, policy_index_built_at: versions.index_built_at };
+    const now = this.ctx.clock.now();
+    if (result.kind === "answer") {
+      return {
+        outcome: "answer",
+        answer: composeAnswer({ ...base, answer_status: "answered", response_markdown: result.markdown, citations: result.citations }, now),
+      };
+    }
+    const { support_contact: contact } = await this.settings.get(session.storeId);
+    const line = contactLine(contact);
+    if (result.kind === "conflict") {
+      const limitations: Limitation[] = line ? [] : [{ code: "no_support_contact", message: "The store has not configured a support contact." }];
+      return {
+        outcome: "handoff",
+        answer: composeAnswer(
+          {
+            ...base,
+            answer_status: "handed_off",
+            response_markdown: [result.markdown, line ?? "The store's team needs to settle this; no support contact is configured for this store."].join("\n\n"),
+            citations: result.citations,
+            conflicts: result.conflicts,
+            limitations,
+            handoff: { reason: "policy_conflict", support_contact: contact },
+            next_actions: line ? [contactAction()] : [],
+          },
+          now,
+        ),
+      };
+    }
+    const noEvidence = result.markdown.trim() || "The store's published policies don't cover this question, so I can't answer it.";
+    if (line) {
+      return {
+        outcome: "handoff",
+        answer: composeAnswer(
+          {
+            ...base,
+            answer_status: "handed_off",
+            response_markdown: `${noEvidence}\n\n${line}`,
+            limitations: [{ code: "no_evidence", message: "No published policy of the store covers this question." }],
+            handoff: { reason: "no_evidence", support_contact: contact },
+            next_actions: [contactAction()],
+          },
+          now,
+        ),
+      };
+    }
+    return {
+      outcome: "answer",
+      answer: composeAnswer(
+        {
+          ...base,
+          answer_status: "limited",
+          response_markdown: noEvidence,
+          limitations: [
+            { code: "no_evidence", message: "No published policy of the store covers this question." },
+            { code: "no_support_contact", message: "The store has not configured a support contact to hand over to." },
+          ],
+        },
+        now,
+      ),
+    };
+  }
+
+  private async products(handle: TurnHandle, intent: Extract<Intent, { kind: "product" }>, emit: Emit): Promise<{ outcome: Outcome; answer: Answer }> {
+    const { session } = handle;
+    const found = await this.gateway.search(session.storeId, { q: intent.query, ...intent.filters, limit: MAX_PRODUCT_CARDS });
+    await emit(EVENT.productsRead, { count: found.products.length, source: found.source, live_facts: found.live_facts.length, warnings: found.warnings });
+    const limitations = searchLimitations(found);
+    const base: Pick<AnswerParts, "catalog_source" | "live_facts"> = { catalog_source: found.source, live_facts: found.live_facts };
+    const now = this.ctx.clock.now();
+    if (found.products.length === 0) {
+      return {
+        outcome: "answer",
+        answer: composeAnswer(
+          {
+            ...base,
+            answer_status: "limited",
+            response_markdown: `I couldn't find products matching “${escapeMarkdown(intent.query)}” in this store's catalogue.`,
+            limitations: [{ code: "no_products", message: "No product of the store's catalogue matches the request." }, ...limitations],
+          },
+          now,
+        ),
+      };
+    }
+    const lines = productLines(found.products, found.live_facts);
+    return {
+      outcome: "answer",
+      answer: composeAnswer(
+        {
+          ...base,
+          answer_status: "answered",
+          response_markdown: [`Here is what I found for “${escapeMarkdown(intent.query)}”:`, lines.join("\n")].join("\n\n"),
+          products: found.products,
+          limitations,
+        },
+        now,
+      ),
+    };
+  }
+
+  private async orders(handle: TurnHandle, intent: Extract<Intent, { kind: "order" | "return" }>, emit: Emit): Promise<{ outcome: Outcome; answer: Answer }> {
+    const { session } = handle;
+    const now = () => this.ctx.clock.now();
+    if (session.role !== "customer" || !session.customerId) {
+      return {
+        outcome: "denied",
+        answer: composeAnswer(
+          {
+            answer_status: "denied",
+            response_markdown:
+              intent.kind === "order"
+                ? "I can only look up orders for signed-in customers. Please sign in to the store and ask again."
+                : "Returns can only be started by signed-in customers. Please sign in to the store and ask again.",
+            limitations: [{ code: "sign_in_required", message: "Order and return questions need a signed-in (exchanged) session." }],
+            next_actions: [{ type: "sign_in", label: "Sign in" }],
+          },
+          now(),
+        ),
+      };
+    }
+    const orders = await this.gateway.orders(session.storeId, session.customerId);
+    await emit(EVENT.ordersRead, { count: orders.length });
+    const wanted = intent.order_id ? orders.filter((o) => o.order_id.toLowerCase() === intent.order_id!.toLowerCase()) : orders;
+    if (intent.order_id && wanted.length === 0) {
+      return {
+        outcome: "answer",
+        answer: composeAnswer(
+          {
+            answer_status: "limited",
+            response_markdown: `I couldn't find order ${escapeMarkdown(intent.order_id)} among your orders.`,
+            limitations: [{ code: "order_not_found", message: "No order with that id belongs to the signed-in customer." }],
+          },
+          now(),
+        ),
+      };
+    }
+    if (wanted.length === 0) {
+      return {
+        outcome: "answer",
+        answer: composeAnswer(
+          {
+            answer_status: "limited",
+            response_markdown: "I couldn't find any orders for your account.",
+            limitations: [{ code: "no_orders", message: "The signed-in customer has no orders in this store." }],
+          },
+          now(),
+        ),
+      };
+    }
+    if (intent.kind === "order") {
+      const recent = wanted.slice(0, 5);
+      return {
+        outcome: "answer",
+        answer: composeAnswer(
+          {
+            answer_status: "answered",
+            response_markdown: [recent.length === 1 ? "Here is your order:" : "Here are your most recent orders:", orderLines(recent).join("\n")].join("\n\n"),
+          },
+          now(),
+        ),
+      };
+    }
+    if (wanted.length > 1) {
+      const question = "Which order would you like to return?";
+      return {
+        outcome: "clarification",
+        answer: composeAnswer(
+          {
+            answer_status: "needs_clarification",
+            response_markdown: [question, orderLines(wanted.slice(0, 5)).join("\n")].join("\n\n"),
+            clarification_question: question,
+            next_actions: [{ type: "reply", label: "Name the order" }],
+          },
+          now(),
+        ),
+      };
+    }
+    const order = wanted[0]!;
+    const proposal = await this.propose(handle, "start_return", { order_id: order.order_id }, emit);
+    return {
+      outcome: "confirmation_required",
+      answer: composeAnswer(
+        {
+          answer_status: "awaiting_confirmation",
+          response_markdown: `Start a return for order **${escapeMarkdown(order.order_id)}**? Confirm to go ahead, or cancel.`,
+          next_actions: proposal,
+        },
+        now(),
+      ),
+    };
+  }
+
+  private async addToCart(handle: TurnHandle, intent: Extract<Intent, { kind: "action" }>, emit: Emit): Promise<{ outcome: Outcome; answer: Answer }> {
+    const { session } = handle;
+    const found = await this.gateway.search(session.storeId, { q: intent.product_ref, limit: MAX_PRODUCT_CARDS });
+    await emit(EVENT.productsRead, { count: found.products.length, source: found.source, live_facts: found.live_facts.length, warnings: found.warnings });
+    const now = () => this.ctx.clock.now();
+    const base: Pick<AnswerParts, "catalog_source" | "live_facts"> = { catalog_source: found.source, live_facts: found.live_facts };
+    const ref = intent.product_ref.trim().toLowerCase();
+    const exact = found.products.filter((p) => p.product_id.toLowerCase() === ref || p.title.trim().toLowerCase() === ref);
+    const matches = exact.length === 1 ? exact : found.products;
+    if (matches.length === 0) {
+      return {
+        outcome: "answer",
+        answer: composeAnswer(
+          {
+            ...base,
+            answer_status: "limited",
+            response_markdown: `I couldn't find “${escapeMarkdown(intent.product_ref)}” in this store's catalogue, so nothing was added to your cart.`,
+            limitations: [{ code: "no_match", message: "No product of the catalogue matches the item to add." }],
+          },
+          now(),
+        ),
+      };
+    }
+    if (matches.length > 1) {
+      const question = `Which one would you like to add to your cart: ${matches.map((p) => `“${escapeMarkdown(p.title)}”`).join(", ")}?`;
+      return {
+        outcome: "clarification",
+        answer: composeAnswer(
+          {
+            ...base,
+            answer_status: "needs_clarification",
+            response_markdown: [question, productLines(matches, found.live_facts).join("\n")].join("\n\n"),
+            clarification_question: question,
+            products: matches,
+            limitations: searchLimitations(found),
+            next_actions: [{ type: "reply", label: "Pick a product" }],
+          },
+          now(),
+        ),
+      };
+    }
+    const product = matches[0]!;
+    const quantity = Math.max(1, Math.floor(intent.quantity || 1));
+    const proposal = await this.propose(handle, "add_to_cart", { product_id: product.product_id, quantity }, emit);
+    const line = productLines([product], found.live_facts)[0]!;
+    return {
+      outcome: "confirmation_required",
+      answer: composeAnswer(
+        {
+          ...base,
+          answer_status: "awaiting_confirmation",
+          response_markdown: `Add ${quantity} × **${escapeMarkdown(product.title)}** to your cart? Confirm to go ahead, or cancel.\n\n${line}`,
+          products: [product],
+          limitations: searchLimitations(found).filter((l) => l.code !== "excluded_without_live_price"),
+          next_actions: proposal,
+        },
+        now(),
+      ),
+    };
+  }
+
+  /** Stores an intent awaiting consent and returns the confirm/cancel next actions previewing it. */
+  private async propose(handle: TurnHandle, action: ActionName, args: Record<string, string | number>, emit: Emit): Promise<NextAction[]> {
+    const id = prefixedId("int");
+    const now = this.ctx.clock.now();
+    const expiresAt = now + INTENT_TTL_MS;
+    await this.repo.insertIntent(handle.session.storeId, {
+      id,
+      session_id: handle.session.id,
+      thread_id: handle.thread.id,
+      turn_id: handle.turnId,
+      action,
+      arguments: JSON.stringify(args),
+      status: "pending",
+      result: null,
+      created_at: now,
+      expires_at: expiresAt,
+      resolved_at: null,
+    });
+    await emit(EVENT.actionProposed, { intent_id: id, action, arguments: args, expires_at: iso(expiresAt) });
+    return [
+      { type: "confirm", label: "Confirm", intent_id: id, action, arguments: args, expires_at: iso(expiresAt), method: "POST", path: "/v1/chat/actions/confirm" },
+      { type: "cancel", label: "Cancel", intent_id: id, action, method: "POST", path: "/v1/chat/actions/cancel" },
+    ];
+  }
+
+  // --- actions -------------------------------------------------------------------------------
+
+  private async boundIntent(session: ShopperSession, threadId: string, intentId: string): Promise<IntentRow> {
+    const intent = await this.repo.findIntent(session.storeId, session.id, threadId, intentId);
+    if (!intent) throw new AppError("confirmation_invalid", "No such confirmation for this session and thread.", { intent_id: intentId, reason: "not_bound" });
+    return intent;
+  }
+
+  async confirm(session: ShopperSession, threadId: string, intentId: string): Promise<ConfirmResult> {
+    const intent = await this.boundIntent(session, threadId, intentId);
+    const now = this.ctx.clock.now();
+    if (intent.status !== "pending") {
+      throw new AppError("confirmation_invalid", `This confirmation was already ${intent.status === "failed" ? "used (the action failed)" : intent.status}.`, {
+        intent_id: intentId,
+        reason: intent.status,
+      });
+    }
+    if (Number(intent.expires_at) <= now) {
+      throw new AppError("confirmation_invalid", "This confirmation has expired.", { intent_id: intentId, reason: "expired", expired_at: iso(Number(intent.expires_at)) });
+    }
+    // Single use: only the caller whose UPDATE … WHERE status = 'pending' changed the row runs it.
+    if (!(await this.repo.transitionPending(session.storeId, intent.id, "consumed", now, now))) {
+      throw new AppError("confirmation_invalid", "This confirmation was already used.", { intent_id: intentId, reason: "consumed" });
+    }
+    const action = { name: intent.action as ActionName, arguments: JSON.parse(intent.arguments) as Record<string, string | number> };
+    let result;
+    try {
+      result = await this.gateway.runAction(session.storeId, { sessionId: session.id, customerId: session.customerId }, action);
+    } catch (e) {
+      await this.repo.finishIntent(session.storeId, intent.id, "failed", null).catch(() => {});
+      if (e instanceof StorefrontUnavailable) {
+        throw new AppError("service_unavailable", "The store could not run the action; ask again for a fresh preview.", { intent_id: intent.id, status: "failed" });
+      }
+      throw e;
+    }
+    await this.repo.finishIntent(session.storeId, intent.id, "consumed", JSON.stringify(result.result));
+    await this.repo.appendEvent(session.storeId, {
+      thread_id: threadId,
+      turn_id: intent.turn_id,
+      name: EVENT.actionConfirmed,
+      data: JSON.stringify({ intent_id: intent.id, action: action.name, arguments: action.arguments, status: "completed", result: result.result }),
+      created_at: this.ctx.clock.now(),
+    });
+    return { intent_id: intent.id, thread_id: threadId, status: "completed", action, result: result.result };
+  }
+
+  /** pending → cancelled (an expired one too); cancelling a cancelled intent again is a no-op. */
+  async cancel(session: ShopperSession, threadId: string, intentId: string): Promise<CancelResult> {
+    const intent = await this.boundIntent(session, threadId, intentId);
+    if (intent.status === "cancelled") return { intent_id: intent.id, thread_id: threadId, status: "cancelled" };
+    const now = this.ctx.clock.now();
+    if (intent.status !== "pending" || !(await this.repo.transitionPending(session.storeId, intent.id, "cancelled", now))) {
+      const current = (await this.boundIntent(session, threadId, intentId)).status;
+      if (current === "cancelled") return { intent_id: intent.id, thread_id: threadId, status: "cancelled" };
+      throw new AppError("confirmation_invalid", `This confirmation was already ${current === "failed" ? "used (the action failed)" : current}.`, { intent_id: intentId, reason: current });
+    }
+    await this.repo.appendEvent(session.storeId, {
+      thread_id: threadId,
+      turn_id: intent.turn_id,
+      name: EVENT.actionCancelled,
+      data: JSON.stringify({ intent_id: intent.id, action: intent.action }),
+      created_at: now,
+    });
+    return { intent_id: intent.id, thread_id: threadId, status: "cancelled" };
+  }
+
+  // --- replay --------------------------------------------------------------------------------
+
+  /** Events of the thread after `afterId` (at most MAX_REPLAY_EVENTS), for reconnecting clients. */
+  async replay(session: ShopperSession, threadId: string, afterId: number): Promise<{ thread_id: string; events: ChatEvent[]; last_event_id: number }> {
+    const thread = await this.sessions.thread(session, threadId);
+    const rows = await this.repo.listEventsAfter(session.storeId, thread.id, afterId, MAX_REPLAY_EVENTS);
+    const events = rows.map(toChatEvent);
+    return { thread_id: thread.id, events, last_event_id: events.length > 0 ? events[events.length - 1]!.id : afterId };
+  }
+}
+
+function searchLimitations(found: CatalogSearchResult): Limitation[] {
+  const out: Limitation[] = [];
+  if (found.warnings.includes("price_and_availability_not_verified_live")) {
+    out.push({ code: "not_verified_live", message: "Some prices or stock levels could not be read live; they are not shown." });
+  }
+  if (found.price_filter && found.price_filter.excluded_without_live_price > 0) {
+    out.push({
+      code: "excluded_without_live_price",
+      message: `${found.price_filter.excluded_without_live_price} product(s) were left out because their price could not be read live.`,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,103 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { classifyText } from "./classify.js";
+
+const kind = (text: string, locale = "en") => classifyText(text, locale).kind;
+
+describe("knowledge: classify (deterministic router)", () => {
+  test("policy questions in English and German", () => {
+    for (const text of [
+      "What is your return policy?",
+      "How much does shipping cost?",
+      "Do you ship to Switzerland?",
+      "How long is the warranty?",
+      "Which payment methods do you accept?",
+      "Can I pay with PayPal?",
+      "How many days do I have to return an item?",
+      "How long do I have to return something?",
+      "Do you offer gift wrapping?",
+      "Is there a price match guarantee?",
+      "Do you sell my personal data?",
+    ]) {
+      assert.equal(kind(text), "policy", text);
+    }
+    for (const text of ["Wie lange habe ich Zeit für eine Rückgabe?", "Was kostet der Versand?", "Welche Zahlungsarten akzeptiert ihr?", "Gibt es eine Garantie?"]) {
+      assert.equal(kind(text, "de-DE"), "policy", text);
+    }
+  });
+
+  test("product requests carry colour, size, category and price filters in minor units of the store currency", () => {
+    const red = classifyText("show me red dresses under 50", "en");
+    assert.deepEqual(red, { kind: "product", query: "red dresses", filters: { color: ["red"], category_id: ["dresses", "dress"], price_max_minor: 5000 } });
+
+    const between = classifyText("Show me shirts between 30 and 45 euros", "en");
+    assert.equal(between.kind, "product");
+    if (between.kind === "product") {
+      assert.equal(between.filters.price_min_minor, 3000);
+      assert.equal(between.filters.price_max_minor, 4500);
+      assert.equal(between.query, "shirts");
+    }
+
+    const size = classifyText("I'm looking for a black jacket in size M", "en");
+    assert.equal(size.kind, "product");
+    if (size.kind === "product") {
+      assert.deepEqual(size.filters.size, ["M"]);
+      assert.deepEqual(size.filters.color, ["black"]);
+      assert.deepEqual(size.filters.category_id, ["jacket", "jackets"]);
+    }
+
+    const yen = classifyText("sneakers under 5000", "en", "JPY");
+    assert.equal(yen.kind === "product" && yen.filters.price_max_minor, 5000);
+    const atLeast = classifyText("dresses over €20.50", "en");
+    assert.equal(atLeast.kind === "product" && atLeast.filters.price_min_minor, 2050);
+
+    const de = classifyText("Zeig mir rote Kleider unter 100 Euro", "de");
+    assert.equal(de.kind, "product");
+    if (de.kind === "product") {
+      assert.deepEqual(de.filters.color, ["red"]);
+      assert.ok(de.filters.category_id?.includes("dresses"));
+      assert.equal(de.filters.price_max_minor, 10000);
+      assert.equal(de.query, "rote kleider");
+    }
+    const deSize = classifyText("Ich suche schwarze Schuhe in Größe 42", "de");
+    assert.equal(deSize.kind === "product" && deSize.filters.size?.[0], "42");
+
+    assert.equal(kind("Do you sell umbrellas?"), "product");
+    assert.equal(kind("blue jeans"), "product");
+  });
+
+  test("the shopper's own orders and returns, with the order id", () => {
+    assert.deepEqual(classifyText("Where is my order 1234?", "en"), { kind: "order", query: "Where is my order 1234?", order_id: "1234" });
+    assert.deepEqual(classifyText("I want to return order #A-1001", "en"), { kind: "return", query: "I want to return order #A-1001", order_id: "A-1001" });
+    assert.equal(kind("Track my package please"), "order");
+    assert.equal(kind("What's the status of my order?"), "order");
+    assert.equal(kind("I'd like to return the shoes I bought"), "return");
+    assert.equal(kind("How do I start a return?"), "return");
+    assert.equal(kind("Wo ist meine Bestellung?", "de"), "order");
+    assert.equal(kind("Ich möchte meine Jacke zurückschicken", "de"), "return");
+    const deId = classifyText("Bestellung 5567 zurücksenden", "de");
+    assert.equal(deId.kind, "return");
+    assert.equal(deId.kind === "return" && deId.order_id, "5567");
+    // A general question about returns is a policy question, not the shopper's own return.
+    assert.equal(kind("Can I return sale items?"), "policy");
+  });
+
+  test("add to cart with quantity; a vague product asks which one", () => {
+    assert.deepEqual(classifyText("Add the Little Black Dress to my cart", "en"), { kind: "action", name: "add_to_cart", product_ref: "little black dress", quantity: 1 });
+    assert.deepEqual(classifyText("please add 2 Oxford Shirt White to my basket", "en"), { kind: "action", name: "add_to_cart", product_ref: "oxford shirt white", quantity: 2 });
+    assert.deepEqual(classifyText("put three wool socks in my bag", "en"), { kind: "action", name: "add_to_cart", product_ref: "wool socks", quantity: 3 });
+    assert.deepEqual(classifyText("Leg bitte zwei Leinenhemden in den Warenkorb", "de"), { kind: "action", name: "add_to_cart", product_ref: "leinenhemden", quantity: 2 });
+    const vague = classifyText("add it to my cart", "en");
+    assert.equal(vague.kind, "ambiguous");
+    assert.match(vague.kind === "ambiguous" ? vague.question : "", /Which product/);
+  });
+
+  test("vague and too-short texts are ambiguous, with the question in the thread language", () => {
+    for (const text of ["help", "hi", "?", "the blue one?", "this one", "that", "ok"]) assert.equal(kind(text), "ambiguous", text);
+    const de = classifyText("hallo", "de-AT");
+    assert.equal(de.kind, "ambiguous");
+    assert.match(de.kind === "ambiguous" ? de.question : "", /Wobei kann ich helfen/);
+    assert.equal(kind("die blaue?", "de"), "ambiguous");
+    assert.equal(kind("maybe"), "ambiguous");
+  });
+});

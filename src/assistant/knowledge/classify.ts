@@ -1,0 +1,248 @@
+// The deterministic router: what a shopper's text asks for, from English and German keyword sets
+// (both are tried whatever the thread locale, since shoppers switch language; the thread's
+// language only picks the language of clarification questions). First matching rule wins:
+//
+//  1. empty or vague — a greeting or "help" alone, or a bare reference such as "the blue one?",
+//     "this one", "die blaue?" → ambiguous, with a clarification question;
+//  2. add to cart — "add <product> to my cart/basket/bag", "<produkt> in den Warenkorb"
+//     → action add_to_cart with the product reference and quantity (1 unless a number or number
+//     word leads the reference; at most 99); a vague reference ("add it to my cart") → ambiguous;
+//  3. the shopper's own order — return: "I want to return …", "return my …", "start a return",
+//     "return order #1234", "ich möchte … zurückschicken", "Retoure starten" → return;
+//     order: "where is my order/package", "track my order", "my order(s)", "order #1234",
+//     "wo ist meine Bestellung", "Sendungsverfolgung" → order; an order id (a token with a digit
+//     after "order"/"Bestellung", "#1234") is extracted;
+//  4. a product request word ("show me", "looking for", "do you have/sell", "ich suche",
+//     "zeig mir", "habt ihr" …) together with a product feature (colour, size, price bound or a
+//     category noun) → product;
+//  5. a policy keyword (returns, refund, shipping, delivery, warranty, payment, privacy, cancel,
+//     voucher, customs …; Rückgabe, Versand, Garantie, Zahlung, Datenschutz …) → policy;
+//  6. a product feature alone ("red dresses under 50") or a request word with any other content
+//     word ("do you sell umbrellas?") → product — but the engine (index.ts) turns such a
+//     feature-less product request into a policy question when the store's policies hold
+//     evidence for it ("do you have a physical shop?");
+//  7. a question of at least two content words → policy (the knowledge engine answers it or says
+//     it has no evidence);
+//  8. otherwise → ambiguous.
+// Product filters: colours (en/de → English names), sizes ("size M", "Größe 38", XS…XXL),
+// categories (the word as typed plus the English singular and plural, e.g. "Kleider" →
+// kleider, dress, dresses; matched against the product's category ignoring case) and price bounds
+// ("under 50", "below €30", "between 20 and 40", "unter 50 €", "ab 20", "zwischen 20 und 40")
+// converted to minor units of the store currency.
+import { toMinor } from "../../search/feedback/currency.js";
+import type { Intent } from "./types.js";
+import { isStopWord, langOf, normalize, parseNumber, words } from "./text.js";
+
+type ProductFilters = Extract<Intent, { kind: "product" }>["filters"];
+
+const COLORS: Record<string, string> = {
+  red: "red", blue: "blue", green: "green", black: "black", white: "white", yellow: "yellow", pink: "pink", purple: "purple",
+  orange: "orange", brown: "brown", grey: "grey", gray: "grey", beige: "beige", navy: "navy", gold: "gold", silver: "silver",
+  violet: "purple", turquoise: "turquoise", cream: "beige",
+  rot: "red", blau: "blue", "grün": "green", grun: "green", schwarz: "black", "weiß": "white", weiss: "white", gelb: "yellow",
+  rosa: "pink", lila: "purple", violett: "purple", braun: "brown", grau: "grey", silber: "silver", "türkis": "turquoise",
+};
+const DE_ADJ = /^(.+?)(?:e|en|er|es|em)$/;
+
+const CATEGORIES: Array<[RegExp, [string, string]]> = [
+  [/^(dress|dresses|kleid|kleider|kleidern)$/, ["dress", "dresses"]],
+  [/^(shirt|shirts|t-shirt|t-shirts|tshirt|tshirts|tee|tees|hemd|hemden)$/, ["shirt", "shirts"]],
+  [/^(jeans)$/, ["jeans", "jeans"]],
+  [/^(trousers|pants|hose|hosen)$/, ["trousers", "pants"]],
+  [/^(shoe|shoes|schuh|schuhe|schuhen)$/, ["shoe", "shoes"]],
+  [/^(sneaker|sneakers|trainers)$/, ["sneaker", "sneakers"]],
+  [/^(boot|boots|stiefel)$/, ["boot", "boots"]],
+  [/^(jacket|jackets|jacke|jacken)$/, ["jacket", "jackets"]],
+  [/^(coat|coats|mantel|mäntel)$/, ["coat", "coats"]],
+  [/^(sweater|sweaters|jumper|jumpers|pullover|pullovers|pulli|hoodie|hoodies)$/, ["sweater", "sweaters"]],
+  [/^(skirt|skirts|rock|röcke)$/, ["skirt", "skirts"]],
+  [/^(bag|bags|handbag|handbags|tasche|taschen|handtasche|handtaschen)$/, ["bag", "bags"]],
+  [/^(hat|hats|cap|caps|mütze|mützen|hut|hüte)$/, ["hat", "hats"]],
+  [/^(scarf|scarves|schal|schals)$/, ["scarf", "scarves"]],
+  [/^(belt|belts|gürtel)$/, ["belt", "belts"]],
+  [/^(sock|socks|socken)$/, ["sock", "socks"]],
+  [/^(blouse|blouses|bluse|blusen)$/, ["blouse", "blouses"]],
+  [/^(shorts)$/, ["shorts", "shorts"]],
+];
+
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  ein: 1, eine: 1, einen: 1, zwei: 2, drei: 3, vier: 4, "fünf": 5, sechs: 6, sieben: 7, acht: 8, neun: 9, zehn: 10,
+};
+const ARTICLES = new Set(["the", "this", "that", "these", "those", "some", "der", "die", "das", "den", "dem", "diese", "diesen", "dieses"]);
+const VAGUE_REFS = /^(?:it|this|that|them|these|those|this one|that one|these ones|those ones|one|the one|es|das|dies|diese|diesen|dieses|den|die|das da|den da|die da)$/;
+
+const POLICY_KW =
+  /\b(?:returns?|returning|returned|refunds?|refunded|exchanges?|exchanging|shipping|ship|ships|shipped|shipment|deliver(?:y|ies|ed)?|postage|dispatch(?:ed)?|warrant(?:y|ies)|guarantees?|payments?|pay|paying|paypal|credit\s+cards?|klarna|invoices?|privacy|personal\s+data|gdpr|cookies?|cancel(?:l?ation|l?ed|ling)?|terms|conditions|polic(?:y|ies)|gift\s*cards?|vouchers?|coupons?|discount\s+codes?|promo\s+codes?|price\s+match(?:ing)?|customs|duties|international(?:ly)?|abroad|countries|opening\s+hours|rückgabe\w*|rücksend\w*|retoure\w*|umtausch\w*|umtauschen|erstattung\w*|rückerstattung\w*|widerruf\w*|versand\w*|versenden|lieferung\w*|lieferzeit\w*|liefern|porto|garantie\w*|gewährleistung\w*|zahlung\w*|bezahl\w*|zahlungsart\w*|rechnung|kreditkarte\w*|datenschutz\w*|agb|stornier\w*|gutschein\w*|rabatt\w*|zoll\w*|ausland\w*)\b/;
+const REQUEST =
+  /\b(?:show\s+me|looking\s+for|look\s+for|search(?:ing)?\s+for|find\s+me|find|do\s+you\s+(?:have|sell|carry|stock)|have\s+you\s+got|i(?:\s+(?:need|want|would\s+like)|'d\s+like)\s+(?:a|an|some|to\s+buy)|recommend|suggest|buy|shop\s+for|(?:are|is)\s+.+\s+(?:in\s+stock|available)|zeig(?:e|t)?\s+mir|ich\s+suche|suche\s+nach|suche|habt\s+ihr|haben\s+sie|führt\s+ihr|verkauft\s+ihr|ich\s+brauche|ich\s+(?:möchte|will|hätte\s+gerne?)\s+(?:ein|eine|einen)|empfiehl\w*|empfehl\w*|kaufen|auf\s+lager|verfügbar)\b/;
+const QUESTION_START = /^(?:what|which|how|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|was|wie|welche\w*|wann|wo|warum|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden)\b/;
+
+const CART_EN = /\b(?:add|put|place|throw)\s+(.+?)\s+(?:to|in|into|onto)\s+(?:my\s+|the\s+|your\s+)?(?:shopping\s+)?(?:cart|basket|bag)\b/;
+const CART_DE = /(?:\b(?:leg\w*|füg\w*|pack\w*|tu|tue|gib|mach\w*)\s+(?:mir\s+)?(?:bitte\s+)?|^)(.+?)\s+(?:in\s+(?:den|meinen)|zum|zu\s+(?:meinem|dem))\s+(?:warenkorb|einkaufswagen|korb)\b/;
+
+const ORDER_ID = /(?:\border|\bbestellung|\bauftrag)\s*(?:number|no\.?|nr\.?|nummer)?\s*#?\s*([a-z]*-?\d[a-z0-9-]*)|#\s?([a-z]*-?\d[a-z0-9-]*)\b/;
+const RETURN_OWN =
+  /\b(?:i(?:\s+(?:want|would\s+like|wish)|'d\s+like)\s+to\s+(?:return|send\s+back|exchange)|i(?:\s+(?:want|would\s+like)|'d\s+like)\s+(?:a\s+)?(?:return|refund)\s+(?:for|of)\s+my|return\s+(?:my|order)\b|start\s+a\s+return|(?:make|initiate|open|create|begin)\s+a\s+return|send\s+back\s+my|send\s+my\s+\w+\s+back|ich\s+(?:möchte|will|würde\s+gerne?|muss)\s+(?:\w+\s+){0,5}(?:zurückschicken|zurücksenden|zurückgeben|retournieren|umtauschen|reklamieren)|retoure\s+(?:starten|anmelden|beginnen|einleiten)|meine\s+bestellung\s+(?:\w+\s+){0,2}(?:zurück\w*|retournieren))/;
+const RETURN_WORD = /\b(?:return|send\s+back|refund|rücksend\w*|retoure\w*|zurück\w*|retournieren|umtauschen)\b/;
+const ORDER_OWN =
+  /\b(?:where(?:'s|\s+is|\s+are)\s+my\s+(?:order|package|parcel|delivery|stuff|things|items)|my\s+(?:last\s+|recent\s+|latest\s+)?orders?\b|track(?:ing)?\s+(?:of\s+)?(?:my\s+)?(?:order|package|parcel)|(?:order|delivery)\s+status|status\s+of\s+(?:my\s+)?order|(?:has|have)\s+my\s+(?:order|package|parcel)|when\s+will\s+my\s+(?:order|package|parcel)|did\s+my\s+order|wo\s+(?:ist|bleibt)\s+meine?\s+(?:bestellung|paket|lieferung|sendung)|meine[rn]?\s+(?:letzten?\s+)?bestellung(?:en)?|sendungsverfolgung|bestellstatus|status\s+meiner\s+bestellung|wann\s+kommt\s+meine?\s+(?:bestellung|paket|lieferung|sendung))\b/;
+
+const SIZE_RE = /\b(?:size|größe|grösse|gr\.)\s*([a-z0-9]{1,4})\b|\b(xxs|xs|xl|xxl|xxxl)\b|\bin\s+(s|m|l)\b(?!\s*\w)/;
+const PRICE_BETWEEN = /\b(?:between|zwischen)\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:euros?|eur|dollars?|usd|€|\$|£)?\s*(?:and|und|-|bis)\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:euros?|eur|dollars?|usd|€|\$|£)?/;
+const PRICE_MAX = /(?:\b(?:under|below|less\s+than|cheaper\s+than|up\s+to|max(?:imum)?|at\s+most|no\s+more\s+than|unter|bis(?:\s+zu)?|höchstens|maximal|weniger\s+als|günstiger\s+als|billiger\s+als)|<)\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:euros?|eur|dollars?|usd|€|\$|£)?/;
+const PRICE_MIN = /(?:\b(?:over|above|more\s+than|at\s+least|from|min(?:imum)?|über|ab|mindestens|mehr\s+als)|>)\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:euros?|eur|dollars?|usd|€|\$|£)?/;
+
+function question(kind: "vague_product" | "help" | "cart", lang: "en" | "de"): string {
+  if (lang === "de") {
+    if (kind === "vague_product") return "Welches Produkt meinen Sie? Nennen Sie bitte den Namen oder beschreiben Sie es.";
+    if (kind === "cart") return "Welches Produkt soll ich in Ihren Warenkorb legen? Nennen Sie bitte den Namen.";
+    return "Wobei kann ich helfen? Sie können nach Produkten, Ihrer Bestellung oder den Richtlinien des Shops (Rückgabe, Versand, Zahlung) fragen.";
+  }
+  if (kind === "vague_product") return "Which product do you mean? Please tell me its name or describe it.";
+  if (kind === "cart") return "Which product should I add to your cart? Please tell me its name.";
+  return "What can I help you with? You can ask about a product, your order, or the store's policies (returns, shipping, payment).";
+}
+
+function colorOf(word: string): string | undefined {
+  if (COLORS[word]) return COLORS[word];
+  const m = DE_ADJ.exec(word);
+  return m ? COLORS[m[1]!] : undefined;
+}
+
+function cleanRef(ref: string): { ref: string; quantity: number } {
+  let tokens = ref.replace(/[?!.,]+$/g, "").split(/\s+/).filter(Boolean);
+  let quantity = 1;
+  const first = tokens[0];
+  if (first !== undefined) {
+    if (/^\d{1,3}$/.test(first)) {
+      quantity = Number(first);
+      tokens = tokens.slice(1);
+    } else if (NUMBER_WORDS[first] !== undefined) {
+      quantity = NUMBER_WORDS[first]!;
+      tokens = tokens.slice(1);
+    }
+  }
+  if (tokens[0] === "x" || tokens[0] === "of") tokens = tokens.slice(1);
+  while (tokens.length > 0 && ARTICLES.has(tokens[0]!)) tokens = tokens.slice(1);
+  while (tokens.length > 0 && ["please", "bitte", "mir"].includes(tokens[tokens.length - 1]!)) tokens = tokens.slice(0, -1);
+  return { ref: tokens.join(" "), quantity: Math.min(99, Math.max(1, quantity)) };
+}
+
+const isVagueRef = (ref: string): boolean => VAGUE_REFS.test(ref) || /^(?:the\s+|that\s+|this\s+)?\w+\s+one$/.test(ref) || ref.length === 0;
+
+/** Product filters found in a text; price bounds in major units (converted by the caller). */
+export function productHints(t: string): { filters: Omit<ProductFilters, "price_min_minor" | "price_max_minor">; priceMin?: number; priceMax?: number; matched: string[] } {
+  const matched: string[] = [];
+  const color = new Set<string>();
+  const category = new Set<string>();
+  for (const w of t.split(/[^\p{L}\p{N}-]+/u).filter(Boolean)) {
+    const c = colorOf(w);
+    if (c) color.add(c);
+    const cat = CATEGORIES.find(([re]) => re.test(w));
+    if (cat) {
+      category.add(w);
+      cat[1].forEach((x) => category.add(x));
+    }
+  }
+  const size: string[] = [];
+  const sm = SIZE_RE.exec(t);
+  if (sm) {
+    const s = (sm[1] ?? sm[2] ?? sm[3])!;
+    size.push(/^[a-z]+$/.test(s) ? s.toUpperCase() : s);
+    matched.push(sm[0]);
+  }
+  let priceMin: number | undefined;
+  let priceMax: number | undefined;
+  const between = PRICE_BETWEEN.exec(t);
+  if (between) {
+    const a = parseNumber(between[1]!);
+    const b = parseNumber(between[2]!);
+    priceMin = Math.min(a, b);
+    priceMax = Math.max(a, b);
+    matched.push(between[0]);
+  } else {
+    const max = PRICE_MAX.exec(t);
+    if (max) {
+      priceMax = parseNumber(max[1]!);
+      matched.push(max[0]);
+    }
+    const min = PRICE_MIN.exec(t);
+    if (min) {
+      priceMin = parseNumber(min[1]!);
+      matched.push(min[0]);
+    }
+  }
+  const filters: Omit<ProductFilters, "price_min_minor" | "price_max_minor"> = {};
+  if (color.size > 0) filters.color = [...color];
+  if (size.length > 0) filters.size = size;
+  if (category.size > 0) filters.category_id = [...category];
+  return { filters, ...(priceMin !== undefined ? { priceMin } : {}), ...(priceMax !== undefined ? { priceMax } : {}), matched };
+}
+
+const REQUEST_STRIP =
+  /\b(?:can\s+you\s+|could\s+you\s+|please\s+)?(?:show\s+me|i'?m\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|look\s+for|search(?:ing)?\s+for|find\s+me|find|do\s+you\s+(?:have|sell|carry|stock|offer)|have\s+you\s+got|i(?:\s+(?:need|want|would\s+like)|'d\s+like)(?:\s+to\s+buy)?|recommend(?:\s+me)?|suggest|buy|shop\s+for|zeig(?:e|t)?\s+mir|ich\s+suche(?:\s+nach)?|suche\s+nach|suche|habt\s+ihr|haben\s+sie|führt\s+ihr|verkauft\s+ihr|ich\s+brauche|ich\s+(?:möchte|will|hätte\s+gerne?))\b/g;
+
+function productQuery(t: string, matched: string[]): string {
+  let q = t;
+  for (const m of matched) q = q.replace(m, " ");
+  q = q.replace(REQUEST_STRIP, " ").replace(/\b(?:please|bitte|any|some|irgendwelche|etwas)\b/g, " ").replace(/[?!.,;:]+/g, " ");
+  q = q.replace(/^\s*(?:a|an|the|ein|eine|einen)\s+/, " ").replace(/\s+/g, " ").trim();
+  return q || t.replace(/[?!.]+$/, "").trim();
+}
+
+/**
+ * Routes a text (see the header). `currency` is the store's (price bounds become its minor units).
+ */
+export function classifyText(text: string, locale: string, currency = "EUR"): Intent {
+  const lang = langOf(locale) === "de" ? "de" : "en";
+  const t = normalize(text).replace(/\s+/g, " ").trim();
+  const bare = t.replace(/[?!.,;:]+/g, " ").replace(/\s+/g, " ").trim();
+  const content = words(bare).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de"));
+  // 1. empty or vague
+  if (bare.length === 0) return { kind: "ambiguous", question: question("help", lang) };
+  if (/^(?:help|hilfe|hi|hello|hey|hallo|moin|servus|ok|okay|yes|no|ja|nein|thanks|danke|\?+)(?:\s+(?:me|please|bitte|there))?$/.test(bare)) {
+    return { kind: "ambiguous", question: question("help", lang) };
+  }
+  const reference = /^(?:and\s+|what\s+about\s+|how\s+about\s+|und\s+|was\s+ist\s+mit\s+)?(?:the|this|that|der|die|das|den|dem)\s+(\S+)(?:\s+(one|ones|da|hier))?$/.exec(bare);
+  if (reference && (reference[2] !== undefined || colorOf(reference[1]!) !== undefined)) {
+    // "the blue one?", "that red one", "die blaue?": which product is meant is not said.
+    return { kind: "ambiguous", question: question("vague_product", lang) };
+  }
+  if (isVagueRef(bare)) return { kind: "ambiguous", question: question("vague_product", lang) };
+
+  // 2. add to cart
+  const cart = CART_EN.exec(t) ?? CART_DE.exec(t);
+  if (cart) {
+    const { ref, quantity } = cleanRef(cart[1]!.trim());
+    if (isVagueRef(ref)) return { kind: "ambiguous", question: question("cart", lang) };
+    return { kind: "action", name: "add_to_cart", product_ref: ref, quantity };
+  }
+
+  // 3. own order / return
+  const idMatch = ORDER_ID.exec(t);
+  const orderId = idMatch ? (idMatch[1] ?? idMatch[2])?.toUpperCase() : undefined;
+  if (RETURN_OWN.test(t) || (orderId && RETURN_WORD.test(t))) {
+    return { kind: "return", query: text.trim(), ...(orderId ? { order_id: orderId } : {}) };
+  }
+  if (ORDER_OWN.test(t) || orderId) return { kind: "order", query: text.trim(), ...(orderId ? { order_id: orderId } : {}) };
+
+  // 4–6. products and policies
+  const hints = productHints(t);
+  const hasFeature = Object.keys(hints.filters).length > 0 || hints.priceMin !== undefined || hints.priceMax !== undefined;
+  const request = REQUEST.test(t);
+  const policy = POLICY_KW.test(t);
+  const product = (): Intent => {
+    const filters: ProductFilters = { ...hints.filters };
+    if (hints.priceMin !== undefined) filters.price_min_minor = toMinor(hints.priceMin, currency);
+    if (hints.priceMax !== undefined) filters.price_max_minor = toMinor(hints.priceMax, currency);
+    return { kind: "product", query: productQuery(t, hints.matched), filters };
+  };
+  if (request && hasFeature) return product();
+  if (policy) return { kind: "policy", query: text.trim() };
+  if (hasFeature) return product();
+  if (request && content.length > 0) return product();
+  // 7. other questions go to the policies
+  if ((QUESTION_START.test(bare) || t.endsWith("?")) && content.length >= 2) return { kind: "policy", query: text.trim() };
+  return { kind: "ambiguous", question: question(content.length === 0 ? "help" : "vague_product", lang) };
+}

@@ -1,0 +1,244 @@
+// Extractive answers and conflicts, from the evidence passages of retrieval.ts.
+//
+// Sentences: every sentence of the best evidence passages (at most MAX_PASSAGES, each scoring at
+// least PASSAGE_MIN_RELATIVE of the best) is scored by the IDF-weighted share of the question's
+// groups it matches in its own text (a synonym-only match counts SYNONYM_STRENGTH), plus
+// HEADING_BONUS × the share matched only by its heading path, times its passage's relevance
+// (PASSAGE_WEIGHT_FLOOR + (1 − floor) × the passage's normalised score), so that "return within
+// 30 days of delivery" does not answer "how long does delivery take?" next to the shipping policy. A sentence must match at least one real group in its own text (or be the single sentence
+// of the best passage). The answer is the best sentences (at least SENTENCE_MIN_RELATIVE of the
+// best score, at most MAX_SENTENCES, from at most MAX_CONCEPTS concepts), quoted verbatim and
+// grouped per concept in the order of first use. Citations are exactly the concept versions whose
+// sentences were used.
+//
+// Conflicts: two sentences of DIFFERENT concepts — one from a passage the answer may use, the
+// other from any candidate with at least CONFLICT_MIN_COVERAGE — conflict on the asked point when
+//   1. the question asks for a quantity — a duration ("how long", "how many days", "window" …) or
+//      an amount ("how much", "fee" …), or it states one itself ("after 20 days?") — and both
+//      sentences state quantities of that kind (durations normalised to days; amounts in one
+//      currency; percentages count as amounts); a question asking for no quantity ("how do I send
+//      an item back?") has no numeric point to disagree on;
+//   2. they are about the same subject: a real group of the question (its own word, not a
+//      synonym) occurs in both (text or heading), and their contexts (content words of sentence
+//      and heading, numbers and units left out) overlap with a Jaccard index of at least
+//      CONFLICT_MIN_CONTEXT_OVERLAP — so "return within 30 days of delivery" does not conflict with
+//      "delivery takes 3–5 days";
+//   3. their value sets are disjoint (30 days vs 14 days; "3–5 days" vs "5 days" agree).
+// Then the answer is a conflict quoting both statements: no side is picked.
+import { PassageIndex, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvidence, passageTerms, type QueryGroup, type Scored } from "./retrieval.js";
+import { analyze, quantities, sentences, type Lang, type Quantity } from "./text.js";
+import type { Citation, Conflict, PolicyAnswer } from "./types.js";
+
+export const MAX_PASSAGES = 4;
+export const MAX_CONFLICT_PASSAGES = 10;
+export const CONFLICT_MIN_COVERAGE = 0.3;
+export const PASSAGE_MIN_RELATIVE = 0.35;
+export const HEADING_BONUS = 0.25;
+export const PASSAGE_WEIGHT_FLOOR = 0.5;
+export const SENTENCE_MIN_RELATIVE = 0.75;
+export const SENTENCE_MIN_SCORE = 0.34;
+export const MAX_SENTENCES = 3;
+export const MAX_CONCEPTS = 2;
+/** A second concept is cited only when its sentence scores at least this share of the best one. */
+export const SECOND_CONCEPT_MIN_RELATIVE = 0.9;
+export const CONFLICT_MIN_CONTEXT_OVERLAP = 0.25;
+
+export interface ScoredSentence {
+  text: string;
+  /** The passage may give answer sentences (rank < MAX_PASSAGES, score within PASSAGE_MIN_RELATIVE of the best). */
+  answerable: boolean;
+  /** The passage's next sentence (an FAQ question's answer is pulled in with it). */
+  next: string | null;
+  citation: Citation;
+  passageRank: number;
+  position: number;
+  /** How well the sentence itself matches the question (text share + heading bonus). */
+  match: number;
+  /** `match` weighted by its passage's relevance: PASSAGE_WEIGHT_FLOOR + (1 − floor) × passage score. */
+  score: number;
+  /** Groups matched in the sentence's own text. */
+  inText: Set<QueryGroup>;
+  terms: Set<string>;
+  headTerms: Set<string>;
+  lang: Lang;
+  quantities: Quantity[];
+}
+
+const UNIT_WORDS = new Set(
+  ["day", "days", "week", "month", "year", "hour", "business", "working", "calendar", "tag", "woch", "monat", "jahr", "stund", "werktag", "eur", "euro", "usd", "gbp", "chf", "dollar", "percent", "prozent", VIRTUAL_DURATION, VIRTUAL_MONEY],
+);
+
+function context(s: ScoredSentence): Set<string> {
+  const out = new Set<string>();
+  for (const t of [...s.terms, ...s.headTerms]) if (!/^\d/.test(t) && !UNIT_WORDS.has(t)) out.add(t);
+  return out;
+}
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  let inter = 0;
+  for (const x of a) if (b.has(x)) inter++;
+  const union = a.size + b.size - inter;
+  return union === 0 ? 0 : inter / union;
+}
+
+/** Scores the sentences of the evidence passages (best passage first). */
+export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang): ScoredSentence[] {
+  const total = groups.reduce((s, g) => s + g.weight, 0) || 1;
+  const out: ScoredSentence[] = [];
+  const evidence = pool.filter(isEvidence);
+  const best = evidence[0]?.score ?? 0;
+  pool.forEach((c, passageRank) => {
+    const evidenceRank = evidence.indexOf(c);
+    const answerable = evidenceRank >= 0 && evidenceRank < MAX_PASSAGES && c.score >= PASSAGE_MIN_RELATIVE * best;
+    const parts = sentences(c.passage.text);
+    parts.forEach((text, position) => {
+      const terms = passageTerms(text, c.passage.lang);
+      const inText = new Set(groups.filter((g) => PassageIndex.matches(terms, g, lang)));
+      const inHead = groups.filter((g) => !inText.has(g) && PassageIndex.matches(c.passage.headTerms, g, lang));
+      const textShare = [...inText].reduce((s, g) => s + g.weight * PassageIndex.strength(terms, g, lang), 0) / total;
+      const headShare = inHead.reduce((s, g) => s + g.weight, 0) / total;
+      const realInText = [...inText].some((g) => !g.virtual);
+      const only = evidenceRank === 0 && parts.length === 1;
+      if (!realInText && !only) return;
+      out.push({
+        text,
+        answerable,
+        next: parts[position + 1] ?? null,
+        citation: c.passage.citation,
+        passageRank,
+        position,
+        match: textShare + HEADING_BONUS * headShare + (only && !realInText ? HEADING_BONUS : 0),
+        score: (textShare + HEADING_BONUS * headShare + (only && !realInText ? HEADING_BONUS : 0)) * (PASSAGE_WEIGHT_FLOOR + (1 - PASSAGE_WEIGHT_FLOOR) * c.score),
+        inText,
+        terms,
+        headTerms: c.passage.headTerms,
+        lang: c.passage.lang,
+        quantities: quantities(text),
+      });
+    });
+  });
+  return out;
+}
+
+/**
+ * The passages sentences are taken from, best first: evidence passages within
+ * PASSAGE_MIN_RELATIVE of the best and among the first MAX_PASSAGES may give answer sentences;
+ * every candidate with at least CONFLICT_MIN_COVERAGE (at most MAX_CONFLICT_PASSAGES) is checked
+ * for conflicts with them, so a contradicting statement is seen even when it matches fewer of the
+ * question's words or one policy has many passages.
+ */
+export function sentencePool(candidates: Scored[]): Scored[] {
+  return candidates.filter((c) => isEvidence(c) || (c.coverage >= CONFLICT_MIN_COVERAGE && [...c.matched].some((g) => !g.virtual))).slice(0, MAX_CONFLICT_PASSAGES);
+}
+
+const sameCitation = (a: Citation, b: Citation) => a.concept_id === b.concept_id && a.concept_version === b.concept_version;
+
+/** Conflicts among the scored sentences (see the header for the rules). */
+export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], lang: Lang, question = ""): Conflict[] {
+  const asked = new Set(groups.filter((g) => g.virtual).map((g) => (g.alts[0] === VIRTUAL_DURATION ? "duration" : "money")));
+  for (const q of quantities(question)) asked.add(q.kind === "duration" ? "duration" : "money");
+  if (asked.size === 0) return [];
+  const real = groups.filter((g) => !g.virtual);
+  const candidates = scored.filter((s) => s.match >= SENTENCE_MIN_SCORE && s.quantities.length > 0);
+  const conflicts: Conflict[] = [];
+  const seenPairs = new Set<string>();
+  for (let i = 0; i < candidates.length; i++) {
+    for (let j = i + 1; j < candidates.length; j++) {
+      const a = candidates[i]!;
+      const b = candidates[j]!;
+      if (a.citation.concept_id === b.citation.concept_id) continue;
+      if (!a.answerable && !b.answerable) continue; // one side must be a passage the answer would use
+      const pairKey = [a.citation.concept_id, b.citation.concept_id].sort().join("|");
+      if (seenPairs.has(pairKey)) continue;
+      const subject = real.filter((g) => {
+        const own = { ...g, alts: [g.alts[0]!] };
+        const inA = PassageIndex.matches(a.terms, own, lang) || PassageIndex.matches(a.headTerms, own, lang);
+        const inB = PassageIndex.matches(b.terms, own, lang) || PassageIndex.matches(b.headTerms, own, lang);
+        return inA && inB && (a.inText.has(g) || b.inText.has(g));
+      });
+      if (subject.length === 0) continue;
+      if (jaccard(context(a), context(b)) < CONFLICT_MIN_CONTEXT_OVERLAP) continue;
+      for (const kind of ["duration", "money", "percent"] as const) {
+        if (!asked.has(kind === "percent" ? "money" : kind)) continue;
+        const va = valuesOf(a.quantities, kind);
+        const vb = valuesOf(b.quantities, kind);
+        if (va.size === 0 || vb.size === 0) continue;
+        if ([...va].some((v) => vb.has(v))) continue;
+        seenPairs.add(pairKey);
+        conflicts.push({
+          point: `${subject.map((g) => g.surface).join(" ")} (${kind === "money" ? "amount" : kind})`,
+          citations: [a.citation, b.citation],
+          statements: [a.text, b.text],
+        });
+        break;
+      }
+    }
+  }
+  return conflicts;
+}
+
+function valuesOf(qs: Quantity[], kind: "duration" | "money" | "percent"): Set<string> {
+  const out = new Set<string>();
+  for (const q of qs) {
+    if (q.kind !== kind) continue;
+    if (q.kind === "duration") out.add(String(Math.round(q.days * 100) / 100));
+    else if (q.kind === "money") out.add(`${q.currency}:${q.minor}`);
+    else out.add(String(q.value));
+  }
+  return out;
+}
+
+/** A sentence that is a question (an FAQ entry) is quoted with the sentence that answers it. */
+const withAnswer = (s: ScoredSentence): string => (s.text.trimEnd().endsWith("?") && s.next ? `${s.text} ${s.next}` : s.text);
+
+/** The extractive answer from scored sentences; null when no sentence qualifies. */
+export function extractive(scored: ScoredSentence[]): Extract<PolicyAnswer, { kind: "answer" }> | null {
+  const eligible = scored.filter((s) => s.score >= SENTENCE_MIN_SCORE && s.answerable);
+  if (eligible.length === 0) return null;
+  const ranked = [...eligible].sort((a, b) => b.score - a.score || a.passageRank - b.passageRank || a.position - b.position);
+  const best = ranked[0]!.score;
+  const chosen: ScoredSentence[] = [];
+  const concepts: Citation[] = [];
+  for (const s of ranked) {
+    if (chosen.length >= MAX_SENTENCES || s.score < SENTENCE_MIN_RELATIVE * best) break;
+    if (chosen.some((c) => c.text === s.text)) continue;
+    if (!concepts.some((c) => sameCitation(c, s.citation))) {
+      if (concepts.length >= MAX_CONCEPTS) continue;
+      if (concepts.length > 0 && s.score < SECOND_CONCEPT_MIN_RELATIVE * best) continue;
+      concepts.push(s.citation);
+    }
+    chosen.push(s);
+  }
+  // Reading order: per concept (order of first use), then passage and sentence order.
+  const paragraphs = concepts.map((c) =>
+    chosen
+      .filter((s) => sameCitation(s.citation, c))
+      .sort((a, b) => a.passageRank - b.passageRank || a.position - b.position)
+      .map(withAnswer)
+      .join(" "),
+  );
+  const passages = concepts.map((c) => ({
+    citation: c,
+    text: chosen.filter((s) => sameCitation(s.citation, c)).map(withAnswer).join(" "),
+  }));
+  return { kind: "answer", markdown: paragraphs.join("\n\n"), citations: concepts, passages, phrased_by: "extractive" };
+}
+
+/** Markdown of a conflict: both statements quoted with their policy's title; no side picked. */
+export function conflictMarkdown(conflicts: Conflict[], lang: Lang): string {
+  const lines = conflicts.flatMap((c) => c.citations.map((cit, i) => `- **${cit.title}**: “${c.statements[i]}”`));
+  return lang === "de"
+    ? ["Die Richtlinien des Shops widersprechen sich in diesem Punkt, daher kann ich keine verlässliche Antwort geben:", "", ...lines].join("\n")
+    : ["The store's policies disagree on this point, so I can't give you a reliable answer:", "", ...lines].join("\n");
+}
+
+export function noEvidenceMarkdown(lang: Lang): string {
+  return lang === "de"
+    ? "Die veröffentlichten Richtlinien des Shops beantworten diese Frage nicht, daher kann ich sie nicht beantworten."
+    : "The store's published policies don't cover this question, so I can't answer it.";
+}
+
+/** Content terms used by the LLM check (words of the cited passages). */
+export function citedTerms(passages: Array<{ text: string }>, lang: Lang): Set<string> {
+  return new Set(passages.flatMap((p) => analyze(p.text, lang)));
+}

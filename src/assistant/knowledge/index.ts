@@ -1,0 +1,136 @@
+// The grounding engine: `createKnowledge(ctx)` implements the Knowledge contract of ./types.ts.
+//
+// classify(): the deterministic router of ./classify.ts (the store currency is read only when the
+// text holds a digit, for price bounds in minor units).
+//
+// answer(): retrieval over the store's published policies (./retrieval.ts), then
+//   - no evidence passage            → { kind: "no_evidence" } (nothing is invented);
+//   - two concepts disagree          → { kind: "conflict" } quoting both (./compose.ts);
+//   - otherwise                      → the extractive answer (./compose.ts), phrased by the LLM
+//                                      when one is configured and its text passes the check
+//                                      (./llm.ts); phrased_by says which text won.
+// Index cache: per store in memory, keyed by the store's (concept_id, newest version) set. Every
+// call first runs one cheap grouped query (PoliciesRepository.newestVersions); when the set
+// differs from the cached one — a PUT in this or any other process — the index is rebuilt. Each
+// store entry holds one index per thread language (built on first use) and the passage vectors
+// computed for the embedding re-rank.
+// Embeddings: used only when ctx.model is loaded; when it is loaded and embedding fails the call
+// throws KnowledgeUnavailable (the chat answers temporary_failure). LLM failures never throw.
+import type { AppContext } from "../../platform/context.js";
+import { PoliciesRepository } from "../policies/repository.js";
+import { AssistantSettingsService } from "../settings/service.js";
+import { classifyText } from "./classify.js";
+import { ground, hasEvidence } from "./ground.js";
+import { checkPhrasing, phraseWithLlm } from "./llm.js";
+import { splitPassages } from "./passages.js";
+import { PassageIndex, blend, normalizeScores, type Scored } from "./retrieval.js";
+import { langOf, primaryOf, type Lang } from "./text.js";
+import { KnowledgeUnavailable, type Intent, type Knowledge, type KnowledgeVersions, type PolicyAnswer } from "./types.js";
+
+interface LangIndex {
+  index: PassageIndex;
+  policies: Record<string, number>;
+}
+
+interface StoreEntry {
+  fingerprint: string;
+  builtAt: string;
+  byLang: Map<string, Promise<LangIndex>>;
+  vectors: Map<string, Float32Array>;
+}
+
+/** Most stores kept in memory at once (least recently used dropped first). */
+const MAX_CACHED_STORES = 500;
+
+export class KnowledgeEngine implements Knowledge {
+  private readonly repo: PoliciesRepository;
+  private readonly settings: AssistantSettingsService;
+  private readonly cache = new Map<string, StoreEntry>();
+
+  constructor(private readonly ctx: AppContext) {
+    this.repo = new PoliciesRepository(ctx.database.db);
+    this.settings = new AssistantSettingsService(ctx);
+  }
+
+  async classify(storeId: string, text: string, locale: string): Promise<Intent> {
+    const currency = /\d/.test(text) ? (await this.settings.get(storeId)).currency : "EUR";
+    const intent = classifyText(text, locale, currency);
+    // A product request without any product feature ("do you have a physical shop?") is a policy
+    // question when the published policies hold evidence for it.
+    if (intent.kind === "product" && Object.keys(intent.filters).length === 0) {
+      const entry = await this.entry(storeId);
+      const { index } = await this.langIndex(storeId, entry, locale);
+      if (hasEvidence(index, text, langOf(locale))) return { kind: "policy", query: text.trim() };
+    }
+    return intent;
+  }
+
+  /** The cached entry of a store, rebuilt when its (concept, newest version) set changed. */
+  private async entry(storeId: string): Promise<StoreEntry> {
+    const newest = await this.repo.newestVersions(storeId);
+    const fingerprint = newest.map((r) => `${r.concept_id}:${r.version}`).join("|");
+    const cached = this.cache.get(storeId);
+    if (cached && cached.fingerprint === fingerprint) {
+      this.cache.delete(storeId);
+      this.cache.set(storeId, cached);
+      return cached;
+    }
+    const entry: StoreEntry = { fingerprint, builtAt: new Date(this.ctx.clock.now()).toISOString(), byLang: new Map(), vectors: new Map() };
+    this.cache.set(storeId, entry);
+    if (this.cache.size > MAX_CACHED_STORES) this.cache.delete(this.cache.keys().next().value!);
+    return entry;
+  }
+
+  private langIndex(storeId: string, entry: StoreEntry, locale: string): Promise<LangIndex> {
+    const key = primaryOf(locale);
+    let built = entry.byLang.get(key);
+    if (!built) {
+      built = (async () => {
+        const published = (await this.repo.latestAll(storeId)).filter((r) => Number(r.published) === 1);
+        const inLang = published.filter((r) => primaryOf(r.locale) === key);
+        const chosen = inLang.length > 0 ? inLang : published;
+        const passages = chosen.flatMap((r) =>
+          splitPassages({ concept_id: r.concept_id, version: Number(r.version), handle: r.handle, title: r.title, locale: r.locale, body_markdown: r.body_markdown }),
+        );
+        return { index: new PassageIndex(passages), policies: Object.fromEntries(chosen.map((r) => [r.concept_id, Number(r.version)])) };
+      })();
+      entry.byLang.set(key, built);
+      built.catch(() => entry.byLang.delete(key));
+    }
+    return built;
+  }
+
+  /** Blends embedding similarity into the BM25 ranking (model loaded only). */
+  private async rerank(entry: StoreEntry, text: string, candidates: Scored[]): Promise<Scored[]> {
+    if (!this.ctx.model || candidates.length === 0) return normalizeScores(candidates);
+    try {
+      const missing = candidates.filter((c) => !entry.vectors.has(c.passage.id));
+      const vectors = await this.ctx.model.embedTexts([text, ...missing.map((c) => `${c.passage.heading}: ${c.passage.text}`)]);
+      missing.forEach((c, i) => entry.vectors.set(c.passage.id, vectors[i + 1]!));
+      return blend(candidates, vectors[0]!, entry.vectors);
+    } catch (e) {
+      throw new KnowledgeUnavailable(`Text embeddings failed: ${(e as Error).message}`);
+    }
+  }
+
+  async answer(storeId: string, text: string, locale: string): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }> {
+    const entry = await this.entry(storeId);
+    const { index, policies } = await this.langIndex(storeId, entry, locale);
+    const versions: KnowledgeVersions = { policies, index_built_at: entry.builtAt };
+    const lang: Lang = langOf(locale);
+    const result = await ground(index, text, lang, (candidates) => this.rerank(entry, text, candidates));
+    if (result.kind !== "answer") return { result, versions };
+    const answer = result;
+    if (this.ctx.config.llm) {
+      const phrased = await phraseWithLlm(this.ctx, text, answer.passages.map((p) => ({ title: p.citation.title, text: p.text })), lang);
+      if (phrased !== null && checkPhrasing(phrased, answer.passages.map((p) => p.text), lang).ok) {
+        return { result: { ...answer, markdown: phrased, phrased_by: "llm" }, versions };
+      }
+    }
+    return { result: answer, versions };
+  }
+}
+
+export function createKnowledge(ctx: AppContext): Knowledge {
+  return new KnowledgeEngine(ctx);
+}

@@ -1,0 +1,218 @@
+// The knowledge engine over a real database, with policies written through the admin routes:
+// published-only retrieval, versions and the cross-process cache, locale fallback, store
+// isolation, the optional LLM (a local fake OpenAI-compatible server) and embedding failures.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
+import { bearer, loginToken, registerStore } from "../../../test/support/factories.js";
+import type { EmbeddingModel } from "../../embeddings/types.js";
+import { createKnowledge, KnowledgeEngine } from "./index.js";
+import { KnowledgeUnavailable } from "./types.js";
+
+interface FakeLlm {
+  url: string;
+  /** What the next calls answer: a text, or "hang" (never answers) or "error" (HTTP 500). */
+  reply: string;
+  requests: Array<{ authorization: string | undefined; body: { model: string; messages: Array<{ role: string; content: string }> } }>;
+  close(): Promise<void>;
+}
+
+async function startFakeLlm(): Promise<FakeLlm> {
+  const state: FakeLlm = { url: "", reply: "", requests: [], close: async () => {} };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      state.requests.push({ authorization: req.headers.authorization, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
+      if (req.url !== "/v1/chat/completions") return void res.writeHead(404).end();
+      if (state.reply === "hang") return; // never answers: the client's deadline must end the call
+      if (state.reply === "error") return void res.writeHead(500).end("{}");
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ choices: [{ message: { role: "assistant", content: state.reply } }] }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return state;
+}
+
+const SHIPPING = {
+  handle: "shipping",
+  title: "Shipping",
+  locale: "en",
+  published: true,
+  body_markdown: "# Shipping\n\nStandard shipping costs €4.95 per order. Orders over €50 ship free of charge within Germany.",
+};
+const RETURNS = {
+  handle: "returns",
+  title: "Returns",
+  locale: "en",
+  published: true,
+  body_markdown: "# Returns\n\nYou can return any item within 30 days of delivery.\n\n- Swimwear cannot be returned.",
+};
+
+describeEachDialect("knowledge: grounded answers over published policies", (dialect) => {
+  let t: TestApp;
+  let llm: FakeLlm;
+  let ownerA: string;
+  let ownerB: string;
+  let storeA: string;
+  let storeB: string;
+
+  const put = async (token: string, concept: string, payload: object) => {
+    const res = await t.assistant.inject({ method: "PUT", url: `/v1/admin/policies/${concept}`, headers: bearer(token), payload });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json() as { concept_version: number };
+  };
+
+  before(async () => {
+    llm = await startFakeLlm();
+    t = await createTestApp({ dialect, env: { LLM_BASE_URL: llm.url, LLM_MODEL: "fake-model", LLM_API_KEY: "sk-test-key", LLM_TIMEOUT_MS: "300" } });
+    const a = await registerStore(t);
+    const b = await registerStore(t);
+    storeA = a.clientId;
+    storeB = b.clientId;
+    ownerA = await loginToken(t.search, a.email, a.password);
+    ownerB = await loginToken(t.search, b.email, b.password);
+  });
+  after(async () => {
+    await t.close();
+    await llm.close();
+  });
+
+  test("answers cite the newest published version; drafts and edits from another process are seen at once", async () => {
+    llm.reply = "error"; // LLM down: the extractive answer is used, not a failure
+    const engine = createKnowledge(t.ctx);
+    const other = new KnowledgeEngine(t.ctx); // stands for a second process with its own cache
+    await put(ownerA, "returns", RETURNS);
+    const first = await engine.answer(storeA, "Can I return swimwear?", "en");
+    assert.equal(first.result.kind, "answer");
+    if (first.result.kind !== "answer") return;
+    assert.equal(first.result.markdown, "Swimwear cannot be returned.");
+    assert.equal(first.result.phrased_by, "extractive");
+    assert.deepEqual(first.result.citations, [{ handle: "returns", concept_id: "returns", concept_version: 1, title: "Returns" }]);
+    assert.deepEqual(first.versions.policies, { returns: 1 });
+    assert.match(first.versions.index_built_at, /^\d{4}-\d\d-\d\dT/);
+
+    // The other "process" changes the policy through the admin route: the cached index is rebuilt.
+    await other.answer(storeA, "Can I return swimwear?", "en");
+    const v2 = await put(ownerA, "returns", { ...RETURNS, body_markdown: "# Returns\n\nYou can return any item within 30 days of delivery.\n\n- Swimwear can be returned unworn with its hygiene seal." });
+    assert.equal(v2.concept_version, 2);
+    const second = await engine.answer(storeA, "Can I return swimwear?", "en");
+    assert.equal(second.result.kind === "answer" && second.result.markdown, "Swimwear can be returned unworn with its hygiene seal.");
+    assert.equal(second.result.kind === "answer" && second.result.citations[0]!.concept_version, 2);
+    assert.deepEqual(second.versions.policies, { returns: 2 });
+
+    // An unpublished newest version takes the concept out of answers (no older version is used).
+    await put(ownerA, "returns", { ...RETURNS, published: false });
+    const draft = await engine.answer(storeA, "Can I return swimwear?", "en");
+    assert.equal(draft.result.kind, "no_evidence");
+    assert.deepEqual(draft.versions.policies, {});
+    await put(ownerA, "returns", RETURNS);
+  });
+
+  test("no evidence, conflicts and cross-store isolation", async () => {
+    llm.reply = "error";
+    const engine = createKnowledge(t.ctx);
+    assert.equal((await engine.answer(storeA, "Do you offer gift wrapping?", "en")).result.kind, "no_evidence");
+
+    // Store B's conflicting FAQ never reaches store A, and A's policies never answer B.
+    await put(ownerB, "faq", { handle: "faq", title: "FAQ", locale: "en", published: true, body_markdown: "Returns are accepted within 14 days of delivery." });
+    const a = await engine.answer(storeA, "How many days do I have to return an item?", "en");
+    assert.equal(a.result.kind, "answer");
+    assert.deepEqual(a.result.kind === "answer" && a.result.citations.map((c) => c.concept_id), ["returns"]);
+    const b = await engine.answer(storeB, "Can I return swimwear?", "en");
+    assert.equal(b.result.kind, "no_evidence");
+    assert.deepEqual(b.versions.policies, { faq: 1 });
+
+    // The same FAQ published in store A conflicts with its returns policy on the return window.
+    await put(ownerA, "faq", { handle: "faq", title: "FAQ", locale: "en", published: true, body_markdown: "Returns are accepted within 14 days of delivery." });
+    const c = await engine.answer(storeA, "How many days do I have to return an item?", "en");
+    assert.equal(c.result.kind, "conflict");
+    if (c.result.kind !== "conflict") return;
+    assert.deepEqual(c.result.citations.map((x) => x.concept_id).sort(), ["faq", "returns"]);
+    assert.equal(c.result.conflicts[0]!.statements.length, 2);
+    await put(ownerA, "faq", { handle: "faq", title: "FAQ", locale: "en", published: false, body_markdown: "Returns are accepted within 14 days of delivery." });
+  });
+
+  test("the thread's language picks policies in that language, falling back to any", async () => {
+    llm.reply = "error";
+    const engine = createKnowledge(t.ctx);
+    await put(ownerA, "rueckgabe", { handle: "rueckgabe", title: "Rückgabe", locale: "de-DE", published: true, body_markdown: "Badebekleidung kann nicht zurückgegeben werden." });
+    const de = await engine.answer(storeA, "Kann ich Badebekleidung zurückgeben?", "de-AT");
+    assert.deepEqual(de.result.kind === "answer" && de.result.citations.map((c) => c.concept_id), ["rueckgabe"]);
+    assert.deepEqual(Object.keys(de.versions.policies), ["rueckgabe"]);
+    const en = await engine.answer(storeA, "Can I return swimwear?", "en-GB");
+    assert.deepEqual(en.result.kind === "answer" && en.result.citations.map((c) => c.concept_id), ["returns"]);
+    // No French policy: all published policies are used.
+    const fr = await engine.answer(storeA, "Can I return swimwear?", "fr");
+    assert.deepEqual(fr.result.kind === "answer" && fr.result.citations.map((c) => c.concept_id), ["returns"]);
+    assert.ok("rueckgabe" in fr.versions.policies && "returns" in fr.versions.policies);
+  });
+
+  test("an honest LLM phrasing is used; one with an invented number is discarded; a timeout falls back", async () => {
+    const engine = createKnowledge(t.ctx);
+    await put(ownerA, "shipping", SHIPPING);
+    const question = "How much does shipping cost?";
+
+    llm.reply = "Shipping is €4.95 per order, and free within Germany for orders over €50.";
+    llm.requests.length = 0;
+    const honest = await engine.answer(storeA, question, "en");
+    assert.equal(honest.result.kind, "answer");
+    if (honest.result.kind !== "answer") return;
+    assert.equal(honest.result.phrased_by, "llm");
+    assert.equal(honest.result.markdown, llm.reply);
+    assert.deepEqual(honest.result.citations.map((c) => c.concept_id), ["shipping"]);
+    // The model got only the cited passages, the configured model name and key.
+    assert.equal(llm.requests.length, 1);
+    assert.equal(llm.requests[0]!.body.model, "fake-model");
+    assert.equal(llm.requests[0]!.authorization, "Bearer sk-test-key");
+    const prompt = llm.requests[0]!.body.messages.map((m) => m.content).join("\n");
+    assert.match(prompt, /€4\.95/);
+    assert.doesNotMatch(prompt, /30 days/);
+
+    llm.reply = "Shipping is €3.95 per order and arrives within 2 days, guaranteed.";
+    const invented = await engine.answer(storeA, question, "en");
+    assert.equal(invented.result.kind === "answer" && invented.result.phrased_by, "extractive");
+    assert.equal(invented.result.kind === "answer" && invented.result.markdown, "Standard shipping costs €4.95 per order. Orders over €50 ship free of charge within Germany.");
+
+    llm.reply = "hang";
+    const slow = await engine.answer(storeA, question, "en");
+    assert.equal(slow.result.kind === "answer" && slow.result.phrased_by, "extractive");
+    assert.match(slow.result.markdown, /€4\.95/);
+  });
+
+  test("configured embeddings re-rank; when they fail the engine throws KnowledgeUnavailable", async () => {
+    llm.reply = "error";
+    const unit = (v: number[]) => Float32Array.from(v);
+    const calls: string[][] = [];
+    const working: EmbeddingModel = {
+      fingerprint: { id: "fake", revision: "local", dim: 2, hash: "0".repeat(64) },
+      embedImages: async () => [],
+      embedTexts: async (texts) => (calls.push([...texts]), texts.map((x) => (/swimwear/i.test(x) ? unit([1, 0]) : unit([0, 1])))),
+      close: async () => {},
+    };
+    const ok = await new KnowledgeEngine({ ...t.ctx, model: working }).answer(storeA, "Can I return swimwear?", "en");
+    assert.deepEqual(ok.result.kind === "answer" && ok.result.citations.map((c) => c.concept_id), ["returns"]);
+    assert.ok(calls.length >= 1 && calls[0]![0] === "Can I return swimwear?");
+
+    const failing: EmbeddingModel = { ...working, embedTexts: async () => Promise.reject(new Error("runtime crashed")) };
+    await assert.rejects(new KnowledgeEngine({ ...t.ctx, model: failing }).answer(storeA, "Can I return swimwear?", "en"), KnowledgeUnavailable);
+  });
+
+  test("classify turns a feature-less product request into a policy question when the policies cover it", async () => {
+    const engine = createKnowledge(t.ctx);
+    await put(ownerA, "stores", { handle: "stores", title: "Our shop", locale: "en", published: true, body_markdown: "Do you have a physical shop? No, we are an online-only store." });
+    assert.equal((await engine.classify(storeA, "Do you have a physical shop?", "en")).kind, "policy");
+    assert.equal((await engine.classify(storeB, "Do you have a physical shop?", "en")).kind, "product");
+    assert.equal((await engine.classify(storeA, "Do you have umbrellas?", "en")).kind, "product");
+    const priced = await engine.classify(storeA, "red dresses under 20", "en");
+    assert.equal(priced.kind === "product" && priced.filters.price_max_minor, 2000);
+  });
+});

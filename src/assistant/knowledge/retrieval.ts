@@ -1,0 +1,309 @@
+// Retrieval over a store's published policy passages.
+//
+// Index: one MiniSearch index (BM25+ ranking) per store and thread language, over the passages of
+// the newest version of every concept when that version is published (an unpublished newest
+// version takes the concept out of answers; older published versions are not used). Policies
+// whose locale has the thread's language are used; when the store has none in that language, all
+// its published policies are (each analysed in its own language). Documents are analysed here
+// (stop words, stemming: text.ts) and handed to MiniSearch pre-tokenised; German terms of four
+// letters or more are matched as prefixes so that "versand" finds the compound "versandkosten".
+//
+// Query: the shopper's words become *groups* — one group per content word with its synonyms
+// (a small per-language table below) — plus two virtual groups: `qdur` when the question asks for
+// a duration ("how long", "how many days", "window", "wie lange", "Frist" …) and `qmoney` when it
+// asks for an amount ("how much", "cost", "fee", "wie viel", "Gebühr" …); passages stating a
+// duration / an amount carry the matching virtual term.
+//
+// Evidence: a passage is evidence when its *coverage* — the IDF-weighted share of the query's
+// groups it matches (text or heading; a word the store's policies never use weighs as much as the
+// rarest word) — is at least EVIDENCE_MIN_COVERAGE and it matches at least one real (non-virtual)
+// group. Embeddings never admit a passage on their own: they only re-rank evidence.
+//
+// Embedding re-rank (only when ctx.model is loaded): the top RERANK_DEPTH passages by BM25 are
+// scored `EMBED_BLEND_BM25 × bm25 / top bm25 + (1 − EMBED_BLEND_BM25) × max(0, cosine(query,
+// passage))`, with passage vectors cached in the store's index entry.
+import MiniSearch from "minisearch";
+import { analyze, langOf, normalize, quantities, words, stem, isStopWord, type Lang } from "./text.js";
+import type { Passage } from "./passages.js";
+
+export const EVIDENCE_MIN_COVERAGE = 0.5;
+/** Weight of a match through a synonym only, in coverage, sentence scores and BM25 (term boost). */
+export const SYNONYM_STRENGTH = 0.6;
+export const RERANK_DEPTH = 12;
+export const EMBED_BLEND_BM25 = 0.6;
+const HEAD_BOOST = 0.5;
+
+export const VIRTUAL_DURATION = "qdur";
+export const VIRTUAL_MONEY = "qmoney";
+
+export interface IndexedPassage extends Passage {
+  lang: Lang;
+  /** Analysed terms of the text, plus virtual terms. */
+  terms: Set<string>;
+  /** Analysed terms of the heading path. */
+  headTerms: Set<string>;
+}
+
+export interface QueryGroup {
+  /** The shopper's word (or phrase) this group stands for. */
+  surface: string;
+  alts: string[];
+  virtual: boolean;
+  weight: number;
+}
+
+export interface Scored {
+  passage: IndexedPassage;
+  bm25: number;
+  score: number;
+  coverage: number;
+  matched: Set<QueryGroup>;
+}
+
+// --- synonyms and question phrases --------------------------------------------------------------
+
+/** Word-level rewrites before analysis (multi-word expressions onto one word). */
+const PHRASES: Record<"en" | "de", Array<[RegExp, string]>> = {
+  en: [
+    [/\bsend(?:ing)?\s+(?:(?:it|them|this|that|these|those|something|an? \w+|the \w+|my \w+)\s+)?back\b/g, " return "],
+    [/\b(?:take|bring)\s+(?:(?:it|them|this|that)\s+)?back\b/g, " return "],
+    [/\b(?:get\s+)?(?:my\s+)?money\s+back\b/g, " refund "],
+    [/\bgift\s+cards?\b/g, " giftcard "],
+    [/\b(?:the\s+)?u\.?k\.?(?=\s|$|[?!,;])/g, " united kingdom "],
+  ],
+  de: [
+    [/\bzurück(?:schick|send|geb)\w*/g, " rückgabe "],
+    [/\b(?:schick|send|geb)\w*\s+(?:\w+\s+){0,3}zurück\b/g, " rückgabe "],
+    [/\bgeld\s+zurück\b/g, " erstattung "],
+    [/\bgutscheinkarten?\b|\bgeschenkkarten?\b/g, " gutschein "],
+  ],
+};
+
+const SYNONYMS: Record<"en" | "de", string[][]> = {
+  en: [
+    ["return", "refund", "exchang"],
+    ["refund", "return", "money"],
+    ["ship", "shipment", "delivery", "deliver", "postag", "dispatch"],
+    ["delivery", "deliver", "ship", "shipment", "dispatch"],
+    ["deliver", "delivery", "ship", "shipment", "dispatch"],
+    ["warranty", "guarante", "defect", "defective"],
+    ["guarante", "warranty"],
+    ["pay", "payment", "paypal", "card", "invoice", "klarna"],
+    ["payment", "pay", "paypal", "card", "invoice", "klarna"],
+    ["exchang", "swap", "return"],
+    ["cancel", "cancellation", "cancel"],
+    ["abroad", "international", "country", "worldwide"],
+    ["international", "abroad", "country", "worldwide"],
+    ["cost", "price", "fee", "charge"],
+    ["broken", "damag", "defective", "defect"],
+    ["damag", "broken", "defective", "defect"],
+    ["privacy", "data", "personal"],
+    ["data", "privacy", "personal"],
+  ],
+  de: [
+    ["ruckgab", "retour", "umtausch", "widerruf"],
+    ["retour", "ruckgab", "widerruf"],
+    ["erstattung", "ersta", "ruckerstattung", "ruckzahlung"],
+    ["versa", "lief", "liefer", "lieferung", "zustellung"],
+    ["lief", "liefer", "lieferung", "versa", "zustellung"],
+    ["lieferung", "versa", "lief", "zustellung"],
+    ["garanti", "gewahrleistung"],
+    ["gewahrleistung", "garanti"],
+    ["zahl", "bezahl", "zahlung", "zahlungsart", "paypal", "rechnung", "kreditkart"],
+    ["bezahl", "zahl", "zahlung", "paypal", "rechnung", "kreditkart"],
+    ["zahlung", "zahl", "bezahl", "paypal", "rechnung", "kreditkart"],
+    ["kost", "gebuhr", "preis"],
+    ["gebuhr", "kost", "preis"],
+    ["datenschutz", "dat"],
+    ["ausland", "international", "land", "lander"],
+  ],
+};
+
+const DURATION_Q: Record<"en" | "de", RegExp> = {
+  en: /\bhow\s+(?:long|many\s+(?:days|weeks|months|years|hours))\b|\b(?:window|period|deadline|time\s*limit|time\s*frame|timeframe|days?\s+(?:do|have)|until\s+when|when)\b/,
+  de: /\bwie\s+(?:lange?|viele\s+(?:tage|wochen|monate|jahre|stunden))\b|\b(?:frist\w*|zeitraum|wann|bis\s+wann|dauer\w*|dauert)\b/,
+};
+const DURATION_WORDS = new Set(["zeit", "how", "long", "many", "days", "day", "weeks", "week", "months", "month", "years", "year", "hours", "window", "period", "deadline", "time", "limit", "frame", "timeframe", "until", "when", "take", "takes", "wie", "lange", "lang", "viele", "tage", "wochen", "monate", "jahre", "stunden", "frist", "fristen", "zeitraum", "wann", "bis", "dauer", "dauert"]);
+const MONEY_Q: Record<"en" | "de", RegExp> = {
+  en: /\bhow\s+much\b|\bwhat\s+(?:does|do|is|are|will)\b.*\b(?:cost|costs|fee|fees|charge|price)\b|\b(?:fee|fees|minimum|threshold)\b/,
+  de: /\bwie\s+viel\b|\b(?:kostet|kosten|gebühr\w*|gebuhr\w*|preis|mindestbestellwert|mindest\w*)\b/,
+};
+const MONEY_WORDS = new Set(["how", "much", "cost", "costs", "fee", "fees", "charge", "charges", "wie", "viel", "kostet", "kosten", "gebühr", "gebühren", "preis"]);
+
+function rewrite(text: string, lang: Lang): string {
+  let t = normalize(text);
+  if (lang === "other") return t;
+  for (const [re, to] of PHRASES[lang]) t = t.replace(re, to);
+  return t;
+}
+
+/** Analyses a passage's text in its own language (with phrase rewrites and virtual terms). */
+export function passageTerms(text: string, lang: Lang): Set<string> {
+  const terms = new Set(analyze(rewrite(text, lang), lang));
+  for (const q of quantities(text)) {
+    if (q.kind === "duration") terms.add(VIRTUAL_DURATION);
+    if (q.kind === "money") terms.add(VIRTUAL_MONEY);
+  }
+  return terms;
+}
+
+/** The groups of a question (before weighting). */
+export function queryGroups(text: string, lang: Lang): Array<Omit<QueryGroup, "weight">> {
+  const rewritten = rewrite(text, lang);
+  const groups: Array<Omit<QueryGroup, "weight">> = [];
+  const l = lang === "other" ? null : lang;
+  const asksDuration = l !== null && DURATION_Q[l].test(rewritten);
+  const asksMoney = l !== null && MONEY_Q[l].test(rewritten);
+  if (asksDuration) groups.push({ surface: "duration", alts: [VIRTUAL_DURATION], virtual: true });
+  if (asksMoney) groups.push({ surface: "amount", alts: [VIRTUAL_MONEY], virtual: true });
+  const seen = new Set<string>();
+  for (const w of words(rewritten)) {
+    if (isStopWord(w, lang)) continue;
+    if (asksDuration && DURATION_WORDS.has(w)) continue;
+    if (asksMoney && MONEY_WORDS.has(w)) continue;
+    const s = stem(w, lang);
+    if (!s || seen.has(s)) continue;
+    seen.add(s);
+    const syn = l ? SYNONYMS[l].find((g) => g[0] === s) : undefined;
+    groups.push({ surface: w, alts: syn ? [...new Set(syn)] : [s], virtual: false });
+  }
+  return groups;
+}
+
+// --- the index ----------------------------------------------------------------------------------
+
+export interface VectorCache {
+  get(id: string): Float32Array | undefined;
+  set(id: string, v: Float32Array): void;
+}
+
+export class PassageIndex {
+  private readonly search: MiniSearch<{ id: string; body: string; head: string }>;
+  private readonly byId = new Map<string, IndexedPassage>();
+  readonly passages: IndexedPassage[];
+  /** Languages present; German prefix matching applies when the query's language is "de". */
+  readonly vectors = new Map<string, Float32Array>();
+
+  constructor(passages: Passage[]) {
+    this.passages = passages.map((p) => {
+      const lang = langOf(p.locale);
+      return { ...p, lang, terms: passageTerms(p.text, lang), headTerms: new Set(analyze(rewrite(p.heading, lang), lang)) };
+    });
+    this.search = new MiniSearch({
+      fields: ["body", "head"],
+      idField: "id",
+      tokenize: (s) => s.split(" ").filter(Boolean),
+      processTerm: (t) => t,
+    });
+    for (const p of this.passages) this.byId.set(p.id, p);
+    this.search.addAll(this.passages.map((p) => ({ id: p.id, body: [...p.terms].join(" "), head: [...p.headTerms].join(" ") })));
+  }
+
+  get size(): number {
+    return this.passages.length;
+  }
+
+  /**
+   * The language to analyse a question in: the thread's when supported, else (a thread in a
+   * language without analyser, answered from the fallback set) the most common passage language.
+   */
+  queryLang(lang: Lang): Lang {
+    if (lang !== "other") return lang;
+    const counts = new Map<Lang, number>();
+    for (const p of this.passages) counts.set(p.lang, (counts.get(p.lang) ?? 0) + 1);
+    return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "other";
+  }
+
+  /**
+   * Whether a term set holds `alt`; in German (`compound`) also as the first part of a compound
+   * (prefix, 4+ letters: versand → versandkosten) or its last part (suffix, 5+ letters:
+   * versand → standardversand).
+   */
+  private static has(terms: Set<string>, alt: string, compound: boolean): boolean {
+    if (terms.has(alt)) return true;
+    if (!compound || alt.length < 4) return false;
+    for (const t of terms) if (t.startsWith(alt) || (alt.length >= 5 && t.endsWith(alt))) return true;
+    return false;
+  }
+
+  /** 1 when the group's own word occurs, SYNONYM_STRENGTH when only a synonym does, else 0. */
+  static strength(terms: Set<string>, group: QueryGroup, lang: Lang): number {
+    const compound = lang === "de" && !group.virtual;
+    if (PassageIndex.has(terms, group.alts[0]!, compound)) return 1;
+    return group.alts.slice(1).some((a) => PassageIndex.has(terms, a, compound)) ? SYNONYM_STRENGTH : 0;
+  }
+
+  /** Whether a term set contains any alternative of a group (prefix rule of the query language). */
+  static matches(terms: Set<string>, group: QueryGroup, lang: Lang): boolean {
+    return group.alts.some((a) => PassageIndex.has(terms, a, lang === "de" && !group.virtual));
+  }
+
+  /** IDF weights of the query's groups over this index. */
+  weigh(groups: Array<Omit<QueryGroup, "weight">>, lang: Lang): QueryGroup[] {
+    const n = Math.max(1, this.passages.length);
+    const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const maxIdf = idf(0);
+    return groups.map((g) => {
+      let best = 0;
+      let seen = false;
+      for (const a of g.alts) {
+        const df = this.passages.filter((p) => PassageIndex.has(p.terms, a, lang === "de" && !g.virtual) || PassageIndex.has(p.headTerms, a, lang === "de" && !g.virtual)).length;
+        if (df > 0) {
+          seen = true;
+          best = Math.max(best, idf(df));
+        }
+      }
+      // Floors keep a word found in every passage from weighing nothing.
+      return { ...g, weight: seen ? Math.max(best, 0.15 * maxIdf) : maxIdf };
+    });
+  }
+
+  /** BM25 candidates with coverage, best first. */
+  query(groups: QueryGroup[], lang: Lang, limit = RERANK_DEPTH): Scored[] {
+    const terms = [...new Set(groups.flatMap((g) => g.alts))];
+    const primary = new Set(groups.map((g) => g.alts[0]!));
+    if (terms.length === 0 || this.passages.length === 0) return [];
+    const results = this.search.search(terms.join(" "), {
+      tokenize: (s) => s.split(" ").filter(Boolean),
+      processTerm: (t) => t,
+      prefix: (term) => lang === "de" && term.length >= 4 && term !== VIRTUAL_DURATION && term !== VIRTUAL_MONEY,
+      boost: { body: 1, head: HEAD_BOOST },
+      boostTerm: (term) => (primary.has(term) ? 1 : SYNONYM_STRENGTH),
+      combineWith: "OR",
+    });
+    const total = groups.reduce((s, g) => s + g.weight, 0);
+    return results.slice(0, limit).map((r) => {
+      const passage = this.byId.get(String(r.id))!;
+      const matched = new Set(groups.filter((g) => PassageIndex.matches(passage.terms, g, lang) || PassageIndex.matches(passage.headTerms, g, lang)));
+      const covered = [...matched].reduce((s, g) => s + g.weight * Math.max(PassageIndex.strength(passage.terms, g, lang), PassageIndex.strength(passage.headTerms, g, lang)), 0);
+      return { passage, bm25: r.score, score: r.score, coverage: total > 0 ? covered / total : 0, matched };
+    });
+  }
+}
+
+/** Cosine similarity of two L2-normalised vectors. */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+/** Blends BM25 with embedding similarity (see the header); returns the candidates re-sorted. */
+export function blend(candidates: Scored[], queryVector: Float32Array, vectors: Map<string, Float32Array>): Scored[] {
+  const top = Math.max(...candidates.map((c) => c.bm25), 1e-9);
+  return candidates
+    .map((c) => {
+      const v = vectors.get(c.passage.id);
+      const sim = v ? Math.max(0, cosine(queryVector, v)) : 0;
+      return { ...c, score: EMBED_BLEND_BM25 * (c.bm25 / top) + (1 - EMBED_BLEND_BM25) * sim };
+    })
+    .sort((a, b) => b.score - a.score);
+}
+
+/** Normalises BM25 scores to the top one (no model: score = bm25 / top bm25). */
+export function normalizeScores(candidates: Scored[]): Scored[] {
+  const top = Math.max(...candidates.map((c) => c.bm25), 1e-9);
+  return candidates.map((c) => ({ ...c, score: c.bm25 / top }));
+}
+
+export const isEvidence = (c: Scored): boolean => c.coverage >= EVIDENCE_MIN_COVERAGE && [...c.matched].some((g) => !g.virtual);

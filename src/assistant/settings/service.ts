@@ -1,0 +1,79 @@
+// Store assistant settings: the store currency (ISO 4217; live prices are given and price bounds
+// applied in it) and the support contact handed to shoppers on handoff. A store that never saved
+// settings gets the defaults: USD and no support contact.
+import type { AppContext } from "../../platform/context.js";
+import { AppError } from "../../platform/errors/catalogue.js";
+import { isCurrency } from "../../search/feedback/currency.js";
+import { SettingsRepository } from "./repository.js";
+
+export const DEFAULT_CURRENCY = "USD";
+
+export interface SupportContact {
+  email?: string;
+  url?: string;
+  phone?: string;
+  hours?: string;
+}
+
+export interface AssistantSettings {
+  currency: string;
+  support_contact: SupportContact | null;
+}
+
+export interface AssistantSettingsView extends AssistantSettings {
+  updated_at: string | null;
+}
+
+const CONTACT_KEYS = ["email", "url", "phone", "hours"] as const;
+
+function parseContact(text: string | null): SupportContact | null {
+  if (text === null) return null;
+  const raw = JSON.parse(text) as Record<string, unknown>;
+  const out: SupportContact = {};
+  for (const k of CONTACT_KEYS) if (typeof raw[k] === "string") out[k] = raw[k] as string;
+  return out;
+}
+
+export class AssistantSettingsService {
+  private readonly repo: SettingsRepository;
+
+  constructor(private readonly ctx: AppContext) {
+    this.repo = new SettingsRepository(ctx.database.db);
+  }
+
+  /** The store's settings, defaults when none were saved. */
+  async get(storeId: string): Promise<AssistantSettings> {
+    const { updated_at: _u, ...settings } = await this.view(storeId);
+    return settings;
+  }
+
+  async view(storeId: string): Promise<AssistantSettingsView> {
+    const row = await this.repo.find(storeId);
+    if (!row) return { currency: DEFAULT_CURRENCY, support_contact: null, updated_at: null };
+    return { currency: row.currency, support_contact: parseContact(row.support_contact), updated_at: new Date(Number(row.updated_at)).toISOString() };
+  }
+
+  async put(storeId: string, input: AssistantSettings, actorUserId: string | null): Promise<AssistantSettingsView> {
+    const currency = input.currency.toUpperCase();
+    if (!isCurrency(currency)) {
+      throw new AppError("validation_failed", "currency is not an ISO 4217 currency code in use.", { errors: [{ field: "currency", message: "is not an ISO 4217 code" }] });
+    }
+    let contact: SupportContact | null = null;
+    if (input.support_contact !== null) {
+      contact = {};
+      for (const k of CONTACT_KEYS) if (input.support_contact[k] !== undefined) contact[k] = input.support_contact[k]!;
+      if (Object.keys(contact).length === 0) {
+        throw new AppError("validation_failed", "support_contact needs at least one of email, url, phone, hours (or null).", {
+          errors: [{ field: "support_contact", message: "needs at least one of email, url, phone, hours" }],
+        });
+      }
+    }
+    await this.repo.upsert(storeId, {
+      currency,
+      support_contact: contact === null ? null : JSON.stringify(contact),
+      updated_by: actorUserId,
+      updated_at: this.ctx.clock.now(),
+    });
+    return this.view(storeId);
+  }
+}

@@ -1,0 +1,121 @@
+// The store portal (web/portal, a Vite-built single-page app) served by the Search API:
+//   /portal, /portal/select-store, /portal/accept-invite, /portal/login   — sign-in, store choice, invites;
+//   /{slug}/portal and /{slug}/portal/*                                    — one store's screens;
+//   /admin and /admin/*                                                    — super admins;
+//   /portal/assets/*                                                       — the hashed build files.
+// Every page path answers the same index.html (the app routes on the client with the History API).
+// Static routes win over the `/:slug/portal` pattern in the router, so /v1/*, /health, /docs,
+// /openapi.json, /widget.js and the rest are never shadowed; the portal holds no secret and talks
+// to the API like any client (bearer token kept in sessionStorage).
+//
+// The build is made by `npm install` (`prepare`); when web/portal/dist is missing or older than
+// its sources the server builds it: at start (in the background) outside tests, on the first
+// portal request in tests. Requests wait for that build.
+import fs from "node:fs";
+import path from "node:path";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { App } from "../../platform/http/app.js";
+import type { AppContext } from "../../platform/context.js";
+import { AppError } from "../../platform/errors/catalogue.js";
+import { ensurePortalBuilt, PORTAL_DIST } from "./build.js";
+
+const TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".json": "application/json; charset=utf-8",
+  ".woff2": "font/woff2",
+  ".txt": "text/plain; charset=utf-8",
+};
+
+/** The portal page's Content-Security-Policy: own scripts only; product images may come from anywhere. */
+export const PORTAL_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https: http:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** First path segments that are never a store slug (real routes or reserved words). */
+const RESERVED = new Set(["v1", "oauth", "docs", "health", "metrics", "billing", "demo", "widget", "register", "verify", "portal", "admin", "assets"]);
+const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const page = { schema: { hide: true }, config: { auth: "none" as const } };
+
+export async function portalRoutes(app: App, ctx: AppContext) {
+  let ready: Promise<void> | null = null;
+  const prepare = (): Promise<void> =>
+    (ready ??= ensurePortalBuilt((line) => app.log.info({ portal: line }, "portal build")).then(
+      () => app.log.debug("portal build is current"),
+      (e: unknown) => {
+        ready = null;
+        app.log.error({ err: e }, "the portal could not be built");
+        throw new AppError("service_unavailable", "The portal could not be built; see the server log.");
+      },
+    ));
+  // Outside tests the build (when needed) starts with the server; tests build on first use.
+  if (ctx.config.env !== "test") prepare().catch(() => {});
+
+  async function sendIndex(_request: FastifyRequest, reply: FastifyReply) {
+    await prepare();
+    const html = await fs.promises.readFile(path.join(PORTAL_DIST, "index.html"), "utf8");
+    return reply
+      .type("text/html; charset=utf-8")
+      .header("cache-control", "no-cache")
+      .header("content-security-policy", PORTAL_CSP)
+      .header("x-frame-options", "DENY")
+      .header("x-content-type-options", "nosniff")
+      .header("referrer-policy", "same-origin")
+      .send(html);
+  }
+
+  /** A file of the build (assets/…, favicon.svg); undefined when there is none. */
+  async function sendFile(rel: string, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    await prepare();
+    const full = path.resolve(PORTAL_DIST, rel);
+    if (!full.startsWith(PORTAL_DIST + path.sep) || path.basename(full).startsWith(".")) return undefined;
+    const type = TYPES[path.extname(full)];
+    if (!type) return undefined;
+    let body: Buffer;
+    try {
+      body = await fs.promises.readFile(full);
+    } catch {
+      return undefined;
+    }
+    return reply
+      .type(type)
+      .header("x-content-type-options", "nosniff")
+      // Files under assets/ carry a content hash in their name.
+      .header("cache-control", rel.startsWith("assets/") ? "public, max-age=31536000, immutable" : "public, max-age=300")
+      .send(body);
+  }
+
+  app.get("/portal", page, sendIndex);
+  app.get("/admin", page, sendIndex);
+  app.get("/admin/*", page, sendIndex);
+  app.get("/portal/*", page, async (request, reply) => {
+    const rest = (request.params as { "*": string })["*"];
+    // Dot segments (../, .source-hash) never name a page or a build file.
+    if (rest.split("/").some((seg) => seg.startsWith("."))) throw new AppError("not_found", "No such portal file.");
+    if (rest.startsWith("assets/") || /\.[a-z0-9]+$/i.test(rest)) {
+      const sent = await sendFile(rest, reply);
+      if (sent) return sent;
+      throw new AppError("not_found", `No portal file ${rest}.`);
+    }
+    return sendIndex(request, reply);
+  });
+  const storePage = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { slug } = request.params as { slug: string };
+    if (!SLUG.test(slug) || RESERVED.has(slug)) return reply.callNotFound();
+    return sendIndex(request, reply);
+  };
+  app.get("/:slug/portal", page, storePage);
+  app.get("/:slug/portal/*", page, storePage);
+}

@@ -1,0 +1,146 @@
+// Process roles. `npm start` runs role "all" (src/main.ts); `npm run cli -- serve --role R` runs
+// one role, so that several processes can share one PostgreSQL and one Redis:
+//   api     both HTTP APIs (PORT, CHAT_PORT) and no background loops. Usage counts are
+//           metered and flushed by the process that served the calls (every 5 s and on stop).
+//   worker  the job queue consumers (bulk imports), the webhook outbox dispatcher and the
+//           maintenance loop (expired revocations); no API port, only GET /metrics,
+//           /health/live and /health/ready on METRICS_PORT when it is set.
+//   all     both (today's single process).
+// api and worker need PostgreSQL (DATABASE_URL); Redis (REDIS_URL) makes the limits shared.
+// Migrations run at start in every role (Kysely's migrator locks, so concurrent starts apply each
+// migration once). A JSON log line `{"msg":"Shopsight is ready","role":…,"ports":{…}}` is written
+// once every port listens; SIGTERM/SIGINT stop listening, finish in-flight requests and the
+// running jobs' current step, flush usage counts, close the database and exit 0.
+import type { FastifyBaseLogger } from "fastify";
+import { ConfigError, loadConfig, type Config } from "./platform/config.js";
+import { createContext, type AppContext } from "./platform/context.js";
+import { createHttpApp, type App } from "./platform/http/app.js";
+import { opsRoutes } from "./platform/http/ops.js";
+import { startMaintenance } from "./platform/maintenance.js";
+import { buildSearchApp } from "./search/app.js";
+import { buildAssistantApp } from "./assistant/app.js";
+import { createWorkers } from "./search/workers.js";
+import { Reindexer } from "./search/products/reindex.js";
+
+export const ROLES = ["api", "worker", "all"] as const;
+export type Role = (typeof ROLES)[number];
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+export interface Running {
+  role: Role;
+  ctx: AppContext;
+  /** Bound ports (0 ports resolved). */
+  ports: { search?: number; assistant?: number; metrics?: number };
+  stop(signal?: string): Promise<void>;
+}
+
+function portOf(app: App): number {
+  const address = app.server.address();
+  return typeof address === "object" && address ? address.port : 0;
+}
+
+/** The worker role's small HTTP server: /health, /health/live, /health/ready and /metrics. */
+async function buildOpsApp(ctx: AppContext, isReady: () => boolean): Promise<App> {
+  const app = await createHttpApp({
+    kind: "search",
+    config: ctx.config,
+    title: "Shopsight worker",
+    description: "Health and metrics of a worker process.",
+    isReady,
+  });
+  await opsRoutes(app, ctx, { api: "worker", isReady });
+  return app;
+}
+
+/** Starts `role` on `config`; resolves once every listener is open and the loops run. */
+export async function startRole(role: Role, config: Config = loadConfig()): Promise<Running> {
+  if (role !== "all" && config.database.kind === "sqlite") {
+    // The embedded vector index lives in the memory of the process that writes it: a worker's
+    // bulk imports would stay invisible to a separate API process until it restarts.
+    throw new ConfigError(
+      `serve --role ${role} needs DATABASE_URL (PostgreSQL): the embedded SQLite database and its in-memory vector index belong to one process. Use --role all (npm start) on the embedded default.`,
+    );
+  }
+  const ctx = await createContext(config);
+  let ready = false;
+  const isReady = () => ready;
+  const serveApis = role === "api" || role === "all";
+  const runWorkers = role === "worker" || role === "all";
+
+  const search = serveApis ? await buildSearchApp(ctx, { isReady }) : undefined;
+  const assistant = serveApis ? await buildAssistantApp(ctx, { isReady }) : undefined;
+  // The worker's ops app also provides its logger; it listens only when METRICS_PORT is set.
+  const ops = serveApis ? undefined : await buildOpsApp(ctx, isReady);
+  const log: FastifyBaseLogger = (search ?? ops)!.log;
+  const workers = runWorkers ? createWorkers(ctx) : undefined;
+  const maintenance = runWorkers ? startMaintenance(ctx, { log }) : undefined;
+
+  if (role !== "all" && !config.redisUrl) {
+    log.warn(
+      { role },
+      "REDIS_URL is not set: rate limits, login throttles and chat concurrency bounds are enforced per process; set REDIS_URL when running more than one API process",
+    );
+  }
+  if (ctx.model && serveApis) {
+    const stale = await new Reindexer(ctx).stale();
+    if (stale.length > 0) {
+      log.warn(
+        { stores: stale },
+        `${stale.reduce((n, s) => n + s.count, 0)} products were embedded by another model than CLIP_MODEL; run \`npm run cli -- reindex\``,
+      );
+    }
+  }
+
+  const ports: Running["ports"] = {};
+  if (search && assistant) {
+    await search.listen({ port: config.port, host: config.host });
+    await assistant.listen({ port: config.chatPort, host: config.host });
+    ports.search = portOf(search);
+    ports.assistant = portOf(assistant);
+  }
+  if (ops && config.ops.metricsPort !== undefined) {
+    await ops.listen({ port: config.ops.metricsPort!, host: config.host });
+    ports.metrics = portOf(ops);
+  }
+  await workers?.start();
+  ready = true;
+  log.info({ role, ports, database: config.database.kind, redis: Boolean(config.redisUrl), pid: process.pid }, "Shopsight is ready");
+
+  let stopping: Promise<void> | undefined;
+  return {
+    role,
+    ctx,
+    ports,
+    stop(signal = "stop") {
+      stopping ??= (async () => {
+        ready = false;
+        log.info({ signal, role }, "shutting down: finishing in-flight requests and jobs");
+        // Listeners first (in-flight requests finish; closing the apps flushes usage counts),
+        // then the loops (running jobs stop at their next unit of work and are re-claimed later).
+        await Promise.allSettled([search?.close(), assistant?.close(), ops?.close()]);
+        await maintenance?.stop();
+        await workers?.stop();
+        await ctx.close();
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** Starts `role` and exits 0 after a clean stop on SIGTERM/SIGINT. */
+export async function runRole(role: Role, config?: Config): Promise<void> {
+  const running = await startRole(role, config);
+  const stop = (signal: string) =>
+    void running.stop(signal).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`Shopsight failed to stop cleanly: ${(error as Error).message}`);
+        process.exit(1);
+      },
+    );
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}

@@ -1,0 +1,6 @@
+export interface ChatStrings {
+  [key: string]: unknown;
+  rateLimited(seconds: number): string;
+}
+export const STRINGS: { en: ChatStrings; de: ChatStrings } & Record<string, ChatStrings>;
+export function stringsFor(locale: string): ChatStrings;

@@ -1,0 +1,105 @@
+import { useRef, useState, useEffect } from "preact/hooks";
+import { ApiError, login } from "../api";
+import { navigate } from "../router";
+import { ErrorNotice, Field } from "../ui";
+
+export function LoginPage({ next }: { next: string | null }) {
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [code, setCode] = useState("");
+  const [needsCode, setNeedsCode] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const codeRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (needsCode) codeRef.current?.focus();
+  }, [needsCode]);
+
+  async function submit(e: Event) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const s = await login(email.trim(), password, needsCode ? code.trim() : undefined);
+      // Only same-site paths are followed after sign-in.
+      const target = next && next.startsWith("/") && !next.startsWith("//") ? next : s.redirect;
+      navigate(target, true);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === "requires_2fa") {
+        setNeedsCode(true);
+      } else if (err instanceof ApiError && err.code === "unauthorized") {
+        setError(new ApiError(401, "login_failed", err.message, {}, err.requestId));
+      } else {
+        setError(err);
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main class="centered">
+      <form class="card narrow" onSubmit={submit} aria-labelledby="login-title">
+        <h1 id="login-title">Sign in to your store</h1>
+        {error instanceof ApiError && error.code === "login_failed" ? (
+          <div class="notice error" role="alert">
+            <p class="notice-title">That e-mail and password don't match an account.</p>
+          </div>
+        ) : (
+          <ErrorNotice error={error} />
+        )}
+        {!needsCode ? (
+          <>
+            <Field label="E-mail">
+              <input type="email" name="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+            </Field>
+            <Field label="Password">
+              <input
+                type="password"
+                name="password"
+                autoComplete="current-password"
+                required
+                value={password}
+                onInput={(e) => setPassword(e.currentTarget.value)}
+              />
+            </Field>
+          </>
+        ) : (
+          <>
+            <p>Two-factor authentication is on for {email}. Enter the 6-digit code from your authenticator app.</p>
+            <Field label="Authentication code">
+              <input
+                ref={codeRef}
+                name="totp_code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                pattern="[0-9]{6}"
+                maxLength={6}
+                required
+                value={code}
+                onInput={(e) => setCode(e.currentTarget.value)}
+              />
+            </Field>
+          </>
+        )}
+        <button type="submit" disabled={busy}>
+          {busy ? "Signing in…" : needsCode ? "Verify and sign in" : "Sign in"}
+        </button>
+        {needsCode && (
+          <button
+            type="button"
+            class="link"
+            onClick={() => {
+              setNeedsCode(false);
+              setCode("");
+              setError(null);
+            }}
+          >
+            Use another account
+          </button>
+        )}
+      </form>
+    </main>
+  );
+}

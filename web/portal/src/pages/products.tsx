@@ -1,0 +1,304 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api } from "../api";
+import { productsFromFile, type ProductInput } from "../csv";
+import { ErrorNotice, Field, Loading, Section, Success, fmtDate, useAction, useLoad } from "../ui";
+import type { StoreProps } from "./store";
+
+interface Product {
+  product_id: string;
+  image_url: string;
+  metadata: Record<string, unknown>;
+  dominant_colors: { hex: string; share: number }[];
+  created_at: string;
+}
+interface ProductList {
+  products: Product[];
+  next_cursor: string | null;
+  total: number;
+}
+interface Job {
+  job_id: string;
+  status: "processing" | "completed" | "failed";
+  total: number;
+  processed: number;
+  succeeded: number;
+  failed: number;
+  errors: { product_id: string; error: string; message: string }[];
+}
+
+export function ProductsPage({ slug }: StoreProps) {
+  const [filter, setFilter] = useState({ category: "", brand: "" });
+  const [applied, setApplied] = useState({ category: "", brand: "" });
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors[cursors.length - 1];
+  const list = useLoad(
+    () => api<ProductList>("/v1/products", { store: slug, query: { limit: 20, cursor, category: applied.category, brand: applied.brand } }),
+    [slug, cursor, applied],
+  );
+  const del = useAction();
+
+  return (
+    <>
+      <h1>Products</h1>
+      <AddProduct slug={slug} onAdded={list.reload} />
+      <BulkUpload slug={slug} onDone={list.reload} />
+      <Section
+        title={`Catalogue${list.data ? ` (${list.data.total})` : ""}`}
+        actions={
+          <form
+            class="inline"
+            role="search"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setCursors([]);
+              setApplied({ ...filter });
+            }}
+          >
+            <input aria-label="Category" placeholder="Category" value={filter.category} onInput={(e) => setFilter({ ...filter, category: e.currentTarget.value })} />
+            <input aria-label="Brand" placeholder="Brand" value={filter.brand} onInput={(e) => setFilter({ ...filter, brand: e.currentTarget.value })} />
+            <button type="submit" class="secondary">
+              Filter
+            </button>
+          </form>
+        }
+      >
+        <ErrorNotice error={list.error ?? del.error} />
+        {list.loading && !list.data && <Loading what="products" />}
+        {list.data && list.data.products.length === 0 && (
+          <p class="muted">
+            No products {applied.category || applied.brand ? "match the filter" : "yet: add one above, upload a file, or "}
+            {!applied.category && !applied.brand && (
+              <button type="button" class="link" onClick={() => void del.run(async () => (await api("/v1/products/demo", { store: slug, method: "POST" }), list.reload()))}>
+                install the demo products
+              </button>
+            )}
+            .
+          </p>
+        )}
+        {list.data && list.data.products.length > 0 && (
+          <table class="table" aria-label="Products">
+            <thead>
+              <tr>
+                <th scope="col">Image</th>
+                <th scope="col">Product</th>
+                <th scope="col">Category / brand</th>
+                <th scope="col">Price</th>
+                <th scope="col">Colours</th>
+                <th scope="col">Added</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.products.map((p) => (
+                <tr key={p.product_id}>
+                  <td>
+                    <img class="thumb" src={p.image_url} alt="" loading="lazy" referrerpolicy="no-referrer" />
+                  </td>
+                  <td>
+                    <strong>{String(p.metadata.name ?? p.product_id)}</strong>
+                    <div class="muted small">{p.product_id}</div>
+                  </td>
+                  <td>{[p.metadata.category, p.metadata.brand].filter(Boolean).join(" · ") || "—"}</td>
+                  <td>{typeof p.metadata.price === "number" ? p.metadata.price.toFixed(2) : "—"}</td>
+                  <td>
+                    {p.dominant_colors.slice(0, 4).map((c) => (
+                      <span key={c.hex} class="color-dot" style={{ background: c.hex }} title={`${c.hex} (${Math.round(c.share * 100)}%)`} />
+                    ))}
+                  </td>
+                  <td class="small">{fmtDate(p.created_at)}</td>
+                  <td>
+                    <button
+                      type="button"
+                      class="danger small"
+                      disabled={del.busy}
+                      onClick={() => {
+                        if (confirm(`Delete ${p.product_id}? Its image and vector are removed too.`)) {
+                          void del.run(async () => {
+                            await api(`/v1/products/${encodeURIComponent(p.product_id)}`, { store: slug, method: "DELETE" });
+                            list.reload();
+                          });
+                        }
+                      }}
+                    >
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <div class="pager">
+          <button type="button" class="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+            Previous
+          </button>
+          <button type="button" class="secondary" disabled={!list.data?.next_cursor} onClick={() => list.data?.next_cursor && setCursors([...cursors, list.data.next_cursor])}>
+            Next
+          </button>
+        </div>
+      </Section>
+    </>
+  );
+}
+
+function AddProduct({ slug, onAdded }: { slug: string; onAdded: () => void }) {
+  const empty = { product_id: "", image_url: "", name: "", category: "", brand: "", price: "", color_name: "", tags: "" };
+  const [f, setF] = useState(empty);
+  const [added, setAdded] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
+  const set = (k: keyof typeof empty) => (e: { currentTarget: HTMLInputElement }) => setF({ ...f, [k]: e.currentTarget.value });
+  return (
+    <Section title="Add a product by image URL">
+      <form
+        class="grid-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setAdded(null);
+          void run(async () => {
+            const metadata: Record<string, unknown> = {};
+            for (const k of ["name", "category", "brand", "color_name"] as const) if (f[k].trim()) metadata[k] = f[k].trim();
+            if (f.price.trim()) metadata.price = Number(f.price);
+            if (f.tags.trim()) metadata.tags = f.tags.split(",").map((t) => t.trim()).filter(Boolean);
+            const res = await api<{ product_id: string; message: string }>("/v1/products", {
+              store: slug,
+              body: { product_id: f.product_id.trim(), image_url: f.image_url.trim(), metadata },
+            });
+            setAdded(`${res.product_id}: ${res.message}`);
+            setF(empty);
+            onAdded();
+          });
+        }}
+      >
+        <Field label="Product id">
+          <input name="product_id" required maxLength={200} value={f.product_id} onInput={set("product_id")} />
+        </Field>
+        <Field label="Image URL" hint="The service downloads the image and indexes it.">
+          <input name="image_url" type="url" required value={f.image_url} onInput={set("image_url")} />
+        </Field>
+        <Field label="Name">
+          <input name="name" maxLength={300} value={f.name} onInput={set("name")} />
+        </Field>
+        <Field label="Category">
+          <input name="category" maxLength={100} value={f.category} onInput={set("category")} />
+        </Field>
+        <Field label="Brand">
+          <input name="brand" maxLength={100} value={f.brand} onInput={set("brand")} />
+        </Field>
+        <Field label="Price">
+          <input name="price" type="number" min="0" step="0.01" value={f.price} onInput={set("price")} />
+        </Field>
+        <Field label="Colour name">
+          <input name="color_name" maxLength={50} value={f.color_name} onInput={set("color_name")} />
+        </Field>
+        <Field label="Tags" hint="Separated by commas">
+          <input name="tags" value={f.tags} onInput={set("tags")} />
+        </Field>
+        <div class="form-actions">
+          <button type="submit" disabled={busy}>
+            {busy ? "Indexing…" : "Add product"}
+          </button>
+        </div>
+      </form>
+      <ErrorNotice error={error} />
+      {added && <Success>Indexed {added}</Success>}
+    </Section>
+  );
+}
+
+function BulkUpload({ slug, onDone }: { slug: string; onDone: () => void }) {
+  const [items, setItems] = useState<ProductInput[] | null>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [job, setJob] = useState<Job | null>(null);
+  const { busy, error, run, setError } = useAction();
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const poll = (id: string) => {
+    timer.current = setTimeout(async () => {
+      try {
+        const j = await api<Job>(`/v1/jobs/${encodeURIComponent(id)}`, { store: slug });
+        setJob(j);
+        if (j.status === "processing") poll(id);
+        else onDone();
+      } catch (e) {
+        setError(e);
+      }
+    }, 1000);
+  };
+
+  return (
+    <Section title="Bulk upload">
+      <p class="muted">
+        A CSV file with a header row (<code>product_id,image_url,name,category,brand,price,color_name,tags</code>; tags separated by <code>|</code>) or a JSON
+        array of <code>{"{product_id, image_url, metadata}"}</code>. Up to 1,000 products per upload.
+      </p>
+      <Field label="Products file (CSV or JSON)">
+        <input
+          type="file"
+          accept=".csv,.json,text/csv,application/json"
+          onChange={async (e) => {
+            setFileError(null);
+            setItems(null);
+            setJob(null);
+            const file = e.currentTarget.files?.[0];
+            if (!file) return;
+            try {
+              const parsed = productsFromFile(file.name, await file.text());
+              if (parsed.length === 0) throw new Error("The file holds no products.");
+              if (parsed.length > 1000) throw new Error(`The file holds ${parsed.length} products; upload at most 1,000 at a time.`);
+              setItems(parsed);
+            } catch (err) {
+              setFileError((err as Error).message);
+            }
+          }}
+        />
+      </Field>
+      {fileError && (
+        <div class="notice error" role="alert">
+          <p class="notice-title">{fileError}</p>
+        </div>
+      )}
+      {items && !job && (
+        <p>
+          {items.length} product{items.length === 1 ? "" : "s"} ready.{" "}
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() =>
+              void run(async () => {
+                const res = await api<{ job_id: string; total: number }>("/v1/products/bulk", { store: slug, body: { products: items } });
+                setJob({ job_id: res.job_id, status: "processing", total: res.total, processed: 0, succeeded: 0, failed: 0, errors: [] });
+                poll(res.job_id);
+              })
+            }
+          >
+            Start upload
+          </button>
+        </p>
+      )}
+      <ErrorNotice error={error} />
+      {job && (
+        <div class="job" aria-live="polite">
+          <label>
+            Job {job.job_id}: {job.status === "processing" ? "processing" : job.status} — {job.processed} of {job.total} done ({job.succeeded} indexed, {job.failed} failed)
+            <progress max={job.total} value={job.processed} />
+          </label>
+          {job.errors.length > 0 && (
+            <details>
+              <summary>{job.errors.length} product(s) failed</summary>
+              <ul>
+                {job.errors.slice(0, 50).map((x) => (
+                  <li key={x.product_id}>
+                    <code>{x.product_id}</code>: {x.message} ({x.error})
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
+        </div>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,89 @@
+import { useEffect } from "preact/hooks";
+import type { Session } from "../api";
+import { TopBar } from "../topbar";
+import { Link } from "../ui";
+import { ProductsPage } from "./products";
+import { PlaygroundPage } from "./playground";
+import { AnalyticsPage } from "./analytics";
+import { ApiKeysPage, WidgetKeysPage } from "./keys";
+import { WebhooksPage } from "./webhooks";
+import { TeamPage } from "./team";
+import { SecurityPage } from "./security";
+import { BillingPage } from "./billing";
+
+export interface StoreProps {
+  slug: string;
+  session: Session;
+}
+
+const SECTIONS: { id: string; label: string; view: (p: StoreProps) => preact.JSX.Element }[] = [
+  { id: "products", label: "Products", view: (p) => <ProductsPage {...p} /> },
+  { id: "playground", label: "Search playground", view: (p) => <PlaygroundPage {...p} /> },
+  { id: "analytics", label: "Analytics", view: (p) => <AnalyticsPage {...p} /> },
+  { id: "api-keys", label: "API keys", view: (p) => <ApiKeysPage {...p} /> },
+  { id: "widget-keys", label: "Widget keys", view: (p) => <WidgetKeysPage {...p} /> },
+  { id: "webhooks", label: "Webhooks", view: (p) => <WebhooksPage {...p} /> },
+  { id: "team", label: "Team", view: (p) => <TeamPage {...p} /> },
+  { id: "security", label: "Two-factor authentication", view: (p) => <SecurityPage {...p} /> },
+  { id: "billing", label: "Billing", view: (p) => <BillingPage {...p} /> },
+];
+
+export function StorePortal({ session, slug, section }: { session: Session; slug: string; section: string }) {
+  const membership = session.memberships.find((m) => m.slug === slug);
+  const current = SECTIONS.find((s) => s.id === section);
+  const storeName = membership?.name ?? slug;
+  useEffect(() => {
+    document.title = `${current?.label ?? "Not found"} · ${storeName} · Shopsight`;
+  }, [current, storeName]);
+
+  if (!membership && !session.is_super_admin) {
+    return (
+      <>
+        <TopBar session={session} />
+        <main class="page">
+          <div class="notice error" role="alert">
+            <p class="notice-title">You are not a member of the store “{slug}”.</p>
+          </div>
+          <p>
+            <Link href="/portal/select-store">Choose one of your stores</Link>
+          </p>
+        </main>
+      </>
+    );
+  }
+  return (
+    <>
+      <TopBar session={session}>
+        <span class="store-name">{storeName}</span>
+        <span class="muted">
+          {membership ? `${membership.role}` : "super admin"} · {slug}
+        </span>
+      </TopBar>
+      <div class="layout">
+        <nav class="sidenav" aria-label="Store sections">
+          <ul>
+            {SECTIONS.map((s) => (
+              <li key={s.id}>
+                <Link href={`/${encodeURIComponent(slug)}/portal/${s.id}`} current={s.id === current?.id}>
+                  {s.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main class="page" id="main">
+          {current ? (
+            current.view({ slug, session })
+          ) : (
+            <>
+              <h1>Page not found</h1>
+              <p>
+                <Link href={`/${encodeURIComponent(slug)}/portal`}>Back to products</Link>
+              </p>
+            </>
+          )}
+        </main>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,168 @@
+import { useState } from "preact/hooks";
+import { api } from "../api";
+import { ErrorNotice, Field, Loading, Section, Success, fmtDate, useAction, useLoad } from "../ui";
+import type { StoreProps } from "./store";
+
+interface Member {
+  id: string;
+  email: string;
+  full_name: string;
+  role: string;
+  two_factor_enabled: boolean;
+  joined_at: string;
+  last_used_at: string | null;
+}
+interface Invite {
+  invite_id: string;
+  email: string;
+  role: string;
+  expires_at: string;
+}
+const ROLES = ["owner", "admin", "developer", "viewer"] as const;
+
+export function TeamPage({ slug, session }: StoreProps) {
+  const members = useLoad(() => api<Member[]>("/v1/team/members", { store: slug }), [slug]);
+  const invites = useLoad(() => api<Invite[]>("/v1/team/invites", { store: slug }), [slug]);
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<string>("viewer");
+  const [sent, setSent] = useState<string | null>(null);
+  const act = useAction();
+
+  return (
+    <>
+      <h1>Team</h1>
+      <Section title="Invite someone">
+        <form
+          class="inline"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setSent(null);
+            void act.run(async () => {
+              const res = await api<{ email: string; email_sent: boolean }>("/v1/team/invite", { store: slug, body: { email, role } });
+              setSent(res.email_sent ? `Invite e-mailed to ${res.email}. The link is valid for 7 days.` : `Invite created for ${res.email}, but the e-mail could not be sent.`);
+              setEmail("");
+              invites.reload();
+            });
+          }}
+        >
+          <Field label="E-mail">
+            <input type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          </Field>
+          <Field label="Role">
+            <select value={role} onChange={(e) => setRole(e.currentTarget.value)}>
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <button type="submit" disabled={act.busy}>
+            Send invite
+          </button>
+        </form>
+        <p class="muted small">Owners and admins manage the store; developers manage products, search, webhooks and widgets; viewers can read and search.</p>
+        {sent && <Success>{sent}</Success>}
+      </Section>
+      <ErrorNotice error={act.error ?? members.error ?? invites.error} />
+      <Section title="Members">
+        {members.loading && !members.data && <Loading what="members" />}
+        {members.data && (
+          <table class="table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">E-mail</th>
+                <th scope="col">Role</th>
+                <th scope="col">2FA</th>
+                <th scope="col">Joined</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {members.data.map((m) => (
+                <tr key={m.id}>
+                  <td>{m.full_name || "—"}</td>
+                  <td>{m.email}</td>
+                  <td>
+                    <select
+                      aria-label={`Role of ${m.email}`}
+                      value={m.role}
+                      disabled={act.busy}
+                      onChange={(e) => {
+                        const next = e.currentTarget.value;
+                        void act.run(async () => {
+                          await api(`/v1/team/members/${encodeURIComponent(m.id)}`, { store: slug, method: "PATCH", body: { role: next } });
+                          members.reload();
+                        });
+                      }}
+                    >
+                      {ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>{m.two_factor_enabled ? "on" : "off"}</td>
+                  <td class="small">{fmtDate(m.joined_at)}</td>
+                  <td>
+                    {m.id !== session.user_id && (
+                      <button
+                        type="button"
+                        class="danger small"
+                        onClick={() =>
+                          confirm(`Remove ${m.email} from this store? Their account stays.`) &&
+                          void act.run(async () => (await api(`/v1/team/members/${encodeURIComponent(m.id)}`, { store: slug, method: "DELETE" }), members.reload()))
+                        }
+                      >
+                        Remove
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+      <Section title="Pending invites">
+        {invites.data && invites.data.length === 0 && <p class="muted">No pending invites.</p>}
+        {invites.data && invites.data.length > 0 && (
+          <table class="table">
+            <thead>
+              <tr>
+                <th scope="col">E-mail</th>
+                <th scope="col">Role</th>
+                <th scope="col">Expires</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {invites.data.map((i) => (
+                <tr key={i.invite_id}>
+                  <td>{i.email}</td>
+                  <td>{i.role}</td>
+                  <td class="small">{fmtDate(i.expires_at)}</td>
+                  <td>
+                    <button
+                      type="button"
+                      class="danger small"
+                      onClick={() => void act.run(async () => (await api(`/v1/team/invites/${encodeURIComponent(i.invite_id)}`, { store: slug, method: "DELETE" }), invites.reload()))}
+                    >
+                      Cancel invite
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+    </>
+  );
+}

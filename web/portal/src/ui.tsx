@@ -1,0 +1,146 @@
+// Shared pieces: error notices, async loading, forms.
+import type { ComponentChildren } from "preact";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { explain } from "./errors";
+import { linkHandler } from "./router";
+
+export function ErrorNotice({ error, onDismiss }: { error: unknown; onDismiss?: () => void }) {
+  if (!error) return null;
+  const e = explain(error);
+  return (
+    <div class="notice error" role="alert">
+      <p class="notice-title">{e.title}</p>
+      {e.detail && <p class="notice-detail">Details from the service: {e.detail}</p>}
+      {e.requestId && <p class="notice-detail">Request id: <code>{e.requestId}</code></p>}
+      {onDismiss && (
+        <button type="button" class="link" onClick={onDismiss}>
+          Dismiss
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Success({ children }: { children: ComponentChildren }) {
+  return (
+    <div class="notice success" role="status">
+      {children}
+    </div>
+  );
+}
+
+export function Link({ href, children, class: cls, current }: { href: string; children: ComponentChildren; class?: string; current?: boolean }) {
+  return (
+    <a href={href} class={cls} onClick={linkHandler} aria-current={current ? "page" : undefined}>
+      {children}
+    </a>
+  );
+}
+
+/** Loads data with `load` when `deps` change; `reload()` loads again. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: unknown; loading: boolean; reload: () => void } {
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: null, loading: true });
+  const [tick, setTick] = useState(0);
+  const alive = useRef(true);
+  useEffect(() => {
+    alive.current = true;
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (data) => alive.current && setState({ data, error: null, loading: false }),
+      (error: unknown) => alive.current && setState((s) => ({ data: s.data, error, loading: false })),
+    );
+    return () => {
+      alive.current = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { ...state, reload };
+}
+
+/** Runs an action with busy and error state. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = useCallback(async <T,>(fn: () => Promise<T>): Promise<T | undefined> => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await fn();
+    } catch (e) {
+      setError(e);
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, setError, run };
+}
+
+export function Field({ label, hint, children }: { label: string; hint?: string; children: ComponentChildren }) {
+  return (
+    <label class="field">
+      <span class="label">{label}</span>
+      {children}
+      {hint && <span class="hint">{hint}</span>}
+    </label>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p class="muted" role="status">
+      Loading {what}…
+    </p>
+  );
+}
+
+export function Section({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
+  return (
+    <section class="card">
+      <div class="card-head">
+        <h2>{title}</h2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+export function SecretOnce({ label, value, children }: { label: string; value: string; children?: ComponentChildren }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div class="notice success secret" role="status">
+      <p class="notice-title">{label}</p>
+      <p>This is shown only once: copy it now and keep it somewhere safe.</p>
+      <div class="secret-row">
+        <code class="secret-value">{value}</code>
+        <button
+          type="button"
+          onClick={() => {
+            void navigator.clipboard?.writeText(value).then(() => setCopied(true));
+          }}
+        >
+          {copied ? "Copied" : "Copy"}
+        </button>
+      </div>
+      {children}
+    </div>
+  );
+}
+
+export const fmtDate = (iso: string | number | null | undefined) => {
+  if (iso === null || iso === undefined || iso === "") return "—";
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? "—" : d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+};
+
+export const fmtMoney = (amount: number, currency: string) => {
+  try {
+    return new Intl.NumberFormat(undefined, { style: "currency", currency }).format(amount);
+  } catch {
+    return `${amount} ${currency}`;
+  }
+};
+
+export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
