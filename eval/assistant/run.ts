@@ -85,7 +85,8 @@ export function pricesIn(markdown: string): Array<{ text: string; minor: number 
   });
 }
 
-async function setUp(t: TestApp): Promise<{ publicKey: string }> {
+/** Builds the fixture store through the HTTP API (also used by bench/assistant.ts). */
+export async function setUp(t: TestApp): Promise<{ publicKey: string }> {
   const store = await registerStore(t);
   const owner = await loginToken(t.search, store.email, store.password);
   const machine = await machineToken(t.search, store);
