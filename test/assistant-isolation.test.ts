@@ -10,11 +10,11 @@
 // Extend FIXTURES when adding routes whose parameters or bodies name ids.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { sql, type Kysely } from "kysely";
 import { createTestApp, describeEachDialect, type TestApp } from "./support/harness.js";
+import { snapshot, tablesWithStoreId } from "./support/store-snapshot.js";
 import { bearer, freshIp } from "./support/factories.js";
-import { anonymousSession, chatShop, customerSession, openThread, putPolicy, putSettings } from "./support/chat.js";
-import { putCatalogProduct, startStorefront, fakeProduct, type StorefrontServer } from "./support/storefront-server.js";
+import { anonymousSession, chatShop, customerSession, openThread, putCatalogProduct, putPolicy, putSettings } from "./support/chat.js";
+import { startStorefront, fakeProduct, type StorefrontServer } from "./support/storefront-server.js";
 import { routesOf } from "../src/search/auth/authenticate.js";
 
 interface StoreA {
@@ -63,36 +63,6 @@ const FIXTURES: Record<string, Fixture> = {
 
 const STANDARD = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 
-async function tablesWithStoreId(t: TestApp): Promise<string[]> {
-  const db = t.ctx.database.db as unknown as Kysely<any>;
-  if (t.ctx.database.dialect === "sqlite") {
-    const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`.execute(db);
-    const out: string[] = [];
-    for (const { name } of tables.rows) {
-      const cols = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${name})`.execute(db);
-      if (cols.rows.some((c) => c.name === "store_id")) out.push(name);
-    }
-    return out.sort();
-  }
-  const rows = await sql<{ table_name: string }>`
-    SELECT table_name FROM information_schema.columns
-    WHERE column_name = 'store_id' AND table_schema = current_schema()`.execute(db);
-  return rows.rows.map((r) => r.table_name).sort();
-}
-
-const stable = (value: unknown) =>
-  JSON.stringify(value, (_k, v) => (Buffer.isBuffer(v) || v instanceof Uint8Array ? Buffer.from(v).toString("base64") : typeof v === "bigint" ? String(v) : v));
-
-async function snapshot(t: TestApp, tables: string[], storeId: string): Promise<string> {
-  const db = t.ctx.database.db as unknown as Kysely<any>;
-  const parts: Record<string, string[]> = {};
-  for (const table of tables) {
-    const rows = await db.selectFrom(table).selectAll().where("store_id", "=", storeId).execute();
-    parts[table] = rows.map(stable).sort();
-  }
-  return JSON.stringify(parts);
-}
-
 describeEachDialect("assistant isolation sweep: every Assistant /v1/* route against another store's sessions and ids", (dialect) => {
   let t: TestApp;
   let storefront: StorefrontServer;
@@ -111,7 +81,7 @@ describeEachDialect("assistant isolation sweep: every Assistant /v1/* route agai
     const a = await chatShop(t);
     await putSettings(t, a, { currency: "EUR", support_contact: { email: "alpha-help@example.com" } });
     await putPolicy(t, a, "alpha-returns", { handle: "alpha-returns", title: "ALPHA RETURNS TITLE", body_markdown: "Returns are accepted within 30 days. ALPHA-POLICY-TEXT." });
-    await putCatalogProduct(t, a.id, "alphadress", { name: "Alphadress crimson", price: 49.5, inventory_quantity: 7 });
+    await putCatalogProduct(t, a.storeId, "alphadress", { name: "Alphadress crimson", price: 49.5, inventory_quantity: 7 });
     const conn = await t.assistant.inject({
       method: "POST",
       url: "/v1/admin/connections/storefront",
@@ -137,7 +107,7 @@ describeEachDialect("assistant isolation sweep: every Assistant /v1/* route agai
         thread: threadA,
         intent: intent!,
       },
-      markers: [a.id, a.store.email, "alpha-help@example.com", "ALPHA RETURNS TITLE", "ALPHA-POLICY-TEXT", "ALPHA-REASON", "ALPHA STOREFRONT", "Alphadress", "alpha-storefront-token-1234", a.publicKey],
+      markers: [a.storeId, a.store.email, "alpha-help@example.com", "ALPHA RETURNS TITLE", "ALPHA-POLICY-TEXT", "ALPHA-REASON", "ALPHA STOREFRONT", "Alphadress", "alpha-storefront-token-1234", a.publicKey],
     };
     assert.match(A.ids.publicKey!, /\S/);
 
@@ -161,7 +131,7 @@ describeEachDialect("assistant isolation sweep: every Assistant /v1/* route agai
 
     const failures: string[] = [];
     let requests = 0;
-    const before = await snapshot(t, tables, a.id);
+    const before = await snapshot(t, tables, a.storeId);
     for (const route of routes) {
       const fixture = FIXTURES[`${route.method} ${route.url}`] ?? {};
       const url = fixture.url?.(A) ?? route.url;
@@ -182,7 +152,7 @@ describeEachDialect("assistant isolation sweep: every Assistant /v1/* route agai
         if (res.statusCode >= 500) failures.push(`${where}: server error ${res.body.slice(0, 200)}`);
       }
     }
-    const afterSweep = await snapshot(t, tables, a.id);
+    const afterSweep = await snapshot(t, tables, a.storeId);
     if (afterSweep !== before) failures.push("store A's rows changed during the sweep");
     ctx.diagnostic(`swept ${routes.length} routes with ${requests} requests over ${tables.length} store tables`);
     assert.deepEqual(failures, [], failures.join("\n"));

@@ -12,8 +12,8 @@
 // diagnostic ("weakly swept").
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { sql, type Kysely } from "kysely";
 import { createTestApp, describeEachDialect, type TestApp } from "./support/harness.js";
+import { snapshot, tablesWithStoreId } from "./support/store-snapshot.js";
 import { bearer, loginToken, machineToken, registerStore } from "./support/factories.js";
 import { addMember, createApiKey, createGroup } from "./support/members.js";
 import { routesOf } from "../src/search/auth/authenticate.js";
@@ -72,46 +72,6 @@ const PAYLOADS: Record<string, (a: StoreA) => object> = {
 };
 
 const STANDARD = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
-
-async function tablesWithStoreId(t: TestApp): Promise<string[]> {
-  const db = t.ctx.database.db as unknown as Kysely<any>;
-  if (t.ctx.database.dialect === "sqlite") {
-    const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`.execute(db);
-    const out: string[] = [];
-    for (const { name } of tables.rows) {
-      const cols = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${name})`.execute(db);
-      if (cols.rows.some((c) => c.name === "store_id")) out.push(name);
-    }
-    return out.sort();
-  }
-  const rows = await sql<{ table_name: string }>`
-    SELECT table_name FROM information_schema.columns
-    WHERE column_name = 'store_id' AND table_schema = current_schema()`.execute(db);
-  return rows.rows.map((r) => r.table_name).sort();
-}
-
-const stable = (value: unknown) =>
-  JSON.stringify(value, (_k, v) => (Buffer.isBuffer(v) || v instanceof Uint8Array ? Buffer.from(v).toString("base64") : typeof v === "bigint" ? String(v) : v));
-
-async function snapshot(t: TestApp, tables: string[], storeId: string): Promise<string> {
-  const db = t.ctx.database.db as unknown as Kysely<any>;
-  const parts: Record<string, string[]> = {};
-  for (const table of tables) {
-    const rows = await db.selectFrom(table).selectAll().where("store_id", "=", storeId).execute();
-    parts[table] = rows.map(stable).sort();
-  }
-  parts.stores = (await db.selectFrom("stores").selectAll().where("id", "=", storeId).execute()).map(stable);
-  parts.users = (
-    await db
-      .selectFrom("users")
-      .selectAll()
-      .where("id", "in", db.selectFrom("memberships").select("user_id").where("store_id", "=", storeId))
-      .execute()
-  )
-    .map(stable)
-    .sort();
-  return JSON.stringify(parts);
-}
 
 describeEachDialect("isolation sweep: every /v1/* route against another store's credentials and ids", (dialect) => {
   let t: TestApp;
@@ -207,7 +167,7 @@ describeEachDialect("isolation sweep: every /v1/* route against another store's 
     const weak = new Set<string>();
     const failures: string[] = [];
     let requests = 0;
-    let before = await snapshot(t, tables, a.clientId);
+    let before = await snapshot(t, tables, a.clientId, { accounts: true });
 
     for (const route of routes) {
       let namesAnId = false;
@@ -235,7 +195,7 @@ describeEachDialect("isolation sweep: every /v1/* route against another store's 
         for (const marker of A.markers) if (res.body.includes(marker)) failures.push(`${where}: response leaks "${marker}"`);
         if (namesAnId && ![403, 404, 410].includes(res.statusCode)) failures.push(`${where}: expected 403/404/410 for A's id (${res.body.slice(0, 200)})`);
         if (cred.foreignTenant && route.auth === "store" && res.statusCode !== 403) failures.push(`${where}: expected 403 naming A's slug`);
-        const after = await snapshot(t, tables, a.clientId);
+        const after = await snapshot(t, tables, a.clientId, { accounts: true });
         if (after !== before) {
           failures.push(`${where}: store A's data changed`);
           before = after;

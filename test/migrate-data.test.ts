@@ -7,14 +7,9 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
-import pg from "pg";
-import { loadConfig } from "../src/platform/config.js";
-import { createContext, type AppContext } from "../src/platform/context.js";
-import type { App } from "../src/platform/http/app.js";
-import { buildSearchApp } from "../src/search/app.js";
 import { migrateData, MigrateDataError, type MigrateDataReport } from "../src/platform/db/migrate-data.js";
-import { createTestApp, testModelDir, type TestApp } from "./support/harness.js";
+import { createTestApp, openSearchApp, type SearchInstance, type TestApp } from "./support/harness.js";
+import { dropPgSchemas, randomPgSchema, testConfig, withPg } from "./support/database.js";
 import { bearer, freshIp, loginToken, machineToken, registerStore, type RegisteredStore } from "./support/factories.js";
 import { solidImage, startImageHost, startReceiver, type ImageHost, type Receiver } from "./support/servers.js";
 import { runEntry } from "./support/process.js";
@@ -36,42 +31,14 @@ interface Built {
 
 const schemas: string[] = [];
 const freshSchema = () => {
-  const s = `mig_${randomBytes(6).toString("hex")}`;
+  const s = randomPgSchema("mig");
   schemas.push(s);
   return s;
 };
 
-async function withPg<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: testEnv.databaseUrl });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /** A PostgreSQL-backed Search API over `schema`, sharing the SQLite deployment's DATA_DIR (signing key). */
-async function openPgApp(dataDir: string, schema: string): Promise<{ ctx: AppContext; search: App; close(): Promise<void> }> {
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: "silent",
-    NODE_ENV: "test",
-    OUTBOUND_ALLOW_PRIVATE: "true",
-    CLIP_MODEL: await testModelDir(),
-    DATABASE_URL: testEnv.databaseUrl,
-  });
-  const ctx = await createContext(config, { pgSchema: schema });
-  const search = await buildSearchApp(ctx, { logger: false });
-  await search.ready();
-  return {
-    ctx,
-    search,
-    async close() {
-      await search.close();
-      await ctx.close();
-    },
-  };
+async function openPgApp(dataDir: string, schema: string): Promise<SearchInstance> {
+  return openSearchApp(await testConfig({ dialect: "postgres", dataDir }, { model: true }), schema);
 }
 
 const ok = (report: MigrateDataReport) => {
@@ -138,7 +105,7 @@ describe("migrate-data: SQLite store set → PostgreSQL", { ...(run === "skip" ?
   after(async () => {
     await receiver?.close();
     await host?.close();
-    if (testEnv.databaseUrl) await withPg(async (c) => { for (const s of schemas) await c.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`); });
+    if (testEnv.databaseUrl) await dropPgSchemas(schemas);
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

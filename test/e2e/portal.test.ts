@@ -14,343 +14,314 @@
 //
 // Without the browser binary the suite is skipped with the reason, except in CI (CI=true), where
 // it fails. CHROMIUM_PATH overrides /usr/bin/chromium.
-import { after, before, describe, test } from "node:test";
+import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import path from "node:path";
 import { authenticator } from "otplib";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createTestApp, type TestApp } from "../support/harness.js";
 import { bearer, freshIp, lastMailTo, loginToken, registerStore, type RegisteredStore } from "../support/factories.js";
 import { solidImage, startImageHost, type ImageHost } from "../support/servers.js";
-import { testEnv } from "../support/env.js";
 import { freePort } from "../support/process.js";
-import { ProductsService } from "../../src/search/products/service.js";
+import { describeInChromium, launchChromium, listenOnLoopback, recordConsoleErrors, screenshot, seedSolidProducts } from "../support/browser.js";
 import { AccountsService } from "../../src/search/accounts/service.js";
 import { ensurePortalBuilt } from "../../src/search/portal/build.js";
 
-const CHROMIUM = testEnv.chromiumPath;
-const SHOTS = path.resolve("test-results");
 const SEEDED = [
   { id: "blue-jeans", hex: "#1030c0", name: "Blue Jeans", price: 60 },
   { id: "green-dress", hex: "#10a030", name: "Green Dress", price: 95 },
 ] as const;
 
 const SUITE = "store portal end to end in headless Chromium";
-if (!fs.existsSync(CHROMIUM)) {
-  if (testEnv.ci) {
-    test(SUITE, () => {
-      throw new Error(`CI run without a Chromium binary at ${CHROMIUM}: install Debian's chromium (.ci/run does) or set CHROMIUM_PATH`);
+describeInChromium(SUITE, () => {
+  let t: TestApp;
+  let images: ImageHost;
+  let browser: Browser;
+  let apiBase: string;
+  let store: RegisteredStore;
+  let other: RegisteredStore;
+  let totpSecret: string;
+  let redUrl: string;
+  const csvUrls: Record<string, string> = {};
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    await ensurePortalBuilt();
+    // The checkout link is built from PUBLIC_BASE_URL: the API's real address here.
+    const port = await freePort();
+    apiBase = `http://127.0.0.1:${port}`;
+    t = await createTestApp({ model: true, env: { PUBLIC_BASE_URL: apiBase } });
+    assert.equal(await listenOnLoopback(t.search, port), apiBase);
+    images = await startImageHost();
+    store = await registerStore(t, { name: "Portal Fashion" });
+    other = await registerStore(t, { name: "Second Shop" });
+
+    await seedSolidProducts(t, images, store.clientId, SEEDED.map((p) => ({ id: p.id, hex: p.hex, metadata: { name: p.name, price: p.price, category: "clothes" } })));
+    redUrl = images.put("/red-dress.png", await solidImage("#d01010", { seed: 7, size: 160 }));
+    csvUrls.yellow = images.put("/yellow-top.png", await solidImage("#e8d010", { seed: 8, size: 160 }));
+    csvUrls.black = images.put("/black-bag.png", await solidImage("#101010", { seed: 9, size: 160 }));
+
+    // The owner of the first store is invited into the second one: two stores, so login asks to choose.
+    const otherOwner = await loginToken(t.search, other.email, other.password);
+    const invite = await t.search.inject({
+      method: "POST",
+      url: "/v1/team/invite",
+      headers: { ...bearer(otherOwner), "x-service-active-tenant": other.slug },
+      payload: { email: store.email, role: "viewer" },
     });
-  } else {
-    describe(SUITE, { skip: `no Chromium at ${CHROMIUM} (install Debian's chromium or set CHROMIUM_PATH)` }, () => {});
-  }
-} else {
-  describe(SUITE, () => {
-    let t: TestApp;
-    let images: ImageHost;
-    let browser: Browser;
-    let apiBase: string;
-    let store: RegisteredStore;
-    let other: RegisteredStore;
-    let totpSecret: string;
-    let redUrl: string;
-    const csvUrls: Record<string, string> = {};
-    const pageErrors: string[] = [];
+    assert.equal(invite.statusCode, 201, invite.body);
+    const token = /\/portal\/accept-invite\?token=([A-Za-z0-9_%-]+)/.exec(lastMailTo(t, store.email))![1]!;
+    const owner = await loginToken(t.search, store.email, store.password);
+    const accepted = await t.search.inject({ method: "POST", url: "/v1/team/invites/accept", headers: bearer(owner), payload: { token: decodeURIComponent(token) } });
+    assert.ok(accepted.statusCode < 300, accepted.body);
 
-    before(async () => {
-      fs.mkdirSync(SHOTS, { recursive: true });
-      await ensurePortalBuilt();
-      // The checkout link is built from PUBLIC_BASE_URL: the API's real address here.
-      const port = await freePort();
-      apiBase = `http://127.0.0.1:${port}`;
-      t = await createTestApp({ model: true, env: { PUBLIC_BASE_URL: apiBase } });
-      await t.search.listen({ port, host: "127.0.0.1" });
-      images = await startImageHost();
-      store = await registerStore(t, { name: "Portal Fashion" });
-      other = await registerStore(t, { name: "Second Shop" });
+    // Two-factor authentication on, through the API.
+    const setup = await t.search.inject({ method: "POST", url: "/v1/security/2fa/setup", headers: bearer(owner) });
+    assert.equal(setup.statusCode, 200, setup.body);
+    totpSecret = setup.json().secret;
+    const enable = await t.search.inject({ method: "POST", url: "/v1/security/2fa/enable", headers: bearer(owner), payload: { totp_code: authenticator.generate(totpSecret) } });
+    assert.equal(enable.statusCode, 200, enable.body);
 
-      const products = new ProductsService(t.ctx);
-      for (const [i, p] of SEEDED.entries()) {
-        const png = await solidImage(p.hex, { seed: i + 1, size: 160 });
-        const image = await t.ctx.images.fromBytes(png);
-        const [vector] = await t.ctx.images.embed([image.decoded]);
-        await products.write(store.clientId, p.id, images.put(`/${p.id}.png`, png), { name: p.name, price: p.price, category: "clothes" }, image, vector!);
-      }
-      redUrl = images.put("/red-dress.png", await solidImage("#d01010", { seed: 7, size: 160 }));
-      csvUrls.yellow = images.put("/yellow-top.png", await solidImage("#e8d010", { seed: 8, size: 160 }));
-      csvUrls.black = images.put("/black-bag.png", await solidImage("#101010", { seed: 9, size: 160 }));
-
-      // The owner of the first store is invited into the second one: two stores, so login asks to choose.
-      const otherOwner = await loginToken(t.search, other.email, other.password);
-      const invite = await t.search.inject({
-        method: "POST",
-        url: "/v1/team/invite",
-        headers: { ...bearer(otherOwner), "x-service-active-tenant": other.slug },
-        payload: { email: store.email, role: "viewer" },
-      });
-      assert.equal(invite.statusCode, 201, invite.body);
-      const token = /\/portal\/accept-invite\?token=([A-Za-z0-9_%-]+)/.exec(lastMailTo(t, store.email))![1]!;
-      const owner = await loginToken(t.search, store.email, store.password);
-      const accepted = await t.search.inject({ method: "POST", url: "/v1/team/invites/accept", headers: bearer(owner), payload: { token: decodeURIComponent(token) } });
-      assert.ok(accepted.statusCode < 300, accepted.body);
-
-      // Two-factor authentication on, through the API.
-      const setup = await t.search.inject({ method: "POST", url: "/v1/security/2fa/setup", headers: bearer(owner) });
-      assert.equal(setup.statusCode, 200, setup.body);
-      totpSecret = setup.json().secret;
-      const enable = await t.search.inject({ method: "POST", url: "/v1/security/2fa/enable", headers: bearer(owner), payload: { totp_code: authenticator.generate(totpSecret) } });
-      assert.equal(enable.statusCode, 200, enable.body);
-
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-      });
-    });
-
-    after(async () => {
-      await browser?.close();
-      await images?.close();
-      await t?.close();
-    });
-
-    async function newContext(): Promise<{ context: BrowserContext; page: Page }> {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      const page = await context.newPage();
-      page.on("console", (m) => {
-        // Refused API calls are logged by the browser as "Failed to load resource"; anything else
-        // (CSP violations, script errors) is a failure.
-        if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) pageErrors.push(m.text());
-      });
-      page.on("pageerror", (e) => pageErrors.push(String(e)));
-      return { context, page };
-    }
-    const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `portal-${name}.png`), fullPage: true });
-    const noErrorNotice = async (page: Page, where: string) => {
-      const notices = page.locator(".notice.error");
-      assert.equal(await notices.count(), 0, `${where}: ${await notices.allTextContents()}`);
-    };
-    const openSection = async (page: Page, label: string, heading: string) => {
-      await page.getByRole("navigation", { name: "Store sections" }).getByRole("link", { name: label }).click();
-      await page.getByRole("heading", { level: 1, name: heading }).waitFor();
-      await page.waitForLoadState("networkidle");
-    };
-
-    test("a store owner signs in with 2FA, chooses the store, adds products, searches, and visits every screen", { timeout: 240_000 }, async () => {
-      const { context, page } = await newContext();
-      await page.goto(`${apiBase}/portal`);
-      await page.waitForURL(/\/portal\/login$/);
-      await page.getByRole("heading", { name: "Sign in to your store" }).waitFor();
-      await shot(page, "01-login");
-
-      // Password first; the API answers requires_2fa and the page asks for the code.
-      await page.getByLabel("E-mail").fill(store.email);
-      await page.getByLabel("Password").fill(store.password);
-      const [first] = await Promise.all([page.waitForResponse((r) => r.url().endsWith("/oauth/login")), page.getByRole("button", { name: "Sign in" }).click()]);
-      assert.equal(first.status(), 401);
-      assert.equal((await first.json()).error, "requires_2fa");
-      const codeBox = page.getByLabel("Authentication code");
-      await codeBox.waitFor();
-      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "totp_code", "focus moves to the code");
-      await shot(page, "02-two-factor");
-      // A wrong code is explained in words.
-      await codeBox.fill(authenticator.generate(totpSecret) === "000000" ? "111111" : "000000");
-      await page.getByRole("button", { name: "Verify and sign in" }).click();
-      await page.getByRole("alert").filter({ hasText: "That code didn't work" }).waitFor();
-      await codeBox.fill(authenticator.generate(totpSecret));
-      await page.getByRole("button", { name: "Verify and sign in" }).click();
-
-      // Two stores: the login's redirect is the store choice.
-      await page.waitForURL(/\/portal\/select-store$/);
-      await page.getByRole("link", { name: /Second Shop/ }).waitFor();
-      await shot(page, "03-select-store");
-      assert.equal(await page.evaluate(() => Object.keys(localStorage).length), 0, "nothing in localStorage");
-      await page.getByRole("link", { name: /Portal Fashion/ }).click();
-      await page.waitForURL(new RegExp(`/${store.slug}/portal$`));
-      await page.getByRole("heading", { level: 1, name: "Products" }).waitFor();
-      await page.getByRole("cell", { name: /Blue Jeans/ }).waitFor();
-
-      // An image that cannot be downloaded: the error is explained in words, the API's message as detail.
-      await page.getByLabel("Product id").fill("broken");
-      await page.getByLabel("Image URL").fill("http://127.0.0.1:9/none.png");
-      await page.getByRole("button", { name: "Add product" }).click();
-      const failure = page.getByRole("alert").filter({ hasText: "We couldn't download the image" });
-      await failure.waitFor();
-      assert.match((await failure.textContent()) ?? "", /Details from the service: .+/);
-
-      // Add a product by URL.
-      await page.getByLabel("Product id").fill("red-dress");
-      await page.getByLabel("Image URL").fill(redUrl);
-      await page.getByLabel("Name", { exact: true }).fill("Red Dress");
-      await page.getByLabel("Category", { exact: true }).first().fill("clothes");
-      await page.getByLabel("Price").fill("80");
-      const [added] = await Promise.all([
-        page.waitForResponse((r) => r.url() === `${apiBase}/v1/products` && r.request().method() === "POST"),
-        page.getByRole("button", { name: "Add product" }).click(),
-      ]);
-      assert.equal(added.status(), 201, await added.text());
-      await page.getByRole("status").filter({ hasText: "Indexed red-dress" }).waitFor();
-      await page.getByRole("cell", { name: /Red Dress/ }).waitFor();
-      assert.equal(await page.locator(".notice.error").count(), 0, "the earlier error is gone");
-
-      // Bulk upload a CSV; the page polls the job until it completes (the test drives the job worker).
-      const csv = `product_id,image_url,name,category,price,tags\nyellow-top,${csvUrls.yellow},Yellow Top,clothes,25,summer|top\nblack-bag,${csvUrls.black},"Black Bag, leather",bags,120,\n`;
-      await page.getByLabel("Products file (CSV or JSON)").setInputFiles({ name: "products.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
-      await page.getByText("2 products ready.").waitFor();
-      const [bulk] = await Promise.all([
-        page.waitForResponse((r) => r.url() === `${apiBase}/v1/products/bulk`),
-        page.getByRole("button", { name: "Start upload" }).click(),
-      ]);
-      assert.equal(bulk.status(), 202, await bulk.text());
-      await t.workers.drain();
-      await page.getByText(/completed — 2 of 2 done \(2 indexed, 0 failed\)/).waitFor({ timeout: 20_000 });
-      await page.getByRole("cell", { name: /Black Bag, leather/ }).waitFor();
-      await shot(page, "04-products");
-      const stored = await t.ctx.database.db.selectFrom("products").select("product_id").where("store_id", "=", store.clientId).orderBy("product_id").execute();
-      assert.deepEqual(stored.map((p) => p.product_id), ["black-bag", "blue-jeans", "green-dress", "red-dress", "yellow-top"]);
-
-      // Search playground: a text search shows the new product first, with its score.
-      await openSection(page, "Search playground", "Search playground");
-      await page.getByLabel("Text query").fill("red dress");
-      const [searched] = await Promise.all([
-        page.waitForResponse((r) => r.url() === `${apiBase}/v1/search/text`),
-        page.getByRole("button", { name: "Search", exact: true }).click(),
-      ]);
-      assert.equal(searched.status(), 200, await searched.text());
-      const body = (await searched.json()) as { results: { product_id: string; similarity_score: number }[] };
-      assert.equal(body.results[0]!.product_id, "red-dress");
-      const top = page.getByRole("list", { name: "Search results" }).getByRole("listitem").first();
-      await top.waitFor();
-      assert.equal(await top.getAttribute("data-product-id"), "red-dress");
-      assert.match((await top.textContent()) ?? "", /Red Dress/);
-      assert.match((await top.textContent()) ?? "", new RegExp(`score ${body.results[0]!.similarity_score.toFixed(3).replace(".", "\\.")}`));
-      await shot(page, "05-playground");
-
-      // Analytics: the playground's search is counted; the three charts are drawn.
-      await openSection(page, "Analytics", "Analytics");
-      await page.locator(".kpi").filter({ hasText: "Searches" }).locator(".kpi-value").filter({ hasText: /^[1-9]/ }).waitFor();
-      assert.equal(await page.locator("figure.chart svg[role=img]").count(), 2, "searches over time and funnel (no revenue yet)");
-      assert.match((await page.locator("figure.chart svg").first().getAttribute("aria-label")) ?? "", /Searches per day: 1 searches/);
-      await noErrorNotice(page, "analytics");
-      await shot(page, "06-analytics");
-
-      // API keys.
-      await openSection(page, "API keys", "API keys");
-      await page.getByLabel("Name").fill("backend");
-      await page.getByRole("button", { name: "Create key" }).click();
-      await page.locator(".secret-value").filter({ hasText: /^sk_live_/ }).waitFor();
-      await page.getByRole("cell", { name: "backend" }).waitFor();
-      await noErrorNotice(page, "api keys");
-      await shot(page, "07-api-keys");
-
-      // Widget keys with an allowed origin.
-      await openSection(page, "Widget keys", "Widget keys");
-      await page.getByLabel("Name").fill("shop front");
-      await page.getByLabel("Allowed origins").fill("https://shop.example.com");
-      await page.getByRole("button", { name: "Create widget key" }).click();
-      await page.locator(".secret-value").filter({ hasText: /^pk_live_/ }).waitFor();
-      await page.getByRole("cell", { name: "https://shop.example.com" }).waitFor();
-      await noErrorNotice(page, "widget keys");
-      await shot(page, "08-widget-keys");
-
-      // Webhooks with the delivery log (empty: nothing was indexed since the webhook was added).
-      await openSection(page, "Webhooks", "Webhooks");
-      await page.getByLabel("Endpoint URL").fill("https://hooks.example.com/shopsight");
-      await page.getByRole("button", { name: "Add webhook" }).click();
-      await page.getByText("https://hooks.example.com/shopsight").waitFor();
-      await page.getByRole("button", { name: "Delivery log" }).click();
-      await page.getByText("No deliveries yet.").waitFor();
-      await noErrorNotice(page, "webhooks");
-      await shot(page, "09-webhooks");
-
-      // Team and invites.
-      await openSection(page, "Team", "Team");
-      await page.getByRole("cell", { name: store.email }).waitFor();
-      await page.getByLabel("E-mail").fill("new.colleague@example.com");
-      await page.getByRole("button", { name: "Send invite" }).click();
-      await page.getByRole("status").filter({ hasText: "new.colleague@example.com" }).waitFor();
-      await page.getByRole("cell", { name: "new.colleague@example.com" }).waitFor();
-      await noErrorNotice(page, "team");
-      await shot(page, "10-team");
-
-      // Two-factor authentication: on (it was enabled through the API).
-      await openSection(page, "Two-factor authentication", "Two-factor authentication");
-      await page.getByRole("heading", { name: "Two-factor authentication is on" }).waitFor();
-      await noErrorNotice(page, "security");
-      await shot(page, "11-two-factor-on");
-
-      // Billing: change plan through the local TEST MODE checkout opened in a new tab.
-      await openSection(page, "Billing", "Billing");
-      await page.getByRole("heading", { name: "Current plan: enterprise" }).waitFor();
-      await shot(page, "12-billing");
-      const [checkout] = await Promise.all([context.waitForEvent("page"), page.getByRole("button", { name: "Change to premium" }).click()]);
-      await checkout.waitForLoadState();
-      await checkout.getByText("TEST MODE").first().waitFor();
-      await checkout.getByRole("button", { name: "Complete purchase" }).click();
-      await checkout.getByRole("heading", { name: "Purchase complete" }).waitFor();
-      await checkout.close();
-      await page.getByRole("button", { name: "Refresh now" }).click();
-      await page.getByRole("heading", { name: "Current plan: premium" }).waitFor();
-      await page.getByRole("cell", { name: "premium" }).waitFor();
-      await shot(page, "13-billing-after-checkout");
-
-      // A sub-route opened directly (history fallback) keeps the session of the tab.
-      await page.goto(`${apiBase}/${store.slug}/portal/analytics`);
-      await page.getByRole("heading", { level: 1, name: "Analytics" }).waitFor();
-      await context.close();
-      assert.deepEqual(pageErrors, []);
-    });
-
-    test("a new user sets up 2FA in the portal with the QR code", { timeout: 120_000 }, async () => {
-      const fresh = await registerStore(t, { name: "QR Store" });
-      const { context, page } = await newContext();
-      await page.goto(`${apiBase}/${fresh.slug}/portal/security`);
-      await page.waitForURL(/\/portal\/login\?next=/);
-      await page.getByLabel("E-mail").fill(fresh.email);
-      await page.getByLabel("Password").fill(fresh.password);
-      await page.getByRole("button", { name: "Sign in" }).click();
-      // Back to the page asked for, after sign-in.
-      await page.getByRole("heading", { level: 1, name: "Two-factor authentication" }).waitFor();
-      await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
-      const qr = page.getByRole("img", { name: "QR code for your authenticator app" });
-      await qr.waitFor();
-      assert.equal(await qr.locator("svg path").count() > 0, true, "the QR code is drawn");
-      const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
-      await shot(page, "14-two-factor-setup");
-      await page.getByLabel("Code from the app").fill(authenticator.generate(secret));
-      await page.getByRole("button", { name: "Turn on" }).click();
-      await page.getByRole("heading", { name: "Two-factor authentication is on" }).waitFor();
-      const user = await t.ctx.database.db.selectFrom("users").select("totp_enabled").where("email", "=", fresh.email).executeTakeFirstOrThrow();
-      assert.equal(Number(user.totp_enabled), 1);
-      // The next login needs the code.
-      const login = await t.search.inject({ method: "POST", url: "/oauth/login", remoteAddress: freshIp(), payload: { email: fresh.email, password: fresh.password } });
-      assert.equal(login.json().error, "requires_2fa");
-      await context.close();
-      assert.deepEqual(pageErrors, []);
-    });
-
-    test("a super admin lists the stores on /admin and overrides a plan", { timeout: 120_000 }, async () => {
-      const email = `root-${Date.now()}@example.com`;
-      await new AccountsService(t.ctx).createSuperAdmin(email, "Root-password-1");
-      const { context, page } = await newContext();
-      await page.goto(`${apiBase}/portal/login`);
-      await page.getByLabel("E-mail").fill(email);
-      await page.getByLabel("Password").fill("Root-password-1");
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await page.waitForURL(/\/admin$/);
-      await page.getByRole("heading", { level: 1, name: "Stores" }).waitFor();
-      const row = page.getByRole("row").filter({ hasText: other.slug });
-      await row.waitFor();
-      assert.match((await row.textContent()) ?? "", new RegExp(other.email.replace(/[.+]/g, "\\$&")));
-      await shot(page, "15-admin");
-      await row.getByLabel(`Plan of ${other.slug}`).selectOption("basic");
-      await row.getByRole("button", { name: "Set plan" }).click();
-      await page.getByRole("status").filter({ hasText: "Second Shop moved from enterprise to basic." }).waitFor();
-      const plan = await t.ctx.database.db.selectFrom("stores").select("plan").where("id", "=", other.clientId).executeTakeFirstOrThrow();
-      assert.equal(plan.plan, "basic");
-      await context.close();
-      assert.deepEqual(pageErrors, []);
-    });
+    browser = await launchChromium();
   });
-}
+
+  after(async () => {
+    await browser?.close();
+    await images?.close();
+    await t?.close();
+  });
+
+  async function newContext(): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    // Refused API calls are logged by the browser as "Failed to load resource"; anything else
+    // (CSP violations, script errors) is a failure.
+    recordConsoleErrors(page, pageErrors, { pageErrors: true, ignore: (text) => text.startsWith("Failed to load resource") });
+    return { context, page };
+  }
+  const shot = (page: Page, name: string) => screenshot(page, `portal-${name}`);
+  const noErrorNotice = async (page: Page, where: string) => {
+    const notices = page.locator(".notice.error");
+    assert.equal(await notices.count(), 0, `${where}: ${await notices.allTextContents()}`);
+  };
+  const openSection = async (page: Page, label: string, heading: string) => {
+    await page.getByRole("navigation", { name: "Store sections" }).getByRole("link", { name: label }).click();
+    await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+    await page.waitForLoadState("networkidle");
+  };
+
+  test("a store owner signs in with 2FA, chooses the store, adds products, searches, and visits every screen", { timeout: 240_000 }, async () => {
+    const { context, page } = await newContext();
+    await page.goto(`${apiBase}/portal`);
+    await page.waitForURL(/\/portal\/login$/);
+    await page.getByRole("heading", { name: "Sign in to your store" }).waitFor();
+    await shot(page, "01-login");
+
+    // Password first; the API answers requires_2fa and the page asks for the code.
+    await page.getByLabel("E-mail").fill(store.email);
+    await page.getByLabel("Password").fill(store.password);
+    const [first] = await Promise.all([page.waitForResponse((r) => r.url().endsWith("/oauth/login")), page.getByRole("button", { name: "Sign in" }).click()]);
+    assert.equal(first.status(), 401);
+    assert.equal((await first.json()).error, "requires_2fa");
+    const codeBox = page.getByLabel("Authentication code");
+    await codeBox.waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "totp_code", "focus moves to the code");
+    await shot(page, "02-two-factor");
+    // A wrong code is explained in words.
+    await codeBox.fill(authenticator.generate(totpSecret) === "000000" ? "111111" : "000000");
+    await page.getByRole("button", { name: "Verify and sign in" }).click();
+    await page.getByRole("alert").filter({ hasText: "That code didn't work" }).waitFor();
+    await codeBox.fill(authenticator.generate(totpSecret));
+    await page.getByRole("button", { name: "Verify and sign in" }).click();
+
+    // Two stores: the login's redirect is the store choice.
+    await page.waitForURL(/\/portal\/select-store$/);
+    await page.getByRole("link", { name: /Second Shop/ }).waitFor();
+    await shot(page, "03-select-store");
+    assert.equal(await page.evaluate(() => Object.keys(localStorage).length), 0, "nothing in localStorage");
+    await page.getByRole("link", { name: /Portal Fashion/ }).click();
+    await page.waitForURL(new RegExp(`/${store.slug}/portal$`));
+    await page.getByRole("heading", { level: 1, name: "Products" }).waitFor();
+    await page.getByRole("cell", { name: /Blue Jeans/ }).waitFor();
+
+    // An image that cannot be downloaded: the error is explained in words, the API's message as detail.
+    await page.getByLabel("Product id").fill("broken");
+    await page.getByLabel("Image URL").fill("http://127.0.0.1:9/none.png");
+    await page.getByRole("button", { name: "Add product" }).click();
+    const failure = page.getByRole("alert").filter({ hasText: "We couldn't download the image" });
+    await failure.waitFor();
+    assert.match((await failure.textContent()) ?? "", /Details from the service: .+/);
+
+    // Add a product by URL.
+    await page.getByLabel("Product id").fill("red-dress");
+    await page.getByLabel("Image URL").fill(redUrl);
+    await page.getByLabel("Name", { exact: true }).fill("Red Dress");
+    await page.getByLabel("Category", { exact: true }).first().fill("clothes");
+    await page.getByLabel("Price").fill("80");
+    const [added] = await Promise.all([
+      page.waitForResponse((r) => r.url() === `${apiBase}/v1/products` && r.request().method() === "POST"),
+      page.getByRole("button", { name: "Add product" }).click(),
+    ]);
+    assert.equal(added.status(), 201, await added.text());
+    await page.getByRole("status").filter({ hasText: "Indexed red-dress" }).waitFor();
+    await page.getByRole("cell", { name: /Red Dress/ }).waitFor();
+    assert.equal(await page.locator(".notice.error").count(), 0, "the earlier error is gone");
+
+    // Bulk upload a CSV; the page polls the job until it completes (the test drives the job worker).
+    const csv = `product_id,image_url,name,category,price,tags\nyellow-top,${csvUrls.yellow},Yellow Top,clothes,25,summer|top\nblack-bag,${csvUrls.black},"Black Bag, leather",bags,120,\n`;
+    await page.getByLabel("Products file (CSV or JSON)").setInputFiles({ name: "products.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page.getByText("2 products ready.").waitFor();
+    const [bulk] = await Promise.all([
+      page.waitForResponse((r) => r.url() === `${apiBase}/v1/products/bulk`),
+      page.getByRole("button", { name: "Start upload" }).click(),
+    ]);
+    assert.equal(bulk.status(), 202, await bulk.text());
+    await t.workers.drain();
+    await page.getByText(/completed — 2 of 2 done \(2 indexed, 0 failed\)/).waitFor({ timeout: 20_000 });
+    await page.getByRole("cell", { name: /Black Bag, leather/ }).waitFor();
+    await shot(page, "04-products");
+    const stored = await t.ctx.database.db.selectFrom("products").select("product_id").where("store_id", "=", store.clientId).orderBy("product_id").execute();
+    assert.deepEqual(stored.map((p) => p.product_id), ["black-bag", "blue-jeans", "green-dress", "red-dress", "yellow-top"]);
+
+    // Search playground: a text search shows the new product first, with its score.
+    await openSection(page, "Search playground", "Search playground");
+    await page.getByLabel("Text query").fill("red dress");
+    const [searched] = await Promise.all([
+      page.waitForResponse((r) => r.url() === `${apiBase}/v1/search/text`),
+      page.getByRole("button", { name: "Search", exact: true }).click(),
+    ]);
+    assert.equal(searched.status(), 200, await searched.text());
+    const body = (await searched.json()) as { results: { product_id: string; similarity_score: number }[] };
+    assert.equal(body.results[0]!.product_id, "red-dress");
+    const top = page.getByRole("list", { name: "Search results" }).getByRole("listitem").first();
+    await top.waitFor();
+    assert.equal(await top.getAttribute("data-product-id"), "red-dress");
+    assert.match((await top.textContent()) ?? "", /Red Dress/);
+    assert.match((await top.textContent()) ?? "", new RegExp(`score ${body.results[0]!.similarity_score.toFixed(3).replace(".", "\\.")}`));
+    await shot(page, "05-playground");
+
+    // Analytics: the playground's search is counted; the three charts are drawn.
+    await openSection(page, "Analytics", "Analytics");
+    await page.locator(".kpi").filter({ hasText: "Searches" }).locator(".kpi-value").filter({ hasText: /^[1-9]/ }).waitFor();
+    assert.equal(await page.locator("figure.chart svg[role=img]").count(), 2, "searches over time and funnel (no revenue yet)");
+    assert.match((await page.locator("figure.chart svg").first().getAttribute("aria-label")) ?? "", /Searches per day: 1 searches/);
+    await noErrorNotice(page, "analytics");
+    await shot(page, "06-analytics");
+
+    // API keys.
+    await openSection(page, "API keys", "API keys");
+    await page.getByLabel("Name").fill("backend");
+    await page.getByRole("button", { name: "Create key" }).click();
+    await page.locator(".secret-value").filter({ hasText: /^sk_live_/ }).waitFor();
+    await page.getByRole("cell", { name: "backend" }).waitFor();
+    await noErrorNotice(page, "api keys");
+    await shot(page, "07-api-keys");
+
+    // Widget keys with an allowed origin.
+    await openSection(page, "Widget keys", "Widget keys");
+    await page.getByLabel("Name").fill("shop front");
+    await page.getByLabel("Allowed origins").fill("https://shop.example.com");
+    await page.getByRole("button", { name: "Create widget key" }).click();
+    await page.locator(".secret-value").filter({ hasText: /^pk_live_/ }).waitFor();
+    await page.getByRole("cell", { name: "https://shop.example.com" }).waitFor();
+    await noErrorNotice(page, "widget keys");
+    await shot(page, "08-widget-keys");
+
+    // Webhooks with the delivery log (empty: nothing was indexed since the webhook was added).
+    await openSection(page, "Webhooks", "Webhooks");
+    await page.getByLabel("Endpoint URL").fill("https://hooks.example.com/shopsight");
+    await page.getByRole("button", { name: "Add webhook" }).click();
+    await page.getByText("https://hooks.example.com/shopsight").waitFor();
+    await page.getByRole("button", { name: "Delivery log" }).click();
+    await page.getByText("No deliveries yet.").waitFor();
+    await noErrorNotice(page, "webhooks");
+    await shot(page, "09-webhooks");
+
+    // Team and invites.
+    await openSection(page, "Team", "Team");
+    await page.getByRole("cell", { name: store.email }).waitFor();
+    await page.getByLabel("E-mail").fill("new.colleague@example.com");
+    await page.getByRole("button", { name: "Send invite" }).click();
+    await page.getByRole("status").filter({ hasText: "new.colleague@example.com" }).waitFor();
+    await page.getByRole("cell", { name: "new.colleague@example.com" }).waitFor();
+    await noErrorNotice(page, "team");
+    await shot(page, "10-team");
+
+    // Two-factor authentication: on (it was enabled through the API).
+    await openSection(page, "Two-factor authentication", "Two-factor authentication");
+    await page.getByRole("heading", { name: "Two-factor authentication is on" }).waitFor();
+    await noErrorNotice(page, "security");
+    await shot(page, "11-two-factor-on");
+
+    // Billing: change plan through the local TEST MODE checkout opened in a new tab.
+    await openSection(page, "Billing", "Billing");
+    await page.getByRole("heading", { name: "Current plan: enterprise" }).waitFor();
+    await shot(page, "12-billing");
+    const [checkout] = await Promise.all([context.waitForEvent("page"), page.getByRole("button", { name: "Change to premium" }).click()]);
+    await checkout.waitForLoadState();
+    await checkout.getByText("TEST MODE").first().waitFor();
+    await checkout.getByRole("button", { name: "Complete purchase" }).click();
+    await checkout.getByRole("heading", { name: "Purchase complete" }).waitFor();
+    await checkout.close();
+    await page.getByRole("button", { name: "Refresh now" }).click();
+    await page.getByRole("heading", { name: "Current plan: premium" }).waitFor();
+    await page.getByRole("cell", { name: "premium" }).waitFor();
+    await shot(page, "13-billing-after-checkout");
+
+    // A sub-route opened directly (history fallback) keeps the session of the tab.
+    await page.goto(`${apiBase}/${store.slug}/portal/analytics`);
+    await page.getByRole("heading", { level: 1, name: "Analytics" }).waitFor();
+    await context.close();
+    assert.deepEqual(pageErrors, []);
+  });
+
+  test("a new user sets up 2FA in the portal with the QR code", { timeout: 120_000 }, async () => {
+    const fresh = await registerStore(t, { name: "QR Store" });
+    const { context, page } = await newContext();
+    await page.goto(`${apiBase}/${fresh.slug}/portal/security`);
+    await page.waitForURL(/\/portal\/login\?next=/);
+    await page.getByLabel("E-mail").fill(fresh.email);
+    await page.getByLabel("Password").fill(fresh.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    // Back to the page asked for, after sign-in.
+    await page.getByRole("heading", { level: 1, name: "Two-factor authentication" }).waitFor();
+    await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+    const qr = page.getByRole("img", { name: "QR code for your authenticator app" });
+    await qr.waitFor();
+    assert.equal(await qr.locator("svg path").count() > 0, true, "the QR code is drawn");
+    const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
+    await shot(page, "14-two-factor-setup");
+    await page.getByLabel("Code from the app").fill(authenticator.generate(secret));
+    await page.getByRole("button", { name: "Turn on" }).click();
+    await page.getByRole("heading", { name: "Two-factor authentication is on" }).waitFor();
+    const user = await t.ctx.database.db.selectFrom("users").select("totp_enabled").where("email", "=", fresh.email).executeTakeFirstOrThrow();
+    assert.equal(Number(user.totp_enabled), 1);
+    // The next login needs the code.
+    const login = await t.search.inject({ method: "POST", url: "/oauth/login", remoteAddress: freshIp(), payload: { email: fresh.email, password: fresh.password } });
+    assert.equal(login.json().error, "requires_2fa");
+    await context.close();
+    assert.deepEqual(pageErrors, []);
+  });
+
+  test("a super admin lists the stores on /admin and overrides a plan", { timeout: 120_000 }, async () => {
+    const email = `root-${Date.now()}@example.com`;
+    await new AccountsService(t.ctx).createSuperAdmin(email, "Root-password-1");
+    const { context, page } = await newContext();
+    await page.goto(`${apiBase}/portal/login`);
+    await page.getByLabel("E-mail").fill(email);
+    await page.getByLabel("Password").fill("Root-password-1");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/admin$/);
+    await page.getByRole("heading", { level: 1, name: "Stores" }).waitFor();
+    const row = page.getByRole("row").filter({ hasText: other.slug });
+    await row.waitFor();
+    assert.match((await row.textContent()) ?? "", new RegExp(other.email.replace(/[.+]/g, "\\$&")));
+    await shot(page, "15-admin");
+    await row.getByLabel(`Plan of ${other.slug}`).selectOption("basic");
+    await row.getByRole("button", { name: "Set plan" }).click();
+    await page.getByRole("status").filter({ hasText: "Second Shop moved from enterprise to basic." }).waitFor();
+    const plan = await t.ctx.database.db.selectFrom("stores").select("plan").where("id", "=", other.clientId).executeTakeFirstOrThrow();
+    assert.equal(plan.plan, "basic");
+    await context.close();
+    assert.deepEqual(pageErrors, []);
+  });
+});

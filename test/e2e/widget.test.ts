@@ -9,21 +9,14 @@
 //
 // Without the browser binary the suite is skipped with the reason, except in CI (CI=true), where
 // it fails. CHROMIUM_PATH overrides /usr/bin/chromium.
-import { after, before, describe, test } from "node:test";
+import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import http from "node:http";
-import path from "node:path";
-import type { AddressInfo } from "node:net";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { createTestApp, type TestApp } from "../support/harness.js";
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../support/factories.js";
-import { solidImage, startImageHost, type ImageHost } from "../support/servers.js";
-import { testEnv } from "../support/env.js";
-import { ProductsService } from "../../src/search/products/service.js";
+import { solidImage, startImageHost, type ImageHost, type Started } from "../support/servers.js";
+import { describeInChromium, launchChromium, listenOnLoopback, recordConsoleErrors, screenshot, seedSolidProducts, servePages } from "../support/browser.js";
 
-const CHROMIUM = testEnv.chromiumPath;
-const SHOTS = path.resolve("test-results");
 const CATALOGUE = [
   { id: "red-dress", hex: "#d01010", name: "Red Dress", price: 80 },
   { id: "blue-jeans", hex: "#1030c0", name: "Blue Jeans", price: 60 },
@@ -59,253 +52,206 @@ function shopPage(apiBase: string, key: string, body: "search" | "checkout"): st
 </html>`;
 }
 
-async function startShop(page: (path: string) => string | undefined): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    const html = page((req.url ?? "/").split("?")[0]!);
-    if (req.url === "/favicon.ico") {
-      res.writeHead(204).end();
-      return;
-    }
-    if (html === undefined) {
-      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
-      return;
-    }
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 const SUITE = "widget end to end in headless Chromium";
-if (!fs.existsSync(CHROMIUM)) {
-  if (testEnv.ci) {
-    test(SUITE, () => {
-      throw new Error(`CI run without a Chromium binary at ${CHROMIUM}: install Debian's chromium (.ci/run does) or set CHROMIUM_PATH`);
+describeInChromium(SUITE, () => {
+  let t: TestApp;
+  let images: ImageHost;
+  let browser: Browser;
+  let store: RegisteredStore;
+  let token: string;
+  let apiBase: string;
+  let key = "";
+  let shop: Started;
+  let elsewhere: Started;
+  let bluePng: Buffer;
+  const consoleErrors: string[] = [];
+
+  before(async () => {
+    t = await createTestApp({ model: true });
+    apiBase = await listenOnLoopback(t.search);
+    images = await startImageHost();
+    store = await registerStore(t);
+    await seedSolidProducts(t, images, store.clientId, CATALOGUE.map((p) => ({ id: p.id, hex: p.hex, metadata: { name: p.name, price: p.price, category: "clothes" } })));
+    // The photo search's picture: the jeans' colour with other noise than the indexed image.
+    bluePng = await solidImage(CATALOGUE.find((p) => p.id === "blue-jeans")!.hex, { seed: 99, size: 160 });
+    token = await machineToken(t.search, store);
+    // The shops exist before the key: the key is minted for the shop's exact origin (its port).
+    shop = await servePages((p) => (p === "/" ? shopPage(apiBase, key, "search") : p === "/checkout" ? shopPage(apiBase, key, "checkout") : undefined));
+    elsewhere = await servePages((p) => (p === "/" ? shopPage(apiBase, key, "search") : undefined));
+    const minted = await fetch(`${apiBase}/v1/widget/keys`, {
+      method: "POST",
+      headers: { ...bearer(token), "content-type": "application/json" },
+      body: JSON.stringify({ name: "e2e shop", allowed_origins: [shop.url] }),
     });
-  } else {
-    describe(SUITE, { skip: `no Chromium at ${CHROMIUM} (install Debian's chromium or set CHROMIUM_PATH)` }, () => {});
-  }
-} else {
-  describe(SUITE, () => {
-    let t: TestApp;
-    let images: ImageHost;
-    let browser: Browser;
-    let store: RegisteredStore;
-    let token: string;
-    let apiBase: string;
-    let key = "";
-    let shop: { url: string; close(): Promise<void> };
-    let elsewhere: { url: string; close(): Promise<void> };
-    const bluePng: { bytes?: Buffer } = {};
-    const consoleErrors: string[] = [];
-
-    before(async () => {
-      fs.mkdirSync(SHOTS, { recursive: true });
-      t = await createTestApp({ model: true });
-      await t.search.listen({ port: 0, host: "127.0.0.1" });
-      apiBase = `http://127.0.0.1:${(t.search.server.address() as AddressInfo).port}`;
-      images = await startImageHost();
-      store = await registerStore(t);
-      const products = new ProductsService(t.ctx);
-      for (const [i, p] of CATALOGUE.entries()) {
-        const png = await solidImage(p.hex, { seed: i + 1, size: 160 });
-        if (p.id === "blue-jeans") bluePng.bytes = await solidImage(p.hex, { seed: 99, size: 160 });
-        const image = await t.ctx.images.fromBytes(png);
-        const [vector] = await t.ctx.images.embed([image.decoded]);
-        await products.write(store.clientId, p.id, images.put(`/${p.id}.png`, png), { name: p.name, price: p.price, category: "clothes" }, image, vector!);
-      }
-      token = await machineToken(t.search, store);
-      // The shops exist before the key: the key is minted for the shop's exact origin (its port).
-      shop = await startShop((p) => (p === "/" ? shopPage(apiBase, key, "search") : p === "/checkout" ? shopPage(apiBase, key, "checkout") : undefined));
-      elsewhere = await startShop((p) => (p === "/" ? shopPage(apiBase, key, "search") : undefined));
-      const minted = await fetch(`${apiBase}/v1/widget/keys`, {
-        method: "POST",
-        headers: { ...bearer(token), "content-type": "application/json" },
-        body: JSON.stringify({ name: "e2e shop", allowed_origins: [shop.url] }),
-      });
-      assert.equal(minted.status, 201, await minted.clone().text());
-      key = ((await minted.json()) as { key: string }).key;
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-      });
-    });
-
-    after(async () => {
-      await browser?.close();
-      await shop?.close();
-      await elsewhere?.close();
-      await images?.close();
-      await t?.close();
-    });
-
-    async function newPage(): Promise<Page> {
-      const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
-      const page = await context.newPage();
-      page.on("console", (m) => {
-        if (m.type() === "error") consoleErrors.push(m.text());
-      });
-      return page;
-    }
-
-    const isWidgetCall = (suffix: string) => (r: { url(): string; request(): { method(): string } }) =>
-      r.url() === `${apiBase}/v1/widget/search/${suffix}` && r.request().method() === "POST";
-
-    test("a shopper on the allowed origin searches, opens a result, adds to cart; the purchase shows as attributed revenue", { timeout: 120_000 }, async () => {
-      const page = await newPage();
-      await page.goto(shop.url);
-      await page.waitForFunction(() => typeof (window as any).ServiceWidget?.mount === "function");
-
-      // Text search with the keyboard only: type into the labelled box, press Enter.
-      const box = page.getByLabel("Search products");
-      await box.focus();
-      await page.keyboard.type("red dress");
-      const [searchResponse] = await Promise.all([page.waitForResponse(isWidgetCall("text")), page.keyboard.press("Enter")]);
-      assert.equal(searchResponse.status(), 200);
-      const search = (await searchResponse.json()) as { search_id: string; results: { product_id: string }[] };
-      assert.equal(search.results[0]!.product_id, "red-dress");
-      await page.getByRole("status").filter({ hasText: "products found" }).waitFor();
-      const results = page.getByRole("list", { name: "Results" }).getByRole("listitem");
-      assert.equal(await results.count(), 4);
-      assert.equal(await results.first().locator(".ssw-name").textContent(), "Red Dress");
-      assert.match((await results.first().textContent()) ?? "", /€\s?80\.00|80\.00\s?€/);
-      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("type")), "search", "focus stays in the search box");
-      await page.screenshot({ path: path.join(SHOTS, "widget-1-results.png"), fullPage: true });
-
-      // Open the first result with the keyboard: the click is reported with the search_id.
-      const openFirst = results.first().getByRole("button", { name: "Red Dress", exact: true });
-      await openFirst.focus();
-      const [clickReport] = await Promise.all([page.waitForResponse(isWidgetCall("feedback")), page.keyboard.press("Enter")]);
-      assert.equal(clickReport.status(), 201, await clickReport.text());
-      const click = await clickReport.json();
-      assert.equal(click.action, "click");
-      assert.equal(click.search_id, search.search_id);
-      assert.equal(click.result_rank, 1);
-
-      // Add to cart with the mouse: reported, and the shop's page hears the DOM event.
-      const [cartReport] = await Promise.all([
-        page.waitForResponse(isWidgetCall("feedback")),
-        page.getByRole("button", { name: "Add Red Dress to cart" }).click(),
-      ]);
-      assert.equal(cartReport.status(), 201, await cartReport.text());
-      assert.equal((await cartReport.json()).action, "add_to_cart");
-      await page.getByText("Cart: 1").waitFor();
-      await page.getByRole("status").filter({ hasText: "Added Red Dress to the cart." }).waitFor();
-      assert.deepEqual(await page.evaluate(() => (window as any).shopEvents), [
-        ["select", "red-dress", search.search_id],
-        ["cart", "red-dress", search.search_id],
-      ]);
-      const sid = await page.evaluate(() => localStorage.getItem("service-sid"));
-      assert.ok(sid && sid.length >= 16, `session id in localStorage: ${sid}`);
-      assert.equal(click.session_id, sid);
-
-      // Search with a photo: the file input is labelled; focus moves to the results heading.
-      const [photoResponse] = await Promise.all([
-        page.waitForResponse(isWidgetCall("upload")),
-        page.getByLabel("Search with a photo").setInputFiles({ name: "jeans.png", mimeType: "image/png", buffer: bluePng.bytes! }),
-      ]);
-      assert.equal(photoResponse.status(), 200, await photoResponse.text());
-      const photoSearch = (await photoResponse.json()) as { search_id: string; results: { product_id: string }[] };
-      assert.ok(photoSearch.results.some((r) => r.product_id === "red-dress") && photoSearch.results.some((r) => r.product_id === "green-dress"));
-      await page.getByRole("status").filter({ hasText: "found for your photo" }).waitFor();
-      assert.equal(await results.first().locator(".ssw-name").textContent(), "Blue Jeans");
-      assert.equal(await page.evaluate(() => document.activeElement?.tagName), "H2", "focus moves to the results heading");
-      await page.screenshot({ path: path.join(SHOTS, "widget-2-photo-search.png"), fullPage: true });
-
-      // The order page of the same shop reports purchases. The red dress is attributed to the text
-      // search the shopper opened it from (the photo search showed it again, untouched); the green
-      // dress, never touched, to the last search that showed it.
-      await page.goto(`${shop.url}/checkout`);
-      await page.waitForFunction(() => typeof (window as any).ServiceWidget?.trackPurchase === "function");
-      const purchase = await page.evaluate(() =>
-        (window as any).ServiceWidget.trackPurchase("red-dress", { order_value: 80, currency: "EUR", quantity: 1 }),
-      );
-      assert.equal(purchase.action, "purchase");
-      assert.equal(purchase.search_id, search.search_id);
-      assert.equal(purchase.attributed, true);
-      assert.equal(purchase.session_id, sid);
-      const green = await page.evaluate(() =>
-        (window as any).ServiceWidget.trackPurchase("green-dress", { order_value: 95, currency: "EUR", quantity: 1 }),
-      );
-      assert.equal(green.search_id, photoSearch.search_id);
-      const unattributed = await page.evaluate(() =>
-        (window as any).ServiceWidget.trackPurchase("never-shown", { order_value: 5, currency: "EUR" }),
-      );
-      assert.equal(unattributed.attributed, false);
-
-      const res = await fetch(`${apiBase}/v1/search/analytics?days=1`, { headers: bearer(token) });
-      assert.equal(res.status, 200);
-      const analytics = (await res.json()) as any;
-      assert.deepEqual(analytics.searches.by_source, { api: 0, widget: 2 });
-      assert.deepEqual(analytics.revenue, [{ currency: "EUR", total: 180, attributed: 175, unattributed: 5, from_widget: 180, purchases: 3 }]);
-      assert.equal(analytics.events.clicks, 1);
-      assert.equal(analytics.events.add_to_carts, 1);
-      assert.equal(analytics.click_through_rate, 0.5, "one of the two searches got a click");
-      assert.equal(analytics.add_to_cart_rate, 0.5);
-      assert.equal(analytics.conversion_rate, 1, "both searches led to a purchase");
-      assert.deepEqual(consoleErrors, [], "no console errors on the allowed origin");
-      await page.context().close();
-    });
-
-    test("the same page on another origin gets 403 and the widget says search is unavailable", { timeout: 60_000 }, async () => {
-      const before = await t.ctx.database.db.selectFrom("search_history").select("id").where("store_id", "=", store.clientId).execute();
-      const page = await newPage();
-      // The browser hides a refused cross-origin answer from the page (and Playwright reports only a
-      // failed request), so the status is read from Chromium's network events (DevTools protocol).
-      const cdp = await page.context().newCDPSession(page);
-      await cdp.send("Network.enable");
-      const sent = new Map<string, string>();
-      const seen: { what: string; status: number; headers: Record<string, string> }[] = [];
-      let sawPost: () => void = () => {};
-      const postSeen = new Promise<void>((resolve) => (sawPost = resolve));
-      cdp.on("Network.requestWillBeSent", (e) => sent.set(e.requestId, `${e.request.method} ${e.request.url}`));
-      cdp.on("Network.responseReceivedExtraInfo", (e) => {
-        const what = sent.get(e.requestId) ?? "";
-        seen.push({ what, status: e.statusCode, headers: Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k.toLowerCase(), String(v)])) });
-        if (what === `POST ${apiBase}/v1/widget/search/text`) sawPost();
-      });
-      await page.goto(elsewhere.url);
-      await page.waitForFunction(() => typeof (window as any).ServiceWidget?.mount === "function");
-      await page.getByLabel("Search products").fill("red dress");
-      await page.getByRole("button", { name: "Search", exact: true }).click();
-      await postSeen;
-      const preflight = seen.find((r) => r.what === `OPTIONS ${apiBase}/v1/widget/search/text`);
-      assert.equal(preflight?.status, 204, "the preflight is answered");
-      const refused = seen.find((r) => r.what === `POST ${apiBase}/v1/widget/search/text`)!;
-      assert.equal(refused.status, 403);
-      assert.equal(refused.headers["access-control-allow-origin"], undefined, "no CORS grant for the other origin");
-      const alert = page.getByRole("alert");
-      await alert.filter({ hasText: "unavailable" }).waitFor();
-      assert.equal(await page.getByRole("list", { name: "Results" }).getByRole("listitem").count(), 0);
-      await page.screenshot({ path: path.join(SHOTS, "widget-3-other-origin.png"), fullPage: true });
-      // In the page, the refused answer is unreadable: fetch itself fails.
-      const direct = await page.evaluate(
-        async ([base, k]) => {
-          try {
-            const r = await fetch(`${base}/v1/widget/search/text`, {
-              method: "POST",
-              headers: { "content-type": "application/json", "x-service-key": k! },
-              body: JSON.stringify({ query: "red" }),
-            });
-            return `status ${r.status}`;
-          } catch (e) {
-            return `failed: ${(e as Error).name}`;
-          }
-        },
-        [apiBase, key],
-      );
-      assert.equal(direct, "failed: TypeError");
-      const afterRows = await t.ctx.database.db.selectFrom("search_history").select("id").where("store_id", "=", store.clientId).execute();
-      assert.equal(afterRows.length, before.length, "nothing was searched for the other origin");
-      await page.context().close();
-    });
+    assert.equal(minted.status, 201, await minted.clone().text());
+    key = ((await minted.json()) as { key: string }).key;
+    browser = await launchChromium();
   });
-}
+
+  after(async () => {
+    await browser?.close();
+    await shop?.close();
+    await elsewhere?.close();
+    await images?.close();
+    await t?.close();
+  });
+
+  async function newPage(): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+    const page = await context.newPage();
+    recordConsoleErrors(page, consoleErrors, { pageErrors: true });
+    return page;
+  }
+
+  const isWidgetCall = (suffix: string) => (r: { url(): string; request(): { method(): string } }) =>
+    r.url() === `${apiBase}/v1/widget/search/${suffix}` && r.request().method() === "POST";
+
+  test("a shopper on the allowed origin searches, opens a result, adds to cart; the purchase shows as attributed revenue", { timeout: 120_000 }, async () => {
+    const page = await newPage();
+    await page.goto(shop.url);
+    await page.waitForFunction(() => typeof (window as any).ServiceWidget?.mount === "function");
+
+    // Text search with the keyboard only: type into the labelled box, press Enter.
+    const box = page.getByLabel("Search products");
+    await box.focus();
+    await page.keyboard.type("red dress");
+    const [searchResponse] = await Promise.all([page.waitForResponse(isWidgetCall("text")), page.keyboard.press("Enter")]);
+    assert.equal(searchResponse.status(), 200);
+    const search = (await searchResponse.json()) as { search_id: string; results: { product_id: string }[] };
+    assert.equal(search.results[0]!.product_id, "red-dress");
+    await page.getByRole("status").filter({ hasText: "products found" }).waitFor();
+    const results = page.getByRole("list", { name: "Results" }).getByRole("listitem");
+    assert.equal(await results.count(), 4);
+    assert.equal(await results.first().locator(".ssw-name").textContent(), "Red Dress");
+    assert.match((await results.first().textContent()) ?? "", /€\s?80\.00|80\.00\s?€/);
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("type")), "search", "focus stays in the search box");
+    await screenshot(page, "widget-1-results");
+
+    // Open the first result with the keyboard: the click is reported with the search_id.
+    const openFirst = results.first().getByRole("button", { name: "Red Dress", exact: true });
+    await openFirst.focus();
+    const [clickReport] = await Promise.all([page.waitForResponse(isWidgetCall("feedback")), page.keyboard.press("Enter")]);
+    assert.equal(clickReport.status(), 201, await clickReport.text());
+    const click = await clickReport.json();
+    assert.equal(click.action, "click");
+    assert.equal(click.search_id, search.search_id);
+    assert.equal(click.result_rank, 1);
+
+    // Add to cart with the mouse: reported, and the shop's page hears the DOM event.
+    const [cartReport] = await Promise.all([
+      page.waitForResponse(isWidgetCall("feedback")),
+      page.getByRole("button", { name: "Add Red Dress to cart" }).click(),
+    ]);
+    assert.equal(cartReport.status(), 201, await cartReport.text());
+    assert.equal((await cartReport.json()).action, "add_to_cart");
+    await page.getByText("Cart: 1").waitFor();
+    await page.getByRole("status").filter({ hasText: "Added Red Dress to the cart." }).waitFor();
+    assert.deepEqual(await page.evaluate(() => (window as any).shopEvents), [
+      ["select", "red-dress", search.search_id],
+      ["cart", "red-dress", search.search_id],
+    ]);
+    const sid = await page.evaluate(() => localStorage.getItem("service-sid"));
+    assert.ok(sid && sid.length >= 16, `session id in localStorage: ${sid}`);
+    assert.equal(click.session_id, sid);
+
+    // Search with a photo: the file input is labelled; focus moves to the results heading.
+    const [photoResponse] = await Promise.all([
+      page.waitForResponse(isWidgetCall("upload")),
+      page.getByLabel("Search with a photo").setInputFiles({ name: "jeans.png", mimeType: "image/png", buffer: bluePng }),
+    ]);
+    assert.equal(photoResponse.status(), 200, await photoResponse.text());
+    const photoSearch = (await photoResponse.json()) as { search_id: string; results: { product_id: string }[] };
+    assert.ok(photoSearch.results.some((r) => r.product_id === "red-dress") && photoSearch.results.some((r) => r.product_id === "green-dress"));
+    await page.getByRole("status").filter({ hasText: "found for your photo" }).waitFor();
+    assert.equal(await results.first().locator(".ssw-name").textContent(), "Blue Jeans");
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), "H2", "focus moves to the results heading");
+    await screenshot(page, "widget-2-photo-search");
+
+    // The order page of the same shop reports purchases. The red dress is attributed to the text
+    // search the shopper opened it from (the photo search showed it again, untouched); the green
+    // dress, never touched, to the last search that showed it.
+    await page.goto(`${shop.url}/checkout`);
+    await page.waitForFunction(() => typeof (window as any).ServiceWidget?.trackPurchase === "function");
+    const purchase = await page.evaluate(() =>
+      (window as any).ServiceWidget.trackPurchase("red-dress", { order_value: 80, currency: "EUR", quantity: 1 }),
+    );
+    assert.equal(purchase.action, "purchase");
+    assert.equal(purchase.search_id, search.search_id);
+    assert.equal(purchase.attributed, true);
+    assert.equal(purchase.session_id, sid);
+    const green = await page.evaluate(() =>
+      (window as any).ServiceWidget.trackPurchase("green-dress", { order_value: 95, currency: "EUR", quantity: 1 }),
+    );
+    assert.equal(green.search_id, photoSearch.search_id);
+    const unattributed = await page.evaluate(() =>
+      (window as any).ServiceWidget.trackPurchase("never-shown", { order_value: 5, currency: "EUR" }),
+    );
+    assert.equal(unattributed.attributed, false);
+
+    const res = await fetch(`${apiBase}/v1/search/analytics?days=1`, { headers: bearer(token) });
+    assert.equal(res.status, 200);
+    const analytics = (await res.json()) as any;
+    assert.deepEqual(analytics.searches.by_source, { api: 0, widget: 2 });
+    assert.deepEqual(analytics.revenue, [{ currency: "EUR", total: 180, attributed: 175, unattributed: 5, from_widget: 180, purchases: 3 }]);
+    assert.equal(analytics.events.clicks, 1);
+    assert.equal(analytics.events.add_to_carts, 1);
+    assert.equal(analytics.click_through_rate, 0.5, "one of the two searches got a click");
+    assert.equal(analytics.add_to_cart_rate, 0.5);
+    assert.equal(analytics.conversion_rate, 1, "both searches led to a purchase");
+    assert.deepEqual(consoleErrors, [], "no console errors on the allowed origin");
+    await page.context().close();
+  });
+
+  test("the same page on another origin gets 403 and the widget says search is unavailable", { timeout: 60_000 }, async () => {
+    const before = await t.ctx.database.db.selectFrom("search_history").select("id").where("store_id", "=", store.clientId).execute();
+    const page = await newPage();
+    // The browser hides a refused cross-origin answer from the page (and Playwright reports only a
+    // failed request), so the status is read from Chromium's network events (DevTools protocol).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.enable");
+    const sent = new Map<string, string>();
+    const seen: { what: string; status: number; headers: Record<string, string> }[] = [];
+    let sawPost: () => void = () => {};
+    const postSeen = new Promise<void>((resolve) => (sawPost = resolve));
+    cdp.on("Network.requestWillBeSent", (e) => sent.set(e.requestId, `${e.request.method} ${e.request.url}`));
+    cdp.on("Network.responseReceivedExtraInfo", (e) => {
+      const what = sent.get(e.requestId) ?? "";
+      seen.push({ what, status: e.statusCode, headers: Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k.toLowerCase(), String(v)])) });
+      if (what === `POST ${apiBase}/v1/widget/search/text`) sawPost();
+    });
+    await page.goto(elsewhere.url);
+    await page.waitForFunction(() => typeof (window as any).ServiceWidget?.mount === "function");
+    await page.getByLabel("Search products").fill("red dress");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await postSeen;
+    const preflight = seen.find((r) => r.what === `OPTIONS ${apiBase}/v1/widget/search/text`);
+    assert.equal(preflight?.status, 204, "the preflight is answered");
+    const refused = seen.find((r) => r.what === `POST ${apiBase}/v1/widget/search/text`)!;
+    assert.equal(refused.status, 403);
+    assert.equal(refused.headers["access-control-allow-origin"], undefined, "no CORS grant for the other origin");
+    const alert = page.getByRole("alert");
+    await alert.filter({ hasText: "unavailable" }).waitFor();
+    assert.equal(await page.getByRole("list", { name: "Results" }).getByRole("listitem").count(), 0);
+    await screenshot(page, "widget-3-other-origin");
+    // In the page, the refused answer is unreadable: fetch itself fails.
+    const direct = await page.evaluate(
+      async ([base, k]) => {
+        try {
+          const r = await fetch(`${base}/v1/widget/search/text`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-service-key": k! },
+            body: JSON.stringify({ query: "red" }),
+          });
+          return `status ${r.status}`;
+        } catch (e) {
+          return `failed: ${(e as Error).name}`;
+        }
+      },
+      [apiBase, key],
+    );
+    assert.equal(direct, "failed: TypeError");
+    const afterRows = await t.ctx.database.db.selectFrom("search_history").select("id").where("store_id", "=", store.clientId).execute();
+    assert.equal(afterRows.length, before.length, "nothing was searched for the other origin");
+    await page.context().close();
+  });
+});

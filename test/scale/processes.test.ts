@@ -9,10 +9,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { freePort, runEntry, waitFor200, type Started } from "../support/process.js";
 import { testEnv } from "../support/env.js";
-import { testModelDir } from "../support/harness.js";
+import { testModelDir, withPg } from "../support/database.js";
 import { verificationTokenIn } from "../support/factories.js";
 import { solidImage, startImageHost, type ImageHost } from "../support/servers.js";
 import { describeWithPostgresAndRedis } from "../support/peers.js";
@@ -25,20 +24,10 @@ describeWithPostgresAndRedis("scale: api, all and worker processes over one Post
   const procs: Record<"api" | "all" | "worker", Started> = {} as never;
   const ports = { api: 0, apiChat: 0, all: 0, allChat: 0, metrics: 0 };
 
-  const admin = async <T>(fn: (c: pg.Client) => Promise<T>): Promise<T> => {
-    const client = new pg.Client({ connectionString: testEnv.databaseUrl });
-    await client.connect();
-    try {
-      return await fn(client);
-    } finally {
-      await client.end();
-    }
-  };
-
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsight-scale-"));
     host = await startImageHost();
-    await admin((c) => c.query(`CREATE DATABASE "${dbName}"`));
+    await withPg((c) => c.query(`CREATE DATABASE "${dbName}"`));
     const url = new URL(testEnv.databaseUrl!);
     url.pathname = `/${dbName}`;
     databaseUrl = url.toString();
@@ -67,7 +56,7 @@ describeWithPostgresAndRedis("scale: api, all and worker processes over one Post
     for (const p of Object.values(procs)) if (p.child.exitCode === null) p.child.kill("SIGKILL");
     await Promise.all(Object.values(procs).map((p) => p.exited));
     await host.close();
-    await admin((c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`));
+    await withPg((c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`));
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -89,10 +78,7 @@ describeWithPostgresAndRedis("scale: api, all and worker processes over one Post
     const mail = fs.readdirSync(outbox).map((f) => fs.readFileSync(path.join(outbox, f), "utf8")).find((m) => m.includes(`To: ${email}`));
     const verified = await call(ports.all, "GET", `/verify?token=${encodeURIComponent(verificationTokenIn(mail!))}`);
     assert.equal(verified.status, 200);
-    const db = new pg.Client({ connectionString: databaseUrl });
-    await db.connect();
-    await db.query("UPDATE stores SET plan = $1 WHERE id = $2", [plan, verified.json.client_id]);
-    await db.end();
+    await withPg((db) => db.query("UPDATE stores SET plan = $1 WHERE id = $2", [plan, verified.json.client_id]), databaseUrl);
     const grant = await fetch(`http://127.0.0.1:${ports.api}/oauth/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -140,14 +126,8 @@ describeWithPostgresAndRedis("scale: api, all and worker processes over one Post
     } while (status.status === "processing" && Date.now() < deadline);
     assert.equal(status.status, "completed", JSON.stringify(status));
     assert.deepEqual([status.total, status.succeeded, status.failed], [6, 6, 0]);
-    const db = new pg.Client({ connectionString: databaseUrl });
-    await db.connect();
-    try {
-      const job = (await db.query("SELECT status, attempts FROM jobs WHERE id = $1", [jobId])).rows[0];
-      assert.deepEqual(job, { status: "completed", attempts: 1 });
-    } finally {
-      await db.end();
-    }
+    const job = (await withPg((db) => db.query("SELECT status, attempts FROM jobs WHERE id = $1", [jobId]), databaseUrl)).rows[0];
+    assert.deepEqual(job, { status: "completed", attempts: 1 });
     for (let i = 0; i < 6; i++) assert.equal(host.hits(`/bulk-${i}.png`), 1, `image ${i} fetched once`);
     const list = await call(ports.api, "GET", "/v1/products?limit=100", s.token);
     assert.equal(list.json.total, 6);

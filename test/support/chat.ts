@@ -1,27 +1,31 @@
-// Assistant chat test data, built through the public APIs: a store with a public key, policies,
-// products, shopper sessions (anonymous and exchanged), threads; plus an SSE parser.
+// Assistant test data, built through the public APIs: a store with a public key, policies,
+// settings, shopper sessions (anonymous and exchanged), threads; catalogue products written
+// straight into the Search API's table; plus an SSE reader over the widget's own parser.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { SignJWT } from "jose";
 import type { TestApp } from "./harness.js";
 import { bearer, freshIp, loginToken, registerStore, type RegisteredStore } from "./factories.js";
+import { createSseParser } from "../../web/chat/sse.js";
 
 export interface ChatShop {
   store: RegisteredStore;
   /** The store's id (client_id). */
-  id: string;
+  storeId: string;
   owner: string;
   publicKey: string;
 }
 
+/** A verified store (enterprise plan unless asked), its owner's dashboard session and a store public key. */
 export async function chatShop(t: TestApp, plan: "free" | "basic" | "premium" | "enterprise" = "enterprise"): Promise<ChatShop> {
   const store = await registerStore(t, { plan });
   const owner = await loginToken(t.search, store.email, store.password);
   const res = await t.assistant.inject({ method: "POST", url: "/v1/admin/public-keys", headers: bearer(owner), payload: { name: "widget" } });
   assert.equal(res.statusCode, 201, res.body);
-  return { store, id: store.clientId, owner, publicKey: (res.json() as { key: string }).key };
+  return { store, storeId: store.clientId, owner, publicKey: (res.json() as { key: string }).key };
 }
 
+/** An anonymous shopper session of the shop (locale "en"). */
 export async function anonymousSession(t: TestApp, shop: ChatShop): Promise<string> {
   const res = await t.assistant.inject({ method: "POST", url: "/v1/sessions/anonymous", remoteAddress: freshIp(), payload: { store_public_key: shop.publicKey, locale: "en" } });
   assert.equal(res.statusCode, 200, res.body);
@@ -42,7 +46,7 @@ export async function customerSession(t: TestApp, shop: ChatShop, customerId: st
   const now = Math.floor(t.ctx.clock.now() / 1000);
   const assertion = await new SignJWT({})
     .setProtectedHeader({ alg: "HS256" })
-    .setIssuer(shop.id)
+    .setIssuer(shop.storeId)
     .setAudience("shopsight-assistant")
     .setSubject(customerId)
     .setJti(randomBytes(8).toString("hex"))
@@ -83,23 +87,58 @@ export async function putSettings(t: TestApp, shop: ChatShop, settings: { curren
   assert.ok(res.statusCode === 200 || res.statusCode === 201, res.body);
 }
 
+/**
+ * Puts a product straight into the store's Search API catalogue table (no image download, no
+ * model), as indexing would have stored it: the columns the catalogue reads plus metadata.
+ */
+export async function putCatalogProduct(
+  t: TestApp,
+  storeId: string,
+  productId: string,
+  metadata: Record<string, unknown>,
+  at = 0,
+): Promise<void> {
+  const now = Date.parse("2026-01-01T00:00:00Z") + at;
+  const str = (k: string) => (typeof metadata[k] === "string" ? (metadata[k] as string) : null);
+  const row = {
+    store_id: storeId,
+    product_id: productId,
+    vector_id: `vec-${productId}`,
+    image_url: `https://img.example/${productId}.png`,
+    image_sha256: "0".repeat(64),
+    name: str("name"),
+    category: str("category"),
+    brand: str("brand"),
+    price: typeof metadata.price === "number" ? metadata.price : null,
+    color_name: str("color_name"),
+    metadata: JSON.stringify(metadata),
+    dominant_colors: "[]",
+    model: "test",
+    created_at: now,
+    updated_at: now,
+  };
+  await t.ctx.database.db
+    .insertInto("products")
+    .values(row)
+    .onConflict((oc) => oc.columns(["store_id", "product_id"]).doUpdateSet({ ...row }))
+    .execute();
+}
+
 export interface SseEvent {
   id: number;
   event: string;
   data: Record<string, unknown>;
 }
 
-/** Parses a text/event-stream body into its events (comment and retry lines skipped). */
+/**
+ * Parses a whole text/event-stream body with the chat widget's parser (web/chat/sse.js): comment
+ * and retry lines skipped, an unterminated last event discarded. Every event of the chat stream
+ * carries a numeric id and JSON data.
+ */
 export function parseSse(body: string): SseEvent[] {
   const out: SseEvent[] = [];
-  for (const block of body.split("\n\n")) {
-    const lines = block.split("\n").filter((l) => l.length > 0 && !l.startsWith(":"));
-    const field = (name: string) => lines.filter((l) => l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).replace(/^ /, ""));
-    const ids = field("id");
-    const events = field("event");
-    const data = field("data");
-    if (events.length === 0) continue;
-    out.push({ id: Number(ids[0]), event: events[0]!, data: JSON.parse(data.join("\n")) as Record<string, unknown> });
-  }
+  const parser = createSseParser((e) => out.push({ id: Number(e.id), event: e.event, data: JSON.parse(e.data) as Record<string, unknown> }));
+  parser.push(body);
+  parser.end();
   return out;
 }

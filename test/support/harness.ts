@@ -1,28 +1,18 @@
 // Builds real apps over a real database for route tests: SQLite in a fresh temp folder, or
 // PostgreSQL in a fresh schema of the TEST_DATABASE_URL server. Nothing is mocked but the clock
 // when a test asks for a ManualClock.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { randomBytes } from "node:crypto";
 import { describe, type SuiteContext } from "node:test";
-import pg from "pg";
-import { loadConfig, type Config } from "../../src/platform/config.js";
-import { createContext, type AppContext } from "../../src/platform/context.js";
+import type { Config } from "../../src/platform/config.js";
+import type { AppContext } from "../../src/platform/context.js";
 import type { Clock } from "../../src/platform/clock.js";
 import type { App } from "../../src/platform/http/app.js";
 import { buildSearchApp } from "../../src/search/app.js";
 import { buildAssistantApp } from "../../src/assistant/app.js";
 import { testEnv } from "./env.js";
-import { ensureTestModel } from "../../src/embeddings/load.js";
-import { TEST_MODEL_VERSION } from "../../src/embeddings/testmodel/build.js";
 import { createWorkers, type Workers } from "../../src/search/workers.js";
+import { createTestStorage, openTestContext, testConfig, type DialectName } from "./database.js";
 
-/** The project's tiny test model, generated once per machine into the temp folder. */
-export const testModelDir = (): Promise<string> =>
-  ensureTestModel(path.join(os.tmpdir(), `shopsight-test-model-v${TEST_MODEL_VERSION}`));
-
-export type DialectName = "sqlite" | "postgres";
+export { testModelDir, type DialectName } from "./database.js";
 
 export interface TestApp {
   ctx: AppContext;
@@ -44,23 +34,9 @@ export interface TestAppOptions {
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsight-test-"));
-  const dialect = options.dialect ?? "sqlite";
-  if (dialect === "postgres" && !testEnv.databaseUrl) throw new Error("TEST_DATABASE_URL is not set");
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: "silent",
-    NODE_ENV: "test",
-    OUTBOUND_ALLOW_PRIVATE: "true",
-    ...(options.model ? { CLIP_MODEL: await testModelDir() } : { MODEL_DISABLED: "true" }),
-    ...(dialect === "postgres" ? { DATABASE_URL: testEnv.databaseUrl } : {}),
-    ...options.env,
-  });
-  const pgSchema = dialect === "postgres" ? `t_${randomBytes(6).toString("hex")}` : undefined;
-  const ctx = await createContext(config, {
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(pgSchema ? { pgSchema } : {}),
-  });
+  const storage = createTestStorage(options.dialect ?? "sqlite");
+  const config = await testConfig(storage, options);
+  const ctx = await openTestContext(config, storage.pgSchema, options.clock);
   const search = await buildSearchApp(ctx, { logger: false });
   const assistant = await buildAssistantApp(ctx, { logger: false });
   const workers = createWorkers(ctx, { random: () => 0.5 });
@@ -71,20 +47,36 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     search,
     assistant,
-    dataDir,
+    dataDir: storage.dataDir,
     workers,
     async close() {
       await workers.stop();
       await search.close();
       await assistant.close();
       await ctx.close();
-      if (pgSchema && testEnv.databaseUrl) {
-        const client = new pg.Client({ connectionString: testEnv.databaseUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${pgSchema}" CASCADE`);
-        await client.end();
-      }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await storage.remove();
+    },
+  };
+}
+
+export interface SearchInstance {
+  ctx: AppContext;
+  search: App;
+  /** Closes the app, then the context (the database stays). */
+  close(): Promise<void>;
+}
+
+/** The Search API alone (ready) over a new context of `config`, on `pgSchema` when PostgreSQL. */
+export async function openSearchApp(config: Config, pgSchema: string | undefined, clock?: Clock): Promise<SearchInstance> {
+  const ctx = await openTestContext(config, pgSchema, clock);
+  const search = await buildSearchApp(ctx, { logger: false });
+  await search.ready();
+  return {
+    ctx,
+    search,
+    async close() {
+      await search.close();
+      await ctx.close();
     },
   };
 }

@@ -2,21 +2,17 @@
 // file) and, when asked, one Redis: each peer stands for a separate process of a scaled-out
 // deployment (its own connection pool, job queue instance, dispatcher and limiters), so tests can
 // show that work and limits are shared correctly without starting processes.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { describe } from "node:test";
-import pg from "pg";
-import { loadConfig, type Config } from "../../src/platform/config.js";
-import { createContext, type AppContext } from "../../src/platform/context.js";
+import type { Config } from "../../src/platform/config.js";
+import type { AppContext } from "../../src/platform/context.js";
 import type { Clock } from "../../src/platform/clock.js";
 import type { App } from "../../src/platform/http/app.js";
-import { buildSearchApp } from "../../src/search/app.js";
 import { createWorkers, type Workers } from "../../src/search/workers.js";
 import type { DispatcherOptions } from "../../src/search/webhooks/dispatcher.js";
 import { testEnv } from "./env.js";
-import type { DialectName, TestApp } from "./harness.js";
+import { openSearchApp, type TestApp } from "./harness.js";
+import { createTestStorage, testConfig, type DialectName } from "./database.js";
 
 export interface Peer {
   ctx: AppContext;
@@ -41,28 +37,17 @@ export interface PeerOptions {
 }
 
 export async function createPeers(dialect: DialectName, options: PeerOptions = {}): Promise<Peers> {
-  if (dialect === "postgres" && !testEnv.databaseUrl) throw new Error("TEST_DATABASE_URL is not set");
   if (options.redis && !testEnv.redisUrl) throw new Error("TEST_REDIS_URL is not set");
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsight-peers-"));
-  const pgSchema = dialect === "postgres" ? `t_${randomBytes(6).toString("hex")}` : undefined;
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: "silent",
-    NODE_ENV: "test",
-    OUTBOUND_ALLOW_PRIVATE: "true",
-    MODEL_DISABLED: "true",
-    JWT_SIGNING_KEY: randomBytes(32).toString("hex"),
-    ...(dialect === "postgres" ? { DATABASE_URL: testEnv.databaseUrl } : {}),
-    ...(options.redis ? { REDIS_URL: testEnv.redisUrl } : {}),
+  const storage = createTestStorage(dialect, "shopsight-peers");
+  const { dataDir } = storage;
+  const config = await testConfig(storage, {
+    env: { JWT_SIGNING_KEY: randomBytes(32).toString("hex"), ...(options.redis ? { REDIS_URL: testEnv.redisUrl! } : {}) },
   });
   const peers: Peer[] = [];
+  const stops: Array<() => Promise<void>> = [];
   for (let i = 0; i < (options.count ?? 2); i++) {
-    const ctx = await createContext(config, {
-      ...(options.clock ? { clock: options.clock } : {}),
-      ...(pgSchema ? { pgSchema } : {}),
-    });
-    const search = await buildSearchApp(ctx, { logger: false });
-    await search.ready();
+    const app = await openSearchApp(config, storage.pgSchema, options.clock);
+    const { ctx, search } = app;
     const workers = createWorkers(ctx, { random: () => 0.5, ...options.dispatcher });
     const peer: Peer = {
       ctx,
@@ -72,22 +57,16 @@ export async function createPeers(dialect: DialectName, options: PeerOptions = {
       asTestApp: () => ({ ctx, config, search, assistant: search, dataDir, workers, close: async () => undefined }),
     };
     peers.push(peer);
+    stops.push(async () => {
+      await workers.stop();
+      await app.close();
+    });
   }
   return {
     peers,
     async close() {
-      for (const p of peers) {
-        await p.workers.stop();
-        await p.search.close();
-        await p.ctx.close();
-      }
-      if (pgSchema && testEnv.databaseUrl) {
-        const client = new pg.Client({ connectionString: testEnv.databaseUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${pgSchema}" CASCADE`);
-        await client.end();
-      }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      for (const stop of stops) await stop();
+      await storage.remove();
     },
   };
 }

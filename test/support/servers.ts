@@ -9,12 +9,13 @@ export interface Started {
   close(): Promise<void>;
 }
 
-async function listen(server: http.Server): Promise<string> {
+/** Listens on a free loopback port; the base URL names `host` ("localhost" makes another origin than 127.0.0.1). */
+export async function listen(server: http.Server, host: "127.0.0.1" | "localhost" = "127.0.0.1"): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return `http://${host}:${(server.address() as AddressInfo).port}`;
 }
 
-const closeServer = (server: http.Server) =>
+export const closeServer = (server: http.Server) =>
   new Promise<void>((resolve) => {
     server.closeAllConnections();
     server.close(() => resolve());

@@ -2,10 +2,7 @@
 // OUTBOUND_ALLOW_PRIVATE=true). It serves the documented subset of src/assistant/storefront/shopify.ts,
 // records every call, and can be told to go down (503), hang (never answer) or fail single paths.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import assert from "node:assert/strict";
-import type { TestApp } from "./harness.js";
-import { bearer, freshIp, loginToken, registerStore, type RegisteredStore } from "./factories.js";
+import { closeServer, listen } from "./servers.js";
 
 export interface FakeVariant {
   id: number;
@@ -214,8 +211,7 @@ export async function startStorefront(opts: { token?: string; shop?: { name: str
       return send(res, 404, { errors: "Not Found" });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const address = await listen(server);
   const out = state as StorefrontServer;
   out.url = address;
   out.count = (prefix) => state.calls.filter((c) => c.path.startsWith(prefix)).length;
@@ -225,12 +221,10 @@ export async function startStorefront(opts: { token?: string; shop?: { name: str
     state.hang = false;
     state.failing.clear();
   };
-  out.close = () =>
-    new Promise<void>((resolve) => {
-      for (const r of pending) r.destroy();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  out.close = () => {
+    for (const r of pending) r.destroy();
+    return closeServer(server);
+  };
   return out;
 }
 
@@ -256,66 +250,4 @@ export function fakeProduct(id: number, title: string, price: string, extra: Par
     ],
     ...rest,
   };
-}
-
-// --- shops for assistant tests -----------------------------------------------------------------
-
-export interface AssistantShop {
-  store: RegisteredStore;
-  storeId: string;
-  owner: string;
-  publicKey: string;
-}
-
-/** A verified store, its owner's dashboard session and a store public key. */
-export async function assistantShop(t: TestApp): Promise<AssistantShop> {
-  const store = await registerStore(t);
-  const owner = await loginToken(t.search, store.email, store.password);
-  const res = await t.assistant.inject({ method: "POST", url: "/v1/admin/public-keys", headers: bearer(owner), payload: { name: "widget" } });
-  assert.equal(res.statusCode, 201, res.body);
-  return { store, storeId: store.clientId, owner, publicKey: (res.json() as { key: string }).key };
-}
-
-/** An anonymous shopper session of the shop. */
-export async function shopperSession(t: TestApp, shop: AssistantShop): Promise<string> {
-  const res = await t.assistant.inject({ method: "POST", url: "/v1/sessions/anonymous", remoteAddress: freshIp(), payload: { store_public_key: shop.publicKey } });
-  assert.equal(res.statusCode, 200, res.body);
-  return (res.json() as { session_token: string }).session_token;
-}
-
-/**
- * Puts a product straight into the store's Search API catalogue table (no image download, no
- * model), as indexing would have stored it: the columns the catalogue reads plus metadata.
- */
-export async function putCatalogProduct(
-  t: TestApp,
-  storeId: string,
-  productId: string,
-  metadata: Record<string, unknown>,
-  at = 0,
-): Promise<void> {
-  const now = Date.parse("2026-01-01T00:00:00Z") + at;
-  const str = (k: string) => (typeof metadata[k] === "string" ? (metadata[k] as string) : null);
-  const row = {
-    store_id: storeId,
-    product_id: productId,
-    vector_id: `vec-${productId}`,
-    image_url: `https://img.example/${productId}.png`,
-    image_sha256: "0".repeat(64),
-    name: str("name"),
-    category: str("category"),
-    brand: str("brand"),
-    price: typeof metadata.price === "number" ? metadata.price : null,
-    color_name: str("color_name"),
-    metadata: JSON.stringify(metadata),
-    dominant_colors: "[]",
-    model: "test",
-    created_at: now,
-    updated_at: now,
-  };
-  await t.ctx.database.db
-    .insertInto("products")
-    .values(row)
-    .onConflict((oc) => oc.columns(["store_id", "product_id"]).doUpdateSet({ ...row }))
-    .execute();
 }

@@ -4,7 +4,7 @@ import { Type } from "typebox";
 import type { AppContext } from "../../platform/context.js";
 import type { App } from "../../platform/http/app.js";
 import { storeOf } from "../../search/auth/authenticate.js";
-import { dashboardGuard } from "../auth.js";
+import { adminRoutes } from "../routes.js";
 import { CorrelationId, problems } from "../schemas.js";
 import { AuditService } from "./service.js";
 
@@ -26,29 +26,22 @@ const AuditEvent = Type.Object({
 export async function auditRoutes(app: App, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new AuditService(ctx);
-  const guard = dashboardGuard(ctx, "connector:write:store");
+  const admin = adminRoutes(ctx);
 
   r.get(
     "/v1/admin/audit",
-    {
-      config: { auth: "store" },
-      onRequest: guard.onRequest,
-      preHandler: guard.preHandler,
-      schema: {
-        tags: ["admin"],
-        security: [{ bearer: [] }],
-        summary: "The store's admin audit trail (every /v1/admin/* call), newest first",
-        querystring: Type.Object(
-          {
-            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-            cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-            operation: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: "^[a-z_]+\\.[a-z_]+$" })),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: Type.Object({ events: Type.Array(AuditEvent), next_cursor: Type.Union([Type.String(), Type.Null()]), correlation_id: CorrelationId }), ...problems(400, 401, 403) },
-      },
-    },
+    admin({
+      summary: "The store's admin audit trail (every /v1/admin/* call), newest first",
+      querystring: Type.Object(
+        {
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+          cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          operation: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: "^[a-z_]+\\.[a-z_]+$" })),
+        },
+        { additionalProperties: false },
+      ),
+      response: { 200: Type.Object({ events: Type.Array(AuditEvent), next_cursor: Type.Union([Type.String(), Type.Null()]), correlation_id: CorrelationId }), ...problems(400) },
+    }),
     async (request) => ({
       ...(await service.list(storeOf(request).id, request.query.limit ?? 50, request.query.cursor, request.query.operation)),
       correlation_id: request.id,

@@ -2,15 +2,8 @@ import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer } from "../../../test/support/factories.js";
-import {
-  assistantShop,
-  fakeProduct,
-  putCatalogProduct,
-  shopperSession,
-  startStorefront,
-  type AssistantShop,
-  type StorefrontServer,
-} from "../../../test/support/storefront-server.js";
+import { anonymousSession, chatShop, putCatalogProduct, type ChatShop } from "../../../test/support/chat.js";
+import { fakeProduct, startStorefront, type StorefrontServer } from "../../../test/support/storefront-server.js";
 import { ManualClock } from "../../platform/clock.js";
 import { createStorefrontGateway } from "../storefront/index.js";
 import { NOT_VERIFIED_LIVE } from "../storefront/rules.js";
@@ -35,8 +28,8 @@ interface SearchBody {
 describeEachDialect("assistant: catalogue search (embedded catalogue and connected storefront)", (dialect) => {
   let t: TestApp;
   let clock: ManualClock;
-  let a: AssistantShop;
-  let b: AssistantShop;
+  let a: ChatShop;
+  let b: ChatShop;
   let sessionA: string;
   let sessionB: string;
   let shop: StorefrontServer;
@@ -49,10 +42,10 @@ describeEachDialect("assistant: catalogue search (embedded catalogue and connect
   before(async () => {
     clock = new ManualClock(Date.parse("2026-03-02T09:00:00Z"));
     t = await createTestApp({ dialect, clock });
-    a = await assistantShop(t);
-    b = await assistantShop(t);
-    sessionA = await shopperSession(t, a);
-    sessionB = await shopperSession(t, b);
+    a = await chatShop(t);
+    b = await chatShop(t);
+    sessionA = await anonymousSession(t, a);
+    sessionB = await anonymousSession(t, b);
     // Store A: 14 published shirts priced 10.00 … 23.00, one draft, one unpublished, one without a price.
     for (let i = 0; i < 14; i++) {
       await putCatalogProduct(t, a.storeId, `shirt-${String(i).padStart(2, "0")}`, {

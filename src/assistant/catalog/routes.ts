@@ -3,8 +3,9 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { AppContext } from "../../platform/context.js";
 import type { App } from "../../platform/http/app.js";
-import { sessionGuard, shopperOf } from "../auth.js";
-import { CorrelationId, problems, sessionSecurity } from "../schemas.js";
+import { shopperOf } from "../auth.js";
+import { shopperRoutes } from "../routes.js";
+import { CorrelationId, problems } from "../schemas.js";
 import { DEFAULT_LIMIT, LIVE_READ_LIMIT, MAX_LIMIT } from "../storefront/rules.js";
 import { CatalogService } from "./service.js";
 
@@ -37,52 +38,46 @@ const Repeatable = (description: string) =>
 export async function catalogRoutes(app: App, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new CatalogService(ctx);
-  const requireSession = sessionGuard(ctx);
+  const catalog = shopperRoutes(ctx, "catalog");
 
   r.get(
     "/v1/catalog/search",
-    {
-      config: { auth: "none" },
-      onRequest: requireSession,
-      schema: {
-        tags: ["catalog"],
-        security: sessionSecurity,
-        summary: `Search the store's published catalogue; price and availability are read live for the first ${LIVE_READ_LIMIT} products`,
-        querystring: Type.Object(
-          {
-            q: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-            category_id: Repeatable("Category (metadata.category / product_type), any of"),
-            color: Repeatable("Colour name or #rrggbb, any of"),
-            size: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { minItems: 1, maxItems: 20, description: "Size, any of (repeatable)" })),
-            sku: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-            price_min_minor: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e12 })),
-            price_max_minor: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e12 })),
-            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: `Default ${DEFAULT_LIMIT}; when given, price_filter is returned` })),
-          },
-          { additionalProperties: false },
-        ),
-        response: {
-          200: Type.Object({
-            products: Type.Array(ProductCardSchema),
-            price_filter: Type.Optional(
-              Type.Object({
-                min_minor: Type.Union([Type.Integer(), Type.Null()]),
-                max_minor: Type.Union([Type.Integer(), Type.Null()]),
-                currency: Type.String(),
-                checked: Type.Integer({ description: "Products whose price was read live for this response" }),
-                excluded_outside_range: Type.Integer(),
-                excluded_without_live_price: Type.Integer(),
-              }),
-            ),
-            warnings: Type.Array(Type.String()),
-            live_facts: Type.Array(LiveFactSchema),
-            source: Type.String(),
-            correlation_id: CorrelationId,
-          }),
-          ...problems(400, 401, 503),
+    catalog({
+      summary: `Search the store's published catalogue; price and availability are read live for the first ${LIVE_READ_LIMIT} products`,
+      querystring: Type.Object(
+        {
+          q: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+          category_id: Repeatable("Category (metadata.category / product_type), any of"),
+          color: Repeatable("Colour name or #rrggbb, any of"),
+          size: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { minItems: 1, maxItems: 20, description: "Size, any of (repeatable)" })),
+          sku: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+          price_min_minor: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e12 })),
+          price_max_minor: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e12 })),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: `Default ${DEFAULT_LIMIT}; when given, price_filter is returned` })),
         },
+        { additionalProperties: false },
+      ),
+      response: {
+        200: Type.Object({
+          products: Type.Array(ProductCardSchema),
+          price_filter: Type.Optional(
+            Type.Object({
+              min_minor: Type.Union([Type.Integer(), Type.Null()]),
+              max_minor: Type.Union([Type.Integer(), Type.Null()]),
+              currency: Type.String(),
+              checked: Type.Integer({ description: "Products whose price was read live for this response" }),
+              excluded_outside_range: Type.Integer(),
+              excluded_without_live_price: Type.Integer(),
+            }),
+          ),
+          warnings: Type.Array(Type.String()),
+          live_facts: Type.Array(LiveFactSchema),
+          source: Type.String(),
+          correlation_id: CorrelationId,
+        }),
+        ...problems(400, 503),
       },
-    },
+    }),
     async (request) => {
       const q = request.query;
       const result = await service.search(shopperOf(request).storeId, {

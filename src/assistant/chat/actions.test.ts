@@ -2,8 +2,8 @@ import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer } from "../../../test/support/factories.js";
-import { anonymousSession, chatShop, customerSession, openThread, type ChatShop } from "../../../test/support/chat.js";
-import { fakeProduct, putCatalogProduct, startStorefront, type StorefrontServer } from "../../../test/support/storefront-server.js";
+import { anonymousSession, chatShop, customerSession, openThread, putCatalogProduct, type ChatShop } from "../../../test/support/chat.js";
+import { fakeProduct, startStorefront, type StorefrontServer } from "../../../test/support/storefront-server.js";
 import { ManualClock } from "../../platform/clock.js";
 import { INTENT_TTL_MS } from "./limits.js";
 
@@ -44,7 +44,7 @@ describeEachDialect("assistant chat: consent-gated actions (confirm, cancel)", (
 
   /** Lines of store A's carts (the embedded catalogue's cart table). */
   async function cartLines(): Promise<Array<{ product_id: string; quantity: number }>> {
-    const rows = await t.ctx.database.db.selectFrom("assistant_carts").selectAll().where("store_id", "=", a.id).execute();
+    const rows = await t.ctx.database.db.selectFrom("assistant_carts").selectAll().where("store_id", "=", a.storeId).execute();
     return rows.flatMap((r) => JSON.parse(r.lines) as Array<{ product_id: string; quantity: number }>);
   }
 
@@ -52,8 +52,8 @@ describeEachDialect("assistant chat: consent-gated actions (confirm, cancel)", (
     clock = new ManualClock(Date.parse("2026-03-02T09:00:00Z"));
     t = await createTestApp({ dialect, clock });
     [a, b, c] = [await chatShop(t), await chatShop(t), await chatShop(t)];
-    await putCatalogProduct(t, a.id, "dress-red", { name: "Red Linen Dress", category: "dresses", price: 49.9, inventory_quantity: 12 }, 0);
-    await putCatalogProduct(t, b.id, "dress-red", { name: "Red Linen Dress", category: "dresses", price: 10, inventory_quantity: 1 }, 0);
+    await putCatalogProduct(t, a.storeId, "dress-red", { name: "Red Linen Dress", category: "dresses", price: 49.9, inventory_quantity: 12 }, 0);
+    await putCatalogProduct(t, b.storeId, "dress-red", { name: "Red Linen Dress", category: "dresses", price: 10, inventory_quantity: 1 }, 0);
     shop = await startStorefront({ shop: { name: "Shop C", currency: "EUR" } });
     shop.products = [fakeProduct(100, "Wool scarf", "25.50", { available: 9 })];
     shop.orders = [{ id: 1001, customer_id: "cust-1", created_at: "2026-02-20T10:00:00Z", total_price: "25.50", currency: "EUR", fulfillment_status: "fulfilled", line_items: [{ product_id: 100, title: "Wool scarf", quantity: 1 }] }];
@@ -96,7 +96,7 @@ describeEachDialect("assistant chat: consent-gated actions (confirm, cancel)", (
   });
 
   test("two concurrent confirms: exactly one runs", async () => {
-    await t.ctx.database.db.deleteFrom("assistant_carts").where("store_id", "=", a.id).execute();
+    await t.ctx.database.db.deleteFrom("assistant_carts").where("store_id", "=", a.storeId).execute();
     const token = await anonymousSession(t, a);
     const p = await propose(token, "Add 1 red linen dress to my cart");
     const results = await Promise.all([1, 2, 3].map(() => call(token, "confirm", { thread_id: p.threadId, intent_id: p.intentId })));

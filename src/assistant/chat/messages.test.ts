@@ -2,8 +2,8 @@ import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer } from "../../../test/support/factories.js";
-import { anonymousSession, chatShop, customerSession, openThread, putPolicy, putSettings, type ChatShop } from "../../../test/support/chat.js";
-import { fakeProduct, putCatalogProduct, startStorefront, type StorefrontServer } from "../../../test/support/storefront-server.js";
+import { anonymousSession, chatShop, customerSession, openThread, putCatalogProduct, putPolicy, putSettings, type ChatShop } from "../../../test/support/chat.js";
+import { fakeProduct, startStorefront, type StorefrontServer } from "../../../test/support/storefront-server.js";
 import { ManualClock } from "../../platform/clock.js";
 import { API as SHOPIFY_API } from "../storefront/shopify.js";
 import { formatLiveFact, formatMoney } from "./format.js";
@@ -103,10 +103,10 @@ describeEachDialect("assistant chat: POST /v1/chat/messages outcomes, transcript
       title: "Shipping",
       body_markdown: "# Shipping\n\nStandard shipping takes 3 to 5 business days within the country.",
     });
-    await putCatalogProduct(t, a.id, "dress-red", { name: "Red Linen Dress", category: "dresses", color_name: "red", price: 49.9, inventory_quantity: 12 }, 0);
-    await putCatalogProduct(t, a.id, "dress-blue", { name: "Blue Linen Dress", category: "dresses", color_name: "blue", price: 59, inventory_quantity: 2 }, 1);
-    await putCatalogProduct(t, a.id, "dress-green", { name: "Green Linen Dress", category: "dresses", color_name: "green", in_stock: true }, 2);
-    await putCatalogProduct(t, b.id, "b-dress", { name: "Red Linen Dress of store B", category: "dresses", price: 10 }, 0);
+    await putCatalogProduct(t, a.storeId, "dress-red", { name: "Red Linen Dress", category: "dresses", color_name: "red", price: 49.9, inventory_quantity: 12 }, 0);
+    await putCatalogProduct(t, a.storeId, "dress-blue", { name: "Blue Linen Dress", category: "dresses", color_name: "blue", price: 59, inventory_quantity: 2 }, 1);
+    await putCatalogProduct(t, a.storeId, "dress-green", { name: "Green Linen Dress", category: "dresses", color_name: "green", in_stock: true }, 2);
+    await putCatalogProduct(t, b.storeId, "b-dress", { name: "Red Linen Dress of store B", category: "dresses", price: 10 }, 0);
 
     shop = await startStorefront({ shop: { name: "Shop C", currency: "EUR" } });
     shop.products = [fakeProduct(100, "Wool scarf", "25.50", { product_type: "Scarves", available: 9 })];

@@ -1,19 +1,32 @@
 // Chat turns, the per-thread event log and action intents. storeId is the first argument of
 // every method; everything else is scoped by it.
 import type { Kysely, Selectable } from "kysely";
+import { isUniqueViolation } from "../../platform/errors/map.js";
 import type { AssistantEventsTable, AssistantIntentsTable, AssistantTurnsTable, Schema } from "../../platform/db/schema.js";
 
 export type TurnRow = Selectable<AssistantTurnsTable>;
 export type EventRow = Selectable<AssistantEventsTable>;
 export type IntentRow = Selectable<AssistantIntentsTable>;
 
-function isUniqueViolation(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
-  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "23505";
-}
-
 /** Attempts before giving up on a sequence collision (only concurrent writers to one thread collide). */
 const SEQUENCE_ATTEMPTS = 20;
+
+/**
+ * Inserts the row numbered after the current maximum (`lastNumber`). The number is max+1 under a
+ * unique key: a concurrent writer that took the same number makes the insert fail and this retry
+ * with the next one, so numbers become visible in increasing order.
+ */
+async function insertNumbered<R>(lastNumber: () => Promise<unknown>, build: (next: number) => R, insert: (row: R) => Promise<unknown>): Promise<R> {
+  for (let attempt = 0; ; attempt++) {
+    const row = build(Number((await lastNumber()) ?? 0) + 1);
+    try {
+      await insert(row);
+      return row;
+    } catch (e) {
+      if (!isUniqueViolation(e) || attempt >= SEQUENCE_ATTEMPTS) throw e;
+    }
+  }
+}
 
 export class ChatRepository {
   constructor(private readonly db: Kysely<Schema>) {}
@@ -29,51 +42,32 @@ export class ChatRepository {
   }
 
   /** Inserts a running turn numbered after the thread's last one. */
-  async insertTurn(
-    storeId: string,
-    row: { id: string; thread_id: string; session_id: string; user_text: string; created_at: number },
-  ): Promise<TurnRow> {
-    for (let attempt = 0; ; attempt++) {
-      const last = await this.db
-        .selectFrom("assistant_turns")
-        .select((eb) => eb.fn.max("number").as("n"))
-        .where("store_id", "=", storeId)
-        .where("thread_id", "=", row.thread_id)
-        .executeTakeFirst();
-      const full: TurnRow = {
-        ...row,
-        store_id: storeId,
-        number: Number(last?.n ?? 0) + 1,
-        status: "running",
-        outcome: null,
-        answer: null,
-        completed_at: null,
-      };
-      try {
-        await this.db.insertInto("assistant_turns").values(full).execute();
-        return full;
-      } catch (e) {
-        if (!isUniqueViolation(e) || attempt >= SEQUENCE_ATTEMPTS) throw e;
-      }
-    }
+  insertTurn(storeId: string, row: { id: string; thread_id: string; session_id: string; user_text: string; created_at: number }): Promise<TurnRow> {
+    return insertNumbered(
+      async () =>
+        (
+          await this.db
+            .selectFrom("assistant_turns")
+            .select((eb) => eb.fn.max("number").as("n"))
+            .where("store_id", "=", storeId)
+            .where("thread_id", "=", row.thread_id)
+            .executeTakeFirst()
+        )?.n,
+      (number): TurnRow => ({ ...row, store_id: storeId, number, status: "running", outcome: null, answer: null, completed_at: null }),
+      (full) => this.db.insertInto("assistant_turns").values(full).execute(),
+    );
   }
 
-  async completeTurn(storeId: string, turnId: string, outcome: string, answerJson: string, at: number): Promise<void> {
-    await this.db
-      .updateTable("assistant_turns")
-      .set({ status: "completed", outcome, answer: answerJson, completed_at: at })
-      .where("store_id", "=", storeId)
-      .where("id", "=", turnId)
-      .execute();
+  completeTurn(storeId: string, turnId: string, outcome: string, answerJson: string, at: number): Promise<void> {
+    return this.endTurn(storeId, turnId, { status: "completed", outcome, answer: answerJson, completed_at: at });
   }
 
-  async failTurn(storeId: string, turnId: string, at: number): Promise<void> {
-    await this.db
-      .updateTable("assistant_turns")
-      .set({ status: "failed", completed_at: at })
-      .where("store_id", "=", storeId)
-      .where("id", "=", turnId)
-      .execute();
+  failTurn(storeId: string, turnId: string, at: number): Promise<void> {
+    return this.endTurn(storeId, turnId, { status: "failed", completed_at: at });
+  }
+
+  private async endTurn(storeId: string, turnId: string, set: Partial<Pick<TurnRow, "status" | "outcome" | "answer" | "completed_at">>): Promise<void> {
+    await this.db.updateTable("assistant_turns").set(set).where("store_id", "=", storeId).where("id", "=", turnId).execute();
   }
 
   listTurns(storeId: string, threadId: string): Promise<TurnRow[]> {
@@ -86,29 +80,13 @@ export class ChatRepository {
       .execute();
   }
 
-  /**
-   * Appends an event with the thread's next sequence number. The number is max+1 under the
-   * (thread_id, seq) primary key: a concurrent writer that took the same number makes this
-   * insert fail and retry with the next one, so numbers become visible in increasing order.
-   */
-  async appendEvent(
-    storeId: string,
-    event: { thread_id: string; turn_id: string | null; name: string; data: string; created_at: number },
-  ): Promise<EventRow> {
-    for (let attempt = 0; ; attempt++) {
-      const last = await this.db
-        .selectFrom("assistant_events")
-        .select((eb) => eb.fn.max("seq").as("n"))
-        .where("thread_id", "=", event.thread_id)
-        .executeTakeFirst();
-      const row: EventRow = { ...event, store_id: storeId, seq: Number(last?.n ?? 0) + 1 };
-      try {
-        await this.db.insertInto("assistant_events").values(row).execute();
-        return row;
-      } catch (e) {
-        if (!isUniqueViolation(e) || attempt >= SEQUENCE_ATTEMPTS) throw e;
-      }
-    }
+  /** Appends an event with the thread's next sequence number (unique key thread_id, seq). */
+  appendEvent(storeId: string, event: { thread_id: string; turn_id: string | null; name: string; data: string; created_at: number }): Promise<EventRow> {
+    return insertNumbered(
+      async () => (await this.db.selectFrom("assistant_events").select((eb) => eb.fn.max("seq").as("n")).where("thread_id", "=", event.thread_id).executeTakeFirst())?.n,
+      (seq): EventRow => ({ ...event, store_id: storeId, seq }),
+      (row) => this.db.insertInto("assistant_events").values(row).execute(),
+    );
   }
 
   listEventsAfter(storeId: string, threadId: string, afterSeq: number, limit: number): Promise<EventRow[]> {
@@ -156,11 +134,6 @@ export class ChatRepository {
   }
 
   async finishIntent(storeId: string, intentId: string, status: "consumed" | "failed", resultJson: string | null): Promise<void> {
-    await this.db
-      .updateTable("assistant_intents")
-      .set({ status, result: resultJson })
-      .where("store_id", "=", storeId)
-      .where("id", "=", intentId)
-      .execute();
+    await this.db.updateTable("assistant_intents").set({ status, result: resultJson }).where("store_id", "=", storeId).where("id", "=", intentId).execute();
   }
 }

@@ -4,8 +4,9 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { AppContext } from "../../platform/context.js";
 import type { App } from "../../platform/http/app.js";
-import { sessionGuard, shopperOf } from "../auth.js";
-import { CorrelationId, problems, sessionSecurity } from "../schemas.js";
+import { shopperOf } from "../auth.js";
+import { shopperRoutes } from "../routes.js";
+import { CorrelationId, problems } from "../schemas.js";
 import { MAX_REPLAY_EVENTS, MAX_TEXT_LENGTH } from "./limits.js";
 import { EventSchema, MessageResponseSchema } from "./schemas.js";
 import { ChatService, type ChatDeps } from "./service.js";
@@ -34,22 +35,16 @@ const LIMITS_NOTE =
 export async function chatRoutes(app: App, ctx: AppContext, deps: ChatDeps = {}): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new ChatService(ctx, deps);
-  const requireSession = sessionGuard(ctx);
+  const chat = shopperRoutes(ctx, "chat");
 
   r.post(
     "/v1/chat/messages",
-    {
-      config: { auth: "none" },
-      onRequest: requireSession,
-      schema: {
-        tags: ["chat"],
-        security: sessionSecurity,
-        summary: "Send a message to a thread of this session and get the answer",
-        description: `Outcome: answer, clarification, confirmation_required, handoff, denied or temporary_failure (all 200). ${LIMITS_NOTE}`,
-        body: MessageBody,
-        response: { 200: MessageResponseSchema, ...problems(400, 401, 404, 429) },
-      },
-    },
+    chat({
+      summary: "Send a message to a thread of this session and get the answer",
+      description: `Outcome: answer, clarification, confirmation_required, handoff, denied or temporary_failure (all 200). ${LIMITS_NOTE}`,
+      body: MessageBody,
+      response: { 200: MessageResponseSchema, ...problems(400, 404, 429) },
+    }),
     async (request) => {
       const result = await service.message(shopperOf(request), request.body.thread_id, request.body.text);
       return { outcome: result.outcome, answer: result.answer, events: result.events, turn_id: result.turn_id, correlation_id: request.id };
@@ -58,21 +53,15 @@ export async function chatRoutes(app: App, ctx: AppContext, deps: ChatDeps = {})
 
   r.post(
     "/v1/chat/messages/stream",
-    {
-      config: { auth: "none" },
-      onRequest: requireSession,
-      schema: {
-        tags: ["chat"],
-        security: sessionSecurity,
-        summary: "Send a message and receive the turn as server-sent events",
-        description:
-          "text/event-stream: frames `id: <per-thread sequence>`, `event: <name>`, `data: <JSON>`; ends with `message.completed` whose data is {outcome, …answer}. " +
-          "Validation, ownership and limits are checked before the 200 headers (errors stay problem details). " +
-          LIMITS_NOTE,
-        body: MessageBody,
-        response: { 200: Type.String({ description: "text/event-stream" }), ...problems(400, 401, 404, 429) },
-      },
-    },
+    chat({
+      summary: "Send a message and receive the turn as server-sent events",
+      description:
+        "text/event-stream: frames `id: <per-thread sequence>`, `event: <name>`, `data: <JSON>`; ends with `message.completed` whose data is {outcome, …answer}. " +
+        "Validation, ownership and limits are checked before the 200 headers (errors stay problem details). " +
+        LIMITS_NOTE,
+      body: MessageBody,
+      response: { 200: Type.String({ description: "text/event-stream" }), ...problems(400, 404, 429) },
+    }),
     async (request, reply) => {
       const handle = await service.begin(shopperOf(request), request.body.thread_id, request.body.text);
       const stream = openSse(reply);
@@ -90,30 +79,24 @@ export async function chatRoutes(app: App, ctx: AppContext, deps: ChatDeps = {})
 
   r.get(
     "/v1/chat/sessions/:thread_id/events",
-    {
-      config: { auth: "none" },
-      onRequest: requireSession,
-      schema: {
-        tags: ["chat"],
-        security: sessionSecurity,
-        summary: "Replay the thread's events after Last-Event-ID (or ?after=) for reconnecting clients",
-        description:
-          `Events with id greater than the Last-Event-ID header (or the \`after\` query; the header wins; default 0), at most ${MAX_REPLAY_EVENTS} per call. ` +
-          "As text/event-stream (closed after the stored events), or as JSON when Accept names application/json and not text/event-stream.",
-        params: Type.Object({ thread_id: ThreadId }, { additionalProperties: false }),
-        querystring: Type.Object({ after: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })) }, { additionalProperties: false }),
-        headers: Type.Object({ "last-event-id": Type.Optional(Type.String({ pattern: "^[0-9]{1,15}$" })) }),
-        response: {
-          200: Type.Object({
-            thread_id: Type.String(),
-            events: Type.Array(EventSchema),
-            last_event_id: Type.Integer({ description: "Id of the last event returned (the `after` given when none)" }),
-            correlation_id: CorrelationId,
-          }),
-          ...problems(400, 401, 404),
-        },
+    chat({
+      summary: "Replay the thread's events after Last-Event-ID (or ?after=) for reconnecting clients",
+      description:
+        `Events with id greater than the Last-Event-ID header (or the \`after\` query; the header wins; default 0), at most ${MAX_REPLAY_EVENTS} per call. ` +
+        "As text/event-stream (closed after the stored events), or as JSON when Accept names application/json and not text/event-stream.",
+      params: Type.Object({ thread_id: ThreadId }, { additionalProperties: false }),
+      querystring: Type.Object({ after: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })) }, { additionalProperties: false }),
+      headers: Type.Object({ "last-event-id": Type.Optional(Type.String({ pattern: "^[0-9]{1,15}$" })) }),
+      response: {
+        200: Type.Object({
+          thread_id: Type.String(),
+          events: Type.Array(EventSchema),
+          last_event_id: Type.Integer({ description: "Id of the last event returned (the `after` given when none)" }),
+          correlation_id: CorrelationId,
+        }),
+        ...problems(400, 404),
       },
-    },
+    }),
     async (request, reply) => {
       const header = request.headers["last-event-id"];
       const after = typeof header === "string" ? Number(header) : (request.query.after ?? 0);
@@ -131,49 +114,37 @@ export async function chatRoutes(app: App, ctx: AppContext, deps: ChatDeps = {})
 
   r.post(
     "/v1/chat/actions/confirm",
-    {
-      config: { auth: "none" },
-      onRequest: requireSession,
-      schema: {
-        tags: ["chat"],
-        security: sessionSecurity,
-        summary: "Consent to a proposed action: runs it once with exactly the previewed arguments",
-        description:
-          "409 CONFIRMATION_INVALID when the intent is not bound to this session and thread, expired, already used or cancelled (details.reason). " +
-          "503 SERVICE_UNAVAILABLE when the store could not run it (the intent is then used up: ask again for a fresh preview).",
-        body: IntentBody,
-        response: {
-          200: Type.Object({
-            intent_id: Type.String(),
-            thread_id: Type.String(),
-            status: Type.Literal("completed"),
-            action: ActionSchema,
-            result: Type.Object({}, { additionalProperties: true, description: "What the store returned, e.g. {cart_id, line_count} or {return_id}" }),
-            correlation_id: CorrelationId,
-          }),
-          ...problems(400, 401, 409, 503),
-        },
+    chat({
+      summary: "Consent to a proposed action: runs it once with exactly the previewed arguments",
+      description:
+        "409 CONFIRMATION_INVALID when the intent is not bound to this session and thread, expired, already used or cancelled (details.reason). " +
+        "503 SERVICE_UNAVAILABLE when the store could not run it (the intent is then used up: ask again for a fresh preview).",
+      body: IntentBody,
+      response: {
+        200: Type.Object({
+          intent_id: Type.String(),
+          thread_id: Type.String(),
+          status: Type.Literal("completed"),
+          action: ActionSchema,
+          result: Type.Object({}, { additionalProperties: true, description: "What the store returned, e.g. {cart_id, line_count} or {return_id}" }),
+          correlation_id: CorrelationId,
+        }),
+        ...problems(400, 409, 503),
       },
-    },
+    }),
     async (request) => ({ ...(await service.confirm(shopperOf(request), request.body.thread_id, request.body.intent_id)), correlation_id: request.id }),
   );
 
   r.post(
     "/v1/chat/actions/cancel",
-    {
-      config: { auth: "none" },
-      onRequest: requireSession,
-      schema: {
-        tags: ["chat"],
-        security: sessionSecurity,
-        summary: "Decline a proposed action (idempotent); 409 CONFIRMATION_INVALID when it was already used or is not bound to this session",
-        body: IntentBody,
-        response: {
-          200: Type.Object({ intent_id: Type.String(), thread_id: Type.String(), status: Type.Literal("cancelled"), correlation_id: CorrelationId }),
-          ...problems(400, 401, 409),
-        },
+    chat({
+      summary: "Decline a proposed action (idempotent); 409 CONFIRMATION_INVALID when it was already used or is not bound to this session",
+      body: IntentBody,
+      response: {
+        200: Type.Object({ intent_id: Type.String(), thread_id: Type.String(), status: Type.Literal("cancelled"), correlation_id: CorrelationId }),
+        ...problems(400, 409),
       },
-    },
+    }),
     async (request) => ({ ...(await service.cancel(shopperOf(request), request.body.thread_id, request.body.intent_id)), correlation_id: request.id }),
   );
 }

@@ -5,8 +5,7 @@ import { Redis } from "ioredis";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer } from "../../../test/support/factories.js";
 import { testEnv } from "../../../test/support/env.js";
-import { anonymousSession, chatShop, openThread, parseSse, putPolicy, type ChatShop } from "../../../test/support/chat.js";
-import { putCatalogProduct } from "../../../test/support/storefront-server.js";
+import { anonymousSession, chatShop, openThread, parseSse, putCatalogProduct, putPolicy, type ChatShop } from "../../../test/support/chat.js";
 import { ManualClock } from "../../platform/clock.js";
 import { createConcurrencyFactory } from "../../platform/concurrency.js";
 import { PLAN_TURN_LIMITS, SESSION_LIMITS, TURN_LEASE_MS } from "./limits.js";
@@ -28,7 +27,7 @@ describeEachDialect("assistant chat: streaming, replay and limits", (dialect) =>
     for (const s of [a, b]) {
       await putPolicy(t, s, "shipping", { handle: "shipping", title: "Shipping", body_markdown: "# Shipping\n\nStandard shipping takes 3 to 5 business days within the country." });
     }
-    await putCatalogProduct(t, a.id, "dress-red", { name: "Red Linen Dress", category: "dresses", price: 49.9, inventory_quantity: 12 }, 0);
+    await putCatalogProduct(t, a.storeId, "dress-red", { name: "Red Linen Dress", category: "dresses", price: 49.9, inventory_quantity: 12 }, 0);
     await t.assistant.listen({ port: 0, host: "127.0.0.1" });
     baseUrl = `http://127.0.0.1:${(t.assistant.server.address() as AddressInfo).port}`;
   });
@@ -231,7 +230,7 @@ describeEachDialect("assistant chat: streaming, replay and limits", (dialect) =>
       const semaphore = (peer ? createConcurrencyFactory(peer, clock) : t.ctx.concurrency)({ name: "assistant-turns", leaseMs: TURN_LEASE_MS });
       const leases = [];
       for (let i = 0; i < limit; i++) {
-        const slot = await semaphore.acquire(b.id, limit);
+        const slot = await semaphore.acquire(b.storeId, limit);
         assert.ok(slot.acquired);
         leases.push(slot.lease);
       }
@@ -249,9 +248,9 @@ describeEachDialect("assistant chat: streaming, replay and limits", (dialect) =>
       clock.advance(60_000);
       assert.equal((await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: thr, text: POLICY_Q } })).statusCode, 200);
       // The finished turn released its own slot: the remaining held lease plus one new turn fit.
-      assert.equal(await semaphore.inFlight(b.id), limit - 1);
+      assert.equal(await semaphore.inFlight(b.storeId), limit - 1);
       // A holder that crashed never releases: its lease runs out after TURN_LEASE_MS.
-      const again = await semaphore.acquire(b.id, limit);
+      const again = await semaphore.acquire(b.storeId, limit);
       assert.ok(again.acquired);
       assert.equal((await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: thr, text: POLICY_Q } })).statusCode, 429);
       clock.advance(TURN_LEASE_MS);

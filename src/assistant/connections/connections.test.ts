@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer } from "../../../test/support/factories.js";
 import { addMember } from "../../../test/support/members.js";
-import { assistantShop, fakeProduct, shopperSession, startStorefront, type AssistantShop, type StorefrontServer } from "../../../test/support/storefront-server.js";
+import { anonymousSession, chatShop, type ChatShop } from "../../../test/support/chat.js";
+import { fakeProduct, startStorefront, type StorefrontServer } from "../../../test/support/storefront-server.js";
 import { ManualClock } from "../../platform/clock.js";
 import { secretBoxFor, SecretBox } from "./crypto.js";
 import { tokenAad } from "../storefront/index.js";
@@ -24,8 +25,8 @@ interface AuditEvent {
 describeEachDialect("assistant: storefront connections, settings and the admin audit trail", (dialect) => {
   let t: TestApp;
   let clock: ManualClock;
-  let a: AssistantShop;
-  let b: AssistantShop;
+  let a: ChatShop;
+  let b: ChatShop;
   let shop: StorefrontServer;
   const TOKEN = "shpat_secret_token_never_shown_42";
 
@@ -42,8 +43,8 @@ describeEachDialect("assistant: storefront connections, settings and the admin a
   before(async () => {
     clock = new ManualClock(Date.parse("2026-03-03T08:00:00Z"));
     t = await createTestApp({ dialect, clock });
-    a = await assistantShop(t);
-    b = await assistantShop(t);
+    a = await chatShop(t);
+    b = await chatShop(t);
     shop = await startStorefront({ token: TOKEN, shop: { name: "Alpha Outfitters", currency: "EUR" } });
     shop.products = [fakeProduct(1, "Rain jacket", "89.90")];
   });
@@ -180,7 +181,7 @@ describeEachDialect("assistant: storefront connections, settings and the admin a
     const denied = await connect(viewer.token, { store_url: shop.url, private_token: TOKEN, reason: "x" });
     assert.equal(denied.statusCode, 403);
     assert.equal(denied.json().code, "MISSING_PERMISSION");
-    const shopper = await shopperSession(t, a);
+    const shopper = await anonymousSession(t, a);
     const s = await connect(shopper, { store_url: shop.url, reason: "x" });
     assert.equal(s.statusCode, 401);
   });

@@ -9,12 +9,10 @@ import { Type } from "typebox";
 import type { AppContext } from "../../platform/context.js";
 import type { App } from "../../platform/http/app.js";
 import { actorUserIdOf, storeOf } from "../../search/auth/authenticate.js";
-import { dashboardGuard } from "../auth.js";
+import { adminRoutes } from "../routes.js";
 import { CorrelationId, problems } from "../schemas.js";
 import { ConnectionsService } from "./service.js";
 
-const tags = ["admin"];
-const security = [{ bearer: [] }];
 const Date = Type.String({ format: "date-time" });
 const ConnectionView = Type.Object({
   connection_id: Type.String({ description: "conn_…" }),
@@ -35,24 +33,18 @@ const Reason = Type.String({ minLength: 1, maxLength: 500, pattern: "\\S" });
 export async function connectionRoutes(app: App, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new ConnectionsService(ctx);
-  const guard = dashboardGuard(ctx, "connector:write:store");
-  const common = { config: { auth: "store" as const }, onRequest: guard.onRequest, preHandler: guard.preHandler };
+  const admin = adminRoutes(ctx);
 
   r.post(
     "/v1/admin/connections/storefront",
-    {
-      ...common,
-      schema: {
-        tags,
-        security,
-        summary: "Connect a Shopify-style storefront as the store's catalogue (the token, when given, is validated against the store before anything is kept)",
-        body: Type.Object(
-          { store_url: Type.String({ minLength: 1, maxLength: 2000 }), private_token: Type.Optional(Token), reason: Reason },
-          { additionalProperties: false },
-        ),
-        response: { 201: Type.Object({ ...ConnectionView.properties, correlation_id: CorrelationId }), ...problems(400, 401, 403, 422) },
-      },
-    },
+    admin({
+      summary: "Connect a Shopify-style storefront as the store's catalogue (the token, when given, is validated against the store before anything is kept)",
+      body: Type.Object(
+        { store_url: Type.String({ minLength: 1, maxLength: 2000 }), private_token: Type.Optional(Token), reason: Reason },
+        { additionalProperties: false },
+      ),
+      response: { 201: Type.Object({ ...ConnectionView.properties, correlation_id: CorrelationId }), ...problems(400, 422) },
+    }),
     async (request, reply) => {
       const view = await service.connect(storeOf(request).id, request.body, actorUserIdOf(request));
       request.auditTarget = view.connection_id;
@@ -62,55 +54,39 @@ export async function connectionRoutes(app: App, ctx: AppContext): Promise<void>
 
   r.post(
     "/v1/admin/connections/storefront/token",
-    {
-      ...common,
-      schema: {
-        tags,
-        security,
-        summary: "Switch a connection to a private token (validated against the store before it replaces anything)",
-        body: Type.Object(
-          { connection_id: Type.String({ pattern: "^conn_[A-Za-z0-9]{1,64}$" }), private_token: Token, reason: Reason },
-          { additionalProperties: false },
-        ),
-        response: { 200: Type.Object({ ...ConnectionView.properties, correlation_id: CorrelationId }), ...problems(400, 401, 403, 404, 409, 422) },
-      },
-    },
+    admin({
+      summary: "Switch a connection to a private token (validated against the store before it replaces anything)",
+      body: Type.Object(
+        { connection_id: Type.String({ pattern: "^conn_[A-Za-z0-9]{1,64}$" }), private_token: Token, reason: Reason },
+        { additionalProperties: false },
+      ),
+      response: { 200: Type.Object({ ...ConnectionView.properties, correlation_id: CorrelationId }), ...problems(400, 404, 409, 422) },
+    }),
     async (request) => ({ ...(await service.setToken(storeOf(request).id, request.body.connection_id, request.body.private_token)), correlation_id: request.id }),
   );
 
   r.get(
     "/v1/admin/connections",
-    {
-      ...common,
-      schema: {
-        tags,
-        security,
-        summary: "The store's storefront connections (newest first) and the catalogue source in use",
-        response: {
-          200: Type.Object({
-            connections: Type.Array(ConnectionView),
-            active_source: Type.String({ description: "shopsight_catalog or storefront:<host>" }),
-            correlation_id: CorrelationId,
-          }),
-          ...problems(401, 403),
-        },
+    admin({
+      summary: "The store's storefront connections (newest first) and the catalogue source in use",
+      response: {
+        200: Type.Object({
+          connections: Type.Array(ConnectionView),
+          active_source: Type.String({ description: "shopsight_catalog or storefront:<host>" }),
+          correlation_id: CorrelationId,
+        }),
       },
-    },
+    }),
     async (request) => ({ ...(await service.list(storeOf(request).id)), correlation_id: request.id }),
   );
 
   r.delete(
     "/v1/admin/connections/:id",
-    {
-      ...common,
-      schema: {
-        tags,
-        security,
-        summary: "Disconnect a storefront: the store's own Shopsight catalogue is used again",
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
-        response: { 204: Type.Null(), ...problems(401, 403, 404) },
-      },
-    },
+    admin({
+      summary: "Disconnect a storefront: the store's own Shopsight catalogue is used again",
+      params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      response: { 204: Type.Null(), ...problems(404) },
+    }),
     async (request, reply) => {
       await service.disconnect(storeOf(request).id, request.params.id);
       return reply.status(204).send(null);

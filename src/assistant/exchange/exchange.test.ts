@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { SignJWT } from "jose";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer } from "../../../test/support/factories.js";
-import { assistantShop, fakeProduct, putCatalogProduct, startStorefront, type AssistantShop, type StorefrontServer } from "../../../test/support/storefront-server.js";
+import { chatShop, putCatalogProduct, type ChatShop } from "../../../test/support/chat.js";
+import { fakeProduct, startStorefront, type StorefrontServer } from "../../../test/support/storefront-server.js";
 import { ManualClock } from "../../platform/clock.js";
 import { createStorefrontGateway } from "../storefront/index.js";
 import { EXCHANGE_AUDIENCE } from "./service.js";
@@ -11,8 +12,8 @@ import { EXCHANGE_AUDIENCE } from "./service.js";
 describeEachDialect("assistant: customer session exchange, orders and actions", (dialect) => {
   let t: TestApp;
   let clock: ManualClock;
-  let a: AssistantShop;
-  let b: AssistantShop;
+  let a: ChatShop;
+  let b: ChatShop;
   let secretA: string;
   let secretB: string;
   let jtiCounter = 0;
@@ -47,8 +48,8 @@ describeEachDialect("assistant: customer session exchange, orders and actions", 
   before(async () => {
     clock = new ManualClock(Date.parse("2026-03-04T12:00:00Z"));
     t = await createTestApp({ dialect, clock });
-    a = await assistantShop(t);
-    b = await assistantShop(t);
+    a = await chatShop(t);
+    b = await chatShop(t);
     secretA = await rotate(a.owner);
     secretB = await rotate(b.owner);
   });
@@ -131,7 +132,7 @@ describeEachDialect("assistant: customer session exchange, orders and actions", 
     assert.ok(!JSON.stringify(audit).includes(secretA));
     const bad = await t.assistant.inject({ method: "POST", url: "/v1/admin/exchange-secret", headers: bearer(a.owner), payload: {} });
     assert.equal(bad.statusCode, 400);
-    const noSecret = await assistantShop(t);
+    const noSecret = await chatShop(t);
     const none = await t.assistant.inject({ method: "GET", url: "/v1/admin/exchange-secret", headers: bearer(noSecret.owner) });
     assert.equal(none.json().configured, false);
     assert.equal((await exchange(await assertion(secretA, { iss: noSecret.storeId }))).statusCode, 401);

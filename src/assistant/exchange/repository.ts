@@ -1,7 +1,7 @@
-// Exchange secrets, used assertion ids and exchanged sessions. storeId first on every method.
+// Exchange secrets and used assertion ids (the session itself: SessionsRepository). storeId first on every method.
 import type { Selectable } from "kysely";
 import type { Executor } from "../../platform/db/index.js";
-import type { AssistantExchangeSecretsTable, AssistantSessionsTable } from "../../platform/db/schema.js";
+import type { AssistantExchangeSecretsTable } from "../../platform/db/schema.js";
 
 export type ExchangeSecretRow = Selectable<AssistantExchangeSecretsTable>;
 
@@ -42,9 +42,5 @@ export class ExchangeRepository {
       .onConflict((oc) => oc.columns(["store_id", "jti"]).doNothing())
       .executeTakeFirst();
     return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
-  }
-
-  async insertSession(storeId: string, row: Omit<Selectable<AssistantSessionsTable>, "store_id">): Promise<void> {
-    await this.db.insertInto("assistant_sessions").values({ ...row, store_id: storeId }).execute();
   }
 }

@@ -6,7 +6,7 @@ import { Type } from "typebox";
 import type { AppContext } from "../../platform/context.js";
 import type { App } from "../../platform/http/app.js";
 import { actorUserIdOf, storeOf } from "../../search/auth/authenticate.js";
-import { dashboardGuard } from "../auth.js";
+import { adminRoutes } from "../routes.js";
 import { CorrelationId, Locale, problems } from "../schemas.js";
 import { ExchangeService, MAX_ASSERTION_LIFETIME_SECONDS } from "./service.js";
 
@@ -24,7 +24,7 @@ const SecretInfo = {
 export async function exchangeRoutes(app: App, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new ExchangeService(ctx);
-  const guard = dashboardGuard(ctx, "connector:write:store");
+  const admin = adminRoutes(ctx);
 
   r.post(
     "/v1/sessions/exchange",
@@ -54,34 +54,20 @@ export async function exchangeRoutes(app: App, ctx: AppContext): Promise<void> {
 
   r.get(
     "/v1/admin/exchange-secret",
-    {
-      config: { auth: "store" },
-      onRequest: guard.onRequest,
-      preHandler: guard.preHandler,
-      schema: {
-        tags: ["admin"],
-        security: [{ bearer: [] }],
-        summary: "Whether the store has an exchange secret, and the claims assertions must carry (never the secret)",
-        response: { 200: Type.Object({ ...SecretInfo, correlation_id: CorrelationId }), ...problems(401, 403) },
-      },
-    },
+    admin({
+      summary: "Whether the store has an exchange secret, and the claims assertions must carry (never the secret)",
+      response: { 200: Type.Object({ ...SecretInfo, correlation_id: CorrelationId }) },
+    }),
     async (request) => ({ ...(await service.secretInfo(storeOf(request).id)), correlation_id: request.id }),
   );
 
   r.post(
     "/v1/admin/exchange-secret",
-    {
-      config: { auth: "store" },
-      onRequest: guard.onRequest,
-      preHandler: guard.preHandler,
-      schema: {
-        tags: ["admin"],
-        security: [{ bearer: [] }],
-        summary: "Create or rotate the store's exchange secret (shown once; the previous one stops verifying at once)",
-        body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500, pattern: "\\S" }) }, { additionalProperties: false }),
-        response: { 201: Type.Object({ ...SecretInfo, secret: Type.String({ description: "exs_… (shown once)" }), correlation_id: CorrelationId }), ...problems(400, 401, 403) },
-      },
-    },
+    admin({
+      summary: "Create or rotate the store's exchange secret (shown once; the previous one stops verifying at once)",
+      body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500, pattern: "\\S" }) }, { additionalProperties: false }),
+      response: { 201: Type.Object({ ...SecretInfo, secret: Type.String({ description: "exs_… (shown once)" }), correlation_id: CorrelationId }), ...problems(400) },
+    }),
     async (request, reply) => {
       const created = await service.rotate(storeOf(request).id, actorUserIdOf(request));
       request.auditTarget = created.secret_id;

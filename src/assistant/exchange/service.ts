@@ -15,11 +15,11 @@
 import { decodeJwt, jwtVerify } from "jose";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
-import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
+import { prefixedId, randomSecret } from "../../platform/ids.js";
 import { AccountsRepository } from "../../search/accounts/repository.js";
-import { SESSION_TOKEN_PREFIX } from "../auth.js";
 import { secretBoxFor } from "../connections/crypto.js";
-import { SESSION_TTL_SECONDS } from "../sessions/service.js";
+import { SessionsRepository } from "../sessions/repository.js";
+import { newSession, SESSION_TTL_SECONDS } from "../sessions/service.js";
 import { ExchangeRepository } from "./repository.js";
 
 export const EXCHANGE_AUDIENCE = "shopsight-assistant";
@@ -127,23 +127,12 @@ export class ExchangeService {
     const store = await this.stores.findStore(storeId);
     if (!store || store.status !== "active") throw invalid("the store is not active");
 
-    const token = randomSecret(SESSION_TOKEN_PREFIX, 32);
+    const { token, row } = newSession(now, { role: "customer", locale, public_key_id: null, customer_id: sub });
     await this.ctx.database.transaction(async (tx) => {
       const repo = this.repo.with(tx);
       await repo.forgetExpiredJtis(storeId, now);
       if (!(await repo.useJti(storeId, jti, exp * 1000))) throw invalid("already used (jti)");
-      await repo.insertSession(storeId, {
-        id: prefixedId("ses"),
-        token_hash: sha256(token),
-        role: "customer",
-        locale: locale ?? null,
-        public_key_id: null,
-        customer_id: sub,
-        created_at: now,
-        expires_at: now + SESSION_TTL_SECONDS * 1000,
-        revoked_at: null,
-        revoke_reason: null,
-      });
+      await new SessionsRepository(tx).insertSession(storeId, row);
     });
     return { session_token: token, expires_in: SESSION_TTL_SECONDS, role: "customer" as const, customer_id: sub };
   }

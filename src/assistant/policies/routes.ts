@@ -5,12 +5,10 @@ import { Type } from "typebox";
 import type { AppContext } from "../../platform/context.js";
 import type { App } from "../../platform/http/app.js";
 import { actorUserIdOf, storeOf } from "../../search/auth/authenticate.js";
-import { dashboardGuard } from "../auth.js";
+import { adminRoutes } from "../routes.js";
 import { CorrelationId, Locale, problems } from "../schemas.js";
 import { PoliciesService } from "./service.js";
 
-const tags = ["admin"];
-const security = [{ bearer: [] }];
 const Slug = Type.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9_-]*$" });
 const PolicyFields = {
   handle: Type.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9_-]*$", description: "e.g. returns-policy" }),
@@ -29,26 +27,19 @@ const PolicyView = Type.Object({
 export async function policyRoutes(app: App, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new PoliciesService(ctx);
-  const guard = dashboardGuard(ctx, "connector:write:store");
+  const admin = adminRoutes(ctx);
 
   r.put(
     "/v1/admin/policies/:concept_id",
-    {
-      config: { auth: "store" },
-      onRequest: guard.onRequest,
-      preHandler: guard.preHandler,
-      schema: {
-        tags,
-        security,
-        summary: "Create or change a store policy; every change adds a concept_version (identical content changes nothing)",
-        params: Type.Object({ concept_id: Slug }, { additionalProperties: false }),
-        body: Type.Object(PolicyFields, { additionalProperties: false }),
-        response: {
-          200: Type.Object({ ...PolicyView.properties, changed: Type.Boolean(), correlation_id: CorrelationId }),
-          ...problems(400, 401, 403, 409),
-        },
+    admin({
+      summary: "Create or change a store policy; every change adds a concept_version (identical content changes nothing)",
+      params: Type.Object({ concept_id: Slug }, { additionalProperties: false }),
+      body: Type.Object(PolicyFields, { additionalProperties: false }),
+      response: {
+        200: Type.Object({ ...PolicyView.properties, changed: Type.Boolean(), correlation_id: CorrelationId }),
+        ...problems(400, 409),
       },
-    },
+    }),
     async (request) => {
       const { policy, changed } = await service.put(storeOf(request).id, request.params.concept_id, request.body, actorUserIdOf(request));
       return { ...policy, changed, correlation_id: request.id };
@@ -57,17 +48,10 @@ export async function policyRoutes(app: App, ctx: AppContext): Promise<void> {
 
   r.get(
     "/v1/admin/policies",
-    {
-      config: { auth: "store" },
-      onRequest: guard.onRequest,
-      preHandler: guard.preHandler,
-      schema: {
-        tags,
-        security,
-        summary: "The newest version of every policy of the store (published or not)",
-        response: { 200: Type.Object({ policies: Type.Array(PolicyView), correlation_id: CorrelationId }), ...problems(401, 403) },
-      },
-    },
+    admin({
+      summary: "The newest version of every policy of the store (published or not)",
+      response: { 200: Type.Object({ policies: Type.Array(PolicyView), correlation_id: CorrelationId }) },
+    }),
     async (request) => ({ policies: await service.list(storeOf(request).id), correlation_id: request.id }),
   );
 }

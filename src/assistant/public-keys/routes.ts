@@ -5,12 +5,10 @@ import { Type } from "typebox";
 import type { AppContext } from "../../platform/context.js";
 import type { App } from "../../platform/http/app.js";
 import { actorUserIdOf, storeOf } from "../../search/auth/authenticate.js";
-import { dashboardGuard } from "../auth.js";
+import { adminRoutes } from "../routes.js";
 import { CorrelationId, problems } from "../schemas.js";
 import { PublicKeysService } from "./service.js";
 
-const tags = ["admin"];
-const security = [{ bearer: [] }];
 const PublicKeyView = Type.Object({
   id: Type.String({ description: "spk_…" }),
   name: Type.String(),
@@ -23,25 +21,18 @@ const PublicKeyView = Type.Object({
 export async function publicKeyRoutes(app: App, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new PublicKeysService(ctx);
-  const guard = dashboardGuard(ctx, "connector:write:store");
+  const admin = adminRoutes(ctx);
 
   r.post(
     "/v1/admin/public-keys",
-    {
-      config: { auth: "store" },
-      onRequest: guard.onRequest,
-      preHandler: guard.preHandler,
-      schema: {
-        tags,
-        security,
-        summary: "Mint a store public key (store_pub_…) for the chat widget; the key is shown once",
-        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100, pattern: "\\S" }) }, { additionalProperties: false }),
-        response: {
-          201: Type.Object({ ...PublicKeyView.properties, key: Type.String({ description: "store_pub_… (shown once)" }), correlation_id: CorrelationId }),
-          ...problems(400, 401, 403, 409),
-        },
+    admin({
+      summary: "Mint a store public key (store_pub_…) for the chat widget; the key is shown once",
+      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100, pattern: "\\S" }) }, { additionalProperties: false }),
+      response: {
+        201: Type.Object({ ...PublicKeyView.properties, key: Type.String({ description: "store_pub_… (shown once)" }), correlation_id: CorrelationId }),
+        ...problems(400, 409),
       },
-    },
+    }),
     async (request, reply) => {
       const created = await service.create(storeOf(request).id, request.body.name, actorUserIdOf(request));
       return reply.status(201).send({ ...created, correlation_id: request.id });
@@ -50,34 +41,20 @@ export async function publicKeyRoutes(app: App, ctx: AppContext): Promise<void> 
 
   r.get(
     "/v1/admin/public-keys",
-    {
-      config: { auth: "store" },
-      onRequest: guard.onRequest,
-      preHandler: guard.preHandler,
-      schema: {
-        tags,
-        security,
-        summary: "List the store's public keys (never the keys themselves)",
-        response: { 200: Type.Object({ keys: Type.Array(PublicKeyView), correlation_id: CorrelationId }), ...problems(401, 403) },
-      },
-    },
+    admin({
+      summary: "List the store's public keys (never the keys themselves)",
+      response: { 200: Type.Object({ keys: Type.Array(PublicKeyView), correlation_id: CorrelationId }) },
+    }),
     async (request) => ({ keys: await service.list(storeOf(request).id), correlation_id: request.id }),
   );
 
   r.delete(
     "/v1/admin/public-keys/:id",
-    {
-      config: { auth: "store" },
-      onRequest: guard.onRequest,
-      preHandler: guard.preHandler,
-      schema: {
-        tags,
-        security,
-        summary: "Revoke a public key: no new sessions can be minted with it",
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
-        response: { 204: Type.Null(), ...problems(401, 403, 404) },
-      },
-    },
+    admin({
+      summary: "Revoke a public key: no new sessions can be minted with it",
+      params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      response: { 204: Type.Null(), ...problems(404) },
+    }),
     async (request, reply) => {
       await service.revoke(storeOf(request).id, request.params.id);
       return reply.status(204).send(null);

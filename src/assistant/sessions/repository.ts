@@ -1,19 +1,21 @@
 // Shopper sessions and chat threads. storeId is the first argument of every store-scoped query.
-import type { Kysely, Selectable } from "kysely";
-import type { AssistantSessionsTable, AssistantThreadsTable, Schema } from "../../platform/db/schema.js";
+import type { Selectable } from "kysely";
+import type { Executor } from "../../platform/db/index.js";
+import type { AssistantSessionsTable, AssistantThreadsTable } from "../../platform/db/schema.js";
 
 export type SessionRow = Selectable<AssistantSessionsTable>;
 export type ThreadRow = Selectable<AssistantThreadsTable>;
 
 export class SessionsRepository {
-  constructor(private readonly db: Kysely<Schema>) {}
+  /** `db` may be an open transaction (the exchange inserts its session inside one). */
+  constructor(private readonly db: Executor) {}
 
   /** Token lookup happens before the store is known: the hash is unique across stores. */
   findByTokenHash(tokenHash: string): Promise<SessionRow | undefined> {
     return this.db.selectFrom("assistant_sessions").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
   }
 
-  async insertSession(storeId: string, row: Omit<SessionRow, "store_id" | "customer_id"> & { customer_id?: string | null }): Promise<void> {
+  async insertSession(storeId: string, row: Omit<SessionRow, "store_id">): Promise<void> {
     await this.db.insertInto("assistant_sessions").values({ ...row, store_id: storeId }).execute();
   }
 

@@ -4,8 +4,9 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { AppContext } from "../../platform/context.js";
 import type { App } from "../../platform/http/app.js";
-import { sessionGuard, shopperOf } from "../auth.js";
-import { CorrelationId, Locale, problems, sessionSecurity } from "../schemas.js";
+import { shopperOf } from "../auth.js";
+import { shopperRoutes } from "../routes.js";
+import { CorrelationId, Locale, problems } from "../schemas.js";
 import { MINT_LIMIT, SessionsService } from "./service.js";
 import { AnswerSchema } from "../chat/schemas.js";
 
@@ -14,7 +15,8 @@ const ThreadParams = Type.Object({ thread_id: Type.String({ minLength: 1, maxLen
 export async function sessionRoutes(app: App, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new SessionsService(ctx);
-  const requireSession = sessionGuard(ctx);
+  const chat = shopperRoutes(ctx, "chat");
+  const sessions = shopperRoutes(ctx, "sessions");
 
   r.post(
     "/v1/sessions/anonymous",
@@ -43,17 +45,11 @@ export async function sessionRoutes(app: App, ctx: AppContext): Promise<void> {
 
   r.post(
     "/v1/sessions/revoke",
-    {
-      config: { auth: "none" },
-      onRequest: requireSession,
-      schema: {
-        tags: ["sessions"],
-        security: sessionSecurity,
-        summary: "Revoke the calling session: its token stops working at once",
-        body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }),
-        response: { 204: Type.Null(), ...problems(400, 401) },
-      },
-    },
+    sessions({
+      summary: "Revoke the calling session: its token stops working at once",
+      body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }),
+      response: { 204: Type.Null(), ...problems(400) },
+    }),
     async (request, reply) => {
       await service.revoke(shopperOf(request), request.body.reason);
       return reply.status(204).send(null);
@@ -62,17 +58,11 @@ export async function sessionRoutes(app: App, ctx: AppContext): Promise<void> {
 
   r.post(
     "/v1/chat/sessions",
-    {
-      config: { auth: "none" },
-      onRequest: requireSession,
-      schema: {
-        tags: ["chat"],
-        security: sessionSecurity,
-        summary: "Open a chat thread bound to the calling session",
-        body: Type.Object({ locale: Type.Optional(Locale) }, { additionalProperties: false }),
-        response: { 201: Type.Object({ thread_id: Type.String({ description: "thr_…" }), correlation_id: CorrelationId }), ...problems(400, 401) },
-      },
-    },
+    chat({
+      summary: "Open a chat thread bound to the calling session",
+      body: Type.Object({ locale: Type.Optional(Locale) }, { additionalProperties: false }),
+      response: { 201: Type.Object({ thread_id: Type.String({ description: "thr_…" }), correlation_id: CorrelationId }), ...problems(400) },
+    }),
     async (request, reply) => {
       const created = await service.createThread(shopperOf(request), request.body.locale);
       return reply.status(201).send({ ...created, correlation_id: request.id });
@@ -81,37 +71,31 @@ export async function sessionRoutes(app: App, ctx: AppContext): Promise<void> {
 
   r.get(
     "/v1/chat/sessions/:thread_id",
-    {
-      config: { auth: "none" },
-      onRequest: requireSession,
-      schema: {
-        tags: ["chat"],
-        security: sessionSecurity,
-        summary: "The thread's transcript (only for the session that opened it)",
-        description:
-          "messages in order: per turn the user's message (outcome and answer null), then — once the turn completed — the assistant's message: text is the answer's response_markdown, with the turn's outcome and the whole answer object. A turn still running (or failed) shows only the user's message.",
-        params: ThreadParams,
-        response: {
-          200: Type.Object({
-            thread_id: Type.String(),
-            locale: Type.String(),
-            created_at: Type.String({ format: "date-time" }),
-            messages: Type.Array(
-              Type.Object({
-                role: Type.Union([Type.Literal("user"), Type.Literal("assistant")]),
-                turn_id: Type.String({ description: "turn_… (a user message and its answer share it)" }),
-                text: Type.String(),
-                created_at: Type.String({ format: "date-time" }),
-                outcome: Type.Union([Type.String(), Type.Null()], { description: "The turn's outcome (assistant messages)" }),
-                answer: Type.Union([AnswerSchema, Type.Null()], { description: "The answer object (assistant messages)" }),
-              }),
-            ),
-            correlation_id: CorrelationId,
-          }),
-          ...problems(400, 401, 404),
-        },
+    chat({
+      summary: "The thread's transcript (only for the session that opened it)",
+      description:
+        "messages in order: per turn the user's message (outcome and answer null), then — once the turn completed — the assistant's message: text is the answer's response_markdown, with the turn's outcome and the whole answer object. A turn still running (or failed) shows only the user's message.",
+      params: ThreadParams,
+      response: {
+        200: Type.Object({
+          thread_id: Type.String(),
+          locale: Type.String(),
+          created_at: Type.String({ format: "date-time" }),
+          messages: Type.Array(
+            Type.Object({
+              role: Type.Union([Type.Literal("user"), Type.Literal("assistant")]),
+              turn_id: Type.String({ description: "turn_… (a user message and its answer share it)" }),
+              text: Type.String(),
+              created_at: Type.String({ format: "date-time" }),
+              outcome: Type.Union([Type.String(), Type.Null()], { description: "The turn's outcome (assistant messages)" }),
+              answer: Type.Union([AnswerSchema, Type.Null()], { description: "The answer object (assistant messages)" }),
+            }),
+          ),
+          correlation_id: CorrelationId,
+        }),
+        ...problems(400, 404),
       },
-    },
+    }),
     async (request) => ({ ...(await service.transcript(shopperOf(request), request.params.thread_id)), correlation_id: request.id }),
   );
 }

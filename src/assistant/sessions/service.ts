@@ -5,7 +5,7 @@ import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
 import { AccountsRepository } from "../../search/accounts/repository.js";
 import { SESSION_TOKEN_PREFIX, type ShopperSession } from "../auth.js";
 import { PublicKeysService } from "../public-keys/service.js";
-import { SessionsRepository, type ThreadRow } from "./repository.js";
+import { SessionsRepository, type SessionRow, type ThreadRow } from "./repository.js";
 import { ChatRepository } from "../chat/repository.js";
 import type { Answer } from "../chat/schemas.js";
 
@@ -14,6 +14,30 @@ export const SESSION_TTL_SECONDS = 3600;
 /** Anonymous sessions one client address may mint per window (refused, never queued). */
 export const MINT_LIMIT = { points: 20, durationSec: 60 } as const;
 export const DEFAULT_LOCALE = "en";
+
+/**
+ * A new shopper session (anonymous or exchanged customer): its bearer token (ast_…, shown once)
+ * and the row to insert (only the token's SHA-256 is kept), valid SESSION_TTL_SECONDS from `now`.
+ */
+export function newSession(
+  now: number,
+  fields: Pick<SessionRow, "role" | "public_key_id" | "customer_id"> & { locale: string | undefined },
+): { token: string; row: Omit<SessionRow, "store_id"> } {
+  const token = randomSecret(SESSION_TOKEN_PREFIX, 32);
+  const row = {
+    id: prefixedId("ses"),
+    token_hash: sha256(token),
+    role: fields.role,
+    locale: fields.locale ?? null,
+    public_key_id: fields.public_key_id,
+    customer_id: fields.customer_id,
+    created_at: now,
+    expires_at: now + SESSION_TTL_SECONDS * 1000,
+    revoked_at: null,
+    revoke_reason: null,
+  };
+  return { token, row };
+}
 
 /**
  * A thread's transcript: per turn, the user's message, then (once the turn completed) the
@@ -64,19 +88,8 @@ export class SessionsService {
     const key = await this.keys.resolve(publicKey);
     const store = await this.stores.findStore(key.store_id);
     if (!store || store.status !== "active") throw new AppError("unauthorized", "The store is not active.");
-    const token = randomSecret(SESSION_TOKEN_PREFIX, 32);
-    const now = this.ctx.clock.now();
-    await this.repo.insertSession(key.store_id, {
-      id: prefixedId("ses"),
-      token_hash: sha256(token),
-      role: "anonymous",
-      locale: locale ?? null,
-      public_key_id: key.id,
-      created_at: now,
-      expires_at: now + SESSION_TTL_SECONDS * 1000,
-      revoked_at: null,
-      revoke_reason: null,
-    });
+    const { token, row } = newSession(this.ctx.clock.now(), { role: "anonymous", locale, public_key_id: key.id, customer_id: null });
+    await this.repo.insertSession(key.store_id, row);
     return { session_token: token, expires_in: SESSION_TTL_SECONDS, role: "anonymous" as const };
   }
 

@@ -4,12 +4,9 @@ import { Type } from "typebox";
 import type { AppContext } from "../../platform/context.js";
 import type { App } from "../../platform/http/app.js";
 import { actorUserIdOf, storeOf } from "../../search/auth/authenticate.js";
-import { dashboardGuard } from "../auth.js";
+import { adminRoutes } from "../routes.js";
 import { CorrelationId, problems } from "../schemas.js";
 import { AssistantSettingsService } from "./service.js";
-
-const tags = ["admin"];
-const security = [{ bearer: [] }];
 
 const SupportContact = Type.Object(
   {
@@ -33,33 +30,21 @@ const SettingsView = Type.Object({
 export async function settingsRoutes(app: App, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new AssistantSettingsService(ctx);
-  const guard = dashboardGuard(ctx, "connector:write:store");
+  const admin = adminRoutes(ctx);
 
   r.get(
     "/v1/admin/settings",
-    {
-      config: { auth: "store" },
-      onRequest: guard.onRequest,
-      preHandler: guard.preHandler,
-      schema: { tags, security, summary: "The store's assistant settings (currency, support contact)", response: { 200: SettingsView, ...problems(401, 403) } },
-    },
+    admin({ summary: "The store's assistant settings (currency, support contact)", response: { 200: SettingsView } }),
     async (request) => ({ ...(await service.view(storeOf(request).id)), correlation_id: request.id }),
   );
 
   r.put(
     "/v1/admin/settings",
-    {
-      config: { auth: "store" },
-      onRequest: guard.onRequest,
-      preHandler: guard.preHandler,
-      schema: {
-        tags,
-        security,
-        summary: "Replace the store's assistant settings",
-        body: Type.Object(Settings, { additionalProperties: false }),
-        response: { 200: SettingsView, ...problems(400, 401, 403) },
-      },
-    },
+    admin({
+      summary: "Replace the store's assistant settings",
+      body: Type.Object(Settings, { additionalProperties: false }),
+      response: { 200: SettingsView, ...problems(400) },
+    }),
     async (request) => ({ ...(await service.put(storeOf(request).id, request.body, actorUserIdOf(request))), correlation_id: request.id }),
   );
 }

@@ -2,7 +2,7 @@
 // storefront is connected).
 //
 // Matching: with `q`, the Search API's text search (SearchService.text: CLIP text → image
-// similarity, ranked) with the filters as its pre-filters; when the embedding model is not loaded
+// similarity, ranked; recording no Search API search history) with the filters as its pre-filters; when the embedding model is not loaded
 // the match is lexical (every word of `q` looked up in name, category, brand, colour and
 // metadata; ranked by words matched). Without `q`, the filtered catalogue in indexing order.
 // Filters: category_id → metadata.category (any of, ignoring case); color → the Search colour
@@ -118,13 +118,17 @@ export class EmbeddedConnector implements CatalogConnector {
     }
   }
 
-  /** Text search through the Search API; null when the model cannot embed (lexical fallback). */
+  /**
+   * Text search through the Search API's engine; null when the model cannot embed (lexical
+   * fallback). Source null: no Search API history row (assistant searches are not Search API
+   * searches and stay out of its analytics).
+   */
   private async semantic(q: string, filters: SearchFilters, colors: string[], depth: number): Promise<Candidate[] | null> {
     const runs = colors.length === 0 ? [undefined] : colors;
     const best = new Map<string, number>();
     try {
       for (const color of runs) {
-        const res = await this.search.text(this.storeId, q, { ...filters, ...(color ? { color } : {}), limit: depth, threshold: 0 });
+        const res = await this.search.text(this.storeId, q, { ...filters, ...(color ? { color } : {}), limit: depth, threshold: 0 }, null);
         for (const r of res.results) best.set(r.product_id, Math.max(best.get(r.product_id) ?? -1, r.similarity_score));
       }
     } catch (e) {

@@ -32,9 +32,10 @@ const FASTIFY_CODES: Record<string, [ConstructorParameters<typeof AppError>[0], 
   FST_INVALID_MULTIPART_CONTENT_TYPE: ["unsupported_media_type", "Expected a multipart/form-data body."],
 };
 
-function isUniqueViolation(e: { code?: unknown }): boolean {
-  // SQLite (better-sqlite3) and PostgreSQL unique / primary-key violations.
-  return e.code === "SQLITE_CONSTRAINT_UNIQUE" || e.code === "SQLITE_CONSTRAINT_PRIMARYKEY" || e.code === "23505";
+/** SQLite (better-sqlite3) and PostgreSQL unique / primary-key violations. */
+export function isUniqueViolation(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "23505";
 }
 
 function describe(issue: ValidationIssue, part: string): { field: string; message: string } {
@@ -62,7 +63,7 @@ export function toAppError(error: unknown): AppError {
     const [code, message] = FASTIFY_CODES[e.code]!;
     return new AppError(code, message);
   }
-  if (isUniqueViolation(e as { code?: unknown })) return new AppError("conflict");
+  if (isUniqueViolation(e)) return new AppError("conflict");
   if (typeof e.statusCode === "number" && e.statusCode >= 400 && e.statusCode < 500) {
     if (e.statusCode === 404) return new AppError("not_found");
     if (e.statusCode === 413) return new AppError("payload_too_large");

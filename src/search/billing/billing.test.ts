@@ -55,6 +55,19 @@ describeEachDialect("billing: plans, usage, invoices and the local TEST MODE che
   const complete = (url: string) => t.search.inject({ method: "POST", url: `${pathOf(url)}/complete`, headers: form, payload: "" });
   const cancel = (url: string) => t.search.inject({ method: "POST", url: `${pathOf(url)}/cancel`, headers: form, payload: "" });
 
+  test("the plan table is public and matches the spec's plans", async () => {
+    const res = await t.search.inject({ method: "GET", url: "/v1/billing/plans" });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json(), {
+      plans: [
+        { plan_name: "free", price_per_month: 0, currency: "usd", max_products: 50, requests_per_minute: 10, purchasable: false },
+        { plan_name: "basic", price_per_month: 29.99, currency: "usd", max_products: 5000, requests_per_minute: 60, purchasable: true },
+        { plan_name: "premium", price_per_month: 99.99, currency: "usd", max_products: 50000, requests_per_minute: 200, purchasable: true },
+        { plan_name: "enterprise", price_per_month: 299.99, currency: "usd", max_products: null, requests_per_minute: null, purchasable: true },
+      ],
+    });
+  });
+
   test("a new store starts on free: current-plan answers the spec's limits and the calendar month (UTC)", async () => {
     const store = await registerStore(t, { plan: "free" });
     const token = await machineToken(t.search, store);

@@ -1,4 +1,5 @@
 // Billing (spec: Billing; Team, users, groups, billing):
+//   GET  /v1/billing/plans                                 public: the plan table
 //   GET  /v1/billing/current-plan, /usage, /invoices       permission billing:read (every role by default)
 //   POST /v1/billing/checkout                              permission billing:write (owner and admin by default)
 //   GET  /billing/checkout/{session_id} (+ POST …/complete, …/cancel)  local TEST MODE checkout page
@@ -13,6 +14,7 @@ import { toAppError } from "../../platform/errors/map.js";
 import { storeOf } from "../auth/authenticate.js";
 import { requirePermission } from "../auth/permissions.js";
 import { BillingService } from "./service.js";
+import { PLANS, PLAN_CURRENCY, isPaidPlan } from "./plans.js";
 import { StripeGateway } from "./stripe.js";
 import { createUsageMeter, type UsageMeter } from "./usage-meter.js";
 import { PAGE_HEADERS, cancelledPage, checkoutPage, completedPage, errorPage, returnPage } from "./pages.js";
@@ -35,6 +37,15 @@ const CurrentPlan = Type.Object({
   period_end: DateTime,
   billing_provider: Type.Union([Type.Literal("none"), Type.Literal("local"), Type.Literal("stripe")]),
   subscription_status: Nullable(Type.String({ description: "Stripe subscription status; null without a subscription" })),
+});
+
+const PlanRow = Type.Object({
+  plan_name: PlanNameSchema,
+  price_per_month: Type.Number({ description: "Monthly price in `currency`" }),
+  currency: Type.String({ description: "ISO 4217, lower case (usd)" }),
+  max_products: Nullable(Type.Integer({ description: "null: unlimited" })),
+  requests_per_minute: Nullable(Type.Integer({ description: "null: unlimited" })),
+  purchasable: Type.Boolean({ description: "Can be bought through POST /v1/billing/checkout" }),
 });
 
 const Usage = Type.Object({
@@ -99,6 +110,21 @@ export async function billingRoutes(app: App, ctx: AppContext, meter?: UsageMete
     if (e.status >= 500) reply.log.error({ err: error }, "checkout page failed");
     return page(reply, e.status, errorPage(e.status, e.code, e.message, testMode));
   };
+
+  app.get(
+    "/v1/billing/plans",
+    {
+      config: { auth: "none" },
+      schema: {
+        tags: ["billing"],
+        summary: "The plan table: price, product limit and requests per minute of every plan",
+        response: { 200: Type.Object({ plans: Type.Array(PlanRow) }) },
+      },
+    },
+    async () => ({
+      plans: Object.values(PLANS).map((p) => ({ ...p, currency: PLAN_CURRENCY, purchasable: isPaidPlan(p.plan_name) })),
+    }),
+  );
 
   app.get(
     "/v1/billing/current-plan",

@@ -1,17 +1,9 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { ManualClock } from "../../platform/clock.js";
-import { loadConfig } from "../../platform/config.js";
-import { createContext, type AppContext } from "../../platform/context.js";
 import type { App } from "../../platform/http/app.js";
-import { buildSearchApp } from "../app.js";
-import { describeEachDialect, type DialectName, type TestApp } from "../../../test/support/harness.js";
-import { testEnv } from "../../../test/support/env.js";
+import { describeEachDialect, openSearchApp, type DialectName, type SearchInstance, type TestApp } from "../../../test/support/harness.js";
+import { createTestStorage, testConfig } from "../../../test/support/database.js";
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { BillingRepository } from "./repository.js";
 import { HOUR_MS } from "./period.js";
@@ -19,48 +11,15 @@ import { createUsageMeter } from "./usage-meter.js";
 
 const NOW = Date.UTC(2026, 10, 21, 12, 30, 0);
 
-interface Instance {
-  ctx: AppContext;
-  app: App;
-  close(): Promise<void>;
-}
+type Instance = SearchInstance;
 
 /** Real apps that can be stopped and started again over one database (SQLite file or PostgreSQL schema). */
 function instances(dialect: DialectName, clock: ManualClock) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsight-usage-"));
-  const pgSchema = dialect === "postgres" ? `t_${randomBytes(6).toString("hex")}` : undefined;
-  const open = async (): Promise<Instance> => {
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "silent",
-      NODE_ENV: "test",
-      MODEL_DISABLED: "true",
-      ...(dialect === "postgres" ? { DATABASE_URL: testEnv.databaseUrl } : {}),
-    });
-    const ctx = await createContext(config, { clock, ...(pgSchema ? { pgSchema } : {}) });
-    const app = await buildSearchApp(ctx, { logger: false });
-    await app.ready();
-    return {
-      ctx,
-      app,
-      async close() {
-        await app.close();
-        await ctx.close();
-      },
-    };
-  };
+  const storage = createTestStorage(dialect, "shopsight-usage");
+  const open = async (): Promise<Instance> => openSearchApp(await testConfig(storage), storage.pgSchema, clock);
   /** What the factories need of a TestApp. */
-  const asTestApp = (i: Instance) => ({ ctx: i.ctx, config: i.ctx.config, search: i.app }) as unknown as TestApp;
-  const cleanup = async () => {
-    if (pgSchema && testEnv.databaseUrl) {
-      const client = new pg.Client({ connectionString: testEnv.databaseUrl });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${pgSchema}" CASCADE`);
-      await client.end();
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  return { open, asTestApp, cleanup };
+  const asTestApp = (i: Instance) => ({ ctx: i.ctx, config: i.ctx.config, search: i.search }) as unknown as TestApp;
+  return { open, asTestApp, cleanup: () => storage.remove() };
 }
 
 describeEachDialect("billing: usage metering", (dialect) => {
@@ -80,18 +39,18 @@ describeEachDialect("billing: usage metering", (dialect) => {
     let token: string;
     try {
       store = await registerStore(env.asTestApp(first));
-      token = await machineToken(first.app, store);
-      for (let i = 0; i < 7; i++) assert.equal((await call(first.app, token)).statusCode, 200);
+      token = await machineToken(first.search, store);
+      for (let i = 0; i < 7; i++) assert.equal((await call(first.search, token)).statusCode, 200);
     } finally {
       await first.close();
     }
     const second = await env.open();
     try {
       assert.equal(await stored(second, store.clientId), 7, "close() flushed the pending counts");
-      const usage = await call(second.app, token, "/v1/billing/usage");
+      const usage = await call(second.search, token, "/v1/billing/usage");
       assert.equal(usage.statusCode, 200, usage.body);
       assert.equal(usage.json().api_calls, 7);
-      assert.equal((await call(second.app, token, "/v1/billing/usage")).json().api_calls, 8);
+      assert.equal((await call(second.search, token, "/v1/billing/usage")).json().api_calls, 8);
     } finally {
       await second.close();
     }
@@ -107,16 +66,16 @@ describeEachDialect("billing: usage metering", (dialect) => {
     };
     try {
       const store = await registerStore(env.asTestApp(a));
-      const token = await machineToken(a.app, store);
+      const token = await machineToken(a.search, store);
       const results = await Promise.all([
-        ...Array.from({ length: 60 }, () => call(a.app, token)),
-        ...Array.from({ length: 60 }, () => call(b.app, token)),
+        ...Array.from({ length: 60 }, () => call(a.search, token)),
+        ...Array.from({ length: 60 }, () => call(b.search, token)),
       ]);
       assert.deepEqual(new Set(results.map((r) => r.statusCode)), new Set([200]));
-      const fromA = (await call(a.app, token, "/v1/billing/usage")).json();
+      const fromA = (await call(a.search, token, "/v1/billing/usage")).json();
       assert.ok(fromA.api_calls >= 60 && fromA.api_calls <= 120, "A sees its own calls at once, B's once B flushed");
       await closeB();
-      const afterB = (await call(a.app, token, "/v1/billing/usage")).json();
+      const afterB = (await call(a.search, token, "/v1/billing/usage")).json();
       assert.equal(afterB.api_calls, 121, "120 concurrent calls plus the first usage call");
     } finally {
       await a.close();
@@ -130,14 +89,14 @@ describeEachDialect("billing: usage metering", (dialect) => {
     try {
       const store = await registerStore(env.asTestApp(inst), { plan: "free" });
       storeId = store.clientId;
-      const token = await machineToken(inst.app, store);
+      const token = await machineToken(inst.search, store);
       const codes: number[] = [];
-      for (let i = 0; i < 12; i++) codes.push((await call(inst.app, token)).statusCode);
+      for (let i = 0; i < 12; i++) codes.push((await call(inst.search, token)).statusCode);
       assert.deepEqual(codes, [...Array(10).fill(200), 429, 429]);
-      assert.equal((await inst.app.inject({ method: "GET", url: "/v1/billing/current-plan" })).statusCode, 401);
-      assert.equal((await inst.app.inject({ method: "GET", url: "/v1/billing/current-plan", headers: bearer("not-a-token") })).statusCode, 401);
-      assert.equal((await inst.app.inject({ method: "GET", url: "/health" })).statusCode, 200);
-      await machineToken(inst.app, store);
+      assert.equal((await inst.search.inject({ method: "GET", url: "/v1/billing/current-plan" })).statusCode, 401);
+      assert.equal((await inst.search.inject({ method: "GET", url: "/v1/billing/current-plan", headers: bearer("not-a-token") })).statusCode, 401);
+      assert.equal((await inst.search.inject({ method: "GET", url: "/health" })).statusCode, 200);
+      await machineToken(inst.search, store);
     } finally {
       await inst.close();
     }
@@ -179,12 +138,12 @@ describeEachDialect("billing: usage metering", (dialect) => {
     const inst = await env.open();
     try {
       const store = await registerStore(env.asTestApp(inst));
-      const token = await machineToken(inst.app, store);
-      for (let i = 0; i < 4; i++) await call(inst.app, token);
-      assert.equal((await call(inst.app, token, "/v1/billing/usage")).json().api_calls, 4);
+      const token = await machineToken(inst.search, store);
+      for (let i = 0; i < 4; i++) await call(inst.search, token);
+      assert.equal((await call(inst.search, token, "/v1/billing/usage")).json().api_calls, 4);
       clock.set(Date.UTC(2026, 11, 1, 0, 0, 1));
-      const fresh = await machineToken(inst.app, store);
-      const december = (await call(inst.app, fresh, "/v1/billing/usage")).json();
+      const fresh = await machineToken(inst.search, store);
+      const december = (await call(inst.search, fresh, "/v1/billing/usage")).json();
       assert.equal(december.period_start, "2026-12-01T00:00:00.000Z");
       assert.equal(december.api_calls, 0);
     } finally {

@@ -52,6 +52,13 @@ export interface SearchResponse {
 
 /** Where a search came from, kept in its history row. */
 export type SearchSource = "api" | "widget";
+/**
+ * The `source` argument of a search: where it came from, or `null` for an internal search made
+ * on a store's behalf by another component (the Assistant API's catalogue), which writes no
+ * search-history row and so never counts in the Search API's history, analytics, suggestions or
+ * feedback (its search_id is then not recorded anywhere).
+ */
+export type HistorySource = SearchSource | null;
 
 interface Plan {
   mode: SearchMode;
@@ -136,7 +143,7 @@ export class SearchService {
     return this.run(storeId, c, { startedAt, mode: "url", summary: { image_url: imageUrl }, vectors: [v] }, source);
   }
 
-  async text(storeId: string, query: string, c: Common, source: SearchSource = "api") {
+  async text(storeId: string, query: string, c: Common, source: HistorySource = "api") {
     const startedAt = performance.now();
     const v = await this.textVector(query);
     return this.run(storeId, c, { startedAt, mode: "text", summary: { query }, queryText: query, vectors: [v] }, source);
@@ -236,7 +243,7 @@ export class SearchService {
   }
 
   // --- engine -------------------------------------------------------------------------------
-  private async run(storeId: string, c: Common, plan: Plan, source: SearchSource = "api"): Promise<SearchResponse> {
+  private async run(storeId: string, c: Common, plan: Plan, source: HistorySource = "api"): Promise<SearchResponse> {
     validateFilters(c);
     const filtered = hasFilters(c);
     const candidates = filtered ? await this.stage("filter", () => this.repo.candidates(storeId, c)) : undefined;
@@ -302,6 +309,7 @@ export class SearchService {
     const searchId = uuid();
     const queryTimeMs = Math.round(performance.now() - plan.startedAt);
     const { limit: _l, threshold: _t, ...filterFields } = c;
+    if (source === null) return { query_time_ms: queryTimeMs, count: results.length, results, search_id: searchId };
     await this.repo.addHistory(storeId, {
       id: searchId,
       mode: plan.mode,

@@ -21,6 +21,15 @@ export function ErrorNotice({ error, onDismiss }: { error: unknown; onDismiss?: 
   );
 }
 
+/** A plain error message of the portal's own (no API error behind it). */
+export function Alert({ children }: { children: ComponentChildren }) {
+  return (
+    <div class="notice error" role="alert">
+      <p class="notice-title">{children}</p>
+    </div>
+  );
+}
+
 export function Success({ children }: { children: ComponentChildren }) {
   return (
     <div class="notice success" role="status">
@@ -93,6 +102,27 @@ export function Loading({ what }: { what: string }) {
       Loading {what}…
     </p>
   );
+}
+
+/**
+ * What `useLoad` has so far: "Loading {what}…" until the first data (nothing when `what` is left
+ * out), then `children(data)`; with `empty`, an empty list shows `empty` as a muted line instead.
+ */
+export function Loaded<T>({
+  state,
+  what,
+  empty,
+  children,
+}: {
+  state: { data: T | null | undefined; loading: boolean };
+  what?: string;
+  empty?: ComponentChildren;
+  children: (data: T) => ComponentChildren;
+}) {
+  const { data, loading } = state;
+  if (data === undefined || data === null) return loading && what ? <Loading what={what} /> : null;
+  if (empty !== undefined && Array.isArray(data) && data.length === 0) return <p class="muted">{empty}</p>;
+  return <>{children(data)}</>;
 }
 
 export function Section({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {

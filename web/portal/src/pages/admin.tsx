@@ -1,7 +1,8 @@
 import { useState } from "preact/hooks";
 import { api, type Session } from "../api";
+import { Badge, FilterForm, ListTable, Options, Pager, useCursors } from "../components";
 import { TopBar } from "../topbar";
-import { ErrorNotice, Link, Loading, Section, Success, fmtDate, useAction, useLoad } from "../ui";
+import { ErrorNotice, Link, Section, Success, fmtDate, useAction, useLoad } from "../ui";
 
 interface AdminStore {
   client_id: string;
@@ -24,8 +25,8 @@ const PLANS = ["free", "basic", "premium", "enterprise"];
 export function AdminPage({ session }: { session: Session }) {
   const [q, setQ] = useState("");
   const [applied, setApplied] = useState("");
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
+  const pages = useCursors();
+  const { cursor } = pages;
   const list = useLoad(() => api<StorePage>("/v1/admin/stores", { query: { q: applied, cursor, limit: 50 } }), [applied, cursor]);
   const [chosen, setChosen] = useState<Record<string, string>>({});
   const [done, setDone] = useState<string | null>(null);
@@ -43,92 +44,63 @@ export function AdminPage({ session }: { session: Session }) {
         <Section
           title={`All stores${list.data ? ` (${list.data.total})` : ""}`}
           actions={
-            <form
-              class="inline"
-              role="search"
-              onSubmit={(e) => {
-                e.preventDefault();
-                setCursors([]);
+            <FilterForm
+              button="Search"
+              onSearch={() => {
+                pages.reset();
                 setApplied(q.trim());
               }}
             >
               <input aria-label="Search stores" placeholder="Slug or name" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
-              <button type="submit" class="secondary">
-                Search
-              </button>
-            </form>
+            </FilterForm>
           }
         >
-          {list.loading && !list.data && <Loading what="stores" />}
-          {list.data && (
-            <table class="table">
-              <thead>
-                <tr>
-                  <th scope="col">Store</th>
-                  <th scope="col">Owners</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Products</th>
-                  <th scope="col">Members</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Plan</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.stores.map((s) => (
-                  <tr key={s.client_id}>
-                    <td>
-                      <Link href={`/${encodeURIComponent(s.slug)}/portal`}>{s.name}</Link>
-                      <div class="muted small">{s.slug}</div>
-                    </td>
-                    <td class="small">{s.owners.join(", ") || "—"}</td>
-                    <td>
-                      <span class={`badge ${s.status}`}>{s.status}</span>
-                    </td>
-                    <td>{s.products_count}</td>
-                    <td>{s.members_count}</td>
-                    <td class="small">{fmtDate(s.created_at)}</td>
-                    <td>
-                      <form
-                        class="inline"
-                        onSubmit={(e) => {
-                          e.preventDefault();
-                          const plan = chosen[s.slug] ?? s.plan_name;
-                          setDone(null);
-                          void act.run(async () => {
-                            const res = await api<{ name: string; plan_name: string; previous_plan: string; changed: boolean }>(
-                              `/v1/admin/stores/${encodeURIComponent(s.slug)}/plan`,
-                              { method: "PUT", body: { plan_name: plan } },
-                            );
-                            setDone(res.changed ? `${res.name} moved from ${res.previous_plan} to ${res.plan_name}.` : `${res.name} is already on ${res.plan_name}.`);
-                            list.reload();
-                          });
-                        }}
-                      >
-                        <select aria-label={`Plan of ${s.slug}`} value={chosen[s.slug] ?? s.plan_name} onChange={(e) => setChosen({ ...chosen, [s.slug]: e.currentTarget.value })}>
-                          {PLANS.map((p) => (
-                            <option key={p} value={p}>
-                              {p}
-                            </option>
-                          ))}
-                        </select>
-                        <button type="submit" class="small" disabled={act.busy}>
-                          Set plan
-                        </button>
-                      </form>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          <div class="pager">
-            <button type="button" class="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-              Previous
-            </button>
-            <button type="button" class="secondary" disabled={!list.data?.next_cursor} onClick={() => list.data?.next_cursor && setCursors([...cursors, list.data.next_cursor])}>
-              Next
-            </button>
-          </div>
+          <ListTable
+            state={{ data: list.data?.stores, loading: list.loading }}
+            what="stores"
+            columns={["Store", "Owners", "Status", "Products", "Members", "Created", "Plan"]}
+            row={(s) => (
+              <tr key={s.client_id}>
+                <td>
+                  <Link href={`/${encodeURIComponent(s.slug)}/portal`}>{s.name}</Link>
+                  <div class="muted small">{s.slug}</div>
+                </td>
+                <td class="small">{s.owners.join(", ") || "—"}</td>
+                <td>
+                  <Badge status={s.status} />
+                </td>
+                <td>{s.products_count}</td>
+                <td>{s.members_count}</td>
+                <td class="small">{fmtDate(s.created_at)}</td>
+                <td>
+                  <form
+                    class="inline"
+                    onSubmit={(e) => {
+                      e.preventDefault();
+                      const plan = chosen[s.slug] ?? s.plan_name;
+                      setDone(null);
+                      void act.run(async () => {
+                        const res = await api<{ name: string; plan_name: string; previous_plan: string; changed: boolean }>(
+                          `/v1/admin/stores/${encodeURIComponent(s.slug)}/plan`,
+                          { method: "PUT", body: { plan_name: plan } },
+                        );
+                        setDone(res.changed ? `${res.name} moved from ${res.previous_plan} to ${res.plan_name}.` : `${res.name} is already on ${res.plan_name}.`);
+                        list.reload();
+                      });
+                    }}
+                  >
+                    <select aria-label={`Plan of ${s.slug}`} value={chosen[s.slug] ?? s.plan_name} onChange={(e) => setChosen({ ...chosen, [s.slug]: e.currentTarget.value })}>
+                      <Options values={PLANS} />
+                    </select>
+                    <button type="submit" class="small" disabled={act.busy}>
+                      Set plan
+                    </button>
+                  </form>
+                </td>
+              </tr>
+            )}
+          />
+          <Pager pages={pages} next={list.data?.next_cursor} />
         </Section>
       </main>
     </>

@@ -1,7 +1,8 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
 import { Funnel, RevenueBars, TimeChart } from "../charts";
-import { ErrorNotice, Loading, Section, fmtMoney, pct, useLoad } from "../ui";
+import { Table } from "../components";
+import { ErrorNotice, Loaded, Section, fmtMoney, pct, useLoad } from "../ui";
 import type { StoreProps } from "./store";
 
 interface Analytics {
@@ -25,8 +26,8 @@ interface Analytics {
 
 export function AnalyticsPage({ slug }: StoreProps) {
   const [days, setDays] = useState(30);
-  const { data, error, loading } = useLoad(() => api<Analytics>("/v1/search/analytics", { store: slug, query: { days } }), [slug, days]);
-  const total = data?.searches.total ?? 0;
+  const analytics = useLoad(() => api<Analytics>("/v1/search/analytics", { store: slug, query: { days } }), [slug, days]);
+  const total = analytics.data?.searches.total ?? 0;
   return (
     <>
       <div class="page-head">
@@ -40,59 +41,48 @@ export function AnalyticsPage({ slug }: StoreProps) {
           </select>
         </label>
       </div>
-      <ErrorNotice error={error} />
-      {loading && !data && <Loading what="analytics" />}
-      {data && (
-        <>
-          <div class="kpis">
-            <Kpi label="Searches" value={String(total)} />
-            <Kpi label="Zero-result rate" value={pct(data.zero_result_rate)} />
-            <Kpi label="Click-through" value={pct(data.click_through_rate)} />
-            <Kpi label="Conversion" value={pct(data.conversion_rate)} />
-            <Kpi label="Mean / p95 time" value={`${data.query_time_ms.mean ?? "—"} / ${data.query_time_ms.p95 ?? "—"} ms`} />
-          </div>
-          <Section title="Searches over time">
-            {data.searches.by_day ? (
-              <TimeChart
-                title="Searches per day"
-                valueLabel="searches"
-                secondaryLabel="with no result"
-                points={data.searches.by_day.map((d) => ({ label: d.date, value: d.searches, secondary: d.zero_results }))}
+      <ErrorNotice error={analytics.error} />
+      <Loaded state={analytics} what="analytics">
+        {(data) => (
+          <>
+            <div class="kpis">
+              <Kpi label="Searches" value={String(total)} />
+              <Kpi label="Zero-result rate" value={pct(data.zero_result_rate)} />
+              <Kpi label="Click-through" value={pct(data.click_through_rate)} />
+              <Kpi label="Conversion" value={pct(data.conversion_rate)} />
+              <Kpi label="Mean / p95 time" value={`${data.query_time_ms.mean ?? "—"} / ${data.query_time_ms.p95 ?? "—"} ms`} />
+            </div>
+            <Section title="Searches over time">
+              {data.searches.by_day ? (
+                <TimeChart
+                  title="Searches per day"
+                  valueLabel="searches"
+                  secondaryLabel="with no result"
+                  points={data.searches.by_day.map((d) => ({ label: d.date, value: d.searches, secondary: d.zero_results }))}
+                />
+              ) : (
+                <p class="muted">This server does not report searches per day.</p>
+              )}
+            </Section>
+            <Section title="Conversion funnel">
+              <p class="muted small">Searches of the period, and how many led to at least one click, add-to-cart and purchase.</p>
+              <Funnel
+                title="Conversion funnel"
+                steps={[
+                  { label: "Searches", value: total },
+                  { label: "With a click", value: Math.round(data.click_through_rate * total) },
+                  { label: "With add to cart", value: Math.round(data.add_to_cart_rate * total) },
+                  { label: "With a purchase", value: Math.round(data.conversion_rate * total) },
+                ]}
               />
-            ) : (
-              <p class="muted">This server does not report searches per day.</p>
-            )}
-          </Section>
-          <Section title="Conversion funnel">
-            <p class="muted small">Searches of the period, and how many led to at least one click, add-to-cart and purchase.</p>
-            <Funnel
-              title="Conversion funnel"
-              steps={[
-                { label: "Searches", value: total },
-                { label: "With a click", value: Math.round(data.click_through_rate * total) },
-                { label: "With add to cart", value: Math.round(data.add_to_cart_rate * total) },
-                { label: "With a purchase", value: Math.round(data.conversion_rate * total) },
-              ]}
-            />
-          </Section>
-          <Section title="Revenue by currency">
-            {data.revenue.length === 0 ? (
-              <p class="muted">No purchases reported in this period.</p>
-            ) : (
-              <>
-                <RevenueBars title="Revenue by currency" rows={data.revenue} />
-                <table class="table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Currency</th>
-                      <th scope="col">Total</th>
-                      <th scope="col">Attributed to a search</th>
-                      <th scope="col">Unattributed</th>
-                      <th scope="col">Reported by the widget</th>
-                      <th scope="col">Purchases</th>
-                    </tr>
-                  </thead>
-                  <tbody>
+            </Section>
+            <Section title="Revenue by currency">
+              {data.revenue.length === 0 ? (
+                <p class="muted">No purchases reported in this period.</p>
+              ) : (
+                <>
+                  <RevenueBars title="Revenue by currency" rows={data.revenue} />
+                  <Table columns={["Currency", "Total", "Attributed to a search", "Unattributed", "Reported by the widget", "Purchases"]}>
                     {data.revenue.map((r) => (
                       <tr key={r.currency}>
                         <td>{r.currency}</td>
@@ -103,25 +93,16 @@ export function AnalyticsPage({ slug }: StoreProps) {
                         <td>{r.purchases}</td>
                       </tr>
                     ))}
-                  </tbody>
-                </table>
-              </>
-            )}
-          </Section>
-          <div class="two-col">
-            <Section title="Top queries">
-              {data.top_queries.length === 0 ? (
-                <p class="muted">No text searches yet.</p>
-              ) : (
-                <table class="table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Query</th>
-                      <th scope="col">Searches</th>
-                      <th scope="col">Without results</th>
-                    </tr>
-                  </thead>
-                  <tbody>
+                  </Table>
+                </>
+              )}
+            </Section>
+            <div class="two-col">
+              <Section title="Top queries">
+                {data.top_queries.length === 0 ? (
+                  <p class="muted">No text searches yet.</p>
+                ) : (
+                  <Table columns={["Query", "Searches", "Without results"]}>
                     {data.top_queries.map((q) => (
                       <tr key={q.query}>
                         <td>{q.query}</td>
@@ -129,35 +110,35 @@ export function AnalyticsPage({ slug }: StoreProps) {
                         <td>{q.zero_result_searches}</td>
                       </tr>
                     ))}
+                  </Table>
+                )}
+              </Section>
+              <Section title="Searches by mode and source">
+                <table class="table">
+                  <tbody>
+                    {Object.entries(data.searches.by_mode)
+                      .filter(([, v]) => v > 0)
+                      .map(([k, v]) => (
+                        <tr key={k}>
+                          <th scope="row">{k}</th>
+                          <td>{v}</td>
+                        </tr>
+                      ))}
+                    <tr>
+                      <th scope="row">from your backend (API)</th>
+                      <td>{data.searches.by_source.api}</td>
+                    </tr>
+                    <tr>
+                      <th scope="row">from the widget</th>
+                      <td>{data.searches.by_source.widget}</td>
+                    </tr>
                   </tbody>
                 </table>
-              )}
-            </Section>
-            <Section title="Searches by mode and source">
-              <table class="table">
-                <tbody>
-                  {Object.entries(data.searches.by_mode)
-                    .filter(([, v]) => v > 0)
-                    .map(([k, v]) => (
-                      <tr key={k}>
-                        <th scope="row">{k}</th>
-                        <td>{v}</td>
-                      </tr>
-                    ))}
-                  <tr>
-                    <th scope="row">from your backend (API)</th>
-                    <td>{data.searches.by_source.api}</td>
-                  </tr>
-                  <tr>
-                    <th scope="row">from the widget</th>
-                    <td>{data.searches.by_source.widget}</td>
-                  </tr>
-                </tbody>
-              </table>
-            </Section>
-          </div>
-        </>
-      )}
+              </Section>
+            </div>
+          </>
+        )}
+      </Loaded>
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
-import { ErrorNotice, Loading, Section, fmtDate, fmtMoney, useAction, useLoad } from "../ui";
+import { Badge, ListTable } from "../components";
+import { Alert, ErrorNotice, Loaded, Section, fmtDate, fmtMoney, useAction, useLoad } from "../ui";
 import type { StoreProps } from "./store";
 
 interface CurrentPlan {
@@ -31,28 +32,33 @@ interface Invoice {
   plan_name: string;
 }
 
-const PLANS = [
-  { name: "free", price: 0, products: "50", rpm: "10" },
-  { name: "basic", price: 29.99, products: "5,000", rpm: "60" },
-  { name: "premium", price: 99.99, products: "50,000", rpm: "200" },
-  { name: "enterprise", price: 299.99, products: "unlimited", rpm: "unlimited" },
-];
+interface PlanRow {
+  plan_name: string;
+  price_per_month: number;
+  max_products: number | null;
+  requests_per_minute: number | null;
+  purchasable: boolean;
+}
+
+const limit = (n: number | null) => (n === null ? "unlimited" : n.toLocaleString("en-US"));
 
 export function BillingPage({ slug }: StoreProps) {
   const plan = useLoad(() => api<CurrentPlan>("/v1/billing/current-plan", { store: slug }), [slug]);
   const usage = useLoad(() => api<Usage>("/v1/billing/usage", { store: slug }), [slug]);
   const invoices = useLoad(() => api<Invoice[]>("/v1/billing/invoices", { store: slug }), [slug]);
+  const plans = useLoad(() => api<{ plans: PlanRow[] }>("/v1/billing/plans"), []);
   const [checkoutOpen, setCheckoutOpen] = useState(false);
   const act = useAction();
+  const reloadAll = () => {
+    plan.reload();
+    usage.reload();
+    invoices.reload();
+  };
 
   // Back from the checkout tab: show the new plan.
   useEffect(() => {
     if (!checkoutOpen) return;
-    const onFocus = () => {
-      plan.reload();
-      usage.reload();
-      invoices.reload();
-    };
+    const onFocus = reloadAll;
     window.addEventListener("focus", onFocus);
     return () => window.removeEventListener("focus", onFocus);
   }, [checkoutOpen]);
@@ -61,48 +67,47 @@ export function BillingPage({ slug }: StoreProps) {
     <>
       <h1>Billing</h1>
       <ErrorNotice error={act.error ?? plan.error ?? usage.error ?? invoices.error} />
-      {plan.loading && !plan.data && <Loading what="your plan" />}
-      {plan.data && (
-        <Section title={`Current plan: ${plan.data.plan_name}`}>
-          <p>
-            {fmtMoney(plan.data.price_per_month, plan.data.currency.toUpperCase())} a month · {plan.data.max_products ?? "unlimited"} products ·{" "}
-            {plan.data.requests_per_minute ?? "unlimited"} requests a minute
-          </p>
-          <p class="muted small">
-            Period {fmtDate(plan.data.period_start)} – {fmtDate(plan.data.period_end)}
-            {plan.data.billing_provider === "local" ? " · test mode checkout (no payment taken)" : ""}
-          </p>
-          {usage.data && (
-            <>
-              <p>
-                {usage.data.products_count} of {usage.data.max_products ?? "unlimited"} products · {usage.data.api_calls} API calls this period
-              </p>
-              {usage.data.max_products !== null && <progress max={usage.data.max_products} value={Math.min(usage.data.products_count, usage.data.max_products)} />}
-              {usage.data.over_product_limit && (
-                <div class="notice error" role="alert">
-                  <p class="notice-title">The store has more products than the plan allows: existing products keep working, new ones are refused until you upgrade.</p>
-                </div>
-              )}
-            </>
-          )}
-        </Section>
-      )}
+      <Loaded state={plan} what="your plan">
+        {(current) => (
+          <Section title={`Current plan: ${current.plan_name}`}>
+            <p>
+              {fmtMoney(current.price_per_month, current.currency.toUpperCase())} a month · {current.max_products ?? "unlimited"} products ·{" "}
+              {current.requests_per_minute ?? "unlimited"} requests a minute
+            </p>
+            <p class="muted small">
+              Period {fmtDate(current.period_start)} – {fmtDate(current.period_end)}
+              {current.billing_provider === "local" ? " · test mode checkout (no payment taken)" : ""}
+            </p>
+            {usage.data && (
+              <>
+                <p>
+                  {usage.data.products_count} of {usage.data.max_products ?? "unlimited"} products · {usage.data.api_calls} API calls this period
+                </p>
+                {usage.data.max_products !== null && <progress max={usage.data.max_products} value={Math.min(usage.data.products_count, usage.data.max_products)} />}
+                {usage.data.over_product_limit && (
+                  <Alert>The store has more products than the plan allows: existing products keep working, new ones are refused until you upgrade.</Alert>
+                )}
+              </>
+            )}
+          </Section>
+        )}
+      </Loaded>
       <Section title="Change plan">
         <div class="plans">
-          {PLANS.map((p) => {
-            const current = plan.data?.plan_name === p.name;
+          {(plans.data?.plans ?? []).map((p) => {
+            const current = plan.data?.plan_name === p.plan_name;
             return (
-              <div key={p.name} class={`plan${current ? " current" : ""}`}>
-                <h3>{p.name}</h3>
-                <p class="price">{p.price === 0 ? "Free" : `$${p.price} / month`}</p>
+              <div key={p.plan_name} class={`plan${current ? " current" : ""}`}>
+                <h3>{p.plan_name}</h3>
+                <p class="price">{p.price_per_month === 0 ? "Free" : `$${p.price_per_month} / month`}</p>
                 <p class="small">
-                  {p.products} products
+                  {limit(p.max_products)} products
                   <br />
-                  {p.rpm} requests / minute
+                  {limit(p.requests_per_minute)} requests / minute
                 </p>
                 {current ? (
                   <span class="badge active">Current plan</span>
-                ) : p.name === "free" ? (
+                ) : !p.purchasable ? (
                   <span class="muted small">Every store starts here</span>
                 ) : (
                   <button
@@ -110,7 +115,7 @@ export function BillingPage({ slug }: StoreProps) {
                     disabled={act.busy}
                     onClick={() =>
                       void act.run(async () => {
-                        const res = await api<{ checkout_url: string }>("/v1/billing/checkout", { store: slug, body: { plan_name: p.name } });
+                        const res = await api<{ checkout_url: string }>("/v1/billing/checkout", { store: slug, body: { plan_name: p.plan_name } });
                         setCheckoutOpen(true);
                         // The checkout opens in a new tab; this page refreshes when you come back.
                         const tab = window.open(res.checkout_url, "_blank");
@@ -119,7 +124,7 @@ export function BillingPage({ slug }: StoreProps) {
                       })
                     }
                   >
-                    Change to {p.name}
+                    Change to {p.plan_name}
                   </button>
                 )}
               </div>
@@ -129,48 +134,36 @@ export function BillingPage({ slug }: StoreProps) {
         {checkoutOpen && (
           <p class="muted" role="status">
             The checkout opened in a new tab. When you are done there, come back: this page shows the new plan.{" "}
-            <button type="button" class="link" onClick={() => (plan.reload(), usage.reload(), invoices.reload())}>
+            <button type="button" class="link" onClick={reloadAll}>
               Refresh now
             </button>
           </p>
         )}
       </Section>
       <Section title="Invoices">
-        {invoices.data && invoices.data.length === 0 && <p class="muted">No invoices yet.</p>}
-        {invoices.data && invoices.data.length > 0 && (
-          <table class="table">
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Plan</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span class="sr-only">Link</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {invoices.data.map((i) => (
-                <tr key={i.id}>
-                  <td>{fmtDate(i.date)}</td>
-                  <td>{i.plan_name}</td>
-                  <td>{fmtMoney(i.amount, i.currency.toUpperCase())}</td>
-                  <td>
-                    <span class={`badge ${i.status}`}>{i.status}</span>
-                  </td>
-                  <td>
-                    {i.url && (
-                      <a href={i.url} target="_blank" rel="noopener noreferrer">
-                        View
-                      </a>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <ListTable
+          state={invoices}
+          empty="No invoices yet."
+          columns={["Date", "Plan", "Amount", "Status"]}
+          actions="Link"
+          row={(i) => (
+            <tr key={i.id}>
+              <td>{fmtDate(i.date)}</td>
+              <td>{i.plan_name}</td>
+              <td>{fmtMoney(i.amount, i.currency.toUpperCase())}</td>
+              <td>
+                <Badge status={i.status} />
+              </td>
+              <td>
+                {i.url && (
+                  <a href={i.url} target="_blank" rel="noopener noreferrer">
+                    View
+                  </a>
+                )}
+              </td>
+            </tr>
+          )}
+        />
       </Section>
     </>
   );

@@ -1,7 +1,7 @@
 import { useRef, useState, useEffect } from "preact/hooks";
 import { ApiError, login } from "../api";
 import { navigate } from "../router";
-import { ErrorNotice, Field } from "../ui";
+import { Alert, ErrorNotice, Field } from "../ui";
 
 export function LoginPage({ next }: { next: string | null }) {
   const [email, setEmail] = useState("");
@@ -43,9 +43,7 @@ export function LoginPage({ next }: { next: string | null }) {
       <form class="card narrow" onSubmit={submit} aria-labelledby="login-title">
         <h1 id="login-title">Sign in to your store</h1>
         {error instanceof ApiError && error.code === "login_failed" ? (
-          <div class="notice error" role="alert">
-            <p class="notice-title">That e-mail and password don't match an account.</p>
-          </div>
+          <Alert>That e-mail and password don't match an account.</Alert>
         ) : (
           <ErrorNotice error={error} />
         )}

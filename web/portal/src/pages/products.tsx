@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
+import { DeleteButton, FilterForm, ListTable, Pager, useCursors } from "../components";
 import { productsFromFile, type ProductInput } from "../csv";
-import { ErrorNotice, Field, Loading, Section, Success, fmtDate, useAction, useLoad } from "../ui";
+import { Alert, ErrorNotice, Field, Section, Success, fmtDate, useAction, useLoad } from "../ui";
 import type { StoreProps } from "./store";
 
 interface Product {
@@ -29,8 +30,8 @@ interface Job {
 export function ProductsPage({ slug }: StoreProps) {
   const [filter, setFilter] = useState({ category: "", brand: "" });
   const [applied, setApplied] = useState({ category: "", brand: "" });
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
+  const pages = useCursors();
+  const { cursor } = pages;
   const list = useLoad(
     () => api<ProductList>("/v1/products", { store: slug, query: { limit: 20, cursor, category: applied.category, brand: applied.brand } }),
     [slug, cursor, applied],
@@ -45,99 +46,69 @@ export function ProductsPage({ slug }: StoreProps) {
       <Section
         title={`Catalogue${list.data ? ` (${list.data.total})` : ""}`}
         actions={
-          <form
-            class="inline"
-            role="search"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setCursors([]);
+          <FilterForm
+            button="Filter"
+            onSearch={() => {
+              pages.reset();
               setApplied({ ...filter });
             }}
           >
             <input aria-label="Category" placeholder="Category" value={filter.category} onInput={(e) => setFilter({ ...filter, category: e.currentTarget.value })} />
             <input aria-label="Brand" placeholder="Brand" value={filter.brand} onInput={(e) => setFilter({ ...filter, brand: e.currentTarget.value })} />
-            <button type="submit" class="secondary">
-              Filter
-            </button>
-          </form>
+          </FilterForm>
         }
       >
         <ErrorNotice error={list.error ?? del.error} />
-        {list.loading && !list.data && <Loading what="products" />}
-        {list.data && list.data.products.length === 0 && (
-          <p class="muted">
-            No products {applied.category || applied.brand ? "match the filter" : "yet: add one above, upload a file, or "}
-            {!applied.category && !applied.brand && (
-              <button type="button" class="link" onClick={() => void del.run(async () => (await api("/v1/products/demo", { store: slug, method: "POST" }), list.reload()))}>
-                install the demo products
-              </button>
-            )}
-            .
-          </p>
-        )}
-        {list.data && list.data.products.length > 0 && (
-          <table class="table" aria-label="Products">
-            <thead>
-              <tr>
-                <th scope="col">Image</th>
-                <th scope="col">Product</th>
-                <th scope="col">Category / brand</th>
-                <th scope="col">Price</th>
-                <th scope="col">Colours</th>
-                <th scope="col">Added</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.products.map((p) => (
-                <tr key={p.product_id}>
-                  <td>
-                    <img class="thumb" src={p.image_url} alt="" loading="lazy" referrerpolicy="no-referrer" />
-                  </td>
-                  <td>
-                    <strong>{String(p.metadata.name ?? p.product_id)}</strong>
-                    <div class="muted small">{p.product_id}</div>
-                  </td>
-                  <td>{[p.metadata.category, p.metadata.brand].filter(Boolean).join(" · ") || "—"}</td>
-                  <td>{typeof p.metadata.price === "number" ? p.metadata.price.toFixed(2) : "—"}</td>
-                  <td>
-                    {p.dominant_colors.slice(0, 4).map((c) => (
-                      <span key={c.hex} class="color-dot" style={{ background: c.hex }} title={`${c.hex} (${Math.round(c.share * 100)}%)`} />
-                    ))}
-                  </td>
-                  <td class="small">{fmtDate(p.created_at)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      class="danger small"
-                      disabled={del.busy}
-                      onClick={() => {
-                        if (confirm(`Delete ${p.product_id}? Its image and vector are removed too.`)) {
-                          void del.run(async () => {
-                            await api(`/v1/products/${encodeURIComponent(p.product_id)}`, { store: slug, method: "DELETE" });
-                            list.reload();
-                          });
-                        }
-                      }}
-                    >
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-        <div class="pager">
-          <button type="button" class="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-            Previous
-          </button>
-          <button type="button" class="secondary" disabled={!list.data?.next_cursor} onClick={() => list.data?.next_cursor && setCursors([...cursors, list.data.next_cursor])}>
-            Next
-          </button>
-        </div>
+        <ListTable
+          state={{ data: list.data?.products, loading: list.loading }}
+          what="products"
+          empty={
+            <>
+              No products {applied.category || applied.brand ? "match the filter" : "yet: add one above, upload a file, or "}
+              {!applied.category && !applied.brand && (
+                <button type="button" class="link" onClick={() => void del.run(async () => (await api("/v1/products/demo", { store: slug, method: "POST" }), list.reload()))}>
+                  install the demo products
+                </button>
+              )}
+              .
+            </>
+          }
+          label="Products"
+          columns={["Image", "Product", "Category / brand", "Price", "Colours", "Added"]}
+          actions="Actions"
+          row={(p) => (
+            <tr key={p.product_id}>
+              <td>
+                <img class="thumb" src={p.image_url} alt="" loading="lazy" referrerpolicy="no-referrer" />
+              </td>
+              <td>
+                <strong>{String(p.metadata.name ?? p.product_id)}</strong>
+                <div class="muted small">{p.product_id}</div>
+              </td>
+              <td>{[p.metadata.category, p.metadata.brand].filter(Boolean).join(" · ") || "—"}</td>
+              <td>{typeof p.metadata.price === "number" ? p.metadata.price.toFixed(2) : "—"}</td>
+              <td>
+                {p.dominant_colors.slice(0, 4).map((c) => (
+                  <span key={c.hex} class="color-dot" style={{ background: c.hex }} title={`${c.hex} (${Math.round(c.share * 100)}%)`} />
+                ))}
+              </td>
+              <td class="small">{fmtDate(p.created_at)}</td>
+              <td>
+                <DeleteButton
+                  act={del}
+                  store={slug}
+                  path={`/v1/products/${encodeURIComponent(p.product_id)}`}
+                  question={`Delete ${p.product_id}? Its image and vector are removed too.`}
+                  onDone={list.reload}
+                  disabled={del.busy}
+                >
+                  Delete
+                </DeleteButton>
+              </td>
+            </tr>
+          )}
+        />
+        <Pager pages={pages} next={list.data?.next_cursor} />
       </Section>
     </>
   );
@@ -255,11 +226,7 @@ function BulkUpload({ slug, onDone }: { slug: string; onDone: () => void }) {
           }}
         />
       </Field>
-      {fileError && (
-        <div class="notice error" role="alert">
-          <p class="notice-title">{fileError}</p>
-        </div>
-      )}
+      {fileError && <Alert>{fileError}</Alert>}
       {items && !job && (
         <p>
           {items.length} product{items.length === 1 ? "" : "s"} ready.{" "}

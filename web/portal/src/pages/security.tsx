@@ -1,13 +1,52 @@
 import { useEffect, useState } from "preact/hooks";
 import QRCode from "qrcode";
 import { api } from "../api";
-import { ErrorNotice, Field, Loading, Section, Success, useAction, useLoad } from "../ui";
+import { ErrorNotice, Field, Loaded, Section, Success, useAction, useLoad } from "../ui";
 import type { StoreProps } from "./store";
 
 interface Setup {
   secret: string;
   otpauth_url: string;
   qr_code_url: string;
+}
+
+/** Sends the 6-digit code from the authenticator app to `path`, then calls `onDone`. */
+function CodeForm({
+  act,
+  path,
+  label,
+  button,
+  danger,
+  onDone,
+}: {
+  act: ReturnType<typeof useAction>;
+  path: string;
+  label: string;
+  button: string;
+  danger?: boolean;
+  onDone: () => void;
+}) {
+  const [code, setCode] = useState("");
+  return (
+    <form
+      class="inline"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void act.run(async () => {
+          await api(path, { body: { totp_code: code.trim() } });
+          setCode("");
+          onDone();
+        });
+      }}
+    >
+      <Field label={label}>
+        <input inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+      </Field>
+      <button type="submit" class={danger ? "danger" : undefined} disabled={act.busy}>
+        {button}
+      </button>
+    </form>
+  );
 }
 
 /** The otpauth:// URI drawn as an SVG QR code in the browser. */
@@ -31,7 +70,6 @@ function QrCode({ uri }: { uri: string }) {
 export function SecurityPage(_props: StoreProps) {
   const status = useLoad(() => api<{ enabled: boolean; pending_setup: boolean }>("/v1/security/2fa/status"), []);
   const [setup, setSetup] = useState<Setup | null>(null);
-  const [code, setCode] = useState("");
   const [message, setMessage] = useState<string | null>(null);
   const act = useAction();
 
@@ -41,69 +79,53 @@ export function SecurityPage(_props: StoreProps) {
       <p class="muted">Two-factor authentication protects your own sign-in, in every store you belong to.</p>
       <ErrorNotice error={status.error ?? act.error} />
       {message && <Success>{message}</Success>}
-      {status.loading && !status.data && <Loading what="status" />}
-      {status.data && (
-        <Section title={status.data.enabled ? "Two-factor authentication is on" : "Two-factor authentication is off"}>
-          {!status.data.enabled && !setup && (
-            <button type="button" disabled={act.busy} onClick={() => void act.run(async () => (setMessage(null), setSetup(await api<Setup>("/v1/security/2fa/setup", { method: "POST" }))))}>
-              Set up two-factor authentication
-            </button>
-          )}
-          {!status.data.enabled && setup && (
-            <div class="setup">
-              <ol>
-                <li>Scan this QR code with an authenticator app (or enter the key by hand).</li>
-                <li>Enter the 6-digit code the app shows to turn two-factor authentication on.</li>
-              </ol>
-              <QrCode uri={setup.otpauth_url} />
-              <p>
-                Key: <code class="secret-value" data-testid="totp-secret">{setup.secret}</code>
-              </p>
-              <form
-                class="inline"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  void act.run(async () => {
-                    await api("/v1/security/2fa/enable", { body: { totp_code: code.trim() } });
+      <Loaded state={status} what="status">
+        {({ enabled }) => (
+          <Section title={enabled ? "Two-factor authentication is on" : "Two-factor authentication is off"}>
+            {!enabled && !setup && (
+              <button type="button" disabled={act.busy} onClick={() => void act.run(async () => (setMessage(null), setSetup(await api<Setup>("/v1/security/2fa/setup", { method: "POST" }))))}>
+                Set up two-factor authentication
+              </button>
+            )}
+            {!enabled && setup && (
+              <div class="setup">
+                <ol>
+                  <li>Scan this QR code with an authenticator app (or enter the key by hand).</li>
+                  <li>Enter the 6-digit code the app shows to turn two-factor authentication on.</li>
+                </ol>
+                <QrCode uri={setup.otpauth_url} />
+                <p>
+                  Key: <code class="secret-value" data-testid="totp-secret">{setup.secret}</code>
+                </p>
+                <CodeForm
+                  act={act}
+                  path="/v1/security/2fa/enable"
+                  label="Code from the app"
+                  button="Turn on"
+                  onDone={() => {
                     setSetup(null);
-                    setCode("");
                     setMessage("Two-factor authentication is on. You will be asked for a code when you sign in.");
                     status.reload();
-                  });
-                }}
-              >
-                <Field label="Code from the app">
-                  <input inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={code} onInput={(e) => setCode(e.currentTarget.value)} />
-                </Field>
-                <button type="submit" disabled={act.busy}>
-                  Turn on
-                </button>
-              </form>
-            </div>
-          )}
-          {status.data.enabled && (
-            <form
-              class="inline"
-              onSubmit={(e) => {
-                e.preventDefault();
-                void act.run(async () => {
-                  await api("/v1/security/2fa/disable", { body: { totp_code: code.trim() } });
-                  setCode("");
+                  }}
+                />
+              </div>
+            )}
+            {enabled && (
+              <CodeForm
+                act={act}
+                path="/v1/security/2fa/disable"
+                label="Current code, to turn it off"
+                button="Turn off"
+                danger
+                onDone={() => {
                   setMessage("Two-factor authentication is off.");
                   status.reload();
-                });
-              }}
-            >
-              <Field label="Current code, to turn it off">
-                <input inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={code} onInput={(e) => setCode(e.currentTarget.value)} />
-              </Field>
-              <button type="submit" class="danger" disabled={act.busy}>
-                Turn off
-              </button>
-            </form>
-          )}
-        </Section>
-      )}
+                }}
+              />
+            )}
+          </Section>
+        )}
+      </Loaded>
     </>
   );
 }

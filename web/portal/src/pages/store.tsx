@@ -1,7 +1,7 @@
 import { useEffect } from "preact/hooks";
 import type { Session } from "../api";
 import { TopBar } from "../topbar";
-import { Link } from "../ui";
+import { Alert, Link } from "../ui";
 import { ProductsPage } from "./products";
 import { PlaygroundPage } from "./playground";
 import { AnalyticsPage } from "./analytics";
@@ -41,9 +41,7 @@ export function StorePortal({ session, slug, section }: { session: Session; slug
       <>
         <TopBar session={session} />
         <main class="page">
-          <div class="notice error" role="alert">
-            <p class="notice-title">You are not a member of the store “{slug}”.</p>
-          </div>
+          <Alert>You are not a member of the store “{slug}”.</Alert>
           <p>
             <Link href="/portal/select-store">Choose one of your stores</Link>
           </p>

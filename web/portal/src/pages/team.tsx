@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
-import { ErrorNotice, Field, Loading, Section, Success, fmtDate, useAction, useLoad } from "../ui";
+import { DeleteButton, ListTable, Options } from "../components";
+import { ErrorNotice, Field, Section, Success, fmtDate, useAction, useLoad } from "../ui";
 import type { StoreProps } from "./store";
 
 interface Member {
@@ -50,11 +51,7 @@ export function TeamPage({ slug, session }: StoreProps) {
           </Field>
           <Field label="Role">
             <select value={role} onChange={(e) => setRole(e.currentTarget.value)}>
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
+              <Options values={ROLES} />
             </select>
           </Field>
           <button type="submit" disabled={act.busy}>
@@ -66,102 +63,69 @@ export function TeamPage({ slug, session }: StoreProps) {
       </Section>
       <ErrorNotice error={act.error ?? members.error ?? invites.error} />
       <Section title="Members">
-        {members.loading && !members.data && <Loading what="members" />}
-        {members.data && (
-          <table class="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">Role</th>
-                <th scope="col">2FA</th>
-                <th scope="col">Joined</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {members.data.map((m) => (
-                <tr key={m.id}>
-                  <td>{m.full_name || "—"}</td>
-                  <td>{m.email}</td>
-                  <td>
-                    <select
-                      aria-label={`Role of ${m.email}`}
-                      value={m.role}
-                      disabled={act.busy}
-                      onChange={(e) => {
-                        const next = e.currentTarget.value;
-                        void act.run(async () => {
-                          await api(`/v1/team/members/${encodeURIComponent(m.id)}`, { store: slug, method: "PATCH", body: { role: next } });
-                          members.reload();
-                        });
-                      }}
-                    >
-                      {ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>{m.two_factor_enabled ? "on" : "off"}</td>
-                  <td class="small">{fmtDate(m.joined_at)}</td>
-                  <td>
-                    {m.id !== session.user_id && (
-                      <button
-                        type="button"
-                        class="danger small"
-                        onClick={() =>
-                          confirm(`Remove ${m.email} from this store? Their account stays.`) &&
-                          void act.run(async () => (await api(`/v1/team/members/${encodeURIComponent(m.id)}`, { store: slug, method: "DELETE" }), members.reload()))
-                        }
-                      >
-                        Remove
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <ListTable
+          state={members}
+          what="members"
+          columns={["Name", "E-mail", "Role", "2FA", "Joined"]}
+          actions="Actions"
+          row={(m) => (
+            <tr key={m.id}>
+              <td>{m.full_name || "—"}</td>
+              <td>{m.email}</td>
+              <td>
+                <select
+                  aria-label={`Role of ${m.email}`}
+                  value={m.role}
+                  disabled={act.busy}
+                  onChange={(e) => {
+                    const next = e.currentTarget.value;
+                    void act.run(async () => {
+                      await api(`/v1/team/members/${encodeURIComponent(m.id)}`, { store: slug, method: "PATCH", body: { role: next } });
+                      members.reload();
+                    });
+                  }}
+                >
+                  <Options values={ROLES} />
+                </select>
+              </td>
+              <td>{m.two_factor_enabled ? "on" : "off"}</td>
+              <td class="small">{fmtDate(m.joined_at)}</td>
+              <td>
+                {m.id !== session.user_id && (
+                  <DeleteButton
+                    act={act}
+                    store={slug}
+                    path={`/v1/team/members/${encodeURIComponent(m.id)}`}
+                    question={`Remove ${m.email} from this store? Their account stays.`}
+                    onDone={members.reload}
+                  >
+                    Remove
+                  </DeleteButton>
+                )}
+              </td>
+            </tr>
+          )}
+        />
       </Section>
       <Section title="Pending invites">
-        {invites.data && invites.data.length === 0 && <p class="muted">No pending invites.</p>}
-        {invites.data && invites.data.length > 0 && (
-          <table class="table">
-            <thead>
-              <tr>
-                <th scope="col">E-mail</th>
-                <th scope="col">Role</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {invites.data.map((i) => (
-                <tr key={i.invite_id}>
-                  <td>{i.email}</td>
-                  <td>{i.role}</td>
-                  <td class="small">{fmtDate(i.expires_at)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      class="danger small"
-                      onClick={() => void act.run(async () => (await api(`/v1/team/invites/${encodeURIComponent(i.invite_id)}`, { store: slug, method: "DELETE" }), invites.reload()))}
-                    >
-                      Cancel invite
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <ListTable
+          state={invites}
+          empty="No pending invites."
+          columns={["E-mail", "Role", "Expires"]}
+          actions="Actions"
+          row={(i) => (
+            <tr key={i.invite_id}>
+              <td>{i.email}</td>
+              <td>{i.role}</td>
+              <td class="small">{fmtDate(i.expires_at)}</td>
+              <td>
+                <DeleteButton act={act} store={slug} path={`/v1/team/invites/${encodeURIComponent(i.invite_id)}`} onDone={invites.reload}>
+                  Cancel invite
+                </DeleteButton>
+              </td>
+            </tr>
+          )}
+        />
       </Section>
     </>
   );

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
-import { ErrorNotice, Field, Loading, Section, fmtDate, useAction, useLoad } from "../ui";
+import { Badge, CheckSet, DeleteButton, ListTable } from "../components";
+import { ErrorNotice, Field, Loaded, Section, fmtDate, useAction, useLoad } from "../ui";
 import type { StoreProps } from "./store";
 
 interface Webhook {
@@ -65,24 +66,7 @@ export function WebhooksPage({ slug }: StoreProps) {
               <input required minLength={16} value={secret} onInput={(e) => setSecret(e.currentTarget.value)} />
             </Field>
           </div>
-          <fieldset class="checks">
-            <legend>Events</legend>
-            {EVENTS.map((ev) => (
-              <label key={ev} class="check">
-                <input
-                  type="checkbox"
-                  checked={events.has(ev)}
-                  onChange={(e) => {
-                    const next = new Set(events);
-                    if (e.currentTarget.checked) next.add(ev);
-                    else next.delete(ev);
-                    setEvents(next);
-                  }}
-                />{" "}
-                {ev}
-              </label>
-            ))}
-          </fieldset>
+          <CheckSet legend="Events" options={EVENTS} chosen={events} onChange={setEvents} />
           <button type="submit" disabled={act.busy || events.size === 0}>
             Add webhook
           </button>
@@ -90,37 +74,32 @@ export function WebhooksPage({ slug }: StoreProps) {
       </Section>
       <ErrorNotice error={act.error ?? hooks.error} />
       <Section title="Webhooks">
-        {hooks.loading && !hooks.data && <Loading what="webhooks" />}
-        {hooks.data && hooks.data.length === 0 && <p class="muted">No webhooks yet.</p>}
-        {hooks.data?.map((h) => (
-          <div key={h.id} class="subcard">
-            <div class="card-head">
-              <div>
-                <code>{h.url}</code> <span class={`badge ${h.status}`}>{h.status}</span>
-                <div class="muted small">
-                  {h.events.join(", ")} · since {fmtDate(h.created_at)}
-                  {h.disabled_reason ? ` · ${h.disabled_reason}` : ""}
+        <Loaded state={hooks} what="webhooks" empty="No webhooks yet.">
+          {(list) =>
+            list.map((h) => (
+              <div key={h.id} class="subcard">
+                <div class="card-head">
+                  <div>
+                    <code>{h.url}</code> <Badge status={h.status} />
+                    <div class="muted small">
+                      {h.events.join(", ")} · since {fmtDate(h.created_at)}
+                      {h.disabled_reason ? ` · ${h.disabled_reason}` : ""}
+                    </div>
+                  </div>
+                  <div>
+                    <button type="button" class="secondary small" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>
+                      {open === h.id ? "Hide deliveries" : "Delivery log"}
+                    </button>{" "}
+                    <DeleteButton act={act} store={slug} path={`/v1/search/webhooks/${encodeURIComponent(h.id)}`} question={`Delete the webhook to ${h.url}?`} onDone={hooks.reload}>
+                      Delete
+                    </DeleteButton>
+                  </div>
                 </div>
+                {open === h.id && <Deliveries slug={slug} id={h.id} />}
               </div>
-              <div>
-                <button type="button" class="secondary small" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>
-                  {open === h.id ? "Hide deliveries" : "Delivery log"}
-                </button>{" "}
-                <button
-                  type="button"
-                  class="danger small"
-                  onClick={() =>
-                    confirm(`Delete the webhook to ${h.url}?`) &&
-                    void act.run(async () => (await api(`/v1/search/webhooks/${encodeURIComponent(h.id)}`, { store: slug, method: "DELETE" }), hooks.reload()))
-                  }
-                >
-                  Delete
-                </button>
-              </div>
-            </div>
-            {open === h.id && <Deliveries slug={slug} id={h.id} />}
-          </div>
-        ))}
+            ))
+          }
+        </Loaded>
       </Section>
     </>
   );
@@ -131,36 +110,24 @@ function Deliveries({ slug, id }: { slug: string; id: string }) {
   return (
     <div>
       <ErrorNotice error={list.error} />
-      {list.loading && !list.data && <Loading what="deliveries" />}
-      {list.data && list.data.length === 0 && <p class="muted">No deliveries yet.</p>}
-      {list.data && list.data.length > 0 && (
-        <table class="table">
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last answer</th>
-              <th scope="col">Created</th>
-              <th scope="col">Next retry</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.map((d) => (
-              <tr key={d.id}>
-                <td>{d.event}</td>
-                <td>
-                  <span class={`badge ${d.status}`}>{d.status}</span>
-                </td>
-                <td>{d.attempts}</td>
-                <td class="small">{d.last_status_code !== null ? `HTTP ${d.last_status_code}` : (d.last_error ?? "—")}</td>
-                <td class="small">{fmtDate(d.created_at)}</td>
-                <td class="small">{fmtDate(d.next_retry_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ListTable
+        state={list}
+        what="deliveries"
+        empty="No deliveries yet."
+        columns={["Event", "Status", "Attempts", "Last answer", "Created", "Next retry"]}
+        row={(d) => (
+          <tr key={d.id}>
+            <td>{d.event}</td>
+            <td>
+              <Badge status={d.status} />
+            </td>
+            <td>{d.attempts}</td>
+            <td class="small">{d.last_status_code !== null ? `HTTP ${d.last_status_code}` : (d.last_error ?? "—")}</td>
+            <td class="small">{fmtDate(d.created_at)}</td>
+            <td class="small">{fmtDate(d.next_retry_at)}</td>
+          </tr>
+        )}
+      />
     </div>
   );
 }

@@ -1,0 +1,94 @@
+// Fresh databases for tests and the admin connection that makes and drops them: SQLite in a fresh
+// temp folder (which is also DATA_DIR), PostgreSQL in a fresh schema of the TEST_DATABASE_URL
+// server. Configuration and contexts for apps over them, as a deployment would build them.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { loadConfig, type Config } from "../../src/platform/config.js";
+import { createContext, type AppContext } from "../../src/platform/context.js";
+import type { Clock } from "../../src/platform/clock.js";
+import { ensureTestModel } from "../../src/embeddings/load.js";
+import { TEST_MODEL_VERSION } from "../../src/embeddings/testmodel/build.js";
+import { testEnv } from "./env.js";
+
+export type DialectName = "sqlite" | "postgres";
+
+/** The project's tiny test model, generated once per machine into the temp folder. */
+export const testModelDir = (): Promise<string> =>
+  ensureTestModel(path.join(os.tmpdir(), `shopsight-test-model-v${TEST_MODEL_VERSION}`));
+
+/**
+ * Runs `fn` with one connection to `connectionString` (default TEST_DATABASE_URL: create and drop
+ * schemas and databases, look at or change rows behind an app's back), closed afterwards.
+ */
+export async function withPg<T>(fn: (client: pg.Client) => Promise<T>, connectionString = testEnv.databaseUrl): Promise<T> {
+  if (!connectionString) throw new Error("TEST_DATABASE_URL is not set");
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A schema name nobody else uses: `<prefix>_<12 hex>`. */
+export const randomPgSchema = (prefix = "t"): string => `${prefix}_${randomBytes(6).toString("hex")}`;
+
+export async function dropPgSchemas(schemas: string[]): Promise<void> {
+  if (schemas.length === 0) return;
+  await withPg(async (c) => {
+    for (const s of schemas) await c.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
+  });
+}
+
+/** Where one test deployment keeps its data: DATA_DIR (the SQLite file) and, on PostgreSQL, its schema. */
+export interface TestStorage {
+  dialect: DialectName;
+  dataDir: string;
+  pgSchema: string | undefined;
+  /** Drops the schema and deletes DATA_DIR. */
+  remove(): Promise<void>;
+}
+
+export function createTestStorage(dialect: DialectName, prefix = "shopsight-test"): TestStorage {
+  if (dialect === "postgres" && !testEnv.databaseUrl) throw new Error("TEST_DATABASE_URL is not set");
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+  const pgSchema = dialect === "postgres" ? randomPgSchema() : undefined;
+  return {
+    dialect,
+    dataDir,
+    pgSchema,
+    async remove() {
+      if (pgSchema) await dropPgSchemas([pgSchema]);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestConfigOptions {
+  /** Load the tiny test model (default false: routes that need it answer 503 model_unavailable). */
+  model?: boolean;
+  /** Extra environment, applied last. */
+  env?: Record<string, string>;
+}
+
+/** The configuration of an app over `storage`: silent logs, private outbound addresses allowed (local test servers). */
+export async function testConfig(storage: Pick<TestStorage, "dialect" | "dataDir">, options: TestConfigOptions = {}): Promise<Config> {
+  return loadConfig({
+    DATA_DIR: storage.dataDir,
+    LOG_LEVEL: "silent",
+    NODE_ENV: "test",
+    OUTBOUND_ALLOW_PRIVATE: "true",
+    ...(options.model ? { CLIP_MODEL: await testModelDir() } : { MODEL_DISABLED: "true" }),
+    ...(storage.dialect === "postgres" ? { DATABASE_URL: testEnv.databaseUrl! } : {}),
+    ...options.env,
+  });
+}
+
+/** A context over `pgSchema` (PostgreSQL) or DATA_DIR's SQLite file, with `clock` when given. */
+export function openTestContext(config: Config, pgSchema: string | undefined, clock?: Clock): Promise<AppContext> {
+  return createContext(config, { ...(clock ? { clock } : {}), ...(pgSchema ? { pgSchema } : {}) });
+}
