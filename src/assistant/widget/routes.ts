@@ -14,13 +14,12 @@
 // Retry-After and X-Correlation-Id are exposed so the widget can read them. Admin routes
 // (/v1/admin/*), /docs, /openapi.json and /health get no CORS headers at all: a dashboard token
 // must not be usable from a foreign page, and their preflights are 404.
-import crypto from "node:crypto";
-import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import cors, { type FastifyCorsOptions } from "@fastify/cors";
 import type { FastifyRequest } from "fastify";
 import type { AppContext } from "../../platform/context.js";
 import type { App } from "../../platform/http/app.js";
+import { loadScript, sendScript, type Script } from "../../platform/http/scripts.js";
 
 /** Files of web/chat/ served under /widget/. */
 export const WIDGET_FILES = ["index.js", "markdown.js", "sse.js", "strings.js"] as const;
@@ -29,27 +28,8 @@ export const SHOPPER_CORS_PREFIXES = ["/v1/sessions/", "/v1/chat/", "/v1/catalog
 export const CORS_ALLOWED_HEADERS = ["Authorization", "Content-Type", "Accept", "Last-Event-ID", "X-Request-Id"] as const;
 export const CORS_EXPOSED_HEADERS = ["Retry-After", "X-Correlation-Id"] as const;
 
-interface WidgetFile {
-  body: string;
-  etag: string;
-}
-
-function loadWidgetFiles(): Map<string, WidgetFile> {
-  const files = new Map<string, WidgetFile>();
-  for (const name of WIDGET_FILES) {
-    const body = fs.readFileSync(fileURLToPath(new URL(`../../../web/chat/${name}`, import.meta.url)), "utf8");
-    files.set(name, { body, etag: `"${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` });
-  }
-  return files;
-}
-
-/** If-None-Match: a list of (possibly weak) tags or `*`. */
-function matches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(",").some((tag) => {
-    const value = tag.trim();
-    return value === "*" || value.replace(/^W\//, "") === etag;
-  });
+function loadWidgetFiles(): Map<string, Script> {
+  return new Map(WIDGET_FILES.map((name) => [name, loadScript(fileURLToPath(new URL(`../../../web/chat/${name}`, import.meta.url)))]));
 }
 
 const pathOf = (request: FastifyRequest): string => request.url.split("?")[0] ?? "";
@@ -74,7 +54,6 @@ export async function assistantWidgetRoutes(app: App, _ctx: AppContext): Promise
   });
 
   const files = loadWidgetFiles();
-  const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
   for (const [name, file] of files) {
     app.get(
@@ -94,15 +73,7 @@ export async function assistantWidgetRoutes(app: App, _ctx: AppContext): Promise
           produces: ["text/javascript"],
         },
       },
-      async (request, reply) => {
-        reply
-          .header("cache-control", "public, max-age=300")
-          .header("etag", file.etag)
-          .header("x-content-type-options", "nosniff")
-          .header("cross-origin-resource-policy", "cross-origin");
-        if (matches(single(request.headers["if-none-match"]), file.etag)) return reply.status(304).send();
-        return reply.type("text/javascript; charset=utf-8").send(file.body);
-      },
+      async (request, reply) => sendScript(request, reply, file),
     );
   }
 }

@@ -86,41 +86,30 @@ export class WebhooksRepository {
   async claimDue(now: number, leaseUntil: number, limit: number, forUpdate: boolean): Promise<DeliveryRow[]> {
     // One statement selects and leases, so two workers never take the same delivery
     // (PostgreSQL skips rows another worker is leasing; SQLite serialises writers).
-    if (forUpdate) {
-      // PostgreSQL: `id IN (SELECT … LIMIT n FOR UPDATE SKIP LOCKED)` inside an UPDATE may be
-      // rescanned by the planner and then leases every due row instead of n (one worker took the
-      // whole outbox). A materialised CTE picks exactly n rows once; the outer UPDATE leases them.
-      const picked = await sql<DeliveryRow>`
-        WITH picked AS MATERIALIZED (
-          SELECT d.id FROM webhook_deliveries d
-          WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
-            AND (d.locked_until IS NULL OR d.locked_until < ${now})
-            AND NOT EXISTS (
-              SELECT 1 FROM webhook_deliveries e
-              WHERE e.store_id = d.store_id AND e.target_url = d.target_url AND e.ordering_key = d.ordering_key
-                AND e.status = 'pending' AND e.seq < d.seq)
-          ORDER BY d.next_attempt_at, d.seq
-          LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED)
-        UPDATE webhook_deliveries w SET locked_until = ${leaseUntil}
-        FROM picked WHERE w.id = picked.id
-        RETURNING w.*`.execute(this.db);
-      return picked.rows.map((r) => ({ ...r, seq: Number(r.seq), next_attempt_at: Number(r.next_attempt_at), created_at: Number(r.created_at) }));
-    }
-    const skipLocked = sql``;
-    const res = await sql<DeliveryRow>`
-      UPDATE webhook_deliveries SET locked_until = ${leaseUntil}
-      WHERE status = 'pending' AND (locked_until IS NULL OR locked_until < ${now}) AND id IN (
-        SELECT d.id FROM webhook_deliveries d
-        WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
-          AND (d.locked_until IS NULL OR d.locked_until < ${now})
-          AND NOT EXISTS (
-            SELECT 1 FROM webhook_deliveries e
-            WHERE e.store_id = d.store_id AND e.target_url = d.target_url AND e.ordering_key = d.ordering_key
-              AND e.status = 'pending' AND e.seq < d.seq)
-        ORDER BY d.next_attempt_at, d.seq
-        LIMIT ${limit} ${skipLocked})
-      RETURNING *`.execute(this.db);
+    // Due deliveries, oldest first, each only when no earlier delivery of its ordering key is pending.
+    const due = sql`
+      SELECT d.id FROM webhook_deliveries d
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
+        AND (d.locked_until IS NULL OR d.locked_until < ${now})
+        AND NOT EXISTS (
+          SELECT 1 FROM webhook_deliveries e
+          WHERE e.store_id = d.store_id AND e.target_url = d.target_url AND e.ordering_key = d.ordering_key
+            AND e.status = 'pending' AND e.seq < d.seq)
+      ORDER BY d.next_attempt_at, d.seq
+      LIMIT ${limit}`;
+    const res = forUpdate
+      ? // PostgreSQL: `id IN (SELECT … LIMIT n FOR UPDATE SKIP LOCKED)` inside an UPDATE may be
+        // rescanned by the planner and then leases every due row instead of n (one worker took the
+        // whole outbox). A materialised CTE picks exactly n rows once; the outer UPDATE leases them.
+        await sql<DeliveryRow>`
+          WITH picked AS MATERIALIZED (${due} FOR UPDATE SKIP LOCKED)
+          UPDATE webhook_deliveries w SET locked_until = ${leaseUntil}
+          FROM picked WHERE w.id = picked.id
+          RETURNING w.*`.execute(this.db)
+      : await sql<DeliveryRow>`
+          UPDATE webhook_deliveries SET locked_until = ${leaseUntil}
+          WHERE status = 'pending' AND (locked_until IS NULL OR locked_until < ${now}) AND id IN (${due})
+          RETURNING *`.execute(this.db);
     return res.rows.map((r) => ({ ...r, seq: Number(r.seq), next_attempt_at: Number(r.next_attempt_at), created_at: Number(r.created_at) }));
   }
 

@@ -14,13 +14,12 @@
 // Vary: Origin), so browsers let only the shop's pages read answers. Preflights (OPTIONS) carry
 // no key value, so they are answered for any http(s) origin: the preflight lets the browser send
 // the real request, which is then refused (403, without CORS headers) unless the origin is listed.
-import crypto from "node:crypto";
-import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
+import { loadScript, sendScript } from "../../platform/http/scripts.js";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { searchErrors } from "../../platform/http/schemas.js";
@@ -134,17 +133,13 @@ function allowOrigin(reply: FastifyReply, origin: string): void {
   reply.header("access-control-expose-headers", EXPOSED_HEADERS);
 }
 
-/** The drop-in script, read once at start. It holds no secret: the page passes its public key. */
-function loadWidgetScript() {
-  const body = fs.readFileSync(fileURLToPath(new URL("../../../web/widget/widget.js", import.meta.url)), "utf8");
-  return { body, etag: `"${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
-}
 
 export async function widgetRoutes(app: App, ctx: AppContext) {
   const keys = new WidgetKeysService(ctx);
   const search = new WidgetSearchService(ctx);
   const feedback = new FeedbackService(ctx);
-  const script = loadWidgetScript();
+  // The drop-in script, read once at start. It holds no secret: the page passes its public key.
+  const script = loadScript(fileURLToPath(new URL("../../../web/widget/widget.js", import.meta.url)));
   const perClient = ctx.limiters({ name: "widget-client", ...WIDGET_RATE_LIMITS.perClient });
   const perKey = ctx.limiters({ name: "widget-key", ...WIDGET_RATE_LIMITS.perKey });
   const limitsText = `${WIDGET_RATE_LIMITS.perClient.points} requests per minute per key and client IP, ${WIDGET_RATE_LIMITS.perKey.points} per minute per key in total`;
@@ -231,15 +226,7 @@ export async function widgetRoutes(app: App, ctx: AppContext) {
         produces: ["text/javascript"],
       },
     },
-    async (request, reply) => {
-      reply
-        .header("cache-control", "public, max-age=300")
-        .header("etag", script.etag)
-        .header("x-content-type-options", "nosniff")
-        .header("cross-origin-resource-policy", "cross-origin");
-      if (single(request.headers["if-none-match"]) === script.etag) return reply.status(304).send();
-      return reply.type("text/javascript; charset=utf-8").send(script.body);
-    },
+    async (request, reply) => sendScript(request, reply, script),
   );
 
   // --- CORS preflights of the widget endpoints ---------------------------------------------------
