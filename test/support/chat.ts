@@ -53,7 +53,7 @@ export async function customerSession(t: TestApp, shop: ChatShop, customerId: st
     .setIssuedAt(now)
     .setExpirationTime(now + 120)
     .sign(new TextEncoder().encode(secret));
-  const res = await t.assistant.inject({ method: "POST", url: "/v1/sessions/exchange", payload: { assertion } });
+  const res = await t.assistant.inject({ method: "POST", url: "/v1/sessions/exchange", remoteAddress: freshIp(), payload: { assertion } });
   assert.equal(res.statusCode, 200, res.body);
   return (res.json() as { session_token: string }).session_token;
 }

@@ -2,12 +2,13 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { SignJWT } from "jose";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
-import { bearer } from "../../../test/support/factories.js";
+import { bearer, freshIp } from "../../../test/support/factories.js";
 import { chatShop, putCatalogProduct, type ChatShop } from "../../../test/support/chat.js";
 import { fakeProduct, startStorefront, type StorefrontServer } from "../../../test/support/storefront-server.js";
 import { ManualClock } from "../../platform/clock.js";
 import { createStorefrontGateway } from "../storefront/index.js";
 import { EXCHANGE_AUDIENCE } from "./service.js";
+import { MINT_LIMIT } from "../sessions/service.js";
 
 describeEachDialect("assistant: customer session exchange, orders and actions", (dialect) => {
   let t: TestApp;
@@ -42,7 +43,7 @@ describeEachDialect("assistant: customer session exchange, orders and actions", 
   }
 
   async function exchange(jwt: string) {
-    return t.assistant.inject({ method: "POST", url: "/v1/sessions/exchange", payload: { assertion: jwt } });
+    return t.assistant.inject({ method: "POST", url: "/v1/sessions/exchange", remoteAddress: freshIp(), payload: { assertion: jwt } });
   }
 
   before(async () => {
@@ -99,10 +100,29 @@ describeEachDialect("assistant: customer session exchange, orders and actions", 
     const wrongAud = await assertion(secretA, { iss: a.storeId, aud: "someone-else" });
     assert.equal((await exchange(wrongAud)).statusCode, 401);
     for (const payload of [{}, { assertion: "" }, { assertion: "not a jwt at all" }, { assertion: "a.b.c", extra: 1 }]) {
-      const res = await t.assistant.inject({ method: "POST", url: "/v1/sessions/exchange", payload });
+      const res = await t.assistant.inject({ method: "POST", url: "/v1/sessions/exchange", remoteAddress: freshIp(), payload });
       assert.equal(res.statusCode, 400, JSON.stringify(payload));
       assert.equal(res.json().code, "VALIDATION_FAILED");
     }
+    assert.equal((await exchange("aaaa.bbbb.cccc")).statusCode, 401);
+  });
+
+  test("exchanges are limited per client address: 429 RATE_LIMITED naming the window, refused not queued", async () => {
+    const ip = freshIp();
+    const statuses: number[] = [];
+    let last: { code: string; details: { window: string; limit: number; retry_after: number } } | undefined;
+    for (let i = 0; i <= MINT_LIMIT.points; i++) {
+      const res = await t.assistant.inject({ method: "POST", url: "/v1/sessions/exchange", remoteAddress: ip, payload: { assertion: "aaaa.bbbb.cccc" } });
+      statuses.push(res.statusCode);
+      if (res.statusCode === 429) {
+        last = res.json();
+        assert.ok(Number(res.headers["retry-after"]) >= 1);
+      }
+    }
+    assert.deepEqual(statuses, [...Array(MINT_LIMIT.points).fill(401), 429]);
+    assert.equal(last?.code, "RATE_LIMITED");
+    assert.equal(last?.details.window, "session_exchange_per_client_address");
+    // Another address still exchanges.
     assert.equal((await exchange("aaaa.bbbb.cccc")).statusCode, 401);
   });
 

@@ -45,11 +45,11 @@ export async function exchangeRoutes(app: App, ctx: AppContext): Promise<void> {
             customer_id: Type.String(),
             correlation_id: CorrelationId,
           }),
-          ...problems(400, 401),
+          ...problems(400, 401, 429),
         },
       },
     },
-    async (request) => ({ ...(await service.exchange(request.body.assertion, request.body.locale)), correlation_id: request.id }),
+    async (request) => ({ ...(await service.exchange(request.body.assertion, request.body.locale, request.ip)), correlation_id: request.id }),
   );
 
   r.get(

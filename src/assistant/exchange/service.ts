@@ -12,6 +12,7 @@
 //        ahead of our clock                                              required
 // A used jti is remembered (in the database, so across processes) until the assertion's expiry.
 // A wrong signature, another store's secret, an expired, reused or malformed assertion: 401.
+// Exchanges are limited per client address like anonymous minting (MINT_LIMIT, own budget).
 import { decodeJwt, jwtVerify } from "jose";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
@@ -19,7 +20,7 @@ import { prefixedId, randomSecret } from "../../platform/ids.js";
 import { AccountsRepository } from "../../search/accounts/repository.js";
 import { secretBoxFor } from "../connections/crypto.js";
 import { SessionsRepository } from "../sessions/repository.js";
-import { newSession, SESSION_TTL_SECONDS } from "../sessions/service.js";
+import { mintBudget, newSession, SESSION_TTL_SECONDS } from "../sessions/service.js";
 import { ExchangeRepository } from "./repository.js";
 
 export const EXCHANGE_AUDIENCE = "shopsight-assistant";
@@ -44,8 +45,10 @@ export interface ExchangeSecretInfo {
 export class ExchangeService {
   private readonly repo: ExchangeRepository;
   private readonly stores: AccountsRepository;
+  private readonly exchangeBudget: (clientAddress: string) => Promise<void>;
 
   constructor(private readonly ctx: AppContext) {
+    this.exchangeBudget = mintBudget(ctx, "exchange");
     this.repo = new ExchangeRepository(ctx.database.db);
     this.stores = new AccountsRepository(ctx.database.db);
   }
@@ -88,7 +91,8 @@ export class ExchangeService {
     return { ...this.info(storeId, row), secret };
   }
 
-  async exchange(assertion: string, locale: string | undefined) {
+  async exchange(assertion: string, locale: string | undefined, clientAddress: string) {
+    await this.exchangeBudget(clientAddress);
     let claims: ReturnType<typeof decodeJwt>;
     try {
       claims = decodeJwt(assertion);

@@ -60,11 +60,30 @@ export interface Transcript {
   messages: TranscriptMessage[];
 }
 
+/**
+ * The per-client-address budget of session minting (MINT_LIMIT), one for anonymous sessions and
+ * one for exchanges: the returned function throws 429 RATE_LIMITED naming the window once spent.
+ */
+export function mintBudget(ctx: AppContext, kind: "anonymous" | "exchange"): (clientAddress: string) => Promise<void> {
+  const limiter = ctx.limiters({ name: kind === "anonymous" ? "assistant-session-mint" : "assistant-session-exchange", ...MINT_LIMIT });
+  const window = kind === "anonymous" ? "session_mint_per_client_address" : "session_exchange_per_client_address";
+  return async (clientAddress) => {
+    const budget = await limiter.consume(clientAddress);
+    if (budget.allowed) return;
+    throw new AppError(
+      "rate_limit_exceeded",
+      `At most ${MINT_LIMIT.points} ${kind === "anonymous" ? "sessions may be minted" : "assertions may be exchanged"} per ${MINT_LIMIT.durationSec} seconds from one client address.`,
+      { limit: MINT_LIMIT.points, window, window_seconds: MINT_LIMIT.durationSec, retry_after: budget.retryAfterSec },
+      { "retry-after": String(budget.retryAfterSec) },
+    );
+  };
+}
+
 export class SessionsService {
   private readonly repo: SessionsRepository;
   private readonly keys: PublicKeysService;
   private readonly stores: AccountsRepository;
-  private readonly mintLimiter;
+  private readonly mintBudget: (clientAddress: string) => Promise<void>;
   private readonly turns: ChatRepository;
 
   constructor(private readonly ctx: AppContext) {
@@ -72,19 +91,11 @@ export class SessionsService {
     this.keys = new PublicKeysService(ctx);
     this.stores = new AccountsRepository(ctx.database.db);
     this.turns = new ChatRepository(ctx.database.db);
-    this.mintLimiter = ctx.limiters({ name: "assistant-session-mint", ...MINT_LIMIT });
+    this.mintBudget = mintBudget(ctx, "anonymous");
   }
 
   async mintAnonymous(publicKey: string, locale: string | undefined, clientAddress: string) {
-    const budget = await this.mintLimiter.consume(clientAddress);
-    if (!budget.allowed) {
-      throw new AppError(
-        "rate_limit_exceeded",
-        `At most ${MINT_LIMIT.points} sessions may be minted per ${MINT_LIMIT.durationSec} seconds from one client address.`,
-        { limit: MINT_LIMIT.points, window: "session_mint_per_client_address", window_seconds: MINT_LIMIT.durationSec, retry_after: budget.retryAfterSec },
-        { "retry-after": String(budget.retryAfterSec) },
-      );
-    }
+    await this.mintBudget(clientAddress);
     const key = await this.keys.resolve(publicKey);
     const store = await this.stores.findStore(key.store_id);
     if (!store || store.status !== "active") throw new AppError("unauthorized", "The store is not active.");
