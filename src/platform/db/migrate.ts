@@ -29,18 +29,19 @@ export async function runMigrations(db: Kysely<any>, dialect: Dialect, pgSchema?
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return;
-    // Kysely looks for its bookkeeping tables by introspecting every schema of the database; a
-    // schema dropped by someone else during that scan fails it with 3F000 naming that other
-    // schema (seen when many test processes share one server). Nothing was migrated: try again.
-    if (attempt < 5 && droppedElsewhere(error, pgSchema)) continue;
+    // Before running anything, Kysely looks for its bookkeeping tables by introspecting every
+    // schema of the database; a schema or table dropped by someone else during that scan (seen
+    // when many test processes share one server) fails it with "schema/relation/column does not
+    // exist". No migration ran then (`results` is undefined): try again.
+    if (attempt < 5 && results === undefined && vanishedDuringIntrospection(error)) continue;
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
     throw new Error(`Database migration ${failed} failed: ${(error as Error).message}`, { cause: error });
   }
 }
 
-function droppedElsewhere(error: unknown, ownSchema: string | undefined): boolean {
-  const e = error as { code?: unknown; message?: unknown };
-  if (e.code !== "3F000" || typeof e.message !== "string") return false;
-  const named = /schema "([^"]+)" does not exist/.exec(e.message)?.[1];
-  return named !== undefined && named !== ownSchema;
+/** PostgreSQL: invalid_schema_name, undefined_table, undefined_column. */
+const VANISHED = new Set(["3F000", "42P01", "42703"]);
+
+function vanishedDuringIntrospection(error: unknown): boolean {
+  return VANISHED.has(String((error as { code?: unknown }).code));
 }
