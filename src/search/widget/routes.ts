@@ -17,7 +17,7 @@
 import { fileURLToPath } from "node:url";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { Type } from "typebox";
+import { Type, type TSchema } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import { loadScript, sendScript } from "../../platform/http/scripts.js";
 import type { AppContext } from "../../platform/context.js";
@@ -291,55 +291,31 @@ export async function widgetRoutes(app: App, ctx: AppContext) {
     const errors = searchErrors(400, 401, 403, 413, 415, 422, 429, 503);
     const description = `Headers: X-Service-Key (public key) and the browser's Origin, which must be on the key's allow-list (403 origin_not_allowed otherwise; 401 for a missing, unknown or revoked key). Rate limits: ${limitsText} (429 rate_limit_exceeded with Retry-After). CORS headers only for the key's origins.`;
 
+    /** The options every widget search route shares; only the summary and body differ. */
+    const widgetSearch = <B extends TSchema>(summary: string, body: B, extra: { consumes?: string[] } = {}) => ({
+      config: { auth: "none" as const },
+      schema: { tags, security: widgetKey, summary, description, ...extra, headers: WidgetHeaders, body, response: { 200: WidgetSearchResponse, ...errors } },
+    });
+
     scope.post(
       "/v1/widget/search/text",
-      {
-        config: { auth: "none" },
-        schema: {
-          tags,
-          security: widgetKey,
-          summary: "Widget: natural-language search",
-          description,
-          headers: WidgetHeaders,
-          body: WidgetTextBody,
-          response: { 200: WidgetSearchResponse, ...errors },
-        },
-      },
+      widgetSearch("Widget: natural-language search", WidgetTextBody),
       async (request) => search.text(widgetOf(request).store.id, request.body.query, common(request.body)),
     );
 
     scope.post(
       "/v1/widget/search/url",
-      {
-        config: { auth: "none" },
-        schema: {
-          tags,
-          security: widgetKey,
-          summary: "Widget: search by an image URL",
-          description,
-          headers: WidgetHeaders,
-          body: WidgetUrlBody,
-          response: { 200: WidgetSearchResponse, ...errors },
-        },
-      },
+      widgetSearch("Widget: search by an image URL", WidgetUrlBody),
       async (request) => search.url(widgetOf(request).store.id, request.body.image_url, common(request.body)),
     );
 
     scope.post(
       "/v1/widget/search/upload",
-      {
-        config: { auth: "none" },
-        schema: {
-          tags,
-          security: widgetKey,
-          summary: "Widget: search by an uploaded image (multipart/form-data: image file, limit, threshold, category, price_min, price_max, color)",
-          description,
-          consumes: ["multipart/form-data"],
-          headers: WidgetHeaders,
-          body: WidgetUploadBody,
-          response: { 200: WidgetSearchResponse, ...errors },
-        },
-      },
+      widgetSearch(
+        "Widget: search by an uploaded image (multipart/form-data: image file, limit, threshold, category, price_min, price_max, color)",
+        WidgetUploadBody,
+        { consumes: ["multipart/form-data"] },
+      ),
       async (request) => {
         const b = request.body as Body;
         return search.upload(widgetOf(request).store.id, b.image as Buffer, common(b));
