@@ -1,6 +1,6 @@
 // Append-only migrations, run at start on both dialects (Kysely's Migrator takes a lock, so
 // several processes starting at once apply each migration exactly once).
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider, type TableMetadata } from "kysely";
 import type { Dialect } from "./index.js";
 import { migrations } from "./migrations/index.js";
 
@@ -25,23 +25,42 @@ export async function runMigrations(db: Kysely<any>, dialect: Dialect, pgSchema?
       Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(types)])),
   };
   // The migration bookkeeping tables live in the schema in use (tests run several schemas side by side).
-  const migrator = new Migrator({ db, provider, ...(pgSchema ? { migrationTableSchema: pgSchema } : {}) });
-  for (let attempt = 1; ; attempt++) {
-    const { error, results } = await migrator.migrateToLatest();
-    if (!error) return;
-    // Before running anything, Kysely looks for its bookkeeping tables by introspecting every
-    // schema of the database; a schema or table dropped by someone else during that scan (seen
-    // when many test processes share one server) fails it with "schema/relation/column does not
-    // exist". No migration ran then (`results` is undefined): try again.
-    if (attempt < 5 && results === undefined && vanishedDuringIntrospection(error)) continue;
+  const migrator = new Migrator({
+    db: dialect === "postgres" ? withSchemaIntrospection(db, pgSchema) : db,
+    provider,
+    ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
     throw new Error(`Database migration ${failed} failed: ${(error as Error).message}`, { cause: error });
   }
 }
 
-/** PostgreSQL: invalid_schema_name, undefined_table, undefined_column. */
-const VANISHED = new Set(["3F000", "42P01", "42703"]);
-
-function vanishedDuringIntrospection(error: unknown): boolean {
-  return VANISHED.has(String((error as { code?: unknown }).code));
+/**
+ * The Migrator looks for its bookkeeping tables with `db.introspection.getTables()`, which on
+ * PostgreSQL reads every column of every schema in the database: slow on a shared server, and it
+ * fails when another schema is dropped meanwhile (many test processes on one server). This view of
+ * `db` answers that question from the one schema in use, by table name only.
+ */
+function withSchemaIntrospection(db: Kysely<any>, pgSchema: string | undefined): Kysely<any> {
+  const introspection: DatabaseIntrospector = {
+    getSchemas: () => db.introspection.getSchemas(),
+    getMetadata: (options) => db.introspection.getMetadata(options),
+    async getTables(): Promise<TableMetadata[]> {
+      const rows = await sql<{ schema: string; name: string; is_view: boolean }>`
+        SELECT table_schema AS schema, table_name AS name, table_type = 'VIEW' AS is_view
+        FROM information_schema.tables
+        WHERE table_schema = coalesce(${pgSchema ?? null}::text, current_schema())`.execute(db);
+      return rows.rows.map((r) => ({ schema: r.schema, name: r.name, isView: r.is_view, columns: [] }));
+    },
+  };
+  // Kysely keeps its state in private fields: forward everything to `db` itself.
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === "introspection") return introspection;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
