@@ -25,7 +25,7 @@ export function adminRoutes(ctx: AppContext, permission: Permission = ADMIN_PERM
     config: { auth: "store" as const },
     onRequest: guard.onRequest,
     preHandler: guard.preHandler,
-    schema: { tags: ["admin"], security: [{ bearer: [] }], ...schema, response: { ...schema.response, ...problems(401, 403) } as S["response"] },
+    schema: { tags: ["admin"], security: sessionSecurity, ...schema, response: { ...schema.response, ...problems(401, 403) } as S["response"] },
   });
 }
 

@@ -12,6 +12,9 @@ export const SearchErrorSchema = Type.Object(
 );
 
 /** Response entries documenting the usual Search API errors of an authenticated route. */
+/** OpenAPI security requirement of routes taking `Authorization: Bearer …`. */
+export const bearerSecurity = [{ bearer: [] }];
+
 export function searchErrors(...statuses: number[]) {
   return Object.fromEntries(statuses.map((s) => [s, SearchErrorSchema]));
 }

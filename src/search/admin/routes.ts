@@ -6,10 +6,9 @@ import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
-import { searchErrors } from "../../platform/http/schemas.js";
+import { searchErrors, bearerSecurity } from "../../platform/http/schemas.js";
 import { AdminService } from "./service.js";
 
-const bearer = [{ bearer: [] }];
 const PlanNameSchema = Type.Union([Type.Literal("free"), Type.Literal("basic"), Type.Literal("premium"), Type.Literal("enterprise")], {
   description: "free, basic, premium or enterprise",
 });
@@ -71,7 +70,7 @@ export async function adminRoutes(app: App, ctx: AppContext) {
       preHandler: requireSuperAdmin,
       schema: {
         tags: ["admin"],
-        security: bearer,
+        security: bearerSecurity,
         summary: "Every store of the platform, oldest first (super admins only)",
         description:
           "Paged with `limit` (1–100, default 50) and the opaque `next_cursor`; `q` filters by part of the slug or name. Each store shows its plan and limits, product and member counts and owner e-mails.",
@@ -89,7 +88,7 @@ export async function adminRoutes(app: App, ctx: AppContext) {
       preHandler: requireSuperAdmin,
       schema: {
         tags: ["admin"],
-        security: bearer,
+        security: bearerSecurity,
         summary: "Set a store's plan without checkout (super admins only)",
         description:
           "Applies at once, like a completed checkout (rate limits and the product limit read the plan on every request); recorded as plan source `admin_override`, with no invoice. Setting the current plan answers `changed: false`. With a live Stripe subscription, Stripe's next subscription event sets the plan it bills for.",

@@ -13,6 +13,7 @@
 //   app.get("/v1/products", { config: { auth: "store" }, preHandler: requirePermission("products:read"), … })
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../../platform/errors/catalogue.js";
+import { bearerSecurity } from "../../platform/http/schemas.js";
 import type { Role } from "../../platform/db/schema.js";
 
 /** Every permission the service knows, with the endpoints it opens. */
@@ -188,4 +189,12 @@ export function permissionOfHandlers(handlers: unknown): Permission | undefined 
     if (typeof h === "function" && typeof p === "string" && isPermission(p)) return p;
   }
   return undefined;
+}
+
+/**
+ * Options of a store route gated by `permission`: store authentication, the permission check
+ * (recorded in the route table by trackRoutes) and bearer security in the OpenAPI document.
+ */
+export function storeRoute<S extends object>(permission: Permission, schema: S) {
+  return { config: { auth: "store" as const }, preHandler: requirePermission(permission), schema: { ...schema, security: bearerSecurity } };
 }

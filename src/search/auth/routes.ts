@@ -2,7 +2,7 @@
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
-import { Email, searchErrors } from "../../platform/http/schemas.js";
+import { bearerSecurity, Email, searchErrors } from "../../platform/http/schemas.js";
 import { AuthService } from "./service.js";
 import { bearerOf } from "./authenticate.js";
 
@@ -95,7 +95,7 @@ export async function authRoutes(app: App, ctx: AppContext) {
       schema: {
         tags: ["auth"],
         summary: "Exchange a valid bearer (or one expired at most 5 minutes ago) for a new token; the old one is revoked",
-        security: [{ bearer: [] }],
+        security: bearerSecurity,
         response: { 200: TokenResponse, ...searchErrors(401, 429) },
       },
     },

@@ -12,14 +12,13 @@ import type { App } from "../../platform/http/app.js";
 import { searchErrors } from "../../platform/http/schemas.js";
 import { toAppError } from "../../platform/errors/map.js";
 import { storeOf } from "../auth/authenticate.js";
-import { requirePermission } from "../auth/permissions.js";
+import { storeRoute } from "../auth/permissions.js";
 import { BillingService } from "./service.js";
 import { PLANS, PLAN_CURRENCY, isPaidPlan } from "./plans.js";
 import { StripeGateway } from "./stripe.js";
 import { createUsageMeter, type UsageMeter } from "./usage-meter.js";
 import { PAGE_HEADERS, cancelledPage, checkoutPage, completedPage, errorPage, returnPage } from "./pages.js";
 
-const bearer = [{ bearer: [] }];
 const PlanNameSchema = Type.Union(
   [Type.Literal("free"), Type.Literal("basic"), Type.Literal("premium"), Type.Literal("enterprise")],
   { description: "free, basic, premium or enterprise" },
@@ -128,66 +127,46 @@ export async function billingRoutes(app: App, ctx: AppContext, meter?: UsageMete
 
   app.get(
     "/v1/billing/current-plan",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("billing:read"),
-      schema: {
-        tags: ["billing"],
-        summary: "The store's plan, its limits and the current billing period",
-        security: bearer,
-        response: { 200: CurrentPlan, ...searchErrors(401, 403) },
-      },
-    },
+    storeRoute("billing:read", {
+      tags: ["billing"],
+      summary: "The store's plan, its limits and the current billing period",
+      response: { 200: CurrentPlan, ...searchErrors(401, 403) },
+    }),
     async (request) => service.currentPlan(storeOf(request).id),
   );
 
   app.get(
     "/v1/billing/usage",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("billing:read"),
-      schema: {
-        tags: ["billing"],
-        summary: "API calls in the current period, product count, limits and percentages",
-        security: bearer,
-        response: { 200: Usage, ...searchErrors(401, 403) },
-      },
-    },
+    storeRoute("billing:read", {
+      tags: ["billing"],
+      summary: "API calls in the current period, product count, limits and percentages",
+      response: { 200: Usage, ...searchErrors(401, 403) },
+    }),
     async (request) => service.usage(storeOf(request).id),
   );
 
   app.get(
     "/v1/billing/invoices",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("billing:read"),
-      schema: {
-        tags: ["billing"],
-        summary: "Invoices of the store, newest first",
-        security: bearer,
-        querystring: Type.Object(
-          { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })) },
-          { additionalProperties: false },
-        ),
-        response: { 200: Type.Array(Invoice), ...searchErrors(400, 401, 403) },
-      },
-    },
+    storeRoute("billing:read", {
+      tags: ["billing"],
+      summary: "Invoices of the store, newest first",
+      querystring: Type.Object(
+        { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })) },
+        { additionalProperties: false },
+      ),
+      response: { 200: Type.Array(Invoice), ...searchErrors(400, 401, 403) },
+    }),
     async (request) => service.invoices(storeOf(request).id, request.query.limit ?? 100),
   );
 
   app.post(
     "/v1/billing/checkout",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("billing:write"),
-      schema: {
-        tags: ["billing"],
-        summary: "Start buying a plan (permission billing:write): returns the hosted checkout URL (Stripe, or the local TEST MODE page without STRIPE_SECRET_KEY)",
-        security: bearer,
-        body: Type.Object({ plan_name: PlanNameSchema }, { additionalProperties: false }),
-        response: { 200: Checkout, ...searchErrors(400, 401, 403, 409, 502, 503) },
-      },
-    },
+    storeRoute("billing:write", {
+      tags: ["billing"],
+      summary: "Start buying a plan (permission billing:write): returns the hosted checkout URL (Stripe, or the local TEST MODE page without STRIPE_SECRET_KEY)",
+      body: Type.Object({ plan_name: PlanNameSchema }, { additionalProperties: false }),
+      response: { 200: Checkout, ...searchErrors(400, 401, 403, 409, 502, 503) },
+    }),
     async (request) => {
       const store = storeOf(request);
       const actor = request.principal?.kind === "user" ? request.principal.userId : null;

@@ -4,37 +4,32 @@ import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
 import { searchErrors } from "../../platform/http/schemas.js";
 import { storeOf } from "../auth/authenticate.js";
-import { requirePermission } from "../auth/permissions.js";
+import { storeRoute } from "../auth/permissions.js";
 import { BulkJobsService } from "./service.js";
 
 export async function jobRoutes(app: App, ctx: AppContext) {
   const bulk = new BulkJobsService(ctx);
   app.get(
     "/v1/jobs/:job_id",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("products:bulk"),
-      schema: {
-        tags: ["products"],
-        security: [{ bearer: [] }],
-        summary: "Status of a bulk job: processing, completed or failed, with per-item errors",
-        params: Type.Object({ job_id: Type.String({ maxLength: 100 }) }),
-        response: {
-          200: Type.Object({
-            job_id: Type.String(),
-            status: Type.Union([Type.Literal("processing"), Type.Literal("completed"), Type.Literal("failed")]),
-            total: Type.Integer(),
-            processed: Type.Integer(),
-            succeeded: Type.Integer(),
-            failed: Type.Integer(),
-            errors: Type.Array(Type.Object({ product_id: Type.String(), error: Type.String(), message: Type.String() })),
-            created_at: Type.String({ format: "date-time" }),
-            finished_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
-          }),
-          ...searchErrors(401, 403, 404),
-        },
+    storeRoute("products:bulk", {
+      tags: ["products"],
+      summary: "Status of a bulk job: processing, completed or failed, with per-item errors",
+      params: Type.Object({ job_id: Type.String({ maxLength: 100 }) }),
+      response: {
+        200: Type.Object({
+          job_id: Type.String(),
+          status: Type.Union([Type.Literal("processing"), Type.Literal("completed"), Type.Literal("failed")]),
+          total: Type.Integer(),
+          processed: Type.Integer(),
+          succeeded: Type.Integer(),
+          failed: Type.Integer(),
+          errors: Type.Array(Type.Object({ product_id: Type.String(), error: Type.String(), message: Type.String() })),
+          created_at: Type.String({ format: "date-time" }),
+          finished_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+        }),
+        ...searchErrors(401, 403, 404),
       },
-    },
+    }),
     async (request) => bulk.status(storeOf(request).id, request.params.job_id),
   );
 }

@@ -2,15 +2,14 @@
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
-import { searchErrors } from "../../platform/http/schemas.js";
+import { searchErrors, bearerSecurity } from "../../platform/http/schemas.js";
 import { storeOf } from "../auth/authenticate.js";
-import { requirePermission } from "../auth/permissions.js";
+import { requirePermission, storeRoute } from "../auth/permissions.js";
 import { BulkJobsService, BULK_MAX_ITEMS } from "../jobs/service.js";
 import { DemoCatalogue } from "./demo.js";
 import { ImageUrl, IndexResponse, Metadata, ProductId, ProductInput, ProductView } from "./schemas.js";
 import { ProductsService } from "./service.js";
 
-const bearer = [{ bearer: [] }];
 const tags = ["products"];
 
 export async function productRoutes(app: App, ctx: AppContext) {
@@ -20,17 +19,12 @@ export async function productRoutes(app: App, ctx: AppContext) {
 
   app.post(
     "/v1/products",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("products:write"),
-      schema: {
-        tags,
-        security: bearer,
-        summary: "Index a product from an image URL and metadata (201 when new, 200 when an existing product_id was replaced)",
-        body: ProductInput,
-        response: { 200: IndexResponse, 201: IndexResponse, ...searchErrors(400, 401, 403, 413, 415, 422, 429, 503) },
-      },
-    },
+    storeRoute("products:write", {
+      tags,
+      summary: "Index a product from an image URL and metadata (201 when new, 200 when an existing product_id was replaced)",
+      body: ProductInput,
+      response: { 200: IndexResponse, 201: IndexResponse, ...searchErrors(400, 401, 403, 413, 415, 422, 429, 503) },
+    }),
     async (request, reply) => {
       const result = await products.index(storeOf(request).id, request.body);
       return reply.status(result.created ? 201 : 200).send(result);
@@ -39,32 +33,27 @@ export async function productRoutes(app: App, ctx: AppContext) {
 
   app.get(
     "/v1/products",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("products:read"),
-      schema: {
-        tags,
-        security: bearer,
-        summary: "List products, oldest first, with an opaque cursor",
-        querystring: Type.Object(
-          {
-            limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-            cursor: Type.Optional(Type.String({ maxLength: 500 })),
-            category: Type.Optional(Type.String({ maxLength: 100 })),
-            brand: Type.Optional(Type.String({ maxLength: 100 })),
-          },
-          { additionalProperties: false },
-        ),
-        response: {
-          200: Type.Object({
-            products: Type.Array(ProductView),
-            next_cursor: Type.Union([Type.String(), Type.Null()]),
-            total: Type.Integer(),
-          }),
-          ...searchErrors(400, 401, 403),
+    storeRoute("products:read", {
+      tags,
+      summary: "List products, oldest first, with an opaque cursor",
+      querystring: Type.Object(
+        {
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          cursor: Type.Optional(Type.String({ maxLength: 500 })),
+          category: Type.Optional(Type.String({ maxLength: 100 })),
+          brand: Type.Optional(Type.String({ maxLength: 100 })),
         },
+        { additionalProperties: false },
+      ),
+      response: {
+        200: Type.Object({
+          products: Type.Array(ProductView),
+          next_cursor: Type.Union([Type.String(), Type.Null()]),
+          total: Type.Integer(),
+        }),
+        ...searchErrors(400, 401, 403),
       },
-    },
+    }),
     async (request) => {
       const { limit, cursor, category, brand } = request.query;
       return products.list(storeOf(request).id, limit, cursor, { category, brand });
@@ -78,28 +67,23 @@ export async function productRoutes(app: App, ctx: AppContext) {
     {
       config: { auth: "store" },
       preHandler: requirePermission("products:read"),
-      schema: { tags, security: bearer, summary: "One product", params: idParams, response: { 200: ProductView, ...searchErrors(400, 401, 403, 404) } },
+      schema: { tags, security: bearerSecurity, summary: "One product", params: idParams, response: { 200: ProductView, ...searchErrors(400, 401, 403, 404) } },
     },
     async (request) => products.get(storeOf(request).id, request.params.product_id),
   );
 
   app.put(
     "/v1/products/:product_id",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("products:write"),
-      schema: {
-        tags,
-        security: bearer,
-        summary: "Update image_url and/or metadata (metadata is replaced as a whole); re-embeds only when image_url changed",
-        params: idParams,
-        body: Type.Object(
-          { image_url: Type.Optional(ImageUrl), metadata: Type.Optional(Metadata) },
-          { additionalProperties: false, minProperties: 1 },
-        ),
-        response: { 200: IndexResponse, ...searchErrors(400, 401, 403, 404, 413, 415, 422, 503) },
-      },
-    },
+    storeRoute("products:write", {
+      tags,
+      summary: "Update image_url and/or metadata (metadata is replaced as a whole); re-embeds only when image_url changed",
+      params: idParams,
+      body: Type.Object(
+        { image_url: Type.Optional(ImageUrl), metadata: Type.Optional(Metadata) },
+        { additionalProperties: false, minProperties: 1 },
+      ),
+      response: { 200: IndexResponse, ...searchErrors(400, 401, 403, 404, 413, 415, 422, 503) },
+    }),
     async (request) => products.update(storeOf(request).id, request.params.product_id, request.body),
   );
 
@@ -108,7 +92,7 @@ export async function productRoutes(app: App, ctx: AppContext) {
     {
       config: { auth: "store" },
       preHandler: requirePermission("products:delete"),
-      schema: { tags, security: bearer, summary: "Remove a product and its vector", params: idParams, response: { 204: Type.Null(), ...searchErrors(400, 401, 403, 404) } },
+      schema: { tags, security: bearerSecurity, summary: "Remove a product and its vector", params: idParams, response: { 204: Type.Null(), ...searchErrors(400, 401, 403, 404) } },
     },
     async (request, reply) => {
       await products.remove(storeOf(request).id, request.params.product_id);
@@ -124,7 +108,7 @@ export async function productRoutes(app: App, ctx: AppContext) {
       bodyLimit: 8 * 1024 * 1024,
       schema: {
         tags,
-        security: bearer,
+        security: bearerSecurity,
         summary: `Index up to ${BULK_MAX_ITEMS} products in the background; 202 at once`,
         description:
           "When the job finishes, callback_url receives {event: \"bulk.completed\", job_id, status, total, succeeded, failed, finished_at} signed like webhooks (X-Webhook-Signature) with callback_secret — the one given, or one generated and returned here once.",
@@ -152,23 +136,18 @@ export async function productRoutes(app: App, ctx: AppContext) {
 
   app.post(
     "/v1/products/demo",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("products:write"),
-      schema: {
-        tags,
-        security: bearer,
-        summary: "Install the demo catalogue (24 products whose images ship with the service)",
-        response: {
-          200: Type.Object({
-            installed: Type.Integer(),
-            failed: Type.Array(Type.Object({ product_id: Type.String(), error: Type.String(), message: Type.String() })),
-            products: Type.Array(Type.String()),
-          }),
-          ...searchErrors(401, 403, 503),
-        },
+    storeRoute("products:write", {
+      tags,
+      summary: "Install the demo catalogue (24 products whose images ship with the service)",
+      response: {
+        200: Type.Object({
+          installed: Type.Integer(),
+          failed: Type.Array(Type.Object({ product_id: Type.String(), error: Type.String(), message: Type.String() })),
+          products: Type.Array(Type.String()),
+        }),
+        ...searchErrors(401, 403, 503),
       },
-    },
+    }),
     async (request) => demo.install(storeOf(request).id, products),
   );
 

@@ -5,7 +5,7 @@ import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
 import { AppError, isAppError } from "../../platform/errors/catalogue.js";
-import { searchErrors, SearchErrorSchema } from "../../platform/http/schemas.js";
+import { searchErrors, SearchErrorSchema, bearerSecurity } from "../../platform/http/schemas.js";
 import { strictAjv, validateBody } from "../../platform/http/validation.js";
 import { storeOf } from "../auth/authenticate.js";
 import { requirePermission } from "../auth/permissions.js";
@@ -28,7 +28,6 @@ import {
 import { SearchService, type Common, type SearchResponse } from "./service.js";
 
 type Body = Record<string, any>;
-const bearer = [{ bearer: [] }];
 const tags = ["search"];
 const errors = searchErrors(400, 401, 403, 413, 415, 422, 429, 503);
 
@@ -84,7 +83,7 @@ export async function searchRoutes(app: App, ctx: AppContext) {
       ...gate,
       schema: {
         tags,
-        security: bearer,
+        security: bearerSecurity,
         summary: "Search by an uploaded image (multipart/form-data: image file, limit, threshold, category, price_min, price_max, color)",
         consumes: ["multipart/form-data"],
         body: UploadMultipart,
@@ -98,7 +97,7 @@ export async function searchRoutes(app: App, ctx: AppContext) {
   );
 
   const jsonRoute = (path: string, type: keyof typeof modes, summary: string) =>
-    app.post(path, { ...gate, schema: { tags, security: bearer, summary, body: modes[type].schema, response } }, async (request) =>
+    app.post(path, { ...gate, schema: { tags, security: bearerSecurity, summary, body: modes[type].schema, response } }, async (request) =>
       modes[type].run(storeOf(request).id, request.body as Body),
     );
   jsonRoute("/v1/search/url", "url", "Search by an image URL");
@@ -113,7 +112,7 @@ export async function searchRoutes(app: App, ctx: AppContext) {
       ...gate,
       schema: {
         tags,
-        security: bearer,
+        security: bearerSecurity,
         summary: "Search with 2–10 reference images (JSON image_urls, or multipart files `images`); mode average | union | best",
         body: { content: { "application/json": { schema: MultiImageBody }, "multipart/form-data": { schema: MultiImageMultipart } } },
         response,
@@ -133,7 +132,7 @@ export async function searchRoutes(app: App, ctx: AppContext) {
       ...gate,
       schema: {
         tags,
-        security: bearer,
+        security: bearerSecurity,
         summary: "Search by a region of an image (JSON image_url + region, or multipart image file + region as JSON text)",
         body: { content: { "application/json": { schema: CropBody }, "multipart/form-data": { schema: CropMultipart } } },
         response,
@@ -155,7 +154,7 @@ export async function searchRoutes(app: App, ctx: AppContext) {
       ...gate,
       schema: {
         tags,
-        security: bearer,
+        security: bearerSecurity,
         summary: "Up to 20 searches in one request; each item answers a search response or its own error",
         body: BatchBody,
         response: {

@@ -3,10 +3,10 @@
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
-import { searchErrors } from "../../platform/http/schemas.js";
+import { searchErrors, bearerSecurity } from "../../platform/http/schemas.js";
 import { AccountsService } from "../accounts/service.js";
 import { actorUserIdOf, requireRole, storeOf, userIdOf } from "../auth/authenticate.js";
-import { API_KEY_SCOPE_AREAS, requirePermission } from "../auth/permissions.js";
+import { API_KEY_SCOPE_AREAS, storeRoute } from "../auth/permissions.js";
 import { TwoFactorService } from "./service.js";
 import { API_KEY_DEFAULT_DAYS, API_KEY_MAX_DAYS, ApiKeysService } from "./api-keys.js";
 import { IpAllowlistService } from "./ip-allowlist.js";
@@ -17,7 +17,6 @@ const TotpBody = Type.Object(
   { additionalProperties: false },
 );
 const TwoFactorState = Type.Object({ enabled: Type.Boolean() });
-const bearer = [{ bearer: [] }];
 const tags = ["security"];
 const DateTime = Type.String({ format: "date-time" });
 const NullableDate = Type.Union([DateTime, Type.Null()]);
@@ -112,7 +111,7 @@ export async function securityRoutes(app: App, ctx: AppContext) {
       schema: {
         tags: ["security"],
         summary: "Start 2FA setup: a new secret and a QR code (data: URL) of its otpauth:// link",
-        security: bearer,
+        security: bearerSecurity,
         response: {
           200: Type.Object({ secret: Type.String(), otpauth_url: Type.String(), qr_code_url: Type.String() }),
           ...searchErrors(400, 401, 403),
@@ -129,7 +128,7 @@ export async function securityRoutes(app: App, ctx: AppContext) {
       schema: {
         tags: ["security"],
         summary: "Enable 2FA with a code from the secret returned by setup",
-        security: bearer,
+        security: bearerSecurity,
         body: TotpBody,
         response: { 200: TwoFactorState, ...searchErrors(400, 401, 403) },
       },
@@ -144,7 +143,7 @@ export async function securityRoutes(app: App, ctx: AppContext) {
       schema: {
         tags: ["security"],
         summary: "Disable 2FA; needs a current code",
-        security: bearer,
+        security: bearerSecurity,
         body: TotpBody,
         response: { 200: TwoFactorState, ...searchErrors(400, 401, 403) },
       },
@@ -159,7 +158,7 @@ export async function securityRoutes(app: App, ctx: AppContext) {
       schema: {
         tags: ["security"],
         summary: "Whether 2FA is enabled for the signed-in user",
-        security: bearer,
+        security: bearerSecurity,
         response: {
           200: Type.Object({ enabled: Type.Boolean(), pending_setup: Type.Boolean() }),
           ...searchErrors(401, 403),
@@ -177,7 +176,7 @@ export async function securityRoutes(app: App, ctx: AppContext) {
       schema: {
         tags: ["security"],
         summary: "Generate a new client secret (shown once); the old one stops working at once",
-        security: bearer,
+        security: bearerSecurity,
         response: {
           200: Type.Object({
             client_id: Type.String({ format: "uuid" }),
@@ -197,28 +196,23 @@ export async function securityRoutes(app: App, ctx: AppContext) {
   // --- scoped API keys
   app.post(
     "/v1/security/api-keys",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("security:write"),
-      schema: {
-        tags,
-        summary: "Create a scoped API key; the secret `key` (sk_live_…) is returned this once",
-        description:
-          "Use it as `Authorization: Bearer sk_live_…` on /v1/* calls; it may do only what its scopes allow (403 missing_permission naming the scope otherwise). A user may grant only permissions it holds. security:write and team:write are never API-key scopes.",
-        security: bearer,
-        body: Type.Object(
-          {
-            name: Type.String({ minLength: 1, maxLength: 100 }),
-            scopes: ScopesInput,
-            expires_in_days: Type.Optional(
-              Type.Integer({ minimum: 1, maximum: API_KEY_MAX_DAYS, description: `Default ${API_KEY_DEFAULT_DAYS}` }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 201: Type.Object({ ...ApiKeyView.properties, key: Type.String({ description: "The secret, shown this once" }) }), ...searchErrors(400, 401, 403, 422) },
-      },
-    },
+    storeRoute("security:write", {
+      tags,
+      summary: "Create a scoped API key; the secret `key` (sk_live_…) is returned this once",
+      description:
+        "Use it as `Authorization: Bearer sk_live_…` on /v1/* calls; it may do only what its scopes allow (403 missing_permission naming the scope otherwise). A user may grant only permissions it holds. security:write and team:write are never API-key scopes.",
+      body: Type.Object(
+        {
+          name: Type.String({ minLength: 1, maxLength: 100 }),
+          scopes: ScopesInput,
+          expires_in_days: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: API_KEY_MAX_DAYS, description: `Default ${API_KEY_DEFAULT_DAYS}` }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      response: { 201: Type.Object({ ...ApiKeyView.properties, key: Type.String({ description: "The secret, shown this once" }) }), ...searchErrors(400, 401, 403, 422) },
+    }),
     async (request, reply) => {
       const store = storeOf(request);
       const created = await apiKeys.create(store.id, { userId: actorUserIdOf(request), grant: store.permissions }, request.body);
@@ -228,105 +222,75 @@ export async function securityRoutes(app: App, ctx: AppContext) {
 
   app.get(
     "/v1/security/api-keys",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("security:read"),
-      schema: {
-        tags,
-        summary: "The store's API keys, newest first, with their status (never the secret)",
-        security: bearer,
-        response: { 200: Type.Array(ApiKeyView), ...searchErrors(401, 403) },
-      },
-    },
+    storeRoute("security:read", {
+      tags,
+      summary: "The store's API keys, newest first, with their status (never the secret)",
+      response: { 200: Type.Array(ApiKeyView), ...searchErrors(401, 403) },
+    }),
     async (request) => apiKeys.list(storeOf(request).id),
   );
 
   app.delete(
     "/v1/security/api-keys/:key_id",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("security:write"),
-      schema: {
-        tags,
-        summary: "Revoke an API key; its next use is 401",
-        security: bearer,
-        params: KeyParams,
-        response: { 200: ApiKeyView, ...searchErrors(401, 403, 404) },
-      },
-    },
+    storeRoute("security:write", {
+      tags,
+      summary: "Revoke an API key; its next use is 401",
+      params: KeyParams,
+      response: { 200: ApiKeyView, ...searchErrors(401, 403, 404) },
+    }),
     async (request) => apiKeys.revoke(storeOf(request).id, request.params.key_id),
   );
 
   // --- IP allow-list
   app.post(
     "/v1/security/ip-whitelist",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("security:write"),
-      schema: {
-        tags,
-        summary: "Add an address or CIDR range to the IP allow-list",
-        description:
-          "While the list is non-empty, machine grants (/oauth/token and their tokens) and API keys of the store are refused from other client addresses with 403 ip_not_allowed. User logins are not restricted.",
-        security: bearer,
-        body: Type.Object(
-          {
-            ip_address: Type.String({ minLength: 2, maxLength: 64, description: "IPv4 or IPv6 address, or CIDR range such as 203.0.113.0/24" }),
-            description: Type.Optional(Type.String({ maxLength: 200 })),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 201: AllowlistEntry, ...searchErrors(400, 401, 403, 409, 422) },
-      },
-    },
+    storeRoute("security:write", {
+      tags,
+      summary: "Add an address or CIDR range to the IP allow-list",
+      description:
+        "While the list is non-empty, machine grants (/oauth/token and their tokens) and API keys of the store are refused from other client addresses with 403 ip_not_allowed. User logins are not restricted.",
+      body: Type.Object(
+        {
+          ip_address: Type.String({ minLength: 2, maxLength: 64, description: "IPv4 or IPv6 address, or CIDR range such as 203.0.113.0/24" }),
+          description: Type.Optional(Type.String({ maxLength: 200 })),
+        },
+        { additionalProperties: false },
+      ),
+      response: { 201: AllowlistEntry, ...searchErrors(400, 401, 403, 409, 422) },
+    }),
     async (request, reply) =>
       reply.status(201).send(await allowlist.add(storeOf(request).id, actorUserIdOf(request), request.body)),
   );
 
   app.get(
     "/v1/security/ip-whitelist",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("security:read"),
-      schema: {
-        tags,
-        summary: "The store's IP allow-list (empty: no restriction)",
-        security: bearer,
-        response: { 200: Type.Array(AllowlistEntry), ...searchErrors(401, 403) },
-      },
-    },
+    storeRoute("security:read", {
+      tags,
+      summary: "The store's IP allow-list (empty: no restriction)",
+      response: { 200: Type.Array(AllowlistEntry), ...searchErrors(401, 403) },
+    }),
     async (request) => allowlist.list(storeOf(request).id),
   );
 
   app.delete(
     "/v1/security/ip-whitelist/:entry_id",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("security:write"),
-      schema: {
-        tags,
-        summary: "Remove an entry from the IP allow-list",
-        security: bearer,
-        params: EntryParams,
-        response: { 200: Type.Object({ deleted: Type.Literal(true), id: Type.String() }), ...searchErrors(401, 403, 404) },
-      },
-    },
+    storeRoute("security:write", {
+      tags,
+      summary: "Remove an entry from the IP allow-list",
+      params: EntryParams,
+      response: { 200: Type.Object({ deleted: Type.Literal(true), id: Type.String() }), ...searchErrors(401, 403, 404) },
+    }),
     async (request) => allowlist.remove(storeOf(request).id, request.params.entry_id),
   );
 
   // --- overview
   app.get(
     "/v1/security/overview",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("security:read"),
-      schema: {
-        tags,
-        summary: `2FA per member, active API keys, the IP allow-list, failed logins of the last ${FAILED_LOGIN_WINDOW_HOURS} hours and the last secret rotation`,
-        security: bearer,
-        response: { 200: Overview, ...searchErrors(401, 403) },
-      },
-    },
+    storeRoute("security:read", {
+      tags,
+      summary: `2FA per member, active API keys, the IP allow-list, failed logins of the last ${FAILED_LOGIN_WINDOW_HOURS} hours and the last secret rotation`,
+      response: { 200: Overview, ...searchErrors(401, 403) },
+    }),
     async (request) => overview.overview(storeOf(request).id),
   );
 }

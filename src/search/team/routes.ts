@@ -5,16 +5,15 @@ import type { FastifyRequest } from "fastify";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
-import { Email, searchErrors } from "../../platform/http/schemas.js";
+import { Email, searchErrors, bearerSecurity } from "../../platform/http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
 import { ACTIVE_TENANT_HEADER, storeOf } from "../auth/authenticate.js";
-import { requirePermission } from "../auth/permissions.js";
+import { requirePermission, storeRoute } from "../auth/permissions.js";
 import { GroupId, MemberView, RoleSchema } from "../users/schemas.js";
 import { UsersService } from "../users/service.js";
 import { actorOf } from "../users/routes.js";
 import { INVITE_ACCEPT_PATH, TeamService } from "./service.js";
 
-const bearer = [{ bearer: [] }];
 const tags = ["team"];
 const DateTime = Type.String({ format: "date-time" });
 
@@ -60,7 +59,7 @@ export async function teamRoutes(app: App, ctx: AppContext) {
         tags,
         summary: "Invite someone to the store (owner or super admin; X-Service-Active-Tenant required)",
         description: `Creates a pending invite with a single-use token (SHA-256 at rest) valid 7 days and e-mails the link {PUBLIC_BASE_URL}${INVITE_ACCEPT_PATH}?token=…, whose page posts the token to POST /v1/team/invites/accept.`,
-        security: bearer,
+        security: bearerSecurity,
         headers: Type.Object({ [ACTIVE_TENANT_HEADER]: Type.String({ minLength: 1, maxLength: 100 }) }),
         body: Type.Object({ email: Email, role: RoleSchema }, { additionalProperties: false }),
         response: {
@@ -84,16 +83,11 @@ export async function teamRoutes(app: App, ctx: AppContext) {
 
   app.get(
     "/v1/team/invites",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("team:read"),
-      schema: {
-        tags,
-        summary: "Pending invites of the store, newest first",
-        security: bearer,
-        response: { 200: Type.Array(InviteView), ...searchErrors(401, 403) },
-      },
-    },
+    storeRoute("team:read", {
+      tags,
+      summary: "Pending invites of the store, newest first",
+      response: { 200: Type.Array(InviteView), ...searchErrors(401, 403) },
+    }),
     async (request) => team.listPending(storeOf(request).id),
   );
 
@@ -105,7 +99,7 @@ export async function teamRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: "Cancel a pending invite; its token stops working (no resend: invite again for a new token)",
-        security: bearer,
+        security: bearerSecurity,
         params: Type.Object({ invite_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
         response: {
           200: Type.Object({ invite_id: Type.String(), status: Type.Literal("cancelled"), cancelled_at: DateTime }),
@@ -155,55 +149,40 @@ export async function teamRoutes(app: App, ctx: AppContext) {
 
   app.get(
     "/v1/team/members",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("team:read"),
-      schema: {
-        tags,
-        summary: "Members of the active store with role, groups and 2FA status (same as GET /v1/users)",
-        security: bearer,
-        response: { 200: Type.Array(MemberView), ...searchErrors(401, 403) },
-      },
-    },
+    storeRoute("team:read", {
+      tags,
+      summary: "Members of the active store with role, groups and 2FA status (same as GET /v1/users)",
+      response: { 200: Type.Array(MemberView), ...searchErrors(401, 403) },
+    }),
     async (request) => users.listMembers(storeOf(request).id),
   );
 
   app.patch(
     "/v1/team/members/:user_id",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("team:write"),
-      schema: {
-        tags,
-        summary: "Change a member's role and/or custom groups (only owners make or unmake owners; the last owner stays)",
-        security: bearer,
-        params: MemberParams,
-        body: Type.Object(
-          {
-            role: Type.Optional(RoleSchema),
-            group_ids: Type.Optional(Type.Array(GroupId, { maxItems: 50, uniqueItems: true, description: "Replaces the custom groups" })),
-          },
-          { additionalProperties: false, minProperties: 1 },
-        ),
-        response: { 200: MemberView, ...searchErrors(400, 401, 403, 404, 409) },
-      },
-    },
+    storeRoute("team:write", {
+      tags,
+      summary: "Change a member's role and/or custom groups (only owners make or unmake owners; the last owner stays)",
+      params: MemberParams,
+      body: Type.Object(
+        {
+          role: Type.Optional(RoleSchema),
+          group_ids: Type.Optional(Type.Array(GroupId, { maxItems: 50, uniqueItems: true, description: "Replaces the custom groups" })),
+        },
+        { additionalProperties: false, minProperties: 1 },
+      ),
+      response: { 200: MemberView, ...searchErrors(400, 401, 403, 404, 409) },
+    }),
     async (request) => users.updateMember(storeOf(request).id, actorOf(request), request.params.user_id, request.body),
   );
 
   app.delete(
     "/v1/team/members/:user_id",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("team:write"),
-      schema: {
-        tags,
-        summary: "Remove a member from the store (the user's account stays; the last owner cannot be removed)",
-        security: bearer,
-        params: MemberParams,
-        response: { 200: Type.Object({ removed: Type.Literal(true), id: Type.String() }), ...searchErrors(401, 403, 404, 409) },
-      },
-    },
+    storeRoute("team:write", {
+      tags,
+      summary: "Remove a member from the store (the user's account stays; the last owner cannot be removed)",
+      params: MemberParams,
+      response: { 200: Type.Object({ removed: Type.Literal(true), id: Type.String() }), ...searchErrors(401, 403, 404, 409) },
+    }),
     async (request) => users.removeMember(storeOf(request).id, actorOf(request), request.params.user_id),
   );
 }

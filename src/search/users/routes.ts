@@ -8,11 +8,10 @@ import type { AppContext } from "../../platform/context.js";
 import { Email, searchErrors } from "../../platform/http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
 import { actorUserIdOf, storeOf } from "../auth/authenticate.js";
-import { requirePermission } from "../auth/permissions.js";
+import { storeRoute } from "../auth/permissions.js";
 import { GroupId, GroupView, MemberView, PermissionName, RoleSchema } from "./schemas.js";
 import { UsersService, type Actor } from "./service.js";
 
-const bearer = [{ bearer: [] }];
 
 /** The acting principal as the users/team services see it. */
 export function actorOf(request: FastifyRequest): Actor {
@@ -44,41 +43,31 @@ export async function userRoutes(app: App, ctx: AppContext) {
 
   app.post(
     "/v1/users",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("team:write"),
-      schema: {
-        tags: ["users"],
-        summary: "Create a user who joins the active store (role from a built-in group id, default viewer)",
-        description: `group_ids: at most one built-in group (grp_owner, grp_admin, grp_developer, grp_viewer — sets the role) and any of the store's custom groups. An e-mail that already has an account is 409: invite it instead. Password: ${PASSWORD_POLICY}.`,
-        security: bearer,
-        body: Type.Object(
-          {
-            email: Email,
-            password: Type.String({ minLength: 1, maxLength: 256 }),
-            full_name: Type.String({ minLength: 1, maxLength: 120 }),
-            group_ids: Type.Optional(Type.Array(GroupId, { maxItems: 50, uniqueItems: true })),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 201: MemberView, ...searchErrors(400, 401, 403, 404, 409) },
-      },
-    },
+    storeRoute("team:write", {
+      tags: ["users"],
+      summary: "Create a user who joins the active store (role from a built-in group id, default viewer)",
+      description: `group_ids: at most one built-in group (grp_owner, grp_admin, grp_developer, grp_viewer — sets the role) and any of the store's custom groups. An e-mail that already has an account is 409: invite it instead. Password: ${PASSWORD_POLICY}.`,
+      body: Type.Object(
+        {
+          email: Email,
+          password: Type.String({ minLength: 1, maxLength: 256 }),
+          full_name: Type.String({ minLength: 1, maxLength: 120 }),
+          group_ids: Type.Optional(Type.Array(GroupId, { maxItems: 50, uniqueItems: true })),
+        },
+        { additionalProperties: false },
+      ),
+      response: { 201: MemberView, ...searchErrors(400, 401, 403, 404, 409) },
+    }),
     async (request, reply) => reply.status(201).send(await users.createUser(storeOf(request).id, actorOf(request), request.body)),
   );
 
   app.get(
     "/v1/users",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("team:read"),
-      schema: {
-        tags: ["users"],
-        summary: "Members of the active store with role, groups and 2FA status",
-        security: bearer,
-        response: { 200: Type.Array(MemberView), ...searchErrors(401, 403) },
-      },
-    },
+    storeRoute("team:read", {
+      tags: ["users"],
+      summary: "Members of the active store with role, groups and 2FA status",
+      response: { 200: Type.Array(MemberView), ...searchErrors(401, 403) },
+    }),
     async (request) => users.listMembers(storeOf(request).id),
   );
 
@@ -112,82 +101,62 @@ export async function userRoutes(app: App, ctx: AppContext) {
 
   app.post(
     "/v1/user-groups",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("team:write"),
-      schema: {
-        tags: ["users"],
-        summary: "Create a custom group with permissions (you may grant only permissions you hold)",
-        security: bearer,
-        body: Type.Object(
-          {
-            name: Type.String({ minLength: 1, maxLength: 100 }),
-            permission_names: Type.Array(PermissionName, { minItems: 1, uniqueItems: true }),
-            description: Type.Optional(Type.String({ maxLength: 500 })),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 201: GroupView, ...searchErrors(400, 401, 403, 409) },
-      },
-    },
+    storeRoute("team:write", {
+      tags: ["users"],
+      summary: "Create a custom group with permissions (you may grant only permissions you hold)",
+      body: Type.Object(
+        {
+          name: Type.String({ minLength: 1, maxLength: 100 }),
+          permission_names: Type.Array(PermissionName, { minItems: 1, uniqueItems: true }),
+          description: Type.Optional(Type.String({ maxLength: 500 })),
+        },
+        { additionalProperties: false },
+      ),
+      response: { 201: GroupView, ...searchErrors(400, 401, 403, 409) },
+    }),
     async (request, reply) => reply.status(201).send(await users.createGroup(storeOf(request).id, actorOf(request), request.body)),
   );
 
   app.get(
     "/v1/user-groups",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("team:read"),
-      schema: {
-        tags: ["users"],
-        summary: "The built-in group of each role, then the store's custom groups",
-        security: bearer,
-        response: { 200: Type.Array(GroupView), ...searchErrors(401, 403) },
-      },
-    },
+    storeRoute("team:read", {
+      tags: ["users"],
+      summary: "The built-in group of each role, then the store's custom groups",
+      response: { 200: Type.Array(GroupView), ...searchErrors(401, 403) },
+    }),
     async (request) => users.listGroups(storeOf(request).id),
   );
 
   app.get(
     "/v1/user-groups/permissions",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("team:read"),
-      schema: {
-        tags: ["users"],
-        summary: "Every permission name with its description, whether it can be an API-key scope, and the roles holding it",
-        security: bearer,
-        response: {
-          200: Type.Array(
-            Type.Object({
-              name: Type.String(),
-              area: Type.String(),
-              action: Type.String(),
-              description: Type.String(),
-              api_key_scope: Type.Boolean(),
-              roles: Type.Array(RoleSchema),
-            }),
-          ),
-          ...searchErrors(401, 403),
-        },
+    storeRoute("team:read", {
+      tags: ["users"],
+      summary: "Every permission name with its description, whether it can be an API-key scope, and the roles holding it",
+      response: {
+        200: Type.Array(
+          Type.Object({
+            name: Type.String(),
+            area: Type.String(),
+            action: Type.String(),
+            description: Type.String(),
+            api_key_scope: Type.Boolean(),
+            roles: Type.Array(RoleSchema),
+          }),
+        ),
+        ...searchErrors(401, 403),
       },
-    },
+    }),
     async () => users.permissions(),
   );
 
   app.delete(
     "/v1/user-groups/:group_id",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("team:write"),
-      schema: {
-        tags: ["users"],
-        summary: "Delete a custom group (its members lose its permissions at once)",
-        security: bearer,
-        params: Type.Object({ group_id: GroupId }, { additionalProperties: false }),
-        response: { 200: Type.Object({ deleted: Type.Literal(true), id: Type.String() }), ...searchErrors(401, 403, 404, 409) },
-      },
-    },
+    storeRoute("team:write", {
+      tags: ["users"],
+      summary: "Delete a custom group (its members lose its permissions at once)",
+      params: Type.Object({ group_id: GroupId }, { additionalProperties: false }),
+      response: { 200: Type.Object({ deleted: Type.Literal(true), id: Type.String() }), ...searchErrors(401, 403, 404, 409) },
+    }),
     async (request) => users.deleteGroup(storeOf(request).id, request.params.group_id),
   );
 }

@@ -24,7 +24,7 @@ import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { searchErrors } from "../../platform/http/schemas.js";
 import { actorUserIdOf, storeOf } from "../auth/authenticate.js";
-import { requirePermission, type Permission } from "../auth/permissions.js";
+import { storeRoute, type Permission } from "../auth/permissions.js";
 import { FeedbackBody, FeedbackView } from "../feedback/schemas.js";
 import { FeedbackService } from "../feedback/service.js";
 import { filterFields, SearchResponseSchema, Threshold } from "../search/schemas.js";
@@ -59,7 +59,6 @@ const EXPOSED_HEADERS = "Retry-After, X-Request-Id";
 /** The widget key may do exactly this (kept on request.store for anything that reads permissions). */
 const WIDGET_GRANT: ReadonlySet<Permission> = new Set<Permission>(["search:execute", "search:write"]);
 
-const bearer = [{ bearer: [] }];
 const widgetKey = [{ widgetKey: [] }];
 const tags = ["widget"];
 const DateTime = Type.String({ format: "date-time" });
@@ -147,69 +146,49 @@ export async function widgetRoutes(app: App, ctx: AppContext) {
   // --- key management (Bearer) -----------------------------------------------------------------
   app.post(
     "/v1/widget/keys",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("widget:write"),
-      schema: {
-        tags,
-        security: bearer,
-        summary: "Mint a public widget key (pk_live_…) bound to exact origins; the key is returned this once",
-        description: `Origins are compared exactly (scheme, host, port; default ports omitted, hosts lower-cased). At most ${WIDGET_KEY_MAX_ACTIVE} active keys per store (422 beyond).`,
-        body: Type.Object({ name: KeyName, allowed_origins: Origins }, { additionalProperties: false }),
-        response: {
-          201: Type.Object({ ...WidgetKeyView.properties, key: Type.String({ description: "pk_live_…, shown this once (stored hashed)" }) }),
-          ...searchErrors(400, 401, 403, 422, 429),
-        },
+    storeRoute("widget:write", {
+      tags,
+      summary: "Mint a public widget key (pk_live_…) bound to exact origins; the key is returned this once",
+      description: `Origins are compared exactly (scheme, host, port; default ports omitted, hosts lower-cased). At most ${WIDGET_KEY_MAX_ACTIVE} active keys per store (422 beyond).`,
+      body: Type.Object({ name: KeyName, allowed_origins: Origins }, { additionalProperties: false }),
+      response: {
+        201: Type.Object({ ...WidgetKeyView.properties, key: Type.String({ description: "pk_live_…, shown this once (stored hashed)" }) }),
+        ...searchErrors(400, 401, 403, 422, 429),
       },
-    },
+    }),
     async (request, reply) => reply.status(201).send(await keys.create(storeOf(request).id, actorUserIdOf(request), request.body)),
   );
 
   app.get(
     "/v1/widget/keys",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("widget:read"),
-      schema: {
-        tags,
-        security: bearer,
-        summary: "The store's widget keys, newest first (never the key itself)",
-        response: { 200: Type.Array(WidgetKeyView), ...searchErrors(401, 403, 429) },
-      },
-    },
+    storeRoute("widget:read", {
+      tags,
+      summary: "The store's widget keys, newest first (never the key itself)",
+      response: { 200: Type.Array(WidgetKeyView), ...searchErrors(401, 403, 429) },
+    }),
     async (request) => keys.list(storeOf(request).id),
   );
 
   app.patch(
     "/v1/widget/keys/:widget_key_id",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("widget:write"),
-      schema: {
-        tags,
-        security: bearer,
-        summary: "Rename a widget key or replace its allowed origins (the key itself stays the same)",
-        params: KeyParams,
-        body: Type.Object({ name: Type.Optional(KeyName), allowed_origins: Type.Optional(Origins) }, { additionalProperties: false, minProperties: 1 }),
-        response: { 200: WidgetKeyView, ...searchErrors(400, 401, 403, 404, 409, 429) },
-      },
-    },
+    storeRoute("widget:write", {
+      tags,
+      summary: "Rename a widget key or replace its allowed origins (the key itself stays the same)",
+      params: KeyParams,
+      body: Type.Object({ name: Type.Optional(KeyName), allowed_origins: Type.Optional(Origins) }, { additionalProperties: false, minProperties: 1 }),
+      response: { 200: WidgetKeyView, ...searchErrors(400, 401, 403, 404, 409, 429) },
+    }),
     async (request) => keys.update(storeOf(request).id, request.params.widget_key_id, request.body),
   );
 
   app.delete(
     "/v1/widget/keys/:widget_key_id",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("widget:write"),
-      schema: {
-        tags,
-        security: bearer,
-        summary: "Revoke a widget key; its next use is 401",
-        params: KeyParams,
-        response: { 200: WidgetKeyView, ...searchErrors(401, 403, 404, 429) },
-      },
-    },
+    storeRoute("widget:write", {
+      tags,
+      summary: "Revoke a widget key; its next use is 401",
+      params: KeyParams,
+      response: { 200: WidgetKeyView, ...searchErrors(401, 403, 404, 429) },
+    }),
     async (request) => keys.revoke(storeOf(request).id, request.params.widget_key_id),
   );
 
