@@ -22,7 +22,8 @@
 // minAnnSelectivity of the index is always searched exactly). The counts behind these choices
 // are cached for countCacheMs.
 import { sql } from "kysely";
-import type { Database, Executor, Tx } from "../platform/db/index.js";
+import type pg from "pg";
+import type { Database, Executor } from "../platform/db/index.js";
 import type { ModelCount, ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert } from "./index.js";
 import { normalized, toPgVector } from "./math.js";
 import { planFiltered, replanFiltered } from "./plan.js";
@@ -158,6 +159,7 @@ export class PostgresVectorIndex implements VectorIndex {
           await sql`CREATE INDEX IF NOT EXISTS ${name} ON product_vectors USING hnsw ((embedding::vector(${d})) vector_cosine_ops)
             WITH (m = ${sql.raw(String(this.options.connectivity))}, ef_construction = ${sql.raw(String(this.options.expansionAdd))})
             WHERE dim = ${d}`.execute(tx);
+          await annFunctionDdl(dim, this.options.expansionSearch).execute(tx);
           return true;
         })
         .catch((error: unknown) => {
@@ -199,30 +201,38 @@ export class PostgresVectorIndex implements VectorIndex {
 
   /**
    * HNSW: the `wanted` nearest vectors of the store through `product_vectors_hnsw_<dim>`
-   * (iterative scan, relaxed order: finish() re-sorts).
+   * (iterative scan, relaxed order: finish() re-sorts). One statement, one round trip: the
+   * per-dimension function `product_vectors_ann_<dim>` carries the settings (see ensureIndex).
    */
-  private ann(storeId: string, unit: Float32Array, wanted: number): Promise<Row[]> {
-    return this.withAnnSettings(wanted, async (tx) => (await annQuery(storeId, unit, wanted).execute(tx)).rows);
+  private async ann(storeId: string, unit: Float32Array, wanted: number): Promise<Row[]> {
+    return (await annQuery(storeId, unit, wanted, this.efSearch(wanted)).execute(this.database.db)).rows;
   }
 
-  /** The plan of the HNSW query (tests check that it scans the HNSW index). */
-  async explainAnn(storeId: string, query: Float32Array, wanted: number): Promise<string> {
+  /**
+   * The plan the search's own statement runs inside the function, captured with auto_explain
+   * (nested statements, logged to `client` as notices): tests check that it scans the HNSW index.
+   * `client` is a connection of its own to the same database and schema.
+   */
+  async explainAnn(client: pg.ClientBase, storeId: string, query: Float32Array, wanted: number): Promise<string> {
     const unit = normalized(query);
     await this.ensureIndex(unit.length);
-    return this.withAnnSettings(wanted, async (tx) => {
-      const { rows } = await sql<{ "QUERY PLAN": string }>`EXPLAIN ${annQuery(storeId, unit, wanted)}`.execute(tx);
-      return rows.map((r) => r["QUERY PLAN"]).join("\n");
-    });
+    const compiled = annQuery(storeId, unit, wanted, this.efSearch(wanted)).compile(this.database.db);
+    const plans: string[] = [];
+    const onNotice = (notice: { message?: string }) => plans.push(notice.message ?? "");
+    client.on("notice", onNotice);
+    try {
+      await client.query("LOAD 'auto_explain'");
+      await client.query("SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET client_min_messages = log");
+      await client.query(compiled.sql, [...compiled.parameters]);
+      await client.query("RESET client_min_messages; RESET auto_explain.log_min_duration");
+    } finally {
+      client.off("notice", onNotice);
+    }
+    return plans.join("\n");
   }
 
-  private withAnnSettings<T>(wanted: number, fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const ef = Math.min(MAX_EF_SEARCH, Math.max(this.options.expansionSearch, wanted));
-    return this.database.transaction(async (tx) => {
-      // Settings for this transaction only. enable_sort = off: the adapter has decided that an
-      // index-ordered scan is right; without it the planner may prefer sorting the store's rows.
-      await sql`SELECT set_config('hnsw.ef_search', ${String(ef)}, true), set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('enable_sort', 'off', true)`.execute(tx);
-      return fn(tx);
-    });
+  private efSearch(wanted: number): number {
+    return Math.min(MAX_EF_SEARCH, Math.max(this.options.expansionSearch, wanted));
   }
 
   private finish(path: SearchPath, rows: Row[], k: number): VectorMatch[] {
@@ -234,14 +244,44 @@ export class PostgresVectorIndex implements VectorIndex {
   }
 }
 
-/** The HNSW query: the cast and the `dim` predicate are literals so the partial index matches. */
-function annQuery(storeId: string, unit: Float32Array, wanted: number) {
-  const q = toPgVector(unit);
-  const d = sql.raw(String(unit.length));
-  return sql<Row>`
-    SELECT product_id, vector_id, embedding::vector(${d}) <=> ${q}::vector(${d}) AS distance
-    FROM product_vectors
-    WHERE store_id = ${storeId} AND dim = ${d}
-    ORDER BY distance
-    LIMIT ${wanted}`;
+/** The HNSW query: one call of the dimension's function (created with its index). */
+function annQuery(storeId: string, unit: Float32Array, wanted: number, ef: number) {
+  return sql<Row>`SELECT product_id, vector_id, distance FROM ${sql.id(annFunction(unit.length))}(${storeId}, ${toPgVector(unit)}::vector, ${wanted}, ${ef})`;
+}
+
+function annFunction(dim: number): string {
+  return `product_vectors_ann_${dim}`;
+}
+
+/**
+ * `product_vectors_ann_<dim>(store, query, wanted, ef)`: the store's `wanted` nearest vectors
+ * through the partial HNSW index of that dimension. The cast and the `dim` predicate are literals
+ * so the partial index matches. Its SET clauses apply for the call only (PostgreSQL restores them
+ * at function exit, and the set_config inside is undone with them): relaxed-order iterative scans
+ * (a store is a filter on an index that spans all stores), ef_search as asked, and enable_sort =
+ * off (the adapter has decided that an index-ordered scan is right; without it the planner may
+ * prefer sorting the store's rows through the btree). search_path is fixed at creation, so the
+ * function finds this schema's table whatever the caller's path.
+ */
+function annFunctionDdl(dim: number, efDefault: number) {
+  const d = sql.raw(String(dim));
+  return sql`CREATE OR REPLACE FUNCTION ${sql.id(annFunction(dim))}(p_store text, p_query vector, p_wanted integer, p_ef integer)
+    RETURNS TABLE (product_id text, vector_id text, distance double precision)
+    LANGUAGE plpgsql VOLATILE
+    SET search_path FROM CURRENT
+    SET enable_sort = off
+    SET hnsw.iterative_scan = relaxed_order
+    SET hnsw.ef_search = ${sql.raw(String(efDefault))}
+    AS $fn$
+    #variable_conflict use_column
+    BEGIN
+      PERFORM set_config('hnsw.ef_search', p_ef::text, true);
+      RETURN QUERY
+        SELECT v.product_id, v.vector_id, v.embedding::vector(${d}) <=> p_query::vector(${d}) AS distance
+        FROM product_vectors v
+        WHERE v.store_id = p_store AND v.dim = ${d}
+        ORDER BY 3
+        LIMIT p_wanted;
+    END
+    $fn$`;
 }

@@ -9,6 +9,8 @@ import { createTestStorage } from "../../test/support/database.js";
 
 export interface TestDatabase {
   database: Database;
+  /** PostgreSQL: the schema the database lives in. */
+  pgSchema: string | undefined;
   /** Opens a second handle on the same database (a "restarted process"). */
   reopen(): Promise<Database>;
   close(): Promise<void>;
@@ -23,6 +25,7 @@ export async function openTestDatabase(dialect: "sqlite" | "postgres"): Promise<
   const extra: Database[] = [];
   return {
     database,
+    pgSchema: storage.pgSchema,
     reopen: async () => {
       const d = await openDatabase(target, options);
       extra.push(d);

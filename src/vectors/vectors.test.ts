@@ -3,7 +3,9 @@
 // (replace, remove, rollback, repeated afterCommit), tenant isolation and rebuild at start.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import pg from "pg";
 import { describeEachDialect } from "../../test/support/harness.js";
+import { withPg } from "../../test/support/database.js";
 import type { Database } from "../platform/db/index.js";
 import { createVectorIndex, type VectorIndex, type VectorIndexOptions, type VectorMatch } from "./index.js";
 import type { EmbeddedVectorIndex } from "./embedded.js";
@@ -138,8 +140,27 @@ describeEachDialect("vector index", (dialect) => {
     ctx.diagnostic(`recall@10 5% (hnsw-filtered, forced): ${(total / queries.length).toFixed(3)}`);
     assert.ok(total / queries.length >= 0.95, `5% through HNSW: recall@10 ${(total / queries.length).toFixed(3)}`);
     if (dialect === "postgres") {
-      const plan = await (index as unknown as PostgresVectorIndex).explainAnn("recall", queries[0]!, 10);
+      const pgIndex = index as unknown as PostgresVectorIndex;
+      const plan = await withPg(async (client) => {
+        await client.query(`SET search_path TO "${t.pgSchema}", public`);
+        return pgIndex.explainAnn(client, "recall", queries[0]!, 10);
+      });
       assert.match(plan, /Index Scan using product_vectors_hnsw_64/);
+      // One round trip per search: count the statements sent once the store's counts are cached.
+      await index.search("recall", queries[1]!, { k: 10 });
+      const sent: string[] = [];
+      const query = pg.Client.prototype.query;
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        sent.push(typeof args[0] === "string" ? args[0] : String((args[0] as { text?: string }).text));
+        return (query as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof query;
+      try {
+        await index.search("recall", queries[2]!, { k: 10 });
+        assert.equal(index.lastPath, "hnsw");
+      } finally {
+        pg.Client.prototype.query = query;
+      }
+      assert.equal(sent.length, 1, `one statement per search, sent: ${sent.join(" | ")}`);
     } else {
       const stats = (index as unknown as EmbeddedVectorIndex).memoryStats("recall");
       assert.deepEqual(stats, [{ dim: 64, size: 4_000, indexed: true }]);
