@@ -25,6 +25,19 @@ const schema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
     .optional(),
+  /**
+   * Read replicas of DATABASE_URL (PostgreSQL streaming replicas), comma-separated postgres://
+   * URLs. Search, product listing and analytics reads go to a healthy replica that has replayed
+   * the store's last write; everything else, and everything after a write in the same request,
+   * goes to the primary. A replica that is down or lags falls back to the primary. Needs DATABASE_URL.
+   */
+  DATABASE_READ_URLS: z
+    .string()
+    .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^postgres(ql)?:\/\//, "each must be a postgres:// or postgresql:// URL")))
+    .optional(),
+  /** A replica lagging more than this many milliseconds behind the primary is skipped (reads go to the primary). */
+  DATABASE_READ_MAX_LAG_MS: positiveInt.default(5_000),
   /** redis://… shares rate limits, throttles and revocations across processes; unset means in-process. */
   REDIS_URL: z
     .string()
@@ -130,7 +143,7 @@ export interface Config {
   chatPort: number;
   host: string;
   dataDir: string;
-  database: { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
+  database: { kind: "sqlite"; file: string } | { kind: "postgres"; url: string; readUrls?: string[]; readMaxLagMs?: number };
   redisUrl: string | undefined;
   publicBaseUrl: string;
   chatPublicBaseUrl: string;
@@ -183,6 +196,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = result.data;
+  if (e.DATABASE_READ_URLS?.length && !e.DATABASE_URL) throw new ConfigError("Invalid configuration:\n  DATABASE_READ_URLS: needs DATABASE_URL (replicas are of a PostgreSQL primary)");
   if (e.LLM_BASE_URL && !e.LLM_MODEL) throw new ConfigError("Invalid configuration:\n  LLM_MODEL: is required when LLM_BASE_URL is set");
   const dataDir = path.resolve(e.DATA_DIR);
   return {
@@ -192,7 +206,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir,
     database: e.DATABASE_URL
-      ? { kind: "postgres", url: e.DATABASE_URL }
+      ? { kind: "postgres", url: e.DATABASE_URL, readUrls: e.DATABASE_READ_URLS ?? [], readMaxLagMs: e.DATABASE_READ_MAX_LAG_MS }
       : { kind: "sqlite", file: path.join(dataDir, "shopsight.db") },
     redisUrl: e.REDIS_URL,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),

@@ -38,6 +38,14 @@ export async function buildSearchApp(ctx: AppContext, options: BuildOptions = {}
   });
   app.decorateRequest("principal", null);
   app.decorateRequest("store", null);
+  // Read replicas (src/platform/db/replicas.ts): every request is one read scope, so that reads
+  // after a write in it use the primary; a request that wrote records its store's WAL position
+  // before answering (read-your-writes for the store's next requests).
+  app.addHook("onRequest", (_request, _reply, done) => ctx.database.readScope(done));
+  app.addHook("onSend", async (request, _reply, payload) => {
+    await ctx.database.afterRequest(request.store?.id);
+    return payload;
+  });
   // /health/live, /health/ready, /metrics and the request metrics hook (first, so every route is measured).
   await opsRoutes(app, ctx, { api: "search", isReady: options.isReady ?? (() => true) });
   app.addHook("onRequest", createAuthenticator(ctx));

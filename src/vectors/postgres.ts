@@ -195,7 +195,7 @@ export class PostgresVectorIndex implements VectorIndex {
       FROM product_vectors
       WHERE store_id = ${storeId} AND dim = ${unit.length} ${restrict}
       ORDER BY distance, product_id
-      LIMIT ${k}`.execute(this.database.db);
+      LIMIT ${k}`.execute(this.database.reader(storeId));
     return rows;
   }
 
@@ -205,7 +205,7 @@ export class PostgresVectorIndex implements VectorIndex {
    * per-dimension function `product_vectors_ann_<dim>` carries the settings (see ensureIndex).
    */
   private async ann(storeId: string, unit: Float32Array, wanted: number): Promise<Row[]> {
-    return (await annQuery(storeId, unit, wanted, this.efSearch(wanted)).execute(this.database.db)).rows;
+    return (await annQuery(storeId, unit, wanted, this.efSearch(wanted)).execute(this.database.reader(storeId))).rows;
   }
 
   /**

@@ -10,6 +10,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from "kysely
 import pg from "pg";
 import type { Config } from "../config.js";
 import { runMigrations } from "./migrate.js";
+import { ReplicaRouter } from "./replicas.js";
 import type { Schema } from "./schema.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -23,6 +24,18 @@ export interface Database {
   dialect: Dialect;
   /** Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * The executor for a replica-eligible read of a store (search, listing, analytics): a read
+   * replica when DATABASE_READ_URLS is set and one is healthy and has replayed the store's last
+   * write, else the primary (see replicas.ts). Single statements only, no transactions.
+   */
+  reader(storeId: string): Db;
+  /** Runs `fn` as one request (HTTP apps wrap every request): after a write, its reads use the primary. */
+  readScope<T>(fn: () => T): T;
+  /** At the end of a request: records the store's write position when the request wrote. */
+  afterRequest(storeId: string | undefined): Promise<void>;
+  /** The replica router, when DATABASE_READ_URLS is set. */
+  replicas: ReplicaRouter | undefined;
   /** A cheap round trip, for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -46,6 +59,7 @@ export async function openDatabase(
 ): Promise<Database> {
   let db: Db;
   let dialect: Dialect;
+  let replicas: ReplicaRouter | undefined;
   if (target.kind === "sqlite") {
     dialect = "sqlite";
     if (target.file !== ":memory:") fs.mkdirSync(path.dirname(target.file), { recursive: true });
@@ -57,12 +71,13 @@ export async function openDatabase(
     db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
   } else {
     dialect = "postgres";
-    const pool = new pg.Pool({
-      connectionString: target.url,
-      max: 10,
-      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema},public` } : {}),
-    });
-    db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+    const pgOptions = options.pgSchema ? `-c search_path=${options.pgSchema},public` : undefined;
+    const pool = new pg.Pool({ connectionString: target.url, max: 10, ...(pgOptions ? { options: pgOptions } : {}) });
+    const pgDialect = new PostgresDialect({ pool });
+    if (target.readUrls?.length) {
+      replicas = new ReplicaRouter(pool, pgDialect.createDriver(), { urls: target.readUrls, ...(target.readMaxLagMs ? { maxLagMs: target.readMaxLagMs } : {}), pgOptions });
+    }
+    db = new Kysely<Schema>({ dialect: pgDialect, ...(replicas ? { plugins: [replicas.writeWatcher] } : {}) });
     if (options.pgSchema) {
       await pool.query(`CREATE SCHEMA IF NOT EXISTS "${options.pgSchema.replace(/"/g, "")}"`);
     }
@@ -71,11 +86,20 @@ export async function openDatabase(
     db,
     dialect,
     transaction: (fn) => db.transaction().execute(fn),
+    reader: (storeId) => (replicas ? replicas.reader(storeId) : db),
+    readScope: (fn) => (replicas ? replicas.run(fn) : fn()),
+    afterRequest: async (storeId) => replicas?.afterRequest(storeId),
+    replicas,
     ping: async () => {
       await db.selectNoFrom((eb) => eb.lit(1).as("one")).execute();
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await replicas?.close();
+      await db.destroy();
+    },
   };
   if (options.migrate !== false) await runMigrations(db, dialect, options.pgSchema);
+  // After migrations, so that a replica has something to replay before the first poll.
+  await replicas?.start();
   return database;
 }

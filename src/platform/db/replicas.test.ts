@@ -1,0 +1,197 @@
+// Read replicas against a real streaming replica (.ci/run step 3b: a second PostgreSQL 15
+// cluster cloned with pg_basebackup): reads through database.reader() go to the replica; after a
+// write in the same request, and for a store whose write the replica has not replayed, they go to
+// the primary; a replica that lags, is unreachable or drops its connections falls back to the
+// primary with no error to the caller. Replay is paused on the replica (pg_wal_replay_pause) to
+// make it lag on purpose.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { sql } from "kysely";
+import pg from "pg";
+import { openDatabase, type Database } from "./index.js";
+import { ReplicaRouter, parseLsn } from "./replicas.js";
+import { testEnv } from "../../../test/support/env.js";
+import { createTestStorage, withPg, type TestStorage } from "../../../test/support/database.js";
+
+const primaryUrl = testEnv.databaseUrl;
+const replicaUrl = testEnv.databaseReadUrl;
+const skip = !primaryUrl || !replicaUrl;
+if (skip && testEnv.ci) throw new Error("CI run without TEST_DATABASE_URL and TEST_DATABASE_READ_URL: the replica tests cannot run");
+
+/** Where a read ran: true on the replica (in recovery), false on the primary. */
+async function onReplica(db: Database, storeId: string): Promise<boolean> {
+  const { rows } = await sql<{ r: boolean }>`SELECT pg_is_in_recovery() AS r`.execute(db.reader(storeId));
+  return rows[0]!.r;
+}
+
+async function insertStore(db: Database, id: string): Promise<void> {
+  await db.db
+    .insertInto("stores")
+    .values({ id, slug: id, name: id, status: "active", plan: "free", client_secret_hash: null, secret_rotated_at: null, created_at: 0, updated_at: 0 })
+    .execute();
+}
+
+/** Polls until every replica has replayed what the primary has written so far. */
+async function caughtUp(db: Database): Promise<void> {
+  const target = await withPg(async (c) => parseLsn((await c.query("SELECT pg_current_wal_insert_lsn()::text AS l")).rows[0].l));
+  for (let i = 0; i < 200; i++) {
+    await db.replicas!.poll();
+    if (db.replicas!.status().every((r) => r.healthy && BigInt(r.replayLsn) >= target)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("the replica did not catch up in 10 s");
+}
+
+const replay = (action: "pause" | "resume") => withPg((c) => c.query(`SELECT pg_wal_replay_${action}()`), replicaUrl);
+
+describe("read replicas [postgres streaming replica]", { skip: skip ? "TEST_DATABASE_URL / TEST_DATABASE_READ_URL not set: run .ci/run to start the replica" : false }, () => {
+  let storage: TestStorage;
+  let database: Database;
+
+  before(async () => {
+    storage = createTestStorage("postgres", "shopsight-replicas");
+    database = await openDatabase({ kind: "postgres", url: primaryUrl!, readUrls: [replicaUrl!] }, { pgSchema: storage.pgSchema! });
+    await insertStore(database, "r-a");
+    await insertStore(database, "r-b");
+    await caughtUp(database);
+  });
+
+  after(async () => {
+    await replay("resume").catch(() => undefined);
+    await database?.close();
+    await storage?.remove();
+  });
+
+  test("sends a store's reads to the replica, and everything after a write in the same request to the primary", async () => {
+    await database.readScope(async () => {
+      assert.equal(await onReplica(database, "r-a"), true, "before any write: the replica");
+      const { rows } = await sql<{ id: string }>`SELECT id FROM stores ORDER BY id`.execute(database.reader("r-a"));
+      assert.deepEqual(rows.map((r) => r.id), ["r-a", "r-b"], "the replica has the schema and rows");
+      await database.db.updateTable("stores").set({ name: "renamed" }).where("id", "=", "r-a").execute();
+      assert.equal(await onReplica(database, "r-a"), false, "after the write: the primary");
+      assert.equal(await onReplica(database, "r-b"), false, "for any store of this request");
+    });
+    await database.readScope(async () => {
+      // Appends to the event logs are not writes that move reads to the primary.
+      await database.db.insertInto("search_history").values(historyRow("r-b")).execute();
+      assert.equal(await onReplica(database, "r-b"), true);
+    });
+    await caughtUp(database);
+    await database.readScope(async () => assert.equal(await onReplica(database, "r-b"), true, "a new request starts on the replica"));
+  });
+
+  test("a store reads its own write in its next request while the replica has not replayed it; other stores stay on the replica", async () => {
+    await caughtUp(database);
+    await replay("pause");
+    try {
+      await database.readScope(async () => {
+        await database.db.updateTable("stores").set({ name: "written-while-paused" }).where("id", "=", "r-a").execute();
+        await database.afterRequest("r-a");
+      });
+      await database.replicas!.poll();
+      await database.readScope(async () => {
+        const row = await database.reader("r-a").selectFrom("stores").select("name").where("id", "=", "r-a").executeTakeFirstOrThrow();
+        assert.equal(row.name, "written-while-paused", "read-your-writes");
+        assert.equal(await onReplica(database, "r-a"), false, "served by the primary");
+        assert.equal(await onReplica(database, "r-b"), true, "another store still reads the replica (lag under the limit)");
+        const stale = await database.reader("r-b").selectFrom("stores").select("name").where("id", "=", "r-a").executeTakeFirstOrThrow();
+        assert.notEqual(stale.name, "written-while-paused", "the replica really has not replayed the write");
+      });
+    } finally {
+      await replay("resume");
+    }
+    await caughtUp(database);
+    await database.readScope(async () => {
+      assert.equal(await onReplica(database, "r-a"), true, "once replayed, the store is back on the replica");
+      const row = await database.reader("r-a").selectFrom("stores").select("name").where("id", "=", "r-a").executeTakeFirstOrThrow();
+      assert.equal(row.name, "written-while-paused");
+    });
+  });
+
+  test("skips a replica that lags more than the limit, without an error", async () => {
+    let now = 1_000_000;
+    const primary = new pg.Pool({ connectionString: primaryUrl, options: `-c search_path=${storage.pgSchema},public`, max: 2 });
+    const { PostgresDialect } = await import("kysely");
+    const router = new ReplicaRouter(primary, new PostgresDialect({ pool: primary }).createDriver(), {
+      urls: [replicaUrl!],
+      maxLagMs: 1_000,
+      now: () => now,
+      pgOptions: `-c search_path=${storage.pgSchema},public`,
+    });
+    try {
+      await router.poll();
+      assert.equal(router.status()[0]!.healthy, true);
+      await replay("pause");
+      await primary.query("UPDATE stores SET updated_at = updated_at + 1 WHERE id = 'r-b'");
+      await router.poll();
+      now += 2_000;
+      await primary.query("UPDATE stores SET updated_at = updated_at + 1 WHERE id = 'r-b'");
+      await router.poll();
+      const status = router.status()[0]!;
+      assert.equal(status.healthy, false, `lag ${status.lagMs} ms is over the limit`);
+      assert.ok(status.lagMs >= 2_000);
+      const { rows } = await sql<{ r: boolean }>`SELECT pg_is_in_recovery() AS r`.execute(router.reader("r-b"));
+      assert.equal(rows[0]!.r, false, "read from the primary");
+      await replay("resume");
+      for (let i = 0; i < 100 && !router.status()[0]!.healthy; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        await router.poll();
+      }
+      assert.equal(router.status()[0]!.healthy, true, "healthy again once it has caught up");
+    } finally {
+      await replay("resume");
+      await router.close();
+      await primary.end();
+    }
+  });
+
+  test("falls back to the primary when the replica is unreachable or drops its connections", async () => {
+    // Nothing listens on port 1: the replica is "down" from the start.
+    const down = await openDatabase(
+      { kind: "postgres", url: primaryUrl!, readUrls: ["postgres://shopsight:shopsight@127.0.0.1:1/shopsight_test"] },
+      { pgSchema: storage.pgSchema!, migrate: false },
+    );
+    try {
+      assert.equal(down.replicas!.status()[0]!.healthy, false);
+      const rows = await down.reader("r-a").selectFrom("stores").select("id").orderBy("id").execute();
+      assert.deepEqual(rows.map((r) => r.id), ["r-a", "r-b"]);
+    } finally {
+      await down.close();
+    }
+    // The replica ends our connection in the middle of a read (as when it shuts down): the read
+    // is answered by the primary.
+    await caughtUp(database);
+    await database.readScope(async () => assert.equal(await onReplica(database, "r-a"), true));
+    const before = { ...database.replicas!.stats };
+    const read = sql<{ r: boolean }>`SELECT pg_is_in_recovery() AS r, pg_sleep(0.5)::text AS slept`.execute(database.reader("r-a"));
+    await withPg(async (c) => {
+      for (let i = 0; i < 100; i++) {
+        const { rowCount } = await c.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_is_in_recovery() AS r, pg_sleep%' AND pid <> pg_backend_pid()");
+        if (rowCount) return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error("the read never reached the replica");
+    }, replicaUrl);
+    const { rows } = await read;
+    assert.equal(rows[0]!.r, false, "answered by the primary, no error");
+    assert.equal(database.replicas!.stats.fallbacks, before.fallbacks + 1, "the replica failed and the primary answered");
+    await caughtUp(database);
+    await database.readScope(async () => assert.equal(await onReplica(database, "r-a"), true, "back on the replica after a good poll"));
+  });
+});
+
+function historyRow(storeId: string) {
+  return {
+    id: `h-${storeId}-${Date.now()}`,
+    store_id: storeId,
+    mode: "text",
+    query_text: "x",
+    query_summary: "{}",
+    filters: "{}",
+    results: "[]",
+    result_count: 0,
+    latency_ms: 1,
+    source: "api",
+    created_at: 0,
+  };
+}
