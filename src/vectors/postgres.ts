@@ -151,14 +151,10 @@ export class PostgresVectorIndex implements VectorIndex {
     if (!pending) {
       pending = this.database
         .transaction(async (tx) => {
-          const name = sql.id(`product_vectors_hnsw_${dim}`);
-          const d = sql.raw(String(dim));
           await sql`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ${`.product_vectors_hnsw_${dim}`}))`.execute(tx);
           // Building over existing rows is faster with room for the graph in memory.
           await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(tx);
-          await sql`CREATE INDEX IF NOT EXISTS ${name} ON product_vectors USING hnsw ((embedding::vector(${d})) vector_cosine_ops)
-            WITH (m = ${sql.raw(String(this.options.connectivity))}, ef_construction = ${sql.raw(String(this.options.expansionAdd))})
-            WHERE dim = ${d}`.execute(tx);
+          await hnswIndexDdl(dim, this.options).execute(tx);
           await annFunctionDdl(dim, this.options.expansionSearch).execute(tx);
           return true;
         })
@@ -242,6 +238,17 @@ export class PostgresVectorIndex implements VectorIndex {
       .sort((a, b) => b.score - a.score || (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0))
       .slice(0, k);
   }
+}
+
+/**
+ * `product_vectors_hnsw_<dim>`: the partial HNSW index of one dimension (cosine). bench/scale.ts
+ * builds it with the same statement after a bulk load.
+ */
+export function hnswIndexDdl(dim: number, options: Pick<ResolvedOptions, "connectivity" | "expansionAdd">) {
+  const d = sql.raw(String(dim));
+  return sql`CREATE INDEX IF NOT EXISTS ${sql.id(`product_vectors_hnsw_${dim}`)} ON product_vectors USING hnsw ((embedding::vector(${d})) vector_cosine_ops)
+    WITH (m = ${sql.raw(String(options.connectivity))}, ef_construction = ${sql.raw(String(options.expansionAdd))})
+    WHERE dim = ${d}`;
 }
 
 /** The HNSW query: one call of the dimension's function (created with its index). */

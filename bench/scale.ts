@@ -1,0 +1,363 @@
+// `npm run bench:scale [-- --n 100000] [--dim 512] [--queries 50] [--m 16] [--ef-construction 64]
+//   [--ef-search 40,64,100] [--maintenance-work-mem 1GB] [--keep] [--schema NAME] [--postgres URL]`
+//
+// One store with `--n` products on PostgreSQL + pgvector, as a big catalogue would be:
+//   1. load: products (realistic metadata: name, 20 categories that follow the vector clusters as
+//      real categories follow appearance, 100 brands at random, price 5–500) and 512-d clustered
+//      unit vectors (1,000 clusters), written with COPY (binary for the vectors) into a fresh
+//      schema, then ANALYZE; no HNSW index exists during the load;
+//   2. build: the HNSW index after the load, with `maintenance_work_mem` = --maintenance-work-mem
+//      (the graph must fit in it, or the build slows down sharply: pgvector says so in a NOTICE)
+//      and one parallel maintenance worker; build time, index size, table size;
+//   3. vector stage through the VectorIndex interface (what the search service calls), k = 10:
+//      p50/p95 unfiltered and with candidate sets of 1 % (one brand, at random), 10 % (two
+//      categories: they follow the clusters, so the query's neighbourhood may hold none) and 50 %
+//      (price window, at random), recall@10 against the exact answer computed while generating,
+//      for each ef_search in --ef-search;
+//   4. memory: the server's shared_buffers and the index size (what must stay cached), and this
+//      process's RSS.
+// --keep keeps the schema (printed) and --schema NAME reuses a loaded one (skips 1–2), for
+// tuning ef_search without reloading. Figures are printed as Markdown tables.
+import { once } from "node:events";
+import { parseArgs } from "node:util";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+import { openDatabase, type Database } from "../src/platform/db/index.js";
+import { createVectorIndex } from "../src/vectors/index.js";
+import { hnswIndexDdl, type PostgresVectorIndex } from "../src/vectors/postgres.js";
+import { TopK } from "../src/vectors/math.js";
+import { prng } from "../src/vectors/synthetic.js";
+import { testEnv } from "../test/support/env.js";
+
+const { values: args } = parseArgs({
+  options: {
+    n: { type: "string", default: "100000" },
+    dim: { type: "string", default: "512" },
+    queries: { type: "string", default: "50" },
+    m: { type: "string", default: "16" },
+    "ef-construction": { type: "string", default: "64" },
+    "ef-search": { type: "string", default: "40" },
+    "maintenance-work-mem": { type: "string", default: "1GB" },
+    keep: { type: "boolean", default: false },
+    schema: { type: "string" },
+    postgres: { type: "string" },
+  },
+});
+
+const N = Number(args.n);
+const DIM = Number(args.dim);
+const Q = Number(args.queries);
+const K = 10;
+const CLUSTERS = 1_000;
+const CATEGORIES = 20;
+const BRANDS = 100;
+const STORE = "scale-store";
+const MODEL = `bench@${DIM}`;
+const URL = args.postgres ?? testEnv.databaseUrl;
+if (!URL) throw new Error("Give --postgres postgres://… or set TEST_DATABASE_URL");
+
+// ------------------------------------------------------------- data ---
+function gaussian(random: () => number): number {
+  const u = Math.max(random(), 1e-12);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
+}
+
+function normalize(v: Float32Array): Float32Array {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
+  const scale = 1 / Math.sqrt(s);
+  for (let i = 0; i < v.length; i++) v[i]! *= scale;
+  return v;
+}
+
+/** Row r of the catalogue, generated in order from one seed (never all in memory). */
+interface Product {
+  vector: Float32Array;
+  category: number;
+  brand: number;
+  price: number;
+}
+
+function* catalogue(): Generator<Product> {
+  const random = prng(7);
+  const centres: Float32Array[] = [];
+  for (let c = 0; c < CLUSTERS; c++) centres.push(normalize(Float32Array.from({ length: DIM }, () => gaussian(random))));
+  const noise = 0.8 / Math.sqrt(DIM);
+  for (let r = 0; r < N; r++) {
+    const c = Math.floor(random() * CLUSTERS);
+    const v = new Float32Array(DIM);
+    const centre = centres[c]!;
+    for (let i = 0; i < DIM; i++) v[i] = centre[i]! + noise * gaussian(random);
+    yield { vector: normalize(v), category: c % CATEGORIES, brand: Math.floor(random() * BRANDS), price: Math.round((5 + random() * 495) * 100) / 100 };
+  }
+}
+
+const pid = (r: number) => `p${String(r).padStart(7, "0")}`;
+
+/** The filters measured: share of the store and the rule. */
+const FILTERS = [
+  { name: "1 % (brand, independent)", keep: (p: Product, q: number) => p.brand === q % BRANDS },
+  { name: "10 % (2 categories, follow clusters)", keep: (p: Product, q: number) => p.category === q % CATEGORIES || p.category === (q + 7) % CATEGORIES },
+  { name: "50 % (price window, independent)", keep: (p: Product, q: number) => p.price >= 5 + (q % 10) * 10 && p.price < 5 + (q % 10) * 10 + 247.5 },
+];
+
+// ------------------------------------------------------------- COPY ---
+/** pgvector's binary form: int16 dim, int16 unused, float4 × dim, big-endian. */
+function binaryVector(v: Float32Array): Buffer {
+  const b = Buffer.allocUnsafe(4 + 4 * v.length);
+  b.writeInt16BE(v.length, 0);
+  b.writeInt16BE(0, 2);
+  for (let i = 0; i < v.length; i++) b.writeFloatBE(v[i]!, 4 + 4 * i);
+  return b;
+}
+
+function binaryField(value: Buffer | null): Buffer[] {
+  if (value === null) {
+    const len = Buffer.allocUnsafe(4);
+    len.writeInt32BE(-1);
+    return [len];
+  }
+  const len = Buffer.allocUnsafe(4);
+  len.writeInt32BE(value.length);
+  return [len, value];
+}
+
+const int4 = (n: number) => {
+  const b = Buffer.allocUnsafe(4);
+  b.writeInt32BE(n);
+  return b;
+};
+const int8 = (n: number) => {
+  const b = Buffer.allocUnsafe(8);
+  b.writeBigInt64BE(BigInt(n));
+  return b;
+};
+const float4 = (n: number) => {
+  const b = Buffer.allocUnsafe(4);
+  b.writeFloatBE(n);
+  return b;
+};
+/** jsonb's binary form: version 1, then the text. */
+const jsonb = (s: string) => Buffer.concat([Buffer.from([1]), Buffer.from(s, "utf8")]);
+const text = (s: string) => Buffer.from(s, "utf8");
+const COPY_HEADER = Buffer.concat([Buffer.from("PGCOPY\n\xff\r\n\0", "binary"), int4(0), int4(0)]);
+const COPY_TRAILER = Buffer.from([0xff, 0xff]);
+
+function tuple(fields: (Buffer | null)[]): Buffer {
+  const count = Buffer.allocUnsafe(2);
+  count.writeInt16BE(fields.length);
+  return Buffer.concat([count, ...fields.flatMap(binaryField)]);
+}
+
+interface Truth {
+  queries: Float32Array[];
+  /** [query][workload 0 = unfiltered, 1.. = FILTERS] → top-10 product ids. */
+  top: string[][][];
+  /** Candidate ids per query and filter. */
+  candidates: Set<string>[][];
+}
+
+async function load(client: pg.Client, queries: Float32Array[]): Promise<{ truth: Truth; loadMs: number }> {
+  const tops = queries.map(() => [new TopK(K), ...FILTERS.map(() => new TopK(K))]);
+  const candidates = queries.map(() => FILTERS.map(() => new Set<string>()));
+  const now = Date.now();
+  const productRows: Buffer[] = [];
+  const vectorRows: Buffer[] = [];
+  const products = client.query(copyFrom(`COPY products (store_id, product_id, vector_id, image_url, image_sha256, name, category, brand, price, color_name, metadata, dominant_colors, model, created_at, updated_at) FROM STDIN BINARY`));
+  const vectors = new pg.Client({ connectionString: URL, options: (client as unknown as { connectionParameters: { options?: string } }).connectionParameters.options });
+  await vectors.connect();
+  const vectorCopy = vectors.query(copyFrom(`COPY product_vectors (store_id, vector_id, product_id, model, dim, embedding, created_at) FROM STDIN BINARY`));
+  const t0 = performance.now();
+  products.write(COPY_HEADER);
+  vectorCopy.write(COPY_HEADER);
+  let r = 0;
+  for (const p of catalogue()) {
+    const id = pid(r);
+    const category = `category-${String(p.category).padStart(2, "0")}`;
+    const brand = `brand-${String(p.brand).padStart(3, "0")}`;
+    const name = `${brand} ${category} item ${r}`;
+    const metadata = JSON.stringify({ name, category, brand, price: p.price, material: ["cotton", "wool", "leather", "linen"][r % 4], sizes: ["S", "M", "L"] });
+    productRows.push(
+      tuple([text(STORE), text(id), text(`v${r}`), text(`https://cdn.example/${id}.jpg`), text("bench-image"), text(name), text(category), text(brand), float4(p.price), null, jsonb(metadata), jsonb("[]"), text(MODEL), int8(now + r), int8(now + r)]),
+    );
+    vectorRows.push(tuple([text(STORE), text(`v${r}`), text(id), text(MODEL), int4(DIM), binaryVector(p.vector), int8(now + r)]));
+    if (productRows.length >= 2_000) {
+      if (!products.write(Buffer.concat(productRows.splice(0)))) await once(products, "drain");
+      if (!vectorCopy.write(Buffer.concat(vectorRows.splice(0)))) await once(vectorCopy, "drain");
+    }
+    for (let q = 0; q < queries.length; q++) {
+      const query = queries[q]!;
+      let dot = 0;
+      for (let i = 0; i < DIM; i++) dot += query[i]! * p.vector[i]!;
+      tops[q]![0]!.offer(r, dot);
+      FILTERS.forEach((f, j) => {
+        if (f.keep(p, q)) {
+          tops[q]![j + 1]!.offer(r, dot);
+          candidates[q]![j]!.add(id);
+        }
+      });
+    }
+    r++;
+    if (r % 100_000 === 0) process.stderr.write(`  ${r} rows (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
+  }
+  products.write(Buffer.concat([...productRows, COPY_TRAILER]));
+  vectorCopy.write(Buffer.concat([...vectorRows, COPY_TRAILER]));
+  products.end();
+  vectorCopy.end();
+  await Promise.all([once(products, "finish"), once(vectorCopy, "finish")]);
+  await vectors.end();
+  const loadMs = performance.now() - t0;
+  const top = tops.map((row) => row.map((t) => t.drain().map((h) => pid(h.item))));
+  return { truth: { queries, top, candidates }, loadMs };
+}
+
+function queriesFor(count: number): Float32Array[] {
+  // Near random catalogue rows: regenerate the first rows' stream cheaply by picking row indices
+  // below 20,000 and perturbing them.
+  const random = prng(99);
+  const wanted = new Map<number, number[]>();
+  for (let q = 0; q < count; q++) {
+    const row = Math.floor(random() * Math.min(N, 20_000));
+    wanted.set(row, [...(wanted.get(row) ?? []), q]);
+  }
+  const out: Float32Array[] = new Array(count);
+  let r = 0;
+  for (const p of catalogue()) {
+    for (const q of wanted.get(r) ?? []) {
+      const v = Float32Array.from(p.vector);
+      for (let i = 0; i < DIM; i++) v[i]! += (0.5 / Math.sqrt(DIM)) * gaussian(random);
+      out[q] = normalize(v);
+    }
+    if (++r >= Math.min(N, 20_000)) break;
+  }
+  return out;
+}
+
+// ------------------------------------------------------------- main ---
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+};
+const recallOf = (found: string[], expected: string[]) => expected.filter((id) => found.includes(id)).length / Math.max(1, expected.length);
+
+async function main() {
+  const schema = args.schema ?? `scale_${randomBytes(4).toString("hex")}`;
+  const reuse = args.schema !== undefined;
+  const hnsw = { connectivity: Number(args.m), expansionAdd: Number(args["ef-construction"]) };
+  console.log(`bench:scale — ${N.toLocaleString("en")} products × ${DIM}-d, ${Q} queries, PostgreSQL schema ${schema}${reuse ? " (reused)" : ""}`);
+  const database: Database = await openDatabase({ kind: "postgres", url: URL! }, { pgSchema: schema });
+  const admin = new pg.Client({ connectionString: URL, options: `-c search_path=${schema},public` });
+  await admin.connect();
+  try {
+    const queries = queriesFor(Q);
+    let truth: Truth;
+    if (!reuse) {
+      await database.db
+        .insertInto("stores")
+        .values({ id: STORE, slug: STORE, name: STORE, status: "active", plan: "enterprise", client_secret_hash: null, secret_rotated_at: null, created_at: 0, updated_at: 0 })
+        .execute();
+      const loaded = await load(admin, queries);
+      truth = loaded.truth;
+      console.log(`\nload (COPY, binary vectors): ${(loaded.loadMs / 1000).toFixed(1)} s (${Math.round(N / (loaded.loadMs / 1000)).toLocaleString("en")} rows/s, exact answers computed alongside)`);
+      const a0 = performance.now();
+      await admin.query("ANALYZE products; ANALYZE product_vectors");
+      console.log(`ANALYZE: ${((performance.now() - a0) / 1000).toFixed(1)} s`);
+      const notices: string[] = [];
+      admin.on("notice", (n) => notices.push(n.message ?? ""));
+      await admin.query(`SET maintenance_work_mem = '${args["maintenance-work-mem"]}'; SET max_parallel_maintenance_workers = 1`);
+      const b0 = performance.now();
+      const compiled = hnswIndexDdl(DIM, hnsw).compile(database.db);
+      await admin.query(compiled.sql);
+      const buildMs = performance.now() - b0;
+      const sizes = await admin.query(
+        `SELECT pg_size_pretty(pg_relation_size('product_vectors_hnsw_${DIM}')) AS index, pg_size_pretty(pg_total_relation_size('product_vectors')) AS vectors, pg_size_pretty(pg_total_relation_size('products')) AS products, current_setting('shared_buffers') AS shared_buffers`,
+      );
+      const s = sizes.rows[0];
+      console.log(
+        `HNSW build (m = ${hnsw.connectivity}, ef_construction = ${hnsw.expansionAdd}, maintenance_work_mem = ${args["maintenance-work-mem"]}, 1 parallel worker): ${(buildMs / 1000).toFixed(1)} s; ` +
+          `index ${s.index}, product_vectors ${s.vectors} (with indexes), products ${s.products}, shared_buffers ${s.shared_buffers}` +
+          (notices.length ? `\n  server notices: ${notices.join(" | ")}` : ""),
+      );
+    } else {
+      truth = await exactFromDatabase(admin, queries);
+    }
+
+    const index = createVectorIndex(database, { hnsw: { ...hnsw, expansionSearch: 40 } }) as PostgresVectorIndex;
+    await index.init();
+    for (const ef of args["ef-search"]!.split(",").map(Number)) {
+      const tuned = createVectorIndex(database, { hnsw: { ...hnsw, expansionSearch: ef } }) as PostgresVectorIndex;
+      console.log(`\nvector stage, ef_search ≥ ${ef} (VectorIndex.search, k = 10, ${Q} queries after ${Math.min(Q, 10)} warm-up):`);
+      console.log("| workload | p50 | p95 | recall@10 | paths |\n|---|---|---|---|---|");
+      for (let w = 0; w <= FILTERS.length; w++) {
+        const name = w === 0 ? "unfiltered" : FILTERS[w - 1]!.name;
+        const cands = (q: number) => (w === 0 ? undefined : truth.candidates[q]![w - 1]);
+        for (let q = 0; q < Math.min(Q, 10); q++) await tuned.search(STORE, truth.queries[q]!, { k: K, candidates: cands(q) });
+        const times: number[] = [];
+        const paths: Record<string, number> = {};
+        let total = 0;
+        for (let q = 0; q < Q; q++) {
+          const t0 = performance.now();
+          const found = await tuned.search(STORE, truth.queries[q]!, { k: K, candidates: cands(q) });
+          times.push(performance.now() - t0);
+          paths[tuned.lastPath] = (paths[tuned.lastPath] ?? 0) + 1;
+          total += recallOf(found.map((m) => m.productId), truth.top[q]![w]!);
+        }
+        const pathText = Object.entries(paths).map(([p, n]) => `${p} ${n}`).join(", ");
+        console.log(`| ${name} | ${pct(times, 50).toFixed(2)} ms | ${pct(times, 95).toFixed(2)} ms | ${(total / Q).toFixed(3)} | ${pathText} |`);
+      }
+      await tuned.close();
+    }
+    await index.close();
+    const rss = process.memoryUsage().rss / 2 ** 20;
+    const backend = await admin.query(`SELECT pg_size_pretty(sum(pg_relation_size(indexrelid))) AS idx FROM pg_index WHERE indrelid = 'product_vectors'::regclass`);
+    console.log(`\nmemory: bench process RSS ${rss.toFixed(0)} MB; all product_vectors indexes ${backend.rows[0].idx} (keep the HNSW index in RAM: shared_buffers + OS cache)`);
+  } finally {
+    await admin.end();
+    await database.close();
+    if (!args.keep && !reuse) {
+      const c = new pg.Client({ connectionString: URL });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await c.end();
+    } else {
+      console.log(`(schema ${schema} kept: --schema ${schema} reuses it)`);
+    }
+  }
+}
+
+/** For a reused schema: exact answers and candidate sets from the database itself (slow, exact scans). */
+async function exactFromDatabase(client: pg.Client, queries: Float32Array[]): Promise<Truth> {
+  const top: string[][][] = [];
+  const candidates: Set<string>[][] = [];
+  const rows = await client.query<{ product_id: string; category: string; brand: string; price: number }>(`SELECT product_id, category, brand, price FROM products WHERE store_id = $1`, [STORE]);
+  for (let q = 0; q < queries.length; q++) {
+    const lit = `[${Array.from(queries[q]!).join(",")}]`;
+    const sets = FILTERS.map((f) =>
+      new Set(
+        rows.rows
+          .filter((r) => f.keep({ vector: new Float32Array(0), category: Number(r.category.slice(9)), brand: Number(r.brand.slice(6)), price: Number(r.price) }, q))
+          .map((r) => r.product_id),
+      ),
+    );
+    candidates.push(sets);
+    const exact = async (ids: Set<string> | undefined) => {
+      const res = await client.query<{ product_id: string }>(
+        `SELECT product_id FROM product_vectors WHERE store_id = $1 AND dim = $2 ${ids ? "AND product_id = ANY($4)" : ""} ORDER BY embedding <=> $3::vector LIMIT ${K}`,
+        ids ? [STORE, DIM, lit, [...ids]] : [STORE, DIM, lit],
+      );
+      return res.rows.map((r) => r.product_id);
+    };
+    top.push([await exact(undefined), ...(await Promise.all(sets.map((s) => exact(s))))]);
+  }
+  return { queries, top, candidates };
+}
+
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
