@@ -1,3 +1,4 @@
+import path from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ConfigError, loadConfig } from "./config.js";
@@ -15,7 +16,24 @@ test("defaults: ports 8080/8081, SQLite under ./data", () => {
 
 test("DATABASE_URL selects PostgreSQL", () => {
   const c = loadConfig({ DATABASE_URL: "postgres://u:p@db:5432/x" });
-  assert.deepEqual(c.database, { kind: "postgres", url: "postgres://u:p@db:5432/x" });
+  assert.deepEqual(c.database, { kind: "postgres", url: "postgres://u:p@db:5432/x", readUrls: [], readMaxLagMs: 5_000 });
+  assert.deepEqual(c.imageStore, { kind: "database", path: path.resolve("./data/images") }, "PostgreSQL keeps images in the database unless IMAGE_STORE says otherwise");
+});
+
+test("DATABASE_READ_URLS lists replicas of DATABASE_URL; each must be a postgres URL", () => {
+  const c = loadConfig({ DATABASE_URL: "postgres://u:p@db:5432/x", DATABASE_READ_URLS: "postgres://u:p@r1/x, postgresql://u:p@r2/x", DATABASE_READ_MAX_LAG_MS: "800" });
+  assert.deepEqual(c.database, { kind: "postgres", url: "postgres://u:p@db:5432/x", readUrls: ["postgres://u:p@r1/x", "postgresql://u:p@r2/x"], readMaxLagMs: 800 });
+  assert.throws(() => loadConfig({ DATABASE_URL: "postgres://u:p@db/x", DATABASE_READ_URLS: "mysql://r/x" }), /DATABASE_READ_URLS/);
+  assert.throws(() => loadConfig({ DATABASE_READ_URLS: "postgres://r/x" }), /DATABASE_READ_URLS: needs DATABASE_URL/);
+});
+
+test("the embedded default keeps images as files under DATA_DIR/images; IMAGE_STORE and IMAGE_STORE_PATH choose", () => {
+  assert.deepEqual(loadConfig({ DATA_DIR: "/srv/shop" }).imageStore, { kind: "filesystem", path: "/srv/shop/images" });
+  assert.deepEqual(loadConfig({ DATABASE_URL: "postgres://u:p@db/x", IMAGE_STORE: "filesystem", IMAGE_STORE_PATH: "/mnt/shared/images" }).imageStore, {
+    kind: "filesystem",
+    path: "/mnt/shared/images",
+  });
+  assert.throws(() => loadConfig({ IMAGE_STORE: "s3" }), /IMAGE_STORE/);
 });
 
 test("a bad variable is named in the error", () => {

@@ -38,6 +38,15 @@ const schema = z.object({
     .optional(),
   /** A replica lagging more than this many milliseconds behind the primary is skipped (reads go to the primary). */
   DATABASE_READ_MAX_LAG_MS: positiveInt.default(5_000),
+  /**
+   * Where copies of product images are kept: "filesystem" (files under IMAGE_STORE_PATH,
+   * content-addressed, unreferenced files collected by the maintenance task) or "database"
+   * (product_images.bytes). Default: filesystem on the embedded database, database on PostgreSQL.
+   * Several processes on PostgreSQL with "filesystem" must share IMAGE_STORE_PATH (a shared volume).
+   */
+  IMAGE_STORE: z.enum(["filesystem", "database"]).optional(),
+  /** Folder of the filesystem image store. Default DATA_DIR/images. */
+  IMAGE_STORE_PATH: z.string().min(1).optional(),
   /** redis://… shares rate limits, throttles and revocations across processes; unset means in-process. */
   REDIS_URL: z
     .string()
@@ -145,6 +154,8 @@ export interface Config {
   dataDir: string;
   database: { kind: "sqlite"; file: string } | { kind: "postgres"; url: string; readUrls?: string[]; readMaxLagMs?: number };
   redisUrl: string | undefined;
+  /** The image store (src/platform/images/store.ts). */
+  imageStore: { kind: "filesystem" | "database"; path: string };
   publicBaseUrl: string;
   chatPublicBaseUrl: string;
   jwtSigningKey: string | undefined;
@@ -209,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { kind: "postgres", url: e.DATABASE_URL, readUrls: e.DATABASE_READ_URLS ?? [], readMaxLagMs: e.DATABASE_READ_MAX_LAG_MS }
       : { kind: "sqlite", file: path.join(dataDir, "shopsight.db") },
     redisUrl: e.REDIS_URL,
+    imageStore: { kind: e.IMAGE_STORE ?? (e.DATABASE_URL ? "database" : "filesystem"), path: path.resolve(e.IMAGE_STORE_PATH ?? path.join(dataDir, "images")) },
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     chatPublicBaseUrl: (e.CHAT_PUBLIC_BASE_URL ?? `http://localhost:${e.CHAT_PORT}`).replace(/\/$/, ""),
     jwtSigningKey: e.JWT_SIGNING_KEY,

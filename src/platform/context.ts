@@ -18,6 +18,7 @@ import { ImagePipeline } from "../embeddings/pipeline.js";
 import { loadConfiguredModel, type LoadLog } from "../embeddings/load.js";
 import type { EmbeddingModel } from "../embeddings/types.js";
 import { createVectorIndex, type VectorIndex } from "../vectors/index.js";
+import { createImageStore, type ImageStore } from "./images/store.js";
 
 export interface AppContext {
   config: Config;
@@ -34,6 +35,8 @@ export interface AppContext {
   fetch: SafeFetch;
   model: EmbeddingModel | null;
   images: ImagePipeline;
+  /** Where copies of product images are kept (IMAGE_STORE). */
+  imageStore: ImageStore;
   vectors: VectorIndex;
   jobs: JobQueue;
   /** Prometheus registry and instruments of this context (GET /metrics). */
@@ -70,6 +73,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const model = ownsModel ? await loadConfiguredModel(config.model, log) : (overrides.model ?? null);
   const vectors = createVectorIndex(database);
   await vectors.init();
+  const imageStore = createImageStore(database, config.imageStore.kind, config.imageStore.path);
+  // Images kept elsewhere (blobs from before the filesystem store, or after a switch) move into
+  // the configured store in the background; reads find them in either place meanwhile.
+  const adopting = imageStore.adopt().catch((error: unknown) => log.warn(`moving images into the ${imageStore.kind} image store failed: ${(error as Error).message}`));
   const jobs = new JobQueue(database, clock);
   // Process metrics (event-loop delay monitor, GC observer) only outside tests, which build many contexts.
   const metrics = createMetrics({ queue: () => jobs.snapshot(), defaults: config.env !== "test" });
@@ -87,12 +94,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     fetch,
     model,
     images: new ImagePipeline(model, fetch, { maxPixels: config.outbound.maxPixels }),
+    imageStore,
     vectors,
     jobs,
     metrics,
     async close() {
       unsubscribeInference?.();
       await jobs.stop();
+      await adopting;
       mailer.close();
       fetch.close();
       redis?.disconnect();

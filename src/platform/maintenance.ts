@@ -17,7 +17,10 @@ export interface Maintenance {
 }
 
 export function maintenanceTasks(ctx: AppContext): MaintenanceTask[] {
-  return [{ name: "revoked_tokens", run: () => ctx.revocations.prune() }];
+  return [
+    { name: "revoked_tokens", run: () => ctx.revocations.prune() },
+    { name: "unreferenced_images", run: () => ctx.imageStore.collect() },
+  ];
 }
 
 export function startMaintenance(

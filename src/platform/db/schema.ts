@@ -83,7 +83,10 @@ export interface ProductImagesTable {
   content_type: string;
   width: number;
   height: number;
+  /** Empty when the image is kept by the filesystem image store (stored_in = "filesystem"). */
   bytes: Buffer;
+  /** "database" or "filesystem" (0017_image_store). */
+  stored_in: Generated<string>;
   created_at: number;
 }
 

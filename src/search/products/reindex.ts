@@ -42,7 +42,7 @@ export class Reindexer {
         try {
           const image = await this.repo.getImage(storeId, row.image_sha256);
           if (!image) throw new AppError("not_found", "stored image missing");
-          decoded.push(await this.ctx.images.decode(image.bytes));
+          decoded.push(await this.ctx.images.decode(await this.ctx.imageStore.read(storeId, image)));
           ok.push(row);
         } catch (error) {
           report.failed.push({ product_id: row.product_id, error: (error as Error).message });

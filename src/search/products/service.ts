@@ -197,12 +197,14 @@ export class ProductsService {
       };
       await repo.upsert(storeId, row);
       if (image && vector) {
+        // The image store writes its copy before this transaction commits (src/platform/images/store.ts).
+        const kept = await this.ctx.imageStore.put(storeId, image.sha256, image.stored.bytes);
         await repo.putImage(storeId, {
           sha256: image.sha256,
           content_type: image.stored.contentType,
           width: image.stored.width,
           height: image.stored.height,
-          bytes: image.stored.bytes,
+          ...kept,
           created_at: now,
         });
         await this.ctx.vectors.upsert(tx, storeId, { vectorId, productId, model, vector });
