@@ -2,6 +2,7 @@
 // with exit code 1 (2 for usage errors).
 //   admin create --email E --password P   create a super admin
 //   serve --role api|worker|all            run one process role (src/serve.ts); runs until SIGTERM
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "./platform/config.js";
 import { createContext } from "./platform/context.js";
@@ -16,6 +17,7 @@ const USAGE = `Usage: npm run cli -- <command>
   admin create --email E --password P   create a platform super admin (prints JSON)
   migrate-data --from sqlite:PATH --to postgres://… [--schema S] [--store SLUG]… [--force]
                [--verify-only] [--batch-size N] [--json]
+               [--images-from DIR] [--images-to database|DIR]
                                          copy the embedded database (file or DATA_DIR) into
                                          PostgreSQL, vectors included, and verify counts (exit 1 on
                                          a mismatch); see src/platform/db/migrate-data.ts
@@ -64,6 +66,8 @@ async function main(argv: string[]): Promise<number | "running"> {
         force: { type: "boolean", default: false },
         "verify-only": { type: "boolean", default: false },
         "batch-size": { type: "string" },
+        "images-from": { type: "string" },
+        "images-to": { type: "string" },
         json: { type: "boolean", default: false },
       },
     });
@@ -81,6 +85,8 @@ async function main(argv: string[]): Promise<number | "running"> {
         force: values.force,
         verifyOnly: values["verify-only"],
         batchSize,
+        sourceImages: values["images-from"],
+        targetImages: values["images-to"] === undefined || values["images-to"] === "database" ? { kind: "database" } : { kind: "filesystem", path: path.resolve(values["images-to"]) },
       });
       console.log(values.json ? JSON.stringify(report) : formatReport(report));
       return report.ok ? 0 : 1;

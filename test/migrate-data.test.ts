@@ -129,6 +129,14 @@ describe("migrate-data: SQLite store set → PostgreSQL", { ...(run === "skip" ?
     assert.deepEqual(report.vectors.map((v) => [v.source, v.target, v.sampled]), [[6, 6, 6], [6, 6, 6]]);
     assert.ok(report.hnswDims.length === 1, "HNSW index built for the model's dimension");
     assert.ok(lines.some((l) => l.startsWith("copied products: 12 rows")));
+    // Images move too: the SQLite deployment kept them as files under DATA_DIR/images (embedded
+    // default); the target keeps them in the database (PostgreSQL default).
+    assert.equal(fs.readdirSync(path.join(dataDir, "images"), { recursive: true }).filter((f) => /^[0-9a-f]{64}$/.test(path.basename(String(f)))).length, 8);
+    const placed = await withPg((c) => c.query(`SELECT stored_in, count(*)::int AS n, min(length(bytes))::int AS smallest FROM "${schema}".product_images GROUP BY stored_in`));
+    assert.equal(placed.rows.length, 1);
+    assert.equal(placed.rows[0].stored_in, "database");
+    assert.equal(placed.rows[0].n, 8, "four images per store");
+    assert.ok(placed.rows[0].smallest > 0, "every row holds its image bytes");
 
     // Again without --force: refused, nothing changes.
     await assert.rejects(migrateData({ from: `sqlite:${dataDir}`, to: testEnv.databaseUrl!, pgSchema: schema, log: () => {} }), (e: unknown) => {
@@ -183,6 +191,22 @@ describe("migrate-data: SQLite store set → PostgreSQL", { ...(run === "skip" ?
     const searches = merged.tables.find((r) => r.table === "search_history")!;
     assert.deepEqual([searches.source, searches.target > searches.source, searches.ok], [6, true, false]);
 
+  });
+
+  test("--images-to DIR puts the images into a filesystem image store folder of the target instead", async () => {
+    const schema = freshSchema();
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), "shopsight-migrate-images-"));
+    try {
+      const report = await migrateData({ from: `sqlite:${dataDir}`, to: testEnv.databaseUrl!, pgSchema: schema, targetImages: { kind: "filesystem", path: folder }, log: () => {} });
+      ok(report);
+      const placed = await withPg((c) => c.query(`SELECT stored_in, count(*)::int AS n, max(length(bytes))::int AS largest FROM "${schema}".product_images GROUP BY stored_in`));
+      assert.deepEqual(placed.rows, [{ stored_in: "filesystem", n: 8, largest: 0 }]);
+      const files = fs.readdirSync(folder, { recursive: true }).map(String).filter((f) => /^[0-9a-f]{64}$/.test(path.basename(f)));
+      assert.equal(files.length, 8);
+      for (const f of files) assert.deepEqual(fs.readFileSync(path.join(folder, f)), fs.readFileSync(path.join(dataDir, "images", f)), "the same bytes");
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   test("--store copies one store set (with its users), and a second set can follow without --force", async () => {

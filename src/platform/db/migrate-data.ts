@@ -36,6 +36,7 @@ import { migrations } from "./migrations/index.js";
 import { createVectorIndex } from "../../vectors/index.js";
 import { VectorRepository } from "../../vectors/repository.js";
 import { fromBlob, toPgVector, vectorsEqual } from "../../vectors/math.js";
+import { ImageFiles } from "../images/store.js";
 
 export interface MigrateDataOptions {
   /** The SQLite file, or a DATA_DIR holding `shopsight.db`. */
@@ -56,6 +57,13 @@ export interface MigrateDataOptions {
   vectorSample?: number;
   /** Progress lines (stderr by default). */
   log?: (line: string) => void;
+  /** The source's filesystem image store (default: `images` beside the SQLite file, as DATA_DIR/images). */
+  sourceImages?: string | undefined;
+  /**
+   * Where the target keeps product images: "database" (default, the PostgreSQL default) or a
+   * filesystem image store folder every PostgreSQL process of the target will share.
+   */
+  targetImages?: { kind: "database" } | { kind: "filesystem"; path: string } | undefined;
 }
 
 export interface TableCheck {
@@ -166,9 +174,11 @@ export async function migrateData(options: MigrateDataOptions): Promise<MigrateD
         if (!options.force) await checkTargetEmpty(tgt.db, order, scopes, storeIds);
         const pgTypes = await targetTypes(tgt.db);
         const t0 = Date.now();
+        const images = imageMover(file, options);
         await tgt.db.transaction().execute(async (tx) => {
           for (const table of order) {
-            const n = await copyTable(src, tx, table, scopes.get(table.name)!, storeIds, pgTypes.get(table.name)!, options);
+            const prepare = table.name === "product_images" ? images : undefined;
+            const n = await copyTable(src, tx, table, scopes.get(table.name)!, storeIds, pgTypes.get(table.name)!, options, prepare);
             copied.set(table.name, n);
             if (n > 0) log(`copied ${table.name}: ${n} rows`);
           }
@@ -410,6 +420,7 @@ async function copyTable(
   storeIds: string[],
   pgTypes: Map<string, string>,
   options: MigrateDataOptions,
+  prepare?: (row: Record<string, unknown>) => Promise<void>,
 ): Promise<number> {
   const where = scopeFilter(scope, storeIds);
   const perBatch = Math.max(1, Math.min(options.batchSize ?? 500, Math.floor(MAX_PARAMS / table.columns.length)));
@@ -442,6 +453,7 @@ async function copyTable(
       bytes = 0;
     };
     for (const row of rows) {
+      if (prepare) await prepare(row);
       const out: Record<string, unknown> = {};
       table.columns.forEach((c, i) => {
         const v = convert[i]!(row[c]);
@@ -455,6 +467,39 @@ async function copyTable(
     if (rows.length < perBatch) break;
   }
   return copied;
+}
+
+/**
+ * Images move with their rows: a product_images row whose bytes the source keeps on the
+ * filesystem gets them from the source's image folder, and then lands where the target keeps
+ * images — in the row (database), or as a file of the target's folder (written before the copy
+ * commits; a failed copy leaves only unreferenced files, which the target's collector removes).
+ */
+function imageMover(sqliteFile: string, options: MigrateDataOptions): (row: Record<string, unknown>) => Promise<void> {
+  const source = new ImageFiles(options.sourceImages ?? path.join(path.dirname(sqliteFile), "images"));
+  const target = options.targetImages?.kind === "filesystem" ? new ImageFiles(options.targetImages.path) : undefined;
+  return async (row) => {
+    const storeId = String(row.store_id);
+    const sha256 = String(row.sha256);
+    let bytes: Buffer;
+    if (row.stored_in === "filesystem") {
+      try {
+        bytes = await source.read(storeId, sha256);
+      } catch (error) {
+        throw new MigrateDataError(`Image ${sha256} of store ${storeId} is missing from ${source.root} (${(error as Error).message}); give --images-from DIR`);
+      }
+    } else {
+      bytes = Buffer.from(row.bytes as Uint8Array);
+    }
+    if (target) {
+      await target.write(storeId, sha256, bytes);
+      row.bytes = Buffer.alloc(0);
+      row.stored_in = "filesystem";
+    } else {
+      row.bytes = bytes;
+      row.stored_in = "database";
+    }
+  };
 }
 
 /** SQLite value → PostgreSQL parameter for a column of type `udt`. */
