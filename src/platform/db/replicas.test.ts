@@ -12,6 +12,9 @@ import { openDatabase, type Database } from "./index.js";
 import { ReplicaRouter, parseLsn } from "./replicas.js";
 import { testEnv } from "../../../test/support/env.js";
 import { createTestStorage, withPg, type TestStorage } from "../../../test/support/database.js";
+import { createTestApp } from "../../../test/support/harness.js";
+import { bearer, machineToken, registerStore } from "../../../test/support/factories.js";
+import { solidImage, startImageHost } from "../../../test/support/servers.js";
 
 const primaryUrl = testEnv.databaseUrl;
 const replicaUrl = testEnv.databaseReadUrl;
@@ -177,6 +180,53 @@ describe("read replicas [postgres streaming replica]", { skip: skip ? "TEST_DATA
     assert.equal(database.replicas!.stats.fallbacks, before.fallbacks + 1, "the replica failed and the primary answered");
     await caughtUp(database);
     await database.readScope(async () => assert.equal(await onReplica(database, "r-a"), true, "back on the replica after a good poll"));
+  });
+});
+
+describe("read replicas through the Search API [postgres streaming replica]", { skip: skip ? "TEST_DATABASE_URL / TEST_DATABASE_READ_URL not set: run .ci/run to start the replica" : false }, () => {
+  test("a client lists its new product in its next request while the replica lags; searches, listings and analytics then read the replica", async () => {
+    const t = await createTestApp({ dialect: "postgres", model: true, env: { DATABASE_READ_URLS: replicaUrl! } });
+    const host = await startImageHost();
+    try {
+      const red = host.put("/red.png", await solidImage("#d01010"));
+      const store = await registerStore(t);
+      const token = await machineToken(t.search, store);
+      const replicas = t.ctx.database.replicas!;
+      await caughtUp(t.ctx.database);
+      await replay("pause");
+      try {
+        const created = await t.search.inject({ method: "POST", url: "/v1/products", headers: bearer(token), payload: { product_id: "new-1", image_url: red, metadata: { category: "dresses" } } });
+        assert.equal(created.statusCode, 201, created.body);
+        await replicas.poll();
+        const before = { ...replicas.stats };
+        const listed = await t.search.inject({ method: "GET", url: "/v1/products?limit=10", headers: bearer(token) });
+        assert.equal(listed.statusCode, 200);
+        assert.equal(listed.json().total, 1, "the client reads its own write");
+        assert.equal(replicas.stats.replica, before.replica, "not from the lagging replica");
+        assert.ok(replicas.stats.primary > before.primary);
+      } finally {
+        await replay("resume");
+      }
+      await caughtUp(t.ctx.database);
+      const onReplica = async (name: string, request: () => Promise<{ statusCode: number; body: string }>) => {
+        const before = replicas.stats.replica;
+        const res = await request();
+        assert.equal(res.statusCode, 200, res.body);
+        assert.ok(replicas.stats.replica > before, `${name} read the replica (${JSON.stringify(replicas.stats)})`);
+        return res;
+      };
+      const listed = await onReplica("the listing", () => t.search.inject({ method: "GET", url: "/v1/products?limit=10", headers: bearer(token) }));
+      assert.equal(JSON.parse(listed.body).total, 1);
+      const search = await onReplica("the text search (vector stage)", () =>
+        t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red dress", limit: 5 } }),
+      );
+      assert.equal(JSON.parse(search.body).results[0]?.product_id, "new-1");
+      await onReplica("analytics", () => t.search.inject({ method: "GET", url: "/v1/search/analytics?days=7", headers: bearer(token) }));
+    } finally {
+      await replay("resume");
+      await host.close();
+      await t.close();
+    }
   });
 });
 

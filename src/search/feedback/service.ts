@@ -156,18 +156,20 @@ export class FeedbackService {
 
   async analytics(storeId: string, days = DEFAULT_DAYS) {
     const w = this.window(days);
+    // Analytics are replica-eligible reads (DATABASE_READ_URLS; src/platform/db/replicas.ts).
+    const repo = new FeedbackRepository(this.ctx.database.reader(storeId));
     const [totals, byMode, bySource, engaged, events, revenue, top, byDay] = await Promise.all([
-      this.repo.searchTotals(storeId, w.from),
-      this.repo.searchesBy(storeId, w.from, "mode"),
-      this.repo.searchesBy(storeId, w.from, "source"),
-      this.repo.engagedSearches(storeId, w.from),
-      this.repo.eventCounts(storeId, w.from),
-      this.repo.revenue(storeId, w.from),
-      this.repo.queryCounts(storeId, w.from, TOP_QUERIES),
-      this.repo.searchesByDay(storeId, w.from),
+      repo.searchTotals(storeId, w.from),
+      repo.searchesBy(storeId, w.from, "mode"),
+      repo.searchesBy(storeId, w.from, "source"),
+      repo.engagedSearches(storeId, w.from),
+      repo.eventCounts(storeId, w.from),
+      repo.revenue(storeId, w.from),
+      repo.queryCounts(storeId, w.from, TOP_QUERIES),
+      repo.searchesByDay(storeId, w.from),
     ]);
     // p95 by nearest rank: the ⌈0.95·N⌉-th fastest search, read with one ordered OFFSET query.
-    const p95 = totals.total === 0 ? null : await this.repo.latencyAtRank(storeId, w.from, Math.ceil(0.95 * totals.total) - 1);
+    const p95 = totals.total === 0 ? null : await repo.latencyAtRank(storeId, w.from, Math.ceil(0.95 * totals.total) - 1);
     const count = (a: FeedbackAction) => events.get(a) ?? { events: 0, units: 0 };
     return {
       days,

@@ -101,13 +101,15 @@ export class ProductsService {
 
   async list(storeId: string, limit: number, cursor: string | undefined, filter: ListFilter) {
     const after = cursor ? decodeCursor(cursor) : undefined;
-    const rows = await this.repo.list(storeId, limit + 1, after, filter);
+    // A listing is a replica-eligible read (DATABASE_READ_URLS; src/platform/db/replicas.ts).
+    const reader = this.repo.with(this.ctx.database.reader(storeId));
+    const rows = await reader.list(storeId, limit + 1, after, filter);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
       products: page.map(toView),
       next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, productId: last.product_id }) : null,
-      total: await this.repo.count(storeId, filter),
+      total: await reader.count(storeId, filter),
     };
   }
 
