@@ -31,6 +31,12 @@
 //   6. Prints throughput, p50/p95 latency per request kind, errors by kind and the verdict
 //      (PASS/FAIL; exit 1 on FAIL).
 //
+// --replica URL (replica mode): the API processes read from that streaming replica of the
+// primary (DATABASE_READ_URLS, with the bench database's name); at the fault the replica's
+// postmaster is SIGKILLed too (pid from --replica-data/postmaster.pid) and restarted with
+// `pg_ctlcluster --replica-cluster start` after 5 s. Reads must fall back to the primary: any 5xx
+// fails the verdict. `--replica ci` means .ci/run's replica (TEST_DATABASE_READ_URL or
+// 127.0.0.1:5433, cluster 15/replica).
 // --no-redis starts the processes without REDIS_URL: a negative control whose rate-limit check
 // fails (each process then keeps its own budget).
 // Everything runs at lower CPU priority (nice 10) by default: --nice 0 to measure undisturbed.
@@ -56,8 +62,30 @@ const { values: args } = parseArgs({
     keep: { type: "boolean", default: false },
     /** Negative control: API processes without REDIS_URL (per-process limits; the rate-limit check should FAIL). */
     "no-redis": { type: "boolean", default: false },
+    replica: { type: "string" },
+    "replica-data": { type: "string", default: "/var/lib/postgresql/15/replica" },
+    "replica-cluster": { type: "string", default: "15/replica" },
   },
 });
+const REPLICA_URL =
+  args.replica === "ci" ? (process.env.TEST_DATABASE_READ_URL ?? "postgres://shopsight:shopsight@127.0.0.1:5433/shopsight_test") : args.replica;
+
+/** SIGKILLs the replica's postmaster; resolves with its pid. */
+function killReplica(): number {
+  const pid = Number(fs.readFileSync(path.join(args["replica-data"]!, "postmaster.pid"), "utf8").split("\n")[0]);
+  process.kill(pid, "SIGKILL");
+  return pid;
+}
+
+async function restartReplica(): Promise<void> {
+  const [version, cluster] = args["replica-cluster"]!.split("/");
+  for (let i = 0; i < 20; i++) {
+    const r = spawnSync("pg_ctlcluster", [version!, cluster!, "start"], { stdio: "ignore" });
+    if (r.status === 0) return;
+    await sleep(500);
+  }
+  throw new Error(`pg_ctlcluster ${version} ${cluster} start kept failing`);
+}
 const SECONDS = Number(args.seconds);
 const CONNECTIONS = Number(args.connections);
 const NICE = Number(args.nice);
@@ -362,6 +390,7 @@ async function main(): Promise<number> {
       HOST: "127.0.0.1",
       DATABASE_URL: benchUrl,
       ...(args["no-redis"] ? {} : { REDIS_URL: redisUrl }),
+      ...(REPLICA_URL ? { DATABASE_READ_URLS: withDatabase(REPLICA_URL, dbName) } : {}),
       DATA_DIR: dir,
       JWT_SIGNING_KEY: randomBytes(32).toString("hex"),
       CONNECTOR_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
@@ -453,6 +482,14 @@ async function main(): Promise<number> {
     const inFlightKill = { api2: p2.child.pid, worker: pw.child.pid };
     p2.child.kill("SIGKILL");
     pw.child.kill("SIGKILL");
+    let replicaBack: Promise<void> = Promise.resolve();
+    if (REPLICA_URL) {
+      const pid = killReplica();
+      log(`SIGKILLed the replica's postmaster (pid ${pid}); restarting it in 5 s`);
+      replicaBack = sleep(5_000).then(restartReplica).then(() => {
+        log("replica restarted");
+      });
+    }
     await Promise.all([p2.exited, pw.exited]);
     log(
       `SIGKILLed api2 (pid ${inFlightKill.api2}) and the worker (pid ${inFlightKill.worker}) at ${((killedAt - t0) / 1000).toFixed(1)} s ` +
@@ -482,6 +519,7 @@ async function main(): Promise<number> {
     await Promise.all([a.done, (b as Cannon | undefined)?.done, bulkLoop]);
     if (Number.isNaN(downMs)) log("traffic over before api2 was back; waiting for api2 and the worker");
     await restarted;
+    await replicaBack;
     log(`traffic done: ${tally.responses} responses in ${elapsed.toFixed(1)} s`);
 
     // ---------------------------------------------------------- integrity ---
@@ -558,6 +596,8 @@ async function main(): Promise<number> {
     if (burst2xx + burst429.length !== BURST) failures.push(`rate limit burst: ${BURST - burst2xx - burst429.length} answers neither 2xx nor 429`);
     if (burst429.some((r) => !r.headers.get("retry-after"))) failures.push("rate limit: a 429 without Retry-After");
 
+    const serverErrors = [...tally.statuses].filter(([k]) => / 5\d\d/.test(k));
+    if (REPLICA_URL && serverErrors.length > 0) failures.push(`replica mode: ${serverErrors.map(([k, n]) => `${n} × ${k}`).join(", ")} (reads must fall back to the primary)`);
     verdict = failures.length === 0;
 
     // --------------------------------------------------------------- report ---
@@ -565,7 +605,7 @@ async function main(): Promise<number> {
     const rps = tally.responses / elapsed;
     const all = [...tally.latencies.values()].flat();
     lines.push("");
-    lines.push(`bench:cluster — 2 API processes + 1 worker, PostgreSQL ${(await q(`SHOW server_version`))[0].server_version} + pgvector ${(await q(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`))[0]?.extversion}, ${args["no-redis"] ? "NO Redis (negative control)" : "Redis"}; ${CONNECTIONS} connections per API port, ${SECONDS} s, nice ${NICE}, ${os.cpus().length} CPUs`);
+    lines.push(`bench:cluster — 2 API processes + 1 worker${REPLICA_URL ? ", search/listing/analytics reads from a streaming replica (SIGKILLed with api2, restarted after 5 s)" : ""}, PostgreSQL ${(await q(`SHOW server_version`))[0].server_version} + pgvector ${(await q(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`))[0]?.extversion}, ${args["no-redis"] ? "NO Redis (negative control)" : "Redis"}; ${CONNECTIONS} connections per API port, ${SECONDS} s, nice ${NICE}, ${os.cpus().length} CPUs`);
     lines.push(`fault: api2 and worker SIGKILLed at ${((killedAt - t0) / 1000).toFixed(1)} s (a ${BIG_JOB}-item bulk job at ${bigProgress.json?.processed ?? "?"} processed); both ready again after ${(downMs / 1000).toFixed(1)} s${killedAt - t0 + downMs > SECONDS * 1000 ? " (after the traffic ended: api2 got no more traffic)" : ""}`);
     lines.push("");
     lines.push(`throughput: ${tally.responses} responses in ${elapsed.toFixed(1)} s = ${rps.toFixed(1)} req/s (${tally.ok} 2xx = ${(tally.ok / elapsed).toFixed(1)}/s)`);
