@@ -1,5 +1,5 @@
 // `npm run bench:scale [-- --n 100000] [--dim 512] [--queries 50] [--m 16] [--ef-construction 64]
-//   [--ef-search 40,64,100] [--maintenance-work-mem 1GB] [--keep] [--schema NAME] [--postgres URL]`
+//   [--ef-search 40,64,100] [--maintenance-work-mem 1GB] [--halfvec] [--keep] [--schema NAME] [--postgres URL]`
 //
 // One store with `--n` products on PostgreSQL + pgvector, as a big catalogue would be:
 //   1. load: products (realistic metadata: name, 20 categories that follow the vector clusters as
@@ -16,6 +16,7 @@
 //      for each ef_search in --ef-search;
 //   4. memory: the server's shared_buffers and the index size (what must stay cached), and this
 //      process's RSS.
+// --halfvec indexes half-precision copies (the adapter's `halfvec` option).
 // --keep keeps the schema (printed) and --schema NAME reuses a loaded one (skips 1–2), for
 // tuning ef_search without reloading. Figures are printed as Markdown tables.
 import { once } from "node:events";
@@ -25,7 +26,7 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { openDatabase, type Database } from "../src/platform/db/index.js";
 import { createVectorIndex } from "../src/vectors/index.js";
-import { hnswIndexDdl, type PostgresVectorIndex } from "../src/vectors/postgres.js";
+import { hnswIndexDdl, hnswIndexName, type PostgresVectorIndex } from "../src/vectors/postgres.js";
 import { TopK } from "../src/vectors/math.js";
 import { prng } from "../src/vectors/synthetic.js";
 import { testEnv } from "../test/support/env.js";
@@ -40,6 +41,7 @@ const { values: args } = parseArgs({
     "ef-search": { type: "string", default: "40" },
     "maintenance-work-mem": { type: "string", default: "1GB" },
     keep: { type: "boolean", default: false },
+    halfvec: { type: "boolean", default: false },
     schema: { type: "string" },
     postgres: { type: "string" },
   },
@@ -244,7 +246,7 @@ const recallOf = (found: string[], expected: string[]) => expected.filter((id) =
 async function main() {
   const schema = args.schema ?? `scale_${randomBytes(4).toString("hex")}`;
   const reuse = args.schema !== undefined;
-  const hnsw = { connectivity: Number(args.m), expansionAdd: Number(args["ef-construction"]) };
+  const hnsw = { connectivity: Number(args.m), expansionAdd: Number(args["ef-construction"]), halfvec: args.halfvec! };
   console.log(`bench:scale — ${N.toLocaleString("en")} products × ${DIM}-d, ${Q} queries, PostgreSQL schema ${schema}${reuse ? " (reused)" : ""}`);
   const database: Database = await openDatabase({ kind: "postgres", url: URL! }, { pgSchema: schema });
   const admin = new pg.Client({ connectionString: URL, options: `-c search_path=${schema},public` });
@@ -271,11 +273,11 @@ async function main() {
       await admin.query(compiled.sql);
       const buildMs = performance.now() - b0;
       const sizes = await admin.query(
-        `SELECT pg_size_pretty(pg_relation_size('product_vectors_hnsw_${DIM}')) AS index, pg_size_pretty(pg_total_relation_size('product_vectors')) AS vectors, pg_size_pretty(pg_total_relation_size('products')) AS products, current_setting('shared_buffers') AS shared_buffers`,
+        `SELECT pg_size_pretty(pg_relation_size('${hnswIndexName(DIM, hnsw.halfvec)}')) AS index, pg_size_pretty(pg_total_relation_size('product_vectors')) AS vectors, pg_size_pretty(pg_total_relation_size('products')) AS products, current_setting('shared_buffers') AS shared_buffers`,
       );
       const s = sizes.rows[0];
       console.log(
-        `HNSW build (m = ${hnsw.connectivity}, ef_construction = ${hnsw.expansionAdd}, maintenance_work_mem = ${args["maintenance-work-mem"]}, 1 parallel worker): ${(buildMs / 1000).toFixed(1)} s; ` +
+        `HNSW build (${hnsw.halfvec ? "halfvec, " : ""}m = ${hnsw.connectivity}, ef_construction = ${hnsw.expansionAdd}, maintenance_work_mem = ${args["maintenance-work-mem"]}, 1 parallel worker): ${(buildMs / 1000).toFixed(1)} s; ` +
           `index ${s.index}, product_vectors ${s.vectors} (with indexes), products ${s.products}, shared_buffers ${s.shared_buffers}` +
           (notices.length ? `\n  server notices: ${notices.join(" | ")}` : ""),
       );
@@ -283,10 +285,10 @@ async function main() {
       truth = await exactFromDatabase(admin, queries);
     }
 
-    const index = createVectorIndex(database, { hnsw: { ...hnsw, expansionSearch: 40 } }) as PostgresVectorIndex;
+    const index = createVectorIndex(database, { halfvec: hnsw.halfvec, hnsw: { ...hnsw, expansionSearch: 40 } }) as PostgresVectorIndex;
     await index.init();
     for (const ef of args["ef-search"]!.split(",").map(Number)) {
-      const tuned = createVectorIndex(database, { hnsw: { ...hnsw, expansionSearch: ef } }) as PostgresVectorIndex;
+      const tuned = createVectorIndex(database, { halfvec: hnsw.halfvec, hnsw: { ...hnsw, expansionSearch: ef } }) as PostgresVectorIndex;
       console.log(`\nvector stage, ef_search ≥ ${ef} (VectorIndex.search, k = 10, ${Q} queries after ${Math.min(Q, 10)} warm-up):`);
       console.log("| workload | p50 | p95 | recall@10 | paths |\n|---|---|---|---|---|");
       for (let w = 0; w <= FILTERS.length; w++) {

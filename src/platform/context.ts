@@ -71,7 +71,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     });
   const ownsModel = overrides.model === undefined;
   const model = ownsModel ? await loadConfiguredModel(config.model, log) : (overrides.model ?? null);
-  const vectors = createVectorIndex(database);
+  const vectors = createVectorIndex(database, { halfvec: config.vectorHalfvec });
   await vectors.init();
   const imageStore = createImageStore(database, config.imageStore.kind, config.imageStore.path);
   // Images kept elsewhere (blobs from before the filesystem store, or after a switch) move into

@@ -151,11 +151,11 @@ export class PostgresVectorIndex implements VectorIndex {
     if (!pending) {
       pending = this.database
         .transaction(async (tx) => {
-          await sql`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ${`.product_vectors_hnsw_${dim}`}))`.execute(tx);
+          await sql`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ${`.${hnswIndexName(dim, this.options.halfvec)}`}))`.execute(tx);
           // Building over existing rows is faster with room for the graph in memory.
           await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(tx);
           await hnswIndexDdl(dim, this.options).execute(tx);
-          await annFunctionDdl(dim, this.options.expansionSearch).execute(tx);
+          await annFunctionDdl(dim, this.options.expansionSearch, this.options.halfvec).execute(tx);
           return true;
         })
         .catch((error: unknown) => {
@@ -201,7 +201,7 @@ export class PostgresVectorIndex implements VectorIndex {
    * per-dimension function `product_vectors_ann_<dim>` carries the settings (see ensureIndex).
    */
   private async ann(storeId: string, unit: Float32Array, wanted: number): Promise<Row[]> {
-    return (await annQuery(storeId, unit, wanted, this.efSearch(wanted)).execute(this.database.reader(storeId))).rows;
+    return (await annQuery(storeId, unit, wanted, this.efSearch(wanted), this.options.halfvec).execute(this.database.reader(storeId))).rows;
   }
 
   /**
@@ -212,7 +212,7 @@ export class PostgresVectorIndex implements VectorIndex {
   async explainAnn(client: pg.ClientBase, storeId: string, query: Float32Array, wanted: number): Promise<string> {
     const unit = normalized(query);
     await this.ensureIndex(unit.length);
-    const compiled = annQuery(storeId, unit, wanted, this.efSearch(wanted)).compile(this.database.db);
+    const compiled = annQuery(storeId, unit, wanted, this.efSearch(wanted), this.options.halfvec).compile(this.database.db);
     const plans: string[] = [];
     const onNotice = (notice: { message?: string }) => plans.push(notice.message ?? "");
     client.on("notice", onNotice);
@@ -240,39 +240,47 @@ export class PostgresVectorIndex implements VectorIndex {
   }
 }
 
+/** The index of a dimension: `product_vectors_hnsw_<dim>` (vector) or `product_vectors_hnswh_<dim>` (halfvec). */
+export function hnswIndexName(dim: number, halfvec: boolean): string {
+  return `product_vectors_hnsw${halfvec ? "h" : ""}_${dim}`;
+}
+
 /**
- * `product_vectors_hnsw_<dim>`: the partial HNSW index of one dimension (cosine). bench/scale.ts
- * builds it with the same statement after a bulk load.
+ * The partial HNSW index of one dimension (cosine), over the vectors or over half-precision copies
+ * of them. bench/scale.ts builds it with the same statement after a bulk load.
  */
-export function hnswIndexDdl(dim: number, options: Pick<ResolvedOptions, "connectivity" | "expansionAdd">) {
+export function hnswIndexDdl(dim: number, options: Pick<ResolvedOptions, "connectivity" | "expansionAdd" | "halfvec">) {
   const d = sql.raw(String(dim));
-  return sql`CREATE INDEX IF NOT EXISTS ${sql.id(`product_vectors_hnsw_${dim}`)} ON product_vectors USING hnsw ((embedding::vector(${d})) vector_cosine_ops)
+  const type = sql.raw(options.halfvec ? "halfvec" : "vector");
+  return sql`CREATE INDEX IF NOT EXISTS ${sql.id(hnswIndexName(dim, options.halfvec))} ON product_vectors USING hnsw ((embedding::${type}(${d})) ${sql.raw(options.halfvec ? "halfvec_cosine_ops" : "vector_cosine_ops")})
     WITH (m = ${sql.raw(String(options.connectivity))}, ef_construction = ${sql.raw(String(options.expansionAdd))})
     WHERE dim = ${d}`;
 }
 
 /** The HNSW query: one call of the dimension's function (created with its index). */
-function annQuery(storeId: string, unit: Float32Array, wanted: number, ef: number) {
-  return sql<Row>`SELECT product_id, vector_id, distance FROM ${sql.id(annFunction(unit.length))}(${storeId}, ${toPgVector(unit)}::vector, ${wanted}, ${ef})`;
+function annQuery(storeId: string, unit: Float32Array, wanted: number, ef: number, halfvec: boolean) {
+  return sql<Row>`SELECT product_id, vector_id, distance FROM ${sql.id(annFunction(unit.length, halfvec))}(${storeId}, ${toPgVector(unit)}::vector, ${wanted}, ${ef})`;
 }
 
-function annFunction(dim: number): string {
-  return `product_vectors_ann_${dim}`;
+function annFunction(dim: number, halfvec: boolean): string {
+  return `product_vectors_ann${halfvec ? "h" : ""}_${dim}`;
 }
 
 /**
- * `product_vectors_ann_<dim>(store, query, wanted, ef)`: the store's `wanted` nearest vectors
+ * `product_vectors_ann[h]_<dim>(store, query, wanted, ef)`: the store's `wanted` nearest vectors
  * through the partial HNSW index of that dimension. The cast and the `dim` predicate are literals
  * so the partial index matches. Its SET clauses apply for the call only (PostgreSQL restores them
  * at function exit, and the set_config inside is undone with them): relaxed-order iterative scans
  * (a store is a filter on an index that spans all stores), ef_search as asked, and enable_sort =
  * off (the adapter has decided that an index-ordered scan is right; without it the planner may
  * prefer sorting the store's rows through the btree). search_path is fixed at creation, so the
- * function finds this schema's table whatever the caller's path.
+ * function finds this schema's table whatever the caller's path. With halfvec the order comes
+ * from the half-precision index and the distance returned from the full vectors.
  */
-function annFunctionDdl(dim: number, efDefault: number) {
+function annFunctionDdl(dim: number, efDefault: number, halfvec: boolean) {
   const d = sql.raw(String(dim));
-  return sql`CREATE OR REPLACE FUNCTION ${sql.id(annFunction(dim))}(p_store text, p_query vector, p_wanted integer, p_ef integer)
+  const order = halfvec ? sql`v.embedding::halfvec(${d}) <=> p_query::halfvec(${d})` : sql`3`;
+  return sql`CREATE OR REPLACE FUNCTION ${sql.id(annFunction(dim, halfvec))}(p_store text, p_query vector, p_wanted integer, p_ef integer)
     RETURNS TABLE (product_id text, vector_id text, distance double precision)
     LANGUAGE plpgsql VOLATILE
     SET search_path FROM CURRENT
@@ -287,7 +295,7 @@ function annFunctionDdl(dim: number, efDefault: number) {
         SELECT v.product_id, v.vector_id, v.embedding::vector(${d}) <=> p_query::vector(${d}) AS distance
         FROM product_vectors v
         WHERE v.store_id = p_store AND v.dim = ${d}
-        ORDER BY 3
+        ORDER BY ${order}
         LIMIT p_wanted;
     END
     $fn$`;

@@ -59,7 +59,7 @@ describeEachDialect("vector index", (dialect) => {
 
   before(async () => {
     t = await openTestDatabase(dialect);
-    await createStores(t.database, ["exact", "recall", "writes", "store-a", "store-b", "restart", "rollback", "dims"]);
+    await createStores(t.database, ["exact", "recall", "halfvec", "writes", "store-a", "store-b", "restart", "rollback", "dims"]);
   });
 
   after(async () => {
@@ -165,6 +165,36 @@ describeEachDialect("vector index", (dialect) => {
       const stats = (index as unknown as EmbeddedVectorIndex).memoryStats("recall");
       assert.deepEqual(stats, [{ dim: 64, size: 4_000, indexed: true }]);
     }
+  });
+
+  test("PostgreSQL halfvec index: recall@10 ≥ 0.95 unfiltered and filtered, scores from the full vectors", { skip: dialect === "sqlite" ? "halfvec is a pgvector option" : false }, async (ctx) => {
+    const index = await open({ halfvec: true, bruteForceThreshold: 500, exactBudget: 0 });
+    const data = clusteredVectors({ count: 2_000, dim: 64, clusters: 20, seed: 41 });
+    await load(t.database, index, "halfvec", data);
+    await index.settled();
+    const queries = queriesLike(data, 25, 42);
+    const half = (r: number) => r % 2 === 0;
+    const candidates = new Set(Array.from({ length: data.count }, (_, r) => r).filter(half).map(pid));
+    for (const [name, filter] of [["unfiltered", undefined], ["50%", half]] as const) {
+      let total = 0;
+      for (const query of queries) {
+        const found = await index.search("halfvec", query, { k: 10, candidates: filter ? candidates : undefined });
+        assert.equal(index.lastPath, filter ? "hnsw-filtered" : "hnsw");
+        for (const m of found) {
+          const cosine = data.row(Number(m.productId.slice(1))).reduce((sum, x, i) => sum + x * query[i]!, 0);
+          assert.ok(Math.abs(m.score - cosine) < 1e-5, "the score is the full-precision cosine");
+        }
+        total += recall(ids(found), exactTopK(data, query, 10, filter).map(pid));
+      }
+      ctx.diagnostic(`halfvec recall@10 ${name}: ${(total / queries.length).toFixed(3)}`);
+      assert.ok(total / queries.length >= 0.95, `halfvec ${name}: recall@10 ${(total / queries.length).toFixed(3)}`);
+    }
+    const pgIndex = index as unknown as PostgresVectorIndex;
+    const plan = await withPg(async (client) => {
+      await client.query(`SET search_path TO "${t.pgSchema}", public`);
+      return pgIndex.explainAnn(client, "halfvec", queries[0]!, 10);
+    });
+    assert.match(plan, /Index Scan using product_vectors_hnswh_64/);
   });
 
   test("upsert replaces a product's vector and remove deletes it; a repeated afterCommit changes nothing", async () => {
