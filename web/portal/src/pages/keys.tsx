@@ -2,7 +2,7 @@ import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { api } from "../api";
 import { Badge, CheckSet, DeleteButton, ListTable } from "../components";
-import { ErrorNotice, Field, Section, SecretOnce, fmtDate, useAction, useLoad } from "../ui";
+import { ErrorNotice, Field, Section, SecretOnce, Snippet, fmtDate, useAction, useLoad } from "../ui";
 import type { StoreProps } from "./store";
 
 interface ApiKey {
@@ -89,6 +89,8 @@ function CreateKeyForm({
   );
 }
 
+// Scopes an API key can carry (the server's `api_key_scope`): never security:write, team:write or
+// connector:write:store (the Assistant API's admin routes take a user login only).
 const FALLBACK_SCOPES = ["products:read", "products:write", "products:delete", "products:bulk", "search:execute", "search:read", "search:write", "analytics:read"];
 
 export function ApiKeysPage({ slug }: StoreProps) {
@@ -213,11 +215,14 @@ export function WidgetKeysPage({ slug }: StoreProps) {
           usage={(key) => (
             <>
               <p>Add the widget to your shop:</p>
-              <pre class="code">{`<div id="search"></div>
+              <Snippet
+                label="Widget snippet"
+                code={`<div id="search"></div>
 <script src="${base}/widget.js"></script>
 <script>
   ServiceWidget.mount(document.getElementById("search"), { key: "${key}" });
-</script>`}</pre>
+</script>`}
+              />
             </>
           )}
         />
