@@ -27,8 +27,8 @@ export interface Mailer {
   close(): void;
 }
 
-/** The http(s) links of a text, in order. */
-export const linksIn = (text: string): string[] => text.match(/https?:\/\/[^\s<>"]+/g) ?? [];
+/** The http(s) links of a text, in order (a sentence's closing punctuation is not part of a link). */
+export const linksIn = (text: string): string[] => text.match(/https?:\/\/[^\s<>"]*[^\s<>".,;:!?)]/g) ?? [];
 
 /**
  * Replaces the quoted-printable body of a single-part text message rendered by nodemailer with

@@ -83,7 +83,8 @@ export function BillingPage({ slug }: StoreProps) {
           <Section title={`Current plan: ${current.plan_name}`}>
             <p>
               {selling ? `${fmtMoney(current.price_per_month, current.currency.toUpperCase())} a month · ` : ""}
-              {limit(current.max_products)} products · {limit(current.requests_per_minute)} requests a minute
+              {current.max_products === null ? "No product limit" : `${limit(current.max_products)} products`} ·{" "}
+              {current.requests_per_minute === null ? "no request limit" : `${limit(current.requests_per_minute)} requests a minute`}
             </p>
             <p class="muted small">
               Period {fmtDate(current.period_start)} – {fmtDate(current.period_end)}
@@ -92,7 +93,10 @@ export function BillingPage({ slug }: StoreProps) {
             {usage.data && (
               <>
                 <p>
-                  {fmtNumber(usage.data.products_count)} of {limit(usage.data.max_products)} products · {fmtNumber(usage.data.api_calls)} API calls this period
+                  {usage.data.max_products === null
+                    ? `${fmtNumber(usage.data.products_count)} products`
+                    : `${fmtNumber(usage.data.products_count)} of ${limit(usage.data.max_products)} products`}{" "}
+                  · {fmtNumber(usage.data.api_calls)} API calls this period
                 </p>
                 {usage.data.max_products !== null && <progress max={usage.data.max_products} value={Math.min(usage.data.products_count, usage.data.max_products)} />}
                 {usage.data.over_product_limit && (
