@@ -1,5 +1,6 @@
 // "What next" for a new store: the four steps from an empty catalogue to search on the shop and
-// the chat, each with its state read from the API (products, widget keys, chat public keys).
+// the chat, each with its state read from the API (products, searches of the last 30 days, widget
+// keys, chat public keys).
 import { useState } from "preact/hooks";
 import { api, assistantApi } from "../api";
 import { ErrorNotice, Link, Section, Success, useAction, useLoad } from "../ui";
@@ -28,16 +29,17 @@ function Step({ done, title, children }: { done: boolean; title: string; childre
 /** The checklist; `onProductsChanged` lets the products page reload after the demo install. */
 export function GetStarted({ slug, onProductsChanged }: StoreProps & { onProductsChanged?: () => void }) {
   const state = useLoad(async () => {
-    const [products, widgetKeys, chatKeys] = await Promise.all([
+    const [products, searches, widgetKeys, chatKeys] = await Promise.all([
       api<{ total: number }>("/v1/products", { store: slug, query: { limit: 1 } }).then((r) => r.total, () => 0),
+      api<{ searches: { total: number } }>("/v1/search/analytics", { store: slug, query: { days: 30 } }).then((r) => r.searches.total, () => 0),
       api<unknown[]>("/v1/widget/keys", { store: slug }).then((r) => r.length, () => 0),
       assistantApi<{ keys: { status: string }[] }>("/v1/admin/public-keys", { store: slug }).then((r) => r.keys.filter((k) => k.status === "active").length, () => 0),
     ]);
-    return { products, widgetKeys, chatKeys };
+    return { products, searches, widgetKeys, chatKeys };
   }, [slug]);
   const demo = useAction();
   const [installed, setInstalled] = useState<DemoResult | null>(null);
-  const s = state.data ?? { products: 0, widgetKeys: 0, chatKeys: 0 };
+  const s = state.data ?? { products: 0, searches: 0, widgetKeys: 0, chatKeys: 0 };
   const base = `/${encodeURIComponent(slug)}/portal`;
 
   return (
@@ -69,7 +71,7 @@ export function GetStarted({ slug, onProductsChanged }: StoreProps & { onProduct
           )}
           <ErrorNotice error={demo.error} />
         </Step>
-        <Step done={false} title="Try a search">
+        <Step done={s.searches > 0} title="Try a search">
           Search your catalogue by words, by an image or both in the <Link href={`${base}/playground`}>Search playground</Link>.
         </Step>
         <Step done={s.widgetKeys > 0} title="Make a widget key">
