@@ -176,7 +176,7 @@ describeInChromium(SUITE, () => {
     await page.getByRole("status").filter({ hasText: "as version 2" }).waitFor();
     await page.getByRole("cell", { name: "v2" }).waitFor();
 
-    await page.getByLabel("Key name").fill("shop front");
+    await page.getByLabel("Name", { exact: true }).fill("shop front");
     await page.getByRole("button", { name: "Create chat key" }).click();
     const chatSnippet = page.getByLabel("Chat snippet");
     await chatSnippet.waitFor();

@@ -10,8 +10,9 @@
 //                talking to the Assistant API with one of the store's public keys.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { assistantApi, serviceLinks } from "../api";
-import { Badge, ListTable } from "../components";
-import { ErrorNotice, Field, Loaded, Section, SecretOnce, Snippet, Success, fmtDate, forgetStoreCurrency, useAction, useLoad } from "../ui";
+import { Badge, DeleteButton, ListTable } from "../components";
+import { ErrorNotice, Field, Loaded, Section, Snippet, Success, fmtDate, forgetStoreCurrency, useAction, useLoad } from "../ui";
+import { CreateKeyForm } from "./keys";
 import type { StoreProps } from "./store";
 
 interface SupportContact {
@@ -255,45 +256,39 @@ function Policies({ slug }: { slug: string }) {
   );
 }
 
+const viaAssistant = {
+  send: (path: string, store: string, body: Record<string, unknown>) => assistantApi<{ key: string; name: string }>(path, { store, body }),
+  remove: (path: string, store: string) => assistantApi(path, { store, method: "DELETE" }),
+};
+
 function ChatKeys({ slug, chatBase, onKey }: { slug: string; chatBase: string; onKey: (key: string) => void }) {
   const keys = useLoad(() => assistantApi<{ keys: PublicKey[] }>("/v1/admin/public-keys", { store: slug }).then((r) => r.keys), [slug]);
-  const [name, setName] = useState("");
-  const [created, setCreated] = useState<{ key: string; name: string } | null>(null);
   const act = useAction();
   return (
     <Section title="Chat keys">
       <p class="muted">
         A public key (<code>store_pub_…</code>) lets the chat on your shop start anonymous sessions. It is not a secret, but it is shown in full only once.
       </p>
-      <ErrorNotice error={act.error ?? keys.error} />
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          setCreated(null);
-          void act.run(async () => {
-            const res = await assistantApi<{ key: string; name: string }>("/v1/admin/public-keys", { store: slug, body: { name: name.trim() } });
-            setCreated(res);
-            setName("");
-            onKey(res.key);
-            keys.reload();
-          });
+      <CreateKeyForm
+        act={act}
+        store={slug}
+        path="/v1/admin/public-keys"
+        kind="Chat key"
+        button="Create chat key"
+        body={(name) => ({ name: name.trim() })}
+        send={viaAssistant.send}
+        onCreated={(key) => {
+          onKey(key);
+          keys.reload();
         }}
-      >
-        <div class="grid-form">
-          <Field label="Key name" hint="e.g. shop front">
-            <input name="key_name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-          </Field>
-        </div>
-        <button type="submit" disabled={act.busy}>
-          Create chat key
-        </button>
-      </form>
-      {created && (
-        <SecretOnce label={`Chat key “${created.name}”`} value={created.key}>
-          <p>Add the chat to your shop's pages:</p>
-          <Snippet label="Chat snippet" code={chatSnippet(chatBase, created.key)} />
-        </SecretOnce>
-      )}
+        usage={(key) => (
+          <>
+            <p>Add the chat to your shop's pages:</p>
+            <Snippet label="Chat snippet" code={chatSnippet(chatBase, key)} />
+          </>
+        )}
+      />
+      <ErrorNotice error={act.error ?? keys.error} />
       <ListTable
         state={keys}
         what="chat keys"
@@ -313,20 +308,16 @@ function ChatKeys({ slug, chatBase, onKey }: { slug: string; chatBase: string; o
             <td class="small">{fmtDate(k.created_at)}</td>
             <td>
               {k.status === "active" && (
-                <button
-                  type="button"
-                  class="danger small"
-                  disabled={act.busy}
-                  onClick={() => {
-                    if (!confirm(`Revoke “${k.name}”? The chat stops starting new sessions with it.`)) return;
-                    void act.run(async () => {
-                      await assistantApi(`/v1/admin/public-keys/${encodeURIComponent(k.id)}`, { store: slug, method: "DELETE" });
-                      keys.reload();
-                    });
-                  }}
+                <DeleteButton
+                  act={act}
+                  store={slug}
+                  path={`/v1/admin/public-keys/${encodeURIComponent(k.id)}`}
+                  question={`Revoke “${k.name}”? The chat stops starting new sessions with it.`}
+                  onDone={keys.reload}
+                  remove={viaAssistant.remove}
                 >
                   Revoke
-                </button>
+                </DeleteButton>
               )}
             </td>
           </tr>

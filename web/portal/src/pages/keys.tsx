@@ -24,10 +24,11 @@ interface PermissionInfo {
 }
 
 /**
- * The create form of a key: a name plus `fields`, POSTed to `path` with `body(name)`; the new key
- * is shown once (with `usage(key)` beneath it), then `onCreated` resets the page's own fields.
+ * The create form of a key: a name plus `fields`, POSTed to `path` with `body(name)` (through
+ * `send`, the Search API by default); the new key is shown once (with `usage(key)` beneath it),
+ * then `onCreated(key)` resets the page's own fields.
  */
-function CreateKeyForm({
+export function CreateKeyForm({
   act,
   store,
   path,
@@ -39,6 +40,7 @@ function CreateKeyForm({
   fields,
   children,
   usage,
+  send = (p, s, b) => api<{ key: string; name: string }>(p, { store: s, body: b }),
 }: {
   act: ReturnType<typeof useAction>;
   store: string;
@@ -46,11 +48,12 @@ function CreateKeyForm({
   kind: string;
   button: string;
   body: (name: string) => Record<string, unknown>;
-  onCreated: () => void;
+  onCreated: (key: string) => void;
   disabled?: boolean;
-  fields: ComponentChildren;
+  fields?: ComponentChildren;
   children?: ComponentChildren;
   usage?: (key: string) => ComponentChildren;
+  send?: (path: string, store: string, body: Record<string, unknown>) => Promise<{ key: string; name: string }>;
 }) {
   const [name, setName] = useState("");
   const [created, setCreated] = useState<{ key: string; name: string } | null>(null);
@@ -62,10 +65,10 @@ function CreateKeyForm({
           setCreated(null);
           const payload = body(name);
           void act.run(async () => {
-            const res = await api<{ key: string; name: string }>(path, { store, body: payload });
+            const res = await send(path, store, payload);
             setCreated(res);
             setName("");
-            onCreated();
+            onCreated(res.key);
           });
         }}
       >

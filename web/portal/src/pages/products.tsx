@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { DeleteButton, FilterForm, ListTable, Pager, useCursors } from "../components";
 import { productsFromFile, type ProductInput } from "../csv";
-import { Alert, ErrorNotice, Field, Section, Success, fmtDate, fmtPrice, useAction, useLoad, useStoreCurrency } from "../ui";
+import { Alert, ErrorNotice, Field, Section, Success, fmtDate, fmtNumber, fmtPrice, useAction, useLoad, useStoreCurrency } from "../ui";
 import type { StoreProps } from "./store";
 import { GetStarted } from "./start";
 
@@ -52,7 +52,7 @@ export function ProductsPage({ slug, session }: StoreProps) {
       <AddProduct slug={slug} onAdded={list.reload} />
       <BulkUpload slug={slug} onDone={list.reload} />
       <Section
-        title={`Catalogue${list.data ? ` (${list.data.total})` : ""}`}
+        title={`Catalogue${list.data ? ` (${fmtNumber(list.data.total)})` : ""}`}
         actions={
           <FilterForm
             button="Filter"
@@ -257,7 +257,7 @@ function BulkUpload({ slug, onDone }: { slug: string; onDone: () => void }) {
       {job && (
         <div class="job" aria-live="polite">
           <label>
-            Job {job.job_id}: {job.status === "processing" ? "processing" : job.status} — {job.processed} of {job.total} done ({job.succeeded} indexed, {job.failed} failed)
+            Job {job.job_id}: {job.status === "processing" ? "processing" : job.status} — {fmtNumber(job.processed)} of {fmtNumber(job.total)} done ({fmtNumber(job.succeeded)} indexed, {fmtNumber(job.failed)} failed)
             <progress max={job.total} value={job.processed} />
           </label>
           {job.errors.length > 0 && (
