@@ -1,5 +1,6 @@
 // The store portal (web/portal, a Vite-built single-page app) served by the Search API:
 //   /portal, /portal/select-store, /portal/accept-invite, /portal/login   — sign-in, store choice, invites;
+//   /portal/register, /portal/verify                                       — sign-up and the verification link's landing;
 //   /{slug}/portal and /{slug}/portal/*                                    — one store's screens;
 //   /admin and /admin/*                                                    — super admins;
 //   /portal/assets/*                                                       — the hashed build files.
@@ -16,17 +17,17 @@
 // portal request in tests. Requests wait for that build.
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
+import { loadScript, sendScript } from "../../platform/http/scripts.js";
+import { WIDGET_FILES } from "../../assistant/widget/routes.js";
 import { ensurePortalBuilt, PORTAL_DIST } from "./build.js";
 import { prefersHtml } from "./negotiate.js";
 import { productImageRoutes } from "./images.js";
-import { Type } from "typebox";
-import { fileURLToPath } from "node:url";
-import { WIDGET_FILES } from "../../assistant/widget/routes.js";
-import { loadScript, sendScript } from "../../platform/http/scripts.js";
 
 const TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
