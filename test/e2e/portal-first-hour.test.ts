@@ -175,6 +175,10 @@ describeInChromium(SUITE, () => {
     await page.getByRole("button", { name: "Save new version" }).click();
     await page.getByRole("status").filter({ hasText: "as version 2" }).waitFor();
     await page.getByRole("cell", { name: "v2" }).waitFor();
+    await page.getByRole("row").filter({ hasText: "Returns policy" }).getByRole("button", { name: "Versions" }).click();
+    const versions = page.getByRole("list", { name: "Versions of Returns policy" }).getByRole("listitem");
+    await versions.first().waitFor();
+    assert.deepEqual((await versions.locator("strong").allTextContents()).map((v) => v.trim()), ["v2", "v1"]);
 
     await page.getByLabel("Name", { exact: true }).fill("shop front");
     await page.getByRole("button", { name: "Create chat key" }).click();

@@ -55,4 +55,15 @@ export class PoliciesRepository {
     const seen = new Set<string>();
     return rows.filter((r) => (seen.has(r.concept_id) ? false : (seen.add(r.concept_id), true)));
   }
+
+  /** Every version of one concept, newest first (the portal's version history). */
+  versions(storeId: string, conceptId: string): Promise<PolicyVersionRow[]> {
+    return this.db
+      .selectFrom("assistant_policy_versions")
+      .selectAll()
+      .where("store_id", "=", storeId)
+      .where("concept_id", "=", conceptId)
+      .orderBy("version", "desc")
+      .execute();
+  }
 }

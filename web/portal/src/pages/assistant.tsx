@@ -122,6 +122,7 @@ function Policies({ slug }: { slug: string }) {
   const [f, setF] = useState(EMPTY_POLICY);
   const [editing, setEditing] = useState<string | null>(null);
   const [saved, setSaved] = useState<{ title: string; version: number; changed: boolean; published: boolean } | null>(null);
+  const [history, setHistory] = useState<{ concept_id: string; title: string; versions: Policy[] } | null>(null);
   const act = useAction();
   const set = (k: "title" | "handle" | "locale" | "body_markdown" | "concept_id") => (e: { currentTarget: HTMLInputElement | HTMLTextAreaElement }) => {
     const value = e.currentTarget.value;
@@ -197,6 +198,21 @@ function Policies({ slug }: { slug: string }) {
           </p>
         </Success>
       )}
+      {history && (
+        <div class="card-inset">
+          <h3>Versions of “{history.title}”</h3>
+          <ol class="plain" aria-label={`Versions of ${history.title}`}>
+            {history.versions.map((v) => (
+              <li key={v.concept_version}>
+                <strong>v{v.concept_version}</strong> · {fmtDate(v.updated_at)} · {v.published ? "published" : "draft"} · <span class="muted">{v.body_markdown.slice(0, 120)}</span>
+              </li>
+            ))}
+          </ol>
+          <button type="button" class="link" onClick={() => setHistory(null)}>
+            Close
+          </button>
+        </div>
+      )}
       <ListTable
         state={list}
         what="policies"
@@ -247,6 +263,19 @@ function Policies({ slug }: { slug: string }) {
                 }
               >
                 {p.published ? "Unpublish" : "Publish"}
+              </button>{" "}
+              <button
+                type="button"
+                class="secondary small"
+                disabled={act.busy}
+                onClick={() =>
+                  void act.run(async () => {
+                    const res = await assistantApi<{ versions: Policy[] }>(`/v1/admin/policies/${encodeURIComponent(p.concept_id)}/versions`, { store: slug });
+                    setHistory({ concept_id: p.concept_id, title: p.title, versions: res.versions });
+                  })
+                }
+              >
+                Versions
               </button>
             </td>
           </tr>
