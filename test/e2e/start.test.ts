@@ -107,6 +107,17 @@ test("the CLI creates a super admin who logs in with redirect /admin", async () 
   assert.equal(await usage.exited, 2);
 });
 
+test("the CLI sets a store's plan (self-hosting) without loading the model", async () => {
+  const set = runEntry("cli.ts", ["plan", "set", "--store", "e2e-shop", "--plan", "enterprise"], { DATA_DIR: dataDir, LOG_LEVEL: "silent" });
+  assert.equal(await set.exited, 0, set.output());
+  const line = JSON.parse(set.output().trim().split("\n").pop()!);
+  assert.deepEqual([line.previous, line.current, line.changed], ["free", "enterprise", true]);
+  assert.doesNotMatch(set.output(), /model/i, "no model was loaded");
+  const bad = runEntry("cli.ts", ["plan", "set", "--store", "e2e-shop", "--plan", "gold"], { DATA_DIR: dataDir });
+  assert.equal(await bad.exited, 2);
+  assert.match(bad.output(), /free, basic, premium, enterprise/);
+});
+
 test("SIGTERM stops the server cleanly", async () => {
   server.child.kill("SIGTERM");
   assert.equal(await server.exited, 0, server.output());
