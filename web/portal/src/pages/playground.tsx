@@ -53,7 +53,7 @@ function ModelInfo({ slug }: { slug: string }) {
         <div class="notice warning" role="status">
           <p class="notice-title">This server runs the built-in test model.</p>
           <p>
-            Its results show that search works, not how good it is: it cannot tell a dress from a shoe. Set <code>CLIP_MODEL</code> (e.g. Xenova/clip-vit-base-patch32) and
+            It is a tiny model for tests and trials: its results show that search works, not how well a real model ranks your catalogue. Set <code>CLIP_MODEL</code> (e.g. Xenova/clip-vit-base-patch32) and
             restart, then run <code>npm run cli -- reindex</code>.
           </p>
         </div>
