@@ -97,9 +97,12 @@ describeInChromium(SUITE, () => {
     await page.getByRole("button", { name: "Copied" }).waitFor();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), await secret.textContent());
     await shot(page, "03-verified");
-    // The link is single-use: the store is active now, so the API refuses it a second time.
-    const again = await fetch(link);
-    assert.equal(again.status, 400);
+    // The link is single-use: opened again, the page says so and points to sign-in.
+    const second = await context.newPage();
+    await second.goto(link);
+    await second.getByRole("alert").filter({ hasText: "already been used" }).waitFor();
+    await shot(second, "03b-link-used");
+    await second.close();
 
     await page.getByRole("link", { name: "Continue to sign in" }).click();
     await page.getByLabel("E-mail").fill(email);
