@@ -108,6 +108,15 @@ function SettingsForm({ slug }: { slug: string }) {
   );
 }
 
+/** A small secondary button running `run` through the section's action (busy state, errors). */
+function ActionButton({ act, run, children }: { act: ReturnType<typeof useAction>; run: () => Promise<unknown>; children: preact.ComponentChildren }) {
+  return (
+    <button type="button" class="secondary small" disabled={act.busy} onClick={() => void act.run(run)}>
+      {children}
+    </button>
+  );
+}
+
 const EMPTY_POLICY = { concept_id: "", handle: "", title: "", body_markdown: "", locale: "en", published: true };
 const slugOf = (text: string) =>
   text
@@ -124,6 +133,12 @@ function Policies({ slug }: { slug: string }) {
   const [saved, setSaved] = useState<{ title: string; version: number; changed: boolean; published: boolean } | null>(null);
   const [history, setHistory] = useState<{ concept_id: string; title: string; versions: Policy[] } | null>(null);
   const act = useAction();
+  /** PUT one policy (a new version when anything changed), then show the outcome and reload the list. */
+  const save = async (conceptId: string, body: Omit<Policy, "concept_id" | "concept_version" | "updated_at">) => {
+    const res = await assistantApi<Policy & { changed: boolean }>(`/v1/admin/policies/${encodeURIComponent(conceptId)}`, { store: slug, method: "PUT", body });
+    setSaved({ title: res.title, version: res.concept_version, changed: res.changed, published: res.published });
+    list.reload();
+  };
   const set = (k: "title" | "handle" | "locale" | "body_markdown" | "concept_id") => (e: { currentTarget: HTMLInputElement | HTMLTextAreaElement }) => {
     const value = e.currentTarget.value;
     // A new policy's id and handle follow its title until they are edited by hand.
@@ -140,15 +155,9 @@ function Policies({ slug }: { slug: string }) {
           e.preventDefault();
           setSaved(null);
           void act.run(async () => {
-            const res = await assistantApi<Policy & { changed: boolean }>(`/v1/admin/policies/${encodeURIComponent(f.concept_id)}`, {
-              store: slug,
-              method: "PUT",
-              body: { handle: f.handle, title: f.title.trim(), body_markdown: f.body_markdown, locale: f.locale.trim(), published: f.published },
-            });
-            setSaved({ title: res.title, version: res.concept_version, changed: res.changed, published: res.published });
+            await save(f.concept_id, { handle: f.handle, title: f.title.trim(), body_markdown: f.body_markdown, locale: f.locale.trim(), published: f.published });
             setEditing(null);
             setF(EMPTY_POLICY);
-            list.reload();
           });
         }}
       >
@@ -246,37 +255,18 @@ function Policies({ slug }: { slug: string }) {
               >
                 Edit
               </button>{" "}
-              <button
-                type="button"
-                class="secondary small"
-                disabled={act.busy}
-                onClick={() =>
-                  void act.run(async () => {
-                    const res = await assistantApi<Policy & { changed: boolean }>(`/v1/admin/policies/${encodeURIComponent(p.concept_id)}`, {
-                      store: slug,
-                      method: "PUT",
-                      body: { handle: p.handle, title: p.title, body_markdown: p.body_markdown, locale: p.locale, published: !p.published },
-                    });
-                    setSaved({ title: res.title, version: res.concept_version, changed: res.changed, published: res.published });
-                    list.reload();
-                  })
-                }
-              >
+              <ActionButton act={act} run={() => save(p.concept_id, { handle: p.handle, title: p.title, body_markdown: p.body_markdown, locale: p.locale, published: !p.published })}>
                 {p.published ? "Unpublish" : "Publish"}
-              </button>{" "}
-              <button
-                type="button"
-                class="secondary small"
-                disabled={act.busy}
-                onClick={() =>
-                  void act.run(async () => {
-                    const res = await assistantApi<{ versions: Policy[] }>(`/v1/admin/policies/${encodeURIComponent(p.concept_id)}/versions`, { store: slug });
-                    setHistory({ concept_id: p.concept_id, title: p.title, versions: res.versions });
-                  })
-                }
+              </ActionButton>{" "}
+              <ActionButton
+                act={act}
+                run={async () => {
+                  const res = await assistantApi<{ versions: Policy[] }>(`/v1/admin/policies/${encodeURIComponent(p.concept_id)}/versions`, { store: slug });
+                  setHistory({ concept_id: p.concept_id, title: p.title, versions: res.versions });
+                }}
               >
                 Versions
-              </button>
+              </ActionButton>
             </td>
           </tr>
         )}
