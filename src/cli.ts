@@ -1,6 +1,9 @@
 // `npm run cli -- <command>`: operator commands. Output is JSON on stdout; errors go to stderr
 // with exit code 1 (2 for usage errors).
 //   admin create --email E --password P   create a super admin
+//   plan set --plan P (--store ID|SLUG… | --all)   set stores' plans (operators; BILLING_MODE=off)
+// Commands that need no embedding model (admin create, plan set) build their context without
+// loading it (`model: null`), so they finish in well under a second.
 //   serve --role api|worker|all            run one process role (src/serve.ts); runs until SIGTERM
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -10,11 +13,17 @@ import { AppError } from "./platform/errors/catalogue.js";
 import { AccountsService } from "./search/accounts/service.js";
 import { AccountsRepository } from "./search/accounts/repository.js";
 import { Reindexer } from "./search/products/reindex.js";
+import { BillingService } from "./search/billing/service.js";
+import { StripeGateway } from "./search/billing/stripe.js";
+import { isPlanName, PLANS } from "./search/billing/plans.js";
 import { isRole, runRole, ROLES } from "./serve.js";
 import { formatReport, migrateData, MigrateDataError } from "./platform/db/migrate-data.js";
 
 const USAGE = `Usage: npm run cli -- <command>
   admin create --email E --password P   create a platform super admin (prints JSON)
+  plan set --plan free|basic|premium|enterprise (--store ID|SLUG … | --all)
+                                         set the plan of stores (e.g. enterprise, no limits, on a
+                                         self-hosted install with BILLING_MODE=off); prints JSON
   migrate-data --from sqlite:PATH --to postgres://… [--schema S] [--store SLUG]… [--force]
                [--verify-only] [--batch-size N] [--json]
                [--images-from DIR] [--images-to database|DIR]
@@ -27,6 +36,13 @@ const USAGE = `Usage: npm run cli -- <command>
   serve [--role api|worker|all]          run one process role until SIGTERM (default all): api = both
                                          HTTP APIs; worker = jobs, webhook dispatcher, maintenance
                                          (GET /metrics and /health/* on METRICS_PORT when set)`;
+
+/** The id of the store named by its id or slug. */
+async function storeIdOf(repo: AccountsRepository, idOrSlug: string): Promise<string> {
+  const store = (await repo.findStore(idOrSlug).catch(() => undefined)) ?? (await repo.findStoreBySlug(idOrSlug));
+  if (!store) throw new AppError("not_found", `No store ${idOrSlug}.`);
+  return store.id;
+}
 
 /** Resolves to an exit code, or to "running" when the command keeps the process alive (serve). */
 async function main(argv: string[]): Promise<number | "running"> {
@@ -46,10 +62,30 @@ async function main(argv: string[]): Promise<number | "running"> {
       console.error(USAGE);
       return 2;
     }
-    const ctx = await createContext(loadConfig());
+    const ctx = await createContext(loadConfig(), { model: null });
     try {
       const admin = await new AccountsService(ctx).createSuperAdmin(values.email, values.password);
       console.log(JSON.stringify(admin));
+      return 0;
+    } finally {
+      await ctx.close();
+    }
+  }
+  if (group === "plan" && command === "set") {
+    const { values } = parseArgs({ args: rest, options: { plan: { type: "string" }, store: { type: "string", multiple: true }, all: { type: "boolean", default: false } } });
+    if (!isPlanName(values.plan) || (!values.all && !values.store?.length)) {
+      console.error(`plan set needs --plan (one of ${Object.keys(PLANS).join(", ")}) and --store or --all\n${USAGE}`);
+      return 2;
+    }
+    const plan = values.plan;
+    const ctx = await createContext(loadConfig(), { model: null });
+    try {
+      const repo = new AccountsRepository(ctx.database.db);
+      const ids = values.all
+        ? (await ctx.database.db.selectFrom("stores").select("id").execute()).map((r) => r.id)
+        : await Promise.all((values.store ?? []).map((s) => storeIdOf(repo, s)));
+      const billing = new BillingService(ctx, new StripeGateway(ctx.config));
+      for (const id of ids) console.log(JSON.stringify({ store_id: id, ...(await billing.applyPlanChange(id, plan, "cli")) }));
       return 0;
     } finally {
       await ctx.close();
@@ -103,10 +139,7 @@ async function main(argv: string[]): Promise<number | "running"> {
       const reindexer = new Reindexer(ctx);
       let storeIds: string[];
       if (values.store) {
-        const repo = new AccountsRepository(ctx.database.db);
-        const store = (await repo.findStore(values.store).catch(() => undefined)) ?? (await repo.findStoreBySlug(values.store));
-        if (!store) throw new AppError("not_found", `No store ${values.store}.`);
-        storeIds = [store.id];
+        storeIds = [await storeIdOf(new AccountsRepository(ctx.database.db), values.store)];
       } else if (values.all) {
         storeIds = (await ctx.database.db.selectFrom("stores").select("id").execute()).map((r) => r.id);
       } else {

@@ -36,6 +36,8 @@ const FIXTURES: Record<string, Fixture> = {
     url: (a) => `/v1/admin/policies/${a.ids.concept}`,
     payload: () => ({ handle: "bravo-returns", title: "B", body_markdown: "B's own text.", locale: "en", published: true }),
   },
+  // B's token on A's concept id: 404, or B's own versions once the PUT above gave B one (never A's).
+  "GET /v1/admin/policies/:concept_id/versions": { url: (a) => `/v1/admin/policies/${a.ids.concept}/versions` },
   "DELETE /v1/admin/public-keys/:id": { url: (a) => `/v1/admin/public-keys/${a.ids.publicKey}`, namesA: true },
   "DELETE /v1/admin/connections/:id": { url: (a) => `/v1/admin/connections/${a.ids.connection}`, namesA: true },
   "POST /v1/admin/connections/storefront/token": {

@@ -122,6 +122,14 @@ const schema = z.object({
   /** Tests only (refused in production): base URL of a fake Stripe API used instead of https://api.stripe.com. */
   STRIPE_API_BASE: z.string().url().optional(),
   /**
+   * on: the spec's plans with prices, limits and checkout. off (a self-hosted install that sells
+   * nothing): checkout is refused, the portal shows no prices, and new stores start on
+   * DEFAULT_PLAN, which is then enterprise (no product or request limit) unless set.
+   */
+  BILLING_MODE: z.enum(["on", "off"]).default("on"),
+  /** Plan a newly registered store starts on: free, basic, premium or enterprise. Default: free (BILLING_MODE=on) or enterprise (off). */
+  DEFAULT_PLAN: z.enum(["free", "basic", "premium", "enterprise"]).optional(),
+  /**
    * Port of the worker role's small HTTP server (GET /metrics, /health/live, /health/ready).
    * Unset: `serve --role worker` opens no port. The api and all roles serve these on both APIs.
    */
@@ -169,7 +177,8 @@ export interface Config {
   /** CONNECTOR_ENCRYPTION_KEY as given (decoded in src/assistant/connections/crypto.ts); undefined = generated file. */
   connectorEncryptionKey: string | undefined;
   tokenTtlSeconds: number;
-  mail: { smtpUrl: string | undefined; from: string; outboxDir: string };
+  /** `logLinks`: print the links of outbox mail to the log (NODE_ENV=development without SMTP_URL). */
+  mail: { smtpUrl: string | undefined; from: string; outboxDir: string; logLinks: boolean };
   logLevel: Parsed["LOG_LEVEL"];
   trustProxy: boolean | number | string[];
   outbound: { allowPrivate: boolean; timeoutMs: number; maxBytes: number; maxPixels: number };
@@ -181,8 +190,11 @@ export interface Config {
   ops: { metricsPort: number | undefined; metricsToken: string | undefined };
   /** Optional OpenAI-compatible LLM phrasing policy answers (src/assistant/knowledge/llm.ts); null = extractive only. */
   llm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number } | null;
-  /** Billing: Stripe when `stripe.secretKey` is set, otherwise the local test-mode checkout. */
+  /** Billing: Stripe when `stripe.secretKey` is set, otherwise the local test-mode checkout; `enabled` false = BILLING_MODE=off. */
   billing: {
+    enabled: boolean;
+    /** Plan of a newly registered store. */
+    defaultPlan: "free" | "basic" | "premium" | "enterprise";
     stripe: {
       secretKey: string | undefined;
       webhookSecret: string | undefined;
@@ -234,7 +246,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwtSigningKey: e.JWT_SIGNING_KEY,
     connectorEncryptionKey: e.CONNECTOR_ENCRYPTION_KEY,
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
-    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, outboxDir: path.join(dataDir, "outbox") },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, outboxDir: path.join(dataDir, "outbox"), logLinks: e.NODE_ENV === "development" },
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     outbound: {
@@ -254,6 +266,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ops: { metricsPort: e.METRICS_PORT, metricsToken: e.METRICS_TOKEN },
     llm: e.LLM_BASE_URL ? { baseUrl: e.LLM_BASE_URL.replace(/\/$/, ""), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL ?? "", timeoutMs: e.LLM_TIMEOUT_MS } : null,
     billing: {
+      enabled: e.BILLING_MODE === "on",
+      defaultPlan: e.DEFAULT_PLAN ?? (e.BILLING_MODE === "on" ? "free" : "enterprise"),
       stripe: {
         secretKey: e.STRIPE_SECRET_KEY,
         webhookSecret: e.STRIPE_WEBHOOK_SECRET,

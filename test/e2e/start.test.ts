@@ -50,6 +50,22 @@ test("both APIs answer /health, /openapi.json and /docs", async () => {
   }
 });
 
+test("start-up prints where to go; GET / sends browsers to the portal and gives JSON clients a list of links", async () => {
+  const out = server.output();
+  assert.match(out, new RegExp(`Portal +http://localhost:${port}/portal`));
+  assert.match(out, new RegExp(`API docs +http://localhost:${port}/docs`));
+  assert.match(out, new RegExp(`Search API +http://localhost:${port}\\b`));
+  assert.match(out, new RegExp(`Assistant API +http://localhost:${chatPort}\\b`));
+  const browser = await fetch(`http://127.0.0.1:${port}/`, { redirect: "manual", headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+  assert.equal(browser.status, 302);
+  assert.equal(browser.headers.get("location"), "/portal");
+  const json = await fetch(`http://127.0.0.1:${port}/`);
+  assert.equal(json.status, 200);
+  const links = await json.json();
+  assert.equal(links.portal, `http://localhost:${port}/portal`);
+  assert.equal(links.assistant_api, `http://localhost:${chatPort}`);
+});
+
 test("registration over real HTTP writes the verification mail to DATA_DIR/outbox", async () => {
   const res = await fetch(`http://127.0.0.1:${port}/register`, {
     method: "POST",
@@ -59,7 +75,17 @@ test("registration over real HTTP writes the verification mail to DATA_DIR/outbo
   assert.equal(res.status, 201);
   const files = fs.readdirSync(path.join(dataDir, "outbox"));
   assert.equal(files.length, 1);
-  assert.match(fs.readFileSync(path.join(dataDir, "outbox", files[0]!), "utf8"), /To: e2e@example\.com/);
+  const mail = fs.readFileSync(path.join(dataDir, "outbox", files[0]!), "utf8");
+  assert.match(mail, /To: e2e@example\.com/);
+  // The link in the file is whole (8bit, not quoted-printable) and activates the store as it is.
+  assert.match(mail, /^Content-Transfer-Encoding: 8bit$/m);
+  const link = /^(http:\/\/\S+\/verify\?token=\S+)$/m.exec(mail)?.[1];
+  assert.ok(link, mail);
+  // In development (no NODE_ENV here) the link is printed to the log as well.
+  assert.ok(server.output().includes(`link: ${link}`), server.output());
+  const verified = await fetch(link.replace(`localhost:${port}`, `127.0.0.1:${port}`));
+  assert.equal(verified.status, 200);
+  assert.equal((await verified.json()).status, "active");
 });
 
 test("the CLI creates a super admin who logs in with redirect /admin", async () => {
@@ -79,6 +105,17 @@ test("the CLI creates a super admin who logs in with redirect /admin", async () 
   assert.equal((await login.json()).redirect, "/admin");
   const usage = runEntry("cli.ts", ["admin", "create"], { DATA_DIR: dataDir });
   assert.equal(await usage.exited, 2);
+});
+
+test("the CLI sets a store's plan (self-hosting) without loading the model", async () => {
+  const set = runEntry("cli.ts", ["plan", "set", "--store", "e2e-shop", "--plan", "enterprise"], { DATA_DIR: dataDir, LOG_LEVEL: "silent" });
+  assert.equal(await set.exited, 0, set.output());
+  const line = JSON.parse(set.output().trim().split("\n").pop()!);
+  assert.deepEqual([line.previous, line.current, line.changed], ["free", "enterprise", true]);
+  assert.doesNotMatch(set.output(), /model/i, "no model was loaded");
+  const bad = runEntry("cli.ts", ["plan", "set", "--store", "e2e-shop", "--plan", "gold"], { DATA_DIR: dataDir });
+  assert.equal(await bad.exited, 2);
+  assert.match(bad.output(), /free, basic, premium, enterprise/);
 });
 
 test("SIGTERM stops the server cleanly", async () => {

@@ -16,8 +16,11 @@ export interface RegisteredStore {
   password: string;
 }
 
+/** The mail's text: quoted-printable decoded when the message says so (outbox files are 8bit). */
 const decodeQuotedPrintable = (text: string): string =>
-  text.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  /^Content-Transfer-Encoding: quoted-printable$/im.test(text)
+    ? text.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    : text;
 
 /** The newest .eml file sent to `to`, as text (quoted-printable decoded). */
 export function lastMailTo(t: TestApp, to: string): string {

@@ -91,4 +91,17 @@ describeEachDialect("assistant: versioned store policies", (dialect) => {
     const policiesB = listB.json().policies as Array<{ concept_id: string; concept_version: number; body_markdown: string }>;
     assert.deepEqual(policiesB.map((p) => [p.concept_id, p.concept_version, p.body_markdown]), [["returns-policy", 1, returns.body_markdown]]);
   });
+
+  test("GET …/versions lists every version of a policy, newest first, of the caller's store only", async () => {
+    const history = await t.assistant.inject({ method: "GET", url: "/v1/admin/policies/returns-policy/versions", headers: bearer(ownerA) });
+    assert.equal(history.statusCode, 200, history.body);
+    const versions = history.json().versions as Array<{ concept_version: number; published: boolean; body_markdown: string }>;
+    assert.deepEqual(versions.map((v) => [v.concept_version, v.published]), [[3, false], [2, true], [1, true]]);
+    assert.equal(versions[2]!.body_markdown, returns.body_markdown);
+    // Store B's policy of the same id has only B's version; an unknown id is 404; no token is 401.
+    const b = await t.assistant.inject({ method: "GET", url: "/v1/admin/policies/returns-policy/versions", headers: bearer(ownerB) });
+    assert.deepEqual((b.json().versions as Array<{ concept_version: number }>).map((v) => v.concept_version), [1]);
+    assert.equal((await t.assistant.inject({ method: "GET", url: "/v1/admin/policies/none/versions", headers: bearer(ownerA) })).statusCode, 404);
+    assert.equal((await t.assistant.inject({ method: "GET", url: "/v1/admin/policies/returns-policy/versions" })).statusCode, 401);
+  });
 });

@@ -7,15 +7,18 @@ export type PolicyVersionRow = Selectable<AssistantPolicyVersionsTable>;
 export class PoliciesRepository {
   constructor(private readonly db: Kysely<Schema>) {}
 
-  latest(storeId: string, conceptId: string): Promise<PolicyVersionRow | undefined> {
+  /** The versions of one concept, newest first. */
+  private newestFirst(storeId: string, conceptId: string) {
     return this.db
       .selectFrom("assistant_policy_versions")
       .selectAll()
       .where("store_id", "=", storeId)
       .where("concept_id", "=", conceptId)
-      .orderBy("version", "desc")
-      .limit(1)
-      .executeTakeFirst();
+      .orderBy("version", "desc");
+  }
+
+  latest(storeId: string, conceptId: string): Promise<PolicyVersionRow | undefined> {
+    return this.newestFirst(storeId, conceptId).limit(1).executeTakeFirst();
   }
 
   /** Inserts a version; false when that version number was taken meanwhile (a concurrent PUT). */
@@ -54,5 +57,10 @@ export class PoliciesRepository {
       .execute();
     const seen = new Set<string>();
     return rows.filter((r) => (seen.has(r.concept_id) ? false : (seen.add(r.concept_id), true)));
+  }
+
+  /** Every version of one concept, newest first (the portal's version history). */
+  versions(storeId: string, conceptId: string): Promise<PolicyVersionRow[]> {
+    return this.newestFirst(storeId, conceptId).execute();
   }
 }

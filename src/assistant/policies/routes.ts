@@ -1,5 +1,5 @@
-// Store policies: PUT /v1/admin/policies/{concept_id}, GET /v1/admin/policies. Dashboard session
-// with connector:write:store.
+// Store policies: PUT /v1/admin/policies/{concept_id}, GET /v1/admin/policies,
+// GET /v1/admin/policies/{concept_id}/versions. Dashboard session with connector:write:store.
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { AppContext } from "../../platform/context.js";
@@ -53,5 +53,15 @@ export async function policyRoutes(app: App, ctx: AppContext): Promise<void> {
       response: { 200: Type.Object({ policies: Type.Array(PolicyView), correlation_id: CorrelationId }) },
     }),
     async (request) => ({ policies: await service.list(storeOf(request).id), correlation_id: request.id }),
+  );
+
+  r.get(
+    "/v1/admin/policies/:concept_id/versions",
+    admin({
+      summary: "Every version of one policy, newest first (its history: each PUT that changed something added one)",
+      params: Type.Object({ concept_id: Slug }, { additionalProperties: false }),
+      response: { 200: Type.Object({ versions: Type.Array(PolicyView), correlation_id: CorrelationId }), ...problems(400, 404) },
+    }),
+    async (request) => ({ versions: await service.versions(storeOf(request).id, request.params.concept_id), correlation_id: request.id }),
   );
 }

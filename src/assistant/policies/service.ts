@@ -71,4 +71,11 @@ export class PoliciesService {
   async list(storeId: string): Promise<PolicyView[]> {
     return (await this.repo.latestAll(storeId)).map(policyView);
   }
+
+  /** Every version of a policy, newest first; 404 for a concept the store does not have. */
+  async versions(storeId: string, conceptId: string): Promise<PolicyView[]> {
+    const rows = await this.repo.versions(storeId, conceptId);
+    if (rows.length === 0) throw new AppError("not_found", `No policy "${conceptId}".`);
+    return rows.map(policyView);
+  }
 }

@@ -13,7 +13,11 @@
 // headers the widget sends (Authorization is never covered by a `*` wildcard, so it is listed);
 // Retry-After and X-Correlation-Id are exposed so the widget can read them. Admin routes
 // (/v1/admin/*), /docs, /openapi.json and /health get no CORS headers at all: a dashboard token
-// must not be usable from a foreign page, and their preflights are 404.
+// must not be usable from a foreign page, and their preflights are 404. The one exception is the
+// store portal's own origin (the origin of PUBLIC_BASE_URL, where the Search API serves /portal):
+// its Assistant section calls /v1/admin/* with the signed-in user's bearer token, so requests
+// whose Origin is exactly that origin get `Access-Control-Allow-Origin: <portal origin>` (no
+// credentials, no cookies) on the admin routes; every other origin still gets nothing.
 import { fileURLToPath } from "node:url";
 import cors, { type FastifyCorsOptions } from "@fastify/cors";
 import type { FastifyRequest } from "fastify";
@@ -44,13 +48,30 @@ const shopperCors: FastifyCorsOptions = {
   maxAge: 600,
 };
 const noCors: FastifyCorsOptions = { origin: false };
+/** The portal's Assistant section on the admin routes (exact origin, bearer tokens only). */
+const portalCors = (origin: string): FastifyCorsOptions => ({
+  origin,
+  methods: ["GET", "PUT", "POST", "PATCH", "DELETE"],
+  allowedHeaders: ["Authorization", "Content-Type", "Accept", "X-Service-Active-Tenant", "X-Request-Id"],
+  exposedHeaders: [...CORS_EXPOSED_HEADERS],
+  credentials: false,
+  maxAge: 600,
+});
+export const isAdminPath = (path: string): boolean => path.startsWith("/v1/admin/");
 
-export async function assistantWidgetRoutes(app: App, _ctx: AppContext): Promise<void> {
+export async function assistantWidgetRoutes(app: App, ctx: AppContext): Promise<void> {
+  const portalOrigin = new URL(ctx.config.publicBaseUrl).origin;
+  const forPortal = portalCors(portalOrigin);
+  const policyOf = (request: FastifyRequest): FastifyCorsOptions => {
+    const path = pathOf(request);
+    if (isShopperPath(path)) return shopperCors;
+    if (isAdminPath(path) && request.headers.origin === portalOrigin) return forPortal;
+    return noCors;
+  };
   // fastify-plugin: the onRequest hook applies to every route of the app; the delegator picks the policy by path.
   await app.register(cors, {
     hook: "onRequest",
-    delegator: (request: FastifyRequest, callback: (error: Error | null, options: FastifyCorsOptions) => void) =>
-      callback(null, isShopperPath(pathOf(request)) ? shopperCors : noCors),
+    delegator: (request: FastifyRequest, callback: (error: Error | null, options: FastifyCorsOptions) => void) => callback(null, policyOf(request)),
   });
 
   const files = loadWidgetFiles();

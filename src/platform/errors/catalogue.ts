@@ -58,6 +58,10 @@ export const catalogue = {
 
   // --- billing
   plan_unchanged: { status: 409, message: "The store is already on this plan." },
+  billing_disabled: {
+    status: 409,
+    message: "Billing is off on this server (BILLING_MODE=off): plans are not sold here. An operator changes a store's plan with `npm run cli -- plan set --store SLUG --plan NAME`.",
+  },
   plan_not_purchasable: { status: 400, message: "Checkout is for the paid plans basic, premium and enterprise." },
   checkout_session_used: { status: 409, message: "This checkout session has already been completed or cancelled." },
   checkout_session_expired: { status: 410, message: "This checkout session has expired; start a new checkout." },

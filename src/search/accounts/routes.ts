@@ -5,6 +5,7 @@ import type { AppContext } from "../../platform/context.js";
 import { Email, searchErrors } from "../../platform/http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
 import { AccountsService } from "./service.js";
+import { prefersHtml } from "../portal/negotiate.js";
 
 export async function accountRoutes(app: App, ctx: AppContext) {
   const service = new AccountsService(ctx);
@@ -45,6 +46,8 @@ export async function accountRoutes(app: App, ctx: AppContext) {
       schema: {
         tags: ["accounts"],
         summary: "Activate the store; returns client_id and the client secret, shown this once",
+        description:
+          "A browser opening the e-mailed link (Accept prefers text/html) is redirected (302) to the portal page /portal/verify?token=…, which calls this route as JSON, shows the secret once with copy buttons and continues to sign-in. API clients (curl, fetch: Accept */* or application/json) get the JSON below.",
         querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }),
         response: {
           200: Type.Object({
@@ -52,10 +55,14 @@ export async function accountRoutes(app: App, ctx: AppContext) {
             client_secret: Type.String(),
             status: Type.Literal("active"),
           }),
+          302: Type.Null({ description: "Browsers: redirect to /portal/verify?token=…" }),
           ...searchErrors(400),
         },
       },
     },
-    async (request) => service.verify(request.query.token),
+    async (request, reply) => {
+      if (prefersHtml(request)) return reply.redirect(`/portal/verify?token=${encodeURIComponent(request.query.token)}`, 302);
+      return service.verify(request.query.token);
+    },
   );
 }

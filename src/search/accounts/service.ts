@@ -6,7 +6,6 @@ import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { randomSecret, sha256, uuid } from "../../platform/ids.js";
 import { hashPassword, passwordProblem } from "../../platform/auth/passwords.js";
-import { DEFAULT_PLAN } from "../billing/plans.js";
 import { AccountsRepository } from "./repository.js";
 
 const VERIFICATION_TTL_MS = 48 * 3600 * 1000;
@@ -54,7 +53,7 @@ export class AccountsService {
         slug,
         name: input.client_name.trim(),
         status: "inactive",
-        plan: DEFAULT_PLAN,
+        plan: this.ctx.config.billing.defaultPlan,
         client_secret_hash: null,
         secret_rotated_at: null,
         created_at: now,

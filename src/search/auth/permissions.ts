@@ -53,8 +53,11 @@ export function splitPermission(p: Permission): { area: string; action: string }
 /**
  * Permissions an API key may never carry: with them a key could mint broader keys, lift its own
  * IP allow-list or add people to the team. Those stay with user logins and machine grants.
+ * connector:write:store is here because the only routes needing it, the Assistant API's
+ * /v1/admin/*, accept a dashboard session (a user login) only: a key with that scope would do
+ * nothing (the portal offered it, and every call with it was refused).
  */
-export const NOT_FOR_API_KEYS: ReadonlySet<Permission> = new Set<Permission>(["security:write", "team:write"]);
+export const NOT_FOR_API_KEYS: ReadonlySet<Permission> = new Set<Permission>(["security:write", "team:write", "connector:write:store"]);
 export const API_KEY_PERMISSIONS = PERMISSION_NAMES.filter((p) => !NOT_FOR_API_KEYS.has(p));
 
 /** API-key scope areas and their actions, derived from the catalogue. */

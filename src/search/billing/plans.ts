@@ -14,7 +14,8 @@ export const PLANS: Record<Plan["plan_name"], Plan> = {
   enterprise: { plan_name: "enterprise", price_per_month: 299.99, max_products: null, requests_per_minute: null },
 };
 
-export const DEFAULT_PLAN: Plan["plan_name"] = "free";
+// The plan a new store starts on is the setting DEFAULT_PLAN (config.billing.defaultPlan): free
+// with billing on, enterprise (no limits) on a self-hosted install with BILLING_MODE=off.
 
 export function planOf(name: string): Plan {
   return PLANS[name as Plan["plan_name"]] ?? PLANS.free;

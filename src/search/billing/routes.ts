@@ -1,5 +1,6 @@
 // Billing (spec: Billing; Team, users, groups, billing):
 //   GET  /v1/billing/plans                                 public: the plan table
+//   GET  /v1/billing/mode                                  public: BILLING_MODE and DEFAULT_PLAN (the portal hides prices when off)
 //   GET  /v1/billing/current-plan, /usage, /invoices       permission billing:read (every role by default)
 //   POST /v1/billing/checkout                              permission billing:write (owner and admin by default)
 //   GET  /billing/checkout/{session_id} (+ POST …/complete, …/cancel)  local TEST MODE checkout page
@@ -99,7 +100,7 @@ export async function billingRoutes(app: App, ctx: AppContext, meter?: UsageMete
   const gateway = new StripeGateway(ctx.config);
   const service = new BillingService(ctx, gateway, meter);
   const testMode = !gateway.enabled;
-  if (testMode && ctx.config.env === "production") {
+  if (testMode && ctx.config.env === "production" && ctx.config.billing.enabled) {
     app.log.warn("STRIPE_SECRET_KEY is not set: POST /v1/billing/checkout uses the local TEST MODE page, so store owners can change plans without paying");
   }
 
@@ -121,7 +122,32 @@ export async function billingRoutes(app: App, ctx: AppContext, meter?: UsageMete
       },
     },
     async () => ({
-      plans: Object.values(PLANS).map((p) => ({ ...p, currency: PLAN_CURRENCY, purchasable: isPaidPlan(p.plan_name) })),
+      plans: Object.values(PLANS).map((p) => ({ ...p, currency: PLAN_CURRENCY, purchasable: ctx.config.billing.enabled && isPaidPlan(p.plan_name) })),
+    }),
+  );
+
+  app.get(
+    "/v1/billing/mode",
+    {
+      config: { auth: "none" },
+      schema: {
+        tags: ["billing"],
+        summary: "Whether this server sells plans (BILLING_MODE) and the plan a new store starts on (DEFAULT_PLAN)",
+        response: {
+          200: Type.Object({
+            billing_enabled: Type.Boolean({ description: "false with BILLING_MODE=off: no prices, POST /v1/billing/checkout answers 409 billing_disabled" }),
+            checkout: Type.Union([Type.Literal("stripe"), Type.Literal("local"), Type.Literal("off")], {
+              description: "stripe (STRIPE_SECRET_KEY set), local (the TEST MODE page) or off (BILLING_MODE=off)",
+            }),
+            default_plan: PlanNameSchema,
+          }),
+        },
+      },
+    },
+    async () => ({
+      billing_enabled: ctx.config.billing.enabled,
+      checkout: !ctx.config.billing.enabled ? ("off" as const) : testMode ? ("local" as const) : ("stripe" as const),
+      default_plan: ctx.config.billing.defaultPlan,
     }),
   );
 
@@ -165,6 +191,7 @@ export async function billingRoutes(app: App, ctx: AppContext, meter?: UsageMete
       tags: ["billing"],
       summary: "Start buying a plan (permission billing:write): returns the hosted checkout URL (Stripe, or the local TEST MODE page without STRIPE_SECRET_KEY)",
       body: Type.Object({ plan_name: PlanNameSchema }, { additionalProperties: false }),
+      description: "With BILLING_MODE=off the server sells nothing and this answers 409 billing_disabled.",
       response: { 200: Checkout, ...searchErrors(400, 401, 403, 409, 502, 503) },
     }),
     async (request) => {

@@ -199,6 +199,7 @@ export class BillingService {
 
   // --- checkout
   async createCheckout(storeId: string, planName: PlanName, createdBy: string | null): Promise<CheckoutView> {
+    if (!this.ctx.config.billing.enabled) throw new AppError("billing_disabled", undefined, { setting: "BILLING_MODE" });
     if (!isPaidPlan(planName)) throw new AppError("plan_not_purchasable", undefined, { plan_name: planName });
     const store = await this.repo.findStore(storeId);
     if (!store) throw new AppError("not_found", "No such store.");

@@ -1,8 +1,12 @@
 // The store portal (web/portal, a Vite-built single-page app) served by the Search API:
 //   /portal, /portal/select-store, /portal/accept-invite, /portal/login   — sign-in, store choice, invites;
+//   /portal/register, /portal/verify                                       — sign-up and the verification link's landing;
 //   /{slug}/portal and /{slug}/portal/*                                    — one store's screens;
 //   /admin and /admin/*                                                    — super admins;
 //   /portal/assets/*                                                       — the hashed build files.
+//   GET /v1/products/{id}/image                                            — stored product image (images.ts);
+//   GET /portal/chat/*.js                                                  — the chat component for the preview;
+//   GET /                                                                  — browsers: 302 to /portal; others: a JSON index of links.
 // Every page path answers the same index.html (the app routes on the client with the History API).
 // Static routes win over the `/:slug/portal` pattern in the router, so /v1/*, /health, /docs,
 // /openapi.json, /widget.js and the rest are never shadowed; the portal holds no secret and talks
@@ -13,11 +17,17 @@
 // portal request in tests. Requests wait for that build.
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
+import { loadScript, sendScript } from "../../platform/http/scripts.js";
+import { WIDGET_FILES } from "../../assistant/widget/routes.js";
 import { ensurePortalBuilt, PORTAL_DIST } from "./build.js";
+import { prefersHtml } from "./negotiate.js";
+import { productImageRoutes } from "./images.js";
 
 const TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -30,13 +40,18 @@ const TYPES: Record<string, string> = {
   ".txt": "text/plain; charset=utf-8",
 };
 
-/** The portal page's Content-Security-Policy: own scripts only; product images may come from anywhere. */
-export const PORTAL_CSP = [
+/**
+ * The portal page's Content-Security-Policy: own scripts only (the chat preview's
+ * <commerce-ai-chat> modules are served from the portal's own origin under /portal/chat/);
+ * product images may come from anywhere; API calls go to the Search API (same origin) and to the
+ * Assistant API at `chatOrigin` (the Assistant section and the chat preview).
+ */
+export const portalCsp = (chatOrigin: string) => [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: https: http:",
-  "connect-src 'self'",
+  `connect-src 'self' ${chatOrigin}`,
   "font-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
@@ -44,12 +59,19 @@ export const PORTAL_CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+/** The chat component's files (web/chat, the same files the Assistant API serves under /widget/). */
+const CHAT_FILES = new Map(WIDGET_FILES.map((name) => [name, loadScript(fileURLToPath(new URL(`../../../web/chat/${name}`, import.meta.url)))]));
+
 /** First path segments that are never a store slug (real routes or reserved words). */
 const RESERVED = new Set(["v1", "oauth", "docs", "health", "metrics", "billing", "demo", "widget", "register", "verify", "portal", "admin", "assets"]);
 const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const page = { schema: { hide: true }, config: { auth: "none" as const } };
 
 export async function portalRoutes(app: App, ctx: AppContext) {
+  await productImageRoutes(app, ctx);
+  const base = ctx.config.publicBaseUrl;
+  const chatBase = ctx.config.chatPublicBaseUrl;
+  const csp = portalCsp(new URL(chatBase).origin);
   let ready: Promise<void> | null = null;
   const prepare = (): Promise<void> =>
     (ready ??= ensurePortalBuilt((line) => app.log.info({ portal: line }, "portal build")).then(
@@ -69,7 +91,7 @@ export async function portalRoutes(app: App, ctx: AppContext) {
     return reply
       .type("text/html; charset=utf-8")
       .header("cache-control", "no-cache")
-      .header("content-security-policy", PORTAL_CSP)
+      .header("content-security-policy", csp)
       .header("x-frame-options", "DENY")
       .header("x-content-type-options", "nosniff")
       .header("referrer-policy", "same-origin")
@@ -96,6 +118,53 @@ export async function portalRoutes(app: App, ctx: AppContext) {
       .header("cache-control", rel.startsWith("assets/") ? "public, max-age=31536000, immutable" : "public, max-age=300")
       .send(body);
   }
+
+
+  // The assistant's chat component for the portal's live preview (Assistant section), from the
+  // portal's own origin so that the page's script-src stays 'self'.
+  app.get("/portal/chat/:file", page, async (request, reply) => {
+    const file = CHAT_FILES.get((request.params as { file: string }).file as (typeof WIDGET_FILES)[number]);
+    if (!file) throw new AppError("not_found", "No such chat file.");
+    return sendScript(request, reply, file);
+  });
+  app.get(
+    "/",
+    {
+      config: { auth: "none" },
+      schema: {
+        tags: ["meta"],
+        summary: "Where to go: browsers are redirected to the portal (302 /portal); JSON clients get links to the portal, docs and both APIs",
+        response: {
+          200: Type.Object({
+            name: Type.String(),
+            portal: Type.String(),
+            sign_up: Type.String(),
+            docs: Type.String(),
+            openapi: Type.String(),
+            search_api: Type.String(),
+            assistant_api: Type.String(),
+            assistant_docs: Type.String(),
+            health: Type.String(),
+          }),
+          302: Type.Null({ description: "Redirect to /portal (browsers)" }),
+        },
+      },
+    },
+    async (request, reply) => {
+      if (prefersHtml(request)) return reply.redirect("/portal", 302);
+      return {
+        name: "Shopsight Search API",
+        portal: `${base}/portal`,
+        sign_up: `${base}/portal/register`,
+        docs: `${base}/docs`,
+        openapi: `${base}/openapi.json`,
+        search_api: base,
+        assistant_api: chatBase,
+        assistant_docs: `${chatBase}/docs`,
+        health: `${base}/health`,
+      };
+    },
+  );
 
   app.get("/portal", page, sendIndex);
   app.get("/admin", page, sendIndex);

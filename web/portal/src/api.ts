@@ -182,7 +182,7 @@ export async function api<T = unknown>(path: string, options: CallOptions = {}):
     if (s) url += `?${s}`;
   }
   const attempt = async (): Promise<Response> => {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { accept: "application/json" };
     if (!options.anonymous && session) headers.authorization = `Bearer ${session.access_token}`;
     if (options.store) headers["x-service-active-tenant"] = options.store;
     let body: BodyInit | undefined;
@@ -209,4 +209,70 @@ export async function api<T = unknown>(path: string, options: CallOptions = {}):
   if (res.status === 204) return null as T;
   const text = await res.text();
   return (text ? JSON.parse(text) : null) as T;
+}
+
+/** Addresses the Search API announces at `GET /` (the Assistant API's address among them). */
+export interface ServiceLinks {
+  portal: string;
+  sign_up: string;
+  docs: string;
+  search_api: string;
+  assistant_api: string;
+  assistant_docs: string;
+}
+let links: Promise<ServiceLinks> | null = null;
+export function serviceLinks(): Promise<ServiceLinks> {
+  links ??= api<ServiceLinks>("/", { anonymous: true }).catch((e: unknown) => {
+    links = null;
+    throw e;
+  });
+  return links;
+}
+
+/**
+ * Calls the Assistant API's admin routes (/v1/admin/*) with the user's bearer token and the
+ * store as X-Service-Active-Tenant. The Assistant API answers problem details
+ * (`{code, title, detail, correlation_id}`), turned into the same ApiError as Search API errors.
+ */
+export async function assistantApi<T = unknown>(path: string, options: { method?: string; body?: unknown; store: string }): Promise<T> {
+  const base = (await serviceLinks()).assistant_api;
+  const attempt = () => {
+    const headers: Record<string, string> = { "x-service-active-tenant": options.store, accept: "application/json" };
+    if (session) headers.authorization = `Bearer ${session.access_token}`;
+    if (options.body !== undefined) headers["content-type"] = "application/json";
+    return send(`${base}${path}`, {
+      method: options.method ?? (options.body !== undefined ? "POST" : "GET"),
+      headers,
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    });
+  };
+  let res = await attempt();
+  if (res.status === 401 && session) {
+    await refresh().catch(() => {});
+    res = await attempt();
+  }
+  if (!res.ok) {
+    let body: { code?: string; detail?: string; title?: string; correlation_id?: string; details?: Record<string, unknown> } = {};
+    try {
+      body = (await res.json()) as typeof body;
+    } catch {
+      // not JSON
+    }
+    throw new ApiError(res.status, (body.code ?? `http_${res.status}`).toLowerCase(), body.detail ?? body.title ?? res.statusText, body.details ?? {}, body.correlation_id ?? null);
+  }
+  if (res.status === 204) return null as T;
+  return (await res.json()) as T;
+}
+
+/** Fetches a protected image (bearer token) and returns an object URL for an <img>, or null. */
+export async function imageUrl(path: string, store: string): Promise<string | null> {
+  const headers: Record<string, string> = { "x-service-active-tenant": store };
+  if (session) headers.authorization = `Bearer ${session.access_token}`;
+  try {
+    const res = await fetch(path, { headers });
+    if (!res.ok) return null;
+    return URL.createObjectURL(await res.blob());
+  } catch {
+    return null;
+  }
 }

@@ -1,6 +1,7 @@
 // Hand-written SVG charts (no chart library): each has a text description for screen readers
 // and the numbers in a table below.
 
+import { fmtMoney, fmtNumber, pct } from "./ui";
 const niceMax = (v: number) => {
   if (v <= 0) return 1;
   const p = 10 ** Math.floor(Math.log10(v));
@@ -86,7 +87,7 @@ export function Funnel({ steps, title }: { steps: { label: string; value: number
               </text>
               <rect x={lw} y={6} width={w} height={30} rx={4} class={`funnel-${i}`} />
               <text x={lw + w + 8} y={26} class="value-text">
-                {s.value} {i > 0 && first > 0 ? `(${(share * 100).toFixed(1)}%)` : ""}
+                {fmtNumber(s.value)} {i > 0 && first > 0 ? `(${pct(share)})` : ""}
               </text>
             </g>
           );
@@ -117,7 +118,7 @@ export function RevenueBars({ rows, title }: { rows: { currency: string; attribu
               <rect x={lw} y={6} width={a} height={30} class="bar" />
               <rect x={lw + a} y={6} width={u} height={30} class="bar-muted" />
               <text x={lw + a + u + 8} y={26} class="value-text">
-                {r.total.toLocaleString()} {r.currency}
+                {fmtMoney(r.total, r.currency.toUpperCase())}
               </text>
             </g>
           );

@@ -68,6 +68,7 @@ export function DeleteButton({
   onDone,
   disabled,
   children,
+  remove = (p, s) => api(p, { store: s, method: "DELETE" }),
 }: {
   act: Pick<ReturnType<typeof useAction>, "run">;
   path: string;
@@ -76,6 +77,8 @@ export function DeleteButton({
   onDone: () => void;
   disabled?: boolean;
   children: ComponentChildren;
+  /** How to DELETE `path` (default: the Search API; the Assistant section passes assistantApi). */
+  remove?: (path: string, store: string) => Promise<unknown>;
 }) {
   return (
     <button
@@ -85,7 +88,7 @@ export function DeleteButton({
       onClick={() => {
         if (question !== undefined && !confirm(question)) return;
         void act.run(async () => {
-          await api(path, { store, method: "DELETE" });
+          await remove(path, store);
           onDone();
         });
       }}

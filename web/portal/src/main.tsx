@@ -10,6 +10,8 @@ import { SelectStorePage } from "./pages/select-store";
 import { AcceptInvitePage } from "./pages/accept-invite";
 import { StorePortal } from "./pages/store";
 import { AdminPage } from "./pages/admin";
+import { RegisterPage } from "./pages/register";
+import { VerifyPage } from "./pages/verify";
 
 function useSession(): Session | null {
   const [s, setS] = useState(getSession());
@@ -29,6 +31,8 @@ function App() {
   useEffect(() => {
     const titles: Record<string, string> = {
       login: "Sign in",
+      register: "Create your store",
+      verify: "Store activated",
       "select-store": "Choose a store",
       "accept-invite": "Accept invite",
       admin: "Platform admin",
@@ -37,6 +41,9 @@ function App() {
     if (route.name !== "store") document.title = `${titles[route.name] ?? "Portal"} · Shopsight`;
   }, [route]);
 
+  // Sign-up and the e-mailed verification link work signed out (and signed in).
+  if (route.name === "register") return <RegisterPage />;
+  if (route.name === "verify") return <VerifyPage token={route.token} />;
   if (route.name === "accept-invite") return <AcceptInvitePage token={route.token} session={session} />;
   if (route.name === "login") return session ? <Redirect to={route.next ?? session.redirect} /> : <LoginPage next={route.next} />;
   if (!session) {

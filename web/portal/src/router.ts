@@ -3,6 +3,8 @@ import { useEffect, useState } from "preact/hooks";
 
 export type Route =
   | { name: "login"; next: string | null }
+  | { name: "register" }
+  | { name: "verify"; token: string }
   | { name: "select-store" }
   | { name: "accept-invite"; token: string }
   | { name: "store"; slug: string; section: string; rest: string[] }
@@ -19,6 +21,8 @@ export function parse(pathname: string, search: string): Route {
   if (parts[0] === "portal") {
     if (parts.length === 1) return { name: "home" };
     if (parts[1] === "login") return { name: "login", next: params.get("next") };
+    if (parts[1] === "register") return { name: "register" };
+    if (parts[1] === "verify") return { name: "verify", token: params.get("token") ?? "" };
     if (parts[1] === "select-store") return { name: "select-store" };
     if (parts[1] === "accept-invite") return { name: "accept-invite", token: params.get("token") ?? "" };
   }

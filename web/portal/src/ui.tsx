@@ -2,6 +2,7 @@
 import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { explain } from "./errors";
+import { assistantApi } from "./api";
 import { linkHandler } from "./router";
 
 export function ErrorNotice({ error, onDismiss }: { error: unknown; onDismiss?: () => void }) {
@@ -137,24 +138,50 @@ export function Section({ title, children, actions }: { title: string; children:
   );
 }
 
-export function SecretOnce({ label, value, children }: { label: string; value: string; children?: ComponentChildren }) {
+/** A button copying `value` to the clipboard ("Copied" afterwards). */
+export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
   const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      onClick={() => {
+        void navigator.clipboard?.writeText(value).then(() => setCopied(true));
+      }}
+    >
+      {copied ? "Copied" : label}
+    </button>
+  );
+}
+
+/** A value with its copy button; `secret` values get the .secret-value style. */
+export function CopyRow({ value, label }: { value: string; label?: string }) {
+  return (
+    <div class="secret-row">
+      <code class="secret-value">{value}</code>
+      <CopyButton value={value} {...(label ? { label } : {})} />
+    </div>
+  );
+}
+
+export function SecretOnce({ label, value, children }: { label: string; value: string; children?: ComponentChildren }) {
   return (
     <div class="notice success secret" role="status">
       <p class="notice-title">{label}</p>
       <p>This is shown only once: copy it now and keep it somewhere safe.</p>
-      <div class="secret-row">
-        <code class="secret-value">{value}</code>
-        <button
-          type="button"
-          onClick={() => {
-            void navigator.clipboard?.writeText(value).then(() => setCopied(true));
-          }}
-        >
-          {copied ? "Copied" : "Copy"}
-        </button>
-      </div>
+      <CopyRow value={value} />
       {children}
+    </div>
+  );
+}
+
+/** A code snippet with a copy button. */
+export function Snippet({ code, label }: { code: string; label: string }) {
+  return (
+    <div class="snippet">
+      <pre class="code" aria-label={label}>
+        {code}
+      </pre>
+      <CopyButton value={code} label={`Copy ${label.toLowerCase()}`} />
     </div>
   );
 }
@@ -165,6 +192,37 @@ export const fmtDate = (iso: string | number | null | undefined) => {
   return Number.isNaN(d.getTime()) ? "—" : d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 };
 
+/** A product price: its own `currency` metadata when it has one (ISO 4217), else the store's. */
+export const fmtPrice = (amount: number, own: unknown, storeCurrency: string) =>
+  fmtMoney(amount, typeof own === "string" && /^[A-Za-z]{3}$/.test(own) ? own.toUpperCase() : storeCurrency);
+
+const currencies = new Map<string, Promise<string>>();
+/**
+ * The store's currency: the Assistant settings' `currency` (owners and admins may read them),
+ * USD (the settings' default) when they cannot be read.
+ */
+export function useStoreCurrency(slug: string): string {
+  const [currency, setCurrency] = useState("USD");
+  useEffect(() => {
+    let promise = currencies.get(slug);
+    if (!promise) {
+      promise = assistantApi<{ currency: string }>("/v1/admin/settings", { store: slug }).then(
+        (s) => s.currency.toUpperCase(),
+        () => "USD",
+      );
+      currencies.set(slug, promise);
+    }
+    let alive = true;
+    void promise.then((c) => alive && setCurrency(c));
+    return () => {
+      alive = false;
+    };
+  }, [slug]);
+  return currency;
+}
+/** Forgets the cached currency of `slug` (after the settings changed). */
+export const forgetStoreCurrency = (slug: string) => currencies.delete(slug);
+
 export const fmtMoney = (amount: number, currency: string) => {
   try {
     return new Intl.NumberFormat(undefined, { style: "currency", currency }).format(amount);
@@ -173,4 +231,11 @@ export const fmtMoney = (amount: number, currency: string) => {
   }
 };
 
-export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+// One number format for the whole portal: the browser's locale through Intl.
+const NUMBER = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
+export const fmtNumber = (x: number) => NUMBER.format(x);
+/** A 0–1 score with three decimals (similarity scores). */
+const SCORE = new Intl.NumberFormat(undefined, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
+export const fmtScore = (x: number) => SCORE.format(x);
+const PERCENT = new Intl.NumberFormat(undefined, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+export const pct = (x: number) => PERCENT.format(x);

@@ -2,7 +2,9 @@ import { useState } from "preact/hooks";
 import { api } from "../api";
 import { Funnel, RevenueBars, TimeChart } from "../charts";
 import { Table } from "../components";
-import { ErrorNotice, Loaded, Section, fmtMoney, pct, useLoad } from "../ui";
+import { ErrorNotice, Loaded, Section, fmtMoney, pct, fmtNumber, useLoad } from "../ui";
+
+const orDash = (v: number | null) => (v === null ? "—" : fmtNumber(v));
 import type { StoreProps } from "./store";
 
 interface Analytics {
@@ -46,11 +48,11 @@ export function AnalyticsPage({ slug }: StoreProps) {
         {(data) => (
           <>
             <div class="kpis">
-              <Kpi label="Searches" value={String(total)} />
+              <Kpi label="Searches" value={fmtNumber(total)} />
               <Kpi label="Zero-result rate" value={pct(data.zero_result_rate)} />
               <Kpi label="Click-through" value={pct(data.click_through_rate)} />
               <Kpi label="Conversion" value={pct(data.conversion_rate)} />
-              <Kpi label="Mean / p95 time" value={`${data.query_time_ms.mean ?? "—"} / ${data.query_time_ms.p95 ?? "—"} ms`} />
+              <Kpi label="Mean / p95 time" value={`${orDash(data.query_time_ms.mean)} / ${orDash(data.query_time_ms.p95)} ms`} />
             </div>
             <Section title="Searches over time">
               {data.searches.by_day ? (
@@ -106,7 +108,7 @@ export function AnalyticsPage({ slug }: StoreProps) {
                     {data.top_queries.map((q) => (
                       <tr key={q.query}>
                         <td>{q.query}</td>
-                        <td>{q.searches}</td>
+                        <td>{fmtNumber(q.searches)}</td>
                         <td>{q.zero_result_searches}</td>
                       </tr>
                     ))}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { Badge, ListTable } from "../components";
-import { Alert, ErrorNotice, Loaded, Section, fmtDate, fmtMoney, useAction, useLoad } from "../ui";
+import { Alert, ErrorNotice, Loaded, Section, fmtDate, fmtMoney, fmtNumber, useAction, useLoad } from "../ui";
 import type { StoreProps } from "./store";
 
 interface CurrentPlan {
@@ -35,18 +35,29 @@ interface Invoice {
 interface PlanRow {
   plan_name: string;
   price_per_month: number;
+  currency: string;
   max_products: number | null;
   requests_per_minute: number | null;
   purchasable: boolean;
 }
 
-const limit = (n: number | null) => (n === null ? "unlimited" : n.toLocaleString("en-US"));
+const limit = (n: number | null) => (n === null ? "unlimited" : fmtNumber(n));
+
+/** GET /v1/billing/mode: whether this server sells plans (BILLING_MODE). */
+interface BillingMode {
+  billing_enabled: boolean;
+  checkout: "stripe" | "local" | "off";
+  default_plan: string;
+}
 
 export function BillingPage({ slug }: StoreProps) {
   const plan = useLoad(() => api<CurrentPlan>("/v1/billing/current-plan", { store: slug }), [slug]);
   const usage = useLoad(() => api<Usage>("/v1/billing/usage", { store: slug }), [slug]);
   const invoices = useLoad(() => api<Invoice[]>("/v1/billing/invoices", { store: slug }), [slug]);
   const plans = useLoad(() => api<{ plans: PlanRow[] }>("/v1/billing/plans"), []);
+  const mode = useLoad(() => api<BillingMode>("/v1/billing/mode", { anonymous: true }), []);
+  // Until the mode is known nothing about prices is shown; a server without the route sells plans.
+  const selling = mode.data ? mode.data.billing_enabled : mode.error ? true : null;
   const [checkoutOpen, setCheckoutOpen] = useState(false);
   const act = useAction();
   const reloadAll = () => {
@@ -71,8 +82,9 @@ export function BillingPage({ slug }: StoreProps) {
         {(current) => (
           <Section title={`Current plan: ${current.plan_name}`}>
             <p>
-              {fmtMoney(current.price_per_month, current.currency.toUpperCase())} a month · {current.max_products ?? "unlimited"} products ·{" "}
-              {current.requests_per_minute ?? "unlimited"} requests a minute
+              {selling ? `${fmtMoney(current.price_per_month, current.currency.toUpperCase())} a month · ` : ""}
+              {current.max_products === null ? "No product limit" : `${limit(current.max_products)} products`} ·{" "}
+              {current.requests_per_minute === null ? "no request limit" : `${limit(current.requests_per_minute)} requests a minute`}
             </p>
             <p class="muted small">
               Period {fmtDate(current.period_start)} – {fmtDate(current.period_end)}
@@ -81,7 +93,10 @@ export function BillingPage({ slug }: StoreProps) {
             {usage.data && (
               <>
                 <p>
-                  {usage.data.products_count} of {usage.data.max_products ?? "unlimited"} products · {usage.data.api_calls} API calls this period
+                  {usage.data.max_products === null
+                    ? `${fmtNumber(usage.data.products_count)} products`
+                    : `${fmtNumber(usage.data.products_count)} of ${limit(usage.data.max_products)} products`}{" "}
+                  · {fmtNumber(usage.data.api_calls)} API calls this period
                 </p>
                 {usage.data.max_products !== null && <progress max={usage.data.max_products} value={Math.min(usage.data.products_count, usage.data.max_products)} />}
                 {usage.data.over_product_limit && (
@@ -92,6 +107,15 @@ export function BillingPage({ slug }: StoreProps) {
           </Section>
         )}
       </Loaded>
+      {selling === false && (
+        <Section title="Billing is off on this server">
+          <p>
+            This Shopsight server runs with <code>BILLING_MODE=off</code>: nothing is sold here and there is no checkout. New stores start on the{" "}
+            <strong>{mode.data?.default_plan}</strong> plan. The operator changes a store's plan with <code>npm run cli -- plan set --store {slug} --plan NAME</code>.
+          </p>
+        </Section>
+      )}
+      {selling && (
       <Section title="Change plan">
         <div class="plans">
           {(plans.data?.plans ?? []).map((p) => {
@@ -99,7 +123,7 @@ export function BillingPage({ slug }: StoreProps) {
             return (
               <div key={p.plan_name} class={`plan${current ? " current" : ""}`}>
                 <h3>{p.plan_name}</h3>
-                <p class="price">{p.price_per_month === 0 ? "Free" : `$${p.price_per_month} / month`}</p>
+                <p class="price">{p.price_per_month === 0 ? "Free" : `${fmtMoney(p.price_per_month, p.currency.toUpperCase())} / month`}</p>
                 <p class="small">
                   {limit(p.max_products)} products
                   <br />
@@ -140,6 +164,8 @@ export function BillingPage({ slug }: StoreProps) {
           </p>
         )}
       </Section>
+      )}
+      {selling && (
       <Section title="Invoices">
         <ListTable
           state={invoices}
@@ -165,6 +191,7 @@ export function BillingPage({ slug }: StoreProps) {
           )}
         />
       </Section>
+      )}
     </>
   );
 }

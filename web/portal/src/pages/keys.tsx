@@ -2,7 +2,7 @@ import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { api } from "../api";
 import { Badge, CheckSet, DeleteButton, ListTable } from "../components";
-import { ErrorNotice, Field, Section, SecretOnce, fmtDate, useAction, useLoad } from "../ui";
+import { ErrorNotice, Field, Section, SecretOnce, Snippet, fmtDate, useAction, useLoad } from "../ui";
 import type { StoreProps } from "./store";
 
 interface ApiKey {
@@ -24,10 +24,11 @@ interface PermissionInfo {
 }
 
 /**
- * The create form of a key: a name plus `fields`, POSTed to `path` with `body(name)`; the new key
- * is shown once (with `usage(key)` beneath it), then `onCreated` resets the page's own fields.
+ * The create form of a key: a name plus `fields`, POSTed to `path` with `body(name)` (through
+ * `send`, the Search API by default); the new key is shown once (with `usage(key)` beneath it),
+ * then `onCreated(key)` resets the page's own fields.
  */
-function CreateKeyForm({
+export function CreateKeyForm({
   act,
   store,
   path,
@@ -39,6 +40,7 @@ function CreateKeyForm({
   fields,
   children,
   usage,
+  send = (p, s, b) => api<{ key: string; name: string }>(p, { store: s, body: b }),
 }: {
   act: ReturnType<typeof useAction>;
   store: string;
@@ -46,11 +48,12 @@ function CreateKeyForm({
   kind: string;
   button: string;
   body: (name: string) => Record<string, unknown>;
-  onCreated: () => void;
+  onCreated: (key: string) => void;
   disabled?: boolean;
-  fields: ComponentChildren;
+  fields?: ComponentChildren;
   children?: ComponentChildren;
   usage?: (key: string) => ComponentChildren;
+  send?: (path: string, store: string, body: Record<string, unknown>) => Promise<{ key: string; name: string }>;
 }) {
   const [name, setName] = useState("");
   const [created, setCreated] = useState<{ key: string; name: string } | null>(null);
@@ -62,10 +65,10 @@ function CreateKeyForm({
           setCreated(null);
           const payload = body(name);
           void act.run(async () => {
-            const res = await api<{ key: string; name: string }>(path, { store, body: payload });
+            const res = await send(path, store, payload);
             setCreated(res);
             setName("");
-            onCreated();
+            onCreated(res.key);
           });
         }}
       >
@@ -89,6 +92,8 @@ function CreateKeyForm({
   );
 }
 
+// Scopes an API key can carry (the server's `api_key_scope`): never security:write, team:write or
+// connector:write:store (the Assistant API's admin routes take a user login only).
 const FALLBACK_SCOPES = ["products:read", "products:write", "products:delete", "products:bulk", "search:execute", "search:read", "search:write", "analytics:read"];
 
 export function ApiKeysPage({ slug }: StoreProps) {
@@ -213,11 +218,14 @@ export function WidgetKeysPage({ slug }: StoreProps) {
           usage={(key) => (
             <>
               <p>Add the widget to your shop:</p>
-              <pre class="code">{`<div id="search"></div>
+              <Snippet
+                label="Widget snippet"
+                code={`<div id="search"></div>
 <script src="${base}/widget.js"></script>
 <script>
   ServiceWidget.mount(document.getElementById("search"), { key: "${key}" });
-</script>`}</pre>
+</script>`}
+              />
             </>
           )}
         />

@@ -1,7 +1,7 @@
 import { useRef, useState, useEffect } from "preact/hooks";
 import { ApiError, login } from "../api";
 import { navigate } from "../router";
-import { Alert, ErrorNotice, Field } from "../ui";
+import { Alert, ErrorNotice, Field, Link } from "../ui";
 
 export function LoginPage({ next }: { next: string | null }) {
   const [email, setEmail] = useState("");
@@ -97,6 +97,9 @@ export function LoginPage({ next }: { next: string | null }) {
             Use another account
           </button>
         )}
+        <p class="muted small">
+          New here? <Link href="/portal/register">Create a store</Link>
+        </p>
       </form>
     </main>
   );

@@ -1,7 +1,66 @@
-import { useState } from "preact/hooks";
-import { api } from "../api";
-import { ErrorNotice, Field, Section, useAction } from "../ui";
+import { useEffect, useState } from "preact/hooks";
+import { ApiError, api, imageUrl } from "../api";
+import { ErrorNotice, Field, Section, fmtNumber, fmtPrice, fmtScore, useAction, useLoad, useStoreCurrency } from "../ui";
 import type { StoreProps } from "./store";
+
+/** GET /v1/search/model: the embedding model this server searches with. */
+interface ActiveModel {
+  model_id: string;
+  dimensions: number;
+  is_test_model: boolean;
+  status: string;
+  duplicate_detection?: unknown;
+  default_semantic_weight?: number;
+}
+
+/** The product's stored image (GET /v1/products/{id}/image, with the bearer token) as an <img>. */
+function ProductImage({ slug, productId, name }: { slug: string; productId: string; name: string }) {
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    let url: string | null = null;
+    let alive = true;
+    void imageUrl(`/v1/products/${encodeURIComponent(productId)}/image`, slug).then((u) => {
+      url = u;
+      if (alive) setSrc(u);
+      else if (u) URL.revokeObjectURL(u);
+    });
+    return () => {
+      alive = false;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [slug, productId]);
+  return src ? <img class="result-image" src={src} alt={name} /> : <span class="result-image" role="img" aria-label={`${name} (no image)`} />;
+}
+
+/** The active model line, and a warning when it is the built-in test model (404 until the route exists: nothing shown). */
+function ModelInfo({ slug }: { slug: string }) {
+  const model = useLoad(
+    () =>
+      api<ActiveModel>("/v1/search/model", { store: slug }).catch((e: unknown) => {
+        if (e instanceof ApiError && (e.status === 404 || e.status === 403)) return null;
+        throw e;
+      }),
+    [slug],
+  );
+  const m = model.data;
+  if (!m) return null;
+  return (
+    <>
+      <p class="muted model-line" data-testid="active-model">
+        Model: <code>{m.model_id}</code> · {fmtNumber(m.dimensions)} dimensions · {m.status}
+      </p>
+      {m.is_test_model && (
+        <div class="notice warning" role="status">
+          <p class="notice-title">This server runs the built-in test model.</p>
+          <p>
+            It is a tiny model for tests and trials: its results show that search works, not how well a real model ranks your catalogue. Set <code>CLIP_MODEL</code> (e.g. Xenova/clip-vit-base-patch32) and
+            restart, then run <code>npm run cli -- reindex</code>.
+          </p>
+        </div>
+      )}
+    </>
+  );
+}
 
 interface SearchResponse {
   query_time_ms: number;
@@ -19,6 +78,7 @@ const MODES: { id: Mode; label: string }[] = [
 ];
 
 export function PlaygroundPage({ slug }: StoreProps) {
+  const currency = useStoreCurrency(slug);
   const [mode, setMode] = useState<Mode>("text");
   const [query, setQuery] = useState("");
   const [imageUrl, setImageUrl] = useState("");
@@ -66,6 +126,7 @@ export function PlaygroundPage({ slug }: StoreProps) {
   return (
     <>
       <h1>Search playground</h1>
+      <ModelInfo slug={slug} />
       <Section title="Query">
         <form
           onSubmit={(e) => {
@@ -77,7 +138,18 @@ export function PlaygroundPage({ slug }: StoreProps) {
             <legend>Search by</legend>
             {MODES.map((m) => (
               <label key={m.id} class="radio">
-                <input type="radio" name="mode" value={m.id} checked={mode === m.id} onChange={() => setMode(m.id)} /> {m.label}
+                <input
+                  type="radio"
+                  name="mode"
+                  value={m.id}
+                  checked={mode === m.id}
+                  onChange={() => {
+                    // Results of another mode would be read as answers to this one.
+                    setMode(m.id);
+                    setResult(null);
+                  }}
+                />{" "}
+                {m.label}
               </label>
             ))}
           </fieldset>
@@ -99,7 +171,7 @@ export function PlaygroundPage({ slug }: StoreProps) {
             )}
             {mode === "hybrid" && (
               <>
-                <Field label={`Visual weight: ${visualWeight.toFixed(2)} image / ${(1 - visualWeight).toFixed(2)} text`}>
+                <Field label={`Visual weight: ${fmtNumber(visualWeight)} image / ${fmtNumber(1 - visualWeight)} text`}>
                   <input type="range" min="0" max="1" step="0.05" value={visualWeight} onInput={(e) => setVisualWeight(Number(e.currentTarget.value))} />
                 </Field>
                 <Field label="Colours" hint="Up to 5 hex codes, e.g. #d01010 #1030c0">
@@ -126,7 +198,7 @@ export function PlaygroundPage({ slug }: StoreProps) {
               <Field label="Results">
                 <input name="limit" type="number" min="1" max="100" value={limit} onInput={(e) => setLimit(Number(e.currentTarget.value))} />
               </Field>
-              <Field label={`Minimum score: ${threshold.toFixed(2)}`}>
+              <Field label={`Minimum score: ${fmtNumber(threshold)}`}>
                 <input type="range" min="0" max="1" step="0.01" value={threshold} onInput={(e) => setThreshold(Number(e.currentTarget.value))} />
               </Field>
             </div>
@@ -138,24 +210,27 @@ export function PlaygroundPage({ slug }: StoreProps) {
         <ErrorNotice error={error} />
       </Section>
       {result && (
-        <Section title={`${result.count} result${result.count === 1 ? "" : "s"}`}>
+        <Section title={`${fmtNumber(result.count)} result${result.count === 1 ? "" : "s"}`}>
           <p class="muted small" aria-live="polite">
-            {result.count} results in {result.query_time_ms} ms · search id <code>{result.search_id}</code>
+            {fmtNumber(result.count)} results in {fmtNumber(result.query_time_ms)} ms · search id <code>{result.search_id}</code>
           </p>
           <ol class="results" aria-label="Search results">
             {result.results.map((r) => (
               <li key={r.product_id} class="result" data-product-id={r.product_id}>
-                <div class="result-main">
-                  <strong>{String(r.metadata.name ?? r.product_id)}</strong>
-                  <span class="muted small">
-                    {r.product_id}
-                    {r.metadata.category ? ` · ${String(r.metadata.category)}` : ""}
-                    {typeof r.metadata.price === "number" ? ` · ${r.metadata.price.toFixed(2)}` : ""}
-                  </span>
+                <div class="result-left">
+                  <ProductImage slug={slug} productId={r.product_id} name={String(r.metadata.name ?? r.product_id)} />
+                  <div class="result-main">
+                    <strong>{String(r.metadata.name ?? r.product_id)}</strong>
+                    <span class="muted small">
+                      {r.product_id}
+                      {r.metadata.category ? ` · ${String(r.metadata.category)}` : ""}
+                      {typeof r.metadata.price === "number" ? ` · ${fmtPrice(r.metadata.price, r.metadata.currency, currency)}` : ""}
+                    </span>
+                  </div>
                 </div>
                 <div class="score" title="Similarity score (0–1)">
                   <meter min={0} max={1} value={r.similarity_score} aria-label={`Score of ${r.product_id}`} />
-                  <span class="score-value">score {r.similarity_score.toFixed(3)}</span>
+                  <span class="score-value">score {fmtScore(r.similarity_score)}</span>
                 </div>
               </li>
             ))}

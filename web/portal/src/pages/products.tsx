@@ -2,8 +2,9 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { DeleteButton, FilterForm, ListTable, Pager, useCursors } from "../components";
 import { productsFromFile, type ProductInput } from "../csv";
-import { Alert, ErrorNotice, Field, Section, Success, fmtDate, useAction, useLoad } from "../ui";
+import { Alert, ErrorNotice, Field, Section, Success, fmtDate, fmtNumber, fmtPrice, useAction, useLoad, useStoreCurrency } from "../ui";
 import type { StoreProps } from "./store";
+import { GetStarted } from "./start";
 
 interface Product {
   product_id: string;
@@ -27,7 +28,7 @@ interface Job {
   errors: { product_id: string; error: string; message: string }[];
 }
 
-export function ProductsPage({ slug }: StoreProps) {
+export function ProductsPage({ slug, session }: StoreProps) {
   const [filter, setFilter] = useState({ category: "", brand: "" });
   const [applied, setApplied] = useState({ category: "", brand: "" });
   const pages = useCursors();
@@ -37,14 +38,21 @@ export function ProductsPage({ slug }: StoreProps) {
     [slug, cursor, applied],
   );
   const del = useAction();
+  const currency = useStoreCurrency(slug);
+  // An empty store shows the "what next" checklist; it stays while the first products come in.
+  const [welcome, setWelcome] = useState(false);
+  useEffect(() => {
+    if (list.data?.total === 0 && !applied.category && !applied.brand) setWelcome(true);
+  }, [list.data, applied]);
 
   return (
     <>
       <h1>Products</h1>
+      {welcome && <GetStarted slug={slug} session={session} onProductsChanged={list.reload} />}
       <AddProduct slug={slug} onAdded={list.reload} />
       <BulkUpload slug={slug} onDone={list.reload} />
       <Section
-        title={`Catalogue${list.data ? ` (${list.data.total})` : ""}`}
+        title={`Catalogue${list.data ? ` (${fmtNumber(list.data.total)})` : ""}`}
         actions={
           <FilterForm
             button="Filter"
@@ -86,7 +94,7 @@ export function ProductsPage({ slug }: StoreProps) {
                 <div class="muted small">{p.product_id}</div>
               </td>
               <td>{[p.metadata.category, p.metadata.brand].filter(Boolean).join(" · ") || "—"}</td>
-              <td>{typeof p.metadata.price === "number" ? p.metadata.price.toFixed(2) : "—"}</td>
+              <td>{typeof p.metadata.price === "number" ? fmtPrice(p.metadata.price, p.metadata.currency, currency) : "—"}</td>
               <td>
                 {p.dominant_colors.slice(0, 4).map((c) => (
                   <span key={c.hex} class="color-dot" style={{ background: c.hex }} title={`${c.hex} (${Math.round(c.share * 100)}%)`} />
@@ -249,7 +257,7 @@ function BulkUpload({ slug, onDone }: { slug: string; onDone: () => void }) {
       {job && (
         <div class="job" aria-live="polite">
           <label>
-            Job {job.job_id}: {job.status === "processing" ? "processing" : job.status} — {job.processed} of {job.total} done ({job.succeeded} indexed, {job.failed} failed)
+            Job {job.job_id}: {job.status === "processing" ? "processing" : job.status} — {fmtNumber(job.processed)} of {fmtNumber(job.total)} done ({fmtNumber(job.succeeded)} indexed, {fmtNumber(job.failed)} failed)
             <progress max={job.total} value={job.processed} />
           </label>
           {job.errors.length > 0 && (

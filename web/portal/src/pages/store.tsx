@@ -10,6 +10,8 @@ import { WebhooksPage } from "./webhooks";
 import { TeamPage } from "./team";
 import { SecurityPage } from "./security";
 import { BillingPage } from "./billing";
+import { StartPage } from "./start";
+import { AssistantPage } from "./assistant";
 
 export interface StoreProps {
   slug: string;
@@ -17,11 +19,13 @@ export interface StoreProps {
 }
 
 const SECTIONS: { id: string; label: string; view: (p: StoreProps) => preact.JSX.Element }[] = [
+  { id: "start", label: "Get started", view: (p) => <StartPage {...p} /> },
   { id: "products", label: "Products", view: (p) => <ProductsPage {...p} /> },
   { id: "playground", label: "Search playground", view: (p) => <PlaygroundPage {...p} /> },
   { id: "analytics", label: "Analytics", view: (p) => <AnalyticsPage {...p} /> },
   { id: "api-keys", label: "API keys", view: (p) => <ApiKeysPage {...p} /> },
   { id: "widget-keys", label: "Widget keys", view: (p) => <WidgetKeysPage {...p} /> },
+  { id: "assistant", label: "Assistant", view: (p) => <AssistantPage {...p} /> },
   { id: "webhooks", label: "Webhooks", view: (p) => <WebhooksPage {...p} /> },
   { id: "team", label: "Team", view: (p) => <TeamPage {...p} /> },
   { id: "security", label: "Two-factor authentication", view: (p) => <SecurityPage {...p} /> },
