@@ -24,6 +24,7 @@ import { AppError } from "../errors/catalogue.js";
 import { toAppError } from "../errors/map.js";
 import { compileSchema } from "./validation.js";
 import { boundedJsonParser } from "./json-body.js";
+import { trackOpenResponses } from "./shutdown.js";
 
 export type ApiKind = "search" | "assistant";
 export type App = FastifyInstance<
@@ -82,6 +83,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<App> {
   app.setValidatorCompiler(({ schema, httpPart }) => compileSchema(schema as object, httpPart));
 
   const correlationHeader = correlationHeaderOf(options.kind);
+  trackOpenResponses(app); // so a stop can end open event streams (shutdown.ts)
   app.addHook("onRequest", async (request, reply) => {
     reply.header(correlationHeader, request.id);
     // PostgreSQL text cannot hold NUL: refused here rather than failing in a query.
