@@ -43,18 +43,13 @@ const fill = (r: Route, value = "zz-none") => r.url.replace(/:[A-Za-z_]+/g, valu
 
 const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
 const manyKeys = (n: number) => JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i])));
-const json = (r: Route, payload: string | Buffer, headers: Record<string, string> = {}): InjectOptions => ({
+const typed = (r: Route, contentType: string | undefined, payload: string | Buffer, headers: Record<string, string> = {}): InjectOptions => ({
   method: r.method as InjectOptions["method"],
   url: fill(r),
-  headers: { "content-type": "application/json", ...headers },
+  headers: { ...(contentType === undefined ? {} : { "content-type": contentType }), ...headers },
   payload,
 });
-const typed = (r: Route, contentType: string | undefined, payload: string | Buffer): InjectOptions => ({
-  method: r.method as InjectOptions["method"],
-  url: fill(r),
-  headers: contentType === undefined ? {} : { "content-type": contentType },
-  payload,
-});
+const json = (r: Route, payload: string | Buffer, headers: Record<string, string> = {}) => typed(r, "application/json", payload, headers);
 const get = (url: string, headers: Record<string, string> = {}): InjectOptions => ({ method: "GET", url, headers });
 
 const KINDS: Kind[] = [
