@@ -66,8 +66,8 @@ describeInChromium("chat answers render hostile product titles as text (Chromium
     const dom = await page.evaluate(() => {
       const root = document.getElementById("answer")!;
       return {
-        links: [...root.querySelectorAll("a")].map((a) => a.getAttribute("href")),
-        items: [...root.querySelectorAll("li")].map((li) => li.textContent ?? ""),
+        links: Array.from(root.querySelectorAll("a")).map((a) => a.getAttribute("href")),
+        items: Array.from(root.querySelectorAll("li")).map((li) => li.textContent ?? ""),
         images: root.querySelectorAll("img").length,
         headings: root.querySelectorAll("h1,h2,h3,h4,h5,h6").length,
         text: root.textContent ?? "",
