@@ -215,6 +215,30 @@ describe("decodeImage", () => {
     assert.equal((await decodeImage(png, { maxPixels: 20_000 })).width, 200);
   });
 
+  it("downscales a JPEG or WebP over the pixel limit by decoding it at 1/2, 1/4 or 1/8; other formats are refused naming IMAGE_MAX_PIXELS", async () => {
+    const jpeg = await solid(400, 300, "#ff0000").jpeg().toBuffer(); // 120,000 pixels
+    // Decoded at 1/2 (30,000 pixels, the limit), returned at 1/4.
+    const half = await decodeImage(jpeg, { maxPixels: 30_000 });
+    assert.deepEqual([half.width, half.height, half.sourceWidth, half.sourceHeight], [100, 75, 400, 300]);
+    assert.ok(half.width * half.height <= 30_000);
+    assert.ok(half.rgb[0]! > 200 && half.rgb[1]! < 60, "still red");
+    const eighth = await decodeImage(jpeg, { maxPixels: 2_000 });
+    assert.equal(eighth.width, 25);
+    assert.ok(eighth.width * eighth.height <= 2_000);
+    const webp = await solid(400, 300, "#0000ff").webp().toBuffer();
+    assert.equal((await decodeImage(webp, { maxPixels: 30_000 })).width, 100);
+    // Over 64× the limit, a PNG (no reduced decoding) or a crop of such an image: refused, naming the setting.
+    for (const [buf, o] of [
+      [jpeg, { maxPixels: 1_000 }],
+      [await solid(400, 300, "#ff0000").png().toBuffer(), { maxPixels: 30_000 }],
+      [jpeg, { maxPixels: 30_000, region: { x: 0, y: 0, width: 0.5, height: 0.5 } }],
+    ] as const) {
+      const e = await rejectsWithCode(decodeImage(buf, o), "image_too_large", 413);
+      assert.match(e.message, /IMAGE_MAX_PIXELS=/);
+      assert.equal(e.details.setting, "IMAGE_MAX_PIXELS");
+    }
+  });
+
   it("crops a region in pixels or fractions, after orientation, and downscales", async () => {
     const left = await solid(50, 100, "#00ff00").png().toBuffer();
     const png = await solid(100, 100, "#ff0000").composite([{ input: left, left: 0, top: 0 }]).png().toBuffer();

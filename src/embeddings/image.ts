@@ -7,14 +7,19 @@
 // | address_not_allowed | 400    | the host or a redirect target resolves to a private/reserved address |
 // | image_unreachable   | 422    | DNS/connect/TLS failure, non-2xx answer, too many redirects (> 3)     |
 // | image_timeout       | 422    | the whole download took longer than OUTBOUND_TIMEOUT_MS (10 s)        |
-// | image_too_large     | 413    | body > OUTBOUND_MAX_BYTES (20 MB), or > IMAGE_MAX_PIXELS (40 MP)      |
+// | image_too_large     | 413    | body > OUTBOUND_MAX_BYTES (20 MB), or > IMAGE_MAX_PIXELS (40 MP) and  |
+// |                     |        | not safely downscalable (see below)                                   |
 // | unsupported_image   | 415    | not JPEG/PNG/WebP/GIF/AVIF/TIFF by content, truncated or corrupt data |
 // | invalid_region      | 400    | a crop region that does not fit the image                             |
 //
 // The format is recognised from the bytes only (never the URL extension or Content-Type), and
 // only those six formats reach the decoder (so no SVG, PDF or HEIC parsing). The pixel limit is
 // enforced from the header before any pixel is decoded (decompression bombs), and again by
-// sharp's `limitInputPixels`. Truncated or corrupt pixel data is refused (`failOn: "error"`:
+// sharp's `limitInputPixels`. A JPEG or WebP over the limit (but within OUTBOUND_MAX_BYTES) is
+// not refused when it can be decoded at 1/2, 1/4 or 1/8 of its size (libjpeg's DCT scaling and
+// libwebp's scaled decoding: "shrink-on-load"), which keeps the decoded pixels under the limit
+// without ever holding the full-size image; other formats, crops of such images, and images over
+// 64× the limit are refused naming IMAGE_MAX_PIXELS. Truncated or corrupt pixel data is refused (`failOn: "error"`:
 // libvips errors and truncation abort, benign warnings such as extra bytes after the end marker
 // do not).
 import sharp, { type Metadata } from "sharp";
@@ -138,13 +143,14 @@ export async function decodeImage(buf: Uint8Array, opts: DecodeOptions): Promise
   const rawHeight = meta.pageHeight ?? meta.height;
   if (!(rawWidth > 0 && rawHeight > 0)) fail("unsupported_image", "The image has no dimensions.", { type });
   const pixels = rawWidth * rawHeight;
-  if (pixels > opts.maxPixels) {
-    fail("image_too_large", `The image has ${pixels} pixels; the limit is ${opts.maxPixels}.`, {
-      width: rawWidth,
-      height: rawHeight,
-      pixels,
-      maxPixels: opts.maxPixels,
-    });
+  const shrink = pixels > opts.maxPixels ? shrinkOnLoad(type, pixels, opts) : 1;
+  if (shrink === null) {
+    fail(
+      "image_too_large",
+      `The image has ${pixels} pixels (${rawWidth}×${rawHeight}); the limit is IMAGE_MAX_PIXELS=${opts.maxPixels}. ` +
+        `Send a smaller image, or raise IMAGE_MAX_PIXELS on the server. JPEG and WebP images up to ${SHRINK_FACTORS.at(-1)! ** 2}× the limit are downscaled automatically.`,
+      { width: rawWidth, height: rawHeight, pixels, maxPixels: opts.maxPixels, setting: "IMAGE_MAX_PIXELS" },
+    );
   }
   const swap = (meta.orientation ?? 1) >= 5;
   const sourceWidth = swap ? rawHeight : rawWidth;
@@ -152,12 +158,17 @@ export async function decodeImage(buf: Uint8Array, opts: DecodeOptions): Promise
   const crop = opts.region ? resolveRegion(opts.region, sourceWidth, sourceHeight) : undefined;
 
   // 2. Decode: orient (input option, applied first), crop, downscale, flatten, 8-bit sRGB.
-  let pipeline = sharp(buf, input);
+  //    Over the pixel limit (shrink > 1, no crop): the resize by a whole power of two lets libvips
+  //    decode at that reduced size directly; the header check above stands in for limitInputPixels.
+  let pipeline = sharp(buf, shrink > 1 ? { ...input, limitInputPixels: false } : input);
   if (crop && !(crop.width === sourceWidth && crop.height === sourceHeight)) pipeline = pipeline.extract(crop);
   const w = crop?.width ?? sourceWidth;
   const h = crop?.height ?? sourceHeight;
-  if (opts.maxSide !== undefined && Math.max(w, h) > opts.maxSide) {
-    pipeline = pipeline.resize({ width: opts.maxSide, height: opts.maxSide, fit: "inside", withoutEnlargement: true });
+  // sharp decodes at 1/s only when asked for at least 1/(2s) (it keeps the last halving for its
+  // own high-quality reduce), so the target is 1/(2 × shrink) of the source.
+  const side = Math.min(opts.maxSide ?? Number.POSITIVE_INFINITY, shrink > 1 ? Math.floor(Math.max(w, h) / (2 * shrink)) : Number.POSITIVE_INFINITY);
+  if (Number.isFinite(side) && Math.max(w, h) > side) {
+    pipeline = pipeline.resize({ width: side, height: side, fit: "inside", withoutEnlargement: true });
   }
   try {
     const { data, info } = await pipeline
@@ -174,10 +185,26 @@ export async function decodeImage(buf: Uint8Array, opts: DecodeOptions): Promise
     if (err instanceof AppError) throw err;
     const message = messageOf(err);
     if (/pixel limit/i.test(message)) {
-      fail("image_too_large", `The image exceeds the limit of ${opts.maxPixels} pixels.`, { maxPixels: opts.maxPixels });
+      fail("image_too_large", `The image exceeds the limit of IMAGE_MAX_PIXELS=${opts.maxPixels} pixels; send a smaller image or raise IMAGE_MAX_PIXELS.`, {
+        maxPixels: opts.maxPixels,
+        setting: "IMAGE_MAX_PIXELS",
+      });
     }
     fail("unsupported_image", `The ${type.toUpperCase()} image is truncated or corrupt.`, { type, cause: message });
   }
+}
+
+/** Power-of-two reductions libjpeg (and libwebp) can apply while decoding. */
+const SHRINK_FACTORS = [2, 4, 8] as const;
+
+/**
+ * The reduction at which an image over the pixel limit can be decoded without ever holding more
+ * than `maxPixels` pixels, or null when there is none: only JPEG and WebP decode at reduced size,
+ * and not when a crop needs the full-size pixels first.
+ */
+function shrinkOnLoad(type: ImageType, pixels: number, opts: DecodeOptions): number | null {
+  if ((type !== "jpeg" && type !== "webp") || opts.region) return null;
+  return SHRINK_FACTORS.find((f) => pixels / (f * f) <= opts.maxPixels) ?? null;
 }
 
 function invalidRegion(reason: string, region: Region, width: number, height: number): never {

@@ -174,7 +174,7 @@ export interface Config {
   publicBaseUrl: string;
   chatPublicBaseUrl: string;
   jwtSigningKey: string | undefined;
-  /** CONNECTOR_ENCRYPTION_KEY as given (decoded in src/assistant/connections/crypto.ts); undefined = generated file. */
+  /** CONNECTOR_ENCRYPTION_KEY as given (decoded in src/platform/secrets.ts); undefined = generated file. */
   connectorEncryptionKey: string | undefined;
   tokenTtlSeconds: number;
   /** `logLinks`: print the links of outbox mail to the log (NODE_ENV=development without SMTP_URL). */

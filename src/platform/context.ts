@@ -8,6 +8,7 @@ import { systemClock, type Clock } from "./clock.js";
 import { openDatabase, type Database } from "./db/index.js";
 import { createMailer, type Mailer } from "./mail/index.js";
 import { TokenSigner, loadSigningKey } from "./auth/tokens.js";
+import { secretBoxFor } from "./secrets.js";
 import { createRevocationStore, type RevocationStore } from "./auth/revocations.js";
 import { createLimiterFactory, type LimiterFactory } from "./rate-limit.js";
 import { createConcurrencyFactory, type ConcurrencyFactory } from "./concurrency.js";
@@ -58,7 +59,10 @@ export interface ContextOverrides {
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const clock = overrides.clock ?? systemClock;
   const log = overrides.log ?? { warn: (m: string) => process.stderr.write(`WARNING: ${m}\n`) };
-  const database = await openDatabase(config.database, overrides.pgSchema ? { pgSchema: overrides.pgSchema } : {});
+  const database = await openDatabase(config.database, {
+    ...(overrides.pgSchema ? { pgSchema: overrides.pgSchema } : {}),
+    secrets: secretBoxFor(config),
+  });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   const mailer = overrides.mailer ?? createMailer(config.mail, clock);
   const signer = new TokenSigner(loadSigningKey(config.jwtSigningKey, config.dataDir), config.tokenTtlSeconds, clock);

@@ -8,6 +8,12 @@
  * down, h3–h6, to fit a chat bubble), unordered (-, *, +) and ordered (1. / 1)) lists, block
  * quotes (>), fenced code (```), horizontal rules, **bold**, __bold__, *italic*, _italic_,
  * `code` and [text](url). Pure: no DOM.
+ *
+ * Backslash escapes are honoured as in CommonMark: `\[`, `\*`, `\#`, `\-`, `\1.` … render the
+ * character itself and never start a link, emphasis, heading or list. The server escapes text it
+ * did not write (product titles, order ids) this way and folds their line breaks into spaces, so
+ * a title such as `T-shirt [pay here](https://evil.test)` or one with a fake "— $0.01 · in stock"
+ * line renders as text: links only ever come from the answer's own Markdown.
  */
 
 const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
@@ -31,12 +37,17 @@ export function safeUrl(escaped) {
   return escapeHtml(raw);
 }
 
+/** A backslash escape of ASCII punctuation, in HTML-escaped text (`\<` arrives as `\&lt;`). */
+const ESCAPE = "\\\\(&(?:amp|lt|gt|quot|#39);|[!#$%()*+,\\-./:;=?@[\\\\\\]^_`{|}~])";
+const CODE_OR_ESCAPE = new RegExp("`([^`]+)`|" + ESCAPE, "g");
+
 /** Inline Markdown of one escaped line. */
 function inline(escaped) {
-  // Code spans are cut out first so nothing inside them is interpreted.
+  // Code spans and backslash escapes are cut out first (left to right, so a backslash inside a
+  // code span stays literal and an escaped backtick opens no span); nothing in them is interpreted.
   const codes = [];
-  let text = escaped.replace(/`([^`]+)`/g, (_, code) => {
-    codes.push(`<code>${code}</code>`);
+  let text = escaped.replace(CODE_OR_ESCAPE, (_, code, literal) => {
+    codes.push(code !== undefined ? `<code>${code}</code>` : literal);
     return `\u0000${codes.length - 1}\u0000`;
   });
   text = text.replace(/\[([^\]\n]+)\]\(([^()\s]+)\)/g, (whole, label, url) => {

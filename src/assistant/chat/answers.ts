@@ -83,8 +83,14 @@ export function orderLines(orders: OrderSummary[]): string[] {
   return orders.map((o) => `- Order **${escapeMarkdown(o.order_id)}** — ${escapeMarkdown(o.status)} (placed ${o.placed_at.slice(0, 10)})`);
 }
 
+/**
+ * Text the answer quotes but did not write (product titles, order ids, the shopper's query) as
+ * Markdown that renders as that text: line breaks fold into spaces (a title cannot start a list
+ * item or a fake price line) and Markdown punctuation is backslash-escaped (web/chat/markdown.js
+ * honours the escapes, so `[pay here](https://…)` in a title is no link).
+ */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/([\\`*_[\]<>#|])/g, "\\$1");
+  return text.replace(/\s*[\r\n\u2028\u2029]+\s*/g, " ").replace(/([\\`*_[\]()<>#|!~])/g, "\\$1");
 }
 
 /** Splits text into chunks whose concatenation is exactly the text (for answer.delta events). */

@@ -6,7 +6,7 @@ import { addMember } from "../../../test/support/members.js";
 import { anonymousSession, chatShop, type ChatShop } from "../../../test/support/chat.js";
 import { fakeProduct, startStorefront, type StorefrontServer } from "../../../test/support/storefront-server.js";
 import { ManualClock } from "../../platform/clock.js";
-import { secretBoxFor, SecretBox } from "./crypto.js";
+import { secretBoxFor, SecretBox } from "../../platform/secrets.js";
 import { tokenAad } from "../storefront/index.js";
 
 interface AuditEvent {

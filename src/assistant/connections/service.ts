@@ -12,7 +12,7 @@ import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId } from "../../platform/ids.js";
 import { EMBEDDED_SOURCE, tokenAad } from "../storefront/index.js";
 import { normaliseStoreUrl, ShopifyClient, type StorefrontCheck } from "../storefront/shopify.js";
-import { secretBoxFor } from "./crypto.js";
+import { secretBoxFor } from "../../platform/secrets.js";
 import { ConnectionsRepository, type ConnectionRow } from "./repository.js";
 
 export interface ConnectionView {

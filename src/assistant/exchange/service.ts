@@ -18,7 +18,7 @@ import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret } from "../../platform/ids.js";
 import { AccountsRepository } from "../../search/accounts/repository.js";
-import { secretBoxFor } from "../connections/crypto.js";
+import { secretBoxFor } from "../../platform/secrets.js";
 import { SessionsRepository } from "../sessions/repository.js";
 import { mintBudget, newSession, SESSION_TTL_SECONDS } from "../sessions/service.js";
 import { ExchangeRepository } from "./repository.js";

@@ -53,6 +53,22 @@ describe("chat widget markdown renderer", () => {
     assert.equal(renderMarkdown("__bold__ and _em_"), "<p><strong>bold</strong> and <em>em</em></p>");
   });
 
+  test("backslash escapes are honoured: escaped punctuation is text and starts no link, emphasis, heading or list", () => {
+    assert.equal(
+      renderMarkdown("- **T-shirt \\[pay here\\]\\(https://evil.test\\)** — $5.00"),
+      "<ul><li><strong>T-shirt [pay here](https://evil.test)</strong> — $5.00</li></ul>",
+    );
+    assert.equal(renderMarkdown("\\# not a heading"), "<p># not a heading</p>");
+    assert.equal(renderMarkdown("\\- not an item"), "<p>- not an item</p>");
+    assert.equal(renderMarkdown("1\\. not an item"), "<p>1. not an item</p>");
+    assert.equal(renderMarkdown("\\> not a quote"), "<p>&gt; not a quote</p>");
+    assert.equal(renderMarkdown("\\*not em\\* \\_nor this\\_"), "<p>*not em* _nor this_</p>");
+    assert.equal(renderMarkdown("\\`not code\\`"), "<p>`not code`</p>");
+    assert.equal(renderMarkdown("a \\<b\\> and back\\\\slash"), "<p>a &lt;b&gt; and back\\slash</p>");
+    // Inside a code span a backslash stays literal; a backslash before a letter stays too.
+    assert.equal(renderMarkdown("`a\\*b` \\d"), "<p><code>a\\*b</code> \\d</p>");
+  });
+
   test("empty, null-ish and CRLF input", () => {
     assert.equal(renderMarkdown(""), "");
     assert.equal(renderMarkdown(undefined as unknown as string), "");

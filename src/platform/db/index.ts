@@ -12,6 +12,7 @@ import type { Config } from "../config.js";
 import { runMigrations } from "./migrate.js";
 import { ReplicaRouter } from "./replicas.js";
 import type { Schema } from "./schema.js";
+import type { SecretBox } from "../secrets.js";
 
 export type Dialect = "sqlite" | "postgres";
 export type Db = Kysely<Schema>;
@@ -51,6 +52,8 @@ export interface OpenOptions {
   /** PostgreSQL schema to use (tests isolate themselves in a schema of their own). */
   pgSchema?: string;
   migrate?: boolean;
+  /** Seals secrets still in clear when migration 0014 runs (the connector key's box). */
+  secrets?: SecretBox;
 }
 
 export async function openDatabase(
@@ -62,9 +65,10 @@ export async function openDatabase(
   let replicas: ReplicaRouter | undefined;
   if (target.kind === "sqlite") {
     dialect = "sqlite";
-    if (target.file !== ":memory:") fs.mkdirSync(path.dirname(target.file), { recursive: true });
+    if (target.file !== ":memory:") createPrivately(target.file);
     const sqlite = new SQLite(target.file);
     sqlite.pragma("journal_mode = WAL");
+    if (target.file !== ":memory:") restrictToOwner(target.file);
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     sqlite.pragma("synchronous = NORMAL");
@@ -98,8 +102,28 @@ export async function openDatabase(
       await db.destroy();
     },
   };
-  if (options.migrate !== false) await runMigrations(db, dialect, options.pgSchema);
+  if (options.migrate !== false) await runMigrations(db, dialect, options.pgSchema, options.secrets);
   // After migrations, so that a replica has something to replay before the first poll.
   await replicas?.start();
   return database;
+}
+
+/**
+ * The database file holds password hashes and sealed secrets: it is created readable by its
+ * owner only (0600, like the key files), before SQLite opens it. SQLite gives the -wal and -shm
+ * files the main file's mode; files left by older versions are tightened too.
+ */
+function createPrivately(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.closeSync(fs.openSync(file, "a", 0o600));
+}
+
+function restrictToOwner(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if ((fs.statSync(f).mode & 0o077) !== 0) fs.chmodSync(f, 0o600);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    }
+  }
 }

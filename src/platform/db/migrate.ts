@@ -2,6 +2,7 @@
 // several processes starting at once apply each migration exactly once).
 import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider, type TableMetadata } from "kysely";
 import type { Dialect } from "./index.js";
+import type { SecretBox } from "../secrets.js";
 import { migrations } from "./migrations/index.js";
 
 /** Column types that differ between the two dialects. */
@@ -10,15 +11,18 @@ export interface ColumnTypes {
   json: "jsonb" | "text";
   /** Raw vector bytes (float32 little-endian). */
   blob: "bytea" | "blob";
+  /** The connector key's box, for migrations that seal secrets (0014); absent in tools that open no secrets. */
+  secrets?: SecretBox;
 }
 
 export type MigrationFactory = (types: ColumnTypes) => Migration;
 
-export async function runMigrations(db: Kysely<any>, dialect: Dialect, pgSchema?: string): Promise<void> {
+export async function runMigrations(db: Kysely<any>, dialect: Dialect, pgSchema?: string, secrets?: SecretBox): Promise<void> {
   const types: ColumnTypes = {
     dialect,
     json: dialect === "postgres" ? "jsonb" : "text",
     blob: dialect === "postgres" ? "bytea" : "blob",
+    ...(secrets ? { secrets } : {}),
   };
   const provider: MigrationProvider = {
     getMigrations: async () =>

@@ -19,8 +19,11 @@ export interface UsersTable {
   password_hash: string;
   full_name: Generated<string>;
   is_super_admin: Generated<number>;
+  /** Sealed (src/platform/secrets.ts, AAD secretAad.totp); never the secret itself. */
   totp_secret: string | null;
   totp_enabled: Generated<number>;
+  /** The last TOTP time-step (epoch ms / 30 s) that verified: a code verifies at most once. */
+  totp_last_step: number | null;
   created_at: number;
 }
 
@@ -44,6 +47,7 @@ export interface VerificationTokensTable {
 
 export interface RevokedTokensTable {
   jti: string;
+  /** When the token can no longer be refreshed (its expiry + the refresh grace); pruned after. */
   expires_at: number;
 }
 
@@ -458,7 +462,7 @@ export interface AssistantStorefrontConnectionsTable {
   status: string;
   /** "token" | "none" */
   auth: string;
-  /** AES-256-GCM envelope of the private token (src/assistant/connections/crypto.ts); never the token. */
+  /** AES-256-GCM envelope of the private token (src/platform/secrets.ts); never the token. */
   token_ciphertext: string | null;
   shop_name: string | null;
   shop_currency: string | null;

@@ -14,8 +14,10 @@ export interface CatalogueEntry {
 export const catalogue = {
   // --- request shape
   validation_failed: { status: 400, message: "The request is invalid." },
-  unsupported_media_type: { status: 415, message: "This content type is not accepted here." },
+  unsupported_media_type: { status: 415, message: "This content type is not accepted here; send application/json." },
   payload_too_large: { status: 413, message: "The request body is too large." },
+  uri_too_long: { status: 414, message: "A path segment is longer than 100 characters; ids and slugs are shorter." },
+  headers_too_large: { status: 431, message: "The request headers are too large; send fewer or shorter headers." },
   not_found: { status: 404, message: "No such resource." },
   route_not_found: { status: 404, message: "No such route.", assistantCode: "NOT_FOUND" },
   method_not_allowed: { status: 405, message: "Method not allowed." },

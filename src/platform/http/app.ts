@@ -2,6 +2,8 @@
 // validation, serialisation and the OpenAPI document), request ids, the API's error shape,
 // JSON 404s, /health, /openapi.json and /docs.
 import { randomUUID } from "node:crypto";
+import { STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -21,6 +23,8 @@ import { loggerOptions } from "../logging.js";
 import { AppError } from "../errors/catalogue.js";
 import { toAppError } from "../errors/map.js";
 import { compileSchema } from "./validation.js";
+import { boundedJsonParser } from "./json-body.js";
+import { trackOpenResponses } from "./shutdown.js";
 
 export type ApiKind = "search" | "assistant";
 export type App = FastifyInstance<
@@ -61,19 +65,37 @@ export async function createHttpApp(options: HttpAppOptions): Promise<App> {
     },
     logController: new LogController({ requestIdLogLabel: "request_id" }),
     return503OnClosing: true,
+    // The router's own refusals (a path that does not percent-decode, a path parameter over
+    // maxParamLength) in the API's error shape instead of Fastify's.
+    frameworkErrors: (error, request, reply) => {
+      const appError = toAppError(error);
+      request.log.info({ code: (error as { code?: string }).code }, "request refused by the router");
+      void present(appError, request, reply);
+    },
+    // Requests Node's HTTP parser cannot read (bad header bytes, oversized headers): answered on
+    // the socket in the API's error shape, since no request object exists.
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => answerClientError(options.kind, error, socket),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  const present = presenter(options.kind);
 
   // Query strings, params, headers and multipart fields arrive as text and are coerced;
   // JSON bodies are validated as sent.
   app.setValidatorCompiler(({ schema, httpPart }) => compileSchema(schema as object, httpPart));
 
-  const correlationHeader = options.kind === "search" ? "x-request-id" : "x-correlation-id";
+  const correlationHeader = correlationHeaderOf(options.kind);
+  trackOpenResponses(app); // so a stop can end open event streams (shutdown.ts)
   app.addHook("onRequest", async (request, reply) => {
     reply.header(correlationHeader, request.id);
+    // PostgreSQL text cannot hold NUL: refused here rather than failing in a query.
+    if (/%00/.test(request.url)) throw new AppError("validation_failed", "The URL contains a NUL character (%00); remove it.");
   });
 
   // JSON and form bodies only (multipart where a route registers it): text/plain is refused with 415.
+  // JSON bodies are bounded in depth and keys per object before any handler runs (json-body.ts).
   app.removeContentTypeParser("text/plain");
+  refuseUndeclaredBodyTypes(app);
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, boundedJsonParser(app.getDefaultJsonParser("error", "error")));
   await app.register(formbody);
   await app.register(swagger, {
     openapi: {
@@ -109,9 +131,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<App> {
     },
   );
 
-  const present = options.kind === "search" ? presentSearchError : presentAssistantError;
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error);
+    const appError = nameAcceptedTypes(toAppError(error), request);
     if (appError.status >= 500) request.log.error({ err: error }, "request failed");
     else if (appError.reportable) request.log.warn({ err: error }, "request refused");
     for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
@@ -127,24 +148,91 @@ export async function createHttpApp(options: HttpAppOptions): Promise<App> {
   return app;
 }
 
-/** Search API error shape: `{error, message, details}`. */
-function presentSearchError(e: AppError, _request: FastifyRequest, reply: FastifyReply) {
-  return reply.status(e.status).type("application/json").send({ error: e.code, message: e.message, details: e.details });
+interface BodySchemaOptions {
+  consumes?: string[];
+  body?: { content?: Record<string, unknown> };
 }
 
-/** Assistant API error shape: RFC 9457 problem details with a stable `code` and `correlation_id`. */
-function presentAssistantError(e: AppError, request: FastifyRequest, reply: FastifyReply) {
+/** The content types a route accepts: its body schema per content type, its OpenAPI `consumes`, else JSON. */
+function acceptedTypes(schema: BodySchemaOptions | undefined): string[] {
+  const perType = schema?.body?.content ? Object.keys(schema.body.content) : [];
+  if (perType.length > 0) return perType;
+  return schema?.consumes && schema.consumes.length > 0 ? schema.consumes : ["application/json"];
+}
+
+/** A 415 names the content types the route accepts. */
+function nameAcceptedTypes(e: AppError, request: FastifyRequest): AppError {
+  if (e.code !== "unsupported_media_type" || e.details.accepted !== undefined) return e;
+  const accepted = acceptedTypes(request.routeOptions.schema as BodySchemaOptions | undefined);
+  const sent = request.headers["content-type"];
+  const got = sent ? `Content-Type ${sent.split(";")[0]!.trim()} is not accepted here` : "The request has a body but no Content-Type header";
+  return new AppError("unsupported_media_type", `${got}: send the body as ${accepted.join(" or ")}.`, { accepted }, e.headers);
+}
+
+/**
+ * Routes whose body schema is given per content type (JSON or multipart) are validated only for
+ * those types: a body of another type that some parser still reads (form-urlencoded) would reach
+ * the handler unvalidated. Such bodies are refused with 415 before validation.
+ */
+function refuseUndeclaredBodyTypes(app: App): void {
+  app.addHook("onRoute", (route) => {
+    const content = (route.schema as BodySchemaOptions | undefined)?.body?.content;
+    if (!content) return;
+    const accepted = Object.keys(content);
+    const check = async (request: FastifyRequest) => {
+      if (request.body === undefined) return;
+      const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+      if (!accepted.includes(type)) throw new AppError("unsupported_media_type");
+    };
+    const existing = route.preValidation;
+    route.preValidation = existing === undefined ? [check] : [check, ...(Array.isArray(existing) ? existing : [existing])];
+  });
+}
+
+const CLIENT_ERRORS: Record<string, AppError> = {
+  HPE_HEADER_OVERFLOW: new AppError("headers_too_large"),
+  HPE_URI_TOO_LONG: new AppError("uri_too_long", "The request URL is too long; shorten it."),
+};
+
+/** Answers a request Node could not parse, in the API's error shape, and closes the connection. */
+function answerClientError(kind: ApiKind, error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === "ECONNRESET") {
+    socket.destroy();
+    return;
+  }
+  const e = CLIENT_ERRORS[error.code ?? ""] ?? new AppError("validation_failed", "The request could not be parsed as HTTP/1.1: check the request line and the header syntax.");
+  const id = randomUUID();
+  const body = JSON.stringify(errorBody(kind, e, id));
+  socket.end(
+    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? "Error"}\r\n` +
+      `Content-Type: ${kind === "search" ? "application/json" : "application/problem+json"}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n` +
+      `${correlationHeaderOf(kind)}: ${id}\r\n\r\n${body}`,
+  );
+}
+
+const correlationHeaderOf = (kind: ApiKind) => (kind === "search" ? "x-request-id" : "x-correlation-id");
+
+/**
+ * The API's error body. Search API: `{error, message, details}`. Assistant API: RFC 9457 problem
+ * details with a stable `code` and `correlation_id`.
+ */
+function errorBody(kind: ApiKind, e: AppError, id: string): Record<string, unknown> {
+  if (kind === "search") return { error: e.code, message: e.message, details: e.details };
   const code = e.assistantCode;
-  return reply
-    .status(e.status)
-    .type("application/problem+json")
-    .send({
-      type: `https://shopsight.dev/problems/${code.toLowerCase().replace(/_/g, "-")}`,
-      title: e.message,
-      status: e.status,
-      detail: e.message,
-      code,
-      correlation_id: request.id,
-      ...(Object.keys(e.details).length > 0 ? { details: e.details } : {}),
-    });
+  return {
+    type: `https://shopsight.dev/problems/${code.toLowerCase().replace(/_/g, "-")}`,
+    title: e.message,
+    status: e.status,
+    detail: e.message,
+    code,
+    correlation_id: id,
+    ...(Object.keys(e.details).length > 0 ? { details: e.details } : {}),
+  };
+}
+
+function presenter(kind: ApiKind) {
+  const type = kind === "search" ? "application/json" : "application/problem+json";
+  return (e: AppError, request: FastifyRequest, reply: FastifyReply) =>
+    reply.status(e.status).header(correlationHeaderOf(kind), request.id).type(type).send(errorBody(kind, e, request.id));
 }

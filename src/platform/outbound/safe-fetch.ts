@@ -31,6 +31,7 @@ import https from "node:https";
 import net from "node:net";
 import { performance } from "node:perf_hooks";
 import { allowAnyAddress, checkAddress, type AddressPolicy, type AddressRefusal } from "./address-policy.js";
+import { ALLOW_PRIVATE_HINT } from "./target.js";
 
 /**
  * What went wrong, stable strings:
@@ -205,7 +206,7 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
       });
     }
     if (url.protocol === "http:" && !allowHttp) {
-      throw new OutboundError("invalid_url", "Only https URLs can be fetched.", { url: url.href, reason: "https_required" });
+      throw new OutboundError("invalid_url", `Only https URLs can be fetched; ${ALLOW_PRIVATE_HINT}.`, { url: url.href, reason: "https_required" });
     }
     if (url.username !== "" || url.password !== "") {
       throw new OutboundError("invalid_url", "URLs with credentials are not fetched.", { reason: "credentials_in_url" });
@@ -237,7 +238,7 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
     for (const a of addresses) {
       const verdict = policy(a.address, a.family);
       if (!verdict.allowed) {
-        throw new OutboundError("address_not_allowed", `${hostname} resolves to an address that may not be fetched (${verdict.reason}).`, {
+        throw new OutboundError("address_not_allowed", `${hostname} resolves to an address that may not be fetched (${verdict.reason}); ${ALLOW_PRIVATE_HINT}.`, {
           url: url.href,
           host: hostname,
           address: a.address,

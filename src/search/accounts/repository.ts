@@ -80,8 +80,8 @@ export class AccountsRepository {
   }
 
   // --- users
-  async createUser(userId: string, u: Omit<UserRow, "id" | "totp_secret" | "totp_enabled">): Promise<void> {
-    await this.db.insertInto("users").values({ id: userId, ...u, totp_secret: null }).execute();
+  async createUser(userId: string, u: Omit<UserRow, "id" | "totp_secret" | "totp_enabled" | "totp_last_step">): Promise<void> {
+    await this.db.insertInto("users").values({ id: userId, ...u, totp_secret: null, totp_last_step: null }).execute();
   }
 
   findUser(userId: string): Promise<UserRow | undefined> {
@@ -92,12 +92,28 @@ export class AccountsRepository {
     return this.db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
   }
 
-  async setTotp(userId: string, secret: string | null, enabled: boolean): Promise<void> {
+  /** Stores the (sealed) TOTP secret; a new pending secret (or none) starts without a used step. */
+  async setTotp(userId: string, sealedSecret: string | null, enabled: boolean): Promise<void> {
     await this.db
       .updateTable("users")
-      .set({ totp_secret: secret, totp_enabled: enabled ? 1 : 0 })
+      .set({ totp_secret: sealedSecret, totp_enabled: enabled ? 1 : 0, ...(enabled ? {} : { totp_last_step: null }) })
       .where("id", "=", userId)
       .execute();
+  }
+
+  /**
+   * Records `step` as the user's last verified TOTP time-step when it is later than the one
+   * stored; false when it is not (a replayed or older code). One conditional UPDATE, so two
+   * concurrent logins with one code cannot both win.
+   */
+  async claimTotpStep(userId: string, step: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable("users")
+      .set({ totp_last_step: step })
+      .where("id", "=", userId)
+      .where((eb) => eb.or([eb("totp_last_step", "is", null), eb("totp_last_step", "<", step)]))
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
   }
 
   // --- memberships

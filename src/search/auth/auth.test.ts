@@ -5,6 +5,7 @@ import { ManualClock } from "../../platform/clock.js";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer, freshIp, loginToken, machineToken, registerStore } from "../../../test/support/factories.js";
 import { AccountsRepository } from "../accounts/repository.js";
+import { addMember } from "../../../test/support/members.js";
 
 const form = (fields: Record<string, string>) => ({
   headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -186,6 +187,33 @@ describeEachDialect("auth: tokens, login, refresh, throttles, active tenant", (d
     const late = await t.search.inject({ method: "POST", url: "/oauth/refresh", headers: bearer(b) });
     assert.equal(late.statusCode, 401);
     assert.equal(late.json().error, "unauthorized");
+  });
+
+  test("a refreshed token cannot be refreshed again within the grace, even after housekeeping ran", async () => {
+    const store = await registerStore(t);
+    const old = await machineToken(t.search, store);
+    const first = await t.search.inject({ method: "POST", url: "/oauth/refresh", remoteAddress: freshIp(), headers: bearer(old) });
+    assert.equal(first.statusCode, 200, first.body);
+    clock.advance((3600 + 60) * 1000); // past expiry, inside the 5-minute grace
+    await t.ctx.revocations.prune();
+    const again = await t.search.inject({ method: "POST", url: "/oauth/refresh", remoteAddress: freshIp(), headers: bearer(old) });
+    assert.equal(again.statusCode, 401, again.body);
+    assert.match(again.json().message, /revoked/);
+    clock.advance(300 * 1000); // past the grace: the revocation may go now
+    assert.ok((await t.ctx.revocations.prune()) >= 1);
+  });
+
+  test("a member removed from their only store is told there is no active membership, not to verify", async () => {
+    const store = await registerStore(t);
+    const owner = await loginToken(t.search, store.email, store.password);
+    const member = await addMember(t, owner, "viewer");
+    const removed = await t.search.inject({ method: "DELETE", url: `/v1/team/members/${member.id}`, headers: bearer(owner) });
+    assert.ok(removed.statusCode < 300, removed.body);
+    const login = await t.search.inject({ method: "POST", url: "/oauth/login", remoteAddress: freshIp(), payload: { email: member.email, password: member.password } });
+    assert.equal(login.statusCode, 403, login.body);
+    assert.equal(login.json().error, "not_a_member");
+    assert.match(login.json().message, /no active store membership/i);
+    assert.doesNotMatch(login.json().message, /verify/i);
   });
 
   test("tampered, malformed and missing bearers are 401", async () => {

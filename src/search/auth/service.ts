@@ -8,6 +8,7 @@ import { authenticator } from "otplib";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { sha256, safeEqual, uuid } from "../../platform/ids.js";
+import { secretAad, secretBoxFor } from "../../platform/secrets.js";
 import { verifyPassword } from "../../platform/auth/passwords.js";
 import type { AccessClaims, ClaimsInput, IssuedToken } from "../../platform/auth/tokens.js";
 import type { Limiter, LimitResult } from "../../platform/rate-limit.js";
@@ -27,15 +28,42 @@ function tooMany(result: LimitResult): AppError {
   );
 }
 
-/** Checks a TOTP code for `secret` at the context's clock, allowing one 30 s step of drift. */
-export function verifyTotp(ctx: AppContext, secret: string, code: string): boolean {
-  const totp = authenticator.clone({ epoch: ctx.clock.now(), window: 1 });
+const TOTP_STEP_MS = 30_000;
+
+/** The 30 s time-step `code` belongs to for `secret` at the context's clock (one step of drift either way), or null. */
+function totpStep(ctx: AppContext, secret: string, code: string): number | null {
+  const now = ctx.clock.now();
+  const totp = authenticator.clone({ epoch: now, window: 1 });
   try {
-    return totp.check(code, secret);
+    const delta = totp.checkDelta(code, secret);
+    return delta === null ? null : Math.floor(now / TOTP_STEP_MS) + delta;
   } catch {
-    return false;
+    return null;
   }
 }
+
+/**
+ * The one TOTP check of login, 2FA enable and 2FA disable: the code must match the user's
+ * (sealed) secret and belong to a later time-step than the last code that verified for this
+ * user, which it then becomes — so a code verifies at most once, and neither it nor an older
+ * neighbouring code can be replayed.
+ */
+export async function consumeTotp(
+  ctx: AppContext,
+  repo: AccountsRepository,
+  user: { id: string; totp_secret: string | null },
+  code: string,
+): Promise<boolean> {
+  if (!user.totp_secret) return false;
+  const step = totpStep(ctx, openTotpSecret(ctx, user.id, user.totp_secret), code);
+  return step !== null && (await repo.claimTotpStep(user.id, step));
+}
+
+export const sealTotpSecret = (ctx: AppContext, userId: string, secret: string): string =>
+  secretBoxFor(ctx.config).seal(secret, secretAad.totp(userId));
+
+const openTotpSecret = (ctx: AppContext, userId: string, sealed: string): string =>
+  secretBoxFor(ctx.config).open(sealed, secretAad.totp(userId));
 
 export class AuthService {
   private readonly repo: AccountsRepository;
@@ -94,7 +122,7 @@ export class AuthService {
     // The second factor is looked at only once the password verified.
     if (user.totp_enabled === 1 && user.totp_secret) {
       if (!totpCode) throw new AppError("requires_2fa", undefined, { requires_2fa: true });
-      if (!verifyTotp(this.ctx, user.totp_secret, totpCode)) {
+      if (!(await consumeTotp(this.ctx, this.repo, user, totpCode))) {
         await this.failuresPerEmail.consume(identity);
         await this.recordFailure(null, user.id, identity, ip);
         throw new AppError("invalid_2fa");
@@ -102,10 +130,14 @@ export class AuthService {
     }
     await this.failuresPerEmail.reset(identity);
 
-    const memberships = (await this.repo.membershipsOfUser(user.id)).filter((m) => m.status === "active");
+    const all = await this.repo.membershipsOfUser(user.id);
+    const memberships = all.filter((m) => m.status === "active");
     const isSuperAdmin = user.is_super_admin === 1;
     if (memberships.length === 0 && !isSuperAdmin) {
-      throw new AppError("account_inactive", "Verify your e-mail address before signing in.");
+      // Only a store still waiting for its e-mail verification calls for verifying; a user
+      // removed from every store has nothing to verify.
+      if (all.length > 0) throw new AppError("account_inactive", "Verify your e-mail address before signing in.");
+      throw new AppError("not_a_member", "No active store membership: ask a store owner to invite you again.");
     }
     const now = this.ctx.clock.now();
     const only = memberships.length === 1 ? memberships[0] : undefined;
@@ -145,7 +177,9 @@ export class AuthService {
       // Past the grace window (or invalid): the caller must obtain a new grant.
       throw new AppError("unauthorized", "The token cannot be refreshed; obtain a new grant.");
     }
-    if (!(await this.ctx.revocations.revoke(claims.jti, claims.exp * 1000))) {
+    // The revocation must outlive the refresh grace, or housekeeping would forget it while the
+    // token could still be refreshed.
+    if (!(await this.ctx.revocations.revoke(claims.jti, (claims.exp + REFRESH_GRACE_SECONDS) * 1000))) {
       throw new AppError("unauthorized", "The token has been revoked.");
     }
     if (claims.user_type === "client") {

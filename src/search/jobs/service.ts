@@ -6,6 +6,7 @@
 import type { AppContext } from "../../platform/context.js";
 import { AppError, isAppError } from "../../platform/errors/catalogue.js";
 import { randomSecret, uuid } from "../../platform/ids.js";
+import { secretAad, secretBoxFor } from "../../platform/secrets.js";
 import type { JobContext, JobHandler } from "../../platform/jobs/queue.js";
 import { checkTargetUrl } from "../../platform/outbound/target.js";
 import { ProductsService, type Metadata, type ProductInput } from "../products/service.js";
@@ -18,6 +19,10 @@ export const BULK_JOB_KIND = "bulk_import";
 interface BulkPayload {
   jobId: string;
 }
+
+/** The callback secret sealed at rest (src/platform/secrets.ts), or null. */
+const sealedCallbackSecret = (ctx: AppContext, jobId: string, secret: string | undefined): string | null =>
+  secret === undefined ? null : secretBoxFor(ctx.config).seal(secret, secretAad.callback(jobId));
 
 export class BulkJobsService {
   private readonly repo: BulkJobsRepository;
@@ -47,7 +52,7 @@ export class BulkJobsService {
           status: "processing",
           total: input.products.length,
           callback_url: input.callback_url ?? null,
-          callback_secret: input.callback_secret ?? generatedSecret ?? null,
+          callback_secret: sealedCallbackSecret(this.ctx, id, input.callback_secret ?? generatedSecret),
           created_at: now,
           finished_at: null,
         },
@@ -149,7 +154,7 @@ export class BulkJobsService {
         tx,
         storeId,
         job.callback_url,
-        job.callback_secret,
+        secretBoxFor(this.ctx.config).open(job.callback_secret, secretAad.callback(jobId)),
         {
           event: "bulk.completed",
           job_id: jobId,

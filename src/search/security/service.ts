@@ -7,7 +7,7 @@ import QRCode from "qrcode";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { AccountsRepository } from "../accounts/repository.js";
-import { verifyTotp } from "../auth/service.js";
+import { consumeTotp, sealTotpSecret } from "../auth/service.js";
 
 const ISSUER = "Shopsight";
 
@@ -30,7 +30,7 @@ export class TwoFactorService {
       throw new AppError("invalid_totp_setup", "Two-factor authentication is already enabled; disable it first.");
     }
     const secret = authenticator.generateSecret(20);
-    await this.repo.setTotp(userId, secret, false);
+    await this.repo.setTotp(userId, sealTotpSecret(this.ctx, userId, secret), false);
     const otpauthUrl = authenticator.keyuri(user.email, ISSUER, secret);
     const qrCodeUrl = await QRCode.toDataURL(otpauthUrl, { errorCorrectionLevel: "M", margin: 1, width: 240 });
     return { secret, otpauth_url: otpauthUrl, qr_code_url: qrCodeUrl };
@@ -40,7 +40,7 @@ export class TwoFactorService {
     const user = await this.user(userId);
     if (user.totp_enabled === 1) throw new AppError("invalid_totp_setup", "Two-factor authentication is already enabled.");
     if (!user.totp_secret) throw new AppError("invalid_totp_setup", "Call /v1/security/2fa/setup first.");
-    if (!verifyTotp(this.ctx, user.totp_secret, code)) throw new AppError("invalid_2fa");
+    if (!(await consumeTotp(this.ctx, this.repo, user, code))) throw new AppError("invalid_2fa");
     await this.repo.setTotp(userId, user.totp_secret, true);
     return { enabled: true };
   }
@@ -50,7 +50,7 @@ export class TwoFactorService {
     if (user.totp_enabled !== 1 || !user.totp_secret) {
       throw new AppError("invalid_totp_setup", "Two-factor authentication is not enabled.");
     }
-    if (!verifyTotp(this.ctx, user.totp_secret, code)) throw new AppError("invalid_2fa");
+    if (!(await consumeTotp(this.ctx, this.repo, user, code))) throw new AppError("invalid_2fa");
     await this.repo.setTotp(userId, null, false);
     return { enabled: false };
   }

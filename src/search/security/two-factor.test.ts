@@ -75,6 +75,7 @@ describeEachDialect("security: two-factor authentication", (dialect) => {
       payload: { totp_code: "000000" === codeAt(secret) ? "111111" : "000000" },
     });
     assert.equal(disableWrong.statusCode, 401);
+    clock.advance(30_000); // the login above used this step's code: a code verifies once
     const disable = await t.search.inject({
       method: "POST",
       url: "/v1/security/2fa/disable",
@@ -83,6 +84,50 @@ describeEachDialect("security: two-factor authentication", (dialect) => {
     });
     assert.equal(disable.statusCode, 200);
     assert.equal((await login(store.email, store.password)).statusCode, 200);
+  });
+
+  test("a code verifies once: replayed at login, neighbouring older codes and reuse across enable/login/disable are 401 invalid_2fa", async () => {
+    const store = await registerStore(t);
+    const token = await loginToken(t.search, store.email, store.password);
+    const { secret } = (await t.search.inject({ method: "POST", url: "/v1/security/2fa/setup", headers: bearer(token) })).json();
+    const enableCode = codeAt(secret);
+    const enable = await t.search.inject({ method: "POST", url: "/v1/security/2fa/enable", headers: bearer(token), payload: { totp_code: enableCode } });
+    assert.equal(enable.statusCode, 200, enable.body);
+    // The code that enabled 2FA cannot also sign in.
+    const reuse = await login(store.email, store.password, enableCode);
+    assert.equal(reuse.statusCode, 401);
+    assert.equal(reuse.json().error, "invalid_2fa");
+
+    clock.advance(30_000);
+    const code = codeAt(secret);
+    assert.equal((await login(store.email, store.password, code)).statusCode, 200);
+    const replay = await login(store.email, store.password, code);
+    assert.equal(replay.statusCode, 401, "the same code twice");
+    assert.equal(replay.json().error, "invalid_2fa");
+    // The previous step's code is within the drift window but older than the one used.
+    const previous = await login(store.email, store.password, codeAt(secret, clock.now() - 30_000));
+    assert.equal(previous.json().error, "invalid_2fa");
+    // The secret is sealed in the database, never stored as given.
+    const row = await t.ctx.database.db.selectFrom("users").select("totp_secret").where("email", "=", store.email).executeTakeFirstOrThrow();
+    assert.ok(row.totp_secret && !row.totp_secret.includes(secret), "TOTP secret sealed at rest");
+    // Disabling with the code already used for login is a replay too.
+    const disable = await t.search.inject({ method: "POST", url: "/v1/security/2fa/disable", headers: bearer(token), payload: { totp_code: code } });
+    assert.equal(disable.statusCode, 401);
+    // The next step's code (one step of drift) still verifies, once.
+    const next = codeAt(secret, clock.now() + 30_000);
+    assert.equal((await login(store.email, store.password, next)).statusCode, 200);
+    assert.equal((await login(store.email, store.password, next)).json().error, "invalid_2fa");
+  });
+
+  test("replayed codes count toward the per-identity throttle", async () => {
+    const store = await registerStore(t);
+    const token = await loginToken(t.search, store.email, store.password);
+    const { secret } = (await t.search.inject({ method: "POST", url: "/v1/security/2fa/setup", headers: bearer(token) })).json();
+    const used = codeAt(secret);
+    await t.search.inject({ method: "POST", url: "/v1/security/2fa/enable", headers: bearer(token), payload: { totp_code: used } });
+    for (let i = 0; i < 5; i++) assert.equal((await login(store.email, store.password, used)).json().error, "invalid_2fa");
+    const locked = await login(store.email, store.password, codeAt(secret, clock.now() + 30_000));
+    assert.equal(locked.statusCode, 429);
   });
 
   test("a wrong password never reveals requires_2fa or invalid_2fa", async () => {

@@ -3,6 +3,7 @@
 // dispatcher (dispatcher.ts) sends them. Secrets are the caller's HMAC keys and are never echoed.
 import type { AppContext } from "../../platform/context.js";
 import type { Executor } from "../../platform/db/index.js";
+import { secretAad, secretBoxFor } from "../../platform/secrets.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, uuid } from "../../platform/ids.js";
 import { checkTargetUrl } from "../../platform/outbound/target.js";
@@ -47,12 +48,13 @@ export class WebhooksService {
       });
     }
     const now = this.ctx.clock.now();
+    const id = prefixedId("wh");
     const row: WebhookRow = {
-      id: prefixedId("wh"),
+      id,
       store_id: storeId,
       url: input.url,
       events: JSON.stringify([...new Set(input.events)]),
-      secret: input.secret,
+      secret: secretBoxFor(this.ctx.config).seal(input.secret, secretAad.webhook(id)),
       status: "active",
       disabled_reason: null,
       created_at: now,
@@ -106,13 +108,16 @@ export class WebhooksService {
     const repo = this.repo.with(tx);
     const hooks = (await repo.active(storeId)).filter((w) => (JSON.parse(w.events) as string[]).includes(event));
     const now = this.ctx.clock.now();
+    const box = secretBoxFor(this.ctx.config);
     for (const w of hooks) {
       const envelope: Envelope = { event, timestamp: new Date(now).toISOString(), webhook_id: w.id, data };
+      const deliveryId = uuid();
       await repo.addDelivery(storeId, {
-        id: uuid(),
+        id: deliveryId,
         webhook_id: w.id,
         target_url: w.url,
-        secret: w.secret,
+        // Each delivery keeps its own sealed copy (the webhook may be deleted before it is sent).
+        secret: box.seal(box.open(w.secret, secretAad.webhook(w.id)), secretAad.delivery(deliveryId)),
         event,
         ordering_key: orderingKey,
         seq: nextSeq(now),
@@ -129,14 +134,15 @@ export class WebhooksService {
     return hooks.length;
   }
 
-  /** Queues a signed callback to a caller-given URL (bulk jobs), inside `tx`. */
+  /** Queues a signed callback to a caller-given URL (bulk jobs), inside `tx`; `secret` is in clear and sealed here. */
   async emitCallback(tx: Executor, storeId: string, url: string, secret: string, body: Record<string, unknown>, orderingKey: string): Promise<void> {
     const now = this.ctx.clock.now();
+    const deliveryId = uuid();
     await this.repo.with(tx).addDelivery(storeId, {
-      id: uuid(),
+      id: deliveryId,
       webhook_id: null,
       target_url: url,
-      secret,
+      secret: secretBoxFor(this.ctx.config).seal(secret, secretAad.delivery(deliveryId)),
       event: String(body.event),
       ordering_key: orderingKey,
       seq: nextSeq(now),

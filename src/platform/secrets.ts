@@ -1,4 +1,6 @@
-// Connector secrets at rest (storefront private tokens, exchange secrets): AES-256-GCM with a
+// Secrets at rest — storefront private tokens and exchange secrets (Assistant API), webhook
+// secrets, bulk-job callback secrets, the secret copied onto each webhook delivery and users' TOTP
+// secrets (Search API): AES-256-GCM with a
 // 96-bit random nonce and the row's identity as additional authenticated data, so a ciphertext
 // copied onto another store's or connection's row does not decrypt.
 //
@@ -11,7 +13,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
-import type { Config } from "../../platform/config.js";
+import type { Config } from "./config.js";
 
 export const KEY_FILE = "connector-encryption.key";
 
@@ -60,6 +62,19 @@ export function loadConnectorKey(configured: string | undefined, dataDir: string
   }
   return decodeKey(fs.readFileSync(file, "utf8").trim());
 }
+
+const ENVELOPE = /^v1\.[0-9a-f]{8}\.[A-Za-z0-9_-]{38,}$/;
+
+/** True when `value` has the shape of a sealed envelope (migration 0014 seals only the rest). */
+export const isSealed = (value: string): boolean => ENVELOPE.test(value);
+
+/** The additional authenticated data of each sealed column: its table, column and row id. */
+export const secretAad = {
+  totp: (userId: string) => `users.totp_secret:${userId}`,
+  webhook: (webhookId: string) => `webhooks.secret:${webhookId}`,
+  delivery: (deliveryId: string) => `webhook_deliveries.secret:${deliveryId}`,
+  callback: (jobId: string) => `bulk_jobs.callback_secret:${jobId}`,
+};
 
 const boxes = new WeakMap<Config, SecretBox>();
 

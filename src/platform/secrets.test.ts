@@ -4,8 +4,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { ConfigError, loadConfig } from "../../platform/config.js";
-import { KEY_FILE, loadConnectorKey, SecretBox } from "./crypto.js";
+import { ConfigError, loadConfig } from "./config.js";
+import { KEY_FILE, loadConnectorKey, SecretBox } from "./secrets.js";
 
 test("CONNECTOR_ENCRYPTION_KEY: 32 bytes as hex or base64, anything else stops start-up naming the variable", () => {
   const hex = randomBytes(32).toString("hex");
