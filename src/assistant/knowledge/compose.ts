@@ -26,6 +26,7 @@
 //   3. their value sets are disjoint (30 days vs 14 days; "3–5 days" vs "5 days" agree).
 // Then the answer is a conflict quoting both statements: no side is picked.
 import { PassageIndex, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvidence, passageTerms, type QueryGroup, type Scored } from "./retrieval.js";
+import { disagreement, factsOf, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
 import { analyze, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { Citation, Conflict, PolicyAnswer } from "./types.js";
 
@@ -41,7 +42,9 @@ export const MAX_SENTENCES = 3;
 export const MAX_CONCEPTS = 2;
 /** A second concept is cited only when its sentence scores at least this share of the best one. */
 export const SECOND_CONCEPT_MIN_RELATIVE = 0.9;
-export const CONFLICT_MIN_CONTEXT_OVERLAP = 0.25;
+export const CONFLICT_MIN_CONTEXT_OVERLAP = 0.1;
+/** Largest score cut for a sentence whose scope (members, holiday, cell phones …) the question does not name. */
+export const SCOPE_PENALTY = 0.3;
 
 export interface ScoredSentence {
   text: string;
@@ -58,10 +61,33 @@ export interface ScoredSentence {
   score: number;
   /** Groups matched in the sentence's own text. */
   inText: Set<QueryGroup>;
+  /** Lead-in of a list item or heading holding a quantity, shown before the sentence. */
+  label: string | null;
   terms: Set<string>;
   headTerms: Set<string>;
   lang: Lang;
   quantities: Quantity[];
+  facts: SentenceFacts;
+}
+
+/**
+ * The sentences of a passage. A table row becomes one sentence per distinct value, each with the
+ * row label and the column headers holding that value ("Most products — My Best Buy Elite Plus
+ * Members: 45 days"), so that a question about one column is answered with that column.
+ */
+export function passageSentences(passage: { text: string; labelled?: string }): string[] {
+  if (!passage.labelled) return sentences(passage.text);
+  const at = passage.labelled.indexOf(" — ");
+  if (at < 0) return [passage.labelled];
+  const label = passage.labelled.slice(0, at);
+  const byValue = new Map<string, string[]>();
+  for (const cell of passage.labelled.slice(at + 3).split("; ")) {
+    const colon = cell.lastIndexOf(": ");
+    const header = colon >= 0 ? cell.slice(0, colon) : "";
+    const value = colon >= 0 ? cell.slice(colon + 2) : cell;
+    byValue.set(value, [...(byValue.get(value) ?? []), header].filter(Boolean));
+  }
+  return [...byValue].map(([value, headers]) => `${label} — ${headers.length ? `${headers.join(", ")}: ` : ""}${value}`);
 }
 
 const UNIT_WORDS = new Set(
@@ -81,22 +107,41 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return union === 0 ? 0 : inter / union;
 }
 
+/**
+ * What is shown before a sentence so that it reads on its own: a list item's lead-in ("Buy Now,
+ * Pay Later (if available):" before "Afterpay"), or the last heading when it holds a quantity the
+ * sentence lacks ("Standard Shipping (5-7 Business Days)").
+ */
+function labelOf(passage: { heading: string; lead?: string; labelled?: string }, text: string): string | null {
+  if (passage.labelled) return null;
+  if (passage.lead) return passage.lead.replace(/:\s*$/, "");
+  const segments = passage.heading.split(" › ");
+  const last = segments.length > 1 ? segments[segments.length - 1]! : "";
+  if (last && quantities(last).length > 0 && quantities(text).length === 0) return last;
+  return null;
+}
+
 /** Scores the sentences of the evidence passages (best passage first). */
 export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang): ScoredSentence[] {
   const total = groups.reduce((s, g) => s + g.weight, 0) || 1;
+  const questionScope = scopeOf(groups.flatMap((g) => g.alts), lang);
   const out: ScoredSentence[] = [];
   const evidence = pool.filter(isEvidence);
   const best = evidence[0]?.score ?? 0;
   pool.forEach((c, passageRank) => {
     const evidenceRank = evidence.indexOf(c);
     const answerable = evidenceRank >= 0 && evidenceRank < MAX_PASSAGES && c.score >= PASSAGE_MIN_RELATIVE * best;
-    const parts = sentences(c.passage.text);
+    const parts = passageSentences(c.passage);
     parts.forEach((text, position) => {
       const terms = passageTerms(text, c.passage.lang);
       const inText = new Set(groups.filter((g) => PassageIndex.matches(terms, g, lang)));
       const inHead = groups.filter((g) => !inText.has(g) && PassageIndex.matches(c.passage.headTerms, g, lang));
       const textShare = [...inText].reduce((s, g) => s + g.weight * PassageIndex.strength(terms, g, lang), 0) / total;
-      const headShare = inHead.reduce((s, g) => s + g.weight, 0) / total;
+      // A table row does not repeat its subject: its heading counts as its own text.
+      const headShare = (inHead.reduce((s, g) => s + g.weight, 0) / total) * (c.passage.labelled ? 1 / HEADING_BONUS : 1);
+      const facts = factsOf(text, [...terms, ...c.passage.headTerms], c.passage.lang);
+      const unasked = [...facts.scope].filter((x) => !questionScope.has(x)).length;
+      const scopeFactor = facts.scope.size === 0 ? 1 : 1 - SCOPE_PENALTY * (unasked / facts.scope.size);
       const realInText = [...inText].some((g) => !g.virtual);
       const only = evidenceRank === 0 && parts.length === 1;
       if (!realInText && !only) return;
@@ -108,12 +153,14 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
         passageRank,
         position,
         match: textShare + HEADING_BONUS * headShare + (only && !realInText ? HEADING_BONUS : 0),
-        score: (textShare + HEADING_BONUS * headShare + (only && !realInText ? HEADING_BONUS : 0)) * (PASSAGE_WEIGHT_FLOOR + (1 - PASSAGE_WEIGHT_FLOOR) * c.score),
+        score: (textShare + HEADING_BONUS * headShare + (only && !realInText ? HEADING_BONUS : 0)) * (PASSAGE_WEIGHT_FLOOR + (1 - PASSAGE_WEIGHT_FLOOR) * c.score) * scopeFactor,
         inText,
         terms,
         headTerms: c.passage.headTerms,
         lang: c.passage.lang,
         quantities: quantities(text),
+        facts,
+        label: labelOf(c.passage, text),
       });
     });
   });
@@ -139,7 +186,8 @@ export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], la
   for (const q of quantities(question)) asked.add(q.kind === "duration" ? "duration" : "money");
   if (asked.size === 0) return [];
   const real = groups.filter((g) => !g.virtual);
-  const candidates = scored.filter((s) => s.match >= SENTENCE_MIN_SCORE && s.quantities.length > 0);
+  const hasFacts = (f: SentenceFacts) => f.durations.length + f.amounts.size + f.percents.size + f.dates.size > 0;
+  const candidates = scored.filter((s) => s.match >= SENTENCE_MIN_SCORE && hasFacts(s.facts));
   const conflicts: Conflict[] = [];
   const seenPairs = new Set<string>();
   for (let i = 0; i < candidates.length; i++) {
@@ -150,46 +198,40 @@ export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], la
       if (!a.answerable && !b.answerable) continue; // one side must be a passage the answer would use
       const pairKey = [a.citation.concept_id, b.citation.concept_id].sort().join("|");
       if (seenPairs.has(pairKey)) continue;
+      // The subject is named outside the start event: "within 30 days of delivery" is not about delivery.
+      const subjectTerms = (x: ScoredSentence) => new Set([...x.terms].filter((t) => !x.facts.startTerms.has(t)));
+      const termsA = subjectTerms(a);
+      const termsB = subjectTerms(b);
       const subject = real.filter((g) => {
         const own = { ...g, alts: [g.alts[0]!] };
-        const inA = PassageIndex.matches(a.terms, own, lang) || PassageIndex.matches(a.headTerms, own, lang);
-        const inB = PassageIndex.matches(b.terms, own, lang) || PassageIndex.matches(b.headTerms, own, lang);
+        const inA = PassageIndex.matches(termsA, own, lang) || PassageIndex.matches(a.headTerms, own, lang);
+        const inB = PassageIndex.matches(termsB, own, lang) || PassageIndex.matches(b.headTerms, own, lang);
         return inA && inB && (a.inText.has(g) || b.inText.has(g));
       });
       if (subject.length === 0) continue;
       if (jaccard(context(a), context(b)) < CONFLICT_MIN_CONTEXT_OVERLAP) continue;
-      for (const kind of ["duration", "money", "percent"] as const) {
-        if (!asked.has(kind === "percent" ? "money" : kind)) continue;
-        const va = valuesOf(a.quantities, kind);
-        const vb = valuesOf(b.quantities, kind);
-        if (va.size === 0 || vb.size === 0) continue;
-        if ([...va].some((v) => vb.has(v))) continue;
-        seenPairs.add(pairKey);
-        conflicts.push({
-          point: `${subject.map((g) => g.surface).join(" ")} (${kind === "money" ? "amount" : kind})`,
-          citations: [a.citation, b.citation],
-          statements: [a.text, b.text],
-        });
-        break;
-      }
+      // A statement limited to a scope (members, the holiday season, cell phones …) is an
+      // exception to the general rule, not a disagreement with it.
+      if (!sameScope(a.facts.scope, b.facts.scope)) continue;
+      const kind = disagreement(a.facts, b.facts, asked as Set<"duration" | "money">);
+      if (kind === null) continue;
+      seenPairs.add(pairKey);
+      conflicts.push({
+        point: `${subject.map((g) => g.surface).join(" ")} (${kind})`,
+        citations: [a.citation, b.citation],
+        statements: [a.text, b.text],
+      });
     }
   }
   return conflicts;
 }
 
-function valuesOf(qs: Quantity[], kind: "duration" | "money" | "percent"): Set<string> {
-  const out = new Set<string>();
-  for (const q of qs) {
-    if (q.kind !== kind) continue;
-    if (q.kind === "duration") out.add(String(Math.round(q.days * 100) / 100));
-    else if (q.kind === "money") out.add(`${q.currency}:${q.minor}`);
-    else out.add(String(q.value));
-  }
-  return out;
-}
 
 /** A sentence that is a question (an FAQ entry) is quoted with the sentence that answers it. */
-const withAnswer = (s: ScoredSentence): string => (s.text.trimEnd().endsWith("?") && s.next ? `${s.text} ${s.next}` : s.text);
+const withAnswer = (s: ScoredSentence): string => {
+  const text = s.text.trimEnd().endsWith("?") && s.next ? `${s.text} ${s.next}` : s.text;
+  return s.label ? `${s.label}: ${text}` : text;
+};
 
 /** The extractive answer from scored sentences; null when no sentence qualifies. */
 export function extractive(scored: ScoredSentence[]): Extract<PolicyAnswer, { kind: "answer" }> | null {

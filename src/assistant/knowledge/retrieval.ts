@@ -23,7 +23,16 @@
 // scored `EMBED_BLEND_BM25 × bm25 / top bm25 + (1 − EMBED_BLEND_BM25) × max(0, cosine(query,
 // passage))`, with passage vectors cached in the store's index entry.
 import MiniSearch from "minisearch";
-import { analyze, langOf, normalize, quantities, words, stem, isStopWord, type Lang } from "./text.js";
+import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
+import { SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
+import { analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, isStopWord, type Lang } from "./text.js";
+
+/** Whether a word is one typo away from a stop word of 5+ letters. */
+function nearStopWord(word: string, lang: Lang): boolean {
+  if (word.length < 5) return false;
+  for (const w of stopWords(lang)) if (w.length >= 5 && Math.abs(w.length - word.length) <= 1 && DamerauLevenshteinDistance(word, w) <= 1) return true;
+  return false;
+}
 import type { Passage } from "./passages.js";
 
 export const EVIDENCE_MIN_COVERAGE = 0.5;
@@ -33,8 +42,19 @@ export const RERANK_DEPTH = 12;
 export const EMBED_BLEND_BM25 = 0.6;
 const HEAD_BOOST = 0.5;
 
+/** Weight (share of the rarest word's) of a word the policies never use when the question names a policy topic. */
+export const UNKNOWN_OBJECT_WEIGHT = 0.1;
+
 export const VIRTUAL_DURATION = "qdur";
 export const VIRTUAL_MONEY = "qmoney";
+export const VIRTUAL_HOW = "qhow";
+
+/** "How do I return …?": the question asks for a procedure; passages naming a channel or a step carry `qhow`. */
+const HOW_Q: Record<"en" | "de", RegExp> = {
+  en: /\bhow\s+(?:do|can|should|would|to)\s+(?:i|we|you)?\s*(?!long|much|many)\w+|\bwhat\s+do\s+i\s+(?:need|have)\s+to\b|\bwhere\s+(?:do|can)\s+i\b/,
+  de: /\bwie\s+(?:kann|muss|soll|mache|funktioniert)\b|\bwas\s+muss\s+ich\b|\bwo\s+kann\s+ich\b/,
+};
+const HOW_PASSAGE = /\b(?:in-store|in\s+store|by\s+mail|online|visit|bring|drop|print|log\s+in|sign\s+in|select|choose|contact|e-?mail|call|request|fill|pack|label|start|send|must\s+include|need|required|via|filiale|per\s+post|etikett|anmelden|kontakt\w*|schick\w*)\b/;
 
 export interface IndexedPassage extends Passage {
   lang: Lang;
@@ -99,6 +119,22 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["damag", "broken", "defective", "defect"],
     ["privacy", "data", "personal"],
     ["data", "privacy", "personal"],
+    ["expir", "valid"],
+    ["valid", "expir"],
+    ["charg", "fee", "cost"],
+    ["fee", "charg", "cost"],
+    ["packag", "box", "packaging"],
+    ["phone", "cell"],
+    ["cell", "phone"],
+    ["fridg", "appliance", "refrigerator"],
+    ["washer", "appliance"],
+    ["dryer", "appliance"],
+    ["member", "membership", "elit"],
+    ["receiv", "deliver", "delivery", "arriv"],
+    ["arriv", "receiv", "deliver", "delivery"],
+    ["clock", "period", "begin"],
+    ["start", "begin", "period"],
+    ["secur", "encryption", "protect"],
   ],
   de: [
     ["ruckgab", "retour", "umtausch", "widerruf"],
@@ -130,9 +166,11 @@ const MONEY_Q: Record<"en" | "de", RegExp> = {
 };
 const MONEY_WORDS = new Set(["how", "much", "cost", "costs", "fee", "fees", "charge", "charges", "wie", "viel", "kostet", "kosten", "gebühr", "gebühren", "preis"]);
 
-function rewrite(text: string, lang: Lang): string {
+export function rewrite(text: string, lang: Lang): string {
   let t = normalize(text);
   if (lang === "other") return t;
+  if (lang === "de") t = t.replace(SEPARABLE_ZU, "$1$2");
+  t = applyRewrites(t, SHORTHAND[lang]);
   for (const [re, to] of PHRASES[lang]) t = t.replace(re, to);
   return t;
 }
@@ -142,8 +180,12 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
   const terms = new Set(analyze(rewrite(text, lang), lang));
   for (const q of quantities(text)) {
     if (q.kind === "duration") terms.add(VIRTUAL_DURATION);
-    if (q.kind === "money") terms.add(VIRTUAL_MONEY);
+    // A percentage (a restocking fee of 15%) is an amount too.
+    if (q.kind === "money" || q.kind === "percent") terms.add(VIRTUAL_MONEY);
   }
+  // A deadline ("through January 14, 2020") answers "until when" / "how long".
+  if (hasDate(text)) terms.add(VIRTUAL_DURATION);
+  if (HOW_PASSAGE.test(normalize(text))) terms.add(VIRTUAL_HOW);
   return terms;
 }
 
@@ -155,6 +197,7 @@ export function queryGroups(text: string, lang: Lang): Array<Omit<QueryGroup, "w
   const asksDuration = l !== null && DURATION_Q[l].test(rewritten);
   const asksMoney = l !== null && MONEY_Q[l].test(rewritten);
   if (asksDuration) groups.push({ surface: "duration", alts: [VIRTUAL_DURATION], virtual: true });
+  if (l !== null && !asksDuration && HOW_Q[l].test(rewritten)) groups.push({ surface: "procedure", alts: [VIRTUAL_HOW], virtual: true });
   if (asksMoney) groups.push({ surface: "amount", alts: [VIRTUAL_MONEY], virtual: true });
   const seen = new Set<string>();
   for (const w of words(rewritten)) {
@@ -184,10 +227,15 @@ export class PassageIndex {
   /** Languages present; German prefix matching applies when the query's language is "de". */
   readonly vectors = new Map<string, Float32Array>();
 
+  /** Every word of the passages (after rewrites) → its stem, for typo correction. */
+  private readonly vocabulary = new Map<string, string>();
+
   constructor(passages: Passage[]) {
     this.passages = passages.map((p) => {
       const lang = langOf(p.locale);
-      return { ...p, lang, terms: passageTerms(p.text, lang), headTerms: new Set(analyze(rewrite(p.heading, lang), lang)) };
+      const body = p.labelled ?? p.text;
+      for (const w of words(rewrite(`${p.heading} ${body}`, lang))) if (w.length >= 3 && !/^\d/.test(w) && !isStopWord(w, lang)) this.vocabulary.set(w, stem(w, lang));
+      return { ...p, lang, terms: passageTerms(body, lang), headTerms: passageTerms(p.heading, lang) };
     });
     this.search = new MiniSearch({
       fields: ["body", "head"],
@@ -208,7 +256,7 @@ export class PassageIndex {
    * language without analyser, answered from the fallback set) the most common passage language.
    */
   queryLang(lang: Lang): Lang {
-    if (lang !== "other") return lang;
+    if (lang !== "other" && (this.passages.length === 0 || this.passages.some((p) => p.lang === lang))) return lang;
     const counts = new Map<Lang, number>();
     for (const p of this.passages) counts.set(p.lang, (counts.get(p.lang) ?? 0) + 1);
     return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "other";
@@ -222,7 +270,12 @@ export class PassageIndex {
   private static has(terms: Set<string>, alt: string, compound: boolean): boolean {
     if (terms.has(alt)) return true;
     if (!compound || alt.length < 4) return false;
-    for (const t of terms) if (t.startsWith(alt) || (alt.length >= 5 && t.endsWith(alt))) return true;
+    // German compounds either way: versand → versandkosten / standardversand, and
+    // rücksendeetikett → etikett (a policy word of 5+ letters ending or starting the question's).
+    for (const t of terms) {
+      if (t.startsWith(alt) || (alt.length >= 5 && t.endsWith(alt))) return true;
+      if (t.length >= 5 && !t.startsWith("q") && (alt.endsWith(t) || alt.startsWith(t))) return true;
+    }
     return false;
   }
 
@@ -238,24 +291,63 @@ export class PassageIndex {
     return group.alts.some((a) => PassageIndex.has(terms, a, lang === "de" && !group.virtual));
   }
 
-  /** IDF weights of the query's groups over this index. */
-  weigh(groups: Array<Omit<QueryGroup, "weight">>, lang: Lang): QueryGroup[] {
+  private df(alt: string, compound: boolean): number {
+    return this.passages.filter((p) => PassageIndex.has(p.terms, alt, compound) || PassageIndex.has(p.headTerms, alt, compound)).length;
+  }
+
+  /**
+   * Typo tolerance: a word the policies never use is replaced by the policy word within
+   * Damerau-Levenshtein distance 1 (2 for words of 8+ letters) that occurs most often, when there
+   * is one ("retrun" → return). A correction onto a stop word drops the word ("polcy" → policy).
+   */
+  correct(groups: Array<Omit<QueryGroup, "weight">>, lang: Lang): Array<Omit<QueryGroup, "weight">> {
+    const out: Array<Omit<QueryGroup, "weight">> = [];
+    for (const g of groups) {
+      if (g.virtual || g.surface.length < 4 || /\d/.test(g.surface) || g.alts.some((a) => this.df(a, lang === "de") > 0)) {
+        out.push(g);
+        continue;
+      }
+      const max = g.surface.length >= 8 ? 2 : 1;
+      let best: { word: string; stem: string; d: number; df: number } | null = null;
+      for (const [word, st] of this.vocabulary) {
+        if (Math.abs(word.length - g.surface.length) > max || word[0] !== g.surface[0] && word[1] !== g.surface[1]) continue;
+        const d = DamerauLevenshteinDistance(g.surface, word);
+        if (d > max) continue;
+        const df = this.df(st, false);
+        if (!best || d < best.d || (d === best.d && df > best.df)) best = { word, stem: st, d, df };
+      }
+      // A misspelt question word ("polcy", "pleas") carries no subject.
+      if (!best && nearStopWord(g.surface, lang)) continue;
+      if (!best) out.push(g);
+      else if (!isStopWord(best.word, lang)) out.push({ ...g, surface: best.word, alts: [best.stem] });
+    }
+    return out;
+  }
+
+  /** IDF weights of the query's groups over this index; `crossLanguage` drops words the policies never use. */
+  weigh(groups: Array<Omit<QueryGroup, "weight">>, lang: Lang, crossLanguage = false): QueryGroup[] {
     const n = Math.max(1, this.passages.length);
     const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
     const maxIdf = idf(0);
-    return groups.map((g) => {
+    const stats = groups.map((g) => {
       let best = 0;
       let seen = false;
       for (const a of g.alts) {
-        const df = this.passages.filter((p) => PassageIndex.has(p.terms, a, lang === "de" && !g.virtual) || PassageIndex.has(p.headTerms, a, lang === "de" && !g.virtual)).length;
+        const df = this.df(a, lang === "de" && !g.virtual);
         if (df > 0) {
           seen = true;
           best = Math.max(best, idf(df));
         }
       }
-      // Floors keep a word found in every passage from weighing nothing.
-      return { ...g, weight: seen ? Math.max(best, 0.15 * maxIdf) : maxIdf };
+      return { g, best, seen };
     });
+    // A policy topic the store's policies hold makes unknown words the question's object.
+    const topics = lang === "other" ? null : TOPICS[lang];
+    const topical = topics !== null && stats.some((s) => s.seen && !s.g.virtual && s.g.alts.some((a) => topics.has(a)));
+    return stats
+      .filter((s) => !(crossLanguage && !s.seen && !s.g.virtual))
+      // Floors keep a word found in every passage from weighing nothing.
+      .map((s) => ({ ...s.g, weight: s.seen ? Math.max(s.best, 0.15 * maxIdf) : topical ? UNKNOWN_OBJECT_WEIGHT * maxIdf : maxIdf }));
   }
 
   /** BM25 candidates with coverage, best first. */
@@ -266,7 +358,7 @@ export class PassageIndex {
     const results = this.search.search(terms.join(" "), {
       tokenize: (s) => s.split(" ").filter(Boolean),
       processTerm: (t) => t,
-      prefix: (term) => lang === "de" && term.length >= 4 && term !== VIRTUAL_DURATION && term !== VIRTUAL_MONEY,
+      prefix: (term) => lang === "de" && term.length >= 4 && !term.startsWith("q"),
       boost: { body: 1, head: HEAD_BOOST },
       boostTerm: (term) => (primary.has(term) ? 1 : SYNONYM_STRENGTH),
       combineWith: "OR",

@@ -98,6 +98,11 @@ export function stemDe(word: string): string {
   return w;
 }
 
+/** The stop words of a language. */
+export function stopWords(lang: Lang): ReadonlySet<string> {
+  return lang === "en" ? EN_STOP : lang === "de" ? DE_STOP : new Set();
+}
+
 export function isStopWord(word: string, lang: Lang): boolean {
   if (lang === "en") return EN_STOP.has(word);
   if (lang === "de") return DE_STOP.has(word) || DE_STOP.has(word.replace(/ä/g, "a").replace(/ö/g, "o").replace(/ü/g, "u"));
@@ -232,3 +237,36 @@ export function numbersIn(text: string): number[] {
   }
   return out;
 }
+
+// --- dates --------------------------------------------------------------------------------------
+
+const MONTHS_EN = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const MONTHS_DE = ["januar", "februar", "märz", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "dezember"];
+const MONTH_ABBR = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const DATE_RE = new RegExp(
+  `\\b(?:(${[...MONTHS_EN, ...MONTH_ABBR].join("|")})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?|(\\d{1,2})\\.?\\s+(${[...MONTHS_DE, ...MONTHS_EN].join("|")})(?:\\s+(\\d{4}))?)\\b`,
+  "giu",
+);
+
+export interface DateMention {
+  month: number;
+  day: number;
+  year: number | null;
+  text: string;
+}
+
+/** Calendar dates written "January 14, 2020", "Dec 3", "7. Januar 2025", "3 December 2019". */
+export function datesIn(text: string): DateMention[] {
+  const out: DateMention[] = [];
+  for (const m of normalize(text).matchAll(DATE_RE)) {
+    const monthWord = (m[1] ?? m[5])!.toLowerCase();
+    const month = [MONTHS_EN, MONTHS_DE, MONTH_ABBR].map((list) => list.indexOf(monthWord)).find((i) => i >= 0)!;
+    const day = Number(m[2] ?? m[4]);
+    const year = m[3] ?? m[6];
+    if (day < 1 || day > 31) continue;
+    out.push({ month: month + 1, day, year: year ? Number(year) : null, text: m[0] });
+  }
+  return out;
+}
+
+export const hasDate = (text: string): boolean => datesIn(text).length > 0;
