@@ -27,7 +27,7 @@
 // Then the answer is a conflict quoting both statements: no side is picked.
 import { PassageIndex, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvidence, passageTerms, type QueryGroup, type Scored } from "./retrieval.js";
 import { disagreement, factsOf, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
-import { analyze, quantities, sentences, type Lang, type Quantity } from "./text.js";
+import { analyze, datesIn, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { Citation, Conflict, PolicyAnswer } from "./types.js";
 
 export const MAX_PASSAGES = 4;
@@ -181,9 +181,19 @@ export function sentencePool(candidates: Scored[]): Scored[] {
 const sameCitation = (a: Citation, b: Citation) => a.concept_id === b.concept_id && a.concept_version === b.concept_version;
 
 /** Conflicts among the scored sentences (see the header for the rules). */
-export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], lang: Lang, question = ""): Conflict[] {
-  const asked = new Set(groups.filter((g) => g.virtual).map((g) => (g.alts[0] === VIRTUAL_DURATION ? "duration" : "money")));
+/** The kinds of quantity a question asks for (or states itself: "after 20 days?"). */
+export function askedKinds(groups: QueryGroup[], question: string): Set<"duration" | "money"> {
+  const asked = new Set<"duration" | "money">();
+  for (const g of groups) {
+    if (g.alts[0] === VIRTUAL_DURATION) asked.add("duration");
+    if (g.alts[0] === VIRTUAL_MONEY) asked.add("money");
+  }
   for (const q of quantities(question)) asked.add(q.kind === "duration" ? "duration" : "money");
+  return asked;
+}
+
+export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], lang: Lang, question = ""): Conflict[] {
+  const asked = askedKinds(groups, question);
   if (asked.size === 0) return [];
   const real = groups.filter((g) => !g.virtual);
   const hasFacts = (f: SentenceFacts) => f.durations.length + f.amounts.size + f.percents.size + f.dates.size > 0;
@@ -234,7 +244,7 @@ const withAnswer = (s: ScoredSentence): string => {
 };
 
 /** The extractive answer from scored sentences; null when no sentence qualifies. */
-export function extractive(scored: ScoredSentence[]): Extract<PolicyAnswer, { kind: "answer" }> | null {
+export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "money"> = new Set()): Extract<PolicyAnswer, { kind: "answer" }> | null {
   const eligible = scored.filter((s) => s.score >= SENTENCE_MIN_SCORE && s.answerable);
   if (eligible.length === 0) return null;
   const ranked = [...eligible].sort((a, b) => b.score - a.score || a.passageRank - b.passageRank || a.position - b.position);
@@ -243,7 +253,7 @@ export function extractive(scored: ScoredSentence[]): Extract<PolicyAnswer, { ki
   const concepts: Citation[] = [];
   for (const s of ranked) {
     if (chosen.length >= MAX_SENTENCES || s.score < SENTENCE_MIN_RELATIVE * best) break;
-    if (chosen.some((c) => c.text === s.text)) continue;
+    if (chosen.some((c) => c.text === s.text || c.label === s.text.replace(/:\s*$/, "") || s.label === c.text.replace(/:\s*$/, ""))) continue;
     if (!concepts.some((c) => sameCitation(c, s.citation))) {
       if (concepts.length >= MAX_CONCEPTS) continue;
       if (concepts.length > 0 && s.score < SECOND_CONCEPT_MIN_RELATIVE * best) continue;
@@ -252,18 +262,40 @@ export function extractive(scored: ScoredSentence[]): Extract<PolicyAnswer, { ki
     chosen.push(s);
   }
   // Reading order: per concept (order of first use), then passage and sentence order.
-  const paragraphs = concepts.map((c) =>
-    chosen
+  // List items, table cells and headings read as a list; prose sentences as a paragraph.
+  const asList = chosen.length > 1 && chosen.some((s) => s.label !== null || !/[.!?]["”)]?$/.test(s.text.trim()));
+  const paragraphs = concepts.map((c) => {
+    const texts = chosen
       .filter((s) => sameCitation(s.citation, c))
       .sort((a, b) => a.passageRank - b.passageRank || a.position - b.position)
-      .map(withAnswer)
-      .join(" "),
-  );
+      .map(withAnswer);
+    return asList ? texts.map((t) => `- ${t}`).join("\n") : texts.join(" ");
+  });
   const passages = concepts.map((c) => ({
     citation: c,
     text: chosen.filter((s) => sameCitation(s.citation, c)).map(withAnswer).join(" "),
   }));
-  return { kind: "answer", markdown: paragraphs.join("\n\n"), citations: concepts, passages, phrased_by: "extractive" };
+  const direct = directAnswer(ranked[0]!, asked);
+  return { kind: "answer", markdown: paragraphs.join("\n\n"), citations: concepts, passages, phrased_by: "extractive", ...(direct ? { direct } : {}) };
+}
+
+/**
+ * The direct answer to a question asking for a duration, a deadline or an amount: the value as
+ * the best sentence states it ("90 days", "January 14, 2020", "$12.95", "15%"), never computed.
+ */
+export function directAnswer(best: ScoredSentence, asked: Set<"duration" | "money">): string | null {
+  const text = best.label && quantities(best.text).length === 0 ? best.label : best.text;
+  if (asked.has("duration")) {
+    const dates = datesIn(text);
+    const d = quantities(text).find((q) => q.kind === "duration");
+    if (dates.length > 0 && (!d || /\b(?:until|through|by|bis)\b/i.test(text))) return dates[dates.length - 1]!.text.replace(/^\w/, (c) => c.toUpperCase());
+    if (d) return d.text;
+  }
+  if (asked.has("money")) {
+    const m = quantities(text).find((q) => q.kind === "money" || q.kind === "percent");
+    if (m) return m.text;
+  }
+  return null;
 }
 
 /** Markdown of a conflict: both statements quoted with their policy's title; no side picked. */

@@ -27,11 +27,23 @@ export const SHORTHAND: Record<"en" | "de", Rewrite[]> = {
     [/\bmc\b/g, " mastercard "],
     [/\bamex\b/g, " american express "],
     [/\bcc\b/g, " credit card "],
+    [/\bjan\.?(?=\s+\d)/g, "january"],
+    [/\bfeb\.?(?=\s+\d)/g, "february"],
+    [/\bmar\.?(?=\s+\d)/g, "march"],
+    [/\bapr\.?(?=\s+\d)/g, "april"],
+    [/\bjun\.?(?=\s+\d)/g, "june"],
+    [/\bjul\.?(?=\s+\d)/g, "july"],
+    [/\baug\.?(?=\s+\d)/g, "august"],
+    [/\bsept?\.?(?=\s+\d)/g, "september"],
+    [/\boct\.?(?=\s+\d)/g, "october"],
+    [/\bnov\.?(?=\s+\d)/g, "november"],
+    [/\bdec\.?(?=\s+\d)/g, "december"],
     [/\bog\b/g, " original "],
     [/\b(?:orig|origianl|orginal)\b/g, " original "],
     [/\bintl\b/g, " international "],
     [/\bo(?:ver)?seas\b|\bfrom\s+abroad\b|\bfrom\s+another\s+country\b/g, " international currency "],
     [/\bswap(?:ped|ping|s)?\b/g, " exchange "],
+    [/\b(?:not\s+(?:a\s+)?(?:co-?op\s+)?member|no\s+membership|without\s+(?:a\s+)?membership|non\s+member)s?\b/g, " non-members "],
     [/\b(?:billed|billing)\b/g, " charged "],
     [/\bcash\s+(?:it\s+)?out\b/g, " redeemable for cash "],
     [/\bfor\s+cash\b|\bas\s+cash\b/g, " redeemable for cash "],
@@ -109,6 +121,23 @@ export const TOPICS: Record<"en" | "de", Set<string>> = {
   en: new Set(["return", "refund", "exchang", "ship", "shipping", "deliver", "delivery", "warranty", "cancel", "restock"]),
   de: new Set(["ruckgab", "retour", "umtausch", "erstattung", "versa", "lief", "garanti"]),
 };
+
+/**
+ * Common goods (en, de): with a policy topic in the question, an item the policies never name
+ * ("return a tent") is the question's object. Other unknown words keep their full weight (a
+ * question about "swimwear" is not answered by a general returns sentence).
+ */
+export const GOODS = new Set(
+  (
+    "item items product products thing things stuff order purchase gift gifts tent tents laptop laptops computer computers tablet tablets phone phones " +
+    "iphone ipad mac macbook tv tvs television camera cameras headphones earbuds speaker speakers watch watches console fridge refrigerator freezer washer " +
+    "dryer dishwasher microwave oven appliance chair chairs sofa sofas couch table tables desk desks bed beds bookcase shelf lamp lamps rug mattress " +
+    "furniture bike bikes jacket jackets coat coats shoe shoes boot boots sneaker sneakers dress dresses shirt shirts jeans pants trousers sweater skirt " +
+    "bag bags backpack hat scarf gloves socks printer printers rod reel knife knives kayak tent helmet " +
+    "artikel ware produkt produkte jacke jacken schuhe schuh stiefel kleid kleider hemd hemden hose tasche handy fernseher laptop stuhl sofa tisch bett " +
+    "lampe matratze drucker fahrrad zelt"
+  ).split(/\s+/),
+);
 
 export function crossKey(from: Lang, to: Lang): "de>en" | "en>de" | null {
   if (from === "de" && to === "en") return "de>en";

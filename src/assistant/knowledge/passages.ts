@@ -84,6 +84,8 @@ export function splitPassages(policy: PolicySource): Passage[] {
       const level = heading[1]!.length;
       headings.length = level - 1;
       headings[level - 1] = plainText(heading[2]!);
+      // A sub-heading that states a quantity ("Standard Shipping (5-7 Business Days)") is a fact too.
+      if (level > 1 && /\d/.test(heading[2]!)) blocks.push({ heading: headingPath(), text: plainText(heading[2]!) });
       continue;
     }
     if (/^\s*$/.test(line) || /^\s*([-*_]\s*){3,}$/.test(line)) {

@@ -24,7 +24,7 @@
 // passage))`, with passage vectors cached in the store's index entry.
 import MiniSearch from "minisearch";
 import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
-import { SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
+import { GOODS, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
 import { analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, isStopWord, type Lang } from "./text.js";
 
 /** Whether a word is one typo away from a stop word of 5+ letters. */
@@ -119,6 +119,7 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["damag", "broken", "defective", "defect"],
     ["privacy", "data", "personal"],
     ["data", "privacy", "personal"],
+    ["take", "accept"],
     ["expir", "valid"],
     ["valid", "expir"],
     ["charg", "fee", "cost"],
@@ -233,7 +234,8 @@ export class PassageIndex {
   constructor(passages: Passage[]) {
     this.passages = passages.map((p) => {
       const lang = langOf(p.locale);
-      const body = p.labelled ?? p.text;
+      // A list item is matched with its lead-in ("Buy Now, Pay Later (if available): Afterpay").
+      const body = p.labelled ?? (p.lead ? `${p.lead} ${p.text}` : p.text);
       for (const w of words(rewrite(`${p.heading} ${body}`, lang))) if (w.length >= 3 && !/^\d/.test(w) && !isStopWord(w, lang)) this.vocabulary.set(w, stem(w, lang));
       return { ...p, lang, terms: passageTerms(body, lang), headTerms: passageTerms(p.heading, lang) };
     });
@@ -341,13 +343,13 @@ export class PassageIndex {
       }
       return { g, best, seen };
     });
-    // A policy topic the store's policies hold makes unknown words the question's object.
+    // A policy topic the store's policies hold makes an unknown item ("a tent") the question's object.
     const topics = lang === "other" ? null : TOPICS[lang];
     const topical = topics !== null && stats.some((s) => s.seen && !s.g.virtual && s.g.alts.some((a) => topics.has(a)));
     return stats
       .filter((s) => !(crossLanguage && !s.seen && !s.g.virtual))
       // Floors keep a word found in every passage from weighing nothing.
-      .map((s) => ({ ...s.g, weight: s.seen ? Math.max(s.best, 0.15 * maxIdf) : topical ? UNKNOWN_OBJECT_WEIGHT * maxIdf : maxIdf }));
+      .map((s) => ({ ...s.g, weight: s.seen ? Math.max(s.best, 0.15 * maxIdf) : topical && GOODS.has(s.g.surface) ? UNKNOWN_OBJECT_WEIGHT * maxIdf : maxIdf }));
   }
 
   /** BM25 candidates with coverage, best first. */
