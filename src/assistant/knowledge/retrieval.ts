@@ -24,6 +24,7 @@
 // passage))`, with passage vectors cached in the store's index entry.
 import MiniSearch from "minisearch";
 import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
+import { isEnglishWord } from "./dictionary.js";
 import { GOODS, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
 import { analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, isStopWord, type Lang } from "./text.js";
 
@@ -42,12 +43,19 @@ export const RERANK_DEPTH = 12;
 export const EMBED_BLEND_BM25 = 0.6;
 const HEAD_BOOST = 0.5;
 
-/** Weight (share of the rarest word's) of a word the policies never use when the question names a policy topic. */
+/**
+ * Weight (share of the rarest word's) of a word the policies never use: it counts against the
+ * evidence (a question about "gift wrapping" is not answered from "gift cards"), but one stray word
+ * of a long question ("I *lost* the receipt, can I return a chair?") does not sink it.
+ */
+export const UNKNOWN_WORD_WEIGHT = 0.6;
+/** Weight (share of the rarest word's) of an item the policies never name when the question names a policy topic. */
 export const UNKNOWN_OBJECT_WEIGHT = 0.1;
 
 export const VIRTUAL_DURATION = "qdur";
 export const VIRTUAL_MONEY = "qmoney";
 export const VIRTUAL_HOW = "qhow";
+const FREE_WORD = /\b(?:free|no\s+charge|kostenlos|kostenfrei|gratis)\b/;
 
 /** "How do I return …?": the question asks for a procedure; passages naming a channel or a step carry `qhow`. */
 const HOW_Q: Record<"en" | "de", RegExp> = {
@@ -120,6 +128,8 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["privacy", "data", "personal"],
     ["data", "privacy", "personal"],
     ["take", "accept"],
+    ["buy", "purchas", "bought"],
+    ["send", "ship", "mail", "return"],
     ["expir", "valid"],
     ["valid", "expir"],
     ["charg", "fee", "cost"],
@@ -184,6 +194,8 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
     // A percentage (a restocking fee of 15%) is an amount too.
     if (q.kind === "money" || q.kind === "percent") terms.add(VIRTUAL_MONEY);
   }
+  // "Free" (kostenlos) states an amount: zero.
+  if (FREE_WORD.test(normalize(text))) terms.add(VIRTUAL_MONEY);
   // A deadline ("through January 14, 2020") answers "until when" / "how long".
   if (hasDate(text)) terms.add(VIRTUAL_DURATION);
   if (HOW_PASSAGE.test(normalize(text))) terms.add(VIRTUAL_HOW);
@@ -305,7 +317,7 @@ export class PassageIndex {
   correct(groups: Array<Omit<QueryGroup, "weight">>, lang: Lang): Array<Omit<QueryGroup, "weight">> {
     const out: Array<Omit<QueryGroup, "weight">> = [];
     for (const g of groups) {
-      if (g.virtual || g.surface.length < 4 || /\d/.test(g.surface) || g.alts.some((a) => this.df(a, lang === "de") > 0)) {
+      if (g.virtual || g.surface.length < 4 || /\d/.test(g.surface) || g.alts.some((a) => this.df(a, lang === "de") > 0) || (lang === "en" && isEnglishWord(g.surface))) {
         out.push(g);
         continue;
       }
@@ -349,7 +361,7 @@ export class PassageIndex {
     return stats
       .filter((s) => !(crossLanguage && !s.seen && !s.g.virtual))
       // Floors keep a word found in every passage from weighing nothing.
-      .map((s) => ({ ...s.g, weight: s.seen ? Math.max(s.best, 0.15 * maxIdf) : topical && GOODS.has(s.g.surface) ? UNKNOWN_OBJECT_WEIGHT * maxIdf : maxIdf }));
+      .map((s) => ({ ...s.g, weight: s.seen ? Math.max(s.best, 0.15 * maxIdf) : topical && GOODS.has(s.g.surface) ? UNKNOWN_OBJECT_WEIGHT * maxIdf : UNKNOWN_WORD_WEIGHT * maxIdf }));
   }
 
   /** BM25 candidates with coverage, best first. */
