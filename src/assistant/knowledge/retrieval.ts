@@ -40,7 +40,7 @@ export const EVIDENCE_MIN_COVERAGE = 0.5;
 /** Weight of a match through a synonym only, in coverage, sentence scores and BM25 (term boost). */
 export const SYNONYM_STRENGTH = 0.6;
 export const RERANK_DEPTH = 12;
-export const EMBED_BLEND_BM25 = 0.6;
+export const EMBED_BLEND_BM25 = 0.8;
 const HEAD_BOOST = 0.5;
 
 /**
@@ -48,7 +48,7 @@ const HEAD_BOOST = 0.5;
  * evidence (a question about "gift wrapping" is not answered from "gift cards"), but one stray word
  * of a long question ("I *lost* the receipt, can I return a chair?") does not sink it.
  */
-export const UNKNOWN_WORD_WEIGHT = 0.6;
+export const UNKNOWN_WORD_WEIGHT = 0.5;
 /** Weight (share of the rarest word's) of an item the policies never name when the question names a policy topic. */
 export const UNKNOWN_OBJECT_WEIGHT = 0.1;
 
@@ -258,7 +258,8 @@ export class PassageIndex {
       processTerm: (t) => t,
     });
     for (const p of this.passages) this.byId.set(p.id, p);
-    this.search.addAll(this.passages.map((p) => ({ id: p.id, body: [...p.terms].join(" "), head: [...p.headTerms].join(" ") })));
+    // A table row does not repeat its subject: its heading is indexed as its text too.
+    this.search.addAll(this.passages.map((p) => ({ id: p.id, body: [...p.terms, ...(p.labelled ? p.headTerms : [])].join(" "), head: [...p.headTerms].join(" ") })));
   }
 
   get size(): number {
