@@ -35,6 +35,9 @@ export const MAX_CONFLICT_PASSAGES = 10;
 export const CONFLICT_MIN_COVERAGE = 0.3;
 export const PASSAGE_MIN_RELATIVE = 0.35;
 export const HEADING_BONUS = 0.25;
+/** Passages of at most TERSE_WORDS words count their heading matches at TERSE_HEADING_BONUS. */
+export const TERSE_WORDS = 12;
+export const TERSE_HEADING_BONUS = 0.6;
 export const PASSAGE_WEIGHT_FLOOR = 0.5;
 export const SENTENCE_MIN_RELATIVE = 0.75;
 export const SENTENCE_MIN_SCORE = 0.34;
@@ -137,8 +140,10 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
       const inText = new Set(groups.filter((g) => PassageIndex.matches(terms, g, lang)));
       const inHead = groups.filter((g) => !inText.has(g) && PassageIndex.matches(c.passage.headTerms, g, lang));
       const textShare = [...inText].reduce((s, g) => s + g.weight * PassageIndex.strength(terms, g, lang), 0) / total;
-      // A table row does not repeat its subject: its heading counts as its own text.
-      const headShare = (inHead.reduce((s, g) => s + g.weight, 0) / total) * (c.passage.labelled ? 1 / HEADING_BONUS : 1);
+      // A table row does not repeat its subject: its heading counts as its own text; a terse list
+      // item ("Delivery timeframe: 7-21 business days") leans on its heading more than prose does.
+      const terse = c.passage.text.split(/\s+/).length <= TERSE_WORDS;
+      const headShare = (inHead.reduce((s, g) => s + g.weight, 0) / total) * (c.passage.labelled ? 1 / HEADING_BONUS : terse ? TERSE_HEADING_BONUS / HEADING_BONUS : 1);
       const facts = factsOf(text, [...terms, ...c.passage.headTerms], c.passage.lang);
       const unasked = [...facts.scope].filter((x) => !questionScope.has(x)).length;
       const scopeFactor = facts.scope.size === 0 ? 1 : 1 - SCOPE_PENALTY * (unasked / facts.scope.size);

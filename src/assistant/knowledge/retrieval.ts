@@ -172,7 +172,7 @@ const DURATION_Q: Record<"en" | "de", RegExp> = {
 };
 const DURATION_WORDS = new Set(["zeit", "how", "long", "many", "days", "day", "weeks", "week", "months", "month", "years", "year", "hours", "window", "period", "deadline", "time", "limit", "frame", "timeframe", "until", "when", "take", "takes", "wie", "lange", "lang", "viele", "tage", "wochen", "monate", "jahre", "stunden", "frist", "fristen", "zeitraum", "wann", "bis", "dauer", "dauert"]);
 const MONEY_Q: Record<"en" | "de", RegExp> = {
-  en: /\bhow\s+much\b|\bwhat\s+(?:does|do|is|are|will)\b.*\b(?:cost|costs|fee|fees|charge|price)\b|\b(?:fee|fees|minimum|threshold)\b/,
+  en: /\bhow\s+much\b|\bwhat\s+(?:does|do|is|are|will)\b.*\b(?:cost|costs|fee|fees|charge)\b|\b(?:fee|fees|minimum|threshold)\b/,
   de: /\bwie\s+viel\b|\b(?:kostet|kosten|gebühr\w*|gebuhr\w*|preis|mindestbestellwert|mindest\w*)\b/,
 };
 const MONEY_WORDS = new Set(["how", "much", "cost", "costs", "fee", "fees", "charge", "charges", "wie", "viel", "kostet", "kosten", "gebühr", "gebühren", "preis"]);
@@ -289,7 +289,7 @@ export class PassageIndex {
     // rücksendeetikett → etikett (a policy word of 5+ letters ending or starting the question's).
     for (const t of terms) {
       if (t.startsWith(alt) || (alt.length >= 5 && t.endsWith(alt))) return true;
-      if (t.length >= 5 && !t.startsWith("q") && (alt.endsWith(t) || alt.startsWith(t))) return true;
+      if (t.length >= 4 && !t.startsWith("q") && alt.length >= t.length + 3 && (alt.endsWith(t) || alt.startsWith(t))) return true;
     }
     return false;
   }

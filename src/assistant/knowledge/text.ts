@@ -48,7 +48,8 @@ const DE_STOP = new Set(
     "jene was welche welcher welches wer wen wem wessen wann wo warum wie kann konnen können konnte könnte wurde würde werden wird soll " +
     "sollte darf durfen dürfen muss mussen müssen nicht kein keine ja nein so als auch nur noch schon sehr mehr viel viele alle jede " +
     "jeder jedes bitte sagen sag wissen mochte möchte mochten möchten hallo hi danke richtlinie richtlinien regel regeln shop laden " +
-    "info infos frage fragen gibt geben es etwas denn doch mal bekomme bekommen bekommt bekommst erhalte erhalten erhält kriege kriegen"
+    "info infos frage fragen gibt geben es etwas denn doch mal bekomme bekommen bekommt bekommst erhalte erhalten erhält kriege kriegen " +
+    "benutzen benutze verwenden verwende nutzen nutze machen mache tun noch"
   ).split(/\s+/),
 );
 
