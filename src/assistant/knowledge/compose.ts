@@ -25,7 +25,7 @@
 //      "delivery takes 3–5 days";
 //   3. their value sets are disjoint (30 days vs 14 days; "3–5 days" vs "5 days" agree).
 // Then the answer is a conflict quoting both statements: no side is picked.
-import { PassageIndex, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvidence, passageTerms, type QueryGroup, type Scored } from "./retrieval.js";
+import { PassageIndex, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvidence, passageTerms, type IndexedPassage, type QueryGroup, type Scored } from "./retrieval.js";
 import { disagreement, factsOf, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
 import { analyze, datesIn, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { Citation, Conflict, PolicyAnswer } from "./types.js";
@@ -124,6 +124,29 @@ function labelOf(passage: { heading: string; lead?: string; labelled?: string },
   return null;
 }
 
+interface AnalysedSentence {
+  text: string;
+  terms: Set<string>;
+  facts: SentenceFacts;
+  quantities: Quantity[];
+  label: string | null;
+}
+
+/** Per passage (an index's passages live as long as the index): its sentences analysed once. */
+const analysedCache = new WeakMap<IndexedPassage, AnalysedSentence[]>();
+
+function analysedSentences(passage: IndexedPassage): AnalysedSentence[] {
+  let out = analysedCache.get(passage);
+  if (!out) {
+    out = passageSentences(passage).map((text) => {
+      const terms = passageTerms(text, passage.lang);
+      return { text, terms, facts: factsOf(text, [...terms, ...passage.headTerms], passage.lang), quantities: quantities(text), label: labelOf(passage, text) };
+    });
+    analysedCache.set(passage, out);
+  }
+  return out;
+}
+
 /** Scores the sentences of the evidence passages (best passage first). */
 export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang): ScoredSentence[] {
   const total = groups.reduce((s, g) => s + g.weight, 0) || 1;
@@ -134,9 +157,9 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
   pool.forEach((c, passageRank) => {
     const evidenceRank = evidence.indexOf(c);
     const answerable = evidenceRank >= 0 && evidenceRank < MAX_PASSAGES && c.score >= PASSAGE_MIN_RELATIVE * best;
-    const parts = passageSentences(c.passage);
-    parts.forEach((text, position) => {
-      const terms = passageTerms(text, c.passage.lang);
+    const analysed = analysedSentences(c.passage);
+    const parts = analysed.map((a) => a.text);
+    analysed.forEach(({ text, terms, facts, quantities: qs, label }, position) => {
       const inText = new Set(groups.filter((g) => PassageIndex.matches(terms, g, lang)));
       const inHead = groups.filter((g) => !inText.has(g) && PassageIndex.matches(c.passage.headTerms, g, lang));
       const textShare = [...inText].reduce((s, g) => s + g.weight * PassageIndex.strength(terms, g, lang), 0) / total;
@@ -144,7 +167,6 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
       // item ("Delivery timeframe: 7-21 business days") leans on its heading more than prose does.
       const terse = c.passage.text.split(/\s+/).length <= TERSE_WORDS;
       const headShare = (inHead.reduce((s, g) => s + g.weight, 0) / total) * (c.passage.labelled ? 1 / HEADING_BONUS : terse ? TERSE_HEADING_BONUS / HEADING_BONUS : 1);
-      const facts = factsOf(text, [...terms, ...c.passage.headTerms], c.passage.lang);
       const unasked = [...facts.scope].filter((x) => !questionScope.has(x)).length;
       const scopeFactor = facts.scope.size === 0 ? 1 : 1 - SCOPE_PENALTY * (unasked / facts.scope.size);
       const realInText = [...inText].some((g) => !g.virtual);
@@ -163,9 +185,9 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
         terms,
         headTerms: c.passage.headTerms,
         lang: c.passage.lang,
-        quantities: quantities(text),
+        quantities: qs,
         facts,
-        label: labelOf(c.passage, text),
+        label,
       });
     });
   });

@@ -306,8 +306,16 @@ export class PassageIndex {
     return group.alts.some((a) => PassageIndex.has(terms, a, lang === "de" && !group.virtual));
   }
 
+  private readonly dfCache = new Map<string, number>();
+
   private df(alt: string, compound: boolean): number {
-    return this.passages.filter((p) => PassageIndex.has(p.terms, alt, compound) || PassageIndex.has(p.headTerms, alt, compound)).length;
+    const key = `${compound ? 1 : 0}${alt}`;
+    let n = this.dfCache.get(key);
+    if (n === undefined) {
+      n = this.passages.filter((p) => PassageIndex.has(p.terms, alt, compound) || PassageIndex.has(p.headTerms, alt, compound)).length;
+      if (this.dfCache.size < 20_000) this.dfCache.set(key, n);
+    }
+    return n;
   }
 
   /**
