@@ -47,7 +47,7 @@ export const MAX_CONCEPTS = 2;
 export const SECOND_CONCEPT_MIN_RELATIVE = 0.9;
 export const CONFLICT_MIN_CONTEXT_OVERLAP = 0.1;
 /** Largest score cut for a sentence whose scope (members, holiday, cell phones …) the question does not name. */
-export const SCOPE_PENALTY = 0.3;
+export const SCOPE_PENALTY = 0.4;
 
 export interface ScoredSentence {
   text: string;
