@@ -159,7 +159,9 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
     const answerable = evidenceRank >= 0 && evidenceRank < MAX_PASSAGES && c.score >= PASSAGE_MIN_RELATIVE * best;
     const analysed = analysedSentences(c.passage);
     const parts = analysed.map((a) => a.text);
-    analysed.forEach(({ text, terms, facts, quantities: qs, label }, position) => {
+    analysed.forEach(({ text, terms: allTerms, facts, quantities: qs, label }, position) => {
+      // "within 30 days of delivery" is not about delivery: a duration's start event is no match.
+      const terms = facts.startTerms.size > 0 ? new Set([...allTerms].filter((x) => !facts.startTerms.has(x))) : allTerms;
       const inText = new Set(groups.filter((g) => PassageIndex.matches(terms, g, lang)));
       const inHead = groups.filter((g) => !inText.has(g) && PassageIndex.matches(c.passage.headTerms, g, lang));
       const textShare = [...inText].reduce((s, g) => s + g.weight * PassageIndex.strength(terms, g, lang), 0) / total;

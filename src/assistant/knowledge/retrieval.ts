@@ -112,8 +112,8 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["return", "refund", "exchang"],
     ["refund", "return", "money"],
     ["ship", "shipment", "delivery", "deliver", "postag", "dispatch"],
-    ["delivery", "deliver", "ship", "shipment", "dispatch"],
-    ["deliver", "delivery", "ship", "shipment", "dispatch"],
+    ["delivery", "deliver", "ship", "shipment", "dispatch", "arriv"],
+    ["deliver", "delivery", "ship", "shipment", "dispatch", "arriv"],
     ["warranty", "guarante", "defect", "defective"],
     ["guarante", "warranty"],
     ["pay", "payment", "paypal", "card", "invoice", "klarna"],
@@ -370,7 +370,8 @@ export class PassageIndex {
     return stats
       .filter((s) => !(crossLanguage && !s.seen && !s.g.virtual))
       // Floors keep a word found in every passage from weighing nothing.
-      .map((s) => ({ ...s.g, weight: s.seen ? Math.max(s.best, 0.15 * maxIdf) : topical && GOODS.has(s.g.surface) ? UNKNOWN_OBJECT_WEIGHT * maxIdf : UNKNOWN_WORD_WEIGHT * maxIdf }));
+      // "How do I …" only breaks ties between passages that match the question's words.
+      .map((s) => ({ ...s.g, weight: s.g.alts[0] === VIRTUAL_HOW ? 0.15 * maxIdf : s.seen ? Math.max(s.best, 0.15 * maxIdf) : topical && GOODS.has(s.g.surface) ? UNKNOWN_OBJECT_WEIGHT * maxIdf : UNKNOWN_WORD_WEIGHT * maxIdf }));
   }
 
   /** BM25 candidates with coverage, best first. */
