@@ -15,7 +15,7 @@ import { AccountsRepository } from "../../search/accounts/repository.js";
 import { planOf, type PlanName } from "../../search/billing/plans.js";
 import type { ShopperSession } from "../auth.js";
 import { createKnowledge } from "../knowledge/index.js";
-import { KnowledgeUnavailable, type Intent, type Knowledge } from "../knowledge/types.js";
+import { KnowledgeUnavailable, type Knowledge } from "../knowledge/types.js";
 import { AssistantSettingsService } from "../settings/service.js";
 import { createStorefrontGateway } from "../storefront/index.js";
 import { StorefrontUnavailable, type ActionName, type StorefrontGateway } from "../storefront/types.js";

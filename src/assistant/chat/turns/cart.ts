@@ -7,7 +7,7 @@ import { composeAnswer, escapeMarkdown, productLines, type AnswerParts } from ".
 import { T } from "../i18n.js";
 import { MAX_PRODUCT_CARDS } from "../limits.js";
 import { matchTitle } from "./products.js";
-import { EVENT, searchLimitations, type TurnReply, type TurnTools } from "./tools.js";
+import { EVENT, limitedAnswer, searchLimitations, type TurnReply, type TurnTools } from "./tools.js";
 
 export async function cartTurn(t: TurnTools, intent: Extract<Intent, { kind: "action" }>): Promise<TurnReply> {
   const { session } = t.handle;
@@ -19,18 +19,7 @@ export async function cartTurn(t: TurnTools, intent: Extract<Intent, { kind: "ac
   const close = exact.length === 1 ? null : matchTitle(found.products, intent.product_ref, true);
   const matches = exact.length === 1 ? exact : close ? [close] : found.products;
   if (matches.length === 0) {
-    return {
-      outcome: "answer",
-      answer: composeAnswer(
-        {
-          ...base,
-          answer_status: "limited",
-          response_markdown: T.cartNotFound(t.lang, escapeMarkdown(intent.product_ref)),
-          limitations: [{ code: "no_match", message: "No product of the catalogue matches the item to add." }],
-        },
-        t.now(),
-      ),
-    };
+    return limitedAnswer(t, T.cartNotFound(t.lang, escapeMarkdown(intent.product_ref)), [{ code: "no_match", message: "No product of the catalogue matches the item to add." }], base);
   }
   if (matches.length > 1) {
     const question = T.cartWhich(t.lang, matches.map((p) => escapeMarkdown(p.title)));

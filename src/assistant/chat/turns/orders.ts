@@ -3,7 +3,7 @@
 import type { Intent } from "../../knowledge/types.js";
 import { composeAnswer, escapeMarkdown, orderLines } from "../answers.js";
 import { T } from "../i18n.js";
-import { EVENT, type TurnReply, type TurnTools } from "./tools.js";
+import { EVENT, limitedAnswer, type TurnReply, type TurnTools } from "./tools.js";
 
 export async function ordersTurn(t: TurnTools, intent: Extract<Intent, { kind: "order" | "return" }>): Promise<TurnReply> {
   const { session } = t.handle;
@@ -25,26 +25,10 @@ export async function ordersTurn(t: TurnTools, intent: Extract<Intent, { kind: "
   await t.emit(EVENT.ordersRead, { count: orders.length });
   const wanted = intent.order_id ? orders.filter((o) => o.order_id.toLowerCase() === intent.order_id!.toLowerCase()) : orders;
   if (intent.order_id && wanted.length === 0) {
-    return {
-      outcome: "answer",
-      answer: composeAnswer(
-        {
-          answer_status: "limited",
-          response_markdown: T.orderNotFound(t.lang, escapeMarkdown(intent.order_id)),
-          limitations: [{ code: "order_not_found", message: "No order with that id belongs to the signed-in customer." }],
-        },
-        t.now(),
-      ),
-    };
+    return limitedAnswer(t, T.orderNotFound(t.lang, escapeMarkdown(intent.order_id)), [{ code: "order_not_found", message: "No order with that id belongs to the signed-in customer." }]);
   }
   if (wanted.length === 0) {
-    return {
-      outcome: "answer",
-      answer: composeAnswer(
-        { answer_status: "limited", response_markdown: T.noOrders(t.lang), limitations: [{ code: "no_orders", message: "The signed-in customer has no orders in this store." }] },
-        t.now(),
-      ),
-    };
+    return limitedAnswer(t, T.noOrders(t.lang), [{ code: "no_orders", message: "The signed-in customer has no orders in this store." }]);
   }
   if (intent.kind === "order") {
     const recent = wanted.slice(0, 5);

@@ -12,7 +12,7 @@ import type { CatalogSearchResult, ProductCard } from "../../storefront/types.js
 import { composeAnswer, escapeMarkdown, productLines, type AnswerParts } from "../answers.js";
 import { T } from "../i18n.js";
 import { MAX_PRODUCT_CARDS } from "../limits.js";
-import { EVENT, searchLimitations, type TurnReply, type TurnTools } from "./tools.js";
+import { EVENT, limitedAnswer, searchLimitations, type TurnReply, type TurnTools } from "./tools.js";
 
 /** Share of a title's words that must occur in the text. */
 export const TITLE_MIN_COVERAGE = 0.5;
@@ -83,18 +83,12 @@ export async function productsTurn(t: TurnTools, intent: Extract<Intent, { kind:
   const limitations = searchLimitations(found);
   const base: Pick<AnswerParts, "catalog_source" | "live_facts"> = { catalog_source: found.source, live_facts: found.live_facts };
   if (found.products.length === 0) {
-    return {
-      outcome: "answer",
-      answer: composeAnswer(
-        {
-          ...base,
-          answer_status: "limited",
-          response_markdown: T.noProducts(t.lang, escapeMarkdown(intent.query)),
-          limitations: [{ code: "no_products", message: "No product of the store's catalogue matches the request." }, ...limitations],
-        },
-        t.now(),
-      ),
-    };
+    return limitedAnswer(
+      t,
+      T.noProducts(t.lang, escapeMarkdown(intent.query)),
+      [{ code: "no_products", message: "No product of the store's catalogue matches the request." }, ...limitations],
+      base,
+    );
   }
   return {
     outcome: "answer",

@@ -8,6 +8,7 @@ import type { Knowledge } from "../../knowledge/types.js";
 import type { ThreadRow } from "../../sessions/repository.js";
 import type { AssistantSettingsService } from "../../settings/service.js";
 import type { ActionName, CatalogSearchResult, StorefrontGateway } from "../../storefront/types.js";
+import { composeAnswer, type AnswerParts } from "../answers.js";
 import type { ChatLang } from "../i18n.js";
 import type { Answer, Limitation, NextAction, Outcome } from "../schemas.js";
 
@@ -56,6 +57,11 @@ export const EVENT = {
   actionConfirmed: "action.confirmed",
   actionCancelled: "action.cancelled",
 } as const;
+
+/** An `answer` with answer_status `limited`: the markdown and the limitations saying what is missing. */
+export function limitedAnswer(t: TurnTools, markdown: string, limitations: Limitation[], extra: Partial<AnswerParts> = {}): TurnReply {
+  return { outcome: "answer", answer: composeAnswer({ ...extra, answer_status: "limited", response_markdown: markdown, limitations }, t.now()) };
+}
 
 export function searchLimitations(found: CatalogSearchResult): Limitation[] {
   const out: Limitation[] = [];
