@@ -50,7 +50,8 @@ export const SHORTHAND: Record<"en" | "de", Rewrite[]> = {
     [/\b(?:price\s+(?:went|goes|go|has\s+gone|dropped|drops|drop)\s*(?:down)?|price\s+drop\w*|(?:lower|reduced|cheaper)\s+price|price\s+adjust\w*|price\s+protection)\b/g, " price difference reduced price guarantee "],
     [/\bbox\b/g, " packaging "],
     [/\bdo\s+(?:i|you)\s+(?:need|have)\s+to\s+(?:keep|bring|have)\b/g, " need "],
-    [/\b(?:get|have)\s+((?:\w+\s+){0,3})back\b/g, " $1 refund "],
+    [/\b(?:ship|mail|post)\s+(?:it|them|this|that|stuff|\w+)?\s*back\b/g, " return "],
+    [/\bget\s+((?:\w+\s+){0,3})back\b/g, " $1 refund "],
     [/\bpick(?:ed)?\s*up\b/g, " pickup "],
   ],
   de: [

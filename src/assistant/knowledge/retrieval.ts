@@ -213,7 +213,10 @@ export function queryGroups(text: string, lang: Lang): Array<Omit<QueryGroup, "w
   if (l !== null && !asksDuration && HOW_Q[l].test(rewritten)) groups.push({ surface: "procedure", alts: [VIRTUAL_HOW], virtual: true });
   if (asksMoney) groups.push({ surface: "amount", alts: [VIRTUAL_MONEY], virtual: true });
   const seen = new Set<string>();
+  // A number inside a quantity the question states ("10 days after I ordered") is context, not a subject word.
+  const stated = new Set(quantities(rewritten).flatMap((q) => words(q.text).filter((w) => /^\d/.test(w))));
   for (const w of words(rewritten)) {
+    if (stated.has(w)) continue;
     if (isStopWord(w, lang)) continue;
     if (asksDuration && DURATION_WORDS.has(w)) continue;
     if (asksMoney && MONEY_WORDS.has(w)) continue;
