@@ -90,7 +90,9 @@ export function passageSentences(passage: { text: string; labelled?: string }): 
     const value = colon >= 0 ? cell.slice(colon + 2) : cell;
     byValue.set(value, [...(byValue.get(value) ?? []), header].filter(Boolean));
   }
-  return [...byValue].map(([value, headers]) => `${label} — ${headers.length ? `${headers.join(", ")}: ` : ""}${value}`);
+  // A value that holds in every column holds for everyone: its headers are no scope.
+  const columns = passage.labelled.slice(at + 3).split("; ").length;
+  return [...byValue].map(([value, headers]) => `${label} — ${headers.length > 0 && headers.length < columns ? `${headers.join(", ")}: ` : ""}${value}`);
 }
 
 const UNIT_WORDS = new Set(
@@ -120,7 +122,8 @@ function labelOf(passage: { heading: string; lead?: string; labelled?: string },
   if (passage.lead) return passage.lead.replace(/:\s*$/, "");
   const segments = passage.heading.split(" › ");
   const last = segments.length > 1 ? segments[segments.length - 1]! : "";
-  if (last && quantities(last).length > 0 && quantities(text).length === 0) return last;
+  const stated = (x: string) => quantities(x).filter((q) => q.kind !== "percent").length > 0;
+  if (last && stated(last) && !stated(text)) return last;
   return null;
 }
 

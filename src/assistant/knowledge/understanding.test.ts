@@ -94,7 +94,7 @@ describe("knowledge: paraphrase, typos, other language, scope", () => {
   test("a German question finds English policies and an English question German ones", async () => {
     const de = await ground(index(TIERS), "Wie lange kann ich ein Handy zurückgeben?", "de");
     assert.equal(de.kind, "answer");
-    assert.match(de.kind === "answer" ? de.markdown : "", /Cell phones — Standard, Elite Members: 14 days/);
+    assert.match(de.kind === "answer" ? de.markdown : "", /Cell phones — 14 days/);
     const en = await ground(index(policy("rueckgabe", "# Rückgabe\n\nDie Rückgabefrist beträgt 30 Tage.", { locale: "de" })), "How many days do I have to return shoes?", "en");
     assert.match(en.kind === "answer" ? en.markdown : "", /30 Tage/);
   });
