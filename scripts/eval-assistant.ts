@@ -1,18 +1,51 @@
-// `npm run eval:assistant` (tsx scripts/eval-assistant.ts [--postgres] [--quiet]): asks the
-// fixture store's questions (eval/assistant/fixture.ts) through the real Assistant API and prints
-// outcome accuracy, citation precision/recall and the price check. Exits 1 when any price in a
-// response_markdown matches neither a live fact nor a cited policy passage.
+// `npm run eval:assistant` (tsx scripts/eval-assistant.ts [--fixture northwind|retailers|all]
+// [--postgres] [--quiet] [--show-test] [--only id,id]): asks the fixture questions through the
+// real Assistant API and prints the figures.
+//   northwind — eval/assistant/fixture.ts (the original store): outcome accuracy, citation
+//               precision/recall and the price check;
+//   retailers — eval/assistant/retailers.ts (nine real retailers' policies): per split (dev/test)
+//               and category: outcome, strict correctness, citation P/R, conflicts, avoidable
+//               handoffs, invented numbers/prices, latency. Per-question lines are printed for
+//               the dev half only unless --show-test is given (tuning happens on dev).
+// Default: both. Exits 1 when any price in a Northwind reply matches neither a live fact nor a
+// cited policy, or any retailer reply invents a price.
 // --postgres runs on the TEST_DATABASE_URL server (a fresh schema) instead of SQLite.
+import { parseArgs } from "node:util";
 import { formatReport, runEval } from "../eval/assistant/run.js";
+import { formatRetailReport, runRetailerEval } from "../eval/assistant/run-retailers.js";
 
-const args = new Set(process.argv.slice(2));
-const quiet = args.has("--quiet");
-const report = await runEval({
-  dialect: args.has("--postgres") ? "postgres" : "sqlite",
-  log: quiet ? () => {} : (line) => process.stdout.write(`${line}\n`),
+const { values: args } = parseArgs({
+  options: {
+    fixture: { type: "string", default: "all" },
+    postgres: { type: "boolean", default: false },
+    quiet: { type: "boolean", default: false },
+    "show-test": { type: "boolean", default: false },
+    only: { type: "string" },
+  },
 });
-process.stdout.write(`\n${formatReport(report)}\n`);
-for (const r of report.results) {
-  for (const p of r.prices.invented) process.stdout.write(`  invented price ${JSON.stringify(p)} in ${r.id}: ${JSON.stringify(r.markdown)}\n`);
+const dialect = args.postgres ? "postgres" : "sqlite";
+const only = args.only ? args.only.split(",") : undefined;
+let failed = false;
+
+if (args.fixture === "all" || args.fixture === "northwind") {
+  const report = await runEval({ dialect, ...(only ? { only } : {}), log: args.quiet ? () => {} : (line) => process.stdout.write(`${line}\n`) });
+  process.stdout.write(`\n${formatReport(report)}\n`);
+  for (const r of report.results) {
+    for (const p of r.prices.invented) process.stdout.write(`  invented price ${JSON.stringify(p)} in ${r.id}: ${JSON.stringify(r.markdown)}\n`);
+  }
+  if (report.prices.invented > 0) failed = true;
 }
-process.exit(report.prices.invented > 0 ? 1 : 0);
+
+if (args.fixture === "all" || args.fixture === "retailers") {
+  const results = await runRetailerEval({
+    dialect,
+    ...(only ? { only } : {}),
+    log: args.quiet ? undefined : (line, r) => {
+      if (r.split === "dev" || args["show-test"]) process.stdout.write(`${line}\n`);
+    },
+  });
+  process.stdout.write(`\n${formatRetailReport(results, dialect)}\n`);
+  if (results.some((r) => r.inventedPrices.length > 0)) failed = true;
+}
+
+process.exit(failed ? 1 : 0);

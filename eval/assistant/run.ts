@@ -18,7 +18,7 @@ import { createTestApp, type DialectName, type TestApp } from "../../test/suppor
 import { bearer, freshIp, loginToken, machineToken, registerStore } from "../../test/support/factories.js";
 import { solidImage, startImageHost } from "../../test/support/servers.js";
 import { quantities } from "../../src/assistant/knowledge/text.js";
-import { policies as allPolicies, products as allProducts, questions as allQuestions, settings, type FixtureQuestion } from "./fixture.js";
+import { policies as allPolicies, products as allProducts, questions as allQuestions, settings, type FixturePolicy, type FixtureProduct, type FixtureQuestion } from "./fixture.js";
 
 interface Citation {
   handle: string;
@@ -85,16 +85,22 @@ export function pricesIn(markdown: string): Array<{ text: string; minor: number 
   });
 }
 
-/** Builds the fixture store through the HTTP API (also used by bench/assistant.ts). */
-export async function setUp(t: TestApp): Promise<{ publicKey: string }> {
+export interface StoreSpec {
+  settings: { currency: string; support_contact: Record<string, string> | null };
+  policies: FixturePolicy[];
+  products: FixtureProduct[];
+}
+
+/** Builds one store through the HTTP API: settings, policies (older versions first), products, a public key. */
+export async function setUpStore(t: TestApp, spec: StoreSpec): Promise<{ publicKey: string }> {
   const store = await registerStore(t);
   const owner = await loginToken(t.search, store.email, store.password);
   const machine = await machineToken(t.search, store);
 
-  const s = await t.assistant.inject({ method: "PUT", url: "/v1/admin/settings", headers: bearer(owner), payload: settings });
+  const s = await t.assistant.inject({ method: "PUT", url: "/v1/admin/settings", headers: bearer(owner), payload: spec.settings });
   assert.equal(s.statusCode, 200, s.body);
 
-  for (const p of allPolicies) {
+  for (const p of spec.policies) {
     for (const body of [...(p.earlier ?? []), p.body_markdown]) {
       const res = await t.assistant.inject({
         method: "PUT",
@@ -108,7 +114,7 @@ export async function setUp(t: TestApp): Promise<{ publicKey: string }> {
 
   const host = await startImageHost();
   try {
-    for (const p of allProducts) {
+    for (const p of spec.products) {
       const url = host.put(`/${p.product_id}.png`, await solidImage(p.hex, { size: 64 }));
       const res = await t.search.inject({
         method: "POST",
@@ -129,6 +135,11 @@ export async function setUp(t: TestApp): Promise<{ publicKey: string }> {
   const key = await t.assistant.inject({ method: "POST", url: "/v1/admin/public-keys", headers: bearer(owner), payload: { name: "eval" } });
   assert.equal(key.statusCode, 201, key.body);
   return { publicKey: (key.json() as { key: string }).key };
+}
+
+/** Builds the fixture store through the HTTP API (also used by bench/assistant.ts). */
+export function setUp(t: TestApp): Promise<{ publicKey: string }> {
+  return setUpStore(t, { settings, policies: allPolicies, products: allProducts });
 }
 
 async function ask(t: TestApp, publicKey: string, q: FixtureQuestion): Promise<MessageResponse> {

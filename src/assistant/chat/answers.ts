@@ -3,6 +3,7 @@
 import type { Citation, Conflict } from "../knowledge/types.js";
 import type { LiveFact, OrderSummary, ProductCard } from "../storefront/types.js";
 import { formatLiveFact } from "./format.js";
+import { T, type ChatLang } from "./i18n.js";
 import type { Answer, AnswerStatus, Limitation, NextAction, SupportContact } from "./schemas.js";
 
 export const ANSWER_FORMAT_VERSION = 1;
@@ -53,34 +54,27 @@ export function composeAnswer(parts: AnswerParts, now: number): Answer {
   };
 }
 
-/** The support contact as one markdown line, or null when the store has none. */
-export function contactLine(contact: SupportContact | null): string | null {
-  if (!contact) return null;
-  const bits: string[] = [];
-  if (contact.email) bits.push(`e-mail ${contact.email}`);
-  if (contact.phone) bits.push(`phone ${contact.phone}`);
-  if (contact.url) bits.push(contact.url);
-  if (bits.length === 0 && !contact.hours) return null;
-  const hours = contact.hours ? ` (${contact.hours})` : "";
-  return `You can reach the store's team${bits.length > 0 ? ` by ${bits.join(", ")}` : ""}${hours}.`;
+/** The support contact as one markdown line (in the thread's language), or null when the store has none. */
+export function contactLine(contact: SupportContact | null, lang: ChatLang = "en"): string | null {
+  return T.contact(lang, contact);
 }
 
 export const contactAction = (): NextAction => ({ type: "contact_support", label: "Contact the store" });
 
 /** One line per product card: title, then price and stock only from this answer's live facts. */
-export function productLines(cards: ProductCard[], facts: LiveFact[]): string[] {
+export function productLines(cards: ProductCard[], facts: LiveFact[], lang: ChatLang = "en"): string[] {
   return cards.map((card) => {
     const price = facts.find((f) => f.product_id === card.product_id && f.field === "price");
     const stock = facts.find((f) => f.product_id === card.product_id && f.field === "availability");
-    const priceText = card.price_state === "live" && price ? formatLiveFact(price) : "price not available right now";
-    const stockText = card.availability_state === "live" && stock ? formatLiveFact(stock) : "availability not checked";
+    const priceText = card.price_state === "live" && price ? formatLiveFact(price, lang) : T.priceUnavailable(lang);
+    const stockText = card.availability_state === "live" && stock ? formatLiveFact(stock, lang) : T.availabilityUnchecked(lang);
     return `- **${escapeMarkdown(card.title)}** — ${priceText} · ${stockText}`;
   });
 }
 
 /** Order lines show id, status and date: no amounts (a total is not a live fact of the answer). */
-export function orderLines(orders: OrderSummary[]): string[] {
-  return orders.map((o) => `- Order **${escapeMarkdown(o.order_id)}** — ${escapeMarkdown(o.status)} (placed ${o.placed_at.slice(0, 10)})`);
+export function orderLines(orders: OrderSummary[], lang: ChatLang = "en"): string[] {
+  return orders.map((o) => T.orderLine(lang, escapeMarkdown(o.order_id), escapeMarkdown(o.status), o.placed_at.slice(0, 10)));
 }
 
 /**

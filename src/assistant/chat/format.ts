@@ -2,7 +2,8 @@
 // formatLiveFact / formatMoney applied to a live read's value; numbers are never copied from
 // model text. The eval (scripts/eval-assistant.ts) can use the same functions to check that
 // every price in an answer matches a live fact.
-import type { LiveFact, Money, StockState } from "../storefront/types.js";
+import type { LiveFact, Money } from "../storefront/types.js";
+import { T, type ChatLang } from "./i18n.js";
 
 /** Digits after the decimal point of an ISO 4217 currency (JPY 0, EUR 2, KWD 3 …). */
 export function currencyDigits(currency: string): number {
@@ -24,19 +25,12 @@ export function formatMoney(money: Money): string {
   }
 }
 
-const STOCK_TEXT: Record<StockState, string> = {
-  in_stock: "in stock",
-  low_stock: "low stock",
-  out_of_stock: "out of stock",
-  unknown: "availability unknown",
-};
-
 export function isMoney(value: LiveFact["value"]): value is Money {
   return typeof (value as Money).amount_minor === "number" && typeof (value as Money).currency === "string";
 }
 
-/** Text of a live fact: a formatted price or a stock state. */
-export function formatLiveFact(fact: LiveFact): string {
+/** Text of a live fact: a formatted price or a stock state (in the thread's language). */
+export function formatLiveFact(fact: LiveFact, lang: ChatLang = "en"): string {
   if (isMoney(fact.value)) return formatMoney(fact.value);
-  return STOCK_TEXT[fact.value.state] ?? "availability unknown";
+  return T.stock(lang, fact.value.state);
 }

@@ -15,54 +15,28 @@ import { AccountsRepository } from "../../search/accounts/repository.js";
 import { planOf, type PlanName } from "../../search/billing/plans.js";
 import type { ShopperSession } from "../auth.js";
 import { createKnowledge } from "../knowledge/index.js";
-import { KnowledgeUnavailable, type Intent, type Knowledge } from "../knowledge/types.js";
+import { KnowledgeUnavailable, type Knowledge } from "../knowledge/types.js";
 import { AssistantSettingsService } from "../settings/service.js";
 import { createStorefrontGateway } from "../storefront/index.js";
-import { StorefrontUnavailable, type ActionName, type CatalogSearchResult, type StorefrontGateway } from "../storefront/types.js";
+import { StorefrontUnavailable, type ActionName, type StorefrontGateway } from "../storefront/types.js";
 import { SessionsService } from "../sessions/service.js";
 import type { ThreadRow } from "../sessions/repository.js";
-import {
-  chunkText,
-  composeAnswer,
-  contactAction,
-  contactLine,
-  escapeMarkdown,
-  orderLines,
-  productLines,
-  type AnswerParts,
-} from "./answers.js";
-import { INTENT_TTL_MS, MAX_PRODUCT_CARDS, MAX_REPLAY_EVENTS, PLAN_TURN_LIMITS, SESSION_LIMITS, TURN_LEASE_MS, WINDOW_MS } from "./limits.js";
-import { ChatRepository, type EventRow, type IntentRow } from "./repository.js";
-import type { Answer, ChatEvent, Limitation, NextAction, Outcome } from "./schemas.js";
+import { chunkText, composeAnswer } from "./answers.js";
+import { chatLang, T } from "./i18n.js";
+import { INTENT_TTL_MS, MAX_REPLAY_EVENTS, PLAN_TURN_LIMITS, SESSION_LIMITS, TURN_LEASE_MS, WINDOW_MS } from "./limits.js";
+import { cartTurn } from "./turns/cart.js";
+import { ordersTurn } from "./turns/orders.js";
+import { policyTurn } from "./turns/policy.js";
+import { AVAILABILITY_CUE, mayNameProduct, namedProduct, namedProductTurn, productsTurn } from "./turns/products.js";
+import { EVENT, type Emit, type TurnHandle, type TurnReply, type TurnTools } from "./turns/tools.js";
 
-/** Event names of the thread log (README: Chat events). */
-export const EVENT = {
-  turnStarted: "turn.started",
-  intentClassified: "intent.classified",
-  retrievalCompleted: "retrieval.completed",
-  productsRead: "products.read",
-  ordersRead: "orders.read",
-  actionProposed: "action.proposed",
-  dependencyUnavailable: "dependency.unavailable",
-  answerDelta: "answer.delta",
-  messageCompleted: "message.completed",
-  turnFailed: "turn.failed",
-  actionConfirmed: "action.confirmed",
-  actionCancelled: "action.cancelled",
-} as const;
+export { EVENT, type TurnHandle } from "./turns/tools.js";
+import { ChatRepository, type EventRow, type IntentRow } from "./repository.js";
+import type { Answer, ChatEvent, NextAction, Outcome } from "./schemas.js";
 
 export interface ChatDeps {
   knowledge?: Knowledge;
   gateway?: StorefrontGateway;
-}
-
-export interface TurnHandle {
-  session: ShopperSession;
-  thread: ThreadRow;
-  turnId: string;
-  number: number;
-  text: string;
-  lease: Lease;
 }
 
 export interface TurnResult {
@@ -85,8 +59,6 @@ export interface CancelResult {
   thread_id: string;
   status: "cancelled";
 }
-
-type Emit = (name: string, data: Record<string, unknown>) => Promise<void>;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -259,23 +231,50 @@ export class ChatService {
     return this.run(await this.begin(session, threadId, text));
   }
 
-  private async route(handle: TurnHandle, emit: Emit): Promise<{ outcome: Outcome; answer: Answer }> {
+  private tools(handle: TurnHandle, emit: Emit): TurnTools {
+    return {
+      ctx: this.ctx,
+      knowledge: this.knowledge,
+      gateway: this.gateway,
+      settings: this.settings,
+      handle,
+      emit,
+      lang: chatLang(handle.thread.locale),
+      now: () => this.ctx.clock.now(),
+      propose: (action, args) => this.propose(handle, action, args, emit),
+      previousText: async () => {
+        const turns = await this.repo.listTurns(handle.session.storeId, handle.thread.id);
+        return turns.filter((x) => x.id !== handle.turnId && Number(x.number) < handle.number).at(-1)?.user_text;
+      },
+    };
+  }
+
+  /**
+   * Routing: the knowledge engine's router decides the intent; then a product named by its title
+   * (turns/products.ts) takes precedence for product requests, cart actions and clarifications,
+   * and for a policy-looking question that asks about availability or price.
+   */
+  private async route(handle: TurnHandle, emit: Emit): Promise<TurnReply> {
     const { session, thread, text } = handle;
-    const now = () => this.ctx.clock.now();
-    let intent: Intent;
+    const t = this.tools(handle, emit);
     try {
-      intent = await this.knowledge.classify(session.storeId, text, thread.locale);
+      const intent = await this.knowledge.classify(session.storeId, text, thread.locale);
       await emit(EVENT.intentClassified, intent.kind === "action" ? { kind: intent.kind, name: intent.name } : { kind: intent.kind });
+      const lookup = intent.kind === "product" || intent.kind === "ambiguous" ? mayNameProduct(text) || intent.kind === "product" : intent.kind === "policy" && AVAILABILITY_CUE.test(text) && mayNameProduct(text);
+      if (lookup) {
+        const named = await namedProduct(t, intent.kind === "product" ? `${intent.query} ${text}` : text);
+        if (named) return await namedProductTurn(t, named);
+      }
       switch (intent.kind) {
         case "policy":
-          return await this.policy(handle, emit);
+          return await policyTurn(t);
         case "product":
-          return await this.products(handle, intent, emit);
+          return await productsTurn(t, intent);
         case "order":
         case "return":
-          return await this.orders(handle, intent, emit);
+          return await ordersTurn(t, intent);
         case "action":
-          return await this.addToCart(handle, intent, emit);
+          return await cartTurn(t, intent);
         case "ambiguous":
           return {
             outcome: "clarification",
@@ -286,7 +285,7 @@ export class ChatService {
                 clarification_question: intent.question,
                 next_actions: [{ type: "reply", label: "Answer the question" }],
               },
-              now(),
+              t.now(),
             ),
           };
       }
@@ -300,279 +299,17 @@ export class ChatService {
           answer: composeAnswer(
             {
               answer_status: "unavailable",
-              response_markdown: `${what} can't be reached right now. Please try again in a moment.`,
+              response_markdown: T.unavailable(t.lang, dependency),
               limitations: [{ code: "dependency_unavailable", message: `${what} was unavailable while answering; nothing was answered from it.` }],
               next_actions: [{ type: "retry", label: "Try again" }],
               ...(e instanceof StorefrontUnavailable ? { catalog_source: e.source } : {}),
             },
-            now(),
+            t.now(),
           ),
         };
       }
       throw e;
     }
-  }
-
-  private async policy(handle: TurnHandle, emit: Emit): Promise<{ outcome: Outcome; answer: Answer }> {
-    const { session, thread, text } = handle;
-    const { result, versions } = await this.knowledge.answer(session.storeId, text, thread.locale);
-    await emit(EVENT.retrievalCompleted, {
-      result: result.kind,
-      citations: result.kind === "no_evidence" ? [] : result.citations,
-      policies: versions.policies,
-      index_built_at: versions.index_built_at,
-    });
-    const base = { policies: versions.policies, policy_index_built_at: versions.index_built_at };
-    const now = this.ctx.clock.now();
-    if (result.kind === "answer") {
-      return {
-        outcome: "answer",
-        answer: composeAnswer({ ...base, answer_status: "answered", response_markdown: result.markdown, citations: result.citations }, now),
-      };
-    }
-    const { support_contact: contact } = await this.settings.get(session.storeId);
-    const line = contactLine(contact);
-    if (result.kind === "conflict") {
-      const limitations: Limitation[] = line ? [] : [{ code: "no_support_contact", message: "The store has not configured a support contact." }];
-      return {
-        outcome: "handoff",
-        answer: composeAnswer(
-          {
-            ...base,
-            answer_status: "handed_off",
-            response_markdown: [result.markdown, line ?? "The store's team needs to settle this; no support contact is configured for this store."].join("\n\n"),
-            citations: result.citations,
-            conflicts: result.conflicts,
-            limitations,
-            handoff: { reason: "policy_conflict", support_contact: contact },
-            next_actions: line ? [contactAction()] : [],
-          },
-          now,
-        ),
-      };
-    }
-    const noEvidence = result.markdown.trim() || "The store's published policies don't cover this question, so I can't answer it.";
-    if (line) {
-      return {
-        outcome: "handoff",
-        answer: composeAnswer(
-          {
-            ...base,
-            answer_status: "handed_off",
-            response_markdown: `${noEvidence}\n\n${line}`,
-            limitations: [{ code: "no_evidence", message: "No published policy of the store covers this question." }],
-            handoff: { reason: "no_evidence", support_contact: contact },
-            next_actions: [contactAction()],
-          },
-          now,
-        ),
-      };
-    }
-    return {
-      outcome: "answer",
-      answer: composeAnswer(
-        {
-          ...base,
-          answer_status: "limited",
-          response_markdown: noEvidence,
-          limitations: [
-            { code: "no_evidence", message: "No published policy of the store covers this question." },
-            { code: "no_support_contact", message: "The store has not configured a support contact to hand over to." },
-          ],
-        },
-        now,
-      ),
-    };
-  }
-
-  private async products(handle: TurnHandle, intent: Extract<Intent, { kind: "product" }>, emit: Emit): Promise<{ outcome: Outcome; answer: Answer }> {
-    const { session } = handle;
-    const found = await this.gateway.search(session.storeId, { q: intent.query, ...intent.filters, limit: MAX_PRODUCT_CARDS });
-    await emit(EVENT.productsRead, { count: found.products.length, source: found.source, live_facts: found.live_facts.length, warnings: found.warnings });
-    const limitations = searchLimitations(found);
-    const base: Pick<AnswerParts, "catalog_source" | "live_facts"> = { catalog_source: found.source, live_facts: found.live_facts };
-    const now = this.ctx.clock.now();
-    if (found.products.length === 0) {
-      return {
-        outcome: "answer",
-        answer: composeAnswer(
-          {
-            ...base,
-            answer_status: "limited",
-            response_markdown: `I couldn't find products matching “${escapeMarkdown(intent.query)}” in this store's catalogue.`,
-            limitations: [{ code: "no_products", message: "No product of the store's catalogue matches the request." }, ...limitations],
-          },
-          now,
-        ),
-      };
-    }
-    const lines = productLines(found.products, found.live_facts);
-    return {
-      outcome: "answer",
-      answer: composeAnswer(
-        {
-          ...base,
-          answer_status: "answered",
-          response_markdown: [`Here is what I found for “${escapeMarkdown(intent.query)}”:`, lines.join("\n")].join("\n\n"),
-          products: found.products,
-          limitations,
-        },
-        now,
-      ),
-    };
-  }
-
-  private async orders(handle: TurnHandle, intent: Extract<Intent, { kind: "order" | "return" }>, emit: Emit): Promise<{ outcome: Outcome; answer: Answer }> {
-    const { session } = handle;
-    const now = () => this.ctx.clock.now();
-    if (session.role !== "customer" || !session.customerId) {
-      return {
-        outcome: "denied",
-        answer: composeAnswer(
-          {
-            answer_status: "denied",
-            response_markdown:
-              intent.kind === "order"
-                ? "I can only look up orders for signed-in customers. Please sign in to the store and ask again."
-                : "Returns can only be started by signed-in customers. Please sign in to the store and ask again.",
-            limitations: [{ code: "sign_in_required", message: "Order and return questions need a signed-in (exchanged) session." }],
-            next_actions: [{ type: "sign_in", label: "Sign in" }],
-          },
-          now(),
-        ),
-      };
-    }
-    const orders = await this.gateway.orders(session.storeId, session.customerId);
-    await emit(EVENT.ordersRead, { count: orders.length });
-    const wanted = intent.order_id ? orders.filter((o) => o.order_id.toLowerCase() === intent.order_id!.toLowerCase()) : orders;
-    if (intent.order_id && wanted.length === 0) {
-      return {
-        outcome: "answer",
-        answer: composeAnswer(
-          {
-            answer_status: "limited",
-            response_markdown: `I couldn't find order ${escapeMarkdown(intent.order_id)} among your orders.`,
-            limitations: [{ code: "order_not_found", message: "No order with that id belongs to the signed-in customer." }],
-          },
-          now(),
-        ),
-      };
-    }
-    if (wanted.length === 0) {
-      return {
-        outcome: "answer",
-        answer: composeAnswer(
-          {
-            answer_status: "limited",
-            response_markdown: "I couldn't find any orders for your account.",
-            limitations: [{ code: "no_orders", message: "The signed-in customer has no orders in this store." }],
-          },
-          now(),
-        ),
-      };
-    }
-    if (intent.kind === "order") {
-      const recent = wanted.slice(0, 5);
-      return {
-        outcome: "answer",
-        answer: composeAnswer(
-          {
-            answer_status: "answered",
-            response_markdown: [recent.length === 1 ? "Here is your order:" : "Here are your most recent orders:", orderLines(recent).join("\n")].join("\n\n"),
-          },
-          now(),
-        ),
-      };
-    }
-    if (wanted.length > 1) {
-      const question = "Which order would you like to return?";
-      return {
-        outcome: "clarification",
-        answer: composeAnswer(
-          {
-            answer_status: "needs_clarification",
-            response_markdown: [question, orderLines(wanted.slice(0, 5)).join("\n")].join("\n\n"),
-            clarification_question: question,
-            next_actions: [{ type: "reply", label: "Name the order" }],
-          },
-          now(),
-        ),
-      };
-    }
-    const order = wanted[0]!;
-    const proposal = await this.propose(handle, "start_return", { order_id: order.order_id }, emit);
-    return {
-      outcome: "confirmation_required",
-      answer: composeAnswer(
-        {
-          answer_status: "awaiting_confirmation",
-          response_markdown: `Start a return for order **${escapeMarkdown(order.order_id)}**? Confirm to go ahead, or cancel.`,
-          next_actions: proposal,
-        },
-        now(),
-      ),
-    };
-  }
-
-  private async addToCart(handle: TurnHandle, intent: Extract<Intent, { kind: "action" }>, emit: Emit): Promise<{ outcome: Outcome; answer: Answer }> {
-    const { session } = handle;
-    const found = await this.gateway.search(session.storeId, { q: intent.product_ref, limit: MAX_PRODUCT_CARDS });
-    await emit(EVENT.productsRead, { count: found.products.length, source: found.source, live_facts: found.live_facts.length, warnings: found.warnings });
-    const now = () => this.ctx.clock.now();
-    const base: Pick<AnswerParts, "catalog_source" | "live_facts"> = { catalog_source: found.source, live_facts: found.live_facts };
-    const ref = intent.product_ref.trim().toLowerCase();
-    const exact = found.products.filter((p) => p.product_id.toLowerCase() === ref || p.title.trim().toLowerCase() === ref);
-    const matches = exact.length === 1 ? exact : found.products;
-    if (matches.length === 0) {
-      return {
-        outcome: "answer",
-        answer: composeAnswer(
-          {
-            ...base,
-            answer_status: "limited",
-            response_markdown: `I couldn't find “${escapeMarkdown(intent.product_ref)}” in this store's catalogue, so nothing was added to your cart.`,
-            limitations: [{ code: "no_match", message: "No product of the catalogue matches the item to add." }],
-          },
-          now(),
-        ),
-      };
-    }
-    if (matches.length > 1) {
-      const question = `Which one would you like to add to your cart: ${matches.map((p) => `“${escapeMarkdown(p.title)}”`).join(", ")}?`;
-      return {
-        outcome: "clarification",
-        answer: composeAnswer(
-          {
-            ...base,
-            answer_status: "needs_clarification",
-            response_markdown: [question, productLines(matches, found.live_facts).join("\n")].join("\n\n"),
-            clarification_question: question,
-            products: matches,
-            limitations: searchLimitations(found),
-            next_actions: [{ type: "reply", label: "Pick a product" }],
-          },
-          now(),
-        ),
-      };
-    }
-    const product = matches[0]!;
-    const quantity = Math.max(1, Math.floor(intent.quantity || 1));
-    const proposal = await this.propose(handle, "add_to_cart", { product_id: product.product_id, quantity }, emit);
-    const line = productLines([product], found.live_facts)[0]!;
-    return {
-      outcome: "confirmation_required",
-      answer: composeAnswer(
-        {
-          ...base,
-          answer_status: "awaiting_confirmation",
-          response_markdown: `Add ${quantity} × **${escapeMarkdown(product.title)}** to your cart? Confirm to go ahead, or cancel.\n\n${line}`,
-          products: [product],
-          limitations: searchLimitations(found).filter((l) => l.code !== "excluded_without_live_price"),
-          next_actions: proposal,
-        },
-        now(),
-      ),
-    };
   }
 
   /** Stores an intent awaiting consent and returns the confirm/cancel next actions previewing it. */
@@ -675,18 +412,4 @@ export class ChatService {
     const events = rows.map(toChatEvent);
     return { thread_id: thread.id, events, last_event_id: events.length > 0 ? events[events.length - 1]!.id : afterId };
   }
-}
-
-function searchLimitations(found: CatalogSearchResult): Limitation[] {
-  const out: Limitation[] = [];
-  if (found.warnings.includes("price_and_availability_not_verified_live")) {
-    out.push({ code: "not_verified_live", message: "Some prices or stock levels could not be read live; they are not shown." });
-  }
-  if (found.price_filter && found.price_filter.excluded_without_live_price > 0) {
-    out.push({
-      code: "excluded_without_live_price",
-      message: `${found.price_filter.excluded_without_live_price} product(s) were left out because their price could not be read live.`,
-    });
-  }
-  return out;
 }

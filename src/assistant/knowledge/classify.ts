@@ -191,6 +191,94 @@ function productQuery(t: string, matched: string[]): string {
   return q || t.replace(/[?!.]+$/, "").trim();
 }
 
+/** Words of policy topics beyond POLICY_KW: card brands and wallets, discounts, membership, fees. */
+const POLICY_EXTRA =
+  /\b(?:visa|mastercard|mc|amex|american\s+express|discover|afterpay|zip\s*pay|apple\s+pay|google\s+pay|shop\s+pay|discounts?|student|members?(?:hip)?|restocking|receipts?|fees?|expire[sd]?|price\s+(?:guarantee|adjustment|protection|drop)|rma|rabatt\w*|mitglied\w*|quittung|kassenbon|nachnahme|vorkasse|preisgarantie|verfallen|gebühr\w*)\b/g;
+/** Questions about conditions ("can I …", "how long …", "will I have to …", "wie lange …"). */
+const CONDITIONAL =
+  /\b(?:if|when|can\s+i|could\s+i|do\s+i|does|do\s+you|will\s+i|would\s+i|is\s+there|are\s+there|is|are|how\s+(?:do|can|long|much|many)|until\s+when|what\s+if|what\s+do|wenn|kann\s+ich|muss\s+ich|wie\s+lange|wie\s+viel|gibt\s+es|bis\s+wann|ist|sind)\b/;
+/** The shopper asks about the state of their own order. */
+const ORDER_STATUS =
+  /\b(?:where(?:'s|\s+is|\s+are)\s+my|track(?:ing)?\b|(?:order|delivery)\s+status|status\s+of|(?:has|have)\s+my\s+(?:order|package|parcel)|when\s+will\s+my\s+(?:order|package|parcel)|did\s+my\s+order|wo\s+(?:ist|bleibt)|sendungsverfolgung|bestellstatus|status\s+meiner|wann\s+kommt\s+meine?)/;
+const MONEY_MENTION = /(?:€|\$|£)\s?\d|\d\s?(?:€|eur|euros?|usd|dollars?)\b/;
+
+export interface RouteFeatures {
+  returnOwn: boolean;
+  orderStatus: boolean;
+  myOrder: boolean;
+  orderId: boolean;
+  returnWord: boolean;
+  policyTopics: number;
+  conditional: boolean;
+  moneyMention: boolean;
+  request: boolean;
+  productFeature: boolean;
+  questionForm: boolean;
+  contentWords: number;
+}
+
+export interface RouteScores {
+  return: number;
+  order: number;
+  product: number;
+  policy: number;
+}
+
+/**
+ * Weights of the scored router (set on the dev half of eval/assistant/retailers.ts and the
+ * classify tests): an explicit "I want to return …" or an order status question outweighs policy
+ * words; policy topics with a conditional question ("will I have to pay for shipping?") outweigh
+ * a mention of "my order" or of an amount; a product feature or request outweighs a bare question.
+ */
+export const ROUTE_WEIGHTS = {
+  returnOwn: 3,
+  returnOrderId: 3,
+  orderStatus: 3,
+  myOrder: 1.5,
+  orderId: 1.5,
+  policyTopic: 1.5,
+  maxTopics: 2,
+  conditional: 1,
+  moneyWithTopic: 0.5,
+  requestAndFeature: 3,
+  feature: 2,
+  request: 1.5,
+  question: 1,
+} as const;
+
+export function routeFeatures(t: string, bare: string, contentWords: number, hints: ReturnType<typeof productHints>, orderId: boolean): RouteFeatures {
+  const topics = (t.match(new RegExp(POLICY_KW.source, "g"))?.length ?? 0) + (t.match(POLICY_EXTRA)?.length ?? 0);
+  return {
+    returnOwn: RETURN_OWN.test(t),
+    orderStatus: ORDER_STATUS.test(t) && ORDER_OWN.test(t),
+    myOrder: ORDER_OWN.test(t),
+    orderId,
+    returnWord: RETURN_WORD.test(t),
+    policyTopics: topics,
+    conditional: CONDITIONAL.test(bare),
+    moneyMention: MONEY_MENTION.test(t),
+    request: REQUEST.test(t),
+    productFeature: Object.keys(hints.filters).length > 0 || hints.priceMin !== undefined || hints.priceMax !== undefined,
+    questionForm: QUESTION_START.test(bare) || t.endsWith("?"),
+    contentWords,
+  };
+}
+
+export function routeScores(f: RouteFeatures): RouteScores {
+  const w = ROUTE_WEIGHTS;
+  const topics = Math.min(w.maxTopics, f.policyTopics);
+  return {
+    return: (f.returnOwn ? w.returnOwn : 0) + (f.orderId && f.returnWord ? w.returnOrderId : 0),
+    order: (f.orderStatus ? w.orderStatus : 0) + (f.myOrder ? w.myOrder : 0) + (f.orderId ? w.orderId : 0),
+    product: f.request && f.productFeature ? w.requestAndFeature : f.productFeature ? w.feature : f.request && f.contentWords > 0 ? w.request : 0,
+    policy:
+      topics * w.policyTopic +
+      (topics > 0 && f.conditional ? w.conditional : 0) +
+      (topics > 0 && f.moneyMention ? w.moneyWithTopic : 0) +
+      (topics === 0 && !f.request && f.questionForm && f.contentWords >= 2 ? w.question : 0),
+  };
+}
+
 /**
  * Routes a text (see the header). `currency` is the store's (price bounds become its minor units).
  */
@@ -219,30 +307,25 @@ export function classifyText(text: string, locale: string, currency = "EUR"): In
     return { kind: "action", name: "add_to_cart", product_ref: ref, quantity };
   }
 
-  // 3. own order / return
+  // 3–7. the scored decision between the shopper's own order / return, a product request and a
+  // policy question (see ROUTE_WEIGHTS).
   const idMatch = ORDER_ID.exec(t);
   const orderId = idMatch ? (idMatch[1] ?? idMatch[2])?.toUpperCase() : undefined;
-  if (RETURN_OWN.test(t) || (orderId && RETURN_WORD.test(t))) {
-    return { kind: "return", query: text.trim(), ...(orderId ? { order_id: orderId } : {}) };
-  }
-  if (ORDER_OWN.test(t) || orderId) return { kind: "order", query: text.trim(), ...(orderId ? { order_id: orderId } : {}) };
-
-  // 4–6. products and policies
   const hints = productHints(t);
-  const hasFeature = Object.keys(hints.filters).length > 0 || hints.priceMin !== undefined || hints.priceMax !== undefined;
-  const request = REQUEST.test(t);
-  const policy = POLICY_KW.test(t);
+  const f = routeFeatures(t, bare, content.length, hints, orderId !== undefined);
+  const scores = routeScores(f);
   const product = (): Intent => {
     const filters: ProductFilters = { ...hints.filters };
     if (hints.priceMin !== undefined) filters.price_min_minor = toMinor(hints.priceMin, currency);
     if (hints.priceMax !== undefined) filters.price_max_minor = toMinor(hints.priceMax, currency);
     return { kind: "product", query: productQuery(t, hints.matched), filters };
   };
-  if (request && hasFeature) return product();
-  if (policy) return { kind: "policy", query: text.trim() };
-  if (hasFeature) return product();
-  if (request && content.length > 0) return product();
-  // 7. other questions go to the policies
-  if ((QUESTION_START.test(bare) || t.endsWith("?")) && content.length >= 2) return { kind: "policy", query: text.trim() };
+  const best = (Object.entries(scores) as Array<[keyof RouteScores, number]>).sort((a, b) => b[1] - a[1])[0]!;
+  if (best[1] > 0) {
+    if (best[0] === "return") return { kind: "return", query: text.trim(), ...(orderId ? { order_id: orderId } : {}) };
+    if (best[0] === "order") return { kind: "order", query: text.trim(), ...(orderId ? { order_id: orderId } : {}) };
+    if (best[0] === "product") return product();
+    return { kind: "policy", query: text.trim() };
+  }
   return { kind: "ambiguous", question: question(content.length === 0 ? "help" : "vague_product", lang) };
 }

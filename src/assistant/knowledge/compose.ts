@@ -25,8 +25,9 @@
 //      "delivery takes 3–5 days";
 //   3. their value sets are disjoint (30 days vs 14 days; "3–5 days" vs "5 days" agree).
 // Then the answer is a conflict quoting both statements: no side is picked.
-import { PassageIndex, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvidence, passageTerms, type QueryGroup, type Scored } from "./retrieval.js";
-import { analyze, quantities, sentences, type Lang, type Quantity } from "./text.js";
+import { PassageIndex, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvidence, passageTerms, type IndexedPassage, type QueryGroup, type Scored } from "./retrieval.js";
+import { disagreement, factsOf, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
+import { analyze, datesIn, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { Citation, Conflict, PolicyAnswer } from "./types.js";
 
 export const MAX_PASSAGES = 4;
@@ -34,6 +35,9 @@ export const MAX_CONFLICT_PASSAGES = 10;
 export const CONFLICT_MIN_COVERAGE = 0.3;
 export const PASSAGE_MIN_RELATIVE = 0.35;
 export const HEADING_BONUS = 0.25;
+/** Passages of at most TERSE_WORDS words count their heading matches at TERSE_HEADING_BONUS. */
+export const TERSE_WORDS = 12;
+export const TERSE_HEADING_BONUS = 0.6;
 export const PASSAGE_WEIGHT_FLOOR = 0.5;
 export const SENTENCE_MIN_RELATIVE = 0.75;
 export const SENTENCE_MIN_SCORE = 0.34;
@@ -41,7 +45,9 @@ export const MAX_SENTENCES = 3;
 export const MAX_CONCEPTS = 2;
 /** A second concept is cited only when its sentence scores at least this share of the best one. */
 export const SECOND_CONCEPT_MIN_RELATIVE = 0.9;
-export const CONFLICT_MIN_CONTEXT_OVERLAP = 0.25;
+export const CONFLICT_MIN_CONTEXT_OVERLAP = 0.1;
+/** Largest score cut for a sentence whose scope (members, holiday, cell phones …) the question does not name. */
+export const SCOPE_PENALTY = 0.4;
 
 export interface ScoredSentence {
   text: string;
@@ -58,10 +64,35 @@ export interface ScoredSentence {
   score: number;
   /** Groups matched in the sentence's own text. */
   inText: Set<QueryGroup>;
+  /** Lead-in of a list item or heading holding a quantity, shown before the sentence. */
+  label: string | null;
   terms: Set<string>;
   headTerms: Set<string>;
   lang: Lang;
   quantities: Quantity[];
+  facts: SentenceFacts;
+}
+
+/**
+ * The sentences of a passage. A table row becomes one sentence per distinct value, each with the
+ * row label and the column headers holding that value ("Most products — My Best Buy Elite Plus
+ * Members: 45 days"), so that a question about one column is answered with that column.
+ */
+export function passageSentences(passage: { text: string; labelled?: string }): string[] {
+  if (!passage.labelled) return sentences(passage.text);
+  const at = passage.labelled.indexOf(" — ");
+  if (at < 0) return [passage.labelled];
+  const label = passage.labelled.slice(0, at);
+  const byValue = new Map<string, string[]>();
+  for (const cell of passage.labelled.slice(at + 3).split("; ")) {
+    const colon = cell.lastIndexOf(": ");
+    const header = colon >= 0 ? cell.slice(0, colon) : "";
+    const value = colon >= 0 ? cell.slice(colon + 2) : cell;
+    byValue.set(value, [...(byValue.get(value) ?? []), header].filter(Boolean));
+  }
+  // A value that holds in every column holds for everyone: its headers are no scope.
+  const columns = passage.labelled.slice(at + 3).split("; ").length;
+  return [...byValue].map(([value, headers]) => `${label} — ${headers.length > 0 && headers.length < columns ? `${headers.join(", ")}: ` : ""}${value}`);
 }
 
 const UNIT_WORDS = new Set(
@@ -81,22 +112,68 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return union === 0 ? 0 : inter / union;
 }
 
+/**
+ * What is shown before a sentence so that it reads on its own: a list item's lead-in ("Buy Now,
+ * Pay Later (if available):" before "Afterpay"), or the last heading when it holds a quantity the
+ * sentence lacks ("Standard Shipping (5-7 Business Days)").
+ */
+function labelOf(passage: { heading: string; lead?: string; labelled?: string }, text: string): string | null {
+  if (passage.labelled) return null;
+  if (passage.lead) return passage.lead.replace(/:\s*$/, "");
+  const segments = passage.heading.split(" › ");
+  const last = segments.length > 1 ? segments[segments.length - 1]! : "";
+  const stated = (x: string) => quantities(x).filter((q) => q.kind !== "percent").length > 0;
+  if (last && stated(last) && !stated(text)) return last;
+  return null;
+}
+
+interface AnalysedSentence {
+  text: string;
+  terms: Set<string>;
+  facts: SentenceFacts;
+  quantities: Quantity[];
+  label: string | null;
+}
+
+/** Per passage (an index's passages live as long as the index): its sentences analysed once. */
+const analysedCache = new WeakMap<IndexedPassage, AnalysedSentence[]>();
+
+function analysedSentences(passage: IndexedPassage): AnalysedSentence[] {
+  let out = analysedCache.get(passage);
+  if (!out) {
+    out = passageSentences(passage).map((text) => {
+      const terms = passageTerms(text, passage.lang);
+      return { text, terms, facts: factsOf(text, [...terms, ...passage.headTerms], passage.lang), quantities: quantities(text), label: labelOf(passage, text) };
+    });
+    analysedCache.set(passage, out);
+  }
+  return out;
+}
+
 /** Scores the sentences of the evidence passages (best passage first). */
 export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang): ScoredSentence[] {
   const total = groups.reduce((s, g) => s + g.weight, 0) || 1;
+  const questionScope = scopeOf(groups.flatMap((g) => g.alts), lang);
   const out: ScoredSentence[] = [];
   const evidence = pool.filter(isEvidence);
   const best = evidence[0]?.score ?? 0;
   pool.forEach((c, passageRank) => {
     const evidenceRank = evidence.indexOf(c);
     const answerable = evidenceRank >= 0 && evidenceRank < MAX_PASSAGES && c.score >= PASSAGE_MIN_RELATIVE * best;
-    const parts = sentences(c.passage.text);
-    parts.forEach((text, position) => {
-      const terms = passageTerms(text, c.passage.lang);
+    const analysed = analysedSentences(c.passage);
+    const parts = analysed.map((a) => a.text);
+    analysed.forEach(({ text, terms: allTerms, facts, quantities: qs, label }, position) => {
+      // "within 30 days of delivery" is not about delivery: a duration's start event is no match.
+      const terms = facts.startTerms.size > 0 ? new Set([...allTerms].filter((x) => !facts.startTerms.has(x))) : allTerms;
       const inText = new Set(groups.filter((g) => PassageIndex.matches(terms, g, lang)));
       const inHead = groups.filter((g) => !inText.has(g) && PassageIndex.matches(c.passage.headTerms, g, lang));
       const textShare = [...inText].reduce((s, g) => s + g.weight * PassageIndex.strength(terms, g, lang), 0) / total;
-      const headShare = inHead.reduce((s, g) => s + g.weight, 0) / total;
+      // A table row does not repeat its subject: its heading counts as its own text; a terse list
+      // item ("Delivery timeframe: 7-21 business days") leans on its heading more than prose does.
+      const terse = c.passage.text.split(/\s+/).length <= TERSE_WORDS;
+      const headShare = (inHead.reduce((s, g) => s + g.weight, 0) / total) * (c.passage.labelled ? 1 / HEADING_BONUS : terse ? TERSE_HEADING_BONUS / HEADING_BONUS : 1);
+      const unasked = [...facts.scope].filter((x) => !questionScope.has(x)).length;
+      const scopeFactor = facts.scope.size === 0 ? 1 : 1 - SCOPE_PENALTY * (unasked / facts.scope.size);
       const realInText = [...inText].some((g) => !g.virtual);
       const only = evidenceRank === 0 && parts.length === 1;
       if (!realInText && !only) return;
@@ -108,12 +185,14 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
         passageRank,
         position,
         match: textShare + HEADING_BONUS * headShare + (only && !realInText ? HEADING_BONUS : 0),
-        score: (textShare + HEADING_BONUS * headShare + (only && !realInText ? HEADING_BONUS : 0)) * (PASSAGE_WEIGHT_FLOOR + (1 - PASSAGE_WEIGHT_FLOOR) * c.score),
+        score: (textShare + HEADING_BONUS * headShare + (only && !realInText ? HEADING_BONUS : 0)) * (PASSAGE_WEIGHT_FLOOR + (1 - PASSAGE_WEIGHT_FLOOR) * c.score) * scopeFactor,
         inText,
         terms,
         headTerms: c.passage.headTerms,
         lang: c.passage.lang,
-        quantities: quantities(text),
+        quantities: qs,
+        facts,
+        label,
       });
     });
   });
@@ -134,12 +213,23 @@ export function sentencePool(candidates: Scored[]): Scored[] {
 const sameCitation = (a: Citation, b: Citation) => a.concept_id === b.concept_id && a.concept_version === b.concept_version;
 
 /** Conflicts among the scored sentences (see the header for the rules). */
-export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], lang: Lang, question = ""): Conflict[] {
-  const asked = new Set(groups.filter((g) => g.virtual).map((g) => (g.alts[0] === VIRTUAL_DURATION ? "duration" : "money")));
+/** The kinds of quantity a question asks for (or states itself: "after 20 days?"). */
+export function askedKinds(groups: QueryGroup[], question: string): Set<"duration" | "money"> {
+  const asked = new Set<"duration" | "money">();
+  for (const g of groups) {
+    if (g.alts[0] === VIRTUAL_DURATION) asked.add("duration");
+    if (g.alts[0] === VIRTUAL_MONEY) asked.add("money");
+  }
   for (const q of quantities(question)) asked.add(q.kind === "duration" ? "duration" : "money");
+  return asked;
+}
+
+export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], lang: Lang, question = ""): Conflict[] {
+  const asked = askedKinds(groups, question);
   if (asked.size === 0) return [];
   const real = groups.filter((g) => !g.virtual);
-  const candidates = scored.filter((s) => s.match >= SENTENCE_MIN_SCORE && s.quantities.length > 0);
+  const hasFacts = (f: SentenceFacts) => f.durations.length + f.amounts.size + f.percents.size + f.dates.size > 0;
+  const candidates = scored.filter((s) => s.match >= SENTENCE_MIN_SCORE && hasFacts(s.facts));
   const conflicts: Conflict[] = [];
   const seenPairs = new Set<string>();
   for (let i = 0; i < candidates.length; i++) {
@@ -150,49 +240,43 @@ export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], la
       if (!a.answerable && !b.answerable) continue; // one side must be a passage the answer would use
       const pairKey = [a.citation.concept_id, b.citation.concept_id].sort().join("|");
       if (seenPairs.has(pairKey)) continue;
+      // The subject is named outside the start event: "within 30 days of delivery" is not about delivery.
+      const subjectTerms = (x: ScoredSentence) => new Set([...x.terms].filter((t) => !x.facts.startTerms.has(t)));
+      const termsA = subjectTerms(a);
+      const termsB = subjectTerms(b);
       const subject = real.filter((g) => {
         const own = { ...g, alts: [g.alts[0]!] };
-        const inA = PassageIndex.matches(a.terms, own, lang) || PassageIndex.matches(a.headTerms, own, lang);
-        const inB = PassageIndex.matches(b.terms, own, lang) || PassageIndex.matches(b.headTerms, own, lang);
+        const inA = PassageIndex.matches(termsA, own, lang) || PassageIndex.matches(a.headTerms, own, lang);
+        const inB = PassageIndex.matches(termsB, own, lang) || PassageIndex.matches(b.headTerms, own, lang);
         return inA && inB && (a.inText.has(g) || b.inText.has(g));
       });
       if (subject.length === 0) continue;
       if (jaccard(context(a), context(b)) < CONFLICT_MIN_CONTEXT_OVERLAP) continue;
-      for (const kind of ["duration", "money", "percent"] as const) {
-        if (!asked.has(kind === "percent" ? "money" : kind)) continue;
-        const va = valuesOf(a.quantities, kind);
-        const vb = valuesOf(b.quantities, kind);
-        if (va.size === 0 || vb.size === 0) continue;
-        if ([...va].some((v) => vb.has(v))) continue;
-        seenPairs.add(pairKey);
-        conflicts.push({
-          point: `${subject.map((g) => g.surface).join(" ")} (${kind === "money" ? "amount" : kind})`,
-          citations: [a.citation, b.citation],
-          statements: [a.text, b.text],
-        });
-        break;
-      }
+      // A statement limited to a scope (members, the holiday season, cell phones …) is an
+      // exception to the general rule, not a disagreement with it.
+      if (!sameScope(a.facts.scope, b.facts.scope)) continue;
+      const kind = disagreement(a.facts, b.facts, asked as Set<"duration" | "money">);
+      if (kind === null) continue;
+      seenPairs.add(pairKey);
+      conflicts.push({
+        point: `${subject.map((g) => g.surface).join(" ")} (${kind})`,
+        citations: [a.citation, b.citation],
+        statements: [a.text, b.text],
+      });
     }
   }
   return conflicts;
 }
 
-function valuesOf(qs: Quantity[], kind: "duration" | "money" | "percent"): Set<string> {
-  const out = new Set<string>();
-  for (const q of qs) {
-    if (q.kind !== kind) continue;
-    if (q.kind === "duration") out.add(String(Math.round(q.days * 100) / 100));
-    else if (q.kind === "money") out.add(`${q.currency}:${q.minor}`);
-    else out.add(String(q.value));
-  }
-  return out;
-}
 
 /** A sentence that is a question (an FAQ entry) is quoted with the sentence that answers it. */
-const withAnswer = (s: ScoredSentence): string => (s.text.trimEnd().endsWith("?") && s.next ? `${s.text} ${s.next}` : s.text);
+const withAnswer = (s: ScoredSentence): string => {
+  const text = s.text.trimEnd().endsWith("?") && s.next ? `${s.text} ${s.next}` : s.text;
+  return s.label ? `${s.label}: ${text}` : text;
+};
 
 /** The extractive answer from scored sentences; null when no sentence qualifies. */
-export function extractive(scored: ScoredSentence[]): Extract<PolicyAnswer, { kind: "answer" }> | null {
+export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "money"> = new Set()): Extract<PolicyAnswer, { kind: "answer" }> | null {
   const eligible = scored.filter((s) => s.score >= SENTENCE_MIN_SCORE && s.answerable);
   if (eligible.length === 0) return null;
   const ranked = [...eligible].sort((a, b) => b.score - a.score || a.passageRank - b.passageRank || a.position - b.position);
@@ -201,7 +285,7 @@ export function extractive(scored: ScoredSentence[]): Extract<PolicyAnswer, { ki
   const concepts: Citation[] = [];
   for (const s of ranked) {
     if (chosen.length >= MAX_SENTENCES || s.score < SENTENCE_MIN_RELATIVE * best) break;
-    if (chosen.some((c) => c.text === s.text)) continue;
+    if (chosen.some((c) => c.text === s.text || c.label === s.text.replace(/:\s*$/, "") || s.label === c.text.replace(/:\s*$/, ""))) continue;
     if (!concepts.some((c) => sameCitation(c, s.citation))) {
       if (concepts.length >= MAX_CONCEPTS) continue;
       if (concepts.length > 0 && s.score < SECOND_CONCEPT_MIN_RELATIVE * best) continue;
@@ -210,18 +294,40 @@ export function extractive(scored: ScoredSentence[]): Extract<PolicyAnswer, { ki
     chosen.push(s);
   }
   // Reading order: per concept (order of first use), then passage and sentence order.
-  const paragraphs = concepts.map((c) =>
-    chosen
+  // List items, table cells and headings read as a list; prose sentences as a paragraph.
+  const asList = chosen.length > 1 && chosen.some((s) => s.label !== null || !/[.!?]["”)]?$/.test(s.text.trim()));
+  const paragraphs = concepts.map((c) => {
+    const texts = chosen
       .filter((s) => sameCitation(s.citation, c))
       .sort((a, b) => a.passageRank - b.passageRank || a.position - b.position)
-      .map(withAnswer)
-      .join(" "),
-  );
+      .map(withAnswer);
+    return asList ? texts.map((t) => `- ${t}`).join("\n") : texts.join(" ");
+  });
   const passages = concepts.map((c) => ({
     citation: c,
     text: chosen.filter((s) => sameCitation(s.citation, c)).map(withAnswer).join(" "),
   }));
-  return { kind: "answer", markdown: paragraphs.join("\n\n"), citations: concepts, passages, phrased_by: "extractive" };
+  const direct = directAnswer(ranked[0]!, asked);
+  return { kind: "answer", markdown: paragraphs.join("\n\n"), citations: concepts, passages, phrased_by: "extractive", ...(direct ? { direct } : {}) };
+}
+
+/**
+ * The direct answer to a question asking for a duration, a deadline or an amount: the value as
+ * the best sentence states it ("90 days", "January 14, 2020", "$12.95", "15%"), never computed.
+ */
+export function directAnswer(best: ScoredSentence, asked: Set<"duration" | "money">): string | null {
+  const text = best.label && quantities(best.text).length === 0 ? best.label : best.text;
+  if (asked.has("duration")) {
+    const dates = datesIn(text);
+    const d = quantities(text).find((q) => q.kind === "duration");
+    if (dates.length > 0 && (!d || /\b(?:until|through|by|bis)\b/i.test(text))) return dates[dates.length - 1]!.text.replace(/^\w/, (c) => c.toUpperCase());
+    if (d) return d.text;
+  }
+  if (asked.has("money")) {
+    const m = quantities(text).find((q) => q.kind === "money" || q.kind === "percent");
+    if (m) return m.text;
+  }
+  return null;
 }
 
 /** Markdown of a conflict: both statements quoted with their policy's title; no side picked. */

@@ -1,31 +1,79 @@
 // The answer pipeline over one passage index, without I/O (the store cache, embeddings and the LLM
 // live in ./index.ts): groups → BM25 candidates → evidence threshold → optional re-rank →
 // conflicts → extractive answer.
-import { conflictMarkdown, extractive, findConflicts, noEvidenceMarkdown, scoreSentences, sentencePool } from "./compose.js";
-import { PassageIndex, RERANK_DEPTH, isEvidence, normalizeScores, queryGroups, type Scored } from "./retrieval.js";
+import { askedKinds, conflictMarkdown, extractive, findConflicts, noEvidenceMarkdown, scoreSentences, sentencePool } from "./compose.js";
+import { CROSS, applyRewrites, crossKey } from "./lexicon.js";
+import { PassageIndex, RERANK_DEPTH, isEvidence, normalizeScores, queryGroups, rewrite, type QueryGroup, type Scored } from "./retrieval.js";
 import type { Lang } from "./text.js";
 import type { PolicyAnswer } from "./types.js";
 
 export type Rerank = (candidates: Scored[]) => Promise<Scored[]>;
 
-export async function ground(index: PassageIndex, text: string, threadLang: Lang, rerank: Rerank = async (c) => normalizeScores(c)): Promise<PolicyAnswer> {
+/**
+ * The question's groups in the language of the policies: a question asked in another language
+ * than the policies' is translated word by word through the commerce lexicon first (words it
+ * cannot translate are kept only when the policies use them); unknown words are typo-corrected
+ * against the policies' vocabulary.
+ */
+export function prepareQuery(index: PassageIndex, text: string, threadLang: Lang): { lang: Lang; groups: QueryGroup[] } {
   const lang = index.queryLang(threadLang);
-  const groups = index.weigh(queryGroups(text, lang), lang);
+  const key = crossKey(threadLang, lang);
+  const query = key ? applyRewrites(rewrite(text, threadLang), CROSS[key]) : text;
+  return { lang, groups: index.weigh(index.correct(queryGroups(query, lang), lang), lang, key !== null) };
+}
+
+export async function ground(index: PassageIndex, text: string, threadLang: Lang, rerank: Rerank = async (c) => normalizeScores(c)): Promise<PolicyAnswer> {
+  const { lang, groups } = prepareQuery(index, text, threadLang);
+  // Framing text is in the thread's language; quotes stay in the policies' language.
+  const frame = threadLang === "other" ? lang : threadLang;
   const candidates = index.query(groups, lang, RERANK_DEPTH);
-  if (!candidates.some(isEvidence)) return { kind: "no_evidence", markdown: noEvidenceMarkdown(lang) };
+  if (!candidates.some(isEvidence)) return { kind: "no_evidence", markdown: noEvidenceMarkdown(frame) };
   const pool = sentencePool(await rerank(candidates));
   const scored = scoreSentences(pool, groups, lang);
   const conflicts = findConflicts(scored, groups, lang, text);
   if (conflicts.length > 0) {
     const citations = conflicts.flatMap((c) => c.citations).filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id) === i);
-    return { kind: "conflict", markdown: conflictMarkdown(conflicts, lang), conflicts, citations };
+    return { kind: "conflict", markdown: conflictMarkdown(conflicts, frame), conflicts, citations };
   }
-  return extractive(scored) ?? { kind: "no_evidence", markdown: noEvidenceMarkdown(lang) };
+  return extractive(scored, askedKinds(groups, text)) ?? { kind: "no_evidence", markdown: noEvidenceMarkdown(frame) };
+}
+
+/**
+ * A question in parts (parts.ts): each part is grounded on its own; the answers are combined —
+ * one conflict makes the whole reply a conflict; parts without evidence are left out when another
+ * part is answered (and named by `unanswered`); citations are the union in order of use.
+ */
+export async function groundParts(index: PassageIndex, parts: string[], threadLang: Lang, rerank?: Rerank): Promise<PolicyAnswer> {
+  if (parts.length === 1) return ground(index, parts[0]!, threadLang, rerank);
+  const results = await Promise.all(parts.map((p) => ground(index, p, threadLang, rerank)));
+  const conflict = results.find((r) => r.kind === "conflict");
+  if (conflict) return conflict;
+  const answered = results.filter((r): r is Extract<PolicyAnswer, { kind: "answer" }> => r.kind === "answer");
+  if (answered.length === 0) return results[0]!;
+  const citations = answered.flatMap((a) => a.citations).filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id && x.concept_version === c.concept_version) === i);
+  const seen = new Set<string>();
+  const markdown = answered
+    .map((a) => {
+      const lines = a.markdown.split("\n").filter((l) => l.trim() === "" || !seen.has(l.trim()));
+      lines.forEach((l) => seen.add(l.trim()));
+      return lines.join("\n").trim();
+    })
+    .filter(Boolean)
+    .join("\n\n");
+  const directs = answered.map((a) => a.direct).filter((d): d is string => Boolean(d));
+  return {
+    kind: "answer",
+    markdown,
+    citations,
+    passages: answered.flatMap((a) => a.passages),
+    phrased_by: "extractive",
+    ...(directs.length > 0 ? { direct: [...new Set(directs)].join(" · ") } : {}),
+    ...(answered.length < results.length ? { unanswered: parts.filter((_, i) => results[i]!.kind !== "answer") } : {}),
+  };
 }
 
 /** Whether any passage of the index is evidence for the text (the threshold of retrieval.ts). */
 export function hasEvidence(index: PassageIndex, text: string, threadLang: Lang): boolean {
-  const lang = index.queryLang(threadLang);
-  const groups = index.weigh(queryGroups(text, lang), lang);
+  const { lang, groups } = prepareQuery(index, text, threadLang);
   return index.query(groups, lang, RERANK_DEPTH).some(isEvidence);
 }

@@ -20,7 +20,9 @@ import type { AppContext } from "../../platform/context.js";
 import { PoliciesRepository } from "../policies/repository.js";
 import { AssistantSettingsService } from "../settings/service.js";
 import { classifyText } from "./classify.js";
-import { ground, hasEvidence } from "./ground.js";
+import { groundParts, hasEvidence } from "./ground.js";
+import { splitParts, withFollowUp } from "./parts.js";
+import { sanitizeQuestion } from "./sanitize.js";
 import { checkPhrasing, phraseWithLlm } from "./llm.js";
 import { splitPassages } from "./passages.js";
 import { PassageIndex, blend, normalizeScores, type Scored } from "./retrieval.js";
@@ -113,12 +115,13 @@ export class KnowledgeEngine implements Knowledge {
     }
   }
 
-  async answer(storeId: string, text: string, locale: string): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }> {
+  async answer(storeId: string, text: string, locale: string, options: { previous?: string } = {}): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }> {
     const entry = await this.entry(storeId);
     const { index, policies } = await this.langIndex(storeId, entry, locale);
     const versions: KnowledgeVersions = { policies, index_built_at: entry.builtAt };
     const lang: Lang = langOf(locale);
-    const result = await ground(index, text, lang, (candidates) => this.rerank(entry, text, candidates));
+    const question = sanitizeQuestion(withFollowUp(text, options.previous, lang));
+    const result = await groundParts(index, splitParts(question, lang), lang, (candidates) => this.rerank(entry, question, candidates));
     if (result.kind !== "answer") return { result, versions };
     const answer = result;
     if (this.ctx.config.llm) {

@@ -23,18 +23,46 @@
 // scored `EMBED_BLEND_BM25 × bm25 / top bm25 + (1 − EMBED_BLEND_BM25) × max(0, cosine(query,
 // passage))`, with passage vectors cached in the store's index entry.
 import MiniSearch from "minisearch";
-import { analyze, langOf, normalize, quantities, words, stem, isStopWord, type Lang } from "./text.js";
+import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
+import { isEnglishWord } from "./dictionary.js";
+import { GOODS, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
+import { analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, isStopWord, type Lang } from "./text.js";
+
+/** Whether a word is one typo away from a stop word of 5+ letters. */
+function nearStopWord(word: string, lang: Lang): boolean {
+  if (word.length < 5) return false;
+  for (const w of stopWords(lang)) if (w.length >= 5 && Math.abs(w.length - word.length) <= 1 && DamerauLevenshteinDistance(word, w) <= 1) return true;
+  return false;
+}
 import type { Passage } from "./passages.js";
 
 export const EVIDENCE_MIN_COVERAGE = 0.5;
 /** Weight of a match through a synonym only, in coverage, sentence scores and BM25 (term boost). */
 export const SYNONYM_STRENGTH = 0.6;
 export const RERANK_DEPTH = 12;
-export const EMBED_BLEND_BM25 = 0.6;
+export const EMBED_BLEND_BM25 = 0.8;
 const HEAD_BOOST = 0.5;
+
+/**
+ * Weight (share of the rarest word's) of a word the policies never use: it counts against the
+ * evidence (a question about "gift wrapping" is not answered from "gift cards"), but one stray word
+ * of a long question ("I *lost* the receipt, can I return a chair?") does not sink it.
+ */
+export const UNKNOWN_WORD_WEIGHT = 0.5;
+/** Weight (share of the rarest word's) of an item the policies never name when the question names a policy topic. */
+export const UNKNOWN_OBJECT_WEIGHT = 0.1;
 
 export const VIRTUAL_DURATION = "qdur";
 export const VIRTUAL_MONEY = "qmoney";
+export const VIRTUAL_HOW = "qhow";
+const FREE_WORD = /\b(?:free|no\s+charge|kostenlos|kostenfrei|gratis)\b/;
+
+/** "How do I return …?": the question asks for a procedure; passages naming a channel or a step carry `qhow`. */
+const HOW_Q: Record<"en" | "de", RegExp> = {
+  en: /\bhow\s+(?:do|can|should|would|to)\s+(?:i|we|you)?\s*(?!long|much|many)\w+|\bwhat\s+do\s+i\s+(?:need|have)\s+to\b|\bwhere\s+(?:do|can)\s+i\b/,
+  de: /\bwie\s+(?:kann|muss|soll|mache|funktioniert)\b|\bwas\s+muss\s+ich\b|\bwo\s+kann\s+ich\b/,
+};
+const HOW_PASSAGE = /\b(?:in-store|in\s+store|by\s+mail|online|visit|bring|drop|print|log\s+in|sign\s+in|select|choose|contact|e-?mail|call|request|fill|pack|label|start|send|must\s+include|need|required|via|filiale|per\s+post|etikett|anmelden|kontakt\w*|schick\w*)\b/;
 
 export interface IndexedPassage extends Passage {
   lang: Lang;
@@ -84,8 +112,8 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["return", "refund", "exchang"],
     ["refund", "return", "money"],
     ["ship", "shipment", "delivery", "deliver", "postag", "dispatch"],
-    ["delivery", "deliver", "ship", "shipment", "dispatch"],
-    ["deliver", "delivery", "ship", "shipment", "dispatch"],
+    ["delivery", "deliver", "ship", "shipment", "dispatch", "arriv"],
+    ["deliver", "delivery", "ship", "shipment", "dispatch", "arriv"],
     ["warranty", "guarante", "defect", "defective"],
     ["guarante", "warranty"],
     ["pay", "payment", "paypal", "card", "invoice", "klarna"],
@@ -99,6 +127,25 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["damag", "broken", "defective", "defect"],
     ["privacy", "data", "personal"],
     ["data", "privacy", "personal"],
+    ["take", "accept"],
+    ["buy", "purchas", "bought"],
+    ["send", "ship", "mail", "return"],
+    ["expir", "valid"],
+    ["valid", "expir"],
+    ["charg", "fee", "cost"],
+    ["fee", "charg", "cost"],
+    ["packag", "box", "packaging"],
+    ["phone", "cell"],
+    ["cell", "phone"],
+    ["fridg", "appliance", "refrigerator"],
+    ["washer", "appliance"],
+    ["dryer", "appliance"],
+    ["member", "membership", "elit"],
+    ["receiv", "deliver", "delivery", "arriv"],
+    ["arriv", "receiv", "deliver", "delivery"],
+    ["clock", "period", "begin"],
+    ["start", "begin", "period"],
+    ["secur", "encryption", "protect"],
   ],
   de: [
     ["ruckgab", "retour", "umtausch", "widerruf"],
@@ -125,14 +172,16 @@ const DURATION_Q: Record<"en" | "de", RegExp> = {
 };
 const DURATION_WORDS = new Set(["zeit", "how", "long", "many", "days", "day", "weeks", "week", "months", "month", "years", "year", "hours", "window", "period", "deadline", "time", "limit", "frame", "timeframe", "until", "when", "take", "takes", "wie", "lange", "lang", "viele", "tage", "wochen", "monate", "jahre", "stunden", "frist", "fristen", "zeitraum", "wann", "bis", "dauer", "dauert"]);
 const MONEY_Q: Record<"en" | "de", RegExp> = {
-  en: /\bhow\s+much\b|\bwhat\s+(?:does|do|is|are|will)\b.*\b(?:cost|costs|fee|fees|charge|price)\b|\b(?:fee|fees|minimum|threshold)\b/,
+  en: /\bhow\s+much\b|\bwhat\s+(?:does|do|is|are|will)\b.*\b(?:cost|costs|fee|fees|charge)\b|\b(?:fee|fees|minimum|threshold)\b/,
   de: /\bwie\s+viel\b|\b(?:kostet|kosten|gebühr\w*|gebuhr\w*|preis|mindestbestellwert|mindest\w*)\b/,
 };
 const MONEY_WORDS = new Set(["how", "much", "cost", "costs", "fee", "fees", "charge", "charges", "wie", "viel", "kostet", "kosten", "gebühr", "gebühren", "preis"]);
 
-function rewrite(text: string, lang: Lang): string {
+export function rewrite(text: string, lang: Lang): string {
   let t = normalize(text);
   if (lang === "other") return t;
+  if (lang === "de") t = t.replace(SEPARABLE_ZU, "$1$2");
+  t = applyRewrites(t, SHORTHAND[lang]);
   for (const [re, to] of PHRASES[lang]) t = t.replace(re, to);
   return t;
 }
@@ -142,8 +191,14 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
   const terms = new Set(analyze(rewrite(text, lang), lang));
   for (const q of quantities(text)) {
     if (q.kind === "duration") terms.add(VIRTUAL_DURATION);
-    if (q.kind === "money") terms.add(VIRTUAL_MONEY);
+    // A percentage (a restocking fee of 15%) is an amount too.
+    if (q.kind === "money" || q.kind === "percent") terms.add(VIRTUAL_MONEY);
   }
+  // "Free" (kostenlos) states an amount: zero.
+  if (FREE_WORD.test(normalize(text))) terms.add(VIRTUAL_MONEY);
+  // A deadline ("through January 14, 2020") answers "until when" / "how long".
+  if (hasDate(text)) terms.add(VIRTUAL_DURATION);
+  if (HOW_PASSAGE.test(normalize(text))) terms.add(VIRTUAL_HOW);
   return terms;
 }
 
@@ -155,9 +210,13 @@ export function queryGroups(text: string, lang: Lang): Array<Omit<QueryGroup, "w
   const asksDuration = l !== null && DURATION_Q[l].test(rewritten);
   const asksMoney = l !== null && MONEY_Q[l].test(rewritten);
   if (asksDuration) groups.push({ surface: "duration", alts: [VIRTUAL_DURATION], virtual: true });
+  if (l !== null && !asksDuration && HOW_Q[l].test(rewritten)) groups.push({ surface: "procedure", alts: [VIRTUAL_HOW], virtual: true });
   if (asksMoney) groups.push({ surface: "amount", alts: [VIRTUAL_MONEY], virtual: true });
   const seen = new Set<string>();
+  // A number inside a quantity the question states ("10 days after I ordered") is context, not a subject word.
+  const stated = new Set(quantities(rewritten).flatMap((q) => words(q.text).filter((w) => /^\d/.test(w))));
   for (const w of words(rewritten)) {
+    if (stated.has(w)) continue;
     if (isStopWord(w, lang)) continue;
     if (asksDuration && DURATION_WORDS.has(w)) continue;
     if (asksMoney && MONEY_WORDS.has(w)) continue;
@@ -184,10 +243,16 @@ export class PassageIndex {
   /** Languages present; German prefix matching applies when the query's language is "de". */
   readonly vectors = new Map<string, Float32Array>();
 
+  /** Every word of the passages (after rewrites) → its stem, for typo correction. */
+  private readonly vocabulary = new Map<string, string>();
+
   constructor(passages: Passage[]) {
     this.passages = passages.map((p) => {
       const lang = langOf(p.locale);
-      return { ...p, lang, terms: passageTerms(p.text, lang), headTerms: new Set(analyze(rewrite(p.heading, lang), lang)) };
+      // A list item is matched with its lead-in ("Buy Now, Pay Later (if available): Afterpay").
+      const body = p.labelled ?? (p.lead ? `${p.lead} ${p.text}` : p.text);
+      for (const w of words(rewrite(`${p.heading} ${body}`, lang))) if (w.length >= 3 && !/^\d/.test(w) && !isStopWord(w, lang)) this.vocabulary.set(w, stem(w, lang));
+      return { ...p, lang, terms: passageTerms(body, lang), headTerms: passageTerms(p.heading, lang) };
     });
     this.search = new MiniSearch({
       fields: ["body", "head"],
@@ -196,7 +261,8 @@ export class PassageIndex {
       processTerm: (t) => t,
     });
     for (const p of this.passages) this.byId.set(p.id, p);
-    this.search.addAll(this.passages.map((p) => ({ id: p.id, body: [...p.terms].join(" "), head: [...p.headTerms].join(" ") })));
+    // A table row does not repeat its subject: its heading is indexed as its text too.
+    this.search.addAll(this.passages.map((p) => ({ id: p.id, body: [...p.terms, ...(p.labelled ? p.headTerms : [])].join(" "), head: [...p.headTerms].join(" ") })));
   }
 
   get size(): number {
@@ -208,7 +274,7 @@ export class PassageIndex {
    * language without analyser, answered from the fallback set) the most common passage language.
    */
   queryLang(lang: Lang): Lang {
-    if (lang !== "other") return lang;
+    if (lang !== "other" && (this.passages.length === 0 || this.passages.some((p) => p.lang === lang))) return lang;
     const counts = new Map<Lang, number>();
     for (const p of this.passages) counts.set(p.lang, (counts.get(p.lang) ?? 0) + 1);
     return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "other";
@@ -222,7 +288,12 @@ export class PassageIndex {
   private static has(terms: Set<string>, alt: string, compound: boolean): boolean {
     if (terms.has(alt)) return true;
     if (!compound || alt.length < 4) return false;
-    for (const t of terms) if (t.startsWith(alt) || (alt.length >= 5 && t.endsWith(alt))) return true;
+    // German compounds either way: versand → versandkosten / standardversand, and
+    // rücksendeetikett → etikett (a policy word of 5+ letters ending or starting the question's).
+    for (const t of terms) {
+      if (t.startsWith(alt) || (alt.length >= 5 && t.endsWith(alt))) return true;
+      if (t.length >= 4 && !t.startsWith("q") && alt.length >= t.length + 3 && (alt.endsWith(t) || alt.startsWith(t))) return true;
+    }
     return false;
   }
 
@@ -238,24 +309,72 @@ export class PassageIndex {
     return group.alts.some((a) => PassageIndex.has(terms, a, lang === "de" && !group.virtual));
   }
 
-  /** IDF weights of the query's groups over this index. */
-  weigh(groups: Array<Omit<QueryGroup, "weight">>, lang: Lang): QueryGroup[] {
+  private readonly dfCache = new Map<string, number>();
+
+  private df(alt: string, compound: boolean): number {
+    const key = `${compound ? 1 : 0}${alt}`;
+    let n = this.dfCache.get(key);
+    if (n === undefined) {
+      n = this.passages.filter((p) => PassageIndex.has(p.terms, alt, compound) || PassageIndex.has(p.headTerms, alt, compound)).length;
+      if (this.dfCache.size < 20_000) this.dfCache.set(key, n);
+    }
+    return n;
+  }
+
+  /**
+   * Typo tolerance: a word the policies never use is replaced by the policy word within
+   * Damerau-Levenshtein distance 1 (2 for words of 8+ letters) that occurs most often, when there
+   * is one ("retrun" → return). A correction onto a stop word drops the word ("polcy" → policy).
+   */
+  correct(groups: Array<Omit<QueryGroup, "weight">>, lang: Lang): Array<Omit<QueryGroup, "weight">> {
+    const out: Array<Omit<QueryGroup, "weight">> = [];
+    for (const g of groups) {
+      if (g.virtual || g.surface.length < 4 || /\d/.test(g.surface) || g.alts.some((a) => this.df(a, lang === "de") > 0) || (lang === "en" && isEnglishWord(g.surface))) {
+        out.push(g);
+        continue;
+      }
+      const max = g.surface.length >= 8 ? 2 : 1;
+      let best: { word: string; stem: string; d: number; df: number } | null = null;
+      for (const [word, st] of this.vocabulary) {
+        if (Math.abs(word.length - g.surface.length) > max || word[0] !== g.surface[0] && word[1] !== g.surface[1]) continue;
+        const d = DamerauLevenshteinDistance(g.surface, word);
+        if (d > max) continue;
+        const df = this.df(st, false);
+        if (!best || d < best.d || (d === best.d && df > best.df)) best = { word, stem: st, d, df };
+      }
+      // A misspelt question word ("polcy", "pleas") carries no subject.
+      if (!best && nearStopWord(g.surface, lang)) continue;
+      if (!best) out.push(g);
+      else if (!isStopWord(best.word, lang)) out.push({ ...g, surface: best.word, alts: [best.stem] });
+    }
+    return out;
+  }
+
+  /** IDF weights of the query's groups over this index; `crossLanguage` drops words the policies never use. */
+  weigh(groups: Array<Omit<QueryGroup, "weight">>, lang: Lang, crossLanguage = false): QueryGroup[] {
     const n = Math.max(1, this.passages.length);
     const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
     const maxIdf = idf(0);
-    return groups.map((g) => {
+    const stats = groups.map((g) => {
       let best = 0;
       let seen = false;
       for (const a of g.alts) {
-        const df = this.passages.filter((p) => PassageIndex.has(p.terms, a, lang === "de" && !g.virtual) || PassageIndex.has(p.headTerms, a, lang === "de" && !g.virtual)).length;
+        const df = this.df(a, lang === "de" && !g.virtual);
         if (df > 0) {
           seen = true;
           best = Math.max(best, idf(df));
         }
       }
-      // Floors keep a word found in every passage from weighing nothing.
-      return { ...g, weight: seen ? Math.max(best, 0.15 * maxIdf) : maxIdf };
+      return { g, best, seen };
     });
+    // A policy topic the store's policies hold makes an unknown item ("a tent") the question's object.
+    const topics = lang === "other" ? null : TOPICS[lang];
+    const topical = topics !== null && stats.some((s) => s.seen && !s.g.virtual && s.g.alts.some((a) => topics.has(a)));
+    return stats
+      .filter((s) => !(crossLanguage && !s.seen && !s.g.virtual))
+      // Floors keep a word found in every passage from weighing nothing.
+      // "How do I …" only breaks ties between passages that match the question's words.
+      .map((s) => ({ ...s.g, weight: s.g.alts[0] === VIRTUAL_HOW ? 0.15 * maxIdf : s.seen ? Math.max(s.best, 0.15 * maxIdf) : topical && GOODS.has(s.g.surface) ? UNKNOWN_OBJECT_WEIGHT * maxIdf : UNKNOWN_WORD_WEIGHT * maxIdf }));
   }
 
   /** BM25 candidates with coverage, best first. */
@@ -266,7 +385,7 @@ export class PassageIndex {
     const results = this.search.search(terms.join(" "), {
       tokenize: (s) => s.split(" ").filter(Boolean),
       processTerm: (t) => t,
-      prefix: (term) => lang === "de" && term.length >= 4 && term !== VIRTUAL_DURATION && term !== VIRTUAL_MONEY,
+      prefix: (term) => lang === "de" && term.length >= 4 && !term.startsWith("q"),
       boost: { body: 1, head: HEAD_BOOST },
       boostTerm: (term) => (primary.has(term) ? 1 : SYNONYM_STRENGTH),
       combineWith: "OR",

@@ -35,7 +35,9 @@ const EN_STOP = new Set(
     "any some all each every other such only own same more most less few many much own up down out over under again further once " +
     "please tell know want like need get got let lets ok okay hi hello hey thanks thank policy policies store rule rules info " +
     "information question questions ask asking regarding about anything something thing things say says said does dont don't im i'm " +
-    "ive i've youre you're whats what's it's its there's theres able"
+    "ive i've youre you're whats what's it's its there's theres able still already even ever really actually anyway maybe " +
+    "after before during since within through among " +
+    "though"
   ).split(/\s+/),
 );
 
@@ -47,7 +49,8 @@ const DE_STOP = new Set(
     "jene was welche welcher welches wer wen wem wessen wann wo warum wie kann konnen können konnte könnte wurde würde werden wird soll " +
     "sollte darf durfen dürfen muss mussen müssen nicht kein keine ja nein so als auch nur noch schon sehr mehr viel viele alle jede " +
     "jeder jedes bitte sagen sag wissen mochte möchte mochten möchten hallo hi danke richtlinie richtlinien regel regeln shop laden " +
-    "info infos frage fragen gibt geben es etwas denn doch mal bekomme bekommen bekommt bekommst erhalte erhalten erhält kriege kriegen"
+    "info infos frage fragen gibt geben es etwas denn doch mal bekomme bekommen bekommt bekommst erhalte erhalten erhält kriege kriegen " +
+    "benutzen benutze verwenden verwende nutzen nutze machen mache tun noch"
   ).split(/\s+/),
 );
 
@@ -96,6 +99,11 @@ export function stemDe(word: string): string {
     else break;
   }
   return w;
+}
+
+/** The stop words of a language. */
+export function stopWords(lang: Lang): ReadonlySet<string> {
+  return lang === "en" ? EN_STOP : lang === "de" ? DE_STOP : new Set();
 }
 
 export function isStopWord(word: string, lang: Lang): boolean {
@@ -232,3 +240,36 @@ export function numbersIn(text: string): number[] {
   }
   return out;
 }
+
+// --- dates --------------------------------------------------------------------------------------
+
+const MONTHS_EN = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const MONTHS_DE = ["januar", "februar", "märz", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "dezember"];
+const MONTH_ABBR = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const DATE_RE = new RegExp(
+  `\\b(?:(${[...MONTHS_EN, ...MONTH_ABBR].join("|")})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?|(\\d{1,2})\\.?\\s+(${[...MONTHS_DE, ...MONTHS_EN].join("|")})(?:\\s+(\\d{4}))?)\\b`,
+  "giu",
+);
+
+export interface DateMention {
+  month: number;
+  day: number;
+  year: number | null;
+  text: string;
+}
+
+/** Calendar dates written "January 14, 2020", "Dec 3", "7. Januar 2025", "3 December 2019". */
+export function datesIn(text: string): DateMention[] {
+  const out: DateMention[] = [];
+  for (const m of normalize(text).matchAll(DATE_RE)) {
+    const monthWord = (m[1] ?? m[5])!.toLowerCase();
+    const month = [MONTHS_EN, MONTHS_DE, MONTH_ABBR].map((list) => list.indexOf(monthWord)).find((i) => i >= 0)!;
+    const day = Number(m[2] ?? m[4]);
+    const year = m[3] ?? m[6];
+    if (day < 1 || day > 31) continue;
+    out.push({ month: month + 1, day, year: year ? Number(year) : null, text: m[0] });
+  }
+  return out;
+}
+
+export const hasDate = (text: string): boolean => datesIn(text).length > 0;

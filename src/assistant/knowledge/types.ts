@@ -25,7 +25,17 @@ export interface Conflict {
 }
 
 export type PolicyAnswer =
-  | { kind: "answer"; markdown: string; citations: Citation[]; passages: Array<{ citation: Citation; text: string }>; phrased_by: "extractive" | "llm" }
+  | {
+      kind: "answer";
+      markdown: string;
+      citations: Citation[];
+      passages: Array<{ citation: Citation; text: string }>;
+      phrased_by: "extractive" | "llm";
+      /** The value asked for (a duration, deadline or amount) as the best quoted sentence states it. */
+      direct?: string;
+      /** Parts of a multi-part question that no policy answers. */
+      unanswered?: string[];
+    }
   | { kind: "conflict"; markdown: string; conflicts: Conflict[]; citations: Citation[] }
   | { kind: "no_evidence"; markdown: string };
 
@@ -37,7 +47,8 @@ export interface KnowledgeVersions {
 
 export interface Knowledge {
   classify(storeId: string, text: string, locale: string): Promise<Intent>;
-  answer(storeId: string, text: string, locale: string): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }>;
+  /** `previous`: the shopper's previous question in the thread (an elliptical follow-up is read with it). */
+  answer(storeId: string, text: string, locale: string, options?: { previous?: string }): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }>;
 }
 
 /** Thrown when an optional model dependency (embeddings, LLM) is configured but down. */

@@ -1,0 +1,27 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { ProductCard } from "../../storefront/types.js";
+import { matchTitle, mayNameProduct } from "./products.js";
+
+const card = (id: string, title: string) => ({ product_id: id, title }) as ProductCard;
+const cards = [
+  card("prd_1", "Sony WH-1000XM5 Wireless Noise Cancelling Headphones"),
+  card("prd_2", "adidas Originals Samba OG Sneaker weiß"),
+  card("prd_3", "AirPods Pro (2nd generation)"),
+  card("prd_4", "Red Linen Dress"),
+  card("prd_5", "Blue Linen Dress"),
+];
+
+test("a product named by its title (exact or close) resolves to that product; a tie to none", () => {
+  assert.equal(matchTitle(cards, "Do you have the Sony WH-1000XM5 Wireless Noise Cancelling Headphones in stock?")?.product_id, "prd_1");
+  assert.equal(matchTitle(cards, "samba og sneaker", true)?.product_id, "prd_2");
+  assert.equal(matchTitle(cards, "airpods pro", true)?.product_id, "prd_3");
+  assert.equal(matchTitle(cards, "linen dress", true), null);
+  assert.equal(matchTitle(cards, "How long do I have to return something?"), null);
+});
+
+test("product-name cues", () => {
+  assert.ok(mayNameProduct("is the LAUTERS floor lamp available?"));
+  assert.ok(mayNameProduct("Is the Photon Mono M7 Pro in stock?"));
+  assert.ok(!mayNameProduct("how long do I have to return something within 30 days?"));
+});

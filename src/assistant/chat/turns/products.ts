@@ -1,0 +1,106 @@
+// Product requests and products named by their title.
+//
+// A product request searches the catalogue with the router's query and filters (live price and
+// stock for the cards shown). A product *named* in the text — "do you have the Sony WH-1000XM5
+// Wireless Noise Cancelling Headphones in stock?", "add 2 of the KIVIK sofa" — resolves to that
+// product (namedProduct): the catalogue is searched with the text and each result's title is
+// compared with the words of the text; the product whose title words are found best (at least
+// half of them and two words, or all of a one-word title) wins when no other product ties with it.
+import { isStopWord, words } from "../../knowledge/text.js";
+import type { Intent } from "../../knowledge/types.js";
+import type { CatalogSearchResult, ProductCard } from "../../storefront/types.js";
+import { composeAnswer, escapeMarkdown, productLines, type AnswerParts } from "../answers.js";
+import { T } from "../i18n.js";
+import { MAX_PRODUCT_CARDS } from "../limits.js";
+import { EVENT, limitedAnswer, searchLimitations, type TurnReply, type TurnTools } from "./tools.js";
+
+/** Share of a title's words that must occur in the text. */
+export const TITLE_MIN_COVERAGE = 0.5;
+
+const titleWords = (title: string): string[] => [...new Set(words(title).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de")))];
+
+/** The product whose title the text names (see the header), or null. `refOnly`: the text is just a product reference. */
+export function matchTitle(products: ProductCard[], text: string, refOnly = false): ProductCard | null {
+  const said = new Set(words(text));
+  const refWords = titleWords(text);
+  const scored = products
+    .map((p) => {
+      const tw = titleWords(p.title);
+      const hit = tw.filter((w) => said.has(w)).length;
+      const coverage = tw.length === 0 ? 0 : hit / tw.length;
+      // A reference ("samba og sneaker", "airpods pro") is matched by how much of it the title holds.
+      const refCoverage = refWords.length === 0 ? 0 : refWords.filter((w) => tw.includes(w)).length / refWords.length;
+      const ok = refOnly ? refCoverage >= 0.6 && hit >= Math.min(2, refWords.length) : coverage >= TITLE_MIN_COVERAGE && (hit >= 2 || tw.length === 1);
+      return { p, ok, score: refOnly ? refCoverage + 0.1 * coverage : coverage };
+    })
+    .filter((x) => x.ok)
+    .sort((a, b) => b.score - a.score);
+  if (scored.length === 0) return null;
+  if (scored.length > 1 && scored[1]!.score === scored[0]!.score) return null;
+  return scored[0]!.p;
+}
+
+export async function namedProduct(t: TurnTools, query: string, refOnly = false): Promise<{ product: ProductCard; found: CatalogSearchResult } | null> {
+  const found = await t.gateway.search(t.handle.session.storeId, { q: query, limit: MAX_PRODUCT_CARDS });
+  const product = matchTitle(found.products, query, refOnly);
+  return product ? { product, found } : null;
+}
+
+/** Cues that a text asks about a product's availability or price (a policy-like question about a named product). */
+export const AVAILABILITY_CUE =
+  /\b(?:in\s+stock|available|availability|sold\s+out|how\s+much\s+(?:is|are|does|do)\s+(?:the|a|an)\b|price\s+of|verfügbar|auf\s+lager|vorrätig|ausverkauft|was\s+kostet\s+(?:der|die|das)\b|habt\s+ihr\s+(?:die|den|das)\b|do\s+you\s+have\s+the\b)/i;
+
+/** Whether the text may name a product: a cue, a model number, or two capitalised words in a row. */
+export function mayNameProduct(text: string): boolean {
+  return AVAILABILITY_CUE.test(text) || /\b[a-z]+-?\d+[a-z]*\b/i.test(text.replace(/\b\d+\s*(?:days?|tage?n?|%|am|pm)\b/gi, "")) || /\b[A-Z][\w-]*\s+[A-Z0-9][\w-]*/.test(text.slice(1));
+}
+
+/** The answer showing one named product with its live price and stock. */
+export async function namedProductTurn(t: TurnTools, named: { product: ProductCard; found: CatalogSearchResult }): Promise<TurnReply> {
+  const { product, found } = named;
+  const facts = found.live_facts.filter((f) => f.product_id === product.product_id);
+  await t.emit(EVENT.productsRead, { count: 1, source: found.source, live_facts: facts.length, warnings: found.warnings });
+  return {
+    outcome: "answer",
+    answer: composeAnswer(
+      {
+        catalog_source: found.source,
+        live_facts: facts,
+        answer_status: "answered",
+        response_markdown: [T.foundNamed(t.lang), productLines([product], facts, t.lang).join("\n")].join("\n\n"),
+        products: [product],
+        limitations: searchLimitations(found).filter((l) => l.code !== "excluded_without_live_price"),
+      },
+      t.now(),
+    ),
+  };
+}
+
+export async function productsTurn(t: TurnTools, intent: Extract<Intent, { kind: "product" }>): Promise<TurnReply> {
+  const { session } = t.handle;
+  const found = await t.gateway.search(session.storeId, { q: intent.query, ...intent.filters, limit: MAX_PRODUCT_CARDS });
+  await t.emit(EVENT.productsRead, { count: found.products.length, source: found.source, live_facts: found.live_facts.length, warnings: found.warnings });
+  const limitations = searchLimitations(found);
+  const base: Pick<AnswerParts, "catalog_source" | "live_facts"> = { catalog_source: found.source, live_facts: found.live_facts };
+  if (found.products.length === 0) {
+    return limitedAnswer(
+      t,
+      T.noProducts(t.lang, escapeMarkdown(intent.query)),
+      [{ code: "no_products", message: "No product of the store's catalogue matches the request." }, ...limitations],
+      base,
+    );
+  }
+  return {
+    outcome: "answer",
+    answer: composeAnswer(
+      {
+        ...base,
+        answer_status: "answered",
+        response_markdown: [T.found(t.lang, escapeMarkdown(intent.query)), productLines(found.products, found.live_facts, t.lang).join("\n")].join("\n\n"),
+        products: found.products,
+        limitations,
+      },
+      t.now(),
+    ),
+  };
+}

@@ -1,0 +1,127 @@
+// Typed facts of a policy sentence, for conflicts by facts (compose.ts):
+//   - durations in days, each with the event it is counted from when the sentence says so
+//     ("within 30 days of delivery" → delivery; "14 days from purchase" → purchase; "nach Erhalt"
+//     → delivery; "of the issuance of the RMA" → rma);
+//   - amounts in minor units with their currency; percentages; "free" / "kostenlos" = amount 0;
+//   - calendar dates (deadlines, "through January 14, 2020");
+//   - scope: the qualifiers the statement is limited to — membership (member, Elite, non-member),
+//     season (holiday, a month), product class (cell phones, appliances, electronics, mattress,
+//     software, used gear …), channel (online, in store, by mail) — plus the row label of a table
+//     row. Two statements with different scopes are an exception and its rule, not a conflict.
+import { analyze, datesIn, normalize, quantities, stem, type Lang } from "./text.js";
+
+export type StartEvent = "delivery" | "purchase" | "shipment" | "rma" | "order";
+
+export interface SentenceFacts {
+  durations: Array<{ days: number; start: StartEvent | null }>;
+  amounts: Set<string>;
+  percents: Set<string>;
+  dates: Set<string>;
+  scope: Set<string>;
+  /** Stems of the words naming a duration's start event ("of delivery" → deliver): not the subject. */
+  startTerms: Set<string>;
+}
+
+const START_EVENTS: Array<[RegExp, StartEvent]> = [
+  [/^(?:deliver|receiv|receipt|arriv|empfang|erhalt|liefer|zustell)/, "delivery"],
+  [/^(?:purchas|buy|bought|kauf|gekauft)/, "purchase"],
+  [/^(?:ship|dispatch|versand|versend)/, "shipment"],
+  [/^(?:rma|issuanc)/, "rma"],
+  [/^(?:order|bestell|placing)/, "order"],
+];
+
+const SCOPE_WORDS: Record<"en" | "de", string[]> = {
+  en: [
+    "member", "members", "membership", "elite", "plus", "non-member", "nonmember", "holiday", "holidays", "christmas", "november", "december",
+    "phone", "phones", "cellular", "tablet", "tablets", "wearable", "wearables", "appliance", "appliances", "electronics", "mattress",
+    "mattresses", "software", "used", "re/supply", "refurbished", "clearance", "online", "in-store", "mail", "custom", "personalized",
+    "international", "express", "overnight", "alaska", "hawaii",
+  ],
+  de: ["mitglied", "mitglieder", "weihnachten", "november", "dezember", "elektronik", "matratze", "software", "gebraucht", "online", "filiale", "express", "ausland"],
+};
+
+const scopeStems: Record<"en" | "de", Set<string>> = {
+  en: new Set(SCOPE_WORDS.en.flatMap((w) => analyze(w, "en"))),
+  de: new Set(SCOPE_WORDS.de.flatMap((w) => analyze(w, "de"))),
+};
+
+/** The scope qualifiers among analysed terms. */
+export function scopeOf(terms: Iterable<string>, lang: Lang): Set<string> {
+  if (lang === "other") return new Set();
+  const set = scopeStems[lang];
+  return new Set([...terms].filter((t) => set.has(t)));
+}
+
+const FREE = /\b(?:free(?:\s+of\s+charge)?|no\s+charge|at\s+no\s+cost|kostenlos|kostenfrei|gratis|versandkostenfrei)\b/;
+const NOT_FREE = /\b(?:not\s+free|nicht\s+kostenlos)\b/;
+
+function startAfter(text: string, index: number, lang: Lang, startTerms: Set<string>): StartEvent | null {
+  const tail = text.slice(index, index + 60);
+  const m = /^\s*(?:calendar\s+|business\s+)?(?:\S+\s+)??(?:of|from|after|since|nach|ab|seit)\s+(.{0,40})/.exec(tail);
+  if (!m) return null;
+  for (const w of m[1]!.split(/\s+/).filter(Boolean).slice(0, 5)) {
+    const s = stem(w.replace(/[^\p{L}]/gu, ""), lang === "other" ? "en" : lang);
+    const hit = START_EVENTS.find(([re]) => re.test(s) || re.test(w));
+    if (hit) {
+      startTerms.add(s);
+      return hit[1];
+    }
+  }
+  return null;
+}
+
+/** Typed facts of one sentence; `extraScope` adds qualifiers (a table row's label). */
+export function factsOf(text: string, terms: Iterable<string>, lang: Lang, extraScope: Iterable<string> = []): SentenceFacts {
+  const t = normalize(text);
+  const durations: SentenceFacts["durations"] = [];
+  const amounts = new Set<string>();
+  const percents = new Set<string>();
+  const startTerms = new Set<string>();
+  for (const q of quantities(text)) {
+    if (q.kind === "duration") {
+      const at = t.indexOf(q.text);
+      durations.push({ days: Math.round(q.days * 100) / 100, start: at >= 0 ? startAfter(t, at + q.text.length, lang, startTerms) : null });
+    } else if (q.kind === "money") amounts.add(`${q.currency}:${q.minor}`);
+    else percents.add(String(q.value));
+  }
+  if (FREE.test(t) && !NOT_FREE.test(t)) amounts.add("*:0");
+  const dates = new Set(datesIn(text).map((d) => `${d.year ?? "?"}-${d.month}-${d.day}`));
+  return { durations, amounts, percents, dates, scope: new Set([...scopeOf(terms, lang), ...extraScope]), startTerms };
+}
+
+const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));
+
+/** Whether two scopes are the same statement's scope (an exception is not a conflict with its rule). */
+export const sameScope = sameSet;
+
+/** Amount sets disagree: disjoint, where "*:0" (free) equals a 0 of any currency. */
+function amountsDisagree(a: Set<string>, b: Set<string>): boolean {
+  if (a.size === 0 || b.size === 0) return false;
+  const zero = (s: Set<string>) => [...s].some((x) => x.endsWith(":0"));
+  if (zero(a) && zero(b)) return false;
+  return ![...a].some((x) => b.has(x));
+}
+
+/**
+ * The kind of disagreement between two sentences' facts on the kinds asked for, or null:
+ * durations differ (or are counted from different events), amounts differ ("free" vs a fee),
+ * percentages differ, deadlines differ.
+ */
+export function disagreement(a: SentenceFacts, b: SentenceFacts, asked: Set<"duration" | "money">): "duration" | "amount" | "date" | null {
+  if (asked.has("duration")) {
+    if (a.durations.length > 0 && b.durations.length > 0) {
+      const va = new Set(a.durations.map((d) => d.days));
+      const overlap = b.durations.some((d) => va.has(d.days));
+      const startsA = new Set(a.durations.map((d) => d.start).filter(Boolean));
+      const startsB = new Set(b.durations.map((d) => d.start).filter(Boolean));
+      const differentStart = startsA.size > 0 && startsB.size > 0 && ![...startsA].some((s) => startsB.has(s));
+      if (!overlap || differentStart) return "duration";
+    }
+    if (a.dates.size > 0 && b.dates.size > 0 && ![...a.dates].some((d) => b.dates.has(d))) return "date";
+  }
+  if (asked.has("money")) {
+    if (amountsDisagree(a.amounts, b.amounts)) return "amount";
+    if (a.percents.size > 0 && b.percents.size > 0 && ![...a.percents].some((p) => b.percents.has(p))) return "amount";
+  }
+  return null;
+}

@@ -1,0 +1,153 @@
+// The commerce lexicon of the grounding engine: what shoppers write → what policies say.
+//
+// - SHORTHAND: text-speak and abbreviations rewritten before analysis ("mc" → mastercard, "amex" →
+//   american express, "u" → you, "w/" → with, "og box" → original packaging …).
+// - CROSS: word-level translation tables for a question asked in one language against policies
+//   published in the other (German question, English policies and vice versa). Only the commerce
+//   vocabulary is covered; in a translated query the words left untranslated are kept only when
+//   the store's policies use them as they are (brand names, "PayPal", "Klarna"), see retrieval.ts.
+// - TOPICS: the stems of policy actions done to an item (return, refund, exchange, ship, warranty).
+//   When a question names one the policies hold, words the policies never use ("how do I return a
+//   *tent*?") are the item, not the subject, and weigh little (retrieval.ts). Payment is not among
+//   them: in "can I pay with bitcoin?" the unknown word is the subject.
+// - SEPARABLE_ZU (German): "zurückzuschicken" → "zurückschicken" (the infinitive "zu" of separable
+//   verbs sits inside the word).
+import type { Lang } from "./text.js";
+
+export type Rewrite = [RegExp, string];
+
+export const SHORTHAND: Record<"en" | "de", Rewrite[]> = {
+  en: [
+    [/\bw\/o\b/g, " without "],
+    [/\bw\//g, " with "],
+    [/\b(?:u)\b/g, " you "],
+    [/\bur\b/g, " your "],
+    [/\b(?:pls|plz|plse)\b/g, " please "],
+    [/\bthx\b/g, " thanks "],
+    [/\bmc\b/g, " mastercard "],
+    [/\bamex\b/g, " american express "],
+    [/\bcc\b/g, " credit card "],
+    [/\bjan\.?(?=\s+\d)/g, "january"],
+    [/\bfeb\.?(?=\s+\d)/g, "february"],
+    [/\bmar\.?(?=\s+\d)/g, "march"],
+    [/\bapr\.?(?=\s+\d)/g, "april"],
+    [/\bjun\.?(?=\s+\d)/g, "june"],
+    [/\bjul\.?(?=\s+\d)/g, "july"],
+    [/\baug\.?(?=\s+\d)/g, "august"],
+    [/\bsept?\.?(?=\s+\d)/g, "september"],
+    [/\boct\.?(?=\s+\d)/g, "october"],
+    [/\bnov\.?(?=\s+\d)/g, "november"],
+    [/\bdec\.?(?=\s+\d)/g, "december"],
+    [/\bog\b/g, " original "],
+    [/\b(?:orig|origianl|orginal)\b/g, " original "],
+    [/\bintl\b/g, " international "],
+    [/\bo(?:ver)?seas\b|\bfrom\s+abroad\b|\bfrom\s+another\s+country\b/g, " international currency "],
+    [/\bswap(?:ped|ping|s)?\b/g, " exchange "],
+    [/\b(?:not\s+(?:a\s+)?(?:co-?op\s+)?member|no\s+membership|without\s+(?:a\s+)?membership|non\s+member)s?\b/g, " non-members "],
+    [/\b(?:billed|billing)\b/g, " charged "],
+    [/\bcash\s+(?:it\s+)?out\b/g, " redeemable for cash "],
+    [/\bfor\s+cash\b|\bas\s+cash\b/g, " redeemable for cash "],
+    [/\b(?:price\s+(?:went|goes|go|has\s+gone|dropped|drops|drop)\s*(?:down)?|price\s+drop\w*|(?:lower|reduced|cheaper)\s+price|price\s+adjust\w*|price\s+protection)\b/g, " price difference reduced price guarantee "],
+    [/\bbox\b/g, " packaging "],
+    [/\bdo\s+(?:i|you)\s+(?:need|have)\s+to\s+(?:keep|bring|have)\b/g, " need "],
+    [/\b(?:ship|mail|post)\s+(?:it|them|this|that|stuff|\w+)?\s*back\b/g, " return "],
+    [/\bget\s+((?:\w+\s+){0,3})back\b/g, " $1 refund "],
+    [/\bpick(?:ed)?\s*up\b/g, " pickup "],
+  ],
+  de: [
+    [/\bmc\b/g, " mastercard "],
+    [/\bamex\b/g, " american express "],
+    [/\bwieviele?\b/g, " wie viele "],
+    [/\bhab\b/g, " habe "],
+    [/\bgeschenkkarten?\b/g, " gutschein "],
+  ],
+};
+
+/** German separable verbs with the infinitive "zu" inside: "zurückzuschicken" → "zurückschicken". */
+export const SEPARABLE_ZU = /\b(ab|an|auf|aus|ein|mit|nach|vor|zurück|weg|um|hin|her|los|fest|frei)zu(\p{L}{3,})/gu;
+
+/** Word-level translation of commerce vocabulary (question language → policy language). */
+export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
+  "de>en": [
+    [/\bwie\s+lange?\b|\bwie\s+viele\s+tage\b|\bbis\s+wann\b|\bfrist\w*\b|\bzeitraum\b/g, " how long days "],
+    [/\bwie\s+viel\b|\bwas\s+kostet\b|\bkosten?\b|\bkostet\b|\bgebühr\w*/g, " how much cost fee "],
+    [/\bhalben\s+jahr\b/g, " 6 months "],
+    [/\b(?:zurück\w*|rückgabe\w*|rücksend\w*|retour\w*)/g, " return "],
+    [/\b(?:umtausch\w*|tausch\w*)/g, " exchange "],
+    [/\b(?:erstatt\w*|rückerstatt\w*|rückzahlung\w*)/g, " refund "],
+    [/\b(?:expressversand\w*)/g, " express shipping "],
+    [/\b(?:versand\w*|verschick\w*|lieferung\w*|liefer\w*|porto)\b/g, " shipping "],
+    [/\b(?:handys?|smartphones?|mobiltelefon\w*)\b/g, " cell phones "],
+    [/\b(?:geschenkgutschein\w*|gutschein\w*|geschenkkarte\w*)/g, " gift cards "],
+    [/\b(?:verfall\w*|ablauf\w*|abgelaufen)\b/g, " expire "],
+    [/\bgültig\w*/g, " valid expire "],
+    [/\bpreisgarantie\w*/g, " price guarantee "],
+    [/\b(?:garantie\w*|gewährleistung\w*)/g, " guarantee warranty "],
+    [/\bmitglied\w*/g, " member "],
+    [/\b(?:jacke|jacken)\b/g, " jacket "],
+    [/\bmatratze\w*/g, " mattress "],
+    [/\b(?:bezahl\w*|zahlung\w*|zahlen|zahle)\b/g, " pay payment "],
+    [/\brechnung\w*/g, " invoice "],
+    [/\bkreditkarte\w*/g, " credit card "],
+    [/\b(?:quittung|kassenbon|kassenzettel|beleg)\b/g, " receipt "],
+    [/\b(?:verpackung\w*|karton)\b/g, " packaging "],
+    [/\b(?:kostenlos|gratis|umsonst|kostenfrei)\b/g, " free "],
+    [/\b(?:ausland\w*|international\w*)\b/g, " international "],
+    [/\bzoll\w*/g, " customs duties "],
+    [/\b(?:gekauft|kauf\w*)\b/g, " purchase "],
+    [/\b(?:tage|tagen)\b/g, " days "],
+    [/\bgeöffnet\w*/g, " opened "],
+    [/\bmöbel\b/g, " furniture "],
+  ],
+  "en>de": [
+    [/\bhow\s+(?:long|many\s+days)\b|\buntil\s+when\b|\bwindow\b/g, " wie lange frist "],
+    [/\bhow\s+much\b|\bcosts?\b|\bfees?\b/g, " wie viel kostet "],
+    [/\b(?:return\w*|send\s+(?:\w+\s+){0,3}back)\b/g, " rückgabe zurückschicken "],
+    [/\bexchang\w*/g, " umtausch "],
+    [/\brefund\w*/g, " erstattung "],
+    [/\b(?:shipping|delivery|deliver|ship|postage)\b/g, " versand "],
+    [/\b(?:pay|paying|payment|payments)\b/g, " zahlung bezahlen "],
+    [/\binvoice\b/g, " rechnung "],
+    [/\bfree\b/g, " kostenlos "],
+    [/\b(?:gift\s*cards?|vouchers?)\b/g, " geschenkgutschein "],
+    [/\blabel\b/g, " etikett "],
+    [/\bdays?\b/g, " tage "],
+    [/\bshoes?\b/g, " schuhe "],
+    [/\bbeauty\b/g, " beauty "],
+  ],
+};
+
+/** Stems of policy topics (after the language's stemming), per language. */
+export const TOPICS: Record<"en" | "de", Set<string>> = {
+  en: new Set(["return", "refund", "exchang", "ship", "shipping", "deliver", "delivery", "warranty", "cancel", "restock"]),
+  de: new Set(["ruckgab", "retour", "umtausch", "erstattung", "versa", "lief", "garanti"]),
+};
+
+/**
+ * Common goods (en, de): with a policy topic in the question, an item the policies never name
+ * ("return a tent") is the question's object. Other unknown words keep their full weight (a
+ * question about "swimwear" is not answered by a general returns sentence).
+ */
+export const GOODS = new Set(
+  (
+    "item items product products thing things stuff order purchase gift gifts tent tents laptop laptops computer computers tablet tablets phone phones " +
+    "iphone ipad mac macbook tv tvs television camera cameras headphones earbuds speaker speakers watch watches console fridge refrigerator freezer washer " +
+    "dryer dishwasher microwave oven appliance chair chairs sofa sofas couch table tables desk desks bed beds bookcase shelf lamp lamps rug mattress " +
+    "furniture bike bikes jacket jackets coat coats shoe shoes boot boots sneaker sneakers dress dresses shirt shirts jeans pants trousers sweater skirt " +
+    "bag bags backpack hat scarf gloves socks printer printers rod reel knife knives kayak tent helmet " +
+    "artikel ware produkt produkte jacke jacken schuhe schuh stiefel kleid kleider hemd hemden hose tasche handy fernseher laptop stuhl sofa tisch bett " +
+    "lampe matratze drucker fahrrad zelt"
+  ).split(/\s+/),
+);
+
+export function crossKey(from: Lang, to: Lang): "de>en" | "en>de" | null {
+  if (from === "de" && to === "en") return "de>en";
+  if (from === "en" && to === "de") return "en>de";
+  return null;
+}
+
+export function applyRewrites(text: string, rewrites: Rewrite[]): string {
+  let t = text;
+  for (const [re, to] of rewrites) t = t.replace(re, to);
+  return t;
+}

@@ -1,0 +1,57 @@
+// Multi-part questions and follow-ups, before retrieval.
+//
+// splitParts(): "How long do I have to return a phone, and is there a restocking fee on
+// appliances?" → two questions. A text is split at question marks and at ", and" / " and" / "und"
+// when a question word starts the next part; a part that is only a pronoun question ("how long
+// does it take?") borrows the content words of the part before it. At most MAX_PARTS parts.
+//
+// withFollowUp(): an elliptical turn ("and for Elite members?", "what if it was delivered on
+// Dec 18?", "und nach Österreich?") is read together with the shopper's previous question in
+// the thread: the current words first, then the previous question's words it lacks.
+import { isStopWord, normalize, words, type Lang } from "./text.js";
+
+export const MAX_PARTS = 3;
+
+const QUESTION_WORD: Record<"en" | "de", RegExp> = {
+  en: /^(?:how|what|which|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|until)\b/,
+  de: /^(?:wie|was|welche\w*|wann|wo|warum|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden|bis)\b/,
+};
+const PRONOUN_PART = /\b(?:it|that|this|they|them|es|das|dies|sie)\b/;
+const FOLLOW_UP = /^(?:and|also|what\s+about|how\s+about|what\s+if|and\s+if|if|but|or|und|aber|oder|was\s+ist\s+mit|wie\s+ist\s+es\s+mit|und\s+wenn|wenn)\b/;
+
+function content(text: string, lang: Lang): string[] {
+  return words(text).filter((w) => !isStopWord(w, lang));
+}
+
+export function splitParts(text: string, lang: Lang): string[] {
+  const l = lang === "de" ? "de" : "en";
+  const pieces = normalize(text)
+    .split(/\?+\s*/)
+    .flatMap((p) => p.split(new RegExp(`,?\\s+(?:and|und|also|plus)\\s+(?=${QUESTION_WORD[l].source.slice(1)})`)))
+    .map((p) => p.trim())
+    .filter((p) => content(p, lang).length > 0);
+  if (pieces.length < 2) return [text];
+  const parts: string[] = [];
+  for (const p of pieces.slice(0, MAX_PARTS)) {
+    const prev = parts[parts.length - 1];
+    if (prev && PRONOUN_PART.test(p) && content(p, lang).length <= 2) {
+      const borrowed = content(prev, lang).filter((w) => !p.includes(w));
+      parts.push(`${p} ${borrowed.join(" ")}`);
+    } else parts.push(p);
+  }
+  return parts;
+}
+
+/** Whether a turn reads as a follow-up of the one before it. */
+export function isFollowUp(text: string, lang: Lang): boolean {
+  const t = normalize(text).trim();
+  return FOLLOW_UP.test(t) || (content(t, lang).length <= 2 && PRONOUN_PART.test(t));
+}
+
+/** The question to answer for a follow-up: its own words first, then the previous question's it lacks. */
+export function withFollowUp(text: string, previous: string | undefined, lang: Lang): string {
+  if (!previous || !isFollowUp(text, lang)) return text;
+  const own = new Set(words(text));
+  const borrowed = words(previous).filter((w) => !own.has(w));
+  return `${text.trim().replace(/[?.!]+$/, "")} ${borrowed.join(" ")}?`;
+}
