@@ -107,6 +107,19 @@ export class ProductsRepository {
       .executeTakeFirst();
   }
 
+  /** Another product of the store with this image, if any (identical-image duplicates). */
+  findByImage(storeId: string, sha256: string, exceptProductId: string): Promise<ProductRow | undefined> {
+    return this.db
+      .selectFrom("products")
+      .selectAll()
+      .where("store_id", "=", storeId)
+      .where("image_sha256", "=", sha256)
+      .where("product_id", "!=", exceptProductId)
+      .orderBy("product_id")
+      .limit(1)
+      .executeTakeFirst();
+  }
+
   /** Deletes the image unless another product of the store still uses it. */
   async dropImageIfUnused(storeId: string, sha256: string): Promise<void> {
     const used = await this.db
