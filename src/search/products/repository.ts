@@ -142,6 +142,11 @@ export class ProductsRepository {
       .execute();
   }
 
+  /** Product ids and metadata of a store (rebuilding the lexical index). */
+  metadataOfStore(storeId: string): Promise<{ product_id: string; metadata: string }[]> {
+    return this.db.selectFrom("products").select(["product_id", "metadata"]).where("store_id", "=", storeId).orderBy("product_id").execute();
+  }
+
   async setModel(storeId: string, productId: string, model: string): Promise<void> {
     await this.db.updateTable("products").set({ model }).where("store_id", "=", storeId).where("product_id", "=", productId).execute();
   }
