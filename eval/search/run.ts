@@ -207,7 +207,7 @@ async function main() {
     for (const s of grid) {
       const per = await Promise.all(Object.values(dev).map((qs) => runText(qs, s)));
       const score = mean(per.map((x) => x.ndcg));
-      devRows.push(`${s.fusion_method!.padEnd(6)} w=${s.semantic_weight.toFixed(1)}  ${per.map((x) => x.ndcg.toFixed(3)).join("  ")}  mean ${score.toFixed(4)}`);
+      devRows.push(`${s.fusion_method!.padEnd(6)} w=${s.semantic_weight.toFixed(2)}  ${per.map((x) => x.ndcg.toFixed(3)).join("  ")}  mean ${score.toFixed(4)}`);
       if (!best || score > best.score + 1e-9) best = { s, score };
     }
     console.log("method  weight   nDCG colour+type / type / name");

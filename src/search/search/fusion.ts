@@ -5,7 +5,8 @@
 //           the deepest one 0) and lexical' the lexical score divided by the best lexical score
 //           of the query (0 for products the lexical index did not match);
 //   rrf   — weighted reciprocal rank fusion: ((1 − w)/(60 + visual rank) + w/(60 + lexical rank))
-//           × 61, so a product ranked first by both scores 1.
+//           × 61, so a product ranked first by both scores 1; equal scores share a rank (many
+//           products often match a short query's words equally well).
 // w is the lexical share (1 − semantic_weight). Trigram (typo-tolerant) lexical hits count half.
 // With w = 1 the score is lexical' alone; with w = 0 callers skip fusion (today's cosine).
 import type { LexicalHit } from "./lexical.js";
@@ -30,6 +31,14 @@ export interface FuseOptions {
   visualOf?: ReadonlyMap<string, number>;
 }
 
+/** Competition ranks (1 + the number of strictly better scores): equal scores share a rank. */
+function ranks(list: readonly Scored[]): Map<string, number> {
+  const sorted = [...list].sort((a, b) => b.score - a.score);
+  const out = new Map<string, number>();
+  sorted.forEach((s, i) => out.set(s.productId, i > 0 && s.score === sorted[i - 1]!.score ? out.get(sorted[i - 1]!.productId)! : i + 1));
+  return out;
+}
+
 /** Lexical scores divided by the best one (and by FUZZY_FACTOR for trigram hits). */
 export function normaliseLexical(hits: readonly LexicalHit[], fuzzy: boolean): Map<string, number> {
   const max = hits.reduce((m, h) => Math.max(m, h.score), 0);
@@ -45,8 +54,8 @@ export function fuse(visual: readonly Scored[], lexical: readonly LexicalHit[], 
   const ids = new Set([...visual.map((v) => v.productId), ...lex.keys()]);
   const out: Scored[] = [];
   if (o.method === "rrf") {
-    const vRank = new Map(visual.map((v, i) => [v.productId, i + 1]));
-    const lRank = new Map(lexical.map((h, i) => [h.productId, i + 1]));
+    const vRank = ranks(visual);
+    const lRank = ranks(lexical);
     const f = o.fuzzy ? FUZZY_FACTOR : 1;
     for (const id of ids) {
       const rv = vRank.get(id);
