@@ -14,10 +14,15 @@ import { modelIdentity } from "../../embeddings/identity.js";
 import type { FusionMethod } from "./fusion.js";
 
 /** Chosen on the dev half of the fashion-products queries (README: Search relevance). */
-export const DEFAULT_SEMANTIC_WEIGHT = 0.5;
-export const DEFAULT_FUSION_METHOD: FusionMethod = "blend";
-/** With the built-in test model, whose text–image similarity only knows colours. */
+export const DEFAULT_SEMANTIC_WEIGHT = 0.02;
+export const DEFAULT_FUSION_METHOD: FusionMethod = "rrf";
+/**
+ * With the built-in test model, whose text–image similarity only knows colours: words lead, and a
+ * calibrated blend keeps the colour evidence's size (RRF at such a weight reduces it to tie-breaks,
+ * so "a red dress" would rank a green dress above a red shirt). Not measured: no real data fits it.
+ */
 export const TEST_MODEL_SEMANTIC_WEIGHT = 0.2;
+export const TEST_MODEL_FUSION_METHOD: FusionMethod = "blend";
 
 export interface ModelStatus {
   model_id: string;
@@ -42,6 +47,6 @@ export function modelStatus(ctx: AppContext): ModelStatus {
     status,
     duplicate_detection: model !== null && (mode === "on" || (mode === "auto" && !isTest)),
     default_semantic_weight: model === null ? 0 : isTest ? TEST_MODEL_SEMANTIC_WEIGHT : DEFAULT_SEMANTIC_WEIGHT,
-    default_fusion_method: DEFAULT_FUSION_METHOD,
+    default_fusion_method: isTest ? TEST_MODEL_FUSION_METHOD : DEFAULT_FUSION_METHOD,
   };
 }
