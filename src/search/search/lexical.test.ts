@@ -1,5 +1,6 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { sql } from "kysely";
 import { describeEachDialect, openSearchApp, type SearchInstance } from "../../../test/support/harness.js";
 import { createTestStorage, testConfig, type TestStorage } from "../../../test/support/database.js";
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
@@ -215,6 +216,18 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     assert.equal(report.lexical, 5);
     assert.deepEqual(await lexicalIds("anorak"), ["b-2"], "rebuilt by the reindex");
     assert.deepEqual(await lexicalIds("rolex", otherToken), ["o-dress"], "the other store untouched");
+  });
+
+  test("the migration indexes the products that existed before it", async () => {
+    // Back to a database without the lexical index (as before migration 0012), then start again.
+    const db = app.ctx.database.db;
+    const drop = dialect === "sqlite" ? ["DROP TABLE product_fts", "DROP TABLE product_trgm", "DROP TABLE product_text"] : ["DROP TABLE product_text"];
+    for (const statement of drop) await sql.raw(statement).execute(db);
+    await db.deleteFrom("kysely_migration" as any).where("name", "=", "0012_lexical_index").execute();
+    await app.close();
+    app = await open();
+    assert.deepEqual(await lexicalIds("anorak"), ["b-2"]);
+    assert.deepEqual(await lexicalIds("rolex", otherToken), ["o-dress"]);
   });
 });
 
