@@ -25,7 +25,7 @@ import { ensureTestModel } from "../src/embeddings/load.js";
 import { TEST_MODEL_VERSION } from "../src/embeddings/testmodel/build.js";
 import { AccountsService } from "../src/search/accounts/service.js";
 import { clusteredVectors } from "../src/vectors/synthetic.js";
-import { LexicalRepository } from "../src/search/search/lexical.js";
+import { LexicalRepository } from "../src/lexical/repository.js";
 import { formatVectorBench, runVectorBench } from "./vectors.js";
 import { testEnv } from "../test/support/env.js";
 

@@ -5,7 +5,7 @@
 // index row from its metadata (issue 15).
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
-import { LexicalRepository } from "../search/lexical.js";
+import { LexicalRepository } from "../../lexical/repository.js";
 import { ProductsRepository } from "./repository.js";
 
 export interface ReindexReport {

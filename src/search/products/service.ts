@@ -11,7 +11,7 @@ import type { PreparedImage } from "../../embeddings/pipeline.js";
 import { planOf } from "../billing/plans.js";
 import { AccountsRepository } from "../accounts/repository.js";
 import { WebhooksService } from "../webhooks/service.js";
-import { LexicalRepository } from "../search/lexical.js";
+import { LexicalRepository } from "../../lexical/repository.js";
 import { modelStatus } from "../search/model.js";
 import { ProductsRepository, type Cursor, type ListFilter, type ProductRow } from "./repository.js";
 

@@ -9,7 +9,7 @@
 //           products often match a short query's words equally well).
 // w is the lexical share (1 − semantic_weight). Trigram (typo-tolerant) lexical hits count half.
 // With w = 1 the score is lexical' alone; with w = 0 callers skip fusion (today's cosine).
-import type { LexicalHit } from "./lexical.js";
+import type { LexicalHit } from "../../lexical/repository.js";
 
 export const FUSION_METHODS = ["blend", "rrf"] as const;
 export type FusionMethod = (typeof FUSION_METHODS)[number];

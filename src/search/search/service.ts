@@ -24,7 +24,7 @@ import type { DecodedImage } from "../../embeddings/types.js";
 import { ProductsRepository, type ProductRow } from "../products/repository.js";
 import { colorMatches, colorScore, hasFilters, parseColorFilter, validateFilters, type SearchFilters } from "./filters.js";
 import { fuse, type FusionMethod } from "./fusion.js";
-import { LexicalRepository } from "./lexical.js";
+import { LexicalRepository } from "../../lexical/repository.js";
 import { modelStatus } from "./model.js";
 import { SearchRepository } from "./repository.js";
 import { understandQuery, type Understanding } from "./understand.js";

@@ -10,8 +10,8 @@
 import { sql, type Kysely } from "kysely";
 import type { MigrationFactory } from "../migrate.js";
 import type { Executor } from "../index.js";
-import { LEXICAL_FIELDS as FIELDS } from "../../../search/search/lexical-document.js";
-import { LexicalRepository } from "../../../search/search/lexical.js";
+import { LEXICAL_FIELDS as FIELDS } from "../../../lexical/document.js";
+import { LexicalRepository } from "../../../lexical/repository.js";
 
 const migration: MigrationFactory = (types) => ({
   async up(db: Kysely<any>) {

@@ -1,4 +1,5 @@
-// The lexical index of products (issue 15; tables from migration 0012). `storeId` first on every
+// The lexical (full-text) index of products (issue 15; tables from migration 0012), beside the
+// vector index (src/vectors) as the other engine search ranks with. `storeId` first on every
 // method; a store's queries only ever see its own rows.
 //   SQLite: FTS5 with porter stemming; the query's words are OR-ed (the last one also as a
 //     prefix) and ranked by bm25 with per-column weights (BM25_WEIGHTS).
@@ -10,8 +11,8 @@
 //     word_similarity when the extension is installed).
 // Scores are the engine's own (larger is better); callers normalise them per query.
 import { sql } from "kysely";
-import type { Dialect, Executor } from "../../platform/db/index.js";
-import { allWords, lexicalDocument, LEXICAL_FIELDS } from "./lexical-document.js";
+import type { Dialect, Executor } from "../platform/db/index.js";
+import { allWords, lexicalDocument, LEXICAL_FIELDS } from "./document.js";
 
 export interface LexicalHit {
   productId: string;
