@@ -31,6 +31,9 @@ export const BM25_WEIGHTS: Record<(typeof LEXICAL_FIELDS)[number], number> = {
 };
 
 const MAX_TERMS = 16;
+/** Candidate sets up to this size go into the query; larger ones filter a deeper result list. */
+const SQL_CANDIDATES_MAX = 2000;
+const POST_FILTER_DEPTH = 2000;
 
 /** The words of a query as the index sees them: lower-case letters and digits. */
 export function queryTerms(text: string): string[] {
@@ -88,10 +91,15 @@ export class LexicalRepository {
   async search(storeId: string, text: string, k: number, candidates?: ReadonlySet<string>): Promise<{ hits: LexicalHit[]; fuzzy: boolean }> {
     const terms = queryTerms(text);
     if (terms.length === 0 || k <= 0) return { hits: [], fuzzy: false };
-    const ids = candidates ? JSON.stringify([...candidates]) : null;
-    const exact = this.dialect === "sqlite" ? await this.fts(storeId, terms, k, ids) : await this.tsquery(storeId, terms, k, ids);
+    // Few candidates restrict the query itself; many are checked on a deeper result list instead
+    // (passing thousands of ids costs more than it saves).
+    const inSql = candidates !== undefined && candidates.size <= SQL_CANDIDATES_MAX;
+    const ids = inSql ? JSON.stringify([...candidates]) : null;
+    const depth = candidates && !inSql ? Math.min(POST_FILTER_DEPTH, k * 10) : k;
+    const keep = (hits: LexicalHit[]) => (candidates && !inSql ? hits.filter((h) => candidates.has(h.productId)).slice(0, k) : hits);
+    const exact = keep(this.dialect === "sqlite" ? await this.fts(storeId, terms, depth, ids) : await this.tsquery(storeId, terms, depth, ids));
     if (exact.length > 0) return { hits: exact, fuzzy: false };
-    return { hits: await this.trigram(storeId, terms, k, ids), fuzzy: true };
+    return { hits: keep(await this.trigram(storeId, terms, depth, ids)), fuzzy: true };
   }
 
   private async fts(storeId: string, terms: string[], k: number, ids: string | null): Promise<LexicalHit[]> {

@@ -70,6 +70,8 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     assert.deepEqual(await lexicalIds("SKU-778812"), ["p-dress"]);
     assert.deepEqual((await lexicalIds("acme")).sort(), ["p-dress", "p-shirt"]);
     assert.deepEqual(await lexicalIds("nothing like this"), []);
+    const filtered = await text("acme", { semantic_weight: 0, category: "shirts" });
+    assert.deepEqual(ids(filtered), ["p-shirt"], "pre-filters restrict lexical hits");
   });
 
   test("stemming, prefixes and typos", async () => {
