@@ -1,7 +1,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { sql } from "kysely";
-import { describeEachDialect, openSearchApp, type SearchInstance } from "../../../test/support/harness.js";
+import { createTestApp, describeEachDialect, openSearchApp, type SearchInstance } from "../../../test/support/harness.js";
 import { createTestStorage, testConfig, type TestStorage } from "../../../test/support/database.js";
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
@@ -237,3 +237,27 @@ async function duplicateEvents(app: SearchInstance, storeId: string): Promise<Re
   const rows = await app.ctx.database.db.selectFrom("webhook_deliveries").select(["event", "body"]).where("store_id", "=", storeId).execute();
   return rows.filter((r) => r.event === "product.duplicate_detected").map((r) => JSON.parse(r.body).data as Record<string, any>);
 }
+
+describeEachDialect("search: without a model", (dialect) => {
+  test("GET /v1/search/model says disabled, and text search answers from the lexical index alone", async () => {
+    const t = await createTestApp({ dialect });
+    try {
+      const store = await registerStore(t);
+      const token = await machineToken(t.search, store);
+      const res = await t.search.inject({ method: "GET", url: "/v1/search/model", headers: bearer(token) });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(
+        { ...(res.json() as object), model_id: undefined },
+        { model_id: undefined, dimensions: 0, is_test_model: false, status: "disabled", duplicate_detection: false, default_semantic_weight: 0, default_fusion_method: "rrf" },
+      );
+      const search = await t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red dress" } });
+      assert.equal(search.statusCode, 200, search.body);
+      assert.equal(search.json().count, 0);
+      const visual = await t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red dress", semantic_weight: 1 } });
+      assert.equal(visual.statusCode, 503, visual.body);
+      assert.equal(visual.json().error, "model_unavailable");
+    } finally {
+      await t.close();
+    }
+  });
+});
