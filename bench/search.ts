@@ -7,6 +7,10 @@
 //    metadata), a real listener on loopback; p50/p95 of sequential requests unfiltered and with a
 //    category filter (~20 % of the store), then requests/s with 2 concurrent clients for
 //    `--seconds` (autocannon). For SQLite and, when TEST_DATABASE_URL is set, PostgreSQL.
+// 3. Fused vs visual text search (issue 15): the same store, whose product names are made of
+//    colour, type and brand words (so the queries' words match thousands of products lexically),
+//    p50/p95 of `semantic_weight: 1` (visual only) against fused ranking (`semantic_weight: 0.5`,
+//    blend and rrf), unfiltered and filtered.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -21,6 +25,7 @@ import { ensureTestModel } from "../src/embeddings/load.js";
 import { TEST_MODEL_VERSION } from "../src/embeddings/testmodel/build.js";
 import { AccountsService } from "../src/search/accounts/service.js";
 import { clusteredVectors } from "../src/vectors/synthetic.js";
+import { LexicalRepository } from "../src/lexical/repository.js";
 import { formatVectorBench, runVectorBench } from "./vectors.js";
 import { testEnv } from "../test/support/env.js";
 
@@ -37,6 +42,17 @@ const SECONDS = Number(args.seconds);
 const PG_URL = testEnv.databaseUrl;
 const CATEGORIES = ["dresses", "tops", "bottoms", "shoes", "bags"];
 const QUERIES = ["red dress", "blue jeans", "black bag", "white sneakers", "green top", "yellow scarf", "navy coat", "pink skirt"];
+const COLOURS = ["red", "blue", "black", "white", "green", "yellow", "navy", "pink", "grey", "brown"];
+const TYPES: Record<string, string[]> = {
+  dresses: ["dress", "gown", "sundress"],
+  tops: ["top", "shirt", "blouse"],
+  bottoms: ["jeans", "skirt", "trousers"],
+  shoes: ["sneakers", "boots", "sandals"],
+  bags: ["bag", "tote", "scarf"],
+};
+/** A product name of colour, type and brand words (lexical matches for QUERIES). */
+const productName = (i: number, category: string) =>
+  `${COLOURS[(i * 7) % COLOURS.length]} ${TYPES[category]![i % 3]} ${["classic", "slim", "summer", "winter"][i % 4]} ${i}`;
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -66,12 +82,12 @@ async function seed(ctx: AppContext, storeId: string, dim: number): Promise<void
           vector_id: `v${i}`,
           image_url: `https://cdn.example/p${i}.jpg`,
           image_sha256: image.sha256,
-          name: `Product ${i}`,
+          name: productName(i, category),
           category,
           brand: `brand-${i % 20}`,
           price,
           color_name: null,
-          metadata: JSON.stringify({ name: `Product ${i}`, category, price, brand: `brand-${i % 20}` }),
+          metadata: JSON.stringify({ name: productName(i, category), category, price, brand: `brand-${i % 20}` }),
           dominant_colors: "[]",
           model,
           created_at: now + i,
@@ -79,6 +95,8 @@ async function seed(ctx: AppContext, storeId: string, dim: number): Promise<void
         });
       }
       await tx.insertInto("products").values(rows).execute();
+      const lexical = new LexicalRepository(tx, ctx.database.dialect);
+      for (const r of rows) await lexical.upsert(storeId, r.product_id, JSON.parse(r.metadata) as Record<string, unknown>);
       for (const r of rows) {
         const idx = Number(r.product_id.slice(1));
         const vector = data.row(idx);
@@ -119,11 +137,11 @@ async function httpBench(kind: "sqlite" | "postgres") {
       if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
       return res.json();
     };
-    const measure = async (filtered: boolean) => {
-      for (let i = 0; i < 20; i++) await call({ query: QUERIES[i % QUERIES.length], limit: 10 });
+    const measure = async (filtered: boolean, ranking: object = { semantic_weight: 1 }) => {
+      for (let i = 0; i < 20; i++) await call({ query: QUERIES[i % QUERIES.length], limit: 10, ...ranking });
       const ms: number[] = [];
       for (let i = 0; i < 200; i++) {
-        const body = { query: QUERIES[i % QUERIES.length], limit: 10, ...(filtered ? { category: CATEGORIES[i % CATEGORIES.length] } : {}) };
+        const body = { query: QUERIES[i % QUERIES.length], limit: 10, ...ranking, ...(filtered ? { category: CATEGORIES[i % CATEGORIES.length] } : {}) };
         const s = performance.now();
         await call(body);
         ms.push(performance.now() - s);
@@ -132,13 +150,19 @@ async function httpBench(kind: "sqlite" | "postgres") {
     };
     const unfiltered = await measure(false);
     const filtered = await measure(true);
+    const fused = {
+      blend: await measure(false, { semantic_weight: 0.5, fusion_method: "blend" }),
+      rrf: await measure(false, { semantic_weight: 0.5, fusion_method: "rrf" }),
+      blendFiltered: await measure(true, { semantic_weight: 0.5, fusion_method: "blend" }),
+      lexical: await measure(false, { semantic_weight: 0 }),
+    };
     const load = await autocannon({
       url,
       method: "POST",
       connections: 2,
       duration: SECONDS,
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ query: "red dress", limit: 10 }),
+      body: JSON.stringify({ query: "red dress", limit: 10, semantic_weight: 1 }),
     });
     await app.close();
     return {
@@ -146,6 +170,7 @@ async function httpBench(kind: "sqlite" | "postgres") {
       seedS,
       unfiltered,
       filtered,
+      fused,
       rps: load.requests.average,
       non2xx: load.non2xx,
       errors: load.errors,
@@ -170,7 +195,7 @@ async function main() {
     const rows = await runVectorBench({ count: COUNT, postgresUrl: args["no-postgres"] ? undefined : PG_URL });
     console.log(formatVectorBench(rows));
   }
-  console.log("\n== Full HTTP text search (tiny test model, real listener on loopback)");
+  console.log("\n== Full HTTP text search (tiny test model, real listener on loopback); visual = semantic_weight 1");
   const engines: ("sqlite" | "postgres")[] = ["sqlite", ...(PG_URL && !args["no-postgres"] ? (["postgres"] as const) : [])];
   if (!PG_URL && !args["no-postgres"]) console.log("(PostgreSQL skipped: TEST_DATABASE_URL is not set)");
   for (const kind of engines) {
@@ -179,6 +204,12 @@ async function main() {
       `${r.engine.padEnd(24)} seed ${r.seedS.toFixed(1)} s | unfiltered p50 ${r.unfiltered.p50.toFixed(2)} ms p95 ${r.unfiltered.p95.toFixed(2)} ms | ` +
         `category filter p50 ${r.filtered.p50.toFixed(2)} ms p95 ${r.filtered.p95.toFixed(2)} ms | ` +
         `2 clients ${SECONDS} s: ${r.rps.toFixed(0)} req/s (p50 ${r.latency.p50} ms, p97.5 ${r.latency.p97_5} ms, non-2xx ${r.non2xx}, errors ${r.errors})`,
+    );
+    const ratio = (x: { p50: number }) => (x.p50 / r.unfiltered.p50).toFixed(2);
+    console.log(
+      `${"".padEnd(24)} fused text (semantic_weight 0.5): blend p50 ${r.fused.blend.p50.toFixed(2)} ms p95 ${r.fused.blend.p95.toFixed(2)} ms (${ratio(r.fused.blend)}× visual) | ` +
+        `rrf p50 ${r.fused.rrf.p50.toFixed(2)} ms (${ratio(r.fused.rrf)}×) | blend + category filter p50 ${r.fused.blendFiltered.p50.toFixed(2)} ms ` +
+        `(${(r.fused.blendFiltered.p50 / r.filtered.p50).toFixed(2)}× visual filtered) | lexical only p50 ${r.fused.lexical.p50.toFixed(2)} ms`,
     );
   }
 }

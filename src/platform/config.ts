@@ -101,6 +101,11 @@ const schema = z.object({
   CLIP_MODEL: z.string().min(1).optional(),
   /** Similarity above which a newly indexed product is reported as a near-duplicate (product.duplicate_detected). */
   DUPLICATE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.95),
+  /**
+   * product.duplicate_detected by embedding similarity: auto (default: on with a real model; with the
+   * built-in test model only identical images are reported), on, or off (identical images only).
+   */
+  DUPLICATE_DETECTION: z.enum(["auto", "on", "off"]).default("auto"),
   /** Bulk-import items processed at once per job (image downloads and embeddings). */
   BULK_CONCURRENCY: positiveInt.max(32).default(4),
   /** Skip loading the model at start (the API then answers model-dependent calls with 503). */
@@ -185,6 +190,7 @@ export interface Config {
   /** `explicit`: CLIP_MODEL was set (then a model that cannot load stops start-up). */
   model: { id: string; explicit: boolean; cacheDir: string; disabled: boolean };
   duplicateThreshold: number;
+  duplicateDetection: "auto" | "on" | "off";
   bulkConcurrency: number;
   /** Operations endpoints: the worker role's optional HTTP port and the /metrics bearer token. */
   ops: { metricsPort: number | undefined; metricsToken: string | undefined };
@@ -262,6 +268,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       disabled: e.MODEL_DISABLED,
     },
     duplicateThreshold: e.DUPLICATE_THRESHOLD,
+    duplicateDetection: e.DUPLICATE_DETECTION,
     bulkConcurrency: e.BULK_CONCURRENCY,
     ops: { metricsPort: e.METRICS_PORT, metricsToken: e.METRICS_TOKEN },
     llm: e.LLM_BASE_URL ? { baseUrl: e.LLM_BASE_URL.replace(/\/$/, ""), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL ?? "", timeoutMs: e.LLM_TIMEOUT_MS } : null,

@@ -19,7 +19,7 @@
 // dashboards should use max() over instances, not sum().
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
-export type SearchStage = "embed" | "vector" | "filter";
+export type SearchStage = "embed" | "vector" | "filter" | "lexical";
 export type WebhookOutcome = "delivered" | "retry" | "failed" | "cancelled";
 
 export interface QueueSnapshot {

@@ -13,6 +13,7 @@
 //      after the snapshot are not copied: stop the server for a cut-over).
 //   4. Converts per column: SQLite float32 blobs → pgvector `vector` (bit-identical values), JSON
 //      text → jsonb, blobs → bytea; everything else as is (ids text, epoch-ms bigint, 0/1 flags).
+//      The lexical index is not copied but rebuilt from the copied products (see isLexicalIndexTable).
 //   5. Verifies: row counts per table under the same scope on both sides, vector counts per store
 //      and dimension, and a sample of vectors per store compared value by value. Then ANALYZEs the
 //      copied tables and builds the HNSW index of every vector dimension.
@@ -31,7 +32,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql, type Kysely, type RawBuilder } from "kysely";
-import { openDatabase, type Database } from "./index.js";
+import { openDatabase, type Database, type Executor } from "./index.js";
+import { LexicalRepository } from "../../lexical/repository.js";
 import { migrations } from "./migrations/index.js";
 import { createVectorIndex } from "../../vectors/index.js";
 import { VectorRepository } from "../../vectors/repository.js";
@@ -127,6 +129,11 @@ type Scope =
 const MAX_PARAMS = 60_000;
 const MAX_BATCH_BYTES = 4 * 1024 * 1024;
 const MIGRATION_TABLES = new Set(["kysely_migration", "kysely_migration_lock"]);
+/**
+ * The lexical index (migration 0012) differs by engine (SQLite FTS5 tables and their shadow tables;
+ * a tsvector table on PostgreSQL): it is derived from the products and rebuilt there, not copied.
+ */
+const isLexicalIndexTable = (name: string) => /^product_(text|fts|trgm)(_|$)/.test(name);
 
 /** Parses `sqlite:PATH` (a file, or a folder holding shopsight.db). */
 export function parseSqliteSource(spec: string): string {
@@ -182,6 +189,8 @@ export async function migrateData(options: MigrateDataOptions): Promise<MigrateD
             copied.set(table.name, n);
             if (n > 0) log(`copied ${table.name}: ${n} rows`);
           }
+          const lexical = await rebuildLexicalIndex(tx, storeIds);
+          if (lexical > 0) log(`lexical index rebuilt for ${lexical} products`);
         });
         log(`copy committed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       }
@@ -240,6 +249,18 @@ export async function migrateData(options: MigrateDataOptions): Promise<MigrateD
   }
 }
 
+/** Writes the PostgreSQL lexical index rows of the copied products (all, or those of `storeIds`). */
+async function rebuildLexicalIndex(tx: Kysely<any>, storeIds: string[]): Promise<number> {
+  let q = tx.selectFrom("products").select(["store_id", "product_id", "metadata"]);
+  if (storeIds.length > 0) q = q.where("store_id", "in", storeIds);
+  const rows = (await q.execute()) as { store_id: string; product_id: string; metadata: unknown }[];
+  const lexical = new LexicalRepository(tx as unknown as Executor, "postgres");
+  for (const r of rows) {
+    await lexical.upsert(r.store_id, r.product_id, (typeof r.metadata === "string" ? JSON.parse(r.metadata) : r.metadata) as Record<string, unknown>);
+  }
+  return rows.length;
+}
+
 // ------------------------------------------------------------------ schema --
 
 async function checkSourceMigrations(db: Kysely<any>): Promise<void> {
@@ -262,7 +283,7 @@ async function readTables(db: Kysely<any>): Promise<Map<string, TableInfo>> {
     await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`.execute(db)
   ).rows
     .map((r) => r.name)
-    .filter((n) => !MIGRATION_TABLES.has(n));
+    .filter((n) => !MIGRATION_TABLES.has(n) && !isLexicalIndexTable(n));
   const tables = new Map<string, TableInfo>();
   for (const name of names) {
     const cols = (await sql<{ name: string; pk: number }>`SELECT name, pk FROM pragma_table_info(${name}) ORDER BY cid`.execute(db)).rows;

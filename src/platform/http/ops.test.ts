@@ -53,6 +53,7 @@ describeEachDialect("ops: /health/live, /health/ready and /metrics", (dialect) =
         status: "ok",
         checks: { service: "ok", database: "ok", redis: "not_configured", model: "ok" },
         failed: [],
+        model: { id: "shopsight-tiny-test-model", is_test_model: true },
       });
     }
   });
@@ -134,6 +135,7 @@ describeEachDialect("ops: readiness failures and the metrics token", (dialect) =
       status: "unavailable",
       checks: { service: "ok", database: "ok", redis: "failed", model: "disabled" },
       failed: ["redis"],
+      model: { id: t.ctx.config.model.id, is_test_model: false },
     });
     assert.equal((await t.search.inject({ method: "GET", url: "/health/live" })).statusCode, 200);
   });

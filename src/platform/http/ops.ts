@@ -3,7 +3,8 @@
 //   GET /health/ready  200 when the database answers, Redis answers PING (when REDIS_URL is set),
 //                      the model is usable (unless MODEL_DISABLED) and the service is not starting
 //                      or stopping; otherwise 503 naming the failed checks (readiness: route no
-//                      traffic to me). Failure details go to the log, not the response;
+//                      traffic to me). Failure details go to the log, not the response. Both name
+//                      the active model: {model: {id, is_test_model}} (src/embeddings/identity.ts);
 //   GET /metrics       Prometheus text (src/platform/metrics.ts); when METRICS_TOKEN is set it
 //                      needs `Authorization: Bearer <METRICS_TOKEN>`.
 // `GET /health` (src/platform/http/app.ts) keeps its meaning: 200 once start-up completed.
@@ -11,6 +12,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
+import { modelIdentity } from "../../embeddings/identity.js";
 import { AppError } from "../errors/catalogue.js";
 import type { App } from "./app.js";
 
@@ -97,6 +99,13 @@ const readinessSchema = {
       properties: { service: checkSchema, database: checkSchema, redis: checkSchema, model: checkSchema },
     },
     failed: { type: "array", items: { type: "string" } },
+    model: {
+      type: "object",
+      additionalProperties: false,
+      required: ["id", "is_test_model"],
+      description: "The active embedding model (id as configured; the built-in test model is shopsight-tiny-test-model)",
+      properties: { id: { type: "string" }, is_test_model: { type: "boolean" } },
+    },
   },
 } as const;
 
@@ -133,12 +142,13 @@ export async function opsRoutes(app: App, ctx: AppContext, options: OpsOptions):
       },
     },
     async (request, reply) => {
+      const identity = modelIdentity(ctx.model, ctx.config.model.id);
       const result = await checkReadiness(ctx, options.isReady, (check, error) =>
         request.log.warn({ check, err: error }, "readiness check failed"),
       );
       return reply
         .status(result.ready ? 200 : 503)
-        .send({ status: result.ready ? "ok" : "unavailable", checks: result.checks, failed: result.failed });
+        .send({ status: result.ready ? "ok" : "unavailable", checks: result.checks, failed: result.failed, model: { id: identity.id, is_test_model: identity.is_test_model } });
     },
   );
 

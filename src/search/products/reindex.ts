@@ -1,9 +1,11 @@
 // Re-embedding products from their stored images, after CLIP_MODEL changed (the fingerprint of
 // the loaded model differs from the one stored with a product's vector), or on demand. Reads the
 // stored copy (no download), embeds in batches and replaces each vector in its own transaction,
-// so an interrupted run can simply be started again.
+// so an interrupted run can simply be started again. It also rewrites every product's lexical
+// index row from its metadata (issue 15).
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
+import { LexicalRepository } from "../../lexical/repository.js";
 import { ProductsRepository } from "./repository.js";
 
 export interface ReindexReport {
@@ -11,10 +13,13 @@ export interface ReindexReport {
   model: string;
   checked: number;
   reindexed: number;
+  /** Lexical index rows rebuilt (every product of the store, from its metadata). */
+  lexical: number;
   failed: { product_id: string; error: string }[];
 }
 
 const BATCH = 16;
+const LEXICAL_BATCH = 500;
 
 export class Reindexer {
   private readonly repo: ProductsRepository;
@@ -33,7 +38,7 @@ export class Reindexer {
     const model = this.ctx.images.modelKey();
     const rows = await this.repo.embeddingsOfStore(storeId);
     const todo = options.all ? rows : rows.filter((r) => r.model !== model);
-    const report: ReindexReport = { store_id: storeId, model, checked: rows.length, reindexed: 0, failed: [] };
+    const report: ReindexReport = { store_id: storeId, model, checked: rows.length, reindexed: 0, lexical: 0, failed: [] };
     for (let i = 0; i < todo.length; i += BATCH) {
       const batch = todo.slice(i, i + BATCH);
       const decoded = [];
@@ -60,6 +65,19 @@ export class Reindexer {
         report.reindexed += 1;
       }
     }
+    report.lexical = await this.lexical(storeId);
     return report;
+  }
+
+  /** Rewrites the store's lexical index rows from the products' metadata (in batches, each one transaction). */
+  async lexical(storeId: string): Promise<number> {
+    const rows = await this.repo.metadataOfStore(storeId);
+    for (let i = 0; i < rows.length; i += LEXICAL_BATCH) {
+      await this.ctx.database.transaction(async (tx) => {
+        const lexical = new LexicalRepository(tx, this.ctx.database.dialect);
+        for (const r of rows.slice(i, i + LEXICAL_BATCH)) await lexical.upsert(storeId, r.product_id, JSON.parse(r.metadata) as Record<string, unknown>);
+      });
+    }
+    return rows.length;
   }
 }

@@ -107,6 +107,19 @@ export class ProductsRepository {
       .executeTakeFirst();
   }
 
+  /** Another product of the store with this image, if any (identical-image duplicates). */
+  findByImage(storeId: string, sha256: string, exceptProductId: string): Promise<ProductRow | undefined> {
+    return this.db
+      .selectFrom("products")
+      .selectAll()
+      .where("store_id", "=", storeId)
+      .where("image_sha256", "=", sha256)
+      .where("product_id", "!=", exceptProductId)
+      .orderBy("product_id")
+      .limit(1)
+      .executeTakeFirst();
+  }
+
   /** Deletes the image unless another product of the store still uses it. */
   async dropImageIfUnused(storeId: string, sha256: string): Promise<void> {
     const used = await this.db
@@ -127,6 +140,11 @@ export class ProductsRepository {
       .where("store_id", "=", storeId)
       .orderBy("product_id")
       .execute();
+  }
+
+  /** Product ids and metadata of a store (rebuilding the lexical index). */
+  metadataOfStore(storeId: string): Promise<{ product_id: string; metadata: string }[]> {
+    return this.db.selectFrom("products").select(["product_id", "metadata"]).where("store_id", "=", storeId).orderBy("product_id").execute();
   }
 
   async setModel(storeId: string, productId: string, model: string): Promise<void> {

@@ -11,6 +11,8 @@ import type { PreparedImage } from "../../embeddings/pipeline.js";
 import { planOf } from "../billing/plans.js";
 import { AccountsRepository } from "../accounts/repository.js";
 import { WebhooksService } from "../webhooks/service.js";
+import { LexicalRepository } from "../../lexical/repository.js";
+import { modelStatus } from "../search/model.js";
 import { ProductsRepository, type Cursor, type ListFilter, type ProductRow } from "./repository.js";
 
 export const METADATA_MAX_BYTES = 16 * 1024;
@@ -86,10 +88,12 @@ function decodeCursor(s: string): Cursor {
 
 export class ProductsService {
   readonly repo: ProductsRepository;
+  private readonly lexical: LexicalRepository;
   private readonly webhooks: WebhooksService;
 
   constructor(private readonly ctx: AppContext) {
     this.repo = new ProductsRepository(ctx.database.db, ctx.database.dialect);
+    this.lexical = new LexicalRepository(ctx.database.db, ctx.database.dialect);
     this.webhooks = new WebhooksService(ctx);
   }
 
@@ -170,7 +174,7 @@ export class ProductsService {
     const now = this.ctx.clock.now();
     const model = this.ctx.images.modelKey();
     // Near-duplicate check against the committed index, before our own write.
-    const duplicate = vector ? await this.nearestOther(storeId, productId, vector) : undefined;
+    const duplicate = vector && image ? await this.nearestOther(storeId, productId, vector, image.sha256) : undefined;
 
     const run = async (tx: Tx) => {
       if (claim && !(await claim(tx))) return null;
@@ -198,6 +202,8 @@ export class ProductsService {
         updated_at: now,
       };
       await repo.upsert(storeId, row);
+      // The lexical index row in the same transaction (removed with the product by cascade).
+      await this.lexical.with(tx).upsert(storeId, productId, metadata);
       if (image && vector) {
         // The image store writes its copy before this transaction commits (src/platform/images/store.ts).
         const kept = await this.ctx.imageStore.put(storeId, image.sha256, image.stored.bytes);
@@ -277,7 +283,16 @@ export class ProductsService {
     }
   }
 
-  private async nearestOther(storeId: string, productId: string, vector: Float32Array) {
+  /**
+   * The existing product this one duplicates: by embedding similarity above DUPLICATE_THRESHOLD
+   * when duplicate detection is on (model.ts: off with the built-in test model, whose similarities
+   * only reflect colour), else only a product with the identical image (similarity 1).
+   */
+  private async nearestOther(storeId: string, productId: string, vector: Float32Array, imageSha256: string) {
+    if (!modelStatus(this.ctx).duplicate_detection) {
+      const same = await this.repo.findByImage(storeId, imageSha256, productId);
+      return same ? { productId: same.product_id, score: 1, imageUrl: same.image_url } : undefined;
+    }
     const threshold = this.ctx.config.duplicateThreshold;
     const matches = await this.ctx.vectors.search(storeId, vector, { k: 2 });
     const other = matches.find((m) => m.productId !== productId && m.score > threshold);

@@ -39,6 +39,12 @@ export class SearchRepository {
     return q.select(["product_id", "color_name", "dominant_colors"]).execute();
   }
 
+  /** The store's distinct category values (query understanding). */
+  async categories(storeId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom("products").select("category").distinct().where("store_id", "=", storeId).where("category", "is not", null).execute();
+    return rows.map((r) => r.category!);
+  }
+
   async addHistory(storeId: string, row: Omit<SearchHistoryRow, "store_id">): Promise<void> {
     await this.db.insertInto("search_history").values({ ...row, store_id: storeId }).execute();
   }

@@ -1,6 +1,6 @@
 // /v1/search/* (spec: Search (Bearer)). Every mode answers the search response shape
 // {query_time_ms, count, results[{product_id, similarity_score, metadata}], search_id}.
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
@@ -19,13 +19,15 @@ import {
   FusionBody,
   HybridBody,
   MultiImageBody,
+  ModelStatusSchema,
   MultiImageMultipart,
   SearchResponseSchema,
   TextBody,
   UploadMultipart,
   UrlBody,
 } from "./schemas.js";
-import { SearchService, type Common, type SearchResponse } from "./service.js";
+import { modelStatus } from "./model.js";
+import { SearchService, type Common, type SearchResponse, type TextRanking, type UnderstandMode } from "./service.js";
 
 type Body = Record<string, any>;
 const tags = ["search"];
@@ -41,6 +43,10 @@ const common = (b: Body): Common => ({
   metadata_filters: b.metadata_filters,
 });
 
+const ranking = (b: Body): TextRanking => ({ semantic_weight: b.semantic_weight, fusion_method: b.fusion_method });
+/** `understand` as sent: true → boost, false / absent → off. */
+export const understandMode = (u: unknown): UnderstandMode => (u === true ? "boost" : u === "boost" || u === "filter" ? u : "off");
+
 const isMultipart = (request: FastifyRequest) => String(request.headers["content-type"] ?? "").startsWith("multipart/form-data");
 
 function parseRegion(text: string): Region {
@@ -55,12 +61,15 @@ function parseRegion(text: string): Region {
 function jsonModes(service: SearchService) {
   return {
     url: { schema: UrlBody, run: (s: string, b: Body) => service.url(s, b.image_url, common(b)) },
-    text: { schema: TextBody, run: (s: string, b: Body) => service.text(s, b.query, common(b)) },
+    text: { schema: TextBody, run: (s: string, b: Body) => service.text(s, b.query, common(b), "api", { ...ranking(b), understand: understandMode(b.understand) }) },
     hybrid: {
       schema: HybridBody,
-      run: (s: string, b: Body) => service.hybrid(s, { image_url: b.image_url, query: b.query, colors: b.colors, visual_weight: b.visual_weight }, common(b)),
+      run: (s: string, b: Body) => service.hybrid(s, { image_url: b.image_url, query: b.query, colors: b.colors, visual_weight: b.visual_weight, ...ranking(b) }, common(b)),
     },
-    fusion: { schema: FusionBody, run: (s: string, b: Body) => service.fusion(s, { image_url: b.image_url, query: b.query, image_weight: b.image_weight }, common(b)) },
+    fusion: {
+      schema: FusionBody,
+      run: (s: string, b: Body) => service.fusion(s, { image_url: b.image_url, query: b.query, image_weight: b.image_weight, ...ranking(b) }, common(b)),
+    },
     "multi-image": { schema: MultiImageBody, run: (s: string, b: Body) => service.multiImage(s, { urls: b.image_urls }, b.mode, common(b)) },
     crop: { schema: CropBody, run: (s: string, b: Body) => service.crop(s, { image_url: b.image_url, region: b.region }, common(b)) },
     filtered: {
@@ -74,7 +83,25 @@ function jsonModes(service: SearchService) {
 export async function searchRoutes(app: App, ctx: AppContext) {
   const service = new SearchService(ctx);
   const modes = jsonModes(service);
-  const gate = { config: { auth: "store" as const }, preHandler: requirePermission("search:execute") };
+  // Every search response names the active model (X-Shopsight-Model), errors included.
+  const modelHeader = async (_request: FastifyRequest, reply: FastifyReply) => {
+    reply.header("x-shopsight-model", modelStatus(ctx).model_id);
+  };
+  const gate = { config: { auth: "store" as const }, onRequest: modelHeader, preHandler: requirePermission("search:execute") };
+
+  app.get(
+    "/v1/search/model",
+    {
+      ...gate,
+      schema: {
+        tags,
+        security: bearerSecurity,
+        summary: "The active embedding model: id, dimensions, whether it is the built-in test model, status, duplicate detection and text-ranking defaults",
+        response: { 200: ModelStatusSchema, ...searchErrors(401, 403, 429) },
+      },
+    },
+    async () => modelStatus(ctx),
+  );
   const response = { 200: SearchResponseSchema, ...errors };
 
   app.post(

@@ -34,6 +34,26 @@ export const filterFields = {
 };
 
 export const commonFields = { limit: Limit, threshold: Threshold, ...filterFields };
+
+/** How lexical (full-text) evidence joins the visual one in text ranking (see fusion.ts). */
+export const SemanticWeight = Type.Number({
+  minimum: 0,
+  maximum: 1,
+  description:
+    "0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image, the behaviour before lexical ranking). Default: GET /v1/search/model default_semantic_weight",
+});
+export const rankingFields = {
+  semantic_weight: Type.Optional(SemanticWeight),
+  fusion_method: Type.Optional(
+    Type.Union([Type.Literal("blend"), Type.Literal("rrf")], {
+      description: "blend: calibrated score blend (default); rrf: weighted reciprocal rank fusion",
+    }),
+  ),
+};
+export const Understand = Type.Union([Type.Boolean(), Type.Literal("boost"), Type.Literal("filter")], {
+  description:
+    "Query understanding: colour words, price phrases (en/de, e.g. \"under 50\", \"unter 50 €\", \"between 20 and 40\") and the store's category values. Prices become price filters; colours and categories boost matching products (true or \"boost\") or filter (\"filter\"). Off by default; when on, the response echoes query_understanding",
+});
 const ImageUrl = Type.String({ minLength: 1, maxLength: 2048 });
 
 export const Region = Type.Object(
@@ -53,18 +73,20 @@ export const Region = Type.Object(
 const body = <T extends Record<string, TSchema>>(fields: T) => Type.Object(fields, { additionalProperties: false });
 
 export const UrlBody = body({ image_url: ImageUrl, ...commonFields });
-export const TextBody = body({ query: Type.String({ minLength: 1, maxLength: 500 }), ...commonFields });
+export const TextBody = body({ query: Type.String({ minLength: 1, maxLength: 500 }), ...rankingFields, understand: Type.Optional(Understand), ...commonFields });
 export const HybridBody = body({
   image_url: Type.Optional(ImageUrl),
   query: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   colors: Type.Optional(Type.Array(Hex, { maxItems: 5 })),
   visual_weight: Type.Number({ minimum: 0, maximum: 1, default: 0.5 }),
+  ...rankingFields,
   ...commonFields,
 });
 export const FusionBody = body({
   image_url: ImageUrl,
   query: Type.String({ minLength: 1, maxLength: 500 }),
   image_weight: Type.Number({ minimum: 0, maximum: 1, default: 0.5 }),
+  ...rankingFields,
   ...commonFields,
 });
 const MultiMode = Type.Union([Type.Literal("average"), Type.Literal("union"), Type.Literal("best")], { default: "average" });
@@ -108,6 +130,29 @@ export const SearchResponseSchema = Type.Object({
     }),
   ),
   search_id: Type.String({ format: "uuid" }),
+  query_understanding: Type.Optional(
+    Type.Object(
+      {
+        colors: Type.Array(Type.String(), { description: "Colour names found (normalised, English)" }),
+        categories: Type.Array(Type.String(), { description: "The store's category values found" }),
+        price_min: Type.Union([Type.Number(), Type.Null()]),
+        price_max: Type.Union([Type.Number(), Type.Null()]),
+        applied_as: Type.Union([Type.Literal("boost"), Type.Literal("filter")], { description: "How colours and categories were applied; prices are always filters" }),
+        remaining_text: Type.String({ description: "The text searched (the query without its price phrases)" }),
+      },
+      { description: "Only when the request set understand" },
+    ),
+  ),
+});
+
+export const ModelStatusSchema = Type.Object({
+  model_id: Type.String({ description: "CLIP_MODEL as configured (a local folder by its name); the built-in test model is shopsight-tiny-test-model" }),
+  dimensions: Type.Integer({ description: "Embedding dimensions (0 when no model is loaded)" }),
+  is_test_model: Type.Boolean({ description: "The built-in tiny test model (colour only; for trying the service out) is active" }),
+  status: Type.Union([Type.Literal("ready"), Type.Literal("loading"), Type.Literal("disabled"), Type.Literal("failed")]),
+  duplicate_detection: Type.Boolean({ description: "product.duplicate_detected compares embeddings (off with the test model: identical images only)" }),
+  default_semantic_weight: Type.Number({ description: "semantic_weight used when a text search gives none" }),
+  default_fusion_method: Type.Union([Type.Literal("blend"), Type.Literal("rrf")]),
 });
 
 export const BATCH_TYPES = ["url", "text", "hybrid", "fusion", "multi-image", "crop", "filtered"] as const;

@@ -22,8 +22,12 @@ import { hexToLab, type Lab } from "../../embeddings/colors.js";
 import type { Region } from "../../embeddings/image.js";
 import type { DecodedImage } from "../../embeddings/types.js";
 import { ProductsRepository, type ProductRow } from "../products/repository.js";
-import { colorScore, hasFilters, validateFilters, type SearchFilters } from "./filters.js";
+import { colorMatches, colorScore, hasFilters, parseColorFilter, validateFilters, type SearchFilters } from "./filters.js";
+import { fuse, type FusionMethod } from "./fusion.js";
+import { LexicalRepository } from "../../lexical/repository.js";
+import { modelStatus } from "./model.js";
 import { SearchRepository } from "./repository.js";
+import { understandQuery, type Understanding } from "./understand.js";
 
 export const SEARCH_MODES = ["upload", "url", "text", "hybrid", "fusion", "multi-image", "crop", "filtered"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -31,6 +35,28 @@ export type MultiMode = "average" | "union" | "best";
 
 export const FUSION_CATEGORY_BOOST = 0.1;
 export const HYBRID_COLOR_WEIGHT = 0.25;
+/** Boost of a result matching a colour or category understood in the query: s + (1 − s) × 0.15 each. */
+export const UNDERSTOOD_BOOST = 0.15;
+
+/** How lexical evidence joins the visual one (request fields `semantic_weight`, `fusion_method`). */
+export interface TextRanking {
+  /** 0 = pure lexical, 1 = pure visual (embedding); undefined = the model's default. */
+  semantic_weight?: number | undefined;
+  fusion_method?: FusionMethod | undefined;
+}
+
+/** Query understanding of text search (request field `understand`): off, or colours/categories as boosts or filters. */
+export type UnderstandMode = "off" | "boost" | "filter";
+
+export interface QueryUnderstanding {
+  colors: string[];
+  categories: string[];
+  price_min: number | null;
+  price_max: number | null;
+  /** How colours and categories were applied; prices are always filters. */
+  applied_as: "boost" | "filter";
+  remaining_text: string;
+}
 
 export interface Common extends SearchFilters {
   limit: number;
@@ -48,6 +74,8 @@ export interface SearchResponse {
   count: number;
   results: SearchResult[];
   search_id: string;
+  /** Only when the request asked for query understanding. */
+  query_understanding?: QueryUnderstanding;
 }
 
 /** Where a search came from, kept in its history row. */
@@ -73,6 +101,11 @@ interface Plan {
   multi?: MultiMode;
   colors?: Lab[];
   boostCategory?: string | null;
+  /** Lexical evidence: the text to look up and its share of the score (0–1; 1 = lexical only, no vectors). */
+  lexical?: { text: string; weight: number; method: FusionMethod };
+  /** Understood colours and categories to boost. */
+  boost?: { colors: string[]; categories: string[] };
+  understanding?: QueryUnderstanding;
 }
 
 const clamp01 = (x: number) => Math.max(0, Math.min(1, x));
@@ -104,10 +137,18 @@ function mean(vectors: Float32Array[]): Float32Array {
 export class SearchService {
   private readonly repo: SearchRepository;
   private readonly products: ProductsRepository;
+  private readonly lexical: LexicalRepository;
 
   constructor(private readonly ctx: AppContext) {
     this.repo = new SearchRepository(ctx.database.db, ctx.database.dialect);
     this.products = new ProductsRepository(ctx.database.db, ctx.database.dialect);
+    this.lexical = new LexicalRepository(ctx.database.db, ctx.database.dialect);
+  }
+
+  /** The weight and method in force for a request (defaults: the active model's, see model.ts). */
+  private ranking(r: TextRanking): { weight: number; method: FusionMethod } {
+    const status = modelStatus(this.ctx);
+    return { weight: r.semantic_weight ?? status.default_semantic_weight, method: r.fusion_method ?? status.default_fusion_method };
   }
 
   /** Times one search stage for GET /metrics (shopsight_search_stage_duration_seconds). */
@@ -143,15 +184,55 @@ export class SearchService {
     return this.run(storeId, c, { startedAt, mode: "url", summary: { image_url: imageUrl }, vectors: [v] }, source);
   }
 
-  async text(storeId: string, query: string, c: Common, source: HistorySource = "api") {
+  async text(
+    storeId: string,
+    query: string,
+    c: Common,
+    source: HistorySource = "api",
+    options: TextRanking & { understand?: UnderstandMode | undefined } = {},
+  ) {
     const startedAt = performance.now();
-    const v = await this.textVector(query);
-    return this.run(storeId, c, { startedAt, mode: "text", summary: { query }, queryText: query, vectors: [v] }, source);
+    const { weight, method } = this.ranking(options);
+    const mode = options.understand ?? "off";
+    let common = c;
+    let text = query;
+    let understanding: QueryUnderstanding | undefined;
+    let boost: Plan["boost"];
+    if (mode !== "off") {
+      const u: Understanding = understandQuery(query, await this.repo.categories(storeId));
+      understanding = { ...u, applied_as: mode };
+      text = u.remaining_text || query;
+      common = { ...c };
+      if (u.price_min !== null) common.price_min = Math.max(u.price_min, c.price_min ?? 0);
+      if (u.price_max !== null) common.price_max = c.price_max === undefined ? u.price_max : Math.min(u.price_max, c.price_max);
+      if (mode === "filter") {
+        if (u.colors[0] && common.color === undefined) common.color = u.colors[0];
+        if (u.categories[0] && common.category === undefined) common.category = u.categories[0];
+      } else {
+        boost = { colors: u.colors, categories: u.categories };
+      }
+    }
+    const vectors = weight > 0 ? [await this.textVector(text)] : [];
+    return this.run(
+      storeId,
+      common,
+      {
+        startedAt,
+        mode: "text",
+        summary: { query, semantic_weight: weight, ...(understanding ? { query_understanding: understanding } : {}) },
+        queryText: query,
+        vectors,
+        lexical: { text, weight: 1 - weight, method },
+        ...(boost ? { boost } : {}),
+        ...(understanding ? { understanding } : {}),
+      },
+      source,
+    );
   }
 
   async hybrid(
     storeId: string,
-    input: { image_url?: string | undefined; query?: string | undefined; colors?: string[] | undefined; visual_weight: number },
+    input: { image_url?: string | undefined; query?: string | undefined; colors?: string[] | undefined; visual_weight: number } & TextRanking,
     c: Common,
   ) {
     const startedAt = performance.now();
@@ -161,20 +242,24 @@ export class SearchService {
       });
     }
     const colors = (input.colors ?? []).map((hex) => hexToLab(hex.startsWith("#") ? hex : `#${hex}`)!);
+    const { weight, method } = this.ranking(input);
+    // Share of the vector evidence: the image's, plus the text's visual part.
+    const vectorShare = input.query ? (input.image_url ? input.visual_weight : 0) + (1 - (input.image_url ? input.visual_weight : 0)) * weight : 1;
     const [img, txt] = await Promise.all([
       input.image_url ? this.urlImage(input.image_url).then((i) => this.imageVector(i)) : undefined,
-      input.query ? this.textVector(input.query) : undefined,
+      input.query && weight > 0 ? this.textVector(input.query) : undefined,
     ]);
     const plan: Plan = {
       startedAt,
       mode: "hybrid",
-      summary: { image_url: input.image_url, query: input.query, colors: input.colors, visual_weight: input.visual_weight },
+      summary: { image_url: input.image_url, query: input.query, colors: input.colors, visual_weight: input.visual_weight, semantic_weight: input.query ? weight : undefined },
       queryText: input.query,
       vectors: [],
       colors,
+      ...(input.query ? { lexical: { text: input.query, weight: 1 - vectorShare, method } } : {}),
     };
     if (img && txt) {
-      const { v, norm } = blend(img, txt, input.visual_weight);
+      const { v, norm } = blend(img, txt, input.visual_weight / vectorShare);
       plan.vectors = [v];
       plan.scale = norm;
     } else if (img ?? txt) {
@@ -183,21 +268,24 @@ export class SearchService {
     return this.run(storeId, c, plan);
   }
 
-  async fusion(storeId: string, input: { image_url: string; query: string; image_weight: number }, c: Common) {
+  async fusion(storeId: string, input: { image_url: string; query: string; image_weight: number } & TextRanking, c: Common) {
     const startedAt = performance.now();
+    const { weight, method } = this.ranking(input);
+    const vectorShare = input.image_weight + (1 - input.image_weight) * weight;
     const [img, txt] = await Promise.all([this.urlImage(input.image_url).then((i) => this.imageVector(i)), this.textVector(input.query)]);
-    const { v, norm } = blend(img, txt, input.image_weight);
+    const { v, norm } = vectorShare > 0 ? blend(img, txt, input.image_weight / vectorShare) : { v: img, norm: 1 };
     const candidates = hasFilters(c) ? await this.stage("filter", () => this.repo.candidates(storeId, c)) : undefined;
     const [nearest] = await this.stage("vector", () => this.ctx.vectors.search(storeId, img, { k: 1, candidates }));
     const boostCategory = nearest ? ((await this.products.find(storeId, nearest.productId))?.category ?? null) : null;
     return this.run(storeId, c, {
       startedAt,
       mode: "fusion",
-      summary: { image_url: input.image_url, query: input.query, image_weight: input.image_weight, boosted_category: boostCategory },
+      summary: { image_url: input.image_url, query: input.query, image_weight: input.image_weight, semantic_weight: weight, boosted_category: boostCategory },
       queryText: input.query,
-      vectors: [v],
+      vectors: vectorShare > 0 ? [v] : [],
       scale: norm,
       boostCategory,
+      lexical: { text: input.query, weight: 1 - vectorShare, method },
     });
   }
 
@@ -248,13 +336,19 @@ export class SearchService {
     const filtered = hasFilters(c);
     const candidates = filtered ? await this.stage("filter", () => this.repo.candidates(storeId, c)) : undefined;
     const colors = plan.colors ?? [];
-    // Re-ranking (colours, category boost) needs a deeper first stage than the page.
-    const rerank = colors.length > 0 || plan.boostCategory;
-    const k = rerank ? Math.max(100, c.limit * 5) : c.limit;
+    const lex = plan.lexical && plan.lexical.weight > 0 ? plan.lexical : undefined;
+    const boost = plan.boost && (plan.boost.colors.length > 0 || plan.boost.categories.length > 0) ? plan.boost : undefined;
+    // Re-ranking (colours, category boost, understood boosts) and fusion need a deeper first stage than the page.
+    const rerank = colors.length > 0 || plan.boostCategory || boost;
+    const k = rerank || lex ? Math.max(100, c.limit * 5) : c.limit;
 
     let scored: { productId: string; score: number }[] = [];
     if (candidates && candidates.size === 0) {
       scored = [];
+    } else if (lex && plan.vectors.length === 0) {
+      // Lexical evidence only (semantic_weight 0).
+      const { hits, fuzzy } = await this.stage("lexical", () => this.lexical.search(storeId, lex.text, k, candidates));
+      scored = fuse([], hits, { weight: 1, method: lex.method, fuzzy });
     } else if (plan.vectors.length === 0) {
       // Colours only: every candidate scored by colour.
       const rows = await this.stage("filter", () => this.repo.filteredRows(storeId, c, true));
@@ -278,9 +372,24 @@ export class SearchService {
         scored = [...best].map(([productId, score]) => ({ productId, score: clamp01(score) }));
       }
     } else {
-      const matches = await this.stage("vector", () => this.ctx.vectors.search(storeId, plan.vectors[0]!, { k, candidates }));
+      const query = plan.vectors[0]!;
       const scale = plan.scale ?? 1;
+      const [matches, lexical] = await Promise.all([
+        this.stage("vector", () => this.ctx.vectors.search(storeId, query, { k, candidates })),
+        lex ? this.stage("lexical", () => this.lexical.search(storeId, lex.text, k, candidates)) : undefined,
+      ]);
       scored = matches.map((m) => ({ productId: m.productId, score: clamp01(m.score * scale) }));
+      if (lex && lexical) {
+        // The blend needs the visual similarity of lexical hits outside the visual candidates.
+        const seen = new Set(scored.map((s) => s.productId));
+        const missing = new Set(lexical.hits.map((h) => h.productId).filter((id) => !seen.has(id)));
+        let visualOf: Map<string, number> | undefined;
+        if (lex.method === "blend" && missing.size > 0) {
+          const extra = await this.stage("vector", () => this.ctx.vectors.search(storeId, query, { k: missing.size, candidates: missing }));
+          visualOf = new Map(extra.map((m) => [m.productId, clamp01(m.score * scale)]));
+        }
+        scored = fuse(scored, lexical.hits, { weight: lex.weight, method: lex.method, fuzzy: lexical.fuzzy, ...(visualOf ? { visualOf } : {}) });
+      }
     }
 
     let rows = new Map<string, ProductRow>();
@@ -289,11 +398,20 @@ export class SearchService {
       for (const s of scored) {
         const row = rows.get(s.productId);
         if (!row) continue;
-        if (colors.length > 0 && plan.vectors.length > 0) {
+        if (colors.length > 0 && (plan.vectors.length > 0 || lex)) {
           s.score = (1 - HYBRID_COLOR_WEIGHT) * s.score + HYBRID_COLOR_WEIGHT * colorScore(colors, JSON.parse(row.dominant_colors));
         }
         if (plan.boostCategory && row.category !== null && row.category.toLowerCase() === plan.boostCategory.toLowerCase()) {
           s.score = s.score + (1 - s.score) * FUSION_CATEGORY_BOOST;
+        }
+        if (boost) {
+          const dominant = JSON.parse(row.dominant_colors) as { hex: string; share: number }[];
+          for (const color of boost.colors) {
+            if (colorMatches(parseColorFilter(color), row.color_name, dominant)) s.score += (1 - s.score) * UNDERSTOOD_BOOST;
+          }
+          if (row.category !== null && boost.categories.some((cat) => cat.toLowerCase() === row.category!.toLowerCase())) {
+            s.score += (1 - s.score) * UNDERSTOOD_BOOST;
+          }
         }
       }
     }
@@ -309,7 +427,8 @@ export class SearchService {
     const searchId = uuid();
     const queryTimeMs = Math.round(performance.now() - plan.startedAt);
     const { limit: _l, threshold: _t, ...filterFields } = c;
-    if (source === null) return { query_time_ms: queryTimeMs, count: results.length, results, search_id: searchId };
+    const echo = plan.understanding ? { query_understanding: plan.understanding } : {};
+    if (source === null) return { query_time_ms: queryTimeMs, count: results.length, results, search_id: searchId, ...echo };
     await this.repo.addHistory(storeId, {
       id: searchId,
       mode: plan.mode,
@@ -322,6 +441,6 @@ export class SearchService {
       source,
       created_at: this.ctx.clock.now(),
     });
-    return { query_time_ms: queryTimeMs, count: results.length, results, search_id: searchId };
+    return { query_time_ms: queryTimeMs, count: results.length, results, search_id: searchId, ...echo };
   }
 }

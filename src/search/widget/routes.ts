@@ -27,7 +27,9 @@ import { actorUserIdOf, storeOf } from "../auth/authenticate.js";
 import { storeRoute, type Permission } from "../auth/permissions.js";
 import { FeedbackBody, FeedbackView } from "../feedback/schemas.js";
 import { FeedbackService } from "../feedback/service.js";
-import { filterFields, SearchResponseSchema, Threshold } from "../search/schemas.js";
+import { filterFields, SearchResponseSchema, SemanticWeight, Threshold, Understand } from "../search/schemas.js";
+import { modelStatus } from "../search/model.js";
+import { understandMode } from "../search/routes.js";
 import type { Common } from "../search/service.js";
 import { canonicalOrigin } from "./origins.js";
 import {
@@ -55,7 +57,7 @@ export const WIDGET_RATE_LIMITS = {
 
 export const WIDGET_PATHS = ["/v1/widget/search/text", "/v1/widget/search/upload", "/v1/widget/search/url", "/v1/widget/search/feedback"] as const;
 const ALLOWED_HEADERS = "Content-Type, X-Service-Key, X-Request-Id";
-const EXPOSED_HEADERS = "Retry-After, X-Request-Id";
+const EXPOSED_HEADERS = "Retry-After, X-Request-Id, X-Shopsight-Model";
 /** The widget key may do exactly this (kept on request.store for anything that reads permissions). */
 const WIDGET_GRANT: ReadonlySet<Permission> = new Set<Permission>(["search:execute", "search:write"]);
 
@@ -93,7 +95,10 @@ const widgetCommon = {
   price_max: filterFields.price_max,
   color: filterFields.color,
 };
-const WidgetTextBody = Type.Object({ query: Type.String({ minLength: 1, maxLength: 500 }), ...widgetCommon }, { additionalProperties: false });
+const WidgetTextBody = Type.Object(
+  { query: Type.String({ minLength: 1, maxLength: 500 }), semantic_weight: Type.Optional(SemanticWeight), understand: Type.Optional(Understand), ...widgetCommon },
+  { additionalProperties: false },
+);
 const WidgetUrlBody = Type.Object({ image_url: Type.String({ minLength: 1, maxLength: 2048 }), ...widgetCommon }, { additionalProperties: false });
 const WidgetUploadBody = Type.Object(
   { image: Type.Unsafe<Buffer>({ description: "image file (JPEG, PNG, WebP, GIF, AVIF or TIFF)" }), ...widgetCommon },
@@ -273,13 +278,20 @@ export async function widgetRoutes(app: App, ctx: AppContext) {
     /** The options every widget search route shares; only the summary and body differ. */
     const widgetSearch = <B extends TSchema>(summary: string, body: B, extra: { consumes?: string[] } = {}) => ({
       config: { auth: "none" as const },
+      onRequest: async (_request: FastifyRequest, reply: FastifyReply) => {
+        reply.header("x-shopsight-model", modelStatus(ctx).model_id);
+      },
       schema: { tags, security: widgetKey, summary, description, ...extra, headers: WidgetHeaders, body, response: { 200: WidgetSearchResponse, ...errors } },
     });
 
     scope.post(
       "/v1/widget/search/text",
       widgetSearch("Widget: natural-language search", WidgetTextBody),
-      async (request) => search.text(widgetOf(request).store.id, request.body.query, common(request.body)),
+      async (request) =>
+        search.text(widgetOf(request).store.id, request.body.query, common(request.body), {
+          semantic_weight: request.body.semantic_weight,
+          understand: understandMode(request.body.understand),
+        }),
     );
 
     scope.post(

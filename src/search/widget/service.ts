@@ -16,7 +16,7 @@ import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
 import { AccountsRepository } from "../accounts/repository.js";
 import { planOf, type Plan } from "../billing/plans.js";
 import { ProductsRepository } from "../products/repository.js";
-import { SearchService, type Common, type SearchResponse } from "../search/service.js";
+import { SearchService, type Common, type SearchResponse, type TextRanking, type UnderstandMode } from "../search/service.js";
 import { canonicalOrigin, originProblem } from "./origins.js";
 import { WidgetKeysRepository, type WidgetKeyRow } from "./repository.js";
 
@@ -196,8 +196,8 @@ export class WidgetSearchService {
     return { ...response, results: response.results.map((r) => ({ ...r, image_url: images.get(r.product_id) ?? null })) };
   }
 
-  async text(storeId: string, query: string, common: Common) {
-    return this.withImages(storeId, await this.search.text(storeId, query, common, "widget"));
+  async text(storeId: string, query: string, common: Common, options: TextRanking & { understand?: UnderstandMode } = {}) {
+    return this.withImages(storeId, await this.search.text(storeId, query, common, "widget", options));
   }
 
   async url(storeId: string, imageUrl: string, common: Common) {

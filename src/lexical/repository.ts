@@ -1,0 +1,157 @@
+// The lexical (full-text) index of products (issue 15; tables from migration 0012), beside the
+// vector index (src/vectors) as the other engine search ranks with. `storeId` first on every
+// method; a store's queries only ever see its own rows.
+//   SQLite: FTS5 with porter stemming; the query's words are OR-ed (the last one also as a
+//     prefix) and ranked by bm25 with per-column weights (BM25_WEIGHTS).
+//   PostgreSQL: weighted tsvector (A name; B brand, category, colour; C tags, description;
+//     D other metadata) matched by `to_tsquery('english', …)` with the same OR / prefix rule,
+//     ranked by ts_rank.
+//   Typo tolerance, used only when the exact query finds nothing: trigram matching (SQLite FTS5
+//     trigram tokenizer, ranked by bm25 over the query's trigrams; PostgreSQL pg_trgm
+//     word_similarity when the extension is installed).
+// Scores are the engine's own (larger is better); callers normalise them per query.
+import { sql } from "kysely";
+import type { Dialect, Executor } from "../platform/db/index.js";
+import { allWords, lexicalDocument, LEXICAL_FIELDS } from "./document.js";
+
+export interface LexicalHit {
+  productId: string;
+  score: number;
+}
+
+/** bm25 weights of the FTS5 columns, in LEXICAL_FIELDS order. */
+export const BM25_WEIGHTS: Record<(typeof LEXICAL_FIELDS)[number], number> = {
+  name: 10,
+  brand: 6,
+  category: 6,
+  color: 5,
+  tags: 4,
+  description: 2,
+  other: 1,
+};
+
+const MAX_TERMS = 16;
+/** Candidate sets up to this size go into the query; larger ones filter a deeper result list. */
+const SQL_CANDIDATES_MAX = 2000;
+const POST_FILTER_DEPTH = 2000;
+
+/** The words of a query as the index sees them: lower-case letters and digits. */
+export function queryTerms(text: string): string[] {
+  return [...new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => t.length > 0))].slice(0, MAX_TERMS);
+}
+
+function trigrams(terms: string[]): string[] {
+  const out = new Set<string>();
+  for (const t of terms) for (let i = 0; i + 3 <= t.length; i++) out.add(t.slice(i, i + 3));
+  return [...out];
+}
+
+export class LexicalRepository {
+  private trgm: Promise<boolean> | undefined;
+
+  constructor(
+    private readonly db: Executor,
+    private readonly dialect: Dialect,
+  ) {}
+
+  with(db: Executor): LexicalRepository {
+    return new LexicalRepository(db, this.dialect);
+  }
+
+  /** Writes (or replaces) the product's lexical row; call inside the product's transaction. */
+  async upsert(storeId: string, productId: string, metadata: Record<string, unknown>): Promise<void> {
+    const d = lexicalDocument(metadata);
+    const words = allWords(d);
+    if (this.dialect === "sqlite") {
+      await sql`INSERT INTO product_text (store_id, product_id, name, brand, category, color, tags, description, other, words)
+        VALUES (${storeId}, ${productId}, ${d.name}, ${d.brand}, ${d.category}, ${d.color}, ${d.tags}, ${d.description}, ${d.other}, ${words})
+        ON CONFLICT (store_id, product_id) DO UPDATE SET name = excluded.name, brand = excluded.brand, category = excluded.category,
+          color = excluded.color, tags = excluded.tags, description = excluded.description, other = excluded.other, words = excluded.words`.execute(this.db);
+      return;
+    }
+    await sql`INSERT INTO product_text (store_id, product_id, document, words) VALUES (${storeId}, ${productId},
+        setweight(to_tsvector('english', ${d.name}), 'A') ||
+        setweight(to_tsvector('english', ${[d.brand, d.category, d.color].join(" ")}), 'B') ||
+        setweight(to_tsvector('english', ${[d.tags, d.description].join(" ")}), 'C') ||
+        setweight(to_tsvector('english', ${d.other}), 'D'), ${words})
+      ON CONFLICT (store_id, product_id) DO UPDATE SET document = excluded.document, words = excluded.words`.execute(this.db);
+  }
+
+  /** Products of the store whose lexical row exists (reindex checks). */
+  async count(storeId: string): Promise<number> {
+    const r = await sql<{ n: number | string }>`SELECT count(*) AS n FROM product_text WHERE store_id = ${storeId}`.execute(this.db);
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
+  /**
+   * The store's best `k` lexical matches of `text`, restricted to `candidates` when given; with
+   * `fuzzy`, falls back to trigram matching when the exact query finds nothing. `fuzzy` tells
+   * which of the two answered.
+   */
+  async search(storeId: string, text: string, k: number, candidates?: ReadonlySet<string>): Promise<{ hits: LexicalHit[]; fuzzy: boolean }> {
+    const terms = queryTerms(text);
+    if (terms.length === 0 || k <= 0) return { hits: [], fuzzy: false };
+    // Few candidates restrict the query itself; many are checked on a deeper result list instead
+    // (passing thousands of ids costs more than it saves).
+    const inSql = candidates !== undefined && candidates.size <= SQL_CANDIDATES_MAX;
+    const ids = inSql ? JSON.stringify([...candidates]) : null;
+    const depth = candidates && !inSql ? Math.min(POST_FILTER_DEPTH, k * 10) : k;
+    const keep = (hits: LexicalHit[]) => (candidates && !inSql ? hits.filter((h) => candidates.has(h.productId)).slice(0, k) : hits);
+    const exact = keep(this.dialect === "sqlite" ? await this.fts(storeId, terms, depth, ids) : await this.tsquery(storeId, terms, depth, ids));
+    if (exact.length > 0) return { hits: exact, fuzzy: false };
+    return { hits: keep(await this.trigram(storeId, terms, depth, ids)), fuzzy: true };
+  }
+
+  private async fts(storeId: string, terms: string[], k: number, ids: string | null): Promise<LexicalHit[]> {
+    const match = terms.map((t, i) => `"${t}"${i === terms.length - 1 && t.length >= 2 ? "*" : ""}`).join(" OR ");
+    const weights = sql.raw(LEXICAL_FIELDS.map((f) => BM25_WEIGHTS[f]).join(", "));
+    const restrict = ids === null ? sql`` : sql`AND d.product_id IN (SELECT value FROM json_each(${ids}))`;
+    const r = await sql<{ product_id: string; s: number }>`
+      SELECT d.product_id, bm25(product_fts, ${weights}) AS s
+      FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
+      WHERE product_fts MATCH ${match} AND d.store_id = ${storeId} ${restrict}
+      ORDER BY s, d.product_id LIMIT ${k}`.execute(this.db);
+    return r.rows.map((row) => ({ productId: row.product_id, score: -row.s }));
+  }
+
+  private async tsquery(storeId: string, terms: string[], k: number, ids: string | null): Promise<LexicalHit[]> {
+    const query = terms.map((t, i) => (i === terms.length - 1 && t.length >= 2 ? `${t}:*` : t)).join(" | ");
+    const restrict = ids === null ? sql`` : sql`AND product_id = ANY (SELECT jsonb_array_elements_text(${ids}::jsonb))`;
+    const r = await sql<{ product_id: string; s: number }>`
+      SELECT product_id, ts_rank(document, q) AS s
+      FROM product_text, to_tsquery('english', ${query}) AS q
+      WHERE store_id = ${storeId} AND document @@ q ${restrict}
+      ORDER BY s DESC, product_id LIMIT ${k}`.execute(this.db);
+    return r.rows.map((row) => ({ productId: row.product_id, score: Number(row.s) }));
+  }
+
+  private async trigram(storeId: string, terms: string[], k: number, ids: string | null): Promise<LexicalHit[]> {
+    const grams = trigrams(terms.filter((t) => t.length >= 3));
+    if (grams.length === 0) return [];
+    if (this.dialect === "sqlite") {
+      const restrict = ids === null ? sql`` : sql`AND d.product_id IN (SELECT value FROM json_each(${ids}))`;
+      const r = await sql<{ product_id: string; s: number }>`
+        SELECT d.product_id, bm25(product_trgm) AS s
+        FROM product_trgm JOIN product_text d ON d.id = product_trgm.rowid
+        WHERE product_trgm MATCH ${grams.map((g) => `"${g}"`).join(" OR ")} AND d.store_id = ${storeId} ${restrict}
+        ORDER BY s, d.product_id LIMIT ${k}`.execute(this.db);
+      return r.rows.map((row) => ({ productId: row.product_id, score: -row.s }));
+    }
+    if (!(await this.hasTrigram())) return [];
+    const text = terms.join(" ");
+    const restrict = ids === null ? sql`` : sql`AND product_id = ANY (SELECT jsonb_array_elements_text(${ids}::jsonb))`;
+    const r = await sql<{ product_id: string; s: number }>`
+      SELECT product_id, public.word_similarity(${text}, words) AS s
+      FROM product_text
+      WHERE store_id = ${storeId} AND ${text} OPERATOR(public.<%) words ${restrict}
+      ORDER BY s DESC, product_id LIMIT ${k}`.execute(this.db);
+    return r.rows.map((row) => ({ productId: row.product_id, score: Number(row.s) }));
+  }
+
+  private hasTrigram(): Promise<boolean> {
+    this.trgm ??= sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'pg_trgm'`
+      .execute(this.db)
+      .then((r) => (r.rows[0]?.n ?? 0) > 0);
+    return this.trgm;
+  }
+}

@@ -1,0 +1,263 @@
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { sql } from "kysely";
+import { createTestApp, describeEachDialect, openSearchApp, type SearchInstance } from "../../../test/support/harness.js";
+import { createTestStorage, testConfig, type TestStorage } from "../../../test/support/database.js";
+import { bearer, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
+import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
+import { createWorkers } from "../workers.js";
+import { Reindexer } from "../products/reindex.js";
+
+// Colours chosen so that visual evidence alone (the test model knows only colours) cannot tell
+// the products apart by the words searched.
+const CATALOGUE = [
+  { id: "p-dress", hex: "#2040c0", meta: { name: "Summer Dress", category: "Dresses", brand: "Acme", color_name: "Blue", price: 80, tags: ["linen"], sku: "SKU-778812" } },
+  { id: "p-jeans", hex: "#2244bb", meta: { name: "Slim Jeans", category: "Jeans", brand: "Denimco", color_name: "Blue", price: 45, description: "Stretch denim, five pockets" } },
+  { id: "p-watch", hex: "#2142c4", meta: { name: "Chronograph", category: "Watches", brand: "Rolex", color_name: "Blue", price: 900 } },
+  { id: "p-shirt", hex: "#c02020", meta: { name: "Oxford Shirt", category: "Shirts", brand: "Acme", color_name: "Red", price: 30 } },
+];
+
+describeEachDialect("search: lexical index and fused ranking", (dialect) => {
+  let storage: TestStorage;
+  let app: SearchInstance;
+  let host: ImageHost;
+  let store: RegisteredStore;
+  let other: RegisteredStore;
+  let token: string;
+  let otherToken: string;
+  const url: Record<string, string> = {};
+
+  const open = async () => openSearchApp(await testConfig(storage, { model: true }), storage.pgSchema);
+  const post = (path: string, payload: unknown, tok = token) =>
+    app.search.inject({ method: "POST", url: path, headers: bearer(tok), payload: payload as object });
+  const text = (query: string, extra: Record<string, unknown> = {}, tok = token) => post("/v1/search/text", { query, limit: 10, ...extra }, tok);
+  const ids = (res: { json(): any }) => res.json().results.map((r: { product_id: string }) => r.product_id) as string[];
+  const lexicalIds = async (query: string, tok = token) => {
+    const res = await text(query, { semantic_weight: 0 }, tok);
+    assert.equal(res.statusCode, 200, res.body);
+    return ids(res);
+  };
+
+  before(async () => {
+    storage = createTestStorage(dialect, "shopsight-lexical");
+    app = await open();
+    host = await startImageHost();
+    const t = { search: app.search, ctx: app.ctx, config: app.ctx.config } as Parameters<typeof registerStore>[0];
+    store = await registerStore(t);
+    other = await registerStore(t, { name: "Other", email: "other-lexical@example.com" });
+    token = await machineToken(app.search, store);
+    otherToken = await machineToken(app.search, other);
+    for (const [i, p] of CATALOGUE.entries()) {
+      url[p.id] = host.put(`/${p.id}.png`, await solidImage(p.hex, { seed: i + 1 }));
+      const res = await post("/v1/products", { product_id: p.id, image_url: url[p.id], metadata: p.meta });
+      assert.equal(res.statusCode, 201, res.body);
+    }
+    // The second store has a product whose text matches the same words.
+    const res = await post("/v1/products", { product_id: "o-dress", image_url: url["p-dress"], metadata: { name: "Rolex Summer Dress Jeans" } }, otherToken);
+    assert.equal(res.statusCode, 201, res.body);
+  });
+  after(async () => {
+    await host.close();
+    await app.close();
+    await storage.remove();
+  });
+
+  test("semantic_weight 0 finds products by name, brand, category, tags, description and other metadata", async () => {
+    assert.deepEqual(await lexicalIds("chronograph"), ["p-watch"]);
+    assert.deepEqual(await lexicalIds("rolex"), ["p-watch"]);
+    assert.deepEqual(await lexicalIds("linen"), ["p-dress"]);
+    assert.deepEqual(await lexicalIds("pockets"), ["p-jeans"]);
+    assert.deepEqual(await lexicalIds("SKU-778812"), ["p-dress"]);
+    assert.deepEqual((await lexicalIds("acme")).sort(), ["p-dress", "p-shirt"]);
+    assert.deepEqual(await lexicalIds("nothing like this"), []);
+    const filtered = await text("acme", { semantic_weight: 0, category: "shirts" });
+    assert.deepEqual(ids(filtered), ["p-shirt"], "pre-filters restrict lexical hits");
+  });
+
+  test("stemming, prefixes and typos", async () => {
+    assert.deepEqual(await lexicalIds("dress"), ["p-dress"], "dress ~ Dresses");
+    assert.deepEqual(await lexicalIds("watch"), ["p-watch"], "watch ~ Watches");
+    assert.deepEqual(await lexicalIds("chrono"), ["p-watch"], "prefix of the last word");
+    assert.deepEqual((await lexicalIds("chronogrph"))[0], "p-watch", "a typo falls back to trigrams");
+  });
+
+  test("a store's lexical hits never include another store's products", async () => {
+    for (const q of ["rolex", "summer dress", "jeans", "dres"]) {
+      const mine = await lexicalIds(q);
+      assert.ok(!mine.includes("o-dress"), q);
+      const theirs = await lexicalIds(q, otherToken);
+      assert.deepEqual(theirs, ["o-dress"], q);
+    }
+    const fused = await text("rolex summer dress", {}, otherToken);
+    assert.deepEqual(ids(fused), ["o-dress"]);
+  });
+
+  test("semantic_weight extremes: 1 is the visual ranking with cosine scores, 0 only lexical matches; words beat colours in between", async () => {
+    const visual = await text("blue", { semantic_weight: 1 });
+    assert.equal(visual.statusCode, 200, visual.body);
+    assert.equal(ids(visual).length, 4, "pure visual ranks every product");
+    assert.equal(ids(visual)[3], "p-shirt", "the red product last");
+    assert.deepEqual(await lexicalIds("slim jeans"), ["p-jeans"]);
+    for (const method of ["blend", "rrf"]) {
+      const fused = await text("blue watch", { semantic_weight: 0.3, fusion_method: method });
+      assert.equal(fused.statusCode, 200, fused.body);
+      assert.equal(ids(fused)[0], "p-watch", method);
+      for (const r of fused.json().results) assert.ok(r.similarity_score >= 0 && r.similarity_score <= 1);
+      const scores = fused.json().results.map((r: { similarity_score: number }) => r.similarity_score);
+      assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
+    }
+    const strict = await text("blue watch", { semantic_weight: 0.5, threshold: 0.99 });
+    assert.ok(strict.json().results.every((r: { similarity_score: number }) => r.similarity_score >= 0.99));
+    assert.equal((await text("x", { semantic_weight: 2 })).statusCode, 400);
+    assert.equal((await text("x", { fusion_method: "max" })).statusCode, 400);
+  });
+
+  test("hybrid and fusion take the lexical side of their query into account", async () => {
+    const hybrid = await post("/v1/search/hybrid", { query: "rolex", semantic_weight: 0, limit: 4 });
+    assert.equal(hybrid.statusCode, 200, hybrid.body);
+    assert.equal(ids(hybrid)[0], "p-watch");
+    const fusion = await post("/v1/search/fusion", { image_url: url["p-dress"], query: "slim jeans", image_weight: 0.2, semantic_weight: 0, limit: 4 });
+    assert.equal(fusion.statusCode, 200, fusion.body);
+    assert.equal(ids(fusion)[0], "p-jeans");
+  });
+
+  test("query understanding: prices filter, colours and categories boost, echoed only when asked", async () => {
+    const plain = await text("blue jeans under 50");
+    assert.equal(plain.json().query_understanding, undefined);
+    const res = await text("blue jeans under 50", { understand: true });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    assert.deepEqual(body.query_understanding, {
+      colors: ["blue"],
+      categories: ["Jeans"],
+      price_min: null,
+      price_max: 50,
+      applied_as: "boost",
+      remaining_text: "blue jeans",
+    });
+    assert.deepEqual(ids(res).sort(), ["p-jeans", "p-shirt"], "only products up to 50");
+    assert.equal(ids(res)[0], "p-jeans");
+    const de = await text("blaue Uhr ab 100 €", { understand: "filter" });
+    assert.equal(de.json().query_understanding.price_min, 100);
+    assert.deepEqual(de.json().query_understanding.colors, ["blue"]);
+    assert.deepEqual(ids(de), ["p-watch"]);
+    const filtered = await text("dresses", { understand: "filter" });
+    assert.deepEqual(filtered.json().query_understanding.categories, ["Dresses"]);
+    assert.deepEqual(ids(filtered), ["p-dress"], "the category became a filter");
+  });
+
+  test("GET /v1/search/model and the X-Shopsight-Model header name the test model", async () => {
+    const res = await app.search.inject({ method: "GET", url: "/v1/search/model", headers: bearer(token) });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json(), {
+      model_id: "shopsight-tiny-test-model",
+      dimensions: app.ctx.model!.fingerprint.dim,
+      is_test_model: true,
+      status: "ready",
+      duplicate_detection: false,
+      default_semantic_weight: 0.2,
+      default_fusion_method: "blend",
+    });
+    assert.equal(res.headers["x-shopsight-model"], "shopsight-tiny-test-model");
+    assert.equal((await text("blue")).headers["x-shopsight-model"], "shopsight-tiny-test-model");
+    assert.equal((await app.search.inject({ method: "GET", url: "/v1/search/model" })).statusCode, 401);
+  });
+
+  test("with the test model, only identical images are reported as duplicates", async () => {
+    const hook = await post("/v1/search/webhooks", { url: `${host.url}/hook`, events: ["product.duplicate_detected"], secret: "s".repeat(32) });
+    assert.equal(hook.statusCode, 201, hook.body);
+    // A product with a near-identical colour (cosine > 0.95 with the test model) but another image.
+    const near = host.put("/near.png", await solidImage("#2141c2", { seed: 99 }));
+    const res = await post("/v1/products", { product_id: "p-near", image_url: near, metadata: { name: "Near" } });
+    assert.equal(res.statusCode, 201, res.body);
+    const [v] = await app.ctx.images.embed([(await app.ctx.images.fromUrl(near)).decoded]);
+    const matches = await app.ctx.vectors.search(store.clientId, v!, { k: 2 });
+    assert.ok(matches.some((m) => m.productId !== "p-near" && m.score > 0.95), "the test model calls them near-duplicates");
+    const dupes = await duplicateEvents(app, store.clientId);
+    assert.equal(dupes.filter((d) => d.new_product_id === "p-near").length, 0);
+    assert.equal((await post("/v1/products", { product_id: "p-same", image_url: url["p-watch"] })).statusCode, 201);
+    const same = (await duplicateEvents(app, store.clientId)).filter((d) => d.new_product_id === "p-same");
+    assert.deepEqual(same.map((d) => [d.existing_product_id, d.similarity_score]), [["p-watch", 1]]);
+    for (const id of ["p-near", "p-same"]) await app.search.inject({ method: "DELETE", url: `/v1/products/${id}`, headers: bearer(token) });
+  });
+
+  test("kept in step on update, delete, bulk and across a restart; reindex rebuilds it", async () => {
+    const put = await app.search.inject({
+      method: "PUT",
+      url: "/v1/products/p-shirt",
+      headers: bearer(token),
+      payload: { metadata: { name: "Flannel Overshirt", category: "Shirts", price: 30 } },
+    });
+    assert.equal(put.statusCode, 200, put.body);
+    assert.deepEqual(await lexicalIds("oxford"), []);
+    assert.deepEqual(await lexicalIds("flannel"), ["p-shirt"]);
+
+    const del = await app.search.inject({ method: "DELETE", url: "/v1/products/p-shirt", headers: bearer(token) });
+    assert.equal(del.statusCode, 204);
+    assert.deepEqual(await lexicalIds("flannel"), []);
+
+    const bulk = await post("/v1/products/bulk", {
+      products: [
+        { product_id: "b-1", image_url: url["p-shirt"], metadata: { name: "Bulk Parka" } },
+        { product_id: "b-2", image_url: url["p-dress"], metadata: { name: "Bulk Anorak" } },
+      ],
+    });
+    assert.equal(bulk.statusCode, 202, bulk.body);
+    const workers = createWorkers(app.ctx, { random: () => 0.5 });
+    await workers.drain();
+    await workers.stop();
+    assert.deepEqual((await lexicalIds("bulk")).sort(), ["b-1", "b-2"]);
+
+    await app.close();
+    app = await open();
+    assert.deepEqual(await lexicalIds("anorak"), ["b-2"], "after a restart");
+
+    await app.ctx.database.db.deleteFrom("product_text" as any).where("store_id", "=", store.clientId).execute();
+    assert.deepEqual(await lexicalIds("anorak"), []);
+    const report = await new Reindexer(app.ctx).store(store.clientId);
+    assert.equal(report.lexical, 5);
+    assert.deepEqual(await lexicalIds("anorak"), ["b-2"], "rebuilt by the reindex");
+    assert.deepEqual(await lexicalIds("rolex", otherToken), ["o-dress"], "the other store untouched");
+  });
+
+  test("the migration indexes the products that existed before it", async () => {
+    // Back to a database without the lexical index (as before migration 0012), then start again.
+    const db = app.ctx.database.db;
+    const drop = dialect === "sqlite" ? ["DROP TABLE product_fts", "DROP TABLE product_trgm", "DROP TABLE product_text"] : ["DROP TABLE product_text"];
+    for (const statement of drop) await sql.raw(statement).execute(db);
+    await db.deleteFrom("kysely_migration" as any).where("name", "=", "0012_lexical_index").execute();
+    await app.close();
+    app = await open();
+    assert.deepEqual(await lexicalIds("anorak"), ["b-2"]);
+    assert.deepEqual(await lexicalIds("rolex", otherToken), ["o-dress"]);
+  });
+});
+
+async function duplicateEvents(app: SearchInstance, storeId: string): Promise<Record<string, any>[]> {
+  const rows = await app.ctx.database.db.selectFrom("webhook_deliveries").select(["event", "body"]).where("store_id", "=", storeId).execute();
+  return rows.filter((r) => r.event === "product.duplicate_detected").map((r) => JSON.parse(r.body).data as Record<string, any>);
+}
+
+describeEachDialect("search: without a model", (dialect) => {
+  test("GET /v1/search/model says disabled, and text search answers from the lexical index alone", async () => {
+    const t = await createTestApp({ dialect });
+    try {
+      const store = await registerStore(t);
+      const token = await machineToken(t.search, store);
+      const res = await t.search.inject({ method: "GET", url: "/v1/search/model", headers: bearer(token) });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(
+        { ...(res.json() as object), model_id: undefined },
+        { model_id: undefined, dimensions: 0, is_test_model: false, status: "disabled", duplicate_detection: false, default_semantic_weight: 0, default_fusion_method: "rrf" },
+      );
+      const search = await t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red dress" } });
+      assert.equal(search.statusCode, 200, search.body);
+      assert.equal(search.json().count, 0);
+      const visual = await t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red dress", semantic_weight: 1 } });
+      assert.equal(visual.statusCode, 503, visual.body);
+      assert.equal(visual.json().error, "model_unavailable");
+    } finally {
+      await t.close();
+    }
+  });
+});

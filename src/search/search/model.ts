@@ -1,0 +1,52 @@
+// The active embedding model as search sees it (issue 15): GET /v1/search/model, the
+// X-Shopsight-Model header of every search response and /health/ready.
+//   model_id, is_test_model, dimensions — src/embeddings/identity.ts;
+//   status          — ready | disabled (MODEL_DISABLED) | failed (no usable model) | loading (the
+//                     service loads the model before it listens, so a running service never
+//                     reports it today; kept for portals that poll while starting);
+//   duplicate_detection — whether product.duplicate_detected compares embeddings (near-duplicates);
+//                     with the test model only identical images are reported (DUPLICATE_DETECTION);
+//   default_semantic_weight / default_fusion_method — text ranking defaults (see fusion.ts): with
+//                     a real model the values the relevance evaluation chose (npm run eval:search),
+//                     with the test model lexical evidence leads, without a model text search is lexical.
+import type { AppContext } from "../../platform/context.js";
+import { modelIdentity } from "../../embeddings/identity.js";
+import type { FusionMethod } from "./fusion.js";
+
+/** Chosen on the dev half of the fashion-products queries (README: Search relevance). */
+export const DEFAULT_SEMANTIC_WEIGHT = 0.02;
+export const DEFAULT_FUSION_METHOD: FusionMethod = "rrf";
+/**
+ * With the built-in test model, whose text–image similarity only knows colours: words lead, and a
+ * calibrated blend keeps the colour evidence's size (RRF at such a weight reduces it to tie-breaks,
+ * so "a red dress" would rank a green dress above a red shirt). Not measured: no real data fits it.
+ */
+export const TEST_MODEL_SEMANTIC_WEIGHT = 0.2;
+export const TEST_MODEL_FUSION_METHOD: FusionMethod = "blend";
+
+export interface ModelStatus {
+  model_id: string;
+  dimensions: number;
+  is_test_model: boolean;
+  status: "ready" | "loading" | "disabled" | "failed";
+  duplicate_detection: boolean;
+  default_semantic_weight: number;
+  default_fusion_method: FusionMethod;
+}
+
+export function modelStatus(ctx: AppContext): ModelStatus {
+  const model = ctx.model;
+  const identity = modelIdentity(model, ctx.config.model.id);
+  const isTest = identity.is_test_model;
+  const status: ModelStatus["status"] = ctx.config.model.disabled ? "disabled" : model && model.usable !== false ? "ready" : "failed";
+  const mode = ctx.config.duplicateDetection;
+  return {
+    model_id: identity.id,
+    dimensions: identity.dimensions,
+    is_test_model: isTest,
+    status,
+    duplicate_detection: model !== null && (mode === "on" || (mode === "auto" && !isTest)),
+    default_semantic_weight: model === null ? 0 : isTest ? TEST_MODEL_SEMANTIC_WEIGHT : DEFAULT_SEMANTIC_WEIGHT,
+    default_fusion_method: isTest ? TEST_MODEL_FUSION_METHOD : DEFAULT_FUSION_METHOD,
+  };
+}

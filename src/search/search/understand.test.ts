@@ -1,0 +1,54 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { understandQuery } from "./understand.js";
+import { fuse } from "./fusion.js";
+
+const CATS = ["Dresses", "Casual Shoes", "Jeans", "Watches", "Kleider"];
+const u = (q: string) => understandQuery(q, CATS);
+
+test("English price phrases become bounds and leave the text", () => {
+  assert.deepEqual(u("red dress under 50"), { colors: ["red"], categories: ["Dresses"], price_min: null, price_max: 50, remaining_text: "red dress" });
+  assert.deepEqual([u("jeans below $40").price_max, u("jeans less than 40 dollars").price_max, u("jeans up to 40").price_max], [40, 40, 40]);
+  const between = u("navy blue watches between 20 and 40");
+  assert.deepEqual([between.price_min, between.price_max, between.colors, between.categories], [20, 40, ["navy blue"], ["Watches"]]);
+  assert.deepEqual([u("watch over 100").price_min, u("shoes from 20 to 40").price_max, u("shoes 20-40 €").price_min], [100, 40, 20]);
+  assert.equal(u("black casual shoes").remaining_text, "black casual shoes");
+  assert.deepEqual(u("black casual shoes").categories, ["Casual Shoes"]);
+});
+
+test("German price phrases and inflected colour words", () => {
+  const q = u("rotes Kleid unter 50 €");
+  assert.deepEqual([q.colors, q.price_max, q.remaining_text], [["red"], 50, "rotes Kleid"]);
+  assert.deepEqual([u("Jacke ab 30").price_min, u("Schuhe bis 49,99 Euro").price_max], [30, 49.99]);
+  const z = u("schwarze Kleider zwischen 20 und 40");
+  assert.deepEqual([z.colors, z.categories, z.price_min, z.price_max], [["black"], ["Kleider"], 20, 40]);
+  assert.deepEqual(u("dunkelblaue Jeans").colors, ["dark blue"]);
+});
+
+test("nothing understood leaves the query as it is", () => {
+  assert.deepEqual(u("linen summer"), { colors: [], categories: [], price_min: null, price_max: null, remaining_text: "linen summer" });
+});
+
+test("fusion: weight 1 is lexical alone, RRF and blend stay in [0, 1] and reward agreement", () => {
+  const visual = [
+    { productId: "a", score: 0.9 },
+    { productId: "b", score: 0.8 },
+    { productId: "c", score: 0.5 },
+  ];
+  const lexical = [
+    { productId: "b", score: 8 },
+    { productId: "d", score: 4 },
+  ];
+  assert.deepEqual(fuse(visual, lexical, { weight: 1, method: "blend", fuzzy: false }), [
+    { productId: "b", score: 1 },
+    { productId: "d", score: 0.5 },
+  ]);
+  for (const method of ["blend", "rrf"] as const) {
+    const out = fuse(visual, lexical, { weight: 0.5, method, fuzzy: false, visualOf: new Map([["d", 0.6]]) });
+    const best = [...out].sort((x, y) => y.score - x.score)[0]!;
+    assert.equal(best.productId, "b", method);
+    for (const s of out) assert.ok(s.score >= 0 && s.score <= 1, method);
+  }
+  const fuzzy = fuse([], lexical, { weight: 1, method: "rrf", fuzzy: true });
+  assert.equal(fuzzy[0]!.score, 0.5, "trigram hits count half");
+});

@@ -1,0 +1,145 @@
+// Query understanding for text search (issue 15), pure: finds in a query
+//   colours   — the colour names the colour filter knows (COLOR_NAMES and their aliases, e.g.
+//               "navy", "gray") and German colour words in their inflected forms ("rotes Kleid");
+//   prices    — "under 50", "below $50", "less than 50", "up to 50", "max 50", "over 20",
+//               "above 20", "from 20", "at least 20", "between 20 and 40", "20-40", "from 20 to 40",
+//               German "unter 50 €", "bis 50", "höchstens 50", "über 20", "ab 20", "mindestens 20",
+//               "zwischen 20 und 40", "von 20 bis 40"; amounts may carry €, $, £, EUR, USD, "euro",
+//               "dollars" and a decimal comma ("49,99");
+//   categories — the store's own category values, matched word by word after Porter stemming
+//               ("dresses" finds the category "Dress", "running shoes" finds "Running Shoe").
+// Price phrases are cut from the text that is embedded and looked up lexically (`remaining_text`);
+// colour and category words stay in it.
+import { stemmer } from "stemmer";
+import { COLOR_NAMES, normalizeColorName } from "../../embeddings/colors.js";
+
+export interface Understanding {
+  colors: string[];
+  categories: string[];
+  price_min: number | null;
+  price_max: number | null;
+  remaining_text: string;
+}
+
+const GERMAN_COLORS: Record<string, string> = {
+  rot: "red",
+  blau: "blue",
+  schwarz: "black",
+  weiss: "white",
+  "weiß": "white",
+  "grün": "green",
+  gruen: "green",
+  gelb: "yellow",
+  grau: "grey",
+  braun: "brown",
+  rosa: "pink",
+  pink: "pink",
+  lila: "purple",
+  violett: "violet",
+  orange: "orange",
+  beige: "beige",
+  silber: "silver",
+  silbern: "silver",
+  gold: "gold",
+  golden: "gold",
+  "türkis": "turquoise",
+  marineblau: "navy blue",
+  dunkelblau: "dark blue",
+  hellblau: "light blue",
+  dunkelgrün: "dark green",
+  hellgrau: "light grey",
+  dunkelgrau: "dark grey",
+  bordeaux: "burgundy",
+  oliv: "olive",
+};
+const GERMAN_ENDINGS = ["", "e", "er", "es", "en", "em"];
+
+const AMOUNT = String.raw`(?:[€$£]\s*)?(\d+(?:[.,]\d{1,2})?)\s*(?:[€$£]|eur(?:o|os)?\b|usd\b|dollars?\b)?`;
+const NUM = (s: string) => Number(s.replace(",", "."));
+
+interface PricePattern {
+  re: RegExp;
+  apply(m: RegExpExecArray): { min?: number; max?: number };
+}
+
+const PRICE_PATTERNS: PricePattern[] = [
+  { re: new RegExp(String.raw`\b(?:between|zwischen)\s+${AMOUNT}\s+(?:and|und)\s+${AMOUNT}`, "iu"), apply: (m) => ({ min: NUM(m[1]!), max: NUM(m[2]!) }) },
+  { re: new RegExp(String.raw`\b(?:from|von)\s+${AMOUNT}\s+(?:to|bis)\s+${AMOUNT}`, "iu"), apply: (m) => ({ min: NUM(m[1]!), max: NUM(m[2]!) }) },
+  {
+    re: new RegExp(String.raw`\b(?:under|below|less than|cheaper than|up to|max(?:imum)?|unter|bis|höchstens|hoechstens|weniger als|maximal)\s+${AMOUNT}`, "iu"),
+    apply: (m) => ({ max: NUM(m[1]!) }),
+  },
+  { re: /(?:^|\s)<\s*(\d+(?:[.,]\d{1,2})?)\s*(?:[€$£])?/u, apply: (m) => ({ max: NUM(m[1]!) }) },
+  {
+    re: new RegExp(String.raw`\b(?:over|above|more than|at least|from|min(?:imum)?|über|ueber|ab|mindestens|mehr als)\s+${AMOUNT}`, "iu"),
+    apply: (m) => ({ min: NUM(m[1]!) }),
+  },
+  { re: /(?:^|\s)>\s*(\d+(?:[.,]\d{1,2})?)\s*(?:[€$£])?/u, apply: (m) => ({ min: NUM(m[1]!) }) },
+  {
+    re: /(?:[€$£]\s*)?\b(\d+(?:[.,]\d{1,2})?)\s*(?:[€$£]|eur\b|euro\b)?\s*(?:-|–|to|bis)\s*(?:[€$£]\s*)?(\d+(?:[.,]\d{1,2})?)\s*(?:[€$£]|eur(?:o|os)?\b|usd\b|dollars?\b)/iu,
+    apply: (m) => ({ min: NUM(m[1]!), max: NUM(m[2]!) }),
+  },
+];
+
+const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+const stems = (s: string) => words(s).map((w) => stemmer(w));
+
+/** Colour phrases of the vocabulary, longest first (so "navy blue" wins over "blue"). */
+const COLOR_PHRASES: { words: string[]; color: string }[] = (() => {
+  const out: { words: string[]; color: string }[] = [];
+  const add = (phrase: string, color: string) => out.push({ words: words(phrase), color });
+  for (const k of Object.keys(COLOR_NAMES)) if (COLOR_NAMES[k] !== null) add(k, k);
+  for (const alias of ["gray", "light gray", "dark gray", "navy", "offwhite", "off-white", "golden", "lime", "aqua"]) {
+    const c = normalizeColorName(alias);
+    if (c && COLOR_NAMES[c] !== null) add(alias, c);
+  }
+  for (const [de, en] of Object.entries(GERMAN_COLORS)) for (const e of GERMAN_ENDINGS) add(de + e, en);
+  return out.sort((a, b) => b.words.length - a.words.length);
+})();
+
+function findPhrases<T>(tokens: string[], phrases: { words: string[]; value: T }[]): T[] {
+  const used = new Array<boolean>(tokens.length).fill(false);
+  const found: T[] = [];
+  for (const p of phrases) {
+    const n = p.words.length;
+    if (n === 0) continue;
+    for (let i = 0; i + n <= tokens.length; i++) {
+      if (used.slice(i, i + n).some(Boolean)) continue;
+      if (p.words.every((w, j) => tokens[i + j] === w)) {
+        for (let j = i; j < i + n; j++) used[j] = true;
+        if (!found.includes(p.value)) found.push(p.value);
+      }
+    }
+  }
+  return found;
+}
+
+/** Understands `query` against the store's category values. */
+export function understandQuery(query: string, storeCategories: readonly string[]): Understanding {
+  let text = ` ${query} `;
+  let min: number | null = null;
+  let max: number | null = null;
+  for (const p of PRICE_PATTERNS) {
+    for (let m = p.re.exec(text); m; m = p.re.exec(text)) {
+      const r = p.apply(m);
+      if (r.min !== undefined && Number.isFinite(r.min)) min = min === null ? r.min : Math.max(min, r.min);
+      if (r.max !== undefined && Number.isFinite(r.max)) max = max === null ? r.max : Math.min(max, r.max);
+      text = text.slice(0, m.index) + " " + text.slice(m.index + m[0].length);
+    }
+  }
+  if (min !== null && max !== null && min > max) [min, max] = [max, min];
+  const remaining = text.replace(/\s+/g, " ").trim();
+
+  const tokens = words(remaining);
+  const colors = findPhrases(
+    tokens,
+    COLOR_PHRASES.map((p) => ({ words: p.words, value: p.color })),
+  );
+  const stemmed = tokens.map((t) => stemmer(t));
+  const categoryPhrases = storeCategories
+    .map((c) => ({ words: stems(c), value: c }))
+    .filter((p) => p.words.length > 0)
+    .sort((a, b) => b.words.length - a.words.length);
+  const categories = findPhrases(stemmed, categoryPhrases);
+  return { colors, categories, price_min: min, price_max: max, remaining_text: remaining };
+}
