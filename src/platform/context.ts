@@ -38,6 +38,8 @@ export interface AppContext {
   jobs: JobQueue;
   /** Prometheus registry and instruments of this context (GET /metrics). */
   metrics: Metrics;
+  /** Runs `fn` at the start of close(), before any adapter closes (flushing deferred writes). */
+  onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -74,6 +76,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   // Process metrics (event-loop delay monitor, GC observer) only outside tests, which build many contexts.
   const metrics = createMetrics({ queue: () => jobs.snapshot(), defaults: config.env !== "test" });
   const unsubscribeInference = model?.onInference?.((e) => metrics.observeInference(e.kind, e.items, e.seconds));
+  const images = new ImagePipeline(model, fetch, { maxPixels: config.outbound.maxPixels });
+  images.queryCache.register(metrics.registry);
+  const closeHooks: (() => Promise<void>)[] = [];
   return {
     config,
     clock,
@@ -86,11 +91,15 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     redis,
     fetch,
     model,
-    images: new ImagePipeline(model, fetch, { maxPixels: config.outbound.maxPixels }),
+    images,
     vectors,
     jobs,
     metrics,
+    onClose(fn) {
+      closeHooks.push(fn);
+    },
     async close() {
+      await Promise.allSettled(closeHooks.splice(0).map((fn) => fn()));
       unsubscribeInference?.();
       await jobs.stop();
       mailer.close();

@@ -24,6 +24,7 @@ import type { DecodedImage } from "../../embeddings/types.js";
 import { ProductsRepository, type ProductRow } from "../products/repository.js";
 import { colorScore, hasFilters, validateFilters, type SearchFilters } from "./filters.js";
 import { SearchRepository } from "./repository.js";
+import { historyWriter } from "./history-writer.js";
 
 export const SEARCH_MODES = ["upload", "url", "text", "hybrid", "fusion", "multi-image", "crop", "filtered"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -310,7 +311,7 @@ export class SearchService {
     const queryTimeMs = Math.round(performance.now() - plan.startedAt);
     const { limit: _l, threshold: _t, ...filterFields } = c;
     if (source === null) return { query_time_ms: queryTimeMs, count: results.length, results, search_id: searchId };
-    await this.repo.addHistory(storeId, {
+    historyWriter(this.ctx).add(storeId, {
       id: searchId,
       mode: plan.mode,
       query_text: plan.queryText ?? null,
