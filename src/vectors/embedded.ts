@@ -11,13 +11,26 @@ import type { Database, Executor } from "../platform/db/index.js";
 import type { ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert, ModelCount } from "./index.js";
 import { fromBlob, normalized } from "./math.js";
 import { VectorGroup, type GroupOptions, type SearchPath } from "./memory.js";
-import { VectorRepository } from "./repository.js";
+import { VectorRepository, type StoredAttributesRow } from "./repository.js";
+import { FilteredProducts, type AttributeFilter, type ProductAttributes } from "./attributes.js";
 
 const LOAD_PAGE = 2_000;
+
+function attributesOf(row: StoredAttributesRow): ProductAttributes {
+  return {
+    category: row.category,
+    price: row.price === null ? null : Number(row.price),
+    colorName: row.color_name,
+    dominantColors: row.dominant_colors,
+    metadata: row.metadata,
+  };
+}
 
 export class EmbeddedVectorIndex implements VectorIndex {
   private readonly repo: VectorRepository;
   private readonly stores = new Map<string, Map<number, VectorGroup>>();
+  /** Filterable product fields per store (see attributes.ts), loaded at init, kept by afterCommit. */
+  private readonly attributes = new Map<string, Map<string, ProductAttributes>>();
   private readonly groupOptions: GroupOptions;
   private initialised = false;
   /** Reconciliations in flight: product key → token of the latest one. */
@@ -60,6 +73,12 @@ export class EmbeddedVectorIndex implements VectorIndex {
    */
   afterCommit(storeId: string, changes: VectorChanges): void {
     const removed = new Set(changes.removedProductIds ?? []);
+    for (const { productId, attributes } of changes.attributes ?? []) {
+      if (removed.has(productId)) continue;
+      this.storeAttributes(storeId).set(productId, attributes);
+      for (const group of this.stores.get(storeId)?.values() ?? []) group.setAttributes(productId, attributes);
+    }
+    for (const productId of removed) this.attributes.get(storeId)?.delete(productId);
     const upserted = changes.upserted ?? [];
     const conflicts = upserted.filter((item) => removed.has(item.productId)).map((item) => item.productId);
     for (const productId of [...removed, ...upserted.map((item) => item.productId)]) this.touch(storeId, productId);
@@ -91,6 +110,11 @@ export class EmbeddedVectorIndex implements VectorIndex {
     return hits;
   }
 
+  filterCandidates(storeId: string, filter: AttributeFilter): ReadonlySet<string> | undefined {
+    if (!this.initialised) return undefined;
+    return new FilteredProducts(filter, [...(this.stores.get(storeId)?.values() ?? [])]);
+  }
+
   get(storeId: string, productId: string): Promise<Float32Array | undefined> {
     return this.repo.get(storeId, productId);
   }
@@ -106,6 +130,15 @@ export class EmbeddedVectorIndex implements VectorIndex {
   /** Loads every vector from SQLite (again, if called twice), then starts HNSW builds. */
   async init(): Promise<void> {
     this.dropAll();
+    let from: { storeId: string; productId: string } | null = null;
+    for (;;) {
+      const rows = await this.repo.attributesPage(from, LOAD_PAGE);
+      for (const row of rows) this.storeAttributes(row.store_id).set(row.product_id, attributesOf(row));
+      const last = rows.at(-1);
+      if (!last || rows.length < LOAD_PAGE) break;
+      from = { storeId: last.store_id, productId: last.product_id };
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     let after: { storeId: string; vectorId: string } | null = null;
     for (;;) {
       const rows = await this.repo.page(after, LOAD_PAGE);
@@ -193,7 +226,8 @@ export class EmbeddedVectorIndex implements VectorIndex {
     }
     let group = groups.get(dim);
     if (!group) {
-      group = new VectorGroup(dim, this.groupOptions);
+      const attributes = this.storeAttributes(storeId);
+      group = new VectorGroup(dim, this.groupOptions, (productId) => attributes.get(productId));
       groups.set(dim, group);
     }
     return group;
@@ -202,5 +236,15 @@ export class EmbeddedVectorIndex implements VectorIndex {
   private dropAll(): void {
     for (const groups of this.stores.values()) for (const group of groups.values()) group.close();
     this.stores.clear();
+    this.attributes.clear();
+  }
+
+  private storeAttributes(storeId: string): Map<string, ProductAttributes> {
+    let map = this.attributes.get(storeId);
+    if (!map) {
+      map = new Map();
+      this.attributes.set(storeId, map);
+    }
+    return map;
   }
 }

@@ -11,6 +11,7 @@
 // per product; a store may hold vectors of several dimensions while it moves to a new model, and a
 // query only ever meets vectors of its own dimension.
 import { systemClock, type Clock } from "../platform/clock.js";
+import type { AttributeFilter, ProductAttributes } from "./attributes.js";
 import type { Database, Executor } from "../platform/db/index.js";
 import { EmbeddedVectorIndex } from "./embedded.js";
 import { PostgresVectorIndex } from "./postgres.js";
@@ -39,6 +40,8 @@ export interface VectorUpsert {
 export interface VectorChanges {
   upserted?: { vectorId: string; productId: string; vector: Float32Array }[];
   removedProductIds?: string[];
+  /** The committed filterable fields of written products (embedded: kept for in-memory filters). */
+  attributes?: { productId: string; attributes: ProductAttributes }[];
 }
 
 export interface ModelCount {
@@ -53,6 +56,12 @@ export interface VectorIndex {
   remove(tx: Executor, storeId: string, productIds: string[]): Promise<void>;
   /** After the caller's transaction committed: bring the in-memory index in step (no-op on PG). Safe to call twice. */
   afterCommit(storeId: string, changes: VectorChanges): void;
+  /**
+   * Embedded only: the store's products passing `filter`, evaluated in memory over the fields
+   * kept beside the vectors (a bitmap per vector group, cached until the group changes), usable as
+   * `candidates`. Undefined when the adapter filters in SQL (PostgreSQL).
+   */
+  filterCandidates?(storeId: string, filter: AttributeFilter): ReadonlySet<string> | undefined;
   /** The k most similar vectors of the store with the query's dimension, best first. */
   search(storeId: string, query: Float32Array, options: VectorSearchOptions): Promise<VectorMatch[]>;
   /** The stored (unit-length) vector of a product, e.g. for "more like this" and near-duplicate checks. */

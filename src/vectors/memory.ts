@@ -21,6 +21,18 @@ import { Index, MetricKind, ScalarKind, exactSearch } from "usearch";
 import os from "node:os";
 import { TopK, dotRow, vectorsEqual } from "./math.js";
 import { planFiltered, replanFiltered } from "./plan.js";
+import { FilteredProducts, type AttributeFilter, type FilterableGroup, type ProductAttributes, type RowBitmap } from "./attributes.js";
+
+/** Rows passing a search filter, however the filter was given. */
+interface RowFilter {
+  /** Rows passing (an upper bound for a product-id set that names products of other groups). */
+  size: number;
+  hasRow(row: number): boolean;
+  forEachRow(fn: (row: number) => void): void;
+}
+
+/** Bitmaps kept per group (distinct filters); the oldest is dropped beyond this. */
+const FILTER_CACHE = 32;
 
 export interface GroupOptions {
   /** Groups of at most this many vectors are searched exactly and hold no HNSW index. */
@@ -60,13 +72,18 @@ interface Hnsw {
   tombstones: number;
 }
 
-export class VectorGroup {
+export class VectorGroup implements FilterableGroup {
   private matrix: Float32Array;
   private capacity: number;
   private n = 0;
   private rowKey: number[] = [];
   private rowProduct: string[] = [];
   private rowVector: string[] = [];
+  /** Filterable fields per row (undefined: not known, passes no attribute filter). */
+  private rowAttrs: (ProductAttributes | undefined)[] = [];
+  /** Changes whenever a row moves or its attributes change (invalidates filter bitmaps). */
+  version = 0;
+  private readonly filterCache = new Map<string, { version: number; bitmap: RowBitmap }>();
   private readonly byProduct = new Map<string, number>();
   private readonly keyRow = new Map<number, number>();
   private nextKey = 1;
@@ -82,6 +99,7 @@ export class VectorGroup {
   constructor(
     readonly dim: number,
     private readonly options: GroupOptions,
+    private readonly attributesOf: (productId: string) => ProductAttributes | undefined = () => undefined,
   ) {
     this.capacity = 64;
     this.matrix = new Float32Array(this.capacity * dim);
@@ -205,15 +223,16 @@ export class VectorGroup {
    * The k nearest vectors by cosine similarity, optionally restricted to `candidates` (product
    * ids). `unit` is the normalised query. Results are best first; ties keep product-id order.
    */
-  search(unit: Float32Array, k: number, candidates?: ReadonlySet<string>): GroupHit[] {
+  search(unit: Float32Array, k: number, filter?: ReadonlySet<string>): GroupHit[] {
     if (k <= 0 || this.n === 0) return [];
     const live = this.live;
     // The index answers only when most of the group is in it; otherwise exact is as fast.
     const usable = live !== null && live.pending.size <= this.n / 4 && this.n > this.options.bruteForceThreshold;
-    if (!candidates) {
+    if (!filter) {
       if (!usable) return this.exactAll(unit, k);
       return this.annAll(live, unit, k) ?? this.exactAll(unit, k);
     }
+    const candidates = this.rowFilter(filter);
     if (candidates.size === 0) return [];
     const size = candidates.size;
     let plan = planFiltered({ k, candidates: size, selectivity: size / this.n, dim: this.dim, annReady: usable }, this.options);
@@ -241,23 +260,83 @@ export class VectorGroup {
     return this.hits(top);
   }
 
-  private exactCandidates(unit: Float32Array, k: number, candidates: ReadonlySet<string>): GroupHit[] {
+  private exactCandidates(unit: Float32Array, k: number, candidates: RowFilter): GroupHit[] {
     this.lastPath = "exact-candidates";
     const top = new TopK(k);
-    for (const productId of candidates) {
-      const row = this.byProduct.get(productId);
-      if (row !== undefined) top.offer(row, dotRow(this.matrix, row, unit));
-    }
+    candidates.forEachRow((row) => top.offer(row, dotRow(this.matrix, row, unit)));
     return this.hits(top);
   }
 
+  /** A product-id set (from SQL) or a bitmap-backed FilteredProducts, as row tests. */
+  private rowFilter(filter: ReadonlySet<string>): RowFilter {
+    const bitmap = filter instanceof FilteredProducts ? filter.bitmapOf(this) : undefined;
+    if (bitmap) {
+      const { bits, count } = bitmap;
+      return {
+        size: count,
+        hasRow: (row) => bits[row] === 1,
+        forEachRow: (fn) => {
+          for (let row = 0; row < bits.length; row++) if (bits[row] === 1) fn(row);
+        },
+      };
+    }
+    return {
+      size: filter.size,
+      hasRow: (row) => filter.has(this.rowProduct[row]!),
+      forEachRow: (fn) => {
+        for (const productId of filter) {
+          const row = this.byProduct.get(productId);
+          if (row !== undefined) fn(row);
+        }
+      },
+    };
+  }
+
+  // ---------------------------------------------------------------- attributes and filters ---
+
+  rowOf(productId: string): number | undefined {
+    return this.byProduct.get(productId);
+  }
+
+  productAt(row: number): string {
+    return this.rowProduct[row]!;
+  }
+
+  /** Replaces the filterable fields of a product held by this group. */
+  setAttributes(productId: string, attributes: ProductAttributes | undefined): void {
+    const row = this.byProduct.get(productId);
+    if (row === undefined) return;
+    this.rowAttrs[row] = attributes;
+    this.version++;
+  }
+
+  /** The rows passing `filter`, cached until a row or attribute of the group changes. */
+  bitmap(filter: AttributeFilter): RowBitmap {
+    const cached = this.filterCache.get(filter.key);
+    if (cached && cached.version === this.version) return cached.bitmap;
+    const bits = new Uint8Array(this.n);
+    let count = 0;
+    for (let row = 0; row < this.n; row++) {
+      const attributes = this.rowAttrs[row];
+      if (attributes !== undefined && filter.test(attributes)) {
+        bits[row] = 1;
+        count++;
+      }
+    }
+    const bitmap = { bits, count };
+    this.filterCache.delete(filter.key);
+    if (this.filterCache.size >= FILTER_CACHE) this.filterCache.delete(this.filterCache.keys().next().value!);
+    this.filterCache.set(filter.key, { version: this.version, bitmap });
+    return bitmap;
+  }
+
   /** Rows not yet in the index (and passing the filter), scored exactly. */
-  private pendingTop(live: Hnsw, unit: Float32Array, k: number, candidates: ReadonlySet<string> | undefined): { top: TopK; count: number } {
+  private pendingTop(live: Hnsw, unit: Float32Array, k: number, candidates: RowFilter | undefined): { top: TopK; count: number } {
     const top = new TopK(k);
     let count = 0;
     for (const key of live.pending) {
       const row = this.keyRow.get(key)!;
-      if (candidates && !candidates.has(this.rowProduct[row]!)) continue;
+      if (candidates && !candidates.hasRow(row)) continue;
       top.offer(row, dotRow(this.matrix, row, unit));
       count++;
     }
@@ -290,7 +369,7 @@ export class VectorGroup {
     live: Hnsw,
     unit: Float32Array,
     k: number,
-    candidates: ReadonlySet<string>,
+    candidates: RowFilter,
     wanted: number,
   ): { result?: GroupHit[]; returned: number; hits: number; exhausted: boolean } {
     this.lastPath = "hnsw-filtered";
@@ -304,7 +383,7 @@ export class VectorGroup {
       returned = found.keys.length;
       for (let i = 0; i < found.keys.length; i++) {
         const row = this.keyRow.get(Number(found.keys[i]!));
-        if (row === undefined || !candidates.has(this.rowProduct[row]!)) continue;
+        if (row === undefined || !candidates.hasRow(row)) continue;
         top.offer(row, dotRow(this.matrix, row, unit));
         hits++;
       }
@@ -333,6 +412,8 @@ export class VectorGroup {
     this.rowKey[row] = key;
     this.rowProduct[row] = productId;
     this.rowVector[row] = vectorId;
+    this.rowAttrs[row] = this.attributesOf(productId);
+    this.version++;
     this.byProduct.set(productId, row);
     this.keyRow.set(key, row);
     this.live?.pending.add(key);
@@ -358,12 +439,15 @@ export class VectorGroup {
       this.rowKey[row] = movedKey;
       this.rowProduct[row] = movedProduct;
       this.rowVector[row] = this.rowVector[last]!;
+      this.rowAttrs[row] = this.rowAttrs[last];
       this.byProduct.set(movedProduct, row);
       this.keyRow.set(movedKey, row);
     }
     this.rowKey.length = last;
     this.rowProduct.length = last;
     this.rowVector.length = last;
+    this.rowAttrs.length = last;
+    this.version++;
   }
 
   private ensureCapacity(rows: number): void {

@@ -25,6 +25,7 @@ import { ProductsRepository, type ProductRow } from "../products/repository.js";
 import { colorScore, hasFilters, validateFilters, type SearchFilters } from "./filters.js";
 import { SearchRepository } from "./repository.js";
 import { historyWriter } from "./history-writer.js";
+import { filterCandidates } from "./memory-filter.js";
 
 export const SEARCH_MODES = ["upload", "url", "text", "hybrid", "fusion", "multi-image", "crop", "filtered"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -188,7 +189,7 @@ export class SearchService {
     const startedAt = performance.now();
     const [img, txt] = await Promise.all([this.urlImage(input.image_url).then((i) => this.imageVector(i)), this.textVector(input.query)]);
     const { v, norm } = blend(img, txt, input.image_weight);
-    const candidates = hasFilters(c) ? await this.stage("filter", () => this.repo.candidates(storeId, c)) : undefined;
+    const candidates = hasFilters(c) ? await this.stage("filter", () => filterCandidates(this.ctx, this.repo, storeId, c)) : undefined;
     const [nearest] = await this.stage("vector", () => this.ctx.vectors.search(storeId, img, { k: 1, candidates }));
     const boostCategory = nearest ? ((await this.products.find(storeId, nearest.productId))?.category ?? null) : null;
     return this.run(storeId, c, {
@@ -247,7 +248,7 @@ export class SearchService {
   private async run(storeId: string, c: Common, plan: Plan, source: HistorySource = "api"): Promise<SearchResponse> {
     validateFilters(c);
     const filtered = hasFilters(c);
-    const candidates = filtered ? await this.stage("filter", () => this.repo.candidates(storeId, c)) : undefined;
+    const candidates = filtered ? await this.stage("filter", () => filterCandidates(this.ctx, this.repo, storeId, c)) : undefined;
     const colors = plan.colors ?? [];
     // Re-ranking (colours, category boost) needs a deeper first stage than the page.
     const rerank = colors.length > 0 || plan.boostCategory;
