@@ -2,6 +2,7 @@
 // limiters, Redis, outbound fetch, model, image pipeline, vector index, job queue) is built here
 // once and handed to the APIs. Tests build a context with their own clock, data folder or
 // PostgreSQL schema; nothing else constructs adapters.
+import path from "node:path";
 import { Redis } from "ioredis";
 import type { Config } from "./config.js";
 import { systemClock, type Clock } from "./clock.js";
@@ -70,7 +71,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     });
   const ownsModel = overrides.model === undefined;
   const model = ownsModel ? await loadConfiguredModel(config.model, log) : (overrides.model ?? null);
-  const vectors = createVectorIndex(database);
+  const vectors = createVectorIndex(database, { snapshotDir: path.join(config.dataDir, "vector-snapshots") });
   await vectors.init();
   const jobs = new JobQueue(database, clock);
   // Process metrics (event-loop delay monitor, GC observer) only outside tests, which build many contexts.

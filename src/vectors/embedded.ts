@@ -13,6 +13,8 @@ import { fromBlob, normalized } from "./math.js";
 import { VectorGroup, type GroupOptions, type SearchPath } from "./memory.js";
 import { VectorRepository, type StoredAttributesRow } from "./repository.js";
 import { FilteredProducts, type AttributeFilter, type ProductAttributes } from "./attributes.js";
+import { SnapshotStore, type LoadOutcome } from "./snapshot.js";
+import { ScalarKind } from "usearch";
 
 const LOAD_PAGE = 2_000;
 
@@ -38,6 +40,13 @@ export class EmbeddedVectorIndex implements VectorIndex {
   private readonly tasks = new Set<Promise<void>>();
   /** The path the last search took (tests and the benchmark look at it). */
   lastPath: SearchPath | "none" = "none";
+  private readonly snapshots: SnapshotStore | null;
+  /** Group version at its last snapshot save or load. */
+  private readonly saved = new WeakMap<VectorGroup, number>();
+  private saveTimer: NodeJS.Timeout | undefined;
+  private saving: Promise<void> = Promise.resolve();
+  /** What init() did with each group's snapshot ("store/dim" → outcome), for tests and the start-up log. */
+  snapshotOutcomes = new Map<string, LoadOutcome>();
 
   constructor(
     database: Database,
@@ -54,7 +63,11 @@ export class EmbeddedVectorIndex implements VectorIndex {
       expansionAdd: options.expansionAdd,
       expansionSearch: options.expansionSearch,
       sliceMs: options.sliceMs,
+      quantization: { f32: ScalarKind.F32, f16: ScalarKind.F16, i8: ScalarKind.I8 }[options.quantization],
     };
+    this.snapshots = options.snapshotDir
+      ? new SnapshotStore(options.snapshotDir, `${options.quantization}/M${options.connectivity}/efc${options.expansionAdd}`)
+      : null;
   }
 
   async upsert(tx: Executor, storeId: string, item: VectorUpsert): Promise<void> {
@@ -148,8 +161,45 @@ export class EmbeddedVectorIndex implements VectorIndex {
       after = { storeId: last.store_id, vectorId: last.vector_id };
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    this.snapshotOutcomes.clear();
+    if (this.snapshots) {
+      for (const [storeId, groups] of this.stores) {
+        for (const group of groups.values()) {
+          if (group.size <= this.options.bruteForceThreshold) continue;
+          const outcome = await this.snapshots.load(storeId, group).catch((): LoadOutcome => "corrupt");
+          this.snapshotOutcomes.set(`${storeId}/${group.dim}`, outcome);
+          if (outcome === "loaded") this.saved.set(group, group.version);
+        }
+      }
+      clearInterval(this.saveTimer);
+      this.saveTimer = setInterval(() => void this.saveSnapshots(), this.options.snapshotIntervalMs);
+      this.saveTimer.unref();
+    }
     for (const groups of this.stores.values()) for (const group of groups.values()) group.schedule();
     this.initialised = true;
+  }
+
+  /**
+   * Saves the HNSW index of every group that changed since its last save and is completely built
+   * (no-op without a snapshot folder). Runs by itself every `snapshotIntervalMs` and at close().
+   */
+  saveSnapshots(): Promise<void> {
+    const snapshots = this.snapshots;
+    if (!snapshots) return Promise.resolve();
+    this.saving = this.saving.then(async () => {
+      for (const [storeId, groups] of this.stores) {
+        for (const group of groups.values()) {
+          if (this.saved.get(group) === group.version) continue;
+          const version = group.version;
+          try {
+            if (await snapshots.save(storeId, group, this.options.clock.now())) this.saved.set(group, version);
+          } catch {
+            // A failed save (disk full, folder removed) only costs a rebuild at the next start.
+          }
+        }
+      }
+    });
+    return this.saving;
   }
 
   async settled(): Promise<void> {
@@ -165,6 +215,9 @@ export class EmbeddedVectorIndex implements VectorIndex {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.saveTimer);
+    this.saveTimer = undefined;
+    if (this.initialised) await this.saveSnapshots();
     this.dropAll();
     this.initialised = false;
   }

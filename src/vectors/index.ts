@@ -105,6 +105,16 @@ export interface VectorIndexOptions {
   sliceMs?: number;
   /** PostgreSQL: how long a store's vector count (used to choose exact or HNSW) is cached, in ms. Default 10,000. */
   countCacheMs?: number;
+  /**
+   * Embedded: how vectors are stored inside the HNSW index — "f32" (default), "f16" (half the
+   * memory) or "i8" (a quarter). Exact search and the re-scoring of HNSW candidates always use the
+   * f32 matrix, so scores stay exact; only which neighbours HNSW finds can change.
+   */
+  quantization?: "f32" | "f16" | "i8";
+  /** Embedded: folder for HNSW snapshots (loaded at start when they match the database). Default none. */
+  snapshotDir?: string;
+  /** Embedded: how often changed indexes are saved to the snapshot folder, in ms. Default 60,000. */
+  snapshotIntervalMs?: number;
 }
 
 export interface ResolvedOptions {
@@ -119,6 +129,9 @@ export interface ResolvedOptions {
   expansionSearch: number;
   sliceMs: number;
   countCacheMs: number;
+  quantization: "f32" | "f16" | "i8";
+  snapshotDir: string | null;
+  snapshotIntervalMs: number;
 }
 
 export function resolveOptions(options: VectorIndexOptions, dialect: Database["dialect"]): ResolvedOptions {
@@ -134,6 +147,9 @@ export function resolveOptions(options: VectorIndexOptions, dialect: Database["d
     expansionSearch: options.hnsw?.expansionSearch ?? 64,
     sliceMs: options.sliceMs ?? 8,
     countCacheMs: options.countCacheMs ?? 10_000,
+    quantization: options.quantization ?? "f32",
+    snapshotDir: options.snapshotDir ?? null,
+    snapshotIntervalMs: options.snapshotIntervalMs ?? 60_000,
   };
 }
 

@@ -50,6 +50,8 @@ export interface GroupOptions {
   expansionSearch: number;
   /** Longest synchronous slice of background index work, in milliseconds. */
   sliceMs: number;
+  /** Storage of vectors inside the HNSW index (the matrix for exact search stays f32). Default f32. */
+  quantization?: ScalarKind;
 }
 
 export interface GroupHit {
@@ -292,6 +294,55 @@ export class VectorGroup implements FilterableGroup {
     };
   }
 
+  // ---------------------------------------------------------------- snapshots (see snapshot.ts) ---
+
+  /**
+   * The complete HNSW index with the key, product and vector id of every row (row order) and the
+   * rows' vector bytes, or undefined while the index is missing, filling or being rebuilt.
+   */
+  snapshotSource(): { index: Index; keys: number[]; products: string[]; vectors: string[]; tombstones: number; bytes: Uint8Array } | undefined {
+    const live = this.live;
+    if (!live || live.pending.size > 0 || this.next) return undefined;
+    return {
+      index: live.index,
+      keys: this.rowKey.slice(0, this.n),
+      products: this.rowProduct.slice(0, this.n),
+      vectors: this.rowVector.slice(0, this.n),
+      tombstones: live.tombstones,
+      bytes: new Uint8Array(this.matrix.buffer, 0, this.n * this.dim * 4),
+    };
+  }
+
+  /** The stored vector id and the vector bytes of a product (snapshot checks). */
+  rowIdentity(productId: string): { vectorId: string; bytes: Uint8Array } | undefined {
+    const row = this.byProduct.get(productId);
+    if (row === undefined) return undefined;
+    return { vectorId: this.rowVector[row]!, bytes: new Uint8Array(this.matrix.buffer, row * this.dim * 4, this.dim * 4) };
+  }
+
+  /**
+   * Installs a loaded HNSW index whose entries (key → product) the caller checked against the
+   * rows: every row gets its snapshot key and nothing is pending.
+   */
+  adoptIndex(index: Index, keys: readonly number[], products: readonly string[], tombstones: number): void {
+    this.keyRow.clear();
+    let max = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const row = this.byProduct.get(products[i]!)!;
+      this.rowKey[row] = keys[i]!;
+      this.keyRow.set(keys[i]!, row);
+      if (keys[i]! > max) max = keys[i]!;
+    }
+    this.nextKey = max + 1;
+    this.live = { index, pending: new Set(), tombstones };
+    this.next = null;
+  }
+
+  /** A new, empty HNSW index with this group's parameters. */
+  emptyIndex(): Index {
+    return this.freshIndex().index;
+  }
+
   // ---------------------------------------------------------------- attributes and filters ---
 
   rowOf(productId: string): number | undefined {
@@ -466,7 +517,7 @@ export class VectorGroup implements FilterableGroup {
     const index = new Index({
       dimensions: this.dim,
       metric: MetricKind.Cos,
-      quantization: ScalarKind.F32,
+      quantization: this.options.quantization ?? ScalarKind.F32,
       connectivity: this.options.connectivity,
       expansion_add: this.options.expansionAdd,
       expansion_search: this.options.expansionSearch,
