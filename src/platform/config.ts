@@ -75,7 +75,7 @@ const schema = z.object({
   /** Similarity above which a newly indexed product is reported as a near-duplicate (product.duplicate_detected). */
   DUPLICATE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.95),
   /** Bulk-import items processed at once per job (image downloads and embeddings). */
-  BULK_CONCURRENCY: positiveInt.max(32).default(4),
+  BULK_CONCURRENCY: positiveInt.max(32).default(24),
   /** Skip loading the model at start (the API then answers model-dependent calls with 503). */
   MODEL_DISABLED: bool.default("false"),
   /**
