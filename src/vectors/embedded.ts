@@ -107,6 +107,27 @@ export class EmbeddedVectorIndex implements VectorIndex {
       this.place(storeId, item.productId, item.vectorId, unit);
     }
     if (conflicts.length > 0) this.reconcile(storeId, [...new Set(conflicts)]);
+    // A writer that did not pass the fields of a new product: read them (settled() waits for it).
+    const known = this.storeAttributes(storeId);
+    const unknown = upserted.filter((item) => !removed.has(item.productId) && !known.has(item.productId)).map((item) => item.productId);
+    if (unknown.length > 0) this.loadAttributes(storeId, unknown);
+  }
+
+  private loadAttributes(storeId: string, productIds: string[]): void {
+    const task = this.repo
+      .attributesOf(storeId, productIds)
+      .then((rows) => {
+        const known = this.storeAttributes(storeId);
+        for (const row of rows) {
+          if (known.has(row.product_id)) continue; // a newer afterCommit brought them meanwhile
+          const attributes = attributesOf(row);
+          known.set(row.product_id, attributes);
+          for (const group of this.stores.get(storeId)?.values() ?? []) group.setAttributes(row.product_id, attributes);
+        }
+      })
+      .catch(() => undefined) // unreachable database: those products pass no filter until the next start
+      .finally(() => this.tasks.delete(task));
+    this.tasks.add(task);
   }
 
   async search(storeId: string, query: Float32Array, options: VectorSearchOptions): Promise<VectorMatch[]> {

@@ -141,6 +141,21 @@ export class VectorRepository {
     return out;
   }
 
+  /** The filterable fields of some products. */
+  async attributesOf(storeId: string, productIds: readonly string[]): Promise<StoredAttributesRow[]> {
+    const out: StoredAttributesRow[] = [];
+    for (let i = 0; i < productIds.length; i += REMOVE_CHUNK) {
+      const rows = await this.database.db
+        .selectFrom("products")
+        .select(["store_id", "product_id", "category", "price", "color_name", "dominant_colors", "metadata"])
+        .where("store_id", "=", storeId)
+        .where("product_id", "in", productIds.slice(i, i + REMOVE_CHUNK))
+        .execute();
+      out.push(...rows);
+    }
+    return out;
+  }
+
   /** Start-up load of the filterable product fields, in (store, product) order, `limit` rows after `after`. */
   async attributesPage(after: { storeId: string; productId: string } | null, limit: number): Promise<StoredAttributesRow[]> {
     let query = this.database.db
