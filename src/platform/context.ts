@@ -71,7 +71,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     });
   const ownsModel = overrides.model === undefined;
   const model = ownsModel ? await loadConfiguredModel(config.model, log) : (overrides.model ?? null);
-  const vectors = createVectorIndex(database, { snapshotDir: path.join(config.dataDir, "vector-snapshots") });
+  const vectors = createVectorIndex(database, { snapshotDir: path.join(config.dataDir, "vector-snapshots"), quantization: config.vectorQuantization });
   await vectors.init();
   const jobs = new JobQueue(database, clock);
   // Process metrics (event-loop delay monitor, GC observer) only outside tests, which build many contexts.
