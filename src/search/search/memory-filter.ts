@@ -27,6 +27,18 @@ function metadataOf(a: ProductAttributes): Json {
   return m;
 }
 
+const loweredCategory = new WeakMap<ProductAttributes, string>();
+
+/** The product's category, lowercased once per attributes object (bitmap builds compare many). */
+function categoryOf(a: ProductAttributes): string {
+  let c = loweredCategory.get(a);
+  if (c === undefined) {
+    c = lower(a.category ?? "");
+    loweredCategory.set(a, c);
+  }
+  return c;
+}
+
 function colorsOf(a: ProductAttributes): { hex: string; share: number }[] {
   let c = parsedColors.get(a);
   if (c === undefined) {
@@ -101,7 +113,7 @@ export function attributeFilter(f: SearchFilters): AttributeFilter {
   const tests: ((a: ProductAttributes) => boolean)[] = [];
   if (f.category !== undefined) {
     const category = lower(f.category);
-    tests.push((a) => a.category !== null && lower(a.category) === category);
+    tests.push((a) => a.category !== null && categoryOf(a) === category);
   }
   if (f.price_min !== undefined) {
     const min = f.price_min;
