@@ -7,6 +7,7 @@ import { sha256 } from "../platform/ids.js";
 import type { SafeFetch } from "../platform/outbound/safe-fetch.js";
 import { decodeImage, fetchImage, type Region } from "./image.js";
 import { dominantColors } from "./colors.js";
+import { QueryEmbeddingCache } from "./query-cache.js";
 import { fingerprintKey, type DecodedImage, type EmbeddingModel } from "./types.js";
 
 export const STORED_IMAGE_MAX_SIDE = 512;
@@ -24,11 +25,17 @@ export interface PipelineLimits {
 }
 
 export class ImagePipeline {
+  /** Text-query embeddings of recent searches (LRU, per model; see query-cache.ts). */
+  readonly queryCache: QueryEmbeddingCache;
+
   constructor(
     private readonly model: EmbeddingModel | null,
     private readonly fetch: SafeFetch,
     private readonly limits: PipelineLimits,
-  ) {}
+    queryCache: QueryEmbeddingCache = new QueryEmbeddingCache(),
+  ) {
+    this.queryCache = queryCache;
+  }
 
   /** Downloads (safe fetch: address checks, time and size limits) and prepares an image. */
   async fromUrl(url: string): Promise<PreparedImage> {
@@ -68,8 +75,10 @@ export class ImagePipeline {
     return this.requireModel().embedImages(images);
   }
 
+  /** Text vectors, served from the query cache when the same text was embedded recently. */
   embedTexts(texts: readonly string[]): Promise<Float32Array[]> {
-    return this.requireModel().embedTexts(texts);
+    const model = this.requireModel();
+    return this.queryCache.embed(fingerprintKey(model.fingerprint), texts, (missing) => model.embedTexts(missing));
   }
 
   /** The key of the loaded model's embedding space. */

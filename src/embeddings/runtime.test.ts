@@ -100,6 +100,18 @@ describe("embedding", () => {
     assert.ok(after.largestBatch >= TEXTS.length);
   });
 
+  test("an idle runtime sends a lone call to the model within the same tick, and gathers calls while a batch runs", async () => {
+    const before = model.stats();
+    const lone = model.embedTexts(["red"]);
+    await null; // one microtask: no timer has had a chance to fire
+    assert.equal(model.stats().inFlight, 1, "dispatched without waiting for a batch window");
+    const waiting = [model.embedTexts(["blue"]), model.embedTexts(["green"]), model.embedTexts(["white"])];
+    assert.equal(model.stats().queued, 3, "later calls wait for the running batch");
+    await Promise.all([lone, ...waiting]);
+    const after = model.stats();
+    assert.equal(after.batches - before.batches, 2, "the three waiting calls went to the model together");
+  });
+
   test("splits more items than the batch size into several batches", async () => {
     const many = Array.from({ length: 40 }, (_, i) => `${["red", "blue", "green", "black"][i % 4]} shirt ${i}`);
     const before = model.stats();

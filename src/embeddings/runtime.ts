@@ -5,9 +5,11 @@
 // Threading: a worker thread (runtime-worker.ts) owns the tokenizer and both ONNX sessions, so
 // neither inference nor tokenisation nor tensor building ever runs on the HTTP event loop. Images
 // are resized and centre-cropped here with sharp (asynchronous, on libuv threads) and only the
-// small model-sized RGB bytes are sent to the worker. Calls are queued per item; while the worker
-// is busy, or for `batchWindowMs` after the first item arrives, items accumulate and go to the
-// worker in micro-batches of up to `maxBatch` (the batch-16 throughput is several times batch-1).
+// small model-sized RGB bytes are sent to the worker (transferred, not copied; the vectors come
+// back the same way and each caller gets a view of the returned buffer). Calls are queued per
+// item; an idle worker gets the items of the current tick at once, and while the worker is busy
+// items accumulate and go to it in micro-batches of up to `maxBatch` (the batch-16 throughput is
+// several times batch-1), so batching costs a lone query nothing.
 // The queue is bounded: past `maxQueue` waiting items a call is refused at once with a 503
 // (AppError 'service_unavailable', Retry-After) instead of queueing without limit.
 
@@ -38,7 +40,11 @@ export interface RuntimeOptions {
   spinning?: boolean;
   /** Largest micro-batch sent to the model. Default 16. */
   maxBatch?: number;
-  /** How long the first item of an idle runtime waits for others to join its batch. Default 2 ms. */
+  /**
+   * How long the first item of an idle runtime waits for others to join its batch. Default 0: an
+   * idle runtime dispatches at the end of the current tick (calls made together share a batch; a
+   * lone query waits for nothing); under load items gather while the running batch finishes.
+   */
   batchWindowMs?: number;
   /** Most items (images + texts) allowed to wait; beyond it calls are refused. Default 128. */
   maxQueue?: number;
@@ -330,6 +336,7 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
   private readonly texts: PendingText[] = [];
   private inFlight: Batch | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private tickScheduled = false;
   private seq = 0;
   private batchId = 0;
   private state: "open" | "closing" | "failed" = "open";
@@ -459,13 +466,25 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
     }
   }
 
-  /** Dispatches now when a batch is full, else after the batch window (only while the worker is idle). */
+  /**
+   * Dispatches when the worker is idle: at once for a full batch, else at the end of the current
+   * tick (a microtask, so calls made together still share a batch but a lone query waits for
+   * nothing), or after `batchWindowMs` when a window is configured. While a batch runs, items
+   * wait and the finishing batch dispatches the next one (batching only under load).
+   */
   private schedule(queuedOfKind: number): void {
     if (this.inFlight) return; // the batch in flight dispatches the next one when it finishes
     if (queuedOfKind >= this.maxBatch) {
       clearTimeout(this.timer);
       this.timer = undefined;
       this.dispatch();
+    } else if (this.batchWindowMs <= 0) {
+      if (this.tickScheduled) return;
+      this.tickScheduled = true;
+      queueMicrotask(() => {
+        this.tickScheduled = false;
+        this.dispatch();
+      });
     } else if (!this.timer) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
@@ -531,7 +550,8 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
       const batch = this.inFlight;
       if (!batch || batch.id !== m.id) return;
       if (m.type === "result") {
-        batch.items.forEach((item, k) => item.resolve(m.vectors.slice(k * m.dim, (k + 1) * m.dim)));
+        // Views into the buffer the worker transferred: no copy on either side of the boundary.
+        batch.items.forEach((item, k) => item.resolve(m.vectors.subarray(k * m.dim, (k + 1) * m.dim)));
         this.counters.batches++;
         this.counters.items += batch.items.length;
         this.counters.largestBatch = Math.max(this.counters.largestBatch, batch.items.length);
@@ -637,7 +657,7 @@ export async function loadEmbeddingModel(
 
   return new WorkerEmbeddingModel(worker, info, model.id, source.kind === "hub" ? "main" : "local", {
     maxBatch: options.maxBatch ?? 16,
-    batchWindowMs: options.batchWindowMs ?? 2,
+    batchWindowMs: options.batchWindowMs ?? 0,
     maxQueue: options.maxQueue ?? 128,
   });
 }

@@ -1,4 +1,4 @@
-// The lexical (full-text) index of products (issue 15; tables from migration 0012), beside the
+// The lexical (full-text) index of products (issue 15; tables from migration 0018), beside the
 // vector index (src/vectors) as the other engine search ranks with. `storeId` first on every
 // method; a store's queries only ever see its own rows.
 //   SQLite: FTS5 with porter stemming; the query's words are OR-ed (the last one also as a

@@ -107,7 +107,9 @@ const schema = z.object({
    */
   DUPLICATE_DETECTION: z.enum(["auto", "on", "off"]).default("auto"),
   /** Bulk-import items processed at once per job (image downloads and embeddings). */
-  BULK_CONCURRENCY: positiveInt.max(32).default(4),
+  BULK_CONCURRENCY: positiveInt.max(32).default(24),
+  /** Embedded vector index: storage of vectors inside HNSW (f16 halves, i8 quarters its memory; see README). */
+  VECTOR_QUANTIZATION: z.enum(["f32", "f16", "i8"]).default("f32"),
   /** Skip loading the model at start (the API then answers model-dependent calls with 503). */
   MODEL_DISABLED: bool.default("false"),
   /**
@@ -192,6 +194,7 @@ export interface Config {
   duplicateThreshold: number;
   duplicateDetection: "auto" | "on" | "off";
   bulkConcurrency: number;
+  vectorQuantization: "f32" | "f16" | "i8";
   /** Operations endpoints: the worker role's optional HTTP port and the /metrics bearer token. */
   ops: { metricsPort: number | undefined; metricsToken: string | undefined };
   /** Optional OpenAI-compatible LLM phrasing policy answers (src/assistant/knowledge/llm.ts); null = extractive only. */
@@ -270,6 +273,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     duplicateThreshold: e.DUPLICATE_THRESHOLD,
     duplicateDetection: e.DUPLICATE_DETECTION,
     bulkConcurrency: e.BULK_CONCURRENCY,
+    vectorQuantization: e.VECTOR_QUANTIZATION,
     ops: { metricsPort: e.METRICS_PORT, metricsToken: e.METRICS_TOKEN },
     llm: e.LLM_BASE_URL ? { baseUrl: e.LLM_BASE_URL.replace(/\/$/, ""), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL ?? "", timeoutMs: e.LLM_TIMEOUT_MS } : null,
     billing: {

@@ -2,6 +2,7 @@
 // limiters, Redis, outbound fetch, model, image pipeline, vector index, job queue) is built here
 // once and handed to the APIs. Tests build a context with their own clock, data folder or
 // PostgreSQL schema; nothing else constructs adapters.
+import path from "node:path";
 import { Redis } from "ioredis";
 import type { Config } from "./config.js";
 import { systemClock, type Clock } from "./clock.js";
@@ -42,6 +43,8 @@ export interface AppContext {
   jobs: JobQueue;
   /** Prometheus registry and instruments of this context (GET /metrics). */
   metrics: Metrics;
+  /** Runs `fn` at the start of close(), before any adapter closes (flushing deferred writes). */
+  onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -75,7 +78,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     });
   const ownsModel = overrides.model === undefined;
   const model = ownsModel ? await loadConfiguredModel(config.model, log) : (overrides.model ?? null);
-  const vectors = createVectorIndex(database, { halfvec: config.vectorHalfvec });
+  const vectors = createVectorIndex(database, {
+    halfvec: config.vectorHalfvec,
+    snapshotDir: path.join(config.dataDir, "vector-snapshots"),
+    quantization: config.vectorQuantization,
+  });
   await vectors.init();
   const imageStore = createImageStore(database, config.imageStore.kind, config.imageStore.path);
   // Images kept elsewhere (blobs from before the filesystem store, or after a switch) move into
@@ -85,6 +92,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   // Process metrics (event-loop delay monitor, GC observer) only outside tests, which build many contexts.
   const metrics = createMetrics({ queue: () => jobs.snapshot(), defaults: config.env !== "test" });
   const unsubscribeInference = model?.onInference?.((e) => metrics.observeInference(e.kind, e.items, e.seconds));
+  const images = new ImagePipeline(model, fetch, { maxPixels: config.outbound.maxPixels });
+  images.queryCache.register(metrics.registry);
+  const closeHooks: (() => Promise<void>)[] = [];
   return {
     config,
     clock,
@@ -97,12 +107,16 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     redis,
     fetch,
     model,
-    images: new ImagePipeline(model, fetch, { maxPixels: config.outbound.maxPixels }),
+    images,
     imageStore,
     vectors,
     jobs,
     metrics,
+    onClose(fn) {
+      closeHooks.push(fn);
+    },
     async close() {
+      await Promise.allSettled(closeHooks.splice(0).map((fn) => fn()));
       unsubscribeInference?.();
       await jobs.stop();
       await adopting;

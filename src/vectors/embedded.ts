@@ -11,13 +11,28 @@ import type { Database, Executor } from "../platform/db/index.js";
 import type { ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert, ModelCount } from "./index.js";
 import { fromBlob, normalized } from "./math.js";
 import { VectorGroup, type GroupOptions, type SearchPath } from "./memory.js";
-import { VectorRepository } from "./repository.js";
+import { VectorRepository, type StoredAttributesRow } from "./repository.js";
+import { FilteredProducts, type AttributeFilter, type ProductAttributes } from "./attributes.js";
+import { SnapshotStore, type LoadOutcome } from "./snapshot.js";
+import { ScalarKind } from "usearch";
 
 const LOAD_PAGE = 2_000;
+
+function attributesOf(row: StoredAttributesRow): ProductAttributes {
+  return {
+    category: row.category,
+    price: row.price === null ? null : Number(row.price),
+    colorName: row.color_name,
+    dominantColors: row.dominant_colors,
+    metadata: row.metadata,
+  };
+}
 
 export class EmbeddedVectorIndex implements VectorIndex {
   private readonly repo: VectorRepository;
   private readonly stores = new Map<string, Map<number, VectorGroup>>();
+  /** Filterable product fields per store (see attributes.ts), loaded at init, kept by afterCommit. */
+  private readonly attributes = new Map<string, Map<string, ProductAttributes>>();
   private readonly groupOptions: GroupOptions;
   private initialised = false;
   /** Reconciliations in flight: product key → token of the latest one. */
@@ -25,6 +40,13 @@ export class EmbeddedVectorIndex implements VectorIndex {
   private readonly tasks = new Set<Promise<void>>();
   /** The path the last search took (tests and the benchmark look at it). */
   lastPath: SearchPath | "none" = "none";
+  private readonly snapshots: SnapshotStore | null;
+  /** Group version at its last snapshot save or load. */
+  private readonly saved = new WeakMap<VectorGroup, number>();
+  private saveTimer: NodeJS.Timeout | undefined;
+  private saving: Promise<void> = Promise.resolve();
+  /** What init() did with each group's snapshot ("store/dim" → outcome), for tests and the start-up log. */
+  snapshotOutcomes = new Map<string, LoadOutcome>();
 
   constructor(
     database: Database,
@@ -41,7 +63,11 @@ export class EmbeddedVectorIndex implements VectorIndex {
       expansionAdd: options.expansionAdd,
       expansionSearch: options.expansionSearch,
       sliceMs: options.sliceMs,
+      quantization: { f32: ScalarKind.F32, f16: ScalarKind.F16, i8: ScalarKind.I8 }[options.quantization],
     };
+    this.snapshots = options.snapshotDir
+      ? new SnapshotStore(options.snapshotDir, `${options.quantization}/M${options.connectivity}/efc${options.expansionAdd}`)
+      : null;
   }
 
   async upsert(tx: Executor, storeId: string, item: VectorUpsert): Promise<void> {
@@ -60,6 +86,12 @@ export class EmbeddedVectorIndex implements VectorIndex {
    */
   afterCommit(storeId: string, changes: VectorChanges): void {
     const removed = new Set(changes.removedProductIds ?? []);
+    for (const { productId, attributes } of changes.attributes ?? []) {
+      if (removed.has(productId)) continue;
+      this.storeAttributes(storeId).set(productId, attributes);
+      for (const group of this.stores.get(storeId)?.values() ?? []) group.setAttributes(productId, attributes);
+    }
+    for (const productId of removed) this.attributes.get(storeId)?.delete(productId);
     const upserted = changes.upserted ?? [];
     const conflicts = upserted.filter((item) => removed.has(item.productId)).map((item) => item.productId);
     for (const productId of [...removed, ...upserted.map((item) => item.productId)]) this.touch(storeId, productId);
@@ -75,6 +107,27 @@ export class EmbeddedVectorIndex implements VectorIndex {
       this.place(storeId, item.productId, item.vectorId, unit);
     }
     if (conflicts.length > 0) this.reconcile(storeId, [...new Set(conflicts)]);
+    // A writer that did not pass the fields of a new product: read them (settled() waits for it).
+    const known = this.storeAttributes(storeId);
+    const unknown = upserted.filter((item) => !removed.has(item.productId) && !known.has(item.productId)).map((item) => item.productId);
+    if (unknown.length > 0) this.loadAttributes(storeId, unknown);
+  }
+
+  private loadAttributes(storeId: string, productIds: string[]): void {
+    const task = this.repo
+      .attributesOf(storeId, productIds)
+      .then((rows) => {
+        const known = this.storeAttributes(storeId);
+        for (const row of rows) {
+          if (known.has(row.product_id)) continue; // a newer afterCommit brought them meanwhile
+          const attributes = attributesOf(row);
+          known.set(row.product_id, attributes);
+          for (const group of this.stores.get(storeId)?.values() ?? []) group.setAttributes(row.product_id, attributes);
+        }
+      })
+      .catch(() => undefined) // unreachable database: those products pass no filter until the next start
+      .finally(() => this.tasks.delete(task));
+    this.tasks.add(task);
   }
 
   async search(storeId: string, query: Float32Array, options: VectorSearchOptions): Promise<VectorMatch[]> {
@@ -89,6 +142,11 @@ export class EmbeddedVectorIndex implements VectorIndex {
     const hits = group.search(unit, k, options.candidates);
     this.lastPath = group.lastPath;
     return hits;
+  }
+
+  filterCandidates(storeId: string, filter: AttributeFilter): ReadonlySet<string> | undefined {
+    if (!this.initialised) return undefined;
+    return new FilteredProducts(filter, [...(this.stores.get(storeId)?.values() ?? [])]);
   }
 
   get(storeId: string, productId: string): Promise<Float32Array | undefined> {
@@ -106,6 +164,15 @@ export class EmbeddedVectorIndex implements VectorIndex {
   /** Loads every vector from SQLite (again, if called twice), then starts HNSW builds. */
   async init(): Promise<void> {
     this.dropAll();
+    let from: { storeId: string; productId: string } | null = null;
+    for (;;) {
+      const rows = await this.repo.attributesPage(from, LOAD_PAGE);
+      for (const row of rows) this.storeAttributes(row.store_id).set(row.product_id, attributesOf(row));
+      const last = rows.at(-1);
+      if (!last || rows.length < LOAD_PAGE) break;
+      from = { storeId: last.store_id, productId: last.product_id };
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     let after: { storeId: string; vectorId: string } | null = null;
     for (;;) {
       const rows = await this.repo.page(after, LOAD_PAGE);
@@ -115,8 +182,45 @@ export class EmbeddedVectorIndex implements VectorIndex {
       after = { storeId: last.store_id, vectorId: last.vector_id };
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    this.snapshotOutcomes.clear();
+    if (this.snapshots) {
+      for (const [storeId, groups] of this.stores) {
+        for (const group of groups.values()) {
+          if (group.size <= this.options.bruteForceThreshold) continue;
+          const outcome = await this.snapshots.load(storeId, group).catch((): LoadOutcome => "corrupt");
+          this.snapshotOutcomes.set(`${storeId}/${group.dim}`, outcome);
+          if (outcome === "loaded") this.saved.set(group, group.version);
+        }
+      }
+      clearInterval(this.saveTimer);
+      this.saveTimer = setInterval(() => void this.saveSnapshots(), this.options.snapshotIntervalMs);
+      this.saveTimer.unref();
+    }
     for (const groups of this.stores.values()) for (const group of groups.values()) group.schedule();
     this.initialised = true;
+  }
+
+  /**
+   * Saves the HNSW index of every group that changed since its last save and is completely built
+   * (no-op without a snapshot folder). Runs by itself every `snapshotIntervalMs` and at close().
+   */
+  saveSnapshots(): Promise<void> {
+    const snapshots = this.snapshots;
+    if (!snapshots) return Promise.resolve();
+    this.saving = this.saving.then(async () => {
+      for (const [storeId, groups] of this.stores) {
+        for (const group of groups.values()) {
+          if (this.saved.get(group) === group.version) continue;
+          const version = group.version;
+          try {
+            if (await snapshots.save(storeId, group, this.options.clock.now())) this.saved.set(group, version);
+          } catch {
+            // A failed save (disk full, folder removed) only costs a rebuild at the next start.
+          }
+        }
+      }
+    });
+    return this.saving;
   }
 
   async settled(): Promise<void> {
@@ -132,6 +236,9 @@ export class EmbeddedVectorIndex implements VectorIndex {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.saveTimer);
+    this.saveTimer = undefined;
+    if (this.initialised) await this.saveSnapshots();
     this.dropAll();
     this.initialised = false;
   }
@@ -193,7 +300,8 @@ export class EmbeddedVectorIndex implements VectorIndex {
     }
     let group = groups.get(dim);
     if (!group) {
-      group = new VectorGroup(dim, this.groupOptions);
+      const attributes = this.storeAttributes(storeId);
+      group = new VectorGroup(dim, this.groupOptions, (productId) => attributes.get(productId));
       groups.set(dim, group);
     }
     return group;
@@ -202,5 +310,15 @@ export class EmbeddedVectorIndex implements VectorIndex {
   private dropAll(): void {
     for (const groups of this.stores.values()) for (const group of groups.values()) group.close();
     this.stores.clear();
+    this.attributes.clear();
+  }
+
+  private storeAttributes(storeId: string): Map<string, ProductAttributes> {
+    let map = this.attributes.get(storeId);
+    if (!map) {
+      map = new Map();
+      this.attributes.set(storeId, map);
+    }
+    return map;
   }
 }

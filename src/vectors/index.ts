@@ -11,6 +11,7 @@
 // per product; a store may hold vectors of several dimensions while it moves to a new model, and a
 // query only ever meets vectors of its own dimension.
 import { systemClock, type Clock } from "../platform/clock.js";
+import type { AttributeFilter, ProductAttributes } from "./attributes.js";
 import type { Database, Executor } from "../platform/db/index.js";
 import { EmbeddedVectorIndex } from "./embedded.js";
 import { PostgresVectorIndex } from "./postgres.js";
@@ -39,6 +40,8 @@ export interface VectorUpsert {
 export interface VectorChanges {
   upserted?: { vectorId: string; productId: string; vector: Float32Array }[];
   removedProductIds?: string[];
+  /** The committed filterable fields of written products (embedded: kept for in-memory filters). */
+  attributes?: { productId: string; attributes: ProductAttributes }[];
 }
 
 export interface ModelCount {
@@ -53,6 +56,12 @@ export interface VectorIndex {
   remove(tx: Executor, storeId: string, productIds: string[]): Promise<void>;
   /** After the caller's transaction committed: bring the in-memory index in step (no-op on PG). Safe to call twice. */
   afterCommit(storeId: string, changes: VectorChanges): void;
+  /**
+   * Embedded only: the store's products passing `filter`, evaluated in memory over the fields
+   * kept beside the vectors (a bitmap per vector group, cached until the group changes), usable as
+   * `candidates`. Undefined when the adapter filters in SQL (PostgreSQL).
+   */
+  filterCandidates?(storeId: string, filter: AttributeFilter): ReadonlySet<string> | undefined;
   /** The k most similar vectors of the store with the query's dimension, best first. */
   search(storeId: string, query: Float32Array, options: VectorSearchOptions): Promise<VectorMatch[]>;
   /** The stored (unit-length) vector of a product, e.g. for "more like this" and near-duplicate checks. */
@@ -103,6 +112,16 @@ export interface VectorIndexOptions {
   halfvec?: boolean;
   /** PostgreSQL: how long a store's vector count (used to choose exact or HNSW) is cached, in ms. Default 10,000. */
   countCacheMs?: number;
+  /**
+   * Embedded: how vectors are stored inside the HNSW index — "f32" (default), "f16" (half the
+   * memory) or "i8" (a quarter). Exact search and the re-scoring of HNSW candidates always use the
+   * f32 matrix, so scores stay exact; only which neighbours HNSW finds can change.
+   */
+  quantization?: "f32" | "f16" | "i8";
+  /** Embedded: folder for HNSW snapshots (loaded at start when they match the database). Default none. */
+  snapshotDir?: string;
+  /** Embedded: how often changed indexes are saved to the snapshot folder, in ms. Default 60,000. */
+  snapshotIntervalMs?: number;
 }
 
 export interface ResolvedOptions {
@@ -118,6 +137,9 @@ export interface ResolvedOptions {
   sliceMs: number;
   countCacheMs: number;
   halfvec: boolean;
+  quantization: "f32" | "f16" | "i8";
+  snapshotDir: string | null;
+  snapshotIntervalMs: number;
 }
 
 export function resolveOptions(options: VectorIndexOptions, dialect: Database["dialect"]): ResolvedOptions {
@@ -134,6 +156,9 @@ export function resolveOptions(options: VectorIndexOptions, dialect: Database["d
     sliceMs: options.sliceMs ?? 8,
     countCacheMs: options.countCacheMs ?? 10_000,
     halfvec: options.halfvec ?? false,
+    quantization: options.quantization ?? "f32",
+    snapshotDir: options.snapshotDir ?? null,
+    snapshotIntervalMs: options.snapshotIntervalMs ?? 60_000,
   };
 }
 

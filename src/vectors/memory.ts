@@ -21,6 +21,18 @@ import { Index, MetricKind, ScalarKind, exactSearch } from "usearch";
 import os from "node:os";
 import { TopK, dotRow, vectorsEqual } from "./math.js";
 import { planFiltered, replanFiltered } from "./plan.js";
+import { FilteredProducts, type AttributeFilter, type FilterableGroup, type ProductAttributes, type RowBitmap } from "./attributes.js";
+
+/** Rows passing a search filter, however the filter was given. */
+interface RowFilter {
+  /** Rows passing (an upper bound for a product-id set that names products of other groups). */
+  size: number;
+  hasRow(row: number): boolean;
+  forEachRow(fn: (row: number) => void): void;
+}
+
+/** Bitmaps kept per group (distinct filters); the oldest is dropped beyond this. */
+const FILTER_CACHE = 32;
 
 export interface GroupOptions {
   /** Groups of at most this many vectors are searched exactly and hold no HNSW index. */
@@ -38,6 +50,8 @@ export interface GroupOptions {
   expansionSearch: number;
   /** Longest synchronous slice of background index work, in milliseconds. */
   sliceMs: number;
+  /** Storage of vectors inside the HNSW index (the matrix for exact search stays f32). Default f32. */
+  quantization?: ScalarKind;
 }
 
 export interface GroupHit {
@@ -60,13 +74,18 @@ interface Hnsw {
   tombstones: number;
 }
 
-export class VectorGroup {
+export class VectorGroup implements FilterableGroup {
   private matrix: Float32Array;
   private capacity: number;
   private n = 0;
   private rowKey: number[] = [];
   private rowProduct: string[] = [];
   private rowVector: string[] = [];
+  /** Filterable fields per row (undefined: not known, passes no attribute filter). */
+  private rowAttrs: (ProductAttributes | undefined)[] = [];
+  /** Changes whenever a row moves or its attributes change (invalidates filter bitmaps). */
+  version = 0;
+  private readonly filterCache = new Map<string, { version: number; bitmap: RowBitmap }>();
   private readonly byProduct = new Map<string, number>();
   private readonly keyRow = new Map<number, number>();
   private nextKey = 1;
@@ -82,6 +101,7 @@ export class VectorGroup {
   constructor(
     readonly dim: number,
     private readonly options: GroupOptions,
+    private readonly attributesOf: (productId: string) => ProductAttributes | undefined = () => undefined,
   ) {
     this.capacity = 64;
     this.matrix = new Float32Array(this.capacity * dim);
@@ -205,15 +225,16 @@ export class VectorGroup {
    * The k nearest vectors by cosine similarity, optionally restricted to `candidates` (product
    * ids). `unit` is the normalised query. Results are best first; ties keep product-id order.
    */
-  search(unit: Float32Array, k: number, candidates?: ReadonlySet<string>): GroupHit[] {
+  search(unit: Float32Array, k: number, filter?: ReadonlySet<string>): GroupHit[] {
     if (k <= 0 || this.n === 0) return [];
     const live = this.live;
     // The index answers only when most of the group is in it; otherwise exact is as fast.
     const usable = live !== null && live.pending.size <= this.n / 4 && this.n > this.options.bruteForceThreshold;
-    if (!candidates) {
+    if (!filter) {
       if (!usable) return this.exactAll(unit, k);
       return this.annAll(live, unit, k) ?? this.exactAll(unit, k);
     }
+    const candidates = this.rowFilter(filter);
     if (candidates.size === 0) return [];
     const size = candidates.size;
     let plan = planFiltered({ k, candidates: size, selectivity: size / this.n, dim: this.dim, annReady: usable }, this.options);
@@ -241,23 +262,132 @@ export class VectorGroup {
     return this.hits(top);
   }
 
-  private exactCandidates(unit: Float32Array, k: number, candidates: ReadonlySet<string>): GroupHit[] {
+  private exactCandidates(unit: Float32Array, k: number, candidates: RowFilter): GroupHit[] {
     this.lastPath = "exact-candidates";
     const top = new TopK(k);
-    for (const productId of candidates) {
-      const row = this.byProduct.get(productId);
-      if (row !== undefined) top.offer(row, dotRow(this.matrix, row, unit));
-    }
+    candidates.forEachRow((row) => top.offer(row, dotRow(this.matrix, row, unit)));
     return this.hits(top);
   }
 
+  /** A product-id set (from SQL) or a bitmap-backed FilteredProducts, as row tests. */
+  private rowFilter(filter: ReadonlySet<string>): RowFilter {
+    const bitmap = filter instanceof FilteredProducts ? filter.bitmapOf(this) : undefined;
+    if (bitmap) {
+      const { bits, count } = bitmap;
+      return {
+        size: count,
+        hasRow: (row) => bits[row] === 1,
+        forEachRow: (fn) => {
+          for (let row = 0; row < bits.length; row++) if (bits[row] === 1) fn(row);
+        },
+      };
+    }
+    return {
+      size: filter.size,
+      hasRow: (row) => filter.has(this.rowProduct[row]!),
+      forEachRow: (fn) => {
+        for (const productId of filter) {
+          const row = this.byProduct.get(productId);
+          if (row !== undefined) fn(row);
+        }
+      },
+    };
+  }
+
+  // ---------------------------------------------------------------- snapshots (see snapshot.ts) ---
+
+  /**
+   * The complete HNSW index with the key, product and vector id of every row (row order) and the
+   * rows' vector bytes, or undefined while the index is missing, filling or being rebuilt.
+   */
+  snapshotSource(): { index: Index; keys: number[]; products: string[]; vectors: string[]; tombstones: number; bytes: Uint8Array } | undefined {
+    const live = this.live;
+    if (!live || live.pending.size > 0 || this.next) return undefined;
+    return {
+      index: live.index,
+      keys: this.rowKey.slice(0, this.n),
+      products: this.rowProduct.slice(0, this.n),
+      vectors: this.rowVector.slice(0, this.n),
+      tombstones: live.tombstones,
+      bytes: new Uint8Array(this.matrix.buffer, 0, this.n * this.dim * 4),
+    };
+  }
+
+  /** The stored vector id and the vector bytes of a product (snapshot checks). */
+  rowIdentity(productId: string): { vectorId: string; bytes: Uint8Array } | undefined {
+    const row = this.byProduct.get(productId);
+    if (row === undefined) return undefined;
+    return { vectorId: this.rowVector[row]!, bytes: new Uint8Array(this.matrix.buffer, row * this.dim * 4, this.dim * 4) };
+  }
+
+  /**
+   * Installs a loaded HNSW index whose entries (key → product) the caller checked against the
+   * rows: every row gets its snapshot key and nothing is pending.
+   */
+  adoptIndex(index: Index, keys: readonly number[], products: readonly string[], tombstones: number): void {
+    this.keyRow.clear();
+    let max = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const row = this.byProduct.get(products[i]!)!;
+      this.rowKey[row] = keys[i]!;
+      this.keyRow.set(keys[i]!, row);
+      if (keys[i]! > max) max = keys[i]!;
+    }
+    this.nextKey = max + 1;
+    this.live = { index, pending: new Set(), tombstones };
+    this.next = null;
+  }
+
+  /** A new, empty HNSW index with this group's parameters. */
+  emptyIndex(): Index {
+    return this.freshIndex().index;
+  }
+
+  // ---------------------------------------------------------------- attributes and filters ---
+
+  rowOf(productId: string): number | undefined {
+    return this.byProduct.get(productId);
+  }
+
+  productAt(row: number): string {
+    return this.rowProduct[row]!;
+  }
+
+  /** Replaces the filterable fields of a product held by this group. */
+  setAttributes(productId: string, attributes: ProductAttributes | undefined): void {
+    const row = this.byProduct.get(productId);
+    if (row === undefined) return;
+    this.rowAttrs[row] = attributes;
+    this.version++;
+  }
+
+  /** The rows passing `filter`, cached until a row or attribute of the group changes. */
+  bitmap(filter: AttributeFilter): RowBitmap {
+    const cached = this.filterCache.get(filter.key);
+    if (cached && cached.version === this.version) return cached.bitmap;
+    const bits = new Uint8Array(this.n);
+    let count = 0;
+    for (let row = 0; row < this.n; row++) {
+      const attributes = this.rowAttrs[row];
+      if (attributes !== undefined && filter.test(attributes)) {
+        bits[row] = 1;
+        count++;
+      }
+    }
+    const bitmap = { bits, count };
+    this.filterCache.delete(filter.key);
+    if (this.filterCache.size >= FILTER_CACHE) this.filterCache.delete(this.filterCache.keys().next().value!);
+    this.filterCache.set(filter.key, { version: this.version, bitmap });
+    return bitmap;
+  }
+
   /** Rows not yet in the index (and passing the filter), scored exactly. */
-  private pendingTop(live: Hnsw, unit: Float32Array, k: number, candidates: ReadonlySet<string> | undefined): { top: TopK; count: number } {
+  private pendingTop(live: Hnsw, unit: Float32Array, k: number, candidates: RowFilter | undefined): { top: TopK; count: number } {
     const top = new TopK(k);
     let count = 0;
     for (const key of live.pending) {
       const row = this.keyRow.get(key)!;
-      if (candidates && !candidates.has(this.rowProduct[row]!)) continue;
+      if (candidates && !candidates.hasRow(row)) continue;
       top.offer(row, dotRow(this.matrix, row, unit));
       count++;
     }
@@ -290,7 +420,7 @@ export class VectorGroup {
     live: Hnsw,
     unit: Float32Array,
     k: number,
-    candidates: ReadonlySet<string>,
+    candidates: RowFilter,
     wanted: number,
   ): { result?: GroupHit[]; returned: number; hits: number; exhausted: boolean } {
     this.lastPath = "hnsw-filtered";
@@ -304,7 +434,7 @@ export class VectorGroup {
       returned = found.keys.length;
       for (let i = 0; i < found.keys.length; i++) {
         const row = this.keyRow.get(Number(found.keys[i]!));
-        if (row === undefined || !candidates.has(this.rowProduct[row]!)) continue;
+        if (row === undefined || !candidates.hasRow(row)) continue;
         top.offer(row, dotRow(this.matrix, row, unit));
         hits++;
       }
@@ -333,6 +463,8 @@ export class VectorGroup {
     this.rowKey[row] = key;
     this.rowProduct[row] = productId;
     this.rowVector[row] = vectorId;
+    this.rowAttrs[row] = this.attributesOf(productId);
+    this.version++;
     this.byProduct.set(productId, row);
     this.keyRow.set(key, row);
     this.live?.pending.add(key);
@@ -358,12 +490,15 @@ export class VectorGroup {
       this.rowKey[row] = movedKey;
       this.rowProduct[row] = movedProduct;
       this.rowVector[row] = this.rowVector[last]!;
+      this.rowAttrs[row] = this.rowAttrs[last];
       this.byProduct.set(movedProduct, row);
       this.keyRow.set(movedKey, row);
     }
     this.rowKey.length = last;
     this.rowProduct.length = last;
     this.rowVector.length = last;
+    this.rowAttrs.length = last;
+    this.version++;
   }
 
   private ensureCapacity(rows: number): void {
@@ -382,7 +517,7 @@ export class VectorGroup {
     const index = new Index({
       dimensions: this.dim,
       metric: MetricKind.Cos,
-      quantization: ScalarKind.F32,
+      quantization: this.options.quantization ?? ScalarKind.F32,
       connectivity: this.options.connectivity,
       expansion_add: this.options.expansionAdd,
       expansion_search: this.options.expansionSearch,

@@ -14,6 +14,16 @@ export interface StoredVectorRow {
   embedding: Uint8Array;
 }
 
+export interface StoredAttributesRow {
+  store_id: string;
+  product_id: string;
+  category: string | null;
+  price: number | null;
+  color_name: string | null;
+  dominant_colors: string;
+  metadata: string;
+}
+
 const REMOVE_CHUNK = 500;
 
 export class VectorRepository {
@@ -129,6 +139,37 @@ export class VectorRepository {
       for (const r of rows) out.push({ ...r, dim: Number(r.dim), embedding: r.embedding as Buffer });
     }
     return out;
+  }
+
+  /** The filterable fields of some products. */
+  async attributesOf(storeId: string, productIds: readonly string[]): Promise<StoredAttributesRow[]> {
+    const out: StoredAttributesRow[] = [];
+    for (let i = 0; i < productIds.length; i += REMOVE_CHUNK) {
+      const rows = await this.database.db
+        .selectFrom("products")
+        .select(["store_id", "product_id", "category", "price", "color_name", "dominant_colors", "metadata"])
+        .where("store_id", "=", storeId)
+        .where("product_id", "in", productIds.slice(i, i + REMOVE_CHUNK))
+        .execute();
+      out.push(...rows);
+    }
+    return out;
+  }
+
+  /** Start-up load of the filterable product fields, in (store, product) order, `limit` rows after `after`. */
+  async attributesPage(after: { storeId: string; productId: string } | null, limit: number): Promise<StoredAttributesRow[]> {
+    let query = this.database.db
+      .selectFrom("products")
+      .select(["store_id", "product_id", "category", "price", "color_name", "dominant_colors", "metadata"])
+      .orderBy("store_id")
+      .orderBy("product_id")
+      .limit(limit);
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([eb("store_id", ">", after.storeId), eb.and([eb("store_id", "=", after.storeId), eb("product_id", ">", after.productId)])]),
+      );
+    }
+    return query.execute();
   }
 
   /** SQLite start-up load: every vector in primary-key order, `limit` rows after `after`. */

@@ -16,6 +16,7 @@ import { createTestApp, type TestApp } from "../support/harness.js";
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../support/factories.js";
 import { solidImage, startImageHost, type ImageHost, type Started } from "../support/servers.js";
 import { describeInChromium, launchChromium, listenOnLoopback, recordConsoleErrors, screenshot, seedSolidProducts, servePages } from "../support/browser.js";
+import { historyWriter } from "../../src/search/search/history-writer.js";
 
 const CATALOGUE = [
   { id: "red-dress", hex: "#d01010", name: "Red Dress", price: 80 },
@@ -203,6 +204,7 @@ describeInChromium(SUITE, () => {
   });
 
   test("the same page on another origin gets 403 and the widget says search is unavailable", { timeout: 60_000 }, async () => {
+    await historyWriter(t.ctx).flush(); // history rows are written after the reply
     const before = await t.ctx.database.db.selectFrom("search_history").select("id").where("store_id", "=", store.clientId).execute();
     const page = await newPage();
     // The browser hides a refused cross-origin answer from the page (and Playwright reports only a
@@ -250,6 +252,7 @@ describeInChromium(SUITE, () => {
       [apiBase, key],
     );
     assert.equal(direct, "failed: TypeError");
+    await historyWriter(t.ctx).flush(); // history rows are written after the reply
     const afterRows = await t.ctx.database.db.selectFrom("search_history").select("id").where("store_id", "=", store.clientId).execute();
     assert.equal(afterRows.length, before.length, "nothing was searched for the other origin");
     await page.context().close();

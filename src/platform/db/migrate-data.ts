@@ -130,7 +130,7 @@ const MAX_PARAMS = 60_000;
 const MAX_BATCH_BYTES = 4 * 1024 * 1024;
 const MIGRATION_TABLES = new Set(["kysely_migration", "kysely_migration_lock"]);
 /**
- * The lexical index (migration 0012) differs by engine (SQLite FTS5 tables and their shadow tables;
+ * The lexical index (migration 0018) differs by engine (SQLite FTS5 tables and their shadow tables;
  * a tsvector table on PostgreSQL): it is derived from the products and rebuilt there, not copied.
  */
 const isLexicalIndexTable = (name: string) => /^product_(text|fts|trgm)(_|$)/.test(name);

@@ -107,6 +107,21 @@ export class JobQueue {
     return Number(res.numUpdatedRows);
   }
 
+  /**
+   * Puts a job this instance runs back in the queue at once (a handler interrupted by stop() that
+   * left its remaining work for later), so the next start or another worker claims it without
+   * waiting for the lease to lapse.
+   */
+  async release(jobId: string): Promise<void> {
+    await this.database.db
+      .updateTable("jobs")
+      .set({ status: "queued", locked_by: null, locked_until: null, updated_at: this.clock.now() })
+      .where("id", "=", jobId)
+      .where("status", "=", "running")
+      .where("locked_by", "=", this.instanceId)
+      .execute();
+  }
+
   /** Tells an idle worker loop to look for work now (after a commit that enqueued a job). */
   poke(): void {
     this.wake?.();

@@ -26,6 +26,7 @@ import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId } from "../../platform/ids.js";
 import { ProductsRepository } from "../products/repository.js";
 import { SearchRepository } from "../search/repository.js";
+import { historyWriter } from "../search/history-writer.js";
 import { SEARCH_MODES, type SearchSource } from "../search/service.js";
 import { fromMinor, isCurrency, toMinor } from "./currency.js";
 import { FeedbackRepository, type Weights } from "./repository.js";
@@ -110,6 +111,7 @@ export class FeedbackService {
 
     let rank: number | null = null;
     if (input.search_id !== undefined) {
+      await historyWriter(this.ctx).flush();
       const search = await this.searches.findHistory(storeId, input.search_id);
       if (!search) throw new AppError("not_found", `No search ${input.search_id} in this store.`, { search_id: input.search_id });
       const results = JSON.parse(search.results) as { product_id: string; rank: number }[];
@@ -156,6 +158,7 @@ export class FeedbackService {
 
   async analytics(storeId: string, days = DEFAULT_DAYS) {
     const w = this.window(days);
+    await historyWriter(this.ctx).flush();
     // Analytics are replica-eligible reads (DATABASE_READ_URLS; src/platform/db/replicas.ts).
     const repo = new FeedbackRepository(this.ctx.database.reader(storeId));
     const [totals, byMode, bySource, engaged, events, revenue, top, byDay] = await Promise.all([

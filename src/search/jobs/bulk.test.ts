@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { solidImage, startImageHost, startReceiver, type ImageHost, type Receiver } from "../../../test/support/servers.js";
+import { BulkJobsService } from "./service.js";
 
 describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect) => {
   let t: TestApp;
@@ -89,9 +90,47 @@ describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect
     assert.equal(done.status, "completed");
     assert.deepEqual([done.succeeded, done.failed], [50, 3]);
     assert.ok(done.errors.every((e: { error: string }) => e.error === "plan_limit_reached"));
+    assert.equal(
+      done.summary,
+      "53 of 53 items processed: 50 succeeded, 3 failed. 3 items were not indexed because the store reached its plan's product limit " +
+        "(Your plan allows 50 products; remove some or upgrade): remove products or upgrade the plan, then submit those items again.",
+    );
     const list = (await t.search.inject({ method: "GET", url: "/v1/products?limit=1", headers: bearer(tok) })).json();
     assert.equal(list.total, 50);
     assert.equal(await t.ctx.vectors.count(s.clientId), 50, "no vector without its product");
+  });
+
+  test("the summary counts progress and names other failures without a plan sentence", async () => {
+    const res = await submit({ products: [{ product_id: "sum-1", image_url: images[3] }, { product_id: "sum-bad", image_url: `${host.url}/nope.png` }] });
+    const { job_id } = res.json();
+    const before = (await t.search.inject({ method: "GET", url: `/v1/jobs/${job_id}`, headers: bearer(token) })).json();
+    assert.equal(before.summary, "0 of 2 items processed: 0 succeeded, 0 failed. 2 pending.");
+    await t.workers.drain();
+    const done = (await t.search.inject({ method: "GET", url: `/v1/jobs/${job_id}`, headers: bearer(token) })).json();
+    assert.equal(done.summary, "2 of 2 items processed: 1 succeeded, 1 failed. Other failures: 1 image_unreachable (see errors).");
+  });
+
+  test("a stopping worker starts no new item and puts the job back in the queue at once", async () => {
+    const res = await submit({ products: [{ product_id: "stop-1", image_url: images[4] }, { product_id: "stop-2", image_url: images[5] }] });
+    const { job_id } = res.json();
+    // As if this instance had claimed the job, then stop() aborted it before any item started.
+    await t.ctx.database.db
+      .updateTable("jobs")
+      .set({ status: "running", locked_by: t.ctx.jobs.instanceId, locked_until: Date.now() + 60_000 })
+      .where("id", "=", job_id)
+      .execute();
+    const stopped = new AbortController();
+    stopped.abort();
+    const handler = new BulkJobsService(t.ctx).handler();
+    await handler.run({ id: job_id, storeId: store.clientId, payload: { jobId: job_id }, attempt: 1, signal: stopped.signal });
+    const row = await t.ctx.database.db.selectFrom("jobs").select(["status", "locked_by", "locked_until"]).where("id", "=", job_id).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { status: "queued", locked_by: null, locked_until: null });
+    const items = await t.ctx.database.db.selectFrom("bulk_job_items").select("status").where("job_id", "=", job_id).execute();
+    assert.deepEqual(items.map((i) => i.status), ["pending", "pending"]);
+    // The next run (the next start) picks it up and finishes it.
+    await t.workers.drain();
+    const done = (await t.search.inject({ method: "GET", url: `/v1/jobs/${job_id}`, headers: bearer(token) })).json();
+    assert.deepEqual([done.status, done.succeeded], ["completed", 2]);
   });
 
   test("rejects bad bulk requests with 400", async () => {

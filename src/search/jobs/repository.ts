@@ -50,6 +50,20 @@ export class BulkJobsRepository {
     return { succeeded: by.succeeded ?? 0, failed: by.failed ?? 0, pending: by.pending ?? 0 };
   }
 
+  /** Failed items per error code, with one message of each (for the job's summary). */
+  async failureCodes(storeId: string, jobId: string): Promise<{ code: string; count: number; message: string }[]> {
+    const rows = await this.db
+      .selectFrom("bulk_job_items")
+      .select(["error_code", (eb) => eb.fn.countAll<number>().as("n"), (eb) => eb.fn.min("error_message").as("message")])
+      .where("store_id", "=", storeId)
+      .where("job_id", "=", jobId)
+      .where("status", "=", "failed")
+      .groupBy("error_code")
+      .orderBy("error_code")
+      .execute();
+    return rows.map((r) => ({ code: r.error_code ?? "error", count: Number(r.n), message: r.message ?? "" }));
+  }
+
   failures(storeId: string, jobId: string, limit = 1000): Promise<BulkItemRow[]> {
     return this.db
       .selectFrom("bulk_job_items")

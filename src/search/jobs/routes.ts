@@ -24,6 +24,10 @@ export async function jobRoutes(app: App, ctx: AppContext) {
           succeeded: Type.Integer(),
           failed: Type.Integer(),
           errors: Type.Array(Type.Object({ product_id: Type.String(), error: Type.String(), message: Type.String() })),
+          summary: Type.String({
+            description:
+              "One sentence on where the job stands; when items failed on the plan's product limit it names the limit and what to do (remove products or upgrade, then resubmit those items).",
+          }),
           created_at: Type.String({ format: "date-time" }),
           finished_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
         }),

@@ -3,6 +3,16 @@
 // concurrency; each item's product write and its item status commit in ONE transaction, so a
 // job resumed after a crash skips what is done and never loses an acknowledged product. One bad
 // item fails that item only; the job is `failed` only when it cannot run at all.
+//
+// Throughput: up to BULK_CONCURRENCY items (default 24) are in flight per job; each is fetched and
+// decoded as soon as a slot is free, so fetching and decoding run ahead of the model while its
+// runtime gathers the waiting images into batches of up to 16. The window is the back-pressure:
+// a slot frees only once its item committed, so no more than BULK_CONCURRENCY fetched items are
+// ever uncommitted (what a SIGKILL can cost is re-fetching those).
+//
+// Stopping (SIGTERM): stop() aborts the job's signal; no new item starts, the items in flight
+// finish and commit, and the job goes back to the queue at once (its unstarted items still
+// pending) so the next start, or another worker, resumes it without waiting for the lease.
 import type { AppContext } from "../../platform/context.js";
 import { AppError, isAppError } from "../../platform/errors/catalogue.js";
 import { randomSecret, uuid } from "../../platform/ids.js";
@@ -23,6 +33,33 @@ interface BulkPayload {
 /** The callback secret sealed at rest (src/platform/secrets.ts), or null. */
 const sealedCallbackSecret = (ctx: AppContext, jobId: string, secret: string | undefined): string | null =>
   secret === undefined ? null : secretBoxFor(ctx.config).seal(secret, secretAad.callback(jobId));
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * One sentence on where a job stands, and what to do about failures that have a fix: items
+ * refused by the plan's product limit name the limit and the way out.
+ */
+export function jobSummary(
+  status: string,
+  total: number,
+  counts: { succeeded: number; failed: number; pending: number },
+  codes: readonly { code: string; count: number; message: string }[],
+): string {
+  const processed = counts.succeeded + counts.failed;
+  const parts = [`${processed} of ${plural(total, "item")} processed: ${counts.succeeded} succeeded, ${counts.failed} failed.`];
+  if (status === "processing" && counts.pending > 0) parts.push(`${counts.pending} pending.`);
+  if (status === "failed" && counts.pending > 0) parts.push(`The job failed before ${plural(counts.pending, "item was", "items were")} processed.`);
+  const plan = codes.find((c) => c.code === "plan_limit_reached");
+  if (plan) {
+    parts.push(
+      `${plural(plan.count, "item was", "items were")} not indexed because the store reached its plan's product limit (${plan.message.replace(/\.$/, "")}): ` +
+        `remove products or upgrade the plan, then submit those items again.`,
+    );
+  }
+  const other = codes.filter((c) => c.code !== "plan_limit_reached");
+  if (other.length > 0) parts.push(`Other failures: ${other.map((c) => `${c.count} ${c.code}`).join(", ")} (see errors).`);
+  return parts.join(" ");
+}
 
 export class BulkJobsService {
   private readonly repo: BulkJobsRepository;
@@ -82,6 +119,7 @@ export class BulkJobsService {
     if (!job) throw new AppError("not_found", "No such job.", { job_id: jobId });
     const counts = await this.repo.counts(storeId, jobId);
     const failures = await this.repo.failures(storeId, jobId);
+    const codes = counts.failed > 0 ? await this.repo.failureCodes(storeId, jobId) : [];
     return {
       job_id: job.job_id,
       status: job.status,
@@ -90,6 +128,7 @@ export class BulkJobsService {
       succeeded: counts.succeeded,
       failed: counts.failed,
       errors: failures.map((f) => ({ product_id: f.product_id, error: f.error_code ?? "error", message: f.error_message ?? "" })),
+      summary: jobSummary(job.status, job.total, counts, codes),
       created_at: new Date(job.created_at).toISOString(),
       finished_at: job.finished_at === null ? null : new Date(job.finished_at).toISOString(),
     };
@@ -113,7 +152,11 @@ export class BulkJobsService {
           }
         };
         await Promise.all(Array.from({ length: Math.min(this.ctx.config.bulkConcurrency, items.length) }, worker));
-        if (job.signal.aborted) return;
+        if (job.signal.aborted) {
+          // Stopping: what is in flight has committed; hand the rest back for the next start.
+          await this.ctx.jobs.release(job.id);
+          return;
+        }
         await this.complete(webhooks, storeId, job.payload.jobId, "completed");
       },
       onFailed: async (job) => {

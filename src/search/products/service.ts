@@ -257,12 +257,14 @@ export class ProductsService {
           productId,
         );
       }
-      return { created: !existing, vectorId };
+      return { created: !existing, vectorId, row };
     };
     const done = await this.ctx.database.transaction(run);
     if (!done) return null;
-    const { created, vectorId } = done;
-    if (image && vector) this.ctx.vectors.afterCommit(storeId, { upserted: [{ vectorId, productId, vector }] });
+    const { created, vectorId, row } = done;
+    // The filterable fields go to the vector index too (embedded: in-memory filters).
+    const attributes = [{ productId, attributes: { category: row.category, price: row.price, colorName: row.color_name, dominantColors: row.dominant_colors, metadata: row.metadata } }];
+    this.ctx.vectors.afterCommit(storeId, image && vector ? { upserted: [{ vectorId, productId, vector }], attributes } : { attributes });
     this.ctx.jobs.poke();
     return {
       status: "indexed",

@@ -221,11 +221,11 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
   });
 
   test("the migration indexes the products that existed before it", async () => {
-    // Back to a database without the lexical index (as before migration 0012), then start again.
+    // Back to a database without the lexical index (as before migration 0018), then start again.
     const db = app.ctx.database.db;
     const drop = dialect === "sqlite" ? ["DROP TABLE product_fts", "DROP TABLE product_trgm", "DROP TABLE product_text"] : ["DROP TABLE product_text"];
     for (const statement of drop) await sql.raw(statement).execute(db);
-    await db.deleteFrom("kysely_migration" as any).where("name", "=", "0012_lexical_index").execute();
+    await db.deleteFrom("kysely_migration" as any).where("name", "=", "0018_lexical_index").execute();
     await app.close();
     app = await open();
     assert.deepEqual(await lexicalIds("anorak"), ["b-2"]);

@@ -6,6 +6,7 @@ import { bearer, machineToken, registerStore, type RegisteredStore } from "../..
 import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
 import { multipart } from "../../../test/support/multipart.js";
 import { ProductsService } from "../products/service.js";
+import { historyWriter } from "./history-writer.js";
 
 const CATALOGUE = [
   { id: "red-dress", hex: "#d01010", meta: { name: "Red Dress", category: "dresses", price: 80, color_name: "Red", brand: "Acme", tags: ["summer", "party"], details: { fabric: "silk" }, stock: 5 } },
@@ -60,6 +61,7 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
     assert.equal(body.results[0].metadata.name.startsWith("Red"), true);
     for (const r of body.results) assert.ok(r.similarity_score >= 0 && r.similarity_score <= 1);
     assert.ok(body.results[0].similarity_score >= body.results[1].similarity_score);
+    await historyWriter(t.ctx).flush(); // history rows are written after the reply
     const row = await t.ctx.database.db.selectFrom("search_history").selectAll().where("id", "=", body.search_id).executeTakeFirst();
     assert.ok(row, "search history row persisted");
     assert.equal(row.mode, "text");
@@ -189,6 +191,7 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
     const top = ids(res);
     assert.ok(top.includes("red-dress") && top.includes("green-dress"), res.body);
     assert.ok(res.json().results.every((r: { similarity_score: number }) => r.similarity_score <= 1));
+    await historyWriter(t.ctx).flush(); // history rows are written after the reply
     const row = await t.ctx.database.db.selectFrom("search_history").select("query_summary").where("id", "=", res.json().search_id).executeTakeFirstOrThrow();
     assert.equal(JSON.parse(row.query_summary).boosted_category, "dresses");
     const missing = await search("/fusion", { image_url: url["red-dress"], limit: 3 });

@@ -28,6 +28,8 @@ import { LexicalRepository } from "../../lexical/repository.js";
 import { modelStatus } from "./model.js";
 import { SearchRepository } from "./repository.js";
 import { understandQuery, type Understanding } from "./understand.js";
+import { historyWriter } from "./history-writer.js";
+import { filterCandidates } from "./memory-filter.js";
 
 export const SEARCH_MODES = ["upload", "url", "text", "hybrid", "fusion", "multi-image", "crop", "filtered"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -274,7 +276,7 @@ export class SearchService {
     const vectorShare = input.image_weight + (1 - input.image_weight) * weight;
     const [img, txt] = await Promise.all([this.urlImage(input.image_url).then((i) => this.imageVector(i)), this.textVector(input.query)]);
     const { v, norm } = vectorShare > 0 ? blend(img, txt, input.image_weight / vectorShare) : { v: img, norm: 1 };
-    const candidates = hasFilters(c) ? await this.stage("filter", () => this.repo.candidates(storeId, c)) : undefined;
+    const candidates = hasFilters(c) ? await this.stage("filter", () => filterCandidates(this.ctx, this.repo, storeId, c)) : undefined;
     const [nearest] = await this.stage("vector", () => this.ctx.vectors.search(storeId, img, { k: 1, candidates }));
     const boostCategory = nearest ? ((await this.products.find(storeId, nearest.productId))?.category ?? null) : null;
     return this.run(storeId, c, {
@@ -334,7 +336,7 @@ export class SearchService {
   private async run(storeId: string, c: Common, plan: Plan, source: HistorySource = "api"): Promise<SearchResponse> {
     validateFilters(c);
     const filtered = hasFilters(c);
-    const candidates = filtered ? await this.stage("filter", () => this.repo.candidates(storeId, c)) : undefined;
+    const candidates = filtered ? await this.stage("filter", () => filterCandidates(this.ctx, this.repo, storeId, c)) : undefined;
     const colors = plan.colors ?? [];
     const lex = plan.lexical && plan.lexical.weight > 0 ? plan.lexical : undefined;
     const boost = plan.boost && (plan.boost.colors.length > 0 || plan.boost.categories.length > 0) ? plan.boost : undefined;
@@ -429,7 +431,7 @@ export class SearchService {
     const { limit: _l, threshold: _t, ...filterFields } = c;
     const echo = plan.understanding ? { query_understanding: plan.understanding } : {};
     if (source === null) return { query_time_ms: queryTimeMs, count: results.length, results, search_id: searchId, ...echo };
-    await this.repo.addHistory(storeId, {
+    historyWriter(this.ctx).add(storeId, {
       id: searchId,
       mode: plan.mode,
       query_text: plan.queryText ?? null,

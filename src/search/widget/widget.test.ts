@@ -8,6 +8,7 @@ import { multipart } from "../../../test/support/multipart.js";
 import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
 import { ProductsService } from "../products/service.js";
 import { WIDGET_RATE_LIMITS } from "./routes.js";
+import { historyWriter } from "../search/history-writer.js";
 
 const SHOP = "https://shop.example";
 
@@ -202,6 +203,7 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
     assert.equal(text.headers["access-control-allow-origin"], SHOP);
     assert.match(String(text.headers.vary), /Origin/);
     assert.match(String(text.headers["access-control-expose-headers"]), /Retry-After/);
+    await historyWriter(t.ctx).flush(); // history rows are written after the reply
     const row = await t.ctx.database.db.selectFrom("search_history").selectAll().where("id", "=", body.search_id).executeTakeFirstOrThrow();
     assert.equal(row.source, "widget");
     assert.equal(row.store_id, s.store.clientId);
@@ -246,6 +248,7 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
       assert.equal(res.json().error, "origin_not_allowed");
       assert.equal(res.headers["access-control-allow-origin"], undefined, origin);
     }
+    await historyWriter(t.ctx).flush(); // history rows are written after the reply
     const searches = await t.ctx.database.db.selectFrom("search_history").select("id").where("store_id", "=", s.store.clientId).execute();
     assert.equal(searches.length, 0, "refused calls search nothing");
   });

@@ -11,9 +11,9 @@ import m0008 from "./0008_feedback_widget.js";
 import m0009 from "./0009_assistant.js";
 import m0010 from "./0010_assistant_chat.js";
 import m0011 from "./0011_assistant_storefront.js";
-import m0012 from "./0012_lexical_index.js";
 import m0014 from "./0014_hardening.js";
 import m0017 from "./0017_image_store.js";
+import m0018 from "./0018_lexical_index.js";
 
 export const migrations: Record<string, MigrationFactory> = {
   "0001_accounts": m0001,
@@ -27,7 +27,7 @@ export const migrations: Record<string, MigrationFactory> = {
   "0009_assistant": m0009,
   "0010_assistant_chat": m0010,
   "0011_assistant_storefront": m0011,
-  "0012_lexical_index": m0012,
   "0014_hardening": m0014,
   "0017_image_store": m0017,
+  "0018_lexical_index": m0018,
 };

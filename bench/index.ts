@@ -1,0 +1,183 @@
+// `npm run bench:index [-- --model DIR] [--images 300] [--contend] [--seconds 8] [--dataset DIR]`
+//
+// The service against the raw cost of its model, measured in the same run on the same machine:
+//   1. raw model (loadEmbeddingModel alone, no HTTP, no database): images/s at batch 16 over the
+//      same decoded JPEGs the bulk job indexes, text encode p50 at batch 1, texts/s at batch 16,
+//      image encode p50 at batch 1, and the p50 of fetching one image from the local image host;
+//   2. the service (createContext + the Search API on a loopback listener + the background
+//      workers, embedded SQLite): a bulk job of `--images` real JPEGs served over HTTP (products/s
+//      from submission to `completed`), text search p50 (every query new, so the query cache never
+//      answers), the same with a repeated query (cache hits), image-URL search p50 (new URLs), and
+//      text search with 16 concurrent clients for `--seconds` (new queries, autocannon).
+// `--contend` keeps one core busy with a spinning child process for the whole run (both parts).
+// `--dataset` defaults to ../shared/datasets/fashion-products/images (JPEG product photos).
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { loadConfig } from "../src/platform/config.js";
+import { createContext } from "../src/platform/context.js";
+import { buildSearchApp } from "../src/search/app.js";
+import { createWorkers } from "../src/search/workers.js";
+import { AccountsService } from "../src/search/accounts/service.js";
+import { ensureTestModel } from "../src/embeddings/load.js";
+import { TEST_MODEL_VERSION } from "../src/embeddings/testmodel/build.js";
+import { loadEmbeddingModel } from "../src/embeddings/runtime.js";
+import { decodeImage } from "../src/embeddings/image.js";
+import type { DecodedImage } from "../src/embeddings/types.js";
+
+const { values: args } = parseArgs({
+  options: {
+    model: { type: "string" },
+    images: { type: "string", default: "300" },
+    seconds: { type: "string", default: "8" },
+    contend: { type: "boolean", default: false },
+    dataset: { type: "string", default: path.resolve("../shared/datasets/fashion-products/images") },
+  },
+});
+const N = Number(args.images);
+const SECONDS = Number(args.seconds);
+const WORDS = ["red", "blue", "black", "white", "green", "linen", "silk", "summer", "dress", "shirt", "jeans", "bag", "shoes", "coat", "skirt", "scarf"];
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+};
+/** A different, plausible query for every i (so no query repeats). */
+const query = (i: number) => `${WORDS[i % 16]} ${WORDS[(i >> 4) % 16]} ${WORDS[(i >> 8) % 16]} ${i}`;
+
+async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = performance.now();
+    await fn(i);
+    ms.push(performance.now() - s);
+  }
+  return ms;
+}
+
+async function main() {
+  const modelDir = args.model ? path.resolve(args.model) : await ensureTestModel(path.join(os.tmpdir(), `shopsight-test-model-v${TEST_MODEL_VERSION}`));
+  if (!fs.existsSync(args.dataset!)) throw new Error(`no image folder ${args.dataset}: pass --dataset DIR with JPEG files`);
+  const files = fs
+    .readdirSync(args.dataset!)
+    .filter((f) => /\.jpe?g$/i.test(f))
+    .sort()
+    .slice(0, N);
+  if (files.length < N) throw new Error(`only ${files.length} JPEGs in ${args.dataset}`);
+  const bytes = new Map(files.map((f) => [`/${f}`, fs.readFileSync(path.join(args.dataset!, f))]));
+
+  let spinner: ChildProcess | undefined;
+  if (args.contend) spinner = spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" });
+  const host = http.createServer((req, res) => {
+    const body = bytes.get((req.url ?? "").split("?")[0]!);
+    if (!body) return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "image/jpeg", "content-length": body.length }).end(body);
+  });
+  await new Promise<void>((r) => host.listen(0, "127.0.0.1", r));
+  const imageBase = `http://127.0.0.1:${(host.address() as { port: number }).port}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsight-bench-index-"));
+  console.log(
+    `Indexing and query benchmark: ${os.cpus().length} cores (load average ${os.loadavg()[0]!.toFixed(1)} at start), Node ${process.version}, ` +
+      `model ${modelDir}, ${N} JPEGs${args.contend ? ", one core kept busy by a spinning process" : ""}\n`,
+  );
+  try {
+    // ---------------------------------------------------------------- raw model
+    const raw = await loadEmbeddingModel({ id: modelDir, cacheDir: path.join(dataDir, "models") });
+    const decoded: DecodedImage[] = [];
+    for (const body of bytes.values()) decoded.push(await decodeImage(body, { maxPixels: 50_000_000, maxSide: 512 }));
+    await raw.embedImages(decoded.slice(0, 16)); // warm
+    let s = performance.now();
+    for (let i = 0; i < decoded.length; i += 16) await raw.embedImages(decoded.slice(i, i + 16));
+    const rawImagesPerS = decoded.length / ((performance.now() - s) / 1000);
+    await raw.embedTexts([query(99_999)]);
+    const rawText1 = pct(await timeEach(60, (i) => raw.embedTexts([query(100_000 + i)])), 50);
+    const texts16 = Array.from({ length: 320 }, (_, i) => query(200_000 + i));
+    s = performance.now();
+    for (let i = 0; i < texts16.length; i += 16) await raw.embedTexts(texts16.slice(i, i + 16));
+    const rawTextsPerS = texts16.length / ((performance.now() - s) / 1000);
+    const rawImage1 = pct(await timeEach(30, (i) => raw.embedImages([decoded[i % decoded.length]!])), 50);
+    const fetch1 = pct(await timeEach(30, (i) => fetch(`${imageBase}/${files[i % files.length]}`).then((r) => r.arrayBuffer())), 50);
+    await raw.close();
+
+    // ---------------------------------------------------------------- the service
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", CLIP_MODEL: modelDir, OUTBOUND_ALLOW_PRIVATE: "true" });
+    const ctx = await createContext(config);
+    const workers = createWorkers(ctx);
+    const app = await buildSearchApp(ctx, { logger: false });
+    try {
+      const reg = await new AccountsService(ctx).register({ client_name: "Bench", email: "bench-index@example.com", password: "Bench-pass-123" });
+      await ctx.database.db.updateTable("stores").set({ status: "active", plan: "enterprise" }).where("id", "=", reg.client_id).execute();
+      const token = (await ctx.signer.issue({ sub: reg.client_id, user_type: "client", memberships: [], is_super_admin: false })).access_token;
+      await app.listen({ port: 0, host: "127.0.0.1" });
+      const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+      const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+      const call = async (method: string, url: string, body?: object) => {
+        const res = await fetch(`${base}${url}`, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) });
+        if (res.status >= 300) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
+        return res.json() as Promise<Record<string, unknown>>;
+      };
+      await workers.start();
+      s = performance.now();
+      const products = files.map((f, i) => ({ product_id: `b${i}`, image_url: `${imageBase}/${f}`, metadata: { category: WORDS[i % 16] } }));
+      const { job_id } = await call("POST", "/v1/products/bulk", { products });
+      let job: Record<string, unknown>;
+      do {
+        await new Promise((r) => setTimeout(r, 100));
+        job = await call("GET", `/v1/jobs/${job_id}`);
+      } while (job.status === "processing");
+      const bulkPerS = N / ((performance.now() - s) / 1000);
+      if (job.succeeded !== N) throw new Error(`bulk job: ${JSON.stringify(job).slice(0, 500)}`);
+      await ctx.vectors.settled();
+
+      await call("POST", "/v1/search/text", { query: "warm up", limit: 10 });
+      const text1 = pct(await timeEach(60, (i) => call("POST", "/v1/search/text", { query: query(300_000 + i), limit: 10 })), 50);
+      const textCached = pct(await timeEach(60, () => call("POST", "/v1/search/text", { query: "red silk dress", limit: 10 })), 50);
+      const imageUrl1 = pct(await timeEach(30, (i) => call("POST", "/v1/search/url", { image_url: `${imageBase}/${files[(i * 7) % files.length]}?q=${i}`, limit: 10 })), 50);
+      let next = 400_000;
+      const load = await autocannon({
+        url: `${base}/v1/search/text`,
+        method: "POST",
+        connections: 16,
+        duration: SECONDS,
+        headers,
+        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: query(next++), limit: 10 }) }) }],
+      });
+      const rows: [string, string, string, number, string][] = [
+        [`bulk indexing (${N} JPEGs)`, `${bulkPerS.toFixed(1)} products/s`, `${rawImagesPerS.toFixed(1)} images/s at batch 16`, bulkPerS / rawImagesPerS, "≥ 0.9 (≥ 0.8 contended)"],
+        ["text search p50 (new queries)", `${text1.toFixed(1)} ms`, `${rawText1.toFixed(1)} ms (batch 1)`, text1 / rawText1, "≤ 1.3"],
+        ["text search p50 (repeated query)", `${textCached.toFixed(1)} ms`, `${rawText1.toFixed(1)} ms (batch 1)`, textCached / rawText1, "(cache hit)"],
+        ["image-URL search p50", `${imageUrl1.toFixed(1)} ms`, `${rawImage1.toFixed(1)} ms + ${fetch1.toFixed(1)} ms fetch`, imageUrl1 / (rawImage1 + fetch1), "≤ 1.2"],
+        [
+          "text search, 16 clients",
+          `${load.requests.average.toFixed(0)} req/s (non-2xx ${load.non2xx})`,
+          `${rawTextsPerS.toFixed(0)} texts/s (batch 16)`,
+          load.requests.average / rawTextsPerS,
+          "≥ 0.9",
+        ],
+      ];
+      console.log("| measure | product | raw model | ratio | goal |\n|---|---|---|---|---|");
+      for (const [m, p, r, ratio, goal] of rows) console.log(`| ${m} | ${p} | ${r} | ${ratio.toFixed(2)} | ${goal} |`);
+      console.log(`\nload average at end ${os.loadavg()[0]!.toFixed(1)}; query cache ${JSON.stringify(ctx.images.queryCache.stats())}`);
+    } finally {
+      await workers.stop();
+      await app.close();
+      await ctx.close();
+    }
+  } finally {
+    spinner?.kill("SIGKILL");
+    host.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,87 @@
+// Search-history rows leave the response path: a search hands its row to the writer and replies;
+// the writer inserts what gathered after the reply went out (setImmediate), many rows per
+// statement under load, in one transaction per batch. Nothing is lost on a graceful stop: the
+// context's close() flushes the writer before the database closes. Readers of search history
+// (feedback attribution, analytics) call flush() first, so a search_id a client just received is
+// always found.
+//
+// A batch that fails (e.g. the store was deleted meanwhile) is retried row by row; rows that still
+// fail are dropped with a warning, as a failed history insert never failed the search either.
+import type { Selectable } from "kysely";
+import type { AppContext } from "../../platform/context.js";
+import type { Database } from "../../platform/db/index.js";
+import type { SearchHistoryTable } from "../../platform/db/schema.js";
+
+type HistoryRow = Selectable<SearchHistoryTable>;
+
+/** Rows per INSERT statement (11 columns: well under SQLite's bound-parameter limit). */
+const ROWS_PER_STATEMENT = 200;
+
+export class SearchHistoryWriter {
+  private queue: HistoryRow[] = [];
+  private scheduled = false;
+  /** The write in progress (writes run one at a time, in order). */
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly database: Database,
+    private readonly warn: (message: string) => void = (m) => process.stderr.write(`WARNING: ${m}\n`),
+  ) {}
+
+  /** Queues a row; it is written after the current reply went out. */
+  add(storeId: string, row: Omit<HistoryRow, "store_id">): void {
+    this.queue.push({ ...row, store_id: storeId });
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => void this.flush());
+  }
+
+  /** Rows waiting to be written (tests, health). */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Writes every row queued so far; resolves once they are committed. */
+  flush(): Promise<void> {
+    this.scheduled = false;
+    if (this.queue.length === 0) return this.writing;
+    const rows = this.queue;
+    this.queue = [];
+    this.writing = this.writing.then(() => this.write(rows));
+    return this.writing;
+  }
+
+  private async write(rows: HistoryRow[]): Promise<void> {
+    try {
+      await this.database.transaction(async (tx) => {
+        for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+          await tx.insertInto("search_history").values(rows.slice(i, i + ROWS_PER_STATEMENT)).execute();
+        }
+      });
+    } catch {
+      let lost = 0;
+      for (const row of rows) {
+        try {
+          await this.database.db.insertInto("search_history").values(row).execute();
+        } catch {
+          lost++;
+        }
+      }
+      if (lost > 0) this.warn(`${lost} search-history row(s) could not be written (store deleted or database unavailable).`);
+    }
+  }
+}
+
+const writers = new WeakMap<AppContext, SearchHistoryWriter>();
+
+/** The context's one history writer (flushed by the context's close()). */
+export function historyWriter(ctx: AppContext): SearchHistoryWriter {
+  let writer = writers.get(ctx);
+  if (!writer) {
+    const created = new SearchHistoryWriter(ctx.database);
+    writer = created;
+    writers.set(ctx, created);
+    ctx.onClose(() => created.flush());
+  }
+  return writer;
+}
