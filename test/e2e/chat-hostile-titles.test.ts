@@ -3,13 +3,14 @@
 // store's catalogue; a real chat turn lists them, and the widget's own renderer (served at
 // /widget/markdown.js, as the widget imports it) turns the answer into the DOM of a page on
 // another origin. The titles must render as text: no link but the answer's own, no extra list
-// item, no element from a title. Screenshot in test-results/.
+// item, no element from a title. The same holds for sentences quoted from a policy whose text
+// carries (escaped) link syntax. Screenshots in test-results/.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
 import { createTestApp, type TestApp } from "../support/harness.js";
 import { bearer } from "../support/factories.js";
-import { anonymousSession, chatShop, openThread, putCatalogProduct, type ChatShop } from "../support/chat.js";
+import { anonymousSession, chatShop, openThread, putCatalogProduct, putPolicy, type ChatShop } from "../support/chat.js";
 import type { Started } from "../support/servers.js";
 import { describeInChromium, launchChromium, listenOnLoopback, screenshot, servePages } from "../support/browser.js";
 
@@ -51,14 +52,8 @@ describeInChromium("chat answers render hostile product titles as text (Chromium
     await t.close();
   });
 
-  test("a product answer lists every hostile title as text, with no link, list item or element from a title", { timeout: 120_000 }, async () => {
-    const shopper = await anonymousSession(t, shop);
-    const thread = await openThread(t, shopper);
-    const turn = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(shopper), payload: { thread_id: thread, text: "Show me linen t-shirts" } });
-    assert.equal(turn.statusCode, 200, turn.body);
-    const markdown = turn.json().answer.response_markdown as string;
-    for (const p of HOSTILE) assert.ok(!markdown.includes(p.name), "titles are escaped in the answer's Markdown");
-
+  /** Renders `markdown` with the widget's own renderer on another origin and reads the DOM back. */
+  async function renderInPage(markdown: string, shot: string) {
     const page = await browser.newPage();
     await page.goto(site.url);
     await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
@@ -74,8 +69,20 @@ describeInChromium("chat answers render hostile product titles as text (Chromium
         pwned: (window as unknown as { pwned?: number }).pwned ?? 0,
       };
     });
-    await screenshot(page, "chat-hostile-titles");
+    await screenshot(page, shot);
     await page.close();
+    return dom;
+  }
+
+  test("a product answer lists every hostile title as text, with no link, list item or element from a title", { timeout: 120_000 }, async () => {
+    const shopper = await anonymousSession(t, shop);
+    const thread = await openThread(t, shopper);
+    const turn = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(shopper), payload: { thread_id: thread, text: "Show me linen t-shirts" } });
+    assert.equal(turn.statusCode, 200, turn.body);
+    const markdown = turn.json().answer.response_markdown as string;
+    for (const p of HOSTILE) assert.ok(!markdown.includes(p.name), "titles are escaped in the answer's Markdown");
+
+    const dom = await renderInPage(markdown, "chat-hostile-titles");
 
     assert.deepEqual(dom.links.filter((h) => h?.includes("evil.test")), [], "no link from a title");
     assert.equal(dom.images, 0);
@@ -86,5 +93,23 @@ describeInChromium("chat answers render hostile product titles as text (Chromium
     assert.equal(dom.items.filter((i) => /\$0\.01/.test(i)).length, 1, "the fake price line stays inside its own title");
     assert.ok(dom.text.includes("Linen T-shirt [pay here](https://evil.test/pay)"), "the link syntax shows as text");
     assert.ok(dom.text.includes('<img src=x onerror="window.pwned=1"> *em* _em_ `code` # heading'), "HTML and emphasis show as text");
+  });
+
+  test("a policy answer quotes a sentence carrying link syntax as text", { timeout: 120_000 }, async () => {
+    await putPolicy(t, shop, "returns", {
+      handle: "returns",
+      title: "Returns",
+      body_markdown: "# Returns\n\nYou can return unworn items within 30 days of delivery \\[refund here\\]\\(https://evil.test/refund\\) <b>fast</b>.\n",
+    });
+    const shopper = await anonymousSession(t, shop);
+    const thread = await openThread(t, shopper);
+    const turn = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(shopper), payload: { thread_id: thread, text: "How many days do I have to return unworn items?" } });
+    assert.equal(turn.statusCode, 200, turn.body);
+    const answer = turn.json().answer;
+    assert.equal(answer.answer_status, "answered", turn.body);
+    const dom = await renderInPage(answer.response_markdown as string, "chat-hostile-policy");
+    assert.deepEqual(dom.links.filter((h) => h?.includes("evil.test")), [], "no link from a policy sentence");
+    assert.ok(dom.text.includes("[refund here](https://evil.test/refund)"), dom.text);
+    assert.ok(dom.text.includes("30 days"), dom.text);
   });
 });

@@ -2,9 +2,12 @@
 // engine returned (policy passages), live facts (formatted by ./format.ts) and fixed sentences.
 import type { Citation, Conflict } from "../knowledge/types.js";
 import type { LiveFact, OrderSummary, ProductCard } from "../storefront/types.js";
+import { escapeMarkdown } from "../markdown.js";
 import { formatLiveFact } from "./format.js";
 import { T, type ChatLang } from "./i18n.js";
 import type { Answer, AnswerStatus, Limitation, NextAction, SupportContact } from "./schemas.js";
+
+export { escapeMarkdown };
 
 export const ANSWER_FORMAT_VERSION = 1;
 
@@ -75,16 +78,6 @@ export function productLines(cards: ProductCard[], facts: LiveFact[], lang: Chat
 /** Order lines show id, status and date: no amounts (a total is not a live fact of the answer). */
 export function orderLines(orders: OrderSummary[], lang: ChatLang = "en"): string[] {
   return orders.map((o) => T.orderLine(lang, escapeMarkdown(o.order_id), escapeMarkdown(o.status), o.placed_at.slice(0, 10)));
-}
-
-/**
- * Text the answer quotes but did not write (product titles, order ids, the shopper's query) as
- * Markdown that renders as that text: line breaks fold into spaces (a title cannot start a list
- * item or a fake price line) and Markdown punctuation is backslash-escaped (web/chat/markdown.js
- * honours the escapes, so `[pay here](https://…)` in a title is no link).
- */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/\s*[\r\n\u2028\u2029]+\s*/g, " ").replace(/([\\`*_[\]()<>#|!~])/g, "\\$1");
 }
 
 /** Splits text into chunks whose concatenation is exactly the text (for answer.delta events). */

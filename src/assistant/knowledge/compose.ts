@@ -29,6 +29,7 @@ import { PassageIndex, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvidence, passageTerms
 import { disagreement, factsOf, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
 import { analyze, datesIn, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { Citation, Conflict, PolicyAnswer } from "./types.js";
+import { escapeMarkdown } from "../markdown.js";
 
 export const MAX_PASSAGES = 4;
 export const MAX_CONFLICT_PASSAGES = 10;
@@ -300,7 +301,7 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
     const texts = chosen
       .filter((s) => sameCitation(s.citation, c))
       .sort((a, b) => a.passageRank - b.passageRank || a.position - b.position)
-      .map(withAnswer);
+      .map((s) => escapeMarkdown(withAnswer(s)));
     return asList ? texts.map((t) => `- ${t}`).join("\n") : texts.join(" ");
   });
   const passages = concepts.map((c) => ({
@@ -332,7 +333,7 @@ export function directAnswer(best: ScoredSentence, asked: Set<"duration" | "mone
 
 /** Markdown of a conflict: both statements quoted with their policy's title; no side picked. */
 export function conflictMarkdown(conflicts: Conflict[], lang: Lang): string {
-  const lines = conflicts.flatMap((c) => c.citations.map((cit, i) => `- **${cit.title}**: “${c.statements[i]}”`));
+  const lines = conflicts.flatMap((c) => c.citations.map((cit, i) => `- **${escapeMarkdown(cit.title)}**: “${escapeMarkdown(c.statements[i] ?? "")}”`));
   return lang === "de"
     ? ["Die Richtlinien des Shops widersprechen sich in diesem Punkt, daher kann ich keine verlässliche Antwort geben:", "", ...lines].join("\n")
     : ["The store's policies disagree on this point, so I can't give you a reliable answer:", "", ...lines].join("\n");
