@@ -45,10 +45,6 @@ export class SearchRepository {
     return rows.map((r) => r.category!);
   }
 
-  async addHistory(storeId: string, row: Omit<SearchHistoryRow, "store_id">): Promise<void> {
-    await this.db.insertInto("search_history").values({ ...row, store_id: storeId }).execute();
-  }
-
   findHistory(storeId: string, searchId: string): Promise<SearchHistoryRow | undefined> {
     return this.db
       .selectFrom("search_history")
