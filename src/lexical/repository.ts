@@ -77,12 +77,6 @@ export class LexicalRepository {
       ON CONFLICT (store_id, product_id) DO UPDATE SET document = excluded.document, words = excluded.words`.execute(this.db);
   }
 
-  /** Products of the store whose lexical row exists (reindex checks). */
-  async count(storeId: string): Promise<number> {
-    const r = await sql<{ n: number | string }>`SELECT count(*) AS n FROM product_text WHERE store_id = ${storeId}`.execute(this.db);
-    return Number(r.rows[0]?.n ?? 0);
-  }
-
   /**
    * The store's best `k` lexical matches of `text`, restricted to `candidates` when given; with
    * `fuzzy`, falls back to trigram matching when the exact query finds nothing. `fuzzy` tells

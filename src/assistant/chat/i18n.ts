@@ -3,10 +3,11 @@
 // around them are.
 import type { StockState } from "../storefront/types.js";
 import type { SupportContact } from "./schemas.js";
+import { langOf } from "../knowledge/text.js";
 
 export type ChatLang = "en" | "de";
 
-export const chatLang = (locale: string): ChatLang => (locale.trim().toLowerCase().startsWith("de") ? "de" : "en");
+export const chatLang = (locale: string): ChatLang => (langOf(locale) === "de" ? "de" : "en");
 
 const STOCK: Record<ChatLang, Record<StockState, string>> = {
   en: { in_stock: "in stock", low_stock: "low stock", out_of_stock: "out of stock", unknown: "availability unknown" },

@@ -52,7 +52,8 @@ export function scopeOf(terms: Iterable<string>, lang: Lang): Set<string> {
   return new Set([...terms].filter((t) => set.has(t)));
 }
 
-const FREE = /\b(?:free(?:\s+of\s+charge)?|no\s+charge|at\s+no\s+cost|kostenlos|kostenfrei|gratis|versandkostenfrei)\b/;
+/** "Free" in policy wording (an amount of 0); also what makes a passage speak of money in retrieval. */
+export const FREE = /\b(?:free(?:\s+of\s+charge)?|no\s+charge|at\s+no\s+cost|kostenlos|kostenfrei|gratis|versandkostenfrei)\b/;
 const NOT_FREE = /\b(?:not\s+free|nicht\s+kostenlos)\b/;
 
 function startAfter(text: string, index: number, lang: Lang, startTerms: Set<string>): StartEvent | null {

@@ -25,6 +25,7 @@
 import MiniSearch from "minisearch";
 import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
 import { isEnglishWord } from "./dictionary.js";
+import { FREE } from "./facts.js";
 import { GOODS, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
 import { analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, isStopWord, type Lang } from "./text.js";
 
@@ -55,7 +56,6 @@ export const UNKNOWN_OBJECT_WEIGHT = 0.1;
 export const VIRTUAL_DURATION = "qdur";
 export const VIRTUAL_MONEY = "qmoney";
 export const VIRTUAL_HOW = "qhow";
-const FREE_WORD = /\b(?:free|no\s+charge|kostenlos|kostenfrei|gratis)\b/;
 
 /** "How do I return …?": the question asks for a procedure; passages naming a channel or a step carry `qhow`. */
 const HOW_Q: Record<"en" | "de", RegExp> = {
@@ -195,7 +195,7 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
     if (q.kind === "money" || q.kind === "percent") terms.add(VIRTUAL_MONEY);
   }
   // "Free" (kostenlos) states an amount: zero.
-  if (FREE_WORD.test(normalize(text))) terms.add(VIRTUAL_MONEY);
+  if (FREE.test(normalize(text))) terms.add(VIRTUAL_MONEY);
   // A deadline ("through January 14, 2020") answers "until when" / "how long".
   if (hasDate(text)) terms.add(VIRTUAL_DURATION);
   if (HOW_PASSAGE.test(normalize(text))) terms.add(VIRTUAL_HOW);

@@ -103,5 +103,10 @@ describeEachDialect("assistant: versioned store policies", (dialect) => {
     assert.deepEqual((b.json().versions as Array<{ concept_version: number }>).map((v) => v.concept_version), [1]);
     assert.equal((await t.assistant.inject({ method: "GET", url: "/v1/admin/policies/none/versions", headers: bearer(ownerA) })).statusCode, 404);
     assert.equal((await t.assistant.inject({ method: "GET", url: "/v1/admin/policies/returns-policy/versions" })).statusCode, 401);
+    // A concept id that is no slug is a validation problem naming the parameter.
+    const bad = await t.assistant.inject({ method: "GET", url: "/v1/admin/policies/Bad%20Id/versions", headers: bearer(ownerA) });
+    assert.equal(bad.statusCode, 400, bad.body);
+    assert.equal(bad.json().code, "VALIDATION_FAILED");
+    assert.match(bad.body, /concept_id/);
   });
 });

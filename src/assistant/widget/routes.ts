@@ -32,7 +32,8 @@ export const SHOPPER_CORS_PREFIXES = ["/v1/sessions/", "/v1/chat/", "/v1/catalog
 export const CORS_ALLOWED_HEADERS = ["Authorization", "Content-Type", "Accept", "Last-Event-ID", "X-Request-Id"] as const;
 export const CORS_EXPOSED_HEADERS = ["Retry-After", "X-Correlation-Id"] as const;
 
-function loadWidgetFiles(): Map<string, Script> {
+/** The chat component's files (web/chat), read and hashed for serving; the portal serves the same ones. */
+export function loadWidgetFiles(): Map<string, Script> {
   return new Map(WIDGET_FILES.map((name) => [name, loadScript(fileURLToPath(new URL(`../../../web/chat/${name}`, import.meta.url)))]));
 }
 

@@ -45,15 +45,17 @@ const storable = (text: string): boolean => !UNSTORABLE.test(text);
 function mostKeys(value: unknown): number {
   if (typeof value === "string") return storable(value) ? 0 : -1;
   if (value === null || typeof value !== "object") return 0;
-  const children = Array.isArray(value) ? value : Object.values(value as Record<string, unknown>);
-  const keys = Array.isArray(value) ? 0 : children.length;
-  if (!Array.isArray(value) && !Object.keys(value as object).every(storable)) return -1;
-  let most = keys;
-  for (const child of children) {
+  let most = 0;
+  const visit = (child: unknown): boolean => {
     const n = mostKeys(child);
-    if (n < 0) return n;
     if (n > most) most = n;
-  }
+    return n >= 0;
+  };
+  if (Array.isArray(value)) return value.every(visit) ? most : -1;
+  // One pass over the entries: each key checked and each value walked once.
+  const entries = Object.entries(value as Record<string, unknown>);
+  most = entries.length;
+  for (const [key, child] of entries) if (!storable(key) || !visit(child)) return -1;
   return most;
 }
 

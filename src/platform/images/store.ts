@@ -120,7 +120,11 @@ export class ImageFiles {
   async write(storeId: string, sha256: string, bytes: Buffer): Promise<void> {
     const file = this.pathOf(storeId, sha256);
     // Content-addressed: a file that exists already holds these bytes.
-    if (fs.existsSync(file)) return;
+    const exists = await fs.promises.access(file).then(
+      () => true,
+      () => false,
+    );
+    if (exists) return;
     await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
     await fs.promises.writeFile(temp, bytes, { mode: 0o600, flush: true });

@@ -31,7 +31,7 @@ import https from "node:https";
 import net from "node:net";
 import { performance } from "node:perf_hooks";
 import { allowAnyAddress, checkAddress, type AddressPolicy, type AddressRefusal } from "./address-policy.js";
-import { ALLOW_PRIVATE_HINT } from "./target.js";
+import { ALLOW_PRIVATE_HINT, normalizeHost } from "./target.js";
 
 /**
  * What went wrong, stable strings:
@@ -217,7 +217,7 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
 
   /** Resolves (unless an IP literal) and checks every address. */
   async function resolve(url: URL, deadline: Deadline): Promise<ResolvedAddress[]> {
-    const hostname = bareHost(url.hostname);
+    const hostname = normalizeHost(url.hostname);
     const literal = net.isIP(hostname);
     let addresses: ResolvedAddress[];
     if (literal !== 0) {
@@ -258,7 +258,7 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
     deadline: Deadline,
   ): Promise<http.IncomingMessage> {
     const isHttps = url.protocol === "https:";
-    const hostname = bareHost(url.hostname);
+    const hostname = normalizeHost(url.hostname);
     const port = url.port !== "" ? Number(url.port) : isHttps ? 443 : 80;
     const connect = opts.connectOverride
       ? opts.connectOverride({ hostname, address: target.address, family: target.family, port })
@@ -413,7 +413,7 @@ class Deadline {
   timeoutError(url: URL): OutboundError {
     return new OutboundError("timeout", `The fetch did not complete within ${this.ms} ms.`, {
       url: url.href,
-      host: bareHost(url.hostname),
+      host: normalizeHost(url.hostname),
       limit: this.ms,
     });
   }
@@ -510,7 +510,7 @@ function toUnreachable(err: unknown, url: URL, address?: string): OutboundError 
   return new OutboundError(
     "unreachable",
     `Could not fetch ${url.host}: ${detail}`,
-    { url: url.href, host: bareHost(url.hostname), ...(address ? { address } : {}), ...(code ? { code } : {}), reason: code?.startsWith("ERR_TLS") || /CERT|SSL|TLS/i.test(code ?? "") ? "tls" : "network" },
+    { url: url.href, host: normalizeHost(url.hostname), ...(address ? { address } : {}), ...(code ? { code } : {}), reason: code?.startsWith("ERR_TLS") || /CERT|SSL|TLS/i.test(code ?? "") ? "tls" : "network" },
     { cause: err },
   );
 }
@@ -526,10 +526,6 @@ function errorCode(err: unknown): string | undefined {
 /** Errors of requests sent on a pooled (kept-alive) socket: a reset there is retried once. */
 const reusedSocketErrors = new WeakSet<Error>();
 
-/** `[::1]` → `::1`; other host names unchanged. */
-function bareHost(hostname: string): string {
-  return hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
-}
 
 function flattenHeaders(h: http.IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};

@@ -5,7 +5,7 @@ import type { AppContext } from "../../platform/context.js";
 import { Email, searchErrors } from "../../platform/http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
 import { AccountsService } from "./service.js";
-import { prefersHtml } from "../portal/negotiate.js";
+import { prefersHtml } from "../../platform/http/negotiate.js";
 
 export async function accountRoutes(app: App, ctx: AppContext) {
   const service = new AccountsService(ctx);

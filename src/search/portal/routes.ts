@@ -17,16 +17,15 @@
 // portal request in tests. Requests wait for that build.
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
-import { loadScript, sendScript } from "../../platform/http/scripts.js";
-import { WIDGET_FILES } from "../../assistant/widget/routes.js";
+import { sendScript } from "../../platform/http/scripts.js";
+import { loadWidgetFiles, type WIDGET_FILES } from "../../assistant/widget/routes.js";
 import { ensurePortalBuilt, PORTAL_DIST } from "./build.js";
-import { prefersHtml } from "./negotiate.js";
+import { prefersHtml } from "../../platform/http/negotiate.js";
 import { productImageRoutes } from "./images.js";
 
 const TYPES: Record<string, string> = {
@@ -60,7 +59,7 @@ export const portalCsp = (chatOrigin: string) => [
 ].join("; ");
 
 /** The chat component's files (web/chat, the same files the Assistant API serves under /widget/). */
-const CHAT_FILES = new Map(WIDGET_FILES.map((name) => [name, loadScript(fileURLToPath(new URL(`../../../web/chat/${name}`, import.meta.url)))]));
+const CHAT_FILES = loadWidgetFiles();
 
 /** First path segments that are never a store slug (real routes or reserved words). */
 const RESERVED = new Set(["v1", "oauth", "docs", "health", "metrics", "billing", "demo", "widget", "register", "verify", "portal", "admin", "assets"]);

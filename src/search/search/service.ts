@@ -107,6 +107,8 @@ interface Plan {
   lexical?: { text: string; weight: number; method: FusionMethod };
   /** Understood colours and categories to boost. */
   boost?: { colors: string[]; categories: string[] };
+  /** The filter's candidates when the mode already computed them (fusion), so run() does not again. */
+  candidates?: Awaited<ReturnType<typeof filterCandidates>> | undefined;
   understanding?: QueryUnderstanding;
 }
 
@@ -274,8 +276,9 @@ export class SearchService {
     const startedAt = performance.now();
     const { weight, method } = this.ranking(input);
     const vectorShare = input.image_weight + (1 - input.image_weight) * weight;
-    const [img, txt] = await Promise.all([this.urlImage(input.image_url).then((i) => this.imageVector(i)), this.textVector(input.query)]);
-    const { v, norm } = vectorShare > 0 ? blend(img, txt, input.image_weight / vectorShare) : { v: img, norm: 1 };
+    // With semantic_weight 0 the text vector has no share in the blend: no model call for it.
+    const [img, txt] = await Promise.all([this.urlImage(input.image_url).then((i) => this.imageVector(i)), weight > 0 ? this.textVector(input.query) : undefined]);
+    const { v, norm } = vectorShare > 0 && txt ? blend(img, txt, input.image_weight / vectorShare) : { v: img, norm: 1 };
     const candidates = hasFilters(c) ? await this.stage("filter", () => filterCandidates(this.ctx, this.repo, storeId, c)) : undefined;
     const [nearest] = await this.stage("vector", () => this.ctx.vectors.search(storeId, img, { k: 1, candidates }));
     const boostCategory = nearest ? ((await this.products.find(storeId, nearest.productId))?.category ?? null) : null;
@@ -288,6 +291,7 @@ export class SearchService {
       scale: norm,
       boostCategory,
       lexical: { text: input.query, weight: 1 - vectorShare, method },
+      candidates,
     });
   }
 
@@ -336,7 +340,7 @@ export class SearchService {
   private async run(storeId: string, c: Common, plan: Plan, source: HistorySource = "api"): Promise<SearchResponse> {
     validateFilters(c);
     const filtered = hasFilters(c);
-    const candidates = filtered ? await this.stage("filter", () => filterCandidates(this.ctx, this.repo, storeId, c)) : undefined;
+    const candidates = filtered ? (plan.candidates ?? (await this.stage("filter", () => filterCandidates(this.ctx, this.repo, storeId, c)))) : undefined;
     const colors = plan.colors ?? [];
     const lex = plan.lexical && plan.lexical.weight > 0 ? plan.lexical : undefined;
     const boost = plan.boost && (plan.boost.colors.length > 0 || plan.boost.categories.length > 0) ? plan.boost : undefined;
