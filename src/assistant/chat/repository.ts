@@ -80,6 +80,20 @@ export class ChatRepository {
       .execute();
   }
 
+  /** The shopper's text of the thread's latest turn before turn `number` (follow-up questions), or undefined. */
+  async previousUserText(storeId: string, threadId: string, number: number): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom("assistant_turns")
+      .select("user_text")
+      .where("store_id", "=", storeId)
+      .where("thread_id", "=", threadId)
+      .where("number", "<", number)
+      .orderBy("number", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return row?.user_text;
+  }
+
   /** Appends an event with the thread's next sequence number (unique key thread_id, seq). */
   appendEvent(storeId: string, event: { thread_id: string; turn_id: string | null; name: string; data: string; created_at: number }): Promise<EventRow> {
     return insertNumbered(

@@ -242,10 +242,7 @@ export class ChatService {
       lang: chatLang(handle.thread.locale),
       now: () => this.ctx.clock.now(),
       propose: (action, args) => this.propose(handle, action, args, emit),
-      previousText: async () => {
-        const turns = await this.repo.listTurns(handle.session.storeId, handle.thread.id);
-        return turns.filter((x) => x.id !== handle.turnId && Number(x.number) < handle.number).at(-1)?.user_text;
-      },
+      previousText: () => this.repo.previousUserText(handle.session.storeId, handle.thread.id, handle.number),
     };
   }
 
