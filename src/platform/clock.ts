@@ -19,3 +19,13 @@ export class ManualClock implements Clock {
     this.current = ms;
   }
 }
+
+/**
+ * The API's one way to write a time: epoch milliseconds (a number, or the string PostgreSQL's
+ * bigint arrives as) as an ISO 8601 UTC string; null stays null.
+ */
+export function iso(ms: number | string): string;
+export function iso(ms: number | string | null): string | null;
+export function iso(ms: number | string | null): string | null {
+  return ms === null ? null : new Date(Number(ms)).toISOString();
+}

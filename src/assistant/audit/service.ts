@@ -8,6 +8,7 @@ import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId } from "../../platform/ids.js";
 import { AuditRepository, type AuditRow } from "./repository.js";
+import { iso } from "../../platform/clock.js";
 
 export interface AuditEntry {
   storeId: string;
@@ -113,7 +114,7 @@ export class AuditService {
         status_code: r.status_code,
         error_code: r.error_code,
         correlation_id: r.correlation_id,
-        created_at: new Date(Number(r.created_at)).toISOString(),
+        created_at: iso(r.created_at),
       })),
       next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null,
     };

@@ -14,6 +14,7 @@ import { EMBEDDED_SOURCE, tokenAad } from "../storefront/index.js";
 import { normaliseStoreUrl, ShopifyClient, type StorefrontCheck } from "../storefront/shopify.js";
 import { secretBoxFor } from "../../platform/secrets.js";
 import { ConnectionsRepository, type ConnectionRow } from "./repository.js";
+import { iso } from "../../platform/clock.js";
 
 export interface ConnectionView {
   connection_id: string;
@@ -29,7 +30,6 @@ export interface ConnectionView {
   disconnected_at: string | null;
 }
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 export function viewOf(row: ConnectionRow): ConnectionView {
   return {

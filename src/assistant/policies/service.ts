@@ -4,6 +4,7 @@
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { PoliciesRepository, type PolicyVersionRow } from "./repository.js";
+import { iso } from "../../platform/clock.js";
 
 export interface PolicyInput {
   handle: string;
@@ -28,7 +29,7 @@ export function policyView(row: PolicyVersionRow): PolicyView {
     body_markdown: row.body_markdown,
     locale: row.locale,
     published: Number(row.published) === 1,
-    updated_at: new Date(Number(row.created_at)).toISOString(),
+    updated_at: iso(row.created_at),
   };
 }
 

@@ -7,6 +7,7 @@ import { AppError } from "../../platform/errors/catalogue.js";
 import { randomSecret, sha256, uuid } from "../../platform/ids.js";
 import { hashPassword, passwordProblem } from "../../platform/auth/passwords.js";
 import { AccountsRepository } from "./repository.js";
+import { iso } from "../../platform/clock.js";
 
 const VERIFICATION_TTL_MS = 48 * 3600 * 1000;
 
@@ -106,7 +107,7 @@ export class AccountsService {
         created_at: now,
       });
     });
-    return { client_id: storeId, client_secret: secret, rotated_at: new Date(now).toISOString() };
+    return { client_id: storeId, client_secret: secret, rotated_at: iso(now) };
   }
 
   /** A platform administrator (spec: is_super_admin); created from the command line only. */

@@ -8,6 +8,7 @@ import { BillingService } from "../billing/service.js";
 import { StripeGateway } from "../billing/stripe.js";
 import { planOf, type PlanName } from "../billing/plans.js";
 import { AdminRepository } from "./repository.js";
+import { iso } from "../../platform/clock.js";
 
 export interface AdminStoreView {
   client_id: string;
@@ -76,7 +77,7 @@ export class AdminService {
           products_count: r.products_count,
           members_count: r.members_count,
           owners: owners.get(r.id) ?? [],
-          created_at: new Date(r.created_at).toISOString(),
+          created_at: iso(r.created_at),
         };
       }),
       next_cursor: page.rows.length > options.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,

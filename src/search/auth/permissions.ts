@@ -194,10 +194,16 @@ export function permissionOfHandlers(handlers: unknown): Permission | undefined 
   return undefined;
 }
 
+/** A preHandler that refuses the request by throwing an AppError. */
+export type StoreGuard = (request: FastifyRequest) => Promise<void>;
+
 /**
- * Options of a store route gated by `permission`: store authentication, the permission check
- * (recorded in the route table by trackRoutes) and bearer security in the OpenAPI document.
+ * Options of every store route: store authentication, its guard — a permission (checked by
+ * requirePermission and recorded in the route table by trackRoutes) or, for the few routes gated
+ * by role rather than permission, a guard such as requireRole — then any further checks `also`,
+ * in order, and bearer security in the OpenAPI document.
  */
-export function storeRoute<S extends object>(permission: Permission, schema: S) {
-  return { config: { auth: "store" as const }, preHandler: requirePermission(permission), schema: { ...schema, security: bearerSecurity } };
+export function storeRoute<S extends object>(guard: Permission | StoreGuard, schema: S, ...also: StoreGuard[]) {
+  const first = typeof guard === "string" ? requirePermission(guard) : guard;
+  return { config: { auth: "store" as const }, preHandler: also.length > 0 ? [first, ...also] : first, schema: { ...schema, security: bearerSecurity } };
 }

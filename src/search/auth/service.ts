@@ -16,6 +16,7 @@ import { planOf } from "../billing/plans.js";
 import { AccountsRepository, type MembershipView, type StoreRow } from "../accounts/repository.js";
 import { SecurityRepository } from "../security/repository.js";
 import { ipAllowedForStore, ipNotAllowed } from "../security/allowlist.js";
+import { iso } from "../../platform/clock.js";
 
 export const REFRESH_GRACE_SECONDS = 300;
 
@@ -158,7 +159,7 @@ export class AuthService {
         name: m.name,
         role: m.role,
         plan: m.plan,
-        last_used_at: only === m ? new Date(now).toISOString() : m.last_used_at === null ? null : new Date(m.last_used_at).toISOString(),
+        last_used_at: only === m ? iso(now) : iso(m.last_used_at),
       })),
       redirect,
       ...(only ? { client_name: only.name } : {}),

@@ -1,6 +1,7 @@
 // HTML of the local hosted checkout (TEST MODE) and of the return page after a Stripe checkout.
 // Plain server-rendered pages: no script, every interpolated value escaped.
 import type { Plan } from "./plans.js";
+import { iso } from "../../platform/clock.js";
 
 export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -49,7 +50,7 @@ export function checkoutPage(input: { sessionId: string; storeName: string; plan
 </div>
 <form method="post" action="${base}/complete"><button class="primary" type="submit">Complete purchase</button></form>
 <form method="post" action="${base}/cancel"><button type="submit">Cancel</button></form>
-<p class="muted">This link works once and expires at ${new Date(input.expiresAt).toISOString()}.</p>`,
+<p class="muted">This link works once and expires at ${iso(input.expiresAt)}.</p>`,
   );
 }
 

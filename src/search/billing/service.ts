@@ -20,6 +20,7 @@ import { PLAN_CURRENCY, isPaidPlan, isPlanName, planOf, type PaidPlanName, type 
 import { BillingRepository, type AccountRow, type CheckoutSessionRow, type InvoiceRow } from "./repository.js";
 import type { StripeEventLike, StripeGateway } from "./stripe.js";
 import type { UsageMeter } from "./usage-meter.js";
+import { iso } from "../../platform/clock.js";
 
 export const CHECKOUT_SESSION_TTL_MS = 60 * 60 * 1000;
 export const LOCAL_SESSION_PREFIX = "cs_local_";
@@ -85,7 +86,6 @@ export interface LocalCheckoutDetails {
   expiresAt: number;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 // Defensive readers for Stripe objects (their shape varies between API versions).

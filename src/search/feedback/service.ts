@@ -30,6 +30,7 @@ import { historyWriter } from "../search/history-writer.js";
 import { SEARCH_MODES, type SearchSource } from "../search/service.js";
 import { fromMinor, isCurrency, toMinor } from "./currency.js";
 import { FeedbackRepository, type Weights } from "./repository.js";
+import { iso } from "../../platform/clock.js";
 
 export const FEEDBACK_ACTIONS = ["click", "add_to_cart", "purchase"] as const satisfies readonly FeedbackAction[];
 export const POPULAR_WEIGHTS: Weights = { click: 1, add_to_cart: 3, purchase: 5 };
@@ -146,14 +147,14 @@ export class FeedbackService {
       attributed: row.search_id !== null,
       result_rank: rank,
       source: origin.source,
-      created_at: new Date(now).toISOString(),
+      created_at: iso(now),
     };
   }
 
   private window(days: number) {
     const to = this.ctx.clock.now();
     const from = to - days * DAY_MS;
-    return { from, to, days, fromIso: new Date(from).toISOString(), toIso: new Date(to).toISOString() };
+    return { from, to, days, fromIso: iso(from), toIso: iso(to) };
   }
 
   async analytics(storeId: string, days = DEFAULT_DAYS) {

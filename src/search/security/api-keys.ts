@@ -17,6 +17,7 @@ import {
   type ScopesInput,
 } from "../auth/permissions.js";
 import { SecurityRepository, type ApiKeyRow } from "./repository.js";
+import { iso } from "../../platform/clock.js";
 
 const DAY_MS = 86_400_000;
 export const API_KEY_DEFAULT_DAYS = 90;
@@ -34,7 +35,6 @@ export interface Actor {
   grant: Grant;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export type ApiKeyStatus = "active" | "expired" | "revoked";
 
@@ -46,8 +46,8 @@ export function apiKeyView(row: ApiKeyRow, now: number) {
     prefix: row.key_prefix,
     scopes: permissionsToScopes(JSON.parse(row.scopes) as string[]),
     status,
-    created_at: new Date(row.created_at).toISOString(),
-    expires_at: new Date(row.expires_at).toISOString(),
+    created_at: iso(row.created_at),
+    expires_at: iso(row.expires_at),
     last_used_at: iso(row.last_used_at),
     revoked_at: iso(row.revoked_at),
   };

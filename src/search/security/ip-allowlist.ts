@@ -8,6 +8,7 @@ import { prefixedId } from "../../platform/ids.js";
 import { formatRange, parseRange } from "./ip.js";
 import { SecurityRepository, type AllowlistRow } from "./repository.js";
 import { ipAllowedForStore } from "./allowlist.js";
+import { iso } from "../../platform/clock.js";
 
 export const ALLOWLIST_MAX_ENTRIES = 100;
 
@@ -16,7 +17,7 @@ export function allowlistView(row: AllowlistRow) {
     id: row.id,
     ip_address: row.cidr,
     description: row.description,
-    created_at: new Date(row.created_at).toISOString(),
+    created_at: iso(row.created_at),
   };
 }
 

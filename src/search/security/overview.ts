@@ -8,6 +8,7 @@ import { apiKeyView } from "./api-keys.js";
 import { allowlistView } from "./ip-allowlist.js";
 import { SecurityRepository } from "./repository.js";
 import { ROLES } from "../auth/permissions.js";
+import { iso } from "../../platform/clock.js";
 
 /** Failed logins are reported for this window, at most FAILED_LOGINS_SHOWN of them. */
 export const FAILED_LOGIN_WINDOW_HOURS = 24 * 7;
@@ -59,14 +60,14 @@ export class SecurityOverviewService {
         window_hours: FAILED_LOGIN_WINDOW_HOURS,
         count: failedCount,
         recent: failed.map((e) => ({
-          at: new Date(e.created_at).toISOString(),
+          at: iso(e.created_at),
           kind: e.store_id === storeId && e.user_id === null ? ("machine_grant" as const) : ("user_login" as const),
           identity: e.identity,
           user_id: e.user_id,
           ip: e.ip,
         })),
       },
-      last_secret_rotation: store.secret_rotated_at === null ? null : new Date(store.secret_rotated_at).toISOString(),
+      last_secret_rotation: iso(store.secret_rotated_at),
     };
   }
 }

@@ -170,23 +170,18 @@ export async function securityRoutes(app: App, ctx: AppContext) {
 
   app.post(
     "/v1/security/client-secret/rotate",
-    {
-      config: { auth: "store" },
-      preHandler: requireRole("owner", "admin"),
-      schema: {
-        tags: ["security"],
-        summary: "Generate a new client secret (shown once); the old one stops working at once",
-        security: bearerSecurity,
-        response: {
-          200: Type.Object({
-            client_id: Type.String({ format: "uuid" }),
-            client_secret: Type.String(),
-            rotated_at: Type.String({ format: "date-time" }),
-          }),
-          ...searchErrors(401, 403),
-        },
+    storeRoute(requireRole("owner", "admin"), {
+      tags: ["security"],
+      summary: "Generate a new client secret (shown once); the old one stops working at once",
+      response: {
+        200: Type.Object({
+          client_id: Type.String({ format: "uuid" }),
+          client_secret: Type.String(),
+          rotated_at: Type.String({ format: "date-time" }),
+        }),
+        ...searchErrors(401, 403),
       },
-    },
+    }),
     async (request) => {
       const store = storeOf(request);
       return accounts.rotateClientSecret(store.id, actorUserIdOf(request), request.ip);

@@ -5,10 +5,10 @@ import type { FastifyRequest } from "fastify";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
-import { Email, searchErrors, bearerSecurity } from "../../platform/http/schemas.js";
+import { Email, searchErrors } from "../../platform/http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
 import { ACTIVE_TENANT_HEADER, storeOf } from "../auth/authenticate.js";
-import { requirePermission, storeRoute } from "../auth/permissions.js";
+import { storeRoute } from "../auth/permissions.js";
 import { GroupId, MemberView, RoleSchema } from "../users/schemas.js";
 import { UsersService } from "../users/service.js";
 import { actorOf } from "../users/routes.js";
@@ -52,14 +52,12 @@ export async function teamRoutes(app: App, ctx: AppContext) {
 
   app.post(
     "/v1/team/invite",
-    {
-      config: { auth: "store" },
-      preHandler: [requirePermission("team:write"), requireInviter],
-      schema: {
+    storeRoute(
+      "team:write",
+      {
         tags,
         summary: "Invite someone to the store (owner or super admin; X-Service-Active-Tenant required)",
         description: `Creates a pending invite with a single-use token (SHA-256 at rest) valid 7 days and e-mails the link {PUBLIC_BASE_URL}${INVITE_ACCEPT_PATH}?token=…, whose page posts the token to POST /v1/team/invites/accept.`,
-        security: bearerSecurity,
         headers: Type.Object({ [ACTIVE_TENANT_HEADER]: Type.String({ minLength: 1, maxLength: 100 }) }),
         body: Type.Object({ email: Email, role: RoleSchema }, { additionalProperties: false }),
         response: {
@@ -74,7 +72,8 @@ export async function teamRoutes(app: App, ctx: AppContext) {
           ...searchErrors(400, 401, 403, 409),
         },
       },
-    },
+      requireInviter,
+    ),
     async (request, reply) => {
       const inviter = request.principal?.kind === "user" ? request.principal.userId : "";
       return reply.status(201).send(await team.invite(storeOf(request).id, inviter, request.body));
@@ -93,20 +92,19 @@ export async function teamRoutes(app: App, ctx: AppContext) {
 
   app.delete(
     "/v1/team/invites/:invite_id",
-    {
-      config: { auth: "store" },
-      preHandler: [requirePermission("team:write"), requireInviter],
-      schema: {
+    storeRoute(
+      "team:write",
+      {
         tags,
         summary: "Cancel a pending invite; its token stops working (no resend: invite again for a new token)",
-        security: bearerSecurity,
         params: Type.Object({ invite_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
         response: {
           200: Type.Object({ invite_id: Type.String(), status: Type.Literal("cancelled"), cancelled_at: DateTime }),
           ...searchErrors(401, 403, 404, 409, 410),
         },
       },
-    },
+      requireInviter,
+    ),
     async (request) => team.cancel(storeOf(request).id, request.params.invite_id),
   );
 

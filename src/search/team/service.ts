@@ -16,6 +16,7 @@ import type { Tx } from "../../platform/db/index.js";
 import { AccountsRepository } from "../accounts/repository.js";
 import { UsersRepository } from "../users/repository.js";
 import { TeamRepository, type InviteRow } from "./repository.js";
+import { iso } from "../../platform/clock.js";
 
 export const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
 /** The page the e-mailed link opens; it posts the token to POST /v1/team/invites/accept. */
@@ -32,7 +33,6 @@ export interface AcceptInput {
   full_name?: string | undefined;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 function stateError(invite: InviteRow, now: number): AppError | undefined {
   if (invite.accepted_at !== null) return new AppError("invite_already_used");

@@ -29,6 +29,7 @@ import {
   type Permission,
 } from "../auth/permissions.js";
 import { UsersRepository, type GroupRow, type MemberRow } from "./repository.js";
+import { iso } from "../../platform/clock.js";
 
 /** Who is acting: its role in the store (or machine / super admin) and what it holds. */
 export interface Actor {
@@ -55,7 +56,6 @@ export interface CreateGroupInput {
   description?: string | undefined;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 const RANK: Record<Role, number> = { viewer: 0, developer: 1, admin: 2, owner: 3 };
 
@@ -83,7 +83,7 @@ function memberView(m: MemberRow, customGroups: readonly string[]) {
     role: m.role,
     group_ids: [BUILT_IN_GROUPS[m.role].id, ...customGroups],
     two_factor_enabled: m.totp_enabled === 1,
-    joined_at: new Date(m.joined_at).toISOString(),
+    joined_at: iso(m.joined_at),
     last_used_at: iso(m.last_used_at),
   };
 }
@@ -254,7 +254,7 @@ export class UsersService {
       built_in: false,
       role: null as Role | null,
       member_count: memberCount,
-      created_at: new Date(g.created_at).toISOString() as string | null,
+      created_at: iso(g.created_at) as string | null,
     };
   }
 

@@ -2,9 +2,9 @@
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
-import { searchErrors, bearerSecurity } from "../../platform/http/schemas.js";
+import { searchErrors } from "../../platform/http/schemas.js";
 import { storeOf } from "../auth/authenticate.js";
-import { requirePermission, storeRoute } from "../auth/permissions.js";
+import { storeRoute } from "../auth/permissions.js";
 import { WEBHOOK_EVENTS } from "./events.js";
 import { WebhooksService } from "./service.js";
 
@@ -43,11 +43,7 @@ export async function webhookRoutes(app: App, ctx: AppContext) {
 
   app.get(
     "/v1/search/webhooks",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("webhooks:read"),
-      schema: { tags, security: bearerSecurity, summary: "The store's webhooks (secrets are never returned)", response: { 200: Type.Array(Webhook), ...searchErrors(401, 403) } },
-    },
+    storeRoute("webhooks:read", { tags, summary: "The store's webhooks (secrets are never returned)", response: { 200: Type.Array(Webhook), ...searchErrors(401, 403) } }),
     async (request) => service.list(storeOf(request).id),
   );
 

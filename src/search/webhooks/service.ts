@@ -9,6 +9,7 @@ import { prefixedId, uuid } from "../../platform/ids.js";
 import { checkTargetUrl } from "../../platform/outbound/target.js";
 import { WEBHOOK_EVENTS, type Envelope, type WebhookEvent } from "./events.js";
 import { WebhooksRepository, type AttemptRow, type DeliveryRow, type WebhookRow } from "./repository.js";
+import { iso } from "../../platform/clock.js";
 
 let seqCounter = 0;
 /** Monotonic within a process and ordered by time across processes (ordering is per product). */
@@ -29,7 +30,7 @@ const view = (w: WebhookRow): WebhookView => ({
   events: JSON.parse(w.events) as WebhookEvent[],
   status: w.status,
   disabled_reason: w.disabled_reason,
-  created_at: new Date(w.created_at).toISOString(),
+  created_at: iso(w.created_at),
 });
 
 export class WebhooksService {
@@ -78,13 +79,12 @@ export class WebhooksService {
     const attempts = await this.repo.attemptsOf(storeId, rows.map((r) => r.id));
     const byDelivery = new Map<string, AttemptRow[]>();
     for (const a of attempts) byDelivery.set(a.delivery_id, [...(byDelivery.get(a.delivery_id) ?? []), a]);
-    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
     return rows.map((d: DeliveryRow) => ({
       id: d.id,
       event: d.event,
       status: d.status,
       attempts: d.attempts,
-      created_at: new Date(d.created_at).toISOString(),
+      created_at: iso(d.created_at),
       delivered_at: iso(d.delivered_at),
       next_retry_at: d.status === "pending" ? iso(d.next_attempt_at) : null,
       last_status_code: d.last_status_code,
@@ -94,7 +94,7 @@ export class WebhooksService {
         status_code: a.status_code,
         duration_ms: a.duration_ms,
         error: a.error,
-        at: new Date(a.created_at).toISOString(),
+        at: iso(a.created_at),
         next_retry_at: iso(a.next_attempt_at),
       })),
     }));
@@ -110,7 +110,7 @@ export class WebhooksService {
     const now = this.ctx.clock.now();
     const box = secretBoxFor(this.ctx.config);
     for (const w of hooks) {
-      const envelope: Envelope = { event, timestamp: new Date(now).toISOString(), webhook_id: w.id, data };
+      const envelope: Envelope = { event, timestamp: iso(now), webhook_id: w.id, data };
       const deliveryId = uuid();
       await repo.addDelivery(storeId, {
         id: deliveryId,

@@ -19,6 +19,7 @@ import { ProductsRepository } from "../products/repository.js";
 import { SearchService, type Common, type SearchResponse, type TextRanking, type UnderstandMode } from "../search/service.js";
 import { canonicalOrigin, originProblem } from "./origins.js";
 import { WidgetKeysRepository, type WidgetKeyRow } from "./repository.js";
+import { iso } from "../../platform/clock.js";
 
 export const WIDGET_KEY_PREFIX = "pk_live_";
 export const WIDGET_KEY_MAX_ACTIVE = 20;
@@ -34,15 +35,14 @@ export interface WidgetKeyInput {
 export type WidgetKeyStatus = "active" | "revoked";
 
 export function widgetKeyView(row: WidgetKeyRow) {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     id: row.id,
     name: row.name,
     key_prefix: row.key_prefix,
     allowed_origins: JSON.parse(row.allowed_origins) as string[],
     status: (row.revoked_at === null ? "active" : "revoked") as WidgetKeyStatus,
-    created_at: new Date(row.created_at).toISOString(),
-    updated_at: new Date(row.updated_at).toISOString(),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
     last_used_at: iso(row.last_used_at),
     revoked_at: iso(row.revoked_at),
   };

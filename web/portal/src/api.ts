@@ -2,15 +2,9 @@
 // bearer token. The token lives in memory and sessionStorage (gone when the tab closes); no
 // secret is ever stored. A token is refreshed 60 s before it expires, and once on a 401
 // token_expired with the request retried (spec: Limits), one refresh in flight at a time.
+import type { Item, SearchOk } from "./api-types";
 
-export interface Membership {
-  client_id: string;
-  slug: string;
-  name: string;
-  role: "owner" | "admin" | "developer" | "viewer";
-  plan: string;
-  last_used_at: string | number | null;
-}
+export type Membership = Item<LoginResponse["memberships"]>;
 
 export interface Session {
   access_token: string;
@@ -23,18 +17,7 @@ export interface Session {
   redirect: string;
 }
 
-export interface LoginResponse {
-  access_token: string;
-  token_type: string;
-  expires_in: number;
-  user_type: string;
-  user_id: string;
-  user_name: string;
-  is_super_admin: boolean;
-  memberships: Membership[];
-  redirect: string;
-  client_name?: string;
-}
+export type LoginResponse = SearchOk<"/oauth/login", "post">;
 
 /** An error answer of the API (`{error, message, details}`), or a network failure (`network_error`). */
 export class ApiError extends Error {
@@ -212,14 +195,7 @@ export async function api<T = unknown>(path: string, options: CallOptions = {}):
 }
 
 /** Addresses the Search API announces at `GET /` (the Assistant API's address among them). */
-export interface ServiceLinks {
-  portal: string;
-  sign_up: string;
-  docs: string;
-  search_api: string;
-  assistant_api: string;
-  assistant_docs: string;
-}
+export type ServiceLinks = SearchOk<"/">;
 let links: Promise<ServiceLinks> | null = null;
 export function serviceLinks(): Promise<ServiceLinks> {
   links ??= api<ServiceLinks>("/", { anonymous: true }).catch((e: unknown) => {

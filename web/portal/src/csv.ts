@@ -2,11 +2,10 @@
 // CSV columns: product_id, image_url, and any metadata (name, category, brand, price, color_name,
 // tags separated by "|"; other columns become metadata strings).
 
-export interface ProductInput {
-  product_id: string;
-  image_url: string;
-  metadata?: Record<string, unknown>;
-}
+import type { Item, SearchBody } from "./api-types";
+
+/** One product of a bulk upload, as `POST /v1/products/bulk` takes it. */
+export type ProductInput = Item<SearchBody<"/v1/products/bulk">["products"]>;
 
 /** RFC 4180 CSV: quoted fields, doubled quotes, CRLF or LF. */
 export function parseCsv(text: string): string[][] {

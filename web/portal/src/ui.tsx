@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { explain } from "./errors";
 import { assistantApi } from "./api";
 import { linkHandler } from "./router";
+import type { AssistantOk } from "./api-types";
 
 export function ErrorNotice({ error, onDismiss }: { error: unknown; onDismiss?: () => void }) {
   if (!error) return null;
@@ -206,7 +207,7 @@ export function useStoreCurrency(slug: string): string {
   useEffect(() => {
     let promise = currencies.get(slug);
     if (!promise) {
-      promise = assistantApi<{ currency: string }>("/v1/admin/settings", { store: slug }).then(
+      promise = assistantApi<AssistantOk<"/v1/admin/settings">>("/v1/admin/settings", { store: slug }).then(
         (s) => s.currency.toUpperCase(),
         () => "USD",
       );

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { api, type Session } from "../api";
 import { ErrorNotice, Field, Link, Success, useAction } from "../ui";
+import type { SearchOk } from "../api-types";
 
 /** The invite e-mail's link: {PUBLIC_BASE_URL}/portal/accept-invite?token=… */
 export function AcceptInvitePage({ token, session }: { token: string; session: Session | null }) {
@@ -41,7 +42,7 @@ export function AcceptInvitePage({ token, session }: { token: string; session: S
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              void run(async () => setDone((await api<{ slug?: string }>("/v1/team/invites/accept", { body: { token } })) ?? {}));
+              void run(async () => setDone((await api<SearchOk<"/v1/team/invites/accept", "post">>("/v1/team/invites/accept", { body: { token } })) ?? {}));
             }}
           >
             <p>You are signed in as {session.email}. Accept the invite with this account:</p>
@@ -55,7 +56,7 @@ export function AcceptInvitePage({ token, session }: { token: string; session: S
           onSubmit={(e) => {
             e.preventDefault();
             void run(async () =>
-              setDone((await api<{ slug?: string }>("/v1/team/invites/accept", { anonymous: true, body: { token, password, full_name: fullName } })) ?? {}),
+              setDone((await api<SearchOk<"/v1/team/invites/accept", "post">>("/v1/team/invites/accept", { anonymous: true, body: { token, password, full_name: fullName } })) ?? {}),
             );
           }}
         >

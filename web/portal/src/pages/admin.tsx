@@ -3,23 +3,10 @@ import { api, type Session } from "../api";
 import { Badge, FilterForm, ListTable, Options, Pager, useCursors } from "../components";
 import { TopBar } from "../topbar";
 import { ErrorNotice, Link, Section, Success, fmtDate, useAction, useLoad } from "../ui";
+import type { Item, SearchOk } from "../api-types";
 
-interface AdminStore {
-  client_id: string;
-  slug: string;
-  name: string;
-  status: string;
-  plan_name: string;
-  products_count: number;
-  members_count: number;
-  owners: string[];
-  created_at: string;
-}
-interface StorePage {
-  stores: AdminStore[];
-  next_cursor: string | null;
-  total: number;
-}
+type AdminStore = Item<StorePage["stores"]>;
+type StorePage = SearchOk<"/v1/admin/stores">;
 const PLANS = ["free", "basic", "premium", "enterprise"];
 
 export function AdminPage({ session }: { session: Session }) {
@@ -80,7 +67,7 @@ export function AdminPage({ session }: { session: Session }) {
                       const plan = chosen[s.slug] ?? s.plan_name;
                       setDone(null);
                       void act.run(async () => {
-                        const res = await api<{ name: string; plan_name: string; previous_plan: string; changed: boolean }>(
+                        const res = await api<SearchOk<"/v1/admin/stores/{slug}/plan", "put">>(
                           `/v1/admin/stores/${encodeURIComponent(s.slug)}/plan`,
                           { method: "PUT", body: { plan_name: plan } },
                         );

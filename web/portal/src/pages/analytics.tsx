@@ -6,25 +6,9 @@ import { ErrorNotice, Loaded, Section, fmtMoney, pct, fmtNumber, useLoad } from 
 
 const orDash = (v: number | null) => (v === null ? "—" : fmtNumber(v));
 import type { StoreProps } from "./store";
+import type { SearchOk } from "../api-types";
 
-interface Analytics {
-  days: number;
-  searches: {
-    total: number;
-    zero_results: number;
-    by_mode: Record<string, number>;
-    by_source: { api: number; widget: number };
-    by_day?: { date: string; searches: number; zero_results: number }[];
-  };
-  zero_result_rate: number;
-  query_time_ms: { mean: number | null; p95: number | null };
-  click_through_rate: number;
-  add_to_cart_rate: number;
-  conversion_rate: number;
-  events: { clicks: number; add_to_carts: number; purchases: number; units_purchased: number };
-  revenue: { currency: string; total: number; attributed: number; unattributed: number; from_widget: number; purchases: number }[];
-  top_queries: { query: string; searches: number; zero_result_searches: number }[];
-}
+type Analytics = SearchOk<"/v1/search/analytics">;
 
 export function AnalyticsPage({ slug }: StoreProps) {
   const [days, setDays] = useState(30);

@@ -12,38 +12,14 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { assistantApi, serviceLinks } from "../api";
 import { Badge, DeleteButton, ListTable } from "../components";
 import { ErrorNotice, Field, Loaded, Section, Snippet, Success, fmtDate, forgetStoreCurrency, useAction, useLoad } from "../ui";
-import { CreateKeyForm } from "./keys";
+import { CreateKeyForm, type CreatedKey } from "./keys";
 import type { StoreProps } from "./store";
+import type { AssistantOk, Item } from "../api-types";
 
-interface SupportContact {
-  email?: string;
-  url?: string;
-  phone?: string;
-  hours?: string;
-}
-interface Settings {
-  currency: string;
-  support_contact: SupportContact | null;
-  updated_at: string | null;
-}
-interface Policy {
-  concept_id: string;
-  concept_version: number;
-  handle: string;
-  title: string;
-  body_markdown: string;
-  locale: string;
-  published: boolean;
-  updated_at: string;
-}
-interface PublicKey {
-  id: string;
-  name: string;
-  key_prefix: string;
-  status: "active" | "revoked";
-  created_at: string;
-  revoked_at: string | null;
-}
+type SupportContact = NonNullable<Settings["support_contact"]>;
+type Settings = AssistantOk<"/v1/admin/settings">;
+type Policy = Item<AssistantOk<"/v1/admin/policies">["policies"]>;
+type PublicKey = Item<AssistantOk<"/v1/admin/public-keys">["keys"]>;
 
 const chatSnippet = (base: string, key: string) => `<script type="module" src="${base}/widget/index.js"></script>
 <commerce-ai-chat store-public-key="${key}" api-base-url="${base}" locale="en"></commerce-ai-chat>`;
@@ -127,7 +103,7 @@ const slugOf = (text: string) =>
     .slice(0, 64);
 
 function Policies({ slug }: { slug: string }) {
-  const list = useLoad(() => assistantApi<{ policies: Policy[] }>("/v1/admin/policies", { store: slug }).then((r) => r.policies), [slug]);
+  const list = useLoad(() => assistantApi<AssistantOk<"/v1/admin/policies">>("/v1/admin/policies", { store: slug }).then((r) => r.policies), [slug]);
   const [f, setF] = useState(EMPTY_POLICY);
   const [editing, setEditing] = useState<string | null>(null);
   const [saved, setSaved] = useState<{ title: string; version: number; changed: boolean; published: boolean } | null>(null);
@@ -135,7 +111,7 @@ function Policies({ slug }: { slug: string }) {
   const act = useAction();
   /** PUT one policy (a new version when anything changed), then show the outcome and reload the list. */
   const save = async (conceptId: string, body: Omit<Policy, "concept_id" | "concept_version" | "updated_at">) => {
-    const res = await assistantApi<Policy & { changed: boolean }>(`/v1/admin/policies/${encodeURIComponent(conceptId)}`, { store: slug, method: "PUT", body });
+    const res = await assistantApi<AssistantOk<"/v1/admin/policies/{concept_id}", "put">>(`/v1/admin/policies/${encodeURIComponent(conceptId)}`, { store: slug, method: "PUT", body });
     setSaved({ title: res.title, version: res.concept_version, changed: res.changed, published: res.published });
     list.reload();
   };
@@ -261,7 +237,7 @@ function Policies({ slug }: { slug: string }) {
               <ActionButton
                 act={act}
                 run={async () => {
-                  const res = await assistantApi<{ versions: Policy[] }>(`/v1/admin/policies/${encodeURIComponent(p.concept_id)}/versions`, { store: slug });
+                  const res = await assistantApi<AssistantOk<"/v1/admin/policies/{concept_id}/versions">>(`/v1/admin/policies/${encodeURIComponent(p.concept_id)}/versions`, { store: slug });
                   setHistory({ concept_id: p.concept_id, title: p.title, versions: res.versions });
                 }}
               >
@@ -276,12 +252,12 @@ function Policies({ slug }: { slug: string }) {
 }
 
 const viaAssistant = {
-  send: (path: string, store: string, body: Record<string, unknown>) => assistantApi<{ key: string; name: string }>(path, { store, body }),
+  send: (path: string, store: string, body: Record<string, unknown>) => assistantApi<CreatedKey>(path, { store, body }),
   remove: (path: string, store: string) => assistantApi(path, { store, method: "DELETE" }),
 };
 
 function ChatKeys({ slug, chatBase, onKey }: { slug: string; chatBase: string; onKey: (key: string) => void }) {
-  const keys = useLoad(() => assistantApi<{ keys: PublicKey[] }>("/v1/admin/public-keys", { store: slug }).then((r) => r.keys), [slug]);
+  const keys = useLoad(() => assistantApi<AssistantOk<"/v1/admin/public-keys">>("/v1/admin/public-keys", { store: slug }).then((r) => r.keys), [slug]);
   const act = useAction();
   return (
     <Section title="Chat keys">

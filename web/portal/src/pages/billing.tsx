@@ -3,58 +3,24 @@ import { api } from "../api";
 import { Badge, ListTable } from "../components";
 import { Alert, ErrorNotice, Loaded, Section, fmtDate, fmtMoney, fmtNumber, useAction, useLoad } from "../ui";
 import type { StoreProps } from "./store";
+import type { Item, SearchOk } from "../api-types";
 
-interface CurrentPlan {
-  plan_name: string;
-  price_per_month: number;
-  currency: string;
-  max_products: number | null;
-  requests_per_minute: number | null;
-  period_start: string;
-  period_end: string;
-  billing_provider: string;
-  subscription_status: string | null;
-}
-interface Usage {
-  api_calls: number;
-  products_count: number;
-  max_products: number | null;
-  products_percent: number | null;
-  over_product_limit: boolean;
-}
-interface Invoice {
-  id: string;
-  date: string;
-  amount: number;
-  currency: string;
-  status: string;
-  url: string | null;
-  plan_name: string;
-}
+type CurrentPlan = SearchOk<"/v1/billing/current-plan">;
+type Usage = SearchOk<"/v1/billing/usage">;
+type Invoice = Item<SearchOk<"/v1/billing/invoices">>;
 
-interface PlanRow {
-  plan_name: string;
-  price_per_month: number;
-  currency: string;
-  max_products: number | null;
-  requests_per_minute: number | null;
-  purchasable: boolean;
-}
+type PlanRow = Item<SearchOk<"/v1/billing/plans">["plans"]>;
 
 const limit = (n: number | null) => (n === null ? "unlimited" : fmtNumber(n));
 
 /** GET /v1/billing/mode: whether this server sells plans (BILLING_MODE). */
-interface BillingMode {
-  billing_enabled: boolean;
-  checkout: "stripe" | "local" | "off";
-  default_plan: string;
-}
+type BillingMode = SearchOk<"/v1/billing/mode">;
 
 export function BillingPage({ slug }: StoreProps) {
   const plan = useLoad(() => api<CurrentPlan>("/v1/billing/current-plan", { store: slug }), [slug]);
   const usage = useLoad(() => api<Usage>("/v1/billing/usage", { store: slug }), [slug]);
   const invoices = useLoad(() => api<Invoice[]>("/v1/billing/invoices", { store: slug }), [slug]);
-  const plans = useLoad(() => api<{ plans: PlanRow[] }>("/v1/billing/plans"), []);
+  const plans = useLoad(() => api<SearchOk<"/v1/billing/plans">>("/v1/billing/plans"), []);
   const mode = useLoad(() => api<BillingMode>("/v1/billing/mode", { anonymous: true }), []);
   // Until the mode is known nothing about prices is shown; a server without the route sells plans.
   const selling = mode.data ? mode.data.billing_enabled : mode.error ? true : null;
@@ -139,7 +105,7 @@ export function BillingPage({ slug }: StoreProps) {
                     disabled={act.busy}
                     onClick={() =>
                       void act.run(async () => {
-                        const res = await api<{ checkout_url: string }>("/v1/billing/checkout", { store: slug, body: { plan_name: p.plan_name } });
+                        const res = await api<SearchOk<"/v1/billing/checkout", "post">>("/v1/billing/checkout", { store: slug, body: { plan_name: p.plan_name } });
                         setCheckoutOpen(true);
                         // The checkout opens in a new tab; this page refreshes when you come back.
                         const tab = window.open(res.checkout_url, "_blank");

@@ -4,24 +4,13 @@ import { api } from "../api";
 import { Badge, CheckSet, DeleteButton, ListTable } from "../components";
 import { ErrorNotice, Field, Section, SecretOnce, Snippet, fmtDate, useAction, useLoad } from "../ui";
 import type { StoreProps } from "./store";
+import type { AssistantOk, Item, SearchOk } from "../api-types";
 
-interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: Record<string, string[]>;
-  status: "active" | "expired" | "revoked";
-  created_at: string;
-  expires_at: string;
-  last_used_at: string | null;
-}
-interface PermissionInfo {
-  name: string;
-  area: string;
-  action: string;
-  description: string;
-  api_key_scope: boolean;
-}
+/** The answer of any of the key-creating routes this page and the chat-key page call (the secret, once). */
+export type CreatedKey = SearchOk<"/v1/security/api-keys", "post"> | SearchOk<"/v1/widget/keys", "post"> | AssistantOk<"/v1/admin/public-keys", "post">;
+
+type ApiKey = Item<SearchOk<"/v1/security/api-keys">>;
+type PermissionInfo = Item<SearchOk<"/v1/user-groups/permissions">>;
 
 /**
  * The create form of a key: a name plus `fields`, POSTed to `path` with `body(name)` (through
@@ -40,7 +29,7 @@ export function CreateKeyForm({
   fields,
   children,
   usage,
-  send = (p, s, b) => api<{ key: string; name: string }>(p, { store: s, body: b }),
+  send = (p, s, b) => api<CreatedKey>(p, { store: s, body: b }),
 }: {
   act: ReturnType<typeof useAction>;
   store: string;
@@ -53,10 +42,10 @@ export function CreateKeyForm({
   fields?: ComponentChildren;
   children?: ComponentChildren;
   usage?: (key: string) => ComponentChildren;
-  send?: (path: string, store: string, body: Record<string, unknown>) => Promise<{ key: string; name: string }>;
+  send?: (path: string, store: string, body: Record<string, unknown>) => Promise<CreatedKey>;
 }) {
   const [name, setName] = useState("");
-  const [created, setCreated] = useState<{ key: string; name: string } | null>(null);
+  const [created, setCreated] = useState<CreatedKey | null>(null);
   return (
     <>
       <form
@@ -175,15 +164,7 @@ export function ApiKeysPage({ slug }: StoreProps) {
   );
 }
 
-interface WidgetKey {
-  id: string;
-  name: string;
-  key_prefix: string;
-  allowed_origins: string[];
-  status: string;
-  created_at: string;
-  last_used_at: string | null;
-}
+type WidgetKey = Item<SearchOk<"/v1/widget/keys">>;
 
 const originsOf = (text: string) => text.split(/[\s,]+/).map((o) => o.trim()).filter(Boolean);
 

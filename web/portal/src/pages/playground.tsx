@@ -2,16 +2,10 @@ import { useEffect, useState } from "preact/hooks";
 import { ApiError, api, imageUrl } from "../api";
 import { ErrorNotice, Field, Section, fmtNumber, fmtPrice, fmtScore, useAction, useLoad, useStoreCurrency } from "../ui";
 import type { StoreProps } from "./store";
+import type { SearchOk } from "../api-types";
 
 /** GET /v1/search/model: the embedding model this server searches with. */
-interface ActiveModel {
-  model_id: string;
-  dimensions: number;
-  is_test_model: boolean;
-  status: string;
-  duplicate_detection?: unknown;
-  default_semantic_weight?: number;
-}
+type ActiveModel = SearchOk<"/v1/search/model">;
 
 /** The product's stored image (GET /v1/products/{id}/image, with the bearer token) as an <img>. */
 function ProductImage({ slug, productId, name }: { slug: string; productId: string; name: string }) {
@@ -62,12 +56,7 @@ function ModelInfo({ slug }: { slug: string }) {
   );
 }
 
-interface SearchResponse {
-  query_time_ms: number;
-  count: number;
-  search_id: string;
-  results: { product_id: string; similarity_score: number; metadata: Record<string, unknown> }[];
-}
+type SearchResponse = SearchOk<"/v1/search/text", "post">;
 type Mode = "text" | "image" | "url" | "hybrid";
 
 const MODES: { id: Mode; label: string }[] = [

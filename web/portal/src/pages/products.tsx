@@ -5,28 +5,13 @@ import { productsFromFile, type ProductInput } from "../csv";
 import { Alert, ErrorNotice, Field, Section, Success, fmtDate, fmtNumber, fmtPrice, useAction, useLoad, useStoreCurrency } from "../ui";
 import type { StoreProps } from "./store";
 import { GetStarted } from "./start";
+import type { Item, SearchOk } from "../api-types";
 
-interface Product {
-  product_id: string;
-  image_url: string;
-  metadata: Record<string, unknown>;
-  dominant_colors: { hex: string; share: number }[];
-  created_at: string;
-}
-interface ProductList {
-  products: Product[];
-  next_cursor: string | null;
-  total: number;
-}
-interface Job {
-  job_id: string;
-  status: "processing" | "completed" | "failed";
-  total: number;
-  processed: number;
-  succeeded: number;
-  failed: number;
-  errors: { product_id: string; error: string; message: string }[];
-}
+type Product = Item<ProductList["products"]>;
+type ProductList = SearchOk<"/v1/products">;
+type Job = SearchOk<"/v1/jobs/{job_id}">;
+/** What the page shows of a job: known from the bulk answer before the first poll. */
+type JobProgress = Pick<Job, "job_id" | "status" | "total" | "processed" | "succeeded" | "failed" | "errors">;
 
 export function ProductsPage({ slug, session }: StoreProps) {
   const [filter, setFilter] = useState({ category: "", brand: "" });
@@ -140,7 +125,7 @@ function AddProduct({ slug, onAdded }: { slug: string; onAdded: () => void }) {
             for (const k of ["name", "category", "brand", "color_name"] as const) if (f[k].trim()) metadata[k] = f[k].trim();
             if (f.price.trim()) metadata.price = Number(f.price);
             if (f.tags.trim()) metadata.tags = f.tags.split(",").map((t) => t.trim()).filter(Boolean);
-            const res = await api<{ product_id: string; message: string }>("/v1/products", {
+            const res = await api<SearchOk<"/v1/products", "post">>("/v1/products", {
               store: slug,
               body: { product_id: f.product_id.trim(), image_url: f.image_url.trim(), metadata },
             });
@@ -189,7 +174,7 @@ function AddProduct({ slug, onAdded }: { slug: string; onAdded: () => void }) {
 function BulkUpload({ slug, onDone }: { slug: string; onDone: () => void }) {
   const [items, setItems] = useState<ProductInput[] | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
-  const [job, setJob] = useState<Job | null>(null);
+  const [job, setJob] = useState<JobProgress | null>(null);
   const { busy, error, run, setError } = useAction();
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -243,7 +228,7 @@ function BulkUpload({ slug, onDone }: { slug: string; onDone: () => void }) {
             disabled={busy}
             onClick={() =>
               void run(async () => {
-                const res = await api<{ job_id: string; total: number }>("/v1/products/bulk", { store: slug, body: { products: items } });
+                const res = await api<SearchOk<"/v1/products/bulk", "post">>("/v1/products/bulk", { store: slug, body: { products: items } });
                 setJob({ job_id: res.job_id, status: "processing", total: res.total, processed: 0, succeeded: 0, failed: 0, errors: [] });
                 poll(res.job_id);
               })

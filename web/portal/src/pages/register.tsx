@@ -4,14 +4,9 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
 import { ErrorNotice, Field, Link, useAction } from "../ui";
+import type { SearchOk } from "../api-types";
 
-interface Registered {
-  client_id: string;
-  slug: string;
-  status: "inactive";
-  email: string;
-  verification_sent: boolean;
-}
+type Registered = SearchOk<"/register", "post">;
 
 export function RegisterPage() {
   const [name, setName] = useState("");

@@ -3,12 +3,9 @@ import QRCode from "qrcode";
 import { api } from "../api";
 import { ErrorNotice, Field, Loaded, Section, Success, useAction, useLoad } from "../ui";
 import type { StoreProps } from "./store";
+import type { SearchOk } from "../api-types";
 
-interface Setup {
-  secret: string;
-  otpauth_url: string;
-  qr_code_url: string;
-}
+type Setup = SearchOk<"/v1/security/2fa/setup", "post">;
 
 /** Sends the 6-digit code from the authenticator app to `path`, then calls `onDone`. */
 function CodeForm({
@@ -68,7 +65,7 @@ function QrCode({ uri }: { uri: string }) {
 }
 
 export function SecurityPage(_props: StoreProps) {
-  const status = useLoad(() => api<{ enabled: boolean; pending_setup: boolean }>("/v1/security/2fa/status"), []);
+  const status = useLoad(() => api<SearchOk<"/v1/security/2fa/status">>("/v1/security/2fa/status"), []);
   const [setup, setSetup] = useState<Setup | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const act = useAction();

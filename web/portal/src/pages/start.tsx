@@ -5,11 +5,9 @@ import { useState } from "preact/hooks";
 import { api, assistantApi } from "../api";
 import { ErrorNotice, Link, Section, Success, useAction, useLoad } from "../ui";
 import type { StoreProps } from "./store";
+import type { AssistantOk, SearchOk } from "../api-types";
 
-interface DemoResult {
-  installed: number;
-  failed: { product_id: string; error: string; message: string }[];
-}
+type DemoResult = SearchOk<"/v1/products/demo", "post">;
 
 function Step({ done, title, children }: { done: boolean; title: string; children: preact.ComponentChildren }) {
   return (
@@ -30,10 +28,10 @@ function Step({ done, title, children }: { done: boolean; title: string; childre
 export function GetStarted({ slug, onProductsChanged }: StoreProps & { onProductsChanged?: () => void }) {
   const state = useLoad(async () => {
     const [products, searches, widgetKeys, chatKeys] = await Promise.all([
-      api<{ total: number }>("/v1/products", { store: slug, query: { limit: 1 } }).then((r) => r.total, () => 0),
-      api<{ searches: { total: number } }>("/v1/search/analytics", { store: slug, query: { days: 30 } }).then((r) => r.searches.total, () => 0),
-      api<unknown[]>("/v1/widget/keys", { store: slug }).then((r) => r.length, () => 0),
-      assistantApi<{ keys: { status: string }[] }>("/v1/admin/public-keys", { store: slug }).then((r) => r.keys.filter((k) => k.status === "active").length, () => 0),
+      api<SearchOk<"/v1/products">>("/v1/products", { store: slug, query: { limit: 1 } }).then((r) => r.total, () => 0),
+      api<SearchOk<"/v1/search/analytics">>("/v1/search/analytics", { store: slug, query: { days: 30 } }).then((r) => r.searches.total, () => 0),
+      api<SearchOk<"/v1/widget/keys">>("/v1/widget/keys", { store: slug }).then((r) => r.length, () => 0),
+      assistantApi<AssistantOk<"/v1/admin/public-keys">>("/v1/admin/public-keys", { store: slug }).then((r) => r.keys.filter((k) => k.status === "active").length, () => 0),
     ]);
     return { products, searches, widgetKeys, chatKeys };
   }, [slug]);

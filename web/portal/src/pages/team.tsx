@@ -3,22 +3,10 @@ import { api } from "../api";
 import { DeleteButton, ListTable, Options } from "../components";
 import { ErrorNotice, Field, Section, Success, fmtDate, useAction, useLoad } from "../ui";
 import type { StoreProps } from "./store";
+import type { Item, SearchOk } from "../api-types";
 
-interface Member {
-  id: string;
-  email: string;
-  full_name: string;
-  role: string;
-  two_factor_enabled: boolean;
-  joined_at: string;
-  last_used_at: string | null;
-}
-interface Invite {
-  invite_id: string;
-  email: string;
-  role: string;
-  expires_at: string;
-}
+type Member = Item<SearchOk<"/v1/team/members">>;
+type Invite = Item<SearchOk<"/v1/team/invites">>;
 const ROLES = ["owner", "admin", "developer", "viewer"] as const;
 
 export function TeamPage({ slug, session }: StoreProps) {
@@ -39,7 +27,7 @@ export function TeamPage({ slug, session }: StoreProps) {
             e.preventDefault();
             setSent(null);
             void act.run(async () => {
-              const res = await api<{ email: string; email_sent: boolean }>("/v1/team/invite", { store: slug, body: { email, role } });
+              const res = await api<SearchOk<"/v1/team/invite", "post">>("/v1/team/invite", { store: slug, body: { email, role } });
               setSent(res.email_sent ? `Invite e-mailed to ${res.email}. The link is valid for 7 days.` : `Invite created for ${res.email}, but the e-mail could not be sent.`);
               setEmail("");
               invites.reload();

@@ -5,12 +5,9 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, api } from "../api";
 import { Alert, CopyRow, ErrorNotice, Link } from "../ui";
+import type { SearchOk } from "../api-types";
 
-interface Verified {
-  client_id: string;
-  client_secret: string;
-  status: "active";
-}
+type Verified = SearchOk<"/verify">;
 
 export function VerifyPage({ token }: { token: string }) {
   const [result, setResult] = useState<Verified | null>(null);

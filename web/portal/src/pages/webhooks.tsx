@@ -3,27 +3,10 @@ import { api } from "../api";
 import { Badge, CheckSet, DeleteButton, ListTable } from "../components";
 import { ErrorNotice, Field, Loaded, Section, fmtDate, useAction, useLoad } from "../ui";
 import type { StoreProps } from "./store";
+import type { Item, SearchOk } from "../api-types";
 
-interface Webhook {
-  id: string;
-  url: string;
-  events: string[];
-  status: "active" | "disabled";
-  disabled_reason: string | null;
-  created_at: string;
-}
-interface Delivery {
-  id: string;
-  event: string;
-  status: string;
-  attempts: number;
-  created_at: string;
-  delivered_at: string | null;
-  next_retry_at: string | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  attempt_log: { attempt: number; status_code: number | null; duration_ms: number; error: string | null; at: string }[];
-}
+type Webhook = Item<SearchOk<"/v1/search/webhooks">>;
+type Delivery = Item<SearchOk<"/v1/search/webhooks/{webhook_id}/deliveries">>;
 
 const EVENTS = ["product.indexed", "product.updated", "product.deleted", "product.duplicate_detected"];
 
