@@ -55,6 +55,9 @@ test("products: named by their title (numbers in a title are sources); live pric
   // A policy amount is allowed only when a cited passage states it.
   assert.equal(checkReply("Express shipping costs €9.95 [P3].", seen([]), "en").ok, true);
   assert.equal(checkReply("Express shipping costs €9.95 [P2].", seen([]), "en").ok, false);
+  // German notation of the live price; list numbering is layout; a product id is a source.
+  assert.equal(checkReply("Die Sony WH-1000XM5 Headphones kosten 349,00 €.", seen([sony]), "de").ok, true);
+  assert.equal(checkReply("1. Standard: €4.95 [P2]\n2. Express: €9.95 [P3]\n3. Sony WH-1000XM5 Headphones (prd_sony)", seen([sony]), "en").ok, true);
 });
 
 test("stock words must match a named product's live availability (en and de)", () => {

@@ -9,8 +9,9 @@
 //      only ever proposed for consent, through the propose_cart_action tool;
 //   5. it is grounded in nothing: no passage cited and no product of this turn named by its title;
 //   6. a number or promise word is not in its sources (checkPhrasing of knowledge/llm.ts over the
-//      cited passages and the named products' titles, with the named products' live prices and
-//      stock quantities as the only other allowed numbers);
+//      cited passages and the named products' titles and ids, with the named products' live
+//      prices and stock quantities as the only other allowed numbers; ordered-list numbers at the
+//      start of a line are layout);
 //   7. a money figure ("€49.90", "12 EUR") is neither a live price of a named product (same
 //      amount and currency) nor a money figure of a cited passage;
 //   8. it states a stock level ("in stock", "sold out", "nur noch wenige") that no named product's
@@ -104,11 +105,13 @@ export function checkReply(raw: string, seen: Seen, lang: ChatLang): ReplyCheck 
   const prices = facts.map((f) => f.value).filter(isMoney);
   const liveNumbers = [...prices.map(major), ...facts.flatMap((f) => (!isMoney(f.value) && f.value.quantity !== undefined ? [f.value.quantity] : []))];
 
-  const phrasing = checkPhrasing(text, [...citedTexts, ...products.map((p) => p.title)], lang, liveNumbers);
+  // Ordered-list numbers ("1. …") are layout, not claims.
+  const claims = text.replace(/^[ \t]*\d{1,2}[.)][ \t]+/gm, "");
+  const phrasing = checkPhrasing(claims, [...citedTexts, ...products.flatMap((p) => [p.title, p.product_id])], lang, liveNumbers);
   if (!phrasing.ok) return { ok: false, reason: phrasing.reason ?? "phrasing" };
 
   const passageMoney = citedTexts.flatMap(moneyOf);
-  for (const q of moneyOf(text)) {
+  for (const q of moneyOf(claims)) {
     const value = majorOfQuantity(q);
     const live = prices.some((p) => same(major(p), value) && sameCurrency(q, p.currency));
     const quoted = passageMoney.some((p) => p.currency === q.currency && same(majorOfQuantity(p), value));
@@ -116,7 +119,7 @@ export function checkReply(raw: string, seen: Seen, lang: ChatLang): ReplyCheck 
   }
 
   const states = new Set(facts.flatMap((f) => (isMoney(f.value) ? [] : [f.value.state])));
-  let rest = text;
+  let rest = claims;
   for (const [re, allowed] of STOCK_PHRASES) {
     for (const m of rest.matchAll(re)) {
       if (!allowed.some((s) => states.has(s))) return { ok: false, reason: `stock_not_live:${m[0].toLowerCase()}` };
