@@ -6,9 +6,9 @@
 import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer } from "../../../test/support/factories.js";
+import { closeServer, listen } from "../../../test/support/servers.js";
 import { anonymousSession, chatShop, openThread, parseSse, putCatalogProduct, putPolicy, putSettings, type ChatShop } from "../../../test/support/chat.js";
 import { ManualClock } from "../../platform/clock.js";
 import { formatLiveFact } from "../chat/format.js";
@@ -63,13 +63,8 @@ async function startFakeLlm(): Promise<FakeLlm> {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: "chatcmpl-1", object: "chat.completion", choices: [{ index: 0, message, finish_reason: finish }] }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  state.url = `${await listen(server)}/v1`;
+  state.close = () => closeServer(server);
   return state;
 }
 
