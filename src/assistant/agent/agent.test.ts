@@ -184,8 +184,8 @@ describeEachDialect("assistant agent mode: tool calling against a scripted local
     assert.match(result.passages[0]!.text, /30 days of delivery/);
   });
 
-  test("a catalogue turn: products named in the reply become cards with live price and stock; the price matches the live fact", async () => {
-    llm.script = [call("search_catalogue", { query: "linen dress" }), say("The Red Linen Dress costs $49.90 and is in stock.")];
+  test("a catalogue turn: products named in the reply become cards with live price and stock; the price is written from the live fact", async () => {
+    llm.script = [call("search_catalogue", { query: "linen dress" }), say("<think>The shopper wants prices.</think>The Red Linen Dress costs $49.9 and is in stock.")];
     const r = await send(a, "what do linen dresses cost?");
     assert.equal(r.outcome, "answer");
     assert.equal(r.agent?.accepted, true);

@@ -56,7 +56,10 @@ test("products: named by their title (numbers in a title are sources); live pric
   assert.equal(checkReply("Express shipping costs €9.95 [P3].", seen([]), "en").ok, true);
   assert.equal(checkReply("Express shipping costs €9.95 [P2].", seen([]), "en").ok, false);
   // German notation of the live price; list numbering is layout; a product id is a source.
-  assert.equal(checkReply("Die Sony WH-1000XM5 Headphones kosten 349,00 €.", seen([sony]), "de").ok, true);
+  const de = checkReply("Die Sony WH-1000XM5 Headphones kosten 349,00 €.", seen([sony]), "de");
+  assert.equal(de.ok && de.text, "Die Sony WH-1000XM5 Headphones kosten €349.00.", "a live price is written as the chat formats it");
+  const cad = checkReply("The Moab 3 Hiking Boots are $129.99; shipping is €4.95 [P2].", seen([boots]), "en");
+  assert.equal(cad.ok && cad.text, "The Moab 3 Hiking Boots are CA$129.99; shipping is €4.95.");
   assert.equal(checkReply("1. Standard: €4.95 [P2]\n2. Express: €9.95 [P3]\n3. Sony WH-1000XM5 Headphones (prd_sony)", seen([sony]), "en").ok, true);
 });
 

@@ -16,7 +16,8 @@
 //      amount and currency) nor a money figure of a cited passage;
 //   8. it states a stock level ("in stock", "sold out", "nur noch wenige") that no named product's
 //      live availability has.
-// What passes is returned with the citation markers removed, the citations in order of first
+// What passes is returned with the citation markers removed, live prices written as chat/format.ts
+// writes them ("$49.9" → "$49.90", "349,00 €" → "€349.00"), the citations in order of first
 // mention (one per concept version) and the named products.
 import type { Citation } from "../knowledge/types.js";
 import { checkPhrasing } from "../knowledge/llm.js";
@@ -36,6 +37,8 @@ export type ReplyCheck = { ok: true; text: string; citations: Citation[]; produc
 
 /** "[P1]", "[P1, P3]", "[p2; P4]". */
 const MARKER = /\[\s*(P\d+(?:\s*[,;]\s*P\d+)*)\s*\]/gi;
+/** A money figure as written: "$49.9", "CA$129.99", "€ 4,95", "49,90 €", "12 EUR", "20 dollars". */
+const MONEY_TEXT = /(?:\b[A-Z]{1,2})?\$\s?\d+(?:[.,]\d+)*|[€£¥]\s?\d+(?:[.,]\d+)*|\b(?:EUR|USD|GBP|CHF)\s?\d+(?:[.,]\d+)*|\d+(?:[.,]\d+)*\s?(?:[$€£]|\b(?:EUR|USD|GBP|CHF|euros?|dollars?)\b)/gi;
 const LINK = /\]\(|\bhttps?:\/\/|\bwww\.|\bmailto:|\btel:|<\s*[a-z/!]/i;
 const ACTION_CLAIMS: RegExp[] = [
   /\b(?:i|we)(?:'ve|\s+have|\s+just)?\s+(?:added|put|placed|ordered|started|initiated|opened|processed|issued|refunded|cancel+ed|booked)\b/i,
@@ -111,12 +114,17 @@ export function checkReply(raw: string, seen: Seen, lang: ChatLang): ReplyCheck 
   if (!phrasing.ok) return { ok: false, reason: phrasing.reason ?? "phrasing" };
 
   const passageMoney = citedTexts.flatMap(moneyOf);
+  const livePrice = (q: Extract<Quantity, { kind: "money" }>): Money | undefined => prices.find((p) => same(major(p), majorOfQuantity(q)) && sameCurrency(q, p.currency));
   for (const q of moneyOf(claims)) {
-    const value = majorOfQuantity(q);
-    const live = prices.some((p) => same(major(p), value) && sameCurrency(q, p.currency));
-    const quoted = passageMoney.some((p) => p.currency === q.currency && same(majorOfQuantity(p), value));
-    if (!live && !quoted) return { ok: false, reason: `money_not_in_sources:${q.text}` };
+    const quoted = passageMoney.some((p) => p.currency === q.currency && same(majorOfQuantity(p), majorOfQuantity(q)));
+    if (!livePrice(q) && !quoted) return { ok: false, reason: `money_not_in_sources:${q.text}` };
   }
+  // A live price in the text is written as every chat answer writes it (chat/format.ts): "$49.9" → "$49.90".
+  const formatted = text.replace(MONEY_TEXT, (figure) => {
+    const [q] = moneyOf(figure);
+    const price = q ? livePrice(q) : undefined;
+    return price ? formatMoney(price) : figure;
+  });
 
   const states = new Set(facts.flatMap((f) => (isMoney(f.value) ? [] : [f.value.state])));
   let rest = claims;
@@ -126,5 +134,5 @@ export function checkReply(raw: string, seen: Seen, lang: ChatLang): ReplyCheck 
     }
     rest = rest.replace(re, " ");
   }
-  return { ok: true, text, citations: cited, products };
+  return { ok: true, text: formatted, citations: cited, products };
 }

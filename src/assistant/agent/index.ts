@@ -102,7 +102,8 @@ class LlmAgent implements TurnAgent {
         if (!res.ok) return { fallback: `llm_${res.reason}` };
         const requested = res.message.tool_calls ?? [];
         if (requested.length === 0) {
-          const checked = checkReply(res.message.content ?? "", tools, t.lang);
+          // Reasoning models may prefix their reasoning in <think> tags; it is never shown.
+          const checked = checkReply((res.message.content ?? "").replace(/<think>[\s\S]*?<\/think>/gi, ""), tools, t.lang);
           return checked.ok ? { reply: this.answer(t, tools, checked) } : { fallback: `reply_refused:${checked.reason}` };
         }
         if (last) return { fallback: "max_tool_rounds" };
