@@ -49,3 +49,21 @@ test("TRUST_PROXY accepts true, a hop count or a list", () => {
   assert.deepEqual(loadConfig({ TRUST_PROXY: "10.0.0.1, 10.0.0.0/8" }).trustProxy, ["10.0.0.1", "10.0.0.0/8"]);
   assert.equal(loadConfig({}).trustProxy, false);
 });
+
+test("LLM: off by default; with LLM_BASE_URL the agent mode, LLM_MODE and LLM_MAX_TOOL_ROUNDS validated", () => {
+  assert.equal(loadConfig({}).llm, null);
+  assert.deepEqual(loadConfig({ LLM_BASE_URL: "http://127.0.0.1:11434/v1/", LLM_MODEL: "qwen2.5:7b" }).llm, {
+    baseUrl: "http://127.0.0.1:11434/v1",
+    apiKey: undefined,
+    model: "qwen2.5:7b",
+    timeoutMs: 8000,
+    mode: "agent",
+    maxToolRounds: 3,
+  });
+  const phrase = loadConfig({ LLM_BASE_URL: "https://llm.example/v1", LLM_MODEL: "m", LLM_MODE: "phrase", LLM_MAX_TOOL_ROUNDS: "5" }).llm;
+  assert.equal(phrase?.mode, "phrase");
+  assert.equal(phrase?.maxToolRounds, 5);
+  assert.throws(() => loadConfig({ LLM_BASE_URL: "https://llm.example/v1" }), /LLM_MODEL: is required/);
+  assert.throws(() => loadConfig({ LLM_BASE_URL: "https://llm.example/v1", LLM_MODEL: "m", LLM_MODE: "chat" }), /LLM_MODE/);
+  assert.throws(() => loadConfig({ LLM_BASE_URL: "https://llm.example/v1", LLM_MODEL: "m", LLM_MAX_TOOL_ROUNDS: "20" }), /LLM_MAX_TOOL_ROUNDS/);
+});

@@ -147,12 +147,20 @@ const schema = z.object({
    */
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   /**
-   * Optional LLM that phrases policy answers from the retrieved passages only: base URL of an
-   * OpenAI-compatible API (POST {LLM_BASE_URL}/chat/completions, through the safe outbound fetch).
+   * Optional LLM: base URL of an OpenAI-compatible API (POST {LLM_BASE_URL}/chat/completions,
+   * through the safe outbound fetch, so a local server needs OUTBOUND_ALLOW_PRIVATE=true).
    * Unset: answers are composed extractively (no model needed). Its output is checked and discarded
-   * for the extractive answer when it states a number, price or promise not in a cited passage.
+   * for the extractive answer when it states a number, price or promise not in its sources.
    */
   LLM_BASE_URL: z.string().url().optional(),
+  /**
+   * What the LLM does (with LLM_BASE_URL): `agent` (default) — it chooses tools through
+   * OpenAI-compatible tool calling and writes the reply, checked by src/assistant/agent;
+   * `phrase` — it only rephrases the extractive policy answer (for models without tool calling).
+   */
+  LLM_MODE: z.enum(["agent", "phrase"]).default("agent"),
+  /** Agent mode: model responses that may request tools in one turn (1–8); then the reply must come. */
+  LLM_MAX_TOOL_ROUNDS: positiveInt.max(8).default(3),
   /** Bearer key sent to LLM_BASE_URL (optional: local servers often need none). */
   LLM_API_KEY: z.string().min(1).optional(),
   /** Model name sent to LLM_BASE_URL; required when LLM_BASE_URL is set. */
@@ -197,8 +205,12 @@ export interface Config {
   vectorQuantization: "f32" | "f16" | "i8";
   /** Operations endpoints: the worker role's optional HTTP port and the /metrics bearer token. */
   ops: { metricsPort: number | undefined; metricsToken: string | undefined };
-  /** Optional OpenAI-compatible LLM phrasing policy answers (src/assistant/knowledge/llm.ts); null = extractive only. */
-  llm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number } | null;
+  /**
+   * Optional OpenAI-compatible LLM (src/assistant/knowledge/llm.ts): the tool-calling agent of
+   * src/assistant/agent (`mode: "agent"`) or the phrasing of policy answers (`"phrase"`); null =
+   * extractive only.
+   */
+  llm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number; mode: "agent" | "phrase"; maxToolRounds: number } | null;
   /** Billing: Stripe when `stripe.secretKey` is set, otherwise the local test-mode checkout; `enabled` false = BILLING_MODE=off. */
   billing: {
     enabled: boolean;
@@ -275,7 +287,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bulkConcurrency: e.BULK_CONCURRENCY,
     vectorQuantization: e.VECTOR_QUANTIZATION,
     ops: { metricsPort: e.METRICS_PORT, metricsToken: e.METRICS_TOKEN },
-    llm: e.LLM_BASE_URL ? { baseUrl: e.LLM_BASE_URL.replace(/\/$/, ""), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL ?? "", timeoutMs: e.LLM_TIMEOUT_MS } : null,
+    llm: e.LLM_BASE_URL
+      ? { baseUrl: e.LLM_BASE_URL.replace(/\/$/, ""), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL ?? "", timeoutMs: e.LLM_TIMEOUT_MS, mode: e.LLM_MODE, maxToolRounds: e.LLM_MAX_TOOL_ROUNDS }
+      : null,
     billing: {
       enabled: e.BILLING_MODE === "on",
       defaultPlan: e.DEFAULT_PLAN ?? (e.BILLING_MODE === "on" ? "free" : "enterprise"),

@@ -14,6 +14,7 @@ import type { Lease, Semaphore } from "../../platform/concurrency.js";
 import { AccountsRepository } from "../../search/accounts/repository.js";
 import { planOf, type PlanName } from "../../search/billing/plans.js";
 import type { ShopperSession } from "../auth.js";
+import { agentFor, type TurnAgent } from "../agent/index.js";
 import { createKnowledge } from "../knowledge/index.js";
 import { KnowledgeUnavailable, type Knowledge } from "../knowledge/types.js";
 import { AssistantSettingsService } from "../settings/service.js";
@@ -37,6 +38,8 @@ import type { Answer, ChatEvent, NextAction, Outcome } from "./schemas.js";
 export interface ChatDeps {
   knowledge?: Knowledge;
   gateway?: StorefrontGateway;
+  /** LLM agent mode (src/assistant/agent); default: agentFor(ctx) — none unless LLM_BASE_URL is set with LLM_MODE=agent. */
+  agent?: TurnAgent;
 }
 
 export interface TurnResult {
@@ -86,6 +89,7 @@ export class ChatService {
   private readonly concurrent: Semaphore;
   private knowledgeImpl: Knowledge | undefined;
   private gatewayImpl: StorefrontGateway | undefined;
+  private readonly agent: TurnAgent | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -97,6 +101,7 @@ export class ChatService {
     this.settings = new AssistantSettingsService(ctx);
     this.knowledgeImpl = deps.knowledge;
     this.gatewayImpl = deps.gateway;
+    this.agent = deps.agent ?? agentFor(ctx);
     // Counters of fixed windows keyed by the window's start on ctx.clock; the limiter's own
     // expiry (two windows) only garbage-collects them.
     const ttl = (2 * WINDOW_MS) / 1000;
@@ -257,6 +262,9 @@ export class ChatService {
     try {
       const intent = await this.knowledge.classify(session.storeId, text, thread.locale);
       await emit(EVENT.intentClassified, intent.kind === "action" ? { kind: intent.kind, name: intent.name } : { kind: intent.kind });
+      // LLM agent mode (src/assistant/agent): the model's checked reply, or null → the path below.
+      const agentReply = this.agent ? await this.agent.turn(t, intent) : null;
+      if (agentReply) return agentReply;
       const lookup = intent.kind === "product" || intent.kind === "ambiguous" ? mayNameProduct(text) || intent.kind === "product" : intent.kind === "policy" && AVAILABILITY_CUE.test(text) && mayNameProduct(text);
       if (lookup) {
         const named = await namedProduct(t, intent.kind === "product" ? `${intent.query} ${text}` : text);

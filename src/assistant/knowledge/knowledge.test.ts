@@ -73,7 +73,7 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
 
   before(async () => {
     llm = await startFakeLlm();
-    t = await createTestApp({ dialect, env: { LLM_BASE_URL: llm.url, LLM_MODEL: "fake-model", LLM_API_KEY: "sk-test-key", LLM_TIMEOUT_MS: "300" } });
+    t = await createTestApp({ dialect, env: { LLM_BASE_URL: llm.url, LLM_MODE: "phrase", LLM_MODEL: "fake-model", LLM_API_KEY: "sk-test-key", LLM_TIMEOUT_MS: "300" } });
     const a = await registerStore(t);
     const b = await registerStore(t);
     storeA = a.clientId;

@@ -1,18 +1,28 @@
-// Optional LLM phrasing of an extractive answer (LLM_BASE_URL, LLM_API_KEY, LLM_MODEL).
+// The OpenAI-compatible LLM client (LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_TIMEOUT_MS) and the
+// output check shared by both LLM modes (LLM_MODE):
+//   - `agent` (default): src/assistant/agent drives a tool-calling loop through chatCompletion()
+//     and checks the model's reply with checkPhrasing() and its own rules;
+//   - `phrase`: phraseWithLlm() rephrases an extractive policy answer.
 //
-// The model gets the question and ONLY the passages the extractive answer cited, through an
-// OpenAI-compatible POST {LLM_BASE_URL}/chat/completions sent by the safe outbound fetch
-// (ctx.fetch) with its own time limit (LLM_TIMEOUT_MS). Its text replaces the extractive text only
-// when checkPhrasing() accepts it:
+// chatCompletion() is one POST {LLM_BASE_URL}/chat/completions sent by the safe outbound fetch
+// (ctx.fetch: address policy, deadline, body limit — a server on a private or loopback address is
+// reachable only with OUTBOUND_ALLOW_PRIVATE=true) with its own time limit (LLM_TIMEOUT_MS). Any
+// failure — unreachable, a timeout, a non-2xx status, an unparsable body, no choice — is a value
+// ({ ok: false, reason }), never an exception.
+//
+// Phrasing: the model gets the question and ONLY the passages the extractive answer cited. Its
+// text replaces the extractive text only when checkPhrasing() accepts it:
 //   - it is non-empty and at most MAX_LLM_CHARS characters;
 //   - every number it states (digits in en/de notation, number words) is a number of a cited
 //     passage or of a live fact — this covers prices, amounts, durations and percentages;
 //   - every promise word it uses (guarantee, free, always, never, refund, money back, lifetime,
 //     unlimited, no questions asked, any time … and the German counterparts) occurs in a cited
 //     passage.
-// Anything else — the LLM unreachable, a timeout, a non-2xx status, an unparsable reply or a
-// rejected text — keeps the extractive answer (phrased_by "extractive"); it is not a failure.
+// Anything else keeps the extractive answer (phrased_by "extractive"); it is not a failure. In
+// agent mode phraseWithLlm() does nothing: the agent writes the reply, and when the agent's reply
+// is refused the extractive answer is used as it is (one model, one chance per turn).
 import type { AppContext } from "../../platform/context.js";
+import { OutboundError } from "../../platform/outbound/safe-fetch.js";
 import { normalize, numbersIn, stem, words, type Lang } from "./text.js";
 
 export const MAX_LLM_CHARS = 1500;
@@ -55,18 +65,72 @@ export function checkPhrasing(text: string, cited: string[], lang: Lang, liveNum
   return { ok: true };
 }
 
-/** Asks the configured LLM to phrase the answer; null on any failure (the caller keeps the extractive text). */
+/** A tool call as the model sent it; `arguments` is the JSON text (some servers send an object). */
+export interface LlmToolCall {
+  id: string;
+  type?: string;
+  function: { name: string; arguments: unknown };
+}
+
+/** One message of the chat-completions conversation. */
+export interface LlmMessage {
+  role: "system" | "user" | "assistant" | "tool";
+  content: string | null;
+  tool_calls?: LlmToolCall[];
+  tool_call_id?: string;
+}
+
+export type LlmResult = { ok: true; message: LlmMessage } | { ok: false; reason: string };
+
+/**
+ * One chat-completions call with the configured model; `body` adds messages, tools, tool_choice …
+ * `timeoutMs` (default LLM_TIMEOUT_MS) may only shorten the configured limit.
+ */
+export async function chatCompletion(ctx: AppContext, body: Record<string, unknown>, timeoutMs?: number): Promise<LlmResult> {
+  const llm = ctx.config.llm;
+  if (!llm) return { ok: false, reason: "not_configured" };
+  let res;
+  try {
+    res = await ctx.fetch(`${llm.baseUrl}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json", ...(llm.apiKey ? { authorization: `Bearer ${llm.apiKey}` } : {}) },
+      body: JSON.stringify({ model: llm.model, ...body }),
+      timeoutMs: Math.max(1, Math.min(timeoutMs ?? llm.timeoutMs, llm.timeoutMs)),
+      maxBytes: 1024 * 1024,
+    });
+  } catch (e) {
+    return { ok: false, reason: e instanceof OutboundError ? e.kind : "unreachable" };
+  }
+  if (res.status < 200 || res.status >= 300) return { ok: false, reason: `http_${res.status}` };
+  let json: { choices?: Array<{ message?: Partial<LlmMessage> }> };
+  try {
+    json = JSON.parse(res.body.toString("utf8")) as typeof json;
+  } catch {
+    return { ok: false, reason: "invalid_json" };
+  }
+  const message = Array.isArray(json?.choices) ? json.choices[0]?.message : undefined;
+  if (!message || typeof message !== "object") return { ok: false, reason: "no_choice" };
+  const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+  return {
+    ok: true,
+    message: {
+      role: "assistant",
+      content: typeof message.content === "string" ? message.content : null,
+      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    },
+  };
+}
+
+/** Asks the configured LLM to phrase the answer (LLM_MODE=phrase); null on any failure (the caller keeps the extractive text). */
 export async function phraseWithLlm(
   ctx: AppContext,
   question: string,
   passages: Array<{ title: string; text: string }>,
   lang: Lang,
 ): Promise<string | null> {
-  const llm = ctx.config.llm;
-  if (!llm) return null;
+  if (ctx.config.llm?.mode !== "phrase") return null;
   const language = lang === "de" ? "German" : "English";
-  const body = {
-    model: llm.model,
+  const reply = await chatCompletion(ctx, {
     temperature: 0,
     max_tokens: 400,
     messages: [
@@ -81,20 +145,6 @@ export async function phraseWithLlm(
         content: `Passages:\n${passages.map((p, i) => `[${i + 1}] (${p.title}) ${p.text}`).join("\n")}\n\nQuestion: ${question}`,
       },
     ],
-  };
-  try {
-    const res = await ctx.fetch(`${llm.baseUrl}/chat/completions`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json", ...(llm.apiKey ? { authorization: `Bearer ${llm.apiKey}` } : {}) },
-      body: JSON.stringify(body),
-      timeoutMs: llm.timeoutMs,
-      maxBytes: 1024 * 1024,
-    });
-    if (res.status < 200 || res.status >= 300) return null;
-    const json = JSON.parse(res.body.toString("utf8")) as { choices?: Array<{ message?: { content?: unknown } }> };
-    const content = json.choices?.[0]?.message?.content;
-    return typeof content === "string" ? content.trim() : null;
-  } catch {
-    return null;
-  }
+  });
+  return reply.ok && reply.message.content !== null ? reply.message.content.trim() : null;
 }

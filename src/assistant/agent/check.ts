@@ -1,0 +1,138 @@
+// The check every reply the model writes in agent mode must pass before a shopper sees it. It is
+// pure: it compares the text with what the tools returned in this turn (`Seen`), nothing else.
+//
+// In order, a reply is refused (→ the extractive answer) when:
+//   1. it cites a passage id ([P7]) that no search_policies call of this turn returned;
+//   2. it is empty, or longer than MAX_LLM_CHARS;
+//   3. it holds a link or URL (links in an answer come only from the service's own framing);
+//   4. it claims an action was done ("I've added it to your cart", "wurde erstattet"): actions are
+//      only ever proposed for consent, through the propose_cart_action tool;
+//   5. it is grounded in nothing: no passage cited and no product of this turn named by its title;
+//   6. a number or promise word is not in its sources (checkPhrasing of knowledge/llm.ts over the
+//      cited passages and the named products' titles and ids, with the named products' live
+//      prices and stock quantities as the only other allowed numbers; ordered-list numbers at the
+//      start of a line are layout);
+//   7. a money figure ("€49.90", "12 EUR") is neither a live price of a named product (same
+//      amount and currency) nor a money figure of a cited passage;
+//   8. it states a stock level ("in stock", "sold out", "nur noch wenige") that no named product's
+//      live availability has.
+// What passes is returned with the citation markers removed, live prices written as chat/format.ts
+// writes them ("$49.9" → "$49.90", "349,00 €" → "€349.00"), the citations in order of first
+// mention (one per concept version) and the named products.
+import type { Citation } from "../knowledge/types.js";
+import { checkPhrasing } from "../knowledge/llm.js";
+import { quantities, type Quantity } from "../knowledge/text.js";
+import { currencyDigits, formatMoney, isMoney } from "../chat/format.js";
+import type { ChatLang } from "../chat/i18n.js";
+import type { LiveFact, Money, ProductCard, StockState } from "../storefront/types.js";
+
+/** What the tools of one turn returned: passages by id (P1, P2 …), product cards and their live facts by product id. */
+export interface Seen {
+  passages: ReadonlyMap<string, { citation: Citation; text: string }>;
+  products: ReadonlyMap<string, ProductCard>;
+  facts: ReadonlyMap<string, LiveFact[]>;
+}
+
+export type ReplyCheck = { ok: true; text: string; citations: Citation[]; products: ProductCard[] } | { ok: false; reason: string };
+
+/** "[P1]", "[P1, P3]", "[p2; P4]". */
+const MARKER = /\[\s*(P\d+(?:\s*[,;]\s*P\d+)*)\s*\]/gi;
+/** A money figure as written: "$49.9", "CA$129.99", "€ 4,95", "49,90 €", "12 EUR", "20 dollars". */
+const MONEY_TEXT = /(?:\b[A-Z]{1,2})?\$\s?\d+(?:[.,]\d+)*|[€£¥]\s?\d+(?:[.,]\d+)*|\b(?:EUR|USD|GBP|CHF)\s?\d+(?:[.,]\d+)*|\d+(?:[.,]\d+)*\s?(?:[$€£]|\b(?:EUR|USD|GBP|CHF|euros?|dollars?)\b)/gi;
+const LINK = /\]\(|\bhttps?:\/\/|\bwww\.|\bmailto:|\btel:|<\s*[a-z/!]/i;
+const ACTION_CLAIMS: RegExp[] = [
+  /\b(?:i|we)(?:'ve|\s+have|\s+just)?\s+(?:added|put|placed|ordered|started|initiated|opened|processed|issued|refunded|cancel+ed|booked)\b/i,
+  /\b(?:has|have|was|were)\s+been\s+(?:added|placed|ordered|started|initiated|processed|refunded|cancel+ed)\b/i,
+  /\badded\s+(?:\S+\s+){0,4}to\s+your\s+(?:cart|basket|bag)\b/i,
+  /\b(?:habe|haben)\b[^.!?]{0,60}\b(?:hinzugefügt|gelegt|gestartet|erstattet|storniert|bestellt)\b/i,
+  /\b(?:wurde|wurden|ist|sind)\b[^.!?]{0,60}\b(?:hinzugefügt|in\s+den\s+warenkorb\s+gelegt|gestartet|erstattet|storniert)\b/i,
+];
+/** Stock phrases, most specific first (each match is cut out before the next pattern runs). */
+const STOCK_PHRASES: Array<[RegExp, StockState[]]> = [
+  [/\b(?:out\s+of\s+stock|sold\s+out|not\s+in\s+stock|no\s+longer\s+in\s+stock)\b|\bnicht\s+(?:auf\s+lager|vorrätig|lieferbar)|\bausverkauft\b|\bvergriffen\b/giu, ["out_of_stock"]],
+  [/\blow\s+(?:on\s+)?stock\b|\bonly\s+(?:a\s+few|\w+)\s+left\b|\bnur\s+noch\s+(?:wenige|\w+)\b/giu, ["low_stock"]],
+  [/\bin\s+stock\b|\bauf\s+lager\b|\bvorrätig\b|\blieferbar\b/giu, ["in_stock", "low_stock"]],
+];
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Whether the text names the product: its whole title (any case, any spacing) or its id. */
+function names(text: string, card: ProductCard): boolean {
+  const title = card.title.trim();
+  if (title.length >= 2) {
+    const re = new RegExp(`(?<![\\p{L}\\p{N}])${title.split(/\s+/).map(escapeRegExp).join("\\s+")}(?![\\p{L}\\p{N}])`, "iu");
+    if (re.test(text)) return true;
+  }
+  return text.toLowerCase().includes(card.product_id.toLowerCase());
+}
+
+const major = (m: Money): number => m.amount_minor / 10 ** currencyDigits(m.currency);
+const moneyOf = (text: string) => quantities(text).filter((q): q is Extract<Quantity, { kind: "money" }> => q.kind === "money");
+const majorOfQuantity = (q: Extract<Quantity, { kind: "money" }>): number => (q.currency === "JPY" ? q.minor : q.minor / 100);
+const same = (a: number, b: number): boolean => Math.abs(a - b) < 0.0005;
+
+/** "$" is read as USD by quantities(); a live price in any dollar currency (CA$, A$ …) matches it too. */
+function sameCurrency(q: Extract<Quantity, { kind: "money" }>, currency: string): boolean {
+  return q.currency === currency || (q.text.includes("$") && formatMoney({ amount_minor: 0, currency }).includes("$"));
+}
+
+export function checkReply(raw: string, seen: Seen, lang: ChatLang): ReplyCheck {
+  const cited: Citation[] = [];
+  const citedTexts: string[] = [];
+  const keys = new Set<string>();
+  for (const m of raw.matchAll(MARKER)) {
+    for (const id of m[1]!.split(/[,;]/).map((s) => s.trim().toUpperCase())) {
+      const passage = seen.passages.get(id);
+      if (!passage) return { ok: false, reason: `citation_not_retrieved:${id}` };
+      citedTexts.push(passage.text);
+      const key = `${passage.citation.concept_id}:${passage.citation.concept_version}`;
+      if (!keys.has(key)) {
+        keys.add(key);
+        cited.push(passage.citation);
+      }
+    }
+  }
+  const text = raw
+    .replace(MARKER, "")
+    .replace(/[ \t]+([.,;:!?])/g, "$1")
+    .replace(/[ \t]{2,}/g, " ")
+    .replace(/[ \t]+$/gm, "")
+    .trim();
+  if (!text) return { ok: false, reason: "empty" };
+  if (LINK.test(text)) return { ok: false, reason: "link_not_allowed" };
+  if (ACTION_CLAIMS.some((re) => re.test(text))) return { ok: false, reason: "claims_action" };
+
+  const products = [...seen.products.values()].filter((card) => names(text, card));
+  if (cited.length === 0 && products.length === 0) return { ok: false, reason: "ungrounded" };
+  const facts = products.flatMap((p) => seen.facts.get(p.product_id) ?? []);
+  const prices = facts.map((f) => f.value).filter(isMoney);
+  const liveNumbers = [...prices.map(major), ...facts.flatMap((f) => (!isMoney(f.value) && f.value.quantity !== undefined ? [f.value.quantity] : []))];
+
+  // Ordered-list numbers ("1. …") are layout, not claims.
+  const claims = text.replace(/^[ \t]*\d{1,2}[.)][ \t]+/gm, "");
+  const phrasing = checkPhrasing(claims, [...citedTexts, ...products.flatMap((p) => [p.title, p.product_id])], lang, liveNumbers);
+  if (!phrasing.ok) return { ok: false, reason: phrasing.reason ?? "phrasing" };
+
+  const passageMoney = citedTexts.flatMap(moneyOf);
+  const livePrice = (q: Extract<Quantity, { kind: "money" }>): Money | undefined => prices.find((p) => same(major(p), majorOfQuantity(q)) && sameCurrency(q, p.currency));
+  for (const q of moneyOf(claims)) {
+    const quoted = passageMoney.some((p) => p.currency === q.currency && same(majorOfQuantity(p), majorOfQuantity(q)));
+    if (!livePrice(q) && !quoted) return { ok: false, reason: `money_not_in_sources:${q.text}` };
+  }
+  // A live price in the text is written as every chat answer writes it (chat/format.ts): "$49.9" → "$49.90".
+  const formatted = text.replace(MONEY_TEXT, (figure) => {
+    const [q] = moneyOf(figure);
+    const price = q ? livePrice(q) : undefined;
+    return price ? formatMoney(price) : figure;
+  });
+
+  const states = new Set(facts.flatMap((f) => (isMoney(f.value) ? [] : [f.value.state])));
+  let rest = claims;
+  for (const [re, allowed] of STOCK_PHRASES) {
+    for (const m of rest.matchAll(re)) {
+      if (!allowed.some((s) => states.has(s))) return { ok: false, reason: `stock_not_live:${m[0].toLowerCase()}` };
+    }
+    rest = rest.replace(re, " ");
+  }
+  return { ok: true, text: formatted, citations: cited, products };
+}
