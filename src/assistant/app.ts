@@ -14,10 +14,17 @@ import { registerAdminAudit } from "./audit/hook.js";
 import { auditRoutes } from "./audit/routes.js";
 import { connectionRoutes } from "./connections/routes.js";
 import { catalogRoutes } from "./catalog/routes.js";
+import { createStorefrontGateway, type CatalogPort } from "./storefront/index.js";
 import { exchangeRoutes } from "./exchange/routes.js";
 import { settingsRoutes } from "./settings/routes.js";
 
-export async function buildAssistantApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
+/** What the Assistant API is built from besides the context: the Search API's catalogue port. */
+export interface AssistantBuildOptions extends BuildOptions {
+  /** The store's own products (src/search/catalog/port.ts: searchCatalog), the embedded catalogue. */
+  catalog: CatalogPort;
+}
+
+export async function buildAssistantApp(ctx: AppContext, options: AssistantBuildOptions): Promise<App> {
   const app = await createHttpApp({
     kind: "assistant",
     config: ctx.config,
@@ -38,9 +45,10 @@ export async function buildAssistantApp(ctx: AppContext, options: BuildOptions =
   await publicKeyRoutes(app, ctx);
   await sessionRoutes(app, ctx);
   await policyRoutes(app, ctx);
-  await chatRoutes(app, ctx);
+  const gateway = createStorefrontGateway(ctx, options.catalog);
+  await chatRoutes(app, ctx, { gateway });
   await connectionRoutes(app, ctx);
-  await catalogRoutes(app, ctx);
+  await catalogRoutes(app, ctx, gateway);
   await exchangeRoutes(app, ctx);
   await settingsRoutes(app, ctx);
   await auditRoutes(app, ctx);

@@ -11,6 +11,8 @@ import { buildAssistantApp } from "../../src/assistant/app.js";
 import { testEnv } from "./env.js";
 import { createWorkers, type Workers } from "../../src/search/workers.js";
 import { createTestStorage, openTestContext, testConfig, type DialectName } from "./database.js";
+import { searchCatalog } from "../../src/search/catalog/port.js";
+import { SearchService } from "../../src/search/search/service.js";
 
 export { testModelDir, type DialectName } from "./database.js";
 
@@ -38,7 +40,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const config = await testConfig(storage, options);
   const ctx = await openTestContext(config, storage.pgSchema, options.clock);
   const search = await buildSearchApp(ctx, { logger: false });
-  const assistant = await buildAssistantApp(ctx, { logger: false });
+  const assistant = await buildAssistantApp(ctx, { logger: false, catalog: searchCatalog(ctx, new SearchService(ctx)) });
   const workers = createWorkers(ctx, { random: () => 0.5 });
   await search.ready();
   await assistant.ready();

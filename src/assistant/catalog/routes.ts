@@ -8,6 +8,7 @@ import { shopperRoutes } from "../routes.js";
 import { CorrelationId, problems } from "../schemas.js";
 import { DEFAULT_LIMIT, LIVE_READ_LIMIT, MAX_LIMIT } from "../storefront/rules.js";
 import { CatalogService } from "./service.js";
+import type { StorefrontGateway } from "../storefront/types.js";
 
 const Money = Type.Object({ amount_minor: Type.Integer({ description: "Minor units (cents for USD)" }), currency: Type.String({ description: "ISO 4217" }) });
 const Stock = Type.Object({
@@ -35,9 +36,9 @@ export const LiveFactSchema = Type.Object({
 const Repeatable = (description: string) =>
   Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 20, description: `${description} (repeatable)` }));
 
-export async function catalogRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function catalogRoutes(app: App, ctx: AppContext, gateway: StorefrontGateway): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const service = new CatalogService(ctx);
+  const service = new CatalogService(gateway);
   const catalog = shopperRoutes(ctx, "catalog");
 
   r.get(

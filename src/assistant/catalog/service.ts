@@ -1,16 +1,10 @@
 // Direct catalogue search for shoppers: the storefront gateway with the spec's five rules; a
 // catalogue that cannot be read becomes 503 storefront_unavailable.
-import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
-import { createStorefrontGateway } from "../storefront/index.js";
 import { StorefrontUnavailable, type CatalogQuery, type CatalogSearchResult, type StorefrontGateway } from "../storefront/types.js";
 
 export class CatalogService {
-  private readonly gateway: StorefrontGateway;
-
-  constructor(ctx: AppContext, gateway?: StorefrontGateway) {
-    this.gateway = gateway ?? createStorefrontGateway(ctx);
-  }
+  constructor(private readonly gateway: StorefrontGateway) {}
 
   async search(storeId: string, query: CatalogQuery): Promise<CatalogSearchResult> {
     if (query.price_min_minor !== undefined && query.price_max_minor !== undefined && query.price_min_minor > query.price_max_minor) {

@@ -32,7 +32,7 @@ const ActionSchema = Type.Object({
 const LIMITS_NOTE =
   "Refused with 429 RATE_LIMITED (details.window: session_turns_per_minute, thread_turns, store_turns_per_minute, store_concurrent_turns; details.retry_after seconds and Retry-After header) — never queued.";
 
-export async function chatRoutes(app: App, ctx: AppContext, deps: ChatDeps = {}): Promise<void> {
+export async function chatRoutes(app: App, ctx: AppContext, deps: ChatDeps): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new ChatService(ctx, deps);
   const chat = shopperRoutes(ctx, "chat");

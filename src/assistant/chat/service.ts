@@ -18,7 +18,6 @@ import { agentFor, type TurnAgent } from "../agent/index.js";
 import { createKnowledge } from "../knowledge/index.js";
 import { KnowledgeUnavailable, type Knowledge } from "../knowledge/types.js";
 import { AssistantSettingsService } from "../settings/service.js";
-import { createStorefrontGateway } from "../storefront/index.js";
 import { StorefrontUnavailable, type ActionName, type StorefrontGateway } from "../storefront/types.js";
 import { SessionsService } from "../sessions/service.js";
 import type { ThreadRow } from "../sessions/repository.js";
@@ -37,7 +36,8 @@ import type { Answer, ChatEvent, NextAction, Outcome } from "./schemas.js";
 
 export interface ChatDeps {
   knowledge?: Knowledge;
-  gateway?: StorefrontGateway;
+  /** The storefront gateway (the composition root's: buildAssistantApp). */
+  gateway: StorefrontGateway;
   /** LLM agent mode (src/assistant/agent); default: agentFor(ctx) — none unless LLM_BASE_URL is set with LLM_MODE=agent. */
   agent?: TurnAgent;
 }
@@ -88,12 +88,12 @@ export class ChatService {
   private readonly sessionTurns: Limiter;
   private readonly concurrent: Semaphore;
   private knowledgeImpl: Knowledge | undefined;
-  private gatewayImpl: StorefrontGateway | undefined;
+  private readonly gatewayImpl: StorefrontGateway;
   private readonly agent: TurnAgent | undefined;
 
   constructor(
     private readonly ctx: AppContext,
-    deps: ChatDeps = {},
+    deps: ChatDeps,
   ) {
     this.repo = new ChatRepository(ctx.database.db);
     this.sessions = new SessionsService(ctx);
@@ -121,7 +121,6 @@ export class ChatService {
   }
 
   private get gateway(): StorefrontGateway {
-    this.gatewayImpl ??= createStorefrontGateway(this.ctx);
     return this.gatewayImpl;
   }
 

@@ -15,6 +15,8 @@ import { ImagePipeline } from "../../embeddings/pipeline.js";
 import type { EmbeddingModel } from "../../embeddings/types.js";
 import { ProductsService } from "../../search/products/service.js";
 import { buildAssistantApp } from "../app.js";
+import { searchCatalog } from "../../search/catalog/port.js";
+import { SearchService } from "../../search/search/service.js";
 
 interface Turn {
   outcome: string;
@@ -51,7 +53,7 @@ describeEachDialect("assistant chat: a configured embedding model that fails →
       close: async () => {},
     };
     const ctx = { ...t.ctx, model: flaky, images: new ImagePipeline(flaky, t.ctx.fetch, { maxPixels: t.config.outbound.maxPixels }) };
-    app = await buildAssistantApp(ctx, { logger: false });
+    app = await buildAssistantApp(ctx, { logger: false, catalog: searchCatalog(ctx, new SearchService(ctx)) });
     await app.ready();
 
     a = await chatShop(t);

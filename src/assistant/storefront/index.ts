@@ -4,6 +4,7 @@ import type { AppContext } from "../../platform/context.js";
 import { secretBoxFor } from "../../platform/secrets.js";
 import { ConnectionsRepository, type ConnectionRow } from "../connections/repository.js";
 import { AssistantSettingsService } from "../settings/service.js";
+import type { CatalogPort } from "./catalog-port.js";
 import type { CatalogConnector } from "./connector.js";
 import { EmbeddedConnector } from "./embedded.js";
 import { searchWithRules } from "./rules.js";
@@ -13,11 +14,13 @@ import { StorefrontUnavailable, type StorefrontGateway } from "./types.js";
 export { StorefrontUnavailable } from "./types.js";
 export { EMBEDDED_SOURCE } from "./embedded.js";
 export { LIVE_READ_LIMIT, NOT_VERIFIED_LIVE } from "./rules.js";
+export type { CatalogPort } from "./catalog-port.js";
 
 /** AAD binding a connection's token envelope to its store and connection. */
 export const tokenAad = (storeId: string, connectionId: string): string => `storefront-token:${storeId}:${connectionId}`;
 
-export function createStorefrontGateway(ctx: AppContext): StorefrontGateway {
+/** The gateway over `catalog`, the store's own products (the embedded default when no storefront is connected). */
+export function createStorefrontGateway(ctx: AppContext, catalog: CatalogPort): StorefrontGateway {
   const connections = new ConnectionsRepository(ctx.database.db);
   const settings = new AssistantSettingsService(ctx);
 
@@ -41,7 +44,7 @@ export function createStorefrontGateway(ctx: AppContext): StorefrontGateway {
     } catch (e) {
       throw new StorefrontUnavailable("shopsight_catalog", `The store's catalogue settings could not be read: ${(e as Error).message}`);
     }
-    const connector = conn ? shopify(storeId, conn, currency) : new EmbeddedConnector(ctx, storeId, currency);
+    const connector = conn ? shopify(storeId, conn, currency) : new EmbeddedConnector(ctx, catalog, storeId, currency);
     return { connector, currency };
   }
 

@@ -1,6 +1,6 @@
-// Queries of the embedded catalogue connector: the store's products (Search API table), and the
-// carts, returns and orders kept for it (0011). storeId first on every method.
-import { sql, type Selectable, type SqlBool, type RawBuilder } from "kysely";
+// Queries of the embedded catalogue connector: the carts, returns and orders kept for it (0011;
+// the products themselves are read through the catalogue port). storeId first on every method.
+import type { Selectable } from "kysely";
 import type { Dialect, Executor } from "../../platform/db/index.js";
 import type { AssistantCartsTable, AssistantOrdersTable, AssistantReturnsTable } from "../../platform/db/schema.js";
 
@@ -8,63 +8,11 @@ export type CartRow = Selectable<AssistantCartsTable>;
 export type ReturnRow = Selectable<AssistantReturnsTable>;
 export type OrderRow = Selectable<AssistantOrdersTable>;
 
-export interface CatalogRow {
-  product_id: string;
-  image_url: string;
-  name: string | null;
-  category: string | null;
-  brand: string | null;
-  color_name: string | null;
-  metadata: string;
-  dominant_colors: string;
-  created_at: number;
-}
-
-export interface LiveRow {
-  product_id: string;
-  price: number | null;
-  metadata: string;
-}
-
 export class StorefrontRepository {
   constructor(
     private readonly db: Executor,
     readonly dialect: Dialect,
   ) {}
-
-  /** Products passing `conditions`, oldest first, one page (the caller pages with offset). */
-  catalogPage(storeId: string, conditions: RawBuilder<SqlBool>[], limit: number, offset: number): Promise<CatalogRow[]> {
-    let q = this.db.selectFrom("products").where("store_id", "=", storeId);
-    for (const c of conditions) q = q.where(c);
-    return q
-      .select(["product_id", "image_url", "name", "category", "brand", "color_name", "metadata", "dominant_colors", "created_at"])
-      .orderBy("created_at")
-      .orderBy("product_id")
-      .limit(limit)
-      .offset(offset)
-      .execute();
-  }
-
-  catalogRows(storeId: string, productIds: readonly string[]): Promise<CatalogRow[]> {
-    if (productIds.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom("products")
-      .select(["product_id", "image_url", "name", "category", "brand", "color_name", "metadata", "dominant_colors", "created_at"])
-      .where("store_id", "=", storeId)
-      .where("product_id", "in", [...productIds])
-      .execute();
-  }
-
-  /** The live read: price column and metadata, straight from the table at request time. */
-  liveRows(storeId: string, productIds: readonly string[]): Promise<LiveRow[]> {
-    if (productIds.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom("products")
-      .select(["product_id", "price", "metadata"])
-      .where("store_id", "=", storeId)
-      .where("product_id", "in", [...productIds])
-      .execute();
-  }
 
   // --- carts ---------------------------------------------------------------------------------
   findCart(storeId: string, sessionId: string, source: string): Promise<CartRow | undefined> {
@@ -119,10 +67,4 @@ export class StorefrontRepository {
       .onConflict((oc) => oc.columns(["store_id", "order_id"]).doUpdateSet(rest))
       .execute();
   }
-}
-
-/** Case-insensitive "any of these words occurs" over the text columns, for lexical matching. */
-export function anyTermCondition(dialect: Dialect, terms: string[]): RawBuilder<SqlBool> {
-  const hay = sql`lower(coalesce(name, '') || ' ' || coalesce(category, '') || ' ' || coalesce(brand, '') || ' ' || coalesce(color_name, '') || ' ' || ${dialect === "postgres" ? sql`metadata::text` : sql`metadata`})`;
-  return sql<SqlBool>`(${sql.join(terms.map((t) => sql`${hay} LIKE ${`%${t.replace(/[%_\\]/g, "")}%`}`), sql` OR `)})`;
 }

@@ -1,0 +1,144 @@
+// The Search API's side of the assistant's catalogue port (src/assistant/storefront/catalog-port.ts):
+// the store's published products, matched by the Search API's own engine.
+//
+// Matching: with `q`, the Search API's text search (SearchService.text: lexical + visual ranking,
+// recording no Search API search history) with the filters as its pre-filters; when the embedding
+// model is not loaded the match is lexical (every word of `q` looked up in name, category, brand,
+// colour and metadata; ranked by words matched). Without `q`, the filtered catalogue in indexing
+// order. Filters: category → metadata.category (any of, ignoring case); colours → the Search
+// colour filter (metadata.color_name or a dominant colour within ΔE00 15; any of them);
+// size → metadata.size (any of, ignoring case); sku → metadata.sku.
+// Published: every product except those whose metadata says `published: false` or
+// `status: "draft" | "archived"`.
+import type { AppContext } from "../../platform/context.js";
+import { isAppError } from "../../platform/errors/catalogue.js";
+import type { CatalogLiveRow, CatalogMatch, CatalogPort, CatalogProduct } from "../../assistant/storefront/catalog-port.js";
+import { colorMatches, parseColorFilter, sqlConditions, type MetadataFilter, type SearchFilters } from "../search/filters.js";
+import type { SearchService } from "../search/service.js";
+import { anyTermCondition, CatalogRepository, type CatalogRow } from "./repository.js";
+
+/** Products scanned at most for a lexical or filter-only match. */
+const SCAN_LIMIT = 5000;
+const PAGE = 500;
+
+const PUBLISHED: MetadataFilter[] = [
+  { field: "published", operator: "ne", value: false },
+  { field: "status", operator: "nin", value: ["draft", "archived"] },
+];
+
+function parseMeta(text: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function isPublished(meta: Record<string, unknown>): boolean {
+  if (meta.published === false) return false;
+  const status = typeof meta.status === "string" ? meta.status.toLowerCase() : "";
+  return status !== "draft" && status !== "archived";
+}
+
+const words = (q: string): string[] => [...new Set(q.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 2))].slice(0, 12);
+
+const product = (row: CatalogRow, meta = parseMeta(row.metadata)): CatalogProduct => ({ product_id: row.product_id, image_url: row.image_url, name: row.name, metadata: meta });
+
+export class SearchCatalog implements CatalogPort {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly search: SearchService,
+    private readonly repo: CatalogRepository,
+  ) {}
+
+  private filters(query: CatalogMatch): SearchFilters {
+    const m: MetadataFilter[] = [...PUBLISHED];
+    if (query.category?.length) m.push({ field: "category", operator: "in", value: query.category });
+    if (query.size?.length) m.push({ field: "size", operator: "in", value: query.size });
+    if (query.sku !== undefined) m.push({ field: "sku", operator: "eq", value: query.sku });
+    return { metadata_filters: m };
+  }
+
+  async match(storeId: string, query: CatalogMatch, depth: number): Promise<CatalogProduct[]> {
+    const filters = this.filters(query);
+    const colors = query.colors ?? [];
+    if (query.q !== undefined && query.q.trim() !== "" && this.ctx.model) {
+      const ranked = await this.semantic(storeId, query.q, filters, colors, depth);
+      if (ranked) return ranked;
+    }
+    return this.scan(storeId, query.q, filters, colors, depth);
+  }
+
+  async products(storeId: string, productIds: readonly string[]): Promise<CatalogProduct[]> {
+    return (await this.repo.rows(storeId, productIds)).flatMap((row) => {
+      const meta = parseMeta(row.metadata);
+      return isPublished(meta) ? [product(row, meta)] : [];
+    });
+  }
+
+  async live(storeId: string, productIds: readonly string[]): Promise<CatalogLiveRow[]> {
+    return (await this.repo.liveRows(storeId, productIds)).map((r) => ({ product_id: r.product_id, price: r.price, metadata: parseMeta(r.metadata) }));
+  }
+
+  /**
+   * Text search through the Search API's engine; null when the model cannot embed (lexical
+   * fallback). Source null: no Search API history row (assistant searches are not Search API
+   * searches and stay out of its analytics).
+   */
+  private async semantic(storeId: string, q: string, filters: SearchFilters, colors: string[], depth: number): Promise<CatalogProduct[] | null> {
+    const runs = colors.length === 0 ? [undefined] : colors;
+    const best = new Map<string, number>();
+    try {
+      for (const color of runs) {
+        const res = await this.search.text(storeId, q, { ...filters, ...(color ? { color } : {}), limit: depth, threshold: 0 }, null);
+        for (const r of res.results) best.set(r.product_id, Math.max(best.get(r.product_id) ?? -1, r.similarity_score));
+      }
+    } catch (e) {
+      if (isAppError(e) && e.code === "model_unavailable") return null;
+      throw e;
+    }
+    const ids = [...best].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, depth).map(([id]) => id);
+    const rows = new Map((await this.repo.rows(storeId, ids)).map((r) => [r.product_id, r]));
+    return ids.flatMap((id) => {
+      const row = rows.get(id);
+      if (!row) return [];
+      const meta = parseMeta(row.metadata);
+      return isPublished(meta) ? [product(row, meta)] : [];
+    });
+  }
+
+  /** Filtered catalogue in indexing order; with `q`, lexical: ranked by the number of words found. */
+  private async scan(storeId: string, q: string | undefined, filters: SearchFilters, colors: string[], depth: number): Promise<CatalogProduct[]> {
+    const terms = q ? words(q) : [];
+    if (q && q.trim() !== "" && terms.length === 0) return [];
+    const conds = sqlConditions(this.ctx.database.dialect, filters);
+    if (terms.length > 0) conds.push(anyTermCondition(this.ctx.database.dialect, terms));
+    const colorFilters = colors.map(parseColorFilter);
+    const found: Array<{ row: CatalogRow; score: number }> = [];
+    for (let offset = 0; offset < SCAN_LIMIT; offset += PAGE) {
+      const page = await this.repo.page(storeId, conds, PAGE, offset);
+      for (const row of page) {
+        if (colorFilters.length > 0) {
+          const dominant = JSON.parse(row.dominant_colors) as { hex: string; share: number }[];
+          if (!colorFilters.some((f) => colorMatches(f, row.color_name, dominant))) continue;
+        }
+        let score = 0;
+        if (terms.length > 0) {
+          const hay = `${row.name ?? ""} ${row.category ?? ""} ${row.brand ?? ""} ${row.color_name ?? ""} ${row.metadata}`.toLowerCase();
+          score = terms.filter((t) => hay.includes(t)).length;
+        }
+        found.push({ row, score });
+      }
+      // Without words the order is the table's: stop as soon as the page is full.
+      if (page.length < PAGE || (terms.length === 0 && found.length >= depth)) break;
+    }
+    if (terms.length > 0) found.sort((a, b) => b.score - a.score);
+    return found.slice(0, depth).map((f) => product(f.row));
+  }
+}
+
+/** The port over `search` (the composition root's SearchService) and the context's database. */
+export function searchCatalog(ctx: AppContext, search: SearchService): CatalogPort {
+  return new SearchCatalog(ctx, search, new CatalogRepository(ctx.database.db, ctx.database.dialect));
+}
