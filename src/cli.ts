@@ -11,11 +11,11 @@ import { loadConfig } from "./platform/config.js";
 import { createContext } from "./platform/context.js";
 import { AppError } from "./platform/errors/catalogue.js";
 import { AccountsService } from "./search/accounts/service.js";
-import { AccountsRepository } from "./search/accounts/repository.js";
+import { AccountsRepository } from "./tenancy/stores/repository.js";
 import { Reindexer } from "./search/products/reindex.js";
 import { BillingService } from "./search/billing/service.js";
 import { StripeGateway } from "./search/billing/stripe.js";
-import { isPlanName, PLANS } from "./search/billing/plans.js";
+import { isPlanName, PLANS } from "./tenancy/plans.js";
 import { isRole, runRole, ROLES } from "./serve.js";
 import { formatReport, migrateData, MigrateDataError } from "./platform/db/migrate-data.js";
 

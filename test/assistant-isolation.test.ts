@@ -15,7 +15,7 @@ import { snapshot, tablesWithStoreId } from "./support/store-snapshot.js";
 import { bearer, freshIp } from "./support/factories.js";
 import { anonymousSession, chatShop, customerSession, openThread, putCatalogProduct, putPolicy, putSettings } from "./support/chat.js";
 import { startStorefront, fakeProduct, type StorefrontServer } from "./support/storefront-server.js";
-import { routesOf } from "../src/search/auth/authenticate.js";
+import { routesOf } from "../src/tenancy/authenticate.js";
 
 interface StoreA {
   slug: string;

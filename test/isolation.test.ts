@@ -16,8 +16,8 @@ import { createTestApp, describeEachDialect, type TestApp } from "./support/harn
 import { snapshot, tablesWithStoreId } from "./support/store-snapshot.js";
 import { bearer, loginToken, machineToken, registerStore } from "./support/factories.js";
 import { addMember, createApiKey, createGroup } from "./support/members.js";
-import { routesOf } from "../src/search/auth/authenticate.js";
-import { API_KEY_PERMISSIONS, permissionsToScopes } from "../src/search/auth/permissions.js";
+import { routesOf } from "../src/tenancy/authenticate.js";
+import { API_KEY_PERMISSIONS, permissionsToScopes } from "../src/tenancy/permissions.js";
 import { ProductsService } from "../src/search/products/service.js";
 import { solidImage } from "./support/servers.js";
 

@@ -19,7 +19,7 @@ import type { InjectOptions } from "fastify";
 import { createTestApp, describeEachDialect, type TestApp } from "./support/harness.js";
 import { bearer, loginToken, registerStore } from "./support/factories.js";
 import { anonymousSession, chatShop } from "./support/chat.js";
-import { routesOf } from "../src/search/auth/authenticate.js";
+import { routesOf } from "../src/tenancy/authenticate.js";
 import type { App } from "../src/platform/http/app.js";
 import { JSON_MAX_DEPTH, JSON_MAX_KEYS } from "../src/platform/http/json-body.js";
 

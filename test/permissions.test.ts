@@ -7,8 +7,8 @@ import { createTestApp, describeEachDialect, type TestApp } from "./support/harn
 import { bearer, loginToken } from "./support/factories.js";
 import { addMember, createApiKey, createGroup, storeWithRoles, type StoreWithRoles } from "./support/members.js";
 import { checkPermissionMatrix, type GatedRoute } from "./support/permission-matrix.js";
-import { routesOf } from "../src/search/auth/authenticate.js";
-import { API_KEY_PERMISSIONS, permissionsToScopes } from "../src/search/auth/permissions.js";
+import { routesOf } from "../src/tenancy/authenticate.js";
+import { API_KEY_PERMISSIONS, permissionsToScopes } from "../src/tenancy/permissions.js";
 
 let n = 0;
 const email = (label: string) => `${label}-${Date.now().toString(36)}-${(n += 1)}@example.com`;

@@ -11,8 +11,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../platform/context.js";
 import { AppError } from "../platform/errors/catalogue.js";
 import { sha256 } from "../platform/ids.js";
-import { bearerOf, createAuthenticator } from "../search/auth/authenticate.js";
-import { requirePermission, type Permission } from "../search/auth/permissions.js";
+import { bearerOf, createAuthenticator } from "../tenancy/authenticate.js";
+import { requirePermission, type Permission } from "../tenancy/permissions.js";
 import type { App } from "../platform/http/app.js";
 import { SessionsRepository } from "./sessions/repository.js";
 

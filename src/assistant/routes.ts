@@ -9,7 +9,7 @@
 //   r.get("/v1/admin/x", admin({ summary, response: { 200: View, ...problems(400) } }), handler);
 import type { FastifySchema } from "fastify";
 import type { AppContext } from "../platform/context.js";
-import type { Permission } from "../search/auth/permissions.js";
+import type { Permission } from "../tenancy/permissions.js";
 import { dashboardGuard, sessionGuard } from "./auth.js";
 import { problems, sessionSecurity } from "./schemas.js";
 

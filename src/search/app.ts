@@ -1,7 +1,7 @@
 // The Search API: every resource plugs its routes in here.
 import type { AppContext } from "../platform/context.js";
-import { createHttpApp, type App } from "../platform/http/app.js";
-import { createAuthenticator, trackRoutes } from "./auth/authenticate.js";
+import { createHttpApp, type App, type BuildOptions } from "../platform/http/app.js";
+import { createAuthenticator, trackRoutes } from "../tenancy/authenticate.js";
 import { authRoutes } from "./auth/routes.js";
 import { accountRoutes } from "./accounts/routes.js";
 import { securityRoutes } from "./security/routes.js";
@@ -20,11 +20,6 @@ import { opsRoutes } from "../platform/http/ops.js";
 import { adminRoutes } from "./admin/routes.js";
 import { portalRoutes } from "./portal/routes.js";
 
-export interface BuildOptions {
-  isReady?: () => boolean;
-  /** false: silent; `{ stream }`: JSON log lines to that stream (tests). */
-  logger?: boolean | { stream: NodeJS.WritableStream };
-}
 
 export async function buildSearchApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
   const app = await createHttpApp({

@@ -29,7 +29,7 @@ import {
   ROLE_PERMISSIONS,
   ROLES,
   type Permission,
-} from "../../src/search/auth/permissions.js";
+} from "../../src/tenancy/permissions.js";
 import type { TestApp } from "./harness.js";
 import { bearer } from "./factories.js";
 import { addMember, createApiKey, createGroup, revokeApiKey, setGroups, type StoreWithRoles } from "./members.js";

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { AppContext } from "../../platform/context.js";
 import type { App } from "../../platform/http/app.js";
-import { storeOf } from "../../search/auth/authenticate.js";
+import { storeOf } from "../../tenancy/authenticate.js";
 import { adminRoutes } from "../routes.js";
 import { CorrelationId, problems } from "../schemas.js";
 import { AuditService } from "./service.js";

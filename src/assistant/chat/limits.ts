@@ -10,7 +10,7 @@
 // | enterprise | 3000                       | 128                        |
 //
 // Per session: 10 turns per minute; per thread: 50 turns in its lifetime (then open a new thread).
-import type { PlanName } from "../../search/billing/plans.js";
+import type { PlanName } from "../../tenancy/plans.js";
 
 export interface PlanTurnLimits {
   turns_per_minute: number;

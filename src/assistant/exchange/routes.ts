@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { AppContext } from "../../platform/context.js";
 import type { App } from "../../platform/http/app.js";
-import { actorUserIdOf, storeOf } from "../../search/auth/authenticate.js";
+import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
 import { adminRoutes } from "../routes.js";
 import { CorrelationId, Locale, problems } from "../schemas.js";
 import { ExchangeService, MAX_ASSERTION_LIFETIME_SECONDS } from "./service.js";

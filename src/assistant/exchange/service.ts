@@ -17,7 +17,7 @@ import { decodeJwt, jwtVerify } from "jose";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret } from "../../platform/ids.js";
-import { AccountsRepository } from "../../search/accounts/repository.js";
+import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { secretBoxFor } from "../../platform/secrets.js";
 import { SessionsRepository } from "../sessions/repository.js";
 import { mintBudget, newSession, SESSION_TTL_SECONDS } from "../sessions/service.js";

@@ -29,7 +29,7 @@
 // kleider, dress, dresses; matched against the product's category ignoring case) and price bounds
 // ("under 50", "below €30", "between 20 and 40", "unter 50 €", "ab 20", "zwischen 20 und 40")
 // converted to minor units of the store currency.
-import { toMinor } from "../../search/feedback/currency.js";
+import { toMinor } from "../../tenancy/currency.js";
 import type { Intent } from "./types.js";
 import { isStopWord, langOf, normalize, parseNumber, words } from "./text.js";
 

@@ -2,7 +2,7 @@
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
-import { AccountsRepository } from "../../search/accounts/repository.js";
+import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { SESSION_TOKEN_PREFIX, type ShopperSession } from "../auth.js";
 import { PublicKeysService } from "../public-keys/service.js";
 import { SessionsRepository, type SessionRow, type ThreadRow } from "./repository.js";

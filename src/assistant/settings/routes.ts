@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { AppContext } from "../../platform/context.js";
 import type { App } from "../../platform/http/app.js";
-import { actorUserIdOf, storeOf } from "../../search/auth/authenticate.js";
+import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
 import { adminRoutes } from "../routes.js";
 import { CorrelationId, problems } from "../schemas.js";
 import { AssistantSettingsService } from "./service.js";

@@ -3,7 +3,7 @@
 // settings gets the defaults: USD and no support contact.
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
-import { isCurrency } from "../../search/feedback/currency.js";
+import { isCurrency } from "../../tenancy/currency.js";
 import { SettingsRepository } from "./repository.js";
 
 export const DEFAULT_CURRENCY = "USD";

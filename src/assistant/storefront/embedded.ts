@@ -11,7 +11,7 @@ import type { AppContext } from "../../platform/context.js";
 import { AppError, isAppError } from "../../platform/errors/catalogue.js";
 import { iso } from "../../platform/clock.js";
 import { prefixedId } from "../../platform/ids.js";
-import { toMinor } from "../../search/feedback/currency.js";
+import { toMinor } from "../../tenancy/currency.js";
 import type { CatalogPort, CatalogProduct } from "./catalog-port.js";
 import { rawIdsOf, stockFromQuantity, toCardId, type Candidate, type CatalogConnector, type LiveRead } from "./connector.js";
 import { StorefrontRepository } from "./repository.js";

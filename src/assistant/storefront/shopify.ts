@@ -27,7 +27,7 @@ import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId } from "../../platform/ids.js";
 import { isOutboundError, type SafeResponse } from "../../platform/outbound/safe-fetch.js";
-import { minorDigits } from "../../search/feedback/currency.js";
+import { minorDigits } from "../../tenancy/currency.js";
 import { decimalToMinor, rawIdsOf, stockFromQuantity, toCardId, type Candidate, type CatalogConnector, type LiveRead } from "./connector.js";
 import { StorefrontRepository } from "./repository.js";
 import { StorefrontUnavailable, type ActionRequest, type ActionResult, type CatalogQuery, type OrderSummary, type StockState } from "./types.js";

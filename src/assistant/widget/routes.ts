@@ -18,24 +18,17 @@
 // its Assistant section calls /v1/admin/* with the signed-in user's bearer token, so requests
 // whose Origin is exactly that origin get `Access-Control-Allow-Origin: <portal origin>` (no
 // credentials, no cookies) on the admin routes; every other origin still gets nothing.
-import { fileURLToPath } from "node:url";
 import cors, { type FastifyCorsOptions } from "@fastify/cors";
 import type { FastifyRequest } from "fastify";
 import type { AppContext } from "../../platform/context.js";
 import type { App } from "../../platform/http/app.js";
-import { loadScript, sendScript, type Script } from "../../platform/http/scripts.js";
+import { sendScript } from "../../platform/http/scripts.js";
+import { loadWidgetFiles } from "../../shared/chat-files.js";
 
-/** Files of web/chat/ served under /widget/. */
-export const WIDGET_FILES = ["index.js", "markdown.js", "sse.js", "strings.js"] as const;
 /** Path prefixes of the shopper routes that browsers on store sites may call. */
 export const SHOPPER_CORS_PREFIXES = ["/v1/sessions/", "/v1/chat/", "/v1/catalog/", "/widget/"] as const;
 export const CORS_ALLOWED_HEADERS = ["Authorization", "Content-Type", "Accept", "Last-Event-ID", "X-Request-Id"] as const;
 export const CORS_EXPOSED_HEADERS = ["Retry-After", "X-Correlation-Id"] as const;
-
-/** The chat component's files (web/chat), read and hashed for serving; the portal serves the same ones. */
-export function loadWidgetFiles(): Map<string, Script> {
-  return new Map(WIDGET_FILES.map((name) => [name, loadScript(fileURLToPath(new URL(`../../../web/chat/${name}`, import.meta.url)))]));
-}
 
 const pathOf = (request: FastifyRequest): string => request.url.split("?")[0] ?? "";
 export const isShopperPath = (path: string): boolean => SHOPPER_CORS_PREFIXES.some((prefix) => path.startsWith(prefix));

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer, freshIp, loginToken, registerStore } from "../../../test/support/factories.js";
 import { MINT_LIMIT } from "../sessions/service.js";
-import { WIDGET_FILES } from "./routes.js";
+import { WIDGET_FILES } from "../../shared/chat-files.js";
 
 const SHOP = "https://shop.example";
 

@@ -35,6 +35,13 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
+/** How a process builds either API's app (src/search/app.ts, src/assistant/app.ts). */
+export interface BuildOptions {
+  isReady?: () => boolean;
+  /** false: silent; `{ stream }`: JSON log lines to that stream (tests). */
+  logger?: boolean | { stream: NodeJS.WritableStream };
+}
+
 export interface HttpAppOptions {
   kind: ApiKind;
   config: Pick<Config, "logLevel" | "trustProxy">;

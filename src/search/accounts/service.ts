@@ -6,7 +6,7 @@ import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { randomSecret, sha256, uuid } from "../../platform/ids.js";
 import { hashPassword, passwordProblem } from "../../platform/auth/passwords.js";
-import { AccountsRepository } from "./repository.js";
+import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { iso } from "../../platform/clock.js";
 
 const VERIFICATION_TTL_MS = 48 * 3600 * 1000;

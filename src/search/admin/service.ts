@@ -6,7 +6,7 @@ import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { BillingService } from "../billing/service.js";
 import { StripeGateway } from "../billing/stripe.js";
-import { planOf, type PlanName } from "../billing/plans.js";
+import { planOf, type PlanName } from "../../tenancy/plans.js";
 import { AdminRepository } from "./repository.js";
 import { iso } from "../../platform/clock.js";
 

@@ -4,7 +4,7 @@ import { decodeJwt } from "jose";
 import { ManualClock } from "../../platform/clock.js";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer, freshIp, loginToken, machineToken, registerStore } from "../../../test/support/factories.js";
-import { AccountsRepository } from "../accounts/repository.js";
+import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { addMember } from "../../../test/support/members.js";
 
 const form = (fields: Record<string, string>) => ({

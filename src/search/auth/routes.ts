@@ -4,7 +4,7 @@ import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
 import { bearerSecurity, Email, searchErrors } from "../../platform/http/schemas.js";
 import { AuthService } from "./service.js";
-import { bearerOf } from "./authenticate.js";
+import { bearerOf } from "../../tenancy/authenticate.js";
 
 const TokenResponse = Type.Object({
   access_token: Type.String(),

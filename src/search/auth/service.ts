@@ -12,10 +12,10 @@ import { secretAad, secretBoxFor } from "../../platform/secrets.js";
 import { verifyPassword } from "../../platform/auth/passwords.js";
 import type { AccessClaims, ClaimsInput, IssuedToken } from "../../platform/auth/tokens.js";
 import type { Limiter, LimitResult } from "../../platform/rate-limit.js";
-import { planOf } from "../billing/plans.js";
-import { AccountsRepository, type MembershipView, type StoreRow } from "../accounts/repository.js";
-import { SecurityRepository } from "../security/repository.js";
-import { ipAllowedForStore, ipNotAllowed } from "../security/allowlist.js";
+import { planOf } from "../../tenancy/plans.js";
+import { AccountsRepository, type MembershipView, type StoreRow } from "../../tenancy/stores/repository.js";
+import { SecurityRepository } from "../../tenancy/security/repository.js";
+import { ipAllowedForStore, ipNotAllowed } from "../../tenancy/security/allowlist.js";
 import { iso } from "../../platform/clock.js";
 
 export const REFRESH_GRACE_SECONDS = 300;

@@ -1,6 +1,6 @@
 // HTML of the local hosted checkout (TEST MODE) and of the return page after a Stripe checkout.
 // Plain server-rendered pages: no script, every interpolated value escaped.
-import type { Plan } from "./plans.js";
+import type { Plan } from "../../tenancy/plans.js";
 import { iso } from "../../platform/clock.js";
 
 export const escapeHtml = (s: string): string =>

@@ -7,7 +7,7 @@ import type { FastifyRequest } from "fastify";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import type { Limiter } from "../../platform/rate-limit.js";
-import { PLANS, type Plan } from "./plans.js";
+import { PLANS, type Plan } from "../../tenancy/plans.js";
 
 export function createPlanRateLimit(ctx: AppContext) {
   const limiters = new Map<Plan["plan_name"], Limiter>();

@@ -3,8 +3,8 @@
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
 import { searchErrors } from "../../platform/http/schemas.js";
-import { storeOf } from "../auth/authenticate.js";
-import { storeRoute } from "../auth/permissions.js";
+import { storeOf } from "../../tenancy/authenticate.js";
+import { storeRoute } from "../../tenancy/permissions.js";
 import {
   AnalyticsQuery,
   AnalyticsResponse,

@@ -28,7 +28,7 @@ import { ProductsRepository } from "../products/repository.js";
 import { SearchRepository } from "../search/repository.js";
 import { historyWriter } from "../search/history-writer.js";
 import { SEARCH_MODES, type SearchSource } from "../search/service.js";
-import { fromMinor, isCurrency, toMinor } from "./currency.js";
+import { fromMinor, isCurrency, toMinor } from "../../tenancy/currency.js";
 import { FeedbackRepository, type Weights } from "./repository.js";
 import { iso } from "../../platform/clock.js";
 

@@ -23,7 +23,7 @@ import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { sendScript } from "../../platform/http/scripts.js";
-import { loadWidgetFiles, type WIDGET_FILES } from "../../assistant/widget/routes.js";
+import { loadWidgetFiles, type WIDGET_FILES } from "../../shared/chat-files.js";
 import { ensurePortalBuilt, PORTAL_DIST } from "./build.js";
 import { prefersHtml } from "../../platform/http/negotiate.js";
 import { productImageRoutes } from "./images.js";

@@ -7,8 +7,8 @@ import type { AppContext } from "../../platform/context.js";
 import { AppError, isAppError } from "../../platform/errors/catalogue.js";
 import { searchErrors, SearchErrorSchema, bearerSecurity } from "../../platform/http/schemas.js";
 import { strictAjv, validateBody } from "../../platform/http/validation.js";
-import { storeOf } from "../auth/authenticate.js";
-import { requirePermission } from "../auth/permissions.js";
+import { storeOf } from "../../tenancy/authenticate.js";
+import { requirePermission } from "../../tenancy/permissions.js";
 import type { Region } from "../../embeddings/image.js";
 import {
   BATCH_TYPES,

@@ -7,7 +7,7 @@
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
-import { API_KEY_PREFIX } from "../auth/authenticate.js";
+import { API_KEY_PREFIX } from "../../tenancy/authenticate.js";
 import {
   firstMissing,
   missingPermission,
@@ -15,8 +15,8 @@ import {
   scopesToPermissions,
   type Grant,
   type ScopesInput,
-} from "../auth/permissions.js";
-import { SecurityRepository, type ApiKeyRow } from "./repository.js";
+} from "../../tenancy/permissions.js";
+import { SecurityRepository, type ApiKeyRow } from "../../tenancy/security/repository.js";
 import { iso } from "../../platform/clock.js";
 
 const DAY_MS = 86_400_000;

@@ -5,9 +5,9 @@
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId } from "../../platform/ids.js";
-import { formatRange, parseRange } from "./ip.js";
-import { SecurityRepository, type AllowlistRow } from "./repository.js";
-import { ipAllowedForStore } from "./allowlist.js";
+import { formatRange, parseRange } from "../../tenancy/security/ip.js";
+import { SecurityRepository, type AllowlistRow } from "../../tenancy/security/repository.js";
+import { ipAllowedForStore } from "../../tenancy/security/allowlist.js";
 import { iso } from "../../platform/clock.js";
 
 export const ALLOWLIST_MAX_ENTRIES = 100;

@@ -3,11 +3,11 @@
 // and the last client-secret rotation (stores.secret_rotated_at).
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
-import { AccountsRepository } from "../accounts/repository.js";
+import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { apiKeyView } from "./api-keys.js";
 import { allowlistView } from "./ip-allowlist.js";
-import { SecurityRepository } from "./repository.js";
-import { ROLES } from "../auth/permissions.js";
+import { SecurityRepository } from "../../tenancy/security/repository.js";
+import { ROLES } from "../../tenancy/permissions.js";
 import { iso } from "../../platform/clock.js";
 
 /** Failed logins are reported for this window, at most FAILED_LOGINS_SHOWN of them. */

@@ -6,7 +6,7 @@ import { authenticator } from "otplib";
 import QRCode from "qrcode";
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
-import { AccountsRepository } from "../accounts/repository.js";
+import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { consumeTotp, sealTotpSecret } from "../auth/service.js";
 
 const ISSUER = "Shopsight";

@@ -13,8 +13,8 @@ import { prefixedId, randomSecret, sha256, uuid } from "../../platform/ids.js";
 import { hashPassword, passwordProblem } from "../../platform/auth/passwords.js";
 import type { Role } from "../../platform/db/schema.js";
 import type { Tx } from "../../platform/db/index.js";
-import { AccountsRepository } from "../accounts/repository.js";
-import { UsersRepository } from "../users/repository.js";
+import { AccountsRepository } from "../../tenancy/stores/repository.js";
+import { UsersRepository } from "../../tenancy/users/repository.js";
 import { TeamRepository, type InviteRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";
 

@@ -7,8 +7,8 @@ import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
 import { Email, searchErrors } from "../../platform/http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
-import { actorUserIdOf, storeOf } from "../auth/authenticate.js";
-import { storeRoute } from "../auth/permissions.js";
+import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
+import { storeRoute } from "../../tenancy/permissions.js";
 import { GroupId, GroupView, MemberView, PermissionName, RoleSchema } from "./schemas.js";
 import { UsersService, type Actor } from "./service.js";
 

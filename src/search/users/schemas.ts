@@ -1,6 +1,6 @@
 // Schemas shared by the users, user-groups and team routes.
 import { Type } from "typebox";
-import { PERMISSION_NAMES } from "../auth/permissions.js";
+import { PERMISSION_NAMES } from "../../tenancy/permissions.js";
 
 export const RoleSchema = Type.Union(
   [Type.Literal("owner"), Type.Literal("admin"), Type.Literal("developer"), Type.Literal("viewer")],

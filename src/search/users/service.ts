@@ -11,8 +11,8 @@ import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, uuid } from "../../platform/ids.js";
 import { hashPassword, passwordProblem } from "../../platform/auth/passwords.js";
 import type { Role } from "../../platform/db/schema.js";
-import { AccountsRepository } from "../accounts/repository.js";
-import type { ActiveStore } from "../auth/authenticate.js";
+import { AccountsRepository } from "../../tenancy/stores/repository.js";
+import type { ActiveStore } from "../../tenancy/authenticate.js";
 import {
   BUILT_IN_GROUPS,
   firstMissing,
@@ -27,8 +27,8 @@ import {
   splitPermission,
   type Grant,
   type Permission,
-} from "../auth/permissions.js";
-import { UsersRepository, type GroupRow, type MemberRow } from "./repository.js";
+} from "../../tenancy/permissions.js";
+import { UsersRepository, type GroupRow, type MemberRow } from "../../tenancy/users/repository.js";
 import { iso } from "../../platform/clock.js";
 
 /** Who is acting: its role in the store (or machine / super admin) and what it holds. */

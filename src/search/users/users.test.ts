@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer, freshIp, loginToken, machineToken, registerStore } from "../../../test/support/factories.js";
 import { addMember, createGroup, MEMBER_PASSWORD, setGroups } from "../../../test/support/members.js";
-import { PERMISSION_NAMES, ROLE_PERMISSIONS } from "../auth/permissions.js";
+import { PERMISSION_NAMES, ROLE_PERMISSIONS } from "../../tenancy/permissions.js";
 
 let n = 0;
 const newEmail = (label: string) => `${label}-${Date.now().toString(36)}-${(n += 1)}@example.com`;

@@ -13,8 +13,8 @@
 import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
-import { AccountsRepository } from "../accounts/repository.js";
-import { planOf, type Plan } from "../billing/plans.js";
+import { AccountsRepository } from "../../tenancy/stores/repository.js";
+import { planOf, type Plan } from "../../tenancy/plans.js";
 import { ProductsRepository } from "../products/repository.js";
 import { SearchService, type Common, type SearchResponse, type TextRanking, type UnderstandMode } from "../search/service.js";
 import { canonicalOrigin, originProblem } from "./origins.js";

@@ -12,9 +12,9 @@
 // Usage on a route (after authentication and schema validation):
 //   app.get("/v1/products", { config: { auth: "store" }, preHandler: requirePermission("products:read"), … })
 import type { FastifyRequest } from "fastify";
-import { AppError } from "../../platform/errors/catalogue.js";
-import { bearerSecurity } from "../../platform/http/schemas.js";
-import type { Role } from "../../platform/db/schema.js";
+import { AppError } from "../platform/errors/catalogue.js";
+import { bearerSecurity } from "../platform/http/schemas.js";
+import type { Role } from "../platform/db/schema.js";
 
 /** Every permission the service knows, with the endpoints it opens. */
 export const PERMISSIONS = {

@@ -10,17 +10,17 @@
 // addresses get 403 ip_not_allowed. User logins are not restricted by it (see README).
 // The hook runs in onRequest, before body validation: authenticate → validate → authorize.
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { AppContext } from "../../platform/context.js";
-import { AppError } from "../../platform/errors/catalogue.js";
-import type { AccessClaims } from "../../platform/auth/tokens.js";
-import type { Role } from "../../platform/db/schema.js";
-import type { App } from "../../platform/http/app.js";
-import { sha256 } from "../../platform/ids.js";
-import { AccountsRepository } from "../accounts/repository.js";
-import { planOf, type Plan } from "../billing/plans.js";
-import { SecurityRepository } from "../security/repository.js";
-import { ipAllowedForStore, ipNotAllowed } from "../security/allowlist.js";
-import { UsersRepository } from "../users/repository.js";
+import type { AppContext } from "../platform/context.js";
+import { AppError } from "../platform/errors/catalogue.js";
+import type { AccessClaims } from "../platform/auth/tokens.js";
+import type { Role } from "../platform/db/schema.js";
+import type { App } from "../platform/http/app.js";
+import { sha256 } from "../platform/ids.js";
+import { AccountsRepository } from "./stores/repository.js";
+import { planOf, type Plan } from "./plans.js";
+import { SecurityRepository } from "./security/repository.js";
+import { ipAllowedForStore, ipNotAllowed } from "./security/allowlist.js";
+import { UsersRepository } from "./users/repository.js";
 import { isPermission, permissionOfHandlers, ROLE_PERMISSIONS, type Grant, type Permission } from "./permissions.js";
 
 export type AuthMode = "none" | "user" | "user_optional" | "store";
