@@ -13,7 +13,7 @@ import { prefixedId } from "../../platform/ids.js";
 import { EMBEDDED_SOURCE, tokenAad } from "../storefront/index.js";
 import { normaliseStoreUrl, ShopifyClient, type StorefrontCheck } from "../storefront/shopify.js";
 import { secretBoxFor } from "../../platform/secrets.js";
-import { ConnectionsRepository, type ConnectionRow } from "./repository.js";
+import { ConnectionsRepository, type ConnectionRow } from "../storefront/connections-repository.js";
 import { iso } from "../../platform/clock.js";
 
 export interface ConnectionView {

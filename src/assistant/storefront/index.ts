@@ -2,7 +2,7 @@
 // or the embedded Shopsight catalogue, with the spec's catalogue rules applied on top (rules.ts).
 import type { AppContext } from "../../platform/context.js";
 import { secretBoxFor } from "../../platform/secrets.js";
-import { ConnectionsRepository, type ConnectionRow } from "../connections/repository.js";
+import { ConnectionsRepository, type ConnectionRow } from "./connections-repository.js";
 import { AssistantSettingsService } from "../settings/service.js";
 import type { CatalogPort } from "./catalog-port.js";
 import type { CatalogConnector } from "./connector.js";
