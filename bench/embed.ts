@@ -22,6 +22,7 @@ import { parseArgs } from "node:util";
 import sharp from "sharp";
 import { loadConfig } from "../src/platform/config.js";
 import { loadEmbeddingModel, resizeForModel, normalizeToChw, type WorkerEmbeddingModel } from "../src/embeddings/runtime.js";
+import { dominantColors } from "../src/embeddings/colors.js";
 import { writeTestModel } from "../src/embeddings/testmodel/build.js";
 import { variedImage } from "../src/embeddings/testmodel/fixtures.js";
 import { PLAIN_WORDS, PALETTE } from "../src/embeddings/testmodel/vocabulary.js";
@@ -283,6 +284,24 @@ if (!args["no-compare"]) {
     for (let i = 0; i < n; i++) await decodeFile(inputs.files[i]!);
     console.log(`JPEG decode with sharp (not included above): ${((performance.now() - tRead) / n).toFixed(2)} ms/image`);
   }
+}
+
+// CPU steps beside the model (figures that tests used to assert with timers).
+{
+  let seed = 7;
+  const rand = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 256;
+  const rgb = Buffer.alloc(224 * 224 * 3);
+  for (let y = 0; y < 224; y++) for (let x = 0; x < 224; x++) rgb.set([(x + rand()) & 255, (y * 2) & 255, rand()], (y * 224 + x) * 3);
+  for (let i = 0; i < 20; i++) dominantColors(rgb, 224, 224);
+  const runs = quick ? 30 : 200;
+  const t0 = performance.now();
+  for (let i = 0; i < runs; i++) dominantColors(rgb, 224, 224);
+  console.log(`dominant colours (224×224 RGB, ${runs} runs): ${((performance.now() - t0) / runs).toFixed(2)} ms/image`);
+  const dir = await mkdtemp(path.join(os.tmpdir(), "shopsight-bench-gen-"));
+  const t1 = performance.now();
+  await writeTestModel(dir);
+  console.log(`tiny test model generation: ${(performance.now() - t1).toFixed(0)} ms`);
+  await rm(dir, { recursive: true, force: true });
 }
 
 console.log(`peak RSS    ${rssMB()} MB at the end (after the preprocessing comparison)`);

@@ -159,18 +159,6 @@ describe("dominantColors", () => {
     assert.deepEqual(dominantColors(rgba, 224, 224), first);
   });
 
-  it("takes well under 5 ms for a 224×224 image", () => {
-    let seed = 7;
-    const rand = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 256);
-    const rgb = image(224, 224, (x, y) => [(x + rand()) & 255, (y * 2) & 255, rand()]);
-    for (let i = 0; i < 20; i++) dominantColors(rgb, 224, 224);
-    const runs = 100;
-    const started = performance.now();
-    for (let i = 0; i < runs; i++) dominantColors(rgb, 224, 224);
-    const ms = (performance.now() - started) / runs;
-    assert.ok(ms < 5, `${ms.toFixed(2)} ms per image`);
-  });
-
   it("handles tiny and empty images", () => {
     assert.deepEqual(dominantColors(Buffer.from([1, 2, 3]), 1, 1), [{ hex: "#010203", share: 1 }]);
     assert.deepEqual(dominantColors(Buffer.alloc(0), 0, 0), []);
