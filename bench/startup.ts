@@ -10,7 +10,7 @@
 //      (searches go through HNSW at once), and the snapshot's size;
 //   3. compact vectors: f32, f16 and i8 storage inside HNSW on `--quant-count` vectors — index file
 //      size (≈ memory), search p50 and recall@10 against exact search (`--quant-count 0` skips it).
-// `--quantization` is the HNSW storage of parts 1 and 2 (default f32), e.g. f16 for large counts.
+// `--quantization` is the HNSW storage of parts 1 and 2 (default f16, as VECTOR_QUANTIZATION).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,7 +24,7 @@ import { attributeFilter } from "../src/search/search/memory-filter.js";
 import type { ProductAttributes } from "../src/vectors/attributes.js";
 
 const { values: args } = parseArgs({
-  options: { count: { type: "string", default: "50000" }, "quant-count": { type: "string", default: "20000" }, quantization: { type: "string", default: "f32" } },
+  options: { count: { type: "string", default: "50000" }, "quant-count": { type: "string", default: "20000" }, quantization: { type: "string", default: "f16" } },
 });
 if (!["f32", "f16", "i8"].includes(args.quantization!)) throw new Error("--quantization must be f32, f16 or i8");
 const QUANTIZATION = args.quantization as "f32" | "f16" | "i8";
