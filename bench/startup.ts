@@ -1,4 +1,4 @@
-// `npm run bench:startup [-- --count 50000] [--quant-count 20000]`
+// `npm run bench:startup [-- --count 50000] [--quant-count 20000] [--quantization f32|f16|i8]`
 //
 // The embedded vector index (SQLite + in-memory groups + usearch HNSW), 512-d clustered synthetic
 // vectors in one store, every product with a category (1 of 5, ~20 % each) and a price:
@@ -9,7 +9,8 @@
 //      restart from the snapshot saved at close: time until init() returns with the index complete
 //      (searches go through HNSW at once), and the snapshot's size;
 //   3. compact vectors: f32, f16 and i8 storage inside HNSW on `--quant-count` vectors — index file
-//      size (≈ memory), search p50 and recall@10 against exact search.
+//      size (≈ memory), search p50 and recall@10 against exact search (`--quant-count 0` skips it).
+// `--quantization` is the HNSW storage of parts 1 and 2 (default f16, as VECTOR_QUANTIZATION).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,8 +24,10 @@ import { attributeFilter } from "../src/search/search/memory-filter.js";
 import type { ProductAttributes } from "../src/vectors/attributes.js";
 
 const { values: args } = parseArgs({
-  options: { count: { type: "string", default: "50000" }, "quant-count": { type: "string", default: "20000" } },
+  options: { count: { type: "string", default: "50000" }, "quant-count": { type: "string", default: "20000" }, quantization: { type: "string", default: "f16" } },
 });
+if (!["f32", "f16", "i8"].includes(args.quantization!)) throw new Error("--quantization must be f32, f16 or i8");
+const QUANTIZATION = args.quantization as "f32" | "f16" | "i8";
 const COUNT = Number(args.count);
 const QCOUNT = Number(args["quant-count"]);
 const DIM = 512;
@@ -36,11 +39,11 @@ const pct = (xs: number[], p: number) => {
 const category = (i: number) => CATEGORIES[(i * 7919) % 5]!;
 
 async function main() {
-  console.log(`Embedded index start-up and filter benchmark: ${os.cpus().length} cores (load average ${os.loadavg()[0]!.toFixed(1)}), Node ${process.version}, ${COUNT} × ${DIM}-d\n`);
+  console.log(`Embedded index start-up and filter benchmark: ${os.cpus().length} cores (load average ${os.loadavg()[0]!.toFixed(1)}), Node ${process.version}, ${COUNT} × ${DIM}-d, HNSW storage ${QUANTIZATION}\n`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsight-bench-startup-"));
   const snapshotDir = path.join(dir, "snapshots");
   const target = { kind: "sqlite" as const, file: path.join(dir, "bench.db") };
-  const options = () => resolveOptions({ snapshotDir, snapshotIntervalMs: 3_600_000, bruteForceThreshold: Math.min(5_000, Math.floor(COUNT / 2)) }, "sqlite");
+  const options = () => resolveOptions({ snapshotDir, snapshotIntervalMs: 3_600_000, quantization: QUANTIZATION, bruteForceThreshold: Math.min(5_000, Math.floor(COUNT / 2)) }, "sqlite");
   let database = await openDatabase(target);
   try {
     await database.db
@@ -123,22 +126,27 @@ async function main() {
     const saveS = (performance.now() - t) / 1000;
     await database.close();
     const files = fs.readdirSync(snapshotDir).map((f) => fs.statSync(path.join(snapshotDir, f)).size);
+    const memBefore = process.memoryUsage();
     t = performance.now();
     database = await openDatabase(target);
     index = new EmbeddedVectorIndex(database, options());
     await index.init();
     const readyS = (performance.now() - t) / 1000;
+    const memAfter = process.memoryUsage();
+    const mb = (k: "rss" | "heapUsed" | "arrayBuffers") => ((memAfter[k] - memBefore[k]) / 1e6).toFixed(0);
     const stats = index.memoryStats("s");
     const outcome = index.snapshotOutcomes.get(`s/${DIM}`);
     await index.search("s", queries[0]!, { k: 10 });
     console.log(
       `\nstart-up from snapshot: database open + vectors and fields loaded + snapshot checked and loaded in ${readyS.toFixed(2)} s ` +
         `(snapshot ${outcome}, index complete: ${stats[0]?.indexed}, first search path ${index.lastPath}); ` +
-        `saving it at close took ${saveS.toFixed(2)} s; files ${(files.reduce((a, b) => a + b, 0) / 1e6).toFixed(1)} MB`,
+        `saving it at close took ${saveS.toFixed(2)} s; files ${(files.reduce((a, b) => a + b, 0) / 1e6).toFixed(1)} MB; ` +
+        `memory grown by the start (approximate, the closed index may not be collected yet): rss +${mb("rss")} MB, heap +${mb("heapUsed")} MB, array buffers +${mb("arrayBuffers")} MB`,
     );
     await index.close();
 
     // ---- compact vectors
+    if (QCOUNT <= 0) return;
     const qdata = clusteredVectors({ count: QCOUNT, dim: DIM, clusters: 50, seed: 17 });
     const qqueries = queriesLike(qdata, 100, 19);
     console.log(`\n| HNSW storage (${QCOUNT} × ${DIM}-d) | index file | build | search p50 | recall@10 |\n|---|---|---|---|---|`);
@@ -166,8 +174,8 @@ async function main() {
       console.log(`| ${quantization} | ${(fs.statSync(file).size / 1e6).toFixed(1)} MB | ${build.toFixed(1)} s | ${pct(ms, 50).toFixed(2)} ms | ${(r / qqueries.length).toFixed(3)} |`);
       await qi.close();
     }
-    console.log(`\nload average at end ${os.loadavg()[0]!.toFixed(1)}`);
   } finally {
+    console.log(`\nload average at end ${os.loadavg()[0]!.toFixed(1)}`);
     await database.close().catch(() => undefined);
     fs.rmSync(dir, { recursive: true, force: true });
   }

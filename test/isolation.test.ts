@@ -117,7 +117,7 @@ describeEachDialect("isolation sweep: every /v1/* route against another store's 
     // A product (indexed through the real write path) and a bulk job.
     const image = await t.ctx.images.fromBytes(await solidImage("#aa2244"));
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    await new ProductsService(t.ctx).write(a.clientId, "alpha-product", "https://alpha-cdn.example.com/p.png", { name: "ALPHA-PRODUCT" }, image, vector!);
+    await new ProductsService(t.ctx).write(a.clientId, { productId: "alpha-product", imageUrl: "https://alpha-cdn.example.com/p.png", metadata: { name: "ALPHA-PRODUCT" }, embedded: { image, vector: vector! } });
     const job = await t.search.inject({
       method: "POST",
       url: "/v1/products/bulk",

@@ -31,8 +31,6 @@ function attributesOf(row: StoredAttributesRow): ProductAttributes {
 export class EmbeddedVectorIndex implements VectorIndex {
   private readonly repo: VectorRepository;
   private readonly stores = new Map<string, Map<number, VectorGroup>>();
-  /** Filterable product fields per store (see attributes.ts), loaded at init, kept by afterCommit. */
-  private readonly attributes = new Map<string, Map<string, ProductAttributes>>();
   private readonly groupOptions: GroupOptions;
   private initialised = false;
   /** Reconciliations in flight: product key → token of the latest one. */
@@ -86,12 +84,6 @@ export class EmbeddedVectorIndex implements VectorIndex {
    */
   afterCommit(storeId: string, changes: VectorChanges): void {
     const removed = new Set(changes.removedProductIds ?? []);
-    for (const { productId, attributes } of changes.attributes ?? []) {
-      if (removed.has(productId)) continue;
-      this.storeAttributes(storeId).set(productId, attributes);
-      for (const group of this.stores.get(storeId)?.values() ?? []) group.setAttributes(productId, attributes);
-    }
-    for (const productId of removed) this.attributes.get(storeId)?.delete(productId);
     const upserted = changes.upserted ?? [];
     const conflicts = upserted.filter((item) => removed.has(item.productId)).map((item) => item.productId);
     for (const productId of [...removed, ...upserted.map((item) => item.productId)]) this.touch(storeId, productId);
@@ -106,23 +98,36 @@ export class EmbeddedVectorIndex implements VectorIndex {
       }
       this.place(storeId, item.productId, item.vectorId, unit);
     }
+    // The fields live only beside the vectors (one copy): set once the rows are in place.
+    for (const { productId, attributes } of changes.attributes ?? []) {
+      if (!removed.has(productId)) this.setAttributes(storeId, productId, attributes);
+    }
     if (conflicts.length > 0) this.reconcile(storeId, [...new Set(conflicts)]);
     // A writer that did not pass the fields of a new product: read them (settled() waits for it).
-    const known = this.storeAttributes(storeId);
-    const unknown = upserted.filter((item) => !removed.has(item.productId) && !known.has(item.productId)).map((item) => item.productId);
+    const unknown = upserted.filter((item) => !removed.has(item.productId) && this.attributesOf(storeId, item.productId) === undefined).map((item) => item.productId);
     if (unknown.length > 0) this.loadAttributes(storeId, unknown);
+  }
+
+  /** The fields kept for a product, from the group holding its vector. */
+  private attributesOf(storeId: string, productId: string): ProductAttributes | undefined {
+    for (const group of this.stores.get(storeId)?.values() ?? []) {
+      const attributes = group.attributesOf(productId);
+      if (attributes !== undefined) return attributes;
+    }
+    return undefined;
+  }
+
+  private setAttributes(storeId: string, productId: string, attributes: ProductAttributes): void {
+    for (const group of this.stores.get(storeId)?.values() ?? []) group.setAttributes(productId, attributes);
   }
 
   private loadAttributes(storeId: string, productIds: string[]): void {
     const task = this.repo
       .attributesOf(storeId, productIds)
       .then((rows) => {
-        const known = this.storeAttributes(storeId);
         for (const row of rows) {
-          if (known.has(row.product_id)) continue; // a newer afterCommit brought them meanwhile
-          const attributes = attributesOf(row);
-          known.set(row.product_id, attributes);
-          for (const group of this.stores.get(storeId)?.values() ?? []) group.setAttributes(row.product_id, attributes);
+          // A newer afterCommit may have brought them meanwhile.
+          if (this.attributesOf(storeId, row.product_id) === undefined) this.setAttributes(storeId, row.product_id, attributesOf(row));
         }
       })
       .catch(() => undefined) // unreachable database: those products pass no filter until the next start
@@ -164,15 +169,6 @@ export class EmbeddedVectorIndex implements VectorIndex {
   /** Loads every vector from SQLite (again, if called twice), then starts HNSW builds. */
   async init(): Promise<void> {
     this.dropAll();
-    let from: { storeId: string; productId: string } | null = null;
-    for (;;) {
-      const rows = await this.repo.attributesPage(from, LOAD_PAGE);
-      for (const row of rows) this.storeAttributes(row.store_id).set(row.product_id, attributesOf(row));
-      const last = rows.at(-1);
-      if (!last || rows.length < LOAD_PAGE) break;
-      from = { storeId: last.store_id, productId: last.product_id };
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
     let after: { storeId: string; vectorId: string } | null = null;
     for (;;) {
       const rows = await this.repo.page(after, LOAD_PAGE);
@@ -180,6 +176,16 @@ export class EmbeddedVectorIndex implements VectorIndex {
       const last = rows.at(-1);
       if (!last || rows.length < LOAD_PAGE) break;
       after = { storeId: last.store_id, vectorId: last.vector_id };
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    // Then the filterable fields, into the rows of the vectors just loaded.
+    let from: { storeId: string; productId: string } | null = null;
+    for (;;) {
+      const rows = await this.repo.attributesPage(from, LOAD_PAGE);
+      for (const row of rows) this.setAttributes(row.store_id, row.product_id, attributesOf(row));
+      const last = rows.at(-1);
+      if (!last || rows.length < LOAD_PAGE) break;
+      from = { storeId: last.store_id, productId: last.product_id };
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     this.snapshotOutcomes.clear();
@@ -250,9 +256,14 @@ export class EmbeddedVectorIndex implements VectorIndex {
 
   private place(storeId: string, productId: string, vectorId: string, unit: Float32Array): void {
     const group = this.group(storeId, unit.length);
-    // One vector per product: a vector of another dimension (previous model) is replaced.
-    for (const other of this.stores.get(storeId)!.values()) if (other !== group) other.remove(productId);
-    group.upsert(productId, vectorId, unit);
+    // One vector per product: a vector of another dimension (previous model) is replaced; its fields move along.
+    let attributes: ProductAttributes | undefined;
+    for (const other of this.stores.get(storeId)!.values()) {
+      if (other === group) continue;
+      attributes ??= other.attributesOf(productId);
+      other.remove(productId);
+    }
+    group.upsert(productId, vectorId, unit, attributes);
   }
 
   private forget(storeId: string, productId: string): void {
@@ -283,6 +294,8 @@ export class EmbeddedVectorIndex implements VectorIndex {
           if (row) this.place(storeId, productId, row.vector_id, fromBlob(row.embedding));
           else this.forget(storeId, productId);
         }
+        const unknown = tokens.filter(({ productId }) => byProduct.has(productId) && this.attributesOf(storeId, productId) === undefined).map((t) => t.productId);
+        if (unknown.length > 0) this.loadAttributes(storeId, unknown);
       })
       .catch(() => {
         // The database is unreachable: memory keeps the product out until the next start.
@@ -300,8 +313,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     }
     let group = groups.get(dim);
     if (!group) {
-      const attributes = this.storeAttributes(storeId);
-      group = new VectorGroup(dim, this.groupOptions, (productId) => attributes.get(productId));
+      group = new VectorGroup(dim, this.groupOptions);
       groups.set(dim, group);
     }
     return group;
@@ -310,15 +322,5 @@ export class EmbeddedVectorIndex implements VectorIndex {
   private dropAll(): void {
     for (const groups of this.stores.values()) for (const group of groups.values()) group.close();
     this.stores.clear();
-    this.attributes.clear();
-  }
-
-  private storeAttributes(storeId: string): Map<string, ProductAttributes> {
-    let map = this.attributes.get(storeId);
-    if (!map) {
-      map = new Map();
-      this.attributes.set(storeId, map);
-    }
-    return map;
   }
 }

@@ -120,6 +120,31 @@ describe("embedded index: in-memory filters", () => {
     index.afterCommit("f", { attributes: [{ productId: pid(outsider), attributes: attributes(category[outsider]!, outsider % 100) }] });
   });
 
+  test("a product's fields are kept once, beside its vector: a new vector keeps them, one of another dimension takes them along", async () => {
+    const [same, moved] = [7, 8];
+    const cat = (i: number) => index.filterCandidates("f", byCategory(category[i]!))!;
+    assert.ok(cat(same).has(pid(same)) && cat(moved).has(pid(moved)));
+    const held = index.memoryStats("f")[0]!.size;
+    const other = clusteredVectors({ count: 1, dim: 32, clusters: 1, seed: 5 }).row(0);
+    await t.database.transaction(async (tx) => {
+      await index.upsert(tx, "f", { vectorId: "v-same-2", productId: pid(same), model: "m", vector: data.row(same + 1) });
+      await index.upsert(tx, "f", { vectorId: "v-moved-2", productId: pid(moved), model: "m2", vector: other });
+    });
+    // Re-embedded without passing the fields again (they did not change).
+    index.afterCommit("f", { upserted: [{ vectorId: "v-same-2", productId: pid(same), vector: data.row(same + 1) }, { vectorId: "v-moved-2", productId: pid(moved), vector: other }] });
+    assert.ok(cat(same).has(pid(same)), "the replaced vector kept its row's fields");
+    assert.ok(cat(moved).has(pid(moved)), "the fields moved to the 32-d group with the vector");
+    assert.deepEqual(index.memoryStats("f").map((g) => [g.dim, g.size]).sort(), [[32, 1], [64, held - 1]]);
+    // Back as they were for the other tests.
+    await t.database.transaction(async (tx) => {
+      await index.upsert(tx, "f", { vectorId: `v${same}`, productId: pid(same), model: "m", vector: data.row(same) });
+      await index.upsert(tx, "f", { vectorId: `v${moved}`, productId: pid(moved), model: "m", vector: data.row(moved) });
+    });
+    index.afterCommit("f", { upserted: [same, moved].map((i) => ({ vectorId: `v${i}`, productId: pid(i), vector: data.row(i) })) });
+    assert.ok(cat(moved).has(pid(moved)));
+    await index.settled();
+  });
+
   test("after a restart the fields are loaded from the products table", async () => {
     const now = 0;
     await t.database.db

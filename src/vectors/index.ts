@@ -113,9 +113,10 @@ export interface VectorIndexOptions {
   /** PostgreSQL: how long a store's vector count (used to choose exact or HNSW) is cached, in ms. Default 10,000. */
   countCacheMs?: number;
   /**
-   * Embedded: how vectors are stored inside the HNSW index — "f32" (default), "f16" (half the
-   * memory) or "i8" (a quarter). Exact search and the re-scoring of HNSW candidates always use the
-   * f32 matrix, so scores stay exact; only which neighbours HNSW finds can change.
+   * Embedded: how vectors are stored inside the HNSW index — "f16" (default: half the memory of
+   * "f32", the same results in eval:search, README "Vector index"), "f32" or "i8" (a quarter).
+   * Exact search and the re-scoring of HNSW candidates always use the f32 matrix, so scores stay
+   * exact; only which neighbours HNSW finds can change.
    */
   quantization?: "f32" | "f16" | "i8";
   /** Embedded: folder for HNSW snapshots (loaded at start when they match the database). Default none. */
@@ -156,7 +157,7 @@ export function resolveOptions(options: VectorIndexOptions, dialect: Database["d
     sliceMs: options.sliceMs ?? 8,
     countCacheMs: options.countCacheMs ?? 10_000,
     halfvec: options.halfvec ?? false,
-    quantization: options.quantization ?? "f32",
+    quantization: options.quantization ?? "f16",
     snapshotDir: options.snapshotDir ?? null,
     snapshotIntervalMs: options.snapshotIntervalMs ?? 60_000,
   };

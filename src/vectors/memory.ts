@@ -101,7 +101,6 @@ export class VectorGroup implements FilterableGroup {
   constructor(
     readonly dim: number,
     private readonly options: GroupOptions,
-    private readonly attributesOf: (productId: string) => ProductAttributes | undefined = () => undefined,
   ) {
     this.capacity = 64;
     this.matrix = new Float32Array(this.capacity * dim);
@@ -141,16 +140,19 @@ export class VectorGroup implements FilterableGroup {
    * the group copies it. Returns false when the same vector id with the same data is already
    * there (a repeated afterCommit).
    */
-  upsert(productId: string, vectorId: string, unit: Float32Array): boolean {
+  /** Inserts or replaces a product's vector; a replaced row keeps its attributes unless `attributes` are given. */
+  upsert(productId: string, vectorId: string, unit: Float32Array, attributes?: ProductAttributes): boolean {
     const existing = this.byProduct.get(productId);
+    let kept = attributes;
     if (existing !== undefined) {
       if (this.rowVector[existing] === vectorId && vectorsEqual(this.rowData(existing), unit)) return false;
+      kept ??= this.rowAttrs[existing];
       this.removeRow(existing);
     }
     this.ensureCapacity(this.n + 1);
     const row = this.n++;
     this.matrix.set(unit, row * this.dim);
-    this.placeRow(row, productId, vectorId);
+    this.placeRow(row, productId, vectorId, kept);
     this.schedule();
     return true;
   }
@@ -159,6 +161,7 @@ export class VectorGroup implements FilterableGroup {
   loadRow(productId: string, vectorId: string, bytes: Uint8Array): void {
     if (bytes.byteLength !== this.dim * 4) throw new Error(`Stored vector of ${productId} has ${bytes.byteLength / 4} dimensions, expected ${this.dim}.`);
     const existing = this.byProduct.get(productId);
+    const kept = existing === undefined ? undefined : this.rowAttrs[existing];
     if (existing !== undefined) this.removeRow(existing);
     this.ensureCapacity(this.n + 1);
     const row = this.n++;
@@ -168,7 +171,7 @@ export class VectorGroup implements FilterableGroup {
       const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       for (let i = 0; i < this.dim; i++) this.matrix[row * this.dim + i] = view.getFloat32(i * 4, true);
     }
-    this.placeRow(row, productId, vectorId);
+    this.placeRow(row, productId, vectorId, kept);
   }
 
   remove(productId: string): boolean {
@@ -353,6 +356,12 @@ export class VectorGroup implements FilterableGroup {
     return this.rowProduct[row]!;
   }
 
+  /** The filterable fields of a product held by this group (undefined: not held, or not known). */
+  attributesOf(productId: string): ProductAttributes | undefined {
+    const row = this.byProduct.get(productId);
+    return row === undefined ? undefined : this.rowAttrs[row];
+  }
+
   /** Replaces the filterable fields of a product held by this group. */
   setAttributes(productId: string, attributes: ProductAttributes | undefined): void {
     const row = this.byProduct.get(productId);
@@ -458,12 +467,12 @@ export class VectorGroup implements FilterableGroup {
     return this.matrix.subarray(row * this.dim, (row + 1) * this.dim);
   }
 
-  private placeRow(row: number, productId: string, vectorId: string): void {
+  private placeRow(row: number, productId: string, vectorId: string, attributes: ProductAttributes | undefined): void {
     const key = this.nextKey++;
     this.rowKey[row] = key;
     this.rowProduct[row] = productId;
     this.rowVector[row] = vectorId;
-    this.rowAttrs[row] = this.attributesOf(productId);
+    this.rowAttrs[row] = attributes;
     this.version++;
     this.byProduct.set(productId, row);
     this.keyRow.set(key, row);

@@ -103,6 +103,6 @@ export async function seedSolidProducts(t: TestApp, images: ImageHost, storeId: 
     const png = await solidImage(p.hex, { seed: i + 1, size: 160 });
     const image = await t.ctx.images.fromBytes(png);
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    await service.write(storeId, p.id, images.put(`/${p.id}.png`, png), p.metadata, image, vector!);
+    await service.write(storeId, { productId: p.id, imageUrl: images.put(`/${p.id}.png`, png), metadata: p.metadata, embedded: { image, vector: vector! } });
   }
 }

@@ -29,7 +29,7 @@ describeEachDialect("assistant: catalogue search through the Search API's text s
   async function index(storeId: string, productId: string, hex: string, metadata: Record<string, unknown>): Promise<void> {
     const image = await t.ctx.images.fromBytes(await solidImage(hex));
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    await new ProductsService(t.ctx).write(storeId, productId, `https://cdn.example.com/${productId}.png`, metadata, image, vector!);
+    await new ProductsService(t.ctx).write(storeId, { productId: productId, imageUrl: `https://cdn.example.com/${productId}.png`, metadata: metadata, embedded: { image, vector: vector! } });
   }
 
   async function search(token: string, query: string): Promise<{ status: number; body: SearchBody; raw: string }> {

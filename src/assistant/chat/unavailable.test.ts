@@ -64,7 +64,7 @@ describeEachDialect("assistant chat: a configured embedding model that fails →
     });
     const image = await t.ctx.images.fromBytes(await solidImage("#cc2222"));
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    await new ProductsService(t.ctx).write(a.storeId, "tee-1", "https://cdn.example.com/tee-1.png", { name: "Cotton tee", category: "shirts", price: 19.5 }, image, vector!);
+    await new ProductsService(t.ctx).write(a.storeId, { productId: "tee-1", imageUrl: "https://cdn.example.com/tee-1.png", metadata: { name: "Cotton tee", category: "shirts", price: 19.5 }, embedded: { image, vector: vector! } });
   });
   after(async () => {
     await app.close();

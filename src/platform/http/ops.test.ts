@@ -88,7 +88,7 @@ describeEachDialect("ops: /health/live, /health/ready and /metrics", (dialect) =
     const token = await machineToken(t.search, store);
     const image = await t.ctx.images.fromBytes(await solidImage("#d01010"));
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    await new ProductsService(t.ctx).write(store.clientId, "red", "http://127.0.0.1/red.png", { category: "dresses" }, image, vector!);
+    await new ProductsService(t.ctx).write(store.clientId, { productId: "red", imageUrl: "http://127.0.0.1/red.png", metadata: { category: "dresses" }, embedded: { image, vector: vector! } });
     const before = await t.ctx.metrics.render();
     const count = (text: string, stage: string) => sample(text, "shopsight_search_stage_duration_seconds_count", `stage="${stage}"`);
     const text = await t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red dress", limit: 3 } });

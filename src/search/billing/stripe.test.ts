@@ -471,7 +471,7 @@ describeEachDialect("billing: a downgrade below the product count keeps products
     const service = new ProductsService(t.ctx);
     const image = await t.ctx.images.fromBytes(await solidImage("#2040a0"));
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    for (let i = 0; i < 55; i++) await service.write(store.clientId, `keep-${i}`, "http://img/x.png", {}, image, vector!);
+    for (let i = 0; i < 55; i++) await service.write(store.clientId, { productId: `keep-${i}`, imageUrl: "http://img/x.png", metadata: {}, embedded: { image, vector: vector! } });
 
     const down = await deliver(evt("customer.subscription.deleted", subscription(store, "sub_down", "cus_down", PRICES.premium, "canceled", [now - 100, now]), { created: now }));
     assert.equal(down.outcome, "applied: premium -> free (canceled)");

@@ -41,7 +41,7 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
     for (const p of CATALOGUE) {
       const image = await t.ctx.images.fromBytes(await solidImage(p.hex));
       const [vector] = await t.ctx.images.embed([image.decoded]);
-      await products.write(store.clientId, p.id, url[p.id]!, { ...p.meta }, image, vector!);
+      await products.write(store.clientId, { productId: p.id, imageUrl: url[p.id]!, metadata: { ...p.meta }, embedded: { image, vector: vector! } });
     }
     return { store, token: await machineToken(t.search, store) };
   }

@@ -3,6 +3,11 @@ import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { solidImage, startImageHost, startReceiver, type ImageHost, type Receiver } from "../../../test/support/servers.js";
+import { sql } from "kysely";
+import type { Tx } from "../../platform/db/index.js";
+import { isAppError } from "../../platform/errors/catalogue.js";
+import { ProductsService } from "../products/service.js";
+import { BulkJobsRepository } from "./repository.js";
 import { BulkJobsService } from "./service.js";
 
 describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect) => {
@@ -131,6 +136,153 @@ describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect
     await t.workers.drain();
     const done = (await t.search.inject({ method: "GET", url: `/v1/jobs/${job_id}`, headers: bearer(token) })).json();
     assert.deepEqual([done.status, done.succeeded], ["completed", 2]);
+  });
+
+  /** Rows a product left in each table the write path fills, and its outbox rows by event. */
+  async function rowsOf(storeId: string, productId: string) {
+    const db = t.ctx.database.db;
+    const count = async (table: "products" | "product_vectors") =>
+      Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).where("store_id", "=", storeId).where("product_id", "=", productId).executeTakeFirstOrThrow()).n);
+    const { rows } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM product_text WHERE store_id = ${storeId} AND product_id = ${productId}`.execute(db);
+    const events = await db.selectFrom("webhook_deliveries").select("event").where("store_id", "=", storeId).where("ordering_key", "=", productId).execute();
+    return { products: await count("products"), vectors: await count("product_vectors"), lexical: Number(rows[0]!.n), events: events.map((e) => e.event).sort() };
+  }
+
+  async function storeWithWebhook() {
+    const s = await registerStore(t);
+    const tok = await machineToken(t.search, s);
+    const hook = await t.search.inject({
+      method: "POST",
+      url: "/v1/search/webhooks",
+      headers: bearer(tok),
+      payload: { url: `${receiver.url}/events`, events: ["product.indexed", "product.duplicate_detected"], secret: "w".repeat(32) },
+    });
+    assert.equal(hook.statusCode, 201, hook.body);
+    return { s, tok };
+  }
+
+  test("a batch is one transaction: an item failing inside its write rolls back only its own rows", async () => {
+    const { s } = await storeWithWebhook();
+    const products = new ProductsService(t.ctx);
+    const embed = async (hex: string) => {
+      const image = await t.ctx.images.fromBytes(await solidImage(hex));
+      const [vector] = await t.ctx.images.embed([image.decoded]);
+      return { image, vector: vector! };
+    };
+    const [red, green, blue] = [await embed("#c81e1e"), await embed("#1ec81e"), await embed("#1e1ec8")];
+    // The vector of "sp-bad" is written, then its write fails (after its product, lexical and image rows).
+    const vectors = t.ctx.vectors;
+    const upsert = vectors.upsert.bind(vectors);
+    vectors.upsert = async (tx, storeId, item) => {
+      await upsert(tx, storeId, item);
+      if (item.productId === "sp-bad") throw new Error("disk full");
+    };
+    const transaction = t.ctx.database.transaction;
+    let transactions = 0;
+    t.ctx.database.transaction = (fn) => (transactions++, transaction(fn));
+    const failures: string[] = [];
+    const onFailure = async (_tx: Tx, error: unknown) => void failures.push(isAppError(error) ? error.code : (error as Error).message);
+    let outcomes;
+    try {
+      outcomes = await products.writeBatch(s.clientId, [
+        { productId: "sp-1", imageUrl: "http://img/r.png", metadata: { name: "one" }, embedded: red, onFailure },
+        { productId: "sp-bad", imageUrl: "http://img/g.png", metadata: { name: "bad" }, embedded: green, onFailure },
+        { productId: "sp-big", imageUrl: "http://img/b.png", metadata: { name: "big", blob: "x".repeat(17_000) }, embedded: blue, onFailure },
+        { productId: "sp-2", imageUrl: "http://img/b.png", metadata: { name: "two" }, embedded: blue, onFailure },
+      ]);
+    } finally {
+      vectors.upsert = upsert;
+      t.ctx.database.transaction = transaction;
+    }
+    assert.equal(transactions, 1, "four items, one transaction");
+    assert.deepEqual(
+      outcomes.map((o) => (o.ok ? o.result?.product_id : isAppError(o.error) ? o.error.code : (o.error as Error).message)),
+      ["sp-1", "disk full", "validation_failed", "sp-2"],
+    );
+    assert.deepEqual(failures, ["disk full", "validation_failed"], "each failure recorded inside the batch's transaction");
+    for (const id of ["sp-1", "sp-2"]) assert.deepEqual(await rowsOf(s.clientId, id), { products: 1, vectors: 1, lexical: 1, events: ["product.indexed"] }, id);
+    for (const id of ["sp-bad", "sp-big"]) assert.deepEqual(await rowsOf(s.clientId, id), { products: 0, vectors: 0, lexical: 0, events: [] }, id);
+    const images = await t.ctx.database.db.selectFrom("product_images").select("sha256").where("store_id", "=", s.clientId).execute();
+    assert.deepEqual(new Set(images.map((i) => i.sha256)), new Set([red.image.sha256, blue.image.sha256]), "the failed item's image row rolled back");
+    // The in-memory index holds the committed products only.
+    const found = await t.ctx.vectors.search(s.clientId, green.vector, { k: 10 });
+    assert.deepEqual(found.map((m) => m.productId).sort(), ["sp-1", "sp-2"]);
+  });
+
+  test("identical images in one bulk job are reported as duplicates, also within a batch; oversized metadata fails its item", async () => {
+    const { s, tok } = await storeWithWebhook();
+    const products = [
+      { product_id: "dup-a", image_url: images[0]! },
+      { product_id: "dup-b", image_url: images[0]! },
+      { product_id: "dup-big", image_url: images[1]!, metadata: { blob: "x".repeat(17_000) } },
+    ];
+    const { job_id } = (await submit({ products }, tok)).json();
+    await t.workers.drain();
+    const done = (await t.search.inject({ method: "GET", url: `/v1/jobs/${job_id}`, headers: bearer(tok) })).json();
+    assert.deepEqual([done.succeeded, done.failed], [2, 1]);
+    assert.deepEqual(done.errors.map((e: { product_id: string; error: string }) => [e.product_id, e.error]), [["dup-big", "validation_failed"]]);
+    const dupes = await t.ctx.database.db.selectFrom("webhook_deliveries").select("body").where("store_id", "=", s.clientId).where("event", "=", "product.duplicate_detected").execute();
+    assert.equal(dupes.length, 1, "the second of the pair duplicates the first");
+    const data = JSON.parse(dupes[0]!.body).data;
+    assert.deepEqual(new Set([data.new_product_id, data.existing_product_id]), new Set(["dup-a", "dup-b"]));
+  });
+
+  test("a batch lost before its commit (as by a SIGKILL) leaves its items pending; the resumed job writes each product once", async () => {
+    const { s, tok } = await storeWithWebhook();
+    const png = await solidImage("#a0522d");
+    const products = Array.from({ length: 12 }, (_, i) => ({ product_id: `crash-${i}`, image_url: host.put(`/crash-${i}.png`, png) }));
+    const path = (url: string) => new URL(url).pathname;
+    // The first batch transaction does all its work, then is rolled back instead of committing.
+    const batchTxs = new WeakSet<object>();
+    const settle = BulkJobsRepository.prototype.settleItem;
+    BulkJobsRepository.prototype.settleItem = function (this: BulkJobsRepository, ...args) {
+      batchTxs.add((this as unknown as { db: object }).db);
+      return settle.apply(this, args);
+    };
+    const transaction = t.ctx.database.transaction;
+    let crashes = 1;
+    t.ctx.database.transaction = (fn) =>
+      transaction(async (tx) => {
+        const out = await fn(tx);
+        if (crashes > 0 && batchTxs.has(tx)) {
+          crashes--;
+          throw new Error("killed before commit");
+        }
+        return out;
+      });
+    let job_id: string;
+    try {
+      job_id = (await submit({ products }, tok)).json().job_id;
+      await t.workers.drain();
+    } finally {
+      BulkJobsRepository.prototype.settleItem = settle;
+      t.ctx.database.transaction = transaction;
+    }
+    assert.equal(crashes, 0, "a batch was lost");
+    const job = await t.ctx.database.db.selectFrom("jobs").select(["status", "attempts"]).where("id", "=", job_id).executeTakeFirstOrThrow();
+    assert.deepEqual([job.status, Number(job.attempts)], ["queued", 1], "the attempt failed and waits for its retry");
+    const items = await t.ctx.database.db.selectFrom("bulk_job_items").select(["product_id", "status"]).where("job_id", "=", job_id).execute();
+    const settled = items.filter((i) => i.status !== "pending").map((i) => i.product_id).sort();
+    assert.ok(settled.length < products.length, "the lost batch's items are still pending");
+    const committed = (await t.ctx.database.db.selectFrom("products").select("product_id").where("store_id", "=", s.clientId).execute()).map((r) => r.product_id).sort();
+    assert.deepEqual(committed, settled, "exactly the settled items have products");
+    const probe = await t.ctx.images.fromBytes(await solidImage("#808080"));
+    const [vector] = await t.ctx.images.embed([probe.decoded]);
+    const inMemory = (await t.ctx.vectors.search(s.clientId, vector!, { k: 100 })).map((m) => m.productId).sort();
+    assert.deepEqual(inMemory, committed, "the in-memory index never saw the lost batch");
+    const fetched = new Map(products.map((p) => [p.product_id, host.hits(path(p.image_url))]));
+
+    // The retry (as the next start would): it finishes the job without duplicating or skipping anything.
+    await t.ctx.database.db.updateTable("jobs").set({ status: "queued", run_after: 0 }).where("id", "=", job_id).execute();
+    await t.workers.drain();
+    const done = (await t.search.inject({ method: "GET", url: `/v1/jobs/${job_id}`, headers: bearer(tok) })).json();
+    assert.deepEqual([done.status, done.succeeded, done.failed], ["completed", 12, 0]);
+    for (const p of products) {
+      const rows = await rowsOf(s.clientId, p.product_id);
+      assert.deepEqual([rows.products, rows.vectors, rows.lexical, rows.events.filter((e) => e === "product.indexed").length], [1, 1, 1, 1], p.product_id);
+      if (settled.includes(p.product_id)) assert.equal(host.hits(path(p.image_url)), fetched.get(p.product_id), `${p.product_id} was committed and not fetched again`);
+    }
+    assert.equal(await t.ctx.vectors.count(s.clientId), 12);
   });
 
   test("rejects bad bulk requests with 400", async () => {

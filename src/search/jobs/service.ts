@@ -1,26 +1,32 @@
 // Bulk imports (spec: Bulk job; Products and jobs). The request is stored as one job plus one
 // row per item and answered 202 at once. The job handler processes pending items with bounded
-// concurrency; each item's product write and its item status commit in ONE transaction, so a
-// job resumed after a crash skips what is done and never loses an acknowledged product. One bad
-// item fails that item only; the job is `failed` only when it cannot run at all.
+// concurrency and writes them one batch per transaction: each item's product write and its item
+// status commit together (inside the batch's transaction, in the item's own savepoint), so a job
+// resumed after a crash skips what is done, redoes what was not committed and never loses an
+// acknowledged product. One bad item fails that item only; the job is `failed` only when it
+// cannot run at all.
 //
 // Throughput: up to BULK_CONCURRENCY items (default 24) are in flight per job; each is fetched and
 // decoded as soon as a slot is free, so fetching and decoding run ahead of the model while its
-// runtime gathers the waiting images into batches of up to 16. The window is the back-pressure:
-// a slot frees only once its item committed, so no more than BULK_CONCURRENCY fetched items are
-// ever uncommitted (what a SIGKILL can cost is re-fetching those).
+// runtime gathers the waiting images into batches of up to 16. Items whose embeddings come back
+// together are written together (BatchCommitter): one transaction per batch, not per item. The
+// window is the back-pressure: a slot frees only once its item committed, so no more than
+// BULK_CONCURRENCY fetched items are ever uncommitted (what a SIGKILL can cost is re-fetching those).
 //
 // Stopping (SIGTERM): stop() aborts the job's signal; no new item starts, the items in flight
 // finish and commit, and the job goes back to the queue at once (its unstarted items still
 // pending) so the next start, or another worker, resumes it without waiting for the lease.
 import type { AppContext } from "../../platform/context.js";
+import type { Tx } from "../../platform/db/index.js";
 import { AppError, isAppError } from "../../platform/errors/catalogue.js";
 import { randomSecret, uuid } from "../../platform/ids.js";
 import { secretAad, secretBoxFor } from "../../platform/secrets.js";
 import type { JobContext, JobHandler } from "../../platform/jobs/queue.js";
 import { checkTargetUrl } from "../../platform/outbound/target.js";
-import { ProductsService, type Metadata, type ProductInput } from "../products/service.js";
+import type { PreparedImage } from "../../embeddings/pipeline.js";
+import { ProductsService, type ProductInput } from "../products/service.js";
 import { WebhooksService } from "../webhooks/service.js";
+import { BatchCommitter } from "./batch-committer.js";
 import { BulkJobsRepository, type BulkItemRow } from "./repository.js";
 
 export const BULK_MAX_ITEMS = 1000;
@@ -29,6 +35,15 @@ export const BULK_JOB_KIND = "bulk_import";
 interface BulkPayload {
   jobId: string;
 }
+
+/** An item ready to be written: embedded, or failed before writing (fetch, decode, embed). */
+type PreparedItem = { item: BulkItemRow; input: ProductInput } & (
+  | { embedded: { image: PreparedImage; vector: Float32Array }; error?: undefined }
+  | { embedded?: undefined; error: unknown }
+);
+
+/** Dependency outages are not the item's fault: the job is retried instead of failing items. */
+const isOutage = (error: unknown) => isAppError(error) && (error.code === "model_unavailable" || error.code === "service_unavailable");
 
 /** The callback secret sealed at rest (src/platform/secrets.ts), or null. */
 const sealedCallbackSecret = (ctx: AppContext, jobId: string, secret: string | undefined): string | null =>
@@ -142,22 +157,32 @@ export class BulkJobsService {
       kind: BULK_JOB_KIND,
       maxAttempts: 5,
       run: async (job: JobContext<BulkPayload>) => {
-        const storeId = job.storeId;
-        const items = await this.repo.pendingItems(storeId, job.payload.jobId);
+        const { storeId } = job;
+        const { jobId } = job.payload;
+        const items = await this.repo.pendingItems(storeId, jobId);
+        const committer = new BatchCommitter<PreparedItem>((batch) => this.writeBatch(products, storeId, jobId, batch));
         let next = 0;
+        let failure: { error: unknown } | undefined;
         const worker = async () => {
-          while (next < items.length && !job.signal.aborted) {
+          while (next < items.length && !job.signal.aborted && !failure) {
             const item = items[next++]!;
-            await this.processItem(products, storeId, job.payload.jobId, item);
+            try {
+              await committer.add(await this.prepare(item));
+            } catch (error) {
+              // An outage or a batch that could not commit: start nothing new, let the others
+              // finish, then fail this attempt (the queue retries it; pending items are redone).
+              failure ??= { error };
+            }
           }
         };
         await Promise.all(Array.from({ length: Math.min(this.ctx.config.bulkConcurrency, items.length) }, worker));
+        if (failure) throw failure.error;
         if (job.signal.aborted) {
           // Stopping: what is in flight has committed; hand the rest back for the next start.
           await this.ctx.jobs.release(job.id);
           return;
         }
-        await this.complete(webhooks, storeId, job.payload.jobId, "completed");
+        await this.complete(webhooks, storeId, jobId, "completed");
       },
       onFailed: async (job) => {
         await this.complete(webhooks, job.storeId, job.payload.jobId, "failed");
@@ -165,24 +190,50 @@ export class BulkJobsService {
     };
   }
 
-  private async processItem(products: ProductsService, storeId: string, jobId: string, item: BulkItemRow): Promise<void> {
-    const input = JSON.parse(item.payload) as ProductInput & { metadata?: Metadata };
-    const now = () => this.ctx.clock.now();
+  /** Fetch, decode and embed one item (the model runtime batches concurrent calls); outages throw. */
+  private async prepare(item: BulkItemRow): Promise<PreparedItem> {
+    const input = JSON.parse(item.payload) as ProductInput;
     try {
       const image = await this.ctx.images.fromUrl(input.image_url);
       const [vector] = await this.ctx.images.embed([image.decoded]);
-      // The item is marked done in the product's own transaction: both commit, or neither.
-      // (An item settled by an earlier run makes the write a no-op.)
-      await products.write(storeId, input.product_id, input.image_url, input.metadata ?? {}, image, vector!, (tx) =>
-        this.repo.with(tx).settleItem(storeId, jobId, item.idx, { status: "succeeded", error_code: null, error_message: null }, now()),
-      );
+      return { item, input, embedded: { image, vector: vector! } };
     } catch (error) {
-      // Dependency outages are not the item's fault: let the job retry instead of failing items.
-      if (isAppError(error) && (error.code === "model_unavailable" || error.code === "service_unavailable")) throw error;
+      if (isOutage(error)) throw error;
+      return { item, input, error };
+    }
+  }
+
+  /**
+   * One transaction for a batch of items: items that failed earlier are recorded first, then each
+   * embedded item is written in its own savepoint together with its `succeeded` mark (an item an
+   * earlier run settled is skipped), or rolled back and marked failed.
+   */
+  private async writeBatch(products: ProductsService, storeId: string, jobId: string, batch: PreparedItem[]): Promise<void> {
+    const settleFailed = async (tx: Tx, item: BulkItemRow, error: unknown) => {
+      if (isOutage(error)) throw error;
       const code = isAppError(error) ? error.code : "internal_error";
       const message = isAppError(error) ? error.message : "Indexing failed.";
-      await this.repo.settleItem(storeId, jobId, item.idx, { status: "failed", error_code: code, error_message: message }, now());
-    }
+      await this.repo.with(tx).settleItem(storeId, jobId, item.idx, { status: "failed", error_code: code, error_message: message }, this.ctx.clock.now());
+    };
+    const writes = batch.flatMap(({ item, input, embedded }) =>
+      embedded
+        ? [
+            {
+              productId: input.product_id,
+              imageUrl: input.image_url,
+              metadata: input.metadata ?? {},
+              embedded,
+              claim: (tx: Tx) => this.repo.with(tx).settleItem(storeId, jobId, item.idx, { status: "succeeded", error_code: null, error_message: null }, this.ctx.clock.now()),
+              onFailure: (tx: Tx, error: unknown) => settleFailed(tx, item, error),
+            },
+          ]
+        : [],
+    );
+    await products.writeBatch(storeId, writes, {
+      inTransaction: async (tx) => {
+        for (const { item, embedded, error } of batch) if (!embedded) await settleFailed(tx, item, error);
+      },
+    });
   }
 
   private async complete(webhooks: WebhooksService, storeId: string, jobId: string, status: "completed" | "failed"): Promise<void> {

@@ -150,7 +150,7 @@ describeEachDialect("products: index, read, update, delete, limits", (dialect) =
     const service = new ProductsService(t.ctx);
     const image = await t.ctx.images.fromBytes(await solidImage("#20a020"));
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    for (let i = 0; i < 50; i++) await service.write(s.clientId, `fill-${i}`, "http://img/x.png", {}, image, vector!);
+    for (let i = 0; i < 50; i++) await service.write(s.clientId, { productId: `fill-${i}`, imageUrl: "http://img/x.png", metadata: {}, embedded: { image, vector: vector! } });
     const res = await post({ product_id: "one-too-many", image_url: red }, tok);
     assert.equal(res.statusCode, 403, res.body);
     assert.deepEqual(res.json(), {

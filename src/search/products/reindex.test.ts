@@ -20,7 +20,7 @@ describeEachDialect("reindex: products embedded by another model are re-embedded
     for (const [id, hex] of [["r", "#d01010"], ["g", "#10a030"], ["b", "#1030c0"]] as const) {
       const image = await t.ctx.images.fromBytes(await solidImage(hex));
       const [vector] = await t.ctx.images.embed([image.decoded]);
-      await products.write(store.clientId, id, `https://cdn.example/${id}.png`, {}, image, vector!);
+      await products.write(store.clientId, { productId: id, imageUrl: `https://cdn.example/${id}.png`, metadata: {}, embedded: { image, vector: vector! } });
     }
     const reindexer = new Reindexer(t.ctx);
     assert.deepEqual(await reindexer.stale(), []);

@@ -1,9 +1,12 @@
-// Indexing products (spec: Product; Events). One path serves POST (create or replace), PUT
-// (partial update; re-embeds only when image_url changed), bulk items and the demo catalogue:
-//   fetch + decode + embed + dominant colours (outside the transaction), then in ONE transaction:
-//   plan limit check, product row, vector, stored image and the webhook outbox rows.
+// Indexing products (spec: Product; Events). One write path (writeIn) serves POST (create or
+// replace), PUT (partial update; re-embeds only when image_url changed), bulk items and the demo
+// catalogue: fetch + decode + embed + dominant colours (outside the transaction), then inside it:
+//   plan limit check, product row, lexical row, vector, stored image and the webhook outbox rows.
+// write() runs one product in its own transaction; writeBatch() runs many (a bulk job's batch) in
+// ONE transaction with a savepoint per item, so each item still commits all or nothing.
 // The in-memory vector index is brought in step after the commit.
 import type { AppContext } from "../../platform/context.js";
+import { sql } from "kysely";
 import type { Tx } from "../../platform/db/index.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { uuid } from "../../platform/ids.js";
@@ -13,6 +16,7 @@ import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { WebhooksService } from "../webhooks/service.js";
 import { LexicalRepository } from "../../lexical/repository.js";
 import { modelStatus } from "../search/model.js";
+import { dotRow, normalized } from "../../vectors/math.js";
 import { ProductsRepository, type Cursor, type ListFilter, type ProductRow } from "./repository.js";
 
 export const METADATA_MAX_BYTES = 16 * 1024;
@@ -48,6 +52,44 @@ export interface IndexResult {
   vector_id: string;
   message: string;
   created: boolean;
+}
+
+/** One product write: with `embedded` a create or replace by a fetched image; without, a metadata change of an existing product. */
+export interface ProductWrite {
+  productId: string;
+  imageUrl: string;
+  metadata: Metadata;
+  /** The (re)fetched image and its vector. */
+  embedded?: { image: PreparedImage; vector: Float32Array } | undefined;
+  /**
+   * Runs first inside the transaction (bulk jobs mark their item there); when it answers false
+   * the write is skipped (result null). It must use `tx` only: nothing may touch the database
+   * outside an open transaction (SQLite has one connection).
+   */
+  claim?: ((tx: Tx) => Promise<boolean>) | undefined;
+}
+
+/** A write of a batch (writeBatch). */
+export interface BatchWrite extends ProductWrite {
+  /** Inside the batch's transaction, after this item's rows were rolled back: record the failure. Throwing aborts the whole batch. */
+  onFailure?: ((tx: Tx, error: unknown) => Promise<void>) | undefined;
+}
+
+export type WriteOutcome = { ok: true; result: IndexResult | null } | { ok: false; error: unknown };
+
+interface Duplicate {
+  productId: string;
+  score: number;
+  imageUrl: string;
+}
+
+/** What one write committed (or will, with its transaction). */
+interface Written {
+  created: boolean;
+  vectorId: string;
+  row: ProductRow;
+  imageUrl: string;
+  vector: Float32Array | undefined;
 }
 
 export const toView = (p: ProductRow): ProductView => ({
@@ -117,13 +159,13 @@ export class ProductsService {
     };
   }
 
-  /** POST /v1/products and bulk items: create, or replace an existing product of that id. */
+  /** POST /v1/products and the demo catalogue: create, or replace an existing product of that id. */
   async index(storeId: string, input: ProductInput, prepared?: PreparedImage): Promise<IndexResult> {
     const metadata = input.metadata ?? {};
     checkMetadata(metadata);
     const image = prepared ?? (await this.ctx.images.fromUrl(input.image_url));
     const [vector] = await this.ctx.images.embed([image.decoded]);
-    return (await this.write(storeId, input.product_id, input.image_url, metadata, image, vector!))!;
+    return (await this.write(storeId, { productId: input.product_id, imageUrl: input.image_url, metadata, embedded: { image, vector: vector! } }))!;
   }
 
   /** PUT /v1/products/{id}: partial update; the image is fetched and embedded again only when image_url changed. */
@@ -135,9 +177,9 @@ export class ProductsService {
     if (patch.image_url !== undefined && patch.image_url !== existing.image_url) {
       const image = await this.ctx.images.fromUrl(patch.image_url);
       const [vector] = await this.ctx.images.embed([image.decoded]);
-      return (await this.write(storeId, productId, patch.image_url, metadata, image, vector!))!;
+      return (await this.write(storeId, { productId, imageUrl: patch.image_url, metadata, embedded: { image, vector: vector! } }))!;
     }
-    return (await this.write(storeId, productId, existing.image_url, metadata, undefined, undefined))!;
+    return (await this.write(storeId, { productId, imageUrl: existing.image_url, metadata }))!;
   }
 
   async remove(storeId: string, productId: string): Promise<void> {
@@ -156,123 +198,156 @@ export class ProductsService {
   }
 
   /**
-   * The single write path. `image`/`vector` are given when the image was (re)fetched; without
-   * them only metadata changes. Everything lands in one transaction or not at all.
-   * `claim`, when given, runs first inside that transaction (bulk jobs mark their item there);
-   * if it answers false the write is skipped and null is returned. Nothing else may touch the
-   * database outside `tx` while the transaction is open (SQLite has one connection).
+   * The single write path for one product: everything lands in one transaction or not at all;
+   * errors propagate. Returns null when `claim` answered false.
    */
-  async write(
-    storeId: string,
-    productId: string,
-    imageUrl: string,
-    metadata: Metadata,
-    image: PreparedImage | undefined,
-    vector: Float32Array | undefined,
-    claim?: (tx: Tx) => Promise<boolean>,
-  ): Promise<IndexResult | null> {
-    const now = this.ctx.clock.now();
-    const model = this.ctx.images.modelKey();
-    // Near-duplicate check against the committed index, before our own write.
-    const duplicate = vector && image ? await this.nearestOther(storeId, productId, vector, image.sha256) : undefined;
+  async write(storeId: string, item: ProductWrite): Promise<IndexResult | null> {
+    const duplicate = await this.similarOther(storeId, item);
+    const done = await this.ctx.database.transaction((tx) => this.writeIn(tx, storeId, item, duplicate));
+    if (done) this.afterCommit(storeId, [done]);
+    return done && indexResult(done);
+  }
 
-    const run = async (tx: Tx) => {
-      if (claim && !(await claim(tx))) return null;
-      const repo = this.repo.with(tx);
-      await repo.lockStore(storeId);
-      const existing = await repo.find(storeId, productId);
-      if (!existing) await this.checkPlanLimit(tx, storeId);
-      if (!existing && (!image || !vector)) throw new AppError("not_found", `No product "${productId}".`);
-      const vectorId = image && vector ? uuid() : existing!.vector_id;
-      const row: ProductRow = {
-        store_id: storeId,
-        product_id: productId,
-        vector_id: vectorId,
-        image_url: imageUrl,
-        image_sha256: image?.sha256 ?? existing!.image_sha256,
-        name: typeof metadata.name === "string" ? metadata.name : null,
-        category: typeof metadata.category === "string" ? metadata.category : null,
-        brand: typeof metadata.brand === "string" ? metadata.brand : null,
-        price: typeof metadata.price === "number" ? metadata.price : null,
-        color_name: typeof metadata.color_name === "string" ? metadata.color_name : null,
-        metadata: JSON.stringify(metadata),
-        dominant_colors: image ? JSON.stringify(image.colors) : existing!.dominant_colors,
-        model: image ? model : existing!.model,
-        created_at: existing?.created_at ?? now,
-        updated_at: now,
-      };
-      await repo.upsert(storeId, row);
-      // The lexical index row in the same transaction (removed with the product by cascade).
-      await this.lexical.with(tx).upsert(storeId, productId, metadata);
-      if (image && vector) {
-        // The image store writes its copy before this transaction commits (src/platform/images/store.ts).
-        const kept = await this.ctx.imageStore.put(storeId, image.sha256, image.stored.bytes);
-        await repo.putImage(storeId, {
-          sha256: image.sha256,
-          content_type: image.stored.contentType,
-          width: image.stored.width,
-          height: image.stored.height,
-          ...kept,
-          created_at: now,
-        });
-        await this.ctx.vectors.upsert(tx, storeId, { vectorId, productId, model, vector });
-        if (existing && existing.image_sha256 !== image.sha256) await repo.dropImageIfUnused(storeId, existing.image_sha256);
-      }
-      const at = new Date(now).toISOString();
-      if (!existing) {
-        await this.webhooks.emit(
-          tx,
-          storeId,
-          "product.indexed",
-          { product_id: productId, vector_id: vectorId, image_url: imageUrl, metadata, indexed_at: at },
-          productId,
-        );
-      } else {
-        const changes = changedPaths(JSON.parse(existing.metadata) as Metadata, metadata);
-        if (existing.image_url !== imageUrl) changes.unshift("image_url");
-        else if (image && existing.image_sha256 !== image.sha256) changes.unshift("image");
-        if (changes.length > 0) {
-          await this.webhooks.emit(
-            tx,
-            storeId,
-            "product.updated",
-            { product_id: productId, changes, previous_image_url: existing.image_url, new_image_url: imageUrl, updated_at: at },
-            productId,
-          );
+  /**
+   * Many products of one store in ONE transaction (bulk jobs): each item is written inside its own
+   * SAVEPOINT, so an item that fails (its metadata, the plan's product limit, a constraint) rolls
+   * back only its own rows (product, lexical row, vector, image row, outbox rows) and becomes that
+   * item's outcome, after `onFailure` recorded it in the same transaction. `inTransaction` runs
+   * first in it (bulk jobs record items that failed before writing). The in-memory index is
+   * brought in step after the commit; if the transaction itself fails (or `onFailure` throws),
+   * nothing of the batch is written and the error propagates.
+   */
+  async writeBatch(storeId: string, items: readonly BatchWrite[], options: { inTransaction?: (tx: Tx) => Promise<void> } = {}): Promise<WriteOutcome[]> {
+    // Near-duplicates in the committed index are looked up before the transaction opens (nothing
+    // may touch an SQLite database outside an open transaction); earlier items of this batch are
+    // compared inside it.
+    const similar: (Duplicate | undefined)[] = [];
+    for (const item of items) similar.push(await this.similarOther(storeId, item));
+    const { outcomes, written } = await this.ctx.database.transaction(async (tx) => {
+      await options.inTransaction?.(tx);
+      const outcomes: WriteOutcome[] = [];
+      const written: Written[] = [];
+      for (const [k, item] of items.entries()) {
+        await sql`SAVEPOINT bulk_item`.execute(tx);
+        try {
+          const done = await this.writeIn(tx, storeId, item, similar[k] ?? similarInBatch(this.ctx, item, written));
+          await sql`RELEASE SAVEPOINT bulk_item`.execute(tx);
+          if (done) written.push(done);
+          outcomes.push({ ok: true, result: done && indexResult(done) });
+        } catch (error) {
+          await sql`ROLLBACK TO SAVEPOINT bulk_item`.execute(tx);
+          await sql`RELEASE SAVEPOINT bulk_item`.execute(tx);
+          await item.onFailure?.(tx, error);
+          outcomes.push({ ok: false, error });
         }
       }
-      if (duplicate) {
+      return { outcomes, written };
+    });
+    if (written.length > 0) this.afterCommit(storeId, written);
+    return outcomes;
+  }
+
+  /** Inside `tx`: plan limit, product row, lexical row, vector, stored image and the outbox rows of one product. */
+  private async writeIn(tx: Tx, storeId: string, item: ProductWrite, similar: Duplicate | undefined): Promise<Written | null> {
+    if (item.claim && !(await item.claim(tx))) return null;
+    const { productId, imageUrl, metadata, embedded } = item;
+    checkMetadata(metadata);
+    const image = embedded?.image;
+    const now = this.ctx.clock.now();
+    const model = this.ctx.images.modelKey();
+    const repo = this.repo.with(tx);
+    await repo.lockStore(storeId);
+    const existing = await repo.find(storeId, productId);
+    if (!existing) await this.checkPlanLimit(tx, storeId);
+    if (!existing && !embedded) throw new AppError("not_found", `No product "${productId}".`);
+    const vectorId = embedded ? uuid() : existing!.vector_id;
+    const row: ProductRow = {
+      store_id: storeId,
+      product_id: productId,
+      vector_id: vectorId,
+      image_url: imageUrl,
+      image_sha256: image?.sha256 ?? existing!.image_sha256,
+      name: typeof metadata.name === "string" ? metadata.name : null,
+      category: typeof metadata.category === "string" ? metadata.category : null,
+      brand: typeof metadata.brand === "string" ? metadata.brand : null,
+      price: typeof metadata.price === "number" ? metadata.price : null,
+      color_name: typeof metadata.color_name === "string" ? metadata.color_name : null,
+      metadata: JSON.stringify(metadata),
+      dominant_colors: image ? JSON.stringify(image.colors) : existing!.dominant_colors,
+      model: image ? model : existing!.model,
+      created_at: existing?.created_at ?? now,
+      updated_at: now,
+    };
+    await repo.upsert(storeId, row);
+    // The lexical index row in the same transaction (removed with the product by cascade).
+    await this.lexical.with(tx).upsert(storeId, productId, metadata);
+    // Identical-image duplicates are looked up here, so they include earlier items of a batch.
+    const duplicate = embedded && !similar && !modelStatus(this.ctx).duplicate_detection ? await this.sameImage(repo, storeId, productId, embedded.image.sha256) : similar;
+    if (embedded) {
+      // The image store writes its copy before this transaction commits (src/platform/images/store.ts).
+      const kept = await this.ctx.imageStore.put(storeId, embedded.image.sha256, embedded.image.stored.bytes);
+      await repo.putImage(storeId, {
+        sha256: embedded.image.sha256,
+        content_type: embedded.image.stored.contentType,
+        width: embedded.image.stored.width,
+        height: embedded.image.stored.height,
+        ...kept,
+        created_at: now,
+      });
+      await this.ctx.vectors.upsert(tx, storeId, { vectorId, productId, model, vector: embedded.vector });
+      if (existing && existing.image_sha256 !== embedded.image.sha256) await repo.dropImageIfUnused(storeId, existing.image_sha256);
+    }
+    const at = new Date(now).toISOString();
+    if (!existing) {
+      await this.webhooks.emit(
+        tx,
+        storeId,
+        "product.indexed",
+        { product_id: productId, vector_id: vectorId, image_url: imageUrl, metadata, indexed_at: at },
+        productId,
+      );
+    } else {
+      const changes = changedPaths(JSON.parse(existing.metadata) as Metadata, metadata);
+      if (existing.image_url !== imageUrl) changes.unshift("image_url");
+      else if (image && existing.image_sha256 !== image.sha256) changes.unshift("image");
+      if (changes.length > 0) {
         await this.webhooks.emit(
           tx,
           storeId,
-          "product.duplicate_detected",
-          {
-            new_product_id: productId,
-            existing_product_id: duplicate.productId,
-            similarity_score: duplicate.score,
-            new_image_url: imageUrl,
-            existing_image_url: duplicate.imageUrl,
-            detected_at: at,
-          },
+          "product.updated",
+          { product_id: productId, changes, previous_image_url: existing.image_url, new_image_url: imageUrl, updated_at: at },
           productId,
         );
       }
-      return { created: !existing, vectorId, row };
-    };
-    const done = await this.ctx.database.transaction(run);
-    if (!done) return null;
-    const { created, vectorId, row } = done;
-    // The filterable fields go to the vector index too (embedded: in-memory filters).
-    const attributes = [{ productId, attributes: { category: row.category, price: row.price, colorName: row.color_name, dominantColors: row.dominant_colors, metadata: row.metadata } }];
-    this.ctx.vectors.afterCommit(storeId, image && vector ? { upserted: [{ vectorId, productId, vector }], attributes } : { attributes });
+    }
+    if (duplicate) {
+      await this.webhooks.emit(
+        tx,
+        storeId,
+        "product.duplicate_detected",
+        {
+          new_product_id: productId,
+          existing_product_id: duplicate.productId,
+          similarity_score: duplicate.score,
+          new_image_url: imageUrl,
+          existing_image_url: duplicate.imageUrl,
+          detected_at: at,
+        },
+        productId,
+      );
+    }
+    return { created: !existing, vectorId, row, imageUrl, vector: embedded?.vector };
+  }
+
+  /** After a commit: the written vectors and filterable fields reach the vector index (embedded: in memory). */
+  private afterCommit(storeId: string, written: readonly Written[]): void {
+    const upserted = written.flatMap((w) => (w.vector ? [{ vectorId: w.vectorId, productId: w.row.product_id, vector: w.vector }] : []));
+    const attributes = written.map(({ row }) => ({
+      productId: row.product_id,
+      attributes: { category: row.category, price: row.price, colorName: row.color_name, dominantColors: row.dominant_colors, metadata: row.metadata },
+    }));
+    this.ctx.vectors.afterCommit(storeId, upserted.length > 0 ? { upserted, attributes } : { attributes });
     this.ctx.jobs.poke();
-    return {
-      status: "indexed",
-      product_id: productId,
-      vector_id: vectorId,
-      message: created ? "Product indexed." : "Product updated.",
-      created,
-    };
   }
 
   private async checkPlanLimit(tx: Tx, storeId: string): Promise<void> {
@@ -286,21 +361,44 @@ export class ProductsService {
   }
 
   /**
-   * The existing product this one duplicates: by embedding similarity above DUPLICATE_THRESHOLD
+   * The committed product this one duplicates by embedding similarity above DUPLICATE_THRESHOLD,
    * when duplicate detection is on (model.ts: off with the built-in test model, whose similarities
-   * only reflect colour), else only a product with the identical image (similarity 1).
+   * only reflect colour); with it off, only identical images count (sameImage, inside the write).
    */
-  private async nearestOther(storeId: string, productId: string, vector: Float32Array, imageSha256: string) {
-    if (!modelStatus(this.ctx).duplicate_detection) {
-      const same = await this.repo.findByImage(storeId, imageSha256, productId);
-      return same ? { productId: same.product_id, score: 1, imageUrl: same.image_url } : undefined;
-    }
+  private async similarOther(storeId: string, item: ProductWrite): Promise<Duplicate | undefined> {
+    if (!item.embedded || !modelStatus(this.ctx).duplicate_detection) return undefined;
     const threshold = this.ctx.config.duplicateThreshold;
-    const matches = await this.ctx.vectors.search(storeId, vector, { k: 2 });
-    const other = matches.find((m) => m.productId !== productId && m.score > threshold);
+    const matches = await this.ctx.vectors.search(storeId, item.embedded.vector, { k: 2 });
+    const other = matches.find((m) => m.productId !== item.productId && m.score > threshold);
     if (!other) return undefined;
     const row = await this.repo.find(storeId, other.productId);
     return row ? { productId: other.productId, score: Math.min(1, other.score), imageUrl: row.image_url } : undefined;
   }
+
+  /** Another product of the store with the identical image (similarity 1). */
+  private async sameImage(repo: ProductsRepository, storeId: string, productId: string, sha256: string): Promise<Duplicate | undefined> {
+    const same = await repo.findByImage(storeId, sha256, productId);
+    return same ? { productId: same.product_id, score: 1, imageUrl: same.image_url } : undefined;
+  }
 }
 
+/** An earlier item of the same batch this one duplicates by embedding similarity (detection on only). */
+function similarInBatch(ctx: AppContext, item: ProductWrite, written: readonly Written[]): Duplicate | undefined {
+  if (!item.embedded || !modelStatus(ctx).duplicate_detection) return undefined;
+  const query = normalized(item.embedded.vector);
+  let best: Duplicate | undefined;
+  for (const w of written) {
+    if (!w.vector || w.row.product_id === item.productId) continue;
+    const score = dotRow(normalized(w.vector), 0, query);
+    if (score > ctx.config.duplicateThreshold && score > (best?.score ?? -1)) best = { productId: w.row.product_id, score: Math.min(1, score), imageUrl: w.imageUrl };
+  }
+  return best;
+}
+
+const indexResult = (w: Written): IndexResult => ({
+  status: "indexed",
+  product_id: w.row.product_id,
+  vector_id: w.vectorId,
+  message: w.created ? "Product indexed." : "Product updated.",
+  created: w.created,
+});

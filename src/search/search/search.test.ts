@@ -38,7 +38,7 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
       url[p.id] = host.put(`/${p.id}.png`, png[p.id]!);
       const image = await t.ctx.images.fromBytes(png[p.id]!);
       const [vector] = await t.ctx.images.embed([image.decoded]);
-      await products.write(store.clientId, p.id, url[p.id]!, JSON.parse(JSON.stringify(p.meta)), image, vector!);
+      await products.write(store.clientId, { productId: p.id, imageUrl: url[p.id]!, metadata: JSON.parse(JSON.stringify(p.meta)), embedded: { image, vector: vector! } });
     }
   });
   after(async () => {
@@ -289,7 +289,7 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
     const products = new ProductsService(t.ctx);
     const image = await t.ctx.images.fromBytes(png["red-dress"]!);
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    await products.write(other.clientId, "other-red", "http://x/y.png", { name: "Other" }, image, vector!);
+    await products.write(other.clientId, { productId: "other-red", imageUrl: "http://x/y.png", metadata: { name: "Other" }, embedded: { image, vector: vector! } });
     const mine = await search("/url", { image_url: url["red-dress"], limit: 20 });
     assert.ok(!ids(mine).includes("other-red"));
     const theirs = await search("/text", { query: "red", limit: 20 }, tok);

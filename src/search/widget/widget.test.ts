@@ -43,7 +43,7 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
     for (const id of ids) {
       const image = await t.ctx.images.fromBytes(png[id]!);
       const [vector] = await t.ctx.images.embed([image.decoded]);
-      await products.write(storeId, id, url[id]!, { name: id.replace(/-/g, " "), price: 10 }, image, vector!);
+      await products.write(storeId, { productId: id, imageUrl: url[id]!, metadata: { name: id.replace(/-/g, " "), price: 10 }, embedded: { image, vector: vector! } });
     }
   }
 
