@@ -78,7 +78,52 @@ export interface QueryGroup {
   alts: string[];
   virtual: boolean;
   weight: number;
+  /** The word occurs only in a clause that states the shopper's circumstances ("I ordered online, …"). */
+  context?: boolean;
 }
+
+/**
+ * Weight (share of its IDF weight) of a word that occurs only in a declarative clause about the
+ * shopper ("I ordered online", "my order number is …", "ich habe … bestellt") next to the clause that
+ * asks: it still finds and ranks passages and names a scope, but it no longer decides the evidence
+ * threshold on its own.
+ */
+export const CONTEXT_WEIGHT = 0.35;
+
+const CONTEXT_CLAUSE: Record<"en" | "de", RegExp> = {
+  en: /^(?:(?:so|but|and|because|since|as|well|also|btw|ok|okay)\s+)?(?:i|i'm|i've|i'd|im|ive|we|we've|my|our|it|it's|its|they)\b/,
+  de: /^(?:(?:und|aber|weil|da|also|naja)\s+)?(?:ich|wir|mein\w*|unser\w*|es)\b/,
+};
+const ASKING_CLAUSE: Record<"en" | "de", RegExp> = {
+  en: /^(?:(?:so|but|and|also|then|ok|okay)\s+)?(?:how|what|which|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|must|tell\s+me)\b|\b(?:can|could|may|do|will|should|must)\s+i\b/,
+  de: /^(?:(?:und|aber|also|dann)\s+)?(?:wie|was|welche\w*|wann|wo|warum|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden|bekomme)\b|\b(?:kann|darf|muss|soll)\s+ich\b/,
+};
+
+/**
+ * Words said only in clauses that state the shopper's circumstances, when another clause asks the
+ * question. Clauses are split at punctuation; a clause starting with the shopper as subject
+ * ("I …", "my …", "ich …") and not asking anything is context.
+ */
+export function contextWords(text: string, lang: Lang): Set<string> {
+  if (lang === "other") return new Set();
+  // "a washer I ordered online": a subject pronoun after a noun starts a relative clause.
+  const marked = lang === "en" ? text.replace(RELATIVE_I, "$1, $2 ") : text;
+  const clauses = marked.split(/[,;:.!?]+|\s[-–—]\s/).map((c) => c.trim()).filter(Boolean);
+  if (clauses.length < 2) return new Set();
+  const isContext = (c: string) => CONTEXT_CLAUSE[lang].test(c) && !ASKING_CLAUSE[lang].test(c);
+  const asking = clauses.filter((c) => !isContext(c));
+  if (asking.length === 0 || asking.length === clauses.length) return new Set();
+  const main = new Set(asking.flatMap((c) => words(c)));
+  return new Set(clauses.filter(isContext).flatMap((c) => words(c)).filter((w) => !main.has(w)));
+}
+
+const RELATIVE_I = /\b(?!(?:can|could|do|does|did|should|shall|will|would|may|might|must|am|have|has|had|if|when|and|but|or|so|because|since|that|as|where|how|what|why|which|who|until|unless|before|after|once|while)\b)(\p{L}{2,})\s+(i|we)\s+(?=\p{L})/gu;
+
+/** Order numbers ("order #1234", "order number BBY01-806123", "Bestellung 4711") name no subject. */
+const ORDER_REF = /\b(?:order|bestellung|auftrag)\s*(?:number|no\.?|nr\.?|nummer|id)?\s*(?:is\s+|ist\s+)?#?\s*[\p{L}]*-?\d[\p{L}\p{N}-]*|#\s?\d[\p{L}\p{N}-]*/gu;
+
+/** An identifier (order number, SKU: letters and digits mixed, or 5+ digits) names no subject. */
+const IDENTIFIER = /^(?=.*\d)(?=.*\p{L})[\p{L}\p{N}]+$|^\d{5,}$/u;
 
 export interface Scored {
   passage: IndexedPassage;
@@ -172,7 +217,7 @@ const DURATION_Q: Record<"en" | "de", RegExp> = {
 };
 const DURATION_WORDS = new Set(["zeit", "how", "long", "many", "days", "day", "weeks", "week", "months", "month", "years", "year", "hours", "window", "period", "deadline", "time", "limit", "frame", "timeframe", "until", "when", "take", "takes", "wie", "lange", "lang", "viele", "tage", "wochen", "monate", "jahre", "stunden", "frist", "fristen", "zeitraum", "wann", "bis", "dauer", "dauert"]);
 const MONEY_Q: Record<"en" | "de", RegExp> = {
-  en: /\bhow\s+much\b|\bwhat\s+(?:does|do|is|are|will)\b.*\b(?:cost|costs|fee|fees|charge)\b|\b(?:fee|fees|minimum|threshold)\b/,
+  en: /\bhow\s+much\b|\bwhat\s+(?:does|do|is|are|will)\b.*\b(?:cost|costs|fee|fees|charge)\b|\b(?:fee|fees|minimum|threshold)\b|^(?:is|are|will|would)\b.*\bfree\b/,
   de: /\bwie\s+viel\b|\b(?:kostet|kosten|gebühr\w*|gebuhr\w*|preis|mindestbestellwert|mindest\w*)\b/,
 };
 const MONEY_WORDS = new Set(["how", "much", "cost", "costs", "fee", "fees", "charge", "charges", "wie", "viel", "kostet", "kosten", "gebühr", "gebühren", "preis"]);
@@ -204,7 +249,7 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
 
 /** The groups of a question (before weighting). */
 export function queryGroups(text: string, lang: Lang): Array<Omit<QueryGroup, "weight">> {
-  const rewritten = rewrite(text, lang);
+  const rewritten = rewrite(text, lang).replace(ORDER_REF, " ");
   const groups: Array<Omit<QueryGroup, "weight">> = [];
   const l = lang === "other" ? null : lang;
   const asksDuration = l !== null && DURATION_Q[l].test(rewritten);
@@ -214,9 +259,10 @@ export function queryGroups(text: string, lang: Lang): Array<Omit<QueryGroup, "w
   if (asksMoney) groups.push({ surface: "amount", alts: [VIRTUAL_MONEY], virtual: true });
   const seen = new Set<string>();
   // A number inside a quantity the question states ("10 days after I ordered") is context, not a subject word.
-  const stated = new Set(quantities(rewritten).flatMap((q) => words(q.text).filter((w) => /^\d/.test(w))));
+  const stated = new Set(quantities(rewritten).flatMap((q) => words(q.text).filter((w) => /^\d/.test(w) || q.kind === "money")));
+  const context = contextWords(rewritten, lang);
   for (const w of words(rewritten)) {
-    if (stated.has(w)) continue;
+    if (stated.has(w) || IDENTIFIER.test(w)) continue;
     if (isStopWord(w, lang)) continue;
     if (asksDuration && DURATION_WORDS.has(w)) continue;
     if (asksMoney && MONEY_WORDS.has(w)) continue;
@@ -224,7 +270,7 @@ export function queryGroups(text: string, lang: Lang): Array<Omit<QueryGroup, "w
     if (!s || seen.has(s)) continue;
     seen.add(s);
     const syn = l ? SYNONYMS[l].find((g) => g[0] === s) : undefined;
-    groups.push({ surface: w, alts: syn ? [...new Set(syn)] : [s], virtual: false });
+    groups.push({ surface: w, alts: syn ? [...new Set(syn)] : [s], virtual: false, ...(context.has(w) ? { context: true } : {}) });
   }
   return groups;
 }
@@ -374,7 +420,10 @@ export class PassageIndex {
       .filter((s) => !(crossLanguage && !s.seen && !s.g.virtual))
       // Floors keep a word found in every passage from weighing nothing.
       // "How do I …" only breaks ties between passages that match the question's words.
-      .map((s) => ({ ...s.g, weight: s.g.alts[0] === VIRTUAL_HOW ? 0.15 * maxIdf : s.seen ? Math.max(s.best, 0.15 * maxIdf) : topical && GOODS.has(s.g.surface) ? UNKNOWN_OBJECT_WEIGHT * maxIdf : UNKNOWN_WORD_WEIGHT * maxIdf }));
+      .map((s) => {
+        const weight = s.g.alts[0] === VIRTUAL_HOW ? 0.15 * maxIdf : s.seen ? Math.max(s.best, 0.15 * maxIdf) : topical && GOODS.has(s.g.surface) ? UNKNOWN_OBJECT_WEIGHT * maxIdf : UNKNOWN_WORD_WEIGHT * maxIdf;
+        return { ...s.g, weight: s.g.context ? CONTEXT_WEIGHT * weight : weight };
+      });
   }
 
   /** BM25 candidates with coverage, best first. */
