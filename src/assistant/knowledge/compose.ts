@@ -27,7 +27,7 @@
 // Then the answer is a conflict quoting both statements: no side is picked.
 import { PassageIndex, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvidence, passageTerms, type IndexedPassage, type QueryGroup, type Scored } from "./retrieval.js";
 import { disagreement, factsOf, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
-import { analyze, datesIn, quantities, sentences, type Lang, type Quantity } from "./text.js";
+import { analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { Citation, Conflict, PolicyAnswer } from "./types.js";
 import { escapeMarkdown } from "../markdown.js";
 
@@ -277,7 +277,7 @@ const withAnswer = (s: ScoredSentence): string => {
 };
 
 /** The extractive answer from scored sentences; null when no sentence qualifies. */
-export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "money"> = new Set()): Extract<PolicyAnswer, { kind: "answer" }> | null {
+export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "money"> = new Set(), question = "", frame: Lang = "en"): Extract<PolicyAnswer, { kind: "answer" }> | null {
   const eligible = scored.filter((s) => s.score >= SENTENCE_MIN_SCORE && s.answerable);
   if (eligible.length === 0) return null;
   const ranked = [...eligible].sort((a, b) => b.score - a.score || a.passageRank - b.passageRank || a.position - b.position);
@@ -308,7 +308,7 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
     citation: c,
     text: chosen.filter((s) => sameCitation(s.citation, c)).map(withAnswer).join(" "),
   }));
-  const direct = directAnswer(ranked[0]!, asked);
+  const direct = directAnswer(ranked[0]!, asked) ?? (question ? polarity(question, ranked[0]!, frame) : null);
   return { kind: "answer", markdown: paragraphs.join("\n\n"), citations: concepts, passages, phrased_by: "extractive", ...(direct ? { direct } : {}) };
 }
 
@@ -328,6 +328,39 @@ export function directAnswer(best: ScoredSentence, asked: Set<"duration" | "mone
     const m = quantities(text).find((q) => q.kind === "money" || q.kind === "percent");
     if (m) return m.text;
   }
+  return null;
+}
+
+const YES_NO_Q: Record<"en" | "de", RegExp> = {
+  en: /^(?:(?:and|so|but|also|ok|okay)\s+)?(?:can|could|may|do|does|did|is|are|will|would|should|must|have|has)\b/,
+  de: /^(?:(?:und|aber|also)\s+)?(?:kann|könnt\w*|darf|dürfen|muss|müssen|ist|sind|gibt|habe|hat|wird|werden|bekomme|bekommt|verfallen|verfällt|nehmt|nehmen|akzeptiert|akzeptieren)\b/,
+};
+const NEGATIVE: Record<"en" | "de", RegExp> = {
+  en: /\b(?:not|no|never|cannot|can't|won't|don't|doesn't|isn't|aren't|unable|non-refundable|nonrefundable|final\s+sale|excluded|ineligible)\b/,
+  de: /\b(?:nicht|kein\w*|nie|ausgeschlossen)\b/,
+};
+const POSITIVE: Record<"en" | "de", RegExp> = {
+  en: /\b(?:can|may|must|required|accepted|we\s+accept|are\s+eligible|is\s+eligible)\b/,
+  de: /\b(?:kann|können|kannst|darf|dürfen|muss|müssen|möglich|kostenlos|kostenfrei)\b/,
+};
+const CONDITIONED = /\b(?:if|unless|except|only|wenn|sofern|außer|ausser|nur)\b/;
+
+/**
+ * "Yes" / "No" before the quote of a yes/no question ("Do gift cards expire?" → No: "Gift cards do
+ * not expire."), only when the best sentence states it plainly: a negation without a condition, or
+ * a permission or requirement (can, may, must, required …) without one. Anything conditioned, or a
+ * question that is itself negated, gets no lead: the quote speaks for itself.
+ */
+export function polarity(question: string, best: ScoredSentence, frame: Lang): string | null {
+  const l = best.lang === "de" ? "de" : "en";
+  const ql = frame === "de" ? "de" : "en";
+  const q = normalize(question).trim();
+  if (!YES_NO_Q[ql].test(q) || NEGATIVE[ql].test(q)) return null;
+  const text = normalize(best.text);
+  if (CONDITIONED.test(text)) return null;
+  const de = frame === "de";
+  if (NEGATIVE[l].test(text)) return de ? "Nein" : "No";
+  if (POSITIVE[l].test(text)) return de ? "Ja" : "Yes";
   return null;
 }
 

@@ -21,7 +21,7 @@ import { PoliciesRepository } from "../policies/repository.js";
 import { AssistantSettingsService } from "../settings/service.js";
 import { classifyText } from "./classify.js";
 import { groundParts, hasEvidence } from "./ground.js";
-import { splitParts, withFollowUp } from "./parts.js";
+import { borrowedWords, splitParts, withFollowUp } from "./parts.js";
 import { sanitizeQuestion } from "./sanitize.js";
 import { checkPhrasing, phraseWithLlm } from "./llm.js";
 import { splitPassages } from "./passages.js";
@@ -121,7 +121,8 @@ export class KnowledgeEngine implements Knowledge {
     const versions: KnowledgeVersions = { policies, index_built_at: entry.builtAt };
     const lang: Lang = langOf(locale);
     const question = sanitizeQuestion(withFollowUp(text, options.previous, lang));
-    const result = await groundParts(index, splitParts(question, lang), lang, (candidates) => this.rerank(entry, question, candidates));
+    const borrowed = new Set(borrowedWords(text, options.previous, lang));
+    const result = await groundParts(index, splitParts(question, lang), lang, (candidates) => this.rerank(entry, question, candidates), borrowed);
     if (result.kind !== "answer") return { result, versions };
     const answer = result;
     if (this.ctx.config.llm) {

@@ -98,6 +98,7 @@ export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
     [/\b(?:tage|tagen)\b/g, " days "],
     [/\bgeöffnet\w*/g, " opened "],
     [/\bmöbel\b/g, " furniture "],
+    [/\b(?:widerruf\w*|rücktritt\w*|zurücktret\w*)/g, " withdraw cancel "],
   ],
   "en>de": [
     [/\bhow\s+(?:long|many\s+days)\b|\buntil\s+when\b|\bwindow\b/g, " wie lange frist "],
@@ -114,6 +115,7 @@ export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
     [/\bdays?\b/g, " tage "],
     [/\bshoes?\b/g, " schuhe "],
     [/\bbeauty\b/g, " beauty "],
+    [/\bwithdraw\w*/g, " widerruf rücktritt zurücktreten "],
   ],
 };
 

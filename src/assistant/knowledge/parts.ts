@@ -48,10 +48,20 @@ export function isFollowUp(text: string, lang: Lang): boolean {
   return FOLLOW_UP.test(t) || (content(t, lang).length <= 2 && PRONOUN_PART.test(t));
 }
 
-/** The question to answer for a follow-up: its own words first, then the previous question's it lacks. */
-export function withFollowUp(text: string, previous: string | undefined, lang: Lang): string {
-  if (!previous || !isFollowUp(text, lang)) return text;
+/** The previous question's words a follow-up lacks (none when the turn is not a follow-up). */
+export function borrowedWords(text: string, previous: string | undefined, lang: Lang): string[] {
+  if (!previous || !isFollowUp(text, lang)) return [];
   const own = new Set(words(text));
-  const borrowed = words(previous).filter((w) => !own.has(w));
+  return words(previous).filter((w) => !own.has(w));
+}
+
+/**
+ * The question to answer for a follow-up: its own words first, then the previous question's it
+ * lacks. Retrieval weighs the borrowed words as context (retrieval.ts CONTEXT_WEIGHT): "und die
+ * Rücksendung?" after "Was kostet der Versand?" asks about returns, not shipping.
+ */
+export function withFollowUp(text: string, previous: string | undefined, lang: Lang): string {
+  const borrowed = borrowedWords(text, previous, lang);
+  if (borrowed.length === 0) return text;
   return `${text.trim().replace(/[?.!]+$/, "")} ${borrowed.join(" ")}?`;
 }

@@ -248,7 +248,7 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
 }
 
 /** The groups of a question (before weighting). */
-export function queryGroups(text: string, lang: Lang): Array<Omit<QueryGroup, "weight">> {
+export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<string>): Array<Omit<QueryGroup, "weight">> {
   const rewritten = rewrite(text, lang).replace(ORDER_REF, " ");
   const groups: Array<Omit<QueryGroup, "weight">> = [];
   const l = lang === "other" ? null : lang;
@@ -261,6 +261,7 @@ export function queryGroups(text: string, lang: Lang): Array<Omit<QueryGroup, "w
   // A number inside a quantity the question states ("10 days after I ordered") is context, not a subject word.
   const stated = new Set(quantities(rewritten).flatMap((q) => words(q.text).filter((w) => /^\d/.test(w) || q.kind === "money")));
   const context = contextWords(rewritten, lang);
+  for (const w of borrowed ?? []) context.add(normalize(w));
   for (const w of words(rewritten)) {
     if (stated.has(w) || IDENTIFIER.test(w)) continue;
     if (isStopWord(w, lang)) continue;
@@ -356,6 +357,23 @@ export class PassageIndex {
   }
 
   private readonly dfCache = new Map<string, number>();
+  private readonly compoundCache = new Map<string, string[]>();
+  private allTerms: string[] | null = null;
+
+  /**
+   * German: the index terms a question term meets as a compound part either way (see has()):
+   * "rücksendeetikett" → "etikett" of "Retouren-Etikett", "versand" → "versandkosten". BM25
+   * candidates are searched with them, so a passage that coverage would accept is also found.
+   */
+  private compoundTerms(alt: string): string[] {
+    let out = this.compoundCache.get(alt);
+    if (!out) {
+      this.allTerms ??= [...new Set(this.passages.flatMap((p) => [...p.terms, ...p.headTerms]))].filter((t) => !/^q(?:dur|money|how)$/.test(t));
+      out = this.allTerms.filter((t) => t !== alt && !t.startsWith(alt) && PassageIndex.has(new Set([t]), alt, true)).slice(0, 16);
+      if (this.compoundCache.size < 20_000) this.compoundCache.set(alt, out);
+    }
+    return out;
+  }
 
   private df(alt: string, compound: boolean): number {
     const key = `${compound ? 1 : 0}${alt}`;
@@ -428,8 +446,10 @@ export class PassageIndex {
 
   /** BM25 candidates with coverage, best first. */
   query(groups: QueryGroup[], lang: Lang, limit = RERANK_DEPTH): Scored[] {
-    const terms = [...new Set(groups.flatMap((g) => g.alts))];
-    const primary = new Set(groups.map((g) => g.alts[0]!));
+    const de = lang === "de";
+    const withParts = (g: QueryGroup, a: string) => (de && !g.virtual ? [a, ...this.compoundTerms(a)] : [a]);
+    const terms = [...new Set(groups.flatMap((g) => g.alts.flatMap((a) => withParts(g, a))))];
+    const primary = new Set(groups.flatMap((g) => withParts(g, g.alts[0]!)));
     if (terms.length === 0 || this.passages.length === 0) return [];
     const results = this.search.search(terms.join(" "), {
       tokenize: (s) => s.split(" ").filter(Boolean),
