@@ -47,6 +47,8 @@ export const MAX_CONCEPTS = 2;
 /** A second concept is cited only when its sentence scores at least this share of the best one. */
 export const SECOND_CONCEPT_MIN_RELATIVE = 0.9;
 export const CONFLICT_MIN_CONTEXT_OVERLAP = 0.1;
+/** Score share kept by a sentence stating no value when the question asks for one and another sentence states it. */
+export const VALUE_MISSING_FACTOR = 0.6;
 /** Largest score cut for a sentence whose scope (members, holiday, cell phones …) the question does not name. */
 export const SCOPE_PENALTY = 0.4;
 
@@ -177,7 +179,9 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
       const scopeFactor = facts.scope.size === 0 ? 1 : 1 - SCOPE_PENALTY * (unasked / facts.scope.size);
       const realInText = [...inText].some((g) => !g.virtual);
       const only = evidenceRank === 0 && parts.length === 1;
-      if (!realInText && !only) return;
+      // A terse item ("Premium service: $24.95 for eligible items") may name its subject only in its heading.
+      const headed = terse && inHead.some((g) => !g.virtual) && [...inText].some((g) => g.virtual);
+      if (!realInText && !only && !headed) return;
       out.push({
         text,
         answerable,
@@ -280,16 +284,21 @@ const withAnswer = (s: ScoredSentence): string => {
 export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "money"> = new Set(), question = "", frame: Lang = "en"): Extract<PolicyAnswer, { kind: "answer" }> | null {
   const eligible = scored.filter((s) => s.score >= SENTENCE_MIN_SCORE && s.answerable);
   if (eligible.length === 0) return null;
-  const ranked = [...eligible].sort((a, b) => b.score - a.score || a.passageRank - b.passageRank || a.position - b.position);
-  const best = ranked[0]!.score;
+  // A question asking for a value is answered by a sentence stating one when any does.
+  const states = (s: ScoredSentence) =>
+    (asked.has("duration") && s.facts.durations.length + s.facts.dates.size > 0) || (asked.has("money") && s.facts.amounts.size + s.facts.percents.size > 0);
+  const valued = eligible.some(states);
+  const rank = (s: ScoredSentence) => (valued && !states(s) ? VALUE_MISSING_FACTOR * s.score : s.score);
+  const ranked = [...eligible].sort((a, b) => rank(b) - rank(a) || a.passageRank - b.passageRank || a.position - b.position);
+  const best = rank(ranked[0]!);
   const chosen: ScoredSentence[] = [];
   const concepts: Citation[] = [];
   for (const s of ranked) {
-    if (chosen.length >= MAX_SENTENCES || s.score < SENTENCE_MIN_RELATIVE * best) break;
+    if (chosen.length >= MAX_SENTENCES || rank(s) < SENTENCE_MIN_RELATIVE * best) break;
     if (chosen.some((c) => c.text === s.text || c.label === s.text.replace(/:\s*$/, "") || s.label === c.text.replace(/:\s*$/, ""))) continue;
     if (!concepts.some((c) => sameCitation(c, s.citation))) {
       if (concepts.length >= MAX_CONCEPTS) continue;
-      if (concepts.length > 0 && s.score < SECOND_CONCEPT_MIN_RELATIVE * best) continue;
+      if (concepts.length > 0 && rank(s) < SECOND_CONCEPT_MIN_RELATIVE * best) continue;
       concepts.push(s.citation);
     }
     chosen.push(s);

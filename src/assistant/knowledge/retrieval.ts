@@ -193,7 +193,8 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["secur", "encryption", "protect"],
   ],
   de: [
-    ["ruckgab", "retour", "umtausch", "widerruf"],
+    ["ruckgab", "retour", "umtausch", "widerruf", "rucksendung"],
+    ["rucksendung", "ruckgab", "retour"],
     ["retour", "ruckgab", "widerruf"],
     ["erstattung", "ersta", "ruckerstattung", "ruckzahlung"],
     ["versa", "lief", "liefer", "lieferung", "zustellung"],
@@ -212,15 +213,18 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
 };
 
 const DURATION_Q: Record<"en" | "de", RegExp> = {
-  en: /\bhow\s+(?:long|many\s+(?:days|weeks|months|years|hours))\b|\b(?:window|period|deadline|time\s*limit|time\s*frame|timeframe|days?\s+(?:do|have)|until\s+when|when)\b/,
-  de: /\bwie\s+(?:lange?|viele\s+(?:tage|wochen|monate|jahre|stunden))\b|\b(?:frist\w*|zeitraum|wann|bis\s+wann|dauer\w*|dauert)\b/,
+  en: /\bhow\s+(?:long|fast|quick(?:ly)?|soon|many\s+(?:days|weeks|months|years|hours))\b|\b(?:window|period|deadline|time\s*limit|time\s*frame|timeframe|days?\s+(?:do|have)|until\s+when|when)\b/,
+  de: /\bwie\s+(?:lange?|schnell|viele\s+(?:tage|wochen|monate|jahre|stunden))\b|\b(?:frist\w*|zeitraum|wann|bis\s+wann|dauer\w*|dauert)\b/,
 };
-const DURATION_WORDS = new Set(["zeit", "how", "long", "many", "days", "day", "weeks", "week", "months", "month", "years", "year", "hours", "window", "period", "deadline", "time", "limit", "frame", "timeframe", "until", "when", "take", "takes", "wie", "lange", "lang", "viele", "tage", "wochen", "monate", "jahre", "stunden", "frist", "fristen", "zeitraum", "wann", "bis", "dauer", "dauert"]);
+const DURATION_WORDS = new Set(["zeit", "how", "long", "fast", "quick", "quickly", "soon", "schnell", "many", "days", "day", "weeks", "week", "months", "month", "years", "year", "hours", "window", "period", "deadline", "time", "limit", "frame", "timeframe", "until", "when", "take", "takes", "wie", "lange", "lang", "viele", "tage", "wochen", "monate", "jahre", "stunden", "frist", "fristen", "zeitraum", "wann", "bis", "dauer", "dauert"]);
 const MONEY_Q: Record<"en" | "de", RegExp> = {
   en: /\bhow\s+much\b|\bwhat\s+(?:does|do|is|are|will)\b.*\b(?:cost|costs|fee|fees|charge)\b|\b(?:fee|fees|minimum|threshold)\b|^(?:is|are|will|would)\b.*\bfree\b/,
   de: /\bwie\s+viel\b|\b(?:kostet|kosten|gebühr\w*|gebuhr\w*|preis|mindestbestellwert|mindest\w*)\b/,
 };
 const MONEY_WORDS = new Set(["how", "much", "cost", "costs", "fee", "fees", "charge", "charges", "wie", "viel", "kostet", "kosten", "gebühr", "gebühren", "preis"]);
+
+/** Words that frame a question for a duration or an amount ("how long", "how fast", "cost"), not its subject. */
+export const QUESTION_FRAME_WORDS: ReadonlySet<string> = new Set([...DURATION_WORDS, ...MONEY_WORDS]);
 
 export function rewrite(text: string, lang: Lang): string {
   let t = normalize(text);
