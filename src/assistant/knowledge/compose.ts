@@ -18,8 +18,8 @@
 //      sentences state quantities of that kind (durations normalised to days; amounts in one
 //      currency; percentages count as amounts); a question asking for no quantity ("how do I send
 //      an item back?") has no numeric point to disagree on;
-//   2. they are about the same subject: a real group of the question (its own word, not a
-//      synonym) occurs in both (text or heading), and their contexts (content words of sentence
+//   2. they are about the same subject: a real group of the question (its own word in both, or,
+//      when neither has it, one synonym in both; text or heading), and their contexts (content words of sentence
 //      and heading, numbers and units left out) overlap with a Jaccard index of at least
 //      CONFLICT_MIN_CONTEXT_OVERLAP — so "return within 30 days of delivery" does not conflict with
 //      "delivery takes 3–5 days";
@@ -249,11 +249,19 @@ export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], la
       const subjectTerms = (x: ScoredSentence) => new Set([...x.terms].filter((t) => !x.facts.startTerms.has(t)));
       const termsA = subjectTerms(a);
       const termsB = subjectTerms(b);
+      // The question's own word names the subject in both, or in neither and one synonym in both
+      // ("Rücksendung?" — "Rückgabefrist … 30 Tage" / "zurücksenden … 100 Tagen"); a sentence that
+      // has only a synonym where the other has the word itself speaks of something else.
+      const has = (x: ScoredSentence, terms: Set<string>, alt: string) => {
+        const one = { surface: alt, alts: [alt], virtual: false, weight: 0 };
+        return PassageIndex.matches(terms, one, lang) || PassageIndex.matches(x.headTerms, one, lang);
+      };
       const subject = real.filter((g) => {
-        const own = { ...g, alts: [g.alts[0]!] };
-        const inA = PassageIndex.matches(termsA, own, lang) || PassageIndex.matches(a.headTerms, own, lang);
-        const inB = PassageIndex.matches(termsB, own, lang) || PassageIndex.matches(b.headTerms, own, lang);
-        return inA && inB && (a.inText.has(g) || b.inText.has(g));
+        if (!a.inText.has(g) && !b.inText.has(g)) return false;
+        const ownA = has(a, termsA, g.alts[0]!);
+        const ownB = has(b, termsB, g.alts[0]!);
+        if (ownA || ownB) return ownA && ownB;
+        return g.alts.slice(1).some((alt) => has(a, termsA, alt) && has(b, termsB, alt));
       });
       if (subject.length === 0) continue;
       if (jaccard(context(a), context(b)) < CONFLICT_MIN_CONTEXT_OVERLAP) continue;
