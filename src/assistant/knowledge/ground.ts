@@ -7,7 +7,8 @@ import { PassageIndex, RERANK_DEPTH, isEvidence, normalizeScores, queryGroups, r
 import type { Lang } from "./text.js";
 import type { PolicyAnswer } from "./types.js";
 
-export type Rerank = (candidates: Scored[]) => Promise<Scored[]>;
+/** Re-ranks the candidates of one question (or one part of a multi-part question: `text`). */
+export type Rerank = (candidates: Scored[], text: string) => Promise<Scored[]>;
 
 /**
  * The question's groups in the language of the policies: a question asked in another language
@@ -28,7 +29,7 @@ export async function ground(index: PassageIndex, text: string, threadLang: Lang
   const frame = threadLang === "other" ? lang : threadLang;
   const candidates = index.query(groups, lang, RERANK_DEPTH);
   if (!candidates.some(isEvidence)) return { kind: "no_evidence", markdown: noEvidenceMarkdown(frame) };
-  const pool = sentencePool(await rerank(candidates));
+  const pool = sentencePool(await rerank(candidates, text));
   const scored = scoreSentences(pool, groups, lang);
   const conflicts = findConflicts(scored, groups, lang, text);
   if (conflicts.length > 0) {

@@ -70,6 +70,23 @@ export interface IndexedPassage extends Passage {
   terms: Set<string>;
   /** Analysed terms of the heading path. */
   headTerms: Set<string>;
+  /** Words of heading and text (after rewrites) → stem, for typo correction. */
+  vocabulary: Array<[string, string]>;
+}
+
+/**
+ * A passage analysed once (terms, heading terms, vocabulary). An index is built from analysed
+ * passages, so a store whose one policy changed re-analyses only that policy's passages
+ * (index.ts keeps them per concept version); the sentence analysis of compose.ts is cached per
+ * analysed passage object and so survives the rebuild too.
+ */
+export function analysePassage(p: Passage): IndexedPassage {
+  const lang = langOf(p.locale);
+  // A list item is matched with its lead-in ("Buy Now, Pay Later (if available): Afterpay").
+  const body = p.labelled ?? (p.lead ? `${p.lead} ${p.text}` : p.text);
+  const vocabulary: Array<[string, string]> = [];
+  for (const w of words(rewrite(`${p.heading} ${body}`, lang))) if (w.length >= 3 && !/^\d/.test(w) && !isStopWord(w, lang)) vocabulary.push([w, stem(w, lang)]);
+  return { ...p, lang, terms: passageTerms(body, lang), headTerms: passageTerms(p.heading, lang), vocabulary };
 }
 
 export interface QueryGroup {
@@ -297,14 +314,9 @@ export class PassageIndex {
   /** Every word of the passages (after rewrites) → its stem, for typo correction. */
   private readonly vocabulary = new Map<string, string>();
 
-  constructor(passages: Passage[]) {
-    this.passages = passages.map((p) => {
-      const lang = langOf(p.locale);
-      // A list item is matched with its lead-in ("Buy Now, Pay Later (if available): Afterpay").
-      const body = p.labelled ?? (p.lead ? `${p.lead} ${p.text}` : p.text);
-      for (const w of words(rewrite(`${p.heading} ${body}`, lang))) if (w.length >= 3 && !/^\d/.test(w) && !isStopWord(w, lang)) this.vocabulary.set(w, stem(w, lang));
-      return { ...p, lang, terms: passageTerms(body, lang), headTerms: passageTerms(p.heading, lang) };
-    });
+  constructor(passages: Array<Passage | IndexedPassage>) {
+    this.passages = passages.map((p) => ("terms" in p ? p : analysePassage(p)));
+    for (const p of this.passages) for (const [w, s] of p.vocabulary) this.vocabulary.set(w, s);
     this.search = new MiniSearch({
       fields: ["body", "head"],
       idField: "id",
