@@ -808,6 +808,22 @@ const secondRound: RetailQuestion[] = [
   q("ac50", "anycubic", "unanswerable", "Do you ship to Switzerland?", { outcome: "handoff", cites: [] }),
   q("sp50", "spaetii", "follow_up", "und ab wann zählt die Frist?", { outcome: "answer", cites: ["sp-widerruf"], facts: ["in Besitz genommen"] }, { locale: "de", before: ["Wie lange habe ich Zeit, vom Vertrag zurückzutreten?"] }),
   q("bp51", "basspro", "paraphrase", "can a stolen giftcard be replced", { outcome: "answer", cites: ["bp-giftcards"], facts: ["proof of purchase"] }),
+  // Fourth round (written before they were first run): questions the policies do not answer that
+  // share words with them, and routing with the shopper's circumstances.
+  q("bb60", "bestbuy", "unanswerable", "Do you offer free installation for TVs?", { outcome: "handoff", cites: [] }),
+  q("ik60", "ikea", "unanswerable", "Do you deliver on Sundays?", { outcome: "handoff", cites: [] }),
+  q("ap60", "apple", "unanswerable", "Is AppleCare refundable?", { outcome: "handoff", cites: [] }),
+  q("re60", "rei", "unanswerable", "How much does an REI membership cost?", { outcome: "handoff", cites: [] }),
+  q("gw60", "gaucho", "unanswerable", "Do you ship to PO boxes?", { outcome: "handoff", cites: [] }),
+  q("za60", "zalando", "unanswerable", "Kann ich mit Apple Pay bezahlen?", { outcome: "handoff", cites: [] }, de),
+  q("sl60", "shopperslane", "unanswerable", "Do you charge sales tax?", { outcome: "handoff", cites: [] }),
+  q("kt60", "kettl", "unanswerable", "Can I cancel my order after it ships?", { outcome: "handoff", cites: [] }),
+  q("ac60", "anycubic", "unanswerable", "How long is the warranty on the Kobra 3?", { outcome: "handoff", cites: [] }),
+  q("bp60", "basspro", "unanswerable", "Can I reload my gift card?", { outcome: "handoff", cites: [] }),
+  q("bb61", "bestbuy", "routing", "I bought a TV last month and it's broken, can I still return it?", { outcome: "answer", cites: ["bb-returns"], alsoOk: ["bb-holiday", "bb-appliances"], facts: ["15 days"] }),
+  q("sl61", "shopperslane", "routing", "my order total is $300, can I pay with Zip Pay?", { outcome: "answer", cites: ["sl-payment"], facts: ["Zip Pay"] }),
+  q("re61", "rei", "routing", "I'm a member and bought a GPS 4 months ago — can I return it?", { outcome: "answer", cites: ["rei-returns"], facts: ["90 days"] }),
+  q("gw61", "gaucho", "routing", "I want to return my knife, what's your return policy?", { outcome: ["denied", "handoff"], cites: [] }),
 ];
 
 export const questions: RetailQuestion[] = [...firstRound, ...secondRound];

@@ -25,7 +25,7 @@
 //      "delivery takes 3–5 days";
 //   3. their value sets are disjoint (30 days vs 14 days; "3–5 days" vs "5 days" agree).
 // Then the answer is a conflict quoting both statements: no side is picked.
-import { PassageIndex, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvidence, passageTerms, type IndexedPassage, type QueryGroup, type Scored } from "./retrieval.js";
+import { PassageIndex, TERSE_ITEM_WORDS, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvidence, passageTerms, type IndexedPassage, type QueryGroup, type Scored } from "./retrieval.js";
 import { disagreement, factsOf, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
 import { analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { Citation, Conflict, PolicyAnswer } from "./types.js";
@@ -37,7 +37,7 @@ export const CONFLICT_MIN_COVERAGE = 0.3;
 export const PASSAGE_MIN_RELATIVE = 0.35;
 export const HEADING_BONUS = 0.25;
 /** Passages of at most TERSE_WORDS words count their heading matches at TERSE_HEADING_BONUS. */
-export const TERSE_WORDS = 12;
+export const TERSE_WORDS = TERSE_ITEM_WORDS;
 export const TERSE_HEADING_BONUS = 0.6;
 export const PASSAGE_WEIGHT_FLOOR = 0.5;
 export const SENTENCE_MIN_RELATIVE = 0.75;

@@ -38,6 +38,8 @@ function nearStopWord(word: string, lang: Lang): boolean {
 import type { Passage } from "./passages.js";
 
 export const EVIDENCE_MIN_COVERAGE = 0.5;
+/** A passage of at most this many words is a terse item that leans on its heading (also compose.ts TERSE_WORDS). */
+export const TERSE_ITEM_WORDS = 12;
 /** Weight of a match through a synonym only, in coverage, sentence scores and BM25 (term boost). */
 export const SYNONYM_STRENGTH = 0.6;
 export const RERANK_DEPTH = 12;
@@ -97,7 +99,14 @@ export interface QueryGroup {
   weight: number;
   /** The word occurs only in a clause that states the shopper's circumstances ("I ordered online, …"). */
   context?: boolean;
+  /** A virtual value group the question asks for outright ("how much", "how long", "wie viel"): evidence must state the value. */
+  required?: boolean;
 }
+
+const ASKS_VALUE: Record<"en" | "de", RegExp> = {
+  en: /\bhow\s+(?:much|long|many\s+\w+)\b|\bwhat\s+(?:does|do|is|are|will)\b.*\bcost/,
+  de: /\bwie\s+(?:viel|viele|lange?)\b|\bwas\s+kostet\b/,
+};
 
 /**
  * Weight (share of its IDF weight) of a word that occurs only in a declarative clause about the
@@ -136,6 +145,10 @@ export function contextWords(text: string, lang: Lang): Set<string> {
 
 const RELATIVE_I = /\b(?!(?:can|could|do|does|did|should|shall|will|would|may|might|must|am|have|has|had|if|when|and|but|or|so|because|since|that|as|where|how|what|why|which|who|until|unless|before|after|once|while)\b)(\p{L}{2,})\s+(i|we)\s+(?=\p{L})/gu;
 
+/** When the shopper did something ("last month", "yesterday", "vor 2 Wochen", "letzte Woche"): circumstance, not subject. */
+const TIME_REF =
+  /\b(?:(?:last|this|next|past)\s+(?:week|month|year|weekend|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|tonight|tomorrow|the\s+other\s+day|a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)\s+ago|(?:letzte[nrs]?|diese[nrs]?|nächste[nrs]?|vorige[nrs]?)\s+(?:woche|monat|jahr|wochenende)|gestern|heute|morgen|vorgestern)\b/gu;
+
 /** Order numbers ("order #1234", "order number BBY01-806123", "Bestellung 4711") name no subject. */
 const ORDER_REF = /\b(?:order|bestellung|auftrag)\s*(?:number|no\.?|nr\.?|nummer|id)?\s*(?:is\s+|ist\s+)?#?\s*[\p{L}]*-?\d[\p{L}\p{N}-]*|#\s?\d[\p{L}\p{N}-]*/gu;
 
@@ -148,6 +161,8 @@ export interface Scored {
   score: number;
   coverage: number;
   matched: Set<QueryGroup>;
+  /** The question asks outright for a duration or an amount and the passage states none (not evidence). */
+  valueMissing?: boolean;
 }
 
 // --- synonyms and question phrases --------------------------------------------------------------
@@ -270,21 +285,23 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
 
 /** The groups of a question (before weighting). */
 export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<string>): Array<Omit<QueryGroup, "weight">> {
-  const rewritten = rewrite(text, lang).replace(ORDER_REF, " ");
+  const rewritten = rewrite(text, lang).replace(ORDER_REF, " ").replace(TIME_REF, " ");
   const groups: Array<Omit<QueryGroup, "weight">> = [];
   const l = lang === "other" ? null : lang;
   const asksDuration = l !== null && DURATION_Q[l].test(rewritten);
   const asksMoney = l !== null && MONEY_Q[l].test(rewritten);
-  if (asksDuration) groups.push({ surface: "duration", alts: [VIRTUAL_DURATION], virtual: true });
+  const outright = l !== null && ASKS_VALUE[l].test(rewritten) ? { required: true } : {};
+  if (asksDuration) groups.push({ surface: "duration", alts: [VIRTUAL_DURATION], virtual: true, ...outright });
   if (l !== null && !asksDuration && HOW_Q[l].test(rewritten)) groups.push({ surface: "procedure", alts: [VIRTUAL_HOW], virtual: true });
-  if (asksMoney) groups.push({ surface: "amount", alts: [VIRTUAL_MONEY], virtual: true });
+  if (asksMoney) groups.push({ surface: "amount", alts: [VIRTUAL_MONEY], virtual: true, ...outright });
   const seen = new Set<string>();
   // A number inside a quantity the question states ("10 days after I ordered") is context, not a subject word.
   const stated = new Set(quantities(rewritten).flatMap((q) => words(q.text).filter((w) => /^\d/.test(w) || q.kind === "money")));
   const context = contextWords(rewritten, lang);
   for (const w of borrowed ?? []) context.add(normalize(w));
   for (const w of words(rewritten)) {
-    if (stated.has(w) || IDENTIFIER.test(w)) continue;
+    // A bare number outside a stated quantity is a model or reference number ("Kobra 3"), no subject.
+    if (stated.has(w) || IDENTIFIER.test(w) || /^\d+$/.test(w)) continue;
     if (isStopWord(w, lang)) continue;
     if (asksDuration && DURATION_WORDS.has(w)) continue;
     if (asksMoney && MONEY_WORDS.has(w)) continue;
@@ -476,11 +493,16 @@ export class PassageIndex {
       combineWith: "OR",
     });
     const total = groups.reduce((s, g) => s + g.weight, 0);
+    const valueGroups = groups.filter((g) => g.required);
     return results.slice(0, limit).map((r) => {
       const passage = this.byId.get(String(r.id))!;
       const matched = new Set(groups.filter((g) => PassageIndex.matches(passage.terms, g, lang) || PassageIndex.matches(passage.headTerms, g, lang)));
       const covered = [...matched].reduce((s, g) => s + g.weight * Math.max(PassageIndex.strength(passage.terms, g, lang), PassageIndex.strength(passage.headTerms, g, lang)), 0);
-      return { passage, bm25: r.score, score: r.score, coverage: total > 0 ? covered / total : 0, matched };
+      // The value must be stated by the passage itself; a heading states it for a terse item only
+      // ("Flat rate: $12.95" under "Express Shipping (2-3 Business Days)"), not a title ("100% Satisfaction Guarantee") for prose.
+      const terse = passage.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
+      const valueMissing = valueGroups.length > 0 && !valueGroups.some((g) => passage.terms.has(g.alts[0]!) || (terse && passage.headTerms.has(g.alts[0]!)));
+      return { passage, bm25: r.score, score: r.score, coverage: total > 0 ? covered / total : 0, matched, ...(valueMissing ? { valueMissing } : {}) };
     });
   }
 }
@@ -510,4 +532,9 @@ export function normalizeScores(candidates: Scored[]): Scored[] {
   return candidates.map((c) => ({ ...c, score: c.bm25 / top }));
 }
 
-export const isEvidence = (c: Scored): boolean => c.coverage >= EVIDENCE_MIN_COVERAGE && [...c.matched].some((g) => !g.virtual);
+/**
+ * Evidence: coverage at least EVIDENCE_MIN_COVERAGE with a real group matched, and — when the
+ * question asks for a duration or an amount — the passage states one ("How much does a membership
+ * cost?" is not answered by "memberships are final sale").
+ */
+export const isEvidence = (c: Scored): boolean => c.coverage >= EVIDENCE_MIN_COVERAGE && !c.valueMissing && [...c.matched].some((g) => !g.virtual);
