@@ -311,6 +311,16 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
     }
     chosen.push(s);
   }
+  // A second policy stating the same value as the answer ("14 days of the date you receive" and
+  // "14 calendar days from the time you receive") is quoted and cited with it.
+  const lead = chosen[0];
+  if (lead && asked.size > 0 && concepts.length < MAX_CONCEPTS) {
+    const same = ranked.find((s) => !concepts.some((c) => sameCitation(c, s.citation)) && sameValue(lead.facts, s.facts, asked));
+    if (same) {
+      concepts.push(same.citation);
+      chosen.push(same);
+    }
+  }
   // Reading order: per concept (order of first use), then passage and sentence order.
   // List items, table cells and headings read as a list; prose sentences as a paragraph.
   const asList = chosen.length > 1 && chosen.some((s) => s.label !== null || !/[.!?]["”)]?$/.test(s.text.trim()));
@@ -327,6 +337,13 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
   }));
   const direct = directAnswer(ranked[0]!, asked) ?? (question ? polarity(question, ranked[0]!, frame) : null);
   return { kind: "answer", markdown: paragraphs.join("\n\n"), citations: concepts, passages, phrased_by: "extractive", ...(direct ? { direct } : {}) };
+}
+
+/** Whether two sentences state the same value of an asked kind (a duration from the same start event, an amount, a percentage). */
+function sameValue(a: SentenceFacts, b: SentenceFacts, asked: Set<"duration" | "money">): boolean {
+  if (asked.has("duration") && a.durations.some((x) => b.durations.some((y) => x.days === y.days && (x.start === y.start || x.start === null || y.start === null)))) return true;
+  if (asked.has("money") && ([...a.amounts].some((x) => b.amounts.has(x)) || [...a.percents].some((x) => b.percents.has(x)))) return true;
+  return false;
 }
 
 /**
