@@ -133,7 +133,8 @@ const ASKING_CLAUSE: Record<"en" | "de", RegExp> = {
 export function contextWords(text: string, lang: Lang): Set<string> {
   if (lang === "other") return new Set();
   // "a washer I ordered online": a subject pronoun after a noun starts a relative clause.
-  const marked = lang === "en" ? text.replace(RELATIVE_I, "$1, $2 ") : text;
+  const t = normalize(text);
+  const marked = lang === "en" ? t.replace(RELATIVE_I, "$1, $2 ") : t;
   const clauses = marked.split(/[,;:.!?]+|\s[-–—]\s/).map((c) => c.trim()).filter(Boolean);
   if (clauses.length < 2) return new Set();
   const isContext = (c: string) => CONTEXT_CLAUSE[lang].test(c) && !ASKING_CLAUSE[lang].test(c);

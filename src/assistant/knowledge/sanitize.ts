@@ -27,7 +27,11 @@ export function sanitizeQuestion(text: string): string {
       continue;
     }
     const clauses = s.split(/[,;:]\s*|[.!?]\s+|\s+(?:and|und|then|dann)\s+/i).map((c) => c.trim());
-    for (const c of clauses) if (ASKS.test(c) && !INJECTION.test(c) && !DICTATES.test(c)) kept.push(c.replace(/^(?:(?:just|please|now|only|bitte|nur)\s+)?(?:(?:tell|give|show)\s+me|nenn\w*\s+mir|sag\w*\s+mir)\s+/i, ""));
+    for (const c of clauses) {
+      if (!ASKS.test(c) || INJECTION.test(c) || DICTATES.test(c)) continue;
+      const question = c.replace(/^(?:(?:just|please|now|only|bitte|nur)\s+)?(?:(?:tell|give|show)\s+me|nenn\w*\s+mir|sag\w*\s+mir)\b\s*/i, "");
+      if (question) kept.push(question);
+    }
   }
   return kept.length > 0 ? kept.join(" ") : "";
 }
