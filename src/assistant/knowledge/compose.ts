@@ -346,6 +346,12 @@ function sameValue(a: SentenceFacts, b: SentenceFacts, asked: Set<"duration" | "
   return false;
 }
 
+/** A value found in the normalised text, as the sentence writes it ("14 Tagen", not "14 tagen"). */
+function asWritten(text: string, found: string): string {
+  const at = normalize(text).indexOf(found);
+  return at >= 0 && normalize(text).length === text.length ? text.slice(at, at + found.length) : found;
+}
+
 /**
  * The direct answer to a question asking for a duration, a deadline or an amount: the value as
  * the best sentence states it ("90 days", "January 14, 2020", "$12.95", "15%"), never computed.
@@ -356,11 +362,11 @@ export function directAnswer(best: ScoredSentence, asked: Set<"duration" | "mone
     const dates = datesIn(text);
     const d = quantities(text).find((q) => q.kind === "duration");
     if (dates.length > 0 && (!d || /\b(?:until|through|by|bis)\b/i.test(text))) return dates[dates.length - 1]!.text.replace(/^\w/, (c) => c.toUpperCase());
-    if (d) return d.text;
+    if (d) return asWritten(text, d.text);
   }
   if (asked.has("money")) {
     const m = quantities(text).find((q) => q.kind === "money" || q.kind === "percent");
-    if (m) return m.text;
+    if (m) return asWritten(text, m.text);
   }
   return null;
 }
@@ -388,7 +394,8 @@ const CONDITIONED = /\b(?:if|unless|except|only|wenn|sofern|außer|ausser|nur)\b
 export function polarity(question: string, best: ScoredSentence, frame: Lang): string | null {
   const l = best.lang === "de" ? "de" : "en";
   const ql = frame === "de" ? "de" : "en";
-  const q = normalize(question).trim();
+  // The asking clause is the last one ("I have order 55123 paid with a gift card, do gift cards expire?").
+  const q = normalize(question).trim().split(/[,;:]\s*|\s[-–—]\s/).filter(Boolean).pop() ?? "";
   if (!YES_NO_Q[ql].test(q) || NEGATIVE[ql].test(q)) return null;
   const text = normalize(best.text);
   if (CONDITIONED.test(text)) return null;
