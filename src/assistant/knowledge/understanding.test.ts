@@ -139,6 +139,14 @@ describe("knowledge: scored router", () => {
     assert.equal(classifyText("amex ok?", "en").kind, "policy");
     assert.equal(classifyText("Do you sell umbrellas?", "en").kind, "product");
   });
+
+  test("a return request that also asks about the conditions is a policy question; withdrawal is a policy topic", () => {
+    assert.equal(classifyText("I want to return my jacket, how long do I have?", "en").kind, "policy");
+    assert.equal(classifyText("ich möchte meine Jacke zurückschicken, wie lange habe ich Zeit?", "de").kind, "policy");
+    assert.equal(classifyText("Ich möchte meine Bestellung 1234 zurückschicken", "de").kind, "return");
+    assert.equal(classifyText("I want to return my shoes", "en").kind, "return");
+    assert.equal(classifyText("How do I withdraw from my order?", "en").kind, "policy");
+  });
 });
 
 const APPLIANCES = policy(
