@@ -8,6 +8,8 @@
 //     → action add_to_cart with the product reference and quantity (1 unless a number or number
 //     word leads the reference; at most 99); a vague reference ("add it to my cart") → ambiguous;
 //  3. the shopper's own order — return: "I want to return …", "return my …", "start a return",
+//     (unless another clause asks about the conditions: "I want to return my jacket, how long do
+//     I have?" is a policy question),
 //     "return order #1234", "ich möchte … zurückschicken", "Retoure starten" → return;
 //     order: "where is my order/package", "track my order", "my order(s)", "order #1234",
 //     "wo ist meine Bestellung", "Sendungsverfolgung" → order; an order id (a token with a digit
@@ -73,7 +75,7 @@ const ARTICLES = new Set(["the", "this", "that", "these", "those", "some", "der"
 const VAGUE_REFS = /^(?:it|this|that|them|these|those|this one|that one|these ones|those ones|one|the one|es|das|dies|diese|diesen|dieses|den|die|das da|den da|die da)$/;
 
 const POLICY_KW =
-  /\b(?:returns?|returning|returned|refunds?|refunded|exchanges?|exchanging|shipping|ship|ships|shipped|shipment|deliver(?:y|ies|ed)?|postage|dispatch(?:ed)?|warrant(?:y|ies)|guarantees?|payments?|pay|paying|paypal|credit\s+cards?|klarna|invoices?|privacy|personal\s+data|gdpr|cookies?|cancel(?:l?ation|l?ed|ling)?|terms|conditions|polic(?:y|ies)|gift\s*cards?|vouchers?|coupons?|discount\s+codes?|promo\s+codes?|price\s+match(?:ing)?|customs|duties|international(?:ly)?|abroad|countries|opening\s+hours|rückgabe\w*|rücksend\w*|retoure\w*|umtausch\w*|umtauschen|erstattung\w*|rückerstattung\w*|widerruf\w*|versand\w*|versenden|lieferung\w*|lieferzeit\w*|liefern|porto|garantie\w*|gewährleistung\w*|zahlung\w*|bezahl\w*|zahlungsart\w*|rechnung|kreditkarte\w*|datenschutz\w*|agb|stornier\w*|gutschein\w*|rabatt\w*|zoll\w*|ausland\w*)\b/;
+  /\b(?:returns?|returning|returned|refunds?|refunded|exchanges?|exchanging|shipping|ship|ships|shipped|shipment|deliver(?:y|ies|ed)?|postage|dispatch(?:ed)?|warrant(?:y|ies)|guarantees?|payments?|pay|paying|paypal|credit\s+cards?|klarna|invoices?|privacy|personal\s+data|gdpr|cookies?|cancel(?:l?ation|l?ed|ling)?|withdraw(?:al|ing|n)?|terms|conditions|polic(?:y|ies)|gift\s*cards?|vouchers?|coupons?|discount\s+codes?|promo\s+codes?|price\s+match(?:ing)?|customs|duties|international(?:ly)?|abroad|countries|opening\s+hours|rückgabe\w*|rücksend\w*|zurück(?:schick|send|geb)\w*|retoure\w*|umtausch\w*|umtauschen|erstattung\w*|rückerstattung\w*|widerruf\w*|versand\w*|versenden|lieferung\w*|lieferzeit\w*|liefern|porto|garantie\w*|gewährleistung\w*|zahlung\w*|bezahl\w*|zahlungsart\w*|rechnung|kreditkarte\w*|datenschutz\w*|agb|stornier\w*|gutschein\w*|rabatt\w*|zoll\w*|ausland\w*)\b/;
 const REQUEST =
   /\b(?:show\s+me|looking\s+for|look\s+for|search(?:ing)?\s+for|find\s+me|find|do\s+you\s+(?:have|sell|carry|stock)|have\s+you\s+got|i(?:\s+(?:need|want|would\s+like)|'d\s+like)\s+(?:a|an|some|to\s+buy)|recommend|suggest|buy|shop\s+for|(?:are|is)\s+.+\s+(?:in\s+stock|available)|zeig(?:e|t)?\s+mir|ich\s+suche|suche\s+nach|suche|habt\s+ihr|haben\s+sie|führt\s+ihr|verkauft\s+ihr|ich\s+brauche|ich\s+(?:möchte|will|hätte\s+gerne?)\s+(?:ein|eine|einen)|empfiehl\w*|empfehl\w*|kaufen|auf\s+lager|verfügbar)\b/;
 const QUESTION_START = /^(?:what|which|how|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|was|wie|welche\w*|wann|wo|warum|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden)\b/;
@@ -201,9 +203,14 @@ const CONDITIONAL =
 const ORDER_STATUS =
   /\b(?:where(?:'s|\s+is|\s+are)\s+my|track(?:ing)?\b|(?:order|delivery)\s+status|status\s+of|(?:has|have)\s+my\s+(?:order|package|parcel)|when\s+will\s+my\s+(?:order|package|parcel)|did\s+my\s+order|wo\s+(?:ist|bleibt)|sendungsverfolgung|bestellstatus|status\s+meiner|wann\s+kommt\s+meine?)/;
 const MONEY_MENTION = /(?:€|\$|£)\s?\d|\d\s?(?:€|eur|euros?|usd|dollars?)\b/;
+/** A clause that asks about conditions ("…, how long do I have?", "…, what's your return policy?", "…, wie lange habe ich?"). */
+const CONDITIONS_CLAUSE =
+  /(?:^|[,;.!?]\s*|\s[-–—]\s|\b(?:but|and|so|aber|und)\s+)(?:how\s+(?:long|much|many)|what(?:'s|\s+is|\s+are)\s+(?:your|the)|is\s+there|are\s+there|do\s+i\s+(?:need|have)|is\s+it\s+free|wie\s+(?:lange?|viel)|was\s+kostet|gibt\s+es|muss\s+ich|brauche\s+ich)\b/;
 
 export interface RouteFeatures {
   returnOwn: boolean;
+  /** Besides a return request, a clause asks about the conditions (a policy question, not the start of a return). */
+  asksConditions: boolean;
   orderStatus: boolean;
   myOrder: boolean;
   orderId: boolean;
@@ -244,12 +251,14 @@ export const ROUTE_WEIGHTS = {
   feature: 2,
   request: 1.5,
   question: 1,
+  conditionsClause: 2,
 } as const;
 
 export function routeFeatures(t: string, bare: string, contentWords: number, hints: ReturnType<typeof productHints>, orderId: boolean): RouteFeatures {
   const topics = (t.match(new RegExp(POLICY_KW.source, "g"))?.length ?? 0) + (t.match(POLICY_EXTRA)?.length ?? 0);
   return {
     returnOwn: RETURN_OWN.test(t),
+    asksConditions: CONDITIONS_CLAUSE.test(t),
     orderStatus: ORDER_STATUS.test(t) && ORDER_OWN.test(t),
     myOrder: ORDER_OWN.test(t),
     orderId,
@@ -275,7 +284,8 @@ export function routeScores(f: RouteFeatures): RouteScores {
       topics * w.policyTopic +
       (topics > 0 && f.conditional ? w.conditional : 0) +
       (topics > 0 && f.moneyMention ? w.moneyWithTopic : 0) +
-      (topics === 0 && !f.request && f.questionForm && f.contentWords >= 2 ? w.question : 0),
+      (topics === 0 && !f.request && f.questionForm && f.contentWords >= 2 ? w.question : 0) +
+      (topics > 0 && f.returnOwn && f.asksConditions ? w.conditionsClause : 0),
   };
 }
 

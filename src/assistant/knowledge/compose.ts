@@ -18,16 +18,16 @@
 //      sentences state quantities of that kind (durations normalised to days; amounts in one
 //      currency; percentages count as amounts); a question asking for no quantity ("how do I send
 //      an item back?") has no numeric point to disagree on;
-//   2. they are about the same subject: a real group of the question (its own word, not a
-//      synonym) occurs in both (text or heading), and their contexts (content words of sentence
+//   2. they are about the same subject: a real group of the question (its own word in both, or,
+//      when neither has it, one synonym in both; text or heading), and their contexts (content words of sentence
 //      and heading, numbers and units left out) overlap with a Jaccard index of at least
 //      CONFLICT_MIN_CONTEXT_OVERLAP — so "return within 30 days of delivery" does not conflict with
 //      "delivery takes 3–5 days";
 //   3. their value sets are disjoint (30 days vs 14 days; "3–5 days" vs "5 days" agree).
 // Then the answer is a conflict quoting both statements: no side is picked.
-import { PassageIndex, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvidence, passageTerms, type IndexedPassage, type QueryGroup, type Scored } from "./retrieval.js";
+import { PassageIndex, TERSE_ITEM_WORDS, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvidence, passageTerms, type IndexedPassage, type QueryGroup, type Scored } from "./retrieval.js";
 import { disagreement, factsOf, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
-import { analyze, datesIn, quantities, sentences, type Lang, type Quantity } from "./text.js";
+import { analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { Citation, Conflict, PolicyAnswer } from "./types.js";
 import { escapeMarkdown } from "../markdown.js";
 
@@ -37,7 +37,7 @@ export const CONFLICT_MIN_COVERAGE = 0.3;
 export const PASSAGE_MIN_RELATIVE = 0.35;
 export const HEADING_BONUS = 0.25;
 /** Passages of at most TERSE_WORDS words count their heading matches at TERSE_HEADING_BONUS. */
-export const TERSE_WORDS = 12;
+export const TERSE_WORDS = TERSE_ITEM_WORDS;
 export const TERSE_HEADING_BONUS = 0.6;
 export const PASSAGE_WEIGHT_FLOOR = 0.5;
 export const SENTENCE_MIN_RELATIVE = 0.75;
@@ -47,6 +47,8 @@ export const MAX_CONCEPTS = 2;
 /** A second concept is cited only when its sentence scores at least this share of the best one. */
 export const SECOND_CONCEPT_MIN_RELATIVE = 0.9;
 export const CONFLICT_MIN_CONTEXT_OVERLAP = 0.1;
+/** Score share kept by a sentence stating no value when the question asks for one and another sentence states it. */
+export const VALUE_MISSING_FACTOR = 0.6;
 /** Largest score cut for a sentence whose scope (members, holiday, cell phones …) the question does not name. */
 export const SCOPE_PENALTY = 0.4;
 
@@ -177,7 +179,9 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
       const scopeFactor = facts.scope.size === 0 ? 1 : 1 - SCOPE_PENALTY * (unasked / facts.scope.size);
       const realInText = [...inText].some((g) => !g.virtual);
       const only = evidenceRank === 0 && parts.length === 1;
-      if (!realInText && !only) return;
+      // A terse item ("Premium service: $24.95 for eligible items") may name its subject only in its heading.
+      const headed = terse && inHead.some((g) => !g.virtual) && [...inText].some((g) => g.virtual);
+      if (!realInText && !only && !headed) return;
       out.push({
         text,
         answerable,
@@ -245,11 +249,19 @@ export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], la
       const subjectTerms = (x: ScoredSentence) => new Set([...x.terms].filter((t) => !x.facts.startTerms.has(t)));
       const termsA = subjectTerms(a);
       const termsB = subjectTerms(b);
+      // The question's own word names the subject in both, or in neither and one synonym in both
+      // ("Rücksendung?" — "Rückgabefrist … 30 Tage" / "zurücksenden … 100 Tagen"); a sentence that
+      // has only a synonym where the other has the word itself speaks of something else.
+      const has = (x: ScoredSentence, terms: Set<string>, alt: string) => {
+        const one = { surface: alt, alts: [alt], virtual: false, weight: 0 };
+        return PassageIndex.matches(terms, one, lang) || PassageIndex.matches(x.headTerms, one, lang);
+      };
       const subject = real.filter((g) => {
-        const own = { ...g, alts: [g.alts[0]!] };
-        const inA = PassageIndex.matches(termsA, own, lang) || PassageIndex.matches(a.headTerms, own, lang);
-        const inB = PassageIndex.matches(termsB, own, lang) || PassageIndex.matches(b.headTerms, own, lang);
-        return inA && inB && (a.inText.has(g) || b.inText.has(g));
+        if (!a.inText.has(g) && !b.inText.has(g)) return false;
+        const ownA = has(a, termsA, g.alts[0]!);
+        const ownB = has(b, termsB, g.alts[0]!);
+        if (ownA || ownB) return ownA && ownB;
+        return g.alts.slice(1).some((alt) => has(a, termsA, alt) && has(b, termsB, alt));
       });
       if (subject.length === 0) continue;
       if (jaccard(context(a), context(b)) < CONFLICT_MIN_CONTEXT_OVERLAP) continue;
@@ -277,22 +289,37 @@ const withAnswer = (s: ScoredSentence): string => {
 };
 
 /** The extractive answer from scored sentences; null when no sentence qualifies. */
-export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "money"> = new Set()): Extract<PolicyAnswer, { kind: "answer" }> | null {
+export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "money"> = new Set(), question = "", frame: Lang = "en"): Extract<PolicyAnswer, { kind: "answer" }> | null {
   const eligible = scored.filter((s) => s.score >= SENTENCE_MIN_SCORE && s.answerable);
   if (eligible.length === 0) return null;
-  const ranked = [...eligible].sort((a, b) => b.score - a.score || a.passageRank - b.passageRank || a.position - b.position);
-  const best = ranked[0]!.score;
+  // A question asking for a value is answered by a sentence stating one when any does.
+  const states = (s: ScoredSentence) =>
+    (asked.has("duration") && s.facts.durations.length + s.facts.dates.size > 0) || (asked.has("money") && s.facts.amounts.size + s.facts.percents.size > 0);
+  const valued = eligible.some(states);
+  const rank = (s: ScoredSentence) => (valued && !states(s) ? VALUE_MISSING_FACTOR * s.score : s.score);
+  const ranked = [...eligible].sort((a, b) => rank(b) - rank(a) || a.passageRank - b.passageRank || a.position - b.position);
+  const best = rank(ranked[0]!);
   const chosen: ScoredSentence[] = [];
   const concepts: Citation[] = [];
   for (const s of ranked) {
-    if (chosen.length >= MAX_SENTENCES || s.score < SENTENCE_MIN_RELATIVE * best) break;
+    if (chosen.length >= MAX_SENTENCES || rank(s) < SENTENCE_MIN_RELATIVE * best) break;
     if (chosen.some((c) => c.text === s.text || c.label === s.text.replace(/:\s*$/, "") || s.label === c.text.replace(/:\s*$/, ""))) continue;
     if (!concepts.some((c) => sameCitation(c, s.citation))) {
       if (concepts.length >= MAX_CONCEPTS) continue;
-      if (concepts.length > 0 && s.score < SECOND_CONCEPT_MIN_RELATIVE * best) continue;
+      if (concepts.length > 0 && rank(s) < SECOND_CONCEPT_MIN_RELATIVE * best) continue;
       concepts.push(s.citation);
     }
     chosen.push(s);
+  }
+  // A second policy stating the same value as the answer ("14 days of the date you receive" and
+  // "14 calendar days from the time you receive") is quoted and cited with it.
+  const lead = chosen[0];
+  if (lead && asked.size > 0 && concepts.length < MAX_CONCEPTS) {
+    const same = ranked.find((s) => !concepts.some((c) => sameCitation(c, s.citation)) && sameValue(lead.facts, s.facts, asked));
+    if (same) {
+      concepts.push(same.citation);
+      chosen.push(same);
+    }
   }
   // Reading order: per concept (order of first use), then passage and sentence order.
   // List items, table cells and headings read as a list; prose sentences as a paragraph.
@@ -308,8 +335,21 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
     citation: c,
     text: chosen.filter((s) => sameCitation(s.citation, c)).map(withAnswer).join(" "),
   }));
-  const direct = directAnswer(ranked[0]!, asked);
+  const direct = directAnswer(ranked[0]!, asked) ?? (question ? polarity(question, ranked[0]!, frame) : null);
   return { kind: "answer", markdown: paragraphs.join("\n\n"), citations: concepts, passages, phrased_by: "extractive", ...(direct ? { direct } : {}) };
+}
+
+/** Whether two sentences state the same value of an asked kind (a duration from the same start event, an amount, a percentage). */
+function sameValue(a: SentenceFacts, b: SentenceFacts, asked: Set<"duration" | "money">): boolean {
+  if (asked.has("duration") && a.durations.some((x) => b.durations.some((y) => x.days === y.days && (x.start === y.start || x.start === null || y.start === null)))) return true;
+  if (asked.has("money") && ([...a.amounts].some((x) => b.amounts.has(x)) || [...a.percents].some((x) => b.percents.has(x)))) return true;
+  return false;
+}
+
+/** A value found in the normalised text, as the sentence writes it ("14 Tagen", not "14 tagen"). */
+function asWritten(text: string, found: string): string {
+  const at = normalize(text).indexOf(found);
+  return at >= 0 && normalize(text).length === text.length ? text.slice(at, at + found.length) : found;
 }
 
 /**
@@ -322,12 +362,46 @@ export function directAnswer(best: ScoredSentence, asked: Set<"duration" | "mone
     const dates = datesIn(text);
     const d = quantities(text).find((q) => q.kind === "duration");
     if (dates.length > 0 && (!d || /\b(?:until|through|by|bis)\b/i.test(text))) return dates[dates.length - 1]!.text.replace(/^\w/, (c) => c.toUpperCase());
-    if (d) return d.text;
+    if (d) return asWritten(text, d.text);
   }
   if (asked.has("money")) {
     const m = quantities(text).find((q) => q.kind === "money" || q.kind === "percent");
-    if (m) return m.text;
+    if (m) return asWritten(text, m.text);
   }
+  return null;
+}
+
+const YES_NO_Q: Record<"en" | "de", RegExp> = {
+  en: /^(?:(?:and|so|but|also|ok|okay)\s+)?(?:can|could|may|do|does|did|is|are|will|would|should|must|have|has)\b/,
+  de: /^(?:(?:und|aber|also)\s+)?(?:kann|könnt\w*|darf|dürfen|muss|müssen|ist|sind|gibt|habe|hat|wird|werden|bekomme|bekommt|verfallen|verfällt|nehmt|nehmen|akzeptiert|akzeptieren)\b/,
+};
+const NEGATIVE: Record<"en" | "de", RegExp> = {
+  en: /\b(?:not|no|never|cannot|can't|won't|don't|doesn't|isn't|aren't|unable|non-refundable|nonrefundable|final\s+sale|excluded|ineligible)\b/,
+  de: /\b(?:nicht|kein\w*|nie|ausgeschlossen)\b/,
+};
+const POSITIVE: Record<"en" | "de", RegExp> = {
+  en: /\b(?:can|may|must|required|accepted|we\s+accept|are\s+eligible|is\s+eligible)\b/,
+  de: /\b(?:kann|können|kannst|darf|dürfen|muss|müssen|möglich|kostenlos|kostenfrei)\b/,
+};
+const CONDITIONED = /\b(?:if|unless|except|only|wenn|sofern|außer|ausser|nur)\b/;
+
+/**
+ * "Yes" / "No" before the quote of a yes/no question ("Do gift cards expire?" → No: "Gift cards do
+ * not expire."), only when the best sentence states it plainly: a negation without a condition, or
+ * a permission or requirement (can, may, must, required …) without one. Anything conditioned, or a
+ * question that is itself negated, gets no lead: the quote speaks for itself.
+ */
+export function polarity(question: string, best: ScoredSentence, frame: Lang): string | null {
+  const l = best.lang === "de" ? "de" : "en";
+  const ql = frame === "de" ? "de" : "en";
+  // The asking clause is the last one ("I have order 55123 paid with a gift card, do gift cards expire?").
+  const q = normalize(question).trim().split(/[,;:]\s*|\s[-–—]\s/).filter(Boolean).pop() ?? "";
+  if (!YES_NO_Q[ql].test(q) || NEGATIVE[ql].test(q)) return null;
+  const text = normalize(best.text);
+  if (CONDITIONED.test(text)) return null;
+  const de = frame === "de";
+  if (NEGATIVE[l].test(text)) return de ? "Nein" : "No";
+  if (POSITIVE[l].test(text)) return de ? "Ja" : "Yes";
   return null;
 }
 

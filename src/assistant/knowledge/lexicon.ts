@@ -53,6 +53,9 @@ export const SHORTHAND: Record<"en" | "de", Rewrite[]> = {
     [/\b(?:ship|mail|post)\s+(?:it|them|this|that|stuff|\w+)?\s*back\b/g, " return "],
     [/\bget\s+((?:\w+\s+){0,3})back\b/g, " $1 refund "],
     [/\bpick(?:ed)?\s*up\b/g, " pickup "],
+    // A named country is a country ("return it in Canada" meets "the country or region in which …").
+    [/\bthe\s+u\.?s\.?a?\b|\bu\.s\.a?\.?(?=\s|$)|\busa\b/g, " united states "],
+    [/\b(canada|mexico|united states|united kingdom|germany|france|japan|australia|austria|switzerland|italy|spain|netherlands|ireland|brazil|china|india)\b/g, " $1 country "],
   ],
   de: [
     [/\bmc\b/g, " mastercard "],
@@ -98,6 +101,7 @@ export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
     [/\b(?:tage|tagen)\b/g, " days "],
     [/\bgeöffnet\w*/g, " opened "],
     [/\bmöbel\b/g, " furniture "],
+    [/\b(?:widerruf\w*|rücktritt\w*|zurücktret\w*)/g, " withdraw cancel "],
   ],
   "en>de": [
     [/\bhow\s+(?:long|many\s+days)\b|\buntil\s+when\b|\bwindow\b/g, " wie lange frist "],
@@ -114,6 +118,7 @@ export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
     [/\bdays?\b/g, " tage "],
     [/\bshoes?\b/g, " schuhe "],
     [/\bbeauty\b/g, " beauty "],
+    [/\bwithdraw\w*/g, " widerruf rücktritt zurücktreten "],
   ],
 };
 

@@ -8,6 +8,7 @@
 // withFollowUp(): an elliptical turn ("and for Elite members?", "what if it was delivered on
 // Dec 18?", "und nach Österreich?") is read together with the shopper's previous question in
 // the thread: the current words first, then the previous question's words it lacks.
+import { QUESTION_FRAME_WORDS } from "./retrieval.js";
 import { isStopWord, normalize, words, type Lang } from "./text.js";
 
 export const MAX_PARTS = 3;
@@ -35,7 +36,8 @@ export function splitParts(text: string, lang: Lang): string[] {
   for (const p of pieces.slice(0, MAX_PARTS)) {
     const prev = parts[parts.length - 1];
     if (prev && PRONOUN_PART.test(p) && content(p, lang).length <= 2) {
-      const borrowed = content(prev, lang).filter((w) => !p.includes(w));
+      // The subject is borrowed, not the previous part's question frame ("how fast …, and what does it cost?").
+      const borrowed = content(prev, lang).filter((w) => !p.includes(w) && !QUESTION_FRAME_WORDS.has(w));
       parts.push(`${p} ${borrowed.join(" ")}`);
     } else parts.push(p);
   }
@@ -48,10 +50,20 @@ export function isFollowUp(text: string, lang: Lang): boolean {
   return FOLLOW_UP.test(t) || (content(t, lang).length <= 2 && PRONOUN_PART.test(t));
 }
 
-/** The question to answer for a follow-up: its own words first, then the previous question's it lacks. */
-export function withFollowUp(text: string, previous: string | undefined, lang: Lang): string {
-  if (!previous || !isFollowUp(text, lang)) return text;
+/** The previous question's words a follow-up lacks (none when the turn is not a follow-up). */
+export function borrowedWords(text: string, previous: string | undefined, lang: Lang): string[] {
+  if (!previous || !isFollowUp(text, lang)) return [];
   const own = new Set(words(text));
-  const borrowed = words(previous).filter((w) => !own.has(w));
+  return words(previous).filter((w) => !own.has(w));
+}
+
+/**
+ * The question to answer for a follow-up: its own words first, then the previous question's it
+ * lacks. Retrieval weighs the borrowed words as context (retrieval.ts CONTEXT_WEIGHT): "und die
+ * Rücksendung?" after "Was kostet der Versand?" asks about returns, not shipping.
+ */
+export function withFollowUp(text: string, previous: string | undefined, lang: Lang): string {
+  const borrowed = borrowedWords(text, previous, lang);
+  if (borrowed.length === 0) return text;
   return `${text.trim().replace(/[?.!]+$/, "")} ${borrowed.join(" ")}?`;
 }

@@ -38,6 +38,8 @@ function nearStopWord(word: string, lang: Lang): boolean {
 import type { Passage } from "./passages.js";
 
 export const EVIDENCE_MIN_COVERAGE = 0.5;
+/** A passage of at most this many words is a terse item that leans on its heading (also compose.ts TERSE_WORDS). */
+export const TERSE_ITEM_WORDS = 12;
 /** Weight of a match through a synonym only, in coverage, sentence scores and BM25 (term boost). */
 export const SYNONYM_STRENGTH = 0.6;
 export const RERANK_DEPTH = 12;
@@ -70,6 +72,23 @@ export interface IndexedPassage extends Passage {
   terms: Set<string>;
   /** Analysed terms of the heading path. */
   headTerms: Set<string>;
+  /** Words of heading and text (after rewrites) → stem, for typo correction. */
+  vocabulary: Array<[string, string]>;
+}
+
+/**
+ * A passage analysed once (terms, heading terms, vocabulary). An index is built from analysed
+ * passages, so a store whose one policy changed re-analyses only that policy's passages
+ * (index.ts keeps them per concept version); the sentence analysis of compose.ts is cached per
+ * analysed passage object and so survives the rebuild too.
+ */
+export function analysePassage(p: Passage): IndexedPassage {
+  const lang = langOf(p.locale);
+  // A list item is matched with its lead-in ("Buy Now, Pay Later (if available): Afterpay").
+  const body = p.labelled ?? (p.lead ? `${p.lead} ${p.text}` : p.text);
+  const vocabulary: Array<[string, string]> = [];
+  for (const w of words(rewrite(`${p.heading} ${body}`, lang))) if (w.length >= 3 && !/^\d/.test(w) && !isStopWord(w, lang)) vocabulary.push([w, stem(w, lang)]);
+  return { ...p, lang, terms: passageTerms(body, lang), headTerms: passageTerms(p.heading, lang), vocabulary };
 }
 
 export interface QueryGroup {
@@ -78,7 +97,64 @@ export interface QueryGroup {
   alts: string[];
   virtual: boolean;
   weight: number;
+  /** The word occurs only in a clause that states the shopper's circumstances ("I ordered online, …"). */
+  context?: boolean;
+  /** A virtual value group the question asks for outright ("how much", "how long", "wie viel"): evidence must state the value. */
+  required?: boolean;
 }
+
+const ASKS_VALUE: Record<"en" | "de", RegExp> = {
+  en: /\bhow\s+(?:much|long|many\s+\w+)\b|\bwhat\s+(?:does|do|is|are|will)\b.*\bcost/,
+  de: /\bwie\s+(?:viel|viele|lange?)\b|\bwas\s+kostet\b/,
+};
+
+/**
+ * Weight (share of its IDF weight) of a word that occurs only in a declarative clause about the
+ * shopper ("I ordered online", "my order number is …", "ich habe … bestellt") next to the clause that
+ * asks: it still finds and ranks passages and names a scope, but it no longer decides the evidence
+ * threshold on its own.
+ */
+export const CONTEXT_WEIGHT = 0.35;
+
+const CONTEXT_CLAUSE: Record<"en" | "de", RegExp> = {
+  en: /^(?:(?:so|but|and|because|since|as|well|also|btw|ok|okay)\s+)?(?:i|i'm|i've|i'd|im|ive|we|we've|my|our|it|it's|its|they)\b/,
+  de: /^(?:(?:und|aber|weil|da|also|naja)\s+)?(?:ich|wir|mein\w*|unser\w*|es)\b/,
+};
+const ASKING_CLAUSE: Record<"en" | "de", RegExp> = {
+  en: /^(?:(?:so|but|and|also|then|ok|okay)\s+)?(?:how|what|which|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|must|tell\s+me)\b|\b(?:can|could|may|do|will|should|must)\s+i\b/,
+  de: /^(?:(?:und|aber|also|dann)\s+)?(?:wie|was|welche\w*|wann|wo|warum|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden|bekomme)\b|\b(?:kann|darf|muss|soll)\s+ich\b/,
+};
+
+/**
+ * Words said only in clauses that state the shopper's circumstances, when another clause asks the
+ * question. Clauses are split at punctuation; a clause starting with the shopper as subject
+ * ("I …", "my …", "ich …") and not asking anything is context.
+ */
+export function contextWords(text: string, lang: Lang): Set<string> {
+  if (lang === "other") return new Set();
+  // "a washer I ordered online": a subject pronoun after a noun starts a relative clause.
+  const t = normalize(text);
+  const marked = lang === "en" ? t.replace(RELATIVE_I, "$1, $2 ") : t;
+  const clauses = marked.split(/[,;:.!?]+|\s[-–—]\s/).map((c) => c.trim()).filter(Boolean);
+  if (clauses.length < 2) return new Set();
+  const isContext = (c: string) => CONTEXT_CLAUSE[lang].test(c) && !ASKING_CLAUSE[lang].test(c);
+  const asking = clauses.filter((c) => !isContext(c));
+  if (asking.length === 0 || asking.length === clauses.length) return new Set();
+  const main = new Set(asking.flatMap((c) => words(c)));
+  return new Set(clauses.filter(isContext).flatMap((c) => words(c)).filter((w) => !main.has(w)));
+}
+
+const RELATIVE_I = /\b(?!(?:can|could|do|does|did|should|shall|will|would|may|might|must|am|have|has|had|if|when|and|but|or|so|because|since|that|as|where|how|what|why|which|who|until|unless|before|after|once|while)\b)(\p{L}{2,})\s+(i|we)\s+(?=\p{L})/gu;
+
+/** When the shopper did something ("last month", "yesterday", "vor 2 Wochen", "letzte Woche"): circumstance, not subject. */
+const TIME_REF =
+  /\b(?:(?:last|this|next|past)\s+(?:week|month|year|weekend|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|tonight|tomorrow|the\s+other\s+day|a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)\s+ago|(?:letzte[nrs]?|diese[nrs]?|nächste[nrs]?|vorige[nrs]?)\s+(?:woche|monat|jahr|wochenende)|gestern|heute|morgen|vorgestern)\b/gu;
+
+/** Order numbers ("order #1234", "order number BBY01-806123", "Bestellung 4711") name no subject. */
+const ORDER_REF = /\b(?:order|bestellung|auftrag)\s*(?:number|no\.?|nr\.?|nummer|id)?\s*(?:is\s+|ist\s+)?#?\s*[\p{L}]*-?\d[\p{L}\p{N}-]*|#\s?\d[\p{L}\p{N}-]*/gu;
+
+/** An identifier (order number, SKU: letters and digits mixed, or 5+ digits) names no subject. */
+const IDENTIFIER = /^(?=.*\d)(?=.*\p{L})[\p{L}\p{N}]+$|^\d{5,}$/u;
 
 export interface Scored {
   passage: IndexedPassage;
@@ -86,6 +162,8 @@ export interface Scored {
   score: number;
   coverage: number;
   matched: Set<QueryGroup>;
+  /** The question asks outright for a duration or an amount and the passage states none (not evidence). */
+  valueMissing?: boolean;
 }
 
 // --- synonyms and question phrases --------------------------------------------------------------
@@ -148,7 +226,8 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["secur", "encryption", "protect"],
   ],
   de: [
-    ["ruckgab", "retour", "umtausch", "widerruf"],
+    ["ruckgab", "retour", "umtausch", "widerruf", "rucksendung"],
+    ["rucksendung", "ruckgab", "retour"],
     ["retour", "ruckgab", "widerruf"],
     ["erstattung", "ersta", "ruckerstattung", "ruckzahlung"],
     ["versa", "lief", "liefer", "lieferung", "zustellung"],
@@ -167,15 +246,18 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
 };
 
 const DURATION_Q: Record<"en" | "de", RegExp> = {
-  en: /\bhow\s+(?:long|many\s+(?:days|weeks|months|years|hours))\b|\b(?:window|period|deadline|time\s*limit|time\s*frame|timeframe|days?\s+(?:do|have)|until\s+when|when)\b/,
-  de: /\bwie\s+(?:lange?|viele\s+(?:tage|wochen|monate|jahre|stunden))\b|\b(?:frist\w*|zeitraum|wann|bis\s+wann|dauer\w*|dauert)\b/,
+  en: /\bhow\s+(?:long|fast|quick(?:ly)?|soon|many\s+(?:days|weeks|months|years|hours))\b|\b(?:window|period|deadline|time\s*limit|time\s*frame|timeframe|days?\s+(?:do|have)|until\s+when|when)\b/,
+  de: /\bwie\s+(?:lange?|schnell|viele\s+(?:tage|wochen|monate|jahre|stunden))\b|\b(?:frist\w*|zeitraum|wann|bis\s+wann|dauer\w*|dauert)\b/,
 };
-const DURATION_WORDS = new Set(["zeit", "how", "long", "many", "days", "day", "weeks", "week", "months", "month", "years", "year", "hours", "window", "period", "deadline", "time", "limit", "frame", "timeframe", "until", "when", "take", "takes", "wie", "lange", "lang", "viele", "tage", "wochen", "monate", "jahre", "stunden", "frist", "fristen", "zeitraum", "wann", "bis", "dauer", "dauert"]);
+const DURATION_WORDS = new Set(["zeit", "how", "long", "fast", "quick", "quickly", "soon", "schnell", "many", "days", "day", "weeks", "week", "months", "month", "years", "year", "hours", "window", "period", "deadline", "time", "limit", "frame", "timeframe", "until", "when", "take", "takes", "wie", "lange", "lang", "viele", "tage", "wochen", "monate", "jahre", "stunden", "frist", "fristen", "zeitraum", "wann", "bis", "dauer", "dauert"]);
 const MONEY_Q: Record<"en" | "de", RegExp> = {
-  en: /\bhow\s+much\b|\bwhat\s+(?:does|do|is|are|will)\b.*\b(?:cost|costs|fee|fees|charge)\b|\b(?:fee|fees|minimum|threshold)\b/,
+  en: /\bhow\s+much\b|\bwhat\s+(?:does|do|is|are|will)\b.*\b(?:cost|costs|fee|fees|charge)\b|\b(?:fee|fees|minimum|threshold)\b|^(?:is|are|will|would)\b.*\bfree\b/,
   de: /\bwie\s+viel\b|\b(?:kostet|kosten|gebühr\w*|gebuhr\w*|preis|mindestbestellwert|mindest\w*)\b/,
 };
 const MONEY_WORDS = new Set(["how", "much", "cost", "costs", "fee", "fees", "charge", "charges", "wie", "viel", "kostet", "kosten", "gebühr", "gebühren", "preis"]);
+
+/** Words that frame a question for a duration or an amount ("how long", "how fast", "cost"), not its subject. */
+export const QUESTION_FRAME_WORDS: ReadonlySet<string> = new Set([...DURATION_WORDS, ...MONEY_WORDS]);
 
 export function rewrite(text: string, lang: Lang): string {
   let t = normalize(text);
@@ -203,20 +285,24 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
 }
 
 /** The groups of a question (before weighting). */
-export function queryGroups(text: string, lang: Lang): Array<Omit<QueryGroup, "weight">> {
-  const rewritten = rewrite(text, lang);
+export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<string>): Array<Omit<QueryGroup, "weight">> {
+  const rewritten = rewrite(text, lang).replace(ORDER_REF, " ").replace(TIME_REF, " ");
   const groups: Array<Omit<QueryGroup, "weight">> = [];
   const l = lang === "other" ? null : lang;
   const asksDuration = l !== null && DURATION_Q[l].test(rewritten);
   const asksMoney = l !== null && MONEY_Q[l].test(rewritten);
-  if (asksDuration) groups.push({ surface: "duration", alts: [VIRTUAL_DURATION], virtual: true });
+  const outright = l !== null && ASKS_VALUE[l].test(rewritten) ? { required: true } : {};
+  if (asksDuration) groups.push({ surface: "duration", alts: [VIRTUAL_DURATION], virtual: true, ...outright });
   if (l !== null && !asksDuration && HOW_Q[l].test(rewritten)) groups.push({ surface: "procedure", alts: [VIRTUAL_HOW], virtual: true });
-  if (asksMoney) groups.push({ surface: "amount", alts: [VIRTUAL_MONEY], virtual: true });
+  if (asksMoney) groups.push({ surface: "amount", alts: [VIRTUAL_MONEY], virtual: true, ...outright });
   const seen = new Set<string>();
   // A number inside a quantity the question states ("10 days after I ordered") is context, not a subject word.
-  const stated = new Set(quantities(rewritten).flatMap((q) => words(q.text).filter((w) => /^\d/.test(w))));
+  const stated = new Set(quantities(rewritten).flatMap((q) => words(q.text).filter((w) => /^\d/.test(w) || q.kind === "money")));
+  const context = contextWords(rewritten, lang);
+  for (const w of borrowed ?? []) context.add(normalize(w));
   for (const w of words(rewritten)) {
-    if (stated.has(w)) continue;
+    // A bare number outside a stated quantity is a model or reference number ("Kobra 3"), no subject.
+    if (stated.has(w) || IDENTIFIER.test(w) || /^\d+$/.test(w)) continue;
     if (isStopWord(w, lang)) continue;
     if (asksDuration && DURATION_WORDS.has(w)) continue;
     if (asksMoney && MONEY_WORDS.has(w)) continue;
@@ -224,7 +310,7 @@ export function queryGroups(text: string, lang: Lang): Array<Omit<QueryGroup, "w
     if (!s || seen.has(s)) continue;
     seen.add(s);
     const syn = l ? SYNONYMS[l].find((g) => g[0] === s) : undefined;
-    groups.push({ surface: w, alts: syn ? [...new Set(syn)] : [s], virtual: false });
+    groups.push({ surface: w, alts: syn ? [...new Set(syn)] : [s], virtual: false, ...(context.has(w) ? { context: true } : {}) });
   }
   return groups;
 }
@@ -246,14 +332,9 @@ export class PassageIndex {
   /** Every word of the passages (after rewrites) → its stem, for typo correction. */
   private readonly vocabulary = new Map<string, string>();
 
-  constructor(passages: Passage[]) {
-    this.passages = passages.map((p) => {
-      const lang = langOf(p.locale);
-      // A list item is matched with its lead-in ("Buy Now, Pay Later (if available): Afterpay").
-      const body = p.labelled ?? (p.lead ? `${p.lead} ${p.text}` : p.text);
-      for (const w of words(rewrite(`${p.heading} ${body}`, lang))) if (w.length >= 3 && !/^\d/.test(w) && !isStopWord(w, lang)) this.vocabulary.set(w, stem(w, lang));
-      return { ...p, lang, terms: passageTerms(body, lang), headTerms: passageTerms(p.heading, lang) };
-    });
+  constructor(passages: Array<Passage | IndexedPassage>) {
+    this.passages = passages.map((p) => ("terms" in p ? p : analysePassage(p)));
+    for (const p of this.passages) for (const [w, s] of p.vocabulary) this.vocabulary.set(w, s);
     this.search = new MiniSearch({
       fields: ["body", "head"],
       idField: "id",
@@ -310,6 +391,23 @@ export class PassageIndex {
   }
 
   private readonly dfCache = new Map<string, number>();
+  private readonly compoundCache = new Map<string, string[]>();
+  private allTerms: string[] | null = null;
+
+  /**
+   * German: the index terms a question term meets as a compound part either way (see has()):
+   * "rücksendeetikett" → "etikett" of "Retouren-Etikett", "versand" → "versandkosten". BM25
+   * candidates are searched with them, so a passage that coverage would accept is also found.
+   */
+  private compoundTerms(alt: string): string[] {
+    let out = this.compoundCache.get(alt);
+    if (!out) {
+      this.allTerms ??= [...new Set(this.passages.flatMap((p) => [...p.terms, ...p.headTerms]))].filter((t) => !/^q(?:dur|money|how)$/.test(t));
+      out = this.allTerms.filter((t) => t !== alt && !t.startsWith(alt) && PassageIndex.has(new Set([t]), alt, true)).slice(0, 16);
+      if (this.compoundCache.size < 20_000) this.compoundCache.set(alt, out);
+    }
+    return out;
+  }
 
   private df(alt: string, compound: boolean): number {
     const key = `${compound ? 1 : 0}${alt}`;
@@ -374,13 +472,18 @@ export class PassageIndex {
       .filter((s) => !(crossLanguage && !s.seen && !s.g.virtual))
       // Floors keep a word found in every passage from weighing nothing.
       // "How do I …" only breaks ties between passages that match the question's words.
-      .map((s) => ({ ...s.g, weight: s.g.alts[0] === VIRTUAL_HOW ? 0.15 * maxIdf : s.seen ? Math.max(s.best, 0.15 * maxIdf) : topical && GOODS.has(s.g.surface) ? UNKNOWN_OBJECT_WEIGHT * maxIdf : UNKNOWN_WORD_WEIGHT * maxIdf }));
+      .map((s) => {
+        const weight = s.g.alts[0] === VIRTUAL_HOW ? 0.15 * maxIdf : s.seen ? Math.max(s.best, 0.15 * maxIdf) : topical && GOODS.has(s.g.surface) ? UNKNOWN_OBJECT_WEIGHT * maxIdf : UNKNOWN_WORD_WEIGHT * maxIdf;
+        return { ...s.g, weight: s.g.context ? CONTEXT_WEIGHT * weight : weight };
+      });
   }
 
   /** BM25 candidates with coverage, best first. */
   query(groups: QueryGroup[], lang: Lang, limit = RERANK_DEPTH): Scored[] {
-    const terms = [...new Set(groups.flatMap((g) => g.alts))];
-    const primary = new Set(groups.map((g) => g.alts[0]!));
+    const de = lang === "de";
+    const withParts = (g: QueryGroup, a: string) => (de && !g.virtual ? [a, ...this.compoundTerms(a)] : [a]);
+    const terms = [...new Set(groups.flatMap((g) => g.alts.flatMap((a) => withParts(g, a))))];
+    const primary = new Set(groups.flatMap((g) => withParts(g, g.alts[0]!)));
     if (terms.length === 0 || this.passages.length === 0) return [];
     const results = this.search.search(terms.join(" "), {
       tokenize: (s) => s.split(" ").filter(Boolean),
@@ -391,11 +494,16 @@ export class PassageIndex {
       combineWith: "OR",
     });
     const total = groups.reduce((s, g) => s + g.weight, 0);
+    const valueGroups = groups.filter((g) => g.required);
     return results.slice(0, limit).map((r) => {
       const passage = this.byId.get(String(r.id))!;
       const matched = new Set(groups.filter((g) => PassageIndex.matches(passage.terms, g, lang) || PassageIndex.matches(passage.headTerms, g, lang)));
       const covered = [...matched].reduce((s, g) => s + g.weight * Math.max(PassageIndex.strength(passage.terms, g, lang), PassageIndex.strength(passage.headTerms, g, lang)), 0);
-      return { passage, bm25: r.score, score: r.score, coverage: total > 0 ? covered / total : 0, matched };
+      // The value must be stated by the passage itself; a heading states it for a terse item only
+      // ("Flat rate: $12.95" under "Express Shipping (2-3 Business Days)"), not a title ("100% Satisfaction Guarantee") for prose.
+      const terse = passage.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
+      const valueMissing = valueGroups.length > 0 && !valueGroups.some((g) => passage.terms.has(g.alts[0]!) || (terse && passage.headTerms.has(g.alts[0]!)));
+      return { passage, bm25: r.score, score: r.score, coverage: total > 0 ? covered / total : 0, matched, ...(valueMissing ? { valueMissing } : {}) };
     });
   }
 }
@@ -425,4 +533,9 @@ export function normalizeScores(candidates: Scored[]): Scored[] {
   return candidates.map((c) => ({ ...c, score: c.bm25 / top }));
 }
 
-export const isEvidence = (c: Scored): boolean => c.coverage >= EVIDENCE_MIN_COVERAGE && [...c.matched].some((g) => !g.virtual);
+/**
+ * Evidence: coverage at least EVIDENCE_MIN_COVERAGE with a real group matched, and — when the
+ * question asks for a duration or an amount — the passage states one ("How much does a membership
+ * cost?" is not answered by "memberships are final sale").
+ */
+export const isEvidence = (c: Scored): boolean => c.coverage >= EVIDENCE_MIN_COVERAGE && !c.valueMissing && [...c.matched].some((g) => !g.virtual);

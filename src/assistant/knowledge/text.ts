@@ -186,7 +186,7 @@ export function parseNumber(raw: string): number {
   return Number(s.replace(",", "."));
 }
 
-const CURRENCY_SIGNS: Record<string, string> = { "€": "EUR", $: "USD", "£": "GBP", "¥": "JPY", chf: "CHF", eur: "EUR", usd: "USD", gbp: "GBP", euro: "EUR", euros: "EUR", dollar: "USD", dollars: "USD" };
+const CURRENCY_SIGNS: Record<string, string> = { "€": "EUR", $: "USD", "£": "GBP", "¥": "JPY", chf: "CHF", eur: "EUR", usd: "USD", gbp: "GBP", euro: "EUR", euros: "EUR", dollar: "USD", dollars: "USD", buck: "USD", bucks: "USD" };
 
 const NUM = "\\d+(?:[.,]\\d+)*";
 const NUMWORD = Object.keys(NUMBER_WORDS).join("|");
@@ -209,7 +209,7 @@ export function quantities(text: string): Quantity[] {
     const currency = CURRENCY_SIGNS[m[1]!] ?? "EUR";
     out.push({ kind: "money", currency, minor: Math.round(parseNumber(m[2]!) * (currency === "JPY" ? 1 : 100)), text: m[0] });
   }
-  const moneyAfter = new RegExp(`\\b(${NUM})\\s?(€|\\$|£|\\b(?:eur|usd|gbp|chf|euros?|dollars?)\\b)`, "gu");
+  const moneyAfter = new RegExp(`\\b(${NUM})\\s?(€|\\$|£|\\b(?:eur|usd|gbp|chf|euros?|dollars?|bucks?)\\b)`, "gu");
   for (const m of t.matchAll(moneyAfter)) {
     const currency = CURRENCY_SIGNS[m[2]!] ?? "EUR";
     out.push({ kind: "money", currency, minor: Math.round(parseNumber(m[1]!) * (currency === "JPY" ? 1 : 100)), text: m[0] });
