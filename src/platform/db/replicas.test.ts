@@ -228,6 +228,46 @@ describe("read replicas through the Search API [postgres streaming replica]", { 
       await t.close();
     }
   });
+
+  test("a filtered search takes its candidates from the replica, and from the primary after the store's own write", async () => {
+    const t = await createTestApp({ dialect: "postgres", model: true, env: { DATABASE_READ_URLS: replicaUrl! } });
+    const host = await startImageHost();
+    try {
+      const red = host.put("/red.png", await solidImage("#d01010"));
+      const store = await registerStore(t);
+      const token = await machineToken(t.search, store);
+      const created = await t.search.inject({ method: "POST", url: "/v1/products", headers: bearer(token), payload: { product_id: "f-1", image_url: red, metadata: { category: "dresses" } } });
+      assert.equal(created.statusCode, 201, created.body);
+      const { rows } = await sql<{ s: string }>`SELECT current_schema() AS s`.execute(t.ctx.database.db);
+      const schema = rows[0]!.s;
+      const found = async (category: string) => {
+        const res = await t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red dress", limit: 5, category } });
+        assert.equal(res.statusCode, 200, res.body);
+        return (res.json() as { results: { product_id: string }[] }).results.map((r) => r.product_id);
+      };
+      await caughtUp(t.ctx.database);
+      await replay("pause");
+      try {
+        // Changed on the primary behind the router's back (no request of the store recorded a
+        // write): the paused replica still files the product under "dresses".
+        await withPg((c) => c.query(`UPDATE "${schema}".products SET category = 'shoes' WHERE product_id = 'f-1'`));
+        assert.deepEqual(await found("dresses"), ["f-1"], "the candidates come from the replica");
+        assert.deepEqual(await found("shoes"), [], "not from the primary");
+        // The store's own write through the API: its next requests read the primary.
+        const updated = await t.search.inject({ method: "PUT", url: "/v1/products/f-1", headers: bearer(token), payload: { metadata: { category: "bags" } } });
+        assert.equal(updated.statusCode, 200, updated.body);
+        await t.ctx.database.replicas!.poll();
+        assert.deepEqual(await found("bags"), ["f-1"], "the client's filter sees its own write");
+        assert.deepEqual(await found("dresses"), []);
+      } finally {
+        await replay("resume");
+      }
+    } finally {
+      await replay("resume");
+      await host.close();
+      await t.close();
+    }
+  });
 });
 
 function historyRow(storeId: string) {
