@@ -184,13 +184,23 @@ describe("read replicas [postgres streaming replica]", { skip: skip ? "TEST_DATA
 });
 
 describe("read replicas through the Search API [postgres streaming replica]", { skip: skip ? "TEST_DATABASE_URL / TEST_DATABASE_READ_URL not set: run .ci/run to start the replica" : false }, () => {
-  test("a client lists its new product in its next request while the replica lags; searches, listings and analytics then read the replica", async () => {
+  /** An app reading from the replica, a store with a machine token, and a red image URL. */
+  async function withReplicaApp(fn: (t: Awaited<ReturnType<typeof createTestApp>>, token: string, red: string) => Promise<void>): Promise<void> {
     const t = await createTestApp({ dialect: "postgres", model: true, env: { DATABASE_READ_URLS: replicaUrl! } });
     const host = await startImageHost();
     try {
       const red = host.put("/red.png", await solidImage("#d01010"));
-      const store = await registerStore(t);
-      const token = await machineToken(t.search, store);
+      const token = await machineToken(t.search, await registerStore(t));
+      await fn(t, token, red);
+    } finally {
+      await replay("resume");
+      await host.close();
+      await t.close();
+    }
+  }
+
+  test("a client lists its new product in its next request while the replica lags; searches, listings and analytics then read the replica", () =>
+    withReplicaApp(async (t, token, red) => {
       const replicas = t.ctx.database.replicas!;
       await caughtUp(t.ctx.database);
       await replay("pause");
@@ -222,12 +232,37 @@ describe("read replicas through the Search API [postgres streaming replica]", { 
       );
       assert.equal(JSON.parse(search.body).results[0]?.product_id, "new-1");
       await onReplica("analytics", () => t.search.inject({ method: "GET", url: "/v1/search/analytics?days=7", headers: bearer(token) }));
-    } finally {
-      await replay("resume");
-      await host.close();
-      await t.close();
-    }
-  });
+    }));
+
+  test("a filtered search takes its candidates from the replica, and from the primary after the store's own write", () =>
+    withReplicaApp(async (t, token, red) => {
+      const created = await t.search.inject({ method: "POST", url: "/v1/products", headers: bearer(token), payload: { product_id: "f-1", image_url: red, metadata: { category: "dresses" } } });
+      assert.equal(created.statusCode, 201, created.body);
+      const { rows } = await sql<{ s: string }>`SELECT current_schema() AS s`.execute(t.ctx.database.db);
+      const schema = rows[0]!.s;
+      const found = async (category: string) => {
+        const res = await t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red dress", limit: 5, category } });
+        assert.equal(res.statusCode, 200, res.body);
+        return (res.json() as { results: { product_id: string }[] }).results.map((r) => r.product_id);
+      };
+      await caughtUp(t.ctx.database);
+      await replay("pause");
+      try {
+        // Changed on the primary behind the router's back (no request of the store recorded a
+        // write): the paused replica still files the product under "dresses".
+        await withPg((c) => c.query(`UPDATE "${schema}".products SET category = 'shoes' WHERE product_id = 'f-1'`));
+        assert.deepEqual(await found("dresses"), ["f-1"], "the candidates come from the replica");
+        assert.deepEqual(await found("shoes"), [], "not from the primary");
+        // The store's own write through the API: its next requests read the primary.
+        const updated = await t.search.inject({ method: "PUT", url: "/v1/products/f-1", headers: bearer(token), payload: { metadata: { category: "bags" } } });
+        assert.equal(updated.statusCode, 200, updated.body);
+        await t.ctx.database.replicas!.poll();
+        assert.deepEqual(await found("bags"), ["f-1"], "the client's filter sees its own write");
+        assert.deepEqual(await found("dresses"), []);
+      } finally {
+        await replay("resume");
+      }
+    }));
 });
 
 function historyRow(storeId: string) {

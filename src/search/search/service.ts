@@ -149,6 +149,11 @@ export class SearchService {
     this.lexical = new LexicalRepository(ctx.database.db, ctx.database.dialect);
   }
 
+  /** Candidate filtering is a replica-eligible read (DATABASE_READ_URLS; src/platform/db/replicas.ts). */
+  private reader(storeId: string): SearchRepository {
+    return new SearchRepository(this.ctx.database.reader(storeId), this.ctx.database.dialect);
+  }
+
   /** The weight and method in force for a request (defaults: the active model's, see model.ts). */
   private ranking(r: TextRanking): { weight: number; method: FusionMethod } {
     const status = modelStatus(this.ctx);
@@ -279,7 +284,7 @@ export class SearchService {
     // With semantic_weight 0 the text vector has no share in the blend: no model call for it.
     const [img, txt] = await Promise.all([this.urlImage(input.image_url).then((i) => this.imageVector(i)), weight > 0 ? this.textVector(input.query) : undefined]);
     const { v, norm } = vectorShare > 0 && txt ? blend(img, txt, input.image_weight / vectorShare) : { v: img, norm: 1 };
-    const candidates = hasFilters(c) ? await this.stage("filter", () => filterCandidates(this.ctx, this.repo, storeId, c)) : undefined;
+    const candidates = hasFilters(c) ? await this.stage("filter", () => filterCandidates(this.ctx, this.reader(storeId), storeId, c)) : undefined;
     const [nearest] = await this.stage("vector", () => this.ctx.vectors.search(storeId, img, { k: 1, candidates }));
     const boostCategory = nearest ? ((await this.products.find(storeId, nearest.productId))?.category ?? null) : null;
     return this.run(storeId, c, {
@@ -340,7 +345,7 @@ export class SearchService {
   private async run(storeId: string, c: Common, plan: Plan, source: HistorySource = "api"): Promise<SearchResponse> {
     validateFilters(c);
     const filtered = hasFilters(c);
-    const candidates = filtered ? (plan.candidates ?? (await this.stage("filter", () => filterCandidates(this.ctx, this.repo, storeId, c)))) : undefined;
+    const candidates = filtered ? (plan.candidates ?? (await this.stage("filter", () => filterCandidates(this.ctx, this.reader(storeId), storeId, c)))) : undefined;
     const colors = plan.colors ?? [];
     const lex = plan.lexical && plan.lexical.weight > 0 ? plan.lexical : undefined;
     const boost = plan.boost && (plan.boost.colors.length > 0 || plan.boost.categories.length > 0) ? plan.boost : undefined;
@@ -357,7 +362,7 @@ export class SearchService {
       scored = fuse([], hits, { weight: 1, method: lex.method, fuzzy });
     } else if (plan.vectors.length === 0) {
       // Colours only: every candidate scored by colour.
-      const rows = await this.stage("filter", () => this.repo.filteredRows(storeId, c, true));
+      const rows = await this.stage("filter", () => this.reader(storeId).filteredRows(storeId, c, true));
       const allowed = candidates ?? new Set(rows.map((r) => r.product_id));
       scored = rows
         .filter((r) => allowed.has(r.product_id))

@@ -1,0 +1,89 @@
+// The PostgreSQL adapter's judgement of filtered HNSW searches: a filter that follows the vectors
+// and excludes the query's neighbourhood is answered exactly over the candidates (HNSW ranks the
+// far remainder of the store badly), one that keeps the neighbourhood stays on HNSW.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { testEnv } from "../../test/support/env.js";
+import { createVectorIndex } from "./index.js";
+import { excludesNeighbourhood, type PostgresVectorIndex } from "./postgres.js";
+import { clusteredVectors, exactTopK, queriesLike, recall } from "./synthetic.js";
+import { createStores, openTestDatabase, type TestDatabase } from "./test-support.js";
+
+const pid = (i: number) => `p${String(i).padStart(5, "0")}`;
+const row = (product_id: string, distance: number) => ({ product_id, vector_id: `v-${product_id}`, distance });
+
+test("excludesNeighbourhood: true only when none of the query's ⌈k / s⌉ nearest rows is a candidate", () => {
+  // 40 rows at distances 0.00 … 0.39, listed out of order (relaxed-order scans return them so).
+  const rows = Array.from({ length: 40 }, (_, i) => row(pid(i), i / 100)).reverse();
+  const far = new Set([pid(25), pid(30)]);
+  // k = 5 at s = 0.25: the nearest 20 rows would hold about 5 hits; they hold none.
+  assert.equal(excludesNeighbourhood(rows, far, 5, 0.25), true);
+  assert.equal(excludesNeighbourhood(rows, new Set([...far, pid(19)]), 5, 0.25), false, "one hit among the nearest 20");
+  // k = 2: about 2 hits expected, too few to judge.
+  assert.equal(excludesNeighbourhood(rows, far, 2, 0.25), false);
+  // Fewer rows than ⌈k / s⌉: the expectation shrinks with them (10 rows × 0.25 < 4).
+  assert.equal(excludesNeighbourhood(rows.slice(30), far, 5, 0.25), false);
+});
+
+const skip = !testEnv.databaseUrl;
+if (skip && testEnv.ci) throw new Error("CI run without TEST_DATABASE_URL: the PostgreSQL vector tests cannot run");
+
+describe("PostgreSQL filtered search against the query's neighbourhood [postgres]", { skip: skip ? "TEST_DATABASE_URL not set" : false }, () => {
+  let t: TestDatabase;
+  let index: PostgresVectorIndex;
+  // 3,000 vectors in 10 clusters of ~300: a filter on one cluster keeps ~10 % of the store, and the
+  // query's ⌈k / s⌉ ≈ 100 nearest rows lie inside its own cluster.
+  const data = clusteredVectors({ count: 3_000, dim: 32, clusters: 10, seed: 21 });
+
+  before(async () => {
+    t = await openTestDatabase("postgres");
+    await createStores(t.database, ["near"]);
+    // No exact budget and HNSW deemed free: the cost model takes HNSW for any filter, so the
+    // first round's judgement is what decides.
+    index = createVectorIndex(t.database, { bruteForceThreshold: 500, exactBudget: 0, annCostRatio: 0 }) as PostgresVectorIndex;
+    await index.init();
+    for (let start = 0; start < data.count; start += 500) {
+      const upserted: { vectorId: string; productId: string; model: string; vector: Float32Array }[] = [];
+      await t.database.transaction(async (tx) => {
+        for (let i = start; i < start + 500; i++) {
+          const item = { vectorId: `v${i}`, productId: pid(i), model: "m@32", vector: data.row(i) };
+          await index.upsert(tx, "near", item);
+          upserted.push(item);
+        }
+      });
+      index.afterCommit("near", { upserted });
+    }
+    await index.settled();
+  });
+
+  after(async () => {
+    await index?.close();
+    await t?.close();
+  });
+
+  test("a cluster filter away from the query is scanned exactly (recall 1); on the query's cluster it stays on HNSW", async (ctx) => {
+    const queries = queriesLike(data, 20, 22);
+    const nearestCluster = (q: Float32Array) => data.cluster[Number(exactTopK(data, q, 1)[0])]!;
+    let away = 0;
+    let own = 0;
+    for (const query of queries) {
+      const c = nearestCluster(query);
+      for (const target of [(c + 3) % 10, c]) {
+        const keep = (r: number) => data.cluster[r] === target;
+        const candidates = new Set(Array.from({ length: data.count }, (_, r) => r).filter(keep).map(pid));
+        const found = await index.search("near", query, { k: 10, candidates });
+        const score = recall(found.map((m) => m.productId), exactTopK(data, query, 10, keep).map(pid));
+        if (target === c) {
+          assert.equal(index.lastPath, "hnsw-filtered", "the filter keeps the neighbourhood");
+          own += score;
+        } else {
+          assert.equal(index.lastPath, "exact-candidates", "the filter excludes the neighbourhood");
+          assert.equal(score, 1);
+          away += score;
+        }
+      }
+    }
+    ctx.diagnostic(`recall@10: filter away ${(away / queries.length).toFixed(3)} (exact), on the query's cluster ${(own / queries.length).toFixed(3)} (hnsw)`);
+    assert.ok(own / queries.length >= 0.95);
+  });
+});
