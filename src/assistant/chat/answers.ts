@@ -6,6 +6,7 @@ import { escapeMarkdown } from "../markdown.js";
 import { formatLiveFact } from "./format.js";
 import { T, type ChatLang } from "./i18n.js";
 import type { Answer, AnswerStatus, Limitation, NextAction, SupportContact } from "./schemas.js";
+import { iso } from "../../platform/clock.js";
 
 export { escapeMarkdown };
 
@@ -27,7 +28,6 @@ export interface AnswerParts {
   catalog_source?: string | null;
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** A complete answer object from its parts; missing parts are empty, never absent. */
 export function composeAnswer(parts: AnswerParts, now: number): Answer {

@@ -33,6 +33,7 @@ import { EVENT, type Emit, type TurnHandle, type TurnReply, type TurnTools } fro
 export { EVENT, type TurnHandle } from "./turns/tools.js";
 import { ChatRepository, type EventRow, type IntentRow } from "./repository.js";
 import type { Answer, ChatEvent, NextAction, Outcome } from "./schemas.js";
+import { iso } from "../../platform/clock.js";
 
 export interface ChatDeps {
   knowledge?: Knowledge;
@@ -63,7 +64,6 @@ export interface CancelResult {
   status: "cancelled";
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 export function toChatEvent(row: EventRow): ChatEvent {
   return { id: Number(row.seq), event: row.name, turn_id: row.turn_id, data: JSON.parse(row.data) as Record<string, unknown>, created_at: iso(Number(row.created_at)) };

@@ -22,6 +22,7 @@ import { secretBoxFor } from "../../platform/secrets.js";
 import { SessionsRepository } from "../sessions/repository.js";
 import { mintBudget, newSession, SESSION_TTL_SECONDS } from "../sessions/service.js";
 import { ExchangeRepository } from "./repository.js";
+import { iso } from "../../platform/clock.js";
 
 export const EXCHANGE_AUDIENCE = "shopsight-assistant";
 export const MAX_ASSERTION_LIFETIME_SECONDS = 300;
@@ -58,7 +59,7 @@ export class ExchangeService {
       configured: row !== undefined,
       secret_id: row?.id ?? null,
       secret_prefix: row?.secret_prefix ?? null,
-      created_at: row ? new Date(Number(row.created_at)).toISOString() : null,
+      created_at: row ? iso(row.created_at) : null,
       issuer: storeId,
       audience: EXCHANGE_AUDIENCE,
       algorithm: "HS256",

@@ -33,6 +33,7 @@ import { splitPassages } from "./passages.js";
 import { PassageIndex, analysePassage, blend, normalizeScores, type IndexedPassage, type Scored } from "./retrieval.js";
 import { langOf, primaryOf, type Lang } from "./text.js";
 import { KnowledgeUnavailable, type Intent, type Knowledge, type KnowledgeVersions, type PolicyAnswer } from "./types.js";
+import { iso } from "../../platform/clock.js";
 
 interface LangIndex {
   index: PassageIndex;
@@ -90,7 +91,7 @@ export class KnowledgeEngine implements Knowledge {
     const current = new Set(newest.map((r) => `${r.concept_id}@${r.version}`));
     const analysed = new Map([...(cached?.analysed ?? [])].filter(([key]) => current.has(key)));
     const vectors = new Map([...(cached?.vectors ?? [])].filter(([id]) => current.has(id.slice(0, id.indexOf("#")))));
-    const entry: StoreEntry = { fingerprint, builtAt: new Date(this.ctx.clock.now()).toISOString(), byLang: new Map(), vectors, analysed };
+    const entry: StoreEntry = { fingerprint, builtAt: iso(this.ctx.clock.now()), byLang: new Map(), vectors, analysed };
     this.cache.set(storeId, entry);
     if (this.cache.size > MAX_CACHED_STORES) this.cache.delete(this.cache.keys().next().value!);
     return entry;

@@ -4,6 +4,7 @@ import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
 import { PublicKeysRepository, type PublicKeyRow } from "./repository.js";
+import { iso } from "../../platform/clock.js";
 
 export const PUBLIC_KEY_PREFIX = "store_pub_";
 /** Active keys a store may hold at once. */
@@ -18,7 +19,6 @@ export interface PublicKeyView {
   revoked_at: string | null;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 export function publicKeyView(row: PublicKeyRow): PublicKeyView {
   return {

@@ -8,6 +8,7 @@ import { PublicKeysService } from "../public-keys/service.js";
 import { SessionsRepository, type SessionRow, type ThreadRow } from "./repository.js";
 import { ChatRepository } from "../chat/repository.js";
 import type { Answer } from "../chat/schemas.js";
+import { iso } from "../../platform/clock.js";
 
 /** Lifetime of a shopper session token (spec sample: 3600). */
 export const SESSION_TTL_SECONDS = 3600;
@@ -128,7 +129,6 @@ export class SessionsService {
 
   async transcript(session: ShopperSession, threadId: string): Promise<Transcript> {
     const row = await this.thread(session, threadId);
-    const iso = (ms: number) => new Date(Number(ms)).toISOString();
     const messages: TranscriptMessage[] = [];
     for (const turn of await this.turns.listTurns(session.storeId, row.id)) {
       messages.push({ role: "user", turn_id: turn.id, text: turn.user_text, created_at: iso(turn.created_at), outcome: null, answer: null });

@@ -5,6 +5,7 @@ import type { AppContext } from "../../platform/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { isCurrency } from "../../tenancy/currency.js";
 import { SettingsRepository } from "./repository.js";
+import { iso } from "../../platform/clock.js";
 
 export const DEFAULT_CURRENCY = "USD";
 
@@ -50,7 +51,7 @@ export class AssistantSettingsService {
   async view(storeId: string): Promise<AssistantSettingsView> {
     const row = await this.repo.find(storeId);
     if (!row) return { currency: DEFAULT_CURRENCY, support_contact: null, updated_at: null };
-    return { currency: row.currency, support_contact: parseContact(row.support_contact), updated_at: new Date(Number(row.updated_at)).toISOString() };
+    return { currency: row.currency, support_contact: parseContact(row.support_contact), updated_at: iso(row.updated_at) };
   }
 
   async put(storeId: string, input: AssistantSettings, actorUserId: string | null): Promise<AssistantSettingsView> {

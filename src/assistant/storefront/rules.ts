@@ -14,6 +14,7 @@
 // `live_facts` lists every successful read (price and availability separately).
 import type { CatalogConnector, Candidate, LiveRead } from "./connector.js";
 import type { CatalogQuery, CatalogSearchResult, LiveFact, PriceFilter, ProductCard } from "./types.js";
+import { iso } from "../../platform/clock.js";
 
 export const LIVE_READ_LIMIT = 10;
 export const DEFAULT_LIMIT = 20;
@@ -38,7 +39,7 @@ function card(c: Candidate, read: LiveRead | undefined, requested: boolean): Pro
 
 function factsOf(source: string, c: Candidate, read: LiveRead | undefined): LiveFact[] {
   if (!read) return [];
-  const at = new Date(read.read_at).toISOString();
+  const at = iso(read.read_at);
   const out: LiveFact[] = [];
   if (read.price) out.push({ source, product_id: c.product_id, field: "price", value: read.price, read_at: at });
   if (read.availability) out.push({ source, product_id: c.product_id, field: "availability", value: read.availability, read_at: at });

@@ -1,14 +1,47 @@
-// /v1/jobs/{job_id} (spec: Products and jobs).
+// POST /v1/products/bulk and /v1/jobs/{job_id} (spec: Products and jobs).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
 import { searchErrors } from "../../platform/http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
-import { BulkJobsService } from "./service.js";
+import { ProductInput } from "../products/schemas.js";
+import { BULK_MAX_ITEMS, BulkJobsService } from "./service.js";
 
 export async function jobRoutes(app: App, ctx: AppContext) {
   const bulk = new BulkJobsService(ctx);
+
+  app.post(
+    "/v1/products/bulk",
+    {
+      ...storeRoute("products:bulk", {
+        tags: ["products"],
+        summary: `Index up to ${BULK_MAX_ITEMS} products in the background; 202 at once`,
+        description:
+          "When the job finishes, callback_url receives {event: \"bulk.completed\", job_id, status, total, succeeded, failed, finished_at} signed like webhooks (X-Webhook-Signature) with callback_secret — the one given, or one generated and returned here once.",
+        body: Type.Object(
+          {
+            products: Type.Array(ProductInput, { minItems: 1, maxItems: BULK_MAX_ITEMS }),
+            callback_url: Type.Optional(Type.String({ maxLength: 2048 })),
+            callback_secret: Type.Optional(Type.String({ minLength: 16, maxLength: 200 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          202: Type.Object({
+            job_id: Type.String(),
+            status: Type.Literal("processing"),
+            total: Type.Integer(),
+            callback_secret: Type.Optional(Type.String()),
+          }),
+          ...searchErrors(400, 401, 403, 413),
+        },
+      }),
+      bodyLimit: 8 * 1024 * 1024,
+    },
+    async (request, reply) => reply.status(202).send(await bulk.create(storeOf(request).id, request.body)),
+  );
+
   app.get(
     "/v1/jobs/:job_id",
     storeRoute("products:bulk", {

@@ -28,6 +28,7 @@ import { ProductsService, type ProductInput } from "../products/service.js";
 import { WebhooksService } from "../webhooks/service.js";
 import { BatchCommitter } from "./batch-committer.js";
 import { BulkJobsRepository, type BulkItemRow } from "./repository.js";
+import { iso } from "../../platform/clock.js";
 
 export const BULK_MAX_ITEMS = 1000;
 export const BULK_JOB_KIND = "bulk_import";
@@ -144,8 +145,8 @@ export class BulkJobsService {
       failed: counts.failed,
       errors: failures.map((f) => ({ product_id: f.product_id, error: f.error_code ?? "error", message: f.error_message ?? "" })),
       summary: jobSummary(job.status, job.total, counts, codes),
-      created_at: new Date(job.created_at).toISOString(),
-      finished_at: job.finished_at === null ? null : new Date(job.finished_at).toISOString(),
+      created_at: iso(job.created_at),
+      finished_at: iso(job.finished_at),
     };
   }
 
@@ -256,7 +257,7 @@ export class BulkJobsService {
           total: job.total,
           succeeded: counts.succeeded,
           failed: counts.failed,
-          finished_at: new Date(now).toISOString(),
+          finished_at: iso(now),
         },
         `job:${jobId}`,
       );

@@ -1,11 +1,10 @@
-// /v1/products (spec: Products and jobs): index, list, get, update, delete, bulk, demo.
+// /v1/products (spec: Products and jobs): index, list, get, update, delete, demo (bulk: ../jobs/routes.ts).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
-import { searchErrors, bearerSecurity } from "../../platform/http/schemas.js";
+import { searchErrors } from "../../platform/http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
-import { requirePermission, storeRoute } from "../../tenancy/permissions.js";
-import { BulkJobsService, BULK_MAX_ITEMS } from "../jobs/service.js";
+import { storeRoute } from "../../tenancy/permissions.js";
 import { DemoCatalogue } from "./demo.js";
 import { ImageUrl, IndexResponse, Metadata, ProductId, ProductInput, ProductView } from "./schemas.js";
 import { ProductsService } from "./service.js";
@@ -14,7 +13,6 @@ const tags = ["products"];
 
 export async function productRoutes(app: App, ctx: AppContext) {
   const products = new ProductsService(ctx);
-  const bulk = new BulkJobsService(ctx);
   const demo = new DemoCatalogue(ctx);
 
   app.post(
@@ -64,11 +62,7 @@ export async function productRoutes(app: App, ctx: AppContext) {
 
   app.get(
     "/v1/products/:product_id",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("products:read"),
-      schema: { tags, security: bearerSecurity, summary: "One product", params: idParams, response: { 200: ProductView, ...searchErrors(400, 401, 403, 404) } },
-    },
+    storeRoute("products:read", { tags, summary: "One product", params: idParams, response: { 200: ProductView, ...searchErrors(400, 401, 403, 404) } }),
     async (request) => products.get(storeOf(request).id, request.params.product_id),
   );
 
@@ -89,49 +83,11 @@ export async function productRoutes(app: App, ctx: AppContext) {
 
   app.delete(
     "/v1/products/:product_id",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("products:delete"),
-      schema: { tags, security: bearerSecurity, summary: "Remove a product and its vector", params: idParams, response: { 204: Type.Null(), ...searchErrors(400, 401, 403, 404) } },
-    },
+    storeRoute("products:delete", { tags, summary: "Remove a product and its vector", params: idParams, response: { 204: Type.Null(), ...searchErrors(400, 401, 403, 404) } }),
     async (request, reply) => {
       await products.remove(storeOf(request).id, request.params.product_id);
       return reply.status(204).send(null);
     },
-  );
-
-  app.post(
-    "/v1/products/bulk",
-    {
-      config: { auth: "store" },
-      preHandler: requirePermission("products:bulk"),
-      bodyLimit: 8 * 1024 * 1024,
-      schema: {
-        tags,
-        security: bearerSecurity,
-        summary: `Index up to ${BULK_MAX_ITEMS} products in the background; 202 at once`,
-        description:
-          "When the job finishes, callback_url receives {event: \"bulk.completed\", job_id, status, total, succeeded, failed, finished_at} signed like webhooks (X-Webhook-Signature) with callback_secret — the one given, or one generated and returned here once.",
-        body: Type.Object(
-          {
-            products: Type.Array(ProductInput, { minItems: 1, maxItems: BULK_MAX_ITEMS }),
-            callback_url: Type.Optional(Type.String({ maxLength: 2048 })),
-            callback_secret: Type.Optional(Type.String({ minLength: 16, maxLength: 200 })),
-          },
-          { additionalProperties: false },
-        ),
-        response: {
-          202: Type.Object({
-            job_id: Type.String(),
-            status: Type.Literal("processing"),
-            total: Type.Integer(),
-            callback_secret: Type.Optional(Type.String()),
-          }),
-          ...searchErrors(400, 401, 403, 413),
-        },
-      },
-    },
-    async (request, reply) => reply.status(202).send(await bulk.create(storeOf(request).id, request.body)),
   );
 
   app.post(

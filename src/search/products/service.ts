@@ -18,6 +18,7 @@ import { LexicalRepository } from "../../lexical/repository.js";
 import { modelStatus } from "../search/model.js";
 import { dotRow, normalized } from "../../vectors/math.js";
 import { ProductsRepository, type Cursor, type ListFilter, type ProductRow } from "./repository.js";
+import { iso } from "../../platform/clock.js";
 
 export const METADATA_MAX_BYTES = 16 * 1024;
 
@@ -98,8 +99,8 @@ export const toView = (p: ProductRow): ProductView => ({
   image_url: p.image_url,
   metadata: JSON.parse(p.metadata) as Metadata,
   dominant_colors: JSON.parse(p.dominant_colors) as ProductView["dominant_colors"],
-  created_at: new Date(p.created_at).toISOString(),
-  updated_at: new Date(p.updated_at).toISOString(),
+  created_at: iso(p.created_at),
+  updated_at: iso(p.updated_at),
 });
 
 export function checkMetadata(metadata: Metadata): void {
@@ -191,7 +192,7 @@ export class ProductsService {
       await repo.delete(storeId, productId);
       await this.ctx.vectors.remove(tx, storeId, [productId]);
       await repo.dropImageIfUnused(storeId, existing.image_sha256);
-      await this.webhooks.emit(tx, storeId, "product.deleted", { product_id: productId, deleted_at: new Date(now).toISOString() }, productId);
+      await this.webhooks.emit(tx, storeId, "product.deleted", { product_id: productId, deleted_at: iso(now) }, productId);
     });
     this.ctx.vectors.afterCommit(storeId, { removedProductIds: [productId] });
     this.ctx.jobs.poke();
@@ -297,7 +298,7 @@ export class ProductsService {
       await this.ctx.vectors.upsert(tx, storeId, { vectorId, productId, model, vector: embedded.vector });
       if (existing && existing.image_sha256 !== embedded.image.sha256) await repo.dropImageIfUnused(storeId, existing.image_sha256);
     }
-    const at = new Date(now).toISOString();
+    const at = iso(now);
     if (!existing) {
       await this.webhooks.emit(
         tx,
