@@ -12,6 +12,7 @@ import { planOf } from "../billing/plans.js";
 import { AccountsRepository } from "../accounts/repository.js";
 import { WebhooksService } from "../webhooks/service.js";
 import { LexicalRepository } from "../../lexical/repository.js";
+import { noteTextChange } from "../../lexical/changes.js";
 import { modelStatus } from "../search/model.js";
 import { ProductsRepository, type Cursor, type ListFilter, type ProductRow } from "./repository.js";
 
@@ -152,6 +153,7 @@ export class ProductsService {
       await this.webhooks.emit(tx, storeId, "product.deleted", { product_id: productId, deleted_at: new Date(now).toISOString() }, productId);
     });
     this.ctx.vectors.afterCommit(storeId, { removedProductIds: [productId] });
+    noteTextChange(storeId);
     this.ctx.jobs.poke();
   }
 

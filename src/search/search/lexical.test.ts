@@ -146,6 +146,30 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     assert.deepEqual(ids(filtered), ["p-dress"], "the category became a filter");
   });
 
+  test("the cached category vocabulary follows product writes and deletes, per store", async () => {
+    const categoriesOf = async (query: string, tok = token) => {
+      const res = await text(query, { understand: true }, tok);
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json().query_understanding.categories as string[];
+    };
+    assert.deepEqual(await categoriesOf("ponchos"), [], "cached before the product exists");
+    const created = await post("/v1/products", { product_id: "p-poncho", image_url: url["p-shirt"], metadata: { name: "Rain cape", category: "Ponchos" } });
+    assert.equal(created.statusCode, 201, created.body);
+    assert.deepEqual(await categoriesOf("ponchos"), ["Ponchos"], "seen right after the write");
+    assert.deepEqual(await categoriesOf("ponchos", otherToken), [], "never another store's category");
+    const renamed = await app.search.inject({
+      method: "PUT",
+      url: "/v1/products/p-poncho",
+      headers: bearer(token),
+      payload: { metadata: { name: "Rain cape", category: "Capes" } },
+    });
+    assert.equal(renamed.statusCode, 200, renamed.body);
+    assert.deepEqual(await categoriesOf("ponchos capes"), ["Capes"], "seen right after the update");
+    const del = await app.search.inject({ method: "DELETE", url: "/v1/products/p-poncho", headers: bearer(token) });
+    assert.equal(del.statusCode, 204);
+    assert.deepEqual(await categoriesOf("capes"), [], "gone right after the delete");
+  });
+
   test("GET /v1/search/model and the X-Shopsight-Model header name the test model", async () => {
     const res = await app.search.inject({ method: "GET", url: "/v1/search/model", headers: bearer(token) });
     assert.equal(res.statusCode, 200, res.body);
