@@ -19,6 +19,7 @@ import { sql } from "kysely";
 import type { Dialect, Executor } from "../platform/db/index.js";
 import { allWords, lexicalDocument, LEXICAL_FIELDS } from "./document.js";
 import { noteTextChange } from "./changes.js";
+import { lexicalCacheOf, type LexicalCache } from "./cache.js";
 
 export interface LexicalHit {
   productId: string;
@@ -56,11 +57,16 @@ function trigrams(terms: string[]): string[] {
 
 export class LexicalRepository {
   private trgm: Promise<boolean> | undefined;
+  private readonly cache: LexicalCache | undefined;
 
+  /** `cached`: reuse rankings while the store's text is unchanged (SQLite only; see cache.ts). */
   constructor(
     private readonly db: Executor,
     private readonly dialect: Dialect,
-  ) {}
+    options: { cached?: boolean } = {},
+  ) {
+    this.cache = options.cached && dialect === "sqlite" ? lexicalCacheOf(db) : undefined;
+  }
 
   with(db: Executor): LexicalRepository {
     return new LexicalRepository(db, this.dialect);
@@ -90,6 +96,7 @@ export class LexicalRepository {
    * The store's best `k` lexical matches of `text`, restricted to `candidates` when given: the
    * products holding every word, or, when fewer than `enough` (default `k`) do, those holding any
    * word. With nothing found, falls back to trigram matching; `fuzzy` tells which answered.
+   * The hits may be shared with the cache: callers do not modify them.
    */
   async search(
     storeId: string,
@@ -106,11 +113,22 @@ export class LexicalRepository {
     const ids = inSql ? JSON.stringify([...candidates]) : null;
     const depth = candidates && !inSql ? Math.min(POST_FILTER_DEPTH, k * 10) : k;
     const keep = (hits: LexicalHit[]) => (candidates && !inSql ? hits.filter((h) => candidates.has(h.productId)).slice(0, k) : hits);
-    const run = (all: boolean) => (this.dialect === "sqlite" ? this.fts(storeId, terms, all, depth, ids) : this.tsquery(storeId, terms, all, depth, ids));
+    // Rankings restricted in SQL depend on the candidates and are not cached.
+    const version = this.cache && ids === null ? await this.version(storeId) : undefined;
+    const ranked = (kind: "and" | "or" | "trigram", compute: () => Promise<LexicalHit[]>) =>
+      version === undefined ? compute() : this.cache!.through(`${storeId}\u0000${kind}\u0000${depth}\u0000${terms.join(" ")}`, version, compute);
+    const run = (all: boolean) =>
+      ranked(all ? "and" : "or", () => (this.dialect === "sqlite" ? this.fts(storeId, terms, all, depth, ids) : this.tsquery(storeId, terms, all, depth, ids)));
     let exact = keep(await run(true));
     if (exact.length < Math.min(enough, k) && terms.length > 1) exact = keep(await run(false));
     if (exact.length > 0) return { hits: exact, fuzzy: false };
-    return { hits: keep(await this.trigram(storeId, terms, depth, ids)), fuzzy: true };
+    return { hits: keep(await ranked("trigram", () => this.trigram(storeId, terms, depth, ids))), fuzzy: true };
+  }
+
+  /** The store's lexical version (SQLite; migration 0019). */
+  private async version(storeId: string): Promise<number> {
+    const r = await sql<{ version: number }>`SELECT version FROM product_text_versions WHERE store_id = ${storeId}`.execute(this.db);
+    return r.rows[0]?.version ?? 0;
   }
 
   /** Whether the last word of the query is also matched as a prefix. */

@@ -245,11 +245,14 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
   });
 
   test("the migration indexes the products that existed before it", async () => {
-    // Back to a database without the lexical index (as before migration 0018), then start again.
+    // Back to a database without the lexical index (as before migrations 0018 and 0019), then start again.
     const db = app.ctx.database.db;
-    const drop = dialect === "sqlite" ? ["DROP TABLE product_fts", "DROP TABLE product_trgm", "DROP TABLE product_text"] : ["DROP TABLE product_text"];
+    const drop =
+      dialect === "sqlite"
+        ? ["DROP TABLE product_text_versions", "DROP TABLE product_fts", "DROP TABLE product_trgm", "DROP TABLE product_text"]
+        : ["DROP TABLE product_text"];
     for (const statement of drop) await sql.raw(statement).execute(db);
-    await db.deleteFrom("kysely_migration" as any).where("name", "=", "0018_lexical_index").execute();
+    await db.deleteFrom("kysely_migration" as any).where("name", "in", ["0018_lexical_index", "0019_lexical_versions"]).execute();
     await app.close();
     app = await open();
     assert.deepEqual(await lexicalIds("anorak"), ["b-2"]);

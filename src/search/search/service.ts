@@ -147,7 +147,7 @@ export class SearchService {
   constructor(private readonly ctx: AppContext) {
     this.repo = new SearchRepository(ctx.database.db, ctx.database.dialect);
     this.products = new ProductsRepository(ctx.database.db, ctx.database.dialect);
-    this.lexical = new LexicalRepository(ctx.database.db, ctx.database.dialect);
+    this.lexical = new LexicalRepository(ctx.database.db, ctx.database.dialect, { cached: true });
   }
 
   /** The weight and method in force for a request (defaults: the active model's, see model.ts). */
