@@ -10,7 +10,10 @@
 // 3. Fused vs visual text search (issue 15): the same store, whose product names are made of
 //    colour, type and brand words (so the queries' words match thousands of products lexically),
 //    p50/p95 of `semantic_weight: 1` (visual only) against fused ranking (`semantic_weight: 0.5`,
-//    blend and rrf), unfiltered and filtered.
+//    blend and rrf), unfiltered and filtered, requests of the variants interleaved (so load from
+//    elsewhere weighs on all alike); on SQLite also with the lexical ranking cache
+//    (src/lexical/cache.ts) emptied before every request, i.e. every lexical query run by FTS5
+//    (the eight queries repeat, so otherwise all but the first of each come from the cache).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -26,6 +29,7 @@ import { TEST_MODEL_VERSION } from "../src/embeddings/testmodel/build.js";
 import { AccountsService } from "../src/search/accounts/service.js";
 import { clusteredVectors } from "../src/vectors/synthetic.js";
 import { LexicalRepository } from "../src/lexical/repository.js";
+import { lexicalCacheOf } from "../src/lexical/cache.js";
 import { formatVectorBench, runVectorBench } from "./vectors.js";
 import { testEnv } from "../test/support/env.js";
 
@@ -137,25 +141,43 @@ async function httpBench(kind: "sqlite" | "postgres") {
       if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
       return res.json();
     };
-    const measure = async (filtered: boolean, ranking: object = { semantic_weight: 1 }) => {
-      for (let i = 0; i < 20; i++) await call({ query: QUERIES[i % QUERIES.length], limit: 10, ...ranking });
-      const ms: number[] = [];
+    const cache = lexicalCacheOf(ctx.database.db);
+    type Variant = { ranking: object; filtered: boolean };
+    /**
+     * p50/p95 of each variant, measured interleaved (one request of each per round, same query),
+     * so that other work on the machine weighs on all of them alike. `cold`: the lexical ranking
+     * cache (SQLite) is emptied before every request of a variant whose lexical stage runs.
+     */
+    const measure = async <K extends string>(variants: Record<K, Variant>, cold = false) => {
+      const names = Object.keys(variants) as K[];
+      const body = (v: Variant, i: number) => ({
+        query: QUERIES[i % QUERIES.length],
+        limit: 10,
+        ...v.ranking,
+        ...(v.filtered ? { category: CATEGORIES[i % CATEGORIES.length] } : {}),
+      });
+      for (let i = 0; i < 20; i++) for (const n of names) await call(body(variants[n], i));
+      const ms = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
       for (let i = 0; i < 200; i++) {
-        const body = { query: QUERIES[i % QUERIES.length], limit: 10, ...ranking, ...(filtered ? { category: CATEGORIES[i % CATEGORIES.length] } : {}) };
-        const s = performance.now();
-        await call(body);
-        ms.push(performance.now() - s);
+        for (const n of names) {
+          if (cold) cache.clear();
+          const s = performance.now();
+          await call(body(variants[n], i));
+          ms[n].push(performance.now() - s);
+        }
       }
-      return { p50: pct(ms, 50), p95: pct(ms, 95) };
+      return Object.fromEntries(names.map((n) => [n, { p50: pct(ms[n], 50), p95: pct(ms[n], 95) }])) as Record<K, { p50: number; p95: number }>;
     };
-    const unfiltered = await measure(false);
-    const filtered = await measure(true);
-    const fused = {
-      blend: await measure(false, { semantic_weight: 0.5, fusion_method: "blend" }),
-      rrf: await measure(false, { semantic_weight: 0.5, fusion_method: "rrf" }),
-      blendFiltered: await measure(true, { semantic_weight: 0.5, fusion_method: "blend" }),
-      lexical: await measure(false, { semantic_weight: 0 }),
-    };
+    const visual = { ranking: { semantic_weight: 1 }, filtered: false };
+    const visualFiltered = { ranking: { semantic_weight: 1 }, filtered: true };
+    const blend = { ranking: { semantic_weight: 0.5, fusion_method: "blend" }, filtered: false };
+    const blendFiltered = { ranking: { semantic_weight: 0.5, fusion_method: "blend" }, filtered: true };
+    const lexical = { ranking: { semantic_weight: 0 }, filtered: false };
+    const warm = await measure({ visual, visualFiltered, blend, rrf: { ranking: { semantic_weight: 0.5, fusion_method: "rrf" }, filtered: false }, blendFiltered, lexical });
+    const coldRun = kind === "sqlite" ? await measure({ visual, visualFiltered, blend, blendFiltered, lexical }, true) : undefined;
+    const unfiltered = warm.visual;
+    const filtered = warm.visualFiltered;
+    const fused = { blend: warm.blend, rrf: warm.rrf, blendFiltered: warm.blendFiltered, lexical: warm.lexical, cold: coldRun };
     const load = await autocannon({
       url,
       method: "POST",
@@ -211,6 +233,14 @@ async function main() {
         `rrf p50 ${r.fused.rrf.p50.toFixed(2)} ms (${ratio(r.fused.rrf)}×) | blend + category filter p50 ${r.fused.blendFiltered.p50.toFixed(2)} ms ` +
         `(${(r.fused.blendFiltered.p50 / r.filtered.p50).toFixed(2)}× visual filtered) | lexical only p50 ${r.fused.lexical.p50.toFixed(2)} ms`,
     );
+    const c = r.fused.cold;
+    if (c) {
+      console.log(
+        `${"".padEnd(24)} lexical ranking cache emptied before each request: visual p50 ${c.visual.p50.toFixed(2)} ms | blend p50 ${c.blend.p50.toFixed(2)} ms ` +
+          `(${(c.blend.p50 / c.visual.p50).toFixed(2)}× visual) | blend + category filter p50 ${c.blendFiltered.p50.toFixed(2)} ms ` +
+          `(${(c.blendFiltered.p50 / c.visualFiltered.p50).toFixed(2)}× visual filtered ${c.visualFiltered.p50.toFixed(2)} ms) | lexical only p50 ${c.lexical.p50.toFixed(2)} ms`,
+      );
+    }
   }
 }
 

@@ -1,11 +1,16 @@
 // The lexical (full-text) index of products (issue 15; tables from migration 0018), beside the
 // vector index (src/vectors) as the other engine search ranks with. `storeId` first on every
 // method; a store's queries only ever see its own rows.
-//   SQLite: FTS5 with porter stemming; the query's words are OR-ed (the last one also as a
-//     prefix) and ranked by bm25 with per-column weights (BM25_WEIGHTS).
+//   Matching is AND-first: a product must hold every word of the query (the last one also as a
+//     prefix, when it has at least PREFIX_MIN letters). Only when fewer than `enough` products
+//     (after the pre-filters) hold them all does the query fall back to any word (OR), ranked the
+//     same way, so products holding more of the words still come first. AND-first keeps the
+//     lexical evidence specific and keeps the engines from scoring every product that holds one
+//     common word (the cost of a query grows with the number of products it matches).
+//   SQLite: FTS5 with porter stemming, ranked by bm25 with per-column weights (BM25_WEIGHTS).
 //   PostgreSQL: weighted tsvector (A name; B brand, category, colour; C tags, description;
-//     D other metadata) matched by `to_tsquery('english', …)` with the same OR / prefix rule,
-//     ranked by ts_rank.
+//     D other metadata) matched through its GIN index by `to_tsquery('english', …)` (& for AND,
+//     | for OR, :* for the prefix), ranked by ts_rank.
 //   Typo tolerance, used only when the exact query finds nothing: trigram matching (SQLite FTS5
 //     trigram tokenizer, ranked by bm25 over the query's trigrams; PostgreSQL pg_trgm
 //     word_similarity when the extension is installed).
@@ -13,6 +18,8 @@
 import { sql } from "kysely";
 import type { Dialect, Executor } from "../platform/db/index.js";
 import { allWords, lexicalDocument, LEXICAL_FIELDS } from "./document.js";
+import { noteTextChange } from "./changes.js";
+import { lexicalCacheOf, type LexicalCache } from "./cache.js";
 
 export interface LexicalHit {
   productId: string;
@@ -31,6 +38,8 @@ export const BM25_WEIGHTS: Record<(typeof LEXICAL_FIELDS)[number], number> = {
 };
 
 const MAX_TERMS = 16;
+/** The last word of a query is matched as a prefix too when it has this many letters. */
+const PREFIX_MIN = 2;
 /** Candidate sets up to this size go into the query; larger ones filter a deeper result list. */
 const SQL_CANDIDATES_MAX = 2000;
 const POST_FILTER_DEPTH = 2000;
@@ -48,11 +57,16 @@ function trigrams(terms: string[]): string[] {
 
 export class LexicalRepository {
   private trgm: Promise<boolean> | undefined;
+  private readonly cache: LexicalCache | undefined;
 
+  /** `cached`: reuse rankings while the store's text is unchanged (SQLite only; see cache.ts). */
   constructor(
     private readonly db: Executor,
     private readonly dialect: Dialect,
-  ) {}
+    options: { cached?: boolean } = {},
+  ) {
+    this.cache = options.cached && dialect === "sqlite" ? lexicalCacheOf(db) : undefined;
+  }
 
   with(db: Executor): LexicalRepository {
     return new LexicalRepository(db, this.dialect);
@@ -62,6 +76,7 @@ export class LexicalRepository {
   async upsert(storeId: string, productId: string, metadata: Record<string, unknown>): Promise<void> {
     const d = lexicalDocument(metadata);
     const words = allWords(d);
+    noteTextChange(storeId);
     if (this.dialect === "sqlite") {
       await sql`INSERT INTO product_text (store_id, product_id, name, brand, category, color, tags, description, other, words)
         VALUES (${storeId}, ${productId}, ${d.name}, ${d.brand}, ${d.category}, ${d.color}, ${d.tags}, ${d.description}, ${d.other}, ${words})
@@ -78,11 +93,18 @@ export class LexicalRepository {
   }
 
   /**
-   * The store's best `k` lexical matches of `text`, restricted to `candidates` when given; with
-   * `fuzzy`, falls back to trigram matching when the exact query finds nothing. `fuzzy` tells
-   * which of the two answered.
+   * The store's best `k` lexical matches of `text`, restricted to `candidates` when given: the
+   * products holding every word, or, when fewer than `enough` (default `k`) do, those holding any
+   * word. With nothing found, falls back to trigram matching; `fuzzy` tells which answered.
+   * The hits may be shared with the cache: callers do not modify them.
    */
-  async search(storeId: string, text: string, k: number, candidates?: ReadonlySet<string>): Promise<{ hits: LexicalHit[]; fuzzy: boolean }> {
+  async search(
+    storeId: string,
+    text: string,
+    k: number,
+    candidates?: ReadonlySet<string>,
+    enough: number = k,
+  ): Promise<{ hits: LexicalHit[]; fuzzy: boolean }> {
     const terms = queryTerms(text);
     if (terms.length === 0 || k <= 0) return { hits: [], fuzzy: false };
     // Few candidates restrict the query itself; many are checked on a deeper result list instead
@@ -91,13 +113,31 @@ export class LexicalRepository {
     const ids = inSql ? JSON.stringify([...candidates]) : null;
     const depth = candidates && !inSql ? Math.min(POST_FILTER_DEPTH, k * 10) : k;
     const keep = (hits: LexicalHit[]) => (candidates && !inSql ? hits.filter((h) => candidates.has(h.productId)).slice(0, k) : hits);
-    const exact = keep(this.dialect === "sqlite" ? await this.fts(storeId, terms, depth, ids) : await this.tsquery(storeId, terms, depth, ids));
+    // Rankings restricted in SQL depend on the candidates and are not cached.
+    const version = this.cache && ids === null ? await this.version(storeId) : undefined;
+    const ranked = (kind: "and" | "or" | "trigram", compute: () => Promise<LexicalHit[]>) =>
+      version === undefined ? compute() : this.cache!.through(`${storeId}\u0000${kind}\u0000${depth}\u0000${terms.join(" ")}`, version, compute);
+    const run = (all: boolean) =>
+      ranked(all ? "and" : "or", () => (this.dialect === "sqlite" ? this.fts(storeId, terms, all, depth, ids) : this.tsquery(storeId, terms, all, depth, ids)));
+    let exact = keep(await run(true));
+    if (exact.length < Math.min(enough, k) && terms.length > 1) exact = keep(await run(false));
     if (exact.length > 0) return { hits: exact, fuzzy: false };
-    return { hits: keep(await this.trigram(storeId, terms, depth, ids)), fuzzy: true };
+    return { hits: keep(await ranked("trigram", () => this.trigram(storeId, terms, depth, ids))), fuzzy: true };
   }
 
-  private async fts(storeId: string, terms: string[], k: number, ids: string | null): Promise<LexicalHit[]> {
-    const match = terms.map((t, i) => `"${t}"${i === terms.length - 1 && t.length >= 2 ? "*" : ""}`).join(" OR ");
+  /** The store's lexical version (SQLite; migration 0019). */
+  private async version(storeId: string): Promise<number> {
+    const r = await sql<{ version: number }>`SELECT version FROM product_text_versions WHERE store_id = ${storeId}`.execute(this.db);
+    return r.rows[0]?.version ?? 0;
+  }
+
+  /** Whether the last word of the query is also matched as a prefix. */
+  private static prefixed(terms: string[], i: number): boolean {
+    return i === terms.length - 1 && terms[i]!.length >= PREFIX_MIN;
+  }
+
+  private async fts(storeId: string, terms: string[], all: boolean, k: number, ids: string | null): Promise<LexicalHit[]> {
+    const match = terms.map((t, i) => `"${t}"${LexicalRepository.prefixed(terms, i) ? "*" : ""}`).join(all ? " AND " : " OR ");
     const weights = sql.raw(LEXICAL_FIELDS.map((f) => BM25_WEIGHTS[f]).join(", "));
     const restrict = ids === null ? sql`` : sql`AND d.product_id IN (SELECT value FROM json_each(${ids}))`;
     const r = await sql<{ product_id: string; s: number }>`
@@ -108,8 +148,8 @@ export class LexicalRepository {
     return r.rows.map((row) => ({ productId: row.product_id, score: -row.s }));
   }
 
-  private async tsquery(storeId: string, terms: string[], k: number, ids: string | null): Promise<LexicalHit[]> {
-    const query = terms.map((t, i) => (i === terms.length - 1 && t.length >= 2 ? `${t}:*` : t)).join(" | ");
+  private async tsquery(storeId: string, terms: string[], all: boolean, k: number, ids: string | null): Promise<LexicalHit[]> {
+    const query = terms.map((t, i) => (LexicalRepository.prefixed(terms, i) ? `${t}:*` : t)).join(all ? " & " : " | ");
     const restrict = ids === null ? sql`` : sql`AND product_id = ANY (SELECT jsonb_array_elements_text(${ids}::jsonb))`;
     const r = await sql<{ product_id: string; s: number }>`
       SELECT product_id, ts_rank(document, q) AS s

@@ -15,6 +15,7 @@ import { planOf } from "../../tenancy/plans.js";
 import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { WebhooksService } from "../webhooks/service.js";
 import { LexicalRepository } from "../../lexical/repository.js";
+import { noteTextChange } from "../../lexical/changes.js";
 import { modelStatus } from "../search/model.js";
 import { dotRow, normalized } from "../../vectors/math.js";
 import { ProductsRepository, type Cursor, type ListFilter, type ProductRow } from "./repository.js";
@@ -195,6 +196,7 @@ export class ProductsService {
       await this.webhooks.emit(tx, storeId, "product.deleted", { product_id: productId, deleted_at: iso(now) }, productId);
     });
     this.ctx.vectors.afterCommit(storeId, { removedProductIds: [productId] });
+    noteTextChange(storeId);
     this.ctx.jobs.poke();
   }
 

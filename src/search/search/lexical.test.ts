@@ -146,6 +146,30 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     assert.deepEqual(ids(filtered), ["p-dress"], "the category became a filter");
   });
 
+  test("the cached category vocabulary follows product writes and deletes, per store", async () => {
+    const categoriesOf = async (query: string, tok = token) => {
+      const res = await text(query, { understand: true }, tok);
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json().query_understanding.categories as string[];
+    };
+    assert.deepEqual(await categoriesOf("ponchos"), [], "cached before the product exists");
+    const created = await post("/v1/products", { product_id: "p-poncho", image_url: url["p-shirt"], metadata: { name: "Rain cape", category: "Ponchos" } });
+    assert.equal(created.statusCode, 201, created.body);
+    assert.deepEqual(await categoriesOf("ponchos"), ["Ponchos"], "seen right after the write");
+    assert.deepEqual(await categoriesOf("ponchos", otherToken), [], "never another store's category");
+    const renamed = await app.search.inject({
+      method: "PUT",
+      url: "/v1/products/p-poncho",
+      headers: bearer(token),
+      payload: { metadata: { name: "Rain cape", category: "Capes" } },
+    });
+    assert.equal(renamed.statusCode, 200, renamed.body);
+    assert.deepEqual(await categoriesOf("ponchos capes"), ["Capes"], "seen right after the update");
+    const del = await app.search.inject({ method: "DELETE", url: "/v1/products/p-poncho", headers: bearer(token) });
+    assert.equal(del.statusCode, 204);
+    assert.deepEqual(await categoriesOf("capes"), [], "gone right after the delete");
+  });
+
   test("GET /v1/search/model and the X-Shopsight-Model header name the test model", async () => {
     const res = await app.search.inject({ method: "GET", url: "/v1/search/model", headers: bearer(token) });
     assert.equal(res.statusCode, 200, res.body);
@@ -221,11 +245,14 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
   });
 
   test("the migration indexes the products that existed before it", async () => {
-    // Back to a database without the lexical index (as before migration 0018), then start again.
+    // Back to a database without the lexical index (as before migrations 0018 and 0019), then start again.
     const db = app.ctx.database.db;
-    const drop = dialect === "sqlite" ? ["DROP TABLE product_fts", "DROP TABLE product_trgm", "DROP TABLE product_text"] : ["DROP TABLE product_text"];
+    const drop =
+      dialect === "sqlite"
+        ? ["DROP TABLE product_text_versions", "DROP TABLE product_fts", "DROP TABLE product_trgm", "DROP TABLE product_text"]
+        : ["DROP TABLE product_text"];
     for (const statement of drop) await sql.raw(statement).execute(db);
-    await db.deleteFrom("kysely_migration" as any).where("name", "=", "0018_lexical_index").execute();
+    await db.deleteFrom("kysely_migration" as any).where("name", "in", ["0018_lexical_index", "0019_lexical_versions"]).execute();
     await app.close();
     app = await open();
     assert.deepEqual(await lexicalIds("anorak"), ["b-2"]);

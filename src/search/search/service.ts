@@ -28,6 +28,7 @@ import { LexicalRepository } from "../../lexical/repository.js";
 import { modelStatus } from "./model.js";
 import { SearchRepository } from "./repository.js";
 import { understandQuery, type Understanding } from "./understand.js";
+import { storeCategories } from "./categories.js";
 import { historyWriter } from "./history-writer.js";
 import { filterCandidates } from "./memory-filter.js";
 
@@ -146,7 +147,7 @@ export class SearchService {
   constructor(private readonly ctx: AppContext) {
     this.repo = new SearchRepository(ctx.database.db, ctx.database.dialect);
     this.products = new ProductsRepository(ctx.database.db, ctx.database.dialect);
-    this.lexical = new LexicalRepository(ctx.database.db, ctx.database.dialect);
+    this.lexical = new LexicalRepository(ctx.database.db, ctx.database.dialect, { cached: true });
   }
 
   /** Candidate filtering is a replica-eligible read (DATABASE_READ_URLS; src/platform/db/replicas.ts). */
@@ -208,7 +209,7 @@ export class SearchService {
     let understanding: QueryUnderstanding | undefined;
     let boost: Plan["boost"];
     if (mode !== "off") {
-      const u: Understanding = understandQuery(query, await this.repo.categories(storeId));
+      const u: Understanding = understandQuery(query, await storeCategories(this.ctx, this.repo, storeId));
       understanding = { ...u, applied_as: mode };
       text = u.remaining_text || query;
       common = { ...c };
@@ -358,7 +359,7 @@ export class SearchService {
       scored = [];
     } else if (lex && plan.vectors.length === 0) {
       // Lexical evidence only (semantic_weight 0).
-      const { hits, fuzzy } = await this.stage("lexical", () => this.lexical.search(storeId, lex.text, k, candidates));
+      const { hits, fuzzy } = await this.stage("lexical", () => this.lexical.search(storeId, lex.text, k, candidates, c.limit));
       scored = fuse([], hits, { weight: 1, method: lex.method, fuzzy });
     } else if (plan.vectors.length === 0) {
       // Colours only: every candidate scored by colour.
@@ -387,7 +388,7 @@ export class SearchService {
       const scale = plan.scale ?? 1;
       const [matches, lexical] = await Promise.all([
         this.stage("vector", () => this.ctx.vectors.search(storeId, query, { k, candidates })),
-        lex ? this.stage("lexical", () => this.lexical.search(storeId, lex.text, k, candidates)) : undefined,
+        lex ? this.stage("lexical", () => this.lexical.search(storeId, lex.text, k, candidates, c.limit)) : undefined,
       ]);
       scored = matches.map((m) => ({ productId: m.productId, score: clamp01(m.score * scale) }));
       if (lex && lexical) {

@@ -97,6 +97,8 @@ const COLOR_PHRASES: { words: string[]; color: string }[] = (() => {
   return out.sort((a, b) => b.words.length - a.words.length);
 })();
 
+const COLOR_VALUES = COLOR_PHRASES.map((p) => ({ words: p.words, value: p.color }));
+
 function findPhrases<T>(tokens: string[], phrases: { words: string[]; value: T }[]): T[] {
   const used = new Array<boolean>(tokens.length).fill(false);
   const found: T[] = [];
@@ -114,8 +116,23 @@ function findPhrases<T>(tokens: string[], phrases: { words: string[]; value: T }
   return found;
 }
 
+/** A store's category values, stemmed for matching (build once per store: see categories.ts). */
+export interface CategoryVocabulary {
+  phrases: { words: string[]; value: string }[];
+}
+
+/** Stems the store's category values, longest phrase first. */
+export function categoryVocabulary(storeCategories: readonly string[]): CategoryVocabulary {
+  return {
+    phrases: storeCategories
+      .map((c) => ({ words: stems(c), value: c }))
+      .filter((p) => p.words.length > 0)
+      .sort((a, b) => b.words.length - a.words.length),
+  };
+}
+
 /** Understands `query` against the store's category values. */
-export function understandQuery(query: string, storeCategories: readonly string[]): Understanding {
+export function understandQuery(query: string, categories: CategoryVocabulary | readonly string[]): Understanding {
   let text = ` ${query} `;
   let min: number | null = null;
   let max: number | null = null;
@@ -131,15 +148,11 @@ export function understandQuery(query: string, storeCategories: readonly string[
   const remaining = text.replace(/\s+/g, " ").trim();
 
   const tokens = words(remaining);
-  const colors = findPhrases(
-    tokens,
-    COLOR_PHRASES.map((p) => ({ words: p.words, value: p.color })),
+  const colors = findPhrases(tokens, COLOR_VALUES);
+  const vocabulary = "phrases" in categories ? categories : categoryVocabulary(categories);
+  const found = findPhrases(
+    tokens.map((t) => stemmer(t)),
+    vocabulary.phrases,
   );
-  const stemmed = tokens.map((t) => stemmer(t));
-  const categoryPhrases = storeCategories
-    .map((c) => ({ words: stems(c), value: c }))
-    .filter((p) => p.words.length > 0)
-    .sort((a, b) => b.words.length - a.words.length);
-  const categories = findPhrases(stemmed, categoryPhrases);
-  return { colors, categories, price_min: min, price_max: max, remaining_text: remaining };
+  return { colors, categories: found, price_min: min, price_max: max, remaining_text: remaining };
 }

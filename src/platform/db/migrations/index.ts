@@ -14,6 +14,7 @@ import m0011 from "./0011_assistant_storefront.js";
 import m0014 from "./0014_hardening.js";
 import m0017 from "./0017_image_store.js";
 import m0018 from "./0018_lexical_index.js";
+import m0019 from "./0019_lexical_versions.js";
 
 export const migrations: Record<string, MigrationFactory> = {
   "0001_accounts": m0001,
@@ -30,4 +31,5 @@ export const migrations: Record<string, MigrationFactory> = {
   "0014_hardening": m0014,
   "0017_image_store": m0017,
   "0018_lexical_index": m0018,
+  "0019_lexical_versions": m0019,
 };

@@ -1,0 +1,69 @@
+// Cached lexical rankings (issue 15), embedded SQLite only. FTS5 scores every product a query
+// matches before it can return the best few, so a query whose words are common in a large store
+// (a colour, a product type) costs milliseconds however few results are wanted. Rankings are
+// kept per store, query words, matching mode (AND / OR / trigram) and depth, beside the store's
+// lexical version (`product_text_versions`, bumped by triggers in the transaction of every change
+// to the store's text rows; migration 0019), which a search reads first: a ranking is only reused
+// while the store's text is exactly the text it was computed from. Least recently used rankings
+// are dropped beyond LEXICAL_CACHE_MAX_HITS hits in all.
+import type { LexicalHit } from "./repository.js";
+
+export const LEXICAL_CACHE_MAX_HITS = 200_000;
+
+interface Entry {
+  version: number;
+  hits: LexicalHit[];
+}
+
+export class LexicalCache {
+  private readonly entries = new Map<string, Entry>();
+  private held = 0;
+
+  constructor(private readonly maxHits = LEXICAL_CACHE_MAX_HITS) {}
+
+  /** The cached ranking for `key` at `version`, else `compute()`'s, kept for next time. */
+  async through(key: string, version: number, compute: () => Promise<LexicalHit[]>): Promise<LexicalHit[]> {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.drop(key, hit);
+      if (hit.version === version) {
+        this.entries.set(key, hit); // most recently used last
+        this.held += hit.hits.length;
+        return hit.hits;
+      }
+    }
+    const hits = await compute();
+    const old = this.entries.get(key);
+    if (old) this.drop(key, old);
+    this.entries.set(key, { version, hits });
+    this.held += hits.length;
+    for (const [k, e] of this.entries) {
+      if (this.held <= this.maxHits || k === key) break;
+      this.drop(k, e);
+    }
+    return hits;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.held = 0;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private drop(key: string, e: Entry): void {
+    this.entries.delete(key);
+    this.held -= e.hits.length;
+  }
+}
+
+const caches = new WeakMap<object, LexicalCache>();
+
+/** The cache of one database handle (one per application context). */
+export function lexicalCacheOf(db: object): LexicalCache {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new LexicalCache()));
+  return cache;
+}

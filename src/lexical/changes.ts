@@ -1,0 +1,17 @@
+// A per-store change counter of the product text, for caches derived from it (the category
+// vocabulary of query understanding). This process bumps it on every lexical write
+// (LexicalRepository.upsert, inside the product's transaction) and after a product is deleted.
+// A cache compares the counter it was built at; writes by other processes (PostgreSQL with
+// several instances), or a read racing an uncommitted write, are seen once the cache's
+// time-to-live has run out.
+const versions = new Map<string, number>();
+
+/** Records that the store's product text changed. */
+export function noteTextChange(storeId: string): void {
+  versions.set(storeId, (versions.get(storeId) ?? 0) + 1);
+}
+
+/** The store's change counter (0 before its first change in this process). */
+export function textVersion(storeId: string): number {
+  return versions.get(storeId) ?? 0;
+}
