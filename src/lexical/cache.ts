@@ -1,3 +1,9 @@
+
+/** A product and its lexical score (the engine's own, larger is better). */
+export interface LexicalHit {
+  productId: string;
+  score: number;
+}
 // Cached lexical rankings (issue 15), embedded SQLite only. FTS5 scores every product a query
 // matches before it can return the best few, so a query whose words are common in a large store
 // (a colour, a product type) costs milliseconds however few results are wanted. Rankings are
@@ -6,7 +12,6 @@
 // to the store's text rows; migration 0019), which a search reads first: a ranking is only reused
 // while the store's text is exactly the text it was computed from. Least recently used rankings
 // are dropped beyond LEXICAL_CACHE_MAX_HITS hits in all.
-import type { LexicalHit } from "./repository.js";
 
 export const LEXICAL_CACHE_MAX_HITS = 200_000;
 

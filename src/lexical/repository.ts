@@ -16,15 +16,12 @@
 //     word_similarity when the extension is installed).
 // Scores are the engine's own (larger is better); callers normalise them per query.
 import { sql } from "kysely";
-import type { Dialect, Executor } from "../platform/db/index.js";
+import type { Dialect, Executor } from "../platform/db/types.js";
 import { allWords, lexicalDocument, LEXICAL_FIELDS } from "./document.js";
 import { noteTextChange } from "./changes.js";
-import { lexicalCacheOf, type LexicalCache } from "./cache.js";
+import { lexicalCacheOf, type LexicalCache, type LexicalHit } from "./cache.js";
 
-export interface LexicalHit {
-  productId: string;
-  score: number;
-}
+export type { LexicalHit } from "./cache.js";
 
 /** bm25 weights of the FTS5 columns, in LEXICAL_FIELDS order. */
 export const BM25_WEIGHTS: Record<(typeof LEXICAL_FIELDS)[number], number> = {

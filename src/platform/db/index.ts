@@ -14,11 +14,8 @@ import { ReplicaRouter } from "./replicas.js";
 import type { Schema } from "./schema.js";
 import type { SecretBox } from "../secrets.js";
 
-export type Dialect = "sqlite" | "postgres";
-export type Db = Kysely<Schema>;
-export type Tx = Transaction<Schema>;
-/** A database handle or an open transaction: repositories accept either. */
-export type Executor = Db | Tx;
+export type { Db, Dialect, Executor, Tx } from "./types.js";
+import type { Db, Dialect, Executor, Tx } from "./types.js";
 
 export interface Database {
   db: Db;

@@ -1,21 +1,12 @@
 // Append-only migrations, run at start on both dialects (Kysely's Migrator takes a lock, so
 // several processes starting at once apply each migration exactly once).
 import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider, type TableMetadata } from "kysely";
-import type { Dialect } from "./index.js";
+import type { Dialect } from "./types.js";
 import type { SecretBox } from "../secrets.js";
 import { migrations } from "./migrations/index.js";
 
-/** Column types that differ between the two dialects. */
-export interface ColumnTypes {
-  dialect: Dialect;
-  json: "jsonb" | "text";
-  /** Raw vector bytes (float32 little-endian). */
-  blob: "bytea" | "blob";
-  /** The connector key's box, for migrations that seal secrets (0014); absent in tools that open no secrets. */
-  secrets?: SecretBox;
-}
-
-export type MigrationFactory = (types: ColumnTypes) => Migration;
+export type { ColumnTypes, MigrationFactory } from "./migrations/types.js";
+import type { ColumnTypes } from "./migrations/types.js";
 
 export async function runMigrations(db: Kysely<any>, dialect: Dialect, pgSchema?: string, secrets?: SecretBox): Promise<void> {
   const types: ColumnTypes = {

@@ -8,7 +8,7 @@
 //      (swept every 100 ms, since a connection becomes idle when its last response is sent);
 //   4. at the deadline every connection still open is closed, whatever it is doing.
 import type { ServerResponse } from "node:http";
-import type { App } from "./app.js";
+import type { App } from "./types.js";
 
 /** The reconnection delay suggested to SSE clients when the server stops (ms). */
 export const SHUTDOWN_SSE_RETRY_MS = 3000;

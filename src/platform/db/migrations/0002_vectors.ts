@@ -3,7 +3,7 @@
 // them at start); PostgreSQL keeps pgvector `vector` values without a fixed dimension, and the
 // adapter creates one partial HNSW index per dimension in use (`product_vectors_hnsw_<dim>`).
 import { sql, type Kysely } from "kysely";
-import type { MigrationFactory } from "../migrate.js";
+import type { MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
   async up(db: Kysely<any>) {

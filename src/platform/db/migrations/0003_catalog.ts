@@ -1,7 +1,7 @@
 // Products and their stored images. Filterable metadata fields are copied into columns
 // (category, brand, price, color_name); the whole metadata document stays in `metadata`.
 import { sql, type Kysely } from "kysely";
-import type { MigrationFactory } from "../migrate.js";
+import type { MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
   async up(db: Kysely<any>) {

@@ -3,7 +3,7 @@
 // redoes nothing), webhooks, and the delivery outbox written in the same transaction as the
 // change it reports, with one row per delivery attempt.
 import type { Kysely } from "kysely";
-import type { MigrationFactory } from "../migrate.js";
+import type { MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
   async up(db: Kysely<any>) {

@@ -1,6 +1,6 @@
 // Scoped API keys, the IP allow-list, team invites and user groups (issue 7).
 import type { Kysely } from "kysely";
-import type { MigrationFactory } from "../migrate.js";
+import type { MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
   async up(db: Kysely<any>) {

@@ -3,7 +3,7 @@
 // applied once) and API-call usage counted per store per hour. The store's current plan stays in
 // `stores.plan`; it only changes through BillingService.applyPlanChange.
 import type { Kysely } from "kysely";
-import type { MigrationFactory } from "../migrate.js";
+import type { MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = () => ({
   async up(db: Kysely<any>) {

@@ -1,6 +1,6 @@
 // Search history: one row per successful search, the anchor feedback attributes conversions to.
 import type { Kysely } from "kysely";
-import type { MigrationFactory } from "../migrate.js";
+import type { MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
   async up(db: Kysely<any>) {

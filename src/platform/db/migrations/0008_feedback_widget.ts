@@ -1,7 +1,7 @@
 // Search feedback (clicks, add-to-cart, purchases with conversion attribution) and public widget
 // keys (issue 6).
 import type { Kysely } from "kysely";
-import type { MigrationFactory } from "../migrate.js";
+import type { MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
   async up(db: Kysely<any>) {

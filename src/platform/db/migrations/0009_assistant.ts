@@ -1,7 +1,7 @@
 // Assistant API (issue 9): store public keys, shopper sessions (opaque, hashed bearer tokens) and
 // chat threads bound to the session that made them.
 import type { Kysely } from "kysely";
-import type { MigrationFactory } from "../migrate.js";
+import type { MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = () => ({
   async up(db: Kysely<any>) {

@@ -2,7 +2,7 @@
 // transcript), the thread's ordered event log (per-thread sequence, replayable from any process)
 // and action intents awaiting the shopper's consent.
 import type { Kysely } from "kysely";
-import type { MigrationFactory } from "../migrate.js";
+import type { MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
   async up(db: Kysely<any>) {

@@ -3,7 +3,7 @@
 // used assertion ids (single-use `jti` across processes), the embedded catalogue's carts, returns
 // and orders, and the customer id of exchanged (signed-in) shopper sessions.
 import type { Kysely } from "kysely";
-import type { MigrationFactory } from "../migrate.js";
+import type { MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
   async up(db: Kysely<any>) {

@@ -5,7 +5,7 @@
 //   - secrets still in clear are sealed with the connector key (src/platform/secrets.ts):
 //     users.totp_secret, webhooks.secret, webhook_deliveries.secret, bulk_jobs.callback_secret.
 import type { Kysely } from "kysely";
-import type { MigrationFactory } from "../migrate.js";
+import type { MigrationFactory } from "./types.js";
 import { isSealed, secretAad } from "../../secrets.js";
 
 const REFRESH_GRACE_MS = 300_000;

@@ -3,7 +3,7 @@
 // of the image store, `bytes` empty. A column with a default works on both dialects without a
 // table rebuild (SQLite cannot drop NOT NULL from `bytes`).
 import type { Kysely } from "kysely";
-import type { MigrationFactory } from "../migrate.js";
+import type { MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = () => ({
   async up(db: Kysely<any>) {

@@ -8,8 +8,8 @@
 //     pg_trgm GIN index when the extension can be installed (typo-tolerant fallback).
 // Existing products are indexed here (the reindex command rebuilds it too).
 import { sql, type Kysely } from "kysely";
-import type { MigrationFactory } from "../migrate.js";
-import type { Executor } from "../index.js";
+import type { MigrationFactory } from "./types.js";
+import type { Executor } from "../types.js";
 import { LEXICAL_FIELDS as FIELDS } from "../../../lexical/document.js";
 import { LexicalRepository } from "../../../lexical/repository.js";
 

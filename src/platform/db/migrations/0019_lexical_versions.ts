@@ -11,7 +11,7 @@
 // 4 MB by default: tens of milliseconds per query after a bulk load); the list left by earlier
 // writes is merged here.
 import { sql, type Kysely } from "kysely";
-import type { MigrationFactory } from "../migrate.js";
+import type { MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
   async up(db: Kysely<any>) {

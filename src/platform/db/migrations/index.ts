@@ -1,5 +1,5 @@
 // The ordered list of migrations. Append only: never edit one that has shipped.
-import type { MigrationFactory } from "../migrate.js";
+import type { MigrationFactory } from "./types.js";
 import m0001 from "./0001_accounts.js";
 import m0002 from "./0002_vectors.js";
 import m0003 from "./0003_catalog.js";
