@@ -16,7 +16,7 @@ import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { WebhooksService } from "../webhooks/service.js";
 import { LexicalRepository } from "../../lexical/repository.js";
 import { noteTextChange } from "../../lexical/changes.js";
-import { modelStatus } from "../search/model.js";
+import { duplicateDetectionOn } from "./duplicates.js";
 import { dotRow, normalized } from "../../vectors/math.js";
 import { ProductsRepository, type Cursor, type ListFilter, type ProductRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";
@@ -285,7 +285,7 @@ export class ProductsService {
     // The lexical index row in the same transaction (removed with the product by cascade).
     await this.lexical.with(tx).upsert(storeId, productId, metadata);
     // Identical-image duplicates are looked up here, so they include earlier items of a batch.
-    const duplicate = embedded && !similar && !modelStatus(this.ctx).duplicate_detection ? await this.sameImage(repo, storeId, productId, embedded.image.sha256) : similar;
+    const duplicate = embedded && !similar && !duplicateDetectionOn(this.ctx) ? await this.sameImage(repo, storeId, productId, embedded.image.sha256) : similar;
     if (embedded) {
       // The image store writes its copy before this transaction commits (src/platform/images/store.ts).
       const kept = await this.ctx.imageStore.put(storeId, embedded.image.sha256, embedded.image.stored.bytes);
@@ -369,7 +369,7 @@ export class ProductsService {
    * only reflect colour); with it off, only identical images count (sameImage, inside the write).
    */
   private async similarOther(storeId: string, item: ProductWrite): Promise<Duplicate | undefined> {
-    if (!item.embedded || !modelStatus(this.ctx).duplicate_detection) return undefined;
+    if (!item.embedded || !duplicateDetectionOn(this.ctx)) return undefined;
     const threshold = this.ctx.config.duplicateThreshold;
     const matches = await this.ctx.vectors.search(storeId, item.embedded.vector, { k: 2 });
     const other = matches.find((m) => m.productId !== item.productId && m.score > threshold);
@@ -387,7 +387,7 @@ export class ProductsService {
 
 /** An earlier item of the same batch this one duplicates by embedding similarity (detection on only). */
 function similarInBatch(ctx: AppContext, item: ProductWrite, written: readonly Written[]): Duplicate | undefined {
-  if (!item.embedded || !modelStatus(ctx).duplicate_detection) return undefined;
+  if (!item.embedded || !duplicateDetectionOn(ctx)) return undefined;
   const query = normalized(item.embedded.vector);
   let best: Duplicate | undefined;
   for (const w of written) {

@@ -11,6 +11,7 @@
 //                     with the test model lexical evidence leads, without a model text search is lexical.
 import type { AppContext } from "../../platform/context.js";
 import { modelIdentity } from "../../embeddings/identity.js";
+import { duplicateDetectionOn } from "../products/duplicates.js";
 import type { FusionMethod } from "./fusion.js";
 
 /** Chosen on the dev half of the fashion-products queries (README: Search relevance). */
@@ -39,13 +40,12 @@ export function modelStatus(ctx: AppContext): ModelStatus {
   const identity = modelIdentity(model, ctx.config.model.id);
   const isTest = identity.is_test_model;
   const status: ModelStatus["status"] = ctx.config.model.disabled ? "disabled" : model && model.usable !== false ? "ready" : "failed";
-  const mode = ctx.config.duplicateDetection;
   return {
     model_id: identity.id,
     dimensions: identity.dimensions,
     is_test_model: isTest,
     status,
-    duplicate_detection: model !== null && (mode === "on" || (mode === "auto" && !isTest)),
+    duplicate_detection: duplicateDetectionOn(ctx),
     default_semantic_weight: model === null ? 0 : isTest ? TEST_MODEL_SEMANTIC_WEIGHT : DEFAULT_SEMANTIC_WEIGHT,
     default_fusion_method: isTest ? TEST_MODEL_FUSION_METHOD : DEFAULT_FUSION_METHOD,
   };
