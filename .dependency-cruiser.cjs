@@ -4,9 +4,8 @@
 // Still to untangle (issue 21, open): the folders in FOLDER_CYCLES_LEFT still import each other
 // in cycles — platform ↔ embeddings/vectors/lexical (the composition root, platform/context.ts,
 // and migrations that build indexes), and the assistant's chat ↔
-// turns ↔ agent ↔ sessions. The folder-cycle rule checks every other
-// folder; module-level cycles that exist today are listed in
-// .dependency-cruiser-known-violations.json (`depcruise-baseline`), so only new ones fail.
+// turns ↔ agent ↔ sessions. The folder-cycle rule checks every other folder. No module-level
+// cycle is left anywhere.
 const FOLDER_CYCLES_LEFT = "^src/(platform|vectors|embeddings|lexical|assistant/(chat|agent|sessions))(/|$)";
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

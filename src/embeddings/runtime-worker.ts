@@ -6,12 +6,12 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { createHash } from "node:crypto";
 import { parentPort } from "node:worker_threads";
-import { DTYPE_SUFFIX, normalizeToChw, parsePreprocessorConfig, sha256File } from "./runtime.js";
-import type { ModelDtype } from "./runtime.js";
+import { DTYPE_SUFFIX, sha256File, type ModelDtype, type ModelSource } from "./model-source.js";
+import { normalizeToChw, parsePreprocessorConfig } from "./preprocess.js";
 import type { PreprocessSpec } from "./types.js";
 
 /** Where the model comes from. */
-export type ModelSource = { kind: "folder"; dir: string } | { kind: "hub"; id: string; cacheDir: string };
+export type { ModelSource } from "./model-source.js";
 
 /** Download progress, as reported by transformers.js (the fields the runtime uses). */
 export interface ProgressEvent {

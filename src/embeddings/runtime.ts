@@ -4,7 +4,7 @@
 //
 // Threading: a worker thread (runtime-worker.ts) owns the tokenizer and both ONNX sessions, so
 // neither inference nor tokenisation nor tensor building ever runs on the HTTP event loop. Images
-// are resized and centre-cropped here with sharp (asynchronous, on libuv threads) and only the
+// are resized and centre-cropped here with sharp (preprocess.ts: asynchronous, on libuv threads) and only the
 // small model-sized RGB bytes are sent to the worker (transferred, not copied; the vectors come
 // back the same way and each caller gets a view of the returned buffer). Calls are queued per
 // item; an idle worker gets the items of the current tick at once, and while the worker is busy
@@ -13,19 +13,18 @@
 // The queue is bounded: past `maxQueue` waiting items a call is refused at once with a 503
 // (AppError 'service_unavailable', Retry-After) instead of queueing without limit.
 
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
 import os from "node:os";
-import path from "node:path";
 import { Worker } from "node:worker_threads";
-import sharp from "sharp";
 import type { Config } from "../platform/config.js";
 import { AppError } from "../platform/errors/catalogue.js";
-import type { LoadedInfo, ModelSource, ProgressEvent, WorkerRequest, WorkerResponse } from "./runtime-worker.js";
+import type { LoadedInfo, ProgressEvent, WorkerRequest, WorkerResponse } from "./runtime-worker.js";
 import type { DecodedImage, EmbeddingModel, EmbeddingStats, ModelFingerprint, PreprocessSpec } from "./types.js";
 
 export type { DecodedImage, EmbeddingModel, EmbeddingStats, ModelFingerprint, PreprocessSpec } from "./types.js";
+export { DTYPE_SUFFIX, EmbeddingModelLoadError, resolveModelSource, sha256File, type ModelDtype, type ModelSource } from "./model-source.js";
+export { l2normalize, normalizeToChw, parsePreprocessorConfig, readPreprocessSpec, resizeForModel, toPixelTensor } from "./preprocess.js";
+import { EmbeddingModelLoadError, resolveModelSource, type ModelDtype } from "./model-source.js";
+import { channelsOf, resizeForModel } from "./preprocess.js";
 
 /** Tuning knobs of the runtime; every field has a default. */
 export interface RuntimeOptions {
@@ -54,227 +53,11 @@ export interface RuntimeOptions {
   onProgress?: (line: string) => void;
 }
 
-/** transformers.js dtypes and the ONNX file suffix each selects. */
-export const DTYPE_SUFFIX = {
-  fp32: "",
-  fp16: "_fp16",
-  q8: "_quantized",
-  int8: "_int8",
-  uint8: "_uint8",
-  q4: "_q4",
-  q4f16: "_q4f16",
-  bnb4: "_bnb4",
-} as const;
-export type ModelDtype = keyof typeof DTYPE_SUFFIX;
-
 /** Default intra-op thread count: all CPUs, at most 4 (more gives little for ViT-B/32). */
 export function defaultThreads(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()));
 }
 
-// ------------------------------------------------------------------ fail-fast loading
-
-/** The model could not be loaded; the message says which CLIP_MODEL was tried and how to fix it. */
-export class EmbeddingModelLoadError extends Error {
-  override name = "EmbeddingModelLoadError";
-  constructor(
-    readonly modelId: string,
-    readonly reason: string,
-  ) {
-    super(
-      `Could not load the CLIP model CLIP_MODEL="${modelId}": ${reason}\n` +
-        `Point CLIP_MODEL at a local model folder in the transformers.js layout (config.json, preprocessor_config.json, ` +
-        `tokenizer.json, onnx/text_model.onnx, onnx/vision_model.onnx), e.g. CLIP_MODEL=/srv/models/clip-vit-base-patch32 ` +
-        `(download it once on a machine with internet access), or create the tiny test model with ` +
-        `\`npm run make:test-model -- --out ./data/models/test-clip\` and set CLIP_MODEL=./data/models/test-clip. ` +
-        `Set MODEL_DISABLED=true to start without a model.`,
-    );
-  }
-}
-
-const HUB_ID = /^[\w.-]+(\/[\w.-]+)?$/;
-
-/**
- * Decides whether `id` is a local folder (it exists as a directory, or looks like a path) or a
- * Hugging Face model id. A path that does not exist fails here, without any network access.
- */
-export async function resolveModelSource(id: string, cacheDir: string): Promise<ModelSource> {
-  const resolved = path.resolve(id);
-  const info = await stat(resolved).catch(() => undefined);
-  if (info?.isDirectory()) {
-    for (const required of ["config.json", "preprocessor_config.json", "tokenizer.json"]) {
-      if (!(await stat(path.join(resolved, required)).catch(() => undefined))?.isFile()) {
-        throw new EmbeddingModelLoadError(id, `the folder ${resolved} has no ${required}.`);
-      }
-    }
-    return { kind: "folder", dir: resolved };
-  }
-  if (info) throw new EmbeddingModelLoadError(id, `${resolved} is a file, not a model folder.`);
-  const looksLikePath = path.isAbsolute(id) || id.startsWith(".") || id.startsWith("~") || id.includes("\\");
-  if (looksLikePath || !HUB_ID.test(id) || id.includes("..") || id.includes("--")) {
-    throw new EmbeddingModelLoadError(id, `no such folder: ${resolved}.`);
-  }
-  return { kind: "hub", id, cacheDir: path.resolve(cacheDir) };
-}
-
-// ------------------------------------------------------------------ image preprocessing
-
-type Json = Record<string, unknown>;
-const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
-function triple(v: unknown, fallback: [number, number, number]): [number, number, number] {
-  if (!Array.isArray(v) || v.length !== 3) return fallback;
-  const [a, b, c] = v as unknown[];
-  return typeof a === "number" && typeof b === "number" && typeof c === "number" ? [a, b, c] : fallback;
-}
-
-function sizeOf(v: unknown): { width: number; height: number } | { shortestEdge: number } | null {
-  if (typeof v === "number") return { shortestEdge: v };
-  if (v && typeof v === "object") {
-    const o = v as Json;
-    const se = num(o.shortest_edge);
-    if (se) return { shortestEdge: se };
-    const w = num(o.width);
-    const h = num(o.height);
-    if (w && h) return { width: w, height: h };
-  }
-  return null;
-}
-
-/**
- * Reads the preprocessing a model expects from its preprocessor_config.json (CLIPImageProcessor:
- * resize shortest edge + centre crop; SiglipImageProcessor: resize to a fixed size), with
- * transformers.js's defaults for missing fields.
- */
-export function parsePreprocessorConfig(config: Json): PreprocessSpec {
-  const doResize = config.do_resize !== false;
-  const resize = doResize ? sizeOf(config.size ?? config.image_size) : null;
-  const cropSize = sizeOf(config.crop_size);
-  const crop =
-    config.do_center_crop === true && cropSize
-      ? "shortestEdge" in cropSize
-        ? { width: cropSize.shortestEdge, height: cropSize.shortestEdge }
-        : cropSize
-      : null;
-  const final = crop ?? (resize && !("shortestEdge" in resize) ? resize : null);
-  if (!final) throw new Error("preprocessor_config.json must give a centre crop size or a fixed resize size");
-  const normalize = config.do_normalize !== false;
-  return {
-    resize,
-    crop,
-    resample: num(config.resample) ?? 2,
-    rescale: config.do_rescale === false ? 1 : (num(config.rescale_factor) ?? 1 / 255),
-    mean: normalize ? triple(config.image_mean ?? config.mean, [0.5, 0.5, 0.5]) : [0, 0, 0],
-    std: normalize ? triple(config.image_std ?? config.std, [0.5, 0.5, 0.5]) : [1, 1, 1],
-    width: final.width,
-    height: final.height,
-  };
-}
-
-type Kernel = "nearest" | "lanczos3" | "linear" | "cubic" | "mitchell";
-const KERNELS: Record<number, Kernel> = { 0: "nearest", 1: "lanczos3", 2: "linear", 3: "cubic", 4: "mitchell", 5: "linear" };
-
-function channelsOf(image: DecodedImage): 3 | 4 {
-  const { width, height, rgb } = image;
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
-    throw new TypeError(`invalid image size ${width}x${height}`);
-  }
-  if (rgb.length === width * height * 3) return 3;
-  if (rgb.length === width * height * 4) return 4;
-  throw new TypeError(`image buffer holds ${rgb.length} bytes; ${width}x${height} RGB needs ${width * height * 3}`);
-}
-
-/**
- * Resizes and centre-crops a decoded image as the model's processor would (shortest edge to
- * `resize.shortestEdge` then centre crop, or straight to a fixed size), with sharp. Returns the
- * model-sized interleaved RGB bytes (`spec.width × spec.height × 3`).
- */
-export async function resizeForModel(image: DecodedImage, spec: PreprocessSpec): Promise<Uint8Array> {
-  const channels = channelsOf(image);
-  const { width: w, height: h } = image;
-  let rw = w;
-  let rh = h;
-  if (spec.resize && "shortestEdge" in spec.resize) {
-    const f = Math.max(spec.resize.shortestEdge / w, spec.resize.shortestEdge / h);
-    // Same rounding as transformers.js (floor after rounding to 2 decimals).
-    rw = Math.max(1, Math.floor(Number((w * f).toFixed(2))));
-    rh = Math.max(1, Math.floor(Number((h * f).toFixed(2))));
-  } else if (spec.resize) {
-    rw = spec.resize.width;
-    rh = spec.resize.height;
-  }
-  let pipeline = sharp(image.rgb, { raw: { width: w, height: h, channels } });
-  if (channels === 4) pipeline = pipeline.removeAlpha();
-  if (rw !== w || rh !== h) pipeline = pipeline.resize(rw, rh, { fit: "fill", kernel: KERNELS[spec.resample] ?? "cubic" });
-  if (spec.crop) {
-    const { width: cw, height: ch } = spec.crop;
-    if (rw < cw || rh < ch) {
-      // Smaller than the crop (only when resizing is off): pad with black, as the processor does.
-      const left = Math.floor(Math.max(0, cw - rw) / 2);
-      const top = Math.floor(Math.max(0, ch - rh) / 2);
-      pipeline = sharp(await pipeline.raw().toBuffer(), { raw: { width: rw, height: rh, channels: 3 } }).extend({
-        left,
-        right: Math.max(0, cw - rw) - left,
-        top,
-        bottom: Math.max(0, ch - rh) - top,
-        background: { r: 0, g: 0, b: 0 },
-      });
-      rw = Math.max(rw, cw);
-      rh = Math.max(rh, ch);
-    }
-    const left = Math.floor((rw - cw) / 2);
-    const top = Math.floor((rh - ch) / 2);
-    if (left !== 0 || top !== 0 || rw !== cw || rh !== ch) pipeline = pipeline.extract({ left, top, width: cw, height: ch });
-  }
-  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
-  if (info.width !== spec.width || info.height !== spec.height || info.channels !== 3) {
-    throw new Error(`preprocessing produced ${info.width}x${info.height}x${info.channels}, expected ${spec.width}x${spec.height}x3`);
-  }
-  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-}
-
-/**
- * Turns model-sized interleaved RGB bytes into the planar (CHW) float32 tensor the vision model
- * takes: `(byte × rescale − mean) / std` per channel. Writes into `out` at `offset` when given.
- */
-export function normalizeToChw(hwc: Uint8Array, spec: PreprocessSpec, out?: Float32Array, offset = 0): Float32Array {
-  const n = spec.width * spec.height;
-  if (hwc.length !== n * 3) throw new TypeError(`expected ${n * 3} bytes, got ${hwc.length}`);
-  const target = out ?? new Float32Array(3 * n);
-  const lut = new Float32Array(3 * 256);
-  for (let c = 0; c < 3; c++) for (let v = 0; v < 256; v++) lut[c * 256 + v] = (v * spec.rescale - spec.mean[c]!) / spec.std[c]!;
-  const r = offset;
-  const g = offset + n;
-  const b = offset + 2 * n;
-  for (let i = 0, j = 0; i < n; i++, j += 3) {
-    target[r + i] = lut[hwc[j]!]!;
-    target[g + i] = lut[256 + hwc[j + 1]!]!;
-    target[b + i] = lut[512 + hwc[j + 2]!]!;
-  }
-  return target;
-}
-
-/** A decoded image as the model's `pixel_values` for one image: float32 [1, 3, height, width]. */
-export async function toPixelTensor(image: DecodedImage, spec: PreprocessSpec): Promise<{ data: Float32Array; dims: [1, 3, number, number] }> {
-  return { data: normalizeToChw(await resizeForModel(image, spec), spec), dims: [1, 3, spec.height, spec.width] };
-}
-
-/** L2-normalises `v` in place (a zero vector stays zero) and returns it. */
-export function l2normalize(v: Float32Array): Float32Array {
-  let s = 0;
-  for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
-  if (s > 0) {
-    const inv = 1 / Math.sqrt(s);
-    for (let i = 0; i < v.length; i++) v[i] = v[i]! * inv;
-  }
-  return v;
-}
-
-/** Reads and parses a folder model's preprocessor_config.json. */
-export async function readPreprocessSpec(dir: string): Promise<PreprocessSpec> {
-  return parsePreprocessorConfig(JSON.parse(await readFile(path.join(dir, "preprocessor_config.json"), "utf8")) as Json);
-}
-
-// ------------------------------------------------------------------ the worker-backed model
 
 interface Pending {
   seq: number;
@@ -597,7 +380,6 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
   }
 }
 
-// ------------------------------------------------------------------ loading
 
 function progressPrinter(modelId: string, cacheDir: string, write: (line: string) => void): (e: ProgressEvent) => void {
   let lastShown = -1;
@@ -660,11 +442,4 @@ export async function loadEmbeddingModel(
     batchWindowMs: options.batchWindowMs ?? 0,
     maxQueue: options.maxQueue ?? 128,
   });
-}
-
-/** sha256 (hex) of a file, streamed. */
-export async function sha256File(file: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 22 })) hash.update(chunk as Buffer);
-  return hash.digest("hex");
 }

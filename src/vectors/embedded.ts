@@ -8,7 +8,7 @@
 // One process owns an embedded database: writes made by another process against the same SQLite
 // file are not seen until restart.
 import type { Database, Executor } from "../platform/db/index.js";
-import type { ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert, ModelCount } from "./index.js";
+import type { ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert, ModelCount } from "./types.js";
 import { fromBlob, normalized } from "./math.js";
 import { VectorGroup, type GroupOptions, type SearchPath } from "./memory.js";
 import { VectorRepository, type StoredAttributesRow } from "./repository.js";

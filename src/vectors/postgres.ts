@@ -40,7 +40,7 @@
 import { sql } from "kysely";
 import type pg from "pg";
 import type { Database, Executor } from "../platform/db/index.js";
-import type { ModelCount, ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert } from "./index.js";
+import type { ModelCount, ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert } from "./types.js";
 import { normalized, toPgVector } from "./math.js";
 import { planFiltered, replanFiltered } from "./plan.js";
 import type { SearchPath } from "./memory.js";

@@ -4,7 +4,7 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Database, Executor } from "../platform/db/index.js";
 import { fromBlob, fromPgVector, toBlob, toPgVector } from "./math.js";
-import type { ModelCount } from "./index.js";
+import type { ModelCount } from "./types.js";
 
 export interface StoredVectorRow {
   store_id: string;

@@ -1,0 +1,132 @@
+// The vector index's contract and options, apart from index.ts (which picks an adapter) so the
+// adapters (embedded.ts, postgres.ts) and the repository name them without an import cycle.
+import type { Clock } from "../platform/clock.js";
+import type { AttributeFilter, ProductAttributes } from "./attributes.js";
+import type { Executor } from "../platform/db/index.js";
+
+export interface VectorMatch {
+  productId: string;
+  vectorId: string;
+  /** Cosine similarity in [-1, 1]; callers clamp to [0, 1]. */
+  score: number;
+}
+
+export interface VectorSearchOptions {
+  k: number;
+  /** Restrict to these product ids (already filtered by the caller). undefined = no filter. */
+  candidates?: ReadonlySet<string> | undefined;
+}
+
+export interface VectorUpsert {
+  vectorId: string;
+  productId: string;
+  /** Fingerprint of the model that produced the vector. */
+  model: string;
+  vector: Float32Array;
+}
+
+export interface VectorChanges {
+  upserted?: { vectorId: string; productId: string; vector: Float32Array }[];
+  removedProductIds?: string[];
+  /** The committed filterable fields of written products (embedded: kept for in-memory filters). */
+  attributes?: { productId: string; attributes: ProductAttributes }[];
+}
+
+export interface ModelCount {
+  model: string;
+  dim: number;
+  count: number;
+}
+
+export interface VectorIndex {
+  /** Inside the caller's transaction: insert or replace the vector of a product. */
+  upsert(tx: Executor, storeId: string, item: VectorUpsert): Promise<void>;
+  remove(tx: Executor, storeId: string, productIds: string[]): Promise<void>;
+  /** After the caller's transaction committed: bring the in-memory index in step (no-op on PG). Safe to call twice. */
+  afterCommit(storeId: string, changes: VectorChanges): void;
+  /**
+   * Embedded only: the store's products passing `filter`, evaluated in memory over the fields
+   * kept beside the vectors (a bitmap per vector group, cached until the group changes), usable as
+   * `candidates`. Undefined when the adapter filters in SQL (PostgreSQL).
+   */
+  filterCandidates?(storeId: string, filter: AttributeFilter): ReadonlySet<string> | undefined;
+  /** The k most similar vectors of the store with the query's dimension, best first. */
+  search(storeId: string, query: Float32Array, options: VectorSearchOptions): Promise<VectorMatch[]>;
+  /** The stored (unit-length) vector of a product, e.g. for "more like this" and near-duplicate checks. */
+  get(storeId: string, productId: string): Promise<Float32Array | undefined>;
+  count(storeId: string): Promise<number>;
+  /** Vectors of the store per model fingerprint and dimension (to spot vectors of an old model). */
+  countByModel(storeId: string): Promise<ModelCount[]>;
+  /** Load / rebuild in-memory state from the database at start. */
+  init(): Promise<void>;
+  /** Resolves once background index work (HNSW builds) has finished; for tests and benchmarks. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface VectorIndexOptions {
+  clock?: Clock;
+  /**
+   * A store (per dimension) with at most this many vectors is searched exactly (brute force);
+   * above it an HNSW index answers. Default 5,000: an exact scan of 5,000 × 512-d takes about
+   * 1 ms natively on this class of machine, and results below the threshold are exact.
+   */
+  bruteForceThreshold?: number;
+  /**
+   * Filtered search scans its candidates exactly when candidates × dimension is at most this.
+   * Default embedded 1,048,576 (2,048 candidates at 512-d, 16,384 at 64-d: ~2 ms in the JS loop);
+   * PostgreSQL 262,144 (512 candidates at 512-d: each costs an index lookup and a row fetch).
+   */
+  exactBudget?: number;
+  /** Filtered search is always exact when the candidates are fewer than this share of the store. Default 0.01. */
+  minAnnSelectivity?: number;
+  /** Filtered HNSW search asks for k' = k × oversample / selectivity neighbours, then filters. Default 2. */
+  oversample?: number;
+  /**
+   * Cost of one HNSW neighbour in exact candidate comparisons (measured, see plan.ts; default
+   * embedded 5, PostgreSQL 3): a filtered search is exact when annCostRatio × k' ≥ candidates.
+   */
+  annCostRatio?: number;
+  /** HNSW parameters: M (default 16), ef_construction (default 128, PostgreSQL 64), ef_search (default 64, PostgreSQL 100: recall@10 0.936 at ef 40 and 0.996 at ef 100 over 250,000 × 512-d in bench:scale). */
+  hnsw?: { connectivity?: number; expansionAdd?: number; expansionSearch?: number };
+  /** Embedded: the longest synchronous slice of background HNSW building, in ms. Default 8. */
+  sliceMs?: number;
+  /**
+   * PostgreSQL: index half-precision copies (`halfvec`, pgvector 0.7+) instead of full vectors:
+   * half the index size and memory (`product_vectors_hnswh_<dim>`), recall@10 0.997 vs 1.000 at
+   * 100,000 × 512-d (README "Sizing notes"); scores are still computed from the full vectors.
+   * Default false.
+   */
+  halfvec?: boolean;
+  /** PostgreSQL: how long a store's vector count (used to choose exact or HNSW) is cached, in ms. Default 10,000. */
+  countCacheMs?: number;
+  /**
+   * Embedded: how vectors are stored inside the HNSW index — "f16" (default: half the memory of
+   * "f32", the same results in eval:search, README "Vector index"), "f32" or "i8" (a quarter).
+   * Exact search and the re-scoring of HNSW candidates always use the f32 matrix, so scores stay
+   * exact; only which neighbours HNSW finds can change.
+   */
+  quantization?: "f32" | "f16" | "i8";
+  /** Embedded: folder for HNSW snapshots (loaded at start when they match the database). Default none. */
+  snapshotDir?: string;
+  /** Embedded: how often changed indexes are saved to the snapshot folder, in ms. Default 60,000. */
+  snapshotIntervalMs?: number;
+}
+
+export interface ResolvedOptions {
+  clock: Clock;
+  bruteForceThreshold: number;
+  exactBudget: number;
+  minAnnSelectivity: number;
+  oversample: number;
+  annCostRatio: number;
+  connectivity: number;
+  expansionAdd: number;
+  expansionSearch: number;
+  sliceMs: number;
+  countCacheMs: number;
+  halfvec: boolean;
+  quantization: "f32" | "f16" | "i8";
+  snapshotDir: string | null;
+  snapshotIntervalMs: number;
+}
