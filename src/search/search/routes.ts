@@ -1,7 +1,7 @@
 // /v1/search/* (spec: Search (Bearer)). Every mode answers the search response shape
 // {query_time_ms, count, results[{product_id, similarity_score, metadata}], search_id}.
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { Type } from "typebox";
+import { Type, type Static, type TSchema } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../platform/context.js";
 import { AppError, isAppError } from "../../platform/errors/catalogue.js";
@@ -29,12 +29,15 @@ import {
 import { modelStatus } from "./model.js";
 import { SearchService, type Common, type SearchResponse, type TextRanking, type UnderstandMode } from "./service.js";
 
-type Body = Record<string, any>;
 const tags = ["search"];
 const errors = searchErrors(400, 401, 403, 413, 415, 422, 429, 503);
 
-const common = (b: Body): Common => ({
-  limit: b.limit ?? 10,
+/** The fields every search body may carry (each body schema declares the ones it takes; see schemas.ts). */
+export type CommonFields = Partial<Pick<Common, "limit" | "threshold" | "category" | "price_min" | "price_max" | "color" | "metadata_filters">>;
+
+/** A body's common fields with their defaults (limit 10 for the API; the widget asks 12). */
+export const common = (b: CommonFields, defaultLimit = 10): Common => ({
+  limit: b.limit ?? defaultLimit,
   threshold: b.threshold ?? 0,
   category: b.category,
   price_min: b.price_min,
@@ -43,7 +46,7 @@ const common = (b: Body): Common => ({
   metadata_filters: b.metadata_filters,
 });
 
-const ranking = (b: Body): TextRanking => ({ semantic_weight: b.semantic_weight, fusion_method: b.fusion_method });
+const ranking = (b: TextRanking): TextRanking => ({ semantic_weight: b.semantic_weight, fusion_method: b.fusion_method });
 /** `understand` as sent: true → boost, false / absent → off. */
 export const understandMode = (u: unknown): UnderstandMode => (u === true ? "boost" : u === "boost" || u === "filter" ? u : "off");
 
@@ -57,27 +60,27 @@ function parseRegion(text: string): Region {
   }
 }
 
+/**
+ * A JSON mode: its body schema and a run typed by it. Bodies reach `run` only after that schema
+ * validated them (the route's schema, or the batch item's validator), so the body is `Static<S>`.
+ */
+function mode<S extends TSchema>(schema: S, run: (storeId: string, b: Static<S>) => Promise<SearchResponse>) {
+  return { schema, run: (storeId: string, body: unknown) => run(storeId, body as Static<S>) };
+}
+
 /** The JSON modes, by batch `type`: each validates its body and runs. */
 function jsonModes(service: SearchService) {
   return {
-    url: { schema: UrlBody, run: (s: string, b: Body) => service.url(s, b.image_url, common(b)) },
-    text: { schema: TextBody, run: (s: string, b: Body) => service.text(s, b.query, common(b), "api", { ...ranking(b), understand: understandMode(b.understand) }) },
-    hybrid: {
-      schema: HybridBody,
-      run: (s: string, b: Body) => service.hybrid(s, { image_url: b.image_url, query: b.query, colors: b.colors, visual_weight: b.visual_weight, ...ranking(b) }, common(b)),
-    },
-    fusion: {
-      schema: FusionBody,
-      run: (s: string, b: Body) => service.fusion(s, { image_url: b.image_url, query: b.query, image_weight: b.image_weight, ...ranking(b) }, common(b)),
-    },
-    "multi-image": { schema: MultiImageBody, run: (s: string, b: Body) => service.multiImage(s, { urls: b.image_urls }, b.mode, common(b)) },
-    crop: { schema: CropBody, run: (s: string, b: Body) => service.crop(s, { image_url: b.image_url, region: b.region }, common(b)) },
-    filtered: {
-      schema: FilteredBody,
-      run: (s: string, b: Body) =>
-        service.filtered(s, { image_url: b.image_url, query: b.query }, { ...common(b), metadata_filters: [...(b.metadata_filters ?? []), ...b.filters] }),
-    },
-  } satisfies Record<(typeof BATCH_TYPES)[number], { schema: object; run: (storeId: string, b: Body) => Promise<SearchResponse> }>;
+    url: mode(UrlBody, (s, b) => service.url(s, b.image_url, common(b))),
+    text: mode(TextBody, (s, b) => service.text(s, b.query, common(b), "api", { ...ranking(b), understand: understandMode(b.understand) })),
+    hybrid: mode(HybridBody, (s, b) => service.hybrid(s, { image_url: b.image_url, query: b.query, colors: b.colors, visual_weight: b.visual_weight, ...ranking(b) }, common(b))),
+    fusion: mode(FusionBody, (s, b) => service.fusion(s, { image_url: b.image_url, query: b.query, image_weight: b.image_weight, ...ranking(b) }, common(b))),
+    "multi-image": mode(MultiImageBody, (s, b) => service.multiImage(s, { urls: b.image_urls }, b.mode, common(b))),
+    crop: mode(CropBody, (s, b) => service.crop(s, { image_url: b.image_url, region: b.region }, common(b))),
+    filtered: mode(FilteredBody, (s, b) =>
+      service.filtered(s, { image_url: b.image_url, query: b.query }, { ...common(b), metadata_filters: [...(b.metadata_filters ?? []), ...b.filters] }),
+    ),
+  } satisfies Record<(typeof BATCH_TYPES)[number], { schema: TSchema; run: (storeId: string, body: unknown) => Promise<SearchResponse> }>;
 }
 
 export async function searchRoutes(app: App, ctx: AppContext) {
@@ -118,14 +121,14 @@ export async function searchRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-      const b = request.body as Body;
+      const b = request.body as Static<typeof UploadMultipart>;
       return service.upload(storeOf(request).id, b.image as Buffer, common(b));
     },
   );
 
   const jsonRoute = (path: string, type: keyof typeof modes, summary: string) =>
     app.post(path, { ...gate, schema: { tags, security: bearerSecurity, summary, body: modes[type].schema, response } }, async (request) =>
-      modes[type].run(storeOf(request).id, request.body as Body),
+      modes[type].run(storeOf(request).id, request.body),
     );
   jsonRoute("/v1/search/url", "url", "Search by an image URL");
   jsonRoute("/v1/search/text", "text", "Natural-language search");
@@ -146,8 +149,8 @@ export async function searchRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-      const b = request.body as Body;
-      if (!isMultipart(request)) return modes["multi-image"].run(storeOf(request).id, b);
+      if (!isMultipart(request)) return modes["multi-image"].run(storeOf(request).id, request.body);
+      const b = request.body as Static<typeof MultiImageMultipart>;
       const files = (Array.isArray(b.images) ? b.images : [b.images]) as Buffer[];
       return service.multiImage(storeOf(request).id, { files }, b.mode ?? "average", common(b));
     },
@@ -166,14 +169,14 @@ export async function searchRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-      const b = request.body as Body;
-      if (!isMultipart(request)) return modes.crop.run(storeOf(request).id, b);
+      if (!isMultipart(request)) return modes.crop.run(storeOf(request).id, request.body);
+      const b = request.body as Static<typeof CropMultipart>;
       return service.crop(storeOf(request).id, { file: b.image as Buffer, region: parseRegion(b.region) }, common(b));
     },
   );
 
   const batchValidators = Object.fromEntries(
-    Object.entries(modes).map(([type, m]) => [type, strictAjv.compile({ ...(m.schema as object), properties: { ...(m.schema as any).properties, type: {} } })]),
+    Object.entries(modes).map(([type, m]) => [type, strictAjv.compile({ ...m.schema, properties: { ...(m.schema as { properties?: object }).properties, type: {} } })]),
   );
   app.post(
     "/v1/search/batch",
@@ -198,7 +201,7 @@ export async function searchRoutes(app: App, ctx: AppContext) {
         const invalid = validateBody(batchValidators[type]!, q, `queries.${i}`);
         try {
           if (invalid) throw invalid;
-          results.push(await modes[type].run(storeId, q as Body));
+          results.push(await modes[type].run(storeId, q));
         } catch (error) {
           if (!isAppError(error) || error.status >= 500) throw error;
           results.push({ error: error.code, message: error.message, details: error.details });

@@ -17,7 +17,7 @@
 import { fileURLToPath } from "node:url";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { Type, type TSchema } from "typebox";
+import { Type, type Static, type TSchema } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import { loadScript, sendScript } from "../../platform/http/scripts.js";
 import type { AppContext } from "../../platform/context.js";
@@ -29,7 +29,7 @@ import { FeedbackBody, FeedbackView } from "../feedback/schemas.js";
 import { FeedbackService } from "../feedback/service.js";
 import { filterFields, SearchResponseSchema, SemanticWeight, Threshold, Understand } from "../search/schemas.js";
 import { modelStatus } from "../search/model.js";
-import { understandMode } from "../search/routes.js";
+import { common as commonOf, understandMode, type CommonFields } from "../search/routes.js";
 import type { Common } from "../search/service.js";
 import { canonicalOrigin } from "./origins.js";
 import {
@@ -120,15 +120,8 @@ const WidgetHeaders = Type.Object({
   origin: Type.String({ description: "Set by the browser; must be on the key's allow-list" }),
 });
 
-type Body = Record<string, any>;
-const common = (b: Body): Common => ({
-  limit: b.limit ?? 12,
-  threshold: b.threshold ?? 0,
-  category: b.category,
-  price_min: b.price_min,
-  price_max: b.price_max,
-  color: b.color,
-});
+/** Widget searches return 12 products unless the page asks otherwise. */
+const common = (b: CommonFields): Common => commonOf(b, 12);
 
 const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
@@ -308,7 +301,7 @@ export async function widgetRoutes(app: App, ctx: AppContext) {
         { consumes: ["multipart/form-data"] },
       ),
       async (request) => {
-        const b = request.body as Body;
+        const b = request.body as Static<typeof WidgetUploadBody>;
         return search.upload(widgetOf(request).store.id, b.image as Buffer, common(b));
       },
     );
