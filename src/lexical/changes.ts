@@ -1,9 +1,8 @@
 // A per-store change counter of the product text, for caches derived from it (the category
-// vocabulary of query understanding). This process bumps it on every lexical write
-// (LexicalRepository.upsert, inside the product's transaction) and after a product is deleted.
-// A cache compares the counter it was built at; writes by other processes (PostgreSQL with
-// several instances), or a read racing an uncommitted write, are seen once the cache's
-// time-to-live has run out.
+// vocabulary of query understanding). ProductsService bumps it after a write or delete commits
+// (never before: a read racing the transaction would otherwise cache the old text under the new
+// count). A cache compares the counter it was built at; writes by other processes (PostgreSQL
+// with several instances) are seen once the cache's time-to-live has run out.
 const versions = new Map<string, number>();
 
 /** Records that the store's product text changed. */

@@ -18,7 +18,6 @@
 import { sql } from "kysely";
 import type { Dialect, Executor } from "../platform/db/types.js";
 import { allWords, lexicalDocument, LEXICAL_FIELDS } from "./document.js";
-import { noteTextChange } from "./changes.js";
 import { lexicalCacheOf, type LexicalCache, type LexicalHit } from "./cache.js";
 
 export type { LexicalHit } from "./cache.js";
@@ -73,7 +72,6 @@ export class LexicalRepository {
   async upsert(storeId: string, productId: string, metadata: Record<string, unknown>): Promise<void> {
     const d = lexicalDocument(metadata);
     const words = allWords(d);
-    noteTextChange(storeId);
     if (this.dialect === "sqlite") {
       await sql`INSERT INTO product_text (store_id, product_id, name, brand, category, color, tags, description, other, words)
         VALUES (${storeId}, ${productId}, ${d.name}, ${d.brand}, ${d.category}, ${d.color}, ${d.tags}, ${d.description}, ${d.other}, ${words})

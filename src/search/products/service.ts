@@ -350,6 +350,7 @@ export class ProductsService {
       attributes: { category: row.category, price: row.price, colorName: row.color_name, dominantColors: row.dominant_colors, metadata: row.metadata },
     }));
     this.ctx.vectors.afterCommit(storeId, upserted.length > 0 ? { upserted, attributes } : { attributes });
+    noteTextChange(storeId);
     this.ctx.jobs.poke();
   }
 
