@@ -19,7 +19,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { loadConfig } from "../src/platform/config.js";
-import { createContext } from "../src/platform/context.js";
+import { createContext } from "../src/context/context.js";
 import { buildSearchApp } from "../src/search/app.js";
 import { createWorkers } from "../src/search/workers.js";
 import { AccountsService } from "../src/search/accounts/service.js";

@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
 import { loadConfig } from "../src/platform/config.js";
-import { createContext, type AppContext } from "../src/platform/context.js";
+import { createContext, type AppContext } from "../src/context/context.js";
 import { buildSearchApp } from "../src/search/app.js";
 import { ensureTestModel } from "../src/embeddings/load.js";
 import { TEST_MODEL_VERSION } from "../src/embeddings/testmodel/build.js";

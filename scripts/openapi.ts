@@ -11,7 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import { loadConfig } from "../src/platform/config.js";
-import { createContext } from "../src/platform/context.js";
+import { createContext } from "../src/context/context.js";
 import { buildSearchApp } from "../src/search/app.js";
 import { buildAssistantApp } from "../src/assistant/app.js";
 import { searchCatalog } from "../src/search/catalog/port.js";

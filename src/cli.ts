@@ -8,7 +8,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "./platform/config.js";
-import { createContext } from "./platform/context.js";
+import { createContext } from "./context/context.js";
 import { AppError } from "./platform/errors/catalogue.js";
 import { AccountsService } from "./search/accounts/service.js";
 import { AccountsRepository } from "./tenancy/stores/repository.js";
@@ -17,7 +17,7 @@ import { BillingService } from "./search/billing/service.js";
 import { StripeGateway } from "./search/billing/stripe.js";
 import { isPlanName, PLANS } from "./tenancy/plans.js";
 import { isRole, runRole, ROLES } from "./serve.js";
-import { formatReport, migrateData, MigrateDataError } from "./platform/db/migrate-data.js";
+import { formatReport, migrateData, MigrateDataError } from "./context/migrate-data.js";
 
 const USAGE = `Usage: npm run cli -- <command>
   admin create --email E --password P   create a platform super admin (prints JSON)

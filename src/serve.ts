@@ -15,11 +15,11 @@
 // close the database and exit 0 — within STOP_DEADLINE_MS whatever clients do.
 import type { FastifyBaseLogger } from "fastify";
 import { ConfigError, loadConfig, type Config } from "./platform/config.js";
-import { createContext, type AppContext } from "./platform/context.js";
+import { createContext, type AppContext } from "./context/context.js";
 import { createHttpApp, type App } from "./platform/http/app.js";
-import { opsRoutes } from "./platform/http/ops.js";
+import { opsRoutes } from "./context/ops.js";
 import { closeGracefully } from "./platform/http/shutdown.js";
-import { startMaintenance } from "./platform/maintenance.js";
+import { startMaintenance } from "./context/maintenance.js";
 import { buildSearchApp } from "./search/app.js";
 import { buildAssistantApp } from "./assistant/app.js";
 import { createWorkers } from "./search/workers.js";
@@ -112,7 +112,7 @@ export async function startRole(role: Role, config: Config = loadConfig()): Prom
     ports.assistant = portOf(assistant);
   }
   if (ops && config.ops.metricsPort !== undefined) {
-    await ops.listen({ port: config.ops.metricsPort!, host: config.host });
+    await ops.listen({ port: config.ops.metricsPort, host: config.host });
     ports.metrics = portOf(ops);
   }
   await workers?.start();

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { migrateData, MigrateDataError, type MigrateDataReport } from "../src/platform/db/migrate-data.js";
+import { migrateData, MigrateDataError, type MigrateDataReport } from "../src/context/migrate-data.js";
 import { createTestApp, openSearchApp, type SearchInstance, type TestApp } from "./support/harness.js";
 import { dropPgSchemas, randomPgSchema, testConfig, withPg } from "./support/database.js";
 import { bearer, freshIp, loginToken, machineToken, registerStore, type RegisteredStore } from "./support/factories.js";

@@ -27,7 +27,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../src/platform/config.js";
-import { createContext } from "../../src/platform/context.js";
+import { createContext } from "../../src/context/context.js";
 import { buildSearchApp } from "../../src/search/app.js";
 import { AccountsService } from "../../src/search/accounts/service.js";
 

@@ -1,9 +1,9 @@
 // The Assistant API: every resource plugs its routes in here.
-import type { AppContext } from "../platform/context.js";
+import type { AppContext } from "../context/context.js";
 import { createHttpApp, type App, type BuildOptions } from "../platform/http/app.js";
 import { decorateAssistantRequests } from "./auth.js";
 import { trackRoutes } from "../tenancy/authenticate.js";
-import { opsRoutes } from "../platform/http/ops.js";
+import { opsRoutes } from "../context/ops.js";
 import { publicKeyRoutes } from "./public-keys/routes.js";
 import { sessionRoutes } from "./sessions/routes.js";
 import { policyRoutes } from "./policies/routes.js";

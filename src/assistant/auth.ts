@@ -8,7 +8,7 @@
 //     (X-Service-Active-Tenant when the user belongs to several stores), then a permission check.
 //     Machine grants, API keys and shopper sessions are refused there.
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { AppContext } from "../platform/context.js";
+import type { AppContext } from "../context/context.js";
 import { AppError } from "../platform/errors/catalogue.js";
 import { sha256 } from "../platform/ids.js";
 import { bearerOf, createAuthenticator } from "../tenancy/authenticate.js";

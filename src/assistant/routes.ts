@@ -8,7 +8,7 @@
 //   const admin = adminRoutes(ctx);
 //   r.get("/v1/admin/x", admin({ summary, response: { 200: View, ...problems(400) } }), handler);
 import type { FastifySchema } from "fastify";
-import type { AppContext } from "../platform/context.js";
+import type { AppContext } from "../context/context.js";
 import type { Permission } from "../tenancy/permissions.js";
 import { dashboardGuard, sessionGuard } from "./auth.js";
 import { problems, sessionSecurity } from "./schemas.js";

@@ -230,7 +230,7 @@ async function load(source: ModelSource, threads: number, spinning: boolean, dty
   const loadMs = performance.now() - started;
 
   const m: Loaded = {
-    tokenize: tokenizer as unknown as Tokenize,
+    tokenize: tokenizer,
     text,
     vision,
     family,

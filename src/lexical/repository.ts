@@ -184,3 +184,15 @@ export class LexicalRepository {
     return this.trgm;
   }
 }
+
+/**
+ * Writes the lexical rows of every product in the database (the data step of migration 0018,
+ * handed to the migrations by the composition root as DataHooks.indexProductText).
+ */
+export async function indexAllProducts(db: Executor, dialect: Dialect): Promise<void> {
+  const rows = await db.selectFrom("products").select(["store_id", "product_id", "metadata"]).execute();
+  const lexical = new LexicalRepository(db, dialect);
+  for (const r of rows) {
+    await lexical.upsert(r.store_id, r.product_id, (typeof r.metadata === "string" ? JSON.parse(r.metadata) : r.metadata) as Record<string, unknown>);
+  }
+}

@@ -1,5 +1,5 @@
 // The Search API: every resource plugs its routes in here.
-import type { AppContext } from "../platform/context.js";
+import type { AppContext } from "../context/context.js";
 import { createHttpApp, type App, type BuildOptions } from "../platform/http/app.js";
 import { createAuthenticator, trackRoutes } from "../tenancy/authenticate.js";
 import { authRoutes } from "./auth/routes.js";
@@ -16,7 +16,7 @@ import { feedbackRoutes } from "./feedback/routes.js";
 import { widgetRoutes } from "./widget/routes.js";
 import { createPlanRateLimit } from "./billing/rate-limit.js";
 import multipart from "@fastify/multipart";
-import { opsRoutes } from "../platform/http/ops.js";
+import { opsRoutes } from "../context/ops.js";
 import { adminRoutes } from "./admin/routes.js";
 import { portalRoutes } from "./portal/routes.js";
 

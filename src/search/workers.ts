@@ -1,6 +1,6 @@
 // Background work of the Search API: the job queue's handlers (bulk imports) and the webhook
 // dispatcher. `npm start` runs them in the API process; tests drive them step by step.
-import type { AppContext } from "../platform/context.js";
+import type { AppContext } from "../context/context.js";
 import { BulkJobsService } from "./jobs/service.js";
 import { WebhookDispatcher, type DispatcherOptions } from "./webhooks/dispatcher.js";
 

@@ -10,7 +10,7 @@
 // addresses get 403 ip_not_allowed. User logins are not restricted by it (see README).
 // The hook runs in onRequest, before body validation: authenticate → validate → authorize.
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { AppContext } from "../platform/context.js";
+import type { AppContext } from "../context/context.js";
 import { AppError } from "../platform/errors/catalogue.js";
 import type { AccessClaims } from "../platform/auth/tokens.js";
 import type { Role } from "../platform/db/schema.js";
@@ -107,7 +107,7 @@ export function createAuthenticator(ctx: AppContext) {
     const claims = await ctx.signer.verify(token);
     if (await ctx.revocations.isRevoked(claims.jti)) throw new AppError("unauthorized", "The token has been revoked.");
     if (claims.user_type === "client") return { kind: "client", storeId: claims.sub, claims };
-    return { kind: "user", userId: claims.sub, isSuperAdmin: claims.is_super_admin === true, claims };
+    return { kind: "user", userId: claims.sub, isSuperAdmin: claims.is_super_admin, claims };
   }
 
   async function storeFor(principal: Principal, request: FastifyRequest): Promise<ActiveStore> {

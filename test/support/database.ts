@@ -7,7 +7,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { loadConfig, type Config } from "../../src/platform/config.js";
-import { createContext, type AppContext } from "../../src/platform/context.js";
+import { createContext, type AppContext } from "../../src/context/context.js";
 import type { Clock } from "../../src/platform/clock.js";
 import { ensureTestModel } from "../../src/embeddings/load.js";
 import { TEST_MODEL_VERSION } from "../../src/embeddings/testmodel/build.js";

@@ -3,7 +3,7 @@
 // when a test asks for a ManualClock.
 import { describe, type SuiteContext } from "node:test";
 import type { Config } from "../../src/platform/config.js";
-import type { AppContext } from "../../src/platform/context.js";
+import type { AppContext } from "../../src/context/context.js";
 import type { Clock } from "../../src/platform/clock.js";
 import type { App } from "../../src/platform/http/app.js";
 import { buildSearchApp } from "../../src/search/app.js";

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { describe } from "node:test";
 import type { Config } from "../../src/platform/config.js";
-import type { AppContext } from "../../src/platform/context.js";
+import type { AppContext } from "../../src/context/context.js";
 import type { Clock } from "../../src/platform/clock.js";
 import type { App } from "../../src/platform/http/app.js";
 import { createWorkers, type Workers } from "../../src/search/workers.js";

@@ -23,7 +23,7 @@
 // tool_calls: [{name, ok}]}. Tool failures of the store itself (StorefrontUnavailable,
 // KnowledgeUnavailable) are not caught here: the chat answers temporary_failure as usual.
 import { performance } from "node:perf_hooks";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { chatCompletion, type LlmMessage, type LlmToolCall } from "../knowledge/llm.js";
 import type { Intent } from "../knowledge/types.js";
 import { composeAnswer, escapeMarkdown, productLines } from "../chat/answers.js";

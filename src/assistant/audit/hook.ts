@@ -3,7 +3,7 @@
 // `request.auditTarget = id`; path ids are taken from the route params. Only the body's `reason`
 // (a string) is kept from the request; never anything else of the body.
 import type { FastifyRequest } from "fastify";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { toAppError } from "../../platform/errors/map.js";
 import type { App } from "../../platform/http/app.js";
 import { AuditService, operationOf } from "./service.js";
@@ -23,7 +23,7 @@ const TARGET_PARAMS = ["id", "concept_id", "order_id", "connection_id"];
 function targetOf(request: FastifyRequest): string | null {
   if (request.auditTarget) return request.auditTarget;
   const params = (request.params ?? {}) as Record<string, unknown>;
-  for (const k of TARGET_PARAMS) if (typeof params[k] === "string") return params[k] as string;
+  for (const k of TARGET_PARAMS) if (typeof params[k] === "string") return params[k];
   const body = request.body as Record<string, unknown> | null | undefined;
   if (body && typeof body === "object" && typeof body.connection_id === "string") return body.connection_id;
   return null;

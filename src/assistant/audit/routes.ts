@@ -1,7 +1,7 @@
 // GET /v1/admin/audit: the store's admin audit trail, newest first.
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { adminRoutes } from "../routes.js";

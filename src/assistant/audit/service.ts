@@ -4,7 +4,7 @@
 // the caller gave. Request bodies are never recorded: secrets (private tokens) cannot reach the
 // trail. Calls refused before a store was resolved (no or bad credentials) have no store and are
 // left to the request log.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId } from "../../platform/ids.js";
 import { AuditRepository, type AuditRow } from "./repository.js";

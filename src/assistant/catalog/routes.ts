@@ -1,7 +1,7 @@
 // GET /v1/catalog/search (shopper session bearer): the store's catalogue with live prices.
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { shopperOf } from "../auth.js";
 import { shopperRoutes } from "../routes.js";

@@ -6,7 +6,7 @@
 //              concurrency lease, the user's message persisted as a running turn;
 //   run()    — events appended to the thread's log in order (each one handed to `onEvent` as it
 //              is persisted), the answer composed, the turn completed, the lease released.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId } from "../../platform/ids.js";
 import type { Limiter } from "../../platform/rate-limit.js";

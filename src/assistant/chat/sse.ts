@@ -20,7 +20,7 @@ export function openSse(reply: FastifyReply): SseWriter {
   reply.hijack();
   const raw = reply.raw;
   const headers: Record<string, string | number | string[]> = {};
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value as string | number | string[];
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
   raw.writeHead(200, {
     ...headers,
     "content-type": "text/event-stream; charset=utf-8",

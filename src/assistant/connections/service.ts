@@ -7,7 +7,7 @@
 // token is never returned, never logged and never written to the audit trail (which records no
 // request bodies). A store has at most one connected storefront: connecting a new one
 // disconnects the previous one; disconnecting returns the store to its embedded catalogue.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId } from "../../platform/ids.js";
 import { EMBEDDED_SOURCE, tokenAad } from "../storefront/index.js";
@@ -40,9 +40,9 @@ export function viewOf(row: ConnectionRow): ConnectionView {
     source: `storefront:${new URL(row.store_url).host}`,
     shop_name: row.shop_name,
     shop_currency: row.shop_currency,
-    verified_at: iso(row.verified_at)!,
-    created_at: iso(row.created_at)!,
-    updated_at: iso(row.updated_at)!,
+    verified_at: iso(row.verified_at),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
     disconnected_at: iso(row.disconnected_at),
   };
 }

@@ -14,7 +14,7 @@
 // A wrong signature, another store's secret, an expired, reused or malformed assertion: 401.
 // Exchanges are limited per client address like anonymous minting (MINT_LIMIT, own budget).
 import { decodeJwt, jwtVerify } from "jose";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret } from "../../platform/ids.js";
 import { AccountsRepository } from "../../tenancy/stores/repository.js";

@@ -268,7 +268,7 @@ export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], la
       // A statement limited to a scope (members, the holiday season, cell phones …) is an
       // exception to the general rule, not a disagreement with it.
       if (!sameScope(a.facts.scope, b.facts.scope)) continue;
-      const kind = disagreement(a.facts, b.facts, asked as Set<"duration" | "money">);
+      const kind = disagreement(a.facts, b.facts, asked);
       if (kind === null) continue;
       seenPairs.add(pairKey);
       conflicts.push({

@@ -20,7 +20,7 @@
 // the background when the engine is created.
 // Embeddings: used only when ctx.model is loaded; when it is loaded and embedding fails the call
 // throws KnowledgeUnavailable (the chat answers temporary_failure). LLM failures never throw.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { PoliciesRepository } from "../policies/repository.js";
 import { AssistantSettingsService } from "../settings/service.js";
 import { classifyText } from "./classify.js";

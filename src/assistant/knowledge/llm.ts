@@ -21,7 +21,7 @@
 // Anything else keeps the extractive answer (phrased_by "extractive"); it is not a failure. In
 // agent mode phraseWithLlm() does nothing: the agent writes the reply, and when the agent's reply
 // is refused the extractive answer is used as it is (one model, one chance per turn).
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { OutboundError } from "../../platform/outbound/safe-fetch.js";
 import { normalize, numbersIn, stem, words, type Lang } from "./text.js";
 

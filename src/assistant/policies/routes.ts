@@ -2,7 +2,7 @@
 // GET /v1/admin/policies/{concept_id}/versions. Dashboard session with connector:write:store.
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
 import { adminRoutes } from "../routes.js";

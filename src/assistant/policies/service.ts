@@ -1,7 +1,7 @@
 // Store policies as versioned concepts: PUT stores a new concept_version whenever any field
 // differs from the newest version (an identical PUT changes nothing and returns that version).
 // Answers use the newest version of a concept only when it is published.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { PoliciesRepository, type PolicyVersionRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";

@@ -1,6 +1,6 @@
 // Store public keys: the widget's only credential. Public by nature (they sit in page HTML), but
 // kept as SHA-256 hashes at rest like every other key; the full key is shown once, on creation.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
 import { PublicKeysRepository, type PublicKeyRow } from "./repository.js";
@@ -26,7 +26,7 @@ export function publicKeyView(row: PublicKeyRow): PublicKeyView {
     name: row.name,
     key_prefix: row.key_prefix,
     status: row.revoked_at === null ? "active" : "revoked",
-    created_at: iso(row.created_at)!,
+    created_at: iso(row.created_at),
     revoked_at: iso(row.revoked_at),
   };
 }

@@ -2,7 +2,7 @@
 // POST /v1/chat/sessions, GET /v1/chat/sessions/{thread_id}.
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { shopperOf } from "../auth.js";
 import { shopperRoutes } from "../routes.js";

@@ -1,5 +1,5 @@
 // Anonymous shopper sessions and chat threads.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
 import { AccountsRepository } from "../../tenancy/stores/repository.js";

@@ -1,7 +1,7 @@
 // Store assistant settings: GET/PUT /v1/admin/settings (dashboard session, connector:write:store).
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
 import { adminRoutes } from "../routes.js";

@@ -1,7 +1,7 @@
 // Store assistant settings: the store currency (ISO 4217; live prices are given and price bounds
 // applied in it) and the support contact handed to shoppers on handoff. A store that never saved
 // settings gets the defaults: USD and no support contact.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { isCurrency } from "../../tenancy/currency.js";
 import { SettingsRepository } from "./repository.js";
@@ -31,7 +31,7 @@ function parseContact(text: string | null): SupportContact | null {
   if (text === null) return null;
   const raw = JSON.parse(text) as Record<string, unknown>;
   const out: SupportContact = {};
-  for (const k of CONTACT_KEYS) if (typeof raw[k] === "string") out[k] = raw[k] as string;
+  for (const k of CONTACT_KEYS) if (typeof raw[k] === "string") out[k] = raw[k];
   return out;
 }
 

@@ -7,7 +7,7 @@
 // unavailable. Stock: metadata `inventory_quantity`, else `stock`, else `quantity` (a number:
 // ≤ 0 out of stock, ≤ 5 low stock, else in stock, with the quantity), else `in_stock` /
 // `available` (a boolean: in or out of stock); none of these → availability unavailable.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError, isAppError } from "../../platform/errors/catalogue.js";
 import { iso } from "../../platform/clock.js";
 import { prefixedId } from "../../platform/ids.js";

@@ -1,6 +1,6 @@
 // The storefront gateway: per store, the connected storefront (when a connection is "connected")
 // or the embedded Shopsight catalogue, with the spec's catalogue rules applied on top (rules.ts).
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { secretBoxFor } from "../../platform/secrets.js";
 import { ConnectionsRepository, type ConnectionRow } from "./connections-repository.js";
 import { AssistantSettingsService } from "../settings/service.js";

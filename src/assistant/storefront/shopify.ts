@@ -23,7 +23,7 @@
 // handle; ranked by words found), category_id → product_type, color → option "Color"/"Colour",
 // size → option "Size", sku → a variant's sku (all ignoring case). Listing prices are never used:
 // prices and stock come from the live reads above.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId } from "../../platform/ids.js";
 import { isOutboundError, type SafeResponse } from "../../platform/outbound/safe-fetch.js";
@@ -316,8 +316,8 @@ export class ShopifyConnector implements CatalogConnector {
       const tracked = variants.filter((v) => v.inventory_management);
       if (variants.length > 0 && tracked.length === 0) availability = { state: "in_stock" };
       else if (levels) {
-        const known = tracked.filter((v) => levels!.has(String(v.inventory_item_id)));
-        if (known.length > 0) availability = stockFromQuantity(known.reduce((n, v) => n + levels!.get(String(v.inventory_item_id))!, 0));
+        const known = tracked.filter((v) => levels.has(String(v.inventory_item_id)));
+        if (known.length > 0) availability = stockFromQuantity(known.reduce((n, v) => n + levels.get(String(v.inventory_item_id))!, 0));
       }
       out.set(c.product_id, { price, availability, read_at: readAt });
     }

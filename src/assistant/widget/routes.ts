@@ -20,7 +20,7 @@
 // credentials, no cookies) on the admin routes; every other origin still gets nothing.
 import cors, { type FastifyCorsOptions } from "@fastify/cors";
 import type { FastifyRequest } from "fastify";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { sendScript } from "../../platform/http/scripts.js";
 import { loadWidgetFiles } from "../../shared/chat-files.js";

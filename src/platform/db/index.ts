@@ -9,7 +9,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from "kysely";
 import pg from "pg";
 import type { Config } from "../config.js";
-import { runMigrations } from "./migrate.js";
+import { runMigrations, type DataHooks } from "./migrate.js";
 import { ReplicaRouter } from "./replicas.js";
 import type { Schema } from "./schema.js";
 import type { SecretBox } from "../secrets.js";
@@ -51,6 +51,8 @@ export interface OpenOptions {
   migrate?: boolean;
   /** Seals secrets still in clear when migration 0014 runs (the connector key's box). */
   secrets?: SecretBox;
+  /** Data steps of migrations that need the product's code (the application hands them in). */
+  hooks?: DataHooks;
 }
 
 export async function openDatabase(
@@ -99,7 +101,7 @@ export async function openDatabase(
       await db.destroy();
     },
   };
-  if (options.migrate !== false) await runMigrations(db, dialect, options.pgSchema, options.secrets);
+  if (options.migrate !== false) await runMigrations(db, dialect, { pgSchema: options.pgSchema, secrets: options.secrets, hooks: options.hooks });
   // After migrations, so that a replica has something to replay before the first poll.
   await replicas?.start();
   return database;

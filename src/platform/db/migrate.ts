@@ -5,15 +5,23 @@ import type { Dialect } from "./types.js";
 import type { SecretBox } from "../secrets.js";
 import { migrations } from "./migrations/index.js";
 
-export type { ColumnTypes, MigrationFactory } from "./migrations/types.js";
-import type { ColumnTypes } from "./migrations/types.js";
+export type { ColumnTypes, DataHooks, MigrationFactory } from "./migrations/types.js";
+import type { ColumnTypes, DataHooks } from "./migrations/types.js";
 
-export async function runMigrations(db: Kysely<any>, dialect: Dialect, pgSchema?: string, secrets?: SecretBox): Promise<void> {
+export interface MigrateOptions {
+  pgSchema?: string | undefined;
+  secrets?: SecretBox | undefined;
+  hooks?: DataHooks | undefined;
+}
+
+export async function runMigrations(db: Kysely<any>, dialect: Dialect, options: MigrateOptions = {}): Promise<void> {
+  const { pgSchema, secrets, hooks } = options;
   const types: ColumnTypes = {
     dialect,
     json: dialect === "postgres" ? "jsonb" : "text",
     blob: dialect === "postgres" ? "bytea" : "blob",
     ...(secrets ? { secrets } : {}),
+    ...(hooks ? { hooks } : {}),
   };
   const provider: MigrationProvider = {
     getMigrations: async () =>

@@ -274,7 +274,7 @@ export class ReplicaRouter {
         router.stats.primary++;
         return runOn<R>(router.primaryDriver, query);
       },
-      // eslint-disable-next-line require-yield
+       
       async *streamQuery(): AsyncIterableIterator<QueryResult<never>> {
         throw new Error("database.reader() does not stream");
       },

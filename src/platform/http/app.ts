@@ -48,7 +48,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<App> {
     logger:
       options.logger === false
         ? false
-        : ({ ...(loggerOptions(options.config) as object), ...(typeof options.logger === "object" ? { stream: options.logger.stream } : {}) } as object),
+        : ({ ...(loggerOptions(options.config) as object), ...(typeof options.logger === "object" ? { stream: options.logger.stream } : {}) }),
     // A hop count is accepted by Fastify (proxy-addr) though its types omit it.
     trustProxy: options.config.trustProxy as boolean | string[],
     bodyLimit: options.bodyLimit ?? 1024 * 1024,

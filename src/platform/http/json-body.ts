@@ -101,14 +101,14 @@ export function boundedJsonParser(defaultParser: FastifyBodyParser<string>): Fas
     try {
       checkJsonDepth(body);
     } catch (e) {
-      return done(e as Error, undefined);
+      done(e as Error, undefined); return;
     }
     defaultParser(request, body, (error, value) => {
-      if (error) return done(error, undefined);
+      if (error) { done(error, undefined); return; }
       try {
         checkJsonKeys(value);
       } catch (e) {
-        return done(e as Error, undefined);
+        done(e as Error, undefined); return;
       }
       done(null, value);
     });

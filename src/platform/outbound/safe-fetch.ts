@@ -473,7 +473,7 @@ function readBody(res: http.IncomingMessage, maxBytes: number, deadline: Deadlin
       } else resolve(value ?? Buffer.alloc(0));
     };
     const onAbort = (): void => finish(deadline.timeoutError(url));
-    if (deadline.expired) return onAbort();
+    if (deadline.expired) { onAbort(); return; }
     deadline.signal.addEventListener("abort", onAbort, { once: true });
     res.on("data", (chunk: Buffer) => {
       if (settled) return;
@@ -517,7 +517,7 @@ function toUnreachable(err: unknown, url: URL, address?: string): OutboundError 
 
 function errorCode(err: unknown): string | undefined {
   if (typeof err === "object" && err !== null && "code" in err) {
-    const code = (err as { code: unknown }).code;
+    const code = (err).code;
     return typeof code === "string" ? code : undefined;
   }
   return undefined;

@@ -1,7 +1,7 @@
 // /register and /verify (spec: Accounts and tokens; States: Account).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { Email, searchErrors } from "../../platform/http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
 import { AccountsService } from "./service.js";

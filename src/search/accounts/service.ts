@@ -2,7 +2,7 @@
 //   register → inactive store + owner user + membership, verification mail (one transaction,
 //   mail sent after commit); verify → store active, client secret shown once (stored as SHA-256);
 //   rotate → new secret, the old one stops working at once.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { randomSecret, sha256, uuid } from "../../platform/ids.js";
 import { hashPassword, passwordProblem } from "../../platform/auth/passwords.js";

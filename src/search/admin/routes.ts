@@ -4,7 +4,7 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { searchErrors, bearerSecurity } from "../../platform/http/schemas.js";
 import { AdminService } from "./service.js";

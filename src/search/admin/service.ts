@@ -2,7 +2,7 @@
 // redirect `/admin`): the list of every store and a plan override that bypasses checkout.
 // The override goes through BillingService.applyPlanChange, the one path that changes a plan,
 // recorded with plan_source "admin_override".
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { BillingService } from "../billing/service.js";
 import { StripeGateway } from "../billing/stripe.js";

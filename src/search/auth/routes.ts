@@ -1,7 +1,7 @@
 // /oauth/token, /oauth/login, /oauth/refresh (spec: Accounts and tokens; Authentication 1, 2, 4, 5).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { bearerSecurity, Email, searchErrors } from "../../platform/http/schemas.js";
 import { AuthService } from "./service.js";
 import { bearerOf } from "../../tenancy/authenticate.js";

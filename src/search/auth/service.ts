@@ -5,7 +5,7 @@
 // Throttles: login 10/min and refresh 30/min per IP; failed attempts 5 per e-mail or 10 per
 // client_id within 15 minutes (reset on success) → 429 too_many_requests.
 import { authenticator } from "otplib";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { sha256, safeEqual, uuid } from "../../platform/ids.js";
 import { secretAad, secretBoxFor } from "../../platform/secrets.js";

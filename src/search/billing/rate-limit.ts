@@ -4,7 +4,7 @@
 // In-process for the embedded default; through Redis (REDIS_URL) so several processes enforce
 // one budget. The plan is read per request, so a plan change applies at once.
 import type { FastifyRequest } from "fastify";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import type { Limiter } from "../../platform/rate-limit.js";
 import { PLANS, type Plan } from "../../tenancy/plans.js";

@@ -8,7 +8,7 @@
 //   POST /billing/webhooks/stripe                         Stripe events (raw body, signature verified)
 import { Type } from "typebox";
 import type { FastifyReply } from "fastify";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { searchErrors } from "../../platform/http/schemas.js";
 import { toAppError } from "../../platform/errors/map.js";

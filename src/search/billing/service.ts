@@ -10,7 +10,7 @@
 // page (TEST MODE) whose single-use session id (256 random bits, stored hashed) expires after an
 // hour. Stripe events are applied once each (their id is claimed in the same transaction as the
 // change) and in order per store (an event older than the last applied one changes nothing).
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import type { Executor, Tx } from "../../platform/db/index.js";
 import type { BillingProvider } from "../../platform/db/schema.js";
 import { AppError } from "../../platform/errors/catalogue.js";

@@ -8,7 +8,7 @@
 // at the next tick. Several processes sharing one database each flush their own counts; the
 // additive upsert makes that exact, so no shared counter (Redis) is needed for correctness.
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { hourBucket } from "./period.js";
 import { BillingRepository, type UsageIncrement } from "./repository.js";
 

@@ -10,7 +10,7 @@
 // size → metadata.size (any of, ignoring case); sku → metadata.sku.
 // Published: every product except those whose metadata says `published: false` or
 // `status: "draft" | "archived"`.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { isAppError } from "../../platform/errors/catalogue.js";
 import type { CatalogLiveRow, CatalogMatch, CatalogPort, CatalogProduct } from "../../assistant/storefront/catalog-port.js";
 import { colorMatches, parseColorFilter, sqlConditions, type MetadataFilter, type SearchFilters } from "../search/filters.js";

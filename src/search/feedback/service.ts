@@ -20,7 +20,7 @@
 // Popular products: Σ weight × quantity over the window's feedback, weights click 1 (quantity not
 // counted), add_to_cart 3 × quantity, purchase 5 × quantity.
 // Suggestions: the most frequent text queries of the window that returned at least one result.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import type { FeedbackAction } from "../../platform/db/schema.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId } from "../../platform/ids.js";

@@ -1,7 +1,7 @@
 // POST /v1/products/bulk and /v1/jobs/{job_id} (spec: Products and jobs).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { searchErrors } from "../../platform/http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";

@@ -16,7 +16,7 @@
 // Stopping (SIGTERM): stop() aborts the job's signal; no new item starts, the items in flight
 // finish and commit, and the job goes back to the queue at once (its unstarted items still
 // pending) so the next start, or another worker, resumes it without waiting for the lease.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import type { Tx } from "../../platform/db/index.js";
 import { AppError, isAppError } from "../../platform/errors/catalogue.js";
 import { randomSecret, uuid } from "../../platform/ids.js";

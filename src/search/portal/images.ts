@@ -6,7 +6,7 @@
 // because an <img src> cannot carry an Authorization header.
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { searchErrors } from "../../platform/http/schemas.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { storeOf } from "../../tenancy/authenticate.js";

@@ -20,7 +20,7 @@ import path from "node:path";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { sendScript } from "../../platform/http/scripts.js";
 import { loadWidgetFiles, type WIDGET_FILES } from "../../shared/chat-files.js";
@@ -181,7 +181,7 @@ export async function portalRoutes(app: App, ctx: AppContext) {
   });
   const storePage = async (request: FastifyRequest, reply: FastifyReply) => {
     const { slug } = request.params as { slug: string };
-    if (!SLUG.test(slug) || RESERVED.has(slug)) return reply.callNotFound();
+    if (!SLUG.test(slug) || RESERVED.has(slug)) { reply.callNotFound(); return; }
     return sendIndex(request, reply);
   };
   app.get("/:slug/portal", page, storePage);

@@ -3,7 +3,7 @@
 // can search at once with no internet. Installing reads the images directly (no HTTP round trip
 // to ourselves) and indexes them through the normal write path.
 import sharp from "sharp";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError, isAppError } from "../../platform/errors/catalogue.js";
 import type { ProductsService } from "./service.js";
 

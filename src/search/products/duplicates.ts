@@ -1,6 +1,6 @@
 // Whether new products are checked for near-duplicates (DUPLICATE_DETECTION: on, off, or auto =
 // on unless the built-in test model is active, whose similarities carry no meaning beyond colour).
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { modelIdentity } from "../../embeddings/identity.js";
 
 export function duplicateDetectionOn(ctx: AppContext): boolean {

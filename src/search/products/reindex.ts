@@ -3,7 +3,7 @@
 // stored copy (no download), embeds in batches and replaces each vector in its own transaction,
 // so an interrupted run can simply be started again. It also rewrites every product's lexical
 // index row from its metadata (issue 15).
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { LexicalRepository } from "../../lexical/repository.js";
 import { ProductsRepository } from "./repository.js";

@@ -1,7 +1,7 @@
 // /v1/products (spec: Products and jobs): index, list, get, update, delete, demo (bulk: ../jobs/routes.ts).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { searchErrors } from "../../platform/http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";

@@ -5,7 +5,7 @@
 // write() runs one product in its own transaction; writeBatch() runs many (a bulk job's batch) in
 // ONE transaction with a savepoint per item, so each item still commits all or nothing.
 // The in-memory vector index is brought in step after the commit.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { sql } from "kysely";
 import type { Tx } from "../../platform/db/index.js";
 import { AppError } from "../../platform/errors/catalogue.js";

@@ -3,7 +3,7 @@
 // a search. An entry is rebuilt after a product of the store is written or deleted in this
 // process (src/lexical/changes.ts), and at the latest CATEGORY_CACHE_TTL_MS after it was built
 // (writes by other processes).
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { textVersion } from "../../lexical/changes.js";
 import type { SearchRepository } from "./repository.js";
 import { categoryVocabulary, type CategoryVocabulary } from "./understand.js";

@@ -123,7 +123,7 @@ function equals(dialect: Dialect, field: string, value: Scalar): Cond {
 
 function compile(dialect: Dialect, m: MetadataFilter): Cond {
   const a = accessors(dialect, m.field);
-  const list = (Array.isArray(m.value) ? m.value : [m.value]) as Scalar[];
+  const list = (Array.isArray(m.value) ? m.value : [m.value]);
   const anyOf = () => sql<SqlBool>`(${sql.join(list.map((v) => equals(dialect, m.field, v)), sql` OR `)})`;
   switch (m.operator) {
     case "eq":

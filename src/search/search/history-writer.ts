@@ -8,7 +8,7 @@
 // A batch that fails (e.g. the store was deleted meanwhile) is retried row by row; rows that still
 // fail are dropped with a warning, as a failed history insert never failed the search either.
 import type { Selectable } from "kysely";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import type { Database } from "../../platform/db/index.js";
 import type { SearchHistoryTable } from "../../platform/db/schema.js";
 

@@ -7,7 +7,7 @@
 // Case folding is JavaScript's toLowerCase (full Unicode); SQLite's lower() folds ASCII only, so
 // the two differ only for non-ASCII letters, where this is the behaviour the spec asks for
 // ("ignoring case").
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import type { AttributeFilter, ProductAttributes } from "../../vectors/attributes.js";
 import { colorMatches, parseColorFilter, type MetadataFilter, type Scalar, type SearchFilters } from "./filters.js";
 import type { SearchRepository } from "./repository.js";
@@ -68,7 +68,7 @@ function equals(v: Json, value: Scalar): boolean {
 
 function compile(m: MetadataFilter): (metadata: Json) => boolean {
   const path = m.field.split(".");
-  const list = (Array.isArray(m.value) ? m.value : [m.value]) as Scalar[];
+  const list = (Array.isArray(m.value) ? m.value : [m.value]);
   const folded = list.map((x) => (typeof x === "string" ? lower(x) : x));
   const anyOf = (v: Json) => folded.some((x) => equals(v, x));
   switch (m.operator) {

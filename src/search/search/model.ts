@@ -9,7 +9,7 @@
 //   default_semantic_weight / default_fusion_method — text ranking defaults (see fusion.ts): with
 //                     a real model the values the relevance evaluation chose (npm run eval:search),
 //                     with the test model lexical evidence leads, without a model text search is lexical.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { modelIdentity } from "../../embeddings/identity.js";
 import { duplicateDetectionOn } from "../products/duplicates.js";
 import type { FusionMethod } from "./fusion.js";

@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Type, type Static, type TSchema } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError, isAppError } from "../../platform/errors/catalogue.js";
 import { searchErrors, SearchErrorSchema, bearerSecurity } from "../../platform/http/schemas.js";
 import { strictAjv, validateBody } from "../../platform/http/validation.js";
@@ -121,8 +121,8 @@ export async function searchRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request) => {
-      const b = request.body as Static<typeof UploadMultipart>;
-      return service.upload(storeOf(request).id, b.image as Buffer, common(b));
+      const b = request.body;
+      return service.upload(storeOf(request).id, b.image, common(b));
     },
   );
 
@@ -151,7 +151,7 @@ export async function searchRoutes(app: App, ctx: AppContext) {
     async (request) => {
       if (!isMultipart(request)) return modes["multi-image"].run(storeOf(request).id, request.body);
       const b = request.body as Static<typeof MultiImageMultipart>;
-      const files = (Array.isArray(b.images) ? b.images : [b.images]) as Buffer[];
+      const files = (Array.isArray(b.images) ? b.images : [b.images]);
       return service.multiImage(storeOf(request).id, { files }, b.mode ?? "average", common(b));
     },
   );
@@ -171,7 +171,7 @@ export async function searchRoutes(app: App, ctx: AppContext) {
     async (request) => {
       if (!isMultipart(request)) return modes.crop.run(storeOf(request).id, request.body);
       const b = request.body as Static<typeof CropMultipart>;
-      return service.crop(storeOf(request).id, { file: b.image as Buffer, region: parseRegion(b.region) }, common(b));
+      return service.crop(storeOf(request).id, { file: b.image, region: parseRegion(b.region) }, common(b));
     },
   );
 

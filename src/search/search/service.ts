@@ -14,7 +14,7 @@
 //   multi-image — average: sim to the normalised mean of the images; best: the highest sim to
 //     any image; union: the images' result lists interleaved rank by rank (first seen wins),
 //     each result keeping its own sim.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { uuid } from "../../platform/ids.js";
 import type { SearchStage } from "../../platform/metrics.js";

@@ -2,7 +2,7 @@
 // Entries are single IPv4/IPv6 addresses or CIDR ranges, kept in canonical form. While the list
 // is non-empty, machine grants (/oauth/token and their tokens) and API keys of the store are
 // refused from any other client address with 403 ip_not_allowed. User logins are not: see README.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId } from "../../platform/ids.js";
 import { formatRange, parseRange } from "../../tenancy/security/ip.js";

@@ -1,7 +1,7 @@
 // GET /v1/security/overview: one read of the store's security posture — 2FA per member, active
 // API keys (never secrets), the IP allow-list, recent failed logins (auth_events "login_failed")
 // and the last client-secret rotation (stores.secret_rotated_at).
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { apiKeyView } from "./api-keys.js";

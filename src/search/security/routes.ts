@@ -2,7 +2,7 @@
 // keys, the IP allow-list and the security overview per store.
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { searchErrors, bearerSecurity } from "../../platform/http/schemas.js";
 import { AccountsService } from "../accounts/service.js";
 import { actorUserIdOf, requireRole, storeOf, userIdOf } from "../../tenancy/authenticate.js";

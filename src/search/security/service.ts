@@ -4,7 +4,7 @@
 //   disable → needs a current code; status → enabled / pending.
 import { authenticator } from "otplib";
 import QRCode from "qrcode";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { consumeTotp, sealTotpSecret } from "../auth/service.js";

@@ -3,7 +3,7 @@
 import { Type } from "typebox";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { Email, searchErrors } from "../../platform/http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";

@@ -7,7 +7,7 @@
 //   cancel  → pending → cancelled; no resend exists: a fresh invite gets a new token.
 // A used, cancelled or expired token answers a distinct 4xx (invite_already_used 409,
 // invite_cancelled 410, invite_expired 410); an unknown one invalid_invite 404.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret, sha256, uuid } from "../../platform/ids.js";
 import { hashPassword, passwordProblem } from "../../platform/auth/passwords.js";

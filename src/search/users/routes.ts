@@ -4,7 +4,7 @@
 import { Type } from "typebox";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { Email, searchErrors } from "../../platform/http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";

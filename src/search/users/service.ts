@@ -6,7 +6,7 @@
 //   - Nobody grants more than they hold: the permissions a caller hands out (via groups, roles
 //     or group definitions) must all be its own. Members manage only members and roles at or
 //     below their own rank (owner > admin > developer > viewer); a store keeps at least one owner.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, uuid } from "../../platform/ids.js";
 import { hashPassword, passwordProblem } from "../../platform/auth/passwords.js";
@@ -192,7 +192,7 @@ export class UsersService {
       description: BUILT_IN_GROUPS[role].description,
       permission_names: [...ROLE_PERMISSIONS[role]] as string[],
       built_in: true,
-      role: role as Role | null,
+      role: role,
       member_count: members.filter((m) => m.role === role).length,
       created_at: null as string | null,
     }));
@@ -279,7 +279,7 @@ export class UsersService {
     const found = await this.repo.findGroups(storeId, custom);
     const missing = custom.find((id) => !found.some((g) => g.id === id));
     if (missing) throw new AppError("not_found", `No group ${missing} in this store.`, { group_id: missing });
-    return { role: explicitRole ?? builtIn[0] ?? ("viewer" as Role), builtInRole: builtIn[0], custom };
+    return { role: explicitRole ?? builtIn[0] ?? ("viewer"), builtInRole: builtIn[0], custom };
   }
 
   /**

@@ -2,7 +2,7 @@
 // with exponential backoff and ±20 % jitter for about 22 hours (13 attempts), 2xx = delivered,
 // 410 from the receiver disables the webhook and cancels its pending deliveries. Every attempt
 // is logged (status code, duration, error, next retry). Safe to run in several processes.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { uuid } from "../../platform/ids.js";
 import { secretAad, secretBoxFor } from "../../platform/secrets.js";
 import { OutboundError, type SafeFetch } from "../../platform/outbound/safe-fetch.js";

@@ -1,7 +1,7 @@
 // Webhook registrations and the outbox. Events are written as delivery rows in the caller's
 // transaction (`emit`), so a delivery exists exactly when the change it reports committed; the
 // dispatcher (dispatcher.ts) sends them. Secrets are the caller's HMAC keys and are never echoed.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import type { Executor } from "../../platform/db/index.js";
 import { secretAad, secretBoxFor } from "../../platform/secrets.js";
 import { AppError } from "../../platform/errors/catalogue.js";

@@ -20,7 +20,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type, type Static, type TSchema } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import { loadScript, sendScript } from "../../platform/http/scripts.js";
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { searchErrors } from "../../platform/http/schemas.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
@@ -301,8 +301,8 @@ export async function widgetRoutes(app: App, ctx: AppContext) {
         { consumes: ["multipart/form-data"] },
       ),
       async (request) => {
-        const b = request.body as Static<typeof WidgetUploadBody>;
-        return search.upload(widgetOf(request).store.id, b.image as Buffer, common(b));
+        const b = request.body;
+        return search.upload(widgetOf(request).store.id, b.image, common(b));
       },
     );
 

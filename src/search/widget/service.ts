@@ -10,7 +10,7 @@
 // Widget searches are the ordinary search modes (history rows with source "widget", so every
 // search has a search_id the widget's feedback attributes to); each result also carries the
 // product's `image_url` so the widget can show it.
-import type { AppContext } from "../../platform/context.js";
+import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
 import { AccountsRepository } from "../../tenancy/stores/repository.js";
@@ -40,7 +40,7 @@ export function widgetKeyView(row: WidgetKeyRow) {
     name: row.name,
     key_prefix: row.key_prefix,
     allowed_origins: JSON.parse(row.allowed_origins) as string[],
-    status: (row.revoked_at === null ? "active" : "revoked") as WidgetKeyStatus,
+    status: row.revoked_at === null ? ("active" as const) : ("revoked" as const),
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
     last_used_at: iso(row.last_used_at),

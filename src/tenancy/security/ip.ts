@@ -31,7 +31,7 @@ function parseV4(text: string): bigint | undefined {
 }
 
 function parseV6(text: string): bigint | undefined {
-  if (net.isIPv6(text) === false) return undefined;
+  if (!net.isIPv6(text)) return undefined;
   let head = text;
   let tailV4: bigint | undefined;
   const lastColon = head.lastIndexOf(":");

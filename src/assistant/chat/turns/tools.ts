@@ -1,7 +1,7 @@
 // What every intent module of a chat turn gets from the ChatService: the app context, the
 // knowledge engine and storefront gateway, the turn (session, thread, text), the event emitter,
 // the thread's language, the clock, consent-gated proposals and the thread's previous question.
-import type { AppContext } from "../../../platform/context.js";
+import type { AppContext } from "../../../context/context.js";
 import type { Lease } from "../../../platform/concurrency.js";
 import type { ShopperSession } from "../../auth.js";
 import type { Knowledge } from "../../knowledge/types.js";

@@ -1,6 +1,6 @@
 // What every migration file is: a factory of a Kysely migration for the dialect's column types
 // (kept apart from migrate.ts, which imports the migrations, so that no import cycle runs through it).
-import type { Migration } from "kysely";
+import type { Kysely, Migration } from "kysely";
 import type { Dialect } from "../types.js";
 import type { SecretBox } from "../../secrets.js";
 
@@ -12,6 +12,18 @@ export interface ColumnTypes {
   blob: "bytea" | "blob";
   /** The connector key's box, for migrations that seal secrets (0014); absent in tools that open no secrets. */
   secrets?: SecretBox;
+  /** Data steps that need the product's own code, handed in by the application (see DataHooks). */
+  hooks?: DataHooks;
+}
+
+/**
+ * Data steps of a migration that need the product's code (platform imports nothing of the
+ * product): the composition root (src/context/context.ts) hands them in. A migration that needs
+ * one which is absent, with rows to process, fails and says how to run it.
+ */
+export interface DataHooks {
+  /** Writes the lexical index rows of every existing product (migration 0018). */
+  indexProductText?(db: Kysely<any>, dialect: Dialect): Promise<void>;
 }
 
 export type MigrationFactory = (types: ColumnTypes) => Migration;

@@ -1,10 +1,10 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
-import { bearer, machineToken, registerStore } from "../../../test/support/factories.js";
-import { solidImage } from "../../../test/support/servers.js";
-import { ProductsService } from "../../search/products/service.js";
-import { createMetrics } from "../metrics.js";
+import { createTestApp, describeEachDialect, type TestApp } from "../../test/support/harness.js";
+import { bearer, machineToken, registerStore } from "../../test/support/factories.js";
+import { solidImage } from "../../test/support/servers.js";
+import { ProductsService } from "../search/products/service.js";
+import { createMetrics } from "../platform/metrics.js";
 
 /** The value of a sample line `name{labels} value` (0 when absent). */
 function sample(text: string, name: string, labels: string): number {

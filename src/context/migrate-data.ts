@@ -32,13 +32,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql, type Kysely, type RawBuilder } from "kysely";
-import { openDatabase, type Database, type Executor } from "./index.js";
-import { LexicalRepository } from "../../lexical/repository.js";
-import { migrations } from "./migrations/index.js";
-import { createVectorIndex } from "../../vectors/index.js";
-import { VectorRepository } from "../../vectors/repository.js";
-import { fromBlob, toPgVector, vectorsEqual } from "../../vectors/math.js";
-import { ImageFiles } from "../images/store.js";
+import { dataHooks } from "./context.js";
+import { openDatabase, type Database, type Executor } from "../platform/db/index.js";
+import { LexicalRepository } from "../lexical/repository.js";
+import { migrations } from "../platform/db/migrations/index.js";
+import { createVectorIndex } from "../vectors/index.js";
+import { VectorRepository } from "../vectors/repository.js";
+import { fromBlob, toPgVector, vectorsEqual } from "../vectors/math.js";
+import { ImageFiles } from "../platform/images/store.js";
 
 export interface MigrateDataOptions {
   /** The SQLite file, or a DATA_DIR holding `shopsight.db`. */
@@ -165,7 +166,7 @@ export async function migrateData(options: MigrateDataOptions): Promise<MigrateD
   let target: Database | undefined;
   try {
     await checkSourceMigrations(source.db);
-    target = await openDatabase({ kind: "postgres", url }, { ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}), migrate: true });
+    target = await openDatabase({ kind: "postgres", url }, { ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}), migrate: true, hooks: dataHooks });
     const tgt = target;
     const tables = await readTables(source.db);
     const order = fkOrder(tables);
@@ -254,7 +255,7 @@ async function rebuildLexicalIndex(tx: Kysely<any>, storeIds: string[]): Promise
   let q = tx.selectFrom("products").select(["store_id", "product_id", "metadata"]);
   if (storeIds.length > 0) q = q.where("store_id", "in", storeIds);
   const rows = (await q.execute()) as { store_id: string; product_id: string; metadata: unknown }[];
-  const lexical = new LexicalRepository(tx as unknown as Executor, "postgres");
+  const lexical = new LexicalRepository(tx, "postgres");
   for (const r of rows) {
     await lexical.upsert(r.store_id, r.product_id, (typeof r.metadata === "string" ? JSON.parse(r.metadata) : r.metadata) as Record<string, unknown>);
   }

@@ -1,6 +1,6 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { ManualClock } from "./clock.js";
+import { ManualClock } from "../platform/clock.js";
 import { startMaintenance } from "./maintenance.js";
 import { createTestApp, describeEachDialect, type TestApp } from "../../test/support/harness.js";
 

@@ -11,10 +11,10 @@
 // Also installs the onResponse hook that feeds the HTTP request metrics.
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { AppContext } from "../context.js";
-import { modelIdentity } from "../../embeddings/identity.js";
-import { AppError } from "../errors/catalogue.js";
-import type { App } from "./app.js";
+import type { AppContext } from "./context.js";
+import { modelIdentity } from "../embeddings/identity.js";
+import { AppError } from "../platform/errors/catalogue.js";
+import type { App } from "../platform/http/app.js";
 
 export type CheckResult = "ok" | "failed" | "not_configured" | "disabled";
 

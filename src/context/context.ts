@@ -4,23 +4,25 @@
 // PostgreSQL schema; nothing else constructs adapters.
 import path from "node:path";
 import { Redis } from "ioredis";
-import type { Config } from "./config.js";
-import { systemClock, type Clock } from "./clock.js";
-import { openDatabase, type Database } from "./db/index.js";
-import { createMailer, type Mailer } from "./mail/index.js";
-import { TokenSigner, loadSigningKey } from "./auth/tokens.js";
-import { secretBoxFor } from "./secrets.js";
-import { createRevocationStore, type RevocationStore } from "./auth/revocations.js";
-import { createLimiterFactory, type LimiterFactory } from "./rate-limit.js";
-import { createConcurrencyFactory, type ConcurrencyFactory } from "./concurrency.js";
-import { createSafeFetch, type SafeFetch } from "./outbound/safe-fetch.js";
-import { JobQueue } from "./jobs/queue.js";
-import { createMetrics, type Metrics } from "./metrics.js";
+import type { Config } from "../platform/config.js";
+import { systemClock, type Clock } from "../platform/clock.js";
+import { openDatabase, type Database } from "../platform/db/index.js";
+import { createMailer, type Mailer } from "../platform/mail/index.js";
+import { TokenSigner, loadSigningKey } from "../platform/auth/tokens.js";
+import { secretBoxFor } from "../platform/secrets.js";
+import { createRevocationStore, type RevocationStore } from "../platform/auth/revocations.js";
+import { createLimiterFactory, type LimiterFactory } from "../platform/rate-limit.js";
+import { createConcurrencyFactory, type ConcurrencyFactory } from "../platform/concurrency.js";
+import { createSafeFetch, type SafeFetch } from "../platform/outbound/safe-fetch.js";
+import { JobQueue } from "../platform/jobs/queue.js";
+import { createMetrics, type Metrics } from "../platform/metrics.js";
 import { ImagePipeline } from "../embeddings/pipeline.js";
 import { loadConfiguredModel, type LoadLog } from "../embeddings/load.js";
 import type { EmbeddingModel } from "../embeddings/types.js";
 import { createVectorIndex, type VectorIndex } from "../vectors/index.js";
-import { createImageStore, type ImageStore } from "./images/store.js";
+import { indexAllProducts } from "../lexical/repository.js";
+import type { DataHooks } from "../platform/db/migrate.js";
+import { createImageStore, type ImageStore } from "../platform/images/store.js";
 
 export interface AppContext {
   config: Config;
@@ -48,6 +50,9 @@ export interface AppContext {
   close(): Promise<void>;
 }
 
+/** The data steps of migrations that need product code (platform imports none). */
+export const dataHooks: DataHooks = { indexProductText: (db, dialect) => indexAllProducts(db, dialect) };
+
 export interface ContextOverrides {
   clock?: Clock;
   mailer?: Mailer;
@@ -65,6 +70,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const database = await openDatabase(config.database, {
     ...(overrides.pgSchema ? { pgSchema: overrides.pgSchema } : {}),
     secrets: secretBoxFor(config),
+    hooks: dataHooks,
   });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   const mailer = overrides.mailer ?? createMailer(config.mail, clock);
