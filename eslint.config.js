@@ -5,7 +5,9 @@
 //   three deliberate changes: `!` non-null assertions are allowed (used after a check the
 //   compiler cannot follow, e.g. a Map read guarded by `has`); numbers and booleans may appear in
 //   template strings; `require-await` is off because many async methods implement an async
-//   interface without awaiting anything themselves.
+//   interface without awaiting anything themselves; `no-unnecessary-type-conversion` is off because
+//   values read from database drivers are converted on purpose (a driver may return a bigint or
+//   numeric column as a string whatever the declared type says).
 // - Tests, benchmarks, evaluations, scripts and the portal: `recommended` (syntax only). Tests read
 //   JSON bodies as `any` on purpose and node:test's `test()` returns a promise nobody awaits.
 // - Browser scripts shipped as plain JavaScript (web/widget, web/chat): ESLint's recommended.
@@ -25,6 +27,7 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-non-null-assertion": "off",
       "@typescript-eslint/require-await": "off",
+      "@typescript-eslint/no-unnecessary-type-conversion": "off",
       "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true, allowBoolean: true }],
       "@typescript-eslint/no-confusing-void-expression": ["error", { ignoreArrowShorthand: true }],
     },

@@ -31,9 +31,10 @@
 // without a store filter.
 import fs from "node:fs";
 import path from "node:path";
-import { sql, type Kysely, type RawBuilder } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import { dataHooks } from "./context.js";
-import { openDatabase, type Database, type Executor } from "../platform/db/index.js";
+import { openDatabase, type Database } from "../platform/db/index.js";
+import type { MigrationDb } from "../platform/db/migrate.js";
 import { LexicalRepository } from "../lexical/repository.js";
 import { migrations } from "../platform/db/migrations/index.js";
 import { createVectorIndex } from "../vectors/index.js";
@@ -251,7 +252,7 @@ export async function migrateData(options: MigrateDataOptions): Promise<MigrateD
 }
 
 /** Writes the PostgreSQL lexical index rows of the copied products (all, or those of `storeIds`). */
-async function rebuildLexicalIndex(tx: Kysely<any>, storeIds: string[]): Promise<number> {
+async function rebuildLexicalIndex(tx: MigrationDb, storeIds: string[]): Promise<number> {
   let q = tx.selectFrom("products").select(["store_id", "product_id", "metadata"]);
   if (storeIds.length > 0) q = q.where("store_id", "in", storeIds);
   const rows = (await q.execute()) as { store_id: string; product_id: string; metadata: unknown }[];
@@ -264,7 +265,7 @@ async function rebuildLexicalIndex(tx: Kysely<any>, storeIds: string[]): Promise
 
 // ------------------------------------------------------------------ schema --
 
-async function checkSourceMigrations(db: Kysely<any>): Promise<void> {
+async function checkSourceMigrations(db: MigrationDb): Promise<void> {
   const has = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'kysely_migration'`.execute(db);
   if (Number(has.rows[0]?.n ?? 0) === 0) throw new MigrateDataError("The source is not a Shopsight database (no kysely_migration table).");
   const applied = new Set((await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db)).rows.map((r) => r.name));
@@ -279,7 +280,7 @@ async function checkSourceMigrations(db: Kysely<any>): Promise<void> {
   }
 }
 
-async function readTables(db: Kysely<any>): Promise<Map<string, TableInfo>> {
+async function readTables(db: MigrationDb): Promise<Map<string, TableInfo>> {
   const names = (
     await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`.execute(db)
   ).rows
@@ -315,7 +316,7 @@ export function fkOrder(tables: Map<string, TableInfo>): TableInfo[] {
   return out;
 }
 
-async function checkTargetColumns(db: Kysely<any>, tables: Map<string, TableInfo>): Promise<void> {
+async function checkTargetColumns(db: MigrationDb, tables: Map<string, TableInfo>): Promise<void> {
   const rows = (
     await sql<{ table_name: string; column_name: string }>`
       SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()`.execute(db)
@@ -334,7 +335,7 @@ async function checkTargetColumns(db: Kysely<any>, tables: Map<string, TableInfo
 }
 
 /** PostgreSQL column types of every table: "vector", "jsonb", "bytea", … (udt_name). */
-async function targetTypes(db: Kysely<any>): Promise<Map<string, Map<string, string>>> {
+async function targetTypes(db: MigrationDb): Promise<Map<string, Map<string, string>>> {
   const rows = (
     await sql<{ table_name: string; column_name: string; udt_name: string }>`
       SELECT table_name, column_name, udt_name FROM information_schema.columns WHERE table_schema = current_schema()`.execute(db)
@@ -349,7 +350,7 @@ async function targetTypes(db: Kysely<any>): Promise<Map<string, Map<string, str
 
 // ------------------------------------------------------------------ scope ---
 
-async function resolveStores(db: Kysely<any>, wanted: string[] | undefined): Promise<{ id: string; slug: string }[] | "all"> {
+async function resolveStores(db: MigrationDb, wanted: string[] | undefined): Promise<{ id: string; slug: string }[] | "all"> {
   if (!wanted || wanted.length === 0) return "all";
   const out: { id: string; slug: string }[] = [];
   for (const w of wanted) {
@@ -389,20 +390,20 @@ function scopeFilter(scope: Scope, storeIds: string[]): RawBuilder<unknown> | un
   }
 }
 
-async function countRows(db: Kysely<any>, table: TableInfo, scope: Scope, storeIds: string[]): Promise<number> {
+async function countRows(db: MigrationDb, table: TableInfo, scope: Scope, storeIds: string[]): Promise<number> {
   const where = scopeFilter(scope, storeIds);
   const res = await sql<{ n: number | string }>`SELECT count(*) AS n FROM ${id(table.name)} ${where ? sql`WHERE ${where}` : sql``}`.execute(db);
   return Number(res.rows[0]?.n ?? 0);
 }
 
-async function primaryKeys(db: Kysely<any>, table: TableInfo): Promise<unknown[][]> {
+async function primaryKeys(db: MigrationDb, table: TableInfo): Promise<unknown[][]> {
   const cols = table.primaryKey.length > 0 ? table.primaryKey : table.columns;
   const res = await sql<Record<string, unknown>>`SELECT ${ids(cols)} FROM ${id(table.name)}`.execute(db);
   return res.rows.map((r) => cols.map((c) => r[c]));
 }
 
 /** How many of `keys` (primary-key tuples) the target holds. */
-async function countPresent(db: Kysely<any>, table: TableInfo, keys: unknown[][]): Promise<number> {
+async function countPresent(db: MigrationDb, table: TableInfo, keys: unknown[][]): Promise<number> {
   const cols = table.primaryKey.length > 0 ? table.primaryKey : table.columns;
   let n = 0;
   for (let i = 0; i < keys.length; i += 500) {
@@ -415,7 +416,7 @@ async function countPresent(db: Kysely<any>, table: TableInfo, keys: unknown[][]
 }
 
 /** Without force: the target must hold nothing of what is about to be copied. */
-async function checkTargetEmpty(db: Kysely<any>, order: TableInfo[], scopes: Map<string, Scope>, storeIds: string[]): Promise<void> {
+async function checkTargetEmpty(db: MigrationDb, order: TableInfo[], scopes: Map<string, Scope>, storeIds: string[]): Promise<void> {
   const busy: string[] = [];
   for (const table of order) {
     const scope = scopes.get(table.name)!;
@@ -435,8 +436,8 @@ async function checkTargetEmpty(db: Kysely<any>, order: TableInfo[], scopes: Map
 // ------------------------------------------------------------------- copy ---
 
 async function copyTable(
-  src: Kysely<any>,
-  tx: Kysely<any>,
+  src: MigrationDb,
+  tx: MigrationDb,
   table: TableInfo,
   scope: Scope,
   storeIds: string[],
@@ -531,7 +532,7 @@ function converter(udt: string | undefined): (v: unknown) => unknown {
   }
   if (udt === "bytea") return (v) => (v == null || Buffer.isBuffer(v) ? v : Buffer.from(v as Uint8Array));
   if (udt === "jsonb" || udt === "json") return (v) => (v == null || typeof v === "string" ? v : JSON.stringify(v));
-  if (udt === "text") return (v) => (v == null || typeof v === "string" ? v : Buffer.isBuffer(v) ? v.toString("utf8") : String(v));
+  if (udt === "text") return (v) => (v == null || typeof v === "string" ? v : Buffer.isBuffer(v) ? v.toString("utf8") : typeof v === "number" || typeof v === "bigint" || typeof v === "boolean" ? String(v) : JSON.stringify(v));
   return (v) => (typeof v === "bigint" ? v.toString() : v);
 }
 
@@ -543,7 +544,7 @@ interface VectorCount {
   n: number;
 }
 
-async function vectorCounts(db: Kysely<any>, storeIds: string[]): Promise<VectorCount[]> {
+async function vectorCounts(db: MigrationDb, storeIds: string[]): Promise<VectorCount[]> {
   const where = storeIds.length > 0 ? sql`WHERE store_id IN (${sql.join(storeIds.map((s) => sql`${s}`))})` : sql``;
   const res = await sql<{ store_id: string; dim: number | string; n: number | string }>`
     SELECT store_id, dim, count(*) AS n FROM product_vectors ${where} GROUP BY store_id, dim ORDER BY store_id, dim`.execute(db);

@@ -94,7 +94,7 @@ export const labToHex = (lab: Lab): string => rgbToHex(labToRgb(lab));
 export function parseHexColor(input: string): Rgb | null {
   const m = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(input.trim());
   if (!m || m[1] === undefined) return null;
-  const h = m[1].length === 3 ? [...m[1]].map((c) => c + c).join("") : m[1];
+  const h = m[1].length === 3 ? m[1].replace(/./g, (c) => c + c) : m[1];
   const n = parseInt(h, 16);
   return { r: (n >> 16) & 0xff, g: (n >> 8) & 0xff, b: n & 0xff };
 }

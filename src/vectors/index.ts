@@ -16,7 +16,7 @@ import { EmbeddedVectorIndex } from "./embedded.js";
 import { PostgresVectorIndex } from "./postgres.js";
 
 export type { VectorMatch, VectorSearchOptions, VectorUpsert, VectorChanges, ModelCount, VectorIndex, VectorIndexOptions, ResolvedOptions } from "./types.js";
-import type { VectorMatch, VectorSearchOptions, VectorUpsert, VectorChanges, ModelCount, VectorIndex, VectorIndexOptions, ResolvedOptions } from "./types.js";
+import type { VectorIndex, VectorIndexOptions, ResolvedOptions } from "./types.js";
 
 export function resolveOptions(options: VectorIndexOptions, dialect: Database["dialect"]): ResolvedOptions {
   return {

@@ -548,7 +548,7 @@ export class VectorGroup implements FilterableGroup {
       this.next = null;
     }
     const remaining = (this.live?.pending.size ?? 0) + (this.next?.pending.size ?? 0);
-    if (remaining > 0 && !this.closed) {
+    if (remaining > 0) {
       setImmediate(() => this.work());
     } else {
       this.workerScheduled = false;

@@ -30,6 +30,7 @@ function unescapeHtml(text) {
 /** The URL when it is safe to link to (http, https, mailto, tel), else null. Input is escaped text. */
 export function safeUrl(escaped) {
   const raw = unescapeHtml(escaped).trim();
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
   if (/[\u0000-\u001f\u007f\s\\]/.test(raw)) return null;
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw);
   if (!scheme) return null;
@@ -59,6 +60,7 @@ function inline(escaped) {
     .replace(/(^|[^\w])__(?=\S)([^_]*?\S)__(?!\w)/g, "$1<strong>$2</strong>")
     .replace(/(^|[^*\w])\*(?=[^\s*])([^*]*?[^\s*])\*(?!\*)/g, "$1<em>$2</em>")
     .replace(/(^|[^\w])_(?=[^\s_])([^_]*?[^\s_])_(?!\w)/g, "$1<em>$2</em>");
+  // eslint-disable-next-line no-control-regex -- NUL delimits the code-span placeholders written above
   return text.replace(/\u0000(\d+)\u0000/g, (_, i) => codes[Number(i)]);
 }
 

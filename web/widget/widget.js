@@ -40,7 +40,7 @@
     try {
       var s = document.currentScript;
       return s && s.src ? new URL(s.src, location.href).origin : null;
-    } catch (e) {
+    } catch {
       return null;
     }
   })();
@@ -56,7 +56,7 @@
       s.setItem("__ssw", "1");
       s.removeItem("__ssw");
       return s;
-    } catch (e) {
+    } catch {
       return null;
     }
   }
@@ -70,7 +70,7 @@
       try {
         s.setItem(key, value);
         return;
-      } catch (e) {
+      } catch {
         /* quota: fall through to memory */
       }
     }
@@ -98,7 +98,7 @@
     try {
       var map = JSON.parse(getItem(ATTRIBUTION_KEY) || "{}");
       return map && typeof map === "object" ? map : {};
-    } catch (e) {
+    } catch {
       return {};
     }
   }
@@ -249,7 +249,7 @@
     var priceFormat = null;
     try {
       if (options.currency) priceFormat = new Intl.NumberFormat(undefined, { style: "currency", currency: options.currency });
-    } catch (e) {
+    } catch {
       priceFormat = null;
     }
 

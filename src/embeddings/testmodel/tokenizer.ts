@@ -37,7 +37,8 @@ export function bytesToUnicode(): string[] {
 export function learnMerges(words: readonly string[]): [string, string][] {
   const seqs: string[][] = words.map((w) => {
     const chars = Array.from(w);
-    chars[chars.length - 1] += END_OF_WORD;
+    const last = chars.length - 1;
+    chars[last] = (chars[last] ?? "") + END_OF_WORD;
     return chars;
   });
   const merges: [string, string][] = [];

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { Config } from "../config.js";
 import { runMigrations, type DataHooks } from "./migrate.js";
@@ -15,7 +15,7 @@ import type { Schema } from "./schema.js";
 import type { SecretBox } from "../secrets.js";
 
 export type { Db, Dialect, Executor, Tx } from "./types.js";
-import type { Db, Dialect, Executor, Tx } from "./types.js";
+import type { Db, Dialect, Tx } from "./types.js";
 
 export interface Database {
   db: Db;
@@ -40,10 +40,10 @@ export interface Database {
 }
 
 // int8 → number (epoch ms and counters fit in 2^53), json/jsonb stay text so both dialects agree.
-pg.types.setTypeParser(20, (v) => Number(v));
-pg.types.setTypeParser(114, (v) => v);
-pg.types.setTypeParser(3802, (v) => v);
-pg.types.setTypeParser(1700, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.JSON, (v) => v);
+pg.types.setTypeParser(pg.types.builtins.JSONB, (v) => v);
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
 export interface OpenOptions {
   /** PostgreSQL schema to use (tests isolate themselves in a schema of their own). */

@@ -165,10 +165,9 @@ export class ReplicaRouter {
 
   /** The Kysely for a replica-eligible read of a store. */
   reader(storeId: string): Kysely<Schema> {
-    const router = this;
     const driver: Driver = {
       init: async () => undefined,
-      acquireConnection: async () => router.connectionFor(storeId),
+      acquireConnection: async () => this.connectionFor(storeId),
       beginTransaction: async () => {
         throw new Error("database.reader() is for single reads; use database.transaction() on the primary");
       },
@@ -255,24 +254,23 @@ export class ReplicaRouter {
   }
 
   private async connectionFor(storeId: string): Promise<DatabaseConnection> {
-    const router = this;
     return {
-      async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-        const replica = router.pick(storeId);
+      executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+        const replica = this.pick(storeId);
         if (replica) {
           try {
             const result = await runOn<R>(replica.driver, query);
-            router.stats.replica++;
+            this.stats.replica++;
             return result;
           } catch (error) {
             if (!isServerSideFailure(error)) throw error;
             // Down or conflicting with recovery: this replica sits out until its next good poll.
             replica.healthy = false;
-            router.stats.fallbacks++;
+            this.stats.fallbacks++;
           }
         }
-        router.stats.primary++;
-        return runOn<R>(router.primaryDriver, query);
+        this.stats.primary++;
+        return runOn<R>(this.primaryDriver, query);
       },
        
       async *streamQuery(): AsyncIterableIterator<QueryResult<never>> {

@@ -54,10 +54,12 @@ export function isUniqueViolation(e: unknown): boolean {
   return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "23505";
 }
 
+const shown = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v));
+
 function describe(issue: ValidationIssue, part: string): { field: string; message: string } {
   const base = (issue.instancePath ?? "").replace(/^\//, "").replace(/\//g, ".");
-  const missing = issue.keyword === "required" ? String(issue.params?.missingProperty ?? "") : "";
-  const extra = issue.keyword === "additionalProperties" ? String(issue.params?.additionalProperty ?? "") : "";
+  const missing = issue.keyword === "required" ? shown(issue.params?.missingProperty ?? "") : "";
+  const extra = issue.keyword === "additionalProperties" ? shown(issue.params?.additionalProperty ?? "") : "";
   const leaf = missing || extra;
   const field = [part === "body" ? "" : part, base, leaf].filter(Boolean).join(".") || part;
   const message = extra ? "is not an accepted field" : (issue.message ?? "is invalid");
@@ -65,13 +67,12 @@ function describe(issue: ValidationIssue, part: string): { field: string; messag
 }
 
 const ALTERNATIVE = new Set(["const", "enum", "type"]);
-const shown = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
 /** What one const / enum / type issue allows, as text. */
 function allowedBy(issue: ValidationIssue): string[] {
   if (issue.keyword === "const") return [shown(issue.params?.allowedValue)];
-  if (issue.keyword === "enum") return ((issue.params?.allowedValues as unknown[]) ?? []).map(shown);
-  return [`a ${String(issue.params?.type ?? "value")}`];
+  if (issue.keyword === "enum") return ((issue.params?.allowedValues as unknown[] | undefined) ?? []).map(shown);
+  return [`a ${shown(issue.params?.type ?? "value")}`];
 }
 
 /**

@@ -103,7 +103,7 @@ export function boundedJsonParser(defaultParser: FastifyBodyParser<string>): Fas
     } catch (e) {
       done(e as Error, undefined); return;
     }
-    defaultParser(request, body, (error, value) => {
+    void defaultParser(request, body, (error, value) => {
       if (error) { done(error, undefined); return; }
       try {
         checkJsonKeys(value);

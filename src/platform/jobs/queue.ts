@@ -40,6 +40,8 @@ export interface QueueOptions {
   onError?: (error: unknown, job: JobRow) => void;
 }
 
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 const retryDelayMs = (attempt: number) => Math.min(60_000, 1000 * 2 ** (attempt - 1));
 
 export class JobQueue {
@@ -47,7 +49,7 @@ export class JobQueue {
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly concurrency: number;
-  private readonly handlers = new Map<string, JobHandler<any>>();
+  private readonly handlers = new Map<string, JobHandler>();
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private stopping = new AbortController();
@@ -65,11 +67,13 @@ export class JobQueue {
     this.concurrency = options.concurrency ?? 2;
   }
 
+  /** Registers the handler of one job kind; `P` types its payload where it is written (`register<{ n: number }>({…})`). */
   register<P>(handler: JobHandler<P>): void {
-    this.handlers.set(handler.kind, handler as JobHandler<any>);
+    this.handlers.set(handler.kind, handler);
   }
 
   /** Adds a job inside `tx` (so it exists exactly when the caller's change commits). */
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- P checks the payload against its handler's type where the job is written
   async enqueue<P>(tx: Executor, storeId: string, kind: string, payload: P, id = uuid()): Promise<string> {
     const now = this.clock.now();
     await tx
@@ -132,20 +136,19 @@ export class JobQueue {
     const now = this.clock.now();
     const kinds = [...this.handlers.keys()];
     if (kinds.length === 0) return undefined;
-    const due = (qb: any) =>
-      qb
-        .selectFrom("jobs")
-        .select("id")
-        .where("kind", "in", kinds)
-        .where((eb: any) =>
-          eb.or([
-            eb.and([eb("status", "=", "queued"), eb("run_after", "<=", now)]),
-            eb.and([eb("status", "=", "running"), eb("locked_until", "<", now)]),
-          ]),
-        )
-        .orderBy("run_after")
-        .limit(1);
-    const pick = this.database.dialect === "postgres" ? due(this.database.db).forUpdate().skipLocked() : due(this.database.db);
+    const due = this.database.db
+      .selectFrom("jobs")
+      .select("id")
+      .where("kind", "in", kinds)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb("status", "=", "queued"), eb("run_after", "<=", now)]),
+          eb.and([eb("status", "=", "running"), eb("locked_until", "<", now)]),
+        ]),
+      )
+      .orderBy("run_after")
+      .limit(1);
+    const pick = this.database.dialect === "postgres" ? due.forUpdate().skipLocked() : due;
     const row = await this.database.db
       .updateTable("jobs")
       .set({
@@ -180,11 +183,11 @@ export class JobQueue {
       .where("status", "=", "pending")
       .executeTakeFirst();
     return {
-      counts: counts.map((r) => ({ kind: r.kind, status: r.status, count: Number(r.n) })),
+      counts: counts.map((r) => ({ kind: r.kind, status: r.status, count: r.n })),
       oldest: counts
         .filter((r) => r.status === "queued")
-        .map((r) => ({ kind: r.kind, ageSeconds: Math.max(0, (now - Number(r.oldest)) / 1000) })),
-      outboxPending: Number(pending?.n ?? 0),
+        .map((r) => ({ kind: r.kind, ageSeconds: Math.max(0, (now - r.oldest) / 1000) })),
+      outboxPending: pending?.n ?? 0,
     };
   }
 
@@ -202,9 +205,11 @@ export class JobQueue {
     if (this.started) return;
     this.started = true;
     this.stopping = new AbortController();
+    // A function, not the property: the flag changes while this loop awaits.
+    const stopped = () => this.stopping.signal.aborted;
     const loop = async () => {
-      while (!this.stopping.signal.aborted) {
-        while (this.running.size < this.concurrency && !this.stopping.signal.aborted) {
+      while (!stopped()) {
+        while (this.running.size < this.concurrency && !stopped()) {
           let job: JobRow | undefined;
           try {
             job = await this.claim();
@@ -265,13 +270,13 @@ export class JobQueue {
       this.options.onError?.(error, job);
       const max = handler.maxAttempts ?? 5;
       if (job.attempts >= max) {
-        await this.finish(job.id, "failed", (error as Error).message ?? String(error));
+        await this.finish(job.id, "failed", messageOf(error));
         await handler.onFailed?.(ctx, error as Error);
       } else {
         const now = this.clock.now();
         await this.database.db
           .updateTable("jobs")
-          .set({ status: "queued", run_after: now + retryDelayMs(job.attempts), locked_by: null, locked_until: null, updated_at: now, error: String((error as Error).message ?? error) })
+          .set({ status: "queued", run_after: now + retryDelayMs(job.attempts), locked_by: null, locked_until: null, updated_at: now, error: messageOf(error) })
           .where("id", "=", job.id)
           .execute();
       }

@@ -30,7 +30,7 @@ import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import { performance } from "node:perf_hooks";
-import { allowAnyAddress, checkAddress, type AddressPolicy, type AddressRefusal } from "./address-policy.js";
+import { allowAnyAddress, checkAddress, type AddressPolicy } from "./address-policy.js";
 import { ALLOW_PRIVATE_HINT, normalizeHost } from "./target.js";
 
 /**
@@ -59,8 +59,8 @@ export interface OutboundErrorDetails {
   host?: string;
   /** The refused or failing address. Internal: do not show to API callers (it reveals internal DNS). */
   address?: string;
-  /** Policy refusal (address_not_allowed) or a short machine reason (invalid_url, unreachable). */
-  reason?: AddressRefusal | string;
+  /** The policy's refusal (an AddressRefusal, e.g. loopback) or a short machine reason (invalid_url, unreachable). */
+  reason?: string;
   /** The HTTP status of the last response, when one was received. */
   status?: number;
   /** The limit that was hit (bytes, milliseconds or redirects). */
@@ -164,7 +164,7 @@ export type SafeFetch = ((url: string, init?: SafeFetchInit) => Promise<SafeResp
 const MAX_URL_LENGTH = 8192;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MANAGED_HEADERS = new Set(["host", "content-length", "connection", "transfer-encoding", "keep-alive"]);
-const ORIGIN_BOUND_HEADERS = ["authorization", "cookie", "proxy-authorization"];
+const ORIGIN_BOUND_HEADERS = new Set(["authorization", "cookie", "proxy-authorization"]);
 /** Errors that happen before a request was sent: the next resolved address may be tried. */
 const CONNECT_ERRORS = new Set(["ECONNREFUSED", "ENETUNREACH", "EHOSTUNREACH", "EADDRNOTAVAIL", "EAFNOSUPPORT"]);
 
@@ -362,8 +362,7 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
             delete headers["content-type"];
           }
           if (next.origin !== url.origin) {
-            headers = { ...headers };
-            for (const h of ORIGIN_BOUND_HEADERS) delete headers[h];
+            headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !ORIGIN_BOUND_HEADERS.has(name)));
           }
           url = next;
           continue;
@@ -430,7 +429,7 @@ class Deadline {
         },
         (e: unknown) => {
           this.signal.removeEventListener("abort", onAbort);
-          reject(e);
+          reject(e instanceof Error ? e : new Error(String(e)));
         },
       );
     });

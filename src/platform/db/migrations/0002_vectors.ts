@@ -2,11 +2,11 @@
 // product. SQLite keeps float32 little-endian blobs (the in-process HNSW index is rebuilt from
 // them at start); PostgreSQL keeps pgvector `vector` values without a fixed dimension, and the
 // adapter creates one partial HNSW index per dimension in use (`product_vectors_hnsw_<dim>`).
-import { sql, type Kysely } from "kysely";
-import type { MigrationFactory } from "./types.js";
+import { sql } from "kysely";
+import type { MigrationDb, MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     if (types.dialect === "postgres") {
       // The extension is database-wide; install it into `public` so every schema (tests use one
       // each) finds the type through its search_path. The advisory lock serialises concurrent

@@ -1,10 +1,10 @@
 // Products and their stored images. Filterable metadata fields are copied into columns
 // (category, brand, price, color_name); the whole metadata document stays in `metadata`.
-import { sql, type Kysely } from "kysely";
-import type { MigrationFactory } from "./types.js";
+import { sql } from "kysely";
+import type { MigrationDb, MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     await db.schema
       .createTable("products")
       .addColumn("store_id", "text", (c) => c.notNull().references("stores.id").onDelete("cascade"))

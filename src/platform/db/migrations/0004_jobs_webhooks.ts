@@ -2,11 +2,10 @@
 // bulk-import jobs with one row per item (each item commits with its product, so a resumed job
 // redoes nothing), webhooks, and the delivery outbox written in the same transaction as the
 // change it reports, with one row per delivery attempt.
-import type { Kysely } from "kysely";
-import type { MigrationFactory } from "./types.js";
+import type { MigrationDb, MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     await db.schema
       .createTable("jobs")
       .addColumn("id", "text", (c) => c.primaryKey())

@@ -1,9 +1,8 @@
 // Scoped API keys, the IP allow-list, team invites and user groups (issue 7).
-import type { Kysely } from "kysely";
-import type { MigrationFactory } from "./types.js";
+import type { MigrationDb, MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     await db.schema
       .createTable("api_keys")
       .addColumn("id", "text", (c) => c.primaryKey())

@@ -2,11 +2,10 @@
 // period), local test-mode checkout sessions, invoices, processed Stripe events (each event is
 // applied once) and API-call usage counted per store per hour. The store's current plan stays in
 // `stores.plan`; it only changes through BillingService.applyPlanChange.
-import type { Kysely } from "kysely";
-import type { MigrationFactory } from "./types.js";
+import type { MigrationDb, MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = () => ({
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     await db.schema
       .createTable("billing_accounts")
       .addColumn("store_id", "text", (c) => c.primaryKey().references("stores.id").onDelete("cascade"))

@@ -1,9 +1,8 @@
 // Search history: one row per successful search, the anchor feedback attributes conversions to.
-import type { Kysely } from "kysely";
-import type { MigrationFactory } from "./types.js";
+import type { MigrationDb, MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     await db.schema
       .createTable("search_history")
       .addColumn("id", "text", (c) => c.primaryKey())

@@ -1,10 +1,9 @@
 // Search feedback (clicks, add-to-cart, purchases with conversion attribution) and public widget
 // keys (issue 6).
-import type { Kysely } from "kysely";
-import type { MigrationFactory } from "./types.js";
+import type { MigrationDb, MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     await db.schema
       .createTable("widget_keys")
       .addColumn("id", "text", (c) => c.primaryKey())

@@ -1,10 +1,9 @@
 // Assistant API (issue 9): store public keys, shopper sessions (opaque, hashed bearer tokens) and
 // chat threads bound to the session that made them.
-import type { Kysely } from "kysely";
-import type { MigrationFactory } from "./types.js";
+import type { MigrationDb, MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = () => ({
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     await db.schema
       .createTable("assistant_public_keys")
       .addColumn("id", "text", (c) => c.primaryKey())

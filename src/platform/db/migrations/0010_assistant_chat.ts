@@ -1,11 +1,10 @@
 // Assistant chat (issue 9): turns (the user's message and the assistant's answer, i.e. the
 // transcript), the thread's ordered event log (per-thread sequence, replayable from any process)
 // and action intents awaiting the shopper's consent.
-import type { Kysely } from "kysely";
-import type { MigrationFactory } from "./types.js";
+import type { MigrationDb, MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     await db.schema
       .createTable("assistant_turns")
       .addColumn("id", "text", (c) => c.primaryKey())

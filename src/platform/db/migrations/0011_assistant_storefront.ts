@@ -2,11 +2,10 @@
 // (private token encrypted with AES-256-GCM), the admin audit trail, per-store exchange secrets and
 // used assertion ids (single-use `jti` across processes), the embedded catalogue's carts, returns
 // and orders, and the customer id of exchanged (signed-in) shopper sessions.
-import type { Kysely } from "kysely";
-import type { MigrationFactory } from "./types.js";
+import type { MigrationDb, MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     await db.schema.alterTable("assistant_sessions").addColumn("customer_id", "text").execute();
 
     await db.schema

@@ -4,8 +4,7 @@
 //     rows written before this migration are extended by the grace;
 //   - secrets still in clear are sealed with the connector key (src/platform/secrets.ts):
 //     users.totp_secret, webhooks.secret, webhook_deliveries.secret, bulk_jobs.callback_secret.
-import type { Kysely } from "kysely";
-import type { MigrationFactory } from "./types.js";
+import type { MigrationDb, MigrationFactory } from "./types.js";
 import { isSealed, secretAad } from "../../secrets.js";
 
 const REFRESH_GRACE_MS = 300_000;
@@ -19,7 +18,7 @@ const SEALED = [
 ] as const;
 
 const migration: MigrationFactory = (types) => ({
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     await db.schema.alterTable("users").addColumn("totp_last_step", "bigint").execute();
     await db
       .updateTable("revoked_tokens")

@@ -2,11 +2,10 @@
 // bytes are. "database": in `bytes` (every existing row); "filesystem": a content-addressed file
 // of the image store, `bytes` empty. A column with a default works on both dialects without a
 // table rebuild (SQLite cannot drop NOT NULL from `bytes`).
-import type { Kysely } from "kysely";
-import type { MigrationFactory } from "./types.js";
+import type { MigrationDb, MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = () => ({
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     await db.schema
       .alterTable("product_images")
       .addColumn("stored_in", "text", (c) => c.notNull().defaultTo("database"))

@@ -7,14 +7,14 @@
 //     category / colour, C tags / description, D other metadata) with a GIN index; `words` gets a
 //     pg_trgm GIN index when the extension can be installed (typo-tolerant fallback).
 // Existing products are indexed here (the reindex command rebuilds it too).
-import { sql, type Kysely } from "kysely";
-import type { MigrationFactory } from "./types.js";
+import { sql } from "kysely";
+import type { MigrationDb, MigrationFactory } from "./types.js";
 
 /** The text fields of a product, one FTS5 column each (src/lexical/document.ts, LEXICAL_FIELDS, at the time of this migration). */
 const FIELDS = ["name", "brand", "category", "color", "tags", "description", "other"] as const;
 
 const migration: MigrationFactory = (types) => ({
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     if (types.dialect === "sqlite") {
       await sql`CREATE TABLE product_text (
         id INTEGER PRIMARY KEY,

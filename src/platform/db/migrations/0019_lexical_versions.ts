@@ -10,11 +10,11 @@
 // through its pending list, which every search scans in full until (auto)vacuum merges it (up to
 // 4 MB by default: tens of milliseconds per query after a bulk load); the list left by earlier
 // writes is merged here.
-import { sql, type Kysely } from "kysely";
-import type { MigrationFactory } from "./types.js";
+import { sql } from "kysely";
+import type { MigrationDb, MigrationFactory } from "./types.js";
 
 const migration: MigrationFactory = (types) => ({
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     if (types.dialect === "postgres") {
       // The trigram index exists only where pg_trgm could be installed (migration 0018).
       for (const index of ["product_text_document_idx", "product_text_words_trgm_idx"]) {

@@ -4,6 +4,14 @@ import type { Kysely, Migration } from "kysely";
 import type { Dialect } from "../types.js";
 import type { SecretBox } from "../../secrets.js";
 
+/**
+ * The database a migration works on. A migration sees the schema as it was when it was written,
+ * which no current TypeScript type describes, so it is untyped (Kysely's documented choice for
+ * migrations); everything outside migrations uses the typed Schema.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+export type MigrationDb = Kysely<any>;
+
 /** Column types that differ between the two dialects. */
 export interface ColumnTypes {
   dialect: Dialect;
@@ -23,7 +31,7 @@ export interface ColumnTypes {
  */
 export interface DataHooks {
   /** Writes the lexical index rows of every existing product (migration 0018). */
-  indexProductText?(db: Kysely<any>, dialect: Dialect): Promise<void>;
+  indexProductText?(db: MigrationDb, dialect: Dialect): Promise<void>;
 }
 
 export type MigrationFactory = (types: ColumnTypes) => Migration;

@@ -3,9 +3,8 @@ import { api, type Session } from "../api";
 import { Badge, FilterForm, ListTable, Options, Pager, useCursors } from "../components";
 import { TopBar } from "../topbar";
 import { ErrorNotice, Link, Section, Success, fmtDate, useAction, useLoad } from "../ui";
-import type { Item, SearchOk } from "../api-types";
+import type { SearchOk } from "../api-types";
 
-type AdminStore = Item<StorePage["stores"]>;
 type StorePage = SearchOk<"/v1/admin/stores">;
 const PLANS = ["free", "basic", "premium", "enterprise"];
 

@@ -16,10 +16,8 @@ import { CreateKeyForm, type CreatedKey } from "./keys";
 import type { StoreProps } from "./store";
 import type { AssistantOk, Item } from "../api-types";
 
-type SupportContact = NonNullable<Settings["support_contact"]>;
 type Settings = AssistantOk<"/v1/admin/settings">;
 type Policy = Item<AssistantOk<"/v1/admin/policies">["policies"]>;
-type PublicKey = Item<AssistantOk<"/v1/admin/public-keys">["keys"]>;
 
 const chatSnippet = (base: string, key: string) => `<script type="module" src="${base}/widget/index.js"></script>
 <commerce-ai-chat store-public-key="${key}" api-base-url="${base}" locale="en"></commerce-ai-chat>`;

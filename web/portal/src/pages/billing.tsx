@@ -9,7 +9,6 @@ type CurrentPlan = SearchOk<"/v1/billing/current-plan">;
 type Usage = SearchOk<"/v1/billing/usage">;
 type Invoice = Item<SearchOk<"/v1/billing/invoices">>;
 
-type PlanRow = Item<SearchOk<"/v1/billing/plans">["plans"]>;
 
 const limit = (n: number | null) => (n === null ? "unlimited" : fmtNumber(n));
 

@@ -5,9 +5,8 @@ import { productsFromFile, type ProductInput } from "../csv";
 import { Alert, ErrorNotice, Field, Section, Success, fmtDate, fmtNumber, fmtPrice, useAction, useLoad, useStoreCurrency } from "../ui";
 import type { StoreProps } from "./store";
 import { GetStarted } from "./start";
-import type { Item, SearchOk } from "../api-types";
+import type { SearchOk } from "../api-types";
 
-type Product = Item<ProductList["products"]>;
 type ProductList = SearchOk<"/v1/products">;
 type Job = SearchOk<"/v1/jobs/{job_id}">;
 /** What the page shows of a job: known from the bulk answer before the first poll. */
