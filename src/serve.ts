@@ -13,6 +13,7 @@
 // close idle keep-alive connections, finish in-flight requests and the running jobs' current step
 // (Workers.stop(), which puts interrupted bulk items back for the next start), flush usage counts,
 // close the database and exit 0 — within STOP_DEADLINE_MS whatever clients do.
+import { searchErrors } from "./search/errors.js";
 import type { FastifyBaseLogger } from "fastify";
 import { ConfigError, loadConfig, type Config } from "./platform/config.js";
 import { createContext, type AppContext } from "./context/context.js";
@@ -55,7 +56,7 @@ function portOf(app: App): number {
 /** The worker role's small HTTP server: /health, /health/live, /health/ready and /metrics. */
 async function buildOpsApp(ctx: AppContext, isReady: () => boolean): Promise<App> {
   const app = await createHttpApp({
-    kind: "search",
+    errors: searchErrors,
     config: ctx.config,
     title: "Shopsight worker",
     description: "Health and metrics of a worker process.",

@@ -1,4 +1,5 @@
 // The Assistant API: every resource plugs its routes in here.
+import { assistantErrors } from "./errors.js";
 import type { AppContext } from "../context/context.js";
 import { createHttpApp, type App, type BuildOptions } from "../platform/http/app.js";
 import { decorateAssistantRequests } from "./auth.js";
@@ -25,7 +26,7 @@ export interface AssistantBuildOptions extends BuildOptions {
 
 export async function buildAssistantApp(ctx: AppContext, options: AssistantBuildOptions): Promise<App> {
   const app = await createHttpApp({
-    kind: "assistant",
+    errors: assistantErrors,
     config: ctx.config,
     title: "Shopsight Assistant API",
     description:

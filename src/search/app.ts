@@ -19,11 +19,13 @@ import multipart from "@fastify/multipart";
 import { opsRoutes } from "../context/ops.js";
 import { adminRoutes } from "./admin/routes.js";
 import { portalRoutes } from "./portal/routes.js";
+import { searchErrors, searchSecuritySchemes } from "./errors.js";
 
 
 export async function buildSearchApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
   const app = await createHttpApp({
-    kind: "search",
+    errors: searchErrors,
+    securitySchemes: searchSecuritySchemes,
     config: ctx.config,
     title: "Shopsight Search API",
     description:

@@ -2,11 +2,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHttpApp } from "./app.js";
 import { AppError } from "../errors/catalogue.js";
+import { searchErrors } from "../../search/errors.js";
+import { assistantErrors } from "../../assistant/errors.js";
 
 const base = { config: { logLevel: "silent" as const, trustProxy: false }, title: "t", description: "d", isReady: () => true, logger: false };
 
 test("search errors use {error, message, details}; 5xx bodies hide internals", async () => {
-  const app = await createHttpApp({ kind: "search", ...base });
+  const app = await createHttpApp({ errors: searchErrors, ...base });
   app.get("/boom", async () => {
     throw new Error("database password is hunter2");
   });
@@ -28,7 +30,7 @@ test("search errors use {error, message, details}; 5xx bodies hide internals", a
 });
 
 test("assistant errors are problem details with a stable code and the correlation id", async () => {
-  const app = await createHttpApp({ kind: "assistant", ...base });
+  const app = await createHttpApp({ errors: assistantErrors, ...base });
   app.post("/v1/things", { schema: { body: { type: "object", required: ["text"], properties: { text: { type: "string" } } } } }, async () => ({}));
   await app.ready();
   const res = await app.inject({ method: "POST", url: "/v1/things", payload: {}, headers: { "x-request-id": "client-supplied-id-1" } });
@@ -47,7 +49,7 @@ test("assistant errors are problem details with a stable code and the correlatio
 
 test("health answers 503 while not ready and 200 once ready", async () => {
   let ready = false;
-  const app = await createHttpApp({ kind: "search", ...base, isReady: () => ready });
+  const app = await createHttpApp({ errors: searchErrors, ...base, isReady: () => ready });
   await app.ready();
   assert.equal((await app.inject({ method: "GET", url: "/health" })).statusCode, 503);
   ready = true;
@@ -58,7 +60,7 @@ test("health answers 503 while not ready and 200 once ready", async () => {
 });
 
 test("close lets an in-flight request finish", async () => {
-  const app = await createHttpApp({ kind: "search", ...base });
+  const app = await createHttpApp({ errors: searchErrors, ...base });
   let release!: () => void;
   let arrived!: () => void;
   const gate = new Promise<void>((r) => (release = r));

@@ -17,7 +17,14 @@ import { compileSchema } from "./validation.js";
 import { boundedJsonParser } from "./json-body.js";
 import { trackOpenResponses } from "./shutdown.js";
 
-export type ApiKind = "search" | "assistant";
+/** How an API writes its errors (each API hands in its own: src/search/errors.ts, src/assistant/errors.ts). */
+export interface ErrorFormat {
+  /** Media type of an error response. */
+  contentType: string;
+  /** Response header that carries the request id on every response. */
+  correlationHeader: string;
+  body(e: AppError, requestId: string): Record<string, unknown>;
+}
 export type { App } from "./types.js";
 import type { App } from "./types.js";
 
@@ -29,7 +36,9 @@ export interface BuildOptions {
 }
 
 export interface HttpAppOptions {
-  kind: ApiKind;
+  errors: ErrorFormat;
+  /** OpenAPI security schemes besides bearer (e.g. the Search API's widget key). */
+  securitySchemes?: Record<string, object>;
   config: Pick<Config, "logLevel" | "trustProxy">;
   title: string;
   description: string;
@@ -67,15 +76,15 @@ export async function createHttpApp(options: HttpAppOptions): Promise<App> {
     },
     // Requests Node's HTTP parser cannot read (bad header bytes, oversized headers): answered on
     // the socket in the API's error shape, since no request object exists.
-    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => answerClientError(options.kind, error, socket),
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => answerClientError(options.errors, error, socket),
   }).withTypeProvider<TypeBoxTypeProvider>();
-  const present = presenter(options.kind);
+  const present = presenter(options.errors);
 
   // Query strings, params, headers and multipart fields arrive as text and are coerced;
   // JSON bodies are validated as sent.
   app.setValidatorCompiler(({ schema, httpPart }) => compileSchema(schema as object, httpPart));
 
-  const correlationHeader = correlationHeaderOf(options.kind);
+  const correlationHeader = options.errors.correlationHeader;
   trackOpenResponses(app); // so a stop can end open event streams (shutdown.ts)
   app.addHook("onRequest", async (request, reply) => {
     reply.header(correlationHeader, request.id);
@@ -97,9 +106,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<App> {
       components: {
         securitySchemes: {
           bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
-          ...(options.kind === "search"
-            ? { widgetKey: { type: "apiKey", in: "header", name: "X-Service-Key" } }
-            : {}),
+          ...options.securitySchemes,
         },
       },
     },
@@ -188,44 +195,23 @@ const CLIENT_ERRORS: Record<string, AppError> = {
 };
 
 /** Answers a request Node could not parse, in the API's error shape, and closes the connection. */
-function answerClientError(kind: ApiKind, error: NodeJS.ErrnoException, socket: Duplex): void {
+function answerClientError(format: ErrorFormat, error: NodeJS.ErrnoException, socket: Duplex): void {
   if (!socket.writable || error.code === "ECONNRESET") {
     socket.destroy();
     return;
   }
   const e = CLIENT_ERRORS[error.code ?? ""] ?? new AppError("validation_failed", "The request could not be parsed as HTTP/1.1: check the request line and the header syntax.");
   const id = randomUUID();
-  const body = JSON.stringify(errorBody(kind, e, id));
+  const body = JSON.stringify(format.body(e, id));
   socket.end(
     `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? "Error"}\r\n` +
-      `Content-Type: ${kind === "search" ? "application/json" : "application/problem+json"}\r\n` +
+      `Content-Type: ${format.contentType}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n` +
-      `${correlationHeaderOf(kind)}: ${id}\r\n\r\n${body}`,
+      `${format.correlationHeader}: ${id}\r\n\r\n${body}`,
   );
 }
 
-const correlationHeaderOf = (kind: ApiKind) => (kind === "search" ? "x-request-id" : "x-correlation-id");
-
-/**
- * The API's error body. Search API: `{error, message, details}`. Assistant API: RFC 9457 problem
- * details with a stable `code` and `correlation_id`.
- */
-function errorBody(kind: ApiKind, e: AppError, id: string): Record<string, unknown> {
-  if (kind === "search") return { error: e.code, message: e.message, details: e.details };
-  const code = e.assistantCode;
-  return {
-    type: `https://shopsight.dev/problems/${code.toLowerCase().replace(/_/g, "-")}`,
-    title: e.message,
-    status: e.status,
-    detail: e.message,
-    code,
-    correlation_id: id,
-    ...(Object.keys(e.details).length > 0 ? { details: e.details } : {}),
-  };
-}
-
-function presenter(kind: ApiKind) {
-  const type = kind === "search" ? "application/json" : "application/problem+json";
+function presenter(format: ErrorFormat) {
   return (e: AppError, request: FastifyRequest, reply: FastifyReply) =>
-    reply.status(e.status).header(correlationHeaderOf(kind), request.id).type(type).send(errorBody(kind, e, request.id));
+    reply.status(e.status).header(format.correlationHeader, request.id).type(format.contentType).send(format.body(e, request.id));
 }
