@@ -9,7 +9,7 @@ import { systemClock, type Clock } from "../platform/clock.js";
 import { openDatabase, type Database } from "../platform/db/index.js";
 import { createMailer, type Mailer } from "../platform/mail/index.js";
 import { TokenSigner, loadSigningKey } from "../platform/auth/tokens.js";
-import { secretBoxFor } from "../platform/secrets.js";
+import { secretBoxFor, type SecretBox } from "../platform/secrets.js";
 import { createRevocationStore, type RevocationStore } from "../platform/auth/revocations.js";
 import { createLimiterFactory, type LimiterFactory } from "../platform/rate-limit.js";
 import { createConcurrencyFactory, type ConcurrencyFactory } from "../platform/concurrency.js";
@@ -30,6 +30,8 @@ export interface AppContext {
   database: Database;
   mailer: Mailer;
   signer: TokenSigner;
+  /** Seals and opens stored secrets (webhook and callback secrets, TOTP seeds, connector tokens). */
+  secrets: SecretBox;
   revocations: RevocationStore;
   limiters: LimiterFactory;
   /** Counting semaphores with leases (concurrent chat turns per store); Redis-backed when REDIS_URL is set. */
@@ -67,9 +69,10 @@ export interface ContextOverrides {
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const clock = overrides.clock ?? systemClock;
   const log = overrides.log ?? { warn: (m: string) => process.stderr.write(`WARNING: ${m}\n`) };
+  const secrets = secretBoxFor(config);
   const database = await openDatabase(config.database, {
     ...(overrides.pgSchema ? { pgSchema: overrides.pgSchema } : {}),
-    secrets: secretBoxFor(config),
+    secrets,
     hooks: dataHooks,
   });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
@@ -107,6 +110,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     database,
     mailer,
     signer,
+    secrets,
     revocations: createRevocationStore(database, clock),
     limiters: createLimiterFactory(redis),
     concurrency: createConcurrencyFactory(redis, clock),
