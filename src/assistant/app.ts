@@ -1,7 +1,8 @@
 // The Assistant API: every resource plugs its routes in here.
 import type { AppContext } from "../context/context.js";
 import { createHttpApp, type App, type BuildOptions } from "../platform/http/app.js";
-import { decorateAssistantRequests } from "./auth.js";
+import { createGuards, decorateAssistantRequests } from "./http/auth.js";
+import { SessionsRepository } from "./sessions/repository.js";
 import { trackRoutes } from "../tenancy/authenticate.js";
 import { opsRoutes } from "../context/ops.js";
 import { publicKeyRoutes } from "./public-keys/routes.js";
@@ -41,15 +42,16 @@ export async function buildAssistantApp(ctx: AppContext, options: AssistantBuild
   await assistantWidgetRoutes(app, ctx);
   // Audit trail of every /v1/admin/* call (onError + onResponse hooks; src/assistant/audit).
   registerAdminAudit(app, ctx);
-  await publicKeyRoutes(app, ctx);
-  await sessionRoutes(app, ctx);
-  await policyRoutes(app, ctx);
+  const guards = createGuards(ctx, new SessionsRepository(ctx.database.db));
+  await publicKeyRoutes(app, ctx, guards);
+  await sessionRoutes(app, ctx, guards);
+  await policyRoutes(app, ctx, guards);
   const gateway = createStorefrontGateway(ctx, options.catalog);
-  await chatRoutes(app, ctx, { gateway });
-  await connectionRoutes(app, ctx);
-  await catalogRoutes(app, ctx, gateway);
-  await exchangeRoutes(app, ctx);
-  await settingsRoutes(app, ctx);
-  await auditRoutes(app, ctx);
+  await chatRoutes(app, ctx, { gateway }, guards);
+  await connectionRoutes(app, ctx, guards);
+  await catalogRoutes(app, ctx, gateway, guards);
+  await exchangeRoutes(app, ctx, guards);
+  await settingsRoutes(app, ctx, guards);
+  await auditRoutes(app, ctx, guards);
   return app;
 }

@@ -9,7 +9,7 @@ import { createPeers, describeWithPostgresAndRedis, type Peers } from "../suppor
 import { anonymousSession, chatShop, openThread, parseSse, putPolicy } from "../support/chat.js";
 import type { TestApp } from "../support/harness.js";
 import { buildAssistantApp } from "../../src/assistant/app.js";
-import { PLAN_TURN_LIMITS } from "../../src/assistant/chat/limits.js";
+import { PLAN_TURN_LIMITS } from "../../src/assistant/turns/limits.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { searchCatalog } from "../../src/search/catalog/port.js";
 import { SearchService } from "../../src/search/search/service.js";

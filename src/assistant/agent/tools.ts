@@ -20,9 +20,9 @@
 // within the round limit; they never throw.
 import type { LlmToolCall } from "../knowledge/llm.js";
 import type { Citation } from "../knowledge/types.js";
-import { formatLiveFact } from "../chat/format.js";
-import { MAX_PRODUCT_CARDS } from "../chat/limits.js";
-import { EVENT, type TurnTools } from "../chat/turns/tools.js";
+import { formatLiveFact } from "../answers/format.js";
+import { MAX_PRODUCT_CARDS } from "../turns/limits.js";
+import { EVENT, type TurnTools } from "../turns/tools.js";
 import type { CatalogSearchResult, LiveFact, ProductCard } from "../storefront/types.js";
 import type { Seen } from "./check.js";
 

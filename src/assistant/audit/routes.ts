@@ -4,8 +4,9 @@ import { Type } from "typebox";
 import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { storeOf } from "../../tenancy/authenticate.js";
-import { adminRoutes } from "../routes.js";
-import { CorrelationId, problems } from "../schemas.js";
+import { adminRoutes } from "../http/routes.js";
+import type { AssistantGuards } from "../http/auth.js";
+import { CorrelationId, problems } from "../http/schemas.js";
 import { AuditService } from "./service.js";
 
 const AuditEvent = Type.Object({
@@ -23,10 +24,10 @@ const AuditEvent = Type.Object({
   created_at: Type.String({ format: "date-time" }),
 });
 
-export async function auditRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function auditRoutes(app: App, ctx: AppContext, guards: AssistantGuards): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new AuditService(ctx);
-  const admin = adminRoutes(ctx);
+  const admin = adminRoutes(guards);
 
   r.get(
     "/v1/admin/audit",

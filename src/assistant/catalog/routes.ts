@@ -3,9 +3,9 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
-import { shopperOf } from "../auth.js";
-import { shopperRoutes } from "../routes.js";
-import { CorrelationId, problems } from "../schemas.js";
+import { shopperOf, type AssistantGuards } from "../http/auth.js";
+import { shopperRoutes } from "../http/routes.js";
+import { CorrelationId, problems } from "../http/schemas.js";
 import { DEFAULT_LIMIT, LIVE_READ_LIMIT, MAX_LIMIT } from "../storefront/rules.js";
 import { CatalogService } from "./service.js";
 import type { StorefrontGateway } from "../storefront/types.js";
@@ -36,10 +36,10 @@ export const LiveFactSchema = Type.Object({
 const Repeatable = (description: string) =>
   Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 20, description: `${description} (repeatable)` }));
 
-export async function catalogRoutes(app: App, ctx: AppContext, gateway: StorefrontGateway): Promise<void> {
+export async function catalogRoutes(app: App, ctx: AppContext, gateway: StorefrontGateway, guards: AssistantGuards): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new CatalogService(gateway);
-  const catalog = shopperRoutes(ctx, "catalog");
+  const catalog = shopperRoutes(guards, "catalog");
 
   r.get(
     "/v1/catalog/search",

@@ -4,10 +4,10 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
-import { shopperOf } from "../auth.js";
-import { shopperRoutes } from "../routes.js";
-import { CorrelationId, problems } from "../schemas.js";
-import { MAX_REPLAY_EVENTS, MAX_TEXT_LENGTH } from "./limits.js";
+import { shopperOf, type AssistantGuards } from "../http/auth.js";
+import { shopperRoutes } from "../http/routes.js";
+import { CorrelationId, problems } from "../http/schemas.js";
+import { MAX_REPLAY_EVENTS, MAX_TEXT_LENGTH } from "../turns/limits.js";
 import { EventSchema, MessageResponseSchema } from "./schemas.js";
 import { ChatService, type ChatDeps } from "./service.js";
 import { openSse } from "./sse.js";
@@ -32,10 +32,10 @@ const ActionSchema = Type.Object({
 const LIMITS_NOTE =
   "Refused with 429 RATE_LIMITED (details.window: session_turns_per_minute, thread_turns, store_turns_per_minute, store_concurrent_turns; details.retry_after seconds and Retry-After header) — never queued.";
 
-export async function chatRoutes(app: App, ctx: AppContext, deps: ChatDeps): Promise<void> {
+export async function chatRoutes(app: App, ctx: AppContext, deps: ChatDeps, guards: AssistantGuards): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new ChatService(ctx, deps);
-  const chat = shopperRoutes(ctx, "chat");
+  const chat = shopperRoutes(guards, "chat");
 
   r.post(
     "/v1/chat/messages",

@@ -9,8 +9,9 @@ import { Type } from "typebox";
 import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
-import { adminRoutes } from "../routes.js";
-import { CorrelationId, problems } from "../schemas.js";
+import { adminRoutes } from "../http/routes.js";
+import type { AssistantGuards } from "../http/auth.js";
+import { CorrelationId, problems } from "../http/schemas.js";
 import { ConnectionsService } from "./service.js";
 
 const Date = Type.String({ format: "date-time" });
@@ -30,10 +31,10 @@ const ConnectionView = Type.Object({
 const Token = Type.String({ minLength: 8, maxLength: 500, pattern: "^[\\x21-\\x7e]+$", description: "Private (Admin API) access token; never echoed" });
 const Reason = Type.String({ minLength: 1, maxLength: 500, pattern: "\\S" });
 
-export async function connectionRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function connectionRoutes(app: App, ctx: AppContext, guards: AssistantGuards): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new ConnectionsService(ctx);
-  const admin = adminRoutes(ctx);
+  const admin = adminRoutes(guards);
 
   r.post(
     "/v1/admin/connections/storefront",

@@ -6,8 +6,9 @@ import { Type } from "typebox";
 import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
-import { adminRoutes } from "../routes.js";
-import { CorrelationId, Locale, problems } from "../schemas.js";
+import { adminRoutes } from "../http/routes.js";
+import type { AssistantGuards } from "../http/auth.js";
+import { CorrelationId, Locale, problems } from "../http/schemas.js";
 import { ExchangeService, MAX_ASSERTION_LIFETIME_SECONDS } from "./service.js";
 
 const SecretInfo = {
@@ -21,10 +22,10 @@ const SecretInfo = {
   max_lifetime_seconds: Type.Integer({ description: "Largest exp − iat accepted" }),
 };
 
-export async function exchangeRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function exchangeRoutes(app: App, ctx: AppContext, guards: AssistantGuards): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new ExchangeService(ctx);
-  const admin = adminRoutes(ctx);
+  const admin = adminRoutes(guards);
 
   r.post(
     "/v1/sessions/exchange",

@@ -5,8 +5,9 @@ import { Type } from "typebox";
 import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
-import { adminRoutes } from "../routes.js";
-import { CorrelationId, Locale, problems } from "../schemas.js";
+import { adminRoutes } from "../http/routes.js";
+import type { AssistantGuards } from "../http/auth.js";
+import { CorrelationId, Locale, problems } from "../http/schemas.js";
 import { PoliciesService } from "./service.js";
 
 const Slug = Type.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9_-]*$" });
@@ -24,10 +25,10 @@ const PolicyView = Type.Object({
   updated_at: Type.String({ format: "date-time" }),
 });
 
-export async function policyRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function policyRoutes(app: App, ctx: AppContext, guards: AssistantGuards): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new PoliciesService(ctx);
-  const admin = adminRoutes(ctx);
+  const admin = adminRoutes(guards);
 
   r.put(
     "/v1/admin/policies/:concept_id",

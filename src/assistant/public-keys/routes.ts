@@ -5,8 +5,9 @@ import { Type } from "typebox";
 import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
-import { adminRoutes } from "../routes.js";
-import { CorrelationId, problems } from "../schemas.js";
+import { adminRoutes } from "../http/routes.js";
+import type { AssistantGuards } from "../http/auth.js";
+import { CorrelationId, problems } from "../http/schemas.js";
 import { PublicKeysService } from "./service.js";
 
 const PublicKeyView = Type.Object({
@@ -18,10 +19,10 @@ const PublicKeyView = Type.Object({
   revoked_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
 });
 
-export async function publicKeyRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function publicKeyRoutes(app: App, ctx: AppContext, guards: AssistantGuards): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new PublicKeysService(ctx);
-  const admin = adminRoutes(ctx);
+  const admin = adminRoutes(guards);
 
   r.post(
     "/v1/admin/public-keys",

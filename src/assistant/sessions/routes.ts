@@ -4,19 +4,19 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
-import { shopperOf } from "../auth.js";
-import { shopperRoutes } from "../routes.js";
-import { CorrelationId, Locale, problems } from "../schemas.js";
+import { shopperOf, type AssistantGuards } from "../http/auth.js";
+import { shopperRoutes } from "../http/routes.js";
+import { CorrelationId, Locale, problems } from "../http/schemas.js";
 import { MINT_LIMIT, SessionsService } from "./service.js";
-import { AnswerSchema } from "../chat/schemas.js";
+import { AnswerSchema } from "../answers/schemas.js";
 
 const ThreadParams = Type.Object({ thread_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 
-export async function sessionRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function sessionRoutes(app: App, ctx: AppContext, guards: AssistantGuards): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new SessionsService(ctx);
-  const chat = shopperRoutes(ctx, "chat");
-  const sessions = shopperRoutes(ctx, "sessions");
+  const chat = shopperRoutes(guards, "chat");
+  const sessions = shopperRoutes(guards, "sessions");
 
   r.post(
     "/v1/sessions/anonymous",

@@ -3,11 +3,11 @@ import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
 import { AccountsRepository } from "../../tenancy/stores/repository.js";
-import { SESSION_TOKEN_PREFIX, type ShopperSession } from "../auth.js";
+import { SESSION_TOKEN_PREFIX, type ShopperSession } from "../http/auth.js";
 import { PublicKeysService } from "../public-keys/service.js";
 import { SessionsRepository, type SessionRow, type ThreadRow } from "./repository.js";
-import { ChatRepository } from "../chat/repository.js";
-import type { Answer } from "../chat/schemas.js";
+import { ChatRepository } from "../threads/repository.js";
+import type { Answer } from "../answers/schemas.js";
 import { iso } from "../../platform/clock.js";
 
 /** Lifetime of a shopper session token (spec sample: 3600). */

@@ -4,8 +4,9 @@ import { Type } from "typebox";
 import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
-import { adminRoutes } from "../routes.js";
-import { CorrelationId, problems } from "../schemas.js";
+import { adminRoutes } from "../http/routes.js";
+import type { AssistantGuards } from "../http/auth.js";
+import { CorrelationId, problems } from "../http/schemas.js";
 import { AssistantSettingsService } from "./service.js";
 
 const SupportContact = Type.Object(
@@ -27,10 +28,10 @@ const SettingsView = Type.Object({
   correlation_id: CorrelationId,
 });
 
-export async function settingsRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function settingsRoutes(app: App, ctx: AppContext, guards: AssistantGuards): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = new AssistantSettingsService(ctx);
-  const admin = adminRoutes(ctx);
+  const admin = adminRoutes(guards);
 
   r.get(
     "/v1/admin/settings",
