@@ -1,6 +1,8 @@
-// TypeBox schemas of the chat routes: the thread's events and the message response.
+// TypeBox schemas of the chat routes: the thread's events, the message response, the replay and
+// the action confirm/cancel results (routes.ts documents with them; service.ts types its values
+// from them).
 import { Type, type Static } from "typebox";
-import { AnswerSchema, OutcomeSchema } from "../answers/schemas.js";
+import { AnswerSchema, OutcomeSchema, type Outcome } from "../answers/schemas.js";
 
 export const EventSchema = Type.Object({
   id: Type.Integer({ description: "Per-thread sequence number (also the SSE id and Last-Event-ID)" }),
@@ -18,4 +20,30 @@ export const MessageResponseSchema = Type.Object({
   correlation_id: Type.String(),
 });
 
+export const ReplaySchema = Type.Object({
+  thread_id: Type.String(),
+  events: Type.Array(EventSchema),
+  last_event_id: Type.Integer({ description: "Id of the last event returned (the `after` given when none)" }),
+});
+
+const ActionSchema = Type.Object({
+  name: Type.String({ description: "add_to_cart | start_return" }),
+  arguments: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), { description: "Exactly the previewed arguments" }),
+});
+
+export const ConfirmResultSchema = Type.Object({
+  intent_id: Type.String(),
+  thread_id: Type.String(),
+  status: Type.Literal("completed"),
+  action: ActionSchema,
+  result: Type.Object({}, { additionalProperties: true, description: "What the store returned, e.g. {cart_id, line_count} or {return_id}" }),
+});
+
+export const CancelResultSchema = Type.Object({ intent_id: Type.String(), thread_id: Type.String(), status: Type.Literal("cancelled") });
+
 export type ChatEvent = Static<typeof EventSchema>;
+/** A completed turn: the message response without its correlation id; the outcome is one of OUTCOMES. */
+export type TurnResult = Omit<Static<typeof MessageResponseSchema>, "correlation_id" | "outcome"> & { outcome: Outcome };
+export type Replay = Static<typeof ReplaySchema>;
+export type ConfirmResult = Static<typeof ConfirmResultSchema>;
+export type CancelResult = Static<typeof CancelResultSchema>;

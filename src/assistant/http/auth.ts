@@ -62,7 +62,7 @@ export function createGuards(ctx: AppContext, sessions: SessionLookup): Assistan
 }
 
 function sessionGuard(ctx: AppContext, sessions: SessionLookup): Hook {
-  return async function requireSession(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  return async function requireSession(request: FastifyRequest): Promise<void> {
     const token = bearerOf(request);
     if (!token || !token.startsWith(SESSION_TOKEN_PREFIX)) throw new AppError("unauthorized", "A session token (Bearer ast_…) is required.");
     const row = await sessions.findByTokenHash(sha256(token));
