@@ -1,11 +1,7 @@
 // Folder rules of issue 21, checked by `npm run lint:deps` (run by .ci/run before the tests).
 // Type-only imports count like any other: a folder that names another's types depends on it.
-//
-// Still to untangle (issue 21, open): the folders in FOLDER_CYCLES_LEFT still import each other
-// in cycles — the assistant's chat ↔ turns ↔ agent ↔ sessions. The folder-cycle rule checks every
-// other folder. No module-level cycle is left anywhere. Test helpers (*.test.ts, test-support.ts)
-// are not product code and are left out.
-const FOLDER_CYCLES_LEFT = "^src/assistant/(chat|agent|sessions)(/|$)";
+// No folder cycle and no module-level cycle is left anywhere. Test helpers (*.test.ts,
+// test-support.ts) are not product code and are left out.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -56,7 +52,7 @@ module.exports = {
       comment: "No import cycles between folders (issue 21).",
       severity: "error",
       scope: "folder",
-      from: { path: "^src/", pathNot: FOLDER_CYCLES_LEFT },
+      from: { path: "^src/" },
       to: { circular: true },
     },
   ],

@@ -14,6 +14,7 @@ import { loadConfig } from "../src/platform/config.js";
 import { createContext } from "../src/context/context.js";
 import { buildSearchApp } from "../src/search/app.js";
 import { buildAssistantApp } from "../src/assistant/app.js";
+import { composeAssistant } from "../src/assistant/compose.js";
 import { searchCatalog } from "../src/search/catalog/port.js";
 import { SearchService } from "../src/search/search/service.js";
 
@@ -42,7 +43,7 @@ export async function openapiDocuments(): Promise<Record<ApiName, Record<string,
   const ctx = await createContext(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", NODE_ENV: "test", MODEL_DISABLED: "true" }));
   try {
     const search = await buildSearchApp(ctx, { logger: false });
-    const assistant = await buildAssistantApp(ctx, { logger: false, catalog: searchCatalog(ctx, new SearchService(ctx)) });
+    const assistant = await buildAssistantApp(ctx, { logger: false, services: composeAssistant(ctx, { catalog: searchCatalog(ctx, new SearchService(ctx)) }) });
     try {
       const read = async (app: typeof search) => (await app.inject({ method: "GET", url: "/openapi.json" })).json<Record<string, unknown>>();
       return { "search-api": await read(search), "assistant-api": await read(assistant) };

@@ -23,6 +23,7 @@ import { closeGracefully } from "./platform/http/shutdown.js";
 import { startMaintenance } from "./context/maintenance.js";
 import { buildSearchApp } from "./search/app.js";
 import { buildAssistantApp } from "./assistant/app.js";
+import { composeAssistant } from "./assistant/compose.js";
 import { createWorkers } from "./search/workers.js";
 import { Reindexer } from "./search/products/reindex.js";
 import { searchCatalog } from "./search/catalog/port.js";
@@ -82,7 +83,7 @@ export async function startRole(role: Role, config: Config = loadConfig()): Prom
   const runWorkers = role === "worker" || role === "all";
 
   const search = serveApis ? await buildSearchApp(ctx, { isReady }) : undefined;
-  const assistant = serveApis ? await buildAssistantApp(ctx, { isReady, catalog: searchCatalog(ctx, new SearchService(ctx)) }) : undefined;
+  const assistant = serveApis ? await buildAssistantApp(ctx, { isReady, services: composeAssistant(ctx, { catalog: searchCatalog(ctx, new SearchService(ctx)) }) }) : undefined;
   // The worker's ops app also provides its logger; it listens only when METRICS_PORT is set.
   const ops = serveApis ? undefined : await buildOpsApp(ctx, isReady);
   const log: FastifyBaseLogger = (search ?? ops)!.log;

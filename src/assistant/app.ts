@@ -1,8 +1,10 @@
-// The Assistant API: every resource plugs its routes in here.
+// The Assistant API: every resource plugs its routes in here, with the services it is handed
+// (built once by composeAssistant, ./compose.ts).
 import { assistantErrors } from "./errors.js";
 import type { AppContext } from "../context/context.js";
 import { createHttpApp, type App, type BuildOptions } from "../platform/http/app.js";
-import { decorateAssistantRequests } from "./auth.js";
+import type { AssistantServices } from "./compose.js";
+import { decorateAssistantRequests } from "./http/auth.js";
 import { trackRoutes } from "../tenancy/authenticate.js";
 import { opsRoutes } from "../context/ops.js";
 import { publicKeyRoutes } from "./public-keys/routes.js";
@@ -14,17 +16,16 @@ import { registerAdminAudit } from "./audit/hook.js";
 import { auditRoutes } from "./audit/routes.js";
 import { connectionRoutes } from "./connections/routes.js";
 import { catalogRoutes } from "./catalog/routes.js";
-import { createStorefrontGateway, type CatalogPort } from "./storefront/index.js";
 import { exchangeRoutes } from "./exchange/routes.js";
 import { settingsRoutes } from "./settings/routes.js";
 
-/** What the Assistant API is built from besides the context: the Search API's catalogue port. */
+/** The app is built from its services (composeAssistant in ./compose.ts), built once per process. */
 export interface AssistantBuildOptions extends BuildOptions {
-  /** The store's own products (src/search/catalog/port.ts: searchCatalog), the embedded catalogue. */
-  catalog: CatalogPort;
+  services: AssistantServices;
 }
 
 export async function buildAssistantApp(ctx: AppContext, options: AssistantBuildOptions): Promise<App> {
+  const { services } = options;
   const app = await createHttpApp({
     errors: assistantErrors,
     config: ctx.config,
@@ -41,16 +42,15 @@ export async function buildAssistantApp(ctx: AppContext, options: AssistantBuild
   // GET /widget/*.js and the CORS hook of the shopper routes (/v1/sessions|chat|catalog/*).
   await assistantWidgetRoutes(app, ctx);
   // Audit trail of every /v1/admin/* call (onError + onResponse hooks; src/assistant/audit).
-  registerAdminAudit(app, ctx);
-  await publicKeyRoutes(app, ctx);
-  await sessionRoutes(app, ctx);
-  await policyRoutes(app, ctx);
-  const gateway = createStorefrontGateway(ctx, options.catalog);
-  await chatRoutes(app, ctx, { gateway });
-  await connectionRoutes(app, ctx);
-  await catalogRoutes(app, ctx, gateway);
-  await exchangeRoutes(app, ctx);
-  await settingsRoutes(app, ctx);
-  await auditRoutes(app, ctx);
+  registerAdminAudit(app, services.audit);
+  await publicKeyRoutes(app, services);
+  await sessionRoutes(app, services);
+  await policyRoutes(app, services);
+  await chatRoutes(app, services);
+  await connectionRoutes(app, services);
+  await catalogRoutes(app, services);
+  await exchangeRoutes(app, services);
+  await settingsRoutes(app, services);
+  await auditRoutes(app, services);
   return app;
 }

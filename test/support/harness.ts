@@ -8,6 +8,7 @@ import type { Clock } from "../../src/platform/clock.js";
 import type { App } from "../../src/platform/http/app.js";
 import { buildSearchApp } from "../../src/search/app.js";
 import { buildAssistantApp } from "../../src/assistant/app.js";
+import { composeAssistant } from "../../src/assistant/compose.js";
 import { testEnv } from "./env.js";
 import { createWorkers, type Workers } from "../../src/search/workers.js";
 import { createTestStorage, openTestContext, testConfig, type DialectName } from "./database.js";
@@ -40,7 +41,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const config = await testConfig(storage, options);
   const ctx = await openTestContext(config, storage.pgSchema, options.clock);
   const search = await buildSearchApp(ctx, { logger: false });
-  const assistant = await buildAssistantApp(ctx, { logger: false, catalog: searchCatalog(ctx, new SearchService(ctx)) });
+  const assistant = await buildAssistantApp(ctx, { logger: false, services: composeAssistant(ctx, { catalog: searchCatalog(ctx, new SearchService(ctx)) }) });
   const workers = createWorkers(ctx, { random: () => 0.5 });
   await search.ready();
   await assistant.ready();

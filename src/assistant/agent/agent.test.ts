@@ -11,7 +11,7 @@ import { bearer } from "../../../test/support/factories.js";
 import { closeServer, listen } from "../../../test/support/servers.js";
 import { anonymousSession, chatShop, openThread, parseSse, putCatalogProduct, putPolicy, putSettings, type ChatShop } from "../../../test/support/chat.js";
 import { ManualClock } from "../../platform/clock.js";
-import { formatLiveFact } from "../chat/format.js";
+import { formatLiveFact } from "../answers/format.js";
 import { AGENT_EVENT } from "./index.js";
 
 // --- the fake LLM -------------------------------------------------------------------------------

@@ -16,14 +16,14 @@
 //      amount and currency) nor a money figure of a cited passage;
 //   8. it states a stock level ("in stock", "sold out", "nur noch wenige") that no named product's
 //      live availability has.
-// What passes is returned with the citation markers removed, live prices written as chat/format.ts
+// What passes is returned with the citation markers removed, live prices written as answers/format.ts
 // writes them ("$49.9" → "$49.90", "349,00 €" → "€349.00"), the citations in order of first
 // mention (one per concept version) and the named products.
 import type { Citation } from "../knowledge/types.js";
 import { checkPhrasing } from "../knowledge/llm.js";
 import { quantities, type Quantity } from "../knowledge/text.js";
-import { currencyDigits, formatMoney, isMoney } from "../chat/format.js";
-import type { ChatLang } from "../chat/i18n.js";
+import { currencyDigits, formatMoney, isMoney } from "../answers/format.js";
+import type { ChatLang } from "../answers/i18n.js";
 import type { LiveFact, Money, ProductCard, StockState } from "../storefront/types.js";
 
 /** What the tools of one turn returned: passages by id (P1, P2 …), product cards and their live facts by product id. */
@@ -119,7 +119,7 @@ export function checkReply(raw: string, seen: Seen, lang: ChatLang): ReplyCheck 
     const quoted = passageMoney.some((p) => p.currency === q.currency && same(majorOfQuantity(p), majorOfQuantity(q)));
     if (!livePrice(q) && !quoted) return { ok: false, reason: `money_not_in_sources:${q.text}` };
   }
-  // A live price in the text is written as every chat answer writes it (chat/format.ts): "$49.9" → "$49.90".
+  // A live price in the text is written as every chat answer writes it (answers/format.ts): "$49.9" → "$49.90".
   const formatted = text.replace(MONEY_TEXT, (figure) => {
     const [q] = moneyOf(figure);
     const price = q ? livePrice(q) : undefined;

@@ -26,14 +26,14 @@ import { performance } from "node:perf_hooks";
 import type { AppContext } from "../../context/context.js";
 import { chatCompletion, type LlmMessage, type LlmToolCall } from "../knowledge/llm.js";
 import type { Intent } from "../knowledge/types.js";
-import { composeAnswer, escapeMarkdown, productLines } from "../chat/answers.js";
-import { T } from "../chat/i18n.js";
-import type { Limitation } from "../chat/schemas.js";
-import { searchLimitations, type TurnReply, type TurnTools } from "../chat/turns/tools.js";
+import { composeAnswer, escapeMarkdown, productLines } from "../answers/compose.js";
+import { T } from "../answers/i18n.js";
+import type { Limitation } from "../answers/schemas.js";
+import { searchLimitations, type TurnReply, type TurnTools } from "../turns/tools.js";
 import { NOT_VERIFIED_LIVE } from "../storefront/index.js";
 import type { ProductCard } from "../storefront/types.js";
 import { checkReply } from "./check.js";
-import { AgentTools, TOOL_DEFINITIONS, type ToolOutcome } from "./tools.js";
+import { AgentTools, TOOL_DEFINITIONS, type ReceivedToolCall, type ToolOutcome } from "./tools.js";
 
 export const AGENT_EVENT = "agent.completed";
 /** Tool calls run per model response; further ones are answered with an error. */
@@ -68,7 +68,7 @@ function systemPrompt(t: TurnTools, previous: string | undefined): string {
 }
 
 /** The tool call as it is sent back in the conversation: arguments as JSON text. */
-function echoCall(call: LlmToolCall, i: number): LlmToolCall {
+function echoCall(call: ReceivedToolCall, i: number): LlmToolCall {
   const args = call?.function?.arguments;
   return {
     id: typeof call?.id === "string" && call.id ? call.id : `call_${i}`,
@@ -100,7 +100,7 @@ class LlmAgent implements TurnAgent {
         const last = rounds >= maxRounds;
         const res = await chatCompletion(this.ctx, { messages, tools: TOOL_DEFINITIONS, tool_choice: last ? "none" : "auto", temperature: 0, max_tokens: 600 }, remaining);
         if (!res.ok) return { fallback: `llm_${res.reason}` };
-        const requested = res.message.tool_calls ?? [];
+        const requested: ReceivedToolCall[] = res.message.tool_calls ?? [];
         if (requested.length === 0) {
           // Reasoning models may prefix their reasoning in <think> tags; it is never shown.
           const checked = checkReply((res.message.content ?? "").replace(/<think>[\s\S]*?<\/think>/gi, ""), tools, t.lang);

@@ -18,11 +18,10 @@
 // is ever looked up. Bad calls (arguments that are not a JSON object, missing or over-long
 // values, an unknown tool) are answered with {"error": …} so the model can correct itself
 // within the round limit; they never throw.
-import type { LlmToolCall } from "../knowledge/llm.js";
 import type { Citation } from "../knowledge/types.js";
-import { formatLiveFact } from "../chat/format.js";
-import { MAX_PRODUCT_CARDS } from "../chat/limits.js";
-import { EVENT, type TurnTools } from "../chat/turns/tools.js";
+import { formatLiveFact } from "../answers/format.js";
+import { MAX_PRODUCT_CARDS } from "../turns/limits.js";
+import { EVENT, type TurnTools } from "../turns/tools.js";
 import type { CatalogSearchResult, LiveFact, ProductCard } from "../storefront/types.js";
 import type { Seen } from "./check.js";
 
@@ -107,6 +106,9 @@ function text(args: Record<string, unknown>, key: string): string | null {
 }
 
 /** One turn's tool runner and everything its tools returned. */
+/** A tool call as the model sent it: untrusted JSON whose fields may be missing or of another type. */
+export type ReceivedToolCall = { id?: unknown; function?: { name?: unknown; arguments?: unknown } | null } | null | undefined;
+
 export class AgentTools implements Seen {
   readonly passages = new Map<string, { citation: Citation; text: string }>();
   readonly products = new Map<string, ProductCard>();
@@ -121,7 +123,7 @@ export class AgentTools implements Seen {
 
   constructor(private readonly t: TurnTools) {}
 
-  async run(call: LlmToolCall): Promise<ToolOutcome> {
+  async run(call: ReceivedToolCall): Promise<ToolOutcome> {
     const name = typeof call?.function?.name === "string" ? call.function.name : "";
     const args = parseArguments(call?.function?.arguments);
     if (!TOOL_DEFINITIONS.some((d) => d.function.name === name)) {

@@ -3,10 +3,9 @@
 // `request.auditTarget = id`; path ids are taken from the route params. Only the body's `reason`
 // (a string) is kept from the request; never anything else of the body.
 import type { FastifyRequest } from "fastify";
-import type { AppContext } from "../../context/context.js";
 import { toAppError } from "../../platform/errors/map.js";
 import type { App } from "../../platform/http/app.js";
-import { AuditService, operationOf } from "./service.js";
+import { operationOf, type AuditService } from "./service.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -34,8 +33,7 @@ function reasonOf(request: FastifyRequest): string | null {
   return body && typeof body === "object" && typeof body.reason === "string" ? body.reason : null;
 }
 
-export function registerAdminAudit(app: App, ctx: AppContext): void {
-  const audit = new AuditService(ctx);
+export function registerAdminAudit(app: App, audit: AuditService): void {
   if (!app.hasRequestDecorator("auditTarget")) app.decorateRequest("auditTarget", null);
   if (!app.hasRequestDecorator("auditErrorCode")) app.decorateRequest("auditErrorCode", null);
 

@@ -1,32 +1,18 @@
 // GET /v1/admin/audit: the store's admin audit trail, newest first.
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { storeOf } from "../../tenancy/authenticate.js";
-import { adminRoutes } from "../routes.js";
-import { CorrelationId, problems } from "../schemas.js";
-import { AuditService } from "./service.js";
+import { adminRoutes } from "../http/routes.js";
+import type { AssistantGuards } from "../http/auth.js";
+import { CorrelationId, problems } from "../http/schemas.js";
+import type { AuditService } from "./service.js";
+import { AuditEventSchema } from "./schemas.js";
 
-const AuditEvent = Type.Object({
-  id: Type.String({ description: "aud_…" }),
-  operation: Type.String({ description: "e.g. connection.create, connection.credential, public_key.create, policy.put" }),
-  actor_user_id: Type.Union([Type.String(), Type.Null()]),
-  method: Type.String(),
-  route: Type.String(),
-  target_id: Type.Union([Type.String(), Type.Null()]),
-  reason: Type.Union([Type.String(), Type.Null()]),
-  outcome: Type.Union([Type.Literal("success"), Type.Literal("failure")]),
-  status_code: Type.Integer(),
-  error_code: Type.Union([Type.String(), Type.Null()]),
-  correlation_id: Type.String(),
-  created_at: Type.String({ format: "date-time" }),
-});
-
-export async function auditRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function auditRoutes(app: App, deps: { guards: AssistantGuards; audit: AuditService }): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const service = new AuditService(ctx);
-  const admin = adminRoutes(ctx);
+  const service = deps.audit;
+  const admin = adminRoutes(deps.guards);
 
   r.get(
     "/v1/admin/audit",
@@ -40,7 +26,7 @@ export async function auditRoutes(app: App, ctx: AppContext): Promise<void> {
         },
         { additionalProperties: false },
       ),
-      response: { 200: Type.Object({ events: Type.Array(AuditEvent), next_cursor: Type.Union([Type.String(), Type.Null()]), correlation_id: CorrelationId }), ...problems(400) },
+      response: { 200: Type.Object({ events: Type.Array(AuditEventSchema), next_cursor: Type.Union([Type.String(), Type.Null()]), correlation_id: CorrelationId }), ...problems(400) },
     }),
     async (request) => ({
       ...(await service.list(storeOf(request).id, request.query.limit ?? 50, request.query.cursor, request.query.operation)),

@@ -7,8 +7,9 @@
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId } from "../../platform/ids.js";
-import { AuditRepository, type AuditRow } from "./repository.js";
+import type { AuditRepository, AuditRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";
+import type { AuditEventView } from "./schemas.js";
 
 export interface AuditEntry {
   storeId: string;
@@ -21,21 +22,6 @@ export interface AuditEntry {
   statusCode: number;
   errorCode: string | null;
   correlationId: string;
-}
-
-export interface AuditEventView {
-  id: string;
-  operation: string;
-  actor_user_id: string | null;
-  method: string;
-  route: string;
-  target_id: string | null;
-  reason: string | null;
-  outcome: "success" | "failure";
-  status_code: number;
-  error_code: string | null;
-  correlation_id: string;
-  created_at: string;
 }
 
 /** Operation names of the admin routes; other routes get `<resource>.<verb>`. */
@@ -75,11 +61,11 @@ function decodeCursor(cursor: string): { createdAt: number; id: string } {
 }
 
 export class AuditService {
-  private readonly repo: AuditRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new AuditRepository(ctx.database.db);
-  }
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly repo: AuditRepository,
+  ) {}
 
   async record(e: AuditEntry): Promise<void> {
     await this.repo.insert(e.storeId, {

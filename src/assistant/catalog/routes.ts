@@ -1,45 +1,21 @@
 // GET /v1/catalog/search (shopper session bearer): the store's catalogue with live prices.
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
-import { shopperOf } from "../auth.js";
-import { shopperRoutes } from "../routes.js";
-import { CorrelationId, problems } from "../schemas.js";
+import { shopperOf, type AssistantGuards } from "../http/auth.js";
+import { shopperRoutes } from "../http/routes.js";
+import { CorrelationId, problems } from "../http/schemas.js";
 import { DEFAULT_LIMIT, LIVE_READ_LIMIT, MAX_LIMIT } from "../storefront/rules.js";
-import { CatalogService } from "./service.js";
-import type { StorefrontGateway } from "../storefront/types.js";
+import type { CatalogService } from "./service.js";
+import { CatalogSearchResultSchema } from "../storefront/schemas.js";
 
-const Money = Type.Object({ amount_minor: Type.Integer({ description: "Minor units (cents for USD)" }), currency: Type.String({ description: "ISO 4217" }) });
-const Stock = Type.Object({
-  state: Type.Union([Type.Literal("in_stock"), Type.Literal("out_of_stock"), Type.Literal("low_stock"), Type.Literal("unknown")]),
-  quantity: Type.Optional(Type.Integer()),
-});
-const State = Type.Union([Type.Literal("live"), Type.Literal("unavailable"), Type.Literal("not_requested")]);
-export const ProductCardSchema = Type.Object({
-  product_id: Type.String({ description: "prd_…" }),
-  title: Type.String(),
-  image_url: Type.Union([Type.String(), Type.Null()]),
-  url: Type.Union([Type.String(), Type.Null()]),
-  price_state: State,
-  price: Type.Union([Money, Type.Null()], { description: "Present only when price_state is live" }),
-  availability_state: State,
-  availability: Type.Union([Stock, Type.Null()]),
-});
-export const LiveFactSchema = Type.Object({
-  source: Type.String({ description: "shopsight_catalog or storefront:<host>" }),
-  product_id: Type.String(),
-  field: Type.Union([Type.Literal("price"), Type.Literal("availability")]),
-  value: Type.Union([Money, Stock]),
-  read_at: Type.String({ format: "date-time" }),
-});
 const Repeatable = (description: string) =>
   Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 20, description: `${description} (repeatable)` }));
 
-export async function catalogRoutes(app: App, ctx: AppContext, gateway: StorefrontGateway): Promise<void> {
+export async function catalogRoutes(app: App, deps: { guards: AssistantGuards; catalog: CatalogService }): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const service = new CatalogService(gateway);
-  const catalog = shopperRoutes(ctx, "catalog");
+  const service = deps.catalog;
+  const catalog = shopperRoutes(deps.guards, "catalog");
 
   r.get(
     "/v1/catalog/search",
@@ -59,23 +35,7 @@ export async function catalogRoutes(app: App, ctx: AppContext, gateway: Storefro
         { additionalProperties: false },
       ),
       response: {
-        200: Type.Object({
-          products: Type.Array(ProductCardSchema),
-          price_filter: Type.Optional(
-            Type.Object({
-              min_minor: Type.Union([Type.Integer(), Type.Null()]),
-              max_minor: Type.Union([Type.Integer(), Type.Null()]),
-              currency: Type.String(),
-              checked: Type.Integer({ description: "Products whose price was read live for this response" }),
-              excluded_outside_range: Type.Integer(),
-              excluded_without_live_price: Type.Integer(),
-            }),
-          ),
-          warnings: Type.Array(Type.String()),
-          live_facts: Type.Array(LiveFactSchema),
-          source: Type.String(),
-          correlation_id: CorrelationId,
-        }),
+        200: Type.Object({ ...CatalogSearchResultSchema.properties, correlation_id: CorrelationId }),
         ...problems(400, 503),
       },
     }),

@@ -5,7 +5,7 @@ import { bearer } from "../../../test/support/factories.js";
 import { anonymousSession, chatShop, customerSession, openThread, putCatalogProduct, type ChatShop } from "../../../test/support/chat.js";
 import { fakeProduct, startStorefront, type StorefrontServer } from "../../../test/support/storefront-server.js";
 import { ManualClock } from "../../platform/clock.js";
-import { INTENT_TTL_MS } from "./limits.js";
+import { INTENT_TTL_MS } from "../turns/limits.js";
 
 interface Proposal {
   threadId: string;

@@ -6,7 +6,7 @@ import { anonymousSession, chatShop, customerSession, openThread, putCatalogProd
 import { fakeProduct, startStorefront, type StorefrontServer } from "../../../test/support/storefront-server.js";
 import { ManualClock } from "../../platform/clock.js";
 import { API as SHOPIFY_API } from "../storefront/shopify.js";
-import { formatLiveFact, formatMoney } from "./format.js";
+import { formatLiveFact, formatMoney } from "../answers/format.js";
 
 interface Answer {
   answer_status: string;

@@ -2,14 +2,13 @@
 // GET /v1/chat/sessions/{thread_id}/events, POST /v1/chat/actions/confirm|cancel.
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
-import { shopperOf } from "../auth.js";
-import { shopperRoutes } from "../routes.js";
-import { CorrelationId, problems } from "../schemas.js";
-import { MAX_REPLAY_EVENTS, MAX_TEXT_LENGTH } from "./limits.js";
-import { EventSchema, MessageResponseSchema } from "./schemas.js";
-import { ChatService, type ChatDeps } from "./service.js";
+import { shopperOf, type AssistantGuards } from "../http/auth.js";
+import { shopperRoutes } from "../http/routes.js";
+import { CorrelationId, problems } from "../http/schemas.js";
+import { MAX_REPLAY_EVENTS, MAX_TEXT_LENGTH } from "../turns/limits.js";
+import { CancelResultSchema, ConfirmResultSchema, MessageResponseSchema, ReplaySchema } from "./schemas.js";
+import type { ChatService } from "./service.js";
 import { openSse } from "./sse.js";
 
 const ThreadId = Type.String({ minLength: 1, maxLength: 100, description: "thr_…" });
@@ -24,18 +23,14 @@ const IntentBody = Type.Object(
   { thread_id: ThreadId, intent_id: Type.String({ minLength: 1, maxLength: 100, description: "int_…" }) },
   { additionalProperties: false },
 );
-const ActionSchema = Type.Object({
-  name: Type.String({ description: "add_to_cart | start_return" }),
-  arguments: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), { description: "Exactly the previewed arguments" }),
-});
 
 const LIMITS_NOTE =
   "Refused with 429 RATE_LIMITED (details.window: session_turns_per_minute, thread_turns, store_turns_per_minute, store_concurrent_turns; details.retry_after seconds and Retry-After header) — never queued.";
 
-export async function chatRoutes(app: App, ctx: AppContext, deps: ChatDeps): Promise<void> {
+export async function chatRoutes(app: App, deps: { guards: AssistantGuards; chat: ChatService }): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const service = new ChatService(ctx, deps);
-  const chat = shopperRoutes(ctx, "chat");
+  const service = deps.chat;
+  const chat = shopperRoutes(deps.guards, "chat");
 
   r.post(
     "/v1/chat/messages",
@@ -88,12 +83,7 @@ export async function chatRoutes(app: App, ctx: AppContext, deps: ChatDeps): Pro
       querystring: Type.Object({ after: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })) }, { additionalProperties: false }),
       headers: Type.Object({ "last-event-id": Type.Optional(Type.String({ pattern: "^[0-9]{1,15}$" })) }),
       response: {
-        200: Type.Object({
-          thread_id: Type.String(),
-          events: Type.Array(EventSchema),
-          last_event_id: Type.Integer({ description: "Id of the last event returned (the `after` given when none)" }),
-          correlation_id: CorrelationId,
-        }),
+        200: Type.Object({ ...ReplaySchema.properties, correlation_id: CorrelationId }),
         ...problems(400, 404),
       },
     }),
@@ -101,7 +91,7 @@ export async function chatRoutes(app: App, ctx: AppContext, deps: ChatDeps): Pro
       const header = request.headers["last-event-id"];
       const after = typeof header === "string" ? Number(header) : (request.query.after ?? 0);
       const replay = await service.replay(shopperOf(request), request.params.thread_id, after);
-      const accept = String(request.headers.accept ?? "");
+      const accept = request.headers.accept ?? "";
       if (accept.includes("application/json") && !accept.includes("text/event-stream")) {
         return { ...replay, correlation_id: request.id };
       }
@@ -121,14 +111,7 @@ export async function chatRoutes(app: App, ctx: AppContext, deps: ChatDeps): Pro
         "503 SERVICE_UNAVAILABLE when the store could not run it (the intent is then used up: ask again for a fresh preview).",
       body: IntentBody,
       response: {
-        200: Type.Object({
-          intent_id: Type.String(),
-          thread_id: Type.String(),
-          status: Type.Literal("completed"),
-          action: ActionSchema,
-          result: Type.Object({}, { additionalProperties: true, description: "What the store returned, e.g. {cart_id, line_count} or {return_id}" }),
-          correlation_id: CorrelationId,
-        }),
+        200: Type.Object({ ...ConfirmResultSchema.properties, correlation_id: CorrelationId }),
         ...problems(400, 409, 503),
       },
     }),
@@ -141,7 +124,7 @@ export async function chatRoutes(app: App, ctx: AppContext, deps: ChatDeps): Pro
       summary: "Decline a proposed action (idempotent); 409 CONFIRMATION_INVALID when it was already used or is not bound to this session",
       body: IntentBody,
       response: {
-        200: Type.Object({ intent_id: Type.String(), thread_id: Type.String(), status: Type.Literal("cancelled"), correlation_id: CorrelationId }),
+        200: Type.Object({ ...CancelResultSchema.properties, correlation_id: CorrelationId }),
         ...problems(400, 409),
       },
     }),

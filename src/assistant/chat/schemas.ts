@@ -1,108 +1,8 @@
-// TypeBox schemas of the chat: the answer object, events, message response, confirm/cancel.
-// Shared with the transcript route (src/assistant/sessions/routes.ts).
+// TypeBox schemas of the chat routes: the thread's events, the message response, the replay and
+// the action confirm/cancel results (routes.ts documents with them; service.ts types its values
+// from them).
 import { Type, type Static } from "typebox";
-
-const MoneySchema = Type.Object(
-  { amount_minor: Type.Integer({ description: "Minor currency units" }), currency: Type.String({ description: "ISO 4217" }) },
-  { additionalProperties: true },
-);
-const AvailabilitySchema = Type.Object(
-  { state: Type.String({ description: "in_stock | low_stock | out_of_stock | unknown" }), quantity: Type.Optional(Type.Integer()) },
-  { additionalProperties: true },
-);
-
-export const CitationSchema = Type.Object({
-  handle: Type.String(),
-  concept_id: Type.String(),
-  concept_version: Type.Integer(),
-  title: Type.String(),
-});
-
-export const ProductCardSchema = Type.Object(
-  {
-    product_id: Type.String({ description: "prd_…" }),
-    title: Type.String(),
-    image_url: Type.Union([Type.String(), Type.Null()]),
-    url: Type.Union([Type.String(), Type.Null()]),
-    price_state: Type.String({ description: "live | unavailable | not_requested; price is present only when live" }),
-    price: Type.Union([MoneySchema, Type.Null()]),
-    availability_state: Type.String({ description: "live | unavailable | not_requested" }),
-    availability: Type.Union([AvailabilitySchema, Type.Null()]),
-  },
-  { additionalProperties: true },
-);
-
-export const LiveFactSchema = Type.Object({
-  source: Type.String({ description: "shopsight_catalog or storefront:<host>" }),
-  product_id: Type.String(),
-  field: Type.String({ description: "price | availability" }),
-  value: Type.Union([MoneySchema, AvailabilitySchema]),
-  read_at: Type.String({ format: "date-time" }),
-});
-
-export const ConflictSchema = Type.Object({
-  point: Type.String(),
-  citations: Type.Array(CitationSchema),
-  statements: Type.Array(Type.String()),
-});
-
-export const LimitationSchema = Type.Object({
-  code: Type.String({ description: "no_evidence | no_products | not_verified_live | excluded_without_live_price | no_orders | order_not_found | no_support_contact | dependency_unavailable | no_match" }),
-  message: Type.String(),
-});
-
-export const NextActionSchema = Type.Object({
-  type: Type.String({ description: "confirm | cancel | contact_support | retry | sign_in | reply" }),
-  label: Type.String(),
-  intent_id: Type.Optional(Type.String({ description: "int_… (confirm and cancel)" })),
-  action: Type.Optional(Type.String({ description: "add_to_cart | start_return" })),
-  arguments: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))),
-  expires_at: Type.Optional(Type.String({ format: "date-time" })),
-  method: Type.Optional(Type.String()),
-  path: Type.Optional(Type.String()),
-});
-
-export const SupportContactSchema = Type.Object({
-  email: Type.Optional(Type.String()),
-  url: Type.Optional(Type.String()),
-  phone: Type.Optional(Type.String()),
-  hours: Type.Optional(Type.String()),
-});
-
-export const HandoffSchema = Type.Object({
-  reason: Type.String({ description: "policy_conflict | no_evidence" }),
-  support_contact: Type.Union([SupportContactSchema, Type.Null()]),
-});
-
-export const FreshnessSchema = Type.Object({
-  generated_at: Type.String({ format: "date-time", description: "When this answer was composed" }),
-  live_read_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()], { description: "Earliest live read behind live_facts (null: none)" }),
-  policy_index_built_at: Type.Union([Type.String(), Type.Null()], { description: "When the policy index used was built (null: not consulted)" }),
-});
-
-export const VersionsSchema = Type.Object({
-  policies: Type.Record(Type.String(), Type.Integer(), { description: "concept_id → concept_version consulted" }),
-  catalog_source: Type.Union([Type.String(), Type.Null()], { description: "shopsight_catalog or storefront:<host> (null: not consulted)" }),
-  answer_format: Type.Integer({ description: "Version of this answer object's shape (1)" }),
-});
-
-export const ANSWER_STATUSES = ["answered", "limited", "needs_clarification", "awaiting_confirmation", "handed_off", "denied", "unavailable"] as const;
-export const OUTCOMES = ["answer", "clarification", "confirmation_required", "handoff", "denied", "temporary_failure"] as const;
-
-export const AnswerSchema = Type.Object({
-  answer_status: Type.String({ description: ANSWER_STATUSES.join(" | ") }),
-  response_markdown: Type.String(),
-  citations: Type.Array(CitationSchema),
-  products: Type.Array(ProductCardSchema),
-  clarification_question: Type.Union([Type.String(), Type.Null()]),
-  conflicts: Type.Array(ConflictSchema),
-  limitations: Type.Array(LimitationSchema),
-  next_actions: Type.Array(NextActionSchema),
-  handoff: Type.Union([HandoffSchema, Type.Null()]),
-  live_facts: Type.Array(LiveFactSchema),
-  freshness: FreshnessSchema,
-  versions: VersionsSchema,
-});
+import { AnswerSchema, OutcomeSchema, type Outcome } from "../answers/schemas.js";
 
 export const EventSchema = Type.Object({
   id: Type.Integer({ description: "Per-thread sequence number (also the SSE id and Last-Event-ID)" }),
@@ -112,8 +12,6 @@ export const EventSchema = Type.Object({
   created_at: Type.String({ format: "date-time" }),
 });
 
-export const OutcomeSchema = Type.String({ description: OUTCOMES.join(" | ") });
-
 export const MessageResponseSchema = Type.Object({
   outcome: OutcomeSchema,
   answer: AnswerSchema,
@@ -122,11 +20,30 @@ export const MessageResponseSchema = Type.Object({
   correlation_id: Type.String(),
 });
 
-export type Answer = Static<typeof AnswerSchema>;
-export type AnswerStatus = (typeof ANSWER_STATUSES)[number];
-export type Outcome = (typeof OUTCOMES)[number];
+export const ReplaySchema = Type.Object({
+  thread_id: Type.String(),
+  events: Type.Array(EventSchema),
+  last_event_id: Type.Integer({ description: "Id of the last event returned (the `after` given when none)" }),
+});
+
+const ActionSchema = Type.Object({
+  name: Type.String({ description: "add_to_cart | start_return" }),
+  arguments: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), { description: "Exactly the previewed arguments" }),
+});
+
+export const ConfirmResultSchema = Type.Object({
+  intent_id: Type.String(),
+  thread_id: Type.String(),
+  status: Type.Literal("completed"),
+  action: ActionSchema,
+  result: Type.Object({}, { additionalProperties: true, description: "What the store returned, e.g. {cart_id, line_count} or {return_id}" }),
+});
+
+export const CancelResultSchema = Type.Object({ intent_id: Type.String(), thread_id: Type.String(), status: Type.Literal("cancelled") });
+
 export type ChatEvent = Static<typeof EventSchema>;
-export type Limitation = Static<typeof LimitationSchema>;
-export type NextAction = Static<typeof NextActionSchema>;
-export type Handoff = Static<typeof HandoffSchema>;
-export type SupportContact = Static<typeof SupportContactSchema>;
+/** A completed turn: the message response without its correlation id; the outcome is one of OUTCOMES. */
+export type TurnResult = Omit<Static<typeof MessageResponseSchema>, "correlation_id" | "outcome"> & { outcome: Outcome };
+export type Replay = Static<typeof ReplaySchema>;
+export type ConfirmResult = Static<typeof ConfirmResultSchema>;
+export type CancelResult = Static<typeof CancelResultSchema>;

@@ -11,62 +11,49 @@ import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId } from "../../platform/ids.js";
 import type { Limiter } from "../../platform/rate-limit.js";
 import type { Lease, Semaphore } from "../../platform/concurrency.js";
-import { AccountsRepository } from "../../tenancy/stores/repository.js";
+import type { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { planOf, type PlanName } from "../../tenancy/plans.js";
-import type { ShopperSession } from "../auth.js";
-import { agentFor, type TurnAgent } from "../agent/index.js";
-import { createKnowledge } from "../knowledge/index.js";
+import type { ShopperSession } from "../http/auth.js";
+import type { TurnAgent } from "../agent/index.js";
 import { KnowledgeUnavailable, type Knowledge } from "../knowledge/types.js";
-import { AssistantSettingsService } from "../settings/service.js";
+import type { AssistantSettingsService } from "../settings/service.js";
 import { StorefrontUnavailable, type ActionName, type StorefrontGateway } from "../storefront/types.js";
-import { SessionsService } from "../sessions/service.js";
+import type { SessionsService } from "../sessions/service.js";
 import type { ThreadRow } from "../sessions/repository.js";
-import { chunkText, composeAnswer } from "./answers.js";
-import { chatLang, T } from "./i18n.js";
-import { INTENT_TTL_MS, MAX_REPLAY_EVENTS, PLAN_TURN_LIMITS, SESSION_LIMITS, TURN_LEASE_MS, WINDOW_MS } from "./limits.js";
-import { cartTurn } from "./turns/cart.js";
-import { ordersTurn } from "./turns/orders.js";
-import { policyTurn } from "./turns/policy.js";
-import { AVAILABILITY_CUE, mayNameProduct, namedProduct, namedProductTurn, productsTurn } from "./turns/products.js";
-import { EVENT, type Emit, type TurnHandle, type TurnReply, type TurnTools } from "./turns/tools.js";
+import { chunkText, composeAnswer } from "../answers/compose.js";
+import { chatLang, T } from "../answers/i18n.js";
+import { INTENT_TTL_MS, MAX_REPLAY_EVENTS, PLAN_TURN_LIMITS, SESSION_LIMITS, TURN_LEASE_MS, WINDOW_MS } from "../turns/limits.js";
+import { cartTurn } from "../turns/cart.js";
+import { ordersTurn } from "../turns/orders.js";
+import { policyTurn } from "../turns/policy.js";
+import { AVAILABILITY_CUE, mayNameProduct, namedProduct, namedProductTurn, productsTurn } from "../turns/products.js";
+import { EVENT, type Emit, type TurnHandle, type TurnReply, type TurnTools } from "../turns/tools.js";
 
-export { EVENT, type TurnHandle } from "./turns/tools.js";
-import { ChatRepository, type EventRow, type IntentRow } from "./repository.js";
-import type { Answer, ChatEvent, NextAction, Outcome } from "./schemas.js";
+export { EVENT, type TurnHandle } from "../turns/tools.js";
+import type { ChatRepository, EventRow, IntentRow } from "../threads/repository.js";
+import type { NextAction } from "../answers/schemas.js";
+import type { CancelResult, ChatEvent, ConfirmResult, Replay, TurnResult } from "./schemas.js";
 import { iso } from "../../platform/clock.js";
 
+/** What ChatService is built from (src/assistant/compose.ts builds each once; tests may swap knowledge and agent). */
 export interface ChatDeps {
-  knowledge?: Knowledge;
-  /** The storefront gateway (the composition root's: buildAssistantApp). */
+  /** The threads' turns, event log and action intents. */
+  threads: ChatRepository;
+  /** Thread ownership (404 for another session's thread). */
+  sessions: SessionsService;
+  /** The store's plan, for the per-store turn limits. */
+  stores: AccountsRepository;
+  settings: AssistantSettingsService;
+  /** The grounding engine (src/assistant/knowledge). */
+  knowledge: Knowledge;
+  /** The storefront gateway (connected storefront or the embedded catalogue). */
   gateway: StorefrontGateway;
-  /** LLM agent mode (src/assistant/agent); default: agentFor(ctx) — none unless LLM_BASE_URL is set with LLM_MODE=agent. */
-  agent?: TurnAgent;
+  /** LLM agent mode (src/assistant/agent/index.ts agentFor): undefined unless LLM_BASE_URL is set with LLM_MODE=agent. */
+  agent: TurnAgent | undefined;
 }
-
-export interface TurnResult {
-  turn_id: string;
-  outcome: Outcome;
-  answer: Answer;
-  events: ChatEvent[];
-}
-
-export interface ConfirmResult {
-  intent_id: string;
-  thread_id: string;
-  status: "completed";
-  action: { name: ActionName; arguments: Record<string, string | number> };
-  result: Record<string, unknown>;
-}
-
-export interface CancelResult {
-  intent_id: string;
-  thread_id: string;
-  status: "cancelled";
-}
-
 
 export function toChatEvent(row: EventRow): ChatEvent {
-  return { id: Number(row.seq), event: row.name, turn_id: row.turn_id, data: JSON.parse(row.data) as Record<string, unknown>, created_at: iso(Number(row.created_at)) };
+  return { id: row.seq, event: row.name, turn_id: row.turn_id, data: JSON.parse(row.data) as Record<string, unknown>, created_at: iso(row.created_at) };
 }
 
 /** 429 RATE_LIMITED naming the window, the retry delay (s) and instant; null when waiting never helps. */
@@ -87,21 +74,21 @@ export class ChatService {
   private readonly storeTurns: Map<PlanName, Limiter>;
   private readonly sessionTurns: Limiter;
   private readonly concurrent: Semaphore;
-  private knowledgeImpl: Knowledge | undefined;
-  private readonly gatewayImpl: StorefrontGateway;
+  private readonly knowledge: Knowledge;
+  private readonly gateway: StorefrontGateway;
   private readonly agent: TurnAgent | undefined;
 
   constructor(
     private readonly ctx: AppContext,
     deps: ChatDeps,
   ) {
-    this.repo = new ChatRepository(ctx.database.db);
-    this.sessions = new SessionsService(ctx);
-    this.stores = new AccountsRepository(ctx.database.db);
-    this.settings = new AssistantSettingsService(ctx);
-    this.knowledgeImpl = deps.knowledge;
-    this.gatewayImpl = deps.gateway;
-    this.agent = deps.agent ?? agentFor(ctx);
+    this.repo = deps.threads;
+    this.sessions = deps.sessions;
+    this.stores = deps.stores;
+    this.settings = deps.settings;
+    this.knowledge = deps.knowledge;
+    this.gateway = deps.gateway;
+    this.agent = deps.agent;
     // Counters of fixed windows keyed by the window's start on ctx.clock; the limiter's own
     // expiry (two windows) only garbage-collects them.
     const ttl = (2 * WINDOW_MS) / 1000;
@@ -113,15 +100,6 @@ export class ChatService {
     );
     this.sessionTurns = ctx.limiters({ name: "assistant-session-turns", points: SESSION_LIMITS.turns_per_minute, durationSec: ttl });
     this.concurrent = ctx.concurrency({ name: "assistant-turns", leaseMs: TURN_LEASE_MS });
-  }
-
-  private get knowledge(): Knowledge {
-    this.knowledgeImpl ??= createKnowledge(this.ctx);
-    return this.knowledgeImpl;
-  }
-
-  private get gateway(): StorefrontGateway {
-    return this.gatewayImpl;
   }
 
   // --- limits --------------------------------------------------------------------------------
@@ -358,8 +336,8 @@ export class ChatService {
         reason: intent.status,
       });
     }
-    if (Number(intent.expires_at) <= now) {
-      throw new AppError("confirmation_invalid", "This confirmation has expired.", { intent_id: intentId, reason: "expired", expired_at: iso(Number(intent.expires_at)) });
+    if (intent.expires_at <= now) {
+      throw new AppError("confirmation_invalid", "This confirmation has expired.", { intent_id: intentId, reason: "expired", expired_at: iso(intent.expires_at) });
     }
     // Single use: only the caller whose UPDATE … WHERE status = 'pending' changed the row runs it.
     if (!(await this.repo.transitionPending(session.storeId, intent.id, "consumed", now, now))) {
@@ -410,7 +388,7 @@ export class ChatService {
   // --- replay --------------------------------------------------------------------------------
 
   /** Events of the thread after `afterId` (at most MAX_REPLAY_EVENTS), for reconnecting clients. */
-  async replay(session: ShopperSession, threadId: string, afterId: number): Promise<{ thread_id: string; events: ChatEvent[]; last_event_id: number }> {
+  async replay(session: ShopperSession, threadId: string, afterId: number): Promise<Replay> {
     const thread = await this.sessions.thread(session, threadId);
     const rows = await this.repo.listEventsAfter(session.storeId, thread.id, afterId, MAX_REPLAY_EVENTS);
     const events = rows.map(toChatEvent);

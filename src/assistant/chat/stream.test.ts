@@ -8,7 +8,7 @@ import { testEnv } from "../../../test/support/env.js";
 import { anonymousSession, chatShop, openThread, parseSse, putCatalogProduct, putPolicy, type ChatShop } from "../../../test/support/chat.js";
 import { ManualClock } from "../../platform/clock.js";
 import { createConcurrencyFactory } from "../../platform/concurrency.js";
-import { PLAN_TURN_LIMITS, SESSION_LIMITS, TURN_LEASE_MS } from "./limits.js";
+import { PLAN_TURN_LIMITS, SESSION_LIMITS, TURN_LEASE_MS } from "../turns/limits.js";
 
 describeEachDialect("assistant chat: streaming, replay and limits", (dialect) => {
   let t: TestApp;

@@ -15,6 +15,7 @@ import { ImagePipeline } from "../../embeddings/pipeline.js";
 import type { EmbeddingModel } from "../../embeddings/types.js";
 import { ProductsService } from "../../search/products/service.js";
 import { buildAssistantApp } from "../app.js";
+import { composeAssistant } from "../compose.js";
 import { searchCatalog } from "../../search/catalog/port.js";
 import { SearchService } from "../../search/search/service.js";
 
@@ -53,7 +54,7 @@ describeEachDialect("assistant chat: a configured embedding model that fails →
       close: async () => {},
     };
     const ctx = { ...t.ctx, model: flaky, images: new ImagePipeline(flaky, t.ctx.fetch, { maxPixels: t.config.outbound.maxPixels }) };
-    app = await buildAssistantApp(ctx, { logger: false, catalog: searchCatalog(ctx, new SearchService(ctx)) });
+    app = await buildAssistantApp(ctx, { logger: false, services: composeAssistant(ctx, { catalog: searchCatalog(ctx, new SearchService(ctx)) }) });
     await app.ready();
 
     a = await chatShop(t);

@@ -6,34 +6,21 @@
 // The private token is never part of any response.
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
-import { adminRoutes } from "../routes.js";
-import { CorrelationId, problems } from "../schemas.js";
-import { ConnectionsService } from "./service.js";
+import { adminRoutes } from "../http/routes.js";
+import type { AssistantGuards } from "../http/auth.js";
+import { CorrelationId, problems } from "../http/schemas.js";
+import type { ConnectionsService } from "./service.js";
+import { ConnectionViewSchema } from "./schemas.js";
 
-const Date = Type.String({ format: "date-time" });
-const ConnectionView = Type.Object({
-  connection_id: Type.String({ description: "conn_…" }),
-  store_url: Type.String({ description: "Normalised origin of the storefront" }),
-  status: Type.Union([Type.Literal("connected"), Type.Literal("disconnected")]),
-  auth: Type.Union([Type.Literal("token"), Type.Literal("none")], { description: "token: private token kept encrypted; none: public storefront reads only" }),
-  source: Type.String({ description: "storefront:<host>, as named in live_facts" }),
-  shop_name: Type.Union([Type.String(), Type.Null()]),
-  shop_currency: Type.Union([Type.String(), Type.Null()], { description: "Currency the shop reported (token connections)" }),
-  verified_at: Date,
-  created_at: Date,
-  updated_at: Date,
-  disconnected_at: Type.Union([Date, Type.Null()]),
-});
 const Token = Type.String({ minLength: 8, maxLength: 500, pattern: "^[\\x21-\\x7e]+$", description: "Private (Admin API) access token; never echoed" });
 const Reason = Type.String({ minLength: 1, maxLength: 500, pattern: "\\S" });
 
-export async function connectionRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function connectionRoutes(app: App, deps: { guards: AssistantGuards; connections: ConnectionsService }): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const service = new ConnectionsService(ctx);
-  const admin = adminRoutes(ctx);
+  const service = deps.connections;
+  const admin = adminRoutes(deps.guards);
 
   r.post(
     "/v1/admin/connections/storefront",
@@ -43,7 +30,7 @@ export async function connectionRoutes(app: App, ctx: AppContext): Promise<void>
         { store_url: Type.String({ minLength: 1, maxLength: 2000 }), private_token: Type.Optional(Token), reason: Reason },
         { additionalProperties: false },
       ),
-      response: { 201: Type.Object({ ...ConnectionView.properties, correlation_id: CorrelationId }), ...problems(400, 422) },
+      response: { 201: Type.Object({ ...ConnectionViewSchema.properties, correlation_id: CorrelationId }), ...problems(400, 422) },
     }),
     async (request, reply) => {
       const view = await service.connect(storeOf(request).id, request.body, actorUserIdOf(request));
@@ -60,7 +47,7 @@ export async function connectionRoutes(app: App, ctx: AppContext): Promise<void>
         { connection_id: Type.String({ pattern: "^conn_[A-Za-z0-9]{1,64}$" }), private_token: Token, reason: Reason },
         { additionalProperties: false },
       ),
-      response: { 200: Type.Object({ ...ConnectionView.properties, correlation_id: CorrelationId }), ...problems(400, 404, 409, 422) },
+      response: { 200: Type.Object({ ...ConnectionViewSchema.properties, correlation_id: CorrelationId }), ...problems(400, 404, 409, 422) },
     }),
     async (request) => ({ ...(await service.setToken(storeOf(request).id, request.body.connection_id, request.body.private_token)), correlation_id: request.id }),
   );
@@ -71,7 +58,7 @@ export async function connectionRoutes(app: App, ctx: AppContext): Promise<void>
       summary: "The store's storefront connections (newest first) and the catalogue source in use",
       response: {
         200: Type.Object({
-          connections: Type.Array(ConnectionView),
+          connections: Type.Array(ConnectionViewSchema),
           active_source: Type.String({ description: "shopsight_catalog or storefront:<host>" }),
           correlation_id: CorrelationId,
         }),

@@ -13,22 +13,9 @@ import { prefixedId } from "../../platform/ids.js";
 import { EMBEDDED_SOURCE, tokenAad } from "../storefront/index.js";
 import { normaliseStoreUrl, ShopifyClient, type StorefrontCheck } from "../storefront/shopify.js";
 import { secretBoxFor } from "../../platform/secrets.js";
-import { ConnectionsRepository, type ConnectionRow } from "../storefront/connections-repository.js";
+import type { ConnectionRow, ConnectionsRepository } from "../storefront/connections-repository.js";
 import { iso } from "../../platform/clock.js";
-
-export interface ConnectionView {
-  connection_id: string;
-  store_url: string;
-  status: "connected" | "disconnected";
-  auth: "token" | "none";
-  source: string;
-  shop_name: string | null;
-  shop_currency: string | null;
-  verified_at: string;
-  created_at: string;
-  updated_at: string;
-  disconnected_at: string | null;
-}
+import type { ConnectionView } from "./schemas.js";
 
 
 export function viewOf(row: ConnectionRow): ConnectionView {
@@ -54,11 +41,11 @@ function refuse(check: Exclude<StorefrontCheck, { ok: true }>): never {
 }
 
 export class ConnectionsService {
-  private readonly repo: ConnectionsRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new ConnectionsRepository(ctx.database.db);
-  }
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly repo: ConnectionsRepository,
+  ) {}
 
   async connect(storeId: string, input: { store_url: string; private_token?: string | undefined }, actorUserId: string | null): Promise<ConnectionView> {
     const storeUrl = normaliseStoreUrl(input.store_url, this.ctx.config.outbound.allowPrivate);

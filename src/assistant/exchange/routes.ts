@@ -3,28 +3,18 @@
 // GET /v1/admin/exchange-secret (whether one is set, never the secret).
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
-import { adminRoutes } from "../routes.js";
-import { CorrelationId, Locale, problems } from "../schemas.js";
-import { ExchangeService, MAX_ASSERTION_LIFETIME_SECONDS } from "./service.js";
+import { adminRoutes } from "../http/routes.js";
+import type { AssistantGuards } from "../http/auth.js";
+import { CorrelationId, Locale, problems } from "../http/schemas.js";
+import { MAX_ASSERTION_LIFETIME_SECONDS, type ExchangeService } from "./service.js";
+import { SecretInfoFields } from "./schemas.js";
 
-const SecretInfo = {
-  configured: Type.Boolean(),
-  secret_id: Type.Union([Type.String(), Type.Null()]),
-  secret_prefix: Type.Union([Type.String(), Type.Null()], { description: "First characters of the secret, to recognise it" }),
-  created_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
-  issuer: Type.String({ description: "The `iss` claim assertions must carry: the store id" }),
-  audience: Type.String({ description: "The `aud` claim assertions must carry" }),
-  algorithm: Type.Literal("HS256"),
-  max_lifetime_seconds: Type.Integer({ description: "Largest exp − iat accepted" }),
-};
-
-export async function exchangeRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function exchangeRoutes(app: App, deps: { guards: AssistantGuards; exchange: ExchangeService }): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const service = new ExchangeService(ctx);
-  const admin = adminRoutes(ctx);
+  const service = deps.exchange;
+  const admin = adminRoutes(deps.guards);
 
   r.post(
     "/v1/sessions/exchange",
@@ -56,7 +46,7 @@ export async function exchangeRoutes(app: App, ctx: AppContext): Promise<void> {
     "/v1/admin/exchange-secret",
     admin({
       summary: "Whether the store has an exchange secret, and the claims assertions must carry (never the secret)",
-      response: { 200: Type.Object({ ...SecretInfo, correlation_id: CorrelationId }) },
+      response: { 200: Type.Object({ ...SecretInfoFields, correlation_id: CorrelationId }) },
     }),
     async (request) => ({ ...(await service.secretInfo(storeOf(request).id)), correlation_id: request.id }),
   );
@@ -66,7 +56,7 @@ export async function exchangeRoutes(app: App, ctx: AppContext): Promise<void> {
     admin({
       summary: "Create or rotate the store's exchange secret (shown once; the previous one stops verifying at once)",
       body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500, pattern: "\\S" }) }, { additionalProperties: false }),
-      response: { 201: Type.Object({ ...SecretInfo, secret: Type.String({ description: "exs_… (shown once)" }), correlation_id: CorrelationId }), ...problems(400) },
+      response: { 201: Type.Object({ ...SecretInfoFields, secret: Type.String({ description: "exs_… (shown once)" }), correlation_id: CorrelationId }), ...problems(400) },
     }),
     async (request, reply) => {
       const created = await service.rotate(storeOf(request).id, actorUserIdOf(request));

@@ -17,12 +17,13 @@ import { decodeJwt, jwtVerify } from "jose";
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret } from "../../platform/ids.js";
-import { AccountsRepository } from "../../tenancy/stores/repository.js";
+import type { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { secretBoxFor } from "../../platform/secrets.js";
 import { SessionsRepository } from "../sessions/repository.js";
 import { mintBudget, newSession, SESSION_TTL_SECONDS } from "../sessions/service.js";
-import { ExchangeRepository } from "./repository.js";
+import type { ExchangeRepository } from "./repository.js";
 import { iso } from "../../platform/clock.js";
+import type { ExchangeSecretInfo } from "./schemas.js";
 
 export const EXCHANGE_AUDIENCE = "shopsight-assistant";
 export const MAX_ASSERTION_LIFETIME_SECONDS = 300;
@@ -32,26 +33,18 @@ export const SECRET_PREFIX = "exs_";
 const secretAad = (storeId: string, id: string): string => `exchange-secret:${storeId}:${id}`;
 const invalid = (why: string): AppError => new AppError("unauthorized", `The assertion is not accepted: ${why}.`);
 
-export interface ExchangeSecretInfo {
-  configured: boolean;
-  secret_id: string | null;
-  secret_prefix: string | null;
-  created_at: string | null;
-  issuer: string;
-  audience: string;
-  algorithm: "HS256";
-  max_lifetime_seconds: number;
-}
-
 export class ExchangeService {
   private readonly repo: ExchangeRepository;
   private readonly stores: AccountsRepository;
   private readonly exchangeBudget: (clientAddress: string) => Promise<void>;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { exchange: ExchangeRepository; stores: AccountsRepository },
+  ) {
     this.exchangeBudget = mintBudget(ctx, "exchange");
-    this.repo = new ExchangeRepository(ctx.database.db);
-    this.stores = new AccountsRepository(ctx.database.db);
+    this.repo = deps.exchange;
+    this.stores = deps.stores;
   }
 
   private info(storeId: string, row: { id: string; secret_prefix: string; created_at: number } | undefined): ExchangeSecretInfo {

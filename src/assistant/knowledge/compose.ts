@@ -29,7 +29,7 @@ import { PassageIndex, TERSE_ITEM_WORDS, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvid
 import { disagreement, factsOf, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
 import { analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { Citation, Conflict, PolicyAnswer } from "./types.js";
-import { escapeMarkdown } from "../markdown.js";
+import { escapeMarkdown } from "../markdown/escape.js";
 
 export const MAX_PASSAGES = 4;
 export const MAX_CONFLICT_PASSAGES = 10;

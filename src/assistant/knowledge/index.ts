@@ -1,4 +1,4 @@
-// The grounding engine: `createKnowledge(ctx)` implements the Knowledge contract of ./types.ts.
+// The grounding engine: `createKnowledge(ctx, deps)` implements the Knowledge contract of ./types.ts.
 //
 // classify(): the deterministic router of ./classify.ts (the store currency is read only when the
 // text holds a digit, for price bounds in minor units).
@@ -21,8 +21,8 @@
 // Embeddings: used only when ctx.model is loaded; when it is loaded and embedding fails the call
 // throws KnowledgeUnavailable (the chat answers temporary_failure). LLM failures never throw.
 import type { AppContext } from "../../context/context.js";
-import { PoliciesRepository } from "../policies/repository.js";
-import { AssistantSettingsService } from "../settings/service.js";
+import type { PoliciesRepository } from "../policies/repository.js";
+import type { AssistantSettingsService } from "../settings/service.js";
 import { classifyText } from "./classify.js";
 import { warmDictionary } from "./dictionary.js";
 import { groundParts, hasEvidence } from "./ground.js";
@@ -57,9 +57,13 @@ export class KnowledgeEngine implements Knowledge {
   private readonly settings: AssistantSettingsService;
   private readonly cache = new Map<string, StoreEntry>();
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new PoliciesRepository(ctx.database.db);
-    this.settings = new AssistantSettingsService(ctx);
+  /** `deps`: the policies' versions and the store settings (built once by src/assistant/compose.ts). */
+  constructor(
+    private readonly ctx: AppContext,
+    deps: KnowledgeDeps,
+  ) {
+    this.repo = deps.policies;
+    this.settings = deps.settings;
     // The typo corrector's word list loads in the background, not on the first question.
     void warmDictionary();
   }
@@ -156,6 +160,11 @@ export class KnowledgeEngine implements Knowledge {
   }
 }
 
-export function createKnowledge(ctx: AppContext): Knowledge {
-  return new KnowledgeEngine(ctx);
+export interface KnowledgeDeps {
+  policies: PoliciesRepository;
+  settings: AssistantSettingsService;
+}
+
+export function createKnowledge(ctx: AppContext, deps: KnowledgeDeps): Knowledge {
+  return new KnowledgeEngine(ctx, deps);
 }

@@ -8,8 +8,18 @@ import type { AddressInfo } from "node:net";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer, loginToken, registerStore } from "../../../test/support/factories.js";
 import type { EmbeddingModel } from "../../embeddings/types.js";
-import { createKnowledge, KnowledgeEngine } from "./index.js";
+import type { AppContext } from "../../context/context.js";
+import { PoliciesRepository } from "../policies/repository.js";
+import { SettingsRepository } from "../settings/repository.js";
+import { AssistantSettingsService } from "../settings/service.js";
+import { createKnowledge, KnowledgeEngine, type KnowledgeDeps } from "./index.js";
 import { KnowledgeUnavailable } from "./types.js";
+
+/** The engine's collaborators over `ctx`'s database (the app builds them in src/assistant/compose.ts). */
+const depsOf = (ctx: AppContext): KnowledgeDeps => ({
+  policies: new PoliciesRepository(ctx.database.db),
+  settings: new AssistantSettingsService(ctx, new SettingsRepository(ctx.database.db)),
+});
 
 interface FakeLlm {
   url: string;
@@ -88,8 +98,8 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
 
   test("answers cite the newest published version; drafts and edits from another process are seen at once", async () => {
     llm.reply = "error"; // LLM down: the extractive answer is used, not a failure
-    const engine = createKnowledge(t.ctx);
-    const other = new KnowledgeEngine(t.ctx); // stands for a second process with its own cache
+    const engine = createKnowledge(t.ctx, depsOf(t.ctx));
+    const other = new KnowledgeEngine(t.ctx, depsOf(t.ctx)); // stands for a second process with its own cache
     await put(ownerA, "returns", RETURNS);
     const first = await engine.answer(storeA, "Can I return swimwear?", "en");
     assert.equal(first.result.kind, "answer");
@@ -119,7 +129,7 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
 
   test("no evidence, conflicts and cross-store isolation", async () => {
     llm.reply = "error";
-    const engine = createKnowledge(t.ctx);
+    const engine = createKnowledge(t.ctx, depsOf(t.ctx));
     assert.equal((await engine.answer(storeA, "Do you offer gift wrapping?", "en")).result.kind, "no_evidence");
 
     // Store B's conflicting FAQ never reaches store A, and A's policies never answer B.
@@ -143,7 +153,7 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
 
   test("the thread's language picks policies in that language, falling back to any", async () => {
     llm.reply = "error";
-    const engine = createKnowledge(t.ctx);
+    const engine = createKnowledge(t.ctx, depsOf(t.ctx));
     await put(ownerA, "rueckgabe", { handle: "rueckgabe", title: "Rückgabe", locale: "de-DE", published: true, body_markdown: "Badebekleidung kann nicht zurückgegeben werden." });
     const de = await engine.answer(storeA, "Kann ich Badebekleidung zurückgeben?", "de-AT");
     assert.deepEqual(de.result.kind === "answer" && de.result.citations.map((c) => c.concept_id), ["rueckgabe"]);
@@ -157,7 +167,7 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
   });
 
   test("an honest LLM phrasing is used; one with an invented number is discarded; a timeout falls back", async () => {
-    const engine = createKnowledge(t.ctx);
+    const engine = createKnowledge(t.ctx, depsOf(t.ctx));
     await put(ownerA, "shipping", SHIPPING);
     const question = "How much does shipping cost?";
 
@@ -198,16 +208,16 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
       embedTexts: async (texts) => (calls.push([...texts]), texts.map((x) => (/swimwear/i.test(x) ? unit([1, 0]) : unit([0, 1])))),
       close: async () => {},
     };
-    const ok = await new KnowledgeEngine({ ...t.ctx, model: working }).answer(storeA, "Can I return swimwear?", "en");
+    const ok = await new KnowledgeEngine({ ...t.ctx, model: working }, depsOf(t.ctx)).answer(storeA, "Can I return swimwear?", "en");
     assert.deepEqual(ok.result.kind === "answer" && ok.result.citations.map((c) => c.concept_id), ["returns"]);
     assert.ok(calls.length >= 1 && calls[0]![0] === "Can I return swimwear?");
 
     const failing: EmbeddingModel = { ...working, embedTexts: async () => Promise.reject(new Error("runtime crashed")) };
-    await assert.rejects(new KnowledgeEngine({ ...t.ctx, model: failing }).answer(storeA, "Can I return swimwear?", "en"), KnowledgeUnavailable);
+    await assert.rejects(new KnowledgeEngine({ ...t.ctx, model: failing }, depsOf(t.ctx)).answer(storeA, "Can I return swimwear?", "en"), KnowledgeUnavailable);
   });
 
   test("classify turns a feature-less product request into a policy question when the policies cover it", async () => {
-    const engine = createKnowledge(t.ctx);
+    const engine = createKnowledge(t.ctx, depsOf(t.ctx));
     await put(ownerA, "stores", { handle: "stores", title: "Our shop", locale: "en", published: true, body_markdown: "Do you have a physical shop? No, we are an online-only store." });
     assert.equal((await engine.classify(storeA, "Do you have a physical shop?", "en")).kind, "policy");
     assert.equal((await engine.classify(storeB, "Do you have a physical shop?", "en")).kind, "product");

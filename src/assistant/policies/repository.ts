@@ -43,7 +43,7 @@ export class PoliciesRepository {
       .groupBy("concept_id")
       .orderBy("concept_id")
       .execute();
-    return rows.map((r) => ({ concept_id: r.concept_id, version: Number(r.version) }));
+    return rows.map((r) => ({ concept_id: r.concept_id, version: r.version }));
   }
 
   /** The newest version of every concept of the store. */

@@ -2,32 +2,18 @@
 // GET /v1/admin/policies/{concept_id}/versions. Dashboard session with connector:write:store.
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
-import { adminRoutes } from "../routes.js";
-import { CorrelationId, Locale, problems } from "../schemas.js";
-import { PoliciesService } from "./service.js";
+import { adminRoutes } from "../http/routes.js";
+import type { AssistantGuards } from "../http/auth.js";
+import { CorrelationId, problems } from "../http/schemas.js";
+import type { PoliciesService } from "./service.js";
+import { PolicyFields, PolicyViewSchema, Slug } from "./schemas.js";
 
-const Slug = Type.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9_-]*$" });
-const PolicyFields = {
-  handle: Type.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9_-]*$", description: "e.g. returns-policy" }),
-  title: Type.String({ minLength: 1, maxLength: 200, pattern: "\\S" }),
-  body_markdown: Type.String({ minLength: 1, maxLength: 50_000, pattern: "\\S" }),
-  locale: Locale,
-  published: Type.Boolean(),
-};
-const PolicyView = Type.Object({
-  concept_id: Type.String(),
-  concept_version: Type.Integer({ minimum: 1 }),
-  ...PolicyFields,
-  updated_at: Type.String({ format: "date-time" }),
-});
-
-export async function policyRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function policyRoutes(app: App, deps: { guards: AssistantGuards; policies: PoliciesService }): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const service = new PoliciesService(ctx);
-  const admin = adminRoutes(ctx);
+  const service = deps.policies;
+  const admin = adminRoutes(deps.guards);
 
   r.put(
     "/v1/admin/policies/:concept_id",
@@ -36,7 +22,7 @@ export async function policyRoutes(app: App, ctx: AppContext): Promise<void> {
       params: Type.Object({ concept_id: Slug }, { additionalProperties: false }),
       body: Type.Object(PolicyFields, { additionalProperties: false }),
       response: {
-        200: Type.Object({ ...PolicyView.properties, changed: Type.Boolean(), correlation_id: CorrelationId }),
+        200: Type.Object({ ...PolicyViewSchema.properties, changed: Type.Boolean(), correlation_id: CorrelationId }),
         ...problems(400, 409),
       },
     }),
@@ -50,7 +36,7 @@ export async function policyRoutes(app: App, ctx: AppContext): Promise<void> {
     "/v1/admin/policies",
     admin({
       summary: "The newest version of every policy of the store (published or not)",
-      response: { 200: Type.Object({ policies: Type.Array(PolicyView), correlation_id: CorrelationId }) },
+      response: { 200: Type.Object({ policies: Type.Array(PolicyViewSchema), correlation_id: CorrelationId }) },
     }),
     async (request) => ({ policies: await service.list(storeOf(request).id), correlation_id: request.id }),
   );
@@ -60,7 +46,7 @@ export async function policyRoutes(app: App, ctx: AppContext): Promise<void> {
     admin({
       summary: "Every version of one policy, newest first (its history: each PUT that changed something added one)",
       params: Type.Object({ concept_id: Slug }, { additionalProperties: false }),
-      response: { 200: Type.Object({ versions: Type.Array(PolicyView), correlation_id: CorrelationId }), ...problems(400, 404) },
+      response: { 200: Type.Object({ versions: Type.Array(PolicyViewSchema), correlation_id: CorrelationId }), ...problems(400, 404) },
     }),
     async (request) => ({ versions: await service.versions(storeOf(request).id, request.params.concept_id), correlation_id: request.id }),
   );

@@ -3,41 +3,30 @@
 // Answers use the newest version of a concept only when it is published.
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
-import { PoliciesRepository, type PolicyVersionRow } from "./repository.js";
+import type { PoliciesRepository, PolicyVersionRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";
+import type { PolicyInput, PolicyView } from "./schemas.js";
 
-export interface PolicyInput {
-  handle: string;
-  title: string;
-  body_markdown: string;
-  locale: string;
-  published: boolean;
-}
 
-export interface PolicyView extends PolicyInput {
-  concept_id: string;
-  concept_version: number;
-  updated_at: string;
-}
 
 export function policyView(row: PolicyVersionRow): PolicyView {
   return {
     concept_id: row.concept_id,
-    concept_version: Number(row.version),
+    concept_version: row.version,
     handle: row.handle,
     title: row.title,
     body_markdown: row.body_markdown,
     locale: row.locale,
-    published: Number(row.published) === 1,
+    published: row.published === 1,
     updated_at: iso(row.created_at),
   };
 }
 
 export class PoliciesService {
-  private readonly repo: PoliciesRepository;
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new PoliciesRepository(ctx.database.db);
-  }
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly repo: PoliciesRepository,
+  ) {}
 
   async put(storeId: string, conceptId: string, input: PolicyInput, actor: string | null): Promise<{ policy: PolicyView; changed: boolean }> {
     // Two concurrent PUTs of one concept race for the next version number; the loser re-reads
@@ -55,7 +44,7 @@ export class PoliciesService {
       const row: PolicyVersionRow = {
         store_id: storeId,
         concept_id: conceptId,
-        version: latest ? Number(latest.version) + 1 : 1,
+        version: latest ? latest.version + 1 : 1,
         handle: input.handle,
         title: input.title,
         body_markdown: input.body_markdown,

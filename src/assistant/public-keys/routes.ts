@@ -2,26 +2,18 @@
 // DELETE /v1/admin/public-keys/{id}. Dashboard session with connector:write:store.
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
-import { adminRoutes } from "../routes.js";
-import { CorrelationId, problems } from "../schemas.js";
-import { PublicKeysService } from "./service.js";
+import { adminRoutes } from "../http/routes.js";
+import type { AssistantGuards } from "../http/auth.js";
+import { CorrelationId, problems } from "../http/schemas.js";
+import type { PublicKeysService } from "./service.js";
+import { PublicKeyViewSchema } from "./schemas.js";
 
-const PublicKeyView = Type.Object({
-  id: Type.String({ description: "spk_…" }),
-  name: Type.String(),
-  key_prefix: Type.String(),
-  status: Type.Union([Type.Literal("active"), Type.Literal("revoked")]),
-  created_at: Type.String({ format: "date-time" }),
-  revoked_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
-});
-
-export async function publicKeyRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function publicKeyRoutes(app: App, deps: { guards: AssistantGuards; publicKeys: PublicKeysService }): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const service = new PublicKeysService(ctx);
-  const admin = adminRoutes(ctx);
+  const service = deps.publicKeys;
+  const admin = adminRoutes(deps.guards);
 
   r.post(
     "/v1/admin/public-keys",
@@ -29,7 +21,7 @@ export async function publicKeyRoutes(app: App, ctx: AppContext): Promise<void> 
       summary: "Mint a store public key (store_pub_…) for the chat widget; the key is shown once",
       body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100, pattern: "\\S" }) }, { additionalProperties: false }),
       response: {
-        201: Type.Object({ ...PublicKeyView.properties, key: Type.String({ description: "store_pub_… (shown once)" }), correlation_id: CorrelationId }),
+        201: Type.Object({ ...PublicKeyViewSchema.properties, key: Type.String({ description: "store_pub_… (shown once)" }), correlation_id: CorrelationId }),
         ...problems(400, 409),
       },
     }),
@@ -43,7 +35,7 @@ export async function publicKeyRoutes(app: App, ctx: AppContext): Promise<void> 
     "/v1/admin/public-keys",
     admin({
       summary: "List the store's public keys (never the keys themselves)",
-      response: { 200: Type.Object({ keys: Type.Array(PublicKeyView), correlation_id: CorrelationId }) },
+      response: { 200: Type.Object({ keys: Type.Array(PublicKeyViewSchema), correlation_id: CorrelationId }) },
     }),
     async (request) => ({ keys: await service.list(storeOf(request).id), correlation_id: request.id }),
   );

@@ -3,21 +3,13 @@
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
-import { PublicKeysRepository, type PublicKeyRow } from "./repository.js";
+import type { PublicKeyRow, PublicKeysRepository } from "./repository.js";
 import { iso } from "../../platform/clock.js";
+import type { PublicKeyView } from "./schemas.js";
 
 export const PUBLIC_KEY_PREFIX = "store_pub_";
 /** Active keys a store may hold at once. */
 export const PUBLIC_KEY_MAX_ACTIVE = 20;
-
-export interface PublicKeyView {
-  id: string;
-  name: string;
-  key_prefix: string;
-  status: "active" | "revoked";
-  created_at: string;
-  revoked_at: string | null;
-}
 
 
 export function publicKeyView(row: PublicKeyRow): PublicKeyView {
@@ -32,10 +24,10 @@ export function publicKeyView(row: PublicKeyRow): PublicKeyView {
 }
 
 export class PublicKeysService {
-  private readonly repo: PublicKeysRepository;
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new PublicKeysRepository(ctx.database.db);
-  }
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly repo: PublicKeysRepository,
+  ) {}
 
   async create(storeId: string, name: string, createdBy: string | null): Promise<PublicKeyView & { key: string }> {
     const active = (await this.repo.list(storeId)).filter((k) => k.revoked_at === null).length;

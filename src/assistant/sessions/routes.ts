@@ -2,21 +2,20 @@
 // POST /v1/chat/sessions, GET /v1/chat/sessions/{thread_id}.
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
-import { shopperOf } from "../auth.js";
-import { shopperRoutes } from "../routes.js";
-import { CorrelationId, Locale, problems } from "../schemas.js";
-import { MINT_LIMIT, SessionsService } from "./service.js";
-import { AnswerSchema } from "../chat/schemas.js";
+import { shopperOf, type AssistantGuards } from "../http/auth.js";
+import { shopperRoutes } from "../http/routes.js";
+import { CorrelationId, Locale, problems } from "../http/schemas.js";
+import { MINT_LIMIT, type SessionsService } from "./service.js";
+import { TranscriptSchema } from "./schemas.js";
 
 const ThreadParams = Type.Object({ thread_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 
-export async function sessionRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function sessionRoutes(app: App, deps: { guards: AssistantGuards; sessions: SessionsService }): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const service = new SessionsService(ctx);
-  const chat = shopperRoutes(ctx, "chat");
-  const sessions = shopperRoutes(ctx, "sessions");
+  const service = deps.sessions;
+  const chat = shopperRoutes(deps.guards, "chat");
+  const sessions = shopperRoutes(deps.guards, "sessions");
 
   r.post(
     "/v1/sessions/anonymous",
@@ -77,22 +76,7 @@ export async function sessionRoutes(app: App, ctx: AppContext): Promise<void> {
         "messages in order: per turn the user's message (outcome and answer null), then — once the turn completed — the assistant's message: text is the answer's response_markdown, with the turn's outcome and the whole answer object. A turn still running (or failed) shows only the user's message.",
       params: ThreadParams,
       response: {
-        200: Type.Object({
-          thread_id: Type.String(),
-          locale: Type.String(),
-          created_at: Type.String({ format: "date-time" }),
-          messages: Type.Array(
-            Type.Object({
-              role: Type.Union([Type.Literal("user"), Type.Literal("assistant")]),
-              turn_id: Type.String({ description: "turn_… (a user message and its answer share it)" }),
-              text: Type.String(),
-              created_at: Type.String({ format: "date-time" }),
-              outcome: Type.Union([Type.String(), Type.Null()], { description: "The turn's outcome (assistant messages)" }),
-              answer: Type.Union([AnswerSchema, Type.Null()], { description: "The answer object (assistant messages)" }),
-            }),
-          ),
-          correlation_id: CorrelationId,
-        }),
+        200: Type.Object({ ...TranscriptSchema.properties, correlation_id: CorrelationId }),
         ...problems(400, 404),
       },
     }),

@@ -2,13 +2,14 @@
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
-import { AccountsRepository } from "../../tenancy/stores/repository.js";
-import { SESSION_TOKEN_PREFIX, type ShopperSession } from "../auth.js";
-import { PublicKeysService } from "../public-keys/service.js";
-import { SessionsRepository, type SessionRow, type ThreadRow } from "./repository.js";
-import { ChatRepository } from "../chat/repository.js";
-import type { Answer } from "../chat/schemas.js";
+import type { AccountsRepository } from "../../tenancy/stores/repository.js";
+import { SESSION_TOKEN_PREFIX, type ShopperSession } from "../http/auth.js";
+import type { PublicKeysService } from "../public-keys/service.js";
+import type { SessionRow, SessionsRepository, ThreadRow } from "./repository.js";
+import type { ChatRepository } from "../threads/repository.js";
+import type { Answer } from "../answers/schemas.js";
 import { iso } from "../../platform/clock.js";
+import type { Transcript, TranscriptMessage } from "./schemas.js";
 
 /** Lifetime of a shopper session token (spec sample: 3600). */
 export const SESSION_TTL_SECONDS = 3600;
@@ -41,27 +42,6 @@ export function newSession(
 }
 
 /**
- * A thread's transcript: per turn, the user's message, then (once the turn completed) the
- * assistant's message whose text is the answer's response_markdown, with its outcome and the
- * whole answer object. User messages carry outcome and answer null.
- */
-export interface TranscriptMessage {
-  role: "user" | "assistant";
-  turn_id: string;
-  text: string;
-  created_at: string;
-  outcome: string | null;
-  answer: Answer | null;
-}
-
-export interface Transcript {
-  thread_id: string;
-  locale: string;
-  created_at: string;
-  messages: TranscriptMessage[];
-}
-
-/**
  * The per-client-address budget of session minting (MINT_LIMIT), one for anonymous sessions and
  * one for exchanges: the returned function throws 429 RATE_LIMITED naming the window once spent.
  */
@@ -80,6 +60,16 @@ export function mintBudget(ctx: AppContext, kind: "anonymous" | "exchange"): (cl
   };
 }
 
+/** What SessionsService is built from (src/assistant/compose.ts). */
+export interface SessionsDeps {
+  sessions: SessionsRepository;
+  /** Resolves the widget's public key to its store. */
+  keys: PublicKeysService;
+  stores: AccountsRepository;
+  /** The threads' turns, read for the transcript. */
+  turns: ChatRepository;
+}
+
 export class SessionsService {
   private readonly repo: SessionsRepository;
   private readonly keys: PublicKeysService;
@@ -87,11 +77,14 @@ export class SessionsService {
   private readonly mintBudget: (clientAddress: string) => Promise<void>;
   private readonly turns: ChatRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new SessionsRepository(ctx.database.db);
-    this.keys = new PublicKeysService(ctx);
-    this.stores = new AccountsRepository(ctx.database.db);
-    this.turns = new ChatRepository(ctx.database.db);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: SessionsDeps,
+  ) {
+    this.repo = deps.sessions;
+    this.keys = deps.keys;
+    this.stores = deps.stores;
+    this.turns = deps.turns;
     this.mintBudget = mintBudget(ctx, "anonymous");
   }
 

@@ -4,26 +4,11 @@
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { isCurrency } from "../../tenancy/currency.js";
-import { SettingsRepository } from "./repository.js";
+import type { SettingsRepository } from "./repository.js";
 import { iso } from "../../platform/clock.js";
+import type { AssistantSettings, AssistantSettingsView, SupportContact } from "./schemas.js";
 
 export const DEFAULT_CURRENCY = "USD";
-
-export interface SupportContact {
-  email?: string;
-  url?: string;
-  phone?: string;
-  hours?: string;
-}
-
-export interface AssistantSettings {
-  currency: string;
-  support_contact: SupportContact | null;
-}
-
-export interface AssistantSettingsView extends AssistantSettings {
-  updated_at: string | null;
-}
 
 const CONTACT_KEYS = ["email", "url", "phone", "hours"] as const;
 
@@ -36,16 +21,16 @@ function parseContact(text: string | null): SupportContact | null {
 }
 
 export class AssistantSettingsService {
-  private readonly repo: SettingsRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new SettingsRepository(ctx.database.db);
-  }
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly repo: SettingsRepository,
+  ) {}
 
   /** The store's settings, defaults when none were saved. */
   async get(storeId: string): Promise<AssistantSettings> {
-    const { updated_at: _u, ...settings } = await this.view(storeId);
-    return settings;
+    const { currency, support_contact } = await this.view(storeId);
+    return { currency, support_contact };
   }
 
   async view(storeId: string): Promise<AssistantSettingsView> {

@@ -1,7 +1,7 @@
 // The assistant's one door to the store's own catalogue (issue 21): the embedded connector
 // (embedded.ts) reads the Search API's products only through this interface, which the Search
 // API implements (src/search/catalog/port.ts) and the composition root hands in
-// (buildAssistantApp's `catalog`). The assistant never queries the products table itself.
+// (composeAssistant's `catalog`, src/assistant/compose.ts). The assistant never queries the products table itself.
 
 /** A published product of the store, as the assistant shows it (no price: prices are live reads). */
 export interface CatalogProduct {

@@ -38,16 +38,13 @@ export function stockOf(meta: Record<string, unknown>): { state: StockState; qua
 
 export class EmbeddedConnector implements CatalogConnector {
   readonly source = EMBEDDED_SOURCE;
-  private readonly repo: StorefrontRepository;
-
   constructor(
     private readonly ctx: AppContext,
+    private readonly repo: StorefrontRepository,
     private readonly catalog: CatalogPort,
     private readonly storeId: string,
     private readonly currency: string,
-  ) {
-    this.repo = new StorefrontRepository(ctx.database.db, ctx.database.dialect);
-  }
+  ) {}
 
   private unavailable(e: unknown): never {
     if (e instanceof StorefrontUnavailable || isAppError(e)) throw e;
@@ -79,7 +76,7 @@ export class EmbeddedConnector implements CatalogConnector {
         const row = rows.get((c.ref as Ref).raw);
         if (!row) continue; // deleted since matching: not read
         const meta = row.metadata;
-        const price = row.price !== null && Number.isFinite(Number(row.price)) && Number(row.price) >= 0 ? { amount_minor: toMinor(Number(row.price), this.currency), currency: this.currency } : null;
+        const price = row.price !== null && Number.isFinite(row.price) && row.price >= 0 ? { amount_minor: toMinor(row.price, this.currency), currency: this.currency } : null;
         out.set(c.product_id, { price, availability: stockOf(meta), read_at: readAt });
       }
     } catch (e) {
@@ -95,7 +92,7 @@ export class EmbeddedConnector implements CatalogConnector {
         order_id: r.order_id,
         status: r.status,
         placed_at: iso(r.placed_at),
-        total: { amount_minor: Number(r.total_minor), currency: r.currency },
+        total: { amount_minor: r.total_minor, currency: r.currency },
         items: (JSON.parse(r.items) as Array<{ product_id: string; title: string; quantity: number }>).map((i) => ({
           product_id: toCardId(i.product_id),
           title: i.title,

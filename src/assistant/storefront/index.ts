@@ -2,8 +2,9 @@
 // or the embedded Shopsight catalogue, with the spec's catalogue rules applied on top (rules.ts).
 import type { AppContext } from "../../context/context.js";
 import { secretBoxFor } from "../../platform/secrets.js";
-import { ConnectionsRepository, type ConnectionRow } from "./connections-repository.js";
-import { AssistantSettingsService } from "../settings/service.js";
+import type { ConnectionRow, ConnectionsRepository } from "./connections-repository.js";
+import type { AssistantSettingsService } from "../settings/service.js";
+import type { StorefrontRepository } from "./repository.js";
 import type { CatalogPort } from "./catalog-port.js";
 import type { CatalogConnector } from "./connector.js";
 import { EmbeddedConnector } from "./embedded.js";
@@ -19,10 +20,20 @@ export type { CatalogPort } from "./catalog-port.js";
 /** AAD binding a connection's token envelope to its store and connection. */
 export const tokenAad = (storeId: string, connectionId: string): string => `storefront-token:${storeId}:${connectionId}`;
 
-/** The gateway over `catalog`, the store's own products (the embedded default when no storefront is connected). */
-export function createStorefrontGateway(ctx: AppContext, catalog: CatalogPort): StorefrontGateway {
-  const connections = new ConnectionsRepository(ctx.database.db);
-  const settings = new AssistantSettingsService(ctx);
+/** What the gateway is built from (src/assistant/compose.ts). */
+export interface StorefrontGatewayDeps {
+  /** The store's own products (the embedded default when no storefront is connected). */
+  catalog: CatalogPort;
+  connections: ConnectionsRepository;
+  /** The store currency. */
+  settings: AssistantSettingsService;
+  /** Carts, orders and returns kept by the connectors. */
+  storefront: StorefrontRepository;
+}
+
+/** The gateway over the store's connected storefront, else its own catalogue. */
+export function createStorefrontGateway(ctx: AppContext, deps: StorefrontGatewayDeps): StorefrontGateway {
+  const { catalog, connections, settings, storefront } = deps;
 
   function shopify(storeId: string, conn: ConnectionRow, currency: string): CatalogConnector {
     let token: string | null = null;
@@ -33,7 +44,7 @@ export function createStorefrontGateway(ctx: AppContext, catalog: CatalogPort): 
         throw new StorefrontUnavailable(`storefront:${new URL(conn.store_url).host}`, "The storefront credential cannot be decrypted (was CONNECTOR_ENCRYPTION_KEY changed?).");
       }
     }
-    return new ShopifyConnector(ctx, storeId, new ShopifyClient(ctx, conn.store_url, token), conn.shop_currency ?? currency);
+    return new ShopifyConnector(ctx, storefront, storeId, new ShopifyClient(ctx, conn.store_url, token), conn.shop_currency ?? currency);
   }
 
   async function connectorFor(storeId: string): Promise<{ connector: CatalogConnector; currency: string }> {
@@ -44,7 +55,7 @@ export function createStorefrontGateway(ctx: AppContext, catalog: CatalogPort): 
     } catch (e) {
       throw new StorefrontUnavailable("shopsight_catalog", `The store's catalogue settings could not be read: ${(e as Error).message}`);
     }
-    const connector = conn ? shopify(storeId, conn, currency) : new EmbeddedConnector(ctx, catalog, storeId, currency);
+    const connector = conn ? shopify(storeId, conn, currency) : new EmbeddedConnector(ctx, storefront, catalog, storeId, currency);
     return { connector, currency };
   }
 

@@ -60,11 +60,11 @@ export class StorefrontRepository {
   }
 
   async upsertOrder(storeId: string, row: Omit<OrderRow, "store_id">): Promise<void> {
-    const { order_id: _id, ...rest } = row;
+    const { customer_id, status, placed_at, total_minor, currency, items, updated_at } = row;
     await this.db
       .insertInto("assistant_orders")
       .values({ ...row, store_id: storeId })
-      .onConflict((oc) => oc.columns(["store_id", "order_id"]).doUpdateSet(rest))
+      .onConflict((oc) => oc.columns(["store_id", "order_id"]).doUpdateSet({ customer_id, status, placed_at, total_minor, currency, items, updated_at }))
       .execute();
   }
 }

@@ -29,7 +29,7 @@ import { prefixedId } from "../../platform/ids.js";
 import { isOutboundError, type SafeResponse } from "../../platform/outbound/safe-fetch.js";
 import { minorDigits } from "../../tenancy/currency.js";
 import { decimalToMinor, rawIdsOf, stockFromQuantity, toCardId, type Candidate, type CatalogConnector, type LiveRead } from "./connector.js";
-import { StorefrontRepository } from "./repository.js";
+import type { StorefrontRepository } from "./repository.js";
 import { StorefrontUnavailable, type ActionRequest, type ActionResult, type CatalogQuery, type OrderSummary, type StockState } from "./types.js";
 
 export const API = "/admin/api/2024-07";
@@ -114,13 +114,13 @@ export class ShopifyClient {
   }
 
   /** JSON of a 2xx answer; anything else is the storefront being unavailable. */
-  async json<T>(method: string, path: string, body?: unknown): Promise<{ data: T; res: SafeResponse }> {
+  async json(method: string, path: string, body?: unknown): Promise<{ data: unknown; res: SafeResponse }> {
     const res = await this.call(method, path, body);
     if (res.status < 200 || res.status > 299) {
       throw new StorefrontUnavailable(this.source, `The storefront answered ${res.status} on ${method} ${path.split("?")[0]}.`);
     }
     try {
-      return { data: JSON.parse(res.body.toString("utf8")) as T, res };
+      return { data: JSON.parse(res.body.toString("utf8")) as unknown, res };
     } catch {
       throw new StorefrontUnavailable(this.source, `The storefront sent invalid JSON on ${method} ${path.split("?")[0]}.`);
     }
@@ -184,17 +184,15 @@ const tagsOf = (p: ShopifyProduct): string[] =>
 
 export class ShopifyConnector implements CatalogConnector {
   readonly source: string;
-  private readonly repo: StorefrontRepository;
-
   constructor(
     private readonly ctx: AppContext,
+    private readonly repo: StorefrontRepository,
     private readonly storeId: string,
     private readonly client: ShopifyClient,
     /** The shop's currency (read at connect time), else the store currency from settings. */
     private readonly currency: string,
   ) {
     this.source = client.source;
-    this.repo = new StorefrontRepository(ctx.database.db, ctx.database.dialect);
   }
 
   private async listing(): Promise<ShopifyProduct[]> {
@@ -202,7 +200,7 @@ export class ShopifyConnector implements CatalogConnector {
     if (this.client.hasToken) {
       let path: string | null = `${API}/products.json?status=active&published_status=published&limit=250`;
       for (let page = 0; path && page < MAX_PAGES; page++) {
-        const { data, res }: { data: { products?: ShopifyProduct[] }; res: SafeResponse } = await this.client.json<{ products?: ShopifyProduct[] }>("GET", path);
+        const { data, res } = ((await this.client.json("GET", path)) as { data: { products?: ShopifyProduct[] }; res: SafeResponse });
         out.push(...(data.products ?? []));
         path = nextLink(res.headers.link);
       }
@@ -210,7 +208,7 @@ export class ShopifyConnector implements CatalogConnector {
       return out.filter((p) => (p.status === undefined || p.status === "active") && p.published_at !== null);
     }
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const { data } = await this.client.json<{ products?: ShopifyProduct[] }>("GET", `/products.json?limit=250&page=${page}`);
+      const { data } = ((await this.client.json("GET", `/products.json?limit=250&page=${page}`)) as { data: { products?: ShopifyProduct[] }; res: SafeResponse });
       const got = data.products ?? [];
       out.push(...got);
       if (got.length < 250) break;
@@ -264,7 +262,7 @@ export class ShopifyConnector implements CatalogConnector {
         candidates.map(async (c) => {
           const ref = c.ref as Ref;
           try {
-            const { data } = await this.client.json<{ price?: unknown; available?: unknown }>("GET", `/products/${encodeURIComponent(ref.handle)}.js`);
+            const { data } = ((await this.client.json("GET", `/products/${encodeURIComponent(ref.handle)}.js`)) as { data: { price?: unknown; available?: unknown }; res: SafeResponse });
             const cents = typeof data.price === "number" && Number.isInteger(data.price) && data.price >= 0 ? data.price : null;
             const digits = minorDigits(this.currency);
             const price = cents === null ? null : { amount_minor: Math.round((cents * 10 ** digits) / 100), currency: this.currency };
@@ -282,7 +280,7 @@ export class ShopifyConnector implements CatalogConnector {
     await Promise.all(
       candidates.map(async (c) => {
         try {
-          const { data } = await this.client.json<{ variants?: Variant[] }>("GET", `${API}/products/${encodeURIComponent((c.ref as Ref).id)}/variants.json`);
+          const { data } = ((await this.client.json("GET", `${API}/products/${encodeURIComponent((c.ref as Ref).id)}/variants.json`)) as { data: { variants?: Variant[] }; res: SafeResponse });
           variantsOf.set(c.product_id, data.variants ?? []);
         } catch {
           // not read
@@ -293,10 +291,10 @@ export class ShopifyConnector implements CatalogConnector {
     let levels: Map<string, number> | null = null;
     if (items.length > 0) {
       try {
-        const { data } = await this.client.json<{ inventory_levels?: Array<{ inventory_item_id: number | string; available: number | null }> }>(
+        const { data } = ((await this.client.json(
           "GET",
           `${API}/inventory_levels.json?inventory_item_ids=${items.map((i) => encodeURIComponent(String(i))).join(",")}`,
-        );
+        )) as { data: { inventory_levels?: Array<{ inventory_item_id: number | string; available: number | null }> }; res: SafeResponse });
         levels = new Map();
         for (const l of data.inventory_levels ?? []) {
           const key = String(l.inventory_item_id);
@@ -340,7 +338,7 @@ export class ShopifyConnector implements CatalogConnector {
       currency?: string;
       line_items?: Array<{ product_id?: number | string | null; title?: string; quantity?: number }>;
     };
-    const { data } = await this.client.json<{ orders?: Order[] }>("GET", `${API}/orders.json?customer_id=${encodeURIComponent(customerId)}&status=any&limit=20`);
+    const { data } = ((await this.client.json("GET", `${API}/orders.json?customer_id=${encodeURIComponent(customerId)}&status=any&limit=20`)) as { data: { orders?: Order[] }; res: SafeResponse });
     return (data.orders ?? []).map((o) => {
       const currency = (o.currency ?? this.currency).toUpperCase();
       return {
@@ -382,14 +380,14 @@ export class ShopifyConnector implements CatalogConnector {
     if (externalId) {
       await this.client.json("PUT", `${API}/draft_orders/${encodeURIComponent(externalId)}.json`, { draft_order: { id: externalId, line_items: lineItems } });
     } else {
-      const { data } = await this.client.json<{ draft_order?: { id?: number | string } }>("POST", `${API}/draft_orders.json`, {
+      const { data } = ((await this.client.json("POST", `${API}/draft_orders.json`, {
         draft_order: {
           line_items: lineItems,
           tags: "shopsight-assistant",
           note_attributes: [{ name: "shopsight_session", value: session.sessionId }],
           ...(session.customerId ? { customer: { id: session.customerId } } : {}),
         },
-      });
+      })) as { data: { draft_order?: { id?: number | string } }; res: SafeResponse });
       externalId = data.draft_order?.id === undefined ? null : String(data.draft_order.id);
     }
     const now = this.ctx.clock.now();
@@ -414,14 +412,14 @@ export class ShopifyConnector implements CatalogConnector {
     const productId = args.product_id === undefined ? null : rawIdsOf(String(args.product_id)).at(-1)!;
     const quantity = args.quantity === undefined ? null : Number(args.quantity);
     const reason = args.reason === undefined ? null : String(args.reason).slice(0, 500);
-    const { data } = await this.client.json<{ return?: { id?: number | string; status?: string } }>("POST", `${API}/returns.json`, {
+    const { data } = ((await this.client.json("POST", `${API}/returns.json`, {
       return: {
         order_id: orderId,
         line_items: productId ? [{ product_id: productId, quantity: quantity ?? 1 }] : [],
         ...(reason ? { reason } : {}),
         note: "Requested through the Shopsight assistant",
       },
-    });
+    })) as { data: { return?: { id?: number | string; status?: string } }; res: SafeResponse });
     const id = prefixedId("ret");
     const status = data.return?.status ?? "requested";
     const externalId = data.return?.id === undefined ? null : String(data.return.id);

@@ -1,37 +1,22 @@
 // The contract between the chat (src/assistant/chat) and the store's catalogue source
 // (src/assistant/storefront). A store's catalogue is its Shopsight products unless a storefront
 // is connected. Prices and stock only ever come from a live read made during the request.
+// The shapes that reach a response are typed from their schemas (./schemas.ts).
+import type { Static } from "typebox";
+import type { CatalogSearchResultSchema, LiveFactSchema, MoneySchema, PriceFilterSchema, ProductCardSchema, ReadStateSchema, StockStateSchema } from "./schemas.js";
 
 /** Money in minor units of an ISO 4217 currency. */
-export interface Money {
-  amount_minor: number;
-  currency: string;
-}
+export type Money = Static<typeof MoneySchema>;
 
-export type PriceState = "live" | "unavailable" | "not_requested";
-export type AvailabilityState = "live" | "unavailable" | "not_requested";
-export type StockState = "in_stock" | "out_of_stock" | "low_stock" | "unknown";
+export type PriceState = Static<typeof ReadStateSchema>;
+export type AvailabilityState = Static<typeof ReadStateSchema>;
+export type StockState = Static<typeof StockStateSchema>;
 
 /** The product card of the spec; `price` is present only when `price_state` is `live`. */
-export interface ProductCard {
-  product_id: string;
-  title: string;
-  image_url: string | null;
-  url: string | null;
-  price_state: PriceState;
-  price: Money | null;
-  availability_state: AvailabilityState;
-  availability: { state: StockState; quantity?: number } | null;
-}
+export type ProductCard = Static<typeof ProductCardSchema>;
 
 /** One read of a live value, listed in the answer's `live_facts`. */
-export interface LiveFact {
-  source: string;
-  product_id: string;
-  field: "price" | "availability";
-  value: Money | { state: StockState; quantity?: number };
-  read_at: string;
-}
+export type LiveFact = Static<typeof LiveFactSchema>;
 
 export interface CatalogQuery {
   q?: string | undefined;
@@ -44,24 +29,10 @@ export interface CatalogQuery {
   limit?: number | undefined;
 }
 
-export interface PriceFilter {
-  min_minor: number | null;
-  max_minor: number | null;
-  currency: string;
-  checked: number;
-  excluded_outside_range: number;
-  excluded_without_live_price: number;
-}
+export type PriceFilter = Static<typeof PriceFilterSchema>;
 
-export interface CatalogSearchResult {
-  products: ProductCard[];
-  /** Present only when the query gave `limit` (rule 5). */
-  price_filter?: PriceFilter;
-  warnings: string[];
-  live_facts: LiveFact[];
-  /** Where the catalogue came from: "shopsight_catalog" or "storefront:<host>". */
-  source: string;
-}
+/** `price_filter` is present only when the query gave `limit` (rule 5); `source` is "shopsight_catalog" or "storefront:<host>". */
+export type CatalogSearchResult = Static<typeof CatalogSearchResultSchema>;
 
 /** An action a shopper may consent to. Arguments are exactly what the preview shows. */
 export type ActionName = "add_to_cart" | "start_return";

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { ProductCard } from "../../storefront/types.js";
+import type { ProductCard } from "../storefront/types.js";
 import { matchTitle, mayNameProduct } from "./products.js";
 
 const card = (id: string, title: string) => ({ product_id: id, title }) as ProductCard;

@@ -5,12 +5,11 @@
 //   - shopper routes: `config: { auth: "none" }`, sessionGuard onRequest, the session bearer
 //     security, the given tag, and the 401 problem response.
 // Usage:
-//   const admin = adminRoutes(ctx);
+//   const admin = adminRoutes(guards);
 //   r.get("/v1/admin/x", admin({ summary, response: { 200: View, ...problems(400) } }), handler);
 import type { FastifySchema } from "fastify";
-import type { AppContext } from "../context/context.js";
-import type { Permission } from "../tenancy/permissions.js";
-import { dashboardGuard, sessionGuard } from "./auth.js";
+import type { Permission } from "../../tenancy/permissions.js";
+import type { AssistantGuards } from "./auth.js";
 import { problems, sessionSecurity } from "./schemas.js";
 
 /** The permission every admin route of the Assistant API requires. */
@@ -19,8 +18,8 @@ export const ADMIN_PERMISSION: Permission = "connector:write:store";
 type RouteSchema = Omit<FastifySchema, "tags" | "security" | "response"> & { response: Record<number, unknown> };
 
 /** Options builder for /v1/admin/* routes (dashboard session with `permission`). */
-export function adminRoutes(ctx: AppContext, permission: Permission = ADMIN_PERMISSION) {
-  const guard = dashboardGuard(ctx, permission);
+export function adminRoutes(guards: AssistantGuards, permission: Permission = ADMIN_PERMISSION) {
+  const guard = guards.dashboard(permission);
   return <S extends RouteSchema>(schema: S) => ({
     config: { auth: "store" as const },
     onRequest: guard.onRequest,
@@ -30,8 +29,8 @@ export function adminRoutes(ctx: AppContext, permission: Permission = ADMIN_PERM
 }
 
 /** Options builder for shopper routes (session bearer ast_…), OpenAPI tag `tag`. */
-export function shopperRoutes(ctx: AppContext, tag: string) {
-  const requireSession = sessionGuard(ctx);
+export function shopperRoutes(guards: AssistantGuards, tag: string) {
+  const requireSession = guards.session;
   return <S extends RouteSchema>(schema: S) => ({
     config: { auth: "none" as const },
     onRequest: requireSession,

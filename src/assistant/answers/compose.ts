@@ -2,7 +2,7 @@
 // engine returned (policy passages), live facts (formatted by ./format.ts) and fixed sentences.
 import type { Citation, Conflict } from "../knowledge/types.js";
 import type { LiveFact, OrderSummary, ProductCard } from "../storefront/types.js";
-import { escapeMarkdown } from "../markdown.js";
+import { escapeMarkdown } from "../markdown/escape.js";
 import { formatLiveFact } from "./format.js";
 import { T, type ChatLang } from "./i18n.js";
 import type { Answer, AnswerStatus, Limitation, NextAction, SupportContact } from "./schemas.js";

@@ -6,12 +6,12 @@
 // product (namedProduct): the catalogue is searched with the text and each result's title is
 // compared with the words of the text; the product whose title words are found best (at least
 // half of them and two words, or all of a one-word title) wins when no other product ties with it.
-import { isStopWord, words } from "../../knowledge/text.js";
-import type { Intent } from "../../knowledge/types.js";
-import type { CatalogSearchResult, ProductCard } from "../../storefront/types.js";
-import { composeAnswer, escapeMarkdown, productLines, type AnswerParts } from "../answers.js";
-import { T } from "../i18n.js";
-import { MAX_PRODUCT_CARDS } from "../limits.js";
+import { isStopWord, words } from "../knowledge/text.js";
+import type { Intent } from "../knowledge/types.js";
+import type { CatalogSearchResult, ProductCard } from "../storefront/types.js";
+import { composeAnswer, escapeMarkdown, productLines, type AnswerParts } from "../answers/compose.js";
+import { T } from "../answers/i18n.js";
+import { MAX_PRODUCT_CARDS } from "./limits.js";
 import { EVENT, limitedAnswer, searchLimitations, type TurnReply, type TurnTools } from "./tools.js";
 
 /** Share of a title's words that must occur in the text. */

@@ -15,7 +15,7 @@ const STOCK: Record<ChatLang, Record<StockState, string>> = {
 };
 
 export const T = {
-  stock: (lang: ChatLang, state: StockState) => STOCK[lang][state] ?? STOCK[lang].unknown,
+  stock: (lang: ChatLang, state: StockState) => STOCK[lang][state],
   priceUnavailable: (lang: ChatLang) => (lang === "de" ? "Preis gerade nicht verfügbar" : "price not available right now"),
   availabilityUnchecked: (lang: ChatLang) => (lang === "de" ? "Verfügbarkeit nicht geprüft" : "availability not checked"),
   unavailable: (lang: ChatLang, dependency: "storefront" | "knowledge") =>

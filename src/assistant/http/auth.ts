@@ -8,13 +8,13 @@
 //     (X-Service-Active-Tenant when the user belongs to several stores), then a permission check.
 //     Machine grants, API keys and shopper sessions are refused there.
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { AppContext } from "../context/context.js";
-import { AppError } from "../platform/errors/catalogue.js";
-import { sha256 } from "../platform/ids.js";
-import { bearerOf, createAuthenticator } from "../tenancy/authenticate.js";
-import { requirePermission, type Permission } from "../tenancy/permissions.js";
-import type { App } from "../platform/http/app.js";
-import { SessionsRepository } from "./sessions/repository.js";
+import type { AppContext } from "../../context/context.js";
+import { AppError } from "../../platform/errors/catalogue.js";
+import { sha256 } from "../../platform/ids.js";
+import { bearerOf, createAuthenticator } from "../../tenancy/authenticate.js";
+import { requirePermission, type Permission, type PermissionCheck } from "../../tenancy/permissions.js";
+import type { App } from "../../platform/http/app.js";
+import type { AssistantSessionsTable } from "../../platform/db/schema.js";
 
 export const SESSION_TOKEN_PREFIX = "ast_";
 
@@ -41,17 +41,35 @@ export function decorateAssistantRequests(app: App): void {
   if (!app.hasRequestDecorator("store")) app.decorateRequest("store", null);
 }
 
-/** onRequest hook for shopper routes: sets request.shopper or throws 401. */
-export function sessionGuard(ctx: AppContext) {
-  const repo = new SessionsRepository(ctx.database.db);
-  return async function requireSession(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+/** What the session guard reads of a session (src/assistant/sessions/repository.ts implements it). */
+export interface SessionLookup {
+  findByTokenHash(tokenHash: string): Promise<Omit<AssistantSessionsTable, "token_hash" | "public_key_id" | "created_at" | "revoke_reason"> | undefined>;
+}
+
+type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/** The guards of the Assistant API's routes, built once (src/assistant/compose.ts). */
+export interface AssistantGuards {
+  /** onRequest hook for shopper routes: sets request.shopper or throws 401. */
+  session: Hook;
+  /** onRequest + preHandler pair for admin routes needing `permission`. */
+  dashboard(permission: Permission): { onRequest: Hook; preHandler: PermissionCheck };
+}
+
+export function createGuards(ctx: AppContext, sessions: SessionLookup): AssistantGuards {
+  const authenticate = createAuthenticator(ctx);
+  return { session: sessionGuard(ctx, sessions), dashboard: (permission) => dashboardGuard(authenticate, permission) };
+}
+
+function sessionGuard(ctx: AppContext, sessions: SessionLookup): Hook {
+  return async function requireSession(request: FastifyRequest): Promise<void> {
     const token = bearerOf(request);
     if (!token || !token.startsWith(SESSION_TOKEN_PREFIX)) throw new AppError("unauthorized", "A session token (Bearer ast_…) is required.");
-    const row = await repo.findByTokenHash(sha256(token));
+    const row = await sessions.findByTokenHash(sha256(token));
     if (!row) throw new AppError("unauthorized", "The session token is invalid.");
     if (row.revoked_at !== null) throw new AppError("unauthorized", "The session has been revoked.");
     if (row.expires_at <= ctx.clock.now()) throw new AppError("unauthorized", "The session has expired.");
-    request.shopper = { id: row.id, storeId: row.store_id, role: row.role, locale: row.locale, expiresAt: row.expires_at, customerId: row.customer_id ?? null };
+    request.shopper = { id: row.id, storeId: row.store_id, role: row.role, locale: row.locale, expiresAt: row.expires_at, customerId: row.customer_id };
   };
 }
 
@@ -64,8 +82,7 @@ export function shopperOf(request: FastifyRequest): ShopperSession {
  * onRequest + preHandler pair for admin routes: the route must declare `config: { auth: "store" }`
  * so the Search authenticator resolves the store.
  */
-export function dashboardGuard(ctx: AppContext, permission: Permission) {
-  const authenticate = createAuthenticator(ctx);
+function dashboardGuard(authenticate: ReturnType<typeof createAuthenticator>, permission: Permission): { onRequest: Hook; preHandler: PermissionCheck } {
   const check = requirePermission(permission);
   return {
     onRequest: async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {

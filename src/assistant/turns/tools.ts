@@ -1,16 +1,16 @@
 // What every intent module of a chat turn gets from the ChatService: the app context, the
 // knowledge engine and storefront gateway, the turn (session, thread, text), the event emitter,
 // the thread's language, the clock, consent-gated proposals and the thread's previous question.
-import type { AppContext } from "../../../context/context.js";
-import type { Lease } from "../../../platform/concurrency.js";
-import type { ShopperSession } from "../../auth.js";
-import type { Knowledge } from "../../knowledge/types.js";
-import type { ThreadRow } from "../../sessions/repository.js";
-import type { AssistantSettingsService } from "../../settings/service.js";
-import type { ActionName, CatalogSearchResult, StorefrontGateway } from "../../storefront/types.js";
-import { composeAnswer, type AnswerParts } from "../answers.js";
-import type { ChatLang } from "../i18n.js";
-import type { Answer, Limitation, NextAction, Outcome } from "../schemas.js";
+import type { AppContext } from "../../context/context.js";
+import type { Lease } from "../../platform/concurrency.js";
+import type { ShopperSession } from "../http/auth.js";
+import type { Knowledge } from "../knowledge/types.js";
+import type { ThreadRow } from "../sessions/repository.js";
+import type { AssistantSettingsService } from "../settings/service.js";
+import type { ActionName, CatalogSearchResult, StorefrontGateway } from "../storefront/types.js";
+import { composeAnswer, type AnswerParts } from "../answers/compose.js";
+import type { ChatLang } from "../answers/i18n.js";
+import type { Answer, Limitation, NextAction, Outcome } from "../answers/schemas.js";
 
 export interface TurnHandle {
   session: ShopperSession;

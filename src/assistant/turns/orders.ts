@@ -1,8 +1,8 @@
 // The shopper's own orders and returns: only a signed-in (exchanged) customer session reads
 // orders; a return of exactly one order is proposed for consent.
-import type { Intent } from "../../knowledge/types.js";
-import { composeAnswer, escapeMarkdown, orderLines } from "../answers.js";
-import { T } from "../i18n.js";
+import type { Intent } from "../knowledge/types.js";
+import { composeAnswer, escapeMarkdown, orderLines } from "../answers/compose.js";
+import { T } from "../answers/i18n.js";
 import { EVENT, limitedAnswer, type TurnReply, type TurnTools } from "./tools.js";
 
 export async function ordersTurn(t: TurnTools, intent: Extract<Intent, { kind: "order" | "return" }>): Promise<TurnReply> {

@@ -2,9 +2,9 @@
 // for follow-ups), framed in the thread's language. An answer leads with the value asked for when
 // the engine found one (a duration, deadline or amount quoted from the cited sentence); a conflict
 // or missing evidence hands off to the store's team (or, without a support contact, says so).
-import { composeAnswer, contactAction } from "../answers.js";
-import { T } from "../i18n.js";
-import type { Limitation } from "../schemas.js";
+import { composeAnswer, contactAction } from "../answers/compose.js";
+import { T } from "../answers/i18n.js";
+import type { Limitation } from "../answers/schemas.js";
 import { EVENT, type TurnReply, type TurnTools } from "./tools.js";
 
 export async function policyTurn(t: TurnTools): Promise<TurnReply> {

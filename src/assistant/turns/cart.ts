@@ -2,10 +2,10 @@
 // (or its id), else the one whose title holds the reference best (products.ts matchTitle); one
 // product → a consent-gated add_to_cart proposal with that product and quantity; several equally
 // good → which one?; none → nothing added.
-import type { Intent } from "../../knowledge/types.js";
-import { composeAnswer, escapeMarkdown, productLines, type AnswerParts } from "../answers.js";
-import { T } from "../i18n.js";
-import { MAX_PRODUCT_CARDS } from "../limits.js";
+import type { Intent } from "../knowledge/types.js";
+import { composeAnswer, escapeMarkdown, productLines, type AnswerParts } from "../answers/compose.js";
+import { T } from "../answers/i18n.js";
+import { MAX_PRODUCT_CARDS } from "./limits.js";
 import { matchTitle } from "./products.js";
 import { EVENT, limitedAnswer, searchLimitations, type TurnReply, type TurnTools } from "./tools.js";
 

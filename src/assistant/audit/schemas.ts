@@ -1,0 +1,19 @@
+// TypeBox schema of an audit event (routes.ts documents with it; service.ts types its values from it).
+import { Type, type Static } from "typebox";
+
+export const AuditEventSchema = Type.Object({
+  id: Type.String({ description: "aud_…" }),
+  operation: Type.String({ description: "e.g. connection.create, connection.credential, public_key.create, policy.put" }),
+  actor_user_id: Type.Union([Type.String(), Type.Null()]),
+  method: Type.String(),
+  route: Type.String(),
+  target_id: Type.Union([Type.String(), Type.Null()]),
+  reason: Type.Union([Type.String(), Type.Null()]),
+  outcome: Type.Union([Type.Literal("success"), Type.Literal("failure")]),
+  status_code: Type.Integer(),
+  error_code: Type.Union([Type.String(), Type.Null()]),
+  correlation_id: Type.String(),
+  created_at: Type.String({ format: "date-time" }),
+});
+
+export type AuditEventView = Static<typeof AuditEventSchema>;

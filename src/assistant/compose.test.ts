@@ -1,0 +1,61 @@
+// The composition root hands every service its collaborators: a knowledge engine given to
+// composeAssistant is the one the chat asks (nothing inside the chat builds its own), and the
+// services of one composition share their collaborators (the catalogue search and the chat read
+// through one storefront gateway).
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { createTestApp, describeEachDialect, type TestApp } from "../../test/support/harness.js";
+import { bearer } from "../../test/support/factories.js";
+import { anonymousSession, chatShop, openThread, type ChatShop } from "../../test/support/chat.js";
+import type { App } from "../platform/http/app.js";
+import { searchCatalog } from "../search/catalog/port.js";
+import { SearchService } from "../search/search/service.js";
+import { buildAssistantApp } from "./app.js";
+import { composeAssistant } from "./compose.js";
+import type { Knowledge } from "./knowledge/types.js";
+
+describeEachDialect("assistant composition root", (dialect) => {
+  let t: TestApp;
+  let app: App; // the Assistant API composed with a stand-in knowledge engine
+  let a: ChatShop;
+  const asked: Array<{ storeId: string; text: string }> = [];
+  const knowledge: Knowledge = {
+    classify: async (_storeId, text) => ({ kind: "policy", query: text }),
+    answer: async (storeId, text) => {
+      asked.push({ storeId, text });
+      return { result: { kind: "no_evidence", markdown: "Answered by the knowledge engine handed to composeAssistant." }, versions: { policies: {}, index_built_at: new Date(0).toISOString() } };
+    },
+  };
+
+  before(async () => {
+    t = await createTestApp({ dialect });
+    app = await buildAssistantApp(t.ctx, { logger: false, services: composeAssistant(t.ctx, { catalog: searchCatalog(t.ctx, new SearchService(t.ctx)), knowledge }) });
+    await app.ready();
+    a = await chatShop(t);
+  });
+  after(async () => {
+    await app.close();
+    await t.close();
+  });
+
+  test("the chat asks the knowledge engine it was composed with", async () => {
+    const token = await anonymousSession(t, a);
+    const threadId = await openThread(t, token);
+    const res = await app.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: threadId, text: "Do you ship to Norway?" } });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json() as { answer: { response_markdown: string; limitations: Array<{ code: string }> } };
+    assert.match(body.answer.response_markdown, /^Answered by the knowledge engine handed to composeAssistant\./);
+    assert.ok(body.answer.limitations.some((l) => l.code === "no_evidence"));
+    assert.deepEqual(asked, [{ storeId: a.storeId, text: "Do you ship to Norway?" }]);
+  });
+
+  test("one composition: the chat and the catalogue search share the storefront gateway, the sessions share one service", () => {
+    const services = composeAssistant(t.ctx, { catalog: searchCatalog(t.ctx, new SearchService(t.ctx)) });
+    const chat = services.chat as unknown as { gateway: unknown; sessions: unknown; settings: unknown };
+    const catalog = services.catalog as unknown as { gateway: unknown };
+    assert.equal(chat.gateway, services.gateway);
+    assert.equal(catalog.gateway, services.gateway);
+    assert.equal(chat.sessions, services.sessions);
+    assert.equal(chat.settings, services.settings);
+  });
+});
