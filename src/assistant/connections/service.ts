@@ -12,7 +12,6 @@ import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId } from "../../platform/ids.js";
 import { EMBEDDED_SOURCE, tokenAad } from "../storefront/index.js";
 import { normaliseStoreUrl, ShopifyClient, type StorefrontCheck } from "../storefront/shopify.js";
-import { secretBoxFor } from "../../platform/secrets.js";
 import type { ConnectionRow, ConnectionsRepository } from "../storefront/connections-repository.js";
 import { iso } from "../../platform/clock.js";
 import type { ConnectionView } from "./schemas.js";
@@ -59,7 +58,7 @@ export class ConnectionsService {
       store_url: storeUrl,
       status: "connected",
       auth: token ? "token" : "none",
-      token_ciphertext: token ? secretBoxFor(this.ctx.config).seal(token, tokenAad(storeId, id)) : null,
+      token_ciphertext: token ? this.ctx.secrets.seal(token, tokenAad(storeId, id)) : null,
       shop_name: check.shop_name,
       shop_currency: check.shop_currency,
       verified_at: now,
@@ -84,7 +83,7 @@ export class ConnectionsService {
     if (!check.ok) refuse(check);
     const now = this.ctx.clock.now();
     await this.repo.setCredential(storeId, conn.id, {
-      token_ciphertext: secretBoxFor(this.ctx.config).seal(token, tokenAad(storeId, conn.id)),
+      token_ciphertext: this.ctx.secrets.seal(token, tokenAad(storeId, conn.id)),
       auth: "token",
       shop_name: check.shop_name,
       shop_currency: check.shop_currency,

@@ -18,7 +18,6 @@ import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret } from "../../platform/ids.js";
 import type { AccountsRepository } from "../../tenancy/stores/repository.js";
-import { secretBoxFor } from "../../platform/secrets.js";
 import { SessionsRepository } from "../sessions/repository.js";
 import { mintBudget, newSession, SESSION_TTL_SECONDS } from "../sessions/service.js";
 import type { ExchangeRepository } from "./repository.js";
@@ -71,7 +70,7 @@ export class ExchangeService {
     const now = this.ctx.clock.now();
     const row = {
       id,
-      secret_ciphertext: secretBoxFor(this.ctx.config).seal(secret, secretAad(storeId, id)),
+      secret_ciphertext: this.ctx.secrets.seal(secret, secretAad(storeId, id)),
       secret_prefix: secret.slice(0, SECRET_PREFIX.length + 6),
       created_by: actorUserId,
       created_at: now,
@@ -99,7 +98,7 @@ export class ExchangeService {
     if (!secretRow) throw invalid("the store has no exchange secret");
     let secret: string;
     try {
-      secret = secretBoxFor(this.ctx.config).open(secretRow.secret_ciphertext, secretAad(storeId, secretRow.id));
+      secret = this.ctx.secrets.open(secretRow.secret_ciphertext, secretAad(storeId, secretRow.id));
     } catch {
       throw new AppError("service_unavailable", "The store's exchange secret cannot be decrypted (was CONNECTOR_ENCRYPTION_KEY changed?).");
     }

@@ -1,7 +1,6 @@
 // The storefront gateway: per store, the connected storefront (when a connection is "connected")
 // or the embedded Shopsight catalogue, with the spec's catalogue rules applied on top (rules.ts).
 import type { AppContext } from "../../context/context.js";
-import { secretBoxFor } from "../../platform/secrets.js";
 import type { ConnectionRow, ConnectionsRepository } from "./connections-repository.js";
 import type { AssistantSettingsService } from "../settings/service.js";
 import type { StorefrontRepository } from "./repository.js";
@@ -39,7 +38,7 @@ export function createStorefrontGateway(ctx: AppContext, deps: StorefrontGateway
     let token: string | null = null;
     if (conn.token_ciphertext) {
       try {
-        token = secretBoxFor(ctx.config).open(conn.token_ciphertext, tokenAad(storeId, conn.id));
+        token = ctx.secrets.open(conn.token_ciphertext, tokenAad(storeId, conn.id));
       } catch {
         throw new StorefrontUnavailable(`storefront:${new URL(conn.store_url).host}`, "The storefront credential cannot be decrypted (was CONNECTOR_ENCRYPTION_KEY changed?).");
       }
