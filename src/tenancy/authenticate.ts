@@ -16,11 +16,10 @@ import type { AccessClaims } from "../platform/auth/tokens.js";
 import type { Role } from "../platform/db/schema.js";
 import type { App } from "../platform/http/app.js";
 import { sha256 } from "../platform/ids.js";
-import { AccountsRepository } from "./stores/repository.js";
 import { planOf, type Plan } from "./plans.js";
-import { SecurityRepository } from "./security/repository.js";
 import { ipAllowedForStore, ipNotAllowed } from "./security/allowlist.js";
-import { UsersRepository } from "./users/repository.js";
+import type { UsersRepository } from "./users/repository.js";
+import { tenancyRepositories, type TenancyRepositories } from "./compose.js";
 import { isPermission, permissionOfHandlers, ROLE_PERMISSIONS, type Grant, type Permission } from "./permissions.js";
 
 export type AuthMode = "none" | "user" | "user_optional" | "store";
@@ -83,10 +82,13 @@ export async function memberPermissions(
   return set;
 }
 
-export function createAuthenticator(ctx: AppContext) {
-  const repo = new AccountsRepository(ctx.database.db);
-  const security = new SecurityRepository(ctx.database.db);
-  const users = new UsersRepository(ctx.database.db);
+/**
+ * The onRequest hook of an API, over the composition root's repositories (src/search/compose.ts).
+ * TRANSITION: without `repositories` it builds its own over ctx.database (the Assistant API's
+ * call, until its composition root hands them in).
+ */
+export function createAuthenticator(ctx: AppContext, repositories: TenancyRepositories = tenancyRepositories(ctx.database.db)) {
+  const { accounts: repo, security, users } = repositories;
 
   async function apiKeyPrincipal(key: string): Promise<Principal> {
     const row = await security.findApiKeyByHash(sha256(key));

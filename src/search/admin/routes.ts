@@ -4,10 +4,9 @@
 import type { FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { searchErrors, bearerSecurity } from "../../platform/http/schemas.js";
-import { AdminService } from "./service.js";
+import type { SearchServices } from "../compose.js";
 
 const PlanNameSchema = Type.Union([Type.Literal("free"), Type.Literal("basic"), Type.Literal("premium"), Type.Literal("enterprise")], {
   description: "free, basic, premium or enterprise",
@@ -60,8 +59,7 @@ export async function requireSuperAdmin(request: FastifyRequest): Promise<void> 
   if (p?.kind !== "user" || !p.isSuperAdmin) throw new AppError("forbidden", "This needs a platform super admin.");
 }
 
-export async function adminRoutes(app: App, ctx: AppContext) {
-  const service = new AdminService(ctx);
+export async function adminRoutes(app: App, { admin: service }: Pick<SearchServices, "admin">) {
 
   app.get(
     "/v1/admin/stores",

@@ -2,10 +2,8 @@
 // redirect `/admin`): the list of every store and a plan override that bypasses checkout.
 // The override goes through BillingService.applyPlanChange, the one path that changes a plan,
 // recorded with plan_source "admin_override".
-import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { BillingService } from "../billing/service.js";
-import { StripeGateway } from "../billing/stripe.js";
 import { planOf, type PlanName } from "../../tenancy/plans.js";
 import { AdminRepository } from "./repository.js";
 import { iso } from "../../platform/clock.js";
@@ -51,9 +49,11 @@ export class AdminService {
   private readonly repo: AdminRepository;
   private readonly billing: BillingService;
 
-  constructor(ctx: AppContext) {
-    this.repo = new AdminRepository(ctx.database.db);
-    this.billing = new BillingService(ctx, new StripeGateway(ctx.config));
+  constructor(
+    deps: { repo: AdminRepository; billing: BillingService },
+  ) {
+    this.repo = deps.repo;
+    this.billing = deps.billing;
   }
 
   async listStores(options: { limit: number; cursor?: string | undefined; q?: string | undefined }) {

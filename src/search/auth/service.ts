@@ -74,9 +74,12 @@ export class AuthService {
   private readonly failuresPerEmail: Limiter;
   private readonly failuresPerClient: Limiter;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new AccountsRepository(ctx.database.db);
-    this.security = new SecurityRepository(ctx.database.db);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: AccountsRepository; security: SecurityRepository },
+  ) {
+    this.repo = deps.repo;
+    this.security = deps.security;
     this.loginPerIp = ctx.limiters({ name: "login-ip", points: 10, durationSec: 60 });
     this.refreshPerIp = ctx.limiters({ name: "refresh-ip", points: 30, durationSec: 60 });
     this.failuresPerEmail = ctx.limiters({ name: "fail-email", points: 5, durationSec: 900 });

@@ -14,10 +14,9 @@ import { searchErrors } from "../../platform/http/schemas.js";
 import { toAppError } from "../../platform/errors/map.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
-import { BillingService } from "./service.js";
 import { PLANS, PLAN_CURRENCY, isPaidPlan } from "../../tenancy/plans.js";
-import { StripeGateway } from "./stripe.js";
-import { createUsageMeter, type UsageMeter } from "./usage-meter.js";
+import type { UsageMeter } from "./usage-meter.js";
+import type { SearchServices } from "../compose.js";
 import { PAGE_HEADERS, cancelledPage, checkoutPage, completedPage, errorPage, returnPage } from "./pages.js";
 
 const PlanNameSchema = Type.Union(
@@ -89,17 +88,15 @@ const SessionParams = Type.Object({ session_id: Type.String({ minLength: 1, maxL
 const Html = Type.String({ description: "HTML page" });
 
 /** Registers the usage meter's onResponse hook and its flush on close; returns the meter. */
-export function installUsageMeter(app: App, ctx: AppContext): UsageMeter {
-  const meter = createUsageMeter(ctx, { log: app.log });
+/** Hooks the composition's usage meter into `app`: counts on response, flushes on close. */
+export function installUsageMeter(app: App, meter: UsageMeter): void {
+  meter.setLog(app.log);
   app.addHook("onResponse", meter.onResponse);
   app.addHook("onClose", async () => meter.close());
-  return meter;
 }
 
-export async function billingRoutes(app: App, ctx: AppContext, meter?: UsageMeter) {
-  const gateway = new StripeGateway(ctx.config);
-  const service = new BillingService(ctx, gateway, meter);
-  const testMode = !gateway.enabled;
+export async function billingRoutes(app: App, ctx: AppContext, { billing: service, stripe }: Pick<SearchServices, "billing" | "stripe">) {
+  const testMode = !stripe.enabled;
   if (testMode && ctx.config.env === "production" && ctx.config.billing.enabled) {
     app.log.warn("STRIPE_SECRET_KEY is not set: POST /v1/billing/checkout uses the local TEST MODE page, so store owners can change plans without paying");
   }

@@ -103,12 +103,17 @@ const secondsToMs = (v: unknown): number | null => {
 export class BillingService {
   private readonly repo: BillingRepository;
 
+  private readonly gateway: StripeGateway;
+  /** The Search API app's usage meter, flushed before usage is read (absent in the CLI). */
+  private readonly meter: UsageMeter | undefined;
+
   constructor(
     private readonly ctx: AppContext,
-    private readonly gateway: StripeGateway,
-    private readonly meter?: UsageMeter,
+    deps: { repo: BillingRepository; gateway: StripeGateway; meter?: UsageMeter | undefined },
   ) {
-    this.repo = new BillingRepository(ctx.database.db);
+    this.repo = deps.repo;
+    this.gateway = deps.gateway;
+    this.meter = deps.meter;
   }
 
   // --- the one path that changes a store's plan

@@ -52,6 +52,10 @@ const normalisedQuery = sql<string>`lower(trim(query_text))`;
 export class FeedbackRepository {
   constructor(private readonly db: Executor) {}
 
+  with(db: Executor): FeedbackRepository {
+    return new FeedbackRepository(db);
+  }
+
   async insert(storeId: string, row: Omit<FeedbackRow, "store_id">): Promise<void> {
     await this.db.insertInto("search_feedback").values({ ...row, store_id: storeId }).execute();
   }

@@ -83,10 +83,13 @@ export class FeedbackService {
   private readonly searches: SearchRepository;
   private readonly products: ProductsRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new FeedbackRepository(ctx.database.db);
-    this.searches = new SearchRepository(ctx.database.db, ctx.database.dialect);
-    this.products = new ProductsRepository(ctx.database.db, ctx.database.dialect);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: FeedbackRepository; searches: SearchRepository; products: ProductsRepository },
+  ) {
+    this.repo = deps.repo;
+    this.searches = deps.searches;
+    this.products = deps.products;
   }
 
   async record(storeId: string, input: FeedbackInput, origin: FeedbackOrigin): Promise<FeedbackView> {
@@ -161,7 +164,7 @@ export class FeedbackService {
     const w = this.window(days);
     await historyWriter(this.ctx).flush();
     // Analytics are replica-eligible reads (DATABASE_READ_URLS; src/platform/db/replicas.ts).
-    const repo = new FeedbackRepository(this.ctx.database.reader(storeId));
+    const repo = this.repo.with(this.ctx.database.reader(storeId));
     const [totals, byMode, bySource, engaged, events, revenue, top, byDay] = await Promise.all([
       repo.searchTotals(storeId, w.from),
       repo.searchesBy(storeId, w.from, "mode"),

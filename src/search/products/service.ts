@@ -133,12 +133,17 @@ function decodeCursor(s: string): Cursor {
 export class ProductsService {
   readonly repo: ProductsRepository;
   private readonly lexical: LexicalRepository;
+  private readonly accounts: AccountsRepository;
   private readonly webhooks: WebhooksService;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new ProductsRepository(ctx.database.db, ctx.database.dialect);
-    this.lexical = new LexicalRepository(ctx.database.db, ctx.database.dialect);
-    this.webhooks = new WebhooksService(ctx);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: ProductsRepository; lexical: LexicalRepository; accounts: AccountsRepository; webhooks: WebhooksService },
+  ) {
+    this.repo = deps.repo;
+    this.lexical = deps.lexical;
+    this.accounts = deps.accounts;
+    this.webhooks = deps.webhooks;
   }
 
   async get(storeId: string, productId: string): Promise<ProductView> {
@@ -355,7 +360,7 @@ export class ProductsService {
   }
 
   private async checkPlanLimit(tx: Tx, storeId: string): Promise<void> {
-    const store = await new AccountsRepository(tx).findStore(storeId);
+    const store = await this.accounts.with(tx).findStore(storeId);
     const limit = planOf(store?.plan ?? "free").max_products;
     if (limit === null) return;
     const current = await this.repo.with(tx).count(storeId);

@@ -144,15 +144,18 @@ export class SearchService {
   private readonly products: ProductsRepository;
   private readonly lexical: LexicalRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new SearchRepository(ctx.database.db, ctx.database.dialect);
-    this.products = new ProductsRepository(ctx.database.db, ctx.database.dialect);
-    this.lexical = new LexicalRepository(ctx.database.db, ctx.database.dialect, { cached: true });
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: SearchRepository; products: ProductsRepository; lexical: LexicalRepository },
+  ) {
+    this.repo = deps.repo;
+    this.products = deps.products;
+    this.lexical = deps.lexical;
   }
 
   /** Candidate filtering is a replica-eligible read (DATABASE_READ_URLS; src/platform/db/replicas.ts). */
   private reader(storeId: string): SearchRepository {
-    return new SearchRepository(this.ctx.database.reader(storeId), this.ctx.database.dialect);
+    return this.repo.with(this.ctx.database.reader(storeId));
   }
 
   /** The weight and method in force for a request (defaults: the active model's, see model.ts). */

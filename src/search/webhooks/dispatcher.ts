@@ -28,10 +28,11 @@ export class WebhookDispatcher {
 
   constructor(
     private readonly ctx: AppContext,
+    deps: { repo: WebhooksRepository },
     private readonly fetch: SafeFetch,
     private readonly options: DispatcherOptions = {},
   ) {
-    this.repo = new WebhooksRepository(ctx.database.db);
+    this.repo = deps.repo;
   }
 
   /** Sends every delivery due now (one claim round); returns how many attempts were made. */

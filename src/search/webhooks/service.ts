@@ -36,8 +36,11 @@ const view = (w: WebhookRow): WebhookView => ({
 export class WebhooksService {
   private readonly repo: WebhooksRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new WebhooksRepository(ctx.database.db);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: WebhooksRepository },
+  ) {
+    this.repo = deps.repo;
   }
 
   async register(storeId: string, input: { url: string; events: string[]; secret: string }): Promise<WebhookView> {

@@ -17,7 +17,7 @@
 import { fileURLToPath } from "node:url";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { Type, type Static, type TSchema } from "typebox";
+import { Type, type TSchema } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import { loadScript, sendScript } from "../../platform/http/scripts.js";
 import type { AppContext } from "../../context/context.js";
@@ -26,19 +26,13 @@ import { searchErrors } from "../../platform/http/schemas.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute, type Permission } from "../../tenancy/permissions.js";
 import { FeedbackBody, FeedbackView } from "../feedback/schemas.js";
-import { FeedbackService } from "../feedback/service.js";
 import { filterFields, SearchResponseSchema, SemanticWeight, Threshold, Understand } from "../search/schemas.js";
 import { modelStatus } from "../search/model.js";
 import { common as commonOf, understandMode, type CommonFields } from "../search/routes.js";
 import type { Common } from "../search/service.js";
 import { canonicalOrigin } from "./origins.js";
-import {
-  WIDGET_KEY_MAX_ACTIVE,
-  WIDGET_KEY_MAX_ORIGINS,
-  WidgetKeysService,
-  WidgetSearchService,
-  type WidgetCaller,
-} from "./service.js";
+import { WIDGET_KEY_MAX_ACTIVE, WIDGET_KEY_MAX_ORIGINS, type WidgetCaller } from "./service.js";
+import type { SearchServices } from "../compose.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -131,10 +125,7 @@ function allowOrigin(reply: FastifyReply, origin: string): void {
 }
 
 
-export async function widgetRoutes(app: App, ctx: AppContext) {
-  const keys = new WidgetKeysService(ctx);
-  const search = new WidgetSearchService(ctx);
-  const feedback = new FeedbackService(ctx);
+export async function widgetRoutes(app: App, ctx: AppContext, { widgetKeys: keys, widgetSearch: search, feedback }: Pick<SearchServices, "feedback" | "widgetKeys" | "widgetSearch">) {
   // The drop-in script, read once at start. It holds no secret: the page passes its public key.
   const script = loadScript(fileURLToPath(new URL("../../../web/widget/widget.js", import.meta.url)));
   const perClient = ctx.limiters({ name: "widget-client", ...WIDGET_RATE_LIMITS.perClient });

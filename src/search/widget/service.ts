@@ -81,9 +81,12 @@ export class WidgetKeysService {
   private readonly repo: WidgetKeysRepository;
   private readonly accounts: AccountsRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new WidgetKeysRepository(ctx.database.db);
-    this.accounts = new AccountsRepository(ctx.database.db);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: WidgetKeysRepository; accounts: AccountsRepository },
+  ) {
+    this.repo = deps.repo;
+    this.accounts = deps.accounts;
   }
 
   async create(storeId: string, actorUserId: string | null, input: WidgetKeyInput) {
@@ -185,9 +188,11 @@ export class WidgetSearchService {
   private readonly search: SearchService;
   private readonly products: ProductsRepository;
 
-  constructor(ctx: AppContext) {
-    this.search = new SearchService(ctx);
-    this.products = new ProductsRepository(ctx.database.db, ctx.database.dialect);
+  constructor(
+    deps: { search: SearchService; products: ProductsRepository },
+  ) {
+    this.search = deps.search;
+    this.products = deps.products;
   }
 
   private async withImages(storeId: string, response: SearchResponse): Promise<WidgetSearchResponse> {
