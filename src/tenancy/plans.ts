@@ -1,5 +1,7 @@
 // The plan table of the spec (Billing): price per month, product limit, requests per minute.
 // `null` means unlimited.
+import { Type } from "typebox";
+
 export interface Plan {
   plan_name: "free" | "basic" | "premium" | "enterprise";
   price_per_month: number;
@@ -25,6 +27,11 @@ export function planOf(name: string): Plan {
 export const PLAN_CURRENCY = "usd";
 
 export type PlanName = Plan["plan_name"];
+
+/** A plan name in request and response schemas (both APIs). */
+export const PlanNameSchema = Type.Union([Type.Literal("free"), Type.Literal("basic"), Type.Literal("premium"), Type.Literal("enterprise")], {
+  description: "free, basic, premium or enterprise",
+});
 
 /** Plans that can be bought through checkout (free is the default, never purchased). */
 export const PAID_PLANS = ["basic", "premium", "enterprise"] as const satisfies readonly PlanName[];

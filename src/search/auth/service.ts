@@ -13,7 +13,7 @@ import { verifyPassword } from "../../platform/auth/passwords.js";
 import type { AccessClaims, ClaimsInput, IssuedToken } from "../../platform/auth/tokens.js";
 import type { Limiter, LimitResult } from "../../platform/rate-limit.js";
 import { planOf } from "../../tenancy/plans.js";
-import { AccountsRepository, type MembershipView, type StoreRow } from "../../tenancy/stores/repository.js";
+import { AccountsRepository, type MembershipRow, type StoreRow } from "../../tenancy/stores/repository.js";
 import { SecurityRepository } from "../../tenancy/security/repository.js";
 import { ipAllowedForStore, ipNotAllowed } from "../../tenancy/security/allowlist.js";
 import { iso } from "../../platform/clock.js";
@@ -210,7 +210,7 @@ export class AuthService {
     };
   }
 
-  private userClaims(userId: string, isSuperAdmin: boolean, memberships: MembershipView[]): ClaimsInput {
+  private userClaims(userId: string, isSuperAdmin: boolean, memberships: MembershipRow[]): ClaimsInput {
     const only = memberships.length === 1 ? planOf(memberships[0]!.plan) : undefined;
     return {
       sub: userId,

@@ -20,6 +20,8 @@ import { PLAN_CURRENCY, isPaidPlan, isPlanName, planOf, type PaidPlanName, type 
 import { BillingRepository, type AccountRow, type CheckoutSessionRow, type InvoiceRow } from "./repository.js";
 import type { StripeEventLike, StripeGateway } from "./stripe.js";
 import type { UsageMeter } from "./usage-meter.js";
+import type { Checkout, CurrentPlan, Invoice, Usage } from "./schemas.js";
+import type { Static } from "typebox";
 import { iso } from "../../platform/clock.js";
 
 export const CHECKOUT_SESSION_TTL_MS = 60 * 60 * 1000;
@@ -36,48 +38,10 @@ export interface PlanChange {
   changed: boolean;
 }
 
-export interface CurrentPlanView {
-  plan_name: PlanName;
-  price_per_month: number;
-  currency: string;
-  max_products: number | null;
-  requests_per_minute: number | null;
-  period_start: string;
-  period_end: string;
-  billing_provider: BillingProvider;
-  subscription_status: string | null;
-}
-
-export interface UsageView {
-  plan_name: PlanName;
-  period_start: string;
-  period_end: string;
-  api_calls: number;
-  products_count: number;
-  max_products: number | null;
-  requests_per_minute: number | null;
-  products_percent: number | null;
-  over_product_limit: boolean;
-}
-
-export interface InvoiceView {
-  id: string;
-  date: string;
-  amount: number;
-  currency: string;
-  status: InvoiceRow["status"];
-  url: string | null;
-  plan_name: string | null;
-  period_start: string | null;
-  period_end: string | null;
-}
-
-export interface CheckoutView {
-  checkout_url: string;
-  provider: "stripe" | "local";
-  session_id: string;
-  expires_at: string | null;
-}
+export type CurrentPlanView = Static<typeof CurrentPlan>;
+export type UsageView = Static<typeof Usage>;
+export type InvoiceView = Static<typeof Invoice>;
+export type CheckoutView = Static<typeof Checkout>;
 
 export interface LocalCheckoutDetails {
   sessionId: string;

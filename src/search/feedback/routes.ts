@@ -5,6 +5,7 @@ import { searchErrors } from "../../platform/http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import {
+  POPULAR_WEIGHTS,
   AnalyticsQuery,
   AnalyticsResponse,
   FeedbackBody,
@@ -14,7 +15,6 @@ import {
   SuggestionsQuery,
   SuggestionsResponse,
 } from "./schemas.js";
-import { POPULAR_WEIGHTS } from "./service.js";
 import type { SearchServices } from "../compose.js";
 
 

@@ -31,6 +31,8 @@ import { understandQuery, type Understanding } from "./understand.js";
 import { storeCategories } from "./categories.js";
 import { historyWriter } from "./history-writer.js";
 import { filterCandidates } from "./memory-filter.js";
+import type { SearchResponseSchema } from "./schemas.js";
+import type { Static } from "typebox";
 
 export const SEARCH_MODES = ["upload", "url", "text", "hybrid", "fusion", "multi-image", "crop", "filtered"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -51,35 +53,16 @@ export interface TextRanking {
 /** Query understanding of text search (request field `understand`): off, or colours/categories as boosts or filters. */
 export type UnderstandMode = "off" | "boost" | "filter";
 
-export interface QueryUnderstanding {
-  colors: string[];
-  categories: string[];
-  price_min: number | null;
-  price_max: number | null;
-  /** How colours and categories were applied; prices are always filters. */
-  applied_as: "boost" | "filter";
-  remaining_text: string;
-}
+/** The query understanding of a search response (present when the request asked for it). */
+export type QueryUnderstanding = NonNullable<SearchResponse["query_understanding"]>;
 
 export interface Common extends SearchFilters {
   limit: number;
   threshold: number;
 }
 
-export interface SearchResult {
-  product_id: string;
-  similarity_score: number;
-  metadata: Record<string, unknown>;
-}
-
-export interface SearchResponse {
-  query_time_ms: number;
-  count: number;
-  results: SearchResult[];
-  search_id: string;
-  /** Only when the request asked for query understanding. */
-  query_understanding?: QueryUnderstanding;
-}
+export type SearchResponse = Static<typeof SearchResponseSchema>;
+export type SearchResult = SearchResponse["results"][number];
 
 /** Where a search came from, kept in its history row. */
 export type SearchSource = "api" | "widget";

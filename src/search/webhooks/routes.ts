@@ -6,16 +6,9 @@ import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import { WEBHOOK_EVENTS } from "./events.js";
 import type { SearchServices } from "../compose.js";
+import { Webhook } from "./schemas.js";
 
 const tags = ["webhooks"];
-const Webhook = Type.Object({
-  id: Type.String(),
-  url: Type.String(),
-  events: Type.Array(Type.String()),
-  status: Type.Union([Type.Literal("active"), Type.Literal("disabled")]),
-  disabled_reason: Type.Union([Type.String(), Type.Null()]),
-  created_at: Type.String({ format: "date-time" }),
-});
 const idParams = Type.Object({ webhook_id: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
 
 export async function webhookRoutes(app: App, { webhooks: service }: Pick<SearchServices, "webhooks">) {

@@ -33,6 +33,7 @@ import type { Common } from "../search/service.js";
 import { canonicalOrigin } from "./origins.js";
 import { WIDGET_KEY_MAX_ACTIVE, WIDGET_KEY_MAX_ORIGINS, type WidgetCaller } from "./service.js";
 import type { SearchServices } from "../compose.js";
+import { WidgetSearchResponseSchema } from "./schemas.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -98,17 +99,6 @@ const WidgetUploadBody = Type.Object(
   { image: Type.Unsafe<Buffer>({ description: "image file (JPEG, PNG, WebP, GIF, AVIF or TIFF)" }), ...widgetCommon },
   { additionalProperties: false, "x-coerce": true },
 );
-const WidgetSearchResponse = Type.Object({
-  ...SearchResponseSchema.properties,
-  results: Type.Array(
-    Type.Object({
-      product_id: Type.String(),
-      similarity_score: Type.Number({ minimum: 0, maximum: 1 }),
-      metadata: Type.Object({}, { additionalProperties: true }),
-      image_url: Type.Union([Type.String(), Type.Null()], { description: "The product's image URL (as indexed)" }),
-    }),
-  ),
-});
 const WidgetHeaders = Type.Object({
   "x-service-key": Type.String({ description: "Public widget key pk_live_…" }),
   origin: Type.String({ description: "Set by the browser; must be on the key's allow-list" }),
@@ -265,7 +255,7 @@ export async function widgetRoutes(app: App, ctx: AppContext, { widgetKeys: keys
       onRequest: async (_request: FastifyRequest, reply: FastifyReply) => {
         reply.header("x-shopsight-model", modelStatus(ctx).model_id);
       },
-      schema: { tags, security: widgetKey, summary, description, ...extra, headers: WidgetHeaders, body, response: { 200: WidgetSearchResponse, ...errors } },
+      schema: { tags, security: widgetKey, summary, description, ...extra, headers: WidgetHeaders, body, response: { 200: WidgetSearchResponseSchema, ...errors } },
     });
 
     scope.post(

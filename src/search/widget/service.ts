@@ -16,6 +16,8 @@ import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
 import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { planOf, type Plan } from "../../tenancy/plans.js";
 import { ProductsRepository } from "../products/repository.js";
+import type { WidgetSearchResponseSchema } from "./schemas.js";
+import type { Static } from "typebox";
 import { SearchService, type Common, type SearchResponse, type TextRanking, type UnderstandMode } from "../search/service.js";
 import { canonicalOrigin, originProblem } from "./origins.js";
 import { WidgetKeysRepository, type WidgetKeyRow } from "./repository.js";
@@ -180,9 +182,7 @@ export class WidgetKeysService {
 }
 
 /** A search result as the widget gets it: the search response item plus the product's image URL. */
-export interface WidgetSearchResponse extends Omit<SearchResponse, "results"> {
-  results: (SearchResponse["results"][number] & { image_url: string | null })[];
-}
+export type WidgetSearchResponse = Static<typeof WidgetSearchResponseSchema>;
 
 export class WidgetSearchService {
   private readonly search: SearchService;
