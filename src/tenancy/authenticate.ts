@@ -87,7 +87,10 @@ export async function memberPermissions(
  * TRANSITION: without `repositories` it builds its own over ctx.database (the Assistant API's
  * call, until its composition root hands them in).
  */
-export function createAuthenticator(ctx: AppContext, repositories: TenancyRepositories = tenancyRepositories(ctx.database.db)) {
+export function createAuthenticator(
+  ctx: AppContext,
+  repositories: TenancyRepositories = tenancyRepositories(ctx.database.db),
+): (request: FastifyRequest, reply?: FastifyReply) => Promise<void> {
   const { accounts: repo, security, users } = repositories;
 
   async function apiKeyPrincipal(key: string): Promise<Principal> {
@@ -159,10 +162,10 @@ export function createAuthenticator(ctx: AppContext, repositories: TenancyReposi
   }
 
   /** The onRequest hook: sets request.principal and request.store as the route's `auth` asks. */
-  return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  return async function authenticate(request: FastifyRequest): Promise<void> {
     request.principal = null;
     request.store = null;
-    const mode = request.routeOptions.config?.auth ?? "none";
+    const mode = request.routeOptions.config.auth ?? "none";
     if (mode === "none") return;
     if (mode === "user_optional" && bearerOf(request) === undefined) return;
     const principal = await principalFor(request);
@@ -176,7 +179,7 @@ export function createAuthenticator(ctx: AppContext, repositories: TenancyReposi
     request.store = await storeFor(principal, request);
     // API keys may do only what their scopes allow: a store route that declares no permission
     // (role-gated or ungated) is closed to them.
-    if (principal.kind === "api_key" && !request.routeOptions.config?.permission) {
+    if (principal.kind === "api_key" && !request.routeOptions.config.permission) {
       throw new AppError("forbidden", "API keys cannot use this endpoint; it needs a user login or the machine grant.");
     }
   };

@@ -20,7 +20,7 @@ export const PLANS: Record<Plan["plan_name"], Plan> = {
 // with billing on, enterprise (no limits) on a self-hosted install with BILLING_MODE=off.
 
 export function planOf(name: string): Plan {
-  return PLANS[name as Plan["plan_name"]] ?? PLANS.free;
+  return isPlanName(name) ? PLANS[name] : PLANS.free;
 }
 
 /** Prices in the plan table are in US dollars. */

@@ -100,7 +100,7 @@ export class AuthService {
       store.status === "active" &&
       store.client_secret_hash !== null &&
       safeEqual(store.client_secret_hash, sha256(clientSecret));
-    if (!ok || !store) {
+    if (!ok) {
       await this.failuresPerClient.consume(clientId);
       if (store) await this.recordFailure(store.id, null, clientId, ip);
       throw new AppError("unauthorized");

@@ -28,7 +28,7 @@ const Html = Type.String({ description: "HTML page" });
 /** Hooks the composition's usage meter into `app`: counts on response, flushes on close. */
 export function installUsageMeter(app: App, meter: UsageMeter): void {
   meter.setLog(app.log);
-  app.addHook("onResponse", meter.onResponse);
+  app.addHook("onResponse", (request, reply) => meter.onResponse(request, reply));
   app.addHook("onClose", async () => meter.close());
 }
 
@@ -149,11 +149,13 @@ export async function billingRoutes(app: App, ctx: AppContext, { billing: servic
       },
     },
     async (request, reply) => {
+      let html: string;
       try {
-        return page(reply, 200, checkoutPage(await service.localCheckoutDetails(request.params.session_id)));
+        html = checkoutPage(await service.localCheckoutDetails(request.params.session_id));
       } catch (e) {
         return pageError(reply, e);
       }
+      return page(reply, 200, html);
     },
   );
 
@@ -170,12 +172,14 @@ export async function billingRoutes(app: App, ctx: AppContext, { billing: servic
       },
     },
     async (request, reply) => {
+      let html: string;
       try {
         const done = await service.completeLocalCheckout(request.params.session_id);
-        return page(reply, 200, completedPage(done.storeName, done.plan));
+        html = completedPage(done.storeName, done.plan);
       } catch (e) {
         return pageError(reply, e);
       }
+      return page(reply, 200, html);
     },
   );
 
@@ -192,12 +196,14 @@ export async function billingRoutes(app: App, ctx: AppContext, { billing: servic
       },
     },
     async (request, reply) => {
+      let html: string;
       try {
         const done = await service.cancelLocalCheckout(request.params.session_id);
-        return page(reply, 200, cancelledPage(done.plan));
+        html = cancelledPage(done.plan);
       } catch (e) {
         return pageError(reply, e);
       }
+      return page(reply, 200, html);
     },
   );
 

@@ -12,12 +12,11 @@
 // change) and in order per store (an event older than the last applied one changes nothing).
 import type { AppContext } from "../../context/context.js";
 import type { Executor, Tx } from "../../platform/db/index.js";
-import type { BillingProvider } from "../../platform/db/schema.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
 import { calendarMonth, bucketRange, fromMinor, toMinor, type Period } from "./period.js";
 import { PLAN_CURRENCY, isPaidPlan, isPlanName, planOf, type PaidPlanName, type Plan, type PlanName } from "../../tenancy/plans.js";
-import { BillingRepository, type AccountRow, type CheckoutSessionRow, type InvoiceRow } from "./repository.js";
+import { BillingRepository, type AccountRow, type CheckoutSessionRow } from "./repository.js";
 import type { StripeEventLike, StripeGateway } from "./stripe.js";
 import type { UsageMeter } from "./usage-meter.js";
 import type { Checkout, CurrentPlan, Invoice, Usage } from "./schemas.js";

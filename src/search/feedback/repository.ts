@@ -85,7 +85,7 @@ export class FeedbackRepository {
       .where("created_at", ">=", from)
       .groupBy(column)
       .execute();
-    return new Map(rows.map((r) => [String(r.key), num(r.n)]));
+    return new Map(rows.map((r) => [r.key, num(r.n)]));
   }
 
   /** Searches and zero-result searches per UTC day (day number = epoch ms / 86 400 000, rounded down). */
@@ -200,7 +200,7 @@ export class FeedbackRepository {
       .orderBy(normalisedQuery)
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ query: String(r.query), searches: num(r.searches), zeroResults: num(r.zero) }));
+    return rows.map((r) => ({ query: r.query, searches: num(r.searches), zeroResults: num(r.zero) }));
   }
 
   /** Products of the window ranked by weighted feedback; ties by product id. */

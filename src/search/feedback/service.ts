@@ -29,7 +29,7 @@ import { SearchRepository } from "../search/repository.js";
 import { historyWriter } from "../search/history-writer.js";
 import { SEARCH_MODES, type SearchSource } from "../search/service.js";
 import { fromMinor, isCurrency, toMinor } from "../../tenancy/currency.js";
-import { FeedbackRepository, type Weights } from "./repository.js";
+import { FeedbackRepository } from "./repository.js";
 import { iso } from "../../platform/clock.js";
 import { DEFAULT_DAYS, POPULAR_WEIGHTS, TOP_QUERIES, type FeedbackView as FeedbackViewSchema } from "./schemas.js";
 import type { Static } from "typebox";

@@ -353,7 +353,7 @@ export class SearchService {
       const allowed = candidates ?? new Set(rows.map((r) => r.product_id));
       scored = rows
         .filter((r) => allowed.has(r.product_id))
-        .map((r) => ({ productId: r.product_id, score: colorScore(colors, JSON.parse(r.dominant_colors)) }));
+        .map((r) => ({ productId: r.product_id, score: colorScore(colors, JSON.parse(r.dominant_colors) as { hex: string; share: number }[]) }));
     } else if (plan.multi === "best" || plan.multi === "union") {
       const lists = await this.stage("vector", () => Promise.all(plan.vectors.map((v) => this.ctx.vectors.search(storeId, v, { k, candidates }))));
       const best = new Map<string, number>();
@@ -397,7 +397,7 @@ export class SearchService {
         const row = rows.get(s.productId);
         if (!row) continue;
         if (colors.length > 0 && (plan.vectors.length > 0 || lex)) {
-          s.score = (1 - HYBRID_COLOR_WEIGHT) * s.score + HYBRID_COLOR_WEIGHT * colorScore(colors, JSON.parse(row.dominant_colors));
+          s.score = (1 - HYBRID_COLOR_WEIGHT) * s.score + HYBRID_COLOR_WEIGHT * colorScore(colors, JSON.parse(row.dominant_colors) as { hex: string; share: number }[]);
         }
         if (plan.boostCategory && row.category !== null && row.category.toLowerCase() === plan.boostCategory.toLowerCase()) {
           s.score = s.score + (1 - s.score) * FUSION_CATEGORY_BOOST;
@@ -420,11 +420,14 @@ export class SearchService {
     if (missing.length > 0) for (const r of await this.products.findMany(storeId, missing)) rows.set(r.product_id, r);
     const results: SearchResult[] = page
       .filter((s) => rows.has(s.productId))
-      .map((s) => ({ product_id: s.productId, similarity_score: round(s.score), metadata: JSON.parse(rows.get(s.productId)!.metadata) }));
+      .map((s) => ({ product_id: s.productId, similarity_score: round(s.score), metadata: JSON.parse(rows.get(s.productId)!.metadata) as Record<string, unknown> }));
 
     const searchId = uuid();
     const queryTimeMs = Math.round(performance.now() - plan.startedAt);
-    const { limit: _l, threshold: _t, ...filterFields } = c;
+    // The filters as sent, then limit and threshold (in this key order).
+    const filterFields: Partial<Common> = { ...c };
+    delete filterFields.limit;
+    delete filterFields.threshold;
     const echo = plan.understanding ? { query_understanding: plan.understanding } : {};
     if (source === null) return { query_time_ms: queryTimeMs, count: results.length, results, search_id: searchId, ...echo };
     historyWriter(this.ctx).add(storeId, {

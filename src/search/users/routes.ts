@@ -87,7 +87,7 @@ export async function userRoutes(app: App, { users }: Pick<SearchServices, "user
       },
     },
     handler: async (request, reply) => {
-      const rest = (request.params as { "*": string })["*"] ?? "";
+      const rest = (request.params as { "*"?: string })["*"] ?? "";
       const r = replacementFor(request.method, rest);
       return reply.status(410).send({
         error: "gone" as const,

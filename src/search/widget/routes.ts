@@ -26,7 +26,7 @@ import { searchErrors } from "../../platform/http/schemas.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute, type Permission } from "../../tenancy/permissions.js";
 import { FeedbackBody, FeedbackView } from "../feedback/schemas.js";
-import { filterFields, SearchResponseSchema, SemanticWeight, Threshold, Understand } from "../search/schemas.js";
+import { filterFields, SemanticWeight, Threshold, Understand } from "../search/schemas.js";
 import { modelStatus } from "../search/model.js";
 import { common as commonOf, understandMode, type CommonFields } from "../search/routes.js";
 import type { Common } from "../search/service.js";

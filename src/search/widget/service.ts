@@ -169,7 +169,7 @@ export class WidgetKeysService {
         }),
       );
     }
-    if (!listed || origin === null) {
+    if (!listed) {
       return deny(new AppError("origin_not_allowed", undefined, { origin: originHeader }));
     }
     const now = this.ctx.clock.now();
