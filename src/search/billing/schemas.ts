@@ -5,12 +5,17 @@ import { PlanNameSchema } from "../../tenancy/plans.js";
 const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(t: T) => Type.Union([t, Type.Null()]);
 const DateTime = Type.String({ format: "date-time" });
 
-export const CurrentPlan = Type.Object({
+/** A plan's row of the plan table (GET /v1/billing/plans and the current plan share it). */
+const planFields = {
   plan_name: PlanNameSchema,
   price_per_month: Type.Number({ description: "Monthly price in `currency`" }),
   currency: Type.String({ description: "ISO 4217, lower case (usd)" }),
   max_products: Nullable(Type.Integer({ description: "null: unlimited" })),
   requests_per_minute: Nullable(Type.Integer({ description: "null: unlimited" })),
+};
+
+export const CurrentPlan = Type.Object({
+  ...planFields,
   period_start: DateTime,
   period_end: DateTime,
   billing_provider: Type.Union([Type.Literal("none"), Type.Literal("local"), Type.Literal("stripe")]),
@@ -18,11 +23,7 @@ export const CurrentPlan = Type.Object({
 });
 
 export const PlanRow = Type.Object({
-  plan_name: PlanNameSchema,
-  price_per_month: Type.Number({ description: "Monthly price in `currency`" }),
-  currency: Type.String({ description: "ISO 4217, lower case (usd)" }),
-  max_products: Nullable(Type.Integer({ description: "null: unlimited" })),
-  requests_per_minute: Nullable(Type.Integer({ description: "null: unlimited" })),
+  ...planFields,
   purchasable: Type.Boolean({ description: "Can be bought through POST /v1/billing/checkout" }),
 });
 
