@@ -112,7 +112,6 @@ describeEachDialect("permissions: matrix over gated routes", (dialect) => {
 
   test("a super admin passes every permission check in any store", async () => {
     const s = await storeWithRoles(t);
-    const { AccountsService } = await import("../src/search/accounts/service.js");
     const rootEmail = email("root");
     await t.services.accounts.createSuperAdmin(rootEmail, "Root-password-1");
     const root = await loginToken(t.search, rootEmail, "Root-password-1");
