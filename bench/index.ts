@@ -22,7 +22,7 @@ import { loadConfig } from "../src/platform/config.js";
 import { createContext } from "../src/context/context.js";
 import { buildSearchApp } from "../src/search/app.js";
 import { createWorkers } from "../src/search/workers.js";
-import { AccountsService } from "../src/search/accounts/service.js";
+import { composeSearch } from "../src/search/compose.js";
 import { ensureTestModel } from "../src/embeddings/load.js";
 import { TEST_MODEL_VERSION } from "../src/embeddings/testmodel/build.js";
 import { loadEmbeddingModel } from "../src/embeddings/runtime.js";
@@ -106,10 +106,11 @@ async function main() {
     // ---------------------------------------------------------------- the service
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", CLIP_MODEL: modelDir, OUTBOUND_ALLOW_PRIVATE: "true" });
     const ctx = await createContext(config);
-    const workers = createWorkers(ctx);
-    const app = await buildSearchApp(ctx, { logger: false });
+    const services = composeSearch(ctx);
+    const workers = createWorkers(ctx, services);
+    const app = await buildSearchApp(ctx, { logger: false, services });
     try {
-      const reg = await new AccountsService(ctx).register({ client_name: "Bench", email: "bench-index@example.com", password: "Bench-pass-123" });
+      const reg = await services.accounts.register({ client_name: "Bench", email: "bench-index@example.com", password: "Bench-pass-123" });
       await ctx.database.db.updateTable("stores").set({ status: "active", plan: "enterprise" }).where("id", "=", reg.client_id).execute();
       const token = (await ctx.signer.issue({ sub: reg.client_id, user_type: "client", memberships: [], is_super_admin: false })).access_token;
       await app.listen({ port: 0, host: "127.0.0.1" });

@@ -26,7 +26,7 @@ import { createContext, type AppContext } from "../src/context/context.js";
 import { buildSearchApp } from "../src/search/app.js";
 import { ensureTestModel } from "../src/embeddings/load.js";
 import { TEST_MODEL_VERSION } from "../src/embeddings/testmodel/build.js";
-import { AccountsService } from "../src/search/accounts/service.js";
+import { composeSearch } from "../src/search/compose.js";
 import { clusteredVectors } from "../src/vectors/synthetic.js";
 import { LexicalRepository } from "../src/lexical/repository.js";
 import { lexicalCacheOf } from "../src/lexical/cache.js";
@@ -125,14 +125,15 @@ async function httpBench(kind: "sqlite" | "postgres") {
   });
   const ctx = await createContext(config, kind === "postgres" ? { pgSchema: schema } : {});
   try {
-    const accounts = new AccountsService(ctx);
+    const services = composeSearch(ctx);
+    const accounts = services.accounts;
     const reg = await accounts.register({ client_name: "Bench", email: `bench-${schema}@example.com`, password: "Bench-pass-123" });
     await ctx.database.db.updateTable("stores").set({ status: "active", plan: "enterprise" }).where("id", "=", reg.client_id).execute();
     const t0 = performance.now();
     await seed(ctx, reg.client_id, ctx.model!.fingerprint.dim);
     const seedS = (performance.now() - t0) / 1000;
     const token = (await ctx.signer.issue({ sub: reg.client_id, user_type: "client", memberships: [], is_super_admin: false })).access_token;
-    const app = await buildSearchApp(ctx, { logger: false });
+    const app = await buildSearchApp(ctx, { logger: false, services });
     await app.listen({ port: 0, host: "127.0.0.1" });
     const port = (app.server.address() as { port: number }).port;
     const url = `http://127.0.0.1:${port}/v1/search/text`;

@@ -15,8 +15,7 @@ import { createContext } from "../src/context/context.js";
 import { buildSearchApp } from "../src/search/app.js";
 import { buildAssistantApp } from "../src/assistant/app.js";
 import { composeAssistant } from "../src/assistant/compose.js";
-import { searchCatalog } from "../src/search/catalog/port.js";
-import { SearchService } from "../src/search/search/service.js";
+import { composeSearch } from "../src/search/compose.js";
 
 export const API_NAMES = ["search-api", "assistant-api"] as const;
 export type ApiName = (typeof API_NAMES)[number];
@@ -42,8 +41,9 @@ export async function openapiDocuments(): Promise<Record<ApiName, Record<string,
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsight-openapi-"));
   const ctx = await createContext(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", NODE_ENV: "test", MODEL_DISABLED: "true" }));
   try {
-    const search = await buildSearchApp(ctx, { logger: false });
-    const assistant = await buildAssistantApp(ctx, { logger: false, services: composeAssistant(ctx, { catalog: searchCatalog(ctx, new SearchService(ctx)) }) });
+    const services = composeSearch(ctx);
+    const search = await buildSearchApp(ctx, { logger: false, services });
+    const assistant = await buildAssistantApp(ctx, { logger: false, services: composeAssistant(ctx, { catalog: services.catalog }) });
     try {
       const read = async (app: typeof search) => (await app.inject({ method: "GET", url: "/openapi.json" })).json<Record<string, unknown>>();
       return { "search-api": await read(search), "assistant-api": await read(assistant) };

@@ -10,11 +10,8 @@ import { parseArgs } from "node:util";
 import { loadConfig } from "./platform/config.js";
 import { createContext } from "./context/context.js";
 import { AppError } from "./platform/errors/catalogue.js";
-import { AccountsService } from "./search/accounts/service.js";
-import { AccountsRepository } from "./tenancy/stores/repository.js";
-import { Reindexer } from "./search/products/reindex.js";
-import { BillingService } from "./search/billing/service.js";
-import { StripeGateway } from "./search/billing/stripe.js";
+import type { AccountsRepository } from "./tenancy/stores/repository.js";
+import { composeSearch } from "./search/compose.js";
 import { isPlanName, PLANS } from "./tenancy/plans.js";
 import { isRole, runRole, ROLES } from "./serve.js";
 import { formatReport, migrateData, MigrateDataError } from "./context/migrate-data.js";
@@ -64,7 +61,7 @@ async function main(argv: string[]): Promise<number | "running"> {
     }
     const ctx = await createContext(loadConfig(), { model: null });
     try {
-      const admin = await new AccountsService(ctx).createSuperAdmin(values.email, values.password);
+      const admin = await composeSearch(ctx).accounts.createSuperAdmin(values.email, values.password);
       console.log(JSON.stringify(admin));
       return 0;
     } finally {
@@ -80,11 +77,11 @@ async function main(argv: string[]): Promise<number | "running"> {
     const plan = values.plan;
     const ctx = await createContext(loadConfig(), { model: null });
     try {
-      const repo = new AccountsRepository(ctx.database.db);
+      const { billing, repositories } = composeSearch(ctx);
+      const repo = repositories.accounts;
       const ids = values.all
         ? (await ctx.database.db.selectFrom("stores").select("id").execute()).map((r) => r.id)
         : await Promise.all((values.store ?? []).map((s) => storeIdOf(repo, s)));
-      const billing = new BillingService(ctx, new StripeGateway(ctx.config));
       for (const id of ids) console.log(JSON.stringify({ store_id: id, ...(await billing.applyPlanChange(id, plan, "cli")) }));
       return 0;
     } finally {
@@ -136,10 +133,10 @@ async function main(argv: string[]): Promise<number | "running"> {
     const { values } = parseArgs({ args: argv.slice(1), options: { store: { type: "string" }, all: { type: "boolean" } } });
     const ctx = await createContext(loadConfig());
     try {
-      const reindexer = new Reindexer(ctx);
+      const { reindexer, repositories } = composeSearch(ctx);
       let storeIds: string[];
       if (values.store) {
-        storeIds = [await storeIdOf(new AccountsRepository(ctx.database.db), values.store)];
+        storeIds = [await storeIdOf(repositories.accounts, values.store)];
       } else if (values.all) {
         storeIds = (await ctx.database.db.selectFrom("stores").select("id").execute()).map((r) => r.id);
       } else {

@@ -25,9 +25,7 @@ import { buildSearchApp } from "./search/app.js";
 import { buildAssistantApp } from "./assistant/app.js";
 import { composeAssistant } from "./assistant/compose.js";
 import { createWorkers } from "./search/workers.js";
-import { Reindexer } from "./search/products/reindex.js";
-import { searchCatalog } from "./search/catalog/port.js";
-import { SearchService } from "./search/search/service.js";
+import { composeSearch } from "./search/compose.js";
 
 export const ROLES = ["api", "worker", "all"] as const;
 
@@ -82,12 +80,15 @@ export async function startRole(role: Role, config: Config = loadConfig()): Prom
   const serveApis = role === "api" || role === "all";
   const runWorkers = role === "worker" || role === "all";
 
-  const search = serveApis ? await buildSearchApp(ctx, { isReady }) : undefined;
-  const assistant = serveApis ? await buildAssistantApp(ctx, { isReady, services: composeAssistant(ctx, { catalog: searchCatalog(ctx, new SearchService(ctx)) }) }) : undefined;
+  // The composition root of this role: every service of both APIs, built once (src/search/compose.ts,
+  // src/assistant/compose.ts); the Assistant reads products through the Search API's catalogue port.
+  const services = composeSearch(ctx);
+  const search = serveApis ? await buildSearchApp(ctx, { isReady, services }) : undefined;
+  const assistant = serveApis ? await buildAssistantApp(ctx, { isReady, services: composeAssistant(ctx, { catalog: services.catalog }) }) : undefined;
   // The worker's ops app also provides its logger; it listens only when METRICS_PORT is set.
   const ops = serveApis ? undefined : await buildOpsApp(ctx, isReady);
   const log: FastifyBaseLogger = (search ?? ops)!.log;
-  const workers = runWorkers ? createWorkers(ctx) : undefined;
+  const workers = runWorkers ? createWorkers(ctx, services) : undefined;
   const maintenance = runWorkers ? startMaintenance(ctx, { log }) : undefined;
 
   if (role !== "all" && !config.redisUrl) {
@@ -97,7 +98,7 @@ export async function startRole(role: Role, config: Config = loadConfig()): Prom
     );
   }
   if (ctx.model && serveApis) {
-    const stale = await new Reindexer(ctx).stale();
+    const stale = await services.reindexer.stale();
     if (stale.length > 0) {
       log.warn(
         { stores: stale },

@@ -18,7 +18,6 @@ import { bearer, loginToken, machineToken, registerStore } from "./support/facto
 import { addMember, createApiKey, createGroup } from "./support/members.js";
 import { routesOf } from "../src/tenancy/authenticate.js";
 import { API_KEY_PERMISSIONS, permissionsToScopes } from "../src/tenancy/permissions.js";
-import { ProductsService } from "../src/search/products/service.js";
 import { solidImage } from "./support/servers.js";
 
 interface StoreA {
@@ -117,7 +116,7 @@ describeEachDialect("isolation sweep: every /v1/* route against another store's 
     // A product (indexed through the real write path) and a bulk job.
     const image = await t.ctx.images.fromBytes(await solidImage("#aa2244"));
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    await new ProductsService(t.ctx).write(a.clientId, { productId: "alpha-product", imageUrl: "https://alpha-cdn.example.com/p.png", metadata: { name: "ALPHA-PRODUCT" }, embedded: { image, vector: vector! } });
+    await t.services.products.write(a.clientId, { productId: "alpha-product", imageUrl: "https://alpha-cdn.example.com/p.png", metadata: { name: "ALPHA-PRODUCT" }, embedded: { image, vector: vector! } });
     const job = await t.search.inject({
       method: "POST",
       url: "/v1/products/bulk",

@@ -112,9 +112,8 @@ describeEachDialect("permissions: matrix over gated routes", (dialect) => {
 
   test("a super admin passes every permission check in any store", async () => {
     const s = await storeWithRoles(t);
-    const { AccountsService } = await import("../src/search/accounts/service.js");
     const rootEmail = email("root");
-    await new AccountsService(t.ctx).createSuperAdmin(rootEmail, "Root-password-1");
+    await t.services.accounts.createSuperAdmin(rootEmail, "Root-password-1");
     const root = await loginToken(t.search, rootEmail, "Root-password-1");
     const headers = { ...bearer(root), "X-Service-Active-Tenant": s.store.slug };
     for (const url of ["/v1/security/overview", "/v1/users", "/v1/user-groups/permissions", "/v1/team/invites"]) {

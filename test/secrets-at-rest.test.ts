@@ -14,7 +14,6 @@ import { openDatabase } from "../src/platform/db/index.js";
 import { migrations } from "../src/platform/db/migrations/index.js";
 import type { ColumnTypes } from "../src/platform/db/migrate.js";
 import { SecretBox, isSealed, secretAad } from "../src/platform/secrets.js";
-import { WebhooksService } from "../src/search/webhooks/service.js";
 
 describe("secrets at rest", () => {
   let t: TestApp;
@@ -51,9 +50,9 @@ describe("secrets at rest", () => {
     const generatedSecret = generated.json().callback_secret as string;
     assert.ok(generatedSecret);
     // A delivery row (which carries its own copy of the secret) and a callback delivery.
-    await t.ctx.database.transaction((tx) => new WebhooksService(t.ctx).emit(tx, store.clientId, "product.deleted", { product_id: "x" }, "x"));
+    await t.ctx.database.transaction((tx) => t.services.webhooks.emit(tx, store.clientId, "product.deleted", { product_id: "x" }, "x"));
     await t.ctx.database.transaction((tx) =>
-      new WebhooksService(t.ctx).emitCallback(tx, store.clientId, "https://hooks.example.com/cb", callbackSecret, { event: "bulk.completed" }, "cb"),
+      t.services.webhooks.emitCallback(tx, store.clientId, "https://hooks.example.com/cb", callbackSecret, { event: "bulk.completed" }, "cb"),
     );
     const user = await loginToken(t.search, store.email, store.password);
     const totpSecret = (await t.search.inject({ method: "POST", url: "/v1/security/2fa/setup", headers: bearer(user) })).json().secret as string;

@@ -29,7 +29,7 @@ import { parseArgs } from "node:util";
 import { loadConfig } from "../../src/platform/config.js";
 import { createContext } from "../../src/context/context.js";
 import { buildSearchApp } from "../../src/search/app.js";
-import { AccountsService } from "../../src/search/accounts/service.js";
+import { composeSearch } from "../../src/search/compose.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const { values: args } = parseArgs({
@@ -126,9 +126,10 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsight-eval-search-"));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", CLIP_MODEL: args.model!, OUTBOUND_ALLOW_PRIVATE: "true" });
   const ctx = await createContext(config);
-  const app = await buildSearchApp(ctx, { logger: false });
+  const services = composeSearch(ctx);
+  const app = await buildSearchApp(ctx, { logger: false, services });
   try {
-    const reg = await new AccountsService(ctx).register({ client_name: "Eval", email: `eval-${randomBytes(4).toString("hex")}@example.com`, password: "Eval-pass-123" });
+    const reg = await services.accounts.register({ client_name: "Eval", email: `eval-${randomBytes(4).toString("hex")}@example.com`, password: "Eval-pass-123" });
     await ctx.database.db.updateTable("stores").set({ status: "active", plan: "enterprise" }).where("id", "=", reg.client_id).execute();
     const token = (await ctx.signer.issue({ sub: reg.client_id, user_type: "client", memberships: [], is_super_admin: false })).access_token;
     await app.listen({ port: 0, host: "127.0.0.1" });

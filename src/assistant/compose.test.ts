@@ -8,8 +8,6 @@ import { createTestApp, describeEachDialect, type TestApp } from "../../test/sup
 import { bearer } from "../../test/support/factories.js";
 import { anonymousSession, chatShop, openThread, type ChatShop } from "../../test/support/chat.js";
 import type { App } from "../platform/http/app.js";
-import { searchCatalog } from "../search/catalog/port.js";
-import { SearchService } from "../search/search/service.js";
 import { buildAssistantApp } from "./app.js";
 import { composeAssistant } from "./compose.js";
 import type { Knowledge } from "./knowledge/types.js";
@@ -29,7 +27,7 @@ describeEachDialect("assistant composition root", (dialect) => {
 
   before(async () => {
     t = await createTestApp({ dialect });
-    app = await buildAssistantApp(t.ctx, { logger: false, services: composeAssistant(t.ctx, { catalog: searchCatalog(t.ctx, new SearchService(t.ctx)), knowledge }) });
+    app = await buildAssistantApp(t.ctx, { logger: false, services: composeAssistant(t.ctx, { catalog: t.services.catalog, knowledge }) });
     await app.ready();
     a = await chatShop(t);
   });
@@ -50,7 +48,7 @@ describeEachDialect("assistant composition root", (dialect) => {
   });
 
   test("one composition: the chat and the catalogue search share the storefront gateway, the sessions share one service", () => {
-    const services = composeAssistant(t.ctx, { catalog: searchCatalog(t.ctx, new SearchService(t.ctx)) });
+    const services = composeAssistant(t.ctx, { catalog: t.services.catalog });
     const chat = services.chat as unknown as { gateway: unknown; sessions: unknown; settings: unknown };
     const catalog = services.catalog as unknown as { gateway: unknown };
     assert.equal(chat.gateway, services.gateway);

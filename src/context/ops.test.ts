@@ -3,7 +3,6 @@ import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../test/support/harness.js";
 import { bearer, machineToken, registerStore } from "../../test/support/factories.js";
 import { solidImage } from "../../test/support/servers.js";
-import { ProductsService } from "../search/products/service.js";
 import { createMetrics } from "../platform/metrics.js";
 
 /** The value of a sample line `name{labels} value` (0 when absent). */
@@ -88,7 +87,7 @@ describeEachDialect("ops: /health/live, /health/ready and /metrics", (dialect) =
     const token = await machineToken(t.search, store);
     const image = await t.ctx.images.fromBytes(await solidImage("#d01010"));
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    await new ProductsService(t.ctx).write(store.clientId, { productId: "red", imageUrl: "http://127.0.0.1/red.png", metadata: { category: "dresses" }, embedded: { image, vector: vector! } });
+    await t.services.products.write(store.clientId, { productId: "red", imageUrl: "http://127.0.0.1/red.png", metadata: { category: "dresses" }, embedded: { image, vector: vector! } });
     const before = await t.ctx.metrics.render();
     const count = (text: string, stage: string) => sample(text, "shopsight_search_stage_duration_seconds_count", `stage="${stage}"`);
     const text = await t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red dress", limit: 3 } });

@@ -4,6 +4,7 @@ import { Writable } from "node:stream";
 import { createTestApp, describeEachDialect, type TestApp } from "../../test/support/harness.js";
 import { bearer, registerStore, verificationTokenFor } from "../../test/support/factories.js";
 import { buildSearchApp } from "../search/app.js";
+import { composeSearch } from "../search/compose.js";
 import type { App } from "./http/app.js";
 import { CENSOR, redactUrl } from "./logging.js";
 
@@ -45,7 +46,7 @@ describeEachDialect("logs: structured JSON with request ids, no secrets", (diale
     t = await createTestApp({ dialect, env: { LOG_LEVEL: "trace" } });
     sink = capture();
     // A second Search API on the same context, logging everything to the capture stream.
-    logged = await buildSearchApp(t.ctx, { logger: { stream: sink.stream } });
+    logged = await buildSearchApp(t.ctx, { logger: { stream: sink.stream }, services: composeSearch(t.ctx) });
     await logged.ready();
   });
   after(async () => {

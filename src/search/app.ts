@@ -20,9 +20,16 @@ import { opsRoutes } from "../context/ops.js";
 import { adminRoutes } from "./admin/routes.js";
 import { portalRoutes } from "./portal/routes.js";
 import { searchErrors, searchSecuritySchemes } from "./errors.js";
+import type { SearchServices } from "./compose.js";
 
 
-export async function buildSearchApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
+export interface SearchBuildOptions extends BuildOptions {
+  /** The process's Search API services (composeSearch, src/search/compose.ts). */
+  services: SearchServices;
+}
+
+export async function buildSearchApp(ctx: AppContext, options: SearchBuildOptions): Promise<App> {
+  const { services } = options;
   const app = await createHttpApp({
     errors: searchErrors,
     securitySchemes: searchSecuritySchemes,
@@ -45,10 +52,10 @@ export async function buildSearchApp(ctx: AppContext, options: BuildOptions = {}
   });
   // /health/live, /health/ready, /metrics and the request metrics hook (first, so every route is measured).
   await opsRoutes(app, ctx, { api: "search", isReady: options.isReady ?? (() => true) });
-  app.addHook("onRequest", createAuthenticator(ctx));
+  app.addHook("onRequest", createAuthenticator(ctx, services.repositories));
   trackRoutes(app); // route list for the isolation sweep and permission matrix (test/)
   // Counts authenticated /v1/* calls per store (batched; flushed every 5 s and on close).
-  const usageMeter = installUsageMeter(app, ctx);
+  installUsageMeter(app, services.usageMeter);
   app.addHook("onRequest", createPlanRateLimit(ctx));
   // Uploads (image search): fields and files become the body; files are Buffers.
   await app.register(multipart, {
@@ -56,19 +63,19 @@ export async function buildSearchApp(ctx: AppContext, options: BuildOptions = {}
     limits: { fileSize: ctx.config.outbound.maxBytes, files: 10, fields: 30, parts: 40 },
   });
 
-  await accountRoutes(app, ctx);
-  await authRoutes(app, ctx);
-  await securityRoutes(app, ctx);
-  await teamRoutes(app, ctx);
-  await userRoutes(app, ctx);
-  await billingRoutes(app, ctx, usageMeter);
-  await productRoutes(app, ctx);
-  await jobRoutes(app, ctx);
-  await webhookRoutes(app, ctx);
-  await searchRoutes(app, ctx);
-  await feedbackRoutes(app, ctx);
-  await widgetRoutes(app, ctx);
-  await adminRoutes(app, ctx);
-  await portalRoutes(app, ctx);
+  await accountRoutes(app, services);
+  await authRoutes(app, services);
+  await securityRoutes(app, services);
+  await teamRoutes(app, services);
+  await userRoutes(app, services);
+  await billingRoutes(app, ctx, services);
+  await productRoutes(app, services);
+  await jobRoutes(app, services);
+  await webhookRoutes(app, services);
+  await searchRoutes(app, ctx, services);
+  await feedbackRoutes(app, services);
+  await widgetRoutes(app, ctx, services);
+  await adminRoutes(app, services);
+  await portalRoutes(app, ctx, services);
   return app;
 }

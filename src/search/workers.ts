@@ -1,7 +1,7 @@
 // Background work of the Search API: the job queue's handlers (bulk imports) and the webhook
 // dispatcher. `npm start` runs them in the API process; tests drive them step by step.
 import type { AppContext } from "../context/context.js";
-import { BulkJobsService } from "./jobs/service.js";
+import type { SearchServices } from "./compose.js";
 import { WebhookDispatcher, type DispatcherOptions } from "./webhooks/dispatcher.js";
 
 export interface Workers {
@@ -13,9 +13,10 @@ export interface Workers {
   drain(): Promise<void>;
 }
 
-export function createWorkers(ctx: AppContext, options: DispatcherOptions = {}): Workers {
-  ctx.jobs.register(new BulkJobsService(ctx).handler());
-  const dispatcher = new WebhookDispatcher(ctx, ctx.fetch, options);
+/** The worker loops over the process's Search API services (composeSearch, src/search/compose.ts). */
+export function createWorkers(ctx: AppContext, services: Pick<SearchServices, "bulkJobs" | "repositories">, options: DispatcherOptions = {}): Workers {
+  ctx.jobs.register(services.bulkJobs.handler());
+  const dispatcher = new WebhookDispatcher(ctx, { repo: services.repositories.webhooks }, ctx.fetch, options);
   return {
     dispatcher,
     async start() {

@@ -16,11 +16,10 @@ import type { AccessClaims } from "../platform/auth/tokens.js";
 import type { Role } from "../platform/db/schema.js";
 import type { App } from "../platform/http/app.js";
 import { sha256 } from "../platform/ids.js";
-import { AccountsRepository } from "./stores/repository.js";
 import { planOf, type Plan } from "./plans.js";
-import { SecurityRepository } from "./security/repository.js";
 import { ipAllowedForStore, ipNotAllowed } from "./security/allowlist.js";
-import { UsersRepository } from "./users/repository.js";
+import type { UsersRepository } from "./users/repository.js";
+import { tenancyRepositories, type TenancyRepositories } from "./compose.js";
 import { isPermission, permissionOfHandlers, ROLE_PERMISSIONS, type Grant, type Permission } from "./permissions.js";
 
 export type AuthMode = "none" | "user" | "user_optional" | "store";
@@ -83,10 +82,16 @@ export async function memberPermissions(
   return set;
 }
 
-export function createAuthenticator(ctx: AppContext) {
-  const repo = new AccountsRepository(ctx.database.db);
-  const security = new SecurityRepository(ctx.database.db);
-  const users = new UsersRepository(ctx.database.db);
+/**
+ * The onRequest hook of an API, over the composition root's repositories (src/search/compose.ts).
+ * TRANSITION: without `repositories` it builds its own over ctx.database (the Assistant API's
+ * call, until its composition root hands them in).
+ */
+export function createAuthenticator(
+  ctx: AppContext,
+  repositories: TenancyRepositories = tenancyRepositories(ctx.database.db),
+): (request: FastifyRequest, reply?: FastifyReply) => Promise<void> {
+  const { accounts: repo, security, users } = repositories;
 
   async function apiKeyPrincipal(key: string): Promise<Principal> {
     const row = await security.findApiKeyByHash(sha256(key));
@@ -157,10 +162,10 @@ export function createAuthenticator(ctx: AppContext) {
   }
 
   /** The onRequest hook: sets request.principal and request.store as the route's `auth` asks. */
-  return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  return async function authenticate(request: FastifyRequest): Promise<void> {
     request.principal = null;
     request.store = null;
-    const mode = request.routeOptions.config?.auth ?? "none";
+    const mode = request.routeOptions.config.auth ?? "none";
     if (mode === "none") return;
     if (mode === "user_optional" && bearerOf(request) === undefined) return;
     const principal = await principalFor(request);
@@ -174,7 +179,7 @@ export function createAuthenticator(ctx: AppContext) {
     request.store = await storeFor(principal, request);
     // API keys may do only what their scopes allow: a store route that declares no permission
     // (role-gated or ungated) is closed to them.
-    if (principal.kind === "api_key" && !request.routeOptions.config?.permission) {
+    if (principal.kind === "api_key" && !request.routeOptions.config.permission) {
       throw new AppError("forbidden", "API keys cannot use this endpoint; it needs a user login or the machine grant.");
     }
   };

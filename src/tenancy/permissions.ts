@@ -170,7 +170,7 @@ export function missingPermission(permission: Permission, viaApiKey: boolean): A
  * permission in their role's default group or one of their groups in the active store.
  */
 export function requirePermission(permission: Permission): PermissionCheck {
-  if (!isPermission(permission)) throw new Error(`Unknown permission ${permission}`);
+  if (!isPermission(permission)) throw new Error(`Unknown permission ${JSON.stringify(permission)}`);
   const check = async function checkPermission(request: FastifyRequest): Promise<void> {
     const store = request.store;
     if (!store) throw new AppError("unauthorized");

@@ -1,5 +1,7 @@
 // The plan table of the spec (Billing): price per month, product limit, requests per minute.
 // `null` means unlimited.
+import { Type } from "typebox";
+
 export interface Plan {
   plan_name: "free" | "basic" | "premium" | "enterprise";
   price_per_month: number;
@@ -18,13 +20,18 @@ export const PLANS: Record<Plan["plan_name"], Plan> = {
 // with billing on, enterprise (no limits) on a self-hosted install with BILLING_MODE=off.
 
 export function planOf(name: string): Plan {
-  return PLANS[name as Plan["plan_name"]] ?? PLANS.free;
+  return isPlanName(name) ? PLANS[name] : PLANS.free;
 }
 
 /** Prices in the plan table are in US dollars. */
 export const PLAN_CURRENCY = "usd";
 
 export type PlanName = Plan["plan_name"];
+
+/** A plan name in request and response schemas (both APIs). */
+export const PlanNameSchema = Type.Union([Type.Literal("free"), Type.Literal("basic"), Type.Literal("premium"), Type.Literal("enterprise")], {
+  description: "free, basic, premium or enterprise",
+});
 
 /** Plans that can be bought through checkout (free is the default, never purchased). */
 export const PAID_PLANS = ["basic", "premium", "enterprise"] as const satisfies readonly PlanName[];

@@ -23,7 +23,6 @@ import { bearer, freshIp, lastMailTo, loginToken, registerStore, type Registered
 import { solidImage, startImageHost, type ImageHost } from "../support/servers.js";
 import { freePort } from "../support/process.js";
 import { describeInChromium, launchChromium, listenOnLoopback, recordConsoleErrors, screenshot, seedSolidProducts } from "../support/browser.js";
-import { AccountsService } from "../../src/search/accounts/service.js";
 import { ensurePortalBuilt } from "../../src/search/portal/build.js";
 
 const SEEDED = [
@@ -307,7 +306,7 @@ describeInChromium(SUITE, () => {
 
   test("a super admin lists the stores on /admin and overrides a plan", { timeout: 120_000 }, async () => {
     const email = `root-${Date.now()}@example.com`;
-    await new AccountsService(t.ctx).createSuperAdmin(email, "Root-password-1");
+    await t.services.accounts.createSuperAdmin(email, "Root-password-1");
     const { context, page } = await newContext();
     await page.goto(`${apiBase}/portal/login`);
     await page.getByLabel("E-mail").fill(email);

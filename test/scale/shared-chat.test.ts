@@ -12,8 +12,6 @@ import { buildAssistantApp } from "../../src/assistant/app.js";
 import { composeAssistant } from "../../src/assistant/compose.js";
 import { PLAN_TURN_LIMITS } from "../../src/assistant/turns/limits.js";
 import { ManualClock } from "../../src/platform/clock.js";
-import { searchCatalog } from "../../src/search/catalog/port.js";
-import { SearchService } from "../../src/search/search/service.js";
 
 describeWithPostgresAndRedis("scale: the chat across processes", () => {
   let cluster: Peers;
@@ -25,7 +23,7 @@ describeWithPostgresAndRedis("scale: the chat across processes", () => {
     cluster = await createPeers("postgres", { redis: true, clock: new ManualClock(Date.parse("2026-05-04T10:00:00Z")) });
     const apps: TestApp[] = [];
     for (const peer of cluster.peers) {
-      const assistant = await buildAssistantApp(peer.ctx, { services: composeAssistant(peer.ctx, { catalog: searchCatalog(peer.ctx, new SearchService(peer.ctx)) }) });
+      const assistant = await buildAssistantApp(peer.ctx, { services: composeAssistant(peer.ctx, { catalog: peer.services.catalog }) });
       apps.push({ ...peer.asTestApp(), assistant, close: () => assistant.close() });
     }
     [a, b] = apps as [TestApp, TestApp];

@@ -6,7 +6,6 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { ManualClock } from "../../src/platform/clock.js";
-import { WebhooksService } from "../../src/search/webhooks/service.js";
 import { describeEachDialect } from "../support/harness.js";
 import { bearer, loginToken, machineToken, registerStore, type RegisteredStore } from "../support/factories.js";
 import http from "node:http";
@@ -113,7 +112,7 @@ describeEachDialect("scale: two worker processes share one database", (dialect) 
       });
       assert.equal(hook.statusCode, 201, hook.body);
       // 24 events for 24 products plus 4 events of one product, which must arrive in order.
-      const service = new WebhooksService(a.ctx);
+      const service = a.services.webhooks;
       await a.ctx.database.transaction(async (tx) => {
         for (let n = 0; n < 24; n++) await service.emit(tx, store.clientId, "product.deleted", { product_id: `p${n}` }, `p${n}`);
         for (let n = 0; n < 4; n++) await service.emit(tx, store.clientId, "product.deleted", { product_id: "same", n }, "same");

@@ -11,7 +11,6 @@ import { describe, test } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
 import type { App } from "../../src/platform/http/app.js";
 import type { Metadata } from "../../src/search/products/service.js";
-import { ProductsService } from "../../src/search/products/service.js";
 import type { TestApp } from "./harness.js";
 import { closeServer, listen, solidImage, type ImageHost, type Started } from "./servers.js";
 import { testEnv } from "./env.js";
@@ -98,7 +97,7 @@ export interface SolidProduct {
  * `images` at /<id>.png and embedded by the app's model, as POST /v1/products would store it.
  */
 export async function seedSolidProducts(t: TestApp, images: ImageHost, storeId: string, products: readonly SolidProduct[]): Promise<void> {
-  const service = new ProductsService(t.ctx);
+  const service = t.services.products;
   for (const [i, p] of products.entries()) {
     const png = await solidImage(p.hex, { seed: i + 1, size: 160 });
     const image = await t.ctx.images.fromBytes(png);

@@ -12,8 +12,7 @@ import { composeAssistant } from "../../src/assistant/compose.js";
 import { testEnv } from "./env.js";
 import { createWorkers, type Workers } from "../../src/search/workers.js";
 import { createTestStorage, openTestContext, testConfig, type DialectName } from "./database.js";
-import { searchCatalog } from "../../src/search/catalog/port.js";
-import { SearchService } from "../../src/search/search/service.js";
+import { composeSearch, type SearchServices } from "../../src/search/compose.js";
 
 export { testModelDir, type DialectName } from "./database.js";
 
@@ -21,6 +20,8 @@ export interface TestApp {
   ctx: AppContext;
   config: Config;
   search: App;
+  /** The Search API services the apps and workers run on (one composition per test app). */
+  services: SearchServices;
   assistant: App;
   dataDir: string;
   /** Job handlers and the webhook dispatcher, driven by the test (`workers.drain()`). */
@@ -40,15 +41,17 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const storage = createTestStorage(options.dialect ?? "sqlite");
   const config = await testConfig(storage, options);
   const ctx = await openTestContext(config, storage.pgSchema, options.clock);
-  const search = await buildSearchApp(ctx, { logger: false });
-  const assistant = await buildAssistantApp(ctx, { logger: false, services: composeAssistant(ctx, { catalog: searchCatalog(ctx, new SearchService(ctx)) }) });
-  const workers = createWorkers(ctx, { random: () => 0.5 });
+  const services = composeSearch(ctx);
+  const search = await buildSearchApp(ctx, { logger: false, services });
+  const assistant = await buildAssistantApp(ctx, { logger: false, services: composeAssistant(ctx, { catalog: services.catalog }) });
+  const workers = createWorkers(ctx, services, { random: () => 0.5 });
   await search.ready();
   await assistant.ready();
   return {
     ctx,
     config,
     search,
+    services,
     assistant,
     dataDir: storage.dataDir,
     workers,
@@ -65,6 +68,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 export interface SearchInstance {
   ctx: AppContext;
   search: App;
+  services: SearchServices;
   /** Closes the app, then the context (the database stays). */
   close(): Promise<void>;
 }
@@ -72,11 +76,13 @@ export interface SearchInstance {
 /** The Search API alone (ready) over a new context of `config`, on `pgSchema` when PostgreSQL. */
 export async function openSearchApp(config: Config, pgSchema: string | undefined, clock?: Clock): Promise<SearchInstance> {
   const ctx = await openTestContext(config, pgSchema, clock);
-  const search = await buildSearchApp(ctx, { logger: false });
+  const services = composeSearch(ctx);
+  const search = await buildSearchApp(ctx, { logger: false, services });
   await search.ready();
   return {
     ctx,
     search,
+    services,
     async close() {
       await search.close();
       await ctx.close();

@@ -10,6 +10,7 @@ import type { Clock } from "../../src/platform/clock.js";
 import type { App } from "../../src/platform/http/app.js";
 import { createWorkers, type Workers } from "../../src/search/workers.js";
 import type { DispatcherOptions } from "../../src/search/webhooks/dispatcher.js";
+import type { SearchServices } from "../../src/search/compose.js";
 import { testEnv } from "./env.js";
 import { openSearchApp, type TestApp } from "./harness.js";
 import { createTestStorage, testConfig, type DialectName } from "./database.js";
@@ -18,6 +19,8 @@ export interface Peer {
   ctx: AppContext;
   config: Config;
   search: App;
+  /** This peer's Search API services (its own composition, as a separate process has). */
+  services: SearchServices;
   workers: Workers;
   /** This peer as a TestApp, for the factories (registerStore, machineToken, …). */
   asTestApp(): TestApp;
@@ -47,14 +50,15 @@ export async function createPeers(dialect: DialectName, options: PeerOptions = {
   const stops: Array<() => Promise<void>> = [];
   for (let i = 0; i < (options.count ?? 2); i++) {
     const app = await openSearchApp(config, storage.pgSchema, options.clock);
-    const { ctx, search } = app;
-    const workers = createWorkers(ctx, { random: () => 0.5, ...options.dispatcher });
+    const { ctx, search, services } = app;
+    const workers = createWorkers(ctx, services, { random: () => 0.5, ...options.dispatcher });
     const peer: Peer = {
       ctx,
       config,
       search,
+      services,
       workers,
-      asTestApp: () => ({ ctx, config, search, assistant: search, dataDir, workers, close: async () => undefined }),
+      asTestApp: () => ({ ctx, config, search, services, assistant: search, dataDir, workers, close: async () => undefined }),
     };
     peers.push(peer);
     stops.push(async () => {

@@ -7,8 +7,6 @@ import { fakeProduct, startStorefront, type StorefrontServer } from "../../../te
 import { ManualClock } from "../../platform/clock.js";
 import { composeAssistant } from "../compose.js";
 import { NOT_VERIFIED_LIVE } from "../storefront/rules.js";
-import { searchCatalog } from "../../search/catalog/port.js";
-import { SearchService } from "../../search/search/service.js";
 
 interface Card {
   product_id: string;
@@ -286,7 +284,7 @@ describeEachDialect("assistant: catalogue search (embedded catalogue and connect
     assert.equal(down.statusCode, 503);
     assert.equal(down.json().code, "STOREFRONT_UNAVAILABLE");
     assert.ok(down.json().correlation_id);
-    await assert.rejects(composeAssistant(t.ctx, { catalog: searchCatalog(t.ctx, new SearchService(t.ctx)) }).gateway.search(a.storeId, { q: "scarf" }), { name: "StorefrontUnavailable" });
+    await assert.rejects(composeAssistant(t.ctx, { catalog: t.services.catalog }).gateway.search(a.storeId, { q: "scarf" }), { name: "StorefrontUnavailable" });
     shop.down = false;
 
     const del = await t.assistant.inject({ method: "DELETE", url: `/v1/admin/connections/${connectionId}`, headers: bearer(a.owner) });

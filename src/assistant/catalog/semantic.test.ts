@@ -8,7 +8,6 @@ import { bearer, machineToken } from "../../../test/support/factories.js";
 import { anonymousSession, chatShop, type ChatShop } from "../../../test/support/chat.js";
 import { solidImage } from "../../../test/support/servers.js";
 import { ManualClock } from "../../platform/clock.js";
-import { ProductsService } from "../../search/products/service.js";
 
 type Money = { amount_minor: number; currency: string };
 /** The parts of the 200 body these tests read. */
@@ -29,7 +28,7 @@ describeEachDialect("assistant: catalogue search through the Search API's text s
   async function index(storeId: string, productId: string, hex: string, metadata: Record<string, unknown>): Promise<void> {
     const image = await t.ctx.images.fromBytes(await solidImage(hex));
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    await new ProductsService(t.ctx).write(storeId, { productId: productId, imageUrl: `https://cdn.example.com/${productId}.png`, metadata: metadata, embedded: { image, vector: vector! } });
+    await t.services.products.write(storeId, { productId: productId, imageUrl: `https://cdn.example.com/${productId}.png`, metadata: metadata, embedded: { image, vector: vector! } });
   }
 
   async function search(token: string, query: string): Promise<{ status: number; body: SearchBody; raw: string }> {

@@ -13,11 +13,9 @@ import { ManualClock } from "../../platform/clock.js";
 import type { App } from "../../platform/http/app.js";
 import { ImagePipeline } from "../../embeddings/pipeline.js";
 import type { EmbeddingModel } from "../../embeddings/types.js";
-import { ProductsService } from "../../search/products/service.js";
 import { buildAssistantApp } from "../app.js";
 import { composeAssistant } from "../compose.js";
-import { searchCatalog } from "../../search/catalog/port.js";
-import { SearchService } from "../../search/search/service.js";
+import { composeSearch } from "../../search/compose.js";
 
 interface Turn {
   outcome: string;
@@ -54,7 +52,7 @@ describeEachDialect("assistant chat: a configured embedding model that fails →
       close: async () => {},
     };
     const ctx = { ...t.ctx, model: flaky, images: new ImagePipeline(flaky, t.ctx.fetch, { maxPixels: t.config.outbound.maxPixels }) };
-    app = await buildAssistantApp(ctx, { logger: false, services: composeAssistant(ctx, { catalog: searchCatalog(ctx, new SearchService(ctx)) }) });
+    app = await buildAssistantApp(ctx, { logger: false, services: composeAssistant(ctx, { catalog: composeSearch(ctx).catalog }) });
     await app.ready();
 
     a = await chatShop(t);
@@ -65,7 +63,7 @@ describeEachDialect("assistant chat: a configured embedding model that fails →
     });
     const image = await t.ctx.images.fromBytes(await solidImage("#cc2222"));
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    await new ProductsService(t.ctx).write(a.storeId, { productId: "tee-1", imageUrl: "https://cdn.example.com/tee-1.png", metadata: { name: "Cotton tee", category: "shirts", price: 19.5 }, embedded: { image, vector: vector! } });
+    await t.services.products.write(a.storeId, { productId: "tee-1", imageUrl: "https://cdn.example.com/tee-1.png", metadata: { name: "Cotton tee", category: "shirts", price: 19.5 }, embedded: { image, vector: vector! } });
   });
   after(async () => {
     await app.close();

@@ -9,8 +9,6 @@ import { ManualClock } from "../../platform/clock.js";
 import { composeAssistant } from "../compose.js";
 import { EXCHANGE_AUDIENCE } from "./service.js";
 import { MINT_LIMIT } from "../sessions/service.js";
-import { searchCatalog } from "../../search/catalog/port.js";
-import { SearchService } from "../../search/search/service.js";
 
 describeEachDialect("assistant: customer session exchange, orders and actions", (dialect) => {
   let t: TestApp;
@@ -161,7 +159,7 @@ describeEachDialect("assistant: customer session exchange, orders and actions", 
   });
 
   test("embedded catalogue: orders of the customer only, add to cart, start a return", async () => {
-    const gateway = composeAssistant(t.ctx, { catalog: searchCatalog(t.ctx, new SearchService(t.ctx)) }).gateway;
+    const gateway = composeAssistant(t.ctx, { catalog: t.services.catalog }).gateway;
     const now = clock.now();
     for (const [store, order, customer] of [[a.storeId, "A-1", "cust-42"], [a.storeId, "A-2", "cust-7"], [b.storeId, "B-1", "cust-42"]] as const) {
       await t.ctx.database.db
@@ -200,7 +198,7 @@ describeEachDialect("assistant: customer session exchange, orders and actions", 
       ];
       const conn = await t.assistant.inject({ method: "POST", url: "/v1/admin/connections/storefront", headers: bearer(b.owner), payload: { store_url: shop.url, private_token: shop.token, reason: "orders" } });
       assert.equal(conn.statusCode, 201, conn.body);
-      const gateway = composeAssistant(t.ctx, { catalog: searchCatalog(t.ctx, new SearchService(t.ctx)) }).gateway;
+      const gateway = composeAssistant(t.ctx, { catalog: t.services.catalog }).gateway;
       const orders = await gateway.orders(b.storeId, "888");
       assert.deepEqual(orders.map((o) => [o.order_id, o.status, o.total.amount_minor, o.items[0]!.product_id]), [["7001", "fulfilled", 4500, "prd_5"]]);
       assert.equal(shop.calls.at(-1)!.query.get("customer_id"), "888");

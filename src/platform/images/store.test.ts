@@ -11,7 +11,6 @@ import { createHash } from "node:crypto";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
-import { Reindexer } from "../../search/products/reindex.js";
 import { createImageStore, imagePlacement } from "./store.js";
 
 describeEachDialect("image store", (dialect) => {
@@ -58,7 +57,7 @@ describeEachDialect("image store", (dialect) => {
     assert.equal(row.stored_in, "filesystem");
     assert.equal(Buffer.from(row.bytes).length, 0, "no bytes in the database");
     assert.deepEqual(filesUnder(root()), [sha], "one file for two products with the same image");
-    const report = await new Reindexer(t.ctx).store(store.clientId, { all: true });
+    const report = await t.services.reindexer.store(store.clientId, { all: true });
     assert.deepEqual(report.failed, []);
     assert.equal(report.reindexed, 2);
   });

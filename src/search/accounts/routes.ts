@@ -1,14 +1,12 @@
 // /register and /verify (spec: Accounts and tokens; States: Account).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../context/context.js";
 import { Email, searchErrors } from "../../platform/http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
-import { AccountsService } from "./service.js";
 import { prefersHtml } from "../../platform/http/negotiate.js";
+import type { SearchServices } from "../compose.js";
 
-export async function accountRoutes(app: App, ctx: AppContext) {
-  const service = new AccountsService(ctx);
+export async function accountRoutes(app: App, { accounts: service }: Pick<SearchServices, "accounts">) {
 
   app.post(
     "/register",

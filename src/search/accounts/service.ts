@@ -31,8 +31,11 @@ export function slugify(name: string): string {
 export class AccountsService {
   private readonly repo: AccountsRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new AccountsRepository(ctx.database.db);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: AccountsRepository },
+  ) {
+    this.repo = deps.repo;
   }
 
   async register(input: RegisterInput) {

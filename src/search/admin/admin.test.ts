@@ -3,7 +3,6 @@ import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer, loginToken, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { createApiKey } from "../../../test/support/members.js";
-import { AccountsService } from "../accounts/service.js";
 
 describeEachDialect("admin: store list and plan override for super admins", (dialect) => {
   let t: TestApp;
@@ -28,7 +27,7 @@ describeEachDialect("admin: store list and plan override for super admins", (dia
     });
     assert.equal(added.statusCode, 201, added.body);
     const email = `root-${marker}@example.com`;
-    await new AccountsService(t.ctx).createSuperAdmin(email, "Root-password-1");
+    await t.services.accounts.createSuperAdmin(email, "Root-password-1");
     admin = await loginToken(t.search, email, "Root-password-1");
   });
   after(() => t.close());

@@ -65,7 +65,7 @@ export class AdminRepository {
         name: r.name,
         status: r.status,
         plan: r.plan,
-        created_at: Number(r.created_at),
+        created_at: r.created_at,
         products_count: Number(r.products_count ?? 0),
         members_count: Number(r.members_count ?? 0),
       })),

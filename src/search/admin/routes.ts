@@ -2,57 +2,12 @@
 // Auth: a user-login token (config.auth "user": no active store needed) whose `is_super_admin`
 // claim is true; anyone else gets 403 forbidden (after validation, as everywhere).
 import type { FastifyRequest } from "fastify";
-import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { searchErrors, bearerSecurity } from "../../platform/http/schemas.js";
-import { AdminService } from "./service.js";
+import type { SearchServices } from "../compose.js";
+import { ListQuery, ListResponse, PlanBody, PlanResponse, SlugParams } from "./schemas.js";
 
-const PlanNameSchema = Type.Union([Type.Literal("free"), Type.Literal("basic"), Type.Literal("premium"), Type.Literal("enterprise")], {
-  description: "free, basic, premium or enterprise",
-});
-const Limit = Type.Union([Type.Null(), Type.Integer()], { description: "null = unlimited" });
-
-const AdminStore = Type.Object({
-  client_id: Type.String(),
-  slug: Type.String(),
-  name: Type.String(),
-  status: Type.Union([Type.Literal("inactive"), Type.Literal("active")]),
-  plan_name: PlanNameSchema,
-  max_products: Limit,
-  requests_per_minute: Limit,
-  products_count: Type.Integer(),
-  members_count: Type.Integer(),
-  owners: Type.Array(Type.String(), { description: "E-mail addresses of the store's owners" }),
-  created_at: Type.String({ format: "date-time" }),
-});
-
-const ListQuery = Type.Object(
-  {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    q: Type.Optional(Type.String({ maxLength: 100, description: "Part of the slug or name (case ignored)" })),
-  },
-  { additionalProperties: false },
-);
-
-const ListResponse = Type.Object({
-  stores: Type.Array(AdminStore),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
-  total: Type.Integer({ description: "Stores matching `q` (all stores without it)" }),
-});
-
-const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9-]*$" }) }, { additionalProperties: false });
-const PlanBody = Type.Object({ plan_name: PlanNameSchema }, { additionalProperties: false });
-const PlanResponse = Type.Object({
-  client_id: Type.String(),
-  slug: Type.String(),
-  name: Type.String(),
-  plan_name: PlanNameSchema,
-  previous_plan: PlanNameSchema,
-  changed: Type.Boolean(),
-});
 
 /** Authorization: only platform super admins (the login's is_super_admin claim). */
 export async function requireSuperAdmin(request: FastifyRequest): Promise<void> {
@@ -60,8 +15,7 @@ export async function requireSuperAdmin(request: FastifyRequest): Promise<void> 
   if (p?.kind !== "user" || !p.isSuperAdmin) throw new AppError("forbidden", "This needs a platform super admin.");
 }
 
-export async function adminRoutes(app: App, ctx: AppContext) {
-  const service = new AdminService(ctx);
+export async function adminRoutes(app: App, { admin: service }: Pick<SearchServices, "admin">) {
 
   app.get(
     "/v1/admin/stores",

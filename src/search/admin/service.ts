@@ -2,36 +2,16 @@
 // redirect `/admin`): the list of every store and a plan override that bypasses checkout.
 // The override goes through BillingService.applyPlanChange, the one path that changes a plan,
 // recorded with plan_source "admin_override".
-import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { BillingService } from "../billing/service.js";
-import { StripeGateway } from "../billing/stripe.js";
 import { planOf, type PlanName } from "../../tenancy/plans.js";
-import { AdminRepository } from "./repository.js";
+import type { AdminRepository } from "./repository.js";
+import type { AdminStore, PlanResponse } from "./schemas.js";
+import type { Static } from "typebox";
 import { iso } from "../../platform/clock.js";
 
-export interface AdminStoreView {
-  client_id: string;
-  slug: string;
-  name: string;
-  status: "inactive" | "active";
-  plan_name: PlanName;
-  max_products: number | null;
-  requests_per_minute: number | null;
-  products_count: number;
-  members_count: number;
-  owners: string[];
-  created_at: string;
-}
-
-export interface PlanOverrideView {
-  client_id: string;
-  slug: string;
-  name: string;
-  plan_name: PlanName;
-  previous_plan: PlanName;
-  changed: boolean;
-}
+export type AdminStoreView = Static<typeof AdminStore>;
+export type PlanOverrideView = Static<typeof PlanResponse>;
 
 const encodeCursor = (c: { createdAt: number; id: string }) => Buffer.from(JSON.stringify([c.createdAt, c.id])).toString("base64url");
 
@@ -51,9 +31,11 @@ export class AdminService {
   private readonly repo: AdminRepository;
   private readonly billing: BillingService;
 
-  constructor(ctx: AppContext) {
-    this.repo = new AdminRepository(ctx.database.db);
-    this.billing = new BillingService(ctx, new StripeGateway(ctx.config));
+  constructor(
+    deps: { repo: AdminRepository; billing: BillingService },
+  ) {
+    this.repo = deps.repo;
+    this.billing = deps.billing;
   }
 
   async listStores(options: { limit: number; cursor?: string | undefined; q?: string | undefined }) {

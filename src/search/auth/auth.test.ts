@@ -4,7 +4,6 @@ import { decodeJwt } from "jose";
 import { ManualClock } from "../../platform/clock.js";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer, freshIp, loginToken, machineToken, registerStore } from "../../../test/support/factories.js";
-import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { addMember } from "../../../test/support/members.js";
 
 const form = (fields: Record<string, string>) => ({
@@ -233,7 +232,7 @@ describeEachDialect("auth: tokens, login, refresh, throttles, active tenant", (d
   test("active tenant: one membership is used, several need the header, a foreign slug is 403, super admins are exempt", async () => {
     const a = await registerStore(t, { name: "Tenant A" });
     const b = await registerStore(t, { name: "Tenant B" });
-    const repo = new AccountsRepository(t.ctx.database.db);
+    const repo = t.services.repositories.accounts;
     const userA = (await repo.findUserByEmail(a.email))!;
     const rotate = (token: string, slug?: string) =>
       t.search.inject({
@@ -268,8 +267,7 @@ describeEachDialect("auth: tokens, login, refresh, throttles, active tenant", (d
     assert.equal(chosen.statusCode, 200);
     assert.equal(chosen.json().client_id, b.clientId);
 
-    const { AccountsService } = await import("../accounts/service.js");
-    const admin = await new AccountsService(t.ctx).createSuperAdmin(`root-${Date.now()}@example.com`, "Root-password-1");
+    const admin = await t.services.accounts.createSuperAdmin(`root-${Date.now()}@example.com`, "Root-password-1");
     const adminLogin = await t.search.inject({
       method: "POST",
       url: "/oauth/login",

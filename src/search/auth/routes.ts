@@ -1,10 +1,9 @@
 // /oauth/token, /oauth/login, /oauth/refresh (spec: Accounts and tokens; Authentication 1, 2, 4, 5).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../context/context.js";
 import { bearerSecurity, Email, searchErrors } from "../../platform/http/schemas.js";
-import { AuthService } from "./service.js";
 import { bearerOf } from "../../tenancy/authenticate.js";
+import type { SearchServices } from "../compose.js";
 
 const TokenResponse = Type.Object({
   access_token: Type.String(),
@@ -34,8 +33,7 @@ const LoginResponse = Type.Object({
   client_name: Type.Optional(Type.String({ description: "The store's name when the user has exactly one store" })),
 });
 
-export async function authRoutes(app: App, ctx: AppContext) {
-  const service = new AuthService(ctx);
+export async function authRoutes(app: App, { auth: service }: Pick<SearchServices, "auth">) {
 
   // The machine grant accepts form-urlencoded bodies only: JSON is refused with 415.
   await app.register(async (scope: App) => {

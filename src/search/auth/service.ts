@@ -13,7 +13,7 @@ import { verifyPassword } from "../../platform/auth/passwords.js";
 import type { AccessClaims, ClaimsInput, IssuedToken } from "../../platform/auth/tokens.js";
 import type { Limiter, LimitResult } from "../../platform/rate-limit.js";
 import { planOf } from "../../tenancy/plans.js";
-import { AccountsRepository, type MembershipView, type StoreRow } from "../../tenancy/stores/repository.js";
+import { AccountsRepository, type MembershipRow, type StoreRow } from "../../tenancy/stores/repository.js";
 import { SecurityRepository } from "../../tenancy/security/repository.js";
 import { ipAllowedForStore, ipNotAllowed } from "../../tenancy/security/allowlist.js";
 import { iso } from "../../platform/clock.js";
@@ -74,9 +74,12 @@ export class AuthService {
   private readonly failuresPerEmail: Limiter;
   private readonly failuresPerClient: Limiter;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new AccountsRepository(ctx.database.db);
-    this.security = new SecurityRepository(ctx.database.db);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: AccountsRepository; security: SecurityRepository },
+  ) {
+    this.repo = deps.repo;
+    this.security = deps.security;
     this.loginPerIp = ctx.limiters({ name: "login-ip", points: 10, durationSec: 60 });
     this.refreshPerIp = ctx.limiters({ name: "refresh-ip", points: 30, durationSec: 60 });
     this.failuresPerEmail = ctx.limiters({ name: "fail-email", points: 5, durationSec: 900 });
@@ -97,7 +100,7 @@ export class AuthService {
       store.status === "active" &&
       store.client_secret_hash !== null &&
       safeEqual(store.client_secret_hash, sha256(clientSecret));
-    if (!ok || !store) {
+    if (!ok) {
       await this.failuresPerClient.consume(clientId);
       if (store) await this.recordFailure(store.id, null, clientId, ip);
       throw new AppError("unauthorized");
@@ -207,7 +210,7 @@ export class AuthService {
     };
   }
 
-  private userClaims(userId: string, isSuperAdmin: boolean, memberships: MembershipView[]): ClaimsInput {
+  private userClaims(userId: string, isSuperAdmin: boolean, memberships: MembershipRow[]): ClaimsInput {
     const only = memberships.length === 1 ? planOf(memberships[0]!.plan) : undefined;
     return {
       sub: userId,

@@ -1,4 +1,4 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createTestApp, type TestApp } from "../../../test/support/harness.js";
 import { bearer, machineToken, registerStore } from "../../../test/support/factories.js";

@@ -44,7 +44,7 @@ export class BillingRepository {
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("store_id", "=", storeId)
       .executeTakeFirst();
-    return Number(row?.n ?? 0);
+    return row?.n ?? 0;
   }
 
   // --- accounts
@@ -200,7 +200,7 @@ export class BillingRepository {
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("store_id", "=", storeId)
       .executeTakeFirst()
-      .then((r) => Number(r?.n ?? 0));
+      .then((r) => r?.n ?? 0);
   }
 
   // --- usage
@@ -228,6 +228,6 @@ export class BillingRepository {
       .where("bucket_start", ">=", from)
       .where("bucket_start", "<", to)
       .executeTakeFirst();
-    return Number(row?.n ?? 0);
+    return row?.n ?? 0;
   }
 }

@@ -14,92 +14,26 @@ import { searchErrors } from "../../platform/http/schemas.js";
 import { toAppError } from "../../platform/errors/map.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
-import { BillingService } from "./service.js";
-import { PLANS, PLAN_CURRENCY, isPaidPlan } from "../../tenancy/plans.js";
-import { StripeGateway } from "./stripe.js";
-import { createUsageMeter, type UsageMeter } from "./usage-meter.js";
+import { PLANS, PLAN_CURRENCY, PlanNameSchema, isPaidPlan } from "../../tenancy/plans.js";
+import type { UsageMeter } from "./usage-meter.js";
+import type { SearchServices } from "../compose.js";
+import { Checkout, CurrentPlan, Invoice, PlanRow, Usage } from "./schemas.js";
+
 import { PAGE_HEADERS, cancelledPage, checkoutPage, completedPage, errorPage, returnPage } from "./pages.js";
-
-const PlanNameSchema = Type.Union(
-  [Type.Literal("free"), Type.Literal("basic"), Type.Literal("premium"), Type.Literal("enterprise")],
-  { description: "free, basic, premium or enterprise" },
-);
-const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(t: T) => Type.Union([t, Type.Null()]);
-const DateTime = Type.String({ format: "date-time" });
-
-const CurrentPlan = Type.Object({
-  plan_name: PlanNameSchema,
-  price_per_month: Type.Number({ description: "Monthly price in `currency`" }),
-  currency: Type.String({ description: "ISO 4217, lower case (usd)" }),
-  max_products: Nullable(Type.Integer({ description: "null: unlimited" })),
-  requests_per_minute: Nullable(Type.Integer({ description: "null: unlimited" })),
-  period_start: DateTime,
-  period_end: DateTime,
-  billing_provider: Type.Union([Type.Literal("none"), Type.Literal("local"), Type.Literal("stripe")]),
-  subscription_status: Nullable(Type.String({ description: "Stripe subscription status; null without a subscription" })),
-});
-
-const PlanRow = Type.Object({
-  plan_name: PlanNameSchema,
-  price_per_month: Type.Number({ description: "Monthly price in `currency`" }),
-  currency: Type.String({ description: "ISO 4217, lower case (usd)" }),
-  max_products: Nullable(Type.Integer({ description: "null: unlimited" })),
-  requests_per_minute: Nullable(Type.Integer({ description: "null: unlimited" })),
-  purchasable: Type.Boolean({ description: "Can be bought through POST /v1/billing/checkout" }),
-});
-
-const Usage = Type.Object({
-  plan_name: PlanNameSchema,
-  period_start: DateTime,
-  period_end: DateTime,
-  api_calls: Type.Integer({ description: "Authenticated /v1/* calls of the store in the current period" }),
-  products_count: Type.Integer(),
-  max_products: Nullable(Type.Integer()),
-  requests_per_minute: Nullable(Type.Integer()),
-  products_percent: Type.Union([Type.Number(), Type.Null()], { description: "products_count / max_products in percent (one decimal); null when unlimited" }),
-  over_product_limit: Type.Boolean({ description: "true after a downgrade below the product count: products are kept, new ones refused" }),
-});
-
-const Invoice = Type.Object({
-  id: Type.String(),
-  date: DateTime,
-  amount: Type.Number({ description: "In the currency's major unit (29.99)" }),
-  currency: Type.String(),
-  status: Type.Union([
-    Type.Literal("paid"),
-    Type.Literal("open"),
-    Type.Literal("failed"),
-    Type.Literal("void"),
-    Type.Literal("uncollectible"),
-  ]),
-  url: Type.Union([Type.String(), Type.Null()], { description: "Stripe's hosted invoice page; null for local test purchases" }),
-  plan_name: Type.Union([Type.String(), Type.Null()]),
-  period_start: Type.Union([DateTime, Type.Null()]),
-  period_end: Type.Union([DateTime, Type.Null()]),
-});
-
-const Checkout = Type.Object({
-  checkout_url: Type.String({ description: "Open in the browser: Stripe Checkout, or the local TEST MODE page" }),
-  provider: Type.Union([Type.Literal("stripe"), Type.Literal("local")]),
-  session_id: Type.String(),
-  expires_at: Type.Union([DateTime, Type.Null()]),
-});
 
 const SessionParams = Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 200 }) });
 const Html = Type.String({ description: "HTML page" });
 
 /** Registers the usage meter's onResponse hook and its flush on close; returns the meter. */
-export function installUsageMeter(app: App, ctx: AppContext): UsageMeter {
-  const meter = createUsageMeter(ctx, { log: app.log });
-  app.addHook("onResponse", meter.onResponse);
+/** Hooks the composition's usage meter into `app`: counts on response, flushes on close. */
+export function installUsageMeter(app: App, meter: UsageMeter): void {
+  meter.setLog(app.log);
+  app.addHook("onResponse", (request, reply) => meter.onResponse(request, reply));
   app.addHook("onClose", async () => meter.close());
-  return meter;
 }
 
-export async function billingRoutes(app: App, ctx: AppContext, meter?: UsageMeter) {
-  const gateway = new StripeGateway(ctx.config);
-  const service = new BillingService(ctx, gateway, meter);
-  const testMode = !gateway.enabled;
+export async function billingRoutes(app: App, ctx: AppContext, { billing: service, stripe }: Pick<SearchServices, "billing" | "stripe">) {
+  const testMode = !stripe.enabled;
   if (testMode && ctx.config.env === "production" && ctx.config.billing.enabled) {
     app.log.warn("STRIPE_SECRET_KEY is not set: POST /v1/billing/checkout uses the local TEST MODE page, so store owners can change plans without paying");
   }
@@ -215,11 +149,13 @@ export async function billingRoutes(app: App, ctx: AppContext, meter?: UsageMete
       },
     },
     async (request, reply) => {
+      let html: string;
       try {
-        return page(reply, 200, checkoutPage(await service.localCheckoutDetails(request.params.session_id)));
+        html = checkoutPage(await service.localCheckoutDetails(request.params.session_id));
       } catch (e) {
         return pageError(reply, e);
       }
+      return page(reply, 200, html);
     },
   );
 
@@ -236,12 +172,14 @@ export async function billingRoutes(app: App, ctx: AppContext, meter?: UsageMete
       },
     },
     async (request, reply) => {
+      let html: string;
       try {
         const done = await service.completeLocalCheckout(request.params.session_id);
-        return page(reply, 200, completedPage(done.storeName, done.plan));
+        html = completedPage(done.storeName, done.plan);
       } catch (e) {
         return pageError(reply, e);
       }
+      return page(reply, 200, html);
     },
   );
 
@@ -258,12 +196,14 @@ export async function billingRoutes(app: App, ctx: AppContext, meter?: UsageMete
       },
     },
     async (request, reply) => {
+      let html: string;
       try {
         const done = await service.cancelLocalCheckout(request.params.session_id);
-        return page(reply, 200, cancelledPage(done.plan));
+        html = cancelledPage(done.plan);
       } catch (e) {
         return pageError(reply, e);
       }
+      return page(reply, 200, html);
     },
   );
 

@@ -12,14 +12,15 @@
 // change) and in order per store (an event older than the last applied one changes nothing).
 import type { AppContext } from "../../context/context.js";
 import type { Executor, Tx } from "../../platform/db/index.js";
-import type { BillingProvider } from "../../platform/db/schema.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
 import { calendarMonth, bucketRange, fromMinor, toMinor, type Period } from "./period.js";
 import { PLAN_CURRENCY, isPaidPlan, isPlanName, planOf, type PaidPlanName, type Plan, type PlanName } from "../../tenancy/plans.js";
-import { BillingRepository, type AccountRow, type CheckoutSessionRow, type InvoiceRow } from "./repository.js";
+import { BillingRepository, type AccountRow, type CheckoutSessionRow } from "./repository.js";
 import type { StripeEventLike, StripeGateway } from "./stripe.js";
 import type { UsageMeter } from "./usage-meter.js";
+import type { Checkout, CurrentPlan, Invoice, Usage } from "./schemas.js";
+import type { Static } from "typebox";
 import { iso } from "../../platform/clock.js";
 
 export const CHECKOUT_SESSION_TTL_MS = 60 * 60 * 1000;
@@ -36,48 +37,10 @@ export interface PlanChange {
   changed: boolean;
 }
 
-export interface CurrentPlanView {
-  plan_name: PlanName;
-  price_per_month: number;
-  currency: string;
-  max_products: number | null;
-  requests_per_minute: number | null;
-  period_start: string;
-  period_end: string;
-  billing_provider: BillingProvider;
-  subscription_status: string | null;
-}
-
-export interface UsageView {
-  plan_name: PlanName;
-  period_start: string;
-  period_end: string;
-  api_calls: number;
-  products_count: number;
-  max_products: number | null;
-  requests_per_minute: number | null;
-  products_percent: number | null;
-  over_product_limit: boolean;
-}
-
-export interface InvoiceView {
-  id: string;
-  date: string;
-  amount: number;
-  currency: string;
-  status: InvoiceRow["status"];
-  url: string | null;
-  plan_name: string | null;
-  period_start: string | null;
-  period_end: string | null;
-}
-
-export interface CheckoutView {
-  checkout_url: string;
-  provider: "stripe" | "local";
-  session_id: string;
-  expires_at: string | null;
-}
+export type CurrentPlanView = Static<typeof CurrentPlan>;
+export type UsageView = Static<typeof Usage>;
+export type InvoiceView = Static<typeof Invoice>;
+export type CheckoutView = Static<typeof Checkout>;
 
 export interface LocalCheckoutDetails {
   sessionId: string;
@@ -103,12 +66,17 @@ const secondsToMs = (v: unknown): number | null => {
 export class BillingService {
   private readonly repo: BillingRepository;
 
+  private readonly gateway: StripeGateway;
+  /** The Search API app's usage meter, flushed before usage is read (absent in the CLI). */
+  private readonly meter: UsageMeter | undefined;
+
   constructor(
     private readonly ctx: AppContext,
-    private readonly gateway: StripeGateway,
-    private readonly meter?: UsageMeter,
+    deps: { repo: BillingRepository; gateway: StripeGateway; meter?: UsageMeter | undefined },
   ) {
-    this.repo = new BillingRepository(ctx.database.db);
+    this.repo = deps.repo;
+    this.gateway = deps.gateway;
+    this.meter = deps.meter;
   }
 
   // --- the one path that changes a store's plan

@@ -10,7 +10,6 @@ import { uuid } from "../../platform/ids.js";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
-import { ProductsService } from "../products/service.js";
 import { StripeGateway } from "./stripe.js";
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -468,7 +467,7 @@ describeEachDialect("billing: a downgrade below the product count keeps products
     };
     const now = Math.floor(Date.now() / 1000);
     await deliver(evt("checkout.session.completed", checkoutCompleted(store, "premium", "sub_down", "cus_down"), { created: now - 10 }));
-    const service = new ProductsService(t.ctx);
+    const service = t.services.products;
     const image = await t.ctx.images.fromBytes(await solidImage("#2040a0"));
     const [vector] = await t.ctx.images.embed([image.decoded]);
     for (let i = 0; i < 55; i++) await service.write(store.clientId, { productId: `keep-${i}`, imageUrl: "http://img/x.png", metadata: {}, embedded: { image, vector: vector! } });

@@ -146,7 +146,8 @@ export class StripeGateway {
       const reason = e instanceof Error ? e.message : "invalid signature";
       throw new AppError("invalid_signature", undefined, { reason: reason.split("\n")[0] });
     }
-    const ev = event as Partial<StripeEventLike>;
+    // A parsed JSON body: nothing is known of its shape until checked.
+    const ev = event as { id?: unknown; type?: unknown; created?: unknown; data?: { object?: unknown } | null };
     if (typeof ev.id !== "string" || typeof ev.type !== "string" || typeof ev.created !== "number" || typeof ev.data?.object !== "object" || ev.data.object === null) {
       throw new AppError("validation_failed", "The Stripe event is missing id, type, created or data.object.");
     }

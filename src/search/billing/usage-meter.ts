@@ -10,7 +10,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context/context.js";
 import { hourBucket } from "./period.js";
-import { BillingRepository, type UsageIncrement } from "./repository.js";
+import type { BillingRepository, UsageIncrement } from "./repository.js";
 
 export const USAGE_FLUSH_INTERVAL_MS = 5_000;
 const CHUNK = 200;
@@ -24,11 +24,17 @@ export interface UsageMeter {
   flush(): Promise<void>;
   /** Stops the timer and flushes. */
   close(): Promise<void>;
+  /** Where failed flushes are reported (the Search API app's logger, once the app exists). */
+  setLog(log: UsageMeterLog): void;
+}
+
+export interface UsageMeterLog {
+  warn(obj: object, msg: string): void;
 }
 
 export interface UsageMeterOptions {
   flushIntervalMs?: number;
-  log?: { warn(obj: object, msg: string): void };
+  log?: UsageMeterLog;
 }
 
 const isForeignKeyViolation = (e: unknown): boolean => {
@@ -36,8 +42,8 @@ const isForeignKeyViolation = (e: unknown): boolean => {
   return code === "SQLITE_CONSTRAINT_FOREIGNKEY" || code === "23503";
 };
 
-export function createUsageMeter(ctx: AppContext, options: UsageMeterOptions = {}): UsageMeter {
-  const repo = new BillingRepository(ctx.database.db);
+export function createUsageMeter(ctx: Pick<AppContext, "clock">, repo: BillingRepository, options: UsageMeterOptions = {}): UsageMeter {
+  let log = options.log;
   let pending = new Map<string, UsageIncrement>();
   let chain: Promise<void> = Promise.resolve();
   let closed = false;
@@ -58,7 +64,7 @@ export function createUsageMeter(ctx: AppContext, options: UsageMeterOptions = {
         if (!isForeignKeyViolation(error)) {
           // Database unavailable or similar: keep this and the remaining counts for the next flush.
           for (const inc of batch.slice(i)) add(inc);
-          options.log?.warn({ err: error }, "usage flush failed; counts kept for the next flush");
+          log?.warn({ err: error }, "usage flush failed; counts kept for the next flush");
           return;
         }
         // A store deleted meanwhile: write row by row and drop only that store's counts.
@@ -99,6 +105,9 @@ export function createUsageMeter(ctx: AppContext, options: UsageMeterOptions = {
       record(store.id);
     },
     flush,
+    setLog(next) {
+      log = next;
+    },
     async close() {
       if (closed) return flush();
       closed = true;

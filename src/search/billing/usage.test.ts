@@ -5,7 +5,6 @@ import type { App } from "../../platform/http/app.js";
 import { describeEachDialect, openSearchApp, type DialectName, type SearchInstance, type TestApp } from "../../../test/support/harness.js";
 import { createTestStorage, testConfig } from "../../../test/support/database.js";
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
-import { BillingRepository } from "./repository.js";
 import { HOUR_MS } from "./period.js";
 import { createUsageMeter } from "./usage-meter.js";
 
@@ -18,7 +17,7 @@ function instances(dialect: DialectName, clock: ManualClock) {
   const storage = createTestStorage(dialect, "shopsight-usage");
   const open = async (): Promise<Instance> => openSearchApp(await testConfig(storage), storage.pgSchema, clock);
   /** What the factories need of a TestApp. */
-  const asTestApp = (i: Instance) => ({ ctx: i.ctx, config: i.ctx.config, search: i.search }) as unknown as TestApp;
+  const asTestApp = (i: Instance) => ({ ctx: i.ctx, config: i.ctx.config, search: i.search, services: i.services }) as unknown as TestApp;
   return { open, asTestApp, cleanup: () => storage.remove() };
 }
 
@@ -31,7 +30,7 @@ describeEachDialect("billing: usage metering", (dialect) => {
   after(() => env.cleanup());
 
   const call = (app: App, token: string, url = "/v1/billing/current-plan") => app.inject({ method: "GET", url, headers: bearer(token) });
-  const stored = (i: Instance, storeId: string) => new BillingRepository(i.ctx.database.db).sumUsage(storeId, 0, Number.MAX_SAFE_INTEGER);
+  const stored = (i: Instance, storeId: string) => i.services.repositories.billing.sumUsage(storeId, 0, Number.MAX_SAFE_INTEGER);
 
   test("counts survive a restart: closing the app flushes them and the next app over the same database reports them", async () => {
     const first = await env.open();
@@ -112,8 +111,8 @@ describeEachDialect("billing: usage metering", (dialect) => {
     const inst = await env.open();
     try {
       const store = await registerStore(env.asTestApp(inst));
-      const meter = createUsageMeter(inst.ctx, { flushIntervalMs: 3_600_000 });
-      const repo = new BillingRepository(inst.ctx.database.db);
+      const repo = inst.services.repositories.billing;
+      const meter = createUsageMeter(inst.ctx, repo, { flushIntervalMs: 3_600_000 });
       for (let i = 0; i < 25; i++) meter.record(store.clientId);
       clock.advance(HOUR_MS);
       for (let i = 0; i < 5; i++) meter.record(store.clientId);

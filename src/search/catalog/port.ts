@@ -15,7 +15,7 @@ import { isAppError } from "../../platform/errors/catalogue.js";
 import type { CatalogLiveRow, CatalogMatch, CatalogPort, CatalogProduct } from "../../assistant/storefront/catalog-port.js";
 import { colorMatches, parseColorFilter, sqlConditions, type MetadataFilter, type SearchFilters } from "../search/filters.js";
 import type { SearchService } from "../search/service.js";
-import { anyTermCondition, CatalogRepository, type CatalogRow } from "./repository.js";
+import { anyTermCondition, type CatalogRepository, type CatalogRow } from "./repository.js";
 
 /** Products scanned at most for a lexical or filter-only match. */
 const SCAN_LIMIT = 5000;
@@ -136,9 +136,4 @@ export class SearchCatalog implements CatalogPort {
     if (terms.length > 0) found.sort((a, b) => b.score - a.score);
     return found.slice(0, depth).map((f) => product(f.row));
   }
-}
-
-/** The port over `search` (the composition root's SearchService) and the context's database. */
-export function searchCatalog(ctx: AppContext, search: SearchService): CatalogPort {
-  return new SearchCatalog(ctx, search, new CatalogRepository(ctx.database.db, ctx.database.dialect));
 }

@@ -5,7 +5,6 @@ import { createTestApp, describeEachDialect, type TestApp } from "../../../test/
 import { bearer, loginToken, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { addMember, createApiKey } from "../../../test/support/members.js";
 import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
-import { ProductsService } from "../products/service.js";
 import { historyWriter } from "../search/history-writer.js";
 
 const CATALOGUE = [
@@ -37,7 +36,7 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
   /** A store with the catalogue indexed, and its machine token (minted at the clock's current time). */
   async function storeWithCatalogue(): Promise<{ store: RegisteredStore; token: string }> {
     const store = await registerStore(t);
-    const products = new ProductsService(t.ctx);
+    const products = t.services.products;
     for (const p of CATALOGUE) {
       const image = await t.ctx.images.fromBytes(await solidImage(p.hex));
       const [vector] = await t.ctx.images.embed([image.decoded]);

@@ -52,6 +52,10 @@ const normalisedQuery = sql<string>`lower(trim(query_text))`;
 export class FeedbackRepository {
   constructor(private readonly db: Executor) {}
 
+  with(db: Executor): FeedbackRepository {
+    return new FeedbackRepository(db);
+  }
+
   async insert(storeId: string, row: Omit<FeedbackRow, "store_id">): Promise<void> {
     await this.db.insertInto("search_feedback").values({ ...row, store_id: storeId }).execute();
   }
@@ -81,7 +85,7 @@ export class FeedbackRepository {
       .where("created_at", ">=", from)
       .groupBy(column)
       .execute();
-    return new Map(rows.map((r) => [String(r.key), num(r.n)]));
+    return new Map(rows.map((r) => [r.key, num(r.n)]));
   }
 
   /** Searches and zero-result searches per UTC day (day number = epoch ms / 86 400 000, rounded down). */
@@ -196,7 +200,7 @@ export class FeedbackRepository {
       .orderBy(normalisedQuery)
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ query: String(r.query), searches: num(r.searches), zeroResults: num(r.zero) }));
+    return rows.map((r) => ({ query: r.query, searches: num(r.searches), zeroResults: num(r.zero) }));
   }
 
   /** Products of the window ranked by weighted feedback; ties by product id. */

@@ -1,11 +1,11 @@
 // /v1/search/feedback, /v1/search/feedback/popular, /v1/search/analytics, /v1/search/suggestions
 // (spec: Feedback and analytics (Bearer)).
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../context/context.js";
 import { searchErrors } from "../../platform/http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import {
+  POPULAR_WEIGHTS,
   AnalyticsQuery,
   AnalyticsResponse,
   FeedbackBody,
@@ -15,11 +15,10 @@ import {
   SuggestionsQuery,
   SuggestionsResponse,
 } from "./schemas.js";
-import { FeedbackService, POPULAR_WEIGHTS } from "./service.js";
+import type { SearchServices } from "../compose.js";
 
 
-export async function feedbackRoutes(app: App, ctx: AppContext) {
-  const service = new FeedbackService(ctx);
+export async function feedbackRoutes(app: App, { feedback: service }: Pick<SearchServices, "feedback">) {
 
   app.post(
     "/v1/search/feedback",

@@ -2,7 +2,14 @@
 // feedback body is shared by POST /v1/search/feedback and POST /v1/widget/search/feedback.
 import { Type } from "typebox";
 import { SEARCH_MODES } from "../search/service.js";
-import { DEFAULT_DAYS, POPULAR_WEIGHTS, TOP_QUERIES } from "./service.js";
+import type { Weights } from "./repository.js";
+
+/** Weights of the events in the popular-products ranking. */
+export const POPULAR_WEIGHTS: Weights = { click: 1, add_to_cart: 3, purchase: 5 };
+/** The analytics window when none is asked for, in days. */
+export const DEFAULT_DAYS = 30;
+/** Queries listed in the analytics' top queries. */
+export const TOP_QUERIES = 10;
 
 const DateTime = Type.String({ format: "date-time" });
 const Action = Type.Enum(["click", "add_to_cart", "purchase"], { description: "click | add_to_cart | purchase" });

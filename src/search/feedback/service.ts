@@ -29,13 +29,12 @@ import { SearchRepository } from "../search/repository.js";
 import { historyWriter } from "../search/history-writer.js";
 import { SEARCH_MODES, type SearchSource } from "../search/service.js";
 import { fromMinor, isCurrency, toMinor } from "../../tenancy/currency.js";
-import { FeedbackRepository, type Weights } from "./repository.js";
+import { FeedbackRepository } from "./repository.js";
 import { iso } from "../../platform/clock.js";
+import { DEFAULT_DAYS, POPULAR_WEIGHTS, TOP_QUERIES, type FeedbackView as FeedbackViewSchema } from "./schemas.js";
+import type { Static } from "typebox";
 
 export const FEEDBACK_ACTIONS = ["click", "add_to_cart", "purchase"] as const satisfies readonly FeedbackAction[];
-export const POPULAR_WEIGHTS: Weights = { click: 1, add_to_cart: 3, purchase: 5 };
-export const DEFAULT_DAYS = 30;
-export const TOP_QUERIES = 10;
 const DAY_MS = 86_400_000;
 
 export interface FeedbackInput {
@@ -54,20 +53,7 @@ export interface FeedbackOrigin {
   widgetKeyId?: string | null;
 }
 
-export interface FeedbackView {
-  id: string;
-  search_id: string | null;
-  result_product_id: string;
-  action: FeedbackAction;
-  quantity: number;
-  order_value: number | null;
-  currency: string | null;
-  session_id: string | null;
-  attributed: boolean;
-  result_rank: number | null;
-  source: SearchSource;
-  created_at: string;
-}
+export type FeedbackView = Static<typeof FeedbackViewSchema>;
 
 /** UTC day numbers from the day of `from` to the day of `to`, inclusive. */
 const dayRange = (from: number, to: number): number[] => {
@@ -83,10 +69,13 @@ export class FeedbackService {
   private readonly searches: SearchRepository;
   private readonly products: ProductsRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new FeedbackRepository(ctx.database.db);
-    this.searches = new SearchRepository(ctx.database.db, ctx.database.dialect);
-    this.products = new ProductsRepository(ctx.database.db, ctx.database.dialect);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: FeedbackRepository; searches: SearchRepository; products: ProductsRepository },
+  ) {
+    this.repo = deps.repo;
+    this.searches = deps.searches;
+    this.products = deps.products;
   }
 
   async record(storeId: string, input: FeedbackInput, origin: FeedbackOrigin): Promise<FeedbackView> {
@@ -161,7 +150,7 @@ export class FeedbackService {
     const w = this.window(days);
     await historyWriter(this.ctx).flush();
     // Analytics are replica-eligible reads (DATABASE_READ_URLS; src/platform/db/replicas.ts).
-    const repo = new FeedbackRepository(this.ctx.database.reader(storeId));
+    const repo = this.repo.with(this.ctx.database.reader(storeId));
     const [totals, byMode, bySource, engaged, events, revenue, top, byDay] = await Promise.all([
       repo.searchTotals(storeId, w.from),
       repo.searchesBy(storeId, w.from, "mode"),

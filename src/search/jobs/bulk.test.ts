@@ -6,9 +6,7 @@ import { solidImage, startImageHost, startReceiver, type ImageHost, type Receive
 import { sql } from "kysely";
 import type { Tx } from "../../platform/db/index.js";
 import { isAppError } from "../../platform/errors/catalogue.js";
-import { ProductsService } from "../products/service.js";
 import { BulkJobsRepository } from "./repository.js";
-import { BulkJobsService } from "./service.js";
 
 describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect) => {
   let t: TestApp;
@@ -126,7 +124,7 @@ describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect
       .execute();
     const stopped = new AbortController();
     stopped.abort();
-    const handler = new BulkJobsService(t.ctx).handler();
+    const handler = t.services.bulkJobs.handler();
     await handler.run({ id: job_id, storeId: store.clientId, payload: { jobId: job_id }, attempt: 1, signal: stopped.signal });
     const row = await t.ctx.database.db.selectFrom("jobs").select(["status", "locked_by", "locked_until"]).where("id", "=", job_id).executeTakeFirstOrThrow();
     assert.deepEqual(row, { status: "queued", locked_by: null, locked_until: null });
@@ -163,7 +161,7 @@ describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect
 
   test("a batch is one transaction: an item failing inside its write rolls back only its own rows", async () => {
     const { s } = await storeWithWebhook();
-    const products = new ProductsService(t.ctx);
+    const products = t.services.products;
     const embed = async (hex: string) => {
       const image = await t.ctx.images.fromBytes(await solidImage(hex));
       const [vector] = await t.ctx.images.embed([image.decoded]);

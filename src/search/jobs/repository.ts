@@ -46,7 +46,7 @@ export class BulkJobsRepository {
       .where("job_id", "=", jobId)
       .groupBy("status")
       .execute();
-    const by = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+    const by = Object.fromEntries(rows.map((r) => [r.status, r.n]));
     return { succeeded: by.succeeded ?? 0, failed: by.failed ?? 0, pending: by.pending ?? 0 };
   }
 
@@ -61,7 +61,7 @@ export class BulkJobsRepository {
       .groupBy("error_code")
       .orderBy("error_code")
       .execute();
-    return rows.map((r) => ({ code: r.error_code ?? "error", count: Number(r.n), message: r.message ?? "" }));
+    return rows.map((r) => ({ code: r.error_code ?? "error", count: r.n, message: r.message ?? "" }));
   }
 
   failures(storeId: string, jobId: string, limit = 1000): Promise<BulkItemRow[]> {

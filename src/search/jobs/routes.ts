@@ -1,15 +1,14 @@
 // POST /v1/products/bulk and /v1/jobs/{job_id} (spec: Products and jobs).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../context/context.js";
 import { searchErrors } from "../../platform/http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import { ProductInput } from "../products/schemas.js";
-import { BULK_MAX_ITEMS, BulkJobsService } from "./service.js";
+import { BULK_MAX_ITEMS } from "./service.js";
+import type { SearchServices } from "../compose.js";
 
-export async function jobRoutes(app: App, ctx: AppContext) {
-  const bulk = new BulkJobsService(ctx);
+export async function jobRoutes(app: App, { bulkJobs: bulk }: Pick<SearchServices, "bulkJobs">) {
 
   app.post(
     "/v1/products/bulk",

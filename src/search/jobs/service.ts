@@ -79,9 +79,16 @@ export function jobSummary(
 
 export class BulkJobsService {
   private readonly repo: BulkJobsRepository;
+  private readonly products: ProductsService;
+  private readonly webhooks: WebhooksService;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new BulkJobsRepository(ctx.database.db);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: BulkJobsRepository; products: ProductsService; webhooks: WebhooksService },
+  ) {
+    this.repo = deps.repo;
+    this.products = deps.products;
+    this.webhooks = deps.webhooks;
   }
 
   async create(storeId: string, input: { products: ProductInput[]; callback_url?: string | undefined; callback_secret?: string | undefined }) {
@@ -152,8 +159,7 @@ export class BulkJobsService {
 
   /** The queue handler. Idempotent: a second run only looks at items still pending. */
   handler(): JobHandler<BulkPayload> {
-    const products = new ProductsService(this.ctx);
-    const webhooks = new WebhooksService(this.ctx);
+    const { products, webhooks } = this;
     return {
       kind: BULK_JOB_KIND,
       maxAttempts: 5,

@@ -61,8 +61,8 @@ export async function buildPortal(log: (line: string) => void = () => {}): Promi
       [viteBin, "build", "--config", path.join(PORTAL_ROOT, "vite.config.ts"), "--outDir", tmp, "--emptyOutDir", "--logLevel", "warn"],
       { cwd: PORTAL_ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_ENV: "production" } },
     );
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
     child.on("error", reject);
     child.on("exit", resolve);
   });

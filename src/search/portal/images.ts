@@ -11,11 +11,10 @@ import { searchErrors } from "../../platform/http/schemas.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
-import { ProductsRepository } from "../products/repository.js";
+import type { ProductsRepository } from "../products/repository.js";
 import { ProductId } from "../products/schemas.js";
 
-export async function productImageRoutes(app: App, ctx: AppContext) {
-  const repo = new ProductsRepository(ctx.database.db, ctx.database.dialect);
+export async function productImageRoutes(app: App, ctx: AppContext, repo: ProductsRepository) {
   app.get(
     "/v1/products/:product_id/image",
     storeRoute("products:read", {

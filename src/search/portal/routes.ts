@@ -27,6 +27,7 @@ import { loadWidgetFiles, type WIDGET_FILES } from "../../shared/chat-files.js";
 import { ensurePortalBuilt, PORTAL_DIST } from "./build.js";
 import { prefersHtml } from "../../platform/http/negotiate.js";
 import { productImageRoutes } from "./images.js";
+import type { SearchServices } from "../compose.js";
 
 const TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -66,8 +67,8 @@ const RESERVED = new Set(["v1", "oauth", "docs", "health", "metrics", "billing",
 const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const page = { schema: { hide: true }, config: { auth: "none" as const } };
 
-export async function portalRoutes(app: App, ctx: AppContext) {
-  await productImageRoutes(app, ctx);
+export async function portalRoutes(app: App, ctx: AppContext, services: Pick<SearchServices, "repositories">) {
+  await productImageRoutes(app, ctx, services.repositories.products);
   const base = ctx.config.publicBaseUrl;
   const chatBase = ctx.config.chatPublicBaseUrl;
   const csp = portalCsp(new URL(chatBase).origin);
@@ -97,25 +98,29 @@ export async function portalRoutes(app: App, ctx: AppContext) {
       .send(html);
   }
 
-  /** A file of the build (assets/…, favicon.svg); undefined when there is none. */
-  async function sendFile(rel: string, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  /**
+   * Sends a file of the build (assets/…, favicon.svg); false when there is none. (It answers a
+   * boolean, not the reply: an async function returning the thenable reply resolves to undefined.)
+   */
+  async function sendFile(rel: string, reply: FastifyReply): Promise<boolean> {
     await prepare();
     const full = path.resolve(PORTAL_DIST, rel);
-    if (!full.startsWith(PORTAL_DIST + path.sep) || path.basename(full).startsWith(".")) return undefined;
+    if (!full.startsWith(PORTAL_DIST + path.sep) || path.basename(full).startsWith(".")) return false;
     const type = TYPES[path.extname(full)];
-    if (!type) return undefined;
+    if (!type) return false;
     let body: Buffer;
     try {
       body = await fs.promises.readFile(full);
     } catch {
-      return undefined;
+      return false;
     }
-    return reply
+    void reply
       .type(type)
       .header("x-content-type-options", "nosniff")
       // Files under assets/ carry a content hash in their name.
       .header("cache-control", rel.startsWith("assets/") ? "public, max-age=31536000, immutable" : "public, max-age=300")
       .send(body);
+    return true;
   }
 
 
@@ -173,8 +178,7 @@ export async function portalRoutes(app: App, ctx: AppContext) {
     // Dot segments (../, .source-hash) never name a page or a build file.
     if (rest.split("/").some((seg) => seg.startsWith("."))) throw new AppError("not_found", "No such portal file.");
     if (rest.startsWith("assets/") || /\.[a-z0-9]+$/i.test(rest)) {
-      const sent = await sendFile(rest, reply);
-      if (sent) return sent;
+      if (await sendFile(rest, reply)) return reply;
       throw new AppError("not_found", `No portal file ${rest}.`);
     }
     return sendIndex(request, reply);

@@ -3,7 +3,6 @@ import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
-import { ProductsService } from "./service.js";
 
 describeEachDialect("products: index, read, update, delete, limits", (dialect) => {
   let t: TestApp;
@@ -147,7 +146,7 @@ describeEachDialect("products: index, read, update, delete, limits", (dialect) =
   test("the free plan's 50-product limit refuses the 51st write with details", async () => {
     const s = await registerStore(t, { plan: "free" });
     const tok = await machineToken(t.search, s);
-    const service = new ProductsService(t.ctx);
+    const service = t.services.products;
     const image = await t.ctx.images.fromBytes(await solidImage("#20a020"));
     const [vector] = await t.ctx.images.embed([image.decoded]);
     for (let i = 0; i < 50; i++) await service.write(s.clientId, { productId: `fill-${i}`, imageUrl: "http://img/x.png", metadata: {}, embedded: { image, vector: vector! } });

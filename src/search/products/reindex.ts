@@ -23,9 +23,14 @@ const LEXICAL_BATCH = 500;
 
 export class Reindexer {
   private readonly repo: ProductsRepository;
+  private readonly text: LexicalRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new ProductsRepository(ctx.database.db, ctx.database.dialect);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: ProductsRepository; text: LexicalRepository },
+  ) {
+    this.repo = deps.repo;
+    this.text = deps.text;
   }
 
   /** Stores with products embedded by another model than the loaded one, and how many. */
@@ -74,7 +79,7 @@ export class Reindexer {
     const rows = await this.repo.metadataOfStore(storeId);
     for (let i = 0; i < rows.length; i += LEXICAL_BATCH) {
       await this.ctx.database.transaction(async (tx) => {
-        const lexical = new LexicalRepository(tx, this.ctx.database.dialect);
+        const lexical = this.text.with(tx);
         for (const r of rows.slice(i, i + LEXICAL_BATCH)) await lexical.upsert(storeId, r.product_id, JSON.parse(r.metadata) as Record<string, unknown>);
       });
     }

@@ -50,7 +50,7 @@ export class ProductsRepository {
     if (filter.category !== undefined) q = q.where("category", "=", filter.category);
     if (filter.brand !== undefined) q = q.where("brand", "=", filter.brand);
     const row = await q.executeTakeFirst();
-    return Number(row?.n ?? 0);
+    return row?.n ?? 0;
   }
 
   list(storeId: string, limit: number, after: Cursor | undefined, filter: ListFilter = {}): Promise<ProductRow[]> {
@@ -159,6 +159,6 @@ export class ProductsRepository {
       .where("model", "!=", model)
       .groupBy("store_id")
       .execute();
-    return rows.map((r) => ({ store_id: r.store_id, count: Number(r.n) }));
+    return rows.map((r) => ({ store_id: r.store_id, count: r.n }));
   }
 }

@@ -1,19 +1,15 @@
 // /v1/products (spec: Products and jobs): index, list, get, update, delete, demo (bulk: ../jobs/routes.ts).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../context/context.js";
 import { searchErrors } from "../../platform/http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
-import { DemoCatalogue } from "./demo.js";
 import { ImageUrl, IndexResponse, Metadata, ProductId, ProductInput, ProductView } from "./schemas.js";
-import { ProductsService } from "./service.js";
+import type { SearchServices } from "../compose.js";
 
 const tags = ["products"];
 
-export async function productRoutes(app: App, ctx: AppContext) {
-  const products = new ProductsService(ctx);
-  const demo = new DemoCatalogue(ctx);
+export async function productRoutes(app: App, { products, demo }: Pick<SearchServices, "demo" | "products">) {
 
   app.post(
     "/v1/products",

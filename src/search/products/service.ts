@@ -20,6 +20,8 @@ import { duplicateDetectionOn } from "./duplicates.js";
 import { dotRow, normalized } from "../../vectors/math.js";
 import { ProductsRepository, type Cursor, type ListFilter, type ProductRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";
+import type { IndexResponse, ProductView as ProductViewSchema } from "./schemas.js";
+import type { Static } from "typebox";
 
 export const METADATA_MAX_BYTES = 16 * 1024;
 
@@ -38,23 +40,10 @@ export interface ProductInput {
   metadata?: Metadata | undefined;
 }
 
-export interface ProductView {
-  product_id: string;
-  vector_id: string;
-  image_url: string;
-  metadata: Metadata;
-  dominant_colors: { hex: string; share: number }[];
-  created_at: string;
-  updated_at: string;
-}
+export type ProductView = Static<typeof ProductViewSchema>;
 
-export interface IndexResult {
-  status: "indexed";
-  product_id: string;
-  vector_id: string;
-  message: string;
-  created: boolean;
-}
+/** The index response, and whether the product was new (201) or replaced (200). */
+export type IndexResult = Static<typeof IndexResponse> & { created: boolean };
 
 /** One product write: with `embedded` a create or replace by a fetched image; without, a metadata change of an existing product. */
 export interface ProductWrite {
@@ -133,12 +122,17 @@ function decodeCursor(s: string): Cursor {
 export class ProductsService {
   readonly repo: ProductsRepository;
   private readonly lexical: LexicalRepository;
+  private readonly accounts: AccountsRepository;
   private readonly webhooks: WebhooksService;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new ProductsRepository(ctx.database.db, ctx.database.dialect);
-    this.lexical = new LexicalRepository(ctx.database.db, ctx.database.dialect);
-    this.webhooks = new WebhooksService(ctx);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: ProductsRepository; lexical: LexicalRepository; accounts: AccountsRepository; webhooks: WebhooksService },
+  ) {
+    this.repo = deps.repo;
+    this.lexical = deps.lexical;
+    this.accounts = deps.accounts;
+    this.webhooks = deps.webhooks;
   }
 
   async get(storeId: string, productId: string): Promise<ProductView> {
@@ -355,7 +349,7 @@ export class ProductsService {
   }
 
   private async checkPlanLimit(tx: Tx, storeId: string): Promise<void> {
-    const store = await new AccountsRepository(tx).findStore(storeId);
+    const store = await this.accounts.with(tx).findStore(storeId);
     const limit = planOf(store?.plan ?? "free").max_products;
     if (limit === null) return;
     const current = await this.repo.with(tx).count(storeId);

@@ -6,7 +6,6 @@ import { createTestStorage, testConfig, type TestStorage } from "../../../test/s
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
 import { createWorkers } from "../workers.js";
-import { Reindexer } from "../products/reindex.js";
 
 // Colours chosen so that visual evidence alone (the test model knows only colours) cannot tell
 // the products apart by the words searched.
@@ -227,7 +226,7 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
       ],
     });
     assert.equal(bulk.statusCode, 202, bulk.body);
-    const workers = createWorkers(app.ctx, { random: () => 0.5 });
+    const workers = createWorkers(app.ctx, app.services, { random: () => 0.5 });
     await workers.drain();
     await workers.stop();
     assert.deepEqual((await lexicalIds("bulk")).sort(), ["b-1", "b-2"]);
@@ -238,7 +237,7 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
 
     await app.ctx.database.db.deleteFrom("product_text" as any).where("store_id", "=", store.clientId).execute();
     assert.deepEqual(await lexicalIds("anorak"), []);
-    const report = await new Reindexer(app.ctx).store(store.clientId);
+    const report = await app.services.reindexer.store(store.clientId);
     assert.equal(report.lexical, 5);
     assert.deepEqual(await lexicalIds("anorak"), ["b-2"], "rebuilt by the reindex");
     assert.deepEqual(await lexicalIds("rolex", otherToken), ["o-dress"], "the other store untouched");

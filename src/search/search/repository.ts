@@ -19,6 +19,10 @@ export class SearchRepository {
     private readonly dialect: Dialect,
   ) {}
 
+  with(db: Executor): SearchRepository {
+    return new SearchRepository(db, this.dialect);
+  }
+
   /** Product ids of the store that pass every pre-filter. */
   async candidates(storeId: string, filters: SearchFilters): Promise<Set<string>> {
     const rows = await this.filteredRows(storeId, filters, filters.color !== undefined);

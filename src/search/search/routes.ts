@@ -28,6 +28,7 @@ import {
 } from "./schemas.js";
 import { modelStatus } from "./model.js";
 import { SearchService, type Common, type SearchResponse, type TextRanking, type UnderstandMode } from "./service.js";
+import type { SearchServices } from "../compose.js";
 
 const tags = ["search"];
 const errors = searchErrors(400, 401, 403, 413, 415, 422, 429, 503);
@@ -50,7 +51,7 @@ const ranking = (b: TextRanking): TextRanking => ({ semantic_weight: b.semantic_
 /** `understand` as sent: true → boost, false / absent → off. */
 export const understandMode = (u: unknown): UnderstandMode => (u === true ? "boost" : u === "boost" || u === "filter" ? u : "off");
 
-const isMultipart = (request: FastifyRequest) => String(request.headers["content-type"] ?? "").startsWith("multipart/form-data");
+const isMultipart = (request: FastifyRequest) => (request.headers["content-type"] ?? "").startsWith("multipart/form-data");
 
 function parseRegion(text: string): Region {
   try {
@@ -83,8 +84,7 @@ function jsonModes(service: SearchService) {
   } satisfies Record<(typeof BATCH_TYPES)[number], { schema: TSchema; run: (storeId: string, body: unknown) => Promise<SearchResponse> }>;
 }
 
-export async function searchRoutes(app: App, ctx: AppContext) {
-  const service = new SearchService(ctx);
+export async function searchRoutes(app: App, ctx: AppContext, { search: service }: Pick<SearchServices, "search">) {
   const modes = jsonModes(service);
   // Every search response names the active model (X-Shopsight-Model), errors included.
   const modelHeader = async (_request: FastifyRequest, reply: FastifyReply) => {
@@ -152,7 +152,7 @@ export async function searchRoutes(app: App, ctx: AppContext) {
       if (!isMultipart(request)) return modes["multi-image"].run(storeOf(request).id, request.body);
       const b = request.body as Static<typeof MultiImageMultipart>;
       const files = (Array.isArray(b.images) ? b.images : [b.images]);
-      return service.multiImage(storeOf(request).id, { files }, b.mode ?? "average", common(b));
+      return service.multiImage(storeOf(request).id, { files }, b.mode, common(b));
     },
   );
 

@@ -5,7 +5,6 @@ import { createTestApp, describeEachDialect, type TestApp } from "../../../test/
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
 import { multipart } from "../../../test/support/multipart.js";
-import { ProductsService } from "../products/service.js";
 import { historyWriter } from "./history-writer.js";
 
 const CATALOGUE = [
@@ -32,7 +31,7 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
     host = await startImageHost();
     store = await registerStore(t);
     token = await machineToken(t.search, store);
-    const products = new ProductsService(t.ctx);
+    const products = t.services.products;
     for (const [i, p] of CATALOGUE.entries()) {
       png[p.id] = await solidImage(p.hex, { seed: i + 1 });
       url[p.id] = host.put(`/${p.id}.png`, png[p.id]!);
@@ -286,7 +285,7 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
     const empty = await search("/url", { image_url: url["red-dress"], limit: 10 }, tok);
     assert.equal(empty.statusCode, 200);
     assert.equal(empty.json().count, 0);
-    const products = new ProductsService(t.ctx);
+    const products = t.services.products;
     const image = await t.ctx.images.fromBytes(png["red-dress"]!);
     const [vector] = await t.ctx.images.embed([image.decoded]);
     await products.write(other.clientId, { productId: "other-red", imageUrl: "http://x/y.png", metadata: { name: "Other" }, embedded: { image, vector: vector! } });

@@ -31,6 +31,8 @@ import { understandQuery, type Understanding } from "./understand.js";
 import { storeCategories } from "./categories.js";
 import { historyWriter } from "./history-writer.js";
 import { filterCandidates } from "./memory-filter.js";
+import type { SearchResponseSchema } from "./schemas.js";
+import type { Static } from "typebox";
 
 export const SEARCH_MODES = ["upload", "url", "text", "hybrid", "fusion", "multi-image", "crop", "filtered"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -51,35 +53,16 @@ export interface TextRanking {
 /** Query understanding of text search (request field `understand`): off, or colours/categories as boosts or filters. */
 export type UnderstandMode = "off" | "boost" | "filter";
 
-export interface QueryUnderstanding {
-  colors: string[];
-  categories: string[];
-  price_min: number | null;
-  price_max: number | null;
-  /** How colours and categories were applied; prices are always filters. */
-  applied_as: "boost" | "filter";
-  remaining_text: string;
-}
+/** The query understanding of a search response (present when the request asked for it). */
+export type QueryUnderstanding = NonNullable<SearchResponse["query_understanding"]>;
 
 export interface Common extends SearchFilters {
   limit: number;
   threshold: number;
 }
 
-export interface SearchResult {
-  product_id: string;
-  similarity_score: number;
-  metadata: Record<string, unknown>;
-}
-
-export interface SearchResponse {
-  query_time_ms: number;
-  count: number;
-  results: SearchResult[];
-  search_id: string;
-  /** Only when the request asked for query understanding. */
-  query_understanding?: QueryUnderstanding;
-}
+export type SearchResponse = Static<typeof SearchResponseSchema>;
+export type SearchResult = SearchResponse["results"][number];
 
 /** Where a search came from, kept in its history row. */
 export type SearchSource = "api" | "widget";
@@ -144,15 +127,18 @@ export class SearchService {
   private readonly products: ProductsRepository;
   private readonly lexical: LexicalRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new SearchRepository(ctx.database.db, ctx.database.dialect);
-    this.products = new ProductsRepository(ctx.database.db, ctx.database.dialect);
-    this.lexical = new LexicalRepository(ctx.database.db, ctx.database.dialect, { cached: true });
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: SearchRepository; products: ProductsRepository; lexical: LexicalRepository },
+  ) {
+    this.repo = deps.repo;
+    this.products = deps.products;
+    this.lexical = deps.lexical;
   }
 
   /** Candidate filtering is a replica-eligible read (DATABASE_READ_URLS; src/platform/db/replicas.ts). */
   private reader(storeId: string): SearchRepository {
-    return new SearchRepository(this.ctx.database.reader(storeId), this.ctx.database.dialect);
+    return this.repo.with(this.ctx.database.reader(storeId));
   }
 
   /** The weight and method in force for a request (defaults: the active model's, see model.ts). */
@@ -367,7 +353,7 @@ export class SearchService {
       const allowed = candidates ?? new Set(rows.map((r) => r.product_id));
       scored = rows
         .filter((r) => allowed.has(r.product_id))
-        .map((r) => ({ productId: r.product_id, score: colorScore(colors, JSON.parse(r.dominant_colors)) }));
+        .map((r) => ({ productId: r.product_id, score: colorScore(colors, JSON.parse(r.dominant_colors) as { hex: string; share: number }[]) }));
     } else if (plan.multi === "best" || plan.multi === "union") {
       const lists = await this.stage("vector", () => Promise.all(plan.vectors.map((v) => this.ctx.vectors.search(storeId, v, { k, candidates }))));
       const best = new Map<string, number>();
@@ -411,7 +397,7 @@ export class SearchService {
         const row = rows.get(s.productId);
         if (!row) continue;
         if (colors.length > 0 && (plan.vectors.length > 0 || lex)) {
-          s.score = (1 - HYBRID_COLOR_WEIGHT) * s.score + HYBRID_COLOR_WEIGHT * colorScore(colors, JSON.parse(row.dominant_colors));
+          s.score = (1 - HYBRID_COLOR_WEIGHT) * s.score + HYBRID_COLOR_WEIGHT * colorScore(colors, JSON.parse(row.dominant_colors) as { hex: string; share: number }[]);
         }
         if (plan.boostCategory && row.category !== null && row.category.toLowerCase() === plan.boostCategory.toLowerCase()) {
           s.score = s.score + (1 - s.score) * FUSION_CATEGORY_BOOST;
@@ -434,11 +420,14 @@ export class SearchService {
     if (missing.length > 0) for (const r of await this.products.findMany(storeId, missing)) rows.set(r.product_id, r);
     const results: SearchResult[] = page
       .filter((s) => rows.has(s.productId))
-      .map((s) => ({ product_id: s.productId, similarity_score: round(s.score), metadata: JSON.parse(rows.get(s.productId)!.metadata) }));
+      .map((s) => ({ product_id: s.productId, similarity_score: round(s.score), metadata: JSON.parse(rows.get(s.productId)!.metadata) as Record<string, unknown> }));
 
     const searchId = uuid();
     const queryTimeMs = Math.round(performance.now() - plan.startedAt);
-    const { limit: _l, threshold: _t, ...filterFields } = c;
+    // The filters as sent, then limit and threshold (in this key order).
+    const filterFields: Partial<Common> = { ...c };
+    delete filterFields.limit;
+    delete filterFields.threshold;
     const echo = plan.understanding ? { query_understanding: plan.understanding } : {};
     if (source === null) return { query_time_ms: queryTimeMs, count: results.length, results, search_id: searchId, ...echo };
     historyWriter(this.ctx).add(storeId, {

@@ -56,8 +56,11 @@ export function apiKeyView(row: ApiKeyRow, now: number) {
 export class ApiKeysService {
   private readonly repo: SecurityRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new SecurityRepository(ctx.database.db);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: SecurityRepository },
+  ) {
+    this.repo = deps.repo;
   }
 
   async create(storeId: string, actor: Actor, input: CreateApiKeyInput) {

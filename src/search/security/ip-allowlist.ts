@@ -24,8 +24,11 @@ export function allowlistView(row: AllowlistRow) {
 export class IpAllowlistService {
   private readonly repo: SecurityRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new SecurityRepository(ctx.database.db);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: SecurityRepository },
+  ) {
+    this.repo = deps.repo;
   }
 
   async add(storeId: string, actorUserId: string | null, input: { ip_address: string; description?: string | undefined }) {

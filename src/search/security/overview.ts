@@ -18,9 +18,12 @@ export class SecurityOverviewService {
   private readonly repo: SecurityRepository;
   private readonly accounts: AccountsRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new SecurityRepository(ctx.database.db);
-    this.accounts = new AccountsRepository(ctx.database.db);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: SecurityRepository; accounts: AccountsRepository },
+  ) {
+    this.repo = deps.repo;
+    this.accounts = deps.accounts;
   }
 
   async overview(storeId: string) {

@@ -2,15 +2,12 @@
 // keys, the IP allow-list and the security overview per store.
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../context/context.js";
 import { searchErrors, bearerSecurity } from "../../platform/http/schemas.js";
-import { AccountsService } from "../accounts/service.js";
 import { actorUserIdOf, requireRole, storeOf, userIdOf } from "../../tenancy/authenticate.js";
 import { API_KEY_SCOPE_AREAS, storeRoute } from "../../tenancy/permissions.js";
-import { TwoFactorService } from "./service.js";
-import { API_KEY_DEFAULT_DAYS, API_KEY_MAX_DAYS, ApiKeysService } from "./api-keys.js";
-import { IpAllowlistService } from "./ip-allowlist.js";
-import { FAILED_LOGIN_WINDOW_HOURS, SecurityOverviewService } from "./overview.js";
+import { API_KEY_DEFAULT_DAYS, API_KEY_MAX_DAYS } from "./api-keys.js";
+import { FAILED_LOGIN_WINDOW_HOURS } from "./overview.js";
+import type { SearchServices } from "../compose.js";
 
 const TotpBody = Type.Object(
   { totp_code: Type.String({ pattern: "^[0-9]{6}$", description: "6-digit code from the authenticator app" }) },
@@ -97,12 +94,7 @@ const Overview = Type.Object({
 const KeyParams = Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 const EntryParams = Type.Object({ entry_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 
-export async function securityRoutes(app: App, ctx: AppContext) {
-  const twoFactor = new TwoFactorService(ctx);
-  const accounts = new AccountsService(ctx);
-  const apiKeys = new ApiKeysService(ctx);
-  const allowlist = new IpAllowlistService(ctx);
-  const overview = new SecurityOverviewService(ctx);
+export async function securityRoutes(app: App, { twoFactor, accounts, apiKeys, ipAllowlist: allowlist, securityOverview: overview }: Pick<SearchServices, "accounts" | "apiKeys" | "ipAllowlist" | "securityOverview" | "twoFactor">) {
 
   app.post(
     "/v1/security/2fa/setup",

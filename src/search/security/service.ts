@@ -14,8 +14,11 @@ const ISSUER = "Shopsight";
 export class TwoFactorService {
   private readonly repo: AccountsRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new AccountsRepository(ctx.database.db);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: AccountsRepository },
+  ) {
+    this.repo = deps.repo;
   }
 
   private async user(userId: string) {

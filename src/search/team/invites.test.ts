@@ -5,7 +5,6 @@ import { sha256 } from "../../platform/ids.js";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer, freshIp, lastMailTo, loginToken, machineToken, registerStore } from "../../../test/support/factories.js";
 import { addMember, createApiKey } from "../../../test/support/members.js";
-import { AccountsService } from "../accounts/service.js";
 
 const DAY = 86_400_000;
 let n = 0;
@@ -200,7 +199,7 @@ describeEachDialect("team: invites", (dialect) => {
     assert.match(JSON.stringify(noHeader.json().details), /x-service-active-tenant/);
 
     const rootEmail = newEmail("root");
-    await new AccountsService(t.ctx).createSuperAdmin(rootEmail, "Root-password-1");
+    await t.services.accounts.createSuperAdmin(rootEmail, "Root-password-1");
     const root = await loginToken(t.search, rootEmail, "Root-password-1");
     const bySuperAdmin = await invite(root, store.slug, payload());
     assert.equal(bySuperAdmin.statusCode, 201, bySuperAdmin.body);

@@ -3,16 +3,15 @@
 import { Type } from "typebox";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { Email, searchErrors } from "../../platform/http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
 import { ACTIVE_TENANT_HEADER, storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import { GroupId, MemberView, RoleSchema } from "../users/schemas.js";
-import { UsersService } from "../users/service.js";
 import { actorOf } from "../users/routes.js";
-import { INVITE_ACCEPT_PATH, TeamService } from "./service.js";
+import { INVITE_ACCEPT_PATH } from "./service.js";
+import type { SearchServices } from "../compose.js";
 
 const tags = ["team"];
 const DateTime = Type.String({ format: "date-time" });
@@ -46,9 +45,7 @@ const InviteView = Type.Object({
 
 const MemberParams = Type.Object({ user_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 
-export async function teamRoutes(app: App, ctx: AppContext) {
-  const team = new TeamService(ctx);
-  const users = new UsersService(ctx);
+export async function teamRoutes(app: App, { team, users }: Pick<SearchServices, "team" | "users">) {
 
   app.post(
     "/v1/team/invite",

@@ -57,10 +57,13 @@ export class TeamService {
   private readonly accounts: AccountsRepository;
   private readonly users: UsersRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new TeamRepository(ctx.database.db);
-    this.accounts = new AccountsRepository(ctx.database.db);
-    this.users = new UsersRepository(ctx.database.db);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: TeamRepository; accounts: AccountsRepository; users: UsersRepository },
+  ) {
+    this.repo = deps.repo;
+    this.accounts = deps.accounts;
+    this.users = deps.users;
   }
 
   /** POST /v1/team/invite. The caller (owner or super admin) was checked by the route. */

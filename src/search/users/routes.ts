@@ -4,13 +4,13 @@
 import { Type } from "typebox";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../context/context.js";
 import { Email, searchErrors } from "../../platform/http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import { GroupId, GroupView, MemberView, PermissionName, RoleSchema } from "./schemas.js";
-import { UsersService, type Actor } from "./service.js";
+import { type Actor } from "./service.js";
+import type { SearchServices } from "../compose.js";
 
 
 /** The acting principal as the users/team services see it. */
@@ -38,8 +38,7 @@ export function replacementFor(method: string, rest: string): { method: string; 
   return { method: "PATCH", path: member };
 }
 
-export async function userRoutes(app: App, ctx: AppContext) {
-  const users = new UsersService(ctx);
+export async function userRoutes(app: App, { users }: Pick<SearchServices, "users">) {
 
   app.post(
     "/v1/users",
@@ -88,7 +87,7 @@ export async function userRoutes(app: App, ctx: AppContext) {
       },
     },
     handler: async (request, reply) => {
-      const rest = (request.params as { "*": string })["*"] ?? "";
+      const rest = (request.params as { "*"?: string })["*"] ?? "";
       const r = replacementFor(request.method, rest);
       return reply.status(410).send({
         error: "gone" as const,

@@ -92,9 +92,12 @@ export class UsersService {
   private readonly repo: UsersRepository;
   private readonly accounts: AccountsRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new UsersRepository(ctx.database.db);
-    this.accounts = new AccountsRepository(ctx.database.db);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: UsersRepository; accounts: AccountsRepository },
+  ) {
+    this.repo = deps.repo;
+    this.accounts = deps.accounts;
   }
 
   // --- members

@@ -28,10 +28,11 @@ export class WebhookDispatcher {
 
   constructor(
     private readonly ctx: AppContext,
+    deps: { repo: WebhooksRepository },
     private readonly fetch: SafeFetch,
     private readonly options: DispatcherOptions = {},
   ) {
-    this.repo = new WebhooksRepository(ctx.database.db);
+    this.repo = deps.repo;
   }
 
   /** Sends every delivery due now (one claim round); returns how many attempts were made. */
@@ -56,12 +57,14 @@ export class WebhookDispatcher {
       try {
         this.current = this.runOnce();
         const n = await this.current;
-        this.timer = setTimeout(tick, n > 0 ? 0 : (this.options.pollMs ?? 500));
+        this.timer = setTimeout(next, n > 0 ? 0 : (this.options.pollMs ?? 500));
       } catch {
-        this.timer = setTimeout(tick, this.options.pollMs ?? 500);
+        this.timer = setTimeout(next, this.options.pollMs ?? 500);
       }
     };
-    this.timer = setTimeout(tick, 0);
+    // tick never rejects (its errors are caught): the timer callback only starts it.
+    const next = () => void tick();
+    this.timer = setTimeout(next, 0);
   }
 
   async stop(): Promise<void> {
@@ -94,7 +97,7 @@ export class WebhookDispatcher {
       statusCode = res.status;
       if (res.status < 200 || res.status >= 300) error = `receiver answered ${res.status}`;
     } catch (e) {
-      error = e instanceof OutboundError ? `${e.kind}: ${e.message}` : String((e as Error).message ?? e);
+      error = e instanceof OutboundError ? `${e.kind}: ${e.message}` : (e instanceof Error ? e.message : String(e));
     }
     const durationMs = Math.round(performance.now() - started);
     const now = this.ctx.clock.now();

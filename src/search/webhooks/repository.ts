@@ -110,7 +110,8 @@ export class WebhooksRepository {
           UPDATE webhook_deliveries SET locked_until = ${leaseUntil}
           WHERE status = 'pending' AND (locked_until IS NULL OR locked_until < ${now}) AND id IN (${due})
           RETURNING *`.execute(this.db);
-    return res.rows.map((r) => ({ ...r, seq: Number(r.seq), next_attempt_at: Number(r.next_attempt_at), created_at: Number(r.created_at) }));
+    // BIGINT columns arrive as numbers (pg's int8 parser, src/platform/db/index.ts).
+    return res.rows;
   }
 
   async recordAttempt(storeId: string, a: Omit<AttemptRow, "store_id">): Promise<void> {

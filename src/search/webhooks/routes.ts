@@ -1,26 +1,17 @@
 // /v1/search/webhooks (spec: Webhooks (Bearer); Events).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import type { AppContext } from "../../context/context.js";
 import { searchErrors } from "../../platform/http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import { WEBHOOK_EVENTS } from "./events.js";
-import { WebhooksService } from "./service.js";
+import type { SearchServices } from "../compose.js";
+import { Webhook } from "./schemas.js";
 
 const tags = ["webhooks"];
-const Webhook = Type.Object({
-  id: Type.String(),
-  url: Type.String(),
-  events: Type.Array(Type.String()),
-  status: Type.Union([Type.Literal("active"), Type.Literal("disabled")]),
-  disabled_reason: Type.Union([Type.String(), Type.Null()]),
-  created_at: Type.String({ format: "date-time" }),
-});
 const idParams = Type.Object({ webhook_id: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
 
-export async function webhookRoutes(app: App, ctx: AppContext) {
-  const service = new WebhooksService(ctx);
+export async function webhookRoutes(app: App, { webhooks: service }: Pick<SearchServices, "webhooks">) {
 
   app.post(
     "/v1/search/webhooks",

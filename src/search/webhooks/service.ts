@@ -10,19 +10,14 @@ import { checkTargetUrl } from "../../platform/outbound/target.js";
 import { WEBHOOK_EVENTS, type Envelope, type WebhookEvent } from "./events.js";
 import { WebhooksRepository, type AttemptRow, type DeliveryRow, type WebhookRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";
+import type { Webhook } from "./schemas.js";
+import type { Static } from "typebox";
 
 let seqCounter = 0;
 /** Monotonic within a process and ordered by time across processes (ordering is per product). */
 const nextSeq = (now: number) => now * 1000 + (seqCounter = (seqCounter + 1) % 1000);
 
-export interface WebhookView {
-  id: string;
-  url: string;
-  events: WebhookEvent[];
-  status: "active" | "disabled";
-  disabled_reason: string | null;
-  created_at: string;
-}
+export type WebhookView = Static<typeof Webhook>;
 
 const view = (w: WebhookRow): WebhookView => ({
   id: w.id,
@@ -36,8 +31,11 @@ const view = (w: WebhookRow): WebhookView => ({
 export class WebhooksService {
   private readonly repo: WebhooksRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new WebhooksRepository(ctx.database.db);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: WebhooksRepository },
+  ) {
+    this.repo = deps.repo;
   }
 
   async register(storeId: string, input: { url: string; events: string[]; secret: string }): Promise<WebhookView> {

@@ -30,7 +30,7 @@ export class WidgetKeysRepository {
       .where("store_id", "=", storeId)
       .where("revoked_at", "is", null)
       .executeTakeFirst();
-    return Number(row?.n ?? 0);
+    return row?.n ?? 0;
   }
 
   find(storeId: string, keyId: string): Promise<WidgetKeyRow | undefined> {

@@ -17,7 +17,7 @@
 import { fileURLToPath } from "node:url";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { Type, type Static, type TSchema } from "typebox";
+import { Type, type TSchema } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import { loadScript, sendScript } from "../../platform/http/scripts.js";
 import type { AppContext } from "../../context/context.js";
@@ -26,19 +26,14 @@ import { searchErrors } from "../../platform/http/schemas.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute, type Permission } from "../../tenancy/permissions.js";
 import { FeedbackBody, FeedbackView } from "../feedback/schemas.js";
-import { FeedbackService } from "../feedback/service.js";
-import { filterFields, SearchResponseSchema, SemanticWeight, Threshold, Understand } from "../search/schemas.js";
+import { filterFields, SemanticWeight, Threshold, Understand } from "../search/schemas.js";
 import { modelStatus } from "../search/model.js";
 import { common as commonOf, understandMode, type CommonFields } from "../search/routes.js";
 import type { Common } from "../search/service.js";
 import { canonicalOrigin } from "./origins.js";
-import {
-  WIDGET_KEY_MAX_ACTIVE,
-  WIDGET_KEY_MAX_ORIGINS,
-  WidgetKeysService,
-  WidgetSearchService,
-  type WidgetCaller,
-} from "./service.js";
+import { WIDGET_KEY_MAX_ACTIVE, WIDGET_KEY_MAX_ORIGINS, type WidgetCaller } from "./service.js";
+import type { SearchServices } from "../compose.js";
+import { WidgetSearchResponseSchema } from "./schemas.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -104,17 +99,6 @@ const WidgetUploadBody = Type.Object(
   { image: Type.Unsafe<Buffer>({ description: "image file (JPEG, PNG, WebP, GIF, AVIF or TIFF)" }), ...widgetCommon },
   { additionalProperties: false, "x-coerce": true },
 );
-const WidgetSearchResponse = Type.Object({
-  ...SearchResponseSchema.properties,
-  results: Type.Array(
-    Type.Object({
-      product_id: Type.String(),
-      similarity_score: Type.Number({ minimum: 0, maximum: 1 }),
-      metadata: Type.Object({}, { additionalProperties: true }),
-      image_url: Type.Union([Type.String(), Type.Null()], { description: "The product's image URL (as indexed)" }),
-    }),
-  ),
-});
 const WidgetHeaders = Type.Object({
   "x-service-key": Type.String({ description: "Public widget key pk_live_…" }),
   origin: Type.String({ description: "Set by the browser; must be on the key's allow-list" }),
@@ -131,10 +115,7 @@ function allowOrigin(reply: FastifyReply, origin: string): void {
 }
 
 
-export async function widgetRoutes(app: App, ctx: AppContext) {
-  const keys = new WidgetKeysService(ctx);
-  const search = new WidgetSearchService(ctx);
-  const feedback = new FeedbackService(ctx);
+export async function widgetRoutes(app: App, ctx: AppContext, { widgetKeys: keys, widgetSearch: search, feedback }: Pick<SearchServices, "feedback" | "widgetKeys" | "widgetSearch">) {
   // The drop-in script, read once at start. It holds no secret: the page passes its public key.
   const script = loadScript(fileURLToPath(new URL("../../../web/widget/widget.js", import.meta.url)));
   const perClient = ctx.limiters({ name: "widget-client", ...WIDGET_RATE_LIMITS.perClient });
@@ -274,7 +255,7 @@ export async function widgetRoutes(app: App, ctx: AppContext) {
       onRequest: async (_request: FastifyRequest, reply: FastifyReply) => {
         reply.header("x-shopsight-model", modelStatus(ctx).model_id);
       },
-      schema: { tags, security: widgetKey, summary, description, ...extra, headers: WidgetHeaders, body, response: { 200: WidgetSearchResponse, ...errors } },
+      schema: { tags, security: widgetKey, summary, description, ...extra, headers: WidgetHeaders, body, response: { 200: WidgetSearchResponseSchema, ...errors } },
     });
 
     scope.post(

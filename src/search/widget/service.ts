@@ -16,6 +16,8 @@ import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
 import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { planOf, type Plan } from "../../tenancy/plans.js";
 import { ProductsRepository } from "../products/repository.js";
+import type { WidgetSearchResponseSchema } from "./schemas.js";
+import type { Static } from "typebox";
 import { SearchService, type Common, type SearchResponse, type TextRanking, type UnderstandMode } from "../search/service.js";
 import { canonicalOrigin, originProblem } from "./origins.js";
 import { WidgetKeysRepository, type WidgetKeyRow } from "./repository.js";
@@ -81,9 +83,12 @@ export class WidgetKeysService {
   private readonly repo: WidgetKeysRepository;
   private readonly accounts: AccountsRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.repo = new WidgetKeysRepository(ctx.database.db);
-    this.accounts = new AccountsRepository(ctx.database.db);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { repo: WidgetKeysRepository; accounts: AccountsRepository },
+  ) {
+    this.repo = deps.repo;
+    this.accounts = deps.accounts;
   }
 
   async create(storeId: string, actorUserId: string | null, input: WidgetKeyInput) {
@@ -164,7 +169,7 @@ export class WidgetKeysService {
         }),
       );
     }
-    if (!listed || origin === null) {
+    if (!listed) {
       return deny(new AppError("origin_not_allowed", undefined, { origin: originHeader }));
     }
     const now = this.ctx.clock.now();
@@ -177,17 +182,17 @@ export class WidgetKeysService {
 }
 
 /** A search result as the widget gets it: the search response item plus the product's image URL. */
-export interface WidgetSearchResponse extends Omit<SearchResponse, "results"> {
-  results: (SearchResponse["results"][number] & { image_url: string | null })[];
-}
+export type WidgetSearchResponse = Static<typeof WidgetSearchResponseSchema>;
 
 export class WidgetSearchService {
   private readonly search: SearchService;
   private readonly products: ProductsRepository;
 
-  constructor(ctx: AppContext) {
-    this.search = new SearchService(ctx);
-    this.products = new ProductsRepository(ctx.database.db, ctx.database.dialect);
+  constructor(
+    deps: { search: SearchService; products: ProductsRepository },
+  ) {
+    this.search = deps.search;
+    this.products = deps.products;
   }
 
   private async withImages(storeId: string, response: SearchResponse): Promise<WidgetSearchResponse> {

@@ -6,7 +6,6 @@ import { bearer, loginToken, machineToken, registerStore, type RegisteredStore }
 import { addMember, createApiKey } from "../../../test/support/members.js";
 import { multipart } from "../../../test/support/multipart.js";
 import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
-import { ProductsService } from "../products/service.js";
 import { WIDGET_RATE_LIMITS } from "./routes.js";
 import { historyWriter } from "../search/history-writer.js";
 
@@ -39,7 +38,7 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
   });
 
   async function index(storeId: string, ids: string[]) {
-    const products = new ProductsService(t.ctx);
+    const products = t.services.products;
     for (const id of ids) {
       const image = await t.ctx.images.fromBytes(png[id]!);
       const [vector] = await t.ctx.images.embed([image.decoded]);

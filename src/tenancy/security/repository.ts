@@ -112,7 +112,7 @@ export class SecurityRepository {
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("store_id", "=", storeId)
       .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return row.n;
   }
 
   async allowlistRanges(storeId: string): Promise<string[]> {
@@ -185,6 +185,6 @@ export class SecurityRepository {
         ]),
       )
       .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return row.n;
   }
 }

@@ -8,7 +8,8 @@ import type { Selectable } from "kysely";
 export type StoreRow = Selectable<StoresTable>;
 export type UserRow = Selectable<UsersTable>;
 
-export interface MembershipView {
+/** A membership joined with its store, as read (times in epoch ms); not an API shape. */
+export interface MembershipRow {
   client_id: string;
   slug: string;
   name: string;
@@ -125,7 +126,7 @@ export class AccountsRepository {
   }
 
   /** The user's memberships in stores, active and inactive, oldest first. */
-  membershipsOfUser(userId: string): Promise<MembershipView[]> {
+  membershipsOfUser(userId: string): Promise<MembershipRow[]> {
     return this.db
       .selectFrom("memberships as m")
       .innerJoin("stores as s", "s.id", "m.store_id")

@@ -55,7 +55,7 @@ export class UsersRepository {
       .where("store_id", "=", storeId)
       .where("role", "=", "owner")
       .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return row.n;
   }
 
   async setRole(storeId: string, userId: string, role: Role): Promise<void> {
@@ -145,7 +145,7 @@ export class UsersRepository {
       .where("store_id", "=", storeId)
       .groupBy("group_id")
       .execute();
-    return new Map(rows.map((r) => [r.group_id, Number(r.n)]));
+    return new Map(rows.map((r) => [r.group_id, r.n]));
   }
 
   /** user id → custom group ids, for the store's members. */
