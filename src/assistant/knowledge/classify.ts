@@ -207,6 +207,27 @@ const MONEY_MENTION = /(?:€|\$|£)\s?\d|\d\s?(?:€|eur|euros?|usd|dollars?)\b
 const CONDITIONS_CLAUSE =
   /(?:^|[,;.!?]\s*|\s[-–—]\s|\b(?:but|and|so|aber|und)\s+)(?:how\s+(?:long|much|many)|what(?:'s|\s+is|\s+are)\s+(?:your|the)|is\s+there|are\s+there|do\s+i\s+(?:need|have)|is\s+it\s+free|wie\s+(?:lange?|viel)|was\s+kostet|gibt\s+es|muss\s+ich|brauche\s+ich)\b/;
 
+/** Words that ask about the state of one's own order outright ("where is my …", "track", "status", "has my order …"). */
+const ORDER_STATUS_OUTRIGHT =
+  /\b(?:where(?:'s|\s+is|\s+are)\s+my|track(?:ing)?\b|(?:order|delivery)\s+status|status\s+of|(?:has|have)\s+my\s+(?:order|package|parcel)|did\s+my\s+order|wo\s+(?:ist|bleibt)|sendungsverfolgung|bestellstatus|status\s+meiner)/;
+
+/**
+ * An order question that may be a policy question in disguise: no order id, no outright status
+ * words ("where is my order", "track", "status"), only "my order" or "when will my order …". Returns
+ * the question without its own-order phrase when that leaves at least two content words ("I
+ * ordered on saturday, when will my order be processed?" → "i ordered on saturday, be
+ * processed?"), else null. The engine answers it as a policy question when the policies hold
+ * evidence for that remainder.
+ */
+export function softOrderRemainder(text: string): string | null {
+  const t = normalize(text).replace(/\s+/g, " ").trim();
+  if (ORDER_STATUS_OUTRIGHT.test(t) || ORDER_ID.test(t)) return null;
+  const rest = t.replace(new RegExp(ORDER_OWN.source, "g"), " ").replace(/\s+/g, " ").trim();
+  if (rest === t) return null;
+  const content = words(rest.replace(/[?!.,;:]+/g, " ")).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de"));
+  return content.length >= 2 ? rest : null;
+}
+
 export interface RouteFeatures {
   returnOwn: boolean;
   /** Besides a return request, a clause asks about the conditions (a policy question, not the start of a return). */

@@ -27,7 +27,7 @@
 // Then the answer is a conflict quoting both statements: no side is picked.
 import { PassageIndex, TERSE_ITEM_WORDS, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvidence, passageTerms, type IndexedPassage, type QueryGroup, type Scored } from "./retrieval.js";
 import { disagreement, factsOf, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
-import { analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
+import { WEEKDAY, analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { Citation, Conflict, PolicyAnswer } from "./types.js";
 import { escapeMarkdown } from "../markdown.js";
 
@@ -294,7 +294,7 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
   if (eligible.length === 0) return null;
   // A question asking for a value is answered by a sentence stating one when any does.
   const states = (s: ScoredSentence) =>
-    (asked.has("duration") && s.facts.durations.length + s.facts.dates.size > 0) || (asked.has("money") && s.facts.amounts.size + s.facts.percents.size > 0);
+    (asked.has("duration") && (s.facts.durations.length + s.facts.dates.size > 0 || WEEKDAY.test(s.text))) || (asked.has("money") && s.facts.amounts.size + s.facts.percents.size > 0);
   const valued = eligible.some(states);
   const rank = (s: ScoredSentence) => (valued && !states(s) ? VALUE_MISSING_FACTOR * s.score : s.score);
   const ranked = [...eligible].sort((a, b) => rank(b) - rank(a) || a.passageRank - b.passageRank || a.position - b.position);

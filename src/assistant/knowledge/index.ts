@@ -23,7 +23,7 @@
 import type { AppContext } from "../../context/context.js";
 import { PoliciesRepository } from "../policies/repository.js";
 import { AssistantSettingsService } from "../settings/service.js";
-import { classifyText } from "./classify.js";
+import { classifyText, softOrderRemainder } from "./classify.js";
 import { warmDictionary } from "./dictionary.js";
 import { groundParts, hasEvidence } from "./ground.js";
 import { borrowedWords, splitParts, withFollowUp } from "./parts.js";
@@ -73,6 +73,16 @@ export class KnowledgeEngine implements Knowledge {
       const entry = await this.entry(storeId);
       const { index } = await this.langIndex(storeId, entry, locale);
       if (hasEvidence(index, text, langOf(locale))) return { kind: "policy", query: text.trim() };
+    }
+    // "I ordered on saturday, when will my order be processed?": an order question without an
+    // order id or status words whose other words the policies answer is a policy question.
+    if (intent.kind === "order" && intent.order_id === undefined) {
+      const rest = softOrderRemainder(text);
+      if (rest !== null) {
+        const entry = await this.entry(storeId);
+        const { index } = await this.langIndex(storeId, entry, locale);
+        if (hasEvidence(index, rest, langOf(locale))) return { kind: "policy", query: text.trim() };
+      }
     }
     return intent;
   }

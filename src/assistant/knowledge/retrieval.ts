@@ -27,7 +27,7 @@ import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.j
 import { isEnglishWord } from "./dictionary.js";
 import { FREE } from "./facts.js";
 import { GOODS, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
-import { analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, isStopWord, type Lang } from "./text.js";
+import { WEEKDAY, analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, isStopWord, type Lang } from "./text.js";
 
 /** Whether a word is one typo away from a stop word of 5+ letters. */
 function nearStopWord(word: string, lang: Lang): boolean {
@@ -224,6 +224,8 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["clock", "period", "begin"],
     ["start", "begin", "period"],
     ["secur", "encryption", "protect"],
+    ["saturday", "weekend"],
+    ["sunday", "weekend"],
   ],
   de: [
     ["ruckgab", "retour", "umtausch", "widerruf", "rucksendung"],
@@ -278,8 +280,8 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
   }
   // "Free" (kostenlos) states an amount: zero.
   if (FREE.test(normalize(text))) terms.add(VIRTUAL_MONEY);
-  // A deadline ("through January 14, 2020") answers "until when" / "how long".
-  if (hasDate(text)) terms.add(VIRTUAL_DURATION);
+  // A deadline ("through January 14, 2020") or a weekday ("on the following Monday") answers "when".
+  if (hasDate(text) || WEEKDAY.test(text)) terms.add(VIRTUAL_DURATION);
   if (HOW_PASSAGE.test(normalize(text))) terms.add(VIRTUAL_HOW);
   return terms;
 }

@@ -132,7 +132,7 @@ export function analyze(text: string, lang: Lang): string[] {
 
 // --- sentences ----------------------------------------------------------------------------------
 
-const ABBREVIATIONS = /\b(e\.g|i\.e|etc|approx|incl|z\.b|bzw|ca|inkl|ggf|usw|vs|no|nr|st|mr|mrs|dr)\.$/i;
+const ABBREVIATIONS = /\b(a\.m|p\.m|e\.g|i\.e|etc|approx|incl|z\.b|bzw|ca|inkl|ggf|usw|vs|no|nr|st|mr|mrs|dr)\.$/i;
 
 /** Splits a passage into sentences (on . ! ? followed by space and a capital, digit or quote). */
 export function sentences(text: string): string[] {
@@ -273,3 +273,6 @@ export function datesIn(text: string): DateMention[] {
 }
 
 export const hasDate = (text: string): boolean => datesIn(text).length > 0;
+
+/** A day of the week named as the time something happens ("on the following Monday", "am Montag"). */
+export const WEEKDAY = /\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)s?\b/i;
