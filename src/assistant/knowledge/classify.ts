@@ -214,17 +214,19 @@ const ORDER_STATUS_OUTRIGHT =
 /**
  * An order question that may be a policy question in disguise: no order id, no outright status
  * words ("where is my order", "track", "status"), only "my order" or "when will my order …". Returns
- * the question without its own-order phrase when that leaves at least two content words ("I
- * ordered on saturday, when will my order be processed?" → "i ordered on saturday, be
- * processed?"), else null. The engine answers it as a policy question when the policies hold
+ * the question with "my order" made impersonal when it has at least two other content words ("I
+ * ordered on saturday, when will my order be processed?" → "i ordered on saturday, when will the
+ * order be processed?"), else null. The engine answers it as a policy question when the policies hold
  * evidence for that remainder.
  */
+const OWN_ORDER_WORDS = /\bmy\s+(?:last\s+|recent\s+|latest\s+)?(?:orders?|package|parcel|delivery|stuff|things|items)\b|\bmeine[rn]?\s+(?:letzten?\s+)?(?:bestellung(?:en)?|paket|lieferung|sendung)\b/g;
+
 export function softOrderRemainder(text: string): string | null {
   const t = normalize(text).replace(/\s+/g, " ").trim();
   if (ORDER_STATUS_OUTRIGHT.test(t) || ORDER_ID.test(t)) return null;
-  const rest = t.replace(new RegExp(ORDER_OWN.source, "g"), " ").replace(/\s+/g, " ").trim();
-  if (rest === t) return null;
-  const content = words(rest.replace(/[?!.,;:]+/g, " ")).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de"));
+  if (!ORDER_OWN.test(t)) return null;
+  const rest = t.replace(OWN_ORDER_WORDS, " the order ").replace(/\s+/g, " ").trim();
+  const content = words(rest.replace(/[?!.,;:]+/g, " ")).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de") && !/^(?:order|orders|bestellung|arrive|come|ship|kommt)$/.test(w));
   return content.length >= 2 ? rest : null;
 }
 

@@ -344,8 +344,10 @@ export class PassageIndex {
       processTerm: (t) => t,
     });
     for (const p of this.passages) this.byId.set(p.id, p);
-    // A table row does not repeat its subject: its heading is indexed as its text too.
-    this.search.addAll(this.passages.map((p) => ({ id: p.id, body: [...p.terms, ...(p.labelled ? p.headTerms : [])].join(" "), head: [...p.headTerms].join(" ") })));
+    // A table row or a terse list item ("Flat rate: $12.95" under "Express Shipping") does not
+    // repeat its subject: its heading is indexed as its text too.
+    const leansOnHeading = (p: IndexedPassage) => p.labelled !== undefined || p.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
+    this.search.addAll(this.passages.map((p) => ({ id: p.id, body: [...p.terms, ...(leansOnHeading(p) ? p.headTerms : [])].join(" "), head: [...p.headTerms].join(" ") })));
   }
 
   get size(): number {

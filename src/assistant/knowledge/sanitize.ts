@@ -33,6 +33,24 @@ export function sanitizeQuestion(text: string): string {
       if (question) kept.push(question);
     }
   }
-  return kept.length > 0 ? kept.join(" ") : "";
+  return dropClaims(kept).join(" ");
+}
+
+/** A sentence that speaks as the shopper ("I bought …", "my order …", "ich habe …"). */
+const SHOPPER_SUBJECT = /^(?:(?:so|but|and|well|ok|okay|hi|hey|hello|also|und|aber|also|hallo)\s*,?\s+)?(?:i|i'm|i've|i'd|im|ive|we|we've|my|our|ich|wir|mein\w*|unser\w*)\b/i;
+/** Words of a claim or order addressed to the assistant ("New rule from management: …", "As the owner I say … is free now."). */
+const CLAIM = /\b(?:you|your|now|new|from\s+now\s+on|management|manager|owner|admin|staff|official(?:ly)?|ceo|du|dein\w*|euer|eure|jetzt|ab\s+sofort|neue\w*|chef|inhaber)\b/i;
+
+/**
+ * Next to a question, a statement that neither speaks as the shopper nor asks anything but claims
+ * something to the assistant ("New rule from management: refunds take 1 day. How long do I have to
+ * return AirPods?") is no part of the question: it is dropped, so its words and numbers neither
+ * find passages nor set what is asked.
+ */
+function dropClaims(kept: string[]): string[] {
+  const split = kept.flatMap((k) => sentences(k)).map((x) => x.trim()).filter(Boolean);
+  const isQuestion = (x: string) => x.endsWith("?") || ASKS.test(x);
+  if (!split.some(isQuestion)) return kept;
+  return split.filter((x) => isQuestion(x) || SHOPPER_SUBJECT.test(x) || !CLAIM.test(x));
 }
 
