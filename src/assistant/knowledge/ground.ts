@@ -4,6 +4,7 @@
 import { askedKinds, conflictMarkdown, extractive, findConflicts, noEvidenceMarkdown, scoreSentences, sentencePool } from "./compose.js";
 import { CROSS, applyRewrites, crossKey } from "./lexicon.js";
 import { PassageIndex, RERANK_DEPTH, isEvidence, normalizeScores, queryGroups, rewrite, type QueryGroup, type Scored } from "./retrieval.js";
+import type { Part } from "./parts.js";
 import type { Lang } from "./text.js";
 import type { PolicyAnswer } from "./types.js";
 
@@ -44,9 +45,13 @@ export async function ground(index: PassageIndex, text: string, threadLang: Lang
  * one conflict makes the whole reply a conflict; parts without evidence are left out when another
  * part is answered (and named by `unanswered`); citations are the union in order of use.
  */
-export async function groundParts(index: PassageIndex, parts: string[], threadLang: Lang, rerank?: Rerank, context?: ReadonlySet<string>): Promise<PolicyAnswer> {
-  if (parts.length === 1) return ground(index, parts[0]!, threadLang, rerank, context);
-  const results = await Promise.all(parts.map((p) => ground(index, p, threadLang, rerank, context)));
+export async function groundParts(index: PassageIndex, given: Array<string | Part>, threadLang: Lang, rerank?: Rerank, context?: ReadonlySet<string>): Promise<PolicyAnswer> {
+  // A part's borrowed words are read with it, weighed as context (as a follow-up's are).
+  const asked = given.map((p) => (typeof p === "string" ? { text: p, borrowed: [] } : p));
+  const parts = asked.map((p) => (p.borrowed.length > 0 ? `${p.text} ${p.borrowed.join(" ")}` : p.text));
+  const contextOf = (i: number) => (asked[i]!.borrowed.length > 0 ? new Set([...(context ?? []), ...asked[i]!.borrowed]) : context);
+  if (parts.length === 1) return ground(index, parts[0]!, threadLang, rerank, contextOf(0));
+  const results = await Promise.all(parts.map((p, i) => ground(index, p, threadLang, rerank, contextOf(i))));
   const conflict = results.find((r) => r.kind === "conflict");
   if (conflict) return conflict;
   const answered = results.filter((r): r is Extract<PolicyAnswer, { kind: "answer" }> => r.kind === "answer");
@@ -69,7 +74,7 @@ export async function groundParts(index: PassageIndex, parts: string[], threadLa
     passages: answered.flatMap((a) => a.passages),
     phrased_by: "extractive",
     ...(directs.length > 0 ? { direct: [...new Set(directs)].join(" · ") } : {}),
-    ...(answered.length < results.length ? { unanswered: parts.filter((_, i) => results[i]!.kind !== "answer") } : {}),
+    ...(answered.length < results.length ? { unanswered: asked.filter((_, i) => results[i]!.kind !== "answer").map((p) => p.text) } : {}),
   };
 }
 

@@ -26,7 +26,7 @@ import { AssistantSettingsService } from "../settings/service.js";
 import { classifyText, softOrderRemainder } from "./classify.js";
 import { warmDictionary } from "./dictionary.js";
 import { groundParts, hasEvidence } from "./ground.js";
-import { borrowedWords, splitParts, withFollowUp } from "./parts.js";
+import { borrowedWords, questionParts, withFollowUp } from "./parts.js";
 import { sanitizeQuestion } from "./sanitize.js";
 import { checkPhrasing, phraseWithLlm } from "./llm.js";
 import { splitPassages } from "./passages.js";
@@ -153,7 +153,7 @@ export class KnowledgeEngine implements Knowledge {
     const lang: Lang = langOf(locale);
     const question = sanitizeQuestion(withFollowUp(text, options.previous, lang));
     const borrowed = new Set(borrowedWords(text, options.previous, lang));
-    const result = await groundParts(index, splitParts(question, lang), lang, (candidates, part) => this.rerank(entry, part, candidates), borrowed);
+    const result = await groundParts(index, questionParts(question, lang), lang, (candidates, part) => this.rerank(entry, part, candidates), borrowed);
     if (result.kind !== "answer") return { result, versions };
     const answer = result;
     if (this.ctx.config.llm) {

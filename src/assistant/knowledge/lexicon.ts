@@ -53,9 +53,7 @@ export const SHORTHAND: Record<"en" | "de", Rewrite[]> = {
     [/\b(?:ship|mail|post)\s+(?:it|them|this|that|stuff|\w+)?\s*back\b/g, " return "],
     [/\bget\s+((?:\w+\s+){0,3})back\b/g, " $1 refund "],
     [/\bpick(?:ed)?\s*up\b/g, " pickup "],
-    // A named country is a country ("return it in Canada" meets "the country or region in which …").
     [/\bthe\s+u\.?s\.?a?\b|\bu\.s\.a?\.?(?=\s|$)|\busa\b/g, " united states "],
-    [/\b(canada|mexico|united states|united kingdom|germany|france|japan|australia|austria|switzerland|italy|spain|netherlands|ireland|brazil|china|india)\b/g, " $1 country "],
   ],
   de: [
     [/\bmc\b/g, " mastercard "],
@@ -65,6 +63,12 @@ export const SHORTHAND: Record<"en" | "de", Rewrite[]> = {
     [/\bgeschenkkarten?\b/g, " gutschein "],
   ],
 };
+
+/**
+ * A country the shopper names is a country ("return it in Canada" meets "the country or region in
+ * which …"). Questions only: a policy naming the United States does not speak about countries.
+ */
+export const COUNTRY_NAMES = /\b(canada|mexico|united states|united kingdom|germany|france|japan|australia|austria|switzerland|italy|spain|netherlands|ireland|brazil|china|india)\b/g;
 
 /** German separable verbs with the infinitive "zu" inside: "zurückzuschicken" → "zurückschicken". */
 export const SEPARABLE_ZU = /\b(ab|an|auf|aus|ein|mit|nach|vor|zurück|weg|um|hin|her|los|fest|frei)zu(\p{L}{3,})/gu;

@@ -26,7 +26,7 @@ import MiniSearch from "minisearch";
 import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
 import { isEnglishWord } from "./dictionary.js";
 import { FREE } from "./facts.js";
-import { GOODS, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
+import { COUNTRY_NAMES, GOODS, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
 import { WEEKDAY, analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, isStopWord, type Lang } from "./text.js";
 
 /** Whether a word is one typo away from a stop word of 5+ letters. */
@@ -54,6 +54,9 @@ const HEAD_BOOST = 0.5;
 export const UNKNOWN_WORD_WEIGHT = 0.5;
 /** Weight (share of the rarest word's) of an item the policies never name when the question names a policy topic. */
 export const UNKNOWN_OBJECT_WEIGHT = 0.1;
+
+/** The words of the country names of COUNTRY_NAMES. */
+const COUNTRY_WORDS = new Set(COUNTRY_NAMES.source.replace(/\\b|[()]/g, "").split(/[|\s]+/).filter(Boolean));
 
 export const VIRTUAL_DURATION = "qdur";
 export const VIRTUAL_MONEY = "qmoney";
@@ -176,12 +179,16 @@ const PHRASES: Record<"en" | "de", Array<[RegExp, string]>> = {
     [/\b(?:get\s+)?(?:my\s+)?money\s+back\b/g, " refund "],
     [/\bgift\s+cards?\b/g, " giftcard "],
     [/\b(?:the\s+)?u\.?k\.?(?=\s|$|[?!,;])/g, " united kingdom "],
+    // "Who pays customs?" asks whose cost it is ("Customs duties: Responsibility of the customer").
+    [/\bwho\s+(?:pays?|covers?|is\s+responsible|has\s+to\s+pay|bears?)(?:\s+for)?\b/g, " responsible cost "],
   ],
   de: [
     [/\bzurück(?:schick|send|geb)\w*/g, " rückgabe "],
     [/\b(?:schick|send|geb)\w*\s+(?:\w+\s+){0,3}zurück\b/g, " rückgabe "],
     [/\bgeld\s+zurück\b/g, " erstattung "],
     [/\bgutscheinkarten?\b|\bgeschenkkarten?\b/g, " gutschein "],
+    // "Wer zahlt die Rücksendung?" asks who bears the cost ("Du trägst die unmittelbaren Kosten").
+    [/\bwer\s+(?:zahlt|bezahlt|trägt|übernimmt)(?:\s+für)?\b/g, " kosten tragen "],
   ],
 };
 
@@ -224,6 +231,7 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["clock", "period", "begin"],
     ["start", "begin", "period"],
     ["secur", "encryption", "protect"],
+    ["respons", "responsibility", "borne", "expens"],
     ["saturday", "weekend"],
     ["sunday", "weekend"],
   ],
@@ -288,7 +296,7 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
 
 /** The groups of a question (before weighting). */
 export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<string>): Array<Omit<QueryGroup, "weight">> {
-  const rewritten = rewrite(text, lang).replace(ORDER_REF, " ").replace(TIME_REF, " ");
+  const rewritten = rewrite(text, lang).replace(ORDER_REF, " ").replace(TIME_REF, " ").replace(COUNTRY_NAMES, lang === "en" ? " $1 country " : " $1 ");
   const groups: Array<Omit<QueryGroup, "weight">> = [];
   const l = lang === "other" ? null : lang;
   const asksDuration = l !== null && DURATION_Q[l].test(rewritten);
@@ -477,7 +485,9 @@ export class PassageIndex {
       // Floors keep a word found in every passage from weighing nothing.
       // "How do I …" only breaks ties between passages that match the question's words.
       .map((s) => {
-        const weight = s.g.alts[0] === VIRTUAL_HOW ? 0.15 * maxIdf : s.seen ? Math.max(s.best, 0.15 * maxIdf) : topical && GOODS.has(s.g.surface) ? UNKNOWN_OBJECT_WEIGHT * maxIdf : UNKNOWN_WORD_WEIGHT * maxIdf;
+        // A country the policies never name is said by "country" (COUNTRY_NAMES), not by its name.
+        const object = (topical && GOODS.has(s.g.surface)) || COUNTRY_WORDS.has(s.g.surface);
+        const weight = s.g.alts[0] === VIRTUAL_HOW ? 0.15 * maxIdf : s.seen ? Math.max(s.best, 0.15 * maxIdf) : object ? UNKNOWN_OBJECT_WEIGHT * maxIdf : UNKNOWN_WORD_WEIGHT * maxIdf;
         return { ...s.g, weight: s.g.context ? CONTEXT_WEIGHT * weight : weight };
       });
   }
