@@ -23,7 +23,7 @@ export interface SentenceFacts {
 }
 
 const START_EVENTS: Array<[RegExp, StartEvent]> = [
-  [/^(?:deliver|receiv|receipt|arriv|empfang|erhalt|liefer|zustell)/, "delivery"],
+  [/^(?:deliver|receiv|receipt|arriv|empfang|erhalt|liefer|zustell|besitz)/, "delivery"],
   [/^(?:purchas|buy|bought|kauf|gekauft)/, "purchase"],
   [/^(?:ship|dispatch|versand|versend)/, "shipment"],
   [/^(?:rma|issuanc)/, "rma"],

@@ -27,7 +27,7 @@ import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.j
 import { isEnglishWord } from "./dictionary.js";
 import { FREE } from "./facts.js";
 import { COUNTRY_NAMES, GOODS, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
-import { WEEKDAY, analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, isStopWord, type Lang } from "./text.js";
+import { WEEKDAY, analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, stemDe, isStopWord, type Lang } from "./text.js";
 
 /** Whether a word is one typo away from a stop word of 5+ letters. */
 function nearStopWord(word: string, lang: Lang): boolean {
@@ -61,6 +61,17 @@ const COUNTRY_WORDS = new Set(COUNTRY_NAMES.source.replace(/\\b|[()]/g, "").spli
 export const VIRTUAL_DURATION = "qdur";
 export const VIRTUAL_MONEY = "qmoney";
 export const VIRTUAL_HOW = "qhow";
+export const VIRTUAL_START = "qstart";
+
+/** "From when does it count?": the question asks for the event a period starts with; passages naming one carry `qstart`. */
+const START_Q: Record<"en" | "de", RegExp> = {
+  en: /\bfrom\s+when\b|\bwhen\s+does\s+(?:the\s+|my\s+|it\s+)?(?:\w+\s+)?(?:start|begin)|\b(?:start|begin)s?\s+(?:counting|from)\b|\bcounted\s+from\b|\bclock\s+start/,
+  de: /\bab\s+wann\b|\bwann\s+beginnt\b|\bbeginnt\s+die\b|\bzählt\s+(?:die|ab)\b|\bgerechnet\b/,
+};
+const START_PASSAGE =
+  /\b(?:ab\s+dem\s+tag|ab\s+(?:erhalt|empfang|zugang|lieferung|kaufdatum)|beginnt\s+mit|from\s+the\s+(?:day|date|time)|(?:begins?|starts?)\s+(?:on|with|the\s+day|when)|(?:of|from|after)\s+(?:the\s+(?:date\s+of\s+)?)?(?:delivery|purchase|receipt))\b/;
+/** Nouns of the period itself: with a start question they name the subject ("ab wann zählt die Frist?"). */
+const PERIOD_NOUNS = new Set(["frist", "fristen", "window", "period", "deadline"]);
 
 /** "How do I return …?": the question asks for a procedure; passages naming a channel or a step carry `qhow`. */
 const HOW_Q: Record<"en" | "de", RegExp> = {
@@ -252,8 +263,19 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["gebuhr", "kost", "preis"],
     ["datenschutz", "dat"],
     ["ausland", "international", "land", "lander"],
+    // Noun and verb of the same act: "zurücktreten" / "Rücktritt(sfrist)".
+    [stemDe("zurücktreten"), stemDe("rücktritt"), "widerruf"],
+    [stemDe("rücktritt"), stemDe("zurücktreten"), "widerruf"],
+    [stemDe("widerruf"), stemDe("rücktritt"), stemDe("zurücktreten")],
+    [stemDe("kosmetik"), "beauty"],
   ],
 };
+
+/** A stem with its synonyms (the stem first). */
+function groupAlts(s: string, lang: Lang): string[] {
+  const syn = lang === "other" ? undefined : SYNONYMS[lang].find((g) => g[0] === s);
+  return syn ? [...new Set(syn)] : [s];
+}
 
 const DURATION_Q: Record<"en" | "de", RegExp> = {
   en: /\bhow\s+(?:long|fast|quick(?:ly)?|soon|many\s+(?:days|weeks|months|years|hours))\b|\b(?:window|period|deadline|time\s*limit|time\s*frame|timeframe|days?\s+(?:do|have)|until\s+when|when)\b/,
@@ -291,6 +313,7 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
   // A deadline ("through January 14, 2020") or a weekday ("on the following Monday") answers "when".
   if (hasDate(text) || WEEKDAY.test(text)) terms.add(VIRTUAL_DURATION);
   if (HOW_PASSAGE.test(normalize(text))) terms.add(VIRTUAL_HOW);
+  if (START_PASSAGE.test(normalize(text))) terms.add(VIRTUAL_START);
   return terms;
 }
 
@@ -305,22 +328,24 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
   if (asksDuration) groups.push({ surface: "duration", alts: [VIRTUAL_DURATION], virtual: true, ...outright });
   if (l !== null && !asksDuration && HOW_Q[l].test(rewritten)) groups.push({ surface: "procedure", alts: [VIRTUAL_HOW], virtual: true });
   if (asksMoney) groups.push({ surface: "amount", alts: [VIRTUAL_MONEY], virtual: true, ...outright });
+  const asksStart = l !== null && START_Q[l].test(rewritten);
+  if (asksStart) groups.push({ surface: "start", alts: [VIRTUAL_START], virtual: true });
   const seen = new Set<string>();
   // A number inside a quantity the question states ("10 days after I ordered") is context, not a subject word.
   const stated = new Set(quantities(rewritten).flatMap((q) => words(q.text).filter((w) => /^\d/.test(w) || q.kind === "money")));
   const context = contextWords(rewritten, lang);
   for (const w of borrowed ?? []) context.add(normalize(w));
-  for (const w of words(rewritten)) {
+  // The words that ask for the start ("ab wann zählt …") frame the question; "zählt" is no "zahlt".
+  for (const w of words(asksStart ? rewritten.replace(new RegExp(START_Q[l].source, "g"), " ") : rewritten)) {
     // A bare number outside a stated quantity is a model or reference number ("Kobra 3"), no subject.
     if (stated.has(w) || IDENTIFIER.test(w) || /^\d+$/.test(w)) continue;
     if (isStopWord(w, lang)) continue;
-    if (asksDuration && DURATION_WORDS.has(w)) continue;
+    if (asksDuration && DURATION_WORDS.has(w) && !(asksStart && PERIOD_NOUNS.has(w))) continue;
     if (asksMoney && MONEY_WORDS.has(w)) continue;
     const s = stem(w, lang);
     if (!s || seen.has(s)) continue;
     seen.add(s);
-    const syn = l ? SYNONYMS[l].find((g) => g[0] === s) : undefined;
-    groups.push({ surface: w, alts: syn ? [...new Set(syn)] : [s], virtual: false, ...(context.has(w) ? { context: true } : {}) });
+    groups.push({ surface: w, alts: groupAlts(s, lang), virtual: false, ...(context.has(w) ? { context: true } : {}) });
   }
   return groups;
 }
@@ -380,11 +405,12 @@ export class PassageIndex {
    */
   private static has(terms: Set<string>, alt: string, compound: boolean): boolean {
     if (terms.has(alt)) return true;
-    if (!compound || alt.length < 4) return false;
+    if (!compound || alt.length < 3) return false;
     // German compounds either way: versand → versandkosten / standardversand, and
     // rücksendeetikett → etikett (a policy word of 5+ letters ending or starting the question's).
     for (const t of terms) {
-      if (t.startsWith(alt) || (alt.length >= 5 && t.endsWith(alt))) return true;
+      // A short head ends a long compound only ("frist" → "rücktrittsfrist", "kosten" → "lieferkosten").
+      if ((alt.length >= 4 && t.startsWith(alt)) || ((alt.length >= 5 || t.length >= alt.length + 6) && t.endsWith(alt))) return true;
       if (t.length >= 4 && !t.startsWith("q") && alt.length >= t.length + 3 && (alt.endsWith(t) || alt.startsWith(t))) return true;
     }
     return false;
@@ -414,7 +440,7 @@ export class PassageIndex {
   private compoundTerms(alt: string): string[] {
     let out = this.compoundCache.get(alt);
     if (!out) {
-      this.allTerms ??= [...new Set(this.passages.flatMap((p) => [...p.terms, ...p.headTerms]))].filter((t) => !/^q(?:dur|money|how)$/.test(t));
+      this.allTerms ??= [...new Set(this.passages.flatMap((p) => [...p.terms, ...p.headTerms]))].filter((t) => !/^q(?:dur|money|how|start)$/.test(t));
       out = this.allTerms.filter((t) => t !== alt && !t.startsWith(alt) && PassageIndex.has(new Set([t]), alt, true)).slice(0, 16);
       if (this.compoundCache.size < 20_000) this.compoundCache.set(alt, out);
     }
@@ -443,6 +469,13 @@ export class PassageIndex {
         out.push(g);
         continue;
       }
+      // German: a compound the policies never use is read as its parts when they use its head
+      // ("Versandkosten" → versand + kosten, meeting "Lieferkosten" through versand ≈ liefer).
+      const parts = lang === "de" ? this.decompound(g.surface) : null;
+      if (parts) {
+        out.push(...parts.map((w) => ({ ...g, surface: w, alts: groupAlts(stem(w, "de"), "de") })));
+        continue;
+      }
       const max = g.surface.length >= 8 ? 2 : 1;
       let best: { word: string; stem: string; d: number; df: number } | null = null;
       for (const [word, st] of this.vocabulary) {
@@ -458,6 +491,24 @@ export class PassageIndex {
       else if (!isStopWord(best.word, lang)) out.push({ ...g, surface: best.word, alts: [best.stem] });
     }
     return out;
+  }
+
+  /**
+   * A German compound split into modifier and head (head of 4+ letters, modifier of 3+ after a
+   * linking -s-/-es-/-n-/-en-/-e-), when the policies use the head as a word and the modifier (or
+   * one of its synonyms); the split with the longest head wins. Null when there is none.
+   */
+  private decompound(word: string): [string, string] | null {
+    const w = normalize(word);
+    for (let at = 3; at <= w.length - 4; at++) {
+      const head = w.slice(at);
+      if (this.df(stem(head, "de"), false) === 0) continue;
+      for (const modifier of [w.slice(0, at), w.slice(0, at).replace(/(?:es|s|en|n|e)$/, "")]) {
+        if (modifier.length < 3) continue;
+        if (groupAlts(stem(modifier, "de"), "de").some((a) => this.df(a, true) > 0)) return [modifier, head];
+      }
+    }
+    return null;
   }
 
   /** IDF weights of the query's groups over this index; `crossLanguage` drops words the policies never use. */

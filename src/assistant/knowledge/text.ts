@@ -50,7 +50,7 @@ const DE_STOP = new Set(
     "sollte darf durfen dürfen muss mussen müssen nicht kein keine ja nein so als auch nur noch schon sehr mehr viel viele alle jede " +
     "jeder jedes bitte sagen sag wissen mochte möchte mochten möchten hallo hi danke richtlinie richtlinien regel regeln shop laden " +
     "info infos frage fragen gibt geben es etwas denn doch mal bekomme bekommen bekommt bekommst erhalte erhalten erhält kriege kriegen " +
-    "benutzen benutze verwenden verwende nutzen nutze machen mache tun noch"
+    "benutzen benutze verwenden verwende nutzen nutze machen mache tun noch vom beim ab"
   ).split(/\s+/),
 );
 
@@ -90,7 +90,11 @@ export function stemEn(word: string): string {
   return w;
 }
 
+/** German words the umlaut folding would merge with another ("zählt" is not "zahlt"). */
+const DE_IRREGULAR: Record<string, string> = { "zählt": "zaehl", "zählen": "zaehl", "gezählt": "zaehl", "zählst": "zaehl" };
+
 export function stemDe(word: string): string {
+  if (DE_IRREGULAR[word]) return DE_IRREGULAR[word]!;
   let w = word.replace(/ß/g, "ss").replace(/ä/g, "a").replace(/ö/g, "o").replace(/ü/g, "u").replace(/'/g, "");
   if (/^\d/.test(w)) return w;
   while (w.length > 3) {
@@ -132,7 +136,8 @@ export function analyze(text: string, lang: Lang): string[] {
 
 // --- sentences ----------------------------------------------------------------------------------
 
-const ABBREVIATIONS = /\b(a\.m|p\.m|e\.g|i\.e|etc|approx|incl|z\.b|bzw|ca|inkl|ggf|usw|vs|no|nr|st|mr|mrs|dr)\.$/i;
+// A single letter before the period is an abbreviation or initial too ("z. B.", "u. a.").
+const ABBREVIATIONS = /(?:\b(a\.m|p\.m|e\.g|i\.e|etc|approx|incl|z\.b|bzw|ca|inkl|ggf|usw|vs|no|nr|st|mr|mrs|dr)|(?<![\p{L}\p{N}])\p{L})\.$/iu;
 
 /** Splits a passage into sentences (on . ! ? followed by space and a capital, digit or quote). */
 export function sentences(text: string): string[] {
