@@ -58,6 +58,8 @@ export interface ScoredSentence {
   answerable: boolean;
   /** The passage's next sentence (an FAQ question's answer is pulled in with it). */
   next: string | null;
+  /** The passage's previous sentence (read before a sentence that refers back to it). */
+  prev: string | null;
   citation: Citation;
   passageRank: number;
   position: number;
@@ -186,6 +188,7 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
         text,
         answerable,
         next: parts[position + 1] ?? null,
+        prev: position > 0 ? parts[position - 1]! : null,
         citation: c.passage.citation,
         passageRank,
         position,
@@ -321,6 +324,15 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
       chosen.push(same);
     }
   }
+  // The window around each quoted sentence: the sentence before one that refers back to it ("This
+  // is required for all returns …"), the sentence after one that it qualifies ("Otherwise …",
+  // "… unless …", "… except …"), so an exception or condition is not cut off.
+  for (const c of [...chosen]) {
+    const near = (text: string, offset: number): ScoredSentence => ({ ...c, text, label: null, position: c.position + offset, next: null, prev: null });
+    const has = (text: string) => chosen.some((x) => x.citation.concept_id === c.citation.concept_id && (x.text === text || x.next === text && x.text.trimEnd().endsWith("?")));
+    if (c.prev && REFERS_BACK.test(c.text) && !has(c.prev)) chosen.push(near(c.prev, -1));
+    if (c.next && !c.text.trimEnd().endsWith("?") && QUALIFIES.test(c.next) && !has(c.next)) chosen.push(near(c.next, 1));
+  }
   // Reading order: per concept (order of first use), then passage and sentence order.
   // List items, table cells and headings read as a list; prose sentences as a paragraph.
   const asList = chosen.length > 1 && chosen.some((s) => s.label !== null || !/[.!?]["”)]?$/.test(s.text.trim()));
@@ -338,6 +350,12 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
   const direct = directAnswer(ranked[0]!, asked) ?? (question ? polarity(question, ranked[0]!, frame) : null);
   return { kind: "answer", markdown: paragraphs.join("\n\n"), citations: concepts, passages, phrased_by: "extractive", ...(direct ? { direct } : {}) };
 }
+
+/** A sentence that leans on the one before it. */
+const REFERS_BACK = /^(?:this|these|that|those|it|they|such|dies\w*|das|diese\w*|sie|dafür|damit|dabei|hierfür)\b/i;
+/** A sentence that qualifies the one before it: an exception, a condition, a limit. */
+const QUALIFIES =
+  /^(?:however|but|otherwise|except|unless|only|if|note|please\s+note|this\s+does\s+not|these\s+do\s+not|sonst|andernfalls|ausgenommen|außer|allerdings|jedoch|nur|wenn|ausnahme)\b|\b(?:except(?:ion)?s?|excluding|unless|not\s+(?:eligible|accepted|apply|applicable|covered|be\s+\w+ed)|are\s+excluded|is\s+excluded|final\s+sale|außer|ausgenommen|ausgeschlossen|nicht\s+(?:möglich|zurück\w*|erstattet))\b/i;
 
 /** Whether two sentences state the same value of an asked kind (a duration from the same start event, an amount, a percentage). */
 function sameValue(a: SentenceFacts, b: SentenceFacts, asked: Set<"duration" | "money">): boolean {
