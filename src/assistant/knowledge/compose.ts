@@ -51,6 +51,8 @@ export const CONFLICT_MIN_CONTEXT_OVERLAP = 0.1;
 export const VALUE_MISSING_FACTOR = 0.6;
 /** Largest score cut for a sentence whose scope (members, holiday, cell phones …) the question does not name. */
 export const SCOPE_PENALTY = 0.4;
+/** Most list items quoted after a quoted lead-in ("… any of the following:"). */
+export const MAX_LIST_ITEMS = 6;
 
 export interface ScoredSentence {
   text: string;
@@ -60,6 +62,8 @@ export interface ScoredSentence {
   next: string | null;
   /** The passage's previous sentence (read before a sentence that refers back to it). */
   prev: string | null;
+  /** The sentence after this one as quoted (after the answer of an FAQ question). */
+  after: string | null;
   citation: Citation;
   passageRank: number;
   position: number;
@@ -155,6 +159,12 @@ function analysedSentences(passage: IndexedPassage): AnalysedSentence[] {
   return out;
 }
 
+/** The unit a passage ranks as: a terse list item with its list, anything else on its own. */
+function unitOf(c: Scored): string {
+  const p = c.passage;
+  return p.text.split(/\s+/).length <= TERSE_WORDS && !p.labelled ? `${p.citation.concept_id}|${p.heading}|${p.lead ?? ""}` : p.id;
+}
+
 /** Scores the sentences of the evidence passages (best passage first). */
 export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang): ScoredSentence[] {
   const total = groups.reduce((s, g) => s + g.weight, 0) || 1;
@@ -164,7 +174,9 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
   const best = evidence[0]?.score ?? 0;
   pool.forEach((c, passageRank) => {
     const evidenceRank = evidence.indexOf(c);
-    const answerable = evidenceRank >= 0 && evidenceRank < MAX_PASSAGES && c.score >= PASSAGE_MIN_RELATIVE * best;
+    // The terse items of one list (same policy, heading and lead-in) rank as one passage.
+    const unitRank = evidenceRank < 0 ? -1 : new Set(evidence.slice(0, evidenceRank + 1).map(unitOf)).size - 1;
+    const answerable = evidenceRank >= 0 && unitRank < MAX_PASSAGES && c.score >= PASSAGE_MIN_RELATIVE * best;
     const analysed = analysedSentences(c.passage);
     const parts = analysed.map((a) => a.text);
     analysed.forEach(({ text, terms: allTerms, facts, quantities: qs, label }, position) => {
@@ -189,6 +201,7 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
         answerable,
         next: parts[position + 1] ?? null,
         prev: position > 0 ? parts[position - 1]! : null,
+        after: parts[position + (text.trimEnd().endsWith("?") ? 2 : 1)] ?? null,
         citation: c.passage.citation,
         passageRank,
         position,
@@ -292,7 +305,7 @@ const withAnswer = (s: ScoredSentence): string => {
 };
 
 /** The extractive answer from scored sentences; null when no sentence qualifies. */
-export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "money"> = new Set(), question = "", frame: Lang = "en"): Extract<PolicyAnswer, { kind: "answer" }> | null {
+export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "money"> = new Set(), question = "", frame: Lang = "en", indexed: readonly IndexedPassage[] = []): Extract<PolicyAnswer, { kind: "answer" }> | null {
   const eligible = scored.filter((s) => s.score >= SENTENCE_MIN_SCORE && s.answerable);
   if (eligible.length === 0) return null;
   // A question asking for a value is answered by a sentence stating one when any does.
@@ -328,10 +341,17 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
   // is required for all returns …"), the sentence after one that it qualifies ("Otherwise …",
   // "… unless …", "… except …"), so an exception or condition is not cut off.
   for (const c of [...chosen]) {
-    const near = (text: string, offset: number): ScoredSentence => ({ ...c, text, label: null, position: c.position + offset, next: null, prev: null });
-    const has = (text: string) => chosen.some((x) => x.citation.concept_id === c.citation.concept_id && (x.text === text || x.next === text && x.text.trimEnd().endsWith("?")));
+    const near = (text: string, offset: number): ScoredSentence => ({ ...c, text, label: null, position: c.position + offset, next: null, prev: null, after: null });
+    const has = (text: string) => chosen.some((x) => x.citation.concept_id === c.citation.concept_id && (x.text === text || (x.next === text && x.text.trimEnd().endsWith("?"))));
     if (c.prev && REFERS_BACK.test(c.text) && !has(c.prev)) chosen.push(near(c.prev, -1));
-    if (c.next && !c.text.trimEnd().endsWith("?") && QUALIFIES.test(c.next) && !has(c.next)) chosen.push(near(c.next, 1));
+    const offset = c.text.trimEnd().endsWith("?") ? 2 : 1;
+    if (c.after && QUALIFIES.test(c.after) && !has(c.after)) chosen.push(near(c.after, offset));
+  }
+  // A quoted lead-in ("… using any of the following:") is quoted with its list items.
+  for (const c of [...chosen]) {
+    if (!/:\s*$/.test(c.text)) continue;
+    const items = indexed.filter((p) => p.lead !== undefined && p.lead.trim().endsWith(c.text.trim()) && sameCitation(p.citation, c.citation)).slice(0, MAX_LIST_ITEMS);
+    chosen.push(...items.map((p, i) => ({ ...c, text: p.text, label: null, position: c.position + 1 + i / 100, next: null, prev: null, after: null })));
   }
   // Reading order: per concept (order of first use), then passage and sentence order.
   // List items, table cells and headings read as a list; prose sentences as a paragraph.
@@ -398,7 +418,7 @@ const NEGATIVE: Record<"en" | "de", RegExp> = {
   de: /\b(?:nicht|kein\w*|nie|ausgeschlossen)\b/,
 };
 const POSITIVE: Record<"en" | "de", RegExp> = {
-  en: /\b(?:can|may|must|required|accepted|we\s+accept|are\s+eligible|is\s+eligible)\b/,
+  en: /\b(?:can|may|must|required|accepted|we\s+accept|are\s+eligible|is\s+eligible|sure)\b/,
   de: /\b(?:kann|können|kannst|darf|dürfen|muss|müssen|möglich|kostenlos|kostenfrei)\b/,
 };
 const CONDITIONED = /\b(?:if|unless|except|only|wenn|sofern|außer|ausser|nur)\b/;
@@ -415,7 +435,9 @@ export function polarity(question: string, best: ScoredSentence, frame: Lang): s
   // The asking clause is the last one ("I have order 55123 paid with a gift card, do gift cards expire?").
   const q = normalize(question).trim().split(/[,;:]\s*|\s[-–—]\s/).filter(Boolean).pop() ?? "";
   if (!YES_NO_Q[ql].test(q) || NEGATIVE[ql].test(q)) return null;
-  const text = normalize(best.text);
+  // An FAQ question is answered by the sentence after it; "no problem" says yes.
+  const quoted = best.text.trimEnd().endsWith("?") && best.next ? best.next : best.text;
+  const text = normalize(quoted).replace(/\b(?:no\s+problem|kein\s+problem)\b/g, " sure ");
   if (CONDITIONED.test(text)) return null;
   const de = frame === "de";
   if (NEGATIVE[l].test(text)) return de ? "Nein" : "No";

@@ -37,7 +37,7 @@ export async function ground(index: PassageIndex, text: string, threadLang: Lang
     const citations = conflicts.flatMap((c) => c.citations).filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id) === i);
     return { kind: "conflict", markdown: conflictMarkdown(conflicts, frame), conflicts, citations };
   }
-  return extractive(scored, askedKinds(groups, text), text, frame) ?? { kind: "no_evidence", markdown: noEvidenceMarkdown(frame) };
+  return extractive(scored, askedKinds(groups, text), text, frame, index.passages) ?? { kind: "no_evidence", markdown: noEvidenceMarkdown(frame) };
 }
 
 /**

@@ -45,6 +45,8 @@ export const SYNONYM_STRENGTH = 0.6;
 export const RERANK_DEPTH = 12;
 export const EMBED_BLEND_BM25 = 0.8;
 const HEAD_BOOST = 0.5;
+/** BM25 term boost of the condition a question hinges on ("without receipt"). */
+const CRUX_BOOST = 3;
 
 /**
  * Weight (share of the rarest word's) of a word the policies never use: it counts against the
@@ -113,6 +115,8 @@ export interface QueryGroup {
   weight: number;
   /** The word occurs only in a clause that states the shopper's circumstances ("I ordered online, …"). */
   context?: boolean;
+  /** The condition the question hinges on ("without receipt"): weighed as the rarest word. */
+  crux?: boolean;
   /** A virtual value group the question asks for outright ("how much", "how long", "wie viel"): evidence must state the value. */
   required?: boolean;
 }
@@ -190,6 +194,10 @@ const PHRASES: Record<"en" | "de", Array<[RegExp, string]>> = {
     [/\b(?:get\s+)?(?:my\s+)?money\s+back\b/g, " refund "],
     [/\bgift\s+cards?\b/g, " giftcard "],
     [/\b(?:the\s+)?u\.?k\.?(?=\s|$|[?!,;])/g, " united kingdom "],
+    // Not having a document or the packaging is one thing however it is said ("I lost the receipt",
+    // "Don't have a receipt?", "Returns without Receipt").
+    [/\b(?:lost|misplaced|threw\s+away|thrown\s+away|don'?t\s+have|do\s+not\s+have|no\s+longer\s+have|without|no)\s+(?:the\s+|my\s+|a\s+|an\s+|any\s+|its\s+|their\s+)?(?:original\s+)?(receipts?|box|boxes|packaging|tags?|labels?|proof\s+of\s+purchase)\b/g, " without $1 "],
+    [/\b(receipts?|box|packaging|tags?|labels?)\s+(?:is|are|was|were|got)\s+(?:lost|missing|gone|thrown\s+away)\b/g, " without $1 "],
     // "Who pays customs?" asks whose cost it is ("Customs duties: Responsibility of the customer").
     [/\bwho\s+(?:pays?|covers?|is\s+responsible|has\s+to\s+pay|bears?)(?:\s+for)?\b/g, " responsible cost "],
   ],
@@ -198,6 +206,8 @@ const PHRASES: Record<"en" | "de", Array<[RegExp, string]>> = {
     [/\b(?:schick|send|geb)\w*\s+(?:\w+\s+){0,3}zurück\b/g, " rückgabe "],
     [/\bgeld\s+zurück\b/g, " erstattung "],
     [/\bgutscheinkarten?\b|\bgeschenkkarten?\b/g, " gutschein "],
+    [/\b(?:ohne|keine?n?)\s+(?:den\s+|die\s+|das\s+|meine?n?\s+)?(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\b/g, " ohne $1 "],
+    [/\b(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\s+(?:\w+\s+)?(?:verloren|weggeworfen)\b/g, " ohne $1 "],
     // "Wer zahlt die Rücksendung?" asks who bears the cost ("Du trägst die unmittelbaren Kosten").
     [/\bwer\s+(?:zahlt|bezahlt|trägt|übernimmt)(?:\s+für)?\b/g, " kosten tragen "],
   ],
@@ -334,6 +344,14 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
   // A number inside a quantity the question states ("10 days after I ordered") is context, not a subject word.
   const stated = new Set(quantities(rewritten).flatMap((q) => words(q.text).filter((w) => /^\d/.test(w) || q.kind === "money")));
   const context = contextWords(rewritten, lang);
+  // Not having something ("I lost the receipt, …") is the condition the question hinges on, never mere context.
+  const crux = new Set<string>();
+  for (const m of rewritten.matchAll(/\b(?:without|ohne)\s+(\p{L}+)/gu)) {
+    for (const w of [m[0].split(/\s+/)[0]!, m[1]!]) {
+      context.delete(w);
+      crux.add(w);
+    }
+  }
   for (const w of borrowed ?? []) context.add(normalize(w));
   // The words that ask for the start ("ab wann zählt …") frame the question; "zählt" is no "zahlt".
   for (const w of words(asksStart ? rewritten.replace(new RegExp(START_Q[l].source, "g"), " ") : rewritten)) {
@@ -345,7 +363,7 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
     const s = stem(w, lang);
     if (!s || seen.has(s)) continue;
     seen.add(s);
-    groups.push({ surface: w, alts: groupAlts(s, lang), virtual: false, ...(context.has(w) ? { context: true } : {}) });
+    groups.push({ surface: w, alts: groupAlts(s, lang), virtual: false, ...(context.has(w) ? { context: true } : {}), ...(crux.has(w) ? { crux: true } : {}) });
   }
   return groups;
 }
@@ -539,6 +557,7 @@ export class PassageIndex {
         // A country the policies never name is said by "country" (COUNTRY_NAMES), not by its name.
         const object = (topical && GOODS.has(s.g.surface)) || COUNTRY_WORDS.has(s.g.surface);
         const weight = s.g.alts[0] === VIRTUAL_HOW ? 0.15 * maxIdf : s.seen ? Math.max(s.best, 0.15 * maxIdf) : object ? UNKNOWN_OBJECT_WEIGHT * maxIdf : UNKNOWN_WORD_WEIGHT * maxIdf;
+        if (s.g.crux && s.seen) return { ...s.g, weight: maxIdf };
         return { ...s.g, weight: s.g.context ? CONTEXT_WEIGHT * weight : weight };
       });
   }
@@ -549,13 +568,14 @@ export class PassageIndex {
     const withParts = (g: QueryGroup, a: string) => (de && !g.virtual ? [a, ...this.compoundTerms(a)] : [a]);
     const terms = [...new Set(groups.flatMap((g) => g.alts.flatMap((a) => withParts(g, a))))];
     const primary = new Set(groups.flatMap((g) => withParts(g, g.alts[0]!)));
+    const crux = new Set(groups.filter((g) => g.crux).flatMap((g) => withParts(g, g.alts[0]!)));
     if (terms.length === 0 || this.passages.length === 0) return [];
     const results = this.search.search(terms.join(" "), {
       tokenize: (s) => s.split(" ").filter(Boolean),
       processTerm: (t) => t,
       prefix: (term) => lang === "de" && term.length >= 4 && !term.startsWith("q"),
       boost: { body: 1, head: HEAD_BOOST },
-      boostTerm: (term) => (primary.has(term) ? 1 : SYNONYM_STRENGTH),
+      boostTerm: (term) => (crux.has(term) ? CRUX_BOOST : primary.has(term) ? 1 : SYNONYM_STRENGTH),
       combineWith: "OR",
     });
     const total = groups.reduce((s, g) => s + g.weight, 0);
