@@ -319,7 +319,9 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
   const concepts: Citation[] = [];
   for (const s of ranked) {
     if (chosen.length >= MAX_SENTENCES || rank(s) < SENTENCE_MIN_RELATIVE * best) break;
-    if (chosen.some((c) => c.text === s.text || c.label === s.text.replace(/:\s*$/, "") || s.label === c.text.replace(/:\s*$/, ""))) continue;
+    // An FAQ question is quoted with its answer: the answer is not quoted again (and vice versa).
+    const faqPair = (q: ScoredSentence, a: ScoredSentence) => q.text.trimEnd().endsWith("?") && q.next === a.text && sameCitation(q.citation, a.citation);
+    if (chosen.some((c) => c.text === s.text || c.label === s.text.replace(/:\s*$/, "") || s.label === c.text.replace(/:\s*$/, "") || faqPair(c, s) || faqPair(s, c))) continue;
     if (!concepts.some((c) => sameCitation(c, s.citation))) {
       if (concepts.length >= MAX_CONCEPTS) continue;
       if (concepts.length > 0 && rank(s) < SECOND_CONCEPT_MIN_RELATIVE * best) continue;

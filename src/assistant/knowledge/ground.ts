@@ -21,7 +21,11 @@ export function prepareQuery(index: PassageIndex, text: string, threadLang: Lang
   const lang = index.queryLang(threadLang);
   const key = crossKey(threadLang, lang);
   const query = key ? applyRewrites(rewrite(text, threadLang), CROSS[key]) : text;
-  return { lang, groups: index.weigh(index.correct(queryGroups(query, lang, context), lang), lang, key !== null) };
+  const groups = queryGroups(query, lang, context);
+  // What the question asks for (a duration, an amount, a procedure, a start) is read in its own
+  // language too: the word-level translation may lose "when" or "period".
+  if (key) for (const g of queryGroups(text, threadLang, context)) if (g.virtual && !groups.some((x) => x.alts[0] === g.alts[0])) groups.unshift(g);
+  return { lang, groups: index.weigh(index.correct(groups, lang), lang, key !== null) };
 }
 
 export async function ground(index: PassageIndex, text: string, threadLang: Lang, rerank: Rerank = async (c) => normalizeScores(c), context?: ReadonlySet<string>): Promise<PolicyAnswer> {
