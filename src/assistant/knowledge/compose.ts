@@ -245,8 +245,14 @@ export function askedKinds(groups: QueryGroup[], question: string): Set<"duratio
   return asked;
 }
 
-export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], lang: Lang, question = ""): Conflict[] {
-  const asked = askedKinds(groups, question);
+/**
+ * `options.asked` replaces the kinds the question asks for; `options.quoted` (the texts an answer
+ * quotes) requires one side of every conflict to be among them.
+ */
+export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], lang: Lang, question = "", options: { asked?: Set<"duration" | "money">; quoted?: string[] } = {}): Conflict[] {
+  const asked = options.asked ?? askedKinds(groups, question);
+  const quoted = options.quoted;
+  const isQuoted = (x: ScoredSentence) => quoted === undefined || quoted.some((q) => q.includes(x.text));
   if (asked.size === 0) return [];
   const real = groups.filter((g) => !g.virtual);
   const hasFacts = (f: SentenceFacts) => f.durations.length + f.amounts.size + f.percents.size + f.dates.size > 0;
@@ -259,6 +265,7 @@ export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], la
       const b = candidates[j]!;
       if (a.citation.concept_id === b.citation.concept_id) continue;
       if (!a.answerable && !b.answerable) continue; // one side must be a passage the answer would use
+      if (!isQuoted(a) && !isQuoted(b)) continue;
       const pairKey = [a.citation.concept_id, b.citation.concept_id].sort().join("|");
       if (seenPairs.has(pairKey)) continue;
       // The subject is named outside the start event: "within 30 days of delivery" is not about delivery.

@@ -3,9 +3,9 @@
 // conflicts → extractive answer.
 import { askedKinds, conflictMarkdown, extractive, findConflicts, noEvidenceMarkdown, scoreSentences, sentencePool } from "./compose.js";
 import { CROSS, applyRewrites, crossKey } from "./lexicon.js";
-import { PassageIndex, RERANK_DEPTH, isEvidence, normalizeScores, queryGroups, rewrite, type QueryGroup, type Scored } from "./retrieval.js";
+import { PassageIndex, RERANK_DEPTH, VIRTUAL_HOW, isEvidence, normalizeScores, queryGroups, rewrite, type QueryGroup, type Scored } from "./retrieval.js";
 import type { Part } from "./parts.js";
-import type { Lang } from "./text.js";
+import { quantities, type Lang } from "./text.js";
 import type { PolicyAnswer } from "./types.js";
 
 /** Re-ranks the candidates of one question (or one part of a multi-part question: `text`). */
@@ -41,7 +41,24 @@ export async function ground(index: PassageIndex, text: string, threadLang: Lang
     const citations = conflicts.flatMap((c) => c.citations).filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id) === i);
     return { kind: "conflict", markdown: conflictMarkdown(conflicts, frame), conflicts, citations };
   }
-  return extractive(scored, askedKinds(groups, text), text, frame, index.passages) ?? { kind: "no_evidence", markdown: noEvidenceMarkdown(frame) };
+  const answer = extractive(scored, askedKinds(groups, text), text, frame, index.passages);
+  if (!answer) return { kind: "no_evidence", markdown: noEvidenceMarkdown(frame) };
+  // A question that asks for no value ("what's your return policy?") answered with one ("… 30
+  // days"): a policy stating another value for the same subject is a conflict all the same, so
+  // that both values are never stated as fact in one answer.
+  const quoted = answer.passages.map((p) => p.text);
+  const stated = new Set(quantities(quoted.join(" ")).map((q) => (q.kind === "duration" ? "duration" : "money") as "duration" | "money"));
+  const unasked = new Set([...stated].filter((k) => !askedKinds(groups, text).has(k)));
+  // A question for a procedure ("how do I send an item back?") is not about the window it mentions.
+  const procedure = groups.some((g) => g.alts[0] === VIRTUAL_HOW);
+  if (unasked.size > 0 && !procedure) {
+    const implicit = findConflicts(scored, groups, lang, text, { asked: unasked, quoted });
+    if (implicit.length > 0) {
+      const citations = implicit.flatMap((c) => c.citations).filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id) === i);
+      return { kind: "conflict", markdown: conflictMarkdown(implicit, frame), conflicts: implicit, citations };
+    }
+  }
+  return answer;
 }
 
 /**

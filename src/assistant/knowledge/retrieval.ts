@@ -281,6 +281,9 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
   ],
 };
 
+/** German compound heads that name no subject of their own. */
+const GENERIC_HEADS = /^(?:regelung(?:en)?|regeln?|bedingung(?:en)?|richtlinien?|politik|infos?|informationen?|möglichkeit(?:en)?|optionen?)$/;
+
 /** A stem with its synonyms (the stem first). */
 function groupAlts(s: string, lang: Lang): string[] {
   const syn = lang === "other" ? undefined : SYNONYMS[lang].find((g) => g[0] === s);
@@ -516,14 +519,16 @@ export class PassageIndex {
    * linking -s-/-es-/-n-/-en-/-e-), when the policies use the head as a word and the modifier (or
    * one of its synonyms); the split with the longest head wins. Null when there is none.
    */
-  private decompound(word: string): [string, string] | null {
+  private decompound(word: string): string[] | null {
     const w = normalize(word);
     for (let at = 3; at <= w.length - 4; at++) {
       const head = w.slice(at);
-      if (this.df(stem(head, "de"), false) === 0) continue;
+      // A head that names no subject ("Rückgaberegelung", "Versandbedingungen") leaves the modifier.
+      const generic = GENERIC_HEADS.test(head);
+      if (!generic && this.df(stem(head, "de"), false) === 0) continue;
       for (const modifier of [w.slice(0, at), w.slice(0, at).replace(/(?:es|s|en|n|e)$/, "")]) {
         if (modifier.length < 3) continue;
-        if (groupAlts(stem(modifier, "de"), "de").some((a) => this.df(a, true) > 0)) return [modifier, head];
+        if (groupAlts(stem(modifier, "de"), "de").some((a) => this.df(a, true) > 0)) return generic ? [modifier] : [modifier, head];
       }
     }
     return null;
