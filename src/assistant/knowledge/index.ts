@@ -26,7 +26,7 @@ import { AssistantSettingsService } from "../settings/service.js";
 import { classifyText, softOrderRemainder } from "./classify.js";
 import { warmDictionary } from "./dictionary.js";
 import { groundParts, hasEvidence } from "./ground.js";
-import { borrowedWords, questionParts, withFollowUp } from "./parts.js";
+import { borrowedWords, isFollowUp, questionParts, withFollowUp } from "./parts.js";
 import { sanitizeQuestion } from "./sanitize.js";
 import { checkPhrasing, phraseWithLlm } from "./llm.js";
 import { splitPassages } from "./passages.js";
@@ -64,9 +64,15 @@ export class KnowledgeEngine implements Knowledge {
     void warmDictionary();
   }
 
-  async classify(storeId: string, text: string, locale: string): Promise<Intent> {
+  async classify(storeId: string, text: string, locale: string, options: { previous?: () => Promise<string | undefined> } = {}): Promise<Intent> {
     const currency = /\d/.test(text) ? (await this.settings.get(storeId)).currency : "EUR";
     const intent = classifyText(text, locale, currency);
+    // An elliptical follow-up ("and during the holidays?", "what if I bought it in the store?")
+    // of a policy question is a policy question, read with the previous one (answer()).
+    if ((intent.kind === "ambiguous" || (intent.kind === "product" && Object.keys(intent.filters).length === 0)) && options.previous && isFollowUp(text, langOf(locale))) {
+      const previous = await options.previous();
+      if (previous !== undefined && classifyText(previous, locale, currency).kind === "policy") return { kind: "policy", query: text.trim() };
+    }
     // A product request without any product feature ("do you have a physical shop?") is a policy
     // question when the published policies hold evidence for it.
     if (intent.kind === "product" && Object.keys(intent.filters).length === 0) {
