@@ -205,7 +205,7 @@ const ORDER_STATUS =
 const MONEY_MENTION = /(?:€|\$|£)\s?\d|\d\s?(?:€|eur|euros?|usd|dollars?)\b/;
 /** A clause that asks about conditions ("…, how long do I have?", "…, what's your return policy?", "…, wie lange habe ich?"). */
 const CONDITIONS_CLAUSE =
-  /(?:^|[,;.!?]\s*|\s[-–—]\s|\b(?:but|and|so|aber|und)\s+)(?:how\s+(?:long|much|many|do\s+i)|what(?:'s|\s+is|\s+are)\s+(?:your|the)|is\s+there|are\s+there|do\s+i\s+(?:need|have)|is\s+(?:it|that|this)\s+(?:free|ok|okay|possible|allowed)|does\s+(?:it|that)\s+cost|will\s+i\s+(?:get|be\s+charged|have\s+to)|wie\s+(?:lange?|viel|mache|geht|funktioniert)|was\s+kostet|kostet\s+(?:das|es)|ist\s+(?:das|es)\s+(?:kostenlos|möglich|gratis)|gibt\s+es|muss\s+ich|brauche\s+ich)\b/;
+  /(?:^|[,;.!?]\s*|\s[-–—]\s|\b(?:but|and|so|aber|und)\s+)(?:how\s+(?:long|much|many)|what(?:'s|\s+is|\s+are)\s+(?:your|the)|is\s+there|are\s+there|do\s+i\s+(?:need|have)|is\s+(?:it|that|this)\s+(?:free|ok|okay|possible|allowed)|does\s+(?:it|that)\s+cost|will\s+i\s+(?:get|be\s+charged|have\s+to)|wie\s+(?:lange?|viel|mache|geht|funktioniert)|was\s+kostet|kostet\s+(?:das|es)|ist\s+(?:das|es)\s+(?:kostenlos|möglich|gratis)|gibt\s+es|muss\s+ich|brauche\s+ich)\b/;
 
 /** Words that ask about the state of one's own order outright ("where is my …", "track", "status", "has my order …"). */
 const ORDER_STATUS_OUTRIGHT =

@@ -47,7 +47,7 @@ export async function ground(index: PassageIndex, text: string, threadLang: Lang
   // days"): a policy stating another value for the same subject is a conflict all the same, so
   // that both values are never stated as fact in one answer.
   const quoted = answer.passages.map((p) => p.text);
-  const stated = new Set(quantities(quoted.join(" ")).map((q) => (q.kind === "duration" ? "duration" : "money") as "duration" | "money"));
+  const stated = new Set<"duration" | "money">(quantities(quoted.join(" ")).map((q) => (q.kind === "duration" ? "duration" : "money")));
   const unasked = new Set([...stated].filter((k) => !askedKinds(groups, text).has(k)));
   // A question for a procedure ("how do I send an item back?") is not about the window it mentions.
   const procedure = groups.some((g) => g.alts[0] === VIRTUAL_HOW);

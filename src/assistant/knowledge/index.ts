@@ -118,19 +118,19 @@ export class KnowledgeEngine implements Knowledge {
     let built = entry.byLang.get(key);
     if (!built) {
       built = (async () => {
-        const published = (await this.repo.latestAll(storeId)).filter((r) => Number(r.published) === 1);
+        const published = (await this.repo.latestAll(storeId)).filter((r) => r.published === 1);
         const inLang = published.filter((r) => primaryOf(r.locale) === key);
         const chosen = inLang.length > 0 ? inLang : published;
         const passages = chosen.flatMap((r) => {
-          const key = `${r.concept_id}@${Number(r.version)}`;
+          const key = `${r.concept_id}@${r.version}`;
           let done = entry.analysed.get(key);
           if (!done) {
-            done = splitPassages({ concept_id: r.concept_id, version: Number(r.version), handle: r.handle, title: r.title, locale: r.locale, body_markdown: r.body_markdown }).map(analysePassage);
+            done = splitPassages({ concept_id: r.concept_id, version: r.version, handle: r.handle, title: r.title, locale: r.locale, body_markdown: r.body_markdown }).map(analysePassage);
             entry.analysed.set(key, done);
           }
           return done;
         });
-        return { index: new PassageIndex(passages), policies: Object.fromEntries(chosen.map((r) => [r.concept_id, Number(r.version)])) };
+        return { index: new PassageIndex(passages), policies: Object.fromEntries(chosen.map((r) => [r.concept_id, r.version])) };
       })();
       entry.byLang.set(key, built);
       built.catch(() => entry.byLang.delete(key));

@@ -91,10 +91,11 @@ export function stemEn(word: string): string {
 }
 
 /** German words the umlaut folding would merge with another ("zählt" is not "zahlt"). */
-const DE_IRREGULAR: Record<string, string> = { "zählt": "zaehl", "zählen": "zaehl", "gezählt": "zaehl", "zählst": "zaehl" };
+const DE_IRREGULAR: Partial<Record<string, string>> = { "zählt": "zaehl", "zählen": "zaehl", "gezählt": "zaehl", "zählst": "zaehl" };
 
 export function stemDe(word: string): string {
-  if (DE_IRREGULAR[word]) return DE_IRREGULAR[word]!;
+  const irregular = DE_IRREGULAR[word];
+  if (irregular !== undefined) return irregular;
   let w = word.replace(/ß/g, "ss").replace(/ä/g, "a").replace(/ö/g, "o").replace(/ü/g, "u").replace(/'/g, "");
   if (/^\d/.test(w)) return w;
   while (w.length > 3) {
