@@ -235,7 +235,7 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["data", "privacy", "personal"],
     ["take", "accept"],
     ["buy", "purchas", "bought"],
-    ["send", "ship", "mail", "return"],
+    ["send", "ship", "mail", "return", "submit", "provid", "includ"],
     ["expir", "valid"],
     ["valid", "expir"],
     ["charg", "fee", "cost"],
@@ -291,8 +291,9 @@ function groupAlts(s: string, lang: Lang): string[] {
 }
 
 const DURATION_Q: Record<"en" | "de", RegExp> = {
-  en: /\bhow\s+(?:long|fast|quick(?:ly)?|soon|many\s+(?:days|weeks|months|years|hours))\b|\b(?:window|period|deadline|time\s*limit|time\s*frame|timeframe|days?\s+(?:do|have)|until\s+when|when)\b/,
-  de: /\bwie\s+(?:lange?|schnell|viele\s+(?:tage|wochen|monate|jahre|stunden)|viel\s+zeit)\b|\b(?:\p{L}*frist\p{L}*|\p{L}*zeitraum|wann|bis\s+wann|dauer\w*|dauert|zahlungsziel)\b/u,
+  // "Can I still return it?", "is it too late?" ask whether the period is still open.
+  en: /\bhow\s+(?:long|fast|quick(?:ly)?|soon|many\s+(?:days|weeks|months|years|hours))\b|\b(?:window|period|deadline|time\s*limit|time\s*frame|timeframe|days?\s+(?:do|have)|until\s+when|when|(?:can|could|may)\s+i\s+still|too\s+late)\b/,
+  de: /\bwie\s+(?:lange?|schnell|viele\s+(?:tage|wochen|monate|jahre|stunden)|viel\s+zeit)\b|\b(?:\p{L}*frist\p{L}*|\p{L}*zeitraum|wann|bis\s+wann|dauer\w*|dauert|zahlungsziel|(?:kann|darf)\s+ich\s+(?:\p{L}+\s+)?noch|zu\s+spät)\b/u,
 };
 const DURATION_WORDS = new Set(["zeit", "how", "long", "fast", "quick", "quickly", "soon", "schnell", "many", "days", "day", "weeks", "week", "months", "month", "years", "year", "hours", "window", "period", "deadline", "time", "limit", "frame", "timeframe", "until", "when", "take", "takes", "wie", "lange", "lang", "viele", "tage", "wochen", "monate", "jahre", "stunden", "frist", "fristen", "zeitraum", "wann", "bis", "dauer", "dauert"]);
 const MONEY_Q: Record<"en" | "de", RegExp> = {
