@@ -358,7 +358,8 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
   }
   // A quoted lead-in ("… using any of the following:") is quoted with its list items.
   for (const c of [...chosen]) {
-    if (!/:\s*$/.test(c.text)) continue;
+    // Only a lead-in that announces a list ("… any of the following:"), not a list's own heading.
+    if (!/:\s*$/.test(c.text) || !ANNOUNCES_LIST.test(c.text)) continue;
     const items = indexed.filter((p) => p.lead !== undefined && p.lead.trim().endsWith(c.text.trim()) && sameCitation(p.citation, c.citation)).slice(0, MAX_LIST_ITEMS);
     chosen.push(...items.map((p, i) => ({ ...c, text: p.text, label: null, position: c.position + 1 + i / 100, next: null, prev: null, after: null })));
   }
@@ -379,6 +380,8 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
   const direct = directAnswer(ranked[0]!, asked) ?? (question ? polarity(question, ranked[0]!, frame) : null);
   return { kind: "answer", markdown: paragraphs.join("\n\n"), citations: concepts, passages, phrased_by: "extractive", ...(direct ? { direct } : {}) };
 }
+
+const ANNOUNCES_LIST = /\b(?:following|these|any\s+of|one\s+of|either|includes?|including|as\s+follows|folgende\w*|eine[sr]?\s+der)\b/i;
 
 /** A sentence that leans on the one before it. */
 const REFERS_BACK = /^(?:this|these|that|those|it|they|such|dies\w*|das|diese\w*|sie|dafür|damit|dabei|hierfür)\b/i;

@@ -5,7 +5,7 @@ import { askedKinds, conflictMarkdown, extractive, findConflicts, noEvidenceMark
 import { CROSS, applyRewrites, crossKey } from "./lexicon.js";
 import { PassageIndex, RERANK_DEPTH, VIRTUAL_HOW, isEvidence, normalizeScores, queryGroups, rewrite, type QueryGroup, type Scored } from "./retrieval.js";
 import type { Part } from "./parts.js";
-import { quantities, type Lang } from "./text.js";
+import { quantities, sentences, type Lang } from "./text.js";
 import type { PolicyAnswer } from "./types.js";
 
 /** Re-ranks the candidates of one question (or one part of a multi-part question: `text`). */
@@ -81,8 +81,16 @@ export async function groundParts(index: PassageIndex, given: Array<string | Par
   const seen = new Set<string>();
   const markdown = answered
     .map((a) => {
-      const lines = a.markdown.split("\n").filter((l) => l.trim() === "" || !seen.has(l.trim()));
-      lines.forEach((l) => seen.add(l.trim()));
+      // A line or sentence an earlier part already quoted is not quoted again.
+      const lines = a.markdown
+        .split("\n")
+        .filter((l) => l.trim() === "" || !seen.has(l.trim()))
+        .map((l) => (l.startsWith("- ") || l.trim() === "" ? l : sentences(l).filter((x) => !seen.has(x.trim())).join(" ")))
+        .filter((l, i, all) => l.trim() !== "" || (i > 0 && all[i - 1]!.trim() !== ""));
+      lines.forEach((l) => {
+        seen.add(l.trim());
+        if (!l.startsWith("- ")) for (const x of sentences(l)) seen.add(x.trim());
+      });
       return lines.join("\n").trim();
     })
     .filter(Boolean)

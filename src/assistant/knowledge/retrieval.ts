@@ -356,7 +356,7 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
       crux.add(w);
     }
   }
-  for (const w of borrowed ?? []) context.add(normalize(w));
+  for (const w of borrowed ?? []) for (const x of [normalize(w), ...words(normalize(w).replace(COUNTRY_NAMES, lang === "en" ? "$1 country" : "$1"))]) context.add(x);
   // The words that ask for the start ("ab wann zählt …") frame the question; "zählt" is no "zahlt".
   for (const w of words(asksStart ? rewritten.replace(new RegExp(START_Q[l].source, "g"), " ") : rewritten)) {
     // A bare number outside a stated quantity is a model or reference number ("Kobra 3"), no subject.
