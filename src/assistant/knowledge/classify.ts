@@ -33,6 +33,7 @@
 // converted to minor units of the store currency.
 import { toMinor } from "../../tenancy/currency.js";
 import type { Intent } from "./types.js";
+import { sanitizeQuestion } from "./sanitize.js";
 import { isStopWord, langOf, normalize, parseNumber, words } from "./text.js";
 
 type ProductFilters = Extract<Intent, { kind: "product" }>["filters"];
@@ -75,7 +76,7 @@ const ARTICLES = new Set(["the", "this", "that", "these", "those", "some", "der"
 const VAGUE_REFS = /^(?:it|this|that|them|these|those|this one|that one|these ones|those ones|one|the one|es|das|dies|diese|diesen|dieses|den|die|das da|den da|die da)$/;
 
 const POLICY_KW =
-  /\b(?:returns?|returning|returned|refunds?|refunded|exchanges?|exchanging|shipping|ship|ships|shipped|shipment|deliver(?:y|ies|ed)?|postage|dispatch(?:ed)?|warrant(?:y|ies)|guarantees?|payments?|pay|paying|paypal|credit\s+cards?|klarna|invoices?|privacy|personal\s+data|gdpr|cookies?|cancel(?:l?ation|l?ed|ling)?|withdraw(?:al|ing|n)?|rücktritt\w*|zurücktret\w*|zurückzutreten|terms|conditions|polic(?:y|ies)|gift\s*cards?|vouchers?|coupons?|discount\s+codes?|promo\s+codes?|price\s+match(?:ing)?|customs|duties|international(?:ly)?|abroad|countries|opening\s+hours|rückgabe\w*|rücksend\w*|zurück(?:schick|send|geb)\w*|retoure\w*|umtausch\w*|umtauschen|erstattung\w*|rückerstattung\w*|widerruf\w*|versand\w*|versenden|lieferung\w*|lieferzeit\w*|liefern|porto|garantie\w*|gewährleistung\w*|zahlung\w*|bezahl\w*|zahlungsart\w*|rechnung|kreditkarte\w*|datenschutz\w*|agb|stornier\w*|gutschein\w*|rabatt\w*|zoll\w*|ausland\w*)\b/;
+  /\b(?:returns?|returning|returned|refunds?|refunded|exchanges?|exchanging|shipping|ship|ships|shipped|shipment|deliver(?:y|ies|ed)?|postage|dispatch(?:ed)?|warrant(?:y|ies)|guarantees?|payments?|pay|paying|paypal|credit\s+cards?|klarna|invoices?|privacy|personal\s+data|gdpr|cookies?|cancel(?:l?ation|l?ed|ling)?|withdraw(?:al|ing|n)?|rücktritt\w*|zurücktret\w*|zurückzutreten|terms|conditions|polic(?:y|ies)|gift\s*cards?|vouchers?|\w*gutschein\w*|coupons?|discount\s+codes?|promo\s+codes?|price\s+match(?:ing)?|customs|duties|international(?:ly)?|abroad|countries|opening\s+hours|rückgabe\w*|rücksend\w*|zurück(?:schick|send|geb|gegeb|gesend|geschick)\w*|retoure\w*|umtausch\w*|umtauschen|erstattung\w*|rückerstattung\w*|widerruf\w*|versand\w*|versenden|lieferung\w*|lieferzeit\w*|liefern|porto|garantie\w*|gewährleistung\w*|zahlung\w*|bezahl\w*|zahlungsart\w*|rechnung|kreditkarte\w*|datenschutz\w*|agb|stornier\w*|gutschein\w*|rabatt\w*|zoll\w*|ausland\w*)\b/;
 const REQUEST =
   /\b(?:show\s+me|looking\s+for|look\s+for|search(?:ing)?\s+for|find\s+me|find|do\s+you\s+(?:have|sell|carry|stock)|have\s+you\s+got|i(?:\s+(?:need|want|would\s+like)|'d\s+like)\s+(?:a|an|some|to\s+buy)|recommend|suggest|buy|shop\s+for|(?:are|is)\s+.+\s+(?:in\s+stock|available)|zeig(?:e|t)?\s+mir|ich\s+suche|suche\s+nach|suche|habt\s+ihr|haben\s+sie|führt\s+ihr|verkauft\s+ihr|ich\s+brauche|ich\s+(?:möchte|will|hätte\s+gerne?)\s+(?:ein|eine|einen)|empfiehl\w*|empfehl\w*|kaufen|auf\s+lager|verfügbar)\b/;
 const QUESTION_START = /^(?:what|which|how|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|was|wie|welche\w*|wann|wo|warum|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden)\b/;
@@ -317,7 +318,8 @@ export function routeScores(f: RouteFeatures): RouteScores {
  */
 export function classifyText(text: string, locale: string, currency = "EUR"): Intent {
   const lang = langOf(locale) === "de" ? "de" : "en";
-  const t = normalize(text).replace(/\s+/g, " ").trim();
+  // Instructions addressed to the assistant do not decide what is asked (sanitize.ts).
+  const t = normalize(sanitizeQuestion(text) || text).replace(/\s+/g, " ").trim();
   const bare = t.replace(/[?!.,;:]+/g, " ").replace(/\s+/g, " ").trim();
   const content = words(bare).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de"));
   // 1. empty or vague

@@ -202,7 +202,7 @@ const PHRASES: Record<"en" | "de", Array<[RegExp, string]>> = {
     [/\bwho\s+(?:pays?|covers?|is\s+responsible|has\s+to\s+pay|bears?)(?:\s+for)?\b/g, " responsible cost "],
   ],
   de: [
-    [/\bzurück(?:schick|send|geb)\w*/g, " rückgabe "],
+    [/\bzurück(?:schick|send|geb|gegeb|gesend|geschick)\w*/g, " rückgabe "],
     [/\b(?:schick|send|geb)\w*\s+(?:\w+\s+){0,3}zurück\b/g, " rückgabe "],
     [/\bgeld\s+zurück\b/g, " erstattung "],
     [/\bgutscheinkarten?\b|\bgeschenkkarten?\b/g, " gutschein "],
