@@ -11,6 +11,10 @@
 // grouped per concept in the order of first use. Citations are exactly the concept versions whose
 // sentences were used.
 //
+// Window: the sentence before a quoted one that refers back ("This is required …") and the one after
+// that qualifies it ("Otherwise …", "… except …") are quoted with it; a quoted lead-in announcing a
+// list ("… any of the following:") is quoted with its items (at most MAX_LIST_ITEMS).
+//
 // Conflicts: two sentences of DIFFERENT concepts — one from a passage the answer may use, the
 // other from any candidate with at least CONFLICT_MIN_COVERAGE — conflict on the asked point when
 //   1. the question asks for a quantity — a duration ("how long", "how many days", "window" …) or
@@ -24,7 +28,9 @@
 //      CONFLICT_MIN_CONTEXT_OVERLAP — so "return within 30 days of delivery" does not conflict with
 //      "delivery takes 3–5 days";
 //   3. their value sets are disjoint (30 days vs 14 days; "3–5 days" vs "5 days" agree).
-// Then the answer is a conflict quoting both statements: no side is picked.
+// Then the answer is a conflict quoting both statements: no side is picked. A question that asks
+// for no value but whose answer would quote one ("what's your return policy?" → "30 days") is
+// checked the same way against the quoted sentences (ground.ts), except procedure questions.
 import { PassageIndex, TERSE_ITEM_WORDS, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvidence, passageTerms, type IndexedPassage, type QueryGroup, type Scored } from "./retrieval.js";
 import { disagreement, factsOf, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
 import { WEEKDAY, analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";

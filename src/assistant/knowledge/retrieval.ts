@@ -14,6 +14,13 @@
 // asks for an amount ("how much", "cost", "fee", "wie viel", "Gebühr" …); passages stating a
 // duration / an amount carry the matching virtual term.
 //
+// German compounds: besides the prefix/suffix matching above, a question word the policies never use
+// is split into modifier + head when the policies use the head ("Versandkosten" → versand + kosten,
+// meeting "Lieferkosten"); a generic head ("Rückgaberegelung") leaves the modifier. Further virtual
+// groups: `qhow` (a procedure is asked) and `qstart` ("ab wann zählt die Frist?": the event a period
+// starts with). Not having something ("I lost the receipt", "ohne Quittung") is rewritten to one
+// term and weighed as the question's crux (full weight, BM25 boost, never context).
+//
 // Evidence: a passage is evidence when its *coverage* — the IDF-weighted share of the query's
 // groups it matches (text or heading; a word the store's policies never use weighs as much as the
 // rarest word) — is at least EVIDENCE_MIN_COVERAGE and it matches at least one real (non-virtual)
