@@ -37,7 +37,8 @@ export function sanitizeQuestion(text: string): string {
     }
     const clauses = s.split(/[,;:]\s*|[.!?]\s+|\s+(?:and|und|then|dann)\s+/i).map((c) => c.trim());
     for (const c of clauses) {
-      if (!ASKS.test(c) || INJECTION.test(c) || DICTATES.test(c)) continue;
+      // A clause that asks (by its first word or its question mark: "… mode on. return deadline?").
+      if (!(ASKS.test(c) || c.endsWith("?")) || INJECTION.test(c) || DICTATES.test(c)) continue;
       const question = c.replace(/^(?:(?:just|please|now|only|bitte|nur)\s+)?(?:(?:tell|give|show)\s+me|nenn\w*\s+mir|sag\w*\s+mir)\b\s*/i, "");
       if (question) kept.push(question);
     }
@@ -48,7 +49,8 @@ export function sanitizeQuestion(text: string): string {
 /** A sentence that speaks as the shopper ("I bought …", "my order …", "ich habe …"). */
 const SHOPPER_SUBJECT = /^(?:(?:so|but|and|well|ok|okay|hi|hey|hello|also|und|aber|also|hallo)\s*,?\s+)?(?:i|i'm|i've|i'd|im|ive|we|we've|my|our|ich|wir|mein\w*|unser\w*)\b/i;
 /** Words of a claim or order addressed to the assistant ("New rule from management: …", "As the owner I say … is free now."). */
-const CLAIM = /\b(?:you|your|now|new|from\s+now\s+on|management|manager|owner|admin|staff|official(?:ly)?|ceo|du|dein\w*|euer|eure|jetzt|ab\s+sofort|neue\w*|chef|inhaber)\b/i;
+const CLAIM =
+  /\b(?:you|your|now|new|from\s+now\s+on|management|manager|owner|admin|staff|official(?:ly)?|ceo|du|dein\w*|euer|eure|jetzt|ab\s+sofort|neue\w*|chef|inhaber|forget|ignore|disregard|pretend|act\s+as|respond|reply|vergiss|ignorier\w*|antworte\w*)\b/i;
 
 /**
  * Next to a question, a statement that neither speaks as the shopper nor asks anything but claims
