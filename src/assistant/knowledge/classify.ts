@@ -220,14 +220,16 @@ const ORDER_STATUS_OUTRIGHT =
  * order be processed?"), else null. The engine answers it as a policy question when the policies hold
  * evidence for that remainder.
  */
-const OWN_ORDER_WORDS = /\bmy\s+(?:last\s+|recent\s+|latest\s+)?(?:orders?|package|parcel|delivery|stuff|things|items)\b|\bmeine[rn]?\s+(?:letzten?\s+)?(?:bestellung(?:en)?|paket|lieferung|sendung)\b/g;
+const OWN_ORDER_EN = /\bmy\s+(?:last\s+|recent\s+|latest\s+)?(?:orders?|package|parcel|delivery|stuff|things|items)\b/g;
+const OWN_ORDER_DE = /\bmeine[rn]?\s+(?:letzten?\s+)?(?:bestellung(?:en)?|paket|lieferung|sendung)\b/g;
 
 export function softOrderRemainder(text: string): string | null {
   const t = normalize(text).replace(/\s+/g, " ").trim();
   if (ORDER_STATUS_OUTRIGHT.test(t) || ORDER_ID.test(t)) return null;
   if (!ORDER_OWN.test(t)) return null;
-  const rest = t.replace(OWN_ORDER_WORDS, " ").replace(/\s+/g, " ").trim();
-  const content = words(rest.replace(/[?!.,;:]+/g, " ")).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de") && !/^(?:order|orders|bestellung|arrive|come|ship|kommt)$/.test(w));
+  // "my order was declined, …" → "it was declined, …": the clause stays the shopper's circumstance.
+  const rest = t.replace(OWN_ORDER_EN, " it ").replace(OWN_ORDER_DE, " es ").replace(/\s+/g, " ").trim();
+  const content = words(rest.replace(/[?!.,;:]+/g, " ")).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de") && !/^(?:order|orders|bestellung|arrive|come|ship|kommt|it|es)$/.test(w));
   return content.length >= 2 ? rest : null;
 }
 
