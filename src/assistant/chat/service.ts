@@ -237,7 +237,7 @@ export class ChatService {
     const { session, thread, text } = handle;
     const t = this.tools(handle, emit);
     try {
-      const intent = await this.knowledge.classify(session.storeId, text, thread.locale);
+      const intent = await this.knowledge.classify(session.storeId, text, thread.locale, { previous: () => t.previousText() });
       await emit(EVENT.intentClassified, intent.kind === "action" ? { kind: intent.kind, name: intent.name } : { kind: intent.kind });
       // LLM agent mode (src/assistant/agent): the model's checked reply, or null → the path below.
       const agentReply = this.agent ? await this.agent.turn(t, intent) : null;

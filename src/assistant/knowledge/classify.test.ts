@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { classifyText } from "./classify.js";
+import { classifyText, softOrderRemainder } from "./classify.js";
 
 const kind = (text: string, locale = "en") => classifyText(text, locale).kind;
 
@@ -99,5 +99,14 @@ describe("knowledge: classify (deterministic router)", () => {
     assert.match(de.kind === "ambiguous" ? de.question : "", /Wobei kann ich helfen/);
     assert.equal(kind("die blaue?", "de"), "ambiguous");
     assert.equal(kind("maybe"), "ambiguous");
+  });
+});
+
+describe("knowledge: soft order questions", () => {
+  test("an order question without id or status words leaves its other words for the evidence check", () => {
+    assert.equal(softOrderRemainder("I ordered on saturday, when will my order be processed?"), "i ordered on saturday, when will it be processed?");
+    assert.equal(softOrderRemainder("Where is my order?"), null);
+    assert.equal(softOrderRemainder("when will my order 1234 arrive?"), null);
+    assert.equal(softOrderRemainder("when will my order arrive?"), null);
   });
 });

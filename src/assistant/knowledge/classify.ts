@@ -33,6 +33,7 @@
 // converted to minor units of the store currency.
 import { toMinor } from "../../tenancy/currency.js";
 import type { Intent } from "./types.js";
+import { sanitizeQuestion } from "./sanitize.js";
 import { isStopWord, langOf, normalize, parseNumber, words } from "./text.js";
 
 type ProductFilters = Extract<Intent, { kind: "product" }>["filters"];
@@ -75,7 +76,7 @@ const ARTICLES = new Set(["the", "this", "that", "these", "those", "some", "der"
 const VAGUE_REFS = /^(?:it|this|that|them|these|those|this one|that one|these ones|those ones|one|the one|es|das|dies|diese|diesen|dieses|den|die|das da|den da|die da)$/;
 
 const POLICY_KW =
-  /\b(?:returns?|returning|returned|refunds?|refunded|exchanges?|exchanging|shipping|ship|ships|shipped|shipment|deliver(?:y|ies|ed)?|postage|dispatch(?:ed)?|warrant(?:y|ies)|guarantees?|payments?|pay|paying|paypal|credit\s+cards?|klarna|invoices?|privacy|personal\s+data|gdpr|cookies?|cancel(?:l?ation|l?ed|ling)?|withdraw(?:al|ing|n)?|terms|conditions|polic(?:y|ies)|gift\s*cards?|vouchers?|coupons?|discount\s+codes?|promo\s+codes?|price\s+match(?:ing)?|customs|duties|international(?:ly)?|abroad|countries|opening\s+hours|rückgabe\w*|rücksend\w*|zurück(?:schick|send|geb)\w*|retoure\w*|umtausch\w*|umtauschen|erstattung\w*|rückerstattung\w*|widerruf\w*|versand\w*|versenden|lieferung\w*|lieferzeit\w*|liefern|porto|garantie\w*|gewährleistung\w*|zahlung\w*|bezahl\w*|zahlungsart\w*|rechnung|kreditkarte\w*|datenschutz\w*|agb|stornier\w*|gutschein\w*|rabatt\w*|zoll\w*|ausland\w*)\b/;
+  /\b(?:returns?|returning|returned|refunds?|refunded|exchanges?|exchanging|shipping|ship|ships|shipped|shipment|deliver(?:y|ies|ed)?|postage|dispatch(?:ed)?|warrant(?:y|ies)|guarantees?|payments?|pay|paying|paypal|credit\s+cards?|klarna|invoices?|privacy|personal\s+data|gdpr|cookies?|cancel(?:l?ation|l?ed|ling)?|withdraw(?:al|ing|n)?|rücktritt\w*|zurücktret\w*|zurückzutreten|terms|conditions|polic(?:y|ies)|gift\s*cards?|vouchers?|\w*gutschein\w*|coupons?|discount\s+codes?|promo\s+codes?|price\s+match(?:ing)?|customs|duties|international(?:ly)?|abroad|countries|opening\s+hours|rückgabe\w*|rücksend\w*|zurück(?:schick|send|geb|gegeb|gesend|geschick)\w*|retoure\w*|umtausch\w*|umtauschen|erstattung\w*|rückerstattung\w*|widerruf\w*|versand\w*|versenden|lieferung\w*|lieferzeit\w*|liefern|porto|garantie\w*|gewährleistung\w*|zahlung\w*|bezahl\w*|zahlungsart\w*|rechnung|kreditkarte\w*|datenschutz\w*|agb|stornier\w*|gutschein\w*|rabatt\w*|zoll\w*|ausland\w*)\b/;
 const REQUEST =
   /\b(?:show\s+me|looking\s+for|look\s+for|search(?:ing)?\s+for|find\s+me|find|do\s+you\s+(?:have|sell|carry|stock)|have\s+you\s+got|i(?:\s+(?:need|want|would\s+like)|'d\s+like)\s+(?:a|an|some|to\s+buy)|recommend|suggest|buy|shop\s+for|(?:are|is)\s+.+\s+(?:in\s+stock|available)|zeig(?:e|t)?\s+mir|ich\s+suche|suche\s+nach|suche|habt\s+ihr|haben\s+sie|führt\s+ihr|verkauft\s+ihr|ich\s+brauche|ich\s+(?:möchte|will|hätte\s+gerne?)\s+(?:ein|eine|einen)|empfiehl\w*|empfehl\w*|kaufen|auf\s+lager|verfügbar)\b/;
 const QUESTION_START = /^(?:what|which|how|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|was|wie|welche\w*|wann|wo|warum|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden)\b/;
@@ -205,7 +206,32 @@ const ORDER_STATUS =
 const MONEY_MENTION = /(?:€|\$|£)\s?\d|\d\s?(?:€|eur|euros?|usd|dollars?)\b/;
 /** A clause that asks about conditions ("…, how long do I have?", "…, what's your return policy?", "…, wie lange habe ich?"). */
 const CONDITIONS_CLAUSE =
-  /(?:^|[,;.!?]\s*|\s[-–—]\s|\b(?:but|and|so|aber|und)\s+)(?:how\s+(?:long|much|many)|what(?:'s|\s+is|\s+are)\s+(?:your|the)|is\s+there|are\s+there|do\s+i\s+(?:need|have)|is\s+it\s+free|wie\s+(?:lange?|viel)|was\s+kostet|gibt\s+es|muss\s+ich|brauche\s+ich)\b/;
+  /(?:^|[,;.!?]\s*|\s[-–—]\s|\b(?:but|and|so|aber|und)\s+)(?:how\s+(?:long|much|many)|what(?:'s|\s+is|\s+are)\s+(?:your|the)|is\s+there|are\s+there|do\s+i\s+(?:need|have)|is\s+(?:it|that|this)\s+(?:free|ok|okay|possible|allowed)|does\s+(?:it|that)\s+cost|will\s+i\s+(?:get|be\s+charged|have\s+to)|wie\s+(?:lange?|viel|mache|geht|funktioniert)|was\s+kostet|kostet\s+(?:das|es)|ist\s+(?:das|es)\s+(?:kostenlos|möglich|gratis)|gibt\s+es|muss\s+ich|brauche\s+ich)\b/;
+
+/** Words that ask about the state of one's own order outright ("where is my …", "track", "status", "has my order …"). */
+const ORDER_STATUS_OUTRIGHT =
+  /\b(?:where(?:'s|\s+is|\s+are)\s+my|track(?:ing)?\b|(?:order|delivery)\s+status|status\s+of|(?:has|have)\s+my\s+(?:order|package|parcel)|did\s+my\s+order|wo\s+(?:ist|bleibt)|sendungsverfolgung|bestellstatus|status\s+meiner)/;
+
+/**
+ * An order question that may be a policy question in disguise: no order id, no outright status
+ * words ("where is my order", "track", "status"), only "my order" or "when will my order …". Returns
+ * the question with "my order" made impersonal when it has at least two other content words ("I
+ * ordered on saturday, when will my order be processed?" → "i ordered on saturday, when will the
+ * order be processed?"), else null. The engine answers it as a policy question when the policies hold
+ * evidence for that remainder.
+ */
+const OWN_ORDER_EN = /\bmy\s+(?:last\s+|recent\s+|latest\s+)?(?:orders?|package|parcel|delivery|stuff|things|items)\b/g;
+const OWN_ORDER_DE = /\bmeine[rn]?\s+(?:letzten?\s+)?(?:bestellung(?:en)?|paket|lieferung|sendung)\b/g;
+
+export function softOrderRemainder(text: string): string | null {
+  const t = normalize(text).replace(/\s+/g, " ").trim();
+  if (ORDER_STATUS_OUTRIGHT.test(t) || ORDER_ID.test(t)) return null;
+  if (!ORDER_OWN.test(t)) return null;
+  // "my order was declined, …" → "it was declined, …": the clause stays the shopper's circumstance.
+  const rest = t.replace(OWN_ORDER_EN, " it ").replace(OWN_ORDER_DE, " es ").replace(/\s+/g, " ").trim();
+  const content = words(rest.replace(/[?!.,;:]+/g, " ")).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de") && !/^(?:order|orders|bestellung|arrive|come|ship|kommt|it|es)$/.test(w));
+  return content.length >= 2 ? rest : null;
+}
 
 export interface RouteFeatures {
   returnOwn: boolean;
@@ -294,7 +320,8 @@ export function routeScores(f: RouteFeatures): RouteScores {
  */
 export function classifyText(text: string, locale: string, currency = "EUR"): Intent {
   const lang = langOf(locale) === "de" ? "de" : "en";
-  const t = normalize(text).replace(/\s+/g, " ").trim();
+  // Instructions addressed to the assistant do not decide what is asked (sanitize.ts).
+  const t = normalize(sanitizeQuestion(text) || text).replace(/\s+/g, " ").trim();
   const bare = t.replace(/[?!.,;:]+/g, " ").replace(/\s+/g, " ").trim();
   const content = words(bare).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de"));
   // 1. empty or vague

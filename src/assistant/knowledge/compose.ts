@@ -11,6 +11,10 @@
 // grouped per concept in the order of first use. Citations are exactly the concept versions whose
 // sentences were used.
 //
+// Window: the sentence before a quoted one that refers back ("This is required …") and the one after
+// that qualifies it ("Otherwise …", "… except …") are quoted with it; a quoted lead-in announcing a
+// list ("… any of the following:") is quoted with its items (at most MAX_LIST_ITEMS).
+//
 // Conflicts: two sentences of DIFFERENT concepts — one from a passage the answer may use, the
 // other from any candidate with at least CONFLICT_MIN_COVERAGE — conflict on the asked point when
 //   1. the question asks for a quantity — a duration ("how long", "how many days", "window" …) or
@@ -24,10 +28,12 @@
 //      CONFLICT_MIN_CONTEXT_OVERLAP — so "return within 30 days of delivery" does not conflict with
 //      "delivery takes 3–5 days";
 //   3. their value sets are disjoint (30 days vs 14 days; "3–5 days" vs "5 days" agree).
-// Then the answer is a conflict quoting both statements: no side is picked.
+// Then the answer is a conflict quoting both statements: no side is picked. A question that asks
+// for no value but whose answer would quote one ("what's your return policy?" → "30 days") is
+// checked the same way against the quoted sentences (ground.ts), except procedure questions.
 import { PassageIndex, TERSE_ITEM_WORDS, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvidence, passageTerms, type IndexedPassage, type QueryGroup, type Scored } from "./retrieval.js";
 import { disagreement, factsOf, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
-import { analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
+import { WEEKDAY, analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { Citation, Conflict, PolicyAnswer } from "./types.js";
 import { escapeMarkdown } from "../markdown/escape.js";
 
@@ -51,6 +57,8 @@ export const CONFLICT_MIN_CONTEXT_OVERLAP = 0.1;
 export const VALUE_MISSING_FACTOR = 0.6;
 /** Largest score cut for a sentence whose scope (members, holiday, cell phones …) the question does not name. */
 export const SCOPE_PENALTY = 0.4;
+/** Most list items quoted after a quoted lead-in ("… any of the following:"). */
+export const MAX_LIST_ITEMS = 6;
 
 export interface ScoredSentence {
   text: string;
@@ -58,6 +66,10 @@ export interface ScoredSentence {
   answerable: boolean;
   /** The passage's next sentence (an FAQ question's answer is pulled in with it). */
   next: string | null;
+  /** The passage's previous sentence (read before a sentence that refers back to it). */
+  prev: string | null;
+  /** The sentence after this one as quoted (after the answer of an FAQ question). */
+  after: string | null;
   citation: Citation;
   passageRank: number;
   position: number;
@@ -153,6 +165,12 @@ function analysedSentences(passage: IndexedPassage): AnalysedSentence[] {
   return out;
 }
 
+/** The unit a passage ranks as: a terse list item with its list, anything else on its own. */
+function unitOf(c: Scored): string {
+  const p = c.passage;
+  return p.text.split(/\s+/).length <= TERSE_WORDS && !p.labelled ? `${p.citation.concept_id}|${p.heading}|${p.lead ?? ""}` : p.id;
+}
+
 /** Scores the sentences of the evidence passages (best passage first). */
 export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang): ScoredSentence[] {
   const total = groups.reduce((s, g) => s + g.weight, 0) || 1;
@@ -162,7 +180,9 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
   const best = evidence[0]?.score ?? 0;
   pool.forEach((c, passageRank) => {
     const evidenceRank = evidence.indexOf(c);
-    const answerable = evidenceRank >= 0 && evidenceRank < MAX_PASSAGES && c.score >= PASSAGE_MIN_RELATIVE * best;
+    // The terse items of one list (same policy, heading and lead-in) rank as one passage.
+    const unitRank = evidenceRank < 0 ? -1 : new Set(evidence.slice(0, evidenceRank + 1).map(unitOf)).size - 1;
+    const answerable = evidenceRank >= 0 && unitRank < MAX_PASSAGES && c.score >= PASSAGE_MIN_RELATIVE * best;
     const analysed = analysedSentences(c.passage);
     const parts = analysed.map((a) => a.text);
     analysed.forEach(({ text, terms: allTerms, facts, quantities: qs, label }, position) => {
@@ -186,6 +206,8 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
         text,
         answerable,
         next: parts[position + 1] ?? null,
+        prev: position > 0 ? parts[position - 1]! : null,
+        after: parts[position + (text.trimEnd().endsWith("?") ? 2 : 1)] ?? null,
         citation: c.passage.citation,
         passageRank,
         position,
@@ -229,8 +251,14 @@ export function askedKinds(groups: QueryGroup[], question: string): Set<"duratio
   return asked;
 }
 
-export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], lang: Lang, question = ""): Conflict[] {
-  const asked = askedKinds(groups, question);
+/**
+ * `options.asked` replaces the kinds the question asks for; `options.quoted` (the texts an answer
+ * quotes) requires one side of every conflict to be among them.
+ */
+export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], lang: Lang, question = "", options: { asked?: Set<"duration" | "money">; quoted?: string[] } = {}): Conflict[] {
+  const asked = options.asked ?? askedKinds(groups, question);
+  const quoted = options.quoted;
+  const isQuoted = (x: ScoredSentence) => quoted === undefined || quoted.some((q) => q.includes(x.text));
   if (asked.size === 0) return [];
   const real = groups.filter((g) => !g.virtual);
   const hasFacts = (f: SentenceFacts) => f.durations.length + f.amounts.size + f.percents.size + f.dates.size > 0;
@@ -243,6 +271,7 @@ export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], la
       const b = candidates[j]!;
       if (a.citation.concept_id === b.citation.concept_id) continue;
       if (!a.answerable && !b.answerable) continue; // one side must be a passage the answer would use
+      if (!isQuoted(a) && !isQuoted(b)) continue;
       const pairKey = [a.citation.concept_id, b.citation.concept_id].sort().join("|");
       if (seenPairs.has(pairKey)) continue;
       // The subject is named outside the start event: "within 30 days of delivery" is not about delivery.
@@ -289,12 +318,12 @@ const withAnswer = (s: ScoredSentence): string => {
 };
 
 /** The extractive answer from scored sentences; null when no sentence qualifies. */
-export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "money"> = new Set(), question = "", frame: Lang = "en"): Extract<PolicyAnswer, { kind: "answer" }> | null {
+export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "money"> = new Set(), question = "", frame: Lang = "en", indexed: readonly IndexedPassage[] = []): Extract<PolicyAnswer, { kind: "answer" }> | null {
   const eligible = scored.filter((s) => s.score >= SENTENCE_MIN_SCORE && s.answerable);
   if (eligible.length === 0) return null;
   // A question asking for a value is answered by a sentence stating one when any does.
   const states = (s: ScoredSentence) =>
-    (asked.has("duration") && s.facts.durations.length + s.facts.dates.size > 0) || (asked.has("money") && s.facts.amounts.size + s.facts.percents.size > 0);
+    (asked.has("duration") && (s.facts.durations.length + s.facts.dates.size > 0 || WEEKDAY.test(s.text))) || (asked.has("money") && s.facts.amounts.size + s.facts.percents.size > 0);
   const valued = eligible.some(states);
   const rank = (s: ScoredSentence) => (valued && !states(s) ? VALUE_MISSING_FACTOR * s.score : s.score);
   const ranked = [...eligible].sort((a, b) => rank(b) - rank(a) || a.passageRank - b.passageRank || a.position - b.position);
@@ -303,7 +332,9 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
   const concepts: Citation[] = [];
   for (const s of ranked) {
     if (chosen.length >= MAX_SENTENCES || rank(s) < SENTENCE_MIN_RELATIVE * best) break;
-    if (chosen.some((c) => c.text === s.text || c.label === s.text.replace(/:\s*$/, "") || s.label === c.text.replace(/:\s*$/, ""))) continue;
+    // An FAQ question is quoted with its answer: the answer is not quoted again (and vice versa).
+    const faqPair = (q: ScoredSentence, a: ScoredSentence) => q.text.trimEnd().endsWith("?") && q.next === a.text && sameCitation(q.citation, a.citation);
+    if (chosen.some((c) => c.text === s.text || c.label === s.text.replace(/:\s*$/, "") || s.label === c.text.replace(/:\s*$/, "") || faqPair(c, s) || faqPair(s, c))) continue;
     if (!concepts.some((c) => sameCitation(c, s.citation))) {
       if (concepts.length >= MAX_CONCEPTS) continue;
       if (concepts.length > 0 && rank(s) < SECOND_CONCEPT_MIN_RELATIVE * best) continue;
@@ -320,6 +351,23 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
       concepts.push(same.citation);
       chosen.push(same);
     }
+  }
+  // The window around each quoted sentence: the sentence before one that refers back to it ("This
+  // is required for all returns …"), the sentence after one that it qualifies ("Otherwise …",
+  // "… unless …", "… except …"), so an exception or condition is not cut off.
+  for (const c of [...chosen]) {
+    const near = (text: string, offset: number): ScoredSentence => ({ ...c, text, label: null, position: c.position + offset, next: null, prev: null, after: null });
+    const has = (text: string) => chosen.some((x) => x.citation.concept_id === c.citation.concept_id && (x.text === text || (x.next === text && x.text.trimEnd().endsWith("?"))));
+    if (c.prev && REFERS_BACK.test(c.text) && !has(c.prev)) chosen.push(near(c.prev, -1));
+    const offset = c.text.trimEnd().endsWith("?") ? 2 : 1;
+    if (c.after && QUALIFIES.test(c.after) && !has(c.after)) chosen.push(near(c.after, offset));
+  }
+  // A quoted lead-in ("… using any of the following:") is quoted with its list items.
+  for (const c of [...chosen]) {
+    // Only a lead-in that announces a list ("… any of the following:"), not a list's own heading.
+    if (!/:\s*$/.test(c.text) || !ANNOUNCES_LIST.test(c.text)) continue;
+    const items = indexed.filter((p) => p.lead !== undefined && p.lead.trim().endsWith(c.text.trim()) && sameCitation(p.citation, c.citation)).slice(0, MAX_LIST_ITEMS);
+    chosen.push(...items.map((p, i) => ({ ...c, text: p.text, label: null, position: c.position + 1 + i / 100, next: null, prev: null, after: null })));
   }
   // Reading order: per concept (order of first use), then passage and sentence order.
   // List items, table cells and headings read as a list; prose sentences as a paragraph.
@@ -338,6 +386,14 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
   const direct = directAnswer(ranked[0]!, asked) ?? (question ? polarity(question, ranked[0]!, frame) : null);
   return { kind: "answer", markdown: paragraphs.join("\n\n"), citations: concepts, passages, phrased_by: "extractive", ...(direct ? { direct } : {}) };
 }
+
+const ANNOUNCES_LIST = /\b(?:following|these|any\s+of|one\s+of|either|includes?|including|as\s+follows|folgende\w*|eine[sr]?\s+der)\b/i;
+
+/** A sentence that leans on the one before it. */
+const REFERS_BACK = /^(?:this|these|that|those|it|they|such|dies\w*|das|diese\w*|sie|dafür|damit|dabei|hierfür)\b/i;
+/** A sentence that qualifies the one before it: an exception, a condition, a limit. */
+const QUALIFIES =
+  /^(?:however|but|otherwise|except|unless|only|if|note|please\s+note|this\s+does\s+not|these\s+do\s+not|sonst|andernfalls|ausgenommen|außer|allerdings|jedoch|nur|wenn|ausnahme)\b|\b(?:except(?:ion)?s?|excluding|unless|not\s+(?:eligible|accepted|apply|applicable|covered|be\s+\w+ed)|are\s+excluded|is\s+excluded|final\s+sale|außer|ausgenommen|ausgeschlossen|nicht\s+(?:möglich|zurück\w*|erstattet))\b/i;
 
 /** Whether two sentences state the same value of an asked kind (a duration from the same start event, an amount, a percentage). */
 function sameValue(a: SentenceFacts, b: SentenceFacts, asked: Set<"duration" | "money">): boolean {
@@ -380,7 +436,7 @@ const NEGATIVE: Record<"en" | "de", RegExp> = {
   de: /\b(?:nicht|kein\w*|nie|ausgeschlossen)\b/,
 };
 const POSITIVE: Record<"en" | "de", RegExp> = {
-  en: /\b(?:can|may|must|required|accepted|we\s+accept|are\s+eligible|is\s+eligible)\b/,
+  en: /\b(?:can|may|must|required|accepted|we\s+accept|are\s+eligible|is\s+eligible|sure)\b/,
   de: /\b(?:kann|können|kannst|darf|dürfen|muss|müssen|möglich|kostenlos|kostenfrei)\b/,
 };
 const CONDITIONED = /\b(?:if|unless|except|only|wenn|sofern|außer|ausser|nur)\b/;
@@ -397,7 +453,9 @@ export function polarity(question: string, best: ScoredSentence, frame: Lang): s
   // The asking clause is the last one ("I have order 55123 paid with a gift card, do gift cards expire?").
   const q = normalize(question).trim().split(/[,;:]\s*|\s[-–—]\s/).filter(Boolean).pop() ?? "";
   if (!YES_NO_Q[ql].test(q) || NEGATIVE[ql].test(q)) return null;
-  const text = normalize(best.text);
+  // An FAQ question is answered by the sentence after it; "no problem" says yes.
+  const quoted = best.text.trimEnd().endsWith("?") && best.next ? best.next : best.text;
+  const text = normalize(quoted).replace(/\b(?:no\s+problem|kein\s+problem)\b/g, " sure ");
   if (CONDITIONED.test(text)) return null;
   const de = frame === "de";
   if (NEGATIVE[l].test(text)) return de ? "Nein" : "No";

@@ -23,7 +23,7 @@ export interface SentenceFacts {
 }
 
 const START_EVENTS: Array<[RegExp, StartEvent]> = [
-  [/^(?:deliver|receiv|receipt|arriv|empfang|erhalt|liefer|zustell)/, "delivery"],
+  [/^(?:deliver|receiv|receipt|arriv|empfang|erhalt|liefer|zustell|besitz)/, "delivery"],
   [/^(?:purchas|buy|bought|kauf|gekauft)/, "purchase"],
   [/^(?:ship|dispatch|versand|versend)/, "shipment"],
   [/^(?:rma|issuanc)/, "rma"],
@@ -87,7 +87,20 @@ export function factsOf(text: string, terms: Iterable<string>, lang: Lang, extra
   }
   if (FREE.test(t) && !NOT_FREE.test(t)) amounts.add("*:0");
   const dates = new Set(datesIn(text).map((d) => `${d.year ?? "?"}-${d.month}-${d.day}`));
-  return { durations, amounts, percents, dates, scope: new Set([...scopeOf(terms, lang), ...extraScope]), startTerms };
+  // A qualifier inside an "unless …" clause names the exception to the statement, not its scope
+  // ("… on the following Monday, unless Monday is a holiday").
+  const unless = new Set(analyze((UNLESS_CLAUSE.exec(t)?.[0] ?? "").replace(UNLESS_CLAUSE_HEAD, " "), lang === "other" ? "en" : lang));
+  const scope = [...scopeOf(terms, lang)].filter((x) => !unless.has(x) || ownScopeOutside(t, x, lang));
+  return { durations, amounts, percents, dates, scope: new Set([...scope, ...extraScope]), startTerms };
+}
+
+const UNLESS_CLAUSE = /\b(?:unless|except\s+(?:if|when)|es\s+sei\s+denn|außer\s+wenn)\b[^.;]*/;
+const UNLESS_CLAUSE_HEAD = /^(?:unless|except\s+(?:if|when)|es\s+sei\s+denn|außer\s+wenn)\b/;
+
+/** Whether a scope stem also occurs outside the sentence's "unless …" clause. */
+function ownScopeOutside(t: string, scopeStem: string, lang: Lang): boolean {
+  const outside = t.replace(UNLESS_CLAUSE, " ");
+  return analyze(outside, lang === "other" ? "en" : lang).includes(scopeStem);
 }
 
 const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));

@@ -3,8 +3,9 @@
 // conflicts → extractive answer.
 import { askedKinds, conflictMarkdown, extractive, findConflicts, noEvidenceMarkdown, scoreSentences, sentencePool } from "./compose.js";
 import { CROSS, applyRewrites, crossKey } from "./lexicon.js";
-import { PassageIndex, RERANK_DEPTH, isEvidence, normalizeScores, queryGroups, rewrite, type QueryGroup, type Scored } from "./retrieval.js";
-import type { Lang } from "./text.js";
+import { PassageIndex, RERANK_DEPTH, VIRTUAL_HOW, isEvidence, normalizeScores, queryGroups, rewrite, type QueryGroup, type Scored } from "./retrieval.js";
+import type { Part } from "./parts.js";
+import { quantities, sentences, type Lang } from "./text.js";
 import type { PolicyAnswer } from "./types.js";
 
 /** Re-ranks the candidates of one question (or one part of a multi-part question: `text`). */
@@ -20,7 +21,11 @@ export function prepareQuery(index: PassageIndex, text: string, threadLang: Lang
   const lang = index.queryLang(threadLang);
   const key = crossKey(threadLang, lang);
   const query = key ? applyRewrites(rewrite(text, threadLang), CROSS[key]) : text;
-  return { lang, groups: index.weigh(index.correct(queryGroups(query, lang, context), lang), lang, key !== null) };
+  const groups = queryGroups(query, lang, context);
+  // What the question asks for (a duration, an amount, a procedure, a start) is read in its own
+  // language too: the word-level translation may lose "when" or "period".
+  if (key) for (const g of queryGroups(text, threadLang, context)) if (g.virtual && !groups.some((x) => x.alts[0] === g.alts[0])) groups.unshift(g);
+  return { lang, groups: index.weigh(index.correct(groups, lang), lang, key !== null) };
 }
 
 export async function ground(index: PassageIndex, text: string, threadLang: Lang, rerank: Rerank = async (c) => normalizeScores(c), context?: ReadonlySet<string>): Promise<PolicyAnswer> {
@@ -36,7 +41,24 @@ export async function ground(index: PassageIndex, text: string, threadLang: Lang
     const citations = conflicts.flatMap((c) => c.citations).filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id) === i);
     return { kind: "conflict", markdown: conflictMarkdown(conflicts, frame), conflicts, citations };
   }
-  return extractive(scored, askedKinds(groups, text), text, frame) ?? { kind: "no_evidence", markdown: noEvidenceMarkdown(frame) };
+  const answer = extractive(scored, askedKinds(groups, text), text, frame, index.passages);
+  if (!answer) return { kind: "no_evidence", markdown: noEvidenceMarkdown(frame) };
+  // A question that asks for no value ("what's your return policy?") answered with one ("… 30
+  // days"): a policy stating another value for the same subject is a conflict all the same, so
+  // that both values are never stated as fact in one answer.
+  const quoted = answer.passages.map((p) => p.text);
+  const stated = new Set<"duration" | "money">(quantities(quoted.join(" ")).map((q) => (q.kind === "duration" ? "duration" : "money")));
+  const unasked = new Set([...stated].filter((k) => !askedKinds(groups, text).has(k)));
+  // A question for a procedure ("how do I send an item back?") is not about the window it mentions.
+  const procedure = groups.some((g) => g.alts[0] === VIRTUAL_HOW);
+  if (unasked.size > 0 && !procedure) {
+    const implicit = findConflicts(scored, groups, lang, text, { asked: unasked, quoted });
+    if (implicit.length > 0) {
+      const citations = implicit.flatMap((c) => c.citations).filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id) === i);
+      return { kind: "conflict", markdown: conflictMarkdown(implicit, frame), conflicts: implicit, citations };
+    }
+  }
+  return answer;
 }
 
 /**
@@ -44,9 +66,13 @@ export async function ground(index: PassageIndex, text: string, threadLang: Lang
  * one conflict makes the whole reply a conflict; parts without evidence are left out when another
  * part is answered (and named by `unanswered`); citations are the union in order of use.
  */
-export async function groundParts(index: PassageIndex, parts: string[], threadLang: Lang, rerank?: Rerank, context?: ReadonlySet<string>): Promise<PolicyAnswer> {
-  if (parts.length === 1) return ground(index, parts[0]!, threadLang, rerank, context);
-  const results = await Promise.all(parts.map((p) => ground(index, p, threadLang, rerank, context)));
+export async function groundParts(index: PassageIndex, given: Array<string | Part>, threadLang: Lang, rerank?: Rerank, context?: ReadonlySet<string>): Promise<PolicyAnswer> {
+  // A part's borrowed words are read with it, weighed as context (as a follow-up's are).
+  const asked = given.map((p) => (typeof p === "string" ? { text: p, borrowed: [] } : p));
+  const parts = asked.map((p) => (p.borrowed.length > 0 ? `${p.text} ${p.borrowed.join(" ")}` : p.text));
+  const contextOf = (i: number) => (asked[i]!.borrowed.length > 0 ? new Set([...(context ?? []), ...asked[i]!.borrowed]) : context);
+  if (parts.length === 1) return ground(index, parts[0]!, threadLang, rerank, contextOf(0));
+  const results = await Promise.all(parts.map((p, i) => ground(index, p, threadLang, rerank, contextOf(i))));
   const conflict = results.find((r) => r.kind === "conflict");
   if (conflict) return conflict;
   const answered = results.filter((r): r is Extract<PolicyAnswer, { kind: "answer" }> => r.kind === "answer");
@@ -55,8 +81,16 @@ export async function groundParts(index: PassageIndex, parts: string[], threadLa
   const seen = new Set<string>();
   const markdown = answered
     .map((a) => {
-      const lines = a.markdown.split("\n").filter((l) => l.trim() === "" || !seen.has(l.trim()));
-      lines.forEach((l) => seen.add(l.trim()));
+      // A line or sentence an earlier part already quoted is not quoted again.
+      const lines = a.markdown
+        .split("\n")
+        .filter((l) => l.trim() === "" || !seen.has(l.trim()))
+        .map((l) => (l.startsWith("- ") || l.trim() === "" ? l : sentences(l).filter((x) => !seen.has(x.trim())).join(" ")))
+        .filter((l, i, all) => l.trim() !== "" || (i > 0 && all[i - 1]!.trim() !== ""));
+      lines.forEach((l) => {
+        seen.add(l.trim());
+        if (!l.startsWith("- ")) for (const x of sentences(l)) seen.add(x.trim());
+      });
       return lines.join("\n").trim();
     })
     .filter(Boolean)
@@ -69,7 +103,7 @@ export async function groundParts(index: PassageIndex, parts: string[], threadLa
     passages: answered.flatMap((a) => a.passages),
     phrased_by: "extractive",
     ...(directs.length > 0 ? { direct: [...new Set(directs)].join(" · ") } : {}),
-    ...(answered.length < results.length ? { unanswered: parts.filter((_, i) => results[i]!.kind !== "answer") } : {}),
+    ...(answered.length < results.length ? { unanswered: asked.filter((_, i) => results[i]!.kind !== "answer").map((p) => p.text) } : {}),
   };
 }
 

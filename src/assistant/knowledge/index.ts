@@ -23,10 +23,10 @@
 import type { AppContext } from "../../context/context.js";
 import type { PoliciesRepository } from "../policies/repository.js";
 import type { AssistantSettingsService } from "../settings/service.js";
-import { classifyText } from "./classify.js";
+import { classifyText, softOrderRemainder } from "./classify.js";
 import { warmDictionary } from "./dictionary.js";
 import { groundParts, hasEvidence } from "./ground.js";
-import { borrowedWords, splitParts, withFollowUp } from "./parts.js";
+import { borrowedWords, isFollowUp, questionParts, withFollowUp } from "./parts.js";
 import { sanitizeQuestion } from "./sanitize.js";
 import { checkPhrasing, phraseWithLlm } from "./llm.js";
 import { splitPassages } from "./passages.js";
@@ -68,15 +68,31 @@ export class KnowledgeEngine implements Knowledge {
     void warmDictionary();
   }
 
-  async classify(storeId: string, text: string, locale: string): Promise<Intent> {
+  async classify(storeId: string, text: string, locale: string, options: { previous?: () => Promise<string | undefined> } = {}): Promise<Intent> {
     const currency = /\d/.test(text) ? (await this.settings.get(storeId)).currency : "EUR";
     const intent = classifyText(text, locale, currency);
+    // An elliptical follow-up ("and during the holidays?", "what if I bought it in the store?")
+    // of a policy question is a policy question, read with the previous one (answer()).
+    if ((intent.kind === "ambiguous" || (intent.kind === "product" && Object.keys(intent.filters).length === 0)) && options.previous && isFollowUp(text, langOf(locale))) {
+      const previous = await options.previous();
+      if (previous !== undefined && classifyText(previous, locale, currency).kind === "policy") return { kind: "policy", query: text.trim() };
+    }
     // A product request without any product feature ("do you have a physical shop?") is a policy
     // question when the published policies hold evidence for it.
     if (intent.kind === "product" && Object.keys(intent.filters).length === 0) {
       const entry = await this.entry(storeId);
       const { index } = await this.langIndex(storeId, entry, locale);
       if (hasEvidence(index, text, langOf(locale))) return { kind: "policy", query: text.trim() };
+    }
+    // "I ordered on saturday, when will my order be processed?": an order question without an
+    // order id or status words whose other words the policies answer is a policy question.
+    if (intent.kind === "order" && intent.order_id === undefined) {
+      const rest = softOrderRemainder(text);
+      if (rest !== null) {
+        const entry = await this.entry(storeId);
+        const { index } = await this.langIndex(storeId, entry, locale);
+        if (hasEvidence(index, rest, langOf(locale))) return { kind: "policy", query: text.trim() };
+      }
     }
     return intent;
   }
@@ -106,19 +122,19 @@ export class KnowledgeEngine implements Knowledge {
     let built = entry.byLang.get(key);
     if (!built) {
       built = (async () => {
-        const published = (await this.repo.latestAll(storeId)).filter((r) => Number(r.published) === 1);
+        const published = (await this.repo.latestAll(storeId)).filter((r) => r.published === 1);
         const inLang = published.filter((r) => primaryOf(r.locale) === key);
         const chosen = inLang.length > 0 ? inLang : published;
         const passages = chosen.flatMap((r) => {
-          const key = `${r.concept_id}@${Number(r.version)}`;
+          const key = `${r.concept_id}@${r.version}`;
           let done = entry.analysed.get(key);
           if (!done) {
-            done = splitPassages({ concept_id: r.concept_id, version: Number(r.version), handle: r.handle, title: r.title, locale: r.locale, body_markdown: r.body_markdown }).map(analysePassage);
+            done = splitPassages({ concept_id: r.concept_id, version: r.version, handle: r.handle, title: r.title, locale: r.locale, body_markdown: r.body_markdown }).map(analysePassage);
             entry.analysed.set(key, done);
           }
           return done;
         });
-        return { index: new PassageIndex(passages), policies: Object.fromEntries(chosen.map((r) => [r.concept_id, Number(r.version)])) };
+        return { index: new PassageIndex(passages), policies: Object.fromEntries(chosen.map((r) => [r.concept_id, r.version])) };
       })();
       entry.byLang.set(key, built);
       built.catch(() => entry.byLang.delete(key));
@@ -147,7 +163,7 @@ export class KnowledgeEngine implements Knowledge {
     const lang: Lang = langOf(locale);
     const question = sanitizeQuestion(withFollowUp(text, options.previous, lang));
     const borrowed = new Set(borrowedWords(text, options.previous, lang));
-    const result = await groundParts(index, splitParts(question, lang), lang, (candidates, part) => this.rerank(entry, part, candidates), borrowed);
+    const result = await groundParts(index, questionParts(question, lang), lang, (candidates, part) => this.rerank(entry, part, candidates), borrowed);
     if (result.kind !== "answer") return { result, versions };
     const answer = result;
     if (this.ctx.config.llm) {

@@ -102,7 +102,7 @@ export async function chatCompletion(ctx: AppContext, body: Record<string, unkno
     return { ok: false, reason: e instanceof OutboundError ? e.kind : "unreachable" };
   }
   if (res.status < 200 || res.status >= 300) return { ok: false, reason: `http_${res.status}` };
-  let json: { choices?: Array<{ message?: Partial<LlmMessage> }> };
+  let json: { choices?: Array<{ message?: Partial<LlmMessage> }> } | null;
   try {
     json = JSON.parse(res.body.toString("utf8")) as typeof json;
   } catch {

@@ -8,7 +8,7 @@
 // withFollowUp(): an elliptical turn ("and for Elite members?", "what if it was delivered on
 // Dec 18?", "und nach Österreich?") is read together with the shopper's previous question in
 // the thread: the current words first, then the previous question's words it lacks.
-import { QUESTION_FRAME_WORDS } from "./retrieval.js";
+import { QUESTION_FRAME_WORDS, rewrite } from "./retrieval.js";
 import { isStopWord, normalize, words, type Lang } from "./text.js";
 
 export const MAX_PARTS = 3;
@@ -24,22 +24,37 @@ function content(text: string, lang: Lang): string[] {
   return words(text).filter((w) => !isStopWord(w, lang));
 }
 
+/** A part of a question with the words it borrowed from the part before it (weighed as context). */
+export interface Part {
+  text: string;
+  borrowed: string[];
+}
+
 export function splitParts(text: string, lang: Lang): string[] {
+  return questionParts(text, lang).map((p) => (p.borrowed.length > 0 ? `${p.text} ${p.borrowed.join(" ")}` : p.text));
+}
+
+/**
+ * The parts of a question; the words a pronoun part borrows are kept apart, so that retrieval
+ * weighs them as context ("can I pay with amex and is it secure?": "secure" decides the second
+ * part, "amex" only helps).
+ */
+export function questionParts(text: string, lang: Lang): Part[] {
   const l = lang === "de" ? "de" : "en";
   const pieces = normalize(text)
     .split(/\?+\s*/)
     .flatMap((p) => p.split(new RegExp(`,?\\s+(?:and|und|also|plus)\\s+(?=${QUESTION_WORD[l].source.slice(1)})`)))
     .map((p) => p.trim())
     .filter((p) => content(p, lang).length > 0);
-  if (pieces.length < 2) return [text];
-  const parts: string[] = [];
+  if (pieces.length < 2) return [{ text, borrowed: [] }];
+  const parts: Part[] = [];
   for (const p of pieces.slice(0, MAX_PARTS)) {
     const prev = parts[parts.length - 1];
     if (prev && PRONOUN_PART.test(p) && content(p, lang).length <= 2) {
       // The subject is borrowed, not the previous part's question frame ("how fast …, and what does it cost?").
-      const borrowed = content(prev, lang).filter((w) => !p.includes(w) && !QUESTION_FRAME_WORDS.has(w));
-      parts.push(`${p} ${borrowed.join(" ")}`);
-    } else parts.push(p);
+      const borrowed = content(rewrite(`${prev.text} ${prev.borrowed.join(" ")}`, lang), lang).filter((w) => !p.includes(w) && !QUESTION_FRAME_WORDS.has(w));
+      parts.push({ text: p, borrowed });
+    } else parts.push({ text: p, borrowed: [] });
   }
   return parts;
 }

@@ -14,6 +14,13 @@
 // asks for an amount ("how much", "cost", "fee", "wie viel", "Gebühr" …); passages stating a
 // duration / an amount carry the matching virtual term.
 //
+// German compounds: besides the prefix/suffix matching above, a question word the policies never use
+// is split into modifier + head when the policies use the head ("Versandkosten" → versand + kosten,
+// meeting "Lieferkosten"); a generic head ("Rückgaberegelung") leaves the modifier. Further virtual
+// groups: `qhow` (a procedure is asked) and `qstart` ("ab wann zählt die Frist?": the event a period
+// starts with). Not having something ("I lost the receipt", "ohne Quittung") is rewritten to one
+// term and weighed as the question's crux (full weight, BM25 boost, never context).
+//
 // Evidence: a passage is evidence when its *coverage* — the IDF-weighted share of the query's
 // groups it matches (text or heading; a word the store's policies never use weighs as much as the
 // rarest word) — is at least EVIDENCE_MIN_COVERAGE and it matches at least one real (non-virtual)
@@ -26,8 +33,8 @@ import MiniSearch from "minisearch";
 import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
 import { isEnglishWord } from "./dictionary.js";
 import { FREE } from "./facts.js";
-import { GOODS, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
-import { analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, isStopWord, type Lang } from "./text.js";
+import { COUNTRY_NAMES, GOODS, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
+import { WEEKDAY, analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, stemDe, isStopWord, type Lang } from "./text.js";
 
 /** Whether a word is one typo away from a stop word of 5+ letters. */
 function nearStopWord(word: string, lang: Lang): boolean {
@@ -45,6 +52,8 @@ export const SYNONYM_STRENGTH = 0.6;
 export const RERANK_DEPTH = 12;
 export const EMBED_BLEND_BM25 = 0.8;
 const HEAD_BOOST = 0.5;
+/** BM25 term boost of the condition a question hinges on ("without receipt"). */
+const CRUX_BOOST = 3;
 
 /**
  * Weight (share of the rarest word's) of a word the policies never use: it counts against the
@@ -55,9 +64,23 @@ export const UNKNOWN_WORD_WEIGHT = 0.5;
 /** Weight (share of the rarest word's) of an item the policies never name when the question names a policy topic. */
 export const UNKNOWN_OBJECT_WEIGHT = 0.1;
 
+/** The words of the country names of COUNTRY_NAMES. */
+const COUNTRY_WORDS = new Set(COUNTRY_NAMES.source.replace(/\\b|[()]/g, "").split(/[|\s]+/).filter(Boolean));
+
 export const VIRTUAL_DURATION = "qdur";
 export const VIRTUAL_MONEY = "qmoney";
 export const VIRTUAL_HOW = "qhow";
+export const VIRTUAL_START = "qstart";
+
+/** "From when does it count?": the question asks for the event a period starts with; passages naming one carry `qstart`. */
+const START_Q: Record<"en" | "de", RegExp> = {
+  en: /\bfrom\s+when\b|\bwhen\s+does\s+(?:the\s+|my\s+|it\s+)?(?:\w+\s+)?(?:start|begin)|\b(?:start|begin)s?\s+(?:counting|from)\b|\bcounted\s+from\b|\bclock\s+start/,
+  de: /\bab\s+wann\b|\bwann\s+beginnt\b|\bbeginnt\s+die\b|\bzählt\s+(?:die|ab)\b|\bgerechnet\b/,
+};
+const START_PASSAGE =
+  /\b(?:ab\s+dem\s+tag|ab\s+(?:erhalt|empfang|zugang|lieferung|kaufdatum)|beginnt\s+mit|from\s+the\s+(?:day|date|time)|(?:begins?|starts?)\s+(?:on|with|the\s+day|when)|(?:of|from|after)\s+(?:the\s+(?:date\s+of\s+)?)?(?:delivery|purchase|receipt))\b/;
+/** Nouns of the period itself: with a start question they name the subject ("ab wann zählt die Frist?"). */
+const PERIOD_NOUNS = new Set(["frist", "fristen", "window", "period", "deadline"]);
 
 /** "How do I return …?": the question asks for a procedure; passages naming a channel or a step carry `qhow`. */
 const HOW_Q: Record<"en" | "de", RegExp> = {
@@ -99,6 +122,8 @@ export interface QueryGroup {
   weight: number;
   /** The word occurs only in a clause that states the shopper's circumstances ("I ordered online, …"). */
   context?: boolean;
+  /** The condition the question hinges on ("without receipt"): weighed as the rarest word. */
+  crux?: boolean;
   /** A virtual value group the question asks for outright ("how much", "how long", "wie viel"): evidence must state the value. */
   required?: boolean;
 }
@@ -176,12 +201,22 @@ const PHRASES: Record<"en" | "de", Array<[RegExp, string]>> = {
     [/\b(?:get\s+)?(?:my\s+)?money\s+back\b/g, " refund "],
     [/\bgift\s+cards?\b/g, " giftcard "],
     [/\b(?:the\s+)?u\.?k\.?(?=\s|$|[?!,;])/g, " united kingdom "],
+    // Not having a document or the packaging is one thing however it is said ("I lost the receipt",
+    // "Don't have a receipt?", "Returns without Receipt").
+    [/\b(?:lost|misplaced|threw\s+away|thrown\s+away|don'?t\s+have|do\s+not\s+have|no\s+longer\s+have|without|no)\s+(?:the\s+|my\s+|a\s+|an\s+|any\s+|its\s+|their\s+)?(?:original\s+)?(receipts?|box|boxes|packaging|tags?|labels?|proof\s+of\s+purchase)\b/g, " without $1 "],
+    [/\b(receipts?|box|packaging|tags?|labels?)\s+(?:is|are|was|were|got)\s+(?:lost|missing|gone|thrown\s+away)\b/g, " without $1 "],
+    // "Who pays customs?" asks whose cost it is ("Customs duties: Responsibility of the customer").
+    [/\bwho\s+(?:pays?|covers?|is\s+responsible|has\s+to\s+pay|bears?)(?:\s+for)?\b/g, " responsible cost "],
   ],
   de: [
-    [/\bzurück(?:schick|send|geb)\w*/g, " rückgabe "],
+    [/\bzurück(?:schick|send|geb|gegeb|gesend|geschick)\w*/g, " rückgabe "],
     [/\b(?:schick|send|geb)\w*\s+(?:\w+\s+){0,3}zurück\b/g, " rückgabe "],
     [/\bgeld\s+zurück\b/g, " erstattung "],
     [/\bgutscheinkarten?\b|\bgeschenkkarten?\b/g, " gutschein "],
+    [/\b(?:ohne|keine?n?)\s+(?:den\s+|die\s+|das\s+|meine?n?\s+)?(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\b/g, " ohne $1 "],
+    [/\b(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\s+(?:\w+\s+)?(?:verloren|weggeworfen)\b/g, " ohne $1 "],
+    // "Wer zahlt die Rücksendung?" asks who bears the cost ("Du trägst die unmittelbaren Kosten").
+    [/\bwer\s+(?:zahlt|bezahlt|trägt|übernimmt)(?:\s+für)?\b/g, " kosten tragen "],
   ],
 };
 
@@ -207,7 +242,7 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["data", "privacy", "personal"],
     ["take", "accept"],
     ["buy", "purchas", "bought"],
-    ["send", "ship", "mail", "return"],
+    ["send", "ship", "mail", "return", "submit", "provid", "includ"],
     ["expir", "valid"],
     ["valid", "expir"],
     ["charg", "fee", "cost"],
@@ -224,6 +259,9 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["clock", "period", "begin"],
     ["start", "begin", "period"],
     ["secur", "encryption", "protect"],
+    ["respons", "responsibility", "borne", "expens"],
+    ["saturday", "weekend"],
+    ["sunday", "weekend"],
   ],
   de: [
     ["ruckgab", "retour", "umtausch", "widerruf", "rucksendung"],
@@ -242,17 +280,32 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["gebuhr", "kost", "preis"],
     ["datenschutz", "dat"],
     ["ausland", "international", "land", "lander"],
+    // Noun and verb of the same act: "zurücktreten" / "Rücktritt(sfrist)".
+    [stemDe("zurücktreten"), stemDe("rücktritt"), "widerruf"],
+    [stemDe("rücktritt"), stemDe("zurücktreten"), "widerruf"],
+    [stemDe("widerruf"), stemDe("rücktritt"), stemDe("zurücktreten")],
+    [stemDe("kosmetik"), "beauty"],
   ],
 };
 
+/** German compound heads that name no subject of their own. */
+const GENERIC_HEADS = /^(?:regelung(?:en)?|regeln?|bedingung(?:en)?|richtlinien?|politik|infos?|informationen?|möglichkeit(?:en)?|optionen?)$/;
+
+/** A stem with its synonyms (the stem first). */
+function groupAlts(s: string, lang: Lang): string[] {
+  const syn = lang === "other" ? undefined : SYNONYMS[lang].find((g) => g[0] === s);
+  return syn ? [...new Set(syn)] : [s];
+}
+
 const DURATION_Q: Record<"en" | "de", RegExp> = {
-  en: /\bhow\s+(?:long|fast|quick(?:ly)?|soon|many\s+(?:days|weeks|months|years|hours))\b|\b(?:window|period|deadline|time\s*limit|time\s*frame|timeframe|days?\s+(?:do|have)|until\s+when|when)\b/,
-  de: /\bwie\s+(?:lange?|schnell|viele\s+(?:tage|wochen|monate|jahre|stunden))\b|\b(?:frist\w*|zeitraum|wann|bis\s+wann|dauer\w*|dauert)\b/,
+  // "Can I still return it?", "is it too late?" ask whether the period is still open.
+  en: /\bhow\s+(?:long|fast|quick(?:ly)?|soon|many\s+(?:days|weeks|months|years|hours))\b|\b(?:window|period|deadline|time\s*limit|time\s*frame|timeframe|days?\s+(?:do|have)|until\s+when|when|(?:can|could|may)\s+i\s+still|too\s+late)\b/,
+  de: /\bwie\s+(?:lange?|schnell|viele\s+(?:tage|wochen|monate|jahre|stunden)|viel\s+zeit)\b|\b(?:\p{L}*frist\p{L}*|\p{L}*zeitraum|wann|bis\s+wann|dauer\w*|dauert|zahlungsziel|(?:kann|darf)\s+ich\s+(?:\p{L}+\s+)?noch|zu\s+spät)\b/u,
 };
 const DURATION_WORDS = new Set(["zeit", "how", "long", "fast", "quick", "quickly", "soon", "schnell", "many", "days", "day", "weeks", "week", "months", "month", "years", "year", "hours", "window", "period", "deadline", "time", "limit", "frame", "timeframe", "until", "when", "take", "takes", "wie", "lange", "lang", "viele", "tage", "wochen", "monate", "jahre", "stunden", "frist", "fristen", "zeitraum", "wann", "bis", "dauer", "dauert"]);
 const MONEY_Q: Record<"en" | "de", RegExp> = {
   en: /\bhow\s+much\b|\bwhat\s+(?:does|do|is|are|will)\b.*\b(?:cost|costs|fee|fees|charge)\b|\b(?:fee|fees|minimum|threshold)\b|^(?:is|are|will|would)\b.*\bfree\b/,
-  de: /\bwie\s+viel\b|\b(?:kostet|kosten|gebühr\w*|gebuhr\w*|preis|mindestbestellwert|mindest\w*)\b/,
+  de: /\bwie\s+viel\b(?!\s+zeit)|\b(?:kostet|kosten|gebühr\w*|gebuhr\w*|preis|mindestbestellwert|mindest\w*)\b/,
 };
 const MONEY_WORDS = new Set(["how", "much", "cost", "costs", "fee", "fees", "charge", "charges", "wie", "viel", "kostet", "kosten", "gebühr", "gebühren", "preis"]);
 
@@ -278,15 +331,16 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
   }
   // "Free" (kostenlos) states an amount: zero.
   if (FREE.test(normalize(text))) terms.add(VIRTUAL_MONEY);
-  // A deadline ("through January 14, 2020") answers "until when" / "how long".
-  if (hasDate(text)) terms.add(VIRTUAL_DURATION);
+  // A deadline ("through January 14, 2020") or a weekday ("on the following Monday") answers "when".
+  if (hasDate(text) || WEEKDAY.test(text)) terms.add(VIRTUAL_DURATION);
   if (HOW_PASSAGE.test(normalize(text))) terms.add(VIRTUAL_HOW);
+  if (START_PASSAGE.test(normalize(text))) terms.add(VIRTUAL_START);
   return terms;
 }
 
 /** The groups of a question (before weighting). */
 export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<string>): Array<Omit<QueryGroup, "weight">> {
-  const rewritten = rewrite(text, lang).replace(ORDER_REF, " ").replace(TIME_REF, " ");
+  const rewritten = rewrite(text, lang).replace(ORDER_REF, " ").replace(TIME_REF, " ").replace(COUNTRY_NAMES, lang === "en" ? " $1 country " : " $1 ");
   const groups: Array<Omit<QueryGroup, "weight">> = [];
   const l = lang === "other" ? null : lang;
   const asksDuration = l !== null && DURATION_Q[l].test(rewritten);
@@ -295,22 +349,32 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
   if (asksDuration) groups.push({ surface: "duration", alts: [VIRTUAL_DURATION], virtual: true, ...outright });
   if (l !== null && !asksDuration && HOW_Q[l].test(rewritten)) groups.push({ surface: "procedure", alts: [VIRTUAL_HOW], virtual: true });
   if (asksMoney) groups.push({ surface: "amount", alts: [VIRTUAL_MONEY], virtual: true, ...outright });
+  const asksStart = l !== null && START_Q[l].test(rewritten);
+  if (asksStart) groups.push({ surface: "start", alts: [VIRTUAL_START], virtual: true });
   const seen = new Set<string>();
   // A number inside a quantity the question states ("10 days after I ordered") is context, not a subject word.
   const stated = new Set(quantities(rewritten).flatMap((q) => words(q.text).filter((w) => /^\d/.test(w) || q.kind === "money")));
   const context = contextWords(rewritten, lang);
-  for (const w of borrowed ?? []) context.add(normalize(w));
-  for (const w of words(rewritten)) {
+  // Not having something ("I lost the receipt, …") is the condition the question hinges on, never mere context.
+  const crux = new Set<string>();
+  for (const m of rewritten.matchAll(/\b(?:without|ohne)\s+(\p{L}+)/gu)) {
+    for (const w of [m[0].split(/\s+/)[0]!, m[1]!]) {
+      context.delete(w);
+      crux.add(w);
+    }
+  }
+  for (const w of borrowed ?? []) for (const x of [normalize(w), ...words(normalize(w).replace(COUNTRY_NAMES, lang === "en" ? "$1 country" : "$1"))]) context.add(x);
+  // The words that ask for the start ("ab wann zählt …") frame the question; "zählt" is no "zahlt".
+  for (const w of words(asksStart ? rewritten.replace(new RegExp(START_Q[l].source, "g"), " ") : rewritten)) {
     // A bare number outside a stated quantity is a model or reference number ("Kobra 3"), no subject.
     if (stated.has(w) || IDENTIFIER.test(w) || /^\d+$/.test(w)) continue;
     if (isStopWord(w, lang)) continue;
-    if (asksDuration && DURATION_WORDS.has(w)) continue;
+    if (asksDuration && DURATION_WORDS.has(w) && !(asksStart && PERIOD_NOUNS.has(w))) continue;
     if (asksMoney && MONEY_WORDS.has(w)) continue;
     const s = stem(w, lang);
     if (!s || seen.has(s)) continue;
     seen.add(s);
-    const syn = l ? SYNONYMS[l].find((g) => g[0] === s) : undefined;
-    groups.push({ surface: w, alts: syn ? [...new Set(syn)] : [s], virtual: false, ...(context.has(w) ? { context: true } : {}) });
+    groups.push({ surface: w, alts: groupAlts(s, lang), virtual: false, ...(context.has(w) ? { context: true } : {}), ...(crux.has(w) ? { crux: true } : {}) });
   }
   return groups;
 }
@@ -342,8 +406,10 @@ export class PassageIndex {
       processTerm: (t) => t,
     });
     for (const p of this.passages) this.byId.set(p.id, p);
-    // A table row does not repeat its subject: its heading is indexed as its text too.
-    this.search.addAll(this.passages.map((p) => ({ id: p.id, body: [...p.terms, ...(p.labelled ? p.headTerms : [])].join(" "), head: [...p.headTerms].join(" ") })));
+    // A table row or a terse list item ("Flat rate: $12.95" under "Express Shipping") does not
+    // repeat its subject: its heading is indexed as its text too.
+    const leansOnHeading = (p: IndexedPassage) => p.labelled !== undefined || p.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
+    this.search.addAll(this.passages.map((p) => ({ id: p.id, body: [...p.terms, ...(leansOnHeading(p) ? p.headTerms : [])].join(" "), head: [...p.headTerms].join(" ") })));
   }
 
   get size(): number {
@@ -368,11 +434,12 @@ export class PassageIndex {
    */
   private static has(terms: Set<string>, alt: string, compound: boolean): boolean {
     if (terms.has(alt)) return true;
-    if (!compound || alt.length < 4) return false;
+    if (!compound || alt.length < 3) return false;
     // German compounds either way: versand → versandkosten / standardversand, and
     // rücksendeetikett → etikett (a policy word of 5+ letters ending or starting the question's).
     for (const t of terms) {
-      if (t.startsWith(alt) || (alt.length >= 5 && t.endsWith(alt))) return true;
+      // A short head ends a long compound only ("frist" → "rücktrittsfrist", "kosten" → "lieferkosten").
+      if ((alt.length >= 4 && t.startsWith(alt)) || ((alt.length >= 5 || t.length >= alt.length + 6) && t.endsWith(alt))) return true;
       if (t.length >= 4 && !t.startsWith("q") && alt.length >= t.length + 3 && (alt.endsWith(t) || alt.startsWith(t))) return true;
     }
     return false;
@@ -402,7 +469,7 @@ export class PassageIndex {
   private compoundTerms(alt: string): string[] {
     let out = this.compoundCache.get(alt);
     if (!out) {
-      this.allTerms ??= [...new Set(this.passages.flatMap((p) => [...p.terms, ...p.headTerms]))].filter((t) => !/^q(?:dur|money|how)$/.test(t));
+      this.allTerms ??= [...new Set(this.passages.flatMap((p) => [...p.terms, ...p.headTerms]))].filter((t) => !/^q(?:dur|money|how|start)$/.test(t));
       out = this.allTerms.filter((t) => t !== alt && !t.startsWith(alt) && PassageIndex.has(new Set([t]), alt, true)).slice(0, 16);
       if (this.compoundCache.size < 20_000) this.compoundCache.set(alt, out);
     }
@@ -431,6 +498,13 @@ export class PassageIndex {
         out.push(g);
         continue;
       }
+      // German: a compound the policies never use is read as its parts when they use its head
+      // ("Versandkosten" → versand + kosten, meeting "Lieferkosten" through versand ≈ liefer).
+      const parts = lang === "de" ? this.decompound(g.surface) : null;
+      if (parts) {
+        out.push(...parts.map((w) => ({ ...g, surface: w, alts: groupAlts(stem(w, "de"), "de") })));
+        continue;
+      }
       const max = g.surface.length >= 8 ? 2 : 1;
       let best: { word: string; stem: string; d: number; df: number } | null = null;
       for (const [word, st] of this.vocabulary) {
@@ -446,6 +520,26 @@ export class PassageIndex {
       else if (!isStopWord(best.word, lang)) out.push({ ...g, surface: best.word, alts: [best.stem] });
     }
     return out;
+  }
+
+  /**
+   * A German compound split into modifier and head (head of 4+ letters, modifier of 3+ after a
+   * linking -s-/-es-/-n-/-en-/-e-), when the policies use the head as a word and the modifier (or
+   * one of its synonyms); the split with the longest head wins. Null when there is none.
+   */
+  private decompound(word: string): string[] | null {
+    const w = normalize(word);
+    for (let at = 3; at <= w.length - 4; at++) {
+      const head = w.slice(at);
+      // A head that names no subject ("Rückgaberegelung", "Versandbedingungen") leaves the modifier.
+      const generic = GENERIC_HEADS.test(head);
+      if (!generic && this.df(stem(head, "de"), false) === 0) continue;
+      for (const modifier of [w.slice(0, at), w.slice(0, at).replace(/(?:es|s|en|n|e)$/, "")]) {
+        if (modifier.length < 3) continue;
+        if (groupAlts(stem(modifier, "de"), "de").some((a) => this.df(a, true) > 0)) return generic ? [modifier] : [modifier, head];
+      }
+    }
+    return null;
   }
 
   /** IDF weights of the query's groups over this index; `crossLanguage` drops words the policies never use. */
@@ -473,7 +567,10 @@ export class PassageIndex {
       // Floors keep a word found in every passage from weighing nothing.
       // "How do I …" only breaks ties between passages that match the question's words.
       .map((s) => {
-        const weight = s.g.alts[0] === VIRTUAL_HOW ? 0.15 * maxIdf : s.seen ? Math.max(s.best, 0.15 * maxIdf) : topical && GOODS.has(s.g.surface) ? UNKNOWN_OBJECT_WEIGHT * maxIdf : UNKNOWN_WORD_WEIGHT * maxIdf;
+        // A country the policies never name is said by "country" (COUNTRY_NAMES), not by its name.
+        const object = (topical && GOODS.has(s.g.surface)) || COUNTRY_WORDS.has(s.g.surface);
+        const weight = s.g.alts[0] === VIRTUAL_HOW ? 0.15 * maxIdf : s.seen ? Math.max(s.best, 0.15 * maxIdf) : object ? UNKNOWN_OBJECT_WEIGHT * maxIdf : UNKNOWN_WORD_WEIGHT * maxIdf;
+        if (s.g.crux && s.seen) return { ...s.g, weight: maxIdf };
         return { ...s.g, weight: s.g.context ? CONTEXT_WEIGHT * weight : weight };
       });
   }
@@ -484,13 +581,14 @@ export class PassageIndex {
     const withParts = (g: QueryGroup, a: string) => (de && !g.virtual ? [a, ...this.compoundTerms(a)] : [a]);
     const terms = [...new Set(groups.flatMap((g) => g.alts.flatMap((a) => withParts(g, a))))];
     const primary = new Set(groups.flatMap((g) => withParts(g, g.alts[0]!)));
+    const crux = new Set(groups.filter((g) => g.crux).flatMap((g) => withParts(g, g.alts[0]!)));
     if (terms.length === 0 || this.passages.length === 0) return [];
     const results = this.search.search(terms.join(" "), {
       tokenize: (s) => s.split(" ").filter(Boolean),
       processTerm: (t) => t,
       prefix: (term) => lang === "de" && term.length >= 4 && !term.startsWith("q"),
       boost: { body: 1, head: HEAD_BOOST },
-      boostTerm: (term) => (primary.has(term) ? 1 : SYNONYM_STRENGTH),
+      boostTerm: (term) => (crux.has(term) ? CRUX_BOOST : primary.has(term) ? 1 : SYNONYM_STRENGTH),
       combineWith: "OR",
     });
     const total = groups.reduce((s, g) => s + g.weight, 0);

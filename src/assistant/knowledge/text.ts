@@ -50,7 +50,7 @@ const DE_STOP = new Set(
     "sollte darf durfen dürfen muss mussen müssen nicht kein keine ja nein so als auch nur noch schon sehr mehr viel viele alle jede " +
     "jeder jedes bitte sagen sag wissen mochte möchte mochten möchten hallo hi danke richtlinie richtlinien regel regeln shop laden " +
     "info infos frage fragen gibt geben es etwas denn doch mal bekomme bekommen bekommt bekommst erhalte erhalten erhält kriege kriegen " +
-    "benutzen benutze verwenden verwende nutzen nutze machen mache tun noch"
+    "benutzen benutze verwenden verwende nutzen nutze machen mache tun noch vom beim ab ob eure euren eurem eurer deinen deinem deiner ihrer ihres"
   ).split(/\s+/),
 );
 
@@ -90,7 +90,12 @@ export function stemEn(word: string): string {
   return w;
 }
 
+/** German words the umlaut folding would merge with another ("zählt" is not "zahlt"). */
+const DE_IRREGULAR: Partial<Record<string, string>> = { "zählt": "zaehl", "zählen": "zaehl", "gezählt": "zaehl", "zählst": "zaehl" };
+
 export function stemDe(word: string): string {
+  const irregular = DE_IRREGULAR[word];
+  if (irregular !== undefined) return irregular;
   let w = word.replace(/ß/g, "ss").replace(/ä/g, "a").replace(/ö/g, "o").replace(/ü/g, "u").replace(/'/g, "");
   if (/^\d/.test(w)) return w;
   while (w.length > 3) {
@@ -132,7 +137,8 @@ export function analyze(text: string, lang: Lang): string[] {
 
 // --- sentences ----------------------------------------------------------------------------------
 
-const ABBREVIATIONS = /\b(e\.g|i\.e|etc|approx|incl|z\.b|bzw|ca|inkl|ggf|usw|vs|no|nr|st|mr|mrs|dr)\.$/i;
+// A single letter before the period is an abbreviation or initial too ("z. B.", "u. a.").
+const ABBREVIATIONS = /(?:\b(a\.m|p\.m|e\.g|i\.e|etc|approx|incl|z\.b|bzw|ca|inkl|ggf|usw|vs|no|nr|st|mr|mrs|dr)|(?<![\p{L}\p{N}])\p{L})\.$/iu;
 
 /** Splits a passage into sentences (on . ! ? followed by space and a capital, digit or quote). */
 export function sentences(text: string): string[] {
@@ -273,3 +279,6 @@ export function datesIn(text: string): DateMention[] {
 }
 
 export const hasDate = (text: string): boolean => datesIn(text).length > 0;
+
+/** A day of the week named as the time something happens ("on the following Monday", "am Montag"). */
+export const WEEKDAY = /\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)s?\b/i;

@@ -46,7 +46,11 @@ export interface KnowledgeVersions {
 }
 
 export interface Knowledge {
-  classify(storeId: string, text: string, locale: string): Promise<Intent>;
+  /**
+   * `previous`: reads the shopper's previous question in the thread, asked only when the text may
+   * be an elliptical follow-up ("and during the holidays?" after a policy question is one too).
+   */
+  classify(storeId: string, text: string, locale: string, options?: { previous?: () => Promise<string | undefined> }): Promise<Intent>;
   /** `previous`: the shopper's previous question in the thread (an elliptical follow-up is read with it). */
   answer(storeId: string, text: string, locale: string, options?: { previous?: string }): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }>;
 }
