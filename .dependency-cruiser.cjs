@@ -41,6 +41,13 @@ module.exports = {
       to: { path: "^src/", pathNot: "^src/platform/" },
     },
     {
+      name: "no-upward-imports",
+      comment: "A folder inside an API or inside embeddings never imports the files at that folder's top (app.ts, compose.ts, load.ts ...), which import the folders: no parent-child folder cycle. (platform's top files are leaves: config, clock, ids.)",
+      severity: "error",
+      from: { path: "^src/(search|assistant|embeddings|vectors|lexical|tenancy|context)/[^/]+/" },
+      to: { path: "^src/$1/[^/]+\\.ts$" },
+    },
+    {
       name: "no-circular",
       comment: "No import cycles between modules.",
       severity: "error",

@@ -24,7 +24,7 @@ import { loadConfig } from "../src/platform/config.js";
 import { loadEmbeddingModel, resizeForModel, normalizeToChw, type WorkerEmbeddingModel } from "../src/embeddings/runtime.js";
 import { dominantColors } from "../src/embeddings/colors.js";
 import { writeTestModel } from "../src/embeddings/testmodel/build.js";
-import { variedImage } from "../src/embeddings/testmodel/fixtures.js";
+import { variedImage } from "../src/embeddings/fixtures.js";
 import { PLAIN_WORDS, PALETTE } from "../src/embeddings/testmodel/vocabulary.js";
 import type { DecodedImage } from "../src/embeddings/types.js";
 

@@ -16,7 +16,7 @@ import {
   type WorkerEmbeddingModel,
 } from "./runtime.js";
 import { writeTestModel } from "./testmodel/build.js";
-import { TEST_COLOURS, cosine, solidImage, variedImage } from "./testmodel/fixtures.js";
+import { TEST_COLOURS, cosine, solidImage, variedImage } from "./fixtures.js";
 import { fingerprintKey, sameEmbeddingSpace, type DecodedImage } from "./types.js";
 
 let root: string;

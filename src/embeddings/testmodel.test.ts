@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 import { AutoTokenizer, env } from "@huggingface/transformers";
 import { loadEmbeddingModel, type WorkerEmbeddingModel } from "./runtime.js";
 import { buildTestModelFiles, writeTestModel } from "./testmodel/build.js";
-import { TEST_COLOURS, cosine, crop, nearest, productImage, recompress, solidImage, variedImage } from "./testmodel/fixtures.js";
+import { TEST_COLOURS, cosine, crop, nearest, productImage, recompress, solidImage, variedImage } from "./fixtures.js";
 import { COLOUR_WORDS, PALETTE, allWords } from "./testmodel/vocabulary.js";
 import type { DecodedImage } from "./types.js";
 

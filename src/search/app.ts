@@ -76,6 +76,6 @@ export async function buildSearchApp(ctx: AppContext, options: SearchBuildOption
   await feedbackRoutes(app, services);
   await widgetRoutes(app, ctx, services);
   await adminRoutes(app, services);
-  await portalRoutes(app, ctx, services);
+  await portalRoutes(app, ctx, services.repositories);
   return app;
 }

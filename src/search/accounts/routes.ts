@@ -4,9 +4,9 @@ import type { App } from "../../platform/http/app.js";
 import { Email, searchErrors } from "../../platform/http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
 import { prefersHtml } from "../../platform/http/negotiate.js";
-import type { SearchServices } from "../compose.js";
+import type { AccountsService } from "./service.js";
 
-export async function accountRoutes(app: App, { accounts: service }: Pick<SearchServices, "accounts">) {
+export async function accountRoutes(app: App, { accounts: service }: { accounts: AccountsService }) {
 
   app.post(
     "/register",

@@ -5,7 +5,7 @@ import type { FastifyRequest } from "fastify";
 import type { App } from "../../platform/http/app.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { searchErrors, bearerSecurity } from "../../platform/http/schemas.js";
-import type { SearchServices } from "../compose.js";
+import type { AdminService } from "./service.js";
 import { ListQuery, ListResponse, PlanBody, PlanResponse, SlugParams } from "./schemas.js";
 
 
@@ -15,7 +15,7 @@ export async function requireSuperAdmin(request: FastifyRequest): Promise<void> 
   if (p?.kind !== "user" || !p.isSuperAdmin) throw new AppError("forbidden", "This needs a platform super admin.");
 }
 
-export async function adminRoutes(app: App, { admin: service }: Pick<SearchServices, "admin">) {
+export async function adminRoutes(app: App, { admin: service }: { admin: AdminService }) {
 
   app.get(
     "/v1/admin/stores",

@@ -3,7 +3,7 @@ import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import { bearerSecurity, Email, searchErrors } from "../../platform/http/schemas.js";
 import { bearerOf } from "../../tenancy/authenticate.js";
-import type { SearchServices } from "../compose.js";
+import type { AuthService } from "./service.js";
 
 const TokenResponse = Type.Object({
   access_token: Type.String(),
@@ -33,7 +33,7 @@ const LoginResponse = Type.Object({
   client_name: Type.Optional(Type.String({ description: "The store's name when the user has exactly one store" })),
 });
 
-export async function authRoutes(app: App, { auth: service }: Pick<SearchServices, "auth">) {
+export async function authRoutes(app: App, { auth: service }: { auth: AuthService }) {
 
   // The machine grant accepts form-urlencoded bodies only: JSON is refused with 415.
   await app.register(async (scope: App) => {

@@ -16,7 +16,8 @@ import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import { PLANS, PLAN_CURRENCY, PlanNameSchema, isPaidPlan } from "../../tenancy/plans.js";
 import type { UsageMeter } from "./usage-meter.js";
-import type { SearchServices } from "../compose.js";
+import type { BillingService } from "./service.js";
+import type { StripeGateway } from "./stripe.js";
 import { Checkout, CurrentPlan, Invoice, PlanRow, Usage } from "./schemas.js";
 
 import { PAGE_HEADERS, cancelledPage, checkoutPage, completedPage, errorPage, returnPage } from "./pages.js";
@@ -32,7 +33,7 @@ export function installUsageMeter(app: App, meter: UsageMeter): void {
   app.addHook("onClose", async () => meter.close());
 }
 
-export async function billingRoutes(app: App, ctx: AppContext, { billing: service, stripe }: Pick<SearchServices, "billing" | "stripe">) {
+export async function billingRoutes(app: App, ctx: AppContext, { billing: service, stripe }: { billing: BillingService; stripe: StripeGateway }) {
   const testMode = !stripe.enabled;
   if (testMode && ctx.config.env === "production" && ctx.config.billing.enabled) {
     app.log.warn("STRIPE_SECRET_KEY is not set: POST /v1/billing/checkout uses the local TEST MODE page, so store owners can change plans without paying");

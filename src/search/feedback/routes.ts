@@ -15,10 +15,10 @@ import {
   SuggestionsQuery,
   SuggestionsResponse,
 } from "./schemas.js";
-import type { SearchServices } from "../compose.js";
+import type { FeedbackService } from "./service.js";
 
 
-export async function feedbackRoutes(app: App, { feedback: service }: Pick<SearchServices, "feedback">) {
+export async function feedbackRoutes(app: App, { feedback: service }: { feedback: FeedbackService }) {
 
   app.post(
     "/v1/search/feedback",

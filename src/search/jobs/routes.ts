@@ -6,9 +6,9 @@ import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import { ProductInput } from "../products/schemas.js";
 import { BULK_MAX_ITEMS } from "./service.js";
-import type { SearchServices } from "../compose.js";
+import type { BulkJobsService } from "./service.js";
 
-export async function jobRoutes(app: App, { bulkJobs: bulk }: Pick<SearchServices, "bulkJobs">) {
+export async function jobRoutes(app: App, { bulkJobs: bulk }: { bulkJobs: BulkJobsService }) {
 
   app.post(
     "/v1/products/bulk",

@@ -27,7 +27,7 @@ import { loadWidgetFiles, type WIDGET_FILES } from "../../shared/chat-files.js";
 import { ensurePortalBuilt, PORTAL_DIST } from "./build.js";
 import { prefersHtml } from "../../platform/http/negotiate.js";
 import { productImageRoutes } from "./images.js";
-import type { SearchServices } from "../compose.js";
+import type { ProductsRepository } from "../products/repository.js";
 
 const TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -67,8 +67,8 @@ const RESERVED = new Set(["v1", "oauth", "docs", "health", "metrics", "billing",
 const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const page = { schema: { hide: true }, config: { auth: "none" as const } };
 
-export async function portalRoutes(app: App, ctx: AppContext, services: Pick<SearchServices, "repositories">) {
-  await productImageRoutes(app, ctx, services.repositories.products);
+export async function portalRoutes(app: App, ctx: AppContext, services: { products: ProductsRepository }) {
+  await productImageRoutes(app, ctx, services.products);
   const base = ctx.config.publicBaseUrl;
   const chatBase = ctx.config.chatPublicBaseUrl;
   const csp = portalCsp(new URL(chatBase).origin);

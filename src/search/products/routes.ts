@@ -5,11 +5,12 @@ import { searchErrors } from "../../platform/http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import { ImageUrl, IndexResponse, Metadata, ProductId, ProductInput, ProductView } from "./schemas.js";
-import type { SearchServices } from "../compose.js";
+import type { DemoCatalogue } from "./demo.js";
+import type { ProductsService } from "./service.js";
 
 const tags = ["products"];
 
-export async function productRoutes(app: App, { products, demo }: Pick<SearchServices, "demo" | "products">) {
+export async function productRoutes(app: App, { products, demo }: { demo: DemoCatalogue; products: ProductsService }) {
 
   app.post(
     "/v1/products",

@@ -28,7 +28,6 @@ import {
 } from "./schemas.js";
 import { modelStatus } from "./model.js";
 import { SearchService, type Common, type SearchResponse, type TextRanking, type UnderstandMode } from "./service.js";
-import type { SearchServices } from "../compose.js";
 
 const tags = ["search"];
 const errors = searchErrors(400, 401, 403, 413, 415, 422, 429, 503);
@@ -84,7 +83,7 @@ function jsonModes(service: SearchService) {
   } satisfies Record<(typeof BATCH_TYPES)[number], { schema: TSchema; run: (storeId: string, body: unknown) => Promise<SearchResponse> }>;
 }
 
-export async function searchRoutes(app: App, ctx: AppContext, { search: service }: Pick<SearchServices, "search">) {
+export async function searchRoutes(app: App, ctx: AppContext, { search: service }: { search: SearchService }) {
   const modes = jsonModes(service);
   // Every search response names the active model (X-Shopsight-Model), errors included.
   const modelHeader = async (_request: FastifyRequest, reply: FastifyReply) => {

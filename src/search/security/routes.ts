@@ -7,7 +7,11 @@ import { actorUserIdOf, requireRole, storeOf, userIdOf } from "../../tenancy/aut
 import { API_KEY_SCOPE_AREAS, storeRoute } from "../../tenancy/permissions.js";
 import { API_KEY_DEFAULT_DAYS, API_KEY_MAX_DAYS } from "./api-keys.js";
 import { FAILED_LOGIN_WINDOW_HOURS } from "./overview.js";
-import type { SearchServices } from "../compose.js";
+import type { AccountsService } from "../accounts/service.js";
+import type { ApiKeysService } from "./api-keys.js";
+import type { IpAllowlistService } from "./ip-allowlist.js";
+import type { SecurityOverviewService } from "./overview.js";
+import type { TwoFactorService } from "./service.js";
 
 const TotpBody = Type.Object(
   { totp_code: Type.String({ pattern: "^[0-9]{6}$", description: "6-digit code from the authenticator app" }) },
@@ -94,7 +98,7 @@ const Overview = Type.Object({
 const KeyParams = Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 const EntryParams = Type.Object({ entry_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 
-export async function securityRoutes(app: App, { twoFactor, accounts, apiKeys, ipAllowlist: allowlist, securityOverview: overview }: Pick<SearchServices, "accounts" | "apiKeys" | "ipAllowlist" | "securityOverview" | "twoFactor">) {
+export async function securityRoutes(app: App, { twoFactor, accounts, apiKeys, ipAllowlist: allowlist, securityOverview: overview }: { accounts: AccountsService; apiKeys: ApiKeysService; ipAllowlist: IpAllowlistService; securityOverview: SecurityOverviewService; twoFactor: TwoFactorService }) {
 
   app.post(
     "/v1/security/2fa/setup",

@@ -11,7 +11,8 @@ import { storeRoute } from "../../tenancy/permissions.js";
 import { GroupId, MemberView, RoleSchema } from "../users/schemas.js";
 import { actorOf } from "../users/routes.js";
 import { INVITE_ACCEPT_PATH } from "./service.js";
-import type { SearchServices } from "../compose.js";
+import type { TeamService } from "./service.js";
+import type { UsersService } from "../users/service.js";
 
 const tags = ["team"];
 const DateTime = Type.String({ format: "date-time" });
@@ -45,7 +46,7 @@ const InviteView = Type.Object({
 
 const MemberParams = Type.Object({ user_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 
-export async function teamRoutes(app: App, { team, users }: Pick<SearchServices, "team" | "users">) {
+export async function teamRoutes(app: App, { team, users }: { team: TeamService; users: UsersService }) {
 
   app.post(
     "/v1/team/invite",

@@ -10,7 +10,7 @@ import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import { GroupId, GroupView, MemberView, PermissionName, RoleSchema } from "./schemas.js";
 import { type Actor } from "./service.js";
-import type { SearchServices } from "../compose.js";
+import type { UsersService } from "./service.js";
 
 
 /** The acting principal as the users/team services see it. */
@@ -38,7 +38,7 @@ export function replacementFor(method: string, rest: string): { method: string; 
   return { method: "PATCH", path: member };
 }
 
-export async function userRoutes(app: App, { users }: Pick<SearchServices, "users">) {
+export async function userRoutes(app: App, { users }: { users: UsersService }) {
 
   app.post(
     "/v1/users",

@@ -5,13 +5,13 @@ import { searchErrors } from "../../platform/http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import { WEBHOOK_EVENTS } from "./events.js";
-import type { SearchServices } from "../compose.js";
+import type { WebhooksService } from "./service.js";
 import { Webhook } from "./schemas.js";
 
 const tags = ["webhooks"];
 const idParams = Type.Object({ webhook_id: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
 
-export async function webhookRoutes(app: App, { webhooks: service }: Pick<SearchServices, "webhooks">) {
+export async function webhookRoutes(app: App, { webhooks: service }: { webhooks: WebhooksService }) {
 
   app.post(
     "/v1/search/webhooks",

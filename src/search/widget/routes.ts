@@ -32,7 +32,8 @@ import { common as commonOf, understandMode, type CommonFields } from "../search
 import type { Common } from "../search/service.js";
 import { canonicalOrigin } from "./origins.js";
 import { WIDGET_KEY_MAX_ACTIVE, WIDGET_KEY_MAX_ORIGINS, type WidgetCaller } from "./service.js";
-import type { SearchServices } from "../compose.js";
+import type { FeedbackService } from "../feedback/service.js";
+import type { WidgetKeysService, WidgetSearchService } from "./service.js";
 import { WidgetSearchResponseSchema } from "./schemas.js";
 
 declare module "fastify" {
@@ -115,7 +116,7 @@ function allowOrigin(reply: FastifyReply, origin: string): void {
 }
 
 
-export async function widgetRoutes(app: App, ctx: AppContext, { widgetKeys: keys, widgetSearch: search, feedback }: Pick<SearchServices, "feedback" | "widgetKeys" | "widgetSearch">) {
+export async function widgetRoutes(app: App, ctx: AppContext, { widgetKeys: keys, widgetSearch: search, feedback }: { feedback: FeedbackService; widgetKeys: WidgetKeysService; widgetSearch: WidgetSearchService }) {
   // The drop-in script, read once at start. It holds no secret: the page passes its public key.
   const script = loadScript(fileURLToPath(new URL("../../../web/widget/widget.js", import.meta.url)));
   const perClient = ctx.limiters({ name: "widget-client", ...WIDGET_RATE_LIMITS.perClient });

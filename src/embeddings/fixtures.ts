@@ -4,8 +4,8 @@
 // sharp so they go through real JPEG/PNG codecs.
 
 import sharp from "sharp";
-import type { DecodedImage } from "../types.js";
-import { mulberry32 } from "../../platform/prng.js";
+import type { DecodedImage } from "./types.js";
+import { mulberry32 } from "../platform/prng.js";
 
 /**
  * Everyday sRGB values (0–255) for the test model's basic colours — deliberately not the model's
