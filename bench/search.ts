@@ -5,14 +5,14 @@
 //    and PostgreSQL + pgvector, p50/p95 unfiltered and filtered, recall@10 vs exact.
 // 2. Full HTTP text search through the real Search API: one store with `--count` products
 //    (synthetic clustered vectors of the model's dimension, real rows and metadata), a real
-//    listener on loopback; p50/p95 of sequential requests unfiltered and with a category filter
-//    (~20 % of the store), then requests/s with 2 concurrent clients for `--seconds`
+//    listener on loopback; p50/p95 of sequential requests unfiltered and with a price filter
+//    (price_max 49: 20 % of the store), then requests/s with 2 concurrent clients for `--seconds`
 //    (autocannon). For SQLite and, when TEST_DATABASE_URL is set, PostgreSQL. The model is the
 //    built-in tiny test model unless `--model DIR` names a model folder (e.g.
 //    ../shared/models/fashion-clip-small: real text-encoding cost; the tiny model's is near zero).
 // 3. Fused vs visual text search (issue 15): p50/p95 of `semantic_weight: 1` (visual only)
 //    against fused ranking (`semantic_weight: 0.5` blend and rrf, and the model's default), lexical
-//    only, unfiltered and filtered; the variants' requests interleaved (one of each per round, same
+//    only, unfiltered and filtered (price_max 49: 20 % of the store); the variants' requests interleaved (one of each per round, same
 //    query), so load from elsewhere weighs on all alike. Two query streams:
 //      repeated — eight popular queries over and over (the query-embedding cache and, on SQLite,
 //                 the lexical ranking cache answer all but the first of each);
@@ -105,10 +105,9 @@ function shuffled<T>(xs: T[], seed: number): T[] {
   return out;
 }
 
-/** What the store holds and what it is asked: product i's metadata, the categories, the query streams. */
+/** What the store holds and what it is asked: product i's metadata, the query streams. */
 interface Catalogue {
   metadata(i: number): Record<string, unknown> & { name: string; category: string };
-  categories: string[];
   repeated: string[];
   fresh: string[];
 }
@@ -126,8 +125,6 @@ function realCatalogue(): Catalogue {
     phrases.add(p.articleType);
   }
   const fresh = shuffled([...phrases], 15);
-  const byCount = new Map<string, number>();
-  for (const p of products) byCount.set(p.articleType, (byCount.get(p.articleType) ?? 0) + 1);
   return {
     metadata: (i) => {
       const p = products[i % products.length]!;
@@ -136,8 +133,6 @@ function realCatalogue(): Catalogue {
       );
       return { name: p.name, category: p.articleType, color_name: p.baseColour, price: 10 + (i % 200), ...extra };
     },
-    // The five most common article types (the category filter's values).
-    categories: [...byCount].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([t]) => t),
     repeated: fresh.slice(0, 8),
     fresh,
   };
@@ -151,7 +146,6 @@ function syntheticCatalogue(): Catalogue {
       const category = SYNTHETIC_CATEGORIES[i % SYNTHETIC_CATEGORIES.length]!;
       return { name: productName(i, category), category, price: 10 + (i % 200), brand: `brand-${i % 20}` };
     },
-    categories: SYNTHETIC_CATEGORIES,
     repeated: SYNTHETIC_QUERIES,
     fresh: shuffled(fresh, 15),
   };
@@ -266,7 +260,7 @@ async function httpBench(kind: "sqlite" | "postgres", catalogue: Catalogue) {
         query: queries[i % queries.length],
         limit: 10,
         ...v.ranking,
-        ...(v.filtered ? { category: catalogue.categories[i % catalogue.categories.length] } : {}),
+        ...(v.filtered ? { price_max: 49 } : {}),
       });
       const ms = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<VariantName, number[]>;
       for (let i = 0; i < ROUNDS + 20; i++) {
@@ -347,14 +341,14 @@ async function main() {
     const t = r.repeated;
     console.log(
       `${r.engine.padEnd(24)} seed ${r.seedS.toFixed(1)} s | unfiltered p50 ${t.visual.p50.toFixed(2)} ms p95 ${t.visual.p95.toFixed(2)} ms | ` +
-        `category filter p50 ${t.visualFiltered.p50.toFixed(2)} ms p95 ${t.visualFiltered.p95.toFixed(2)} ms | ` +
+        `price filter p50 ${t.visualFiltered.p50.toFixed(2)} ms p95 ${t.visualFiltered.p95.toFixed(2)} ms | ` +
         `2 clients ${SECONDS} s: ${r.rps.toFixed(0)} req/s (p50 ${r.latency.p50} ms, p97.5 ${r.latency.p97_5} ms, non-2xx ${r.non2xx}, errors ${r.errors})`,
     );
     fusedLines.push(formatFused(r.engine, "repeated", r.repeated), formatFused(r.engine, "new", r.fresh));
   }
   console.log(`\n== Fused vs visual text search, ${ROUNDS} rounds, p50 / p95 ms (p50 × visual's); fused = semantic_weight 0.5, default = the model's`);
   console.log(
-    ["engine".padEnd(22), "queries".padEnd(9), "visual".padEnd(16), "blend".padEnd(24), "rrf".padEnd(24), "default".padEnd(24), "blend + filter (× vis.)".padEnd(24), "lexical only"].join(" | "),
+    ["engine".padEnd(22), "queries".padEnd(9), "visual".padEnd(16), "blend".padEnd(24), "rrf".padEnd(24), "default".padEnd(24), "blend + price filter (× visual filtered)".padEnd(24), "lexical only"].join(" | "),
   );
   for (const line of fusedLines) console.log(line);
 }

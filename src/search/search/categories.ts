@@ -21,7 +21,7 @@ const caches = new WeakMap<AppContext, Map<string, Entry>>();
 /** The store's category vocabulary, from the cache when it is current. */
 export function storeCategories(ctx: AppContext, repo: SearchRepository, storeId: string): Promise<CategoryVocabulary> {
   let cache = caches.get(ctx);
-  if (!cache) caches.set(ctx, (cache = new Map()));
+  if (!cache) caches.set(ctx, (cache = new Map<string, Entry>()));
   const version = textVersion(storeId);
   const now = ctx.clock.now();
   const hit = cache.get(storeId);

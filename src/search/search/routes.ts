@@ -50,7 +50,7 @@ const ranking = (b: TextRanking): TextRanking => ({ semantic_weight: b.semantic_
 /** `understand` as sent: true → boost, false / absent → off. */
 export const understandMode = (u: unknown): UnderstandMode => (u === true ? "boost" : u === "boost" || u === "filter" ? u : "off");
 
-const isMultipart = (request: FastifyRequest) => String(request.headers["content-type"] ?? "").startsWith("multipart/form-data");
+const isMultipart = (request: FastifyRequest) => (request.headers["content-type"] ?? "").startsWith("multipart/form-data");
 
 function parseRegion(text: string): Region {
   try {
@@ -152,7 +152,7 @@ export async function searchRoutes(app: App, ctx: AppContext) {
       if (!isMultipart(request)) return modes["multi-image"].run(storeOf(request).id, request.body);
       const b = request.body as Static<typeof MultiImageMultipart>;
       const files = (Array.isArray(b.images) ? b.images : [b.images]);
-      return service.multiImage(storeOf(request).id, { files }, b.mode ?? "average", common(b));
+      return service.multiImage(storeOf(request).id, { files }, b.mode, common(b));
     },
   );
 
