@@ -135,7 +135,7 @@ export class LexicalRepository {
     const run = (all: boolean) =>
       ranked(all ? "and" : "or", () => (this.dialect === "sqlite" ? this.fts(storeId, terms, all, depth, ids) : this.tsquery(storeId, terms, all, depth, ids)));
     let exact = keep(await run(true));
-    if (exact.length < Math.min(enough, k) && terms.length > 1) exact = keep(await run(false));
+    if (exact.length < Math.min(enough, k) && terms.length > 1) exact = await this.withAll(storeId, terms, exact, keep(await run(false)), k);
     if (exact.length > 0) return { hits: exact, fuzzy: false };
     return { hits: keep(await ranked("trigram", () => this.trigram(storeId, terms, depth, ids))), fuzzy: true };
   }
@@ -163,8 +163,29 @@ export class LexicalRepository {
     return best(r.rows.map((row) => ({ productId: row.product_id, score: -row.s })), k);
   }
 
+  /**
+   * The OR-ed query's hits, with the products holding every word (`all`) among them even where
+   * bounded scoring left them out; their score under the OR-ed query is the same bm25 on SQLite
+   * (the same phrases) and is looked up by id on PostgreSQL (ts_rank differs between & and |).
+   */
+  private async withAll(storeId: string, terms: string[], all: LexicalHit[], any: LexicalHit[], k: number): Promise<LexicalHit[]> {
+    const seen = new Set(any.map((h) => h.productId));
+    const missing = all.filter((h) => !seen.has(h.productId));
+    if (missing.length === 0) return any;
+    if (this.dialect === "sqlite") return best([...any, ...missing], k);
+    const query = LexicalRepository.tsQueryText(terms, false);
+    const r = await sql<{ product_id: string; s: number }>`
+      SELECT product_id, ts_rank(document, to_tsquery('english', ${query})) AS s
+      FROM product_text WHERE store_id = ${storeId} AND product_id = ANY (${missing.map((h) => h.productId)}::text[])`.execute(this.db);
+    return best([...any, ...r.rows.map((row) => ({ productId: row.product_id, score: row.s }))], k);
+  }
+
+  private static tsQueryText(terms: string[], all: boolean): string {
+    return terms.map((t, i) => (LexicalRepository.prefixed(terms, i) ? `${t}:*` : t)).join(all ? " & " : " | ");
+  }
+
   private async tsquery(storeId: string, terms: string[], all: boolean, k: number, ids: string | null): Promise<LexicalHit[]> {
-    const query = terms.map((t, i) => (LexicalRepository.prefixed(terms, i) ? `${t}:*` : t)).join(all ? " & " : " | ");
+    const query = LexicalRepository.tsQueryText(terms, all);
     const restrict = ids === null ? sql`` : sql`AND product_id = ANY (SELECT jsonb_array_elements_text(${ids}::jsonb))`;
     const r = await sql<{ product_id: string; s: number }>`
       SELECT product_id, ts_rank(document, q) AS s
