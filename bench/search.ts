@@ -42,6 +42,7 @@ import { LexicalRepository } from "../src/lexical/repository.js";
 import { lexicalCacheOf } from "../src/lexical/cache.js";
 import { formatVectorBench, runVectorBench } from "./vectors.js";
 import { testEnv } from "../test/support/env.js";
+import { readDataset } from "../eval/search/dataset.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const DATASET = path.resolve(here, "../../shared/datasets/fashion-products/products.jsonl");
@@ -76,17 +77,6 @@ const TYPES: Record<string, string[]> = {
 const productName = (i: number, category: string) =>
   `${COLOURS[(i * 7) % COLOURS.length]} ${TYPES[category]![i % 3]} ${["classic", "slim", "summer", "winter"][i % 4]} ${i}`;
 
-interface DatasetProduct {
-  id: string;
-  name: string;
-  gender: string;
-  masterCategory: string;
-  subCategory: string;
-  articleType: string;
-  baseColour: string;
-  season: string | null;
-  usage: string | null;
-}
 
 /** A deterministic shuffle (mulberry32), so every run asks the same queries in the same order. */
 function shuffled<T>(xs: T[], seed: number): T[] {
@@ -113,11 +103,7 @@ interface Catalogue {
 }
 
 function realCatalogue(): Catalogue {
-  const products = fs
-    .readFileSync(DATASET, "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as DatasetProduct);
+  const products = readDataset(DATASET);
   const phrases = new Set<string>();
   for (const p of products) {
     phrases.add(`${p.baseColour} ${p.articleType}`);

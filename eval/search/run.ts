@@ -37,6 +37,7 @@ import { createContext } from "../../src/context/context.js";
 import { buildSearchApp } from "../../src/search/app.js";
 import { AccountsService } from "../../src/search/accounts/service.js";
 import { lexicalLimits } from "../../src/lexical/repository.js";
+import { readDataset, type DatasetProduct } from "./dataset.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const { values: args } = parseArgs({
@@ -54,18 +55,7 @@ if (!["full", "name", "sparse"].includes(args.metadata!)) throw new Error("--met
 if (args["lexical-scored-max"] !== undefined) lexicalLimits.scoredMax = Number(args["lexical-scored-max"]);
 const CONCURRENCY = Number(args.concurrency);
 
-interface Product {
-  id: string;
-  name: string;
-  gender: string;
-  masterCategory: string;
-  subCategory: string;
-  articleType: string;
-  baseColour: string;
-  season: string | null;
-  usage: string | null;
-  image: string;
-}
+type Product = DatasetProduct;
 
 interface Query {
   text: string;
@@ -129,11 +119,7 @@ const summarise = (ms: { p: number; ndcg: number; r: number }[]): Scores => ({
 
 async function main() {
   const started = performance.now();
-  const all = fs
-    .readFileSync(path.join(args.dataset!, "products.jsonl"), "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Product);
+  const all = readDataset(path.join(args.dataset!, "products.jsonl"));
   const test = all.filter((p) => sha1mod(p.id, 5) === 0);
   const offline = JSON.parse(fs.readFileSync(path.join(args.model!, "eval.json"), "utf8")).model;
   console.log(
