@@ -1,4 +1,5 @@
-// `npm run eval:search [-- --dataset DIR] [--model DIR] [--metadata full|name] [--concurrency 4] [--max-names N]`
+// `npm run eval:search [-- --dataset DIR] [--model DIR] [--metadata full|name|sparse] [--concurrency 4] [--max-names N]
+//                       [--lexical-scored-max N]`
 //
 // Relevance of text search through the real Search API (issue 15), on material nobody here wrote:
 // the test split of ../shared/datasets/fashion-products (test = int(sha1(id), 16) % 5 == 0, the
@@ -9,7 +10,12 @@
 //    server for the images (OUTBOUND_ALLOW_PRIVATE), and indexes every test product through
 //    POST /v1/products with the metadata a store would send: name, category (articleType),
 //    color_name (baseColour) and the other attributes (gender, master/sub category, season,
-//    usage); `--metadata name` sends the name only.
+//    usage); `--metadata name` sends the name only; `--metadata sparse` sends the name without its
+//    colour and article-type words (and no other field), so that the colour+type and type-only
+//    queries must be answered by the images (visual evidence) while brand, gender and style words
+//    still match lexically. `--lexical-scored-max N` lowers the number of matches the lexical index
+//    scores per query (src/lexical/repository.ts, SCORED_MAX = 1,000; the test split is smaller
+//    than that) to see what bounded scoring costs in relevance on a store N is small against.
 // 2. Query sets (as in the model's eval.json): colour+type "{baseColour} {articleType}" (pairs with
 //    ≥ 5 test products; relevant = same colour and type), type-only "{articleType}" (≥ 5;
 //    relevant = same type), each product's own name (relevant = that product), image→image by
@@ -30,6 +36,8 @@ import { loadConfig } from "../../src/platform/config.js";
 import { createContext } from "../../src/context/context.js";
 import { buildSearchApp } from "../../src/search/app.js";
 import { composeSearch } from "../../src/search/compose.js";
+import { lexicalLimits } from "../../src/lexical/repository.js";
+import { readDataset, type DatasetProduct } from "./dataset.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const { values: args } = parseArgs({
@@ -40,28 +48,38 @@ const { values: args } = parseArgs({
     concurrency: { type: "string", default: "4" },
     "max-names": { type: "string", default: "0" },
     "dev-names": { type: "string", default: "300" },
+    "lexical-scored-max": { type: "string" },
   },
 });
+if (!["full", "name", "sparse"].includes(args.metadata!)) throw new Error("--metadata is full, name or sparse");
+if (args["lexical-scored-max"] !== undefined) lexicalLimits.scoredMax = Number(args["lexical-scored-max"]);
 const CONCURRENCY = Number(args.concurrency);
 
-interface Product {
-  id: string;
-  name: string;
-  gender: string;
-  masterCategory: string;
-  subCategory: string;
-  articleType: string;
-  baseColour: string;
-  season: string | null;
-  usage: string | null;
-  image: string;
-}
+type Product = DatasetProduct;
 
 interface Query {
   text: string;
   relevant: Set<string>;
   /** Left out of the ranking (image→image: the query product). */
   exclude?: string;
+}
+
+/**
+ * The product's name without its colour and article-type words (`--metadata sparse`): each word of
+ * the colour and of the type is dropped, with its plural / singular forms ("Shirts" drops "Shirt").
+ */
+function sparseName(p: Pick<Product, "name" | "baseColour" | "articleType">): string {
+  const stems = new Set(
+    `${p.baseColour} ${p.articleType}`
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean)
+      .map((w) => w.replace(/(es|s)$/, "")),
+  );
+  return p.name
+    .split(/\s+/)
+    .filter((w) => !stems.has(w.toLowerCase().replace(/[^a-z0-9]+/g, "").replace(/(es|s)$/, "")))
+    .join(" ");
 }
 
 const sha1mod = (s: string, m: number) => Number(BigInt(`0x${createHash("sha1").update(s).digest("hex")}`) % BigInt(m));
@@ -101,14 +119,12 @@ const summarise = (ms: { p: number; ndcg: number; r: number }[]): Scores => ({
 
 async function main() {
   const started = performance.now();
-  const all = fs
-    .readFileSync(path.join(args.dataset!, "products.jsonl"), "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Product);
+  const all = readDataset(path.join(args.dataset!, "products.jsonl"));
   const test = all.filter((p) => sha1mod(p.id, 5) === 0);
   const offline = JSON.parse(fs.readFileSync(path.join(args.model!, "eval.json"), "utf8")).model;
-  console.log(`eval:search — ${test.length} test products of ${all.length}; model ${args.model}; metadata: ${args.metadata}`);
+  console.log(
+    `eval:search — ${test.length} test products of ${all.length}; model ${args.model}; metadata: ${args.metadata}; lexical scoring at most ${lexicalLimits.scoredMax} matches per query`,
+  );
 
   // --- image server and service ------------------------------------------------------------
   const images = http.createServer((req, res) => {
@@ -152,7 +168,9 @@ async function main() {
       const metadata =
         args.metadata === "name"
           ? { name: p.name }
-          : {
+          : args.metadata === "sparse"
+            ? { name: sparseName(p) }
+            : {
               name: p.name,
               category: p.articleType,
               color_name: p.baseColour,

@@ -72,6 +72,11 @@ export class QueryEmbeddingCache {
     return (await Promise.all(promises)).map((v) => v.slice());
   }
 
+  /** Forgets every cached vector (benchmarks measuring queries never seen before). */
+  clear(): void {
+    this.models.clear();
+  }
+
   stats(): QueryCacheStats {
     let size = 0;
     for (const entries of this.models.values()) size += entries.size;

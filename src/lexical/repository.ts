@@ -7,6 +7,15 @@
 //     same way, so products holding more of the words still come first. AND-first keeps the
 //     lexical evidence specific and keeps the engines from scoring every product that holds one
 //     common word (the cost of a query grows with the number of products it matches).
+//   Bounded scoring: the engines score every product they rank, and a query whose words are
+//     common in a large store (a colour, a product type, "men") matches thousands; its cost grows
+//     with them. At most `lexicalLimits.scoredMax` (SCORED_MAX) matches are scored per query (or
+//     the depth asked for, when larger): all of them when there are no more, otherwise the most
+//     recently indexed ones on SQLite (FTS5 walks its index by rowid, newest first, without a
+//     sort) and the first ones in table order on PostgreSQL (the GIN bitmap's heap order). A query
+//     matching more products than that is unspecific: its words alone do not tell which of them
+//     is best, the visual evidence of fused ranking does. Results are then ranked by score in
+//     the process (score descending, product_id ascending: the order the SQL used to give).
 //   SQLite: FTS5 with porter stemming, ranked by bm25 with per-column weights (BM25_WEIGHTS).
 //   PostgreSQL: weighted tsvector (A name; B brand, category, colour; C tags, description;
 //     D other metadata) matched through its GIN index by `to_tsquery('english', …)` (& for AND,
@@ -34,6 +43,9 @@ export const BM25_WEIGHTS: Record<(typeof LEXICAL_FIELDS)[number], number> = {
 };
 
 const MAX_TERMS = 16;
+/** Most matches scored per lexical query (see the header); one object so an evaluation can vary it. */
+export const SCORED_MAX = 1000;
+export const lexicalLimits = { scoredMax: SCORED_MAX };
 /** The last word of a query is matched as a prefix too when it has this many letters. */
 const PREFIX_MIN = 2;
 /** Candidate sets up to this size go into the query; larger ones filter a deeper result list. */
@@ -43,6 +55,14 @@ const POST_FILTER_DEPTH = 2000;
 /** The words of a query as the index sees them: lower-case letters and digits. */
 export function queryTerms(text: string): string[] {
   return [...new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => t.length > 0))].slice(0, MAX_TERMS);
+}
+
+/** How many matches a query asking for `k` scores (see the header). */
+const scoredLimit = (k: number) => Math.max(k, lexicalLimits.scoredMax);
+
+/** The `k` best hits, score descending, ties by product_id. */
+function best(hits: LexicalHit[], k: number): LexicalHit[] {
+  return hits.sort((a, b) => b.score - a.score || (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0)).slice(0, k);
 }
 
 function trigrams(terms: string[]): string[] {
@@ -115,7 +135,7 @@ export class LexicalRepository {
     const run = (all: boolean) =>
       ranked(all ? "and" : "or", () => (this.dialect === "sqlite" ? this.fts(storeId, terms, all, depth, ids) : this.tsquery(storeId, terms, all, depth, ids)));
     let exact = keep(await run(true));
-    if (exact.length < Math.min(enough, k) && terms.length > 1) exact = keep(await run(false));
+    if (exact.length < Math.min(enough, k) && terms.length > 1) exact = await this.withAll(storeId, terms, exact, keep(await run(false)), k);
     if (exact.length > 0) return { hits: exact, fuzzy: false };
     return { hits: keep(await ranked("trigram", () => this.trigram(storeId, terms, depth, ids))), fuzzy: true };
   }
@@ -139,19 +159,40 @@ export class LexicalRepository {
       SELECT d.product_id, bm25(product_fts, ${weights}) AS s
       FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
       WHERE product_fts MATCH ${match} AND d.store_id = ${storeId} ${restrict}
-      ORDER BY s, d.product_id LIMIT ${k}`.execute(this.db);
-    return r.rows.map((row) => ({ productId: row.product_id, score: -row.s }));
+      ORDER BY product_fts.rowid DESC LIMIT ${scoredLimit(k)}`.execute(this.db);
+    return best(r.rows.map((row) => ({ productId: row.product_id, score: -row.s })), k);
+  }
+
+  /**
+   * The OR-ed query's hits, with the products holding every word (`all`) among them even where
+   * bounded scoring left them out; their score under the OR-ed query is the same bm25 on SQLite
+   * (the same phrases) and is looked up by id on PostgreSQL (ts_rank differs between & and |).
+   */
+  private async withAll(storeId: string, terms: string[], all: LexicalHit[], any: LexicalHit[], k: number): Promise<LexicalHit[]> {
+    const seen = new Set(any.map((h) => h.productId));
+    const missing = all.filter((h) => !seen.has(h.productId));
+    if (missing.length === 0) return any;
+    if (this.dialect === "sqlite") return best([...any, ...missing], k);
+    const query = LexicalRepository.tsQueryText(terms, false);
+    const r = await sql<{ product_id: string; s: number }>`
+      SELECT product_id, ts_rank(document, to_tsquery('english', ${query})) AS s
+      FROM product_text WHERE store_id = ${storeId} AND product_id = ANY (${missing.map((h) => h.productId)}::text[])`.execute(this.db);
+    return best([...any, ...r.rows.map((row) => ({ productId: row.product_id, score: row.s }))], k);
+  }
+
+  private static tsQueryText(terms: string[], all: boolean): string {
+    return terms.map((t, i) => (LexicalRepository.prefixed(terms, i) ? `${t}:*` : t)).join(all ? " & " : " | ");
   }
 
   private async tsquery(storeId: string, terms: string[], all: boolean, k: number, ids: string | null): Promise<LexicalHit[]> {
-    const query = terms.map((t, i) => (LexicalRepository.prefixed(terms, i) ? `${t}:*` : t)).join(all ? " & " : " | ");
+    const query = LexicalRepository.tsQueryText(terms, all);
     const restrict = ids === null ? sql`` : sql`AND product_id = ANY (SELECT jsonb_array_elements_text(${ids}::jsonb))`;
     const r = await sql<{ product_id: string; s: number }>`
       SELECT product_id, ts_rank(document, q) AS s
       FROM product_text, to_tsquery('english', ${query}) AS q
       WHERE store_id = ${storeId} AND document @@ q ${restrict}
-      ORDER BY s DESC, product_id LIMIT ${k}`.execute(this.db);
-    return r.rows.map((row) => ({ productId: row.product_id, score: Number(row.s) }));
+      LIMIT ${scoredLimit(k)}`.execute(this.db);
+    return best(r.rows.map((row) => ({ productId: row.product_id, score: row.s })), k);
   }
 
   private async trigram(storeId: string, terms: string[], k: number, ids: string | null): Promise<LexicalHit[]> {
@@ -174,7 +215,7 @@ export class LexicalRepository {
       FROM product_text
       WHERE store_id = ${storeId} AND ${text} OPERATOR(public.<%) words ${restrict}
       ORDER BY s DESC, product_id LIMIT ${k}`.execute(this.db);
-    return r.rows.map((row) => ({ productId: row.product_id, score: Number(row.s) }));
+    return r.rows.map((row) => ({ productId: row.product_id, score: row.s }));
   }
 
   private hasTrigram(): Promise<boolean> {

@@ -6,6 +6,7 @@ import { createTestStorage, testConfig, type TestStorage } from "../../../test/s
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
 import { createWorkers } from "../workers.js";
+import { LexicalRepository, lexicalLimits } from "../../lexical/repository.js";
 
 // Colours chosen so that visual evidence alone (the test model knows only colours) cannot tell
 // the products apart by the words searched.
@@ -78,6 +79,29 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     assert.deepEqual(await lexicalIds("watch"), ["p-watch"], "watch ~ Watches");
     assert.deepEqual(await lexicalIds("chrono"), ["p-watch"], "prefix of the last word");
     assert.deepEqual((await lexicalIds("chronogrph"))[0], "p-watch", "a typo falls back to trigrams");
+  });
+
+  test("bounded scoring: past lexicalLimits.scoredMax matches only that many are scored, with their exact scores; below it the full ranking", async () => {
+    const repo = new LexicalRepository(app.ctx.database.db, app.ctx.database.dialect); // uncached
+    const full = await repo.search(store.clientId, "blue", 3);
+    assert.deepEqual(full.hits.map((h) => h.productId).sort(), ["p-dress", "p-jeans", "p-watch"]);
+    const scores = full.hits.map((h) => h.score);
+    assert.deepEqual(scores, [...scores].sort((a, b) => b - a), "best first");
+    const saved = lexicalLimits.scoredMax;
+    try {
+      lexicalLimits.scoredMax = 2;
+      const bounded = await repo.search(store.clientId, "blue", 2);
+      assert.equal(bounded.hits.length, 2, "three products match; two are scored");
+      for (const h of bounded.hits) assert.equal(h.score, full.hits.find((f) => f.productId === h.productId)!.score, "a product's score does not depend on the others scored");
+      assert.deepEqual(bounded.hits.map((h) => h.score), [...bounded.hits.map((h) => h.score)].sort((a, b) => b - a));
+      if (dialect === "sqlite") assert.deepEqual(bounded.hits.map((h) => h.productId).sort(), ["p-jeans", "p-watch"], "SQLite scores the newest");
+      lexicalLimits.scoredMax = 1;
+      assert.equal((await repo.search(store.clientId, "blue", 3)).hits.length, 3, "never fewer scored than the depth asked for");
+      lexicalLimits.scoredMax = 3;
+      assert.deepEqual(await repo.search(store.clientId, "blue", 3), full, "as many matches as scored: the full ranking");
+    } finally {
+      lexicalLimits.scoredMax = saved;
+    }
   });
 
   test("a store's lexical hits never include another store's products", async () => {

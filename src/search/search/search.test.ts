@@ -218,6 +218,19 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
     const up = await t.search.inject({ method: "POST", url: "/v1/search/multi-image", headers: { ...bearer(token), ...form.headers }, payload: form.payload });
     assert.equal(up.statusCode, 200, up.body);
     assert.deepEqual(ids(up).sort(), ["black-bag", "white-tee"]);
+    // Without `mode` a multipart request is an average, as a JSON one (the schema's default).
+    const upload = async (mode?: string) => {
+      const f = multipart([
+        { name: "images", value: png["black-bag"]!, filename: "a.png" },
+        { name: "images", value: png["white-tee"]!, filename: "b.png" },
+        ...(mode ? [{ name: "mode", value: mode }] : []),
+        { name: "limit", value: "4" },
+      ]);
+      const res = await t.search.inject({ method: "POST", url: "/v1/search/multi-image", headers: { ...bearer(token), ...f.headers }, payload: f.payload });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json().results as { product_id: string; similarity_score: number }[];
+    };
+    assert.deepEqual(await upload(), await upload("average"));
   });
 
   test("crop: a region in pixels or fractions; a malformed region is 400", async () => {

@@ -24,7 +24,7 @@ import type { DecodedImage } from "../../embeddings/types.js";
 import { ProductsRepository, type ProductRow } from "../products/repository.js";
 import { colorMatches, colorScore, hasFilters, parseColorFilter, validateFilters, type SearchFilters } from "./filters.js";
 import { fuse, type FusionMethod } from "./fusion.js";
-import { LexicalRepository } from "../../lexical/repository.js";
+import { LexicalRepository, type LexicalHit } from "../../lexical/repository.js";
 import { modelStatus } from "./model.js";
 import { SearchRepository } from "./repository.js";
 import { understandQuery, type Understanding } from "./understand.js";
@@ -91,11 +91,17 @@ interface Plan {
   lexical?: { text: string; weight: number; method: FusionMethod };
   /** Understood colours and categories to boost. */
   boost?: { colors: string[]; categories: string[] };
-  /** The filter's candidates when the mode already computed them (fusion), so run() does not again. */
+  /** The lexical lookup when the mode started it already (text: beside the query's embedding). */
+  lexicalHits?: Promise<{ hits: LexicalHit[]; fuzzy: boolean }>;
+  /** The filter's candidates when the mode already computed them (fusion, text), so run() does not again. */
   candidates?: Awaited<ReturnType<typeof filterCandidates>> | undefined;
   understanding?: QueryUnderstanding;
 }
 
+/** Depth of the first stage when results are re-ranked or fused: deeper than the page. */
+const fusedDepth = (limit: number) => Math.max(100, limit * 5);
+/** A product row's dominant colours (stored as JSON). */
+const dominantOf = (row: { dominant_colors: string }) => JSON.parse(row.dominant_colors) as { hex: string; share: number }[];
 const clamp01 = (x: number) => Math.max(0, Math.min(1, x));
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
@@ -150,6 +156,11 @@ export class SearchService {
   /** Times one search stage for GET /metrics (shopsight_search_stage_duration_seconds). */
   private stage<T>(stage: SearchStage, fn: () => Promise<T>): Promise<T> {
     return this.ctx.metrics.timeSearchStage(stage, fn);
+  }
+
+  /** The store's lexical hits for `text` at the depth of fused ranking (see run()). */
+  private lexicalLookup(storeId: string, text: string, limit: number, candidates?: ReadonlySet<string>) {
+    return this.stage("lexical", () => this.lexical.search(storeId, text, fusedDepth(limit), candidates, limit));
   }
 
   // --- query inputs -------------------------------------------------------------------------
@@ -208,7 +219,17 @@ export class SearchService {
         boost = { colors: u.colors, categories: u.categories };
       }
     }
-    const vectors = weight > 0 ? [await this.textVector(text)] : [];
+    // The query's embedding (model worker) and its lexical lookup (this thread on SQLite, another
+    // connection on PostgreSQL) run at the same time: fused latency is about the longer of the two.
+    // The embedding is asked for first, so the worker has it before the lookup takes the thread.
+    validateFilters(common);
+    const embedding = weight > 0 ? this.textVector(text) : undefined;
+    const candidates = hasFilters(common) ? this.stage("filter", () => filterCandidates(this.ctx, this.reader(storeId), storeId, common)) : undefined;
+    const lexicalHits =
+      weight < 1 ? candidates === undefined ? this.lexicalLookup(storeId, text, common.limit) : candidates.then((ids) => this.lexicalLookup(storeId, text, common.limit, ids)) : undefined;
+    // Awaited below or in run(); a failure of one must not go unhandled while the other is awaited.
+    for (const p of [embedding, candidates, lexicalHits]) p?.catch(() => undefined);
+    const vectors = embedding ? [await embedding] : [];
     return this.run(
       storeId,
       common,
@@ -219,6 +240,8 @@ export class SearchService {
         queryText: query,
         vectors,
         lexical: { text, weight: 1 - weight, method },
+        candidates: await candidates,
+        ...(lexicalHits ? { lexicalHits } : {}),
         ...(boost ? { boost } : {}),
         ...(understanding ? { understanding } : {}),
       },
@@ -338,14 +361,15 @@ export class SearchService {
     const boost = plan.boost && (plan.boost.colors.length > 0 || plan.boost.categories.length > 0) ? plan.boost : undefined;
     // Re-ranking (colours, category boost, understood boosts) and fusion need a deeper first stage than the page.
     const rerank = colors.length > 0 || plan.boostCategory || boost;
-    const k = rerank || lex ? Math.max(100, c.limit * 5) : c.limit;
+    const k = rerank || lex ? fusedDepth(c.limit) : c.limit;
+    const lexicalHits = (text: string) => plan.lexicalHits ?? this.lexicalLookup(storeId, text, c.limit, candidates);
 
     let scored: { productId: string; score: number }[] = [];
     if (candidates && candidates.size === 0) {
       scored = [];
     } else if (lex && plan.vectors.length === 0) {
       // Lexical evidence only (semantic_weight 0).
-      const { hits, fuzzy } = await this.stage("lexical", () => this.lexical.search(storeId, lex.text, k, candidates, c.limit));
+      const { hits, fuzzy } = await lexicalHits(lex.text);
       scored = fuse([], hits, { weight: 1, method: lex.method, fuzzy });
     } else if (plan.vectors.length === 0) {
       // Colours only: every candidate scored by colour.
@@ -353,7 +377,7 @@ export class SearchService {
       const allowed = candidates ?? new Set(rows.map((r) => r.product_id));
       scored = rows
         .filter((r) => allowed.has(r.product_id))
-        .map((r) => ({ productId: r.product_id, score: colorScore(colors, JSON.parse(r.dominant_colors) as { hex: string; share: number }[]) }));
+        .map((r) => ({ productId: r.product_id, score: colorScore(colors, dominantOf(r)) }));
     } else if (plan.multi === "best" || plan.multi === "union") {
       const lists = await this.stage("vector", () => Promise.all(plan.vectors.map((v) => this.ctx.vectors.search(storeId, v, { k, candidates }))));
       const best = new Map<string, number>();
@@ -374,7 +398,7 @@ export class SearchService {
       const scale = plan.scale ?? 1;
       const [matches, lexical] = await Promise.all([
         this.stage("vector", () => this.ctx.vectors.search(storeId, query, { k, candidates })),
-        lex ? this.stage("lexical", () => this.lexical.search(storeId, lex.text, k, candidates, c.limit)) : undefined,
+        lex ? lexicalHits(lex.text) : undefined,
       ]);
       scored = matches.map((m) => ({ productId: m.productId, score: clamp01(m.score * scale) }));
       if (lex && lexical) {
@@ -397,13 +421,13 @@ export class SearchService {
         const row = rows.get(s.productId);
         if (!row) continue;
         if (colors.length > 0 && (plan.vectors.length > 0 || lex)) {
-          s.score = (1 - HYBRID_COLOR_WEIGHT) * s.score + HYBRID_COLOR_WEIGHT * colorScore(colors, JSON.parse(row.dominant_colors) as { hex: string; share: number }[]);
+          s.score = (1 - HYBRID_COLOR_WEIGHT) * s.score + HYBRID_COLOR_WEIGHT * colorScore(colors, dominantOf(row));
         }
         if (plan.boostCategory && row.category !== null && row.category.toLowerCase() === plan.boostCategory.toLowerCase()) {
           s.score = s.score + (1 - s.score) * FUSION_CATEGORY_BOOST;
         }
         if (boost) {
-          const dominant = JSON.parse(row.dominant_colors) as { hex: string; share: number }[];
+          const dominant = dominantOf(row);
           for (const color of boost.colors) {
             if (colorMatches(parseColorFilter(color), row.color_name, dominant)) s.score += (1 - s.score) * UNDERSTOOD_BOOST;
           }
@@ -424,10 +448,7 @@ export class SearchService {
 
     const searchId = uuid();
     const queryTimeMs = Math.round(performance.now() - plan.startedAt);
-    // The filters as sent, then limit and threshold (in this key order).
-    const filterFields: Partial<Common> = { ...c };
-    delete filterFields.limit;
-    delete filterFields.threshold;
+    const { limit, threshold, ...filterFields } = c;
     const echo = plan.understanding ? { query_understanding: plan.understanding } : {};
     if (source === null) return { query_time_ms: queryTimeMs, count: results.length, results, search_id: searchId, ...echo };
     historyWriter(this.ctx).add(storeId, {
@@ -435,7 +456,7 @@ export class SearchService {
       mode: plan.mode,
       query_text: plan.queryText ?? null,
       query_summary: JSON.stringify(plan.summary),
-      filters: JSON.stringify({ ...filterFields, limit: c.limit, threshold: c.threshold }),
+      filters: JSON.stringify({ ...filterFields, limit, threshold }),
       results: JSON.stringify(results.map((r, i) => ({ product_id: r.product_id, rank: i + 1, score: r.similarity_score }))),
       result_count: results.length,
       latency_ms: queryTimeMs,
