@@ -9,7 +9,7 @@ import { bearer } from "../../test/support/factories.js";
 import { anonymousSession, chatShop, openThread, type ChatShop } from "../../test/support/chat.js";
 import type { App } from "../platform/http/app.js";
 import { buildAssistantApp } from "./app.js";
-import { composeAssistant } from "./compose.js";
+import { composeAssistant, onFirstUse } from "./compose.js";
 import type { Knowledge } from "./knowledge/types.js";
 
 describeEachDialect("assistant composition root", (dialect) => {
@@ -56,4 +56,26 @@ describeEachDialect("assistant composition root", (dialect) => {
     assert.equal(chat.sessions, services.sessions);
     assert.equal(chat.settings, services.settings);
   });
+});
+
+test("the knowledge engine built on first use is built once and is handed every argument (a follow-up's previous question too)", async () => {
+  let built = 0;
+  const seen: unknown[][] = [];
+  const lazy = onFirstUse(() => {
+    built++;
+    return {
+      classify: async (...args) => {
+        seen.push(args);
+        return { kind: "policy", query: String(args[1]) };
+      },
+      answer: async () => ({ result: { kind: "no_evidence", markdown: "" }, versions: { policies: {}, index_built_at: new Date(0).toISOString() } }),
+    };
+  });
+  assert.equal(built, 0);
+  const previous = async () => "can I return shoes?";
+  await lazy.classify("s1", "and during the holidays?", "en", { previous });
+  await lazy.classify("s1", "thanks", "en");
+  assert.equal(built, 1);
+  assert.equal(seen[0]?.[3] && (seen[0][3] as { previous?: unknown }).previous, previous);
+  assert.equal(seen[1]?.length, 3);
 });

@@ -18,7 +18,7 @@
 // src/serve.ts (the process role serving the APIs) calls composeAssistant once and hands the result
 // to buildAssistantApp; tests do the same through test/support/harness.ts.
 import type { AppContext } from "../context/context.js";
-import { AccountsRepository } from "../tenancy/stores/repository.js";
+import { tenancyRepositories } from "../tenancy/compose.js";
 import { agentFor, type TurnAgent } from "./agent/index.js";
 import { AuditRepository } from "./audit/repository.js";
 import { AuditService } from "./audit/service.js";
@@ -72,7 +72,8 @@ export interface AssistantServices {
 
 export function composeAssistant(ctx: AppContext, options: AssistantComposeOptions): AssistantServices {
   const db = ctx.database.db;
-  const stores = new AccountsRepository(db);
+  const tenancy = tenancyRepositories(db);
+  const stores = tenancy.accounts;
   const sessionsRepo = new SessionsRepository(db);
   const threads = new ChatRepository(db);
   const connectionsRepo = new ConnectionsRepository(db);
@@ -90,7 +91,7 @@ export function composeAssistant(ctx: AppContext, options: AssistantComposeOptio
   const knowledge = options.knowledge ?? onFirstUse(() => createKnowledge(ctx, { policies: policiesRepo, settings }));
   const agent = options.agent ?? agentFor(ctx);
   return {
-    guards: createGuards(ctx, sessionsRepo),
+    guards: createGuards(ctx, sessionsRepo, tenancy),
     audit: new AuditService(ctx, new AuditRepository(db)),
     publicKeys,
     sessions,
@@ -108,11 +109,11 @@ export function composeAssistant(ctx: AppContext, options: AssistantComposeOptio
  * The knowledge engine, built on its first question: building it starts loading the typo
  * corrector's word list, which a process that never chats (or a test app) should not pay for.
  */
-function onFirstUse(build: () => Knowledge): Knowledge {
+export function onFirstUse(build: () => Knowledge): Knowledge {
   let engine: Knowledge | undefined;
   const get = (): Knowledge => (engine ??= build());
   return {
-    classify: (storeId, text, locale) => get().classify(storeId, text, locale),
-    answer: (storeId, text, locale, options) => get().answer(storeId, text, locale, options),
+    classify: (...args) => get().classify(...args),
+    answer: (...args) => get().answer(...args),
   };
 }

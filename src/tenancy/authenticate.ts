@@ -19,7 +19,7 @@ import { sha256 } from "../platform/ids.js";
 import { planOf, type Plan } from "./plans.js";
 import { ipAllowedForStore, ipNotAllowed } from "./security/allowlist.js";
 import type { UsersRepository } from "./users/repository.js";
-import { tenancyRepositories, type TenancyRepositories } from "./compose.js";
+import type { TenancyRepositories } from "./compose.js";
 import { isPermission, permissionOfHandlers, ROLE_PERMISSIONS, type Grant, type Permission } from "./permissions.js";
 
 export type AuthMode = "none" | "user" | "user_optional" | "store";
@@ -89,7 +89,7 @@ export async function memberPermissions(
  */
 export function createAuthenticator(
   ctx: AppContext,
-  repositories: TenancyRepositories = tenancyRepositories(ctx.database.db),
+  repositories: TenancyRepositories,
 ): (request: FastifyRequest, reply?: FastifyReply) => Promise<void> {
   const { accounts: repo, security, users } = repositories;
 

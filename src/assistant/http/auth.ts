@@ -12,6 +12,7 @@ import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { sha256 } from "../../platform/ids.js";
 import { bearerOf, createAuthenticator } from "../../tenancy/authenticate.js";
+import type { TenancyRepositories } from "../../tenancy/compose.js";
 import { requirePermission, type Permission, type PermissionCheck } from "../../tenancy/permissions.js";
 import type { App } from "../../platform/http/app.js";
 import type { AssistantSessionsTable } from "../../platform/db/schema.js";
@@ -56,8 +57,8 @@ export interface AssistantGuards {
   dashboard(permission: Permission): { onRequest: Hook; preHandler: PermissionCheck };
 }
 
-export function createGuards(ctx: AppContext, sessions: SessionLookup): AssistantGuards {
-  const authenticate = createAuthenticator(ctx);
+export function createGuards(ctx: AppContext, sessions: SessionLookup, tenancy: TenancyRepositories): AssistantGuards {
+  const authenticate = createAuthenticator(ctx, tenancy);
   return { session: sessionGuard(ctx, sessions), dashboard: (permission) => dashboardGuard(authenticate, permission) };
 }
 
