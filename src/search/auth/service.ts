@@ -8,7 +8,7 @@ import { authenticator } from "otplib";
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { sha256, safeEqual, uuid } from "../../platform/ids.js";
-import { secretAad, secretBoxFor } from "../../platform/secrets.js";
+import { secretAad } from "../../platform/secrets.js";
 import { verifyPassword } from "../../platform/auth/passwords.js";
 import type { AccessClaims, ClaimsInput, IssuedToken } from "../../platform/auth/tokens.js";
 import type { Limiter, LimitResult } from "../../platform/rate-limit.js";
@@ -61,10 +61,10 @@ export async function consumeTotp(
 }
 
 export const sealTotpSecret = (ctx: AppContext, userId: string, secret: string): string =>
-  secretBoxFor(ctx.config).seal(secret, secretAad.totp(userId));
+  ctx.secrets.seal(secret, secretAad.totp(userId));
 
 const openTotpSecret = (ctx: AppContext, userId: string, sealed: string): string =>
-  secretBoxFor(ctx.config).open(sealed, secretAad.totp(userId));
+  ctx.secrets.open(sealed, secretAad.totp(userId));
 
 export class AuthService {
   private readonly repo: AccountsRepository;

@@ -20,7 +20,7 @@ import type { AppContext } from "../../context/context.js";
 import type { Tx } from "../../platform/db/index.js";
 import { AppError, isAppError } from "../../platform/errors/catalogue.js";
 import { randomSecret, uuid } from "../../platform/ids.js";
-import { secretAad, secretBoxFor } from "../../platform/secrets.js";
+import { secretAad } from "../../platform/secrets.js";
 import type { JobContext, JobHandler } from "../../platform/jobs/queue.js";
 import { checkTargetUrl } from "../../platform/outbound/target.js";
 import type { PreparedImage } from "../../embeddings/pipeline.js";
@@ -48,7 +48,7 @@ const isOutage = (error: unknown) => isAppError(error) && (error.code === "model
 
 /** The callback secret sealed at rest (src/platform/secrets.ts), or null. */
 const sealedCallbackSecret = (ctx: AppContext, jobId: string, secret: string | undefined): string | null =>
-  secret === undefined ? null : secretBoxFor(ctx.config).seal(secret, secretAad.callback(jobId));
+  secret === undefined ? null : ctx.secrets.seal(secret, secretAad.callback(jobId));
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
@@ -255,7 +255,7 @@ export class BulkJobsService {
         tx,
         storeId,
         job.callback_url,
-        secretBoxFor(this.ctx.config).open(job.callback_secret, secretAad.callback(jobId)),
+        this.ctx.secrets.open(job.callback_secret, secretAad.callback(jobId)),
         {
           event: "bulk.completed",
           job_id: jobId,

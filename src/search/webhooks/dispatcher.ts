@@ -4,7 +4,7 @@
 // is logged (status code, duration, error, next retry). Safe to run in several processes.
 import type { AppContext } from "../../context/context.js";
 import { uuid } from "../../platform/ids.js";
-import { secretAad, secretBoxFor } from "../../platform/secrets.js";
+import { secretAad } from "../../platform/secrets.js";
 import { OutboundError, type SafeFetch } from "../../platform/outbound/safe-fetch.js";
 import { DELIVERY_ID_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody } from "./events.js";
 import { WebhooksRepository, type DeliveryRow } from "./repository.js";
@@ -88,7 +88,7 @@ export class WebhookDispatcher {
         headers: {
           "content-type": "application/json",
           "user-agent": "Shopsight-Webhooks/1",
-          [SIGNATURE_HEADER]: signBody(secretBoxFor(this.ctx.config).open(d.secret, secretAad.delivery(d.id)), d.body),
+          [SIGNATURE_HEADER]: signBody(this.ctx.secrets.open(d.secret, secretAad.delivery(d.id)), d.body),
           [DELIVERY_ID_HEADER]: d.id,
           [EVENT_HEADER]: d.event,
           "x-webhook-attempt": String(attempt),

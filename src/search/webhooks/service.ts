@@ -3,7 +3,7 @@
 // dispatcher (dispatcher.ts) sends them. Secrets are the caller's HMAC keys and are never echoed.
 import type { AppContext } from "../../context/context.js";
 import type { Executor } from "../../platform/db/index.js";
-import { secretAad, secretBoxFor } from "../../platform/secrets.js";
+import { secretAad } from "../../platform/secrets.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, uuid } from "../../platform/ids.js";
 import { checkTargetUrl } from "../../platform/outbound/target.js";
@@ -53,7 +53,7 @@ export class WebhooksService {
       store_id: storeId,
       url: input.url,
       events: JSON.stringify([...new Set(input.events)]),
-      secret: secretBoxFor(this.ctx.config).seal(input.secret, secretAad.webhook(id)),
+      secret: this.ctx.secrets.seal(input.secret, secretAad.webhook(id)),
       status: "active",
       disabled_reason: null,
       created_at: now,
@@ -106,7 +106,7 @@ export class WebhooksService {
     const repo = this.repo.with(tx);
     const hooks = (await repo.active(storeId)).filter((w) => (JSON.parse(w.events) as string[]).includes(event));
     const now = this.ctx.clock.now();
-    const box = secretBoxFor(this.ctx.config);
+    const box = this.ctx.secrets;
     for (const w of hooks) {
       const envelope: Envelope = { event, timestamp: iso(now), webhook_id: w.id, data };
       const deliveryId = uuid();
@@ -140,7 +140,7 @@ export class WebhooksService {
       id: deliveryId,
       webhook_id: null,
       target_url: url,
-      secret: secretBoxFor(this.ctx.config).seal(secret, secretAad.delivery(deliveryId)),
+      secret: this.ctx.secrets.seal(secret, secretAad.delivery(deliveryId)),
       event: String(body.event),
       ordering_key: orderingKey,
       seq: nextSeq(now),
