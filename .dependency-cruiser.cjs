@@ -42,7 +42,8 @@ module.exports = {
     },
     {
       name: "no-upward-imports",
-      comment: "A folder inside an API or inside embeddings never imports the files at that folder's top (app.ts, compose.ts, load.ts ...), which import the folders: no parent-child folder cycle. (platform's top files are leaves: config, clock, ids.)",
+      comment:
+        "A folder inside an API or inside embeddings never imports the files at that folder's top (app.ts, compose.ts, load.ts ...), which import the folders: no parent-child folder cycle. (platform's top files are leaves: config, clock, ids.)",
       severity: "error",
       from: { path: "^src/(search|assistant|embeddings|vectors|lexical|tenancy|context)/[^/]+/" },
       to: { path: "^src/$1/[^/]+\\.ts$" },

@@ -144,7 +144,9 @@ try {
     );
   }
 
-  process.stdout.write(`\nAssistant API bench (SQLite, tiny test model, loopback; each turn in a fresh session)\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
+  process.stdout.write(
+    `\nAssistant API bench (SQLite, tiny test model, loopback; each turn in a fresh session)\n${lines.map((l) => `  ${l}`).join("\n")}\n`,
+  );
 } finally {
   await t.close();
 }

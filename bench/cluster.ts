@@ -68,7 +68,9 @@ const { values: args } = parseArgs({
   },
 });
 const REPLICA_URL =
-  args.replica === "ci" ? (process.env.TEST_DATABASE_READ_URL ?? "postgres://shopsight:shopsight@127.0.0.1:5433/shopsight_test") : args.replica;
+  args.replica === "ci"
+    ? (process.env.TEST_DATABASE_READ_URL ?? "postgres://shopsight:shopsight@127.0.0.1:5433/shopsight_test")
+    : args.replica;
 
 /** SIGKILLs the replica's postmaster; resolves with its pid. */
 function killReplica(): number {
@@ -122,7 +124,10 @@ function services(): { databaseUrl: string; redisUrl: string } {
     process.exit(2);
   }
   log(`${missing} not set: starting PostgreSQL and Redis with .ci/run (services only)`);
-  const r = spawnSync("bash", [path.join(ROOT, ".ci/run")], { env: { ...process.env, SHOPSIGHT_CI_SERVICES_ONLY: "1" }, stdio: ["ignore", "inherit", "inherit"] });
+  const r = spawnSync("bash", [path.join(ROOT, ".ci/run")], {
+    env: { ...process.env, SHOPSIGHT_CI_SERVICES_ONLY: "1" },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   if (r.status !== 0) {
     process.stderr.write(`bench:cluster cannot run: .ci/run failed (exit ${r.status}) to start PostgreSQL and Redis.\n`);
     process.exit(2);
@@ -170,7 +175,8 @@ function startProc(name: string, role: "api" | "worker", env: Record<string, str
 async function waitReady(proc: Proc, url: string, timeoutMs = 90_000): Promise<number> {
   const t0 = performance.now();
   while (performance.now() - t0 < timeoutMs) {
-    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited (${proc.child.exitCode}) while starting:\n${tail(proc.logFile)}`);
+    if (proc.child.exitCode !== null)
+      throw new Error(`${proc.name} exited (${proc.child.exitCode}) while starting:\n${tail(proc.logFile)}`);
     try {
       const res = await fetch(url);
       if (res.status === 200) return performance.now() - t0;
@@ -208,7 +214,10 @@ async function http(base: string, method: string, url: string, body?: unknown, t
 function verificationToken(outbox: string, email: string): string {
   const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort().reverse() : [];
   for (const f of files) {
-    const text = fs.readFileSync(path.join(outbox, f), "utf8").replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+    const text = fs
+      .readFileSync(path.join(outbox, f), "utf8")
+      .replace(/=\r?\n/g, "")
+      .replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
     if (!text.includes(`To: ${email}`)) continue;
     const m = /\/verify\?token=([A-Za-z0-9_%-]+)/.exec(text);
     if (m) return decodeURIComponent(m[1]!);
@@ -228,7 +237,14 @@ async function seedStore(base: string, outbox: string, name: string, plan: "ente
   if (reg.status !== 201) throw new Error(`register: ${reg.status} ${reg.text}`);
   const verify = await http(base, "GET", `/verify?token=${encodeURIComponent(verificationToken(outbox, email))}`);
   if (verify.status !== 200) throw new Error(`verify: ${verify.status} ${verify.text}`);
-  const grant = await http(base, "POST", "/oauth/token", { grant_type: "client_credentials", client_id: reg.json.client_id, client_secret: verify.json.client_secret }, undefined, true);
+  const grant = await http(
+    base,
+    "POST",
+    "/oauth/token",
+    { grant_type: "client_credentials", client_id: reg.json.client_id, client_secret: verify.json.client_secret },
+    undefined,
+    true,
+  );
   if (grant.status !== 200) throw new Error(`token: ${grant.status} ${grant.text}`);
   const token = grant.json.access_token as string;
   if (plan !== "free") {
@@ -323,40 +339,49 @@ function cannon(port: number, token: string, images: string[], tally: Tally): Ca
   };
   let resolveDone: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
-  const instance = autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
-    pipelining: 1,
-    duration: SECONDS * 4,
-    timeout: 15,
-    requests: [
-      search,
-      {
-        ...timed("index", (ctx) => {
-          productSeq += 1;
-          ctx.productId = `p${port}-${productSeq}`;
-          return { product_id: ctx.productId, image_url: pick(images), metadata: { name: `Bench product ${productSeq}`, category: pick(["shirts", "bags", "shoes"]), price: 5 + (productSeq % 95) } };
-        }),
-        path: "/v1/products",
-        onResponse: (status: number, body: string, context: Ctx) => {
-          record(context, status, body);
-          if (status === 201 || status === 200) tally.ackedProducts.add(context.productId!);
+  const instance = autocannon(
+    {
+      url: `http://127.0.0.1:${port}`,
+      connections: CONNECTIONS,
+      pipelining: 1,
+      duration: SECONDS * 4,
+      timeout: 15,
+      requests: [
+        search,
+        {
+          ...timed("index", (ctx) => {
+            productSeq += 1;
+            ctx.productId = `p${port}-${productSeq}`;
+            return {
+              product_id: ctx.productId,
+              image_url: pick(images),
+              metadata: { name: `Bench product ${productSeq}`, category: pick(["shirts", "bags", "shoes"]), price: 5 + (productSeq % 95) },
+            };
+          }),
+          path: "/v1/products",
+          onResponse: (status: number, body: string, context: Ctx) => {
+            record(context, status, body);
+            if (status === 201 || status === 200) tally.ackedProducts.add(context.productId!);
+          },
         },
-      },
-      search,
-      {
-        ...timed("feedback", () => {
-          const s = tally.searches.at(-1);
-          return s ? { search_id: s.id, result_product_id: s.top, action: pick(["click", "click", "add_to_cart"]) } : { result_product_id: "unknown", action: "click" };
-        }),
-        path: "/v1/search/feedback",
-        onResponse: (status: number, body: string, context: Ctx) => {
-          record(context, status, body);
-          if (status === 201) tally.ackedFeedback.add((JSON.parse(body) as { id: string }).id);
+        search,
+        {
+          ...timed("feedback", () => {
+            const s = tally.searches.at(-1);
+            return s
+              ? { search_id: s.id, result_product_id: s.top, action: pick(["click", "click", "add_to_cart"]) }
+              : { result_product_id: "unknown", action: "click" };
+          }),
+          path: "/v1/search/feedback",
+          onResponse: (status: number, body: string, context: Ctx) => {
+            record(context, status, body);
+            if (status === 201) tally.ackedFeedback.add((JSON.parse(body) as { id: string }).id);
+          },
         },
-      },
-    ],
-  }, () => resolveDone());
+      ],
+    },
+    () => resolveDone(),
+  );
   instance.on("reqError", (error: Error & { code?: string }) => tally.error(`connection ${error.code ?? error.message}`));
   return { instance, done };
 }
@@ -432,7 +457,13 @@ async function main(): Promise<number> {
     const outbox = path.join(dir, "outbox");
     const store = await seedStore(base1, outbox, "main", "enterprise");
     const small = await seedStore(base2, outbox, "small", "free");
-    const hook = await http(base2, "POST", "/v1/search/webhooks", { url: `${receiver.url}/hook`, events: ["product.indexed"], secret: HOOK_SECRET }, store.token);
+    const hook = await http(
+      base2,
+      "POST",
+      "/v1/search/webhooks",
+      { url: `${receiver.url}/hook`, events: ["product.indexed"], secret: HOOK_SECRET },
+      store.token,
+    );
     if (hook.status !== 201) throw new Error(`webhook: ${hook.status} ${hook.text}`);
     log(`seeded store ${store.slug} (enterprise, webhook ${hook.json.id}) and ${small.slug} (free)`);
 
@@ -450,9 +481,19 @@ async function main(): Promise<number> {
         const ids = Array.from({ length: 4 }, (_, i) => `bulk${bulkSeq}-${i}`);
         const started = performance.now();
         try {
-          const res = await http(bulkSeq % 2 ? base1 : base2, "POST", "/v1/products/bulk", {
-            products: ids.map((id, i) => ({ product_id: id, image_url: images[(bulkSeq + i) % images.length], metadata: { category: "bulk" } })),
-          }, store.token);
+          const res = await http(
+            bulkSeq % 2 ? base1 : base2,
+            "POST",
+            "/v1/products/bulk",
+            {
+              products: ids.map((id, i) => ({
+                product_id: id,
+                image_url: images[(bulkSeq + i) % images.length],
+                metadata: { category: "bulk" },
+              })),
+            },
+            store.token,
+          );
           tally.response("bulk", res.status, performance.now() - started, res.text);
           if (res.status === 202) tally.ackedJobs.set(res.json.job_id, ids);
         } catch (e) {
@@ -464,11 +505,17 @@ async function main(): Promise<number> {
 
     // Fault: at a third of the run, kill API 2 and the worker (while the worker runs a bigger bulk
     // job, so a job is interrupted mid-way), restart both at once.
-    await sleep(Math.max(0, SECONDS * 1000 / 3 - 500));
+    await sleep(Math.max(0, (SECONDS * 1000) / 3 - 500));
     const bigIds = Array.from({ length: BIG_JOB }, (_, i) => `big-${i}`);
-    const big = await http(base1, "POST", "/v1/products/bulk", {
-      products: bigIds.map((id, i) => ({ product_id: id, image_url: images[i % images.length], metadata: { category: "big" } })),
-    }, store.token);
+    const big = await http(
+      base1,
+      "POST",
+      "/v1/products/bulk",
+      {
+        products: bigIds.map((id, i) => ({ product_id: id, image_url: images[i % images.length], metadata: { category: "big" } })),
+      },
+      store.token,
+    );
     if (big.status === 202) tally.ackedJobs.set(big.json.job_id, bigIds);
     // Kill while the worker is inside that job (some items done, most not), or after 3 s at most.
     const pollUntil = performance.now() + 3000;
@@ -486,9 +533,11 @@ async function main(): Promise<number> {
     if (REPLICA_URL) {
       const pid = killReplica();
       log(`SIGKILLed the replica's postmaster (pid ${pid}); restarting it in 5 s`);
-      replicaBack = sleep(5_000).then(restartReplica).then(() => {
-        log("replica restarted");
-      });
+      replicaBack = sleep(5_000)
+        .then(restartReplica)
+        .then(() => {
+          log("replica restarted");
+        });
     }
     await Promise.all([p2.exited, pw.exited]);
     log(
@@ -540,10 +589,15 @@ async function main(): Promise<number> {
     const settleS = (performance.now() - settleStart) / 1000;
     await sleep(500); // the receiver has answered the last delivery before the row turned "delivered"
 
-    const products = new Set((await q<{ product_id: string }>(`SELECT product_id FROM products WHERE store_id = $1`, [store.id])).map((r) => r.product_id));
-    const vectors = new Set((await q<{ product_id: string }>(`SELECT product_id FROM product_vectors WHERE store_id = $1`, [store.id])).map((r) => r.product_id));
+    const products = new Set(
+      (await q<{ product_id: string }>(`SELECT product_id FROM products WHERE store_id = $1`, [store.id])).map((r) => r.product_id),
+    );
+    const vectors = new Set(
+      (await q<{ product_id: string }>(`SELECT product_id FROM product_vectors WHERE store_id = $1`, [store.id])).map((r) => r.product_id),
+    );
     const missingProducts = [...tally.ackedProducts].filter((p) => !products.has(p) || !vectors.has(p));
-    if (missingProducts.length > 0) failures.push(`${missingProducts.length} acknowledged products missing (e.g. ${missingProducts.slice(0, 3).join(", ")})`);
+    if (missingProducts.length > 0)
+      failures.push(`${missingProducts.length} acknowledged products missing (e.g. ${missingProducts.slice(0, 3).join(", ")})`);
     const listed = await http(base1, "GET", "/v1/products?limit=1", undefined, store.token);
     if (listed.json?.total !== products.size) failures.push(`GET /v1/products total ${listed.json?.total} ≠ ${products.size} rows`);
 
@@ -551,11 +605,22 @@ async function main(): Promise<number> {
     const missingFeedback = [...tally.ackedFeedback].filter((id) => !feedback.has(id));
     if (missingFeedback.length > 0) failures.push(`${missingFeedback.length} acknowledged feedback events missing`);
 
-    const jobs = await q<{ id: string; status: string; attempts: number }>(`SELECT id, status, attempts FROM jobs WHERE store_id = $1`, [store.id]);
-    const bulk = new Map((await q<{ job_id: string; status: string }>(`SELECT job_id, status FROM bulk_jobs WHERE store_id = $1`, [store.id])).map((r) => [r.job_id, r.status]));
-    const items = await q<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM bulk_job_items WHERE store_id = $1 GROUP BY status`, [store.id]);
+    const jobs = await q<{ id: string; status: string; attempts: number }>(`SELECT id, status, attempts FROM jobs WHERE store_id = $1`, [
+      store.id,
+    ]);
+    const bulk = new Map(
+      (await q<{ job_id: string; status: string }>(`SELECT job_id, status FROM bulk_jobs WHERE store_id = $1`, [store.id])).map((r) => [
+        r.job_id,
+        r.status,
+      ]),
+    );
+    const items = await q<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM bulk_job_items WHERE store_id = $1 GROUP BY status`,
+      [store.id],
+    );
     const unfinished = jobs.filter((j) => j.status !== "completed");
-    if (unfinished.length > 0) failures.push(`${unfinished.length} jobs not completed: ${unfinished.map((j) => `${j.id} ${j.status}`).join(", ")}`);
+    if (unfinished.length > 0)
+      failures.push(`${unfinished.length} jobs not completed: ${unfinished.map((j) => `${j.id} ${j.status}`).join(", ")}`);
     for (const [jobId, ids] of tally.ackedJobs) {
       if (bulk.get(jobId) !== "completed") failures.push(`bulk job ${jobId} is ${bulk.get(jobId) ?? "missing"}`);
       const absent = ids.filter((p) => !products.has(p));
@@ -565,7 +630,10 @@ async function main(): Promise<number> {
     if (badItems.length > 0) failures.push(`bulk items not succeeded: ${badItems.map((i) => `${i.status} ${i.n}`).join(", ")}`);
     const rerun = jobs.filter((j) => j.attempts > 1).length;
 
-    const deliveries = await q<{ id: string; status: string; event: string; body: string }>(`SELECT id, status, event, body FROM webhook_deliveries WHERE store_id = $1`, [store.id]);
+    const deliveries = await q<{ id: string; status: string; event: string; body: string }>(
+      `SELECT id, status, event, body FROM webhook_deliveries WHERE store_id = $1`,
+      [store.id],
+    );
     const received = new Map<string, number>();
     let badSignatures = 0;
     const indexedEvents = new Set<string>();
@@ -580,24 +648,40 @@ async function main(): Promise<number> {
     }
     if (badSignatures > 0) failures.push(`${badSignatures} webhook calls with an invalid signature`);
     const undelivered = deliveries.filter((d) => d.status !== "delivered" || !received.has(d.id));
-    if (undelivered.length > 0) failures.push(`${undelivered.length} webhook deliveries not delivered with a valid signature (${undelivered.slice(0, 3).map((d) => `${d.id} ${d.status}`).join(", ")})`);
+    if (undelivered.length > 0)
+      failures.push(
+        `${undelivered.length} webhook deliveries not delivered with a valid signature (${undelivered
+          .slice(0, 3)
+          .map((d) => `${d.id} ${d.status}`)
+          .join(", ")})`,
+      );
     const withoutEvent = [...products].filter((p) => !indexedEvents.has(p));
-    if (withoutEvent.length > 0) failures.push(`${withoutEvent.length} indexed products without a received product.indexed (e.g. ${withoutEvent.slice(0, 3).join(", ")})`);
+    if (withoutEvent.length > 0)
+      failures.push(
+        `${withoutEvent.length} indexed products without a received product.indexed (e.g. ${withoutEvent.slice(0, 3).join(", ")})`,
+      );
     const duplicates = [...received.values()].filter((n) => n > 1).length;
 
     // Rate limit: a burst split across both API processes against the free plan.
     const burst = await Promise.all(
-      Array.from({ length: BURST }, (_, i) => http(i % 2 ? base2 : base1, "GET", "/v1/billing/current-plan", undefined, small.token).catch(() => ({ status: 0, headers: new Headers() }))),
+      Array.from({ length: BURST }, (_, i) =>
+        http(i % 2 ? base2 : base1, "GET", "/v1/billing/current-plan", undefined, small.token).catch(() => ({
+          status: 0,
+          headers: new Headers(),
+        })),
+      ),
     );
     const burst2xx = burst.filter((r) => r.status >= 200 && r.status < 300).length;
     const burst429 = burst.filter((r) => r.status === 429);
     const byPort = [0, 1].map((k) => burst.filter((r, i) => i % 2 === k && r.status === 200).length);
     if (burst2xx > FREE_BUDGET) failures.push(`rate limit: ${burst2xx} 2xx > free plan budget ${FREE_BUDGET}`);
-    if (burst2xx + burst429.length !== BURST) failures.push(`rate limit burst: ${BURST - burst2xx - burst429.length} answers neither 2xx nor 429`);
+    if (burst2xx + burst429.length !== BURST)
+      failures.push(`rate limit burst: ${BURST - burst2xx - burst429.length} answers neither 2xx nor 429`);
     if (burst429.some((r) => !r.headers.get("retry-after"))) failures.push("rate limit: a 429 without Retry-After");
 
     const serverErrors = [...tally.statuses].filter(([k]) => / 5\d\d/.test(k));
-    if (REPLICA_URL && serverErrors.length > 0) failures.push(`replica mode: ${serverErrors.map(([k, n]) => `${n} × ${k}`).join(", ")} (reads must fall back to the primary)`);
+    if (REPLICA_URL && serverErrors.length > 0)
+      failures.push(`replica mode: ${serverErrors.map(([k, n]) => `${n} × ${k}`).join(", ")} (reads must fall back to the primary)`);
     verdict = failures.length === 0;
 
     // --------------------------------------------------------------- report ---
@@ -605,14 +689,22 @@ async function main(): Promise<number> {
     const rps = tally.responses / elapsed;
     const all = [...tally.latencies.values()].flat();
     lines.push("");
-    lines.push(`bench:cluster — 2 API processes + 1 worker${REPLICA_URL ? ", search/listing/analytics reads from a streaming replica (SIGKILLed with api2, restarted after 5 s)" : ""}, PostgreSQL ${(await q(`SHOW server_version`))[0].server_version} + pgvector ${(await q(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`))[0]?.extversion}, ${args["no-redis"] ? "NO Redis (negative control)" : "Redis"}; ${CONNECTIONS} connections per API port, ${SECONDS} s, nice ${NICE}, ${os.cpus().length} CPUs`);
-    lines.push(`fault: api2 and worker SIGKILLed at ${((killedAt - t0) / 1000).toFixed(1)} s (a ${BIG_JOB}-item bulk job at ${bigProgress.json?.processed ?? "?"} processed); both ready again after ${(downMs / 1000).toFixed(1)} s${killedAt - t0 + downMs > SECONDS * 1000 ? " (after the traffic ended: api2 got no more traffic)" : ""}`);
+    lines.push(
+      `bench:cluster — 2 API processes + 1 worker${REPLICA_URL ? ", search/listing/analytics reads from a streaming replica (SIGKILLed with api2, restarted after 5 s)" : ""}, PostgreSQL ${(await q(`SHOW server_version`))[0].server_version} + pgvector ${(await q(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`))[0]?.extversion}, ${args["no-redis"] ? "NO Redis (negative control)" : "Redis"}; ${CONNECTIONS} connections per API port, ${SECONDS} s, nice ${NICE}, ${os.cpus().length} CPUs`,
+    );
+    lines.push(
+      `fault: api2 and worker SIGKILLed at ${((killedAt - t0) / 1000).toFixed(1)} s (a ${BIG_JOB}-item bulk job at ${bigProgress.json?.processed ?? "?"} processed); both ready again after ${(downMs / 1000).toFixed(1)} s${killedAt - t0 + downMs > SECONDS * 1000 ? " (after the traffic ended: api2 got no more traffic)" : ""}`,
+    );
     lines.push("");
-    lines.push(`throughput: ${tally.responses} responses in ${elapsed.toFixed(1)} s = ${rps.toFixed(1)} req/s (${tally.ok} 2xx = ${(tally.ok / elapsed).toFixed(1)}/s)`);
+    lines.push(
+      `throughput: ${tally.responses} responses in ${elapsed.toFixed(1)} s = ${rps.toFixed(1)} req/s (${tally.ok} 2xx = ${(tally.ok / elapsed).toFixed(1)}/s)`,
+    );
     lines.push(`latency all: p50 ${pct(all, 50).toFixed(1)} ms, p95 ${pct(all, 95).toFixed(1)} ms`);
     for (const kind of ["search", "index", "feedback", "bulk"] as Kind[]) {
       const xs = tally.latencies.get(kind) ?? [];
-      lines.push(`  ${kind.padEnd(8)} n=${String(xs.length).padStart(5)}  p50 ${pct(xs, 50).toFixed(1).padStart(7)} ms  p95 ${pct(xs, 95).toFixed(1).padStart(7)} ms`);
+      lines.push(
+        `  ${kind.padEnd(8)} n=${String(xs.length).padStart(5)}  p50 ${pct(xs, 50).toFixed(1).padStart(7)} ms  p95 ${pct(xs, 95).toFixed(1).padStart(7)} ms`,
+      );
     }
     lines.push("errors by kind (connection errors: requests sent to api2 in the 300 ms after its kill):");
     if (tally.statuses.size === 0 && tally.errors.size === 0) lines.push("  none");
@@ -626,9 +718,15 @@ async function main(): Promise<number> {
         `${unacked > 0 ? `; ${unacked} stored whose answer never arrived (cut off by the kill or by the end of the run: allowed)` : ""}`,
     );
     lines.push(`  feedback acknowledged ${tally.ackedFeedback.size}, stored ${feedback.size}, missing ${missingFeedback.length}`);
-    lines.push(`  jobs ${jobs.length}: ${jobs.length - unfinished.length} completed, ${rerun} run more than once (re-claimed after the kill); settled ${settleS.toFixed(1)} s after the traffic`);
-    lines.push(`  webhook deliveries ${deliveries.length}: ${deliveries.length - undelivered.length} delivered with valid signature, ${duplicates} received more than once, ${badSignatures} bad signatures; product.indexed received for ${products.size - withoutEvent.length}/${products.size} products`);
-    lines.push(`  rate limit (free plan, ${FREE_BUDGET}/min): burst of ${BURST} at once, ${BURST / 2} per port → ${burst2xx} 2xx (port1 ${byPort[0]}, port2 ${byPort[1]}), ${burst429.length} 429 with Retry-After`);
+    lines.push(
+      `  jobs ${jobs.length}: ${jobs.length - unfinished.length} completed, ${rerun} run more than once (re-claimed after the kill); settled ${settleS.toFixed(1)} s after the traffic`,
+    );
+    lines.push(
+      `  webhook deliveries ${deliveries.length}: ${deliveries.length - undelivered.length} delivered with valid signature, ${duplicates} received more than once, ${badSignatures} bad signatures; product.indexed received for ${products.size - withoutEvent.length}/${products.size} products`,
+    );
+    lines.push(
+      `  rate limit (free plan, ${FREE_BUDGET}/min): burst of ${BURST} at once, ${BURST / 2} per port → ${burst2xx} 2xx (port1 ${byPort[0]}, port2 ${byPort[1]}), ${burst429.length} 429 with Retry-After`,
+    );
     lines.push("");
     lines.push(verdict ? "VERDICT: PASS" : `VERDICT: FAIL\n${failures.map((f) => `  - ${f}`).join("\n")}`);
     console.log(lines.join("\n"));
@@ -644,7 +742,9 @@ async function main(): Promise<number> {
     for (const close of closers) await close().catch(() => undefined);
     await db.end().catch(() => undefined);
     if (!args.keep) {
-      await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch((e: Error) => log(`could not drop ${dbName}: ${e.message}`));
+      await admin
+        .query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`)
+        .catch((e: Error) => log(`could not drop ${dbName}: ${e.message}`));
       if (verdict) fs.rmSync(dir, { recursive: true, force: true });
       else log(`process logs kept in ${dir}`);
     } else log(`kept database ${dbName} (${benchUrl}) and logs in ${dir}`);

@@ -116,7 +116,12 @@ async function measureCalls(label: string, batch: number, warm: number, calls: n
 // ------------------------------------------------------------------ inputs
 
 function findDataset(): string | undefined {
-  const candidates = [args.images, process.env.BENCH_DATASET_DIR, path.resolve("../shared/datasets/fashion-products"), "/work/shared/datasets/fashion-products"];
+  const candidates = [
+    args.images,
+    process.env.BENCH_DATASET_DIR,
+    path.resolve("../shared/datasets/fashion-products"),
+    "/work/shared/datasets/fashion-products",
+  ];
   return candidates.find((d): d is string => !!d && existsSync(path.join(d, "products.jsonl")));
 }
 
@@ -171,9 +176,13 @@ const loadMs = performance.now() - loadStarted;
 const rssAfterLoad = rssMB();
 
 console.log(`model       ${modelRef.id}${tmp ? " (generated tiny test model)" : ""}`);
-console.log(`            ${model.info.modelType}, ${model.fingerprint.dim}-d, hash ${model.fingerprint.hash.slice(0, 16)}…, ${model.info.threads} intra-op threads${model.info.spinning ? " (spinning)" : ""}`);
+console.log(
+  `            ${model.info.modelType}, ${model.fingerprint.dim}-d, hash ${model.fingerprint.hash.slice(0, 16)}…, ${model.info.threads} intra-op threads${model.info.spinning ? " (spinning)" : ""}`,
+);
 console.log(`inputs      ${inputs.source}; ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), node ${process.version}`);
-console.log(`load        ${loadMs.toFixed(0)} ms (sessions ${model.info.loadMs.toFixed(0)} ms incl. hashing ${model.info.hashMs.toFixed(0)} ms in parallel, warm-up ${model.info.warmupMs.toFixed(0)} ms); RSS ${rssBeforeLoad} → ${rssAfterLoad} MB`);
+console.log(
+  `load        ${loadMs.toFixed(0)} ms (sessions ${model.info.loadMs.toFixed(0)} ms incl. hashing ${model.info.hashMs.toFixed(0)} ms in parallel, warm-up ${model.info.warmupMs.toFixed(0)} ms); RSS ${rssBeforeLoad} → ${rssAfterLoad} MB`,
+);
 
 const imgs = inputs.images;
 const texts = inputs.texts;
@@ -212,7 +221,14 @@ const concurrentCalls = async (label: string, n: number, fn: (i: number) => Prom
   const started = performance.now();
   for (let r = 1; r <= rounds; r++) await round(r * n, latencies);
   const total = performance.now() - started;
-  return { label: `${label} (×${rounds})`, batch: 1, calls: n * rounds, p50: pct(latencies, 50), p95: pct(latencies, 95), perS: (n * rounds * 1000) / total };
+  return {
+    label: `${label} (×${rounds})`,
+    batch: 1,
+    calls: n * rounds,
+    p50: pct(latencies, 50),
+    p95: pct(latencies, 95),
+    perS: (n * rounds * 1000) / total,
+  };
 };
 rows.push(await concurrent("texts  64 concurrent calls of 1", 64, (i) => model.embedTexts([at(texts, i + 100)])));
 rows.push(await concurrent("images 64 concurrent calls of 1", 64, (i) => model.embedImages([at(imgs, i + 100)])));

@@ -40,7 +40,24 @@ const { values: args } = parseArgs({
 });
 const N = Number(args.images);
 const SECONDS = Number(args.seconds);
-const WORDS = ["red", "blue", "black", "white", "green", "linen", "silk", "summer", "dress", "shirt", "jeans", "bag", "shoes", "coat", "skirt", "scarf"];
+const WORDS = [
+  "red",
+  "blue",
+  "black",
+  "white",
+  "green",
+  "linen",
+  "silk",
+  "summer",
+  "dress",
+  "shirt",
+  "jeans",
+  "bag",
+  "shoes",
+  "coat",
+  "skirt",
+  "scarf",
+];
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -60,7 +77,9 @@ async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise
 }
 
 async function main() {
-  const modelDir = args.model ? path.resolve(args.model) : await ensureTestModel(path.join(os.tmpdir(), `shopsight-test-model-v${TEST_MODEL_VERSION}`));
+  const modelDir = args.model
+    ? path.resolve(args.model)
+    : await ensureTestModel(path.join(os.tmpdir(), `shopsight-test-model-v${TEST_MODEL_VERSION}`));
   if (!fs.existsSync(args.dataset!)) throw new Error(`no image folder ${args.dataset}: pass --dataset DIR with JPEG files`);
   const files = fs
     .readdirSync(args.dataset!)
@@ -112,7 +131,8 @@ async function main() {
     try {
       const reg = await services.accounts.register({ client_name: "Bench", email: "bench-index@example.com", password: "Bench-pass-123" });
       await ctx.database.db.updateTable("stores").set({ status: "active", plan: "enterprise" }).where("id", "=", reg.client_id).execute();
-      const token = (await ctx.signer.issue({ sub: reg.client_id, user_type: "client", memberships: [], is_super_admin: false })).access_token;
+      const token = (await ctx.signer.issue({ sub: reg.client_id, user_type: "client", memberships: [], is_super_admin: false }))
+        .access_token;
       await app.listen({ port: 0, host: "127.0.0.1" });
       const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
       const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
@@ -123,7 +143,11 @@ async function main() {
       };
       await workers.start();
       s = performance.now();
-      const products = files.map((f, i) => ({ product_id: `b${i}`, image_url: `${imageBase}/${f}`, metadata: { category: WORDS[i % 16] } }));
+      const products = files.map((f, i) => ({
+        product_id: `b${i}`,
+        image_url: `${imageBase}/${f}`,
+        metadata: { category: WORDS[i % 16] },
+      }));
       const { job_id } = await call("POST", "/v1/products/bulk", { products });
       let job: Record<string, unknown>;
       do {
@@ -137,7 +161,12 @@ async function main() {
       await call("POST", "/v1/search/text", { query: "warm up", limit: 10 });
       const text1 = pct(await timeEach(60, (i) => call("POST", "/v1/search/text", { query: query(300_000 + i), limit: 10 })), 50);
       const textCached = pct(await timeEach(60, () => call("POST", "/v1/search/text", { query: "red silk dress", limit: 10 })), 50);
-      const imageUrl1 = pct(await timeEach(30, (i) => call("POST", "/v1/search/url", { image_url: `${imageBase}/${files[(i * 7) % files.length]}?q=${i}`, limit: 10 })), 50);
+      const imageUrl1 = pct(
+        await timeEach(30, (i) =>
+          call("POST", "/v1/search/url", { image_url: `${imageBase}/${files[(i * 7) % files.length]}?q=${i}`, limit: 10 }),
+        ),
+        50,
+      );
       let next = 400_000;
       const load = await autocannon({
         url: `${base}/v1/search/text`,
@@ -148,10 +177,28 @@ async function main() {
         requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: query(next++), limit: 10 }) }) }],
       });
       const rows: [string, string, string, number, string][] = [
-        [`bulk indexing (${N} JPEGs)`, `${bulkPerS.toFixed(1)} products/s`, `${rawImagesPerS.toFixed(1)} images/s at batch 16`, bulkPerS / rawImagesPerS, "≥ 0.9 (≥ 0.8 contended)"],
+        [
+          `bulk indexing (${N} JPEGs)`,
+          `${bulkPerS.toFixed(1)} products/s`,
+          `${rawImagesPerS.toFixed(1)} images/s at batch 16`,
+          bulkPerS / rawImagesPerS,
+          "≥ 0.9 (≥ 0.8 contended)",
+        ],
         ["text search p50 (new queries)", `${text1.toFixed(1)} ms`, `${rawText1.toFixed(1)} ms (batch 1)`, text1 / rawText1, "≤ 1.3"],
-        ["text search p50 (repeated query)", `${textCached.toFixed(1)} ms`, `${rawText1.toFixed(1)} ms (batch 1)`, textCached / rawText1, "(cache hit)"],
-        ["image-URL search p50", `${imageUrl1.toFixed(1)} ms`, `${rawImage1.toFixed(1)} ms + ${fetch1.toFixed(1)} ms fetch`, imageUrl1 / (rawImage1 + fetch1), "≤ 1.2"],
+        [
+          "text search p50 (repeated query)",
+          `${textCached.toFixed(1)} ms`,
+          `${rawText1.toFixed(1)} ms (batch 1)`,
+          textCached / rawText1,
+          "(cache hit)",
+        ],
+        [
+          "image-URL search p50",
+          `${imageUrl1.toFixed(1)} ms`,
+          `${rawImage1.toFixed(1)} ms + ${fetch1.toFixed(1)} ms fetch`,
+          imageUrl1 / (rawImage1 + fetch1),
+          "≤ 1.2",
+        ],
         [
           "text search, 16 clients",
           `${load.requests.average.toFixed(0)} req/s (non-2xx ${load.non2xx})`,

@@ -91,7 +91,12 @@ function* catalogue(): Generator<Product> {
     const v = new Float32Array(DIM);
     const centre = centres[c]!;
     for (let i = 0; i < DIM; i++) v[i] = centre[i]! + noise * gaussian(random);
-    yield { vector: normalize(v), category: c % CATEGORIES, brand: Math.floor(random() * BRANDS), price: Math.round((5 + random() * 495) * 100) / 100 };
+    yield {
+      vector: normalize(v),
+      category: c % CATEGORIES,
+      brand: Math.floor(random() * BRANDS),
+      price: Math.round((5 + random() * 495) * 100) / 100,
+    };
   }
 }
 
@@ -100,8 +105,14 @@ const pid = (r: number) => `p${String(r).padStart(7, "0")}`;
 /** The filters measured: share of the store and the rule. */
 const FILTERS = [
   { name: "1 % (brand, independent)", keep: (p: Product, q: number) => p.brand === q % BRANDS },
-  { name: "10 % (2 categories, follow clusters)", keep: (p: Product, q: number) => p.category === q % CATEGORIES || p.category === (q + 7) % CATEGORIES },
-  { name: "50 % (price window, independent)", keep: (p: Product, q: number) => p.price >= 5 + (q % 10) * 10 && p.price < 5 + (q % 10) * 10 + 247.5 },
+  {
+    name: "10 % (2 categories, follow clusters)",
+    keep: (p: Product, q: number) => p.category === q % CATEGORIES || p.category === (q + 7) % CATEGORIES,
+  },
+  {
+    name: "50 % (price window, independent)",
+    keep: (p: Product, q: number) => p.price >= 5 + (q % 10) * 10 && p.price < 5 + (q % 10) * 10 + 247.5,
+  },
 ];
 
 // ------------------------------------------------------------- COPY ---
@@ -166,10 +177,19 @@ async function load(client: pg.Client, queries: Float32Array[]): Promise<{ truth
   const now = Date.now();
   const productRows: Buffer[] = [];
   const vectorRows: Buffer[] = [];
-  const products = client.query(copyFrom(`COPY products (store_id, product_id, vector_id, image_url, image_sha256, name, category, brand, price, color_name, metadata, dominant_colors, model, created_at, updated_at) FROM STDIN BINARY`));
-  const vectors = new pg.Client({ connectionString: URL, options: (client as unknown as { connectionParameters: { options?: string } }).connectionParameters.options });
+  const products = client.query(
+    copyFrom(
+      `COPY products (store_id, product_id, vector_id, image_url, image_sha256, name, category, brand, price, color_name, metadata, dominant_colors, model, created_at, updated_at) FROM STDIN BINARY`,
+    ),
+  );
+  const vectors = new pg.Client({
+    connectionString: URL,
+    options: (client as unknown as { connectionParameters: { options?: string } }).connectionParameters.options,
+  });
   await vectors.connect();
-  const vectorCopy = vectors.query(copyFrom(`COPY product_vectors (store_id, vector_id, product_id, model, dim, embedding, created_at) FROM STDIN BINARY`));
+  const vectorCopy = vectors.query(
+    copyFrom(`COPY product_vectors (store_id, vector_id, product_id, model, dim, embedding, created_at) FROM STDIN BINARY`),
+  );
   const t0 = performance.now();
   products.write(COPY_HEADER);
   vectorCopy.write(COPY_HEADER);
@@ -179,9 +199,32 @@ async function load(client: pg.Client, queries: Float32Array[]): Promise<{ truth
     const category = `category-${String(p.category).padStart(2, "0")}`;
     const brand = `brand-${String(p.brand).padStart(3, "0")}`;
     const name = `${brand} ${category} item ${r}`;
-    const metadata = JSON.stringify({ name, category, brand, price: p.price, material: ["cotton", "wool", "leather", "linen"][r % 4], sizes: ["S", "M", "L"] });
+    const metadata = JSON.stringify({
+      name,
+      category,
+      brand,
+      price: p.price,
+      material: ["cotton", "wool", "leather", "linen"][r % 4],
+      sizes: ["S", "M", "L"],
+    });
     productRows.push(
-      tuple([text(STORE), text(id), text(`v${r}`), text(`https://cdn.example/${id}.jpg`), text("bench-image"), text(name), text(category), text(brand), float4(p.price), null, jsonb(metadata), jsonb("[]"), text(MODEL), int8(now + r), int8(now + r)]),
+      tuple([
+        text(STORE),
+        text(id),
+        text(`v${r}`),
+        text(`https://cdn.example/${id}.jpg`),
+        text("bench-image"),
+        text(name),
+        text(category),
+        text(brand),
+        float4(p.price),
+        null,
+        jsonb(metadata),
+        jsonb("[]"),
+        text(MODEL),
+        int8(now + r),
+        int8(now + r),
+      ]),
     );
     vectorRows.push(tuple([text(STORE), text(`v${r}`), text(id), text(MODEL), int4(DIM), binaryVector(p.vector), int8(now + r)]));
     if (productRows.length >= 2_000) {
@@ -247,7 +290,9 @@ async function main() {
   const schema = args.schema ?? `scale_${randomBytes(4).toString("hex")}`;
   const reuse = args.schema !== undefined;
   const hnsw = { connectivity: Number(args.m), expansionAdd: Number(args["ef-construction"]), halfvec: args.halfvec! };
-  console.log(`bench:scale — ${N.toLocaleString("en")} products × ${DIM}-d, ${Q} queries, PostgreSQL schema ${schema}${reuse ? " (reused)" : ""}`);
+  console.log(
+    `bench:scale — ${N.toLocaleString("en")} products × ${DIM}-d, ${Q} queries, PostgreSQL schema ${schema}${reuse ? " (reused)" : ""}`,
+  );
   const database: Database = await openDatabase({ kind: "postgres", url: URL! }, { pgSchema: schema });
   const admin = new pg.Client({ connectionString: URL, options: `-c search_path=${schema},public` });
   await admin.connect();
@@ -257,11 +302,23 @@ async function main() {
     if (!reuse) {
       await database.db
         .insertInto("stores")
-        .values({ id: STORE, slug: STORE, name: STORE, status: "active", plan: "enterprise", client_secret_hash: null, secret_rotated_at: null, created_at: 0, updated_at: 0 })
+        .values({
+          id: STORE,
+          slug: STORE,
+          name: STORE,
+          status: "active",
+          plan: "enterprise",
+          client_secret_hash: null,
+          secret_rotated_at: null,
+          created_at: 0,
+          updated_at: 0,
+        })
         .execute();
       const loaded = await load(admin, queries);
       truth = loaded.truth;
-      console.log(`\nload (COPY, binary vectors): ${(loaded.loadMs / 1000).toFixed(1)} s (${Math.round(N / (loaded.loadMs / 1000)).toLocaleString("en")} rows/s, exact answers computed alongside)`);
+      console.log(
+        `\nload (COPY, binary vectors): ${(loaded.loadMs / 1000).toFixed(1)} s (${Math.round(N / (loaded.loadMs / 1000)).toLocaleString("en")} rows/s, exact answers computed alongside)`,
+      );
       const a0 = performance.now();
       await admin.query("ANALYZE products; ANALYZE product_vectors");
       console.log(`ANALYZE: ${((performance.now() - a0) / 1000).toFixed(1)} s`);
@@ -303,17 +360,28 @@ async function main() {
           const found = await tuned.search(STORE, truth.queries[q]!, { k: K, candidates: cands(q) });
           times.push(performance.now() - t0);
           paths[tuned.lastPath] = (paths[tuned.lastPath] ?? 0) + 1;
-          total += recallOf(found.map((m) => m.productId), truth.top[q]![w]!);
+          total += recallOf(
+            found.map((m) => m.productId),
+            truth.top[q]![w]!,
+          );
         }
-        const pathText = Object.entries(paths).map(([p, n]) => `${p} ${n}`).join(", ");
-        console.log(`| ${name} | ${pct(times, 50).toFixed(2)} ms | ${pct(times, 95).toFixed(2)} ms | ${(total / Q).toFixed(3)} | ${pathText} |`);
+        const pathText = Object.entries(paths)
+          .map(([p, n]) => `${p} ${n}`)
+          .join(", ");
+        console.log(
+          `| ${name} | ${pct(times, 50).toFixed(2)} ms | ${pct(times, 95).toFixed(2)} ms | ${(total / Q).toFixed(3)} | ${pathText} |`,
+        );
       }
       await tuned.close();
     }
     await index.close();
     const rss = process.memoryUsage().rss / 2 ** 20;
-    const backend = await admin.query(`SELECT pg_size_pretty(sum(pg_relation_size(indexrelid))) AS idx FROM pg_index WHERE indrelid = 'product_vectors'::regclass`);
-    console.log(`\nmemory: bench process RSS ${rss.toFixed(0)} MB; all product_vectors indexes ${backend.rows[0].idx} (keep the HNSW index in RAM: shared_buffers + OS cache)`);
+    const backend = await admin.query(
+      `SELECT pg_size_pretty(sum(pg_relation_size(indexrelid))) AS idx FROM pg_index WHERE indrelid = 'product_vectors'::regclass`,
+    );
+    console.log(
+      `\nmemory: bench process RSS ${rss.toFixed(0)} MB; all product_vectors indexes ${backend.rows[0].idx} (keep the HNSW index in RAM: shared_buffers + OS cache)`,
+    );
   } finally {
     await admin.end();
     await database.close();
@@ -332,15 +400,29 @@ async function main() {
 async function exactFromDatabase(client: pg.Client, queries: Float32Array[]): Promise<Truth> {
   const top: string[][][] = [];
   const candidates: Set<string>[][] = [];
-  const rows = await client.query<{ product_id: string; category: string; brand: string; price: number }>(`SELECT product_id, category, brand, price FROM products WHERE store_id = $1`, [STORE]);
+  const rows = await client.query<{ product_id: string; category: string; brand: string; price: number }>(
+    `SELECT product_id, category, brand, price FROM products WHERE store_id = $1`,
+    [STORE],
+  );
   for (let q = 0; q < queries.length; q++) {
     const lit = `[${Array.from(queries[q]!).join(",")}]`;
-    const sets = FILTERS.map((f) =>
-      new Set(
-        rows.rows
-          .filter((r) => f.keep({ vector: new Float32Array(0), category: Number(r.category.slice(9)), brand: Number(r.brand.slice(6)), price: Number(r.price) }, q))
-          .map((r) => r.product_id),
-      ),
+    const sets = FILTERS.map(
+      (f) =>
+        new Set(
+          rows.rows
+            .filter((r) =>
+              f.keep(
+                {
+                  vector: new Float32Array(0),
+                  category: Number(r.category.slice(9)),
+                  brand: Number(r.brand.slice(6)),
+                  price: Number(r.price),
+                },
+                q,
+              ),
+            )
+            .map((r) => r.product_id),
+        ),
     );
     candidates.push(sets);
     const exact = async (ids: Set<string> | undefined) => {
@@ -354,7 +436,6 @@ async function exactFromDatabase(client: pg.Client, queries: Float32Array[]): Pr
   }
   return { queries, top, candidates };
 }
-
 
 main().then(
   () => process.exit(0),

@@ -64,7 +64,16 @@ const COUNT = Number(args.count);
 const SECONDS = Number(args.seconds);
 const PG_URL = testEnv.databaseUrl;
 const SYNTHETIC_CATEGORIES = ["dresses", "tops", "bottoms", "shoes", "bags"];
-const SYNTHETIC_QUERIES = ["red dress", "blue jeans", "black bag", "white sneakers", "green top", "yellow scarf", "navy coat", "pink skirt"];
+const SYNTHETIC_QUERIES = [
+  "red dress",
+  "blue jeans",
+  "black bag",
+  "white sneakers",
+  "green top",
+  "yellow scarf",
+  "navy coat",
+  "pink skirt",
+];
 const COLOURS = ["red", "blue", "black", "white", "green", "yellow", "navy", "pink", "grey", "brown"];
 const TYPES: Record<string, string[]> = {
   dresses: ["dress", "gown", "sundress"],
@@ -76,7 +85,6 @@ const TYPES: Record<string, string[]> = {
 /** A product name of colour, type and brand words (lexical matches for QUERIES). */
 const productName = (i: number, category: string) =>
   `${COLOURS[(i * 7) % COLOURS.length]} ${TYPES[category]![i % 3]} ${["classic", "slim", "summer", "winter"][i % 4]} ${i}`;
-
 
 /** A deterministic shuffle (mulberry32), so every run asks the same queries in the same order. */
 function shuffled<T>(xs: T[], seed: number): T[] {
@@ -126,7 +134,9 @@ function realCatalogue(): Catalogue {
 
 function syntheticCatalogue(): Catalogue {
   const fresh: string[] = [];
-  for (const c of COLOURS) for (const types of Object.values(TYPES)) for (const t of types) for (const style of ["", " classic", " slim", " summer"]) fresh.push(`${c} ${t}${style}`);
+  for (const c of COLOURS)
+    for (const types of Object.values(TYPES))
+      for (const t of types) for (const style of ["", " classic", " slim", " summer"]) fresh.push(`${c} ${t}${style}`);
   return {
     metadata: (i) => {
       const category = SYNTHETIC_CATEGORIES[i % SYNTHETIC_CATEGORIES.length]!;
@@ -149,7 +159,15 @@ async function seed(ctx: AppContext, storeId: string, dim: number, catalogue: Ca
   const image = { sha256: "bench", bytes: randomBytes(64) };
   await ctx.database.db
     .insertInto("product_images")
-    .values({ store_id: storeId, sha256: image.sha256, content_type: "image/jpeg", width: 1, height: 1, bytes: image.bytes, created_at: now })
+    .values({
+      store_id: storeId,
+      sha256: image.sha256,
+      content_type: "image/jpeg",
+      width: 1,
+      height: 1,
+      bytes: image.bytes,
+      created_at: now,
+    })
     .execute();
   const BATCH = 1000;
   for (let start = 0; start < COUNT; start += BATCH) {
@@ -207,7 +225,9 @@ type VariantName = keyof typeof VARIANTS;
 async function httpBench(kind: "sqlite" | "postgres", catalogue: Catalogue) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsight-bench-"));
   const schema = `bench_${randomBytes(4).toString("hex")}`;
-  const modelDir = args.model ? path.resolve(args.model) : await ensureTestModel(path.join(os.tmpdir(), `shopsight-test-model-v${TEST_MODEL_VERSION}`));
+  const modelDir = args.model
+    ? path.resolve(args.model)
+    : await ensureTestModel(path.join(os.tmpdir(), `shopsight-test-model-v${TEST_MODEL_VERSION}`));
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: "silent",
@@ -223,13 +243,18 @@ async function httpBench(kind: "sqlite" | "postgres", catalogue: Catalogue) {
     const t0 = performance.now();
     await seed(ctx, reg.client_id, ctx.model!.fingerprint.dim, catalogue);
     const seedS = (performance.now() - t0) / 1000;
-    const token = (await ctx.signer.issue({ sub: reg.client_id, user_type: "client", memberships: [], is_super_admin: false })).access_token;
+    const token = (await ctx.signer.issue({ sub: reg.client_id, user_type: "client", memberships: [], is_super_admin: false }))
+      .access_token;
     const app = await buildSearchApp(ctx, { logger: false, services });
     await app.listen({ port: 0, host: "127.0.0.1" });
     const port = (app.server.address() as { port: number }).port;
     const url = `http://127.0.0.1:${port}/v1/search/text`;
     const call = async (body: object) => {
-      const res = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
       return res.json();
     };
@@ -297,7 +322,8 @@ async function httpBench(kind: "sqlite" | "postgres", catalogue: Catalogue) {
 }
 
 function formatFused(engine: string, stream: string, t: Record<VariantName, Timing>): string {
-  const v = (n: VariantName, base: VariantName = "visual") => `${t[n].p50.toFixed(2)} / ${t[n].p95.toFixed(2)} (${(t[n].p50 / t[base].p50).toFixed(2)}×)`;
+  const v = (n: VariantName, base: VariantName = "visual") =>
+    `${t[n].p50.toFixed(2)} / ${t[n].p95.toFixed(2)} (${(t[n].p50 / t[base].p50).toFixed(2)}×)`;
   return [
     engine.padEnd(22),
     stream.padEnd(9),
@@ -333,9 +359,20 @@ async function main() {
     );
     fusedLines.push(formatFused(r.engine, "repeated", r.repeated), formatFused(r.engine, "new", r.fresh));
   }
-  console.log(`\n== Fused vs visual text search, ${ROUNDS} rounds, p50 / p95 ms (p50 × visual's); fused = semantic_weight 0.5, default = the model's`);
   console.log(
-    ["engine".padEnd(22), "queries".padEnd(9), "visual".padEnd(16), "blend".padEnd(24), "rrf".padEnd(24), "default".padEnd(24), "blend + price filter (× visual filtered)".padEnd(24), "lexical only"].join(" | "),
+    `\n== Fused vs visual text search, ${ROUNDS} rounds, p50 / p95 ms (p50 × visual's); fused = semantic_weight 0.5, default = the model's`,
+  );
+  console.log(
+    [
+      "engine".padEnd(22),
+      "queries".padEnd(9),
+      "visual".padEnd(16),
+      "blend".padEnd(24),
+      "rrf".padEnd(24),
+      "default".padEnd(24),
+      "blend + price filter (× visual filtered)".padEnd(24),
+      "lexical only",
+    ].join(" | "),
   );
   for (const line of fusedLines) console.log(line);
 }

@@ -24,7 +24,11 @@ import { attributeFilter } from "../src/search/search/memory-filter.js";
 import type { ProductAttributes } from "../src/vectors/attributes.js";
 
 const { values: args } = parseArgs({
-  options: { count: { type: "string", default: "50000" }, "quant-count": { type: "string", default: "20000" }, quantization: { type: "string", default: "f16" } },
+  options: {
+    count: { type: "string", default: "50000" },
+    "quant-count": { type: "string", default: "20000" },
+    quantization: { type: "string", default: "f16" },
+  },
 });
 if (!["f32", "f16", "i8"].includes(args.quantization!)) throw new Error("--quantization must be f32, f16 or i8");
 const QUANTIZATION = args.quantization as "f32" | "f16" | "i8";
@@ -39,16 +43,37 @@ const pct = (xs: number[], p: number) => {
 const category = (i: number) => CATEGORIES[(i * 7919) % 5]!;
 
 async function main() {
-  console.log(`Embedded index start-up and filter benchmark: ${os.cpus().length} cores (load average ${os.loadavg()[0]!.toFixed(1)}), Node ${process.version}, ${COUNT} × ${DIM}-d, HNSW storage ${QUANTIZATION}\n`);
+  console.log(
+    `Embedded index start-up and filter benchmark: ${os.cpus().length} cores (load average ${os.loadavg()[0]!.toFixed(1)}), Node ${process.version}, ${COUNT} × ${DIM}-d, HNSW storage ${QUANTIZATION}\n`,
+  );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsight-bench-startup-"));
   const snapshotDir = path.join(dir, "snapshots");
   const target = { kind: "sqlite" as const, file: path.join(dir, "bench.db") };
-  const options = () => resolveOptions({ snapshotDir, snapshotIntervalMs: 3_600_000, quantization: QUANTIZATION, bruteForceThreshold: Math.min(5_000, Math.floor(COUNT / 2)) }, "sqlite");
+  const options = () =>
+    resolveOptions(
+      {
+        snapshotDir,
+        snapshotIntervalMs: 3_600_000,
+        quantization: QUANTIZATION,
+        bruteForceThreshold: Math.min(5_000, Math.floor(COUNT / 2)),
+      },
+      "sqlite",
+    );
   let database = await openDatabase(target);
   try {
     await database.db
       .insertInto("stores")
-      .values({ id: "s", slug: "s", name: "s", status: "active", plan: "enterprise", client_secret_hash: null, secret_rotated_at: null, created_at: 0, updated_at: 0 })
+      .values({
+        id: "s",
+        slug: "s",
+        name: "s",
+        status: "active",
+        plan: "enterprise",
+        client_secret_hash: null,
+        secret_rotated_at: null,
+        created_at: 0,
+        updated_at: 0,
+      })
       .execute();
     const data = clusteredVectors({ count: COUNT, dim: DIM, clusters: 50, seed: 7 });
     let index = new EmbeddedVectorIndex(database, options());
@@ -62,10 +87,26 @@ async function main() {
         for (let i = start; i < Math.min(COUNT, start + 1000); i++) {
           const metadata = JSON.stringify({ category: category(i), price: 10 + (i % 200) });
           rows.push({
-            store_id: "s", product_id: `p${i}`, vector_id: `v${i}`, image_url: `https://cdn.example/p${i}.jpg`, image_sha256: "x", name: null,
-            category: category(i), brand: null, price: 10 + (i % 200), color_name: null, metadata, dominant_colors: "[]", model: "m", created_at: 0, updated_at: 0,
+            store_id: "s",
+            product_id: `p${i}`,
+            vector_id: `v${i}`,
+            image_url: `https://cdn.example/p${i}.jpg`,
+            image_sha256: "x",
+            name: null,
+            category: category(i),
+            brand: null,
+            price: 10 + (i % 200),
+            color_name: null,
+            metadata,
+            dominant_colors: "[]",
+            model: "m",
+            created_at: 0,
+            updated_at: 0,
           });
-          attributes.push({ productId: `p${i}`, attributes: { category: category(i), price: 10 + (i % 200), colorName: null, dominantColors: "[]", metadata } });
+          attributes.push({
+            productId: `p${i}`,
+            attributes: { category: category(i), price: 10 + (i % 200), colorName: null, dominantColors: "[]", metadata },
+          });
         }
         await tx.insertInto("products").values(rows).execute();
         for (const r of rows) {
@@ -80,7 +121,9 @@ async function main() {
     t = performance.now();
     await index.settled();
     const buildS = (performance.now() - t) / 1000;
-    console.log(`seeded ${COUNT} products in ${seedS.toFixed(1)} s; HNSW built in the background in ${buildS.toFixed(1)} s (the cost of every start without a snapshot, searches exact meanwhile)`);
+    console.log(
+      `seeded ${COUNT} products in ${seedS.toFixed(1)} s; HNSW built in the background in ${buildS.toFixed(1)} s (the cost of every start without a snapshot, searches exact meanwhile)`,
+    );
 
     // ---- filters
     const queries = queriesLike(data, 100, 9);
@@ -96,7 +139,9 @@ async function main() {
       return pct(ms, 50);
     };
     const unfiltered = await time((q) => index.search("s", q, { k: 10 }));
-    const sqlPath = await time(async (q, i) => index.search("s", q, { k: 10, candidates: await repo.candidates("s", { category: CATEGORIES[i % 5] }) }));
+    const sqlPath = await time(async (q, i) =>
+      index.search("s", q, { k: 10, candidates: await repo.candidates("s", { category: CATEGORIES[i % 5] }) }),
+    );
     let first = 0;
     const firstMs: number[] = [];
     for (const c of CATEGORIES) {
@@ -106,19 +151,28 @@ async function main() {
       firstMs.push(performance.now() - s);
     }
     first = pct(firstMs, 50);
-    const memPath = await time((q, i) => index.search("s", q, { k: 10, candidates: index.filterCandidates("s", attributeFilter({ category: CATEGORIES[i % 5] })) }));
+    const memPath = await time((q, i) =>
+      index.search("s", q, { k: 10, candidates: index.filterCandidates("s", attributeFilter({ category: CATEGORIES[i % 5] })) }),
+    );
     let rec = 0;
     for (const [i, q] of queries.entries()) {
       const c = CATEGORIES[i % 5]!;
       const found = await index.search("s", q, { k: 10, candidates: index.filterCandidates("s", attributeFilter({ category: c })) });
-      rec += recall(found.map((m) => m.productId), exactTopK(data, q, 10, (r) => category(r) === c).map((r) => `p${r}`));
+      rec += recall(
+        found.map((m) => m.productId),
+        exactTopK(data, q, 10, (r) => category(r) === c).map((r) => `p${r}`),
+      );
     }
     console.log("\n| search (vector stage, k=10) | p50 | vs unfiltered |\n|---|---|---|");
     console.log(`| unfiltered | ${unfiltered.toFixed(2)} ms | 1.00 |`);
-    console.log(`| 20 % category, SQL candidates (before; PostgreSQL path) | ${sqlPath.toFixed(2)} ms | ${(sqlPath / unfiltered).toFixed(2)} |`);
+    console.log(
+      `| 20 % category, SQL candidates (before; PostgreSQL path) | ${sqlPath.toFixed(2)} ms | ${(sqlPath / unfiltered).toFixed(2)} |`,
+    );
     console.log(`| 20 % category, in-memory bitmap (cached) | ${memPath.toFixed(2)} ms | ${(memPath / unfiltered).toFixed(2)} |`);
     console.log(`| building one bitmap (first use after a change) | ${first.toFixed(2)} ms | |`);
-    console.log(`recall@10 of the in-memory filtered search vs exact filtered search: ${(rec / queries.length).toFixed(3)} (path ${index.lastPath})`);
+    console.log(
+      `recall@10 of the in-memory filtered search vs exact filtered search: ${(rec / queries.length).toFixed(3)} (path ${index.lastPath})`,
+    );
 
     // ---- start-up from the snapshot
     t = performance.now();
@@ -152,7 +206,20 @@ async function main() {
     console.log(`\n| HNSW storage (${QCOUNT} × ${DIM}-d) | index file | build | search p50 | recall@10 |\n|---|---|---|---|---|`);
     for (const quantization of ["f32", "f16", "i8"] as const) {
       await database.db.deleteFrom("stores").where("id", "=", "q").execute();
-      await database.db.insertInto("stores").values({ id: "q", slug: "q", name: "q", status: "active", plan: "enterprise", client_secret_hash: null, secret_rotated_at: null, created_at: 0, updated_at: 0 }).execute();
+      await database.db
+        .insertInto("stores")
+        .values({
+          id: "q",
+          slug: "q",
+          name: "q",
+          status: "active",
+          plan: "enterprise",
+          client_secret_hash: null,
+          secret_rotated_at: null,
+          created_at: 0,
+          updated_at: 0,
+        })
+        .execute();
       const qi = new EmbeddedVectorIndex(database, resolveOptions({ quantization, bruteForceThreshold: 1_000 }, "sqlite"));
       await qi.init();
       const upserted = Array.from({ length: QCOUNT }, (_, i) => ({ vectorId: `q${i}`, productId: `q${i}`, vector: qdata.row(i) }));
@@ -160,7 +227,11 @@ async function main() {
       t = performance.now();
       await qi.settled();
       const build = (performance.now() - t) / 1000;
-      const group = (qi as unknown as { stores: Map<string, Map<number, { snapshotSource(): { index: { save(p: string): void } } | undefined }>> }).stores.get("q")!.get(DIM)!;
+      const group = (
+        qi as unknown as { stores: Map<string, Map<number, { snapshotSource(): { index: { save(p: string): void } } | undefined }>> }
+      ).stores
+        .get("q")!
+        .get(DIM)!;
       const file = path.join(dir, `q-${quantization}.usearch`);
       group.snapshotSource()!.index.save(file);
       const ms: number[] = [];
@@ -169,9 +240,14 @@ async function main() {
         const s = performance.now();
         const found = await qi.search("q", q, { k: 10 });
         ms.push(performance.now() - s);
-        r += recall(found.map((m) => m.productId), exactTopK(qdata, q, 10).map((i) => `q${i}`));
+        r += recall(
+          found.map((m) => m.productId),
+          exactTopK(qdata, q, 10).map((i) => `q${i}`),
+        );
       }
-      console.log(`| ${quantization} | ${(fs.statSync(file).size / 1e6).toFixed(1)} MB | ${build.toFixed(1)} s | ${pct(ms, 50).toFixed(2)} ms | ${(r / qqueries.length).toFixed(3)} |`);
+      console.log(
+        `| ${quantization} | ${(fs.statSync(file).size / 1e6).toFixed(1)} MB | ${build.toFixed(1)} s | ${pct(ms, 50).toFixed(2)} ms | ${(r / qqueries.length).toFixed(3)} |`,
+      );
       await qi.close();
     }
   } finally {

@@ -70,7 +70,9 @@ export async function runVectorBench(options: VectorBenchOptions = {}): Promise<
       return { keep, set };
     });
   log("computing exact answers…");
-  const workloads: Workload["workloads"] = [{ name: "unfiltered", queries: queries.map((q) => ({ vector: q, truth: exactTopK(data, q, K).map(pid) })) }];
+  const workloads: Workload["workloads"] = [
+    { name: "unfiltered", queries: queries.map((q) => ({ vector: q, truth: exactTopK(data, q, K).map(pid) })) },
+  ];
   for (const [name, category] of [
     ["filtered, independent", randomCategory],
     ["filtered, clustered", clusterCategory],
@@ -132,7 +134,17 @@ async function benchEngine(engine: string, target: Target, w: Workload): Promise
   try {
     await writer.db
       .insertInto("stores")
-      .values({ id: STORE, slug: STORE, name: STORE, status: "active", plan: "free", client_secret_hash: null, secret_rotated_at: null, created_at: 0, updated_at: 0 })
+      .values({
+        id: STORE,
+        slug: STORE,
+        name: STORE,
+        status: "active",
+        plan: "free",
+        client_secret_hash: null,
+        secret_rotated_at: null,
+        created_at: 0,
+        updated_at: 0,
+      })
       .execute();
     // Writes through the interface. On PostgreSQL afterCommit is skipped so that no HNSW index
     // exists during the load: the build below is then measured as one CREATE INDEX.
@@ -184,7 +196,14 @@ async function benchEngine(engine: string, target: Target, w: Workload): Promise
         );
       }
       times.sort((a, b) => a - b);
-      results.push({ name: workload.name, share: workload.share, p50: quantile(times, 0.5), p95: quantile(times, 0.95), recall: total / workload.queries.length, paths });
+      results.push({
+        name: workload.name,
+        share: workload.share,
+        p50: quantile(times, 0.5),
+        p95: quantile(times, 0.95),
+        recall: total / workload.queries.length,
+        paths,
+      });
     }
     await index.close();
     return { engine, count: data.count, dim: data.dim, writeMs, buildMs, results, rssMb };
@@ -217,7 +236,10 @@ export function formatVectorBench(rows: VectorBenchRow[]): string {
   ];
   for (const r of rows) {
     r.results.forEach((x, i) => {
-      const head = i === 0 ? `| ${r.engine} | ${r.count.toLocaleString("en")} × ${r.dim} | ${s(r.writeMs)} | ${s(r.buildMs)} | ${Math.round(r.rssMb)} MB ` : "| | | | | ";
+      const head =
+        i === 0
+          ? `| ${r.engine} | ${r.count.toLocaleString("en")} × ${r.dim} | ${s(r.writeMs)} | ${s(r.buildMs)} | ${Math.round(r.rssMb)} MB `
+          : "| | | | | ";
       const name = x.share === undefined ? x.name : `${x.name} (${(x.share * 100).toFixed(1)}%)`;
       const paths = Object.entries(x.paths)
         .map(([p, n]) => `${p} ${n}`)

@@ -28,10 +28,15 @@ const only = args.only ? args.only.split(",") : undefined;
 let failed = false;
 
 if (args.fixture === "all" || args.fixture === "northwind") {
-  const report = await runEval({ dialect, ...(only ? { only } : {}), log: args.quiet ? () => {} : (line) => process.stdout.write(`${line}\n`) });
+  const report = await runEval({
+    dialect,
+    ...(only ? { only } : {}),
+    log: args.quiet ? () => {} : (line) => process.stdout.write(`${line}\n`),
+  });
   process.stdout.write(`\n${formatReport(report)}\n`);
   for (const r of report.results) {
-    for (const p of r.prices.invented) process.stdout.write(`  invented price ${JSON.stringify(p)} in ${r.id}: ${JSON.stringify(r.markdown)}\n`);
+    for (const p of r.prices.invented)
+      process.stdout.write(`  invented price ${JSON.stringify(p)} in ${r.id}: ${JSON.stringify(r.markdown)}\n`);
   }
   if (report.prices.invented > 0) failed = true;
 }
@@ -40,9 +45,11 @@ if (args.fixture === "all" || args.fixture === "retailers") {
   const results = await runRetailerEval({
     dialect,
     ...(only ? { only } : {}),
-    log: args.quiet ? undefined : (line, r) => {
-      if (r.split === "dev" || args["show-test"]) process.stdout.write(`${line}\n`);
-    },
+    log: args.quiet
+      ? undefined
+      : (line, r) => {
+          if (r.split === "dev" || args["show-test"]) process.stdout.write(`${line}\n`);
+        },
   });
   process.stdout.write(`\n${formatRetailReport(results, dialect)}\n`);
   if (results.some((r) => r.inventedPrices.length > 0)) failed = true;

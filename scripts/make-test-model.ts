@@ -15,7 +15,8 @@ if (values.help || !values.out) {
 const dir = path.resolve(values.out);
 const started = performance.now();
 const summary = await writeTestModel(dir);
-for (const [file, bytes] of Object.entries(summary.files)) console.log(`  ${file.padEnd(26)} ${bytes.toLocaleString("en").padStart(9)} bytes`);
+for (const [file, bytes] of Object.entries(summary.files))
+  console.log(`  ${file.padEnd(26)} ${bytes.toLocaleString("en").padStart(9)} bytes`);
 console.log(
   `Wrote the tiny test CLIP model (${summary.dim}-d, vocabulary ${summary.vocabSize}, ` +
     `${(summary.totalBytes / 1024).toFixed(0)} KiB) to ${dir} in ${(performance.now() - started).toFixed(0)} ms.\n` +

@@ -45,7 +45,8 @@ export async function openapiDocuments(): Promise<Record<ApiName, Record<string,
     const search = await buildSearchApp(ctx, { logger: false, services });
     const assistant = await buildAssistantApp(ctx, { logger: false, services: composeAssistant(ctx, { catalog: services.catalog }) });
     try {
-      const read = async (app: typeof search) => (await app.inject({ method: "GET", url: "/openapi.json" })).json<Record<string, unknown>>();
+      const read = async (app: typeof search) =>
+        (await app.inject({ method: "GET", url: "/openapi.json" })).json<Record<string, unknown>>();
       return { "search-api": await read(search), "assistant-api": await read(assistant) };
     } finally {
       await search.close();
@@ -91,7 +92,9 @@ async function main(argv: string[]): Promise<number> {
     const stale = API_NAMES.filter((n) => !fs.existsSync(portalTypePath(n)) || fs.readFileSync(portalTypePath(n), "utf8") !== files[n]);
     if (argv.includes("--check")) {
       if (stale.length === 0) return 0;
-      console.error(`Portal API types are out of date: ${stale.map(portalTypePath).join(", ")}. Run \`npm run portal:types\` and commit the result.`);
+      console.error(
+        `Portal API types are out of date: ${stale.map(portalTypePath).join(", ")}. Run \`npm run portal:types\` and commit the result.`,
+      );
       return 1;
     }
     fs.mkdirSync(PORTAL_TYPES_DIR, { recursive: true });

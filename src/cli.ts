@@ -69,7 +69,10 @@ async function main(argv: string[]): Promise<number | "running"> {
     }
   }
   if (group === "plan" && command === "set") {
-    const { values } = parseArgs({ args: rest, options: { plan: { type: "string" }, store: { type: "string", multiple: true }, all: { type: "boolean", default: false } } });
+    const { values } = parseArgs({
+      args: rest,
+      options: { plan: { type: "string" }, store: { type: "string", multiple: true }, all: { type: "boolean", default: false } },
+    });
     if (!isPlanName(values.plan) || (!values.all && !values.store?.length)) {
       console.error(`plan set needs --plan (one of ${Object.keys(PLANS).join(", ")}) and --store or --all\n${USAGE}`);
       return 2;
@@ -119,7 +122,10 @@ async function main(argv: string[]): Promise<number | "running"> {
         verifyOnly: values["verify-only"],
         batchSize,
         sourceImages: values["images-from"],
-        targetImages: values["images-to"] === undefined || values["images-to"] === "database" ? { kind: "database" } : { kind: "filesystem", path: path.resolve(values["images-to"]) },
+        targetImages:
+          values["images-to"] === undefined || values["images-to"] === "database"
+            ? { kind: "database" }
+            : { kind: "filesystem", path: path.resolve(values["images-to"]) },
       });
       console.log(values.json ? JSON.stringify(report) : formatReport(report));
       return report.ok ? 0 : 1;

@@ -17,7 +17,10 @@ function startupBanner(config: Config): string {
     `  Search API      ${search}`,
     `  Assistant API   ${chat}`,
   ];
-  if (!config.mail.smtpUrl) lines.push(`  Mail            written to ${config.mail.outboxDir} (no SMTP_URL)${config.mail.logLinks ? "; links are also printed here" : ""}`);
+  if (!config.mail.smtpUrl)
+    lines.push(
+      `  Mail            written to ${config.mail.outboxDir} (no SMTP_URL)${config.mail.logLinks ? "; links are also printed here" : ""}`,
+    );
   if (!config.billing.enabled) lines.push(`  Billing         off (BILLING_MODE=off): new stores start on ${config.billing.defaultPlan}`);
   lines.push("");
   return lines.join("\n");

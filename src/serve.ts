@@ -84,7 +84,9 @@ export async function startRole(role: Role, config: Config = loadConfig()): Prom
   // src/assistant/compose.ts); the Assistant reads products through the Search API's catalogue port.
   const services = composeSearch(ctx);
   const search = serveApis ? await buildSearchApp(ctx, { isReady, services }) : undefined;
-  const assistant = serveApis ? await buildAssistantApp(ctx, { isReady, services: composeAssistant(ctx, { catalog: services.catalog }) }) : undefined;
+  const assistant = serveApis
+    ? await buildAssistantApp(ctx, { isReady, services: composeAssistant(ctx, { catalog: services.catalog }) })
+    : undefined;
   // The worker's ops app also provides its logger; it listens only when METRICS_PORT is set.
   const ops = serveApis ? undefined : await buildOpsApp(ctx, isReady);
   const log: FastifyBaseLogger = (search ?? ops)!.log;

@@ -51,7 +51,10 @@ const FIXTURES: Record<string, Fixture> = {
   "GET /v1/chat/sessions/:thread_id": { url: (a) => `/v1/chat/sessions/${a.ids.thread}`, namesA: true },
   "GET /v1/chat/sessions/:thread_id/events": { url: (a) => `/v1/chat/sessions/${a.ids.thread}/events?after=0`, namesA: true },
   "POST /v1/chat/messages": { payload: (a) => ({ thread_id: a.ids.thread, text: "What is the ALPHA returns policy?" }), namesA: true },
-  "POST /v1/chat/messages/stream": { payload: (a) => ({ thread_id: a.ids.thread, text: "What is the ALPHA returns policy?" }), namesA: true },
+  "POST /v1/chat/messages/stream": {
+    payload: (a) => ({ thread_id: a.ids.thread, text: "What is the ALPHA returns policy?" }),
+    namesA: true,
+  },
   "POST /v1/chat/actions/confirm": { payload: (a) => ({ thread_id: a.ids.thread, intent_id: a.ids.intent }), namesA: true },
   "POST /v1/chat/actions/cancel": { payload: (a) => ({ thread_id: a.ids.thread, intent_id: a.ids.intent }), namesA: true },
   "GET /v1/catalog/search": { url: () => "/v1/catalog/search?q=alphadress&limit=5" },
@@ -82,7 +85,11 @@ describeEachDialect("assistant isolation sweep: every Assistant /v1/* route agai
     // --- store A: policies, settings, a product, a storefront connection, a thread with a pending intent.
     const a = await chatShop(t);
     await putSettings(t, a, { currency: "EUR", support_contact: { email: "alpha-help@example.com" } });
-    await putPolicy(t, a, "alpha-returns", { handle: "alpha-returns", title: "ALPHA RETURNS TITLE", body_markdown: "Returns are accepted within 30 days. ALPHA-POLICY-TEXT." });
+    await putPolicy(t, a, "alpha-returns", {
+      handle: "alpha-returns",
+      title: "ALPHA RETURNS TITLE",
+      body_markdown: "Returns are accepted within 30 days. ALPHA-POLICY-TEXT.",
+    });
     await putCatalogProduct(t, a.storeId, "alphadress", { name: "Alphadress crimson", price: 49.5, inventory_quantity: 7 });
     const conn = await t.assistant.inject({
       method: "POST",
@@ -93,7 +100,12 @@ describeEachDialect("assistant isolation sweep: every Assistant /v1/* route agai
     assert.equal(conn.statusCode, 201, conn.body);
     const shopperA = await anonymousSession(t, a);
     const threadA = await openThread(t, shopperA);
-    const turn = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(shopperA), payload: { thread_id: threadA, text: "Add the alpha rain jacket to my cart" } });
+    const turn = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/chat/messages",
+      headers: bearer(shopperA),
+      payload: { thread_id: threadA, text: "Add the alpha rain jacket to my cart" },
+    });
     assert.equal(turn.statusCode, 200, turn.body);
     const proposal = turn.json() as { outcome: string; answer: { next_actions: Array<{ type: string; intent_id?: string }> } };
     assert.equal(proposal.outcome, "confirmation_required", turn.body);
@@ -104,12 +116,25 @@ describeEachDialect("assistant isolation sweep: every Assistant /v1/* route agai
       slug: a.store.slug,
       ids: {
         concept: "alpha-returns",
-        publicKey: (keys.json() as { public_keys?: Array<{ id: string }>; keys?: Array<{ id: string }> }).public_keys?.[0]?.id ?? (keys.json() as { keys: Array<{ id: string }> }).keys[0]!.id,
+        publicKey:
+          (keys.json() as { public_keys?: Array<{ id: string }>; keys?: Array<{ id: string }> }).public_keys?.[0]?.id ??
+          (keys.json() as { keys: Array<{ id: string }> }).keys[0]!.id,
         connection: (conn.json() as { connection_id: string }).connection_id,
         thread: threadA,
         intent: intent!,
       },
-      markers: [a.storeId, a.store.email, "alpha-help@example.com", "ALPHA RETURNS TITLE", "ALPHA-POLICY-TEXT", "ALPHA-REASON", "ALPHA STOREFRONT", "Alphadress", "alpha-storefront-token-1234", a.publicKey],
+      markers: [
+        a.storeId,
+        a.store.email,
+        "alpha-help@example.com",
+        "ALPHA RETURNS TITLE",
+        "ALPHA-POLICY-TEXT",
+        "ALPHA-REASON",
+        "ALPHA STOREFRONT",
+        "Alphadress",
+        "alpha-storefront-token-1234",
+        a.publicKey,
+      ],
     };
     assert.match(A.ids.publicKey!, /\S/);
 
@@ -149,8 +174,10 @@ describeEachDialect("assistant isolation sweep: every Assistant /v1/* route agai
         requests += 1;
         const where = `${cred.name} ${route.method} ${url} → ${res.statusCode}`;
         for (const marker of A.markers) if (res.body.includes(marker)) failures.push(`${where}: response leaks "${marker}"`);
-        if (fixture.namesA && ![401, 403, 404, 409].includes(res.statusCode)) failures.push(`${where}: expected 403/404/409 for A's id (${res.body.slice(0, 200)})`);
-        if (cred.foreignTenant && route.url.startsWith("/v1/admin/") && res.statusCode !== 403) failures.push(`${where}: expected 403 naming A's slug`);
+        if (fixture.namesA && ![401, 403, 404, 409].includes(res.statusCode))
+          failures.push(`${where}: expected 403/404/409 for A's id (${res.body.slice(0, 200)})`);
+        if (cred.foreignTenant && route.url.startsWith("/v1/admin/") && res.statusCode !== 403)
+          failures.push(`${where}: expected 403 naming A's slug`);
         if (res.statusCode >= 500) failures.push(`${where}: server error ${res.body.slice(0, 200)}`);
       }
     }
@@ -160,7 +187,12 @@ describeEachDialect("assistant isolation sweep: every Assistant /v1/* route agai
     assert.deepEqual(failures, [], failures.join("\n"));
 
     // A still works: its intent is still pending and confirmable by A only.
-    const confirm = await t.assistant.inject({ method: "POST", url: "/v1/chat/actions/confirm", headers: bearer(shopperA), payload: { thread_id: threadA, intent_id: intent } });
+    const confirm = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/chat/actions/confirm",
+      headers: bearer(shopperA),
+      payload: { thread_id: threadA, intent_id: intent },
+    });
     assert.equal(confirm.statusCode, 200, confirm.body);
   });
 });

@@ -56,7 +56,11 @@ const PAYLOADS: Record<string, (a: StoreA) => object> = {
   "POST /v1/security/2fa/disable": () => ({ totp_code: "123456" }),
   "POST /v1/widget/keys": () => ({ name: "sweep", allowed_origins: ["https://sweep.example.com"] }),
   "PATCH /v1/widget/keys/:widget_key_id": () => ({ name: "sweep" }),
-  "POST /v1/search/webhooks": () => ({ url: "https://hooks.example.com/sweep", events: ["product.indexed"], secret: "sweep-secret-0123456789" }),
+  "POST /v1/search/webhooks": () => ({
+    url: "https://hooks.example.com/sweep",
+    events: ["product.indexed"],
+    secret: "sweep-secret-0123456789",
+  }),
   // Port 9 on loopback refuses connections: image downloads fail fast and locally.
   "POST /v1/products": (a) => ({ product_id: a.ids.product!, image_url: "http://127.0.0.1:9/x.png" }),
   "PUT /v1/products/:product_id": () => ({ metadata: { name: "sweep" } }),
@@ -116,7 +120,12 @@ describeEachDialect("isolation sweep: every /v1/* route against another store's 
     // A product (indexed through the real write path) and a bulk job.
     const image = await t.ctx.images.fromBytes(await solidImage("#aa2244"));
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    await t.services.products.write(a.clientId, { productId: "alpha-product", imageUrl: "https://alpha-cdn.example.com/p.png", metadata: { name: "ALPHA-PRODUCT" }, embedded: { image, vector: vector! } });
+    await t.services.products.write(a.clientId, {
+      productId: "alpha-product",
+      imageUrl: "https://alpha-cdn.example.com/p.png",
+      metadata: { name: "ALPHA-PRODUCT" },
+      embedded: { image, vector: vector! },
+    });
     const job = await t.search.inject({
       method: "POST",
       url: "/v1/products/bulk",
@@ -138,7 +147,21 @@ describeEachDialect("isolation sweep: every /v1/* route against another store's 
         ...(webhook.statusCode === 201 ? { webhook: webhook.json().id as string } : {}),
         ...(widget.statusCode === 201 ? { widgetKey: widget.json().id as string } : {}),
       },
-      markers: [a.clientId, a.email, member.email, "alpha-invitee@example.com", "ALPHA-KEY-NAME", "ALPHA-NOTE", "ALPHA-GROUP", "alpha-hooks.example.com", "ALPHA-WIDGET", "alpha-shop.example.com", "ALPHA-PRODUCT", "alpha-cdn.example.com", key.key.slice(0, 16)],
+      markers: [
+        a.clientId,
+        a.email,
+        member.email,
+        "alpha-invitee@example.com",
+        "ALPHA-KEY-NAME",
+        "ALPHA-NOTE",
+        "ALPHA-GROUP",
+        "alpha-hooks.example.com",
+        "ALPHA-WIDGET",
+        "alpha-shop.example.com",
+        "ALPHA-PRODUCT",
+        "alpha-cdn.example.com",
+        key.key.slice(0, 16),
+      ],
     };
     const ownIds = new Set(Object.values(A.ids));
 
@@ -192,7 +215,8 @@ describeEachDialect("isolation sweep: every /v1/* route against another store's 
         requests += 1;
         const where = `${cred.name} ${route.method} ${url} → ${res.statusCode}`;
         for (const marker of A.markers) if (res.body.includes(marker)) failures.push(`${where}: response leaks "${marker}"`);
-        if (namesAnId && ![403, 404, 410].includes(res.statusCode)) failures.push(`${where}: expected 403/404/410 for A's id (${res.body.slice(0, 200)})`);
+        if (namesAnId && ![403, 404, 410].includes(res.statusCode))
+          failures.push(`${where}: expected 403/404/410 for A's id (${res.body.slice(0, 200)})`);
         if (cred.foreignTenant && route.auth === "store" && res.statusCode !== 403) failures.push(`${where}: expected 403 naming A's slug`);
         const after = await snapshot(t, tables, a.clientId, { accounts: true });
         if (after !== before) {

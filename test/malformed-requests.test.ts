@@ -43,7 +43,12 @@ const fill = (r: Route, value = "zz-none") => r.url.replace(/:[A-Za-z_]+/g, valu
 
 const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
 const manyKeys = (n: number) => JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i])));
-const typed = (r: Route, contentType: string | undefined, payload: string | Buffer, headers: Record<string, string> = {}): InjectOptions => ({
+const typed = (
+  r: Route,
+  contentType: string | undefined,
+  payload: string | Buffer,
+  headers: Record<string, string> = {},
+): InjectOptions => ({
   method: r.method as InjectOptions["method"],
   url: fill(r),
   headers: { ...(contentType === undefined ? {} : { "content-type": contentType }), ...headers },
@@ -67,7 +72,25 @@ const KINDS: Kind[] = [
   { name: "JSON null", applies: takesBody, request: (r) => json(r, "null") },
   { name: "JSON number", applies: takesBody, request: (r) => json(r, "42") },
   { name: "JSON true", applies: takesBody, request: (r) => json(r, "true") },
-  { name: "wrong types everywhere", applies: takesBody, request: (r) => json(r, JSON.stringify({ limit: "ten", query: 5, image_url: [], name: {}, email: 1, metadata: "x", url: false, events: "all", products: {} })) },
+  {
+    name: "wrong types everywhere",
+    applies: takesBody,
+    request: (r) =>
+      json(
+        r,
+        JSON.stringify({
+          limit: "ten",
+          query: 5,
+          image_url: [],
+          name: {},
+          email: 1,
+          metadata: "x",
+          url: false,
+          events: "all",
+          products: {},
+        }),
+      ),
+  },
   { name: "unknown fields only", applies: takesBody, request: (r) => json(r, JSON.stringify({ zz_unknown: 1, "": 2, "a.b": 3 })) },
   { name: "huge number", applies: takesBody, request: (r) => json(r, '{"limit":1e400,"price":-1e400}') },
   { name: `nested ${JSON_MAX_DEPTH + 8} levels`, applies: takesBody, request: (r) => json(r, nested(JSON_MAX_DEPTH + 8)) },
@@ -78,11 +101,27 @@ const KINDS: Kind[] = [
   { name: "__proto__ key", applies: takesBody, request: (r) => json(r, '{"__proto__":{"admin":true}}') },
   { name: "constructor.prototype key", applies: takesBody, request: (r) => json(r, '{"constructor":{"prototype":{"admin":true}}}') },
   { name: "body over the size limit", applies: takesBody, request: (r) => json(r, `{"a":"${"x".repeat(2 * 1024 * 1024)}"}`) },
-  { name: "very long string value", applies: takesBody, request: (r) => json(r, JSON.stringify({ name: "x".repeat(900_000), query: "x".repeat(900_000) })) },
+  {
+    name: "very long string value",
+    applies: takesBody,
+    request: (r) => json(r, JSON.stringify({ name: "x".repeat(900_000), query: "x".repeat(900_000) })),
+  },
   // --- encodings and content types
-  { name: "invalid UTF-8 in JSON", applies: takesBody, request: (r) => json(r, Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0xff, 0x22, 0x7d])) },
-  { name: "UTF-16 JSON with BOM", applies: takesBody, request: (r) => json(r, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"a":1}', "utf16le")])) },
-  { name: "charset=utf-16 parameter", applies: takesBody, request: (r) => json(r, '{"a":1', { "content-type": "application/json; charset=utf-16" }) },
+  {
+    name: "invalid UTF-8 in JSON",
+    applies: takesBody,
+    request: (r) => json(r, Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0xff, 0x22, 0x7d])),
+  },
+  {
+    name: "UTF-16 JSON with BOM",
+    applies: takesBody,
+    request: (r) => json(r, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"a":1}', "utf16le")])),
+  },
+  {
+    name: "charset=utf-16 parameter",
+    applies: takesBody,
+    request: (r) => json(r, '{"a":1', { "content-type": "application/json; charset=utf-16" }),
+  },
   { name: "lone surrogate escape", applies: takesBody, request: (r) => json(r, '{"query":"\\ud800","name":"\\udfff"}') },
   { name: "NUL bytes in strings", applies: takesBody, request: (r) => json(r, '{"query":"a\\u0000b","email":"\\u0000"}') },
   { name: "gzip Content-Encoding on a plain body", applies: takesBody, request: (r) => json(r, "{}x", { "content-encoding": "gzip" }) },
@@ -92,17 +131,38 @@ const KINDS: Kind[] = [
   { name: "body without Content-Type", applies: takesBody, request: (r) => typed(r, undefined, "{}") },
   { name: "garbage Content-Type", applies: takesBody, request: (r) => typed(r, ";;;/", "{}") },
   { name: "Content-Type with a bad parameter", applies: takesBody, request: (r) => typed(r, "application/json; =;", "{") },
-  { name: "form body that is not form-encoded", applies: takesBody, request: (r) => typed(r, "application/x-www-form-urlencoded", "%%%=%zz&&=") },
-  { name: "form body with repeated and nested keys", applies: takesBody, request: (r) => typed(r, "application/x-www-form-urlencoded", "a[b][c]=1&a=2&a=3&grant_type=x&grant_type=y") },
+  {
+    name: "form body that is not form-encoded",
+    applies: takesBody,
+    request: (r) => typed(r, "application/x-www-form-urlencoded", "%%%=%zz&&="),
+  },
+  {
+    name: "form body with repeated and nested keys",
+    applies: takesBody,
+    request: (r) => typed(r, "application/x-www-form-urlencoded", "a[b][c]=1&a=2&a=3&grant_type=x&grant_type=y"),
+  },
   // --- multipart
   { name: "multipart without a boundary", applies: takesBody, request: (r) => typed(r, "multipart/form-data", "--x\r\n\r\n") },
   { name: "multipart with an empty boundary", applies: takesBody, request: (r) => typed(r, "multipart/form-data; boundary=", "--\r\n") },
-  { name: "multipart with a 300-character boundary", applies: takesBody, request: (r) => typed(r, `multipart/form-data; boundary=${"b".repeat(300)}`, "--b\r\n") },
-  { name: "multipart body that is not multipart", applies: takesBody, request: (r) => typed(r, "multipart/form-data; boundary=XYZ", "just text") },
+  {
+    name: "multipart with a 300-character boundary",
+    applies: takesBody,
+    request: (r) => typed(r, `multipart/form-data; boundary=${"b".repeat(300)}`, "--b\r\n"),
+  },
+  {
+    name: "multipart body that is not multipart",
+    applies: takesBody,
+    request: (r) => typed(r, "multipart/form-data; boundary=XYZ", "just text"),
+  },
   {
     name: "truncated multipart",
     applies: takesBody,
-    request: (r) => typed(r, "multipart/form-data; boundary=XYZ", '--XYZ\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG'),
+    request: (r) =>
+      typed(
+        r,
+        "multipart/form-data; boundary=XYZ",
+        '--XYZ\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG',
+      ),
   },
   {
     name: "multipart with a malformed part header",
@@ -112,7 +172,8 @@ const KINDS: Kind[] = [
   {
     name: "multipart with a __proto__ field",
     applies: takesBody,
-    request: (r) => typed(r, "multipart/form-data; boundary=XYZ", '--XYZ\r\nContent-Disposition: form-data; name="__proto__"\r\n\r\nx\r\n--XYZ--\r\n'),
+    request: (r) =>
+      typed(r, "multipart/form-data; boundary=XYZ", '--XYZ\r\nContent-Disposition: form-data; name="__proto__"\r\n\r\nx\r\n--XYZ--\r\n'),
   },
   {
     name: "multipart with 50 fields",
@@ -127,13 +188,34 @@ const KINDS: Kind[] = [
   {
     name: "multipart with a file that is not an image",
     applies: takesBody,
-    request: (r) => typed(r, "multipart/form-data; boundary=XYZ", '--XYZ\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nnot a png\r\n--XYZ--\r\n'),
+    request: (r) =>
+      typed(
+        r,
+        "multipart/form-data; boundary=XYZ",
+        '--XYZ\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nnot a png\r\n--XYZ--\r\n',
+      ),
   },
   // --- paths
-  { name: "over-long path parameter", applies: hasParam, request: (r) => ({ method: r.method as InjectOptions["method"], url: fill(r, "a".repeat(300)), ...bodyless(r) }) },
-  { name: "badly percent-encoded path parameter", applies: hasParam, request: (r) => ({ method: r.method as InjectOptions["method"], url: fill(r, "%E0%A4%A"), ...bodyless(r) }) },
-  { name: "invalid percent escape", applies: hasParam, request: (r) => ({ method: r.method as InjectOptions["method"], url: fill(r, "%zz"), ...bodyless(r) }) },
-  { name: "overlong UTF-8 in path", applies: hasParam, request: (r) => ({ method: r.method as InjectOptions["method"], url: fill(r, "%C0%AF"), ...bodyless(r) }) },
+  {
+    name: "over-long path parameter",
+    applies: hasParam,
+    request: (r) => ({ method: r.method as InjectOptions["method"], url: fill(r, "a".repeat(300)), ...bodyless(r) }),
+  },
+  {
+    name: "badly percent-encoded path parameter",
+    applies: hasParam,
+    request: (r) => ({ method: r.method as InjectOptions["method"], url: fill(r, "%E0%A4%A"), ...bodyless(r) }),
+  },
+  {
+    name: "invalid percent escape",
+    applies: hasParam,
+    request: (r) => ({ method: r.method as InjectOptions["method"], url: fill(r, "%zz"), ...bodyless(r) }),
+  },
+  {
+    name: "overlong UTF-8 in path",
+    applies: hasParam,
+    request: (r) => ({ method: r.method as InjectOptions["method"], url: fill(r, "%C0%AF"), ...bodyless(r) }),
+  },
   { name: "NUL in path parameter", applies: (r) => hasParam(r) && isGet(r), request: (r) => get(fill(r, "a%00b")) },
   { name: "emoji path parameter", applies: (r) => hasParam(r) && isGet(r), request: (r) => get(fill(r, "%F0%9F%98%80")) },
   { name: "dot-segment path parameter", applies: (r) => hasParam(r) && isGet(r), request: (r) => get(fill(r, "..%2F..%2Fetc")) },
@@ -151,7 +233,11 @@ const KINDS: Kind[] = [
   { name: "non-ASCII bearer", applies: isGet, request: (r) => get(fill(r), { authorization: "Bearer \u00e9\u00e9.\u00e9.\u00e9" }) },
   { name: "bad active-tenant header", applies: isGet, request: (r) => get(fill(r), { "x-service-active-tenant": "../../x%00" }) },
   { name: "garbage X-Forwarded-For", applies: isGet, request: (r) => get(fill(r), { "x-forwarded-for": "not-an-ip, ::::, 999.1.1.1" }) },
-  { name: "odd request id", applies: isGet, request: (r) => get(fill(r), { "x-request-id": "<script>", "x-correlation-id": "x".repeat(500) }) },
+  {
+    name: "odd request id",
+    applies: isGet,
+    request: (r) => get(fill(r), { "x-request-id": "<script>", "x-correlation-id": "x".repeat(500) }),
+  },
   { name: "Accept: text/html only", applies: isGet, request: (r) => get(fill(r), { accept: "text/html" }) },
   { name: "Range header", applies: isGet, request: (r) => get(fill(r), { range: "bytes=999999-0" }) },
 ];
@@ -207,7 +293,8 @@ const isApiError = (api: Api, res: { statusCode: number; headers: Record<string,
       if (body[k] === undefined) return `problem details without ${k}: ${res.body.slice(0, 200)}`;
     }
     if (body.status !== res.statusCode) return `status ${String(body.status)} in the body, ${res.statusCode} on the wire`;
-    if (!String(res.headers["content-type"]).startsWith("application/problem+json")) return `content-type ${String(res.headers["content-type"])}`;
+    if (!String(res.headers["content-type"]).startsWith("application/problem+json"))
+      return `content-type ${String(res.headers["content-type"])}`;
     if (!res.headers["x-correlation-id"]) return "no X-Correlation-Id";
   }
   return null;
@@ -271,7 +358,8 @@ describeEachDialect("malformed requests get a 4xx in the API's error shape on ev
           // The sweep's app runs without the embedding model: a request that parsed and
           // validated may reach a handler that answers 503 model_unavailable (server state, not
           // a client mistake; still in the API's shape).
-          const modelMissing = res.statusCode === 503 && /model_unavailable|MODEL_UNAVAILABLE/.test(res.body) && isApiError(api, res) === null;
+          const modelMissing =
+            res.statusCode === 503 && /model_unavailable|MODEL_UNAVAILABLE/.test(res.body) && isApiError(api, res) === null;
           if (res.statusCode >= 500 && !modelMissing) {
             failures.push(`${where} ${res.body.slice(0, 200)}`);
             continue;
@@ -291,17 +379,35 @@ describeEachDialect("malformed requests get a 4xx in the API's error shape on ev
   }
 
   test("a body nested too deep or with too many keys is refused naming the limit", async () => {
-    for (const [api, url] of [["search", "/v1/search/text"], ["assistant", "/v1/admin/policies/returns"]] as const) {
-      const deep = await t[api].inject({ method: api === "search" ? "POST" : "PUT", url, headers: { ...auth[api], "content-type": "application/json" }, payload: nested(JSON_MAX_DEPTH + 1) });
+    for (const [api, url] of [
+      ["search", "/v1/search/text"],
+      ["assistant", "/v1/admin/policies/returns"],
+    ] as const) {
+      const deep = await t[api].inject({
+        method: api === "search" ? "POST" : "PUT",
+        url,
+        headers: { ...auth[api], "content-type": "application/json" },
+        payload: nested(JSON_MAX_DEPTH + 1),
+      });
       assert.equal(deep.statusCode, 400, deep.body);
       const deepBody = deep.json();
       assert.match(api === "search" ? deepBody.message : deepBody.detail, new RegExp(`${JSON_MAX_DEPTH} levels`));
-      const keys = await t[api].inject({ method: api === "search" ? "POST" : "PUT", url, headers: { ...auth[api], "content-type": "application/json" }, payload: manyKeys(JSON_MAX_KEYS + 1) });
+      const keys = await t[api].inject({
+        method: api === "search" ? "POST" : "PUT",
+        url,
+        headers: { ...auth[api], "content-type": "application/json" },
+        payload: manyKeys(JSON_MAX_KEYS + 1),
+      });
       assert.equal(keys.statusCode, 400, keys.body);
       assert.match(keys.body, new RegExp(`${JSON_MAX_KEYS} keys`));
     }
     // At the limit the body parses (and is then validated as usual).
-    const atLimit = await t.search.inject({ method: "POST", url: "/v1/search/text", headers: { ...auth.search, "content-type": "application/json" }, payload: nested(JSON_MAX_DEPTH) });
+    const atLimit = await t.search.inject({
+      method: "POST",
+      url: "/v1/search/text",
+      headers: { ...auth.search, "content-type": "application/json" },
+      payload: nested(JSON_MAX_DEPTH),
+    });
     assert.equal(atLimit.statusCode, 400);
     assert.doesNotMatch(atLimit.body, /levels deep/);
   });
@@ -311,10 +417,20 @@ describeEachDialect("malformed requests get a 4xx in the API's error shape on ev
     assert.equal(token.statusCode, 415);
     assert.match(token.json().message, /application\/x-www-form-urlencoded/);
     assert.deepEqual(token.json().details.accepted, ["application/x-www-form-urlencoded"]);
-    const upload = await t.search.inject({ method: "POST", url: "/v1/search", headers: { ...auth.search, "content-type": "text/plain" }, payload: "x" });
+    const upload = await t.search.inject({
+      method: "POST",
+      url: "/v1/search",
+      headers: { ...auth.search, "content-type": "text/plain" },
+      payload: "x",
+    });
     assert.equal(upload.statusCode, 415);
     assert.match(upload.json().message, /multipart\/form-data/);
-    const assistant = await t.assistant.inject({ method: "POST", url: "/v1/admin/public-keys", headers: { ...auth.assistant, "content-type": "text/plain" }, payload: "x" });
+    const assistant = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/admin/public-keys",
+      headers: { ...auth.assistant, "content-type": "text/plain" },
+      payload: "x",
+    });
     assert.equal(assistant.statusCode, 415);
     assert.match(assistant.json().detail, /application\/json/);
   });
@@ -343,8 +459,14 @@ describeEachDialect("malformed requests get a 4xx in the API's error shape on ev
       ["oversized headers", `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${"h".repeat(20_000)}\r\n\r\n`],
       ["bad request line", "GARBAGE\r\n\r\n"],
       ["bad HTTP version", "GET /health HTTP/9.9\r\nHost: x\r\n\r\n"],
-      ["bad chunked encoding", "POST /v1/search/text HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n"],
-      ["both Content-Length and chunked", "POST /v1/search/text HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"],
+      [
+        "bad chunked encoding",
+        "POST /v1/search/text HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n",
+      ],
+      [
+        "both Content-Length and chunked",
+        "POST /v1/search/text HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+      ],
     ];
     for (const api of ["search", "assistant"] as const) {
       const address = t[api].server.address() as net.AddressInfo;
@@ -361,7 +483,10 @@ describeEachDialect("malformed requests get a 4xx in the API's error shape on ev
         const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head ?? "")?.[1]);
         assert.ok(status >= 400 && status < 500, `${api} ${name}: ${head}`);
         const headers = Object.fromEntries(
-          (head ?? "").split("\r\n").slice(1).map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+          (head ?? "")
+            .split("\r\n")
+            .slice(1)
+            .map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
         );
         const problem = isApiError(api, { statusCode: status, headers, body });
         assert.equal(problem, null, `${api} ${name}: ${problem}`);

@@ -33,22 +33,49 @@ async function gatedRoutes(t: TestApp, s: StoreWithRoles): Promise<GatedRoute[]>
 
   return [
     // security
-    { method: "POST", url: "/v1/security/api-keys", permission: "security:write", payload: { name: "matrix", scopes: { products: ["read"] } } },
+    {
+      method: "POST",
+      url: "/v1/security/api-keys",
+      permission: "security:write",
+      payload: { name: "matrix", scopes: { products: ["read"] } },
+    },
     { method: "GET", url: "/v1/security/api-keys", permission: "security:read" },
     { method: "DELETE", url: `/v1/security/api-keys/${key.id}`, permission: "security:write" },
-    { method: "POST", url: "/v1/security/ip-whitelist", permission: "security:write", payload: { ip_address: "192.0.2.0/24", description: "m" } },
+    {
+      method: "POST",
+      url: "/v1/security/ip-whitelist",
+      permission: "security:write",
+      payload: { ip_address: "192.0.2.0/24", description: "m" },
+    },
     { method: "GET", url: "/v1/security/ip-whitelist", permission: "security:read" },
     { method: "DELETE", url: `/v1/security/ip-whitelist/${entry.id}`, permission: "security:write" },
     { method: "GET", url: "/v1/security/overview", permission: "security:read" },
     // users and groups
-    { method: "POST", url: "/v1/users", permission: "team:write", payload: { email: email("matrix"), password: "Matrix-pass-1", full_name: "M" } },
+    {
+      method: "POST",
+      url: "/v1/users",
+      permission: "team:write",
+      payload: { email: email("matrix"), password: "Matrix-pass-1", full_name: "M" },
+    },
     { method: "GET", url: "/v1/users", permission: "team:read" },
-    { method: "POST", url: "/v1/user-groups", permission: "team:write", payload: { name: "matrix group", permission_names: ["products:read"] } },
+    {
+      method: "POST",
+      url: "/v1/user-groups",
+      permission: "team:write",
+      payload: { name: "matrix group", permission_names: ["products:read"] },
+    },
     { method: "GET", url: "/v1/user-groups", permission: "team:read" },
     { method: "GET", url: "/v1/user-groups/permissions", permission: "team:read" },
     { method: "DELETE", url: `/v1/user-groups/${group}`, permission: "team:write" },
     // team
-    { method: "POST", url: "/v1/team/invite", permission: "team:write", ownerOnly: true, headers: tenant, payload: { email: email("matrix-invite"), role: "viewer" } },
+    {
+      method: "POST",
+      url: "/v1/team/invite",
+      permission: "team:write",
+      ownerOnly: true,
+      headers: tenant,
+      payload: { email: email("matrix-invite"), role: "viewer" },
+    },
     { method: "GET", url: "/v1/team/invites", permission: "team:read" },
     { method: "DELETE", url: `/v1/team/invites/${invite.invite_id}`, permission: "team:write", ownerOnly: true },
     { method: "GET", url: "/v1/team/members", permission: "team:read" },
@@ -57,14 +84,29 @@ async function gatedRoutes(t: TestApp, s: StoreWithRoles): Promise<GatedRoute[]>
     // products, jobs, webhooks (image URLs on loopback port 9 fail fast: the call is allowed, the download is not)
     { method: "GET", url: "/v1/products?limit=5", permission: "products:read" },
     { method: "GET", url: "/v1/products/matrix-none", permission: "products:read" },
-    { method: "POST", url: "/v1/products", permission: "products:write", payload: { product_id: "matrix-1", image_url: "http://127.0.0.1:9/x.png" } },
+    {
+      method: "POST",
+      url: "/v1/products",
+      permission: "products:write",
+      payload: { product_id: "matrix-1", image_url: "http://127.0.0.1:9/x.png" },
+    },
     { method: "PUT", url: "/v1/products/matrix-none", permission: "products:write", payload: { metadata: { name: "m" } } },
     { method: "DELETE", url: "/v1/products/matrix-none", permission: "products:delete" },
-    { method: "POST", url: "/v1/products/bulk", permission: "products:bulk", payload: { products: [{ product_id: "matrix-2", image_url: "http://127.0.0.1:9/x.png" }] } },
+    {
+      method: "POST",
+      url: "/v1/products/bulk",
+      permission: "products:bulk",
+      payload: { products: [{ product_id: "matrix-2", image_url: "http://127.0.0.1:9/x.png" }] },
+    },
     { method: "POST", url: "/v1/products/demo", permission: "products:write" },
     { method: "GET", url: "/v1/jobs/job_does_not_exist", permission: "products:bulk" },
     { method: "GET", url: "/v1/search/webhooks", permission: "webhooks:read" },
-    { method: "POST", url: "/v1/search/webhooks", permission: "webhooks:write", payload: { url: "https://hooks.example.com/m", events: ["product.indexed"], secret: "matrix-secret-0123456789" } },
+    {
+      method: "POST",
+      url: "/v1/search/webhooks",
+      permission: "webhooks:write",
+      payload: { url: "https://hooks.example.com/m", events: ["product.indexed"], secret: "matrix-secret-0123456789" },
+    },
     // search, feedback, analytics, widget keys
     { method: "POST", url: "/v1/search/text", permission: "search:execute", payload: { query: "red" } },
     { method: "POST", url: "/v1/search/batch", permission: "search:execute", payload: { queries: [{ type: "text", query: "red" }] } },
@@ -102,9 +144,16 @@ describeEachDialect("permissions: matrix over gated routes", (dialect) => {
     const everything = await createApiKey(t, s.machine, permissionsToScopes(API_KEY_PERMISSIONS));
     const ungated = routesOf(t.search).filter((r) => r.auth === "store" && r.url.startsWith("/v1/") && !r.permission);
     ctx.diagnostic(`store routes without a permission: ${ungated.map((r) => `${r.method} ${r.url}`).join(", ")}`);
-    assert.ok(ungated.some((r) => r.url === "/v1/security/client-secret/rotate"), "the role-gated rotation is among them");
+    assert.ok(
+      ungated.some((r) => r.url === "/v1/security/client-secret/rotate"),
+      "the role-gated rotation is among them",
+    );
     for (const r of ungated) {
-      const res = await t.search.inject({ method: r.method as "GET", url: r.url.replace(/:([^/]+)/g, "x"), headers: bearer(everything.key) });
+      const res = await t.search.inject({
+        method: r.method as "GET",
+        url: r.url.replace(/:([^/]+)/g, "x"),
+        headers: bearer(everything.key),
+      });
       assert.equal(res.statusCode, 403, `${r.method} ${r.url}: ${res.body}`);
       assert.equal(res.json().error, "forbidden", `${r.method} ${r.url}`);
     }

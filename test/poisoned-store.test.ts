@@ -40,12 +40,18 @@ describeEachDialect("a poisoned product cannot break its store", (dialect) => {
     t.search.inject({ method: "POST", url: "/v1/products", headers: { ...bearer(token), "content-type": "application/json" }, payload });
 
   test("deep, wide and odd metadata is refused or stored as valid JSON; search, filters, catalogue and chat keep working", async () => {
-    const good = await post(JSON.stringify({ product_id: "good", image_url: red, metadata: { name: "Red rain jacket", category: "jackets", price: 40, fabric: "nylon" } }));
+    const good = await post(
+      JSON.stringify({
+        product_id: "good",
+        image_url: red,
+        metadata: { name: "Red rain jacket", category: "jackets", price: 40, fabric: "nylon" },
+      }),
+    );
     assert.equal(good.statusCode, 201, good.body);
 
     // Refused before any handler: 1,000 and 6,000 levels (the findings), one level past the limit.
     for (const depth of [1000, 6000, JSON_MAX_DEPTH]) {
-      const raw = `{"product_id":"deep-${depth}","image_url":"${red}","metadata":{"deep":${"{\"a\":".repeat(depth)}1${"}".repeat(depth)}}}`;
+      const raw = `{"product_id":"deep-${depth}","image_url":"${red}","metadata":{"deep":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}}`;
       const res = await post(raw);
       assert.equal(res.statusCode, 400, `${depth}: ${res.body.slice(0, 200)}`);
       assert.match(res.json().message, new RegExp(`${JSON_MAX_DEPTH} levels`));
@@ -57,21 +63,47 @@ describeEachDialect("a poisoned product cannot break its store", (dialect) => {
       assert.match(res.json().message, /NUL|surrogate/);
     }
     // Accepted at the limit, with odd but valid text and numbers: stored as JSON the database reads.
-    const atLimit = await post(JSON.stringify({ product_id: "edge", image_url: red, metadata: { name: "Edge \u{1F600} \u202e case", deep: nested(JSON_MAX_DEPTH - 3), big: 1e308, "ключ": "\u00e9" } }));
+    const atLimit = await post(
+      JSON.stringify({
+        product_id: "edge",
+        image_url: red,
+        metadata: { name: "Edge \u{1F600} \u202e case", deep: nested(JSON_MAX_DEPTH - 3), big: 1e308, ключ: "\u00e9" },
+      }),
+    );
     assert.equal(atLimit.statusCode, 201, atLimit.body);
 
     if (dialect === "sqlite") {
-      const invalid = await sql<{ n: number }>`SELECT count(*) AS n FROM products WHERE json_valid(metadata) = 0`.execute(t.ctx.database.db);
+      const invalid = await sql<{ n: number }>`SELECT count(*) AS n FROM products WHERE json_valid(metadata) = 0`.execute(
+        t.ctx.database.db,
+      );
       assert.equal(Number(invalid.rows[0]!.n), 0, "every stored metadata document is valid JSON for SQLite");
     }
 
     const filters = [{ field: "fabric", operator: "eq", value: "nylon" }];
-    const text = await t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red jacket", metadata_filters: filters } });
+    const text = await t.search.inject({
+      method: "POST",
+      url: "/v1/search/text",
+      headers: bearer(token),
+      payload: { query: "red jacket", metadata_filters: filters },
+    });
     assert.equal(text.statusCode, 200, text.body);
-    assert.deepEqual(text.json().results.map((r: { product_id: string }) => r.product_id), ["good"]);
-    const deepFilter = await t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red", metadata_filters: [{ field: "deep.a.a", operator: "eq", value: "x" }] } });
+    assert.deepEqual(
+      text.json().results.map((r: { product_id: string }) => r.product_id),
+      ["good"],
+    );
+    const deepFilter = await t.search.inject({
+      method: "POST",
+      url: "/v1/search/text",
+      headers: bearer(token),
+      payload: { query: "red", metadata_filters: [{ field: "deep.a.a", operator: "eq", value: "x" }] },
+    });
     assert.equal(deepFilter.statusCode, 200, deepFilter.body);
-    const filtered = await t.search.inject({ method: "POST", url: "/v1/search/filtered", headers: bearer(token), payload: { query: "red", filters } });
+    const filtered = await t.search.inject({
+      method: "POST",
+      url: "/v1/search/filtered",
+      headers: bearer(token),
+      payload: { query: "red", filters },
+    });
     assert.equal(filtered.statusCode, 200, filtered.body);
     const list = await t.search.inject({ method: "GET", url: "/v1/products", headers: bearer(token) });
     assert.equal(list.statusCode, 200, list.body);
@@ -80,7 +112,12 @@ describeEachDialect("a poisoned product cannot break its store", (dialect) => {
     const catalogue = await t.assistant.inject({ method: "GET", url: "/v1/catalog/search?q=jacket", headers: bearer(shopper) });
     assert.equal(catalogue.statusCode, 200, catalogue.body);
     const thread = await openThread(t, shopper);
-    const chat = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(shopper), payload: { thread_id: thread, text: "Do you have a red rain jacket?" } });
+    const chat = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/chat/messages",
+      headers: bearer(shopper),
+      payload: { thread_id: thread, text: "Do you have a red rain jacket?" },
+    });
     assert.equal(chat.statusCode, 200, chat.body);
 
     // The owner's own view of the store still works too.

@@ -12,9 +12,14 @@ test("the portal's generated API types match both APIs' current OpenAPI document
   const files = await portalTypeFiles(docs);
   for (const name of API_NAMES) {
     assert.ok(fs.existsSync(portalTypePath(name)), `${portalTypePath(name)} is missing: run npm run portal:types`);
-    assert.equal(fs.readFileSync(portalTypePath(name), "utf8"), files[name], `${portalTypePath(name)} is stale: run npm run portal:types and commit it`);
+    assert.equal(
+      fs.readFileSync(portalTypePath(name), "utf8"),
+      files[name],
+      `${portalTypePath(name)} is stale: run npm run portal:types and commit it`,
+    );
     // The generated paths are the documents' own (a sanity check that generation read the document).
-    for (const route of Object.keys(docs[name].paths as Record<string, unknown>)) assert.ok(files[name].includes(`"${route}": {`), `${route} missing from ${name} types`);
+    for (const route of Object.keys(docs[name].paths as Record<string, unknown>))
+      assert.ok(files[name].includes(`"${route}": {`), `${route} missing from ${name} types`);
   }
 });
 

@@ -57,7 +57,10 @@ test("the README's curl walkthrough runs as written: sign-up to search, widget k
     .replace("CHAT=http://localhost:8081", `CHAT=${chat}`)
     .replace("OUTBOX=./data/outbox", `OUTBOX=${path.join(dataDir, "outbox")}`);
   assert.notEqual(script, walkthroughScript(), "the addresses were replaced");
-  const child = spawn("bash", ["-euo", "pipefail", "-c", script], { env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("bash", ["-euo", "pipefail", "-c", script], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   let err = "";
   child.stdout.on("data", (d) => (out += d));

@@ -38,24 +38,39 @@ describe("secrets at rest", () => {
       method: "POST",
       url: "/v1/products/bulk",
       headers: bearer(token),
-      payload: { products: [{ product_id: "p1", image_url: "https://img.example.com/p1.png" }], callback_url: "https://hooks.example.com/cb", callback_secret: callbackSecret },
+      payload: {
+        products: [{ product_id: "p1", image_url: "https://img.example.com/p1.png" }],
+        callback_url: "https://hooks.example.com/cb",
+        callback_secret: callbackSecret,
+      },
     });
     assert.equal(bulk.statusCode, 202, bulk.body);
     const generated = await t.search.inject({
       method: "POST",
       url: "/v1/products/bulk",
       headers: bearer(token),
-      payload: { products: [{ product_id: "p2", image_url: "https://img.example.com/p2.png" }], callback_url: "https://hooks.example.com/cb" },
+      payload: {
+        products: [{ product_id: "p2", image_url: "https://img.example.com/p2.png" }],
+        callback_url: "https://hooks.example.com/cb",
+      },
     });
     const generatedSecret = generated.json().callback_secret as string;
     assert.ok(generatedSecret);
     // A delivery row (which carries its own copy of the secret) and a callback delivery.
     await t.ctx.database.transaction((tx) => t.services.webhooks.emit(tx, store.clientId, "product.deleted", { product_id: "x" }, "x"));
     await t.ctx.database.transaction((tx) =>
-      t.services.webhooks.emitCallback(tx, store.clientId, "https://hooks.example.com/cb", callbackSecret, { event: "bulk.completed" }, "cb"),
+      t.services.webhooks.emitCallback(
+        tx,
+        store.clientId,
+        "https://hooks.example.com/cb",
+        callbackSecret,
+        { event: "bulk.completed" },
+        "cb",
+      ),
     );
     const user = await loginToken(t.search, store.email, store.password);
-    const totpSecret = (await t.search.inject({ method: "POST", url: "/v1/security/2fa/setup", headers: bearer(user) })).json().secret as string;
+    const totpSecret = (await t.search.inject({ method: "POST", url: "/v1/security/2fa/setup", headers: bearer(user) })).json()
+      .secret as string;
     assert.ok(totpSecret);
 
     const db = t.ctx.database.db;
@@ -92,9 +107,45 @@ test("migration 0014 seals secrets written in clear before it, once", async () =
     const migrator = new Migrator({ db: old.db as Kysely<any>, provider });
     assert.equal((await migrator.migrateTo("0011_assistant_storefront")).error, undefined);
     const now = Date.now();
-    await old.db.insertInto("stores").values({ id: "s1", slug: "s1", name: "S", status: "active", plan: "free", client_secret_hash: null, secret_rotated_at: null, created_at: now, updated_at: now }).execute();
-    await old.db.insertInto("users").values({ id: "u1", email: "u@example.com", password_hash: "x", totp_secret: "JBSWY3DPEHPK3PXP", totp_enabled: 1, created_at: now } as never).execute();
-    await old.db.insertInto("webhooks").values({ id: "wh1", store_id: "s1", url: "https://h.example.com", events: "[]", secret: "plain-webhook-secret", status: "active", disabled_reason: null, created_at: now, updated_at: now }).execute();
+    await old.db
+      .insertInto("stores")
+      .values({
+        id: "s1",
+        slug: "s1",
+        name: "S",
+        status: "active",
+        plan: "free",
+        client_secret_hash: null,
+        secret_rotated_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await old.db
+      .insertInto("users")
+      .values({
+        id: "u1",
+        email: "u@example.com",
+        password_hash: "x",
+        totp_secret: "JBSWY3DPEHPK3PXP",
+        totp_enabled: 1,
+        created_at: now,
+      } as never)
+      .execute();
+    await old.db
+      .insertInto("webhooks")
+      .values({
+        id: "wh1",
+        store_id: "s1",
+        url: "https://h.example.com",
+        events: "[]",
+        secret: "plain-webhook-secret",
+        status: "active",
+        disabled_reason: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
     await old.db.insertInto("revoked_tokens").values({ jti: "j1", expires_at: now }).execute();
     await old.close();
 

@@ -48,7 +48,14 @@ after(async () => {
 const portOf = (server: http.Server) => (server.address() as net.AddressInfo).port;
 
 /** Sends a request and resolves with the status, the body text and whether the socket was reset. */
-function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string, onData?: (chunk: string) => void) {
+function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+  onData?: (chunk: string) => void,
+) {
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = http.request({ host: "127.0.0.1", port, method, path, headers, agent: false }, (res) => {
       let text = "";

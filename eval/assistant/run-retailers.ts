@@ -64,7 +64,12 @@ export interface RetailResult {
 const norm = (s: string) => s.normalize("NFC").toLowerCase().replace(/[’‘]/g, "'").replace(/[–—]/g, "-").replace(/\\/g, "");
 
 async function newThread(t: TestApp, publicKey: string, locale: string): Promise<{ token: string; threadId: string }> {
-  const session = await t.assistant.inject({ method: "POST", url: "/v1/sessions/anonymous", remoteAddress: freshIp(), payload: { store_public_key: publicKey, locale } });
+  const session = await t.assistant.inject({
+    method: "POST",
+    url: "/v1/sessions/anonymous",
+    remoteAddress: freshIp(),
+    payload: { store_public_key: publicKey, locale },
+  });
   assert.equal(session.statusCode, 200, session.body);
   const token = (session.json() as { session_token: string }).session_token;
   const thread = await t.assistant.inject({ method: "POST", url: "/v1/chat/sessions", headers: bearer(token), payload: { locale } });
@@ -73,7 +78,12 @@ async function newThread(t: TestApp, publicKey: string, locale: string): Promise
 }
 
 async function say(t: TestApp, token: string, threadId: string, text: string): Promise<Reply> {
-  const res = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: threadId, text } });
+  const res = await t.assistant.inject({
+    method: "POST",
+    url: "/v1/chat/messages",
+    headers: bearer(token),
+    payload: { thread_id: threadId, text },
+  });
   assert.equal(res.statusCode, 200, `${text}: ${res.body}`);
   return res.json() as Reply;
 }
@@ -95,12 +105,19 @@ function score(q: RetailQuestion, reply: Reply, ms: number): RetailResult {
   for (const f of e.facts ?? []) if (!f.split("|").some((alt) => md.includes(norm(alt)))) why.push(`fact "${f}"`);
   for (const f of e.forbid ?? []) if (md.includes(norm(f))) why.push(`forbidden "${f}"`);
   const conflictReported = reply.answer.conflicts.length > 0;
-  if (e.conflicts !== undefined && e.conflicts !== conflictReported) why.push(conflictReported ? "unexpected conflict" : "conflict not reported");
+  if (e.conflicts !== undefined && e.conflicts !== conflictReported)
+    why.push(conflictReported ? "unexpected conflict" : "conflict not reported");
   const titleOf = (id: string) => store.products.find((p) => p.product_id === id)?.name ?? id;
   for (const id of e.products ?? []) {
     if (!reply.answer.products.some((c) => norm(c.title) === norm(titleOf(id)))) why.push(`no card ${id}`);
   }
-  if (q.category === "cart" && e.products?.[0] && reply.answer.products[0] && norm(reply.answer.products[0].title) !== norm(titleOf(e.products[0]))) why.push("wrong product");
+  if (
+    q.category === "cart" &&
+    e.products?.[0] &&
+    reply.answer.products[0] &&
+    norm(reply.answer.products[0].title) !== norm(titleOf(e.products[0]))
+  )
+    why.push("wrong product");
   if (e.quantity !== undefined) {
     const confirm = reply.answer.next_actions.find((a) => a.type === "confirm");
     if (Number(confirm?.arguments?.quantity) !== e.quantity) why.push(`quantity ${String(confirm?.arguments?.quantity)}`);
@@ -120,7 +137,13 @@ function score(q: RetailQuestion, reply: Reply, ms: number): RetailResult {
     if (typeof v?.amount_minor === "number") allowedNumbers.add(Math.round(v.amount_minor) / 100);
     if (typeof v?.quantity === "number") allowedNumbers.add(v.quantity);
   }
-  const invented = [...new Set(numbersIn(reply.answer.response_markdown).filter((n) => !allowedNumbers.has(Math.round(n * 1000) / 1000)).map(String))];
+  const invented = [
+    ...new Set(
+      numbersIn(reply.answer.response_markdown)
+        .filter((n) => !allowedNumbers.has(Math.round(n * 1000) / 1000))
+        .map(String),
+    ),
+  ];
   const inventedPrices = quantities(reply.answer.response_markdown)
     .filter((x) => x.kind === "money" && !allowedNumbers.has(Math.round(x.minor) / 100))
     .map((x) => x.text);
@@ -164,7 +187,11 @@ export async function runRetailerEval(options: RetailOptions = {}): Promise<Reta
     const keys = new Map<string, string>();
     for (const s of stores) {
       if (!questions.some((q) => q.store === s.key)) continue;
-      const { publicKey } = await setUpStore(t, { settings: { currency: s.currency, support_contact: s.support_contact }, policies: s.policies, products: s.products });
+      const { publicKey } = await setUpStore(t, {
+        settings: { currency: s.currency, support_contact: s.support_contact },
+        policies: s.policies,
+        products: s.products,
+      });
       keys.set(s.key, publicKey);
     }
     const results: RetailResult[] = [];
@@ -175,7 +202,10 @@ export async function runRetailerEval(options: RetailOptions = {}): Promise<Reta
       const reply = await say(t, token, threadId, q.text);
       const r = score(q, reply, performance.now() - started);
       results.push(r);
-      options.log?.(`${r.strict ? "ok  " : "MISS"} ${r.split} ${r.id} [${r.category}] ${JSON.stringify(r.text)} → ${r.outcome}${r.cited.length ? ` [${r.cited.join(", ")}]` : ""}${r.why.length ? ` — ${r.why.join("; ")}` : ""}`, r);
+      options.log?.(
+        `${r.strict ? "ok  " : "MISS"} ${r.split} ${r.id} [${r.category}] ${JSON.stringify(r.text)} → ${r.outcome}${r.cited.length ? ` [${r.cited.join(", ")}]` : ""}${r.why.length ? ` — ${r.why.join("; ")}` : ""}`,
+        r,
+      );
     }
     return results;
   } finally {
@@ -214,12 +244,20 @@ function row(label: string, rs: RetailResult[]): string {
 
 export function formatRetailReport(results: RetailResult[], dialect = "sqlite"): string {
   const header = `${"category".padEnd(13)}    n outcome strict  citeP  citeR  confl. avoid.  inv. inv$  p50/p95 ms`;
-  const out: string[] = [`Retailer evaluation (${dialect}; ${results.length} questions; ${new Set(results.map((r) => r.store)).size} stores)`];
+  const out: string[] = [
+    `Retailer evaluation (${dialect}; ${results.length} questions; ${new Set(results.map((r) => r.store)).size} stores)`,
+  ];
   for (const split of ["dev", "test"] as const) {
     const rs = results.filter((r) => r.split === split);
     out.push("", `[${split}]`, header);
     const cats = [...new Set(rs.map((r) => r.category))].sort();
-    for (const c of cats) out.push(row(c, rs.filter((r) => r.category === c)));
+    for (const c of cats)
+      out.push(
+        row(
+          c,
+          rs.filter((r) => r.category === c),
+        ),
+      );
     out.push(row("ALL", rs));
   }
   return out.join("\n");

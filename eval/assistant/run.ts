@@ -18,7 +18,15 @@ import { createTestApp, type DialectName, type TestApp } from "../../test/suppor
 import { bearer, freshIp, loginToken, machineToken, registerStore } from "../../test/support/factories.js";
 import { solidImage, startImageHost } from "../../test/support/servers.js";
 import { quantities } from "../../src/assistant/knowledge/text.js";
-import { policies as allPolicies, products as allProducts, questions as allQuestions, settings, type FixturePolicy, type FixtureProduct, type FixtureQuestion } from "./fixture.js";
+import {
+  policies as allPolicies,
+  products as allProducts,
+  questions as allQuestions,
+  settings,
+  type FixturePolicy,
+  type FixtureProduct,
+  type FixtureQuestion,
+} from "./fixture.js";
 
 interface Citation {
   handle: string;
@@ -123,7 +131,15 @@ export async function setUpStore(t: TestApp, spec: StoreSpec): Promise<{ publicK
         payload: {
           product_id: p.product_id,
           image_url: url,
-          metadata: { name: p.name, category: p.category, color_name: p.color_name, price: p.price, stock: p.stock, sku: p.sku, ...(p.size ? { size: p.size } : {}) },
+          metadata: {
+            name: p.name,
+            category: p.category,
+            color_name: p.color_name,
+            price: p.price,
+            stock: p.stock,
+            sku: p.sku,
+            ...(p.size ? { size: p.size } : {}),
+          },
         },
       });
       assert.ok(res.statusCode === 201 || res.statusCode === 200, res.body);
@@ -143,13 +159,28 @@ export function setUp(t: TestApp): Promise<{ publicKey: string }> {
 }
 
 async function ask(t: TestApp, publicKey: string, q: FixtureQuestion): Promise<MessageResponse> {
-  const session = await t.assistant.inject({ method: "POST", url: "/v1/sessions/anonymous", remoteAddress: freshIp(), payload: { store_public_key: publicKey, locale: q.locale } });
+  const session = await t.assistant.inject({
+    method: "POST",
+    url: "/v1/sessions/anonymous",
+    remoteAddress: freshIp(),
+    payload: { store_public_key: publicKey, locale: q.locale },
+  });
   assert.equal(session.statusCode, 200, session.body);
   const token = (session.json() as { session_token: string }).session_token;
-  const thread = await t.assistant.inject({ method: "POST", url: "/v1/chat/sessions", headers: bearer(token), payload: { locale: q.locale } });
+  const thread = await t.assistant.inject({
+    method: "POST",
+    url: "/v1/chat/sessions",
+    headers: bearer(token),
+    payload: { locale: q.locale },
+  });
   assert.equal(thread.statusCode, 201, thread.body);
   const threadId = (thread.json() as { thread_id: string }).thread_id;
-  const res = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: threadId, text: q.text } });
+  const res = await t.assistant.inject({
+    method: "POST",
+    url: "/v1/chat/messages",
+    headers: bearer(token),
+    payload: { thread_id: threadId, text: q.text },
+  });
   assert.equal(res.statusCode, 200, `${q.id}: ${res.body}`);
   return res.json() as MessageResponse;
 }
@@ -173,7 +204,7 @@ function score(q: FixtureQuestion, res: MessageResponse): QuestionResult {
   const expectedCites = [...q.expect.cites].sort();
   const outcomeOk = res.outcome === q.expect.outcome;
   const citesOk = JSON.stringify([...cited].sort()) === JSON.stringify(expectedCites) && staleCitations === 0;
-  const productsOk = q.expect.products === undefined || (res.answer.products.length > 0) === q.expect.products;
+  const productsOk = q.expect.products === undefined || res.answer.products.length > 0 === q.expect.products;
   return {
     id: q.id,
     text: q.text,
@@ -199,8 +230,10 @@ export async function runEval(options: EvalOptions = {}): Promise<EvalReport> {
     for (const q of questions) {
       const r = score(q, await ask(t, publicKey, q));
       results.push(r);
-      log(`${r.ok ? "ok  " : "MISS"} ${r.id} ${JSON.stringify(r.text)} → ${r.outcome}${r.cited.length ? ` [${r.cited.join(", ")}]` : ""}${r.products ? ` (${r.products} products)` : ""}` +
-        (r.ok ? "" : ` — expected ${r.expected.outcome}${r.expected.cites.length ? ` [${r.expected.cites.join(", ")}]` : ""}`));
+      log(
+        `${r.ok ? "ok  " : "MISS"} ${r.id} ${JSON.stringify(r.text)} → ${r.outcome}${r.cited.length ? ` [${r.cited.join(", ")}]` : ""}${r.products ? ` (${r.products} products)` : ""}` +
+          (r.ok ? "" : ` — expected ${r.expected.outcome}${r.expected.cites.length ? ` [${r.expected.cites.join(", ")}]` : ""}`),
+      );
     }
     let tp = 0;
     let predicted = 0;
@@ -220,7 +253,7 @@ export async function runEval(options: EvalOptions = {}): Promise<EvalReport> {
       citationPrecision: predicted === 0 ? 1 : Math.max(0, tp) / predicted,
       citationRecall: expected === 0 ? 1 : Math.max(0, tp) / expected,
       staleCitations: results.reduce((s, r) => s + r.staleCitations, 0),
-      productExpectationsMet: productQs.filter((r) => (r.products > 0) === r.expected.products).length,
+      productExpectationsMet: productQs.filter((r) => r.products > 0 === r.expected.products).length,
       productExpectations: productQs.length,
       prices: {
         total: results.reduce((s, r) => s + r.prices.total, 0),

@@ -78,7 +78,15 @@ function sparseName(p: Pick<Product, "name" | "baseColour" | "articleType">): st
   );
   return p.name
     .split(/\s+/)
-    .filter((w) => !stems.has(w.toLowerCase().replace(/[^a-z0-9]+/g, "").replace(/(es|s)$/, "")))
+    .filter(
+      (w) =>
+        !stems.has(
+          w
+            .toLowerCase()
+            .replace(/[^a-z0-9]+/g, "")
+            .replace(/(es|s)$/, ""),
+        ),
+    )
     .join(" ");
 }
 
@@ -145,9 +153,14 @@ async function main() {
   const services = composeSearch(ctx);
   const app = await buildSearchApp(ctx, { logger: false, services });
   try {
-    const reg = await services.accounts.register({ client_name: "Eval", email: `eval-${randomBytes(4).toString("hex")}@example.com`, password: "Eval-pass-123" });
+    const reg = await services.accounts.register({
+      client_name: "Eval",
+      email: `eval-${randomBytes(4).toString("hex")}@example.com`,
+      password: "Eval-pass-123",
+    });
     await ctx.database.db.updateTable("stores").set({ status: "active", plan: "enterprise" }).where("id", "=", reg.client_id).execute();
-    const token = (await ctx.signer.issue({ sub: reg.client_id, user_type: "client", memberships: [], is_super_admin: false })).access_token;
+    const token = (await ctx.signer.issue({ sub: reg.client_id, user_type: "client", memberships: [], is_super_admin: false }))
+      .access_token;
     await app.listen({ port: 0, host: "127.0.0.1" });
     const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     const call = async (p: string, body: object, method = "POST") => {
@@ -171,15 +184,15 @@ async function main() {
           : args.metadata === "sparse"
             ? { name: sparseName(p) }
             : {
-              name: p.name,
-              category: p.articleType,
-              color_name: p.baseColour,
-              gender: p.gender,
-              master_category: p.masterCategory,
-              sub_category: p.subCategory,
-              ...(p.season ? { season: p.season } : {}),
-              ...(p.usage ? { usage: p.usage } : {}),
-            };
+                name: p.name,
+                category: p.articleType,
+                color_name: p.baseColour,
+                gender: p.gender,
+                master_category: p.masterCategory,
+                sub_category: p.subCategory,
+                ...(p.season ? { season: p.season } : {}),
+                ...(p.usage ? { usage: p.usage } : {}),
+              };
       await call("/v1/products", { product_id: p.id, image_url: `${imageBase}/${p.id}.jpg`, metadata });
     });
     await ctx.vectors.settled();
@@ -211,7 +224,10 @@ async function main() {
       summarise(
         await pool(qs, CONCURRENCY, async (q) => {
           const res = await (await call("/v1/search/text", { query: q.text, limit: 10, ...s })).json();
-          return metrics(res.results.map((r: { product_id: string }) => r.product_id), q);
+          return metrics(
+            res.results.map((r: { product_id: string }) => r.product_id),
+            q,
+          );
         }),
       );
 
@@ -219,14 +235,19 @@ async function main() {
     const devNames = names.filter(isDev).slice(0, Number(args["dev-names"]));
     const dev = { "colour+type": colourType.filter(isDev), "type only": typeOnly.filter(isDev), "name → product": devNames };
     const grid: Setting[] = [];
-    for (const method of ["blend", "rrf"]) for (const w of [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9]) grid.push({ semantic_weight: w, fusion_method: method });
-    console.log(`\n== Tuning on dev (${dev["colour+type"].length} colour+type, ${dev["type only"].length} type, ${devNames.length} name queries): mean nDCG@10 over the three sets`);
+    for (const method of ["blend", "rrf"])
+      for (const w of [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9]) grid.push({ semantic_weight: w, fusion_method: method });
+    console.log(
+      `\n== Tuning on dev (${dev["colour+type"].length} colour+type, ${dev["type only"].length} type, ${devNames.length} name queries): mean nDCG@10 over the three sets`,
+    );
     let best: { s: Setting; score: number } | undefined;
     const devRows: string[] = [];
     for (const s of grid) {
       const per = await Promise.all(Object.values(dev).map((qs) => runText(qs, s)));
       const score = mean(per.map((x) => x.ndcg));
-      devRows.push(`${s.fusion_method!.padEnd(6)} w=${s.semantic_weight.toFixed(2)}  ${per.map((x) => x.ndcg.toFixed(3)).join("  ")}  mean ${score.toFixed(4)}`);
+      devRows.push(
+        `${s.fusion_method!.padEnd(6)} w=${s.semantic_weight.toFixed(2)}  ${per.map((x) => x.ndcg.toFixed(3)).join("  ")}  mean ${score.toFixed(4)}`,
+      );
       if (!best || score > best.score + 1e-9) best = { s, score };
     }
     console.log("method  weight   nDCG colour+type / type / name");
@@ -247,7 +268,9 @@ async function main() {
       "name → product": `R@10 ${offline.name_to_image["R@10"].toFixed(3)}`,
     };
     console.log(`\n== Test half of the text queries (P@10 / nDCG@10 / R@10)`);
-    console.log(`${"query set".padEnd(16)} ${"n".padStart(5)}  ${modes.map(([m]) => m.padEnd(26)).join("")}${"ideal ranking".padEnd(26)}offline (eval.json, all queries)`);
+    console.log(
+      `${"query set".padEnd(16)} ${"n".padStart(5)}  ${modes.map(([m]) => m.padEnd(26)).join("")}${"ideal ranking".padEnd(26)}offline (eval.json, all queries)`,
+    );
     for (const [name, qs] of Object.entries(sets)) {
       const testQs = qs.filter((q) => !isDev(q));
       const cells = [];
@@ -264,12 +287,17 @@ async function main() {
     console.log(`\n== Visual only over ALL queries, against the offline figures (the service must lose nothing)`);
     for (const [name, qs] of Object.entries(sets)) {
       const r = await runText(qs, { semantic_weight: 1 });
-      console.log(`${name.padEnd(16)} ${String(qs.length).padStart(5)}  P@10 ${r.p.toFixed(3)}  nDCG@10 ${r.ndcg.toFixed(3)}  R@10 ${r.r.toFixed(3)}   offline ${offlineOf[name]}`);
+      console.log(
+        `${name.padEnd(16)} ${String(qs.length).padStart(5)}  P@10 ${r.p.toFixed(3)}  nDCG@10 ${r.ndcg.toFixed(3)}  R@10 ${r.r.toFixed(3)}   offline ${offlineOf[name]}`,
+      );
     }
     const img = summarise(
       await pool(imageQueries, CONCURRENCY, async (q) => {
         const res = await (await call("/v1/search/url", { image_url: q.text, limit: 11 })).json();
-        return metrics(res.results.map((r: { product_id: string }) => r.product_id), q);
+        return metrics(
+          res.results.map((r: { product_id: string }) => r.product_id),
+          q,
+        );
       }),
     );
     console.log(
@@ -279,9 +307,14 @@ async function main() {
     // --- a look at actual results -------------------------------------------------------------
     console.log(`\n== Sample results (top 5 names)`);
     for (const q of ["red dress", "blue jeans", "watch"]) {
-      for (const [m, s] of [["visual", { semantic_weight: 1 }], ["fused", best!.s]] as const) {
+      for (const [m, s] of [
+        ["visual", { semantic_weight: 1 }],
+        ["fused", best!.s],
+      ] as const) {
         const res = await (await call("/v1/search/text", { query: q, limit: 5, ...s })).json();
-        const rows = res.results.map((r: { metadata: { name: string }; similarity_score: number }) => `${r.metadata.name} (${r.similarity_score.toFixed(3)})`);
+        const rows = res.results.map(
+          (r: { metadata: { name: string }; similarity_score: number }) => `${r.metadata.name} (${r.similarity_score.toFixed(3)})`,
+        );
         console.log(`${q.padEnd(10)} ${m.padEnd(7)} ${rows.join(" | ")}`);
       }
     }

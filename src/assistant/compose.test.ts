@@ -21,7 +21,10 @@ describeEachDialect("assistant composition root", (dialect) => {
     classify: async (_storeId, text) => ({ kind: "policy", query: text }),
     answer: async (storeId, text) => {
       asked.push({ storeId, text });
-      return { result: { kind: "no_evidence", markdown: "Answered by the knowledge engine handed to composeAssistant." }, versions: { policies: {}, index_built_at: new Date(0).toISOString() } };
+      return {
+        result: { kind: "no_evidence", markdown: "Answered by the knowledge engine handed to composeAssistant." },
+        versions: { policies: {}, index_built_at: new Date(0).toISOString() },
+      };
     },
   };
 
@@ -39,7 +42,12 @@ describeEachDialect("assistant composition root", (dialect) => {
   test("the chat asks the knowledge engine it was composed with", async () => {
     const token = await anonymousSession(t, a);
     const threadId = await openThread(t, token);
-    const res = await app.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: threadId, text: "Do you ship to Norway?" } });
+    const res = await app.inject({
+      method: "POST",
+      url: "/v1/chat/messages",
+      headers: bearer(token),
+      payload: { thread_id: threadId, text: "Do you ship to Norway?" },
+    });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json() as { answer: { response_markdown: string; limitations: Array<{ code: string }> } };
     assert.match(body.answer.response_markdown, /^Answered by the knowledge engine handed to composeAssistant\./);
@@ -68,7 +76,10 @@ test("the knowledge engine built on first use is built once and is handed every 
         seen.push(args);
         return { kind: "policy", query: String(args[1]) };
       },
-      answer: async () => ({ result: { kind: "no_evidence", markdown: "" }, versions: { policies: {}, index_built_at: new Date(0).toISOString() } }),
+      answer: async () => ({
+        result: { kind: "no_evidence", markdown: "" },
+        versions: { policies: {}, index_built_at: new Date(0).toISOString() },
+      }),
     };
   });
   assert.equal(built, 0);

@@ -96,7 +96,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const imageStore = createImageStore(database, config.imageStore.kind, config.imageStore.path);
   // Images kept elsewhere (blobs from before the filesystem store, or after a switch) move into
   // the configured store in the background; reads find them in either place meanwhile.
-  const adopting = imageStore.adopt().catch((error: unknown) => log.warn(`moving images into the ${imageStore.kind} image store failed: ${(error as Error).message}`));
+  const adopting = imageStore
+    .adopt()
+    .catch((error: unknown) => log.warn(`moving images into the ${imageStore.kind} image store failed: ${(error as Error).message}`));
   const jobs = new JobQueue(database, clock);
   // Process metrics (event-loop delay monitor, GC observer) only outside tests, which build many contexts.
   const metrics = createMetrics({ queue: () => jobs.snapshot(), defaults: config.env !== "test" });

@@ -121,12 +121,7 @@ interface TableInfo {
   foreignKeys: ForeignKey[];
 }
 
-type Scope =
-  | { kind: "all" }
-  | { kind: "stores" }
-  | { kind: "store" }
-  | { kind: "referenced"; via: ForeignKey[] }
-  | { kind: "global" };
+type Scope = { kind: "all" } | { kind: "stores" } | { kind: "store" } | { kind: "referenced"; via: ForeignKey[] } | { kind: "global" };
 
 const MAX_PARAMS = 60_000;
 const MAX_BATCH_BYTES = 4 * 1024 * 1024;
@@ -148,7 +143,8 @@ export function parseSqliteSource(spec: string): string {
 }
 
 export function checkPostgresTarget(url: string): string {
-  if (!/^postgres(ql)?:\/\//.test(url)) throw new MigrateDataError(`--to must be a postgres:// URL, got "${url.replace(/\/\/[^@]*@/, "//…@")}"`);
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new MigrateDataError(`--to must be a postgres:// URL, got "${url.replace(/\/\/[^@]*@/, "//…@")}"`);
   return url;
 }
 
@@ -167,7 +163,10 @@ export async function migrateData(options: MigrateDataOptions): Promise<MigrateD
   let target: Database | undefined;
   try {
     await checkSourceMigrations(source.db);
-    target = await openDatabase({ kind: "postgres", url }, { ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}), migrate: true, hooks: dataHooks });
+    target = await openDatabase(
+      { kind: "postgres", url },
+      { ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}), migrate: true, hooks: dataHooks },
+    );
     const tgt = target;
     const tables = await readTables(source.db);
     const order = fkOrder(tables);
@@ -232,7 +231,8 @@ export async function migrateData(options: MigrateDataOptions): Promise<MigrateD
       await index.init();
       await index.close();
       hnswDims = await new VectorRepository(tgt).dims();
-      if (hnswDims.length > 0) log(`HNSW index ready for dimension(s) ${hnswDims.join(", ")} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      if (hnswDims.length > 0)
+        log(`HNSW index ready for dimension(s) ${hnswDims.join(", ")} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     }
     return {
       ok: checks.every((c) => c.ok) && vectors.every((v) => v.ok),
@@ -258,7 +258,11 @@ async function rebuildLexicalIndex(tx: MigrationDb, storeIds: string[]): Promise
   const rows = (await q.execute()) as { store_id: string; product_id: string; metadata: unknown }[];
   const lexical = new LexicalRepository(tx, "postgres");
   for (const r of rows) {
-    await lexical.upsert(r.store_id, r.product_id, (typeof r.metadata === "string" ? JSON.parse(r.metadata) : r.metadata) as Record<string, unknown>);
+    await lexical.upsert(
+      r.store_id,
+      r.product_id,
+      (typeof r.metadata === "string" ? JSON.parse(r.metadata) : r.metadata) as Record<string, unknown>,
+    );
   }
   return rows.length;
 }
@@ -266,12 +270,17 @@ async function rebuildLexicalIndex(tx: MigrationDb, storeIds: string[]): Promise
 // ------------------------------------------------------------------ schema --
 
 async function checkSourceMigrations(db: MigrationDb): Promise<void> {
-  const has = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'kysely_migration'`.execute(db);
+  const has = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'kysely_migration'`.execute(
+    db,
+  );
   if (Number(has.rows[0]?.n ?? 0) === 0) throw new MigrateDataError("The source is not a Shopsight database (no kysely_migration table).");
   const applied = new Set((await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db)).rows.map((r) => r.name));
   const known = Object.keys(migrations);
   const unknown = [...applied].filter((n) => !known.includes(n));
-  if (unknown.length > 0) throw new MigrateDataError(`The source has migrations this code base does not know (${unknown.join(", ")}): use the newer code base to copy it.`);
+  if (unknown.length > 0)
+    throw new MigrateDataError(
+      `The source has migrations this code base does not know (${unknown.join(", ")}): use the newer code base to copy it.`,
+    );
   const pending = known.filter((n) => !applied.has(n));
   if (pending.length > 0) {
     throw new MigrateDataError(
@@ -289,11 +298,20 @@ async function readTables(db: MigrationDb): Promise<Map<string, TableInfo>> {
   const tables = new Map<string, TableInfo>();
   for (const name of names) {
     const cols = (await sql<{ name: string; pk: number }>`SELECT name, pk FROM pragma_table_info(${name}) ORDER BY cid`.execute(db)).rows;
-    const fks = (await sql<{ table: string; from: string; to: string | null }>`SELECT "table", "from", "to" FROM pragma_foreign_key_list(${name})`.execute(db)).rows;
+    const fks = (
+      await sql<{
+        table: string;
+        from: string;
+        to: string | null;
+      }>`SELECT "table", "from", "to" FROM pragma_foreign_key_list(${name})`.execute(db)
+    ).rows;
     tables.set(name, {
       name,
       columns: cols.map((c) => c.name),
-      primaryKey: cols.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name),
+      primaryKey: cols
+        .filter((c) => c.pk > 0)
+        .sort((a, b) => a.pk - b.pk)
+        .map((c) => c.name),
       foreignKeys: fks.map((f) => ({ table: name, column: f.from, parent: f.table, parentColumn: f.to ?? "id" })),
     });
   }
@@ -302,10 +320,15 @@ async function readTables(db: MigrationDb): Promise<Map<string, TableInfo>> {
 
 /** Parents before children (Kahn's algorithm, alphabetical among equals); self-references ignored. */
 export function fkOrder(tables: Map<string, TableInfo>): TableInfo[] {
-  const pending = new Map([...tables.values()].map((t) => [t.name, new Set(t.foreignKeys.map((f) => f.parent).filter((p) => p !== t.name && tables.has(p)))]));
+  const pending = new Map(
+    [...tables.values()].map((t) => [t.name, new Set(t.foreignKeys.map((f) => f.parent).filter((p) => p !== t.name && tables.has(p)))]),
+  );
   const out: TableInfo[] = [];
   while (pending.size > 0) {
-    const ready = [...pending.entries()].filter(([, deps]) => deps.size === 0).map(([n]) => n).sort();
+    const ready = [...pending.entries()]
+      .filter(([, deps]) => deps.size === 0)
+      .map(([n]) => n)
+      .sort();
     if (ready.length === 0) throw new MigrateDataError(`Foreign-key cycle among tables: ${[...pending.keys()].join(", ")}`);
     for (const name of ready) {
       out.push(tables.get(name)!);
@@ -354,7 +377,11 @@ async function resolveStores(db: MigrationDb, wanted: string[] | undefined): Pro
   if (!wanted || wanted.length === 0) return "all";
   const out: { id: string; slug: string }[] = [];
   for (const w of wanted) {
-    const row = await db.selectFrom("stores").select(["id", "slug"]).where((eb) => eb.or([eb("slug", "=", w), eb("id", "=", w)])).executeTakeFirst();
+    const row = await db
+      .selectFrom("stores")
+      .select(["id", "slug"])
+      .where((eb) => eb.or([eb("slug", "=", w), eb("id", "=", w)]))
+      .executeTakeFirst();
     if (!row) throw new MigrateDataError(`No store "${w}" in the source (give a slug or an id).`);
     if (!out.some((s) => s.id === row.id)) out.push({ id: String(row.id), slug: String(row.slug) });
   }
@@ -365,7 +392,9 @@ function scopeOf(table: TableInfo, tables: Map<string, TableInfo>, all: boolean)
   if (all) return { kind: "all" };
   if (table.name === "stores") return { kind: "stores" };
   if (table.columns.includes("store_id")) return { kind: "store" };
-  const via = [...tables.values()].flatMap((t) => (t.columns.includes("store_id") ? t.foreignKeys.filter((f) => f.parent === table.name) : []));
+  const via = [...tables.values()].flatMap((t) =>
+    t.columns.includes("store_id") ? t.foreignKeys.filter((f) => f.parent === table.name) : [],
+  );
   return via.length > 0 ? { kind: "referenced", via } : { kind: "global" };
 }
 
@@ -383,7 +412,8 @@ function scopeFilter(scope: Scope, storeIds: string[]): RawBuilder<unknown> | un
     case "referenced":
       return sql.join(
         scope.via.map(
-          (f) => sql`${id(f.parentColumn)} IN (SELECT ${id(f.column)} FROM ${id(f.table)} WHERE ${id("store_id")} IN (${list}) AND ${id(f.column)} IS NOT NULL)`,
+          (f) =>
+            sql`${id(f.parentColumn)} IN (SELECT ${id(f.column)} FROM ${id(f.table)} WHERE ${id("store_id")} IN (${list}) AND ${id(f.column)} IS NOT NULL)`,
         ),
         sql` OR `,
       );
@@ -392,7 +422,9 @@ function scopeFilter(scope: Scope, storeIds: string[]): RawBuilder<unknown> | un
 
 async function countRows(db: MigrationDb, table: TableInfo, scope: Scope, storeIds: string[]): Promise<number> {
   const where = scopeFilter(scope, storeIds);
-  const res = await sql<{ n: number | string }>`SELECT count(*) AS n FROM ${id(table.name)} ${where ? sql`WHERE ${where}` : sql``}`.execute(db);
+  const res = await sql<{ n: number | string }>`SELECT count(*) AS n FROM ${id(table.name)} ${where ? sql`WHERE ${where}` : sql``}`.execute(
+    db,
+  );
   return Number(res.rows[0]?.n ?? 0);
 }
 
@@ -409,7 +441,9 @@ async function countPresent(db: MigrationDb, table: TableInfo, keys: unknown[][]
   for (let i = 0; i < keys.length; i += 500) {
     const chunk = keys.slice(i, i + 500);
     const tuples = sql.join(chunk.map((k) => sql`(${sql.join(k.map((v) => sql`${v}`))})`));
-    const res = await sql<{ n: number | string }>`SELECT count(*) AS n FROM ${id(table.name)} WHERE (${ids(cols)}) IN (${tuples})`.execute(db);
+    const res = await sql<{ n: number | string }>`SELECT count(*) AS n FROM ${id(table.name)} WHERE (${ids(cols)}) IN (${tuples})`.execute(
+      db,
+    );
     n += Number(res.rows[0]?.n ?? 0);
   }
   return n;
@@ -509,7 +543,9 @@ function imageMover(sqliteFile: string, options: MigrateDataOptions): (row: Reco
       try {
         bytes = await source.read(storeId, sha256);
       } catch (error) {
-        throw new MigrateDataError(`Image ${sha256} of store ${storeId} is missing from ${source.root} (${(error as Error).message}); give --images-from DIR`);
+        throw new MigrateDataError(
+          `Image ${sha256} of store ${storeId} is missing from ${source.root} (${(error as Error).message}); give --images-from DIR`,
+        );
       }
     } else {
       bytes = Buffer.from(row.bytes as Uint8Array);
@@ -532,7 +568,15 @@ function converter(udt: string | undefined): (v: unknown) => unknown {
   }
   if (udt === "bytea") return (v) => (v == null || Buffer.isBuffer(v) ? v : Buffer.from(v as Uint8Array));
   if (udt === "jsonb" || udt === "json") return (v) => (v == null || typeof v === "string" ? v : JSON.stringify(v));
-  if (udt === "text") return (v) => (v == null || typeof v === "string" ? v : Buffer.isBuffer(v) ? v.toString("utf8") : typeof v === "number" || typeof v === "bigint" || typeof v === "boolean" ? String(v) : JSON.stringify(v));
+  if (udt === "text")
+    return (v) =>
+      v == null || typeof v === "string"
+        ? v
+        : Buffer.isBuffer(v)
+          ? v.toString("utf8")
+          : typeof v === "number" || typeof v === "bigint" || typeof v === "boolean"
+            ? String(v)
+            : JSON.stringify(v);
   return (v) => (typeof v === "bigint" ? v.toString() : v);
 }
 
@@ -551,11 +595,15 @@ async function vectorCounts(db: MigrationDb, storeIds: string[]): Promise<Vector
   return res.rows.map((r) => ({ store_id: r.store_id, dim: Number(r.dim), n: Number(r.n) }));
 }
 
-async function compareVectors(source: Database, target: Database, sourceCounts: VectorCount[], storeIds: string[], sample: number): Promise<VectorCheck[]> {
+async function compareVectors(
+  source: Database,
+  target: Database,
+  sourceCounts: VectorCount[],
+  storeIds: string[],
+  sample: number,
+): Promise<VectorCheck[]> {
   const targetCounts = await vectorCounts(target.db, storeIds);
-  const slugs = new Map(
-    (await target.db.selectFrom("stores").select(["id", "slug"]).execute()).map((r) => [r.id, r.slug] as const),
-  );
+  const slugs = new Map((await target.db.selectFrom("stores").select(["id", "slug"]).execute()).map((r) => [r.id, r.slug] as const));
   const srcRepo = new VectorRepository(source);
   const tgtRepo = new VectorRepository(target);
   const keys = new Map<string, { storeId: string; dim: number }>();
@@ -579,7 +627,16 @@ async function compareVectors(source: Database, target: Database, sourceCounts: 
       const [a, b] = await Promise.all([srcRepo.get(storeId, productId), tgtRepo.get(storeId, productId)]);
       if (!a || !b || !vectorsEqual(a, b)) mismatches += 1;
     }
-    out.push({ storeId, slug: slugs.get(storeId) ?? "?", dim, source: s, target: t, sampled: products.length, sampleMismatches: mismatches, ok: s === t && mismatches === 0 });
+    out.push({
+      storeId,
+      slug: slugs.get(storeId) ?? "?",
+      dim,
+      source: s,
+      target: t,
+      sampled: products.length,
+      sampleMismatches: mismatches,
+      ok: s === t && mismatches === 0,
+    });
   }
   return out;
 }
@@ -620,7 +677,9 @@ export function formatReport(report: MigrateDataReport): string {
     );
   }
   lines.push("");
-  lines.push(`${report.ok ? "OK" : "MISMATCH"}: ${report.tables.reduce((n, t) => n + t.target, 0)} rows verified in ${(report.durationMs / 1000).toFixed(1)} s`);
+  lines.push(
+    `${report.ok ? "OK" : "MISMATCH"}: ${report.tables.reduce((n, t) => n + t.target, 0)} rows verified in ${(report.durationMs / 1000).toFixed(1)} s`,
+  );
   // Keys generated into the embedded DATA_DIR that the PostgreSQL deployment must keep using.
   const dataDir = path.dirname(report.from);
   const keys = [

@@ -16,8 +16,14 @@ test("each metrics registry is its own: two contexts never share counts", async 
   const two = createMetrics({ defaults: false });
   one.observeRequest("search", "GET", "/v1/products", 200, 0.01);
   one.webhookDelivery("delivered");
-  assert.equal(sample(await one.render(), "shopsight_http_requests_total", 'api="search",method="GET",route="/v1/products",status="200"'), 1);
-  assert.equal(sample(await two.render(), "shopsight_http_requests_total", 'api="search",method="GET",route="/v1/products",status="200"'), 0);
+  assert.equal(
+    sample(await one.render(), "shopsight_http_requests_total", 'api="search",method="GET",route="/v1/products",status="200"'),
+    1,
+  );
+  assert.equal(
+    sample(await two.render(), "shopsight_http_requests_total", 'api="search",method="GET",route="/v1/products",status="200"'),
+    0,
+  );
   assert.equal(sample(await one.render(), "shopsight_webhook_deliveries_total", 'outcome="delivered"'), 1);
 });
 
@@ -73,7 +79,10 @@ describeEachDialect("ops: /health/live, /health/ready and /metrics", (dialect) =
     assert.equal(delta("shopsight_http_requests_total", 'api="search",method="GET",route="/v1/products/:product_id",status="404"'), 2);
     assert.equal(delta("shopsight_http_requests_total", 'api="search",method="GET",route="unmatched",status="404"'), 1);
     assert.equal(delta("shopsight_http_requests_total", 'api="assistant",method="GET",route="/health/live",status="200"'), 1);
-    assert.equal(delta("shopsight_http_request_duration_seconds_count", 'api="search",method="GET",route="/v1/products/:product_id",status="404"'), 2);
+    assert.equal(
+      delta("shopsight_http_request_duration_seconds_count", 'api="search",method="GET",route="/v1/products/:product_id",status="404"'),
+      2,
+    );
     assert.equal(delta("shopsight_http_requests_total", 'api="search",method="GET",route="/metrics",status="200"'), 1);
     for (const raw of ["secret-looking-id-123", "another-id-456", "/no/such/route", "token=abc"]) assert.ok(!body.includes(raw), raw);
     // The assistant API serves the same process registry.
@@ -87,12 +96,27 @@ describeEachDialect("ops: /health/live, /health/ready and /metrics", (dialect) =
     const token = await machineToken(t.search, store);
     const image = await t.ctx.images.fromBytes(await solidImage("#d01010"));
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    await t.services.products.write(store.clientId, { productId: "red", imageUrl: "http://127.0.0.1/red.png", metadata: { category: "dresses" }, embedded: { image, vector: vector! } });
+    await t.services.products.write(store.clientId, {
+      productId: "red",
+      imageUrl: "http://127.0.0.1/red.png",
+      metadata: { category: "dresses" },
+      embedded: { image, vector: vector! },
+    });
     const before = await t.ctx.metrics.render();
     const count = (text: string, stage: string) => sample(text, "shopsight_search_stage_duration_seconds_count", `stage="${stage}"`);
-    const text = await t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red dress", limit: 3 } });
+    const text = await t.search.inject({
+      method: "POST",
+      url: "/v1/search/text",
+      headers: bearer(token),
+      payload: { query: "red dress", limit: 3 },
+    });
     assert.equal(text.statusCode, 200, text.body);
-    const filtered = await t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red", category: "dresses" } });
+    const filtered = await t.search.inject({
+      method: "POST",
+      url: "/v1/search/text",
+      headers: bearer(token),
+      payload: { query: "red", category: "dresses" },
+    });
     assert.equal(filtered.statusCode, 200, filtered.body);
     const after = (await t.search.inject({ method: "GET", url: "/metrics" })).body;
     assert.equal(count(after, "embed") - count(before, "embed"), 2);

@@ -125,7 +125,14 @@ export async function opsRoutes(app: App, ctx: AppContext, options: OpsOptions):
       schema: {
         tags: ["health"],
         summary: "Liveness: 200 while the process runs",
-        response: { 200: { type: "object", additionalProperties: false, required: ["status"], properties: { status: { type: "string", const: "ok" } } } },
+        response: {
+          200: {
+            type: "object",
+            additionalProperties: false,
+            required: ["status"],
+            properties: { status: { type: "string", const: "ok" } },
+          },
+        },
       },
     },
     async () => ({ status: "ok" as const }),
@@ -146,9 +153,12 @@ export async function opsRoutes(app: App, ctx: AppContext, options: OpsOptions):
       const result = await checkReadiness(ctx, options.isReady, (check, error) =>
         request.log.warn({ check, err: error }, "readiness check failed"),
       );
-      return reply
-        .status(result.ready ? 200 : 503)
-        .send({ status: result.ready ? "ok" : "unavailable", checks: result.checks, failed: result.failed, model: { id: identity.id, is_test_model: identity.is_test_model } });
+      return reply.status(result.ready ? 200 : 503).send({
+        status: result.ready ? "ok" : "unavailable",
+        checks: result.checks,
+        failed: result.failed,
+        model: { id: identity.id, is_test_model: identity.is_test_model },
+      });
     },
   );
 

@@ -15,7 +15,10 @@ import {
 } from "./colors.js";
 
 const close = (actual: Lab, expected: Lab, tolerance = 0.01): void =>
-  assert.ok(actual.every((v, i) => Math.abs(v - (expected[i] ?? 0)) <= tolerance), `${actual} ≉ ${expected}`);
+  assert.ok(
+    actual.every((v, i) => Math.abs(v - (expected[i] ?? 0)) <= tolerance),
+    `${actual} ≉ ${expected}`,
+  );
 
 describe("sRGB ↔ CIELAB", () => {
   it("converts reference colours (D65)", () => {
@@ -134,7 +137,13 @@ describe("dominantColors", () => {
 
   it("merges shades of one colour and honours count", () => {
     // Noise of ±4 around one colour plus four distinct colour bands.
-    const bands: Array<[number, number, number]> = [[220, 40, 40], [40, 160, 60], [40, 60, 200], [240, 200, 40], [120, 40, 140]];
+    const bands: Array<[number, number, number]> = [
+      [220, 40, 40],
+      [40, 160, 60],
+      [40, 60, 200],
+      [240, 200, 40],
+      [120, 40, 140],
+    ];
     const rgb = image(100, 100, (x, y) => {
       const [r, g, b] = bands[Math.floor(x / 20)] ?? [0, 0, 0];
       const n = ((x * 7 + y * 13) % 9) - 4;
@@ -150,7 +159,7 @@ describe("dominantColors", () => {
 
   it("is deterministic and accepts RGBA", () => {
     let seed = 42;
-    const rand = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 256);
+    const rand = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 256;
     const rgb = image(224, 224, () => [rand(), rand(), rand()]);
     const first = dominantColors(rgb, 224, 224);
     assert.deepEqual(dominantColors(rgb, 224, 224), first);
@@ -168,11 +177,54 @@ describe("dominantColors", () => {
 
 describe("colour names", () => {
   const required = [
-    "black", "white", "grey", "gray", "red", "maroon", "pink", "orange", "yellow", "beige", "brown", "olive", "green",
-    "teal", "blue", "navy blue", "purple", "silver", "gold", "cream", "khaki", "tan", "mustard", "lavender", "magenta",
-    "peach", "turquoise", "turquoise blue", "charcoal", "off white", "burgundy", "coral", "rust", "copper", "bronze",
-    "nude", "skin", "sea green", "lime green", "fluorescent green", "grey melange", "mauve", "taupe", "metallic", "rose",
-    "steel", "mushroom brown", "coffee brown",
+    "black",
+    "white",
+    "grey",
+    "gray",
+    "red",
+    "maroon",
+    "pink",
+    "orange",
+    "yellow",
+    "beige",
+    "brown",
+    "olive",
+    "green",
+    "teal",
+    "blue",
+    "navy blue",
+    "purple",
+    "silver",
+    "gold",
+    "cream",
+    "khaki",
+    "tan",
+    "mustard",
+    "lavender",
+    "magenta",
+    "peach",
+    "turquoise",
+    "turquoise blue",
+    "charcoal",
+    "off white",
+    "burgundy",
+    "coral",
+    "rust",
+    "copper",
+    "bronze",
+    "nude",
+    "skin",
+    "sea green",
+    "lime green",
+    "fluorescent green",
+    "grey melange",
+    "mauve",
+    "taupe",
+    "metallic",
+    "rose",
+    "steel",
+    "mushroom brown",
+    "coffee brown",
   ];
 
   it("has a reference colour for every common fashion colour name", () => {
@@ -182,7 +234,8 @@ describe("colour names", () => {
   it("ignores case, spaces, hyphens and underscores, and knows common synonyms", () => {
     const navy = colorNameToLab("navy blue");
     assert.ok(navy);
-    for (const spelling of ["Navy Blue", "navy-blue", " NAVY_blue ", "navyblue", "Navy"]) assert.deepEqual(colorNameToLab(spelling), navy, spelling);
+    for (const spelling of ["Navy Blue", "navy-blue", " NAVY_blue ", "navyblue", "Navy"])
+      assert.deepEqual(colorNameToLab(spelling), navy, spelling);
     assert.deepEqual(colorNameToLab("Gray"), colorNameToLab("grey"));
     assert.deepEqual(colorNameToLab("Off-White"), colorNameToLab("off white"));
     assert.equal(normalizeColorName("Grey Melange"), "grey melange");
@@ -214,6 +267,9 @@ describe("colour names", () => {
     const L = (n: string): number => colorNameToLab(n)?.[0] ?? NaN;
     assert.ok(L("black") < L("charcoal") && L("charcoal") < L("grey") && L("grey") < L("white"));
     assert.ok(L("navy blue") < L("blue"));
-    assert.ok(ciede2000(colorNameToLab("red") ?? [0, 0, 0], colorNameToLab("maroon") ?? [0, 0, 0]) < ciede2000(colorNameToLab("red") ?? [0, 0, 0], colorNameToLab("green") ?? [0, 0, 0]));
+    assert.ok(
+      ciede2000(colorNameToLab("red") ?? [0, 0, 0], colorNameToLab("maroon") ?? [0, 0, 0]) <
+        ciede2000(colorNameToLab("red") ?? [0, 0, 0], colorNameToLab("green") ?? [0, 0, 0]),
+    );
   });
 });

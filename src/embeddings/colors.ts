@@ -221,12 +221,7 @@ const sampleBorder = new Uint8Array(SAMPLE_SIDE * SAMPLE_SIDE);
  * (keeping each bin's mean Lab), weighted k-means (k = 8, deterministic farthest-point
  * initialisation), then clusters closer than ΔE00 7 are merged. Deterministic for equal input.
  */
-export function dominantColors(
-  rgb: Uint8Array,
-  width: number,
-  height: number,
-  options: DominantColorOptions = {},
-): DominantColor[] {
+export function dominantColors(rgb: Uint8Array, width: number, height: number, options: DominantColorOptions = {}): DominantColor[] {
   const count = Math.max(1, Math.floor(options.count ?? 5));
   const ignoreBackground = options.ignoreBackground ?? true;
   if (width <= 0 || height <= 0) return [];
@@ -528,7 +523,7 @@ const COLOR_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   turquoise: "turquoise",
   aqua: "turquoise",
   golden: "gold",
-  "fluorescent": "fluorescent green",
+  fluorescent: "fluorescent green",
   "neon green": "fluorescent green",
   lime: "lime green",
   "off-white": "off white",
@@ -545,7 +540,10 @@ const COLOR_ALIASES: Readonly<Record<string, string>> = Object.freeze({
  * "navy blue". "multi" (and multicolour spellings) gives "multi".
  */
 export function normalizeColorName(name: string): string | null {
-  const key = name.trim().toLowerCase().replace(/[\s_-]+/g, " ");
+  const key = name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, " ");
   if (key in COLOR_NAMES) return key;
   const alias = COLOR_ALIASES[key] ?? COLOR_ALIASES[key.replace(/ /g, "")];
   if (alias !== undefined) return alias;

@@ -50,7 +50,10 @@ export async function recompress(image: DecodedImage, quality: number): Promise<
 }
 
 /** A crop of `image` (fractions of its size), decoded through PNG. */
-export async function crop(image: DecodedImage, region: { left: number; top: number; width: number; height: number }): Promise<DecodedImage> {
+export async function crop(
+  image: DecodedImage,
+  region: { left: number; top: number; width: number; height: number },
+): Promise<DecodedImage> {
   const { data, info } = await sharp(image.rgb, { raw: { width: image.width, height: image.height, channels: 3 } })
     .extract({
       left: Math.round(region.left * image.width),

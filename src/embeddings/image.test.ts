@@ -33,8 +33,7 @@ function throwsCode(fn: () => unknown, code: ErrorCode): AppError {
   assert.fail(`expected ${code}`);
 }
 
-const solid = (width: number, height: number, background: string): Sharp =>
-  sharp({ create: { width, height, channels: 3, background } });
+const solid = (width: number, height: number, background: string): Sharp => sharp({ create: { width, height, channels: 3, background } });
 
 /** Pixel (x, y) of a decoded RGB image. */
 const px = (img: { rgb: Uint8Array; width: number }, x: number, y: number): number[] => {
@@ -43,7 +42,10 @@ const px = (img: { rgb: Uint8Array; width: number }, x: number, y: number): numb
 };
 
 const near = (actual: number[], expected: number[], tolerance = 6): void =>
-  assert.ok(actual.every((v, i) => Math.abs(v - (expected[i] ?? 0)) <= tolerance), `${actual} ≉ ${expected}`);
+  assert.ok(
+    actual.every((v, i) => Math.abs(v - (expected[i] ?? 0)) <= tolerance),
+    `${actual} ≉ ${expected}`,
+  );
 
 // --- hand-made PNGs: a real 48-megapixel bomb and a header that lies ----------------------------
 
@@ -119,7 +121,9 @@ describe("decodeImage", () => {
   it("flattens transparency onto white", async () => {
     const rgba = Buffer.alloc(4 * 4 * 4);
     for (let i = 0; i < 16; i++) rgba.set(i < 8 ? [255, 0, 0, 128] : [0, 0, 0, 0], i * 4); // top half half-transparent red
-    const png = await sharp(rgba, { raw: { width: 4, height: 4, channels: 4 } }).png().toBuffer();
+    const png = await sharp(rgba, { raw: { width: 4, height: 4, channels: 4 } })
+      .png()
+      .toBuffer();
     const img = await decodeImage(png, LIMITS);
     near(px(img, 0, 0), [255, 127, 127], 2);
     assert.deepEqual(px(img, 3, 3), [255, 255, 255]);
@@ -147,7 +151,9 @@ describe("decodeImage", () => {
   });
 
   it("converts greyscale and 16-bit images to 8-bit RGB", async () => {
-    const grey = await sharp(Buffer.alloc(16, 200), { raw: { width: 4, height: 4, channels: 1 } }).png().toBuffer();
+    const grey = await sharp(Buffer.alloc(16, 200), { raw: { width: 4, height: 4, channels: 1 } })
+      .png()
+      .toBuffer();
     assert.deepEqual(px(await decodeImage(grey, LIMITS), 1, 1), [200, 200, 200]);
     const deep = await solid(4, 4, "#808080").png({ palette: false }).toColourspace("rgb16").toBuffer();
     const img = await decodeImage(deep, LIMITS);
@@ -159,7 +165,9 @@ describe("decodeImage", () => {
     const frames = Buffer.alloc(10 * 20 * 3);
     frames.fill(0, 0, 300); // frame 1: black
     frames.fill(255, 300); // frame 2: white
-    const gif = await sharp(frames, { raw: { width: 10, height: 20, channels: 3, pageHeight: 10 } }).gif().toBuffer();
+    const gif = await sharp(frames, { raw: { width: 10, height: 20, channels: 3, pageHeight: 10 } })
+      .gif()
+      .toBuffer();
     assert.equal((await sharp(gif).metadata()).pages, 2);
     const img = await decodeImage(gif, LIMITS);
     assert.equal(img.height, 10);
@@ -186,7 +194,9 @@ describe("decodeImage", () => {
   it("refuses a truncated JPEG as unsupported_image", async () => {
     const noise = Buffer.alloc(64 * 64 * 3);
     for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
-    const jpeg = await sharp(noise, { raw: { width: 64, height: 64, channels: 3 } }).jpeg().toBuffer();
+    const jpeg = await sharp(noise, { raw: { width: 64, height: 64, channels: 3 } })
+      .jpeg()
+      .toBuffer();
     for (const keep of [0.3, 0.7, 0.95]) {
       const e = await rejectsWithCode(decodeImage(jpeg.subarray(0, Math.floor(jpeg.length * keep)), LIMITS), "unsupported_image");
       assert.match(e.message, /truncated or corrupt/);
@@ -203,7 +213,10 @@ describe("decodeImage", () => {
     const bomb = craftPng(8000, 6000);
     assert.ok(bomb.length < 10_000, `bomb is ${bomb.length} bytes`);
     const e = await rejectsWithCode(decodeImage(bomb, LIMITS), "image_too_large", 413);
-    assert.deepEqual({ width: e.details.width, height: e.details.height, maxPixels: e.details.maxPixels }, { width: 8000, height: 6000, maxPixels: 40_000_000 });
+    assert.deepEqual(
+      { width: e.details.width, height: e.details.height, maxPixels: e.details.maxPixels },
+      { width: 8000, height: 6000, maxPixels: 40_000_000 },
+    );
     // A header announcing 10 gigapixels over garbage data: only a header check can answer
     // image_too_large here (decoding would fail with unsupported_image).
     await rejectsWithCode(decodeImage(craftPng(100_000, 100_000, Buffer.from("junk")), LIMITS), "image_too_large");
@@ -241,7 +254,10 @@ describe("decodeImage", () => {
 
   it("crops a region in pixels or fractions, after orientation, and downscales", async () => {
     const left = await solid(50, 100, "#00ff00").png().toBuffer();
-    const png = await solid(100, 100, "#ff0000").composite([{ input: left, left: 0, top: 0 }]).png().toBuffer();
+    const png = await solid(100, 100, "#ff0000")
+      .composite([{ input: left, left: 0, top: 0 }])
+      .png()
+      .toBuffer();
     const a = await decodeImage(png, { ...LIMITS, region: { x: 50, y: 0, width: 50, height: 100 } });
     assert.deepEqual([a.width, a.height, a.sourceWidth, a.sourceHeight], [50, 100, 100, 100]);
     assert.deepEqual(px(a, 0, 0), [255, 0, 0]);
@@ -270,7 +286,12 @@ describe("regions", () => {
     assert.deepEqual(resolveRegion({ x: 0, y: 0, width: 1, height: 1 }, 10, 8), { left: 0, top: 0, width: 10, height: 8 });
     assert.deepEqual(resolveRegion({ x: 0, y: 0, width: 1, height: 1, unit: "px" }, 10, 8), { left: 0, top: 0, width: 1, height: 1 });
     assert.deepEqual(resolveRegion({ x: 0, y: 0, width: 1, height: 2 }, 10, 8), { left: 0, top: 0, width: 1, height: 2 });
-    assert.deepEqual(resolveRegion({ x: 0.99, y: 0.99, width: 0.01, height: 0.01, unit: "fraction" }, 10, 8), { left: 9, top: 7, width: 1, height: 1 });
+    assert.deepEqual(resolveRegion({ x: 0.99, y: 0.99, width: 0.01, height: 0.01, unit: "fraction" }, 10, 8), {
+      left: 9,
+      top: 7,
+      width: 1,
+      height: 1,
+    });
   });
 
   const invalid: Array<[string, Region]> = [
@@ -306,7 +327,8 @@ describe("fetchImage", () => {
     }
   });
   let origin = "";
-  const fetchWith = (o: Partial<SafeFetchOptions> = {}) => createSafeFetch({ allowPrivate: true, timeoutMs: 2000, maxBytes: 1024 * 1024, ...o });
+  const fetchWith = (o: Partial<SafeFetchOptions> = {}) =>
+    createSafeFetch({ allowPrivate: true, timeoutMs: 2000, maxBytes: 1024 * 1024, ...o });
   const fetch = fetchWith();
   after(() => {
     fetch.close();

@@ -166,7 +166,10 @@ export async function decodeImage(buf: Uint8Array, opts: DecodeOptions): Promise
   const h = crop?.height ?? sourceHeight;
   // sharp decodes at 1/s only when asked for at least 1/(2s) (it keeps the last halving for its
   // own high-quality reduce), so the target is 1/(2 × shrink) of the source.
-  const side = Math.min(opts.maxSide ?? Number.POSITIVE_INFINITY, shrink > 1 ? Math.floor(Math.max(w, h) / (2 * shrink)) : Number.POSITIVE_INFINITY);
+  const side = Math.min(
+    opts.maxSide ?? Number.POSITIVE_INFINITY,
+    shrink > 1 ? Math.floor(Math.max(w, h) / (2 * shrink)) : Number.POSITIVE_INFINITY,
+  );
   if (Number.isFinite(side) && Math.max(w, h) > side) {
     pipeline = pipeline.resize({ width: side, height: side, fit: "inside", withoutEnlargement: true });
   }
@@ -185,10 +188,14 @@ export async function decodeImage(buf: Uint8Array, opts: DecodeOptions): Promise
     if (err instanceof AppError) throw err;
     const message = messageOf(err);
     if (/pixel limit/i.test(message)) {
-      fail("image_too_large", `The image exceeds the limit of IMAGE_MAX_PIXELS=${opts.maxPixels} pixels; send a smaller image or raise IMAGE_MAX_PIXELS.`, {
-        maxPixels: opts.maxPixels,
-        setting: "IMAGE_MAX_PIXELS",
-      });
+      fail(
+        "image_too_large",
+        `The image exceeds the limit of IMAGE_MAX_PIXELS=${opts.maxPixels} pixels; send a smaller image or raise IMAGE_MAX_PIXELS.`,
+        {
+          maxPixels: opts.maxPixels,
+          setting: "IMAGE_MAX_PIXELS",
+        },
+      );
     }
     fail("unsupported_image", `The ${type.toUpperCase()} image is truncated or corrupt.`, { type, cause: message });
   }
@@ -228,7 +235,8 @@ export function resolveRegion(region: Region, width: number, height: number): Pi
   const unit = region.unit ?? (x <= 1 && y <= 1 && rw <= 1 && rh <= 1 ? "fraction" : "px");
   if (unit === "fraction") {
     const eps = 1e-9;
-    if (x >= 1 || y >= 1 || rw > 1 || rh > 1) invalidRegion("fractions must be below 1 (x, y) or at most 1 (width, height)", region, width, height);
+    if (x >= 1 || y >= 1 || rw > 1 || rh > 1)
+      invalidRegion("fractions must be below 1 (x, y) or at most 1 (width, height)", region, width, height);
     if (x + rw > 1 + eps || y + rh > 1 + eps) invalidRegion("the region extends past the image edge", region, width, height);
     const left = Math.min(width - 1, Math.round(x * width));
     const top = Math.min(height - 1, Math.round(y * height));

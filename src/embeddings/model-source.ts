@@ -66,7 +66,6 @@ export async function resolveModelSource(id: string, cacheDir: string): Promise<
   return { kind: "hub", id, cacheDir: path.resolve(cacheDir) };
 }
 
-
 /** sha256 (hex) of a file, streamed. */
 export async function sha256File(file: string): Promise<string> {
   const hash = createHash("sha256");

@@ -141,7 +141,10 @@ export function normalizeToChw(hwc: Uint8Array, spec: PreprocessSpec, out?: Floa
 }
 
 /** A decoded image as the model's `pixel_values` for one image: float32 [1, 3, height, width]. */
-export async function toPixelTensor(image: DecodedImage, spec: PreprocessSpec): Promise<{ data: Float32Array; dims: [1, 3, number, number] }> {
+export async function toPixelTensor(
+  image: DecodedImage,
+  spec: PreprocessSpec,
+): Promise<{ data: Float32Array; dims: [1, 3, number, number] }> {
   return { data: normalizeToChw(await resizeForModel(image, spec), spec), dims: [1, 3, spec.height, spec.width] };
 }
 

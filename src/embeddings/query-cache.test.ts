@@ -36,7 +36,15 @@ describe("QueryEmbeddingCache", () => {
     await cache.embed("m1", ["b"], embed);
     const out = await cache.embed("m1", ["a", "b", "cc", "a"], embed);
     assert.deepEqual(calls, [["b"], ["a", "cc"]]);
-    assert.deepEqual(out.map((v) => [...v]), [[1, 97], [1, 98], [2, 99], [1, 97]]);
+    assert.deepEqual(
+      out.map((v) => [...v]),
+      [
+        [1, 97],
+        [1, 98],
+        [2, 99],
+        [1, 97],
+      ],
+    );
   });
 
   test("keeps entries per model and evicts the least recently used", async () => {

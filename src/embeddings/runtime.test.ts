@@ -184,7 +184,10 @@ describe("loading", () => {
 
   test("a missing folder fails fast, naming CLIP_MODEL and how to point it at a local folder", async () => {
     for (const id of [path.join(root, "does-not-exist"), "./no/such/model-folder"]) {
-      await rejectsWith(loadEmbeddingModel({ id, cacheDir: path.join(root, "cache") }), (e) => documented(id)(e) && /no such folder/.test((e as Error).message));
+      await rejectsWith(
+        loadEmbeddingModel({ id, cacheDir: path.join(root, "cache") }),
+        (e) => documented(id)(e) && /no such folder/.test((e as Error).message),
+      );
     }
   });
 
@@ -192,7 +195,10 @@ describe("loading", () => {
     const dir = path.join(root, "not-a-model");
     await mkdir(dir, { recursive: true });
     await writeFile(path.join(dir, "config.json"), "{}");
-    await rejectsWith(loadEmbeddingModel({ id: dir, cacheDir: root }), (e) => documented(dir)(e) && (e as Error).message.includes("preprocessor_config.json"));
+    await rejectsWith(
+      loadEmbeddingModel({ id: dir, cacheDir: root }),
+      (e) => documented(dir)(e) && (e as Error).message.includes("preprocessor_config.json"),
+    );
   });
 
   test("an unsupported model type or a corrupt ONNX file fails with the documented message", async () => {
@@ -200,7 +206,10 @@ describe("loading", () => {
     await cp(modelDir, other, { recursive: true });
     const config = JSON.parse(await readFile(path.join(other, "config.json"), "utf8")) as Record<string, unknown>;
     await writeFile(path.join(other, "config.json"), JSON.stringify({ ...config, model_type: "bert" }));
-    await rejectsWith(loadEmbeddingModel({ id: other, cacheDir: root }), (e) => documented(other)(e) && (e as Error).message.includes('model_type "bert"'));
+    await rejectsWith(
+      loadEmbeddingModel({ id: other, cacheDir: root }),
+      (e) => documented(other)(e) && (e as Error).message.includes('model_type "bert"'),
+    );
 
     const corrupt = path.join(root, "corrupt");
     await cp(modelDir, corrupt, { recursive: true });

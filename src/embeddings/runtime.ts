@@ -21,7 +21,14 @@ import type { LoadedInfo, ProgressEvent, WorkerRequest, WorkerResponse } from ".
 import type { DecodedImage, EmbeddingModel, EmbeddingStats, ModelFingerprint, PreprocessSpec } from "./types.js";
 
 export type { DecodedImage, EmbeddingModel, EmbeddingStats, ModelFingerprint, PreprocessSpec } from "./types.js";
-export { DTYPE_SUFFIX, EmbeddingModelLoadError, resolveModelSource, sha256File, type ModelDtype, type ModelSource } from "./model-source.js";
+export {
+  DTYPE_SUFFIX,
+  EmbeddingModelLoadError,
+  resolveModelSource,
+  sha256File,
+  type ModelDtype,
+  type ModelSource,
+} from "./model-source.js";
 export { l2normalize, normalizeToChw, parsePreprocessorConfig, readPreprocessSpec, resizeForModel, toPixelTensor } from "./preprocess.js";
 import { EmbeddingModelLoadError, resolveModelSource, type ModelDtype } from "./model-source.js";
 import { channelsOf, resizeForModel } from "./preprocess.js";
@@ -57,7 +64,6 @@ export interface RuntimeOptions {
 export function defaultThreads(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()));
 }
-
 
 interface Pending {
   seq: number;
@@ -379,7 +385,6 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
     batch?.finish();
   }
 }
-
 
 function progressPrinter(modelId: string, cacheDir: string, write: (line: string) => void): (e: ProgressEvent) => void {
   let lastShown = -1;

@@ -1,4 +1,3 @@
-
 /** A product and its lexical score (the engine's own, larger is better). */
 export interface LexicalHit {
   productId: string;

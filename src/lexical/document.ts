@@ -51,4 +51,7 @@ export function lexicalDocument(metadata: Record<string, unknown>): LexicalDocum
 }
 
 /** All the words of a document in one string (typo-tolerant trigram matching). */
-export const allWords = (d: LexicalDocument): string => LEXICAL_FIELDS.map((f) => d[f]).filter(Boolean).join(" ");
+export const allWords = (d: LexicalDocument): string =>
+  LEXICAL_FIELDS.map((f) => d[f])
+    .filter(Boolean)
+    .join(" ");

@@ -96,7 +96,9 @@ export class LexicalRepository {
       await sql`INSERT INTO product_text (store_id, product_id, name, brand, category, color, tags, description, other, words)
         VALUES (${storeId}, ${productId}, ${d.name}, ${d.brand}, ${d.category}, ${d.color}, ${d.tags}, ${d.description}, ${d.other}, ${words})
         ON CONFLICT (store_id, product_id) DO UPDATE SET name = excluded.name, brand = excluded.brand, category = excluded.category,
-          color = excluded.color, tags = excluded.tags, description = excluded.description, other = excluded.other, words = excluded.words`.execute(this.db);
+          color = excluded.color, tags = excluded.tags, description = excluded.description, other = excluded.other, words = excluded.words`.execute(
+        this.db,
+      );
       return;
     }
     await sql`INSERT INTO product_text (store_id, product_id, document, words) VALUES (${storeId}, ${productId},
@@ -131,11 +133,16 @@ export class LexicalRepository {
     // Rankings restricted in SQL depend on the candidates and are not cached.
     const version = this.cache && ids === null ? await this.version(storeId) : undefined;
     const ranked = (kind: "and" | "or" | "trigram", compute: () => Promise<LexicalHit[]>) =>
-      version === undefined ? compute() : this.cache!.through(`${storeId}\u0000${kind}\u0000${depth}\u0000${terms.join(" ")}`, version, compute);
+      version === undefined
+        ? compute()
+        : this.cache!.through(`${storeId}\u0000${kind}\u0000${depth}\u0000${terms.join(" ")}`, version, compute);
     const run = (all: boolean) =>
-      ranked(all ? "and" : "or", () => (this.dialect === "sqlite" ? this.fts(storeId, terms, all, depth, ids) : this.tsquery(storeId, terms, all, depth, ids)));
+      ranked(all ? "and" : "or", () =>
+        this.dialect === "sqlite" ? this.fts(storeId, terms, all, depth, ids) : this.tsquery(storeId, terms, all, depth, ids),
+      );
     let exact = keep(await run(true));
-    if (exact.length < Math.min(enough, k) && terms.length > 1) exact = await this.withAll(storeId, terms, exact, keep(await run(false)), k);
+    if (exact.length < Math.min(enough, k) && terms.length > 1)
+      exact = await this.withAll(storeId, terms, exact, keep(await run(false)), k);
     if (exact.length > 0) return { hits: exact, fuzzy: false };
     return { hits: keep(await ranked("trigram", () => this.trigram(storeId, terms, depth, ids))), fuzzy: true };
   }
@@ -160,7 +167,10 @@ export class LexicalRepository {
       FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
       WHERE product_fts MATCH ${match} AND d.store_id = ${storeId} ${restrict}
       ORDER BY product_fts.rowid DESC LIMIT ${scoredLimit(k)}`.execute(this.db);
-    return best(r.rows.map((row) => ({ productId: row.product_id, score: -row.s })), k);
+    return best(
+      r.rows.map((row) => ({ productId: row.product_id, score: -row.s })),
+      k,
+    );
   }
 
   /**
@@ -192,7 +202,10 @@ export class LexicalRepository {
       FROM product_text, to_tsquery('english', ${query}) AS q
       WHERE store_id = ${storeId} AND document @@ q ${restrict}
       LIMIT ${scoredLimit(k)}`.execute(this.db);
-    return best(r.rows.map((row) => ({ productId: row.product_id, score: row.s })), k);
+    return best(
+      r.rows.map((row) => ({ productId: row.product_id, score: row.s })),
+      k,
+    );
   }
 
   private async trigram(storeId: string, terms: string[], k: number, ids: string | null): Promise<LexicalHit[]> {
@@ -234,6 +247,10 @@ export async function indexAllProducts(db: Executor, dialect: Dialect): Promise<
   const rows = await db.selectFrom("products").select(["store_id", "product_id", "metadata"]).execute();
   const lexical = new LexicalRepository(db, dialect);
   for (const r of rows) {
-    await lexical.upsert(r.store_id, r.product_id, (typeof r.metadata === "string" ? JSON.parse(r.metadata) : r.metadata) as Record<string, unknown>);
+    await lexical.upsert(
+      r.store_id,
+      r.product_id,
+      (typeof r.metadata === "string" ? JSON.parse(r.metadata) : r.metadata) as Record<string, unknown>,
+    );
   }
 }

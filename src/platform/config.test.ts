@@ -17,27 +17,46 @@ test("defaults: ports 8080/8081, SQLite under ./data", () => {
 test("DATABASE_URL selects PostgreSQL", () => {
   const c = loadConfig({ DATABASE_URL: "postgres://u:p@db:5432/x" });
   assert.deepEqual(c.database, { kind: "postgres", url: "postgres://u:p@db:5432/x", readUrls: [], readMaxLagMs: 5_000 });
-  assert.deepEqual(c.imageStore, { kind: "database", path: path.resolve("./data/images") }, "PostgreSQL keeps images in the database unless IMAGE_STORE says otherwise");
+  assert.deepEqual(
+    c.imageStore,
+    { kind: "database", path: path.resolve("./data/images") },
+    "PostgreSQL keeps images in the database unless IMAGE_STORE says otherwise",
+  );
 });
 
 test("DATABASE_READ_URLS lists replicas of DATABASE_URL; each must be a postgres URL", () => {
-  const c = loadConfig({ DATABASE_URL: "postgres://u:p@db:5432/x", DATABASE_READ_URLS: "postgres://u:p@r1/x, postgresql://u:p@r2/x", DATABASE_READ_MAX_LAG_MS: "800" });
-  assert.deepEqual(c.database, { kind: "postgres", url: "postgres://u:p@db:5432/x", readUrls: ["postgres://u:p@r1/x", "postgresql://u:p@r2/x"], readMaxLagMs: 800 });
+  const c = loadConfig({
+    DATABASE_URL: "postgres://u:p@db:5432/x",
+    DATABASE_READ_URLS: "postgres://u:p@r1/x, postgresql://u:p@r2/x",
+    DATABASE_READ_MAX_LAG_MS: "800",
+  });
+  assert.deepEqual(c.database, {
+    kind: "postgres",
+    url: "postgres://u:p@db:5432/x",
+    readUrls: ["postgres://u:p@r1/x", "postgresql://u:p@r2/x"],
+    readMaxLagMs: 800,
+  });
   assert.throws(() => loadConfig({ DATABASE_URL: "postgres://u:p@db/x", DATABASE_READ_URLS: "mysql://r/x" }), /DATABASE_READ_URLS/);
   assert.throws(() => loadConfig({ DATABASE_READ_URLS: "postgres://r/x" }), /DATABASE_READ_URLS: needs DATABASE_URL/);
 });
 
 test("the embedded default keeps images as files under DATA_DIR/images; IMAGE_STORE and IMAGE_STORE_PATH choose", () => {
   assert.deepEqual(loadConfig({ DATA_DIR: "/srv/shop" }).imageStore, { kind: "filesystem", path: "/srv/shop/images" });
-  assert.deepEqual(loadConfig({ DATABASE_URL: "postgres://u:p@db/x", IMAGE_STORE: "filesystem", IMAGE_STORE_PATH: "/mnt/shared/images" }).imageStore, {
-    kind: "filesystem",
-    path: "/mnt/shared/images",
-  });
+  assert.deepEqual(
+    loadConfig({ DATABASE_URL: "postgres://u:p@db/x", IMAGE_STORE: "filesystem", IMAGE_STORE_PATH: "/mnt/shared/images" }).imageStore,
+    {
+      kind: "filesystem",
+      path: "/mnt/shared/images",
+    },
+  );
   assert.throws(() => loadConfig({ IMAGE_STORE: "s3" }), /IMAGE_STORE/);
 });
 
 test("a bad variable is named in the error", () => {
-  assert.throws(() => loadConfig({ PORT: "eighty" }), (e: unknown) => e instanceof ConfigError && /PORT/.test(e.message));
+  assert.throws(
+    () => loadConfig({ PORT: "eighty" }),
+    (e: unknown) => e instanceof ConfigError && /PORT/.test(e.message),
+  );
   assert.throws(() => loadConfig({ DATABASE_URL: "mysql://x" }), /DATABASE_URL/);
   assert.throws(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE: "maybe" }), /OUTBOUND_ALLOW_PRIVATE/);
   assert.throws(() => loadConfig({ JWT_SIGNING_KEY: "short" }), /JWT_SIGNING_KEY/);
@@ -65,5 +84,8 @@ test("LLM: off by default; with LLM_BASE_URL the agent mode, LLM_MODE and LLM_MA
   assert.equal(phrase?.maxToolRounds, 5);
   assert.throws(() => loadConfig({ LLM_BASE_URL: "https://llm.example/v1" }), /LLM_MODEL: is required/);
   assert.throws(() => loadConfig({ LLM_BASE_URL: "https://llm.example/v1", LLM_MODEL: "m", LLM_MODE: "chat" }), /LLM_MODE/);
-  assert.throws(() => loadConfig({ LLM_BASE_URL: "https://llm.example/v1", LLM_MODEL: "m", LLM_MAX_TOOL_ROUNDS: "20" }), /LLM_MAX_TOOL_ROUNDS/);
+  assert.throws(
+    () => loadConfig({ LLM_BASE_URL: "https://llm.example/v1", LLM_MODEL: "m", LLM_MAX_TOOL_ROUNDS: "20" }),
+    /LLM_MAX_TOOL_ROUNDS/,
+  );
 });

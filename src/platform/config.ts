@@ -3,9 +3,7 @@
 import path from "node:path";
 import { z } from "zod";
 
-const bool = z
-  .enum(["true", "false", "1", "0", "yes", "no"])
-  .transform((v) => v === "true" || v === "1" || v === "yes");
+const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 
@@ -33,7 +31,12 @@ const schema = z.object({
    */
   DATABASE_READ_URLS: z
     .string()
-    .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().regex(/^postgres(ql)?:\/\//, "each must be a postgres:// or postgresql:// URL")))
     .optional(),
   /** A replica lagging more than this many milliseconds behind the primary is skipped (reads go to the primary). */
@@ -78,7 +81,10 @@ const schema = z.object({
   /** Access token lifetime in seconds. */
   TOKEN_TTL_SECONDS: positiveInt.default(3600),
   /** SMTP connection URL (smtp://user:pass@host:port). Unset: mails are written as .eml files to DATA_DIR/outbox. */
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
   /** Sender address of outgoing mail. */
   MAIL_FROM: z.string().min(3).default("Shopsight <no-reply@shopsight.local>"),
   /** pino log level. */
@@ -117,7 +123,10 @@ const schema = z.object({
    * Checkout Sessions (then STRIPE_WEBHOOK_SECRET and the three STRIPE_PRICE_* are required).
    * Unset: a local checkout page marked TEST MODE, served by the Search API, completes purchases.
    */
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\S+$/, "must be a Stripe secret key (sk_test_… or sk_live_…)").optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\S+$/, "must be a Stripe secret key (sk_test_… or sk_live_…)")
+    .optional(),
   /** Signing secret (whsec_…) of the Stripe webhook endpoint POST /billing/webhooks/stripe. */
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** Stripe price id (price_…) of the monthly basic plan. */
@@ -210,7 +219,14 @@ export interface Config {
    * src/assistant/agent (`mode: "agent"`) or the phrasing of policy answers (`"phrase"`); null =
    * extractive only.
    */
-  llm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number; mode: "agent" | "phrase"; maxToolRounds: number } | null;
+  llm: {
+    baseUrl: string;
+    apiKey: string | undefined;
+    model: string;
+    timeoutMs: number;
+    mode: "agent" | "phrase";
+    maxToolRounds: number;
+  } | null;
   /** Billing: Stripe when `stripe.secretKey` is set, otherwise the local test-mode checkout; `enabled` false = BILLING_MODE=off. */
   billing: {
     enabled: boolean;
@@ -233,21 +249,23 @@ function parseTrustProxy(value: string | undefined): boolean | number | string[]
   if (value === undefined || value === "" || value === "false") return false;
   if (value === "true") return true;
   if (/^\d+$/.test(value)) return Number(value);
-  return value.split(",").map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Validates `env` (the process environment by default) and returns the typed configuration. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const known = Object.fromEntries(
-    Object.keys(schema.shape).map((k) => [k, env[k] === "" ? undefined : env[k]]),
-  );
+  const known = Object.fromEntries(Object.keys(schema.shape).map((k) => [k, env[k] === "" ? undefined : env[k]]));
   const result = schema.safeParse(known);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = result.data;
-  if (e.DATABASE_READ_URLS?.length && !e.DATABASE_URL) throw new ConfigError("Invalid configuration:\n  DATABASE_READ_URLS: needs DATABASE_URL (replicas are of a PostgreSQL primary)");
+  if (e.DATABASE_READ_URLS?.length && !e.DATABASE_URL)
+    throw new ConfigError("Invalid configuration:\n  DATABASE_READ_URLS: needs DATABASE_URL (replicas are of a PostgreSQL primary)");
   if (e.LLM_BASE_URL && !e.LLM_MODEL) throw new ConfigError("Invalid configuration:\n  LLM_MODEL: is required when LLM_BASE_URL is set");
   const dataDir = path.resolve(e.DATA_DIR);
   return {
@@ -261,7 +279,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : { kind: "sqlite", file: path.join(dataDir, "shopsight.db") },
     redisUrl: e.REDIS_URL,
     vectorHalfvec: e.VECTOR_HALFVEC,
-    imageStore: { kind: e.IMAGE_STORE ?? (e.DATABASE_URL ? "database" : "filesystem"), path: path.resolve(e.IMAGE_STORE_PATH ?? path.join(dataDir, "images")) },
+    imageStore: {
+      kind: e.IMAGE_STORE ?? (e.DATABASE_URL ? "database" : "filesystem"),
+      path: path.resolve(e.IMAGE_STORE_PATH ?? path.join(dataDir, "images")),
+    },
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     chatPublicBaseUrl: (e.CHAT_PUBLIC_BASE_URL ?? `http://localhost:${e.CHAT_PORT}`).replace(/\/$/, ""),
     jwtSigningKey: e.JWT_SIGNING_KEY,
@@ -288,7 +309,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     vectorQuantization: e.VECTOR_QUANTIZATION,
     ops: { metricsPort: e.METRICS_PORT, metricsToken: e.METRICS_TOKEN },
     llm: e.LLM_BASE_URL
-      ? { baseUrl: e.LLM_BASE_URL.replace(/\/$/, ""), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL ?? "", timeoutMs: e.LLM_TIMEOUT_MS, mode: e.LLM_MODE, maxToolRounds: e.LLM_MAX_TOOL_ROUNDS }
+      ? {
+          baseUrl: e.LLM_BASE_URL.replace(/\/$/, ""),
+          apiKey: e.LLM_API_KEY,
+          model: e.LLM_MODEL ?? "",
+          timeoutMs: e.LLM_TIMEOUT_MS,
+          mode: e.LLM_MODE,
+          maxToolRounds: e.LLM_MAX_TOOL_ROUNDS,
+        }
       : null,
     billing: {
       enabled: e.BILLING_MODE === "on",

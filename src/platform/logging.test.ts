@@ -31,7 +31,10 @@ function capture(): { stream: Writable; lines: () => Record<string, unknown>[]; 
 test("redactUrl hides the values of credential-like query parameters and keeps the rest", () => {
   assert.equal(redactUrl("/verify?token=abc.def"), `/verify?token=${CENSOR}`);
   assert.equal(redactUrl("/v1/products?limit=5&api_key=sk_live_x&cursor=c1"), `/v1/products?limit=5&api_key=${CENSOR}&cursor=c1`);
-  assert.equal(redactUrl("/x?access_token=1&client_secret=2&code=3&session=4"), `/x?access_token=${CENSOR}&client_secret=${CENSOR}&code=${CENSOR}&session=${CENSOR}`);
+  assert.equal(
+    redactUrl("/x?access_token=1&client_secret=2&code=3&session=4"),
+    `/x?access_token=${CENSOR}&client_secret=${CENSOR}&code=${CENSOR}&session=${CENSOR}`,
+  );
   assert.equal(redactUrl("/x?%74oken=1"), `/x?%74oken=${CENSOR}`, "an encoded parameter name is recognised");
   assert.equal(redactUrl("/v1/products/p1"), "/v1/products/p1");
   assert.equal(redactUrl("/a?flag&limit=2"), "/a?flag&limit=2");
@@ -91,13 +94,23 @@ describeEachDialect("logs: structured JSON with request ids, no secrets", (diale
     assert.equal(refused.statusCode, 401);
 
     // Login (password in JSON), a failed login, a refresh.
-    const login = await logged.inject({ method: "POST", url: "/oauth/login", remoteAddress: "127.9.0.1", payload: { email: store.email, password } });
+    const login = await logged.inject({
+      method: "POST",
+      url: "/oauth/login",
+      remoteAddress: "127.9.0.1",
+      payload: { email: store.email, password },
+    });
     assert.equal(login.statusCode, 200, login.body);
     const userToken = login.json().access_token as string;
     secrets.push(userToken);
     const wrongPassword = "Wrong-password-value-77";
     secrets.push(wrongPassword);
-    const failed = await logged.inject({ method: "POST", url: "/oauth/login", remoteAddress: "127.9.0.2", payload: { email: store.email, password: wrongPassword } });
+    const failed = await logged.inject({
+      method: "POST",
+      url: "/oauth/login",
+      remoteAddress: "127.9.0.2",
+      payload: { email: store.email, password: wrongPassword },
+    });
     assert.equal(failed.statusCode, 401);
     const refreshed = await logged.inject({ method: "POST", url: "/oauth/refresh", remoteAddress: "127.9.0.3", headers: bearer(machine) });
     assert.equal(refreshed.statusCode, 200, refreshed.body);
@@ -107,7 +120,11 @@ describeEachDialect("logs: structured JSON with request ids, no secrets", (diale
 
     // A bad registration whose body holds a password (400 validation_failed).
     const badPassword = "short1A";
-    const bad = await logged.inject({ method: "POST", url: "/register", payload: { client_name: "X", email: "not-an-email", password: badPassword } });
+    const bad = await logged.inject({
+      method: "POST",
+      url: "/register",
+      payload: { client_name: "X", email: "not-an-email", password: badPassword },
+    });
     assert.equal(bad.statusCode, 400);
 
     // API key: created (key in the response), used as a bearer, and as a query parameter.
@@ -170,7 +187,10 @@ describeEachDialect("logs: structured JSON with request ids, no secrets", (diale
   test("credential fields in logged objects are censored wherever they sit", () => {
     const before = sink.text().length;
     logged.log.warn(
-      { body: { password: "p-secret-1", client_secret: "c-secret-2", nested: { token: "t-secret-3" } }, headers: { authorization: "Bearer b-secret-4", "x-service-key": "pk-secret-5" } },
+      {
+        body: { password: "p-secret-1", client_secret: "c-secret-2", nested: { token: "t-secret-3" } },
+        headers: { authorization: "Bearer b-secret-4", "x-service-key": "pk-secret-5" },
+      },
       "custom line",
     );
     const line = sink.text().slice(before);

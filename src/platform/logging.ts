@@ -14,7 +14,16 @@ import type { Config } from "./config.js";
 export const CENSOR = "[redacted]";
 
 /** Header names whose values are credentials. */
-const SECRET_HEADERS = ["authorization", "proxy-authorization", "cookie", "set-cookie", "x-service-key", "x-api-key", "x-webhook-signature", "stripe-signature"];
+const SECRET_HEADERS = [
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+  "x-service-key",
+  "x-api-key",
+  "x-webhook-signature",
+  "stripe-signature",
+];
 
 /** Field names whose values are credentials, in bodies, query objects and error details. */
 const SECRET_FIELDS = [

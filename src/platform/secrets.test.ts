@@ -14,7 +14,10 @@ test("CONNECTOR_ENCRYPTION_KEY: 32 bytes as hex or base64, anything else stops s
   assert.equal(loadConfig({ CONNECTOR_ENCRYPTION_KEY: b64 }).connectorEncryptionKey, b64);
   assert.equal(loadConfig({}).connectorEncryptionKey, undefined);
   for (const bad of ["short", randomBytes(16).toString("hex"), randomBytes(31).toString("base64"), `${hex}00`]) {
-    assert.throws(() => loadConfig({ CONNECTOR_ENCRYPTION_KEY: bad }), (e: unknown) => e instanceof ConfigError && /CONNECTOR_ENCRYPTION_KEY/.test((e as Error).message));
+    assert.throws(
+      () => loadConfig({ CONNECTOR_ENCRYPTION_KEY: bad }),
+      (e: unknown) => e instanceof ConfigError && /CONNECTOR_ENCRYPTION_KEY/.test((e as Error).message),
+    );
   }
   assert.deepEqual(loadConnectorKey(hex, "/nonexistent"), Buffer.from(hex, "hex"));
   assert.deepEqual(loadConnectorKey(b64, "/nonexistent"), Buffer.from(b64, "base64"));

@@ -22,7 +22,6 @@ import { portalRoutes } from "./portal/routes.js";
 import { searchErrors, searchSecuritySchemes } from "./errors.js";
 import type { SearchServices } from "./compose.js";
 
-
 export interface SearchBuildOptions extends BuildOptions {
   /** The process's Search API services (composeSearch, src/search/compose.ts). */
   services: SearchServices;

@@ -14,7 +14,11 @@ export interface Workers {
 }
 
 /** The worker loops over the process's Search API services (composeSearch, src/search/compose.ts). */
-export function createWorkers(ctx: AppContext, services: Pick<SearchServices, "bulkJobs" | "repositories">, options: DispatcherOptions = {}): Workers {
+export function createWorkers(
+  ctx: AppContext,
+  services: Pick<SearchServices, "bulkJobs" | "repositories">,
+  options: DispatcherOptions = {},
+): Workers {
   ctx.jobs.register(services.bulkJobs.handler());
   const dispatcher = new WebhookDispatcher(ctx, { repo: services.repositories.webhooks }, ctx.fetch, options);
   return {

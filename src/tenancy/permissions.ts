@@ -19,20 +19,25 @@ import type { Role } from "../platform/db/schema.js";
 /** Every permission the service knows, with the endpoints it opens. */
 export const PERMISSIONS = {
   "products:read": "List and read indexed products (GET /v1/products, GET /v1/products/{product_id}).",
-  "products:write": "Index, re-index and update products and install the demo catalogue (POST /v1/products, PUT/PATCH /v1/products/{product_id}, POST /v1/products/demo).",
+  "products:write":
+    "Index, re-index and update products and install the demo catalogue (POST /v1/products, PUT/PATCH /v1/products/{product_id}, POST /v1/products/demo).",
   "products:delete": "Remove products from the index (DELETE /v1/products/{product_id}).",
   "products:bulk": "Start bulk imports and read bulk-job status (POST /v1/products/bulk, GET /v1/jobs/{job_id}).",
-  "search:read": "Read search-derived data: popular products and suggestions (GET /v1/search/feedback/popular, GET /v1/search/suggestions).",
+  "search:read":
+    "Read search-derived data: popular products and suggestions (GET /v1/search/feedback/popular, GET /v1/search/suggestions).",
   "search:write": "Record search feedback — clicks, add-to-cart, purchases (POST /v1/search/feedback).",
-  "search:execute": "Run searches of every mode (POST /v1/search, /v1/search/url, /text, /hybrid, /fusion, /multi-image, /crop, /filtered, /batch).",
+  "search:execute":
+    "Run searches of every mode (POST /v1/search, /v1/search/url, /text, /hybrid, /fusion, /multi-image, /crop, /filtered, /batch).",
   "webhooks:read": "List webhooks and their delivery logs (GET /v1/search/webhooks*).",
   "webhooks:write": "Register and delete webhooks (POST /v1/search/webhooks, DELETE /v1/search/webhooks/{webhook_id}).",
   "analytics:read": "Read search analytics (GET /v1/search/analytics).",
   "billing:read": "Read the plan, usage and invoices (GET /v1/billing/*).",
   "billing:write": "Change the plan through the hosted checkout (POST /v1/billing/checkout).",
   "team:read": "List members, users, groups, pending invites and the permission catalogue (GET /v1/users, /v1/user-groups*, /v1/team/*).",
-  "team:write": "Manage members, users and groups: create users and groups, change roles and group membership, remove members (POST /v1/users, POST/DELETE /v1/user-groups*, PATCH/DELETE /v1/team/members/{user_id}). Inviting also needs the owner role.",
-  "security:read": "Read the security overview, API keys (never their secrets) and the IP allow-list (GET /v1/security/overview, /api-keys, /ip-whitelist).",
+  "team:write":
+    "Manage members, users and groups: create users and groups, change roles and group membership, remove members (POST /v1/users, POST/DELETE /v1/user-groups*, PATCH/DELETE /v1/team/members/{user_id}). Inviting also needs the owner role.",
+  "security:read":
+    "Read the security overview, API keys (never their secrets) and the IP allow-list (GET /v1/security/overview, /api-keys, /ip-whitelist).",
   "security:write": "Create and revoke API keys, edit the IP allow-list (POST/DELETE /v1/security/api-keys*, /v1/security/ip-whitelist*).",
   "widget:read": "Read the store's public widget keys and their allowed origins.",
   "widget:write": "Create, change and revoke public widget keys (pk_live_…) and their allowed origins.",
@@ -116,9 +121,7 @@ const areas = (...prefixes: string[]) => PERMISSION_NAMES.filter((p) => prefixes
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   owner: PERMISSION_NAMES,
   admin: PERMISSION_NAMES,
-  developer: PERMISSION_NAMES.filter(
-    (p) => areas("products", "search", "webhooks", "widget").includes(p) || READS.includes(p),
-  ),
+  developer: PERMISSION_NAMES.filter((p) => areas("products", "search", "webhooks", "widget").includes(p) || READS.includes(p)),
   viewer: PERMISSION_NAMES.filter((p) => READS.includes(p) || p === "search:execute"),
 };
 
@@ -126,14 +129,26 @@ export const ROLES: readonly Role[] = ["owner", "admin", "developer", "viewer"];
 
 /** The built-in group of each role: fixed ids, the same in every store. */
 export const BUILT_IN_GROUPS: Record<Role, { id: string; name: string; description: string }> = {
-  owner: { id: "grp_owner", name: "Owners", description: "Default group of the owner role: every permission; may invite and manage owners." },
-  admin: { id: "grp_admin", name: "Admins", description: "Default group of the admin role: every permission; cannot invite or manage owners." },
+  owner: {
+    id: "grp_owner",
+    name: "Owners",
+    description: "Default group of the owner role: every permission; may invite and manage owners.",
+  },
+  admin: {
+    id: "grp_admin",
+    name: "Admins",
+    description: "Default group of the admin role: every permission; cannot invite or manage owners.",
+  },
   developer: {
     id: "grp_developer",
     name: "Developers",
     description: "Default group of the developer role: products, search, webhooks and widget, plus read access everywhere.",
   },
-  viewer: { id: "grp_viewer", name: "Viewers", description: "Default group of the viewer role: read access everywhere plus running searches." },
+  viewer: {
+    id: "grp_viewer",
+    name: "Viewers",
+    description: "Default group of the viewer role: read access everywhere plus running searches.",
+  },
 };
 
 export function roleOfBuiltInGroup(groupId: string): Role | undefined {
@@ -205,5 +220,9 @@ export type StoreGuard = (request: FastifyRequest) => Promise<void>;
  */
 export function storeRoute<S extends object>(guard: Permission | StoreGuard, schema: S, ...also: StoreGuard[]) {
   const first = typeof guard === "string" ? requirePermission(guard) : guard;
-  return { config: { auth: "store" as const }, preHandler: also.length > 0 ? [first, ...also] : first, schema: { ...schema, security: bearerSecurity } };
+  return {
+    config: { auth: "store" as const },
+    preHandler: also.length > 0 ? [first, ...also] : first,
+    schema: { ...schema, security: bearerSecurity },
+  };
 }

@@ -29,9 +29,12 @@ export const PLAN_CURRENCY = "usd";
 export type PlanName = Plan["plan_name"];
 
 /** A plan name in request and response schemas (both APIs). */
-export const PlanNameSchema = Type.Union([Type.Literal("free"), Type.Literal("basic"), Type.Literal("premium"), Type.Literal("enterprise")], {
-  description: "free, basic, premium or enterprise",
-});
+export const PlanNameSchema = Type.Union(
+  [Type.Literal("free"), Type.Literal("basic"), Type.Literal("premium"), Type.Literal("enterprise")],
+  {
+    description: "free, basic, premium or enterprise",
+  },
+);
 
 /** Plans that can be bought through checkout (free is the default, never purchased). */
 export const PAID_PLANS = ["basic", "premium", "enterprise"] as const satisfies readonly PlanName[];

@@ -70,7 +70,12 @@ export class EmbeddedVectorIndex implements VectorIndex {
 
   async upsert(tx: Executor, storeId: string, item: VectorUpsert): Promise<void> {
     const unit = normalized(item.vector);
-    await this.repo.upsert(tx, storeId, { vectorId: item.vectorId, productId: item.productId, model: item.model, unit }, this.options.clock.now());
+    await this.repo.upsert(
+      tx,
+      storeId,
+      { vectorId: item.vectorId, productId: item.productId, model: item.model, unit },
+      this.options.clock.now(),
+    );
   }
 
   async remove(tx: Executor, storeId: string, productIds: string[]): Promise<void> {
@@ -104,7 +109,9 @@ export class EmbeddedVectorIndex implements VectorIndex {
     }
     if (conflicts.length > 0) this.reconcile(storeId, [...new Set(conflicts)]);
     // A writer that did not pass the fields of a new product: read them (settled() waits for it).
-    const unknown = upserted.filter((item) => !removed.has(item.productId) && this.attributesOf(storeId, item.productId) === undefined).map((item) => item.productId);
+    const unknown = upserted
+      .filter((item) => !removed.has(item.productId) && this.attributesOf(storeId, item.productId) === undefined)
+      .map((item) => item.productId);
     if (unknown.length > 0) this.loadAttributes(storeId, unknown);
   }
 
@@ -294,7 +301,9 @@ export class EmbeddedVectorIndex implements VectorIndex {
           if (row) this.place(storeId, productId, row.vector_id, fromBlob(row.embedding));
           else this.forget(storeId, productId);
         }
-        const unknown = tokens.filter(({ productId }) => byProduct.has(productId) && this.attributesOf(storeId, productId) === undefined).map((t) => t.productId);
+        const unknown = tokens
+          .filter(({ productId }) => byProduct.has(productId) && this.attributesOf(storeId, productId) === undefined)
+          .map((t) => t.productId);
         if (unknown.length > 0) this.loadAttributes(storeId, unknown);
       })
       .catch(() => {

@@ -79,7 +79,10 @@ describe("embedded index: in-memory filters", () => {
         assert.equal(index.lastPath, c.path, c.name);
         assert.equal(found.length, 10);
         for (const m of found) assert.ok(c.keep(rowOf(m.productId)), `${c.name}: ${m.productId} does not pass the filter`);
-        total += recall(found.map((m) => m.productId), exactTopK(data, query, 10, c.keep).map(pid));
+        total += recall(
+          found.map((m) => m.productId),
+          exactTopK(data, query, 10, c.keep).map(pid),
+        );
       }
       ctx.diagnostic(`recall@10 ${c.name} (${c.path}): ${(total / queries.length).toFixed(3)}`);
       assert.ok(total / queries.length >= 0.95, `${c.name}: recall@10 ${(total / queries.length).toFixed(3)}`);
@@ -88,7 +91,9 @@ describe("embedded index: in-memory filters", () => {
 
   test("the filtered set answers has/size/iteration like the product ids it stands for, and knows no other store", () => {
     const set = index.filterCandidates("f", byCategory("bags"))!;
-    const expected = Array.from({ length: data.count }, (_, i) => i).filter((i) => category[i] === "bags").map(pid);
+    const expected = Array.from({ length: data.count }, (_, i) => i)
+      .filter((i) => category[i] === "bags")
+      .map(pid);
     assert.deepEqual([...set].sort(), expected);
     assert.ok(set.has(expected[0]!));
     assert.equal(set.has(pid(data.count + 1)), false);
@@ -131,10 +136,24 @@ describe("embedded index: in-memory filters", () => {
       await index.upsert(tx, "f", { vectorId: "v-moved-2", productId: pid(moved), model: "m2", vector: other });
     });
     // Re-embedded without passing the fields again (they did not change).
-    index.afterCommit("f", { upserted: [{ vectorId: "v-same-2", productId: pid(same), vector: data.row(same + 1) }, { vectorId: "v-moved-2", productId: pid(moved), vector: other }] });
+    index.afterCommit("f", {
+      upserted: [
+        { vectorId: "v-same-2", productId: pid(same), vector: data.row(same + 1) },
+        { vectorId: "v-moved-2", productId: pid(moved), vector: other },
+      ],
+    });
     assert.ok(cat(same).has(pid(same)), "the replaced vector kept its row's fields");
     assert.ok(cat(moved).has(pid(moved)), "the fields moved to the 32-d group with the vector");
-    assert.deepEqual(index.memoryStats("f").map((g) => [g.dim, g.size]).sort(), [[32, 1], [64, held - 1]]);
+    assert.deepEqual(
+      index
+        .memoryStats("f")
+        .map((g) => [g.dim, g.size])
+        .sort(),
+      [
+        [32, 1],
+        [64, held - 1],
+      ],
+    );
     // Back as they were for the other tests.
     await t.database.transaction(async (tx) => {
       await index.upsert(tx, "f", { vectorId: `v${same}`, productId: pid(same), model: "m", vector: data.row(same) });
@@ -170,7 +189,8 @@ describe("embedded index: in-memory filters", () => {
       )
       .execute();
     await t.database.transaction(async (tx) => {
-      for (const [i, id] of ["a", "b", "c"].entries()) await index.upsert(tx, "other", { vectorId: `ov-${id}`, productId: id, model: "m", vector: data.row(i) });
+      for (const [i, id] of ["a", "b", "c"].entries())
+        await index.upsert(tx, "other", { vectorId: `ov-${id}`, productId: id, model: "m", vector: data.row(i) });
     });
     const restarted = await open();
     try {

@@ -15,7 +15,16 @@ import type { Database } from "../platform/db/index.js";
 import { EmbeddedVectorIndex } from "./embedded.js";
 import { PostgresVectorIndex } from "./postgres.js";
 
-export type { VectorMatch, VectorSearchOptions, VectorUpsert, VectorChanges, ModelCount, VectorIndex, VectorIndexOptions, ResolvedOptions } from "./types.js";
+export type {
+  VectorMatch,
+  VectorSearchOptions,
+  VectorUpsert,
+  VectorChanges,
+  ModelCount,
+  VectorIndex,
+  VectorIndexOptions,
+  ResolvedOptions,
+} from "./types.js";
 import type { VectorIndex, VectorIndexOptions, ResolvedOptions } from "./types.js";
 
 export function resolveOptions(options: VectorIndexOptions, dialect: Database["dialect"]): ResolvedOptions {

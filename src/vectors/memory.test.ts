@@ -78,7 +78,11 @@ describe("filtered search plan", () => {
     assert.deepEqual(planFiltered({ ...base, candidates: 2_000, selectivity: 0.04 }, o), { kind: "exact" }, "within the exact budget");
     assert.deepEqual(planFiltered({ ...base, candidates: 9_000, selectivity: 0.009 }, o), { kind: "exact" }, "below minAnnSelectivity");
     assert.deepEqual(planFiltered({ ...base, candidates: 5_000, selectivity: 0.1 }, o), { kind: "ann", wanted: 200 });
-    assert.deepEqual(planFiltered({ ...base, k: 100, candidates: 5_000, selectivity: 0.1 }, o), { kind: "exact" }, "k' = 2,000 costs more than 5,000 exact");
+    assert.deepEqual(
+      planFiltered({ ...base, k: 100, candidates: 5_000, selectivity: 0.1 }, o),
+      { kind: "exact" },
+      "k' = 2,000 costs more than 5,000 exact",
+    );
   });
 
   test("sizes the next round from the hit rate, and finishes exactly when that costs more", () => {
@@ -98,7 +102,13 @@ describe("VectorGroup", () => {
   function meanRecall(group: VectorGroup, live: (row: number) => boolean, candidates?: (row: number) => boolean): number {
     let total = 0;
     for (const q of queries) {
-      const allowed = candidates ? new Set(Array.from({ length: data.count }, (_, i) => i).filter((i) => live(i) && candidates(i)).map(pid)) : undefined;
+      const allowed = candidates
+        ? new Set(
+            Array.from({ length: data.count }, (_, i) => i)
+              .filter((i) => live(i) && candidates(i))
+              .map(pid),
+          )
+        : undefined;
       const found = group.search(q, 10, allowed).map((h) => h.productId);
       for (const id of found) assert.ok(live(Number(id.slice(1))), `${id} was removed`);
       total += recall(found, exactTopK(data, q, 10, (r) => live(r) && (!candidates || candidates(r))).map(pid));
@@ -111,7 +121,10 @@ describe("VectorGroup", () => {
     for (let i = 0; i < data.count; i++) group.upsert(pid(i), `v${i}`, data.row(i));
     // Nothing indexed yet: exact answers.
     assert.equal(group.stats().indexSize, 0);
-    assert.equal(meanRecall(group, () => true), 1);
+    assert.equal(
+      meanRecall(group, () => true),
+      1,
+    );
     assert.equal(group.lastPath, "exact");
     // Remove every fifth product while the build is under way.
     const removed = (r: number) => r % 5 === 0;
@@ -133,7 +146,13 @@ describe("VectorGroup", () => {
     assert.ok(group.indexed);
     assert.ok(meanRecall(group, (r) => !removed(r)) >= 0.95);
     assert.equal(group.lastPath, "hnsw");
-    assert.ok(meanRecall(group, (r) => !removed(r), (r) => data.cluster[r]! < 6) >= 0.95);
+    assert.ok(
+      meanRecall(
+        group,
+        (r) => !removed(r),
+        (r) => data.cluster[r]! < 6,
+      ) >= 0.95,
+    );
     assert.equal(group.lastPath, "hnsw-filtered");
     // Every remaining product still maps to its own vector after the row moves.
     for (let i = 1; i < data.count; i += 97) {
@@ -158,7 +177,10 @@ describe("VectorGroup", () => {
     for (let i = 1_050; i < 1_160; i++) group.remove(pid(i));
     await group.idle();
     assert.equal(group.stats().indexSize, 0);
-    assert.equal(meanRecall(group, (r) => r >= 1_160), 1);
+    assert.equal(
+      meanRecall(group, (r) => r >= 1_160),
+      1,
+    );
     assert.equal(group.lastPath, "exact");
     group.close();
   });

@@ -159,7 +159,8 @@ export class VectorGroup implements FilterableGroup {
 
   /** Appends a row from raw float32-LE bytes (startup load); the caller vouches for normalisation. */
   loadRow(productId: string, vectorId: string, bytes: Uint8Array): void {
-    if (bytes.byteLength !== this.dim * 4) throw new Error(`Stored vector of ${productId} has ${bytes.byteLength / 4} dimensions, expected ${this.dim}.`);
+    if (bytes.byteLength !== this.dim * 4)
+      throw new Error(`Stored vector of ${productId} has ${bytes.byteLength / 4} dimensions, expected ${this.dim}.`);
     const existing = this.byProduct.get(productId);
     const kept = existing === undefined ? undefined : this.rowAttrs[existing];
     if (existing !== undefined) this.removeRow(existing);
@@ -244,7 +245,10 @@ export class VectorGroup implements FilterableGroup {
     for (let round = 0; plan.kind === "ann"; round++) {
       const got = this.annFiltered(live!, unit, k, candidates, plan.wanted);
       if (got.result) return got.result;
-      plan = replanFiltered({ k, candidates: size, wanted: plan.wanted, returned: got.returned, hits: got.hits, exhausted: got.exhausted, round }, this.options);
+      plan = replanFiltered(
+        { k, candidates: size, wanted: plan.wanted, returned: got.returned, hits: got.hits, exhausted: got.exhausted, round },
+        this.options,
+      );
     }
     return this.exactCandidates(unit, k, candidates);
   }
@@ -303,7 +307,8 @@ export class VectorGroup implements FilterableGroup {
    * The complete HNSW index with the key, product and vector id of every row (row order) and the
    * rows' vector bytes, or undefined while the index is missing, filling or being rebuilt.
    */
-  snapshotSource(): { index: Index; keys: number[]; products: string[]; vectors: string[]; tombstones: number; bytes: Uint8Array } | undefined {
+  snapshotSource():
+    { index: Index; keys: number[]; products: string[]; vectors: string[]; tombstones: number; bytes: Uint8Array } | undefined {
     const live = this.live;
     if (!live || live.pending.size > 0 || this.next) return undefined;
     return {

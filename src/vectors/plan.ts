@@ -32,7 +32,10 @@ export const MAX_ROUNDS = 4;
  * First step of a filtered search. `selectivity` is the share of the searched population that
  * passes the filter (candidates / vectors of the store); `dim` the vector size.
  */
-export function planFiltered(input: { k: number; candidates: number; selectivity: number; dim: number; annReady: boolean }, o: PlanOptions): Plan {
+export function planFiltered(
+  input: { k: number; candidates: number; selectivity: number; dim: number; annReady: boolean },
+  o: PlanOptions,
+): Plan {
   const { k, candidates, selectivity, dim } = input;
   if (!input.annReady || candidates * dim <= o.exactBudget || selectivity < o.minAnnSelectivity) return EXACT;
   const wanted = Math.ceil((k * o.oversample) / Math.min(1, selectivity));

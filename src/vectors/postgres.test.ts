@@ -28,62 +28,75 @@ test("excludesNeighbourhood: true only when none of the query's ⌈k / s⌉ near
 const skip = !testEnv.databaseUrl;
 if (skip && testEnv.ci) throw new Error("CI run without TEST_DATABASE_URL: the PostgreSQL vector tests cannot run");
 
-describe("PostgreSQL filtered search against the query's neighbourhood [postgres]", { skip: skip ? "TEST_DATABASE_URL not set" : false }, () => {
-  let t: TestDatabase;
-  let index: PostgresVectorIndex;
-  // 3,000 vectors in 10 clusters of ~300: a filter on one cluster keeps ~10 % of the store, and the
-  // query's ⌈k / s⌉ ≈ 100 nearest rows lie inside its own cluster.
-  const data = clusteredVectors({ count: 3_000, dim: 32, clusters: 10, seed: 21 });
+describe(
+  "PostgreSQL filtered search against the query's neighbourhood [postgres]",
+  { skip: skip ? "TEST_DATABASE_URL not set" : false },
+  () => {
+    let t: TestDatabase;
+    let index: PostgresVectorIndex;
+    // 3,000 vectors in 10 clusters of ~300: a filter on one cluster keeps ~10 % of the store, and the
+    // query's ⌈k / s⌉ ≈ 100 nearest rows lie inside its own cluster.
+    const data = clusteredVectors({ count: 3_000, dim: 32, clusters: 10, seed: 21 });
 
-  before(async () => {
-    t = await openTestDatabase("postgres");
-    await createStores(t.database, ["near"]);
-    // No exact budget and HNSW deemed free: the cost model takes HNSW for any filter, so the
-    // first round's judgement is what decides.
-    index = createVectorIndex(t.database, { bruteForceThreshold: 500, exactBudget: 0, annCostRatio: 0 }) as PostgresVectorIndex;
-    await index.init();
-    for (let start = 0; start < data.count; start += 500) {
-      const upserted: { vectorId: string; productId: string; model: string; vector: Float32Array }[] = [];
-      await t.database.transaction(async (tx) => {
-        for (let i = start; i < start + 500; i++) {
-          const item = { vectorId: `v${i}`, productId: pid(i), model: "m@32", vector: data.row(i) };
-          await index.upsert(tx, "near", item);
-          upserted.push(item);
-        }
-      });
-      index.afterCommit("near", { upserted });
-    }
-    await index.settled();
-  });
+    before(async () => {
+      t = await openTestDatabase("postgres");
+      await createStores(t.database, ["near"]);
+      // No exact budget and HNSW deemed free: the cost model takes HNSW for any filter, so the
+      // first round's judgement is what decides.
+      index = createVectorIndex(t.database, { bruteForceThreshold: 500, exactBudget: 0, annCostRatio: 0 }) as PostgresVectorIndex;
+      await index.init();
+      for (let start = 0; start < data.count; start += 500) {
+        const upserted: { vectorId: string; productId: string; model: string; vector: Float32Array }[] = [];
+        await t.database.transaction(async (tx) => {
+          for (let i = start; i < start + 500; i++) {
+            const item = { vectorId: `v${i}`, productId: pid(i), model: "m@32", vector: data.row(i) };
+            await index.upsert(tx, "near", item);
+            upserted.push(item);
+          }
+        });
+        index.afterCommit("near", { upserted });
+      }
+      await index.settled();
+    });
 
-  after(async () => {
-    await index?.close();
-    await t?.close();
-  });
+    after(async () => {
+      await index?.close();
+      await t?.close();
+    });
 
-  test("a cluster filter away from the query is scanned exactly (recall 1); on the query's cluster it stays on HNSW", async (ctx) => {
-    const queries = queriesLike(data, 20, 22);
-    const nearestCluster = (q: Float32Array) => data.cluster[Number(exactTopK(data, q, 1)[0])]!;
-    let away = 0;
-    let own = 0;
-    for (const query of queries) {
-      const c = nearestCluster(query);
-      for (const target of [(c + 3) % 10, c]) {
-        const keep = (r: number) => data.cluster[r] === target;
-        const candidates = new Set(Array.from({ length: data.count }, (_, r) => r).filter(keep).map(pid));
-        const found = await index.search("near", query, { k: 10, candidates });
-        const score = recall(found.map((m) => m.productId), exactTopK(data, query, 10, keep).map(pid));
-        if (target === c) {
-          assert.equal(index.lastPath, "hnsw-filtered", "the filter keeps the neighbourhood");
-          own += score;
-        } else {
-          assert.equal(index.lastPath, "exact-candidates", "the filter excludes the neighbourhood");
-          assert.equal(score, 1);
-          away += score;
+    test("a cluster filter away from the query is scanned exactly (recall 1); on the query's cluster it stays on HNSW", async (ctx) => {
+      const queries = queriesLike(data, 20, 22);
+      const nearestCluster = (q: Float32Array) => data.cluster[Number(exactTopK(data, q, 1)[0])]!;
+      let away = 0;
+      let own = 0;
+      for (const query of queries) {
+        const c = nearestCluster(query);
+        for (const target of [(c + 3) % 10, c]) {
+          const keep = (r: number) => data.cluster[r] === target;
+          const candidates = new Set(
+            Array.from({ length: data.count }, (_, r) => r)
+              .filter(keep)
+              .map(pid),
+          );
+          const found = await index.search("near", query, { k: 10, candidates });
+          const score = recall(
+            found.map((m) => m.productId),
+            exactTopK(data, query, 10, keep).map(pid),
+          );
+          if (target === c) {
+            assert.equal(index.lastPath, "hnsw-filtered", "the filter keeps the neighbourhood");
+            own += score;
+          } else {
+            assert.equal(index.lastPath, "exact-candidates", "the filter excludes the neighbourhood");
+            assert.equal(score, 1);
+            away += score;
+          }
         }
       }
-    }
-    ctx.diagnostic(`recall@10: filter away ${(away / queries.length).toFixed(3)} (exact), on the query's cluster ${(own / queries.length).toFixed(3)} (hnsw)`);
-    assert.ok(own / queries.length >= 0.95);
-  });
-});
+      ctx.diagnostic(
+        `recall@10: filter away ${(away / queries.length).toFixed(3)} (exact), on the query's cluster ${(own / queries.length).toFixed(3)} (hnsw)`,
+      );
+      assert.ok(own / queries.length >= 0.95);
+    });
+  },
+);

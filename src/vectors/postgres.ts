@@ -75,7 +75,12 @@ export class PostgresVectorIndex implements VectorIndex {
 
   async upsert(tx: Executor, storeId: string, item: VectorUpsert): Promise<void> {
     const unit = normalized(item.vector);
-    await this.repo.upsert(tx, storeId, { vectorId: item.vectorId, productId: item.productId, model: item.model, unit }, this.options.clock.now());
+    await this.repo.upsert(
+      tx,
+      storeId,
+      { vectorId: item.vectorId, productId: item.productId, model: item.model, unit },
+      this.options.clock.now(),
+    );
   }
 
   async remove(tx: Executor, storeId: string, productIds: string[]): Promise<void> {
@@ -102,7 +107,9 @@ export class PostgresVectorIndex implements VectorIndex {
     // The HNSW index spans every store: the store is itself a filter on it, of this share.
     const storeShare = n / Math.max(n, await this.cachedCount(undefined, dim));
     const annPossible =
-      n > this.options.bruteForceThreshold && storeShare >= this.options.minAnnSelectivity && (await this.ensureIndex(dim).catch(() => false));
+      n > this.options.bruteForceThreshold &&
+      storeShare >= this.options.minAnnSelectivity &&
+      (await this.ensureIndex(dim).catch(() => false));
     if (!candidates) {
       if (annPossible) {
         const wanted = storeShare >= 1 ? k : Math.min(n, Math.ceil((k * this.options.oversample) / storeShare));
@@ -126,7 +133,10 @@ export class PostgresVectorIndex implements VectorIndex {
       // Re-planned in store rows (the hit rate is measured among them), then over-asked by the
       // store's share again as above.
       const inStore = Math.ceil(wanted * storeShare);
-      plan = replanFiltered({ k, candidates: size, wanted: inStore, returned: rows.length, hits: hits.length, exhausted, round }, this.options);
+      plan = replanFiltered(
+        { k, candidates: size, wanted: inStore, returned: rows.length, hits: hits.length, exhausted, round },
+        this.options,
+      );
       if (plan.kind === "ann") plan = { kind: "ann", wanted: Math.ceil(plan.wanted / storeShare) };
     }
     return this.finish("exact-candidates", await this.exact(storeId, unit, k, candidates), k);
@@ -170,7 +180,9 @@ export class PostgresVectorIndex implements VectorIndex {
     if (!pending) {
       pending = this.database
         .transaction(async (tx) => {
-          await sql`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ${`.${hnswIndexName(dim, this.options.halfvec)}`}))`.execute(tx);
+          await sql`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ${`.${hnswIndexName(dim, this.options.halfvec)}`}))`.execute(
+            tx,
+          );
           // Building over existing rows is faster with room for the graph in memory.
           await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(tx);
           await hnswIndexDdl(dim, this.options).execute(tx);
@@ -237,7 +249,9 @@ export class PostgresVectorIndex implements VectorIndex {
     client.on("notice", onNotice);
     try {
       await client.query("LOAD 'auto_explain'");
-      await client.query("SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET client_min_messages = log");
+      await client.query(
+        "SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET client_min_messages = log",
+      );
       await client.query(compiled.sql, [...compiled.parameters]);
       await client.query("RESET client_min_messages; RESET auto_explain.log_min_duration");
     } finally {

@@ -38,7 +38,12 @@ export class VectorRepository {
   }
 
   /** Inserts the product's vector or replaces it (one vector per product). `unit` is normalised. */
-  async upsert(tx: Executor, storeId: string, item: { vectorId: string; productId: string; model: string; unit: Float32Array }, at: number): Promise<void> {
+  async upsert(
+    tx: Executor,
+    storeId: string,
+    item: { vectorId: string; productId: string; model: string; unit: Float32Array },
+    at: number,
+  ): Promise<void> {
     await tx
       .insertInto("product_vectors")
       .values({

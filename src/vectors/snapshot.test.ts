@@ -22,7 +22,10 @@ describe("embedded index: HNSW snapshots", () => {
   const queries: Float32Array[] = [];
 
   async function open(): Promise<EmbeddedVectorIndex> {
-    const index = new EmbeddedVectorIndex(t.database, resolveOptions({ bruteForceThreshold: 500, snapshotDir: dir, snapshotIntervalMs: 3_600_000 }, "sqlite"));
+    const index = new EmbeddedVectorIndex(
+      t.database,
+      resolveOptions({ bruteForceThreshold: 500, snapshotDir: dir, snapshotIntervalMs: 3_600_000 }, "sqlite"),
+    );
     await index.init();
     return index;
   }
@@ -32,7 +35,11 @@ describe("embedded index: HNSW snapshots", () => {
     return out;
   };
   const files = () => fs.readdirSync(dir).sort();
-  const indexFile = () => path.join(dir, files().find((f) => f.endsWith(".usearch"))!);
+  const indexFile = () =>
+    path.join(
+      dir,
+      files().find((f) => f.endsWith(".usearch"))!,
+    );
 
   before(async () => {
     t = await openTestDatabase("sqlite");
@@ -41,7 +48,12 @@ describe("embedded index: HNSW snapshots", () => {
     data = clusteredVectors({ count: 2_000, dim: 32, clusters: 20, seed: 21 });
     queries.push(...queriesLike(data, 20, 22));
     const index = await open();
-    const upserted = Array.from({ length: data.count }, (_, i) => ({ vectorId: `v${i}`, productId: pid(i), model: "m", vector: data.row(i) }));
+    const upserted = Array.from({ length: data.count }, (_, i) => ({
+      vectorId: `v${i}`,
+      productId: pid(i),
+      model: "m",
+      vector: data.row(i),
+    }));
     await t.database.transaction(async (tx) => {
       for (const item of upserted) await index.upsert(tx, "s", item);
     });
@@ -51,7 +63,10 @@ describe("embedded index: HNSW snapshots", () => {
     reference = await answers(index);
     assert.equal(index.snapshotOutcomes.get("s/32"), undefined, "nothing to load the first time");
     await index.close(); // saves the built index
-    assert.deepEqual(files().map((f) => path.extname(f)), [".json", ".usearch"]);
+    assert.deepEqual(
+      files().map((f) => path.extname(f)),
+      [".json", ".usearch"],
+    );
   });
   after(async () => {
     await t.close();
@@ -105,7 +120,10 @@ describe("embedded index: HNSW snapshots", () => {
     assert.equal(index.snapshotOutcomes.get("s/32"), "corrupt");
     await index.settled();
     await index.close();
-    const manifest = path.join(dir, files().find((f) => f.endsWith(".json"))!);
+    const manifest = path.join(
+      dir,
+      files().find((f) => f.endsWith(".json"))!,
+    );
     fs.writeFileSync(manifest, fs.readFileSync(manifest, "utf8").slice(0, 100));
     index = await open();
     assert.equal(index.snapshotOutcomes.get("s/32"), "corrupt");
@@ -117,7 +135,12 @@ describe("embedded index: HNSW snapshots", () => {
   test("a database edited behind the snapshot (a vector changed under its id, a row deleted) makes it stale", async () => {
     // Change one stored vector without changing its vector id.
     const changed = data.row(7).map((x) => -x);
-    await t.database.db.updateTable("product_vectors").set({ embedding: toBlob(changed) }).where("store_id", "=", "s").where("product_id", "=", pid(7)).execute();
+    await t.database.db
+      .updateTable("product_vectors")
+      .set({ embedding: toBlob(changed) })
+      .where("store_id", "=", "s")
+      .where("product_id", "=", pid(7))
+      .execute();
     let index = await open();
     assert.equal(index.snapshotOutcomes.get("s/32"), "stale");
     await index.settled();

@@ -19,7 +19,9 @@ export interface TestDatabase {
 export async function openTestDatabase(dialect: "sqlite" | "postgres"): Promise<TestDatabase> {
   const storage = createTestStorage(dialect, "shopsight-vectors");
   const target: Config["database"] =
-    dialect === "sqlite" ? { kind: "sqlite", file: path.join(storage.dataDir, "test.db") } : { kind: "postgres", url: testEnv.databaseUrl! };
+    dialect === "sqlite"
+      ? { kind: "sqlite", file: path.join(storage.dataDir, "test.db") }
+      : { kind: "postgres", url: testEnv.databaseUrl! };
   const options = storage.pgSchema ? { pgSchema: storage.pgSchema } : {};
   const database = await openDatabase(target, options);
   const extra: Database[] = [];
@@ -43,7 +45,17 @@ export async function createStores(database: Database, ids: string[]): Promise<v
   for (const id of ids) {
     await database.db
       .insertInto("stores")
-      .values({ id, slug: id, name: id, status: "active", plan: "free", client_secret_hash: null, secret_rotated_at: null, created_at: 0, updated_at: 0 })
+      .values({
+        id,
+        slug: id,
+        name: id,
+        status: "active",
+        plan: "free",
+        client_secret_hash: null,
+        secret_rotated_at: null,
+        created_at: 0,
+        updated_at: 0,
+      })
       .execute();
   }
 }

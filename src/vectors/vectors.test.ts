@@ -82,7 +82,11 @@ describeEachDialect("vector index", (dialect) => {
         assert.ok(Math.abs(match.score - cosine) < 1e-5, `score ${match.score} vs ${cosine}`);
         assert.equal(match.vectorId, `v-exact-${rowOf(match.productId)}`);
       }
-      const allowed = new Set(Array.from({ length: 400 }, (_, i) => i).filter((i) => i % 3 === 0).map(pid));
+      const allowed = new Set(
+        Array.from({ length: 400 }, (_, i) => i)
+          .filter((i) => i % 3 === 0)
+          .map(pid),
+      );
       const filtered = await index.search("exact", query, { k: 10, candidates: allowed });
       assert.equal(index.lastPath, "exact-candidates");
       assert.deepEqual(ids(filtered), exactTopK(data, query, 10, (r) => r % 3 === 0).map(pid));
@@ -106,7 +110,12 @@ describeEachDialect("vector index", (dialect) => {
     const queries = queriesLike(data, 40, 4);
     const selective = (r: number) => r % 20 === 7; // 5%
     const broad = (r: number) => data.cluster[r]! % 2 === 0 || r % 7 === 0; // ~50%, correlated with clusters
-    const setOf = (keep: (r: number) => boolean) => new Set(Array.from({ length: data.count }, (_, i) => i).filter(keep).map(pid));
+    const setOf = (keep: (r: number) => boolean) =>
+      new Set(
+        Array.from({ length: data.count }, (_, i) => i)
+          .filter(keep)
+          .map(pid),
+      );
     const cases = [
       { name: "unfiltered", keep: undefined, path: "hnsw", options: {} },
       { name: "5%", keep: selective, path: "exact-candidates", options: {} },
@@ -167,35 +176,46 @@ describeEachDialect("vector index", (dialect) => {
     }
   });
 
-  test("PostgreSQL halfvec index: recall@10 ≥ 0.95 unfiltered and filtered, scores from the full vectors", { skip: dialect === "sqlite" ? "halfvec is a pgvector option" : false }, async (ctx) => {
-    const index = await open({ halfvec: true, bruteForceThreshold: 500, exactBudget: 0 });
-    const data = clusteredVectors({ count: 2_000, dim: 64, clusters: 20, seed: 41 });
-    await load(t.database, index, "halfvec", data);
-    await index.settled();
-    const queries = queriesLike(data, 25, 42);
-    const half = (r: number) => r % 2 === 0;
-    const candidates = new Set(Array.from({ length: data.count }, (_, r) => r).filter(half).map(pid));
-    for (const [name, filter] of [["unfiltered", undefined], ["50%", half]] as const) {
-      let total = 0;
-      for (const query of queries) {
-        const found = await index.search("halfvec", query, { k: 10, candidates: filter ? candidates : undefined });
-        assert.equal(index.lastPath, filter ? "hnsw-filtered" : "hnsw");
-        for (const m of found) {
-          const cosine = data.row(Number(m.productId.slice(1))).reduce((sum, x, i) => sum + x * query[i]!, 0);
-          assert.ok(Math.abs(m.score - cosine) < 1e-5, "the score is the full-precision cosine");
+  test(
+    "PostgreSQL halfvec index: recall@10 ≥ 0.95 unfiltered and filtered, scores from the full vectors",
+    { skip: dialect === "sqlite" ? "halfvec is a pgvector option" : false },
+    async (ctx) => {
+      const index = await open({ halfvec: true, bruteForceThreshold: 500, exactBudget: 0 });
+      const data = clusteredVectors({ count: 2_000, dim: 64, clusters: 20, seed: 41 });
+      await load(t.database, index, "halfvec", data);
+      await index.settled();
+      const queries = queriesLike(data, 25, 42);
+      const half = (r: number) => r % 2 === 0;
+      const candidates = new Set(
+        Array.from({ length: data.count }, (_, r) => r)
+          .filter(half)
+          .map(pid),
+      );
+      for (const [name, filter] of [
+        ["unfiltered", undefined],
+        ["50%", half],
+      ] as const) {
+        let total = 0;
+        for (const query of queries) {
+          const found = await index.search("halfvec", query, { k: 10, candidates: filter ? candidates : undefined });
+          assert.equal(index.lastPath, filter ? "hnsw-filtered" : "hnsw");
+          for (const m of found) {
+            const cosine = data.row(Number(m.productId.slice(1))).reduce((sum, x, i) => sum + x * query[i]!, 0);
+            assert.ok(Math.abs(m.score - cosine) < 1e-5, "the score is the full-precision cosine");
+          }
+          total += recall(ids(found), exactTopK(data, query, 10, filter).map(pid));
         }
-        total += recall(ids(found), exactTopK(data, query, 10, filter).map(pid));
+        ctx.diagnostic(`halfvec recall@10 ${name}: ${(total / queries.length).toFixed(3)}`);
+        assert.ok(total / queries.length >= 0.95, `halfvec ${name}: recall@10 ${(total / queries.length).toFixed(3)}`);
       }
-      ctx.diagnostic(`halfvec recall@10 ${name}: ${(total / queries.length).toFixed(3)}`);
-      assert.ok(total / queries.length >= 0.95, `halfvec ${name}: recall@10 ${(total / queries.length).toFixed(3)}`);
-    }
-    const pgIndex = index as unknown as PostgresVectorIndex;
-    const plan = await withPg(async (client) => {
-      await client.query(`SET search_path TO "${t.pgSchema}", public`);
-      return pgIndex.explainAnn(client, "halfvec", queries[0]!, 10);
-    });
-    assert.match(plan, /Index Scan using product_vectors_hnswh_64/);
-  });
+      const pgIndex = index as unknown as PostgresVectorIndex;
+      const plan = await withPg(async (client) => {
+        await client.query(`SET search_path TO "${t.pgSchema}", public`);
+        return pgIndex.explainAnn(client, "halfvec", queries[0]!, 10);
+      });
+      assert.match(plan, /Index Scan using product_vectors_hnswh_64/);
+    },
+  );
 
   test("upsert replaces a product's vector and remove deletes it; a repeated afterCommit changes nothing", async () => {
     const index = await open();
@@ -230,7 +250,8 @@ describeEachDialect("vector index", (dialect) => {
     assert.equal(await index.count("writes"), 1);
     assert.equal(await index.get("writes", "shoe"), undefined);
     assert.deepEqual(ids(await index.search("writes", b, { k: 5 })), ["hat"]);
-    if (dialect === "sqlite") assert.deepEqual((index as unknown as EmbeddedVectorIndex).memoryStats("writes"), [{ dim: 4, size: 1, indexed: false }]);
+    if (dialect === "sqlite")
+      assert.deepEqual((index as unknown as EmbeddedVectorIndex).memoryStats("writes"), [{ dim: 4, size: 1, indexed: false }]);
   });
 
   test("a rolled-back transaction leaves no vector behind", async () => {
@@ -300,7 +321,12 @@ describeEachDialect("vector index", (dialect) => {
     await load(t.database, index, "restart", data);
     // Some churn before the "restart": replacements and removals.
     const churn = clusteredVectors({ count: 50, dim: 24, clusters: 3, seed: 22 });
-    const replaced = Array.from({ length: 50 }, (_, i) => ({ vectorId: `n-${i}`, productId: pid(i * 7), model: MODEL, vector: churn.row(i) }));
+    const replaced = Array.from({ length: 50 }, (_, i) => ({
+      vectorId: `n-${i}`,
+      productId: pid(i * 7),
+      model: MODEL,
+      vector: churn.row(i),
+    }));
     const removed = Array.from({ length: 40 }, (_, i) => pid(i * 11 + 3));
     await t.database.transaction(async (tx) => {
       for (const item of replaced) await index.upsert(tx, "restart", item);
@@ -316,7 +342,10 @@ describeEachDialect("vector index", (dialect) => {
     const restarted = await open(options, database);
     await restarted.settled();
     // Removal came after replacement in the transaction, so replaced-then-removed products are gone.
-    assert.ok(replaced.some((r) => removed.includes(r.productId)), "the churn has products both replaced and removed");
+    assert.ok(
+      replaced.some((r) => removed.includes(r.productId)),
+      "the churn has products both replaced and removed",
+    );
     const expectedCount = 900 - removed.length;
     assert.equal(await index.count("restart"), expectedCount);
     if (dialect === "sqlite") {
@@ -328,11 +357,16 @@ describeEachDialect("vector index", (dialect) => {
     for (const [i, q] of queries.entries()) {
       const found = await restarted.search("restart", q, { k: 10 });
       assert.deepEqual(ids(found), ids(earlier[i]!));
-      assert.deepEqual(found.map((m) => m.vectorId), earlier[i]!.map((m) => m.vectorId));
+      assert.deepEqual(
+        found.map((m) => m.vectorId),
+        earlier[i]!.map((m) => m.vectorId),
+      );
       found.forEach((m, j) => assert.ok(Math.abs(m.score - earlier[i]![j]!.score) < 1e-6));
     }
     if (dialect === "sqlite") {
-      assert.deepEqual((restarted as unknown as EmbeddedVectorIndex).memoryStats("restart"), [{ dim: 24, size: expectedCount, indexed: true }]);
+      assert.deepEqual((restarted as unknown as EmbeddedVectorIndex).memoryStats("restart"), [
+        { dim: 24, size: expectedCount, indexed: true },
+      ]);
     }
   });
 

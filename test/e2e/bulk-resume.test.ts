@@ -66,7 +66,11 @@ test("SIGKILL mid-job, restart: the job completes with every product exactly onc
   let server = await startServer(port, model);
   try {
     // An account through the real API: register, verify from the outbox mail, machine grant.
-    await call(port, "POST", "/register", undefined, { client_name: "Resume Shop", email: "resume@example.com", password: "Resume-pass-1" });
+    await call(port, "POST", "/register", undefined, {
+      client_name: "Resume Shop",
+      email: "resume@example.com",
+      password: "Resume-pass-1",
+    });
     const mail = fs.readFileSync(path.join(dataDir, "outbox", fs.readdirSync(path.join(dataDir, "outbox"))[0]!), "utf8");
     const tok = verificationTokenIn(mail);
     const creds = (await call(port, "GET", `/verify?token=${encodeURIComponent(tok)}`)).json;

@@ -18,7 +18,15 @@ import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import { createTestApp, type TestApp } from "../support/harness.js";
 import { bearer, loginToken, registerStore, type RegisteredStore } from "../support/factories.js";
 import { startImageHost, type ImageHost, type Started } from "../support/servers.js";
-import { describeInChromium, launchChromium, listenOnLoopback, recordConsoleErrors, screenshot, seedSolidProducts, servePages } from "../support/browser.js";
+import {
+  describeInChromium,
+  launchChromium,
+  listenOnLoopback,
+  recordConsoleErrors,
+  screenshot,
+  seedSolidProducts,
+  servePages,
+} from "../support/browser.js";
 
 const SUPPORT = { email: "help@shop.example", phone: "+49 30 1234567", url: "https://shop.example/help", hours: "Mon–Fri 9–17" };
 const CATALOGUE = [
@@ -118,7 +126,11 @@ describeInChromium(SUITE, () => {
       })),
     );
     const admin = async (method: "PUT" | "POST", url: string, payload: object) => {
-      const res = await fetch(`${assistantBase}${url}`, { method, headers: { ...bearer(owner), "content-type": "application/json" }, body: JSON.stringify(payload) });
+      const res = await fetch(`${assistantBase}${url}`, {
+        method,
+        headers: { ...bearer(owner), "content-type": "application/json" },
+        body: JSON.stringify(payload),
+      });
       assert.ok(res.status === 200 || res.status === 201, `${method} ${url}: ${res.status} ${await res.clone().text()}`);
       return res.json() as Promise<Record<string, unknown>>;
     };
@@ -130,7 +142,9 @@ describeInChromium(SUITE, () => {
     key = String((await admin("POST", "/v1/admin/public-keys", { name: "e2e shop" })).key);
 
     // `localhost` for the shop, `127.0.0.1` for the APIs: another host and port, so every API call is cross-origin.
-    shop = await servePages((p, q) => (p === "/" ? shopPage(assistantBase, key, q.get("locale") ?? "en") : undefined), { host: "localhost" });
+    shop = await servePages((p, q) => (p === "/" ? shopPage(assistantBase, key, q.get("locale") ?? "en") : undefined), {
+      host: "localhost",
+    });
     browser = await launchChromium();
   });
 
@@ -179,44 +193,48 @@ describeInChromium(SUITE, () => {
     return reply;
   }
 
-  test("a shopper asks about returns and sees citations, then a product with its live price, all with the keyboard", { timeout: 120_000 }, async () => {
-    const context = await newContext();
-    const page = await openShop(context);
+  test(
+    "a shopper asks about returns and sees citations, then a product with its live price, all with the keyboard",
+    { timeout: 120_000 },
+    async () => {
+      const context = await newContext();
+      const page = await openShop(context);
 
-    const log = page.getByRole("log");
-    assert.equal(await log.getAttribute("aria-live"), "polite");
-    assert.equal(await page.getByRole("heading", { name: "Shopping assistant" }).count(), 1);
+      const log = page.getByRole("log");
+      assert.equal(await log.getAttribute("aria-live"), "polite");
+      assert.equal(await page.getByRole("heading", { name: "Shopping assistant" }).count(), 1);
 
-    const mint = page.waitForResponse((r) => r.url() === `${assistantBase}/v1/sessions/anonymous`);
-    const policy = await ask(page, "What is your returns policy?");
-    assert.equal((await mint).status(), 200);
-    assert.equal(await policy.getAttribute("data-outcome"), "answer");
-    assert.match((await policy.locator(".md").textContent()) ?? "", /30 days/);
-    const sources = policy.getByRole("group", { name: "Sources" });
-    assert.deepEqual(await sources.getByRole("listitem").allTextContents(), ["Returns policy"]);
-    assert.equal(await sources.getByRole("listitem").first().getAttribute("data-concept-id"), "returns");
-    await screenshot(page, "chat-1-policy-citations");
+      const mint = page.waitForResponse((r) => r.url() === `${assistantBase}/v1/sessions/anonymous`);
+      const policy = await ask(page, "What is your returns policy?");
+      assert.equal((await mint).status(), 200);
+      assert.equal(await policy.getAttribute("data-outcome"), "answer");
+      assert.match((await policy.locator(".md").textContent()) ?? "", /30 days/);
+      const sources = policy.getByRole("group", { name: "Sources" });
+      assert.deepEqual(await sources.getByRole("listitem").allTextContents(), ["Returns policy"]);
+      assert.equal(await sources.getByRole("listitem").first().getAttribute("data-concept-id"), "returns");
+      await screenshot(page, "chat-1-policy-citations");
 
-    const product = await ask(page, "Do you have a red dress?");
-    assert.equal(await product.getAttribute("data-outcome"), "answer");
-    const cards = product.getByRole("list", { name: "Products" }).getByRole("listitem");
-    const red = cards.filter({ hasText: "Red Dress" });
-    assert.equal(await red.count(), 1);
-    assert.equal(await red.getAttribute("data-product-id"), "prd_red-dress");
-    assert.equal(await red.locator(".price").getAttribute("data-price-state"), "live");
-    assert.equal(await red.locator(".price").textContent(), "€80.00");
-    assert.equal(await red.locator(".stock").textContent(), "In stock");
-    await screenshot(page, "chat-2-product-live-price");
+      const product = await ask(page, "Do you have a red dress?");
+      assert.equal(await product.getAttribute("data-outcome"), "answer");
+      const cards = product.getByRole("list", { name: "Products" }).getByRole("listitem");
+      const red = cards.filter({ hasText: "Red Dress" });
+      assert.equal(await red.count(), 1);
+      assert.equal(await red.getAttribute("data-product-id"), "prd_red-dress");
+      assert.equal(await red.locator(".price").getAttribute("data-price-state"), "live");
+      assert.equal(await red.locator(".price").textContent(), "€80.00");
+      assert.equal(await red.locator(".stock").textContent(), "In stock");
+      await screenshot(page, "chat-2-product-live-price");
 
-    const unpriced = await ask(page, "Do you have a black dress?");
-    const black = unpriced.getByRole("list", { name: "Products" }).getByRole("listitem").filter({ hasText: "Black Dress" });
-    assert.equal(await black.count(), 1);
-    assert.equal(await black.locator(".price").textContent(), "Price unavailable");
-    assert.notEqual(await black.locator(".price").getAttribute("data-price-state"), "live");
-    assert.doesNotMatch((await black.textContent()) ?? "", /€|\d+\.\d\d/);
-    assert.equal(await black.locator(".stock").textContent(), "Only a few left");
-    await context.close();
-  });
+      const unpriced = await ask(page, "Do you have a black dress?");
+      const black = unpriced.getByRole("list", { name: "Products" }).getByRole("listitem").filter({ hasText: "Black Dress" });
+      assert.equal(await black.count(), 1);
+      assert.equal(await black.locator(".price").textContent(), "Price unavailable");
+      assert.notEqual(await black.locator(".price").getAttribute("data-price-state"), "live");
+      assert.doesNotMatch((await black.textContent()) ?? "", /€|\d+\.\d\d/);
+      assert.equal(await black.locator(".stock").textContent(), "Only a few left");
+      await context.close();
+    },
+  );
 
   test("adding to the cart shows a focused preview; Confirm runs the action once and the page hears it", { timeout: 120_000 }, async () => {
     const context = await newContext();
@@ -260,8 +278,15 @@ describeInChromium(SUITE, () => {
       page.keyboard.press("Enter"),
     ]);
     assert.equal(cancel.status(), 200, await cancel.text());
-    await page.locator("commerce-ai-chat .msg[data-outcome=action_cancelled]").filter({ hasText: "Cancelled. Nothing was changed." }).waitFor();
-    assert.equal(((await page.evaluate(() => (window as any).shopEvents)) as unknown[]).length, 1, "a cancelled action is not announced to the page");
+    await page
+      .locator("commerce-ai-chat .msg[data-outcome=action_cancelled]")
+      .filter({ hasText: "Cancelled. Nothing was changed." })
+      .waitFor();
+    assert.equal(
+      ((await page.evaluate(() => (window as any).shopEvents)) as unknown[]).length,
+      1,
+      "a cancelled action is not announced to the page",
+    );
     await context.close();
   });
 
@@ -327,7 +352,9 @@ describeInChromium(SUITE, () => {
       assert.ok(!firstEvent.includes("message.completed"));
       await route.fulfill({ status: response.status(), headers: response.headers(), body: firstEvent });
     });
-    const replayed = page.waitForRequest((r) => r.url().startsWith(`${assistantBase}/v1/chat/sessions/thr_`) && r.url().endsWith("/events"));
+    const replayed = page.waitForRequest(
+      (r) => r.url().startsWith(`${assistantBase}/v1/chat/sessions/thr_`) && r.url().endsWith("/events"),
+    );
     const reply = await ask(page, "Can I return an item after 30 days?");
     const replay = await replayed;
     assert.ok(replay.url().endsWith("/events"));
@@ -339,42 +366,61 @@ describeInChromium(SUITE, () => {
     await context.close();
   });
 
-  test("a 429 shows a retry notice with the wait; German strings with locale=de; reduced motion turns the animation off", { timeout: 120_000 }, async () => {
-    const context = await newContext({ reducedMotion: "reduce" });
-    const page = await openShop(context, "de-DE", { expectHttpErrors: true });
-    await page.getByRole("heading", { name: "Einkaufsassistent" }).waitFor();
-    await page.route(`${assistantBase}/v1/chat/messages/stream`, async (route) => {
-      if (route.request().method() !== "POST") return route.continue();
-      await route.fulfill({
-        status: 429,
-        headers: { "content-type": "application/problem+json", "retry-after": "7", "access-control-allow-origin": "*", "access-control-expose-headers": "Retry-After, X-Correlation-Id" },
-        body: JSON.stringify({ type: "about:blank", title: "Too many", status: 429, detail: "turns per minute", code: "RATE_LIMITED", correlation_id: "x" }),
+  test(
+    "a 429 shows a retry notice with the wait; German strings with locale=de; reduced motion turns the animation off",
+    { timeout: 120_000 },
+    async () => {
+      const context = await newContext({ reducedMotion: "reduce" });
+      const page = await openShop(context, "de-DE", { expectHttpErrors: true });
+      await page.getByRole("heading", { name: "Einkaufsassistent" }).waitFor();
+      await page.route(`${assistantBase}/v1/chat/messages/stream`, async (route) => {
+        if (route.request().method() !== "POST") return route.continue();
+        await route.fulfill({
+          status: 429,
+          headers: {
+            "content-type": "application/problem+json",
+            "retry-after": "7",
+            "access-control-allow-origin": "*",
+            "access-control-expose-headers": "Retry-After, X-Correlation-Id",
+          },
+          body: JSON.stringify({
+            type: "about:blank",
+            title: "Too many",
+            status: 429,
+            detail: "turns per minute",
+            code: "RATE_LIMITED",
+            correlation_id: "x",
+          }),
+        });
       });
-    });
-    await page.getByLabel("Ihre Nachricht").focus();
-    await page.keyboard.type("Wie lange dauert der Versand?");
-    await page.keyboard.press("Enter");
-    const notice = page.locator("commerce-ai-chat .msg.notice");
-    await notice.waitFor();
-    assert.equal(await notice.locator("p").textContent(), "Gerade sind es zu viele Nachrichten. Bitte versuchen Sie es in 7 Sekunden erneut.");
-    assert.equal(await notice.getByRole("button", { name: "Erneut versuchen" }).count(), 1);
-    await screenshot(page, "chat-7-rate-limited-de");
+      await page.getByLabel("Ihre Nachricht").focus();
+      await page.keyboard.type("Wie lange dauert der Versand?");
+      await page.keyboard.press("Enter");
+      const notice = page.locator("commerce-ai-chat .msg.notice");
+      await notice.waitFor();
+      assert.equal(
+        await notice.locator("p").textContent(),
+        "Gerade sind es zu viele Nachrichten. Bitte versuchen Sie es in 7 Sekunden erneut.",
+      );
+      assert.equal(await notice.getByRole("button", { name: "Erneut versuchen" }).count(), 1);
+      await screenshot(page, "chat-7-rate-limited-de");
 
-    const animation = (p: Page) =>
-      p.evaluate(() => {
-        const status = document.querySelector("commerce-ai-chat")!.shadowRoot!.querySelector(".status")!;
-        status.classList.add("busy");
-        const name = getComputedStyle(status, "::after").animationName;
-        status.classList.remove("busy");
-        return name;
-      });
-    assert.equal(await animation(page), "none", "no animation with prefers-reduced-motion: reduce");
-    const moving = await newContext({ reducedMotion: "no-preference" });
-    const other = await openShop(moving);
-    assert.equal(await animation(other), "cac-pulse");
-    await moving.close();
-    await context.close();
-  });
+      const animation = (p: Page) =>
+        p.evaluate(() => {
+          const status = document.querySelector("commerce-ai-chat")!.shadowRoot!.querySelector(".status")!;
+          status.classList.add("busy");
+          const name = getComputedStyle(status, "::after").animationName;
+          status.classList.remove("busy");
+          return name;
+        });
+      assert.equal(await animation(page), "none", "no animation with prefers-reduced-motion: reduce");
+      const moving = await newContext({ reducedMotion: "no-preference" });
+      const other = await openShop(moving);
+      assert.equal(await animation(other), "cac-pulse");
+      await moving.close();
+      await context.close();
+    },
+  );
 
   test("no console errors on the shop's page", () => {
     assert.deepEqual(consoleErrors, []);

@@ -22,7 +22,14 @@ import { createTestApp, type TestApp } from "../support/harness.js";
 import { bearer, freshIp, lastMailTo, loginToken, registerStore, type RegisteredStore } from "../support/factories.js";
 import { solidImage, startImageHost, type ImageHost } from "../support/servers.js";
 import { freePort } from "../support/process.js";
-import { describeInChromium, launchChromium, listenOnLoopback, recordConsoleErrors, screenshot, seedSolidProducts } from "../support/browser.js";
+import {
+  describeInChromium,
+  launchChromium,
+  listenOnLoopback,
+  recordConsoleErrors,
+  screenshot,
+  seedSolidProducts,
+} from "../support/browser.js";
 import { ensurePortalBuilt } from "../../src/search/portal/build.js";
 
 const SEEDED = [
@@ -54,7 +61,12 @@ describeInChromium(SUITE, () => {
     store = await registerStore(t, { name: "Portal Fashion" });
     other = await registerStore(t, { name: "Second Shop" });
 
-    await seedSolidProducts(t, images, store.clientId, SEEDED.map((p) => ({ id: p.id, hex: p.hex, metadata: { name: p.name, price: p.price, category: "clothes" } })));
+    await seedSolidProducts(
+      t,
+      images,
+      store.clientId,
+      SEEDED.map((p) => ({ id: p.id, hex: p.hex, metadata: { name: p.name, price: p.price, category: "clothes" } })),
+    );
     redUrl = images.put("/red-dress.png", await solidImage("#d01010", { seed: 7, size: 160 }));
     csvUrls.yellow = images.put("/yellow-top.png", await solidImage("#e8d010", { seed: 8, size: 160 }));
     csvUrls.black = images.put("/black-bag.png", await solidImage("#101010", { seed: 9, size: 160 }));
@@ -70,14 +82,24 @@ describeInChromium(SUITE, () => {
     assert.equal(invite.statusCode, 201, invite.body);
     const token = /\/portal\/accept-invite\?token=([A-Za-z0-9_%-]+)/.exec(lastMailTo(t, store.email))![1]!;
     const owner = await loginToken(t.search, store.email, store.password);
-    const accepted = await t.search.inject({ method: "POST", url: "/v1/team/invites/accept", headers: bearer(owner), payload: { token: decodeURIComponent(token) } });
+    const accepted = await t.search.inject({
+      method: "POST",
+      url: "/v1/team/invites/accept",
+      headers: bearer(owner),
+      payload: { token: decodeURIComponent(token) },
+    });
     assert.ok(accepted.statusCode < 300, accepted.body);
 
     // Two-factor authentication on, through the API.
     const setup = await t.search.inject({ method: "POST", url: "/v1/security/2fa/setup", headers: bearer(owner) });
     assert.equal(setup.statusCode, 200, setup.body);
     totpSecret = setup.json().secret;
-    const enable = await t.search.inject({ method: "POST", url: "/v1/security/2fa/enable", headers: bearer(owner), payload: { totp_code: authenticator.generate(totpSecret) } });
+    const enable = await t.search.inject({
+      method: "POST",
+      url: "/v1/security/2fa/enable",
+      headers: bearer(owner),
+      payload: { totp_code: authenticator.generate(totpSecret) },
+    });
     assert.equal(enable.statusCode, 200, enable.body);
 
     browser = await launchChromium();
@@ -108,173 +130,204 @@ describeInChromium(SUITE, () => {
     await page.waitForLoadState("networkidle");
   };
 
-  test("a store owner signs in with 2FA, chooses the store, adds products, searches, and visits every screen", { timeout: 240_000 }, async () => {
-    const { context, page } = await newContext();
-    await page.goto(`${apiBase}/portal`);
-    await page.waitForURL(/\/portal\/login$/);
-    await page.getByRole("heading", { name: "Sign in to your store" }).waitFor();
-    await shot(page, "01-login");
+  test(
+    "a store owner signs in with 2FA, chooses the store, adds products, searches, and visits every screen",
+    { timeout: 240_000 },
+    async () => {
+      const { context, page } = await newContext();
+      await page.goto(`${apiBase}/portal`);
+      await page.waitForURL(/\/portal\/login$/);
+      await page.getByRole("heading", { name: "Sign in to your store" }).waitFor();
+      await shot(page, "01-login");
 
-    // Password first; the API answers requires_2fa and the page asks for the code.
-    await page.getByLabel("E-mail").fill(store.email);
-    await page.getByLabel("Password").fill(store.password);
-    const [first] = await Promise.all([page.waitForResponse((r) => r.url().endsWith("/oauth/login")), page.getByRole("button", { name: "Sign in" }).click()]);
-    assert.equal(first.status(), 401);
-    assert.equal((await first.json()).error, "requires_2fa");
-    const codeBox = page.getByLabel("Authentication code");
-    await codeBox.waitFor();
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "totp_code", "focus moves to the code");
-    await shot(page, "02-two-factor");
-    // A wrong code is explained in words.
-    // A code verifies once (the one that enabled 2FA may be of this time-step): sign in with the
-    // next step's code, which the one step of allowed drift accepts.
-    const loginCode = authenticator.clone({ epoch: Date.now() + 30_000 }).generate(totpSecret);
-    await codeBox.fill(loginCode === "000000" ? "111111" : "000000");
-    await page.getByRole("button", { name: "Verify and sign in" }).click();
-    await page.getByRole("alert").filter({ hasText: "That code didn't work" }).waitFor();
-    await codeBox.fill(loginCode);
-    await page.getByRole("button", { name: "Verify and sign in" }).click();
+      // Password first; the API answers requires_2fa and the page asks for the code.
+      await page.getByLabel("E-mail").fill(store.email);
+      await page.getByLabel("Password").fill(store.password);
+      const [first] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith("/oauth/login")),
+        page.getByRole("button", { name: "Sign in" }).click(),
+      ]);
+      assert.equal(first.status(), 401);
+      assert.equal((await first.json()).error, "requires_2fa");
+      const codeBox = page.getByLabel("Authentication code");
+      await codeBox.waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "totp_code", "focus moves to the code");
+      await shot(page, "02-two-factor");
+      // A wrong code is explained in words.
+      // A code verifies once (the one that enabled 2FA may be of this time-step): sign in with the
+      // next step's code, which the one step of allowed drift accepts.
+      const loginCode = authenticator.clone({ epoch: Date.now() + 30_000 }).generate(totpSecret);
+      await codeBox.fill(loginCode === "000000" ? "111111" : "000000");
+      await page.getByRole("button", { name: "Verify and sign in" }).click();
+      await page.getByRole("alert").filter({ hasText: "That code didn't work" }).waitFor();
+      await codeBox.fill(loginCode);
+      await page.getByRole("button", { name: "Verify and sign in" }).click();
 
-    // Two stores: the login's redirect is the store choice.
-    await page.waitForURL(/\/portal\/select-store$/);
-    await page.getByRole("link", { name: /Second Shop/ }).waitFor();
-    await shot(page, "03-select-store");
-    assert.equal(await page.evaluate(() => Object.keys(localStorage).length), 0, "nothing in localStorage");
-    await page.getByRole("link", { name: /Portal Fashion/ }).click();
-    await page.waitForURL(new RegExp(`/${store.slug}/portal$`));
-    await page.getByRole("heading", { level: 1, name: "Products" }).waitFor();
-    await page.getByRole("cell", { name: /Blue Jeans/ }).waitFor();
+      // Two stores: the login's redirect is the store choice.
+      await page.waitForURL(/\/portal\/select-store$/);
+      await page.getByRole("link", { name: /Second Shop/ }).waitFor();
+      await shot(page, "03-select-store");
+      assert.equal(await page.evaluate(() => Object.keys(localStorage).length), 0, "nothing in localStorage");
+      await page.getByRole("link", { name: /Portal Fashion/ }).click();
+      await page.waitForURL(new RegExp(`/${store.slug}/portal$`));
+      await page.getByRole("heading", { level: 1, name: "Products" }).waitFor();
+      await page.getByRole("cell", { name: /Blue Jeans/ }).waitFor();
 
-    // An image that cannot be downloaded: the error is explained in words, the API's message as detail.
-    await page.getByLabel("Product id").fill("broken");
-    await page.getByLabel("Image URL").fill("http://127.0.0.1:9/none.png");
-    await page.getByRole("button", { name: "Add product" }).click();
-    const failure = page.getByRole("alert").filter({ hasText: "We couldn't download the image" });
-    await failure.waitFor();
-    assert.match((await failure.textContent()) ?? "", /Details from the service: .+/);
+      // An image that cannot be downloaded: the error is explained in words, the API's message as detail.
+      await page.getByLabel("Product id").fill("broken");
+      await page.getByLabel("Image URL").fill("http://127.0.0.1:9/none.png");
+      await page.getByRole("button", { name: "Add product" }).click();
+      const failure = page.getByRole("alert").filter({ hasText: "We couldn't download the image" });
+      await failure.waitFor();
+      assert.match((await failure.textContent()) ?? "", /Details from the service: .+/);
 
-    // Add a product by URL.
-    await page.getByLabel("Product id").fill("red-dress");
-    await page.getByLabel("Image URL").fill(redUrl);
-    await page.getByLabel("Name", { exact: true }).fill("Red Dress");
-    await page.getByLabel("Category", { exact: true }).first().fill("clothes");
-    await page.getByLabel("Price").fill("80");
-    const [added] = await Promise.all([
-      page.waitForResponse((r) => r.url() === `${apiBase}/v1/products` && r.request().method() === "POST"),
-      page.getByRole("button", { name: "Add product" }).click(),
-    ]);
-    assert.equal(added.status(), 201, await added.text());
-    await page.getByRole("status").filter({ hasText: "Indexed red-dress" }).waitFor();
-    await page.getByRole("cell", { name: /Red Dress/ }).waitFor();
-    assert.equal(await page.locator(".notice.error").count(), 0, "the earlier error is gone");
+      // Add a product by URL.
+      await page.getByLabel("Product id").fill("red-dress");
+      await page.getByLabel("Image URL").fill(redUrl);
+      await page.getByLabel("Name", { exact: true }).fill("Red Dress");
+      await page.getByLabel("Category", { exact: true }).first().fill("clothes");
+      await page.getByLabel("Price").fill("80");
+      const [added] = await Promise.all([
+        page.waitForResponse((r) => r.url() === `${apiBase}/v1/products` && r.request().method() === "POST"),
+        page.getByRole("button", { name: "Add product" }).click(),
+      ]);
+      assert.equal(added.status(), 201, await added.text());
+      await page.getByRole("status").filter({ hasText: "Indexed red-dress" }).waitFor();
+      await page.getByRole("cell", { name: /Red Dress/ }).waitFor();
+      assert.equal(await page.locator(".notice.error").count(), 0, "the earlier error is gone");
 
-    // Bulk upload a CSV; the page polls the job until it completes (the test drives the job worker).
-    const csv = `product_id,image_url,name,category,price,tags\nyellow-top,${csvUrls.yellow},Yellow Top,clothes,25,summer|top\nblack-bag,${csvUrls.black},"Black Bag, leather",bags,120,\n`;
-    await page.getByLabel("Products file (CSV or JSON)").setInputFiles({ name: "products.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
-    await page.getByText("2 products ready.").waitFor();
-    const [bulk] = await Promise.all([
-      page.waitForResponse((r) => r.url() === `${apiBase}/v1/products/bulk`),
-      page.getByRole("button", { name: "Start upload" }).click(),
-    ]);
-    assert.equal(bulk.status(), 202, await bulk.text());
-    await t.workers.drain();
-    await page.getByText(/completed — 2 of 2 done \(2 indexed, 0 failed\)/).waitFor({ timeout: 20_000 });
-    await page.getByRole("cell", { name: /Black Bag, leather/ }).waitFor();
-    await shot(page, "04-products");
-    const stored = await t.ctx.database.db.selectFrom("products").select("product_id").where("store_id", "=", store.clientId).orderBy("product_id").execute();
-    assert.deepEqual(stored.map((p) => p.product_id), ["black-bag", "blue-jeans", "green-dress", "red-dress", "yellow-top"]);
+      // Bulk upload a CSV; the page polls the job until it completes (the test drives the job worker).
+      const csv = `product_id,image_url,name,category,price,tags\nyellow-top,${csvUrls.yellow},Yellow Top,clothes,25,summer|top\nblack-bag,${csvUrls.black},"Black Bag, leather",bags,120,\n`;
+      await page
+        .getByLabel("Products file (CSV or JSON)")
+        .setInputFiles({ name: "products.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+      await page.getByText("2 products ready.").waitFor();
+      const [bulk] = await Promise.all([
+        page.waitForResponse((r) => r.url() === `${apiBase}/v1/products/bulk`),
+        page.getByRole("button", { name: "Start upload" }).click(),
+      ]);
+      assert.equal(bulk.status(), 202, await bulk.text());
+      await t.workers.drain();
+      await page.getByText(/completed — 2 of 2 done \(2 indexed, 0 failed\)/).waitFor({ timeout: 20_000 });
+      await page.getByRole("cell", { name: /Black Bag, leather/ }).waitFor();
+      await shot(page, "04-products");
+      const stored = await t.ctx.database.db
+        .selectFrom("products")
+        .select("product_id")
+        .where("store_id", "=", store.clientId)
+        .orderBy("product_id")
+        .execute();
+      assert.deepEqual(
+        stored.map((p) => p.product_id),
+        ["black-bag", "blue-jeans", "green-dress", "red-dress", "yellow-top"],
+      );
 
-    // Search playground: a text search shows the new product first, with its score.
-    await openSection(page, "Search playground", "Search playground");
-    await page.getByLabel("Text query").fill("red dress");
-    const [searched] = await Promise.all([
-      page.waitForResponse((r) => r.url() === `${apiBase}/v1/search/text`),
-      page.getByRole("button", { name: "Search", exact: true }).click(),
-    ]);
-    assert.equal(searched.status(), 200, await searched.text());
-    const body = (await searched.json()) as { results: { product_id: string; similarity_score: number }[] };
-    assert.equal(body.results[0]!.product_id, "red-dress");
-    const top = page.getByRole("list", { name: "Search results" }).getByRole("listitem").first();
-    await top.waitFor();
-    assert.equal(await top.getAttribute("data-product-id"), "red-dress");
-    assert.match((await top.textContent()) ?? "", /Red Dress/);
-    assert.match((await top.textContent()) ?? "", new RegExp(`score ${body.results[0]!.similarity_score.toFixed(3).replace(".", "\\.")}`));
-    await shot(page, "05-playground");
+      // Search playground: a text search shows the new product first, with its score.
+      await openSection(page, "Search playground", "Search playground");
+      await page.getByLabel("Text query").fill("red dress");
+      const [searched] = await Promise.all([
+        page.waitForResponse((r) => r.url() === `${apiBase}/v1/search/text`),
+        page.getByRole("button", { name: "Search", exact: true }).click(),
+      ]);
+      assert.equal(searched.status(), 200, await searched.text());
+      const body = (await searched.json()) as { results: { product_id: string; similarity_score: number }[] };
+      assert.equal(body.results[0]!.product_id, "red-dress");
+      const top = page.getByRole("list", { name: "Search results" }).getByRole("listitem").first();
+      await top.waitFor();
+      assert.equal(await top.getAttribute("data-product-id"), "red-dress");
+      assert.match((await top.textContent()) ?? "", /Red Dress/);
+      assert.match(
+        (await top.textContent()) ?? "",
+        new RegExp(`score ${body.results[0]!.similarity_score.toFixed(3).replace(".", "\\.")}`),
+      );
+      await shot(page, "05-playground");
 
-    // Analytics: the playground's search is counted; the three charts are drawn.
-    await openSection(page, "Analytics", "Analytics");
-    await page.locator(".kpi").filter({ hasText: "Searches" }).locator(".kpi-value").filter({ hasText: /^[1-9]/ }).waitFor();
-    assert.equal(await page.locator("figure.chart svg[role=img]").count(), 2, "searches over time and funnel (no revenue yet)");
-    assert.match((await page.locator("figure.chart svg").first().getAttribute("aria-label")) ?? "", /Searches per day: 1 searches/);
-    await noErrorNotice(page, "analytics");
-    await shot(page, "06-analytics");
+      // Analytics: the playground's search is counted; the three charts are drawn.
+      await openSection(page, "Analytics", "Analytics");
+      await page
+        .locator(".kpi")
+        .filter({ hasText: "Searches" })
+        .locator(".kpi-value")
+        .filter({ hasText: /^[1-9]/ })
+        .waitFor();
+      assert.equal(await page.locator("figure.chart svg[role=img]").count(), 2, "searches over time and funnel (no revenue yet)");
+      assert.match((await page.locator("figure.chart svg").first().getAttribute("aria-label")) ?? "", /Searches per day: 1 searches/);
+      await noErrorNotice(page, "analytics");
+      await shot(page, "06-analytics");
 
-    // API keys.
-    await openSection(page, "API keys", "API keys");
-    await page.getByLabel("Name").fill("backend");
-    await page.getByRole("button", { name: "Create key" }).click();
-    await page.locator(".secret-value").filter({ hasText: /^sk_live_/ }).waitFor();
-    await page.getByRole("cell", { name: "backend" }).waitFor();
-    await noErrorNotice(page, "api keys");
-    await shot(page, "07-api-keys");
+      // API keys.
+      await openSection(page, "API keys", "API keys");
+      await page.getByLabel("Name").fill("backend");
+      await page.getByRole("button", { name: "Create key" }).click();
+      await page
+        .locator(".secret-value")
+        .filter({ hasText: /^sk_live_/ })
+        .waitFor();
+      await page.getByRole("cell", { name: "backend" }).waitFor();
+      await noErrorNotice(page, "api keys");
+      await shot(page, "07-api-keys");
 
-    // Widget keys with an allowed origin.
-    await openSection(page, "Widget keys", "Widget keys");
-    await page.getByLabel("Name").fill("shop front");
-    await page.getByLabel("Allowed origins").fill("https://shop.example.com");
-    await page.getByRole("button", { name: "Create widget key" }).click();
-    await page.locator(".secret-value").filter({ hasText: /^pk_live_/ }).waitFor();
-    await page.getByRole("cell", { name: "https://shop.example.com" }).waitFor();
-    await noErrorNotice(page, "widget keys");
-    await shot(page, "08-widget-keys");
+      // Widget keys with an allowed origin.
+      await openSection(page, "Widget keys", "Widget keys");
+      await page.getByLabel("Name").fill("shop front");
+      await page.getByLabel("Allowed origins").fill("https://shop.example.com");
+      await page.getByRole("button", { name: "Create widget key" }).click();
+      await page
+        .locator(".secret-value")
+        .filter({ hasText: /^pk_live_/ })
+        .waitFor();
+      await page.getByRole("cell", { name: "https://shop.example.com" }).waitFor();
+      await noErrorNotice(page, "widget keys");
+      await shot(page, "08-widget-keys");
 
-    // Webhooks with the delivery log (empty: nothing was indexed since the webhook was added).
-    await openSection(page, "Webhooks", "Webhooks");
-    await page.getByLabel("Endpoint URL").fill("https://hooks.example.com/shopsight");
-    await page.getByRole("button", { name: "Add webhook" }).click();
-    await page.getByText("https://hooks.example.com/shopsight").waitFor();
-    await page.getByRole("button", { name: "Delivery log" }).click();
-    await page.getByText("No deliveries yet.").waitFor();
-    await noErrorNotice(page, "webhooks");
-    await shot(page, "09-webhooks");
+      // Webhooks with the delivery log (empty: nothing was indexed since the webhook was added).
+      await openSection(page, "Webhooks", "Webhooks");
+      await page.getByLabel("Endpoint URL").fill("https://hooks.example.com/shopsight");
+      await page.getByRole("button", { name: "Add webhook" }).click();
+      await page.getByText("https://hooks.example.com/shopsight").waitFor();
+      await page.getByRole("button", { name: "Delivery log" }).click();
+      await page.getByText("No deliveries yet.").waitFor();
+      await noErrorNotice(page, "webhooks");
+      await shot(page, "09-webhooks");
 
-    // Team and invites.
-    await openSection(page, "Team", "Team");
-    await page.getByRole("cell", { name: store.email }).waitFor();
-    await page.getByLabel("E-mail").fill("new.colleague@example.com");
-    await page.getByRole("button", { name: "Send invite" }).click();
-    await page.getByRole("status").filter({ hasText: "new.colleague@example.com" }).waitFor();
-    await page.getByRole("cell", { name: "new.colleague@example.com" }).waitFor();
-    await noErrorNotice(page, "team");
-    await shot(page, "10-team");
+      // Team and invites.
+      await openSection(page, "Team", "Team");
+      await page.getByRole("cell", { name: store.email }).waitFor();
+      await page.getByLabel("E-mail").fill("new.colleague@example.com");
+      await page.getByRole("button", { name: "Send invite" }).click();
+      await page.getByRole("status").filter({ hasText: "new.colleague@example.com" }).waitFor();
+      await page.getByRole("cell", { name: "new.colleague@example.com" }).waitFor();
+      await noErrorNotice(page, "team");
+      await shot(page, "10-team");
 
-    // Two-factor authentication: on (it was enabled through the API).
-    await openSection(page, "Two-factor authentication", "Two-factor authentication");
-    await page.getByRole("heading", { name: "Two-factor authentication is on" }).waitFor();
-    await noErrorNotice(page, "security");
-    await shot(page, "11-two-factor-on");
+      // Two-factor authentication: on (it was enabled through the API).
+      await openSection(page, "Two-factor authentication", "Two-factor authentication");
+      await page.getByRole("heading", { name: "Two-factor authentication is on" }).waitFor();
+      await noErrorNotice(page, "security");
+      await shot(page, "11-two-factor-on");
 
-    // Billing: change plan through the local TEST MODE checkout opened in a new tab.
-    await openSection(page, "Billing", "Billing");
-    await page.getByRole("heading", { name: "Current plan: enterprise" }).waitFor();
-    await shot(page, "12-billing");
-    const [checkout] = await Promise.all([context.waitForEvent("page"), page.getByRole("button", { name: "Change to premium" }).click()]);
-    await checkout.waitForLoadState();
-    await checkout.getByText("TEST MODE").first().waitFor();
-    await checkout.getByRole("button", { name: "Complete purchase" }).click();
-    await checkout.getByRole("heading", { name: "Purchase complete" }).waitFor();
-    await checkout.close();
-    await page.getByRole("button", { name: "Refresh now" }).click();
-    await page.getByRole("heading", { name: "Current plan: premium" }).waitFor();
-    await page.getByRole("cell", { name: "premium" }).waitFor();
-    await shot(page, "13-billing-after-checkout");
+      // Billing: change plan through the local TEST MODE checkout opened in a new tab.
+      await openSection(page, "Billing", "Billing");
+      await page.getByRole("heading", { name: "Current plan: enterprise" }).waitFor();
+      await shot(page, "12-billing");
+      const [checkout] = await Promise.all([context.waitForEvent("page"), page.getByRole("button", { name: "Change to premium" }).click()]);
+      await checkout.waitForLoadState();
+      await checkout.getByText("TEST MODE").first().waitFor();
+      await checkout.getByRole("button", { name: "Complete purchase" }).click();
+      await checkout.getByRole("heading", { name: "Purchase complete" }).waitFor();
+      await checkout.close();
+      await page.getByRole("button", { name: "Refresh now" }).click();
+      await page.getByRole("heading", { name: "Current plan: premium" }).waitFor();
+      await page.getByRole("cell", { name: "premium" }).waitFor();
+      await shot(page, "13-billing-after-checkout");
 
-    // A sub-route opened directly (history fallback) keeps the session of the tab.
-    await page.goto(`${apiBase}/${store.slug}/portal/analytics`);
-    await page.getByRole("heading", { level: 1, name: "Analytics" }).waitFor();
-    await context.close();
-    assert.deepEqual(pageErrors, []);
-  });
+      // A sub-route opened directly (history fallback) keeps the session of the tab.
+      await page.goto(`${apiBase}/${store.slug}/portal/analytics`);
+      await page.getByRole("heading", { level: 1, name: "Analytics" }).waitFor();
+      await context.close();
+      assert.deepEqual(pageErrors, []);
+    },
+  );
 
   test("a new user sets up 2FA in the portal with the QR code", { timeout: 120_000 }, async () => {
     const fresh = await registerStore(t, { name: "QR Store" });
@@ -289,16 +342,25 @@ describeInChromium(SUITE, () => {
     await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
     const qr = page.getByRole("img", { name: "QR code for your authenticator app" });
     await qr.waitFor();
-    assert.equal(await qr.locator("svg path").count() > 0, true, "the QR code is drawn");
+    assert.equal((await qr.locator("svg path").count()) > 0, true, "the QR code is drawn");
     const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
     await shot(page, "14-two-factor-setup");
     await page.getByLabel("Code from the app").fill(authenticator.generate(secret));
     await page.getByRole("button", { name: "Turn on" }).click();
     await page.getByRole("heading", { name: "Two-factor authentication is on" }).waitFor();
-    const user = await t.ctx.database.db.selectFrom("users").select("totp_enabled").where("email", "=", fresh.email).executeTakeFirstOrThrow();
+    const user = await t.ctx.database.db
+      .selectFrom("users")
+      .select("totp_enabled")
+      .where("email", "=", fresh.email)
+      .executeTakeFirstOrThrow();
     assert.equal(Number(user.totp_enabled), 1);
     // The next login needs the code.
-    const login = await t.search.inject({ method: "POST", url: "/oauth/login", remoteAddress: freshIp(), payload: { email: fresh.email, password: fresh.password } });
+    const login = await t.search.inject({
+      method: "POST",
+      url: "/oauth/login",
+      remoteAddress: freshIp(),
+      payload: { email: fresh.email, password: fresh.password },
+    });
     assert.equal(login.json().error, "requires_2fa");
     await context.close();
     assert.deepEqual(pageErrors, []);

@@ -56,7 +56,10 @@ test("start-up prints where to go; GET / sends browsers to the portal and gives 
   assert.match(out, new RegExp(`API docs +http://localhost:${port}/docs`));
   assert.match(out, new RegExp(`Search API +http://localhost:${port}\\b`));
   assert.match(out, new RegExp(`Assistant API +http://localhost:${chatPort}\\b`));
-  const browser = await fetch(`http://127.0.0.1:${port}/`, { redirect: "manual", headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+  const browser = await fetch(`http://127.0.0.1:${port}/`, {
+    redirect: "manual",
+    headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
+  });
   assert.equal(browser.status, 302);
   assert.equal(browser.headers.get("location"), "/portal");
   const json = await fetch(`http://127.0.0.1:${port}/`);
@@ -108,7 +111,10 @@ test("the CLI creates a super admin who logs in with redirect /admin", async () 
 });
 
 test("the CLI sets a store's plan (self-hosting) without loading the model", async () => {
-  const set = runEntry("cli.ts", ["plan", "set", "--store", "e2e-shop", "--plan", "enterprise"], { DATA_DIR: dataDir, LOG_LEVEL: "silent" });
+  const set = runEntry("cli.ts", ["plan", "set", "--store", "e2e-shop", "--plan", "enterprise"], {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+  });
   assert.equal(await set.exited, 0, set.output());
   const line = JSON.parse(set.output().trim().split("\n").pop()!);
   assert.deepEqual([line.previous, line.current, line.changed], ["free", "enterprise", true]);

@@ -36,7 +36,16 @@ before(async () => {
   child = spawn("npm", ["start", "--silent"], {
     cwd: ROOT,
     detached: true, // its own process group, like a service manager's
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: dataDir, PORT: String(port), CHAT_PORT: String(chatPort), HOST: "127.0.0.1", LOG_LEVEL: "info", MODEL_DISABLED: "true" },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      CHAT_PORT: String(chatPort),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      MODEL_DISABLED: "true",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (d) => (output += d));
@@ -70,7 +79,7 @@ test("SIGTERM to the npm start process group stops it within 10 s although clien
   // A slow client: the request head and part of the body, the rest never sent.
   const stalled = net.connect(port, "127.0.0.1");
   await new Promise<void>((resolve) => stalled.once("connect", () => resolve()));
-  stalled.write("POST /register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{\"client_name\":");
+  stalled.write('POST /register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"client_name":');
   stalled.on("error", () => undefined);
   const stalledClosed = new Promise<void>((resolve) => stalled.once("close", () => resolve()));
 

@@ -15,7 +15,15 @@ import type { Browser, Page } from "playwright-core";
 import { createTestApp, type TestApp } from "../support/harness.js";
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../support/factories.js";
 import { solidImage, startImageHost, type ImageHost, type Started } from "../support/servers.js";
-import { describeInChromium, launchChromium, listenOnLoopback, recordConsoleErrors, screenshot, seedSolidProducts, servePages } from "../support/browser.js";
+import {
+  describeInChromium,
+  launchChromium,
+  listenOnLoopback,
+  recordConsoleErrors,
+  screenshot,
+  seedSolidProducts,
+  servePages,
+} from "../support/browser.js";
 import { historyWriter } from "../../src/search/search/history-writer.js";
 
 const CATALOGUE = [
@@ -72,12 +80,19 @@ describeInChromium(SUITE, () => {
     apiBase = await listenOnLoopback(t.search);
     images = await startImageHost();
     store = await registerStore(t);
-    await seedSolidProducts(t, images, store.clientId, CATALOGUE.map((p) => ({ id: p.id, hex: p.hex, metadata: { name: p.name, price: p.price, category: "clothes" } })));
+    await seedSolidProducts(
+      t,
+      images,
+      store.clientId,
+      CATALOGUE.map((p) => ({ id: p.id, hex: p.hex, metadata: { name: p.name, price: p.price, category: "clothes" } })),
+    );
     // The photo search's picture: the jeans' colour with other noise than the indexed image.
     bluePng = await solidImage(CATALOGUE.find((p) => p.id === "blue-jeans")!.hex, { seed: 99, size: 160 });
     token = await machineToken(t.search, store);
     // The shops exist before the key: the key is minted for the shop's exact origin (its port).
-    shop = await servePages((p) => (p === "/" ? shopPage(apiBase, key, "search") : p === "/checkout" ? shopPage(apiBase, key, "checkout") : undefined));
+    shop = await servePages((p) =>
+      p === "/" ? shopPage(apiBase, key, "search") : p === "/checkout" ? shopPage(apiBase, key, "checkout") : undefined,
+    );
     elsewhere = await servePages((p) => (p === "/" ? shopPage(apiBase, key, "search") : undefined));
     const minted = await fetch(`${apiBase}/v1/widget/keys`, {
       method: "POST",
@@ -107,101 +122,109 @@ describeInChromium(SUITE, () => {
   const isWidgetCall = (suffix: string) => (r: { url(): string; request(): { method(): string } }) =>
     r.url() === `${apiBase}/v1/widget/search/${suffix}` && r.request().method() === "POST";
 
-  test("a shopper on the allowed origin searches, opens a result, adds to cart; the purchase shows as attributed revenue", { timeout: 120_000 }, async () => {
-    const page = await newPage();
-    await page.goto(shop.url);
-    await page.waitForFunction(() => typeof (window as any).ServiceWidget?.mount === "function");
+  test(
+    "a shopper on the allowed origin searches, opens a result, adds to cart; the purchase shows as attributed revenue",
+    { timeout: 120_000 },
+    async () => {
+      const page = await newPage();
+      await page.goto(shop.url);
+      await page.waitForFunction(() => typeof (window as any).ServiceWidget?.mount === "function");
 
-    // Text search with the keyboard only: type into the labelled box, press Enter.
-    const box = page.getByLabel("Search products");
-    await box.focus();
-    await page.keyboard.type("red dress");
-    const [searchResponse] = await Promise.all([page.waitForResponse(isWidgetCall("text")), page.keyboard.press("Enter")]);
-    assert.equal(searchResponse.status(), 200);
-    const search = (await searchResponse.json()) as { search_id: string; results: { product_id: string }[] };
-    assert.equal(search.results[0]!.product_id, "red-dress");
-    await page.getByRole("status").filter({ hasText: "products found" }).waitFor();
-    const results = page.getByRole("list", { name: "Results" }).getByRole("listitem");
-    assert.equal(await results.count(), 4);
-    assert.equal(await results.first().locator(".ssw-name").textContent(), "Red Dress");
-    assert.match((await results.first().textContent()) ?? "", /€\s?80\.00|80\.00\s?€/);
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("type")), "search", "focus stays in the search box");
-    await screenshot(page, "widget-1-results");
+      // Text search with the keyboard only: type into the labelled box, press Enter.
+      const box = page.getByLabel("Search products");
+      await box.focus();
+      await page.keyboard.type("red dress");
+      const [searchResponse] = await Promise.all([page.waitForResponse(isWidgetCall("text")), page.keyboard.press("Enter")]);
+      assert.equal(searchResponse.status(), 200);
+      const search = (await searchResponse.json()) as { search_id: string; results: { product_id: string }[] };
+      assert.equal(search.results[0]!.product_id, "red-dress");
+      await page.getByRole("status").filter({ hasText: "products found" }).waitFor();
+      const results = page.getByRole("list", { name: "Results" }).getByRole("listitem");
+      assert.equal(await results.count(), 4);
+      assert.equal(await results.first().locator(".ssw-name").textContent(), "Red Dress");
+      assert.match((await results.first().textContent()) ?? "", /€\s?80\.00|80\.00\s?€/);
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("type")), "search", "focus stays in the search box");
+      await screenshot(page, "widget-1-results");
 
-    // Open the first result with the keyboard: the click is reported with the search_id.
-    const openFirst = results.first().getByRole("button", { name: "Red Dress", exact: true });
-    await openFirst.focus();
-    const [clickReport] = await Promise.all([page.waitForResponse(isWidgetCall("feedback")), page.keyboard.press("Enter")]);
-    assert.equal(clickReport.status(), 201, await clickReport.text());
-    const click = await clickReport.json();
-    assert.equal(click.action, "click");
-    assert.equal(click.search_id, search.search_id);
-    assert.equal(click.result_rank, 1);
+      // Open the first result with the keyboard: the click is reported with the search_id.
+      const openFirst = results.first().getByRole("button", { name: "Red Dress", exact: true });
+      await openFirst.focus();
+      const [clickReport] = await Promise.all([page.waitForResponse(isWidgetCall("feedback")), page.keyboard.press("Enter")]);
+      assert.equal(clickReport.status(), 201, await clickReport.text());
+      const click = await clickReport.json();
+      assert.equal(click.action, "click");
+      assert.equal(click.search_id, search.search_id);
+      assert.equal(click.result_rank, 1);
 
-    // Add to cart with the mouse: reported, and the shop's page hears the DOM event.
-    const [cartReport] = await Promise.all([
-      page.waitForResponse(isWidgetCall("feedback")),
-      page.getByRole("button", { name: "Add Red Dress to cart" }).click(),
-    ]);
-    assert.equal(cartReport.status(), 201, await cartReport.text());
-    assert.equal((await cartReport.json()).action, "add_to_cart");
-    await page.getByText("Cart: 1").waitFor();
-    await page.getByRole("status").filter({ hasText: "Added Red Dress to the cart." }).waitFor();
-    assert.deepEqual(await page.evaluate(() => (window as any).shopEvents), [
-      ["select", "red-dress", search.search_id],
-      ["cart", "red-dress", search.search_id],
-    ]);
-    const sid = await page.evaluate(() => localStorage.getItem("service-sid"));
-    assert.ok(sid && sid.length >= 16, `session id in localStorage: ${sid}`);
-    assert.equal(click.session_id, sid);
+      // Add to cart with the mouse: reported, and the shop's page hears the DOM event.
+      const [cartReport] = await Promise.all([
+        page.waitForResponse(isWidgetCall("feedback")),
+        page.getByRole("button", { name: "Add Red Dress to cart" }).click(),
+      ]);
+      assert.equal(cartReport.status(), 201, await cartReport.text());
+      assert.equal((await cartReport.json()).action, "add_to_cart");
+      await page.getByText("Cart: 1").waitFor();
+      await page.getByRole("status").filter({ hasText: "Added Red Dress to the cart." }).waitFor();
+      assert.deepEqual(await page.evaluate(() => (window as any).shopEvents), [
+        ["select", "red-dress", search.search_id],
+        ["cart", "red-dress", search.search_id],
+      ]);
+      const sid = await page.evaluate(() => localStorage.getItem("service-sid"));
+      assert.ok(sid && sid.length >= 16, `session id in localStorage: ${sid}`);
+      assert.equal(click.session_id, sid);
 
-    // Search with a photo: the file input is labelled; focus moves to the results heading.
-    const [photoResponse] = await Promise.all([
-      page.waitForResponse(isWidgetCall("upload")),
-      page.getByLabel("Search with a photo").setInputFiles({ name: "jeans.png", mimeType: "image/png", buffer: bluePng }),
-    ]);
-    assert.equal(photoResponse.status(), 200, await photoResponse.text());
-    const photoSearch = (await photoResponse.json()) as { search_id: string; results: { product_id: string }[] };
-    assert.ok(photoSearch.results.some((r) => r.product_id === "red-dress") && photoSearch.results.some((r) => r.product_id === "green-dress"));
-    await page.getByRole("status").filter({ hasText: "found for your photo" }).waitFor();
-    assert.equal(await results.first().locator(".ssw-name").textContent(), "Blue Jeans");
-    assert.equal(await page.evaluate(() => document.activeElement?.tagName), "H2", "focus moves to the results heading");
-    await screenshot(page, "widget-2-photo-search");
+      // Search with a photo: the file input is labelled; focus moves to the results heading.
+      const [photoResponse] = await Promise.all([
+        page.waitForResponse(isWidgetCall("upload")),
+        page.getByLabel("Search with a photo").setInputFiles({ name: "jeans.png", mimeType: "image/png", buffer: bluePng }),
+      ]);
+      assert.equal(photoResponse.status(), 200, await photoResponse.text());
+      const photoSearch = (await photoResponse.json()) as { search_id: string; results: { product_id: string }[] };
+      assert.ok(
+        photoSearch.results.some((r) => r.product_id === "red-dress") && photoSearch.results.some((r) => r.product_id === "green-dress"),
+      );
+      await page.getByRole("status").filter({ hasText: "found for your photo" }).waitFor();
+      assert.equal(await results.first().locator(".ssw-name").textContent(), "Blue Jeans");
+      assert.equal(await page.evaluate(() => document.activeElement?.tagName), "H2", "focus moves to the results heading");
+      await screenshot(page, "widget-2-photo-search");
 
-    // The order page of the same shop reports purchases. The red dress is attributed to the text
-    // search the shopper opened it from (the photo search showed it again, untouched); the green
-    // dress, never touched, to the last search that showed it.
-    await page.goto(`${shop.url}/checkout`);
-    await page.waitForFunction(() => typeof (window as any).ServiceWidget?.trackPurchase === "function");
-    const purchase = await page.evaluate(() =>
-      (window as any).ServiceWidget.trackPurchase("red-dress", { order_value: 80, currency: "EUR", quantity: 1 }),
-    );
-    assert.equal(purchase.action, "purchase");
-    assert.equal(purchase.search_id, search.search_id);
-    assert.equal(purchase.attributed, true);
-    assert.equal(purchase.session_id, sid);
-    const green = await page.evaluate(() =>
-      (window as any).ServiceWidget.trackPurchase("green-dress", { order_value: 95, currency: "EUR", quantity: 1 }),
-    );
-    assert.equal(green.search_id, photoSearch.search_id);
-    const unattributed = await page.evaluate(() =>
-      (window as any).ServiceWidget.trackPurchase("never-shown", { order_value: 5, currency: "EUR" }),
-    );
-    assert.equal(unattributed.attributed, false);
+      // The order page of the same shop reports purchases. The red dress is attributed to the text
+      // search the shopper opened it from (the photo search showed it again, untouched); the green
+      // dress, never touched, to the last search that showed it.
+      await page.goto(`${shop.url}/checkout`);
+      await page.waitForFunction(() => typeof (window as any).ServiceWidget?.trackPurchase === "function");
+      const purchase = await page.evaluate(() =>
+        (window as any).ServiceWidget.trackPurchase("red-dress", { order_value: 80, currency: "EUR", quantity: 1 }),
+      );
+      assert.equal(purchase.action, "purchase");
+      assert.equal(purchase.search_id, search.search_id);
+      assert.equal(purchase.attributed, true);
+      assert.equal(purchase.session_id, sid);
+      const green = await page.evaluate(() =>
+        (window as any).ServiceWidget.trackPurchase("green-dress", { order_value: 95, currency: "EUR", quantity: 1 }),
+      );
+      assert.equal(green.search_id, photoSearch.search_id);
+      const unattributed = await page.evaluate(() =>
+        (window as any).ServiceWidget.trackPurchase("never-shown", { order_value: 5, currency: "EUR" }),
+      );
+      assert.equal(unattributed.attributed, false);
 
-    const res = await fetch(`${apiBase}/v1/search/analytics?days=1`, { headers: bearer(token) });
-    assert.equal(res.status, 200);
-    const analytics = (await res.json()) as any;
-    assert.deepEqual(analytics.searches.by_source, { api: 0, widget: 2 });
-    assert.deepEqual(analytics.revenue, [{ currency: "EUR", total: 180, attributed: 175, unattributed: 5, from_widget: 180, purchases: 3 }]);
-    assert.equal(analytics.events.clicks, 1);
-    assert.equal(analytics.events.add_to_carts, 1);
-    assert.equal(analytics.click_through_rate, 0.5, "one of the two searches got a click");
-    assert.equal(analytics.add_to_cart_rate, 0.5);
-    assert.equal(analytics.conversion_rate, 1, "both searches led to a purchase");
-    assert.deepEqual(consoleErrors, [], "no console errors on the allowed origin");
-    await page.context().close();
-  });
+      const res = await fetch(`${apiBase}/v1/search/analytics?days=1`, { headers: bearer(token) });
+      assert.equal(res.status, 200);
+      const analytics = (await res.json()) as any;
+      assert.deepEqual(analytics.searches.by_source, { api: 0, widget: 2 });
+      assert.deepEqual(analytics.revenue, [
+        { currency: "EUR", total: 180, attributed: 175, unattributed: 5, from_widget: 180, purchases: 3 },
+      ]);
+      assert.equal(analytics.events.clicks, 1);
+      assert.equal(analytics.events.add_to_carts, 1);
+      assert.equal(analytics.click_through_rate, 0.5, "one of the two searches got a click");
+      assert.equal(analytics.add_to_cart_rate, 0.5);
+      assert.equal(analytics.conversion_rate, 1, "both searches led to a purchase");
+      assert.deepEqual(consoleErrors, [], "no console errors on the allowed origin");
+      await page.context().close();
+    },
+  );
 
   test("the same page on another origin gets 403 and the widget says search is unavailable", { timeout: 60_000 }, async () => {
     await historyWriter(t.ctx).flush(); // history rows are written after the reply
@@ -218,7 +241,11 @@ describeInChromium(SUITE, () => {
     cdp.on("Network.requestWillBeSent", (e) => sent.set(e.requestId, `${e.request.method} ${e.request.url}`));
     cdp.on("Network.responseReceivedExtraInfo", (e) => {
       const what = sent.get(e.requestId) ?? "";
-      seen.push({ what, status: e.statusCode, headers: Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k.toLowerCase(), String(v)])) });
+      seen.push({
+        what,
+        status: e.statusCode,
+        headers: Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k.toLowerCase(), String(v)])),
+      });
       if (what === `POST ${apiBase}/v1/widget/search/text`) sawPost();
     });
     await page.goto(elsewhere.url);

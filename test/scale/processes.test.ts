@@ -72,17 +72,28 @@ describeWithPostgresAndRedis("scale: api, all and worker processes over one Post
   /** Registers a store through the api process, verifies it from the mail, sets its plan, returns a machine token. */
   async function store(plan: "free" | "enterprise"): Promise<{ id: string; token: string }> {
     const email = `scale-${randomBytes(4).toString("hex")}@example.com`;
-    const reg = await call(ports.api, "POST", "/register", undefined, { client_name: `Scale ${email}`, email, password: "Scale-password-1" });
+    const reg = await call(ports.api, "POST", "/register", undefined, {
+      client_name: `Scale ${email}`,
+      email,
+      password: "Scale-password-1",
+    });
     assert.equal(reg.status, 201, JSON.stringify(reg.json));
     const outbox = path.join(dataDir, "outbox");
-    const mail = fs.readdirSync(outbox).map((f) => fs.readFileSync(path.join(outbox, f), "utf8")).find((m) => m.includes(`To: ${email}`));
+    const mail = fs
+      .readdirSync(outbox)
+      .map((f) => fs.readFileSync(path.join(outbox, f), "utf8"))
+      .find((m) => m.includes(`To: ${email}`));
     const verified = await call(ports.all, "GET", `/verify?token=${encodeURIComponent(verificationTokenIn(mail!))}`);
     assert.equal(verified.status, 200);
     await withPg((db) => db.query("UPDATE stores SET plan = $1 WHERE id = $2", [plan, verified.json.client_id]), databaseUrl);
     const grant = await fetch(`http://127.0.0.1:${ports.api}/oauth/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: verified.json.client_id, client_secret: verified.json.client_secret }),
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: verified.json.client_id,
+        client_secret: verified.json.client_secret,
+      }),
     });
     assert.equal(grant.status, 200);
     return { id: verified.json.client_id, token: ((await grant.json()) as { access_token: string }).access_token };
@@ -113,7 +124,10 @@ describeWithPostgresAndRedis("scale: api, all and worker processes over one Post
     const s = await store("enterprise");
     const colours = ["#d01010", "#10d010", "#1010d0", "#d0d010", "#10d0d0", "#d010d0"];
     const products = await Promise.all(
-      colours.map(async (hex, i) => ({ product_id: `bulk-${i}`, image_url: host.put(`/bulk-${i}.png`, await solidImage(hex, { seed: i + 1 })) })),
+      colours.map(async (hex, i) => ({
+        product_id: `bulk-${i}`,
+        image_url: host.put(`/bulk-${i}.png`, await solidImage(hex, { seed: i + 1 })),
+      })),
     );
     const submitted = await call(ports.api, "POST", "/v1/products/bulk", s.token, { products });
     assert.equal(submitted.status, 202, JSON.stringify(submitted.json));

@@ -36,7 +36,11 @@ describeWithPostgresAndRedis("scale: the chat across processes", () => {
 
   test("a turn streamed through one process is replayed by the other after Last-Event-ID", async () => {
     const shop = await chatShop(a);
-    await putPolicy(a, shop, "returns", { handle: "returns", title: "Returns", body_markdown: "Items can be returned within 30 days of delivery." });
+    await putPolicy(a, shop, "returns", {
+      handle: "returns",
+      title: "Returns",
+      body_markdown: "Items can be returned within 30 days of delivery.",
+    });
     const token = await anonymousSession(a, shop);
     const thread = await openThread(a, token);
     const streamed = await a.assistant.inject({
@@ -65,7 +69,12 @@ describeWithPostgresAndRedis("scale: the chat across processes", () => {
     assert.deepEqual(replayed.at(-1)!.data, events.at(-1)!.data);
 
     // Revoked through B, refused by A at once.
-    const revoke = await b.assistant.inject({ method: "POST", url: "/v1/sessions/revoke", headers: bearer(token), payload: { reason: "scale test" } });
+    const revoke = await b.assistant.inject({
+      method: "POST",
+      url: "/v1/sessions/revoke",
+      headers: bearer(token),
+      payload: { reason: "scale test" },
+    });
     assert.equal(revoke.statusCode, 204, revoke.body);
     const refused = await a.assistant.inject({ method: "GET", url: `/v1/chat/sessions/${thread}`, headers: bearer(token) });
     assert.equal(refused.statusCode, 401, refused.body);
@@ -80,7 +89,12 @@ describeWithPostgresAndRedis("scale: the chat across processes", () => {
       // A fresh session per turn: the per-session bound is not what is measured here.
       const token = await anonymousSession(t, shop);
       const thread = await openThread(t, token);
-      const res = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: thread, text: "help" } });
+      const res = await t.assistant.inject({
+        method: "POST",
+        url: "/v1/chat/messages",
+        headers: bearer(token),
+        payload: { thread_id: thread, text: "help" },
+      });
       statuses.push(res.statusCode);
       if (res.statusCode === 429) assert.equal(res.json().code, "RATE_LIMITED");
     }

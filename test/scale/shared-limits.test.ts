@@ -40,7 +40,12 @@ describeWithPostgresAndRedis("scale: limits shared across processes through Redi
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
       const p = i % 2 === 0 ? a : b;
-      const res = await p.search.inject({ method: "POST", url: "/oauth/login", remoteAddress: ip, payload: { email: store.email, password: store.password } });
+      const res = await p.search.inject({
+        method: "POST",
+        url: "/oauth/login",
+        remoteAddress: ip,
+        payload: { email: store.email, password: store.password },
+      });
       statuses.push(res.statusCode);
     }
     assert.deepEqual(statuses, [...Array(10).fill(200), 429]);
@@ -50,18 +55,33 @@ describeWithPostgresAndRedis("scale: limits shared across processes through Redi
     const store = await registerStore(a.asTestApp());
     for (let i = 0; i < 5; i++) {
       const p = i < 3 ? a : b;
-      const res = await p.search.inject({ method: "POST", url: "/oauth/login", remoteAddress: randomIp(), payload: { email: store.email, password: "Wrong-password-9" } });
+      const res = await p.search.inject({
+        method: "POST",
+        url: "/oauth/login",
+        remoteAddress: randomIp(),
+        payload: { email: store.email, password: "Wrong-password-9" },
+      });
       assert.equal(res.statusCode, 401);
     }
     for (const p of [a, b]) {
-      const res = await p.search.inject({ method: "POST", url: "/oauth/login", remoteAddress: randomIp(), payload: { email: store.email, password: store.password } });
+      const res = await p.search.inject({
+        method: "POST",
+        url: "/oauth/login",
+        remoteAddress: randomIp(),
+        payload: { email: store.email, password: store.password },
+      });
       assert.equal(res.statusCode, 429, res.body);
       assert.equal(res.json().error, "too_many_requests");
     }
   });
 
   test("a login without a password is refused with 400 validation_failed", async () => {
-    const res = await b.search.inject({ method: "POST", url: "/oauth/login", remoteAddress: randomIp(), payload: { email: "x@example.com" } });
+    const res = await b.search.inject({
+      method: "POST",
+      url: "/oauth/login",
+      remoteAddress: randomIp(),
+      payload: { email: "x@example.com" },
+    });
     assert.equal(res.statusCode, 400);
     assert.equal(res.json().error, "validation_failed");
   });

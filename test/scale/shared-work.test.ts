@@ -96,7 +96,11 @@ describeEachDialect("scale: two worker processes share one database", (dialect) 
       let body = "";
       req.on("data", (c) => (body += c));
       req.on("end", () => {
-        calls.push({ delivery: String(req.headers["x-webhook-delivery"]), body: JSON.parse(body), signed: req.headers["x-webhook-signature"] === signBody(SECRET, body) });
+        calls.push({
+          delivery: String(req.headers["x-webhook-delivery"]),
+          body: JSON.parse(body),
+          signed: req.headers["x-webhook-signature"] === signBody(SECRET, body),
+        });
         setTimeout(() => res.writeHead(200).end(), 15);
       });
     });
@@ -122,13 +126,21 @@ describeEachDialect("scale: two worker processes share one database", (dialect) 
       assert.ok(sentA > 0 && sentB > 0, `both dispatchers delivered (a ${sentA}, b ${sentB})`);
       assert.equal(calls.length, 28);
       assert.equal(new Set(calls.map((c) => c.delivery)).size, 28, "no delivery twice");
-      assert.ok(calls.every((c) => c.signed), "every body signed with the webhook's secret");
+      assert.ok(
+        calls.every((c) => c.signed),
+        "every body signed with the webhook's secret",
+      );
       const same = calls.filter((c) => c.body.data.product_id === "same").map((c) => c.body.data.n);
       assert.deepEqual(same, [0, 1, 2, 3], "one product's events in order");
-      const rows = await b.ctx.database.db.selectFrom("webhook_deliveries").select(["status", "attempts"]).where("store_id", "=", store.clientId).execute();
+      const rows = await b.ctx.database.db
+        .selectFrom("webhook_deliveries")
+        .select(["status", "attempts"])
+        .where("store_id", "=", store.clientId)
+        .execute();
       assert.ok(rows.length === 28 && rows.every((r) => r.status === "delivered" && r.attempts === 1));
       // Each process counts its own attempts; together they are the 28 deliveries.
-      const delivered = async (p: Peer) => sample(await p.ctx.metrics.render(), "shopsight_webhook_deliveries_total", 'outcome="delivered"');
+      const delivered = async (p: Peer) =>
+        sample(await p.ctx.metrics.render(), "shopsight_webhook_deliveries_total", 'outcome="delivered"');
       assert.equal((await delivered(a)) + (await delivered(b)), 28);
     } finally {
       server.closeAllConnections();
@@ -144,12 +156,18 @@ describeEachDialect("scale: two worker processes share one database", (dialect) 
     const revoked = await b.search.inject({ method: "GET", url: "/v1/products", headers: bearer(old) });
     assert.equal(revoked.statusCode, 401);
     const fresh = refreshed.json().access_token as string;
-    for (const p of [a, b]) assert.equal((await p.search.inject({ method: "GET", url: "/v1/products", headers: bearer(fresh) })).statusCode, 200);
+    for (const p of [a, b])
+      assert.equal((await p.search.inject({ method: "GET", url: "/v1/products", headers: bearer(fresh) })).statusCode, 200);
   });
 
   test("an API key revoked through one process is refused by the other at once", async () => {
     const owner = await loginToken(a.search, store.email, store.password);
-    const created = await a.search.inject({ method: "POST", url: "/v1/security/api-keys", headers: bearer(owner), payload: { name: "k", scopes: { products: ["read"] } } });
+    const created = await a.search.inject({
+      method: "POST",
+      url: "/v1/security/api-keys",
+      headers: bearer(owner),
+      payload: { name: "k", scopes: { products: ["read"] } },
+    });
     assert.equal(created.statusCode, 201, created.body);
     const { key, id } = created.json() as { key: string; id: string };
     assert.equal((await b.search.inject({ method: "GET", url: "/v1/products", headers: bearer(key) })).statusCode, 200);

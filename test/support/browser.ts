@@ -37,7 +37,14 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
   });
 }
 
@@ -79,7 +86,11 @@ export async function servePages(
  * Collects the page's console errors into `into`; with `pageErrors`, uncaught script errors too.
  * `ignore` drops lines expected on purpose (e.g. Chromium's "Failed to load resource" for refused calls).
  */
-export function recordConsoleErrors(page: Page, into: string[], options: { ignore?: (text: string) => boolean; pageErrors?: boolean } = {}): void {
+export function recordConsoleErrors(
+  page: Page,
+  into: string[],
+  options: { ignore?: (text: string) => boolean; pageErrors?: boolean } = {},
+): void {
   page.on("console", (m) => {
     if (m.type() === "error" && !options.ignore?.(m.text())) into.push(m.text());
   });
@@ -102,6 +113,11 @@ export async function seedSolidProducts(t: TestApp, images: ImageHost, storeId: 
     const png = await solidImage(p.hex, { seed: i + 1, size: 160 });
     const image = await t.ctx.images.fromBytes(png);
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    await service.write(storeId, { productId: p.id, imageUrl: images.put(`/${p.id}.png`, png), metadata: p.metadata, embedded: { image, vector: vector! } });
+    await service.write(storeId, {
+      productId: p.id,
+      imageUrl: images.put(`/${p.id}.png`, png),
+      metadata: p.metadata,
+      embedded: { image, vector: vector! },
+    });
   }
 }

@@ -20,14 +20,24 @@ export interface ChatShop {
 export async function chatShop(t: TestApp, plan: "free" | "basic" | "premium" | "enterprise" = "enterprise"): Promise<ChatShop> {
   const store = await registerStore(t, { plan });
   const owner = await loginToken(t.search, store.email, store.password);
-  const res = await t.assistant.inject({ method: "POST", url: "/v1/admin/public-keys", headers: bearer(owner), payload: { name: "widget" } });
+  const res = await t.assistant.inject({
+    method: "POST",
+    url: "/v1/admin/public-keys",
+    headers: bearer(owner),
+    payload: { name: "widget" },
+  });
   assert.equal(res.statusCode, 201, res.body);
   return { store, storeId: store.clientId, owner, publicKey: (res.json() as { key: string }).key };
 }
 
 /** An anonymous shopper session of the shop (locale "en"). */
 export async function anonymousSession(t: TestApp, shop: ChatShop): Promise<string> {
-  const res = await t.assistant.inject({ method: "POST", url: "/v1/sessions/anonymous", remoteAddress: freshIp(), payload: { store_public_key: shop.publicKey, locale: "en" } });
+  const res = await t.assistant.inject({
+    method: "POST",
+    url: "/v1/sessions/anonymous",
+    remoteAddress: freshIp(),
+    payload: { store_public_key: shop.publicKey, locale: "en" },
+  });
   assert.equal(res.statusCode, 200, res.body);
   return (res.json() as { session_token: string }).session_token;
 }
@@ -38,7 +48,12 @@ const exchangeSecrets = new WeakMap<ChatShop, string>();
 export async function customerSession(t: TestApp, shop: ChatShop, customerId: string): Promise<string> {
   let secret = exchangeSecrets.get(shop);
   if (!secret) {
-    const res = await t.assistant.inject({ method: "POST", url: "/v1/admin/exchange-secret", headers: bearer(shop.owner), payload: { reason: "chat tests" } });
+    const res = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/admin/exchange-secret",
+      headers: bearer(shop.owner),
+      payload: { reason: "chat tests" },
+    });
     assert.equal(res.statusCode, 201, res.body);
     secret = (res.json() as { secret: string }).secret;
     exchangeSecrets.set(shop, secret);
@@ -82,7 +97,11 @@ export async function putPolicy(t: TestApp, shop: ChatShop, conceptId: string, p
   assert.ok(res.statusCode === 200 || res.statusCode === 201, res.body);
 }
 
-export async function putSettings(t: TestApp, shop: ChatShop, settings: { currency: string; support_contact: Record<string, string> | null }): Promise<void> {
+export async function putSettings(
+  t: TestApp,
+  shop: ChatShop,
+  settings: { currency: string; support_contact: Record<string, string> | null },
+): Promise<void> {
   const res = await t.assistant.inject({ method: "PUT", url: "/v1/admin/settings", headers: bearer(shop.owner), payload: settings });
   assert.ok(res.statusCode === 200 || res.statusCode === 201, res.body);
 }
@@ -137,7 +156,9 @@ export interface SseEvent {
  */
 export function parseSse(body: string): SseEvent[] {
   const out: SseEvent[] = [];
-  const parser = createSseParser((e) => out.push({ id: Number(e.id), event: e.event, data: JSON.parse(e.data) as Record<string, unknown> }));
+  const parser = createSseParser((e) =>
+    out.push({ id: Number(e.id), event: e.event, data: JSON.parse(e.data) as Record<string, unknown> }),
+  );
   parser.push(body);
   parser.end();
   return out;

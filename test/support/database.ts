@@ -16,8 +16,7 @@ import { testEnv } from "./env.js";
 export type DialectName = "sqlite" | "postgres";
 
 /** The project's tiny test model, generated once per machine into the temp folder. */
-export const testModelDir = (): Promise<string> =>
-  ensureTestModel(path.join(os.tmpdir(), `shopsight-test-model-v${TEST_MODEL_VERSION}`));
+export const testModelDir = (): Promise<string> => ensureTestModel(path.join(os.tmpdir(), `shopsight-test-model-v${TEST_MODEL_VERSION}`));
 
 /**
  * Runs `fn` with one connection to `connectionString` (default TEST_DATABASE_URL: create and drop

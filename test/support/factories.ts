@@ -56,7 +56,13 @@ export function verificationTokenFor(t: TestApp, email: string): string {
  */
 export async function registerStore(
   t: TestApp,
-  overrides: { name?: string; email?: string; password?: string; verify?: boolean; plan?: "free" | "basic" | "premium" | "enterprise" } = {},
+  overrides: {
+    name?: string;
+    email?: string;
+    password?: string;
+    verify?: boolean;
+    plan?: "free" | "basic" | "premium" | "enterprise";
+  } = {},
 ): Promise<RegisteredStore> {
   counter += 1;
   const name = overrides.name ?? `Store ${counter} ${Math.random().toString(36).slice(2, 6)}`;
@@ -68,7 +74,11 @@ export async function registerStore(
   if (overrides.verify === false) return { clientId: client_id, clientSecret: "", slug, email, password };
   const verify = await t.search.inject({ method: "GET", url: `/verify?token=${encodeURIComponent(verificationTokenFor(t, email))}` });
   assert.equal(verify.statusCode, 200, verify.body);
-  await t.ctx.database.db.updateTable("stores").set({ plan: overrides.plan ?? "enterprise" }).where("id", "=", client_id).execute();
+  await t.ctx.database.db
+    .updateTable("stores")
+    .set({ plan: overrides.plan ?? "enterprise" })
+    .where("id", "=", client_id)
+    .execute();
   return { clientId: client_id, clientSecret: (verify.json() as { client_secret: string }).client_secret, slug, email, password };
 }
 
@@ -92,7 +102,7 @@ let ipCounter = 0;
 /** A fresh loopback-range address, so per-IP throttles of one test don't leak into another. */
 export const freshIp = (): string => {
   ipCounter += 1;
-  return `127.0.${(ipCounter >> 8) & 255}.${(ipCounter & 255) || 1}`;
+  return `127.0.${(ipCounter >> 8) & 255}.${ipCounter & 255 || 1}`;
 };
 
 export async function loginToken(app: App, email: string, password: string, totp_code?: string): Promise<string> {

@@ -75,7 +75,11 @@ export async function createApiKey(
     method: "POST",
     url: "/v1/security/api-keys",
     headers: bearer(token),
-    payload: { name: extra.name ?? `key ${unique()}`, scopes, ...(extra.expires_in_days ? { expires_in_days: extra.expires_in_days } : {}) },
+    payload: {
+      name: extra.name ?? `key ${unique()}`,
+      scopes,
+      ...(extra.expires_in_days ? { expires_in_days: extra.expires_in_days } : {}),
+    },
   });
   assert.equal(res.statusCode, 201, res.body);
   return { id: res.json().id as string, key: res.json().key as string };

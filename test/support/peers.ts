@@ -87,7 +87,11 @@ export function describeWithPostgresAndRedis(name: string, fn: () => void): void
       throw new Error(`CI run without ${missing.join(" and ")}: this suite cannot run`);
     });
   } else {
-    describe(`${name} [postgres+redis]`, { skip: `${missing.join(" and ")} not set: start PostgreSQL 15 and Redis (see .ci/run) to run this suite` }, () => {});
+    describe(
+      `${name} [postgres+redis]`,
+      { skip: `${missing.join(" and ")} not set: start PostgreSQL 15 and Redis (see .ci/run) to run this suite` },
+      () => {},
+    );
   }
 }
 

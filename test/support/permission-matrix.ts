@@ -64,7 +64,8 @@ function judge(expect: Outcome, route: GatedRoute, viaKey: boolean, status: numb
   const error = body?.error as string | undefined;
   if (expect === "allowed") {
     if (status === 401) return `expected allowed, got 401 ${error}`;
-    if (status === 400 && error === "validation_failed") return `payload did not validate (fix the matrix entry): ${JSON.stringify(body.details)}`;
+    if (status === 400 && error === "validation_failed")
+      return `payload did not validate (fix the matrix entry): ${JSON.stringify(body.details)}`;
     if (status === 403 && (error === "missing_permission" || error === "forbidden" || error === "ip_not_allowed")) {
       return `expected allowed, got 403 ${error} ${JSON.stringify(body.details)}`;
     }
@@ -108,14 +109,22 @@ export async function checkPermissionMatrix(t: TestApp, s: StoreWithRoles, route
       const roleCase = (role: Role): Case => ({
         principal: role,
         token: s.members[role].token,
-        expect: route.ownerOnly ? (role === "owner" ? "allowed" : "refused") : ROLE_PERMISSIONS[role].includes(permission) ? "allowed" : "refused",
+        expect: route.ownerOnly
+          ? role === "owner"
+            ? "allowed"
+            : "refused"
+          : ROLE_PERMISSIONS[role].includes(permission)
+            ? "allowed"
+            : "refused",
         viaKey: false,
       });
       const cases: Case[] = [
         ...ROLES.map(roleCase),
         { principal: "custom", token: custom.token, expect: route.ownerOnly ? "refused" : "allowed", viaKey: false },
         { principal: "machine", token: s.machine, expect: route.ownerOnly ? "refused" : "allowed", viaKey: false },
-        ...(only ? [{ principal: "key:only", token: only.key, expect: (route.ownerOnly ? "refused" : "allowed") as Outcome, viaKey: true }] : []),
+        ...(only
+          ? [{ principal: "key:only", token: only.key, expect: (route.ownerOnly ? "refused" : "allowed") as Outcome, viaKey: true }]
+          : []),
         { principal: "key:rest", token: rest.key, expect: "refused", viaKey: true },
       ];
       for (const c of cases) {

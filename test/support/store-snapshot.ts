@@ -7,7 +7,9 @@ import type { TestApp } from "./harness.js";
 export async function tablesWithStoreId(t: TestApp): Promise<string[]> {
   const db = t.ctx.database.db as unknown as Kysely<any>;
   if (t.ctx.database.dialect === "sqlite") {
-    const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`.execute(db);
+    const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`.execute(
+      db,
+    );
     const out: string[] = [];
     for (const { name } of tables.rows) {
       const cols = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${name})`.execute(db);
@@ -23,7 +25,9 @@ export async function tablesWithStoreId(t: TestApp): Promise<string[]> {
 
 /** JSON of a row with binary columns as base64 and bigints as strings. */
 const stable = (value: unknown) =>
-  JSON.stringify(value, (_k, v) => (Buffer.isBuffer(v) || v instanceof Uint8Array ? Buffer.from(v).toString("base64") : typeof v === "bigint" ? String(v) : v));
+  JSON.stringify(value, (_k, v) =>
+    Buffer.isBuffer(v) || v instanceof Uint8Array ? Buffer.from(v).toString("base64") : typeof v === "bigint" ? String(v) : v,
+  );
 
 /**
  * The store's rows in `tables`; with `accounts`, also its row in `stores` and the `users` rows of

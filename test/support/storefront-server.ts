@@ -72,7 +72,9 @@ export interface StorefrontServer {
 
 const PAGE_SIZE_DEFAULT = 250;
 
-export async function startStorefront(opts: { token?: string; shop?: { name: string; currency: string }; pageSize?: number } = {}): Promise<StorefrontServer> {
+export async function startStorefront(
+  opts: { token?: string; shop?: { name: string; currency: string }; pageSize?: number } = {},
+): Promise<StorefrontServer> {
   const pending = new Set<http.ServerResponse>();
   const state: Omit<StorefrontServer, "url" | "count" | "reset" | "close"> = {
     token: opts.token ?? "shpat_test_0123456789abcdef",
@@ -104,7 +106,13 @@ export async function startStorefront(opts: { token?: string; shop?: { name: str
     status: p.status ?? "active",
     published_at: p.published === false ? null : "2025-01-01T00:00:00Z",
     options: p.options ?? [],
-    variants: p.variants.map((v) => ({ id: v.id, sku: v.sku ?? null, option1: v.option1 ?? null, option2: v.option2 ?? null, price: v.price })),
+    variants: p.variants.map((v) => ({
+      id: v.id,
+      sku: v.sku ?? null,
+      option1: v.option1 ?? null,
+      option2: v.option2 ?? null,
+      price: v.price,
+    })),
     image: { src: `https://cdn.example/${p.handle}.jpg` },
   });
 
@@ -131,7 +139,15 @@ export async function startStorefront(opts: { token?: string; shop?: { name: str
         const page = Number(url.searchParams.get("page") ?? "1");
         const limit = Number(url.searchParams.get("limit") ?? "30");
         const list = state.products.filter(published).slice((page - 1) * limit, page * limit);
-        return send(res, 200, { products: list.map((p) => ({ ...adminProduct(p), tags: (p.tags ?? "").split(",").map((t) => t.trim()).filter(Boolean) })) });
+        return send(res, 200, {
+          products: list.map((p) => ({
+            ...adminProduct(p),
+            tags: (p.tags ?? "")
+              .split(",")
+              .map((t) => t.trim())
+              .filter(Boolean),
+          })),
+        });
       }
       const js = /^\/products\/([^/]+)\.js$/.exec(path);
       if (req.method === "GET" && js) {
@@ -144,7 +160,8 @@ export async function startStorefront(opts: { token?: string; shop?: { name: str
 
       // --- admin API
       const a = path.slice("/admin/api/2024-07".length);
-      if (req.method === "GET" && a === "/shop.json") return send(res, 200, { shop: { name: state.shop.name, currency: state.shop.currency, id: 1 } });
+      if (req.method === "GET" && a === "/shop.json")
+        return send(res, 200, { shop: { name: state.shop.name, currency: state.shop.currency, id: 1 } });
       if (req.method === "GET" && a === "/products.json") {
         let list = state.products;
         if (url.searchParams.get("published_status") === "published") list = list.filter((p) => p.published !== false);
@@ -183,13 +200,17 @@ export async function startStorefront(opts: { token?: string; shop?: { name: str
       }
       if (req.method === "GET" && a === "/orders.json") {
         const customer = url.searchParams.get("customer_id");
-        return send(res, 200, { orders: state.orders.filter((o) => o.customer_id === customer).map((o) => ({ ...o, customer: { id: o.customer_id } })) });
+        return send(res, 200, {
+          orders: state.orders.filter((o) => o.customer_id === customer).map((o) => ({ ...o, customer: { id: o.customer_id } })),
+        });
       }
       const order = /^\/orders\/(\d+)\.json$/.exec(a);
       if (req.method === "GET" && order) {
         const o = state.orders.find((x) => String(x.id) === order[1]);
         if (!o) return send(res, 404, { errors: "Not Found" });
-        return send(res, 200, { order: { ...o, customer: { id: Number.isNaN(Number(o.customer_id)) ? o.customer_id : Number(o.customer_id) } } });
+        return send(res, 200, {
+          order: { ...o, customer: { id: Number.isNaN(Number(o.customer_id)) ? o.customer_id : Number(o.customer_id) } },
+        });
       }
       if (req.method === "POST" && a === "/draft_orders.json") {
         const id = nextId++;
@@ -229,7 +250,12 @@ export async function startStorefront(opts: { token?: string; shop?: { name: str
 }
 
 /** A product with one tracked variant. */
-export function fakeProduct(id: number, title: string, price: string, extra: Partial<FakeProduct> & { available?: number; sku?: string; color?: string; size?: string } = {}): FakeProduct {
+export function fakeProduct(
+  id: number,
+  title: string,
+  price: string,
+  extra: Partial<FakeProduct> & { available?: number; sku?: string; color?: string; size?: string } = {},
+): FakeProduct {
   const { available, sku, color, size, ...rest } = extra;
   const options = [...(color ? [{ name: "Color", values: [color] }] : []), ...(size ? [{ name: "Size", values: [size] }] : [])];
   return {

@@ -133,7 +133,8 @@ function el(tag, attrs, ...children) {
   for (const [name, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
     if (name === "text") node.textContent = String(value);
-    else if (name === "html") node.innerHTML = value; // only ever output of renderMarkdown/escapeHtml
+    else if (name === "html")
+      node.innerHTML = value; // only ever output of renderMarkdown/escapeHtml
     else node.setAttribute(name, value === true ? "" : String(value));
   }
   for (const child of children) if (child) node.append(child);
@@ -239,13 +240,28 @@ export class CommerceAiChat extends HTMLElement {
   _build() {
     const style = el("style", { text: STYLE });
     this._title = el("h2", { id: "cac-title" });
-    this._log = el("div", { class: "log", part: "log", role: "log", "aria-live": "polite", "aria-relevant": "additions", "aria-labelledby": "cac-title", tabindex: "0" });
+    this._log = el("div", {
+      class: "log",
+      part: "log",
+      role: "log",
+      "aria-live": "polite",
+      "aria-relevant": "additions",
+      "aria-labelledby": "cac-title",
+      tabindex: "0",
+    });
     this._welcome = el("div", { class: "msg assistant welcome" });
     this._log.append(this._welcome);
     this._draft = el("div", { class: "draft", "aria-hidden": "true", hidden: true });
     this._status = el("div", { class: "status", role: "status", "aria-live": "polite" });
     this._label = el("label", { for: "cac-input", class: "visually-hidden" });
-    this._input = el("input", { id: "cac-input", part: "input", type: "text", autocomplete: "off", maxlength: String(MAX_TEXT), enterkeyhint: "send" });
+    this._input = el("input", {
+      id: "cac-input",
+      part: "input",
+      type: "text",
+      autocomplete: "off",
+      maxlength: String(MAX_TEXT),
+      enterkeyhint: "send",
+    });
     this._send = el("button", { type: "submit", class: "primary", part: "send" });
     this._form = el("form", { part: "form" }, this._label, this._input, this._send);
     this._form.addEventListener("submit", (event) => {
@@ -256,7 +272,15 @@ export class CommerceAiChat extends HTMLElement {
       this._input.focus();
       void this.send(text);
     });
-    this._panel = el("section", { class: "panel", part: "panel", "aria-labelledby": "cac-title" }, el("header", {}, this._title), this._log, this._draft, this._status, this._form);
+    this._panel = el(
+      "section",
+      { class: "panel", part: "panel", "aria-labelledby": "cac-title" },
+      el("header", {}, this._title),
+      this._log,
+      this._draft,
+      this._status,
+      this._form,
+    );
     this._root.append(style, this._panel);
     this._applyStrings();
   }
@@ -370,7 +394,10 @@ export class CommerceAiChat extends HTMLElement {
 
   async _ensureSession() {
     if (this._sessionValid()) return;
-    const minted = await this._json("POST", "/v1/sessions/anonymous", { auth: false, body: { store_public_key: this.publicKey, locale: this.locale } });
+    const minted = await this._json("POST", "/v1/sessions/anonymous", {
+      auth: false,
+      body: { store_public_key: this.publicKey, locale: this.locale },
+    });
     this._state = { token: minted.session_token, expiresAt: Date.now() + Number(minted.expires_in || 0) * 1000 };
     this._save();
   }
@@ -442,7 +469,9 @@ export class CommerceAiChat extends HTMLElement {
   // --- sending ---------------------------------------------------------------------------------
   /** Sends a message as the shopper (also usable from the page: element.send("…")). */
   async send(text, { echo = true } = {}) {
-    const clean = String(text || "").trim().slice(0, MAX_TEXT);
+    const clean = String(text || "")
+      .trim()
+      .slice(0, MAX_TEXT);
     if (!clean || this._busy) return;
     if (!this._state) this._state = this._load();
     if (echo) this._userMessage(clean);
@@ -590,7 +619,7 @@ export class CommerceAiChat extends HTMLElement {
         if (event.id !== undefined && event.id !== null) this._state.lastEventId = String(event.id);
         if (name === "message.completed") {
           this._save();
-          const data = typeof event.data === "string" ? JSON.parse(event.data) : event.data ?? event.payload;
+          const data = typeof event.data === "string" ? JSON.parse(event.data) : (event.data ?? event.payload);
           this._renderTurn(normaliseTurn(data), { text });
           return true;
         }
@@ -665,7 +694,14 @@ export class CommerceAiChat extends HTMLElement {
       const key = `${c.concept_id}@${c.concept_version}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      list.append(el("li", { text: c.title || c.handle || c.concept_id, "data-concept-id": c.concept_id, "data-handle": c.handle, "data-version": c.concept_version }));
+      list.append(
+        el("li", {
+          text: c.title || c.handle || c.concept_id,
+          "data-concept-id": c.concept_id,
+          "data-handle": c.handle,
+          "data-version": c.concept_version,
+        }),
+      );
     }
     const id = `cac-src-${Math.random().toString(36).slice(2, 9)}`;
     node.append(el("div", { class: "sources", role: "group", "aria-labelledby": id }, el("h3", { id, text: this.t.sources }), list));
@@ -690,10 +726,18 @@ export class CommerceAiChat extends HTMLElement {
       const item = el("li", { class: "card", "data-product-id": p.product_id });
       if (isHttpUrl(p.image_url)) item.append(el("img", { src: p.image_url, alt: "", loading: "lazy", referrerpolicy: "no-referrer" }));
       const title = String(p.title || p.product_id || "");
-      item.append(isHttpUrl(p.url) ? el("a", { class: "title", href: p.url, target: "_blank", rel: "noopener noreferrer", text: title }) : el("span", { class: "title", text: title }));
+      item.append(
+        isHttpUrl(p.url)
+          ? el("a", { class: "title", href: p.url, target: "_blank", rel: "noopener noreferrer", text: title })
+          : el("span", { class: "title", text: title }),
+      );
       // The number is shown only when it was read live during this turn (spec: price_state).
       const formatted = p.price_state === "live" && p.price && typeof p.price === "object" ? this._formatPrice(p.price) : null;
-      item.append(formatted ? el("p", { class: "price", "data-price-state": "live", text: formatted }) : el("p", { class: "price unavailable", "data-price-state": String(p.price_state || "unavailable"), text: t.priceUnavailable }));
+      item.append(
+        formatted
+          ? el("p", { class: "price", "data-price-state": "live", text: formatted })
+          : el("p", { class: "price unavailable", "data-price-state": String(p.price_state || "unavailable"), text: t.priceUnavailable }),
+      );
       const state = p.availability_state === "live" && p.availability && p.availability.state;
       if (state) item.append(el("p", { class: "stock", text: t.stock[state] || t.stock.unknown }));
       list.append(item);
@@ -715,7 +759,14 @@ export class CommerceAiChat extends HTMLElement {
       list.append(el("li", {}, document.createTextNode(`${t.email}: `), el("a", { href: `mailto:${contact.email}`, text: contact.email })));
     }
     if (typeof contact.phone === "string" && contact.phone) {
-      list.append(el("li", {}, document.createTextNode(`${t.phone}: `), el("a", { href: `tel:${contact.phone.replace(/[^\d+]/g, "")}`, text: contact.phone })));
+      list.append(
+        el(
+          "li",
+          {},
+          document.createTextNode(`${t.phone}: `),
+          el("a", { href: `tel:${contact.phone.replace(/[^\d+]/g, "")}`, text: contact.phone }),
+        ),
+      );
     }
     if (isHttpUrl(contact.url)) {
       list.append(el("li", {}, el("a", { href: contact.url, target: "_blank", rel: "noopener noreferrer", text: t.supportPage })));
@@ -763,11 +814,14 @@ export class CommerceAiChat extends HTMLElement {
     this._setBusy(true);
     const t = this.t;
     try {
-      const result = await this._json("POST", `/v1/chat/actions/${kind}`, { body: { thread_id: this._state.threadId, intent_id: intent.intent_id } });
+      const result = await this._json("POST", `/v1/chat/actions/${kind}`, {
+        body: { thread_id: this._state.threadId, intent_id: intent.intent_id },
+      });
       box.dataset.state = kind === "confirm" ? "confirmed" : "cancelled";
       const node = this._bubble("assistant", t.assistant);
       node.dataset.outcome = kind === "confirm" ? "action_completed" : "action_cancelled";
-      const message = result && typeof result.response_markdown === "string" ? result.response_markdown : kind === "confirm" ? t.confirmed : t.cancelled;
+      const message =
+        result && typeof result.response_markdown === "string" ? result.response_markdown : kind === "confirm" ? t.confirmed : t.cancelled;
       node.append(el("div", { class: "md", html: renderMarkdown(message) }));
       this._append(node);
       if (kind === "confirm") {

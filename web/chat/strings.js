@@ -24,7 +24,15 @@ export const STRINGS = {
     cancelled: "Cancelled. Nothing was changed.",
     confirmationExpired: "That confirmation is no longer valid. Here is a fresh one.",
     actions: { add_to_cart: "Add to cart", start_return: "Start a return" },
-    args: { product_id: "Product", product: "Product", title: "Product", quantity: "Quantity", order_id: "Order", variant_id: "Variant", reason: "Reason" },
+    args: {
+      product_id: "Product",
+      product: "Product",
+      title: "Product",
+      quantity: "Quantity",
+      order_id: "Order",
+      variant_id: "Variant",
+      reason: "Reason",
+    },
     handoffContact: "Our support team can help you further:",
     handoffNoContact: "A member of our team will take over. Please contact the shop's support.",
     email: "Email",
@@ -52,7 +60,12 @@ export const STRINGS = {
     sources: "Quellen",
     products: "Produkte",
     priceUnavailable: "Preis nicht verfügbar",
-    stock: { in_stock: "Auf Lager", low_stock: "Nur noch wenige verfügbar", out_of_stock: "Nicht auf Lager", unknown: "Verfügbarkeit unbekannt" },
+    stock: {
+      in_stock: "Auf Lager",
+      low_stock: "Nur noch wenige verfügbar",
+      out_of_stock: "Nicht auf Lager",
+      unknown: "Verfügbarkeit unbekannt",
+    },
     confirmTitle: "Bitte bestätigen",
     confirm: "Bestätigen",
     cancel: "Abbrechen",
@@ -60,7 +73,15 @@ export const STRINGS = {
     cancelled: "Abgebrochen. Es wurde nichts geändert.",
     confirmationExpired: "Diese Bestätigung ist nicht mehr gültig. Hier ist eine neue.",
     actions: { add_to_cart: "In den Warenkorb legen", start_return: "Rücksendung starten" },
-    args: { product_id: "Produkt", product: "Produkt", title: "Produkt", quantity: "Menge", order_id: "Bestellung", variant_id: "Variante", reason: "Grund" },
+    args: {
+      product_id: "Produkt",
+      product: "Produkt",
+      title: "Produkt",
+      quantity: "Menge",
+      order_id: "Bestellung",
+      variant_id: "Variante",
+      reason: "Grund",
+    },
     handoffContact: "Unser Kundenservice hilft Ihnen gerne weiter:",
     handoffNoContact: "Ein Mitarbeiter übernimmt. Bitte wenden Sie sich an den Kundenservice des Shops.",
     email: "E-Mail",
@@ -68,7 +89,8 @@ export const STRINGS = {
     supportPage: "Hilfeseite",
     hours: "Erreichbarkeit",
     temporaryFailure: "Der Assistent ist vorübergehend nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.",
-    rateLimited: (seconds) => `Gerade sind es zu viele Nachrichten. Bitte versuchen Sie es in ${seconds} ${seconds === 1 ? "Sekunde" : "Sekunden"} erneut.`,
+    rateLimited: (seconds) =>
+      `Gerade sind es zu viele Nachrichten. Bitte versuchen Sie es in ${seconds} ${seconds === 1 ? "Sekunde" : "Sekunden"} erneut.`,
     rateLimitedNoTime: "Gerade sind es zu viele Nachrichten. Bitte versuchen Sie es gleich erneut.",
     retry: "Erneut versuchen",
     connectionLost: "Die Verbindung wurde unterbrochen, bevor die Antwort ankam.",
@@ -80,6 +102,8 @@ export const STRINGS = {
 
 /** The strings for a BCP 47 tag (primary language subtag; English when unknown). */
 export function stringsFor(locale) {
-  const language = String(locale || "en").toLowerCase().split(/[-_]/)[0];
+  const language = String(locale || "en")
+    .toLowerCase()
+    .split(/[-_]/)[0];
   return Object.prototype.hasOwnProperty.call(STRINGS, language) ? STRINGS[language] : STRINGS.en;
 }

@@ -81,7 +81,11 @@
     if (window.crypto && typeof window.crypto.randomUUID === "function") return window.crypto.randomUUID();
     var bytes = new Uint8Array(16);
     window.crypto.getRandomValues(bytes);
-    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+    return Array.prototype.map
+      .call(bytes, function (b) {
+        return (b + 256).toString(16).slice(1);
+      })
+      .join("");
   }
 
   /** The shopper's session id, created on first use. */
@@ -117,12 +121,20 @@
       if (engaged || !oldEngaged) map[id] = { s: searchId, t: now, e: engaged ? 1 : 0 };
     });
     var entries = Object.keys(map)
-      .map(function (id) { return [id, map[id]]; })
-      .filter(function (e) { return e[1] && typeof e[1].s === "string" && now - e[1].t < ATTRIBUTION_TTL_MS; })
-      .sort(function (a, b) { return b[1].t - a[1].t; })
+      .map(function (id) {
+        return [id, map[id]];
+      })
+      .filter(function (e) {
+        return e[1] && typeof e[1].s === "string" && now - e[1].t < ATTRIBUTION_TTL_MS;
+      })
+      .sort(function (a, b) {
+        return b[1].t - a[1].t;
+      })
       .slice(0, ATTRIBUTION_MAX);
     var out = {};
-    entries.forEach(function (e) { out[e[0]] = e[1]; });
+    entries.forEach(function (e) {
+      out[e[0]] = e[1];
+    });
     setItem(ATTRIBUTION_KEY, JSON.stringify(out));
   }
 
@@ -153,11 +165,16 @@
       body: isForm ? body : JSON.stringify(body),
     }).then(
       function (res) {
-        return res.json().catch(function () { return null; }).then(function (data) {
-          if (res.ok) return data;
-          var retry = Number(res.headers.get("Retry-After")) || null;
-          throw WidgetError(res.status, data && data.error, (data && data.message) || "HTTP " + res.status, retry);
-        });
+        return res
+          .json()
+          .catch(function () {
+            return null;
+          })
+          .then(function (data) {
+            if (res.ok) return data;
+            var retry = Number(res.headers.get("Retry-After")) || null;
+            throw WidgetError(res.status, data && data.error, (data && data.message) || "HTTP " + res.status, retry);
+          });
       },
       function () {
         // The browser hides refused cross-origin answers (e.g. 403 for an origin not on the key's list).
@@ -227,7 +244,9 @@
       else if (k === "className") node.className = attrs[k];
       else if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) node.setAttribute(k, attrs[k] === true ? "" : attrs[k]);
     });
-    (children || []).forEach(function (c) { if (c) node.appendChild(c); });
+    (children || []).forEach(function (c) {
+      if (c) node.appendChild(c);
+    });
     return node;
   }
 
@@ -258,7 +277,14 @@
       el("label", { for: id + "-q", text: "Search products" }),
       el("div", { className: "ssw-row" }, [query, el("button", { type: "submit", text: "Search" })]),
     ]);
-    var urlInput = el("input", { id: id + "-url", type: "url", name: "image_url", placeholder: "https://…", maxlength: "2048", required: true });
+    var urlInput = el("input", {
+      id: id + "-url",
+      type: "url",
+      name: "image_url",
+      placeholder: "https://…",
+      maxlength: "2048",
+      required: true,
+    });
     var urlForm = el("form", { className: "ssw-url-form", "aria-label": "Search by image address" }, [
       el("label", { for: id + "-url", text: "Search by image URL" }),
       el("div", { className: "ssw-row" }, [urlInput, el("button", { type: "submit", className: "ssw-secondary", text: "Find similar" })]),
@@ -301,10 +327,12 @@
     function track(action, result) {
       if (!current) return Promise.resolve(null);
       remember(current.search_id, [result.product_id], true);
-      return postFeedback(cfg, { search_id: current.search_id, result_product_id: result.product_id, action: action }).catch(function (err) {
-        if (window.console) console.warn("ServiceWidget: feedback not recorded:", err.message);
-        return null;
-      });
+      return postFeedback(cfg, { search_id: current.search_id, result_product_id: result.product_id, action: action }).catch(
+        function (err) {
+          if (window.console) console.warn("ServiceWidget: feedback not recorded:", err.message);
+          return null;
+        },
+      );
     }
 
     function renderItem(result, index) {
@@ -327,29 +355,54 @@
         // A link leaves the page: give the click report a moment to go out first.
         if (href && event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey && !event.defaultPrevented) {
           event.preventDefault();
-          var go = function () { location.href = href; };
-          Promise.race([sent, new Promise(function (r) { setTimeout(r, NAVIGATION_WAIT_MS); })]).then(go, go);
+          var go = function () {
+            location.href = href;
+          };
+          Promise.race([
+            sent,
+            new Promise(function (r) {
+              setTimeout(r, NAVIGATION_WAIT_MS);
+            }),
+          ]).then(go, go);
         }
       });
       var price = typeof meta.price === "number" ? (priceFormat ? priceFormat.format(meta.price) : meta.price.toFixed(2)) : null;
       var cart = el("button", { type: "button", className: "ssw-cart", "aria-label": "Add " + name + " to cart", text: "Add to cart" });
       cart.addEventListener("click", function () {
         track("add_to_cart", result);
-        emit("addtocart", { product_id: detail.product_id, search_id: detail.search_id, metadata: meta, image_url: result.image_url, quantity: 1 }, options.onAddToCart);
+        emit(
+          "addtocart",
+          { product_id: detail.product_id, search_id: detail.search_id, metadata: meta, image_url: result.image_url, quantity: 1 },
+          options.onAddToCart,
+        );
         status.textContent = "Added " + name + " to the cart.";
       });
-      return el("li", { className: "ssw-item" }, [product, price !== null ? el("span", { className: "ssw-price", text: price }) : null, cart]);
+      return el("li", { className: "ssw-item" }, [
+        product,
+        price !== null ? el("span", { className: "ssw-price", text: price }) : null,
+        cart,
+      ]);
     }
 
     function render(response, label, moveFocus) {
       current = response;
       list.textContent = "";
-      response.results.forEach(function (r, i) { list.appendChild(renderItem(r, i)); });
-      remember(response.search_id, response.results.map(function (r) { return r.product_id; }), false);
+      response.results.forEach(function (r, i) {
+        list.appendChild(renderItem(r, i));
+      });
+      remember(
+        response.search_id,
+        response.results.map(function (r) {
+          return r.product_id;
+        }),
+        false,
+      );
       heading.hidden = false;
       heading.textContent = response.count === 0 ? "No results" : "Results";
       status.textContent =
-        response.count === 0 ? "No products found for " + label + "." : response.count + (response.count === 1 ? " product" : " products") + " found for " + label + ".";
+        response.count === 0
+          ? "No products found for " + label + "."
+          : response.count + (response.count === 1 ? " product" : " products") + " found for " + label + ".";
       if (moveFocus) heading.focus();
     }
 
@@ -429,7 +482,8 @@
    */
   function trackPurchase(productId, details) {
     details = details || {};
-    if (typeof productId !== "string" || productId === "") return Promise.reject(new Error("ServiceWidget.trackPurchase: a product id is required"));
+    if (typeof productId !== "string" || productId === "")
+      return Promise.reject(new Error("ServiceWidget.trackPurchase: a product id is required"));
     var cfg;
     try {
       cfg = resolveConfig(details.key ? details : undefined);

@@ -5,11 +5,27 @@ import type { LiveFact, ProductCard } from "../storefront/types.js";
 import { checkReply, type Seen } from "./check.js";
 
 const citation = (concept: string) => ({ handle: concept, concept_id: concept, concept_version: 2, title: concept });
-const card = (id: string, title: string, amount: number, currency: string, state: "in_stock" | "low_stock" | "out_of_stock", quantity?: number): [ProductCard, LiveFact[]] => {
+const card = (
+  id: string,
+  title: string,
+  amount: number,
+  currency: string,
+  state: "in_stock" | "low_stock" | "out_of_stock",
+  quantity?: number,
+): [ProductCard, LiveFact[]] => {
   const read_at = "2026-03-02T09:00:00.000Z";
   const availability = quantity === undefined ? { state } : { state, quantity };
   return [
-    { product_id: id, title, image_url: null, url: null, price_state: "live", price: { amount_minor: amount, currency }, availability_state: "live", availability },
+    {
+      product_id: id,
+      title,
+      image_url: null,
+      url: null,
+      price_state: "live",
+      price: { amount_minor: amount, currency },
+      availability_state: "live",
+      availability,
+    },
     [
       { source: "shopsight_catalog", product_id: id, field: "price", value: { amount_minor: amount, currency }, read_at },
       { source: "shopsight_catalog", product_id: id, field: "availability", value: availability, read_at },
@@ -20,7 +36,10 @@ const card = (id: string, title: string, amount: number, currency: string, state
 function seen(products: Array<[ProductCard, LiveFact[]]>): Seen {
   return {
     passages: new Map([
-      ["P1", { citation: citation("returns"), text: "Sie können Artikel innerhalb von 30 Tagen zurückgeben. Die Rücksendung ist kostenlos." }],
+      [
+        "P1",
+        { citation: citation("returns"), text: "Sie können Artikel innerhalb von 30 Tagen zurückgeben. Die Rücksendung ist kostenlos." },
+      ],
       ["P2", { citation: citation("shipping"), text: "Standard shipping costs €4.95; orders over €50 ship free." }],
       ["P3", { citation: citation("shipping"), text: "Express shipping costs €9.95." }],
     ]),
@@ -35,7 +54,10 @@ const boots = card("prd_boots", "Moab 3 Hiking Boots", 12999, "CAD", "out_of_sto
 test("citations: in order of first mention, one per concept version; markers removed; unknown ids refused", () => {
   const r = checkReply("Standard is €4.95 [P2], express €9.95 [P3; P2]. Returns: 30 Tage [P1].", seen([]), "en");
   assert.ok(r.ok);
-  assert.deepEqual(r.citations.map((c) => c.concept_id), ["shipping", "returns"]);
+  assert.deepEqual(
+    r.citations.map((c) => c.concept_id),
+    ["shipping", "returns"],
+  );
   assert.equal(r.text, "Standard is €4.95, express €9.95. Returns: 30 Tage.");
   assert.deepEqual(checkReply("Returns within 30 days [P1, P9].", seen([]), "en"), { ok: false, reason: "citation_not_retrieved:P9" });
   assert.deepEqual(checkReply("[P1]", seen([]), "en"), { ok: false, reason: "empty" });
@@ -44,8 +66,14 @@ test("citations: in order of first mention, one per concept version; markers rem
 test("products: named by their title (numbers in a title are sources); live price and quantity allowed, others refused", () => {
   const ok = checkReply("The Sony WH-1000XM5 Headphones cost €349.00 — only 3 left.", seen([sony, boots]), "en");
   assert.ok(ok.ok);
-  assert.deepEqual(ok.products.map((p) => p.product_id), ["prd_sony"]);
-  assert.deepEqual(checkReply("The Sony WH-1000XM5 Headphones cost €299.00.", seen([sony]), "en"), { ok: false, reason: "number_not_in_sources:299" });
+  assert.deepEqual(
+    ok.products.map((p) => p.product_id),
+    ["prd_sony"],
+  );
+  assert.deepEqual(checkReply("The Sony WH-1000XM5 Headphones cost €299.00.", seen([sony]), "en"), {
+    ok: false,
+    reason: "number_not_in_sources:299",
+  });
   // Right amount, wrong currency.
   const usd = checkReply("The Sony WH-1000XM5 Headphones cost $349.00.", seen([sony]), "en");
   assert.equal(usd.ok, false);
@@ -60,7 +88,10 @@ test("products: named by their title (numbers in a title are sources); live pric
   assert.equal(de.ok && de.text, "Die Sony WH-1000XM5 Headphones kosten €349.00.", "a live price is written as the chat formats it");
   const cad = checkReply("The Moab 3 Hiking Boots are $129.99; shipping is €4.95 [P2].", seen([boots]), "en");
   assert.equal(cad.ok && cad.text, "The Moab 3 Hiking Boots are CA$129.99; shipping is €4.95.");
-  assert.equal(checkReply("1. Standard: €4.95 [P2]\n2. Express: €9.95 [P3]\n3. Sony WH-1000XM5 Headphones (prd_sony)", seen([sony]), "en").ok, true);
+  assert.equal(
+    checkReply("1. Standard: €4.95 [P2]\n2. Express: €9.95 [P3]\n3. Sony WH-1000XM5 Headphones (prd_sony)", seen([sony]), "en").ok,
+    true,
+  );
 });
 
 test("stock words must match a named product's live availability (en and de)", () => {
@@ -73,9 +104,15 @@ test("stock words must match a named product's live availability (en and de)", (
 
 test("promises, links, claimed actions and ungrounded text are refused", () => {
   assert.equal(checkReply("Die Rücksendung ist kostenlos [P1].", seen([]), "de").ok, true);
-  assert.deepEqual(checkReply("Rücksendung innerhalb von 30 Tagen, garantiert [P1].", seen([]), "de"), { ok: false, reason: "promise_not_in_sources:garantiert" });
+  assert.deepEqual(checkReply("Rücksendung innerhalb von 30 Tagen, garantiert [P1].", seen([]), "de"), {
+    ok: false,
+    reason: "promise_not_in_sources:garantiert",
+  });
   assert.deepEqual(checkReply("Details: www.evil.test [P1]", seen([]), "en"), { ok: false, reason: "link_not_allowed" });
-  assert.deepEqual(checkReply("Ich habe die Sony WH-1000XM5 Headphones in den Warenkorb gelegt.", seen([sony]), "de"), { ok: false, reason: "claims_action" });
+  assert.deepEqual(checkReply("Ich habe die Sony WH-1000XM5 Headphones in den Warenkorb gelegt.", seen([sony]), "de"), {
+    ok: false,
+    reason: "claims_action",
+  });
   assert.deepEqual(checkReply("Your refund has been processed.", seen([]), "en"), { ok: false, reason: "claims_action" });
   assert.deepEqual(checkReply("Happy to help!", seen([sony]), "en"), { ok: false, reason: "ungrounded" });
 });

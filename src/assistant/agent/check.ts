@@ -38,7 +38,8 @@ export type ReplyCheck = { ok: true; text: string; citations: Citation[]; produc
 /** "[P1]", "[P1, P3]", "[p2; P4]". */
 const MARKER = /\[\s*(P\d+(?:\s*[,;]\s*P\d+)*)\s*\]/gi;
 /** A money figure as written: "$49.9", "CA$129.99", "€ 4,95", "49,90 €", "12 EUR", "20 dollars". */
-const MONEY_TEXT = /(?:\b[A-Z]{1,2})?\$\s?\d+(?:[.,]\d+)*|[€£¥]\s?\d+(?:[.,]\d+)*|\b(?:EUR|USD|GBP|CHF)\s?\d+(?:[.,]\d+)*|\d+(?:[.,]\d+)*\s?(?:[$€£]|\b(?:EUR|USD|GBP|CHF|euros?|dollars?)\b)/gi;
+const MONEY_TEXT =
+  /(?:\b[A-Z]{1,2})?\$\s?\d+(?:[.,]\d+)*|[€£¥]\s?\d+(?:[.,]\d+)*|\b(?:EUR|USD|GBP|CHF)\s?\d+(?:[.,]\d+)*|\d+(?:[.,]\d+)*\s?(?:[$€£]|\b(?:EUR|USD|GBP|CHF|euros?|dollars?)\b)/gi;
 const LINK = /\]\(|\bhttps?:\/\/|\bwww\.|\bmailto:|\btel:|<\s*[a-z/!]/i;
 const ACTION_CLAIMS: RegExp[] = [
   /\b(?:i|we)(?:'ve|\s+have|\s+just)?\s+(?:added|put|placed|ordered|started|initiated|opened|processed|issued|refunded|cancel+ed|booked)\b/i,
@@ -49,7 +50,10 @@ const ACTION_CLAIMS: RegExp[] = [
 ];
 /** Stock phrases, most specific first (each match is cut out before the next pattern runs). */
 const STOCK_PHRASES: Array<[RegExp, StockState[]]> = [
-  [/\b(?:out\s+of\s+stock|sold\s+out|not\s+in\s+stock|no\s+longer\s+in\s+stock)\b|\bnicht\s+(?:auf\s+lager|vorrätig|lieferbar)|\bausverkauft\b|\bvergriffen\b/giu, ["out_of_stock"]],
+  [
+    /\b(?:out\s+of\s+stock|sold\s+out|not\s+in\s+stock|no\s+longer\s+in\s+stock)\b|\bnicht\s+(?:auf\s+lager|vorrätig|lieferbar)|\bausverkauft\b|\bvergriffen\b/giu,
+    ["out_of_stock"],
+  ],
   [/\blow\s+(?:on\s+)?stock\b|\bonly\s+(?:a\s+few|\w+)\s+left\b|\bnur\s+noch\s+(?:wenige|\w+)\b/giu, ["low_stock"]],
   [/\bin\s+stock\b|\bauf\s+lager\b|\bvorrätig\b|\blieferbar\b/giu, ["in_stock", "low_stock"]],
 ];
@@ -106,7 +110,10 @@ export function checkReply(raw: string, seen: Seen, lang: ChatLang): ReplyCheck 
   if (cited.length === 0 && products.length === 0) return { ok: false, reason: "ungrounded" };
   const facts = products.flatMap((p) => seen.facts.get(p.product_id) ?? []);
   const prices = facts.map((f) => f.value).filter(isMoney);
-  const liveNumbers = [...prices.map(major), ...facts.flatMap((f) => (!isMoney(f.value) && f.value.quantity !== undefined ? [f.value.quantity] : []))];
+  const liveNumbers = [
+    ...prices.map(major),
+    ...facts.flatMap((f) => (!isMoney(f.value) && f.value.quantity !== undefined ? [f.value.quantity] : [])),
+  ];
 
   // Ordered-list numbers ("1. …") are layout, not claims.
   const claims = text.replace(/^[ \t]*\d{1,2}[.)][ \t]+/gm, "");
@@ -114,7 +121,8 @@ export function checkReply(raw: string, seen: Seen, lang: ChatLang): ReplyCheck 
   if (!phrasing.ok) return { ok: false, reason: phrasing.reason ?? "phrasing" };
 
   const passageMoney = citedTexts.flatMap(moneyOf);
-  const livePrice = (q: Extract<Quantity, { kind: "money" }>): Money | undefined => prices.find((p) => same(major(p), majorOfQuantity(q)) && sameCurrency(q, p.currency));
+  const livePrice = (q: Extract<Quantity, { kind: "money" }>): Money | undefined =>
+    prices.find((p) => same(major(p), majorOfQuantity(q)) && sameCurrency(q, p.currency));
   for (const q of moneyOf(claims)) {
     const quoted = passageMoney.some((p) => p.currency === q.currency && same(majorOfQuantity(p), majorOfQuantity(q)));
     if (!livePrice(q) && !quoted) return { ok: false, reason: `money_not_in_sources:${q.text}` };

@@ -73,7 +73,10 @@ function echoCall(call: ReceivedToolCall, i: number): LlmToolCall {
   return {
     id: typeof call?.id === "string" && call.id ? call.id : `call_${i}`,
     type: "function",
-    function: { name: typeof call?.function?.name === "string" ? call.function.name : "", arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}) },
+    function: {
+      name: typeof call?.function?.name === "string" ? call.function.name : "",
+      arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}),
+    },
   };
 }
 
@@ -98,7 +101,11 @@ class LlmAgent implements TurnAgent {
         const remaining = AGENT_BUDGET_MS - (performance.now() - started);
         if (remaining <= 0) return { fallback: "budget_exhausted" };
         const last = rounds >= maxRounds;
-        const res = await chatCompletion(this.ctx, { messages, tools: TOOL_DEFINITIONS, tool_choice: last ? "none" : "auto", temperature: 0, max_tokens: 600 }, remaining);
+        const res = await chatCompletion(
+          this.ctx,
+          { messages, tools: TOOL_DEFINITIONS, tool_choice: last ? "none" : "auto", temperature: 0, max_tokens: 600 },
+          remaining,
+        );
         if (!res.ok) return { fallback: `llm_${res.reason}` };
         const requested: ReceivedToolCall[] = res.message.tool_calls ?? [];
         if (requested.length === 0) {
@@ -112,7 +119,9 @@ class LlmAgent implements TurnAgent {
         messages.push({ role: "assistant", content: res.message.content, tool_calls: echoed });
         for (const [i, call] of requested.entries()) {
           const out: ToolOutcome =
-            i < MAX_CALLS_PER_ROUND ? await tools.run(call) : { ok: false, content: JSON.stringify({ error: `At most ${MAX_CALLS_PER_ROUND} tool calls per response.` }) };
+            i < MAX_CALLS_PER_ROUND
+              ? await tools.run(call)
+              : { ok: false, content: JSON.stringify({ error: `At most ${MAX_CALLS_PER_ROUND} tool calls per response.` }) };
           calls.push({ name: echoed[i]!.function.name.slice(0, 64), ok: out.ok });
           if (out.proposal) return { reply: await this.proposal(t, tools, out.proposal.product, out.proposal.quantity) };
           if (tools.conflict) return { fallback: "policy_conflict" };
@@ -121,7 +130,12 @@ class LlmAgent implements TurnAgent {
       }
     };
     const result = await run();
-    await t.emit(AGENT_EVENT, { accepted: "reply" in result, reason: "reply" in result ? null : result.fallback, rounds, tool_calls: calls });
+    await t.emit(AGENT_EVENT, {
+      accepted: "reply" in result,
+      reason: "reply" in result ? null : result.fallback,
+      rounds,
+      tool_calls: calls,
+    });
     return "reply" in result ? result.reply : null;
   }
 
@@ -132,7 +146,11 @@ class LlmAgent implements TurnAgent {
   }
 
   /** The model's checked text, then one line per named product (price and stock from live facts). */
-  private answer(t: TurnTools, tools: AgentTools, checked: { text: string; citations: TurnReply["answer"]["citations"]; products: ProductCard[] }): TurnReply {
+  private answer(
+    t: TurnTools,
+    tools: AgentTools,
+    checked: { text: string; citations: TurnReply["answer"]["citations"]; products: ProductCard[] },
+  ): TurnReply {
     const facts = checked.products.flatMap((p) => tools.facts.get(p.product_id) ?? []);
     const lines = productLines(checked.products, facts, t.lang);
     return {

@@ -36,8 +36,14 @@ export const TOOL_DEFINITIONS = [
     type: "function",
     function: {
       name: "search_policies",
-      description: "Search the store's published policies (shipping, returns, payment, warranty …). Returns passages with ids P1, P2 … to cite.",
-      parameters: { type: "object", properties: { query: stringParam("A self-contained question or keywords") }, required: ["query"], additionalProperties: false },
+      description:
+        "Search the store's published policies (shipping, returns, payment, warranty …). Returns passages with ids P1, P2 … to cite.",
+      parameters: {
+        type: "object",
+        properties: { query: stringParam("A self-contained question or keywords") },
+        required: ["query"],
+        additionalProperties: false,
+      },
     },
   },
   {
@@ -45,7 +51,12 @@ export const TOOL_DEFINITIONS = [
     function: {
       name: "search_catalogue",
       description: "Search the store's catalogue. Returns products with their live price and stock.",
-      parameters: { type: "object", properties: { query: stringParam("What the shopper is looking for") }, required: ["query"], additionalProperties: false },
+      parameters: {
+        type: "object",
+        properties: { query: stringParam("What the shopper is looking for") },
+        required: ["query"],
+        additionalProperties: false,
+      },
     },
   },
   {
@@ -53,7 +64,12 @@ export const TOOL_DEFINITIONS = [
     function: {
       name: "read_product",
       description: "Read one product's live price and stock again. Only ids returned by search_catalogue in this conversation.",
-      parameters: { type: "object", properties: { product_id: stringParam("The product_id from search_catalogue") }, required: ["product_id"], additionalProperties: false },
+      parameters: {
+        type: "object",
+        properties: { product_id: stringParam("The product_id from search_catalogue") },
+        required: ["product_id"],
+        additionalProperties: false,
+      },
     },
   },
   {
@@ -157,7 +173,10 @@ export class AgentTools implements Seen {
     });
     if (result.kind === "conflict") {
       this.conflict = true;
-      return { ok: true, content: JSON.stringify({ result: "conflict", note: "Two published policies disagree; the store's team answers this." }) };
+      return {
+        ok: true,
+        content: JSON.stringify({ result: "conflict", note: "Two published policies disagree; the store's team answers this." }),
+      };
     }
     if (result.kind === "no_evidence") {
       return { ok: true, content: JSON.stringify({ result: "no_evidence", note: "No published policy covers this." }) };
@@ -177,7 +196,12 @@ export class AgentTools implements Seen {
 
   private async search(query: string): Promise<CatalogSearchResult> {
     const found = await this.t.gateway.search(this.t.handle.session.storeId, { q: query, limit: MAX_PRODUCT_CARDS });
-    await this.t.emit(EVENT.productsRead, { count: found.products.length, source: found.source, live_facts: found.live_facts.length, warnings: found.warnings });
+    await this.t.emit(EVENT.productsRead, {
+      count: found.products.length,
+      source: found.source,
+      live_facts: found.live_facts.length,
+      warnings: found.warnings,
+    });
     this.catalogSource = found.source;
     return found;
   }
@@ -208,7 +232,10 @@ export class AgentTools implements Seen {
   private seenProduct(args: Record<string, unknown>): ProductCard | string {
     const id = text(args, "product_id");
     if (!id) return `"product_id" must be a product_id returned by search_catalogue.`;
-    return this.products.get(id) ?? `Unknown product_id "${id.slice(0, 64)}": use a product_id returned by search_catalogue in this conversation.`;
+    return (
+      this.products.get(id) ??
+      `Unknown product_id "${id.slice(0, 64)}": use a product_id returned by search_catalogue in this conversation.`
+    );
   }
 
   private async readProduct(args: Record<string, unknown>): Promise<ToolOutcome> {

@@ -28,7 +28,6 @@ export interface AnswerParts {
   catalog_source?: string | null;
 }
 
-
 /** A complete answer object from its parts; missing parts are empty, never absent. */
 export function composeAnswer(parts: AnswerParts, now: number): Answer {
   const liveFacts = parts.live_facts ?? [];

@@ -19,7 +19,12 @@ export function formatMoney(money: Money): string {
   const digits = currencyDigits(money.currency);
   const value = money.amount_minor / 10 ** digits;
   try {
-    return new Intl.NumberFormat("en", { style: "currency", currency: money.currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+    return new Intl.NumberFormat("en", {
+      style: "currency",
+      currency: money.currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    }).format(value);
   } catch {
     return `${value.toFixed(digits)} ${money.currency}`;
   }

@@ -11,7 +11,12 @@ export const chatLang = (locale: string): ChatLang => (langOf(locale) === "de" ?
 
 const STOCK: Record<ChatLang, Record<StockState, string>> = {
   en: { in_stock: "in stock", low_stock: "low stock", out_of_stock: "out of stock", unknown: "availability unknown" },
-  de: { in_stock: "auf Lager", low_stock: "nur noch wenige auf Lager", out_of_stock: "nicht auf Lager", unknown: "Verfügbarkeit unbekannt" },
+  de: {
+    in_stock: "auf Lager",
+    low_stock: "nur noch wenige auf Lager",
+    out_of_stock: "nicht auf Lager",
+    unknown: "Verfügbarkeit unbekannt",
+  },
 };
 
 export const T = {
@@ -45,10 +50,13 @@ export const T = {
     lang === "de"
       ? `Zu diesem Teil Ihrer Frage sagen die Richtlinien nichts: ${parts.map((p) => `„${p}“`).join(", ")}.`
       : `The policies say nothing about this part of your question: ${parts.map((p) => `“${p}”`).join(", ")}.`,
-  found: (lang: ChatLang, query: string) => (lang === "de" ? `Das habe ich zu „${query}“ gefunden:` : `Here is what I found for “${query}”:`),
+  found: (lang: ChatLang, query: string) =>
+    lang === "de" ? `Das habe ich zu „${query}“ gefunden:` : `Here is what I found for “${query}”:`,
   foundNamed: (lang: ChatLang) => (lang === "de" ? "Dieses Produkt meinen Sie:" : "Here is that product:"),
   noProducts: (lang: ChatLang, query: string) =>
-    lang === "de" ? `Ich habe im Katalog des Shops keine Produkte zu „${query}“ gefunden.` : `I couldn't find products matching “${query}” in this store's catalogue.`,
+    lang === "de"
+      ? `Ich habe im Katalog des Shops keine Produkte zu „${query}“ gefunden.`
+      : `I couldn't find products matching “${query}” in this store's catalogue.`,
   cartNotFound: (lang: ChatLang, ref: string) =>
     lang === "de"
       ? `Ich habe „${ref}“ im Katalog des Shops nicht gefunden, daher wurde nichts in den Warenkorb gelegt.`
@@ -69,12 +77,26 @@ export const T = {
       : kind === "order"
         ? "I can only look up orders for signed-in customers. Please sign in to the store and ask again."
         : "Returns can only be started by signed-in customers. Please sign in to the store and ask again.",
-  orderNotFound: (lang: ChatLang, id: string) => (lang === "de" ? `Die Bestellung ${id} habe ich unter Ihren Bestellungen nicht gefunden.` : `I couldn't find order ${id} among your orders.`),
-  noOrders: (lang: ChatLang) => (lang === "de" ? "Ich habe keine Bestellungen zu Ihrem Konto gefunden." : "I couldn't find any orders for your account."),
-  orders: (lang: ChatLang, one: boolean) => (lang === "de" ? (one ? "Hier ist Ihre Bestellung:" : "Hier sind Ihre letzten Bestellungen:") : one ? "Here is your order:" : "Here are your most recent orders:"),
-  whichOrder: (lang: ChatLang) => (lang === "de" ? "Welche Bestellung möchten Sie zurückschicken?" : "Which order would you like to return?"),
+  orderNotFound: (lang: ChatLang, id: string) =>
+    lang === "de"
+      ? `Die Bestellung ${id} habe ich unter Ihren Bestellungen nicht gefunden.`
+      : `I couldn't find order ${id} among your orders.`,
+  noOrders: (lang: ChatLang) =>
+    lang === "de" ? "Ich habe keine Bestellungen zu Ihrem Konto gefunden." : "I couldn't find any orders for your account.",
+  orders: (lang: ChatLang, one: boolean) =>
+    lang === "de"
+      ? one
+        ? "Hier ist Ihre Bestellung:"
+        : "Hier sind Ihre letzten Bestellungen:"
+      : one
+        ? "Here is your order:"
+        : "Here are your most recent orders:",
+  whichOrder: (lang: ChatLang) =>
+    lang === "de" ? "Welche Bestellung möchten Sie zurückschicken?" : "Which order would you like to return?",
   startReturn: (lang: ChatLang, id: string) =>
-    lang === "de" ? `Rücksendung für Bestellung **${id}** starten? Bestätigen Sie, um fortzufahren, oder brechen Sie ab.` : `Start a return for order **${id}**? Confirm to go ahead, or cancel.`,
+    lang === "de"
+      ? `Rücksendung für Bestellung **${id}** starten? Bestätigen Sie, um fortzufahren, oder brechen Sie ab.`
+      : `Start a return for order **${id}**? Confirm to go ahead, or cancel.`,
   orderLine: (lang: ChatLang, id: string, status: string, date: string) =>
     lang === "de" ? `- Bestellung **${id}** — ${status} (aufgegeben am ${date})` : `- Order **${id}** — ${status} (placed ${date})`,
 };

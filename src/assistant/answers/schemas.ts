@@ -47,7 +47,10 @@ export const ConflictSchema = Type.Object({
 });
 
 export const LimitationSchema = Type.Object({
-  code: Type.String({ description: "no_evidence | no_products | not_verified_live | excluded_without_live_price | no_orders | order_not_found | no_support_contact | dependency_unavailable | no_match" }),
+  code: Type.String({
+    description:
+      "no_evidence | no_products | not_verified_live | excluded_without_live_price | no_orders | order_not_found | no_support_contact | dependency_unavailable | no_match",
+  }),
   message: Type.String(),
 });
 
@@ -76,8 +79,12 @@ export const HandoffSchema = Type.Object({
 
 export const FreshnessSchema = Type.Object({
   generated_at: Type.String({ format: "date-time", description: "When this answer was composed" }),
-  live_read_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()], { description: "Earliest live read behind live_facts (null: none)" }),
-  policy_index_built_at: Type.Union([Type.String(), Type.Null()], { description: "When the policy index used was built (null: not consulted)" }),
+  live_read_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
+    description: "Earliest live read behind live_facts (null: none)",
+  }),
+  policy_index_built_at: Type.Union([Type.String(), Type.Null()], {
+    description: "When the policy index used was built (null: not consulted)",
+  }),
 });
 
 export const VersionsSchema = Type.Object({
@@ -86,7 +93,15 @@ export const VersionsSchema = Type.Object({
   answer_format: Type.Integer({ description: "Version of this answer object's shape (1)" }),
 });
 
-export const ANSWER_STATUSES = ["answered", "limited", "needs_clarification", "awaiting_confirmation", "handed_off", "denied", "unavailable"] as const;
+export const ANSWER_STATUSES = [
+  "answered",
+  "limited",
+  "needs_clarification",
+  "awaiting_confirmation",
+  "handed_off",
+  "denied",
+  "unavailable",
+] as const;
 export const OUTCOMES = ["answer", "clarification", "confirmation_required", "handoff", "denied", "temporary_failure"] as const;
 
 export const AnswerSchema = Type.Object({

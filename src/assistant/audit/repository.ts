@@ -9,7 +9,10 @@ export class AuditRepository {
   constructor(private readonly db: Executor) {}
 
   async insert(storeId: string, row: Omit<AuditRow, "store_id">): Promise<void> {
-    await this.db.insertInto("assistant_audit_events").values({ ...row, store_id: storeId }).execute();
+    await this.db
+      .insertInto("assistant_audit_events")
+      .values({ ...row, store_id: storeId })
+      .execute();
   }
 
   /** Newest first; `before` continues after the event (created_at, id) of a previous page. */
@@ -17,7 +20,9 @@ export class AuditRepository {
     let q = this.db.selectFrom("assistant_audit_events").selectAll().where("store_id", "=", storeId);
     if (operation) q = q.where("operation", "=", operation);
     if (before) {
-      q = q.where((eb) => eb.or([eb("created_at", "<", before.createdAt), eb.and([eb("created_at", "=", before.createdAt), eb("id", "<", before.id)])]));
+      q = q.where((eb) =>
+        eb.or([eb("created_at", "<", before.createdAt), eb.and([eb("created_at", "=", before.createdAt), eb("id", "<", before.id)])]),
+      );
     }
     return q.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
   }

@@ -26,7 +26,14 @@ export async function auditRoutes(app: App, deps: { guards: AssistantGuards; aud
         },
         { additionalProperties: false },
       ),
-      response: { 200: Type.Object({ events: Type.Array(AuditEventSchema), next_cursor: Type.Union([Type.String(), Type.Null()]), correlation_id: CorrelationId }), ...problems(400) },
+      response: {
+        200: Type.Object({
+          events: Type.Array(AuditEventSchema),
+          next_cursor: Type.Union([Type.String(), Type.Null()]),
+          correlation_id: CorrelationId,
+        }),
+        ...problems(400),
+      },
     }),
     async (request) => ({
       ...(await service.list(storeOf(request).id, request.query.limit ?? 50, request.query.cursor, request.query.operation)),

@@ -46,7 +46,12 @@ const VERBS: Record<string, string> = { GET: "read", POST: "create", PUT: "put",
 export function operationOf(method: string, route: string): string {
   const known = OPERATIONS[`${method} ${route}`];
   if (known) return known;
-  const resource = route.replace(/^\/v1\/admin\//, "").split("/").filter((s) => s && !s.startsWith(":")).join("_").replace(/-/g, "_");
+  const resource = route
+    .replace(/^\/v1\/admin\//, "")
+    .split("/")
+    .filter((s) => s && !s.startsWith(":"))
+    .join("_")
+    .replace(/-/g, "_");
   return `${resource || "admin"}.${VERBS[method] ?? method.toLowerCase()}`;
 }
 
@@ -55,13 +60,14 @@ function decodeCursor(cursor: string): { createdAt: number; id: string } {
   const [at, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split(":");
   const createdAt = Number(at);
   if (!Number.isSafeInteger(createdAt) || rest.length === 0) {
-    throw new AppError("validation_failed", "cursor is not a cursor of this list.", { errors: [{ field: "querystring.cursor", message: "is invalid" }] });
+    throw new AppError("validation_failed", "cursor is not a cursor of this list.", {
+      errors: [{ field: "querystring.cursor", message: "is invalid" }],
+    });
   }
   return { createdAt, id: rest.join(":") };
 }
 
 export class AuditService {
-
   constructor(
     private readonly ctx: AppContext,
     private readonly repo: AuditRepository,
@@ -84,7 +90,12 @@ export class AuditService {
     });
   }
 
-  async list(storeId: string, limit: number, cursor?: string, operation?: string): Promise<{ events: AuditEventView[]; next_cursor: string | null }> {
+  async list(
+    storeId: string,
+    limit: number,
+    cursor?: string,
+    operation?: string,
+  ): Promise<{ events: AuditEventView[]; next_cursor: string | null }> {
     const rows = await this.repo.list(storeId, limit + 1, cursor ? decodeCursor(cursor) : undefined, operation);
     const page = rows.slice(0, limit);
     return {

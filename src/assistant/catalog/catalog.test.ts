@@ -18,7 +18,14 @@ interface Card {
 }
 interface SearchBody {
   products: Card[];
-  price_filter?: { min_minor: number | null; max_minor: number | null; currency: string; checked: number; excluded_outside_range: number; excluded_without_live_price: number };
+  price_filter?: {
+    min_minor: number | null;
+    max_minor: number | null;
+    currency: string;
+    checked: number;
+    excluded_outside_range: number;
+    excluded_without_live_price: number;
+  };
   warnings: string[];
   live_facts: Array<{ source: string; product_id: string; field: string; value: unknown; read_at: string }>;
   source: string;
@@ -48,18 +55,36 @@ describeEachDialect("assistant: catalogue search (embedded catalogue and connect
     sessionB = await anonymousSession(t, b);
     // Store A: 14 published shirts priced 10.00 … 23.00, one draft, one unpublished, one without a price.
     for (let i = 0; i < 14; i++) {
-      await putCatalogProduct(t, a.storeId, `shirt-${String(i).padStart(2, "0")}`, {
-        name: `Linen shirt ${i}`,
-        category: "shirts",
-        price: 10 + i,
-        size: i % 2 === 0 ? "M" : "L",
-        sku: `SKU-${i}`,
-        color_name: i < 3 ? "red" : "blue",
-        inventory_quantity: i === 0 ? 0 : i === 1 ? 3 : 40,
-      }, i);
+      await putCatalogProduct(
+        t,
+        a.storeId,
+        `shirt-${String(i).padStart(2, "0")}`,
+        {
+          name: `Linen shirt ${i}`,
+          category: "shirts",
+          price: 10 + i,
+          size: i % 2 === 0 ? "M" : "L",
+          sku: `SKU-${i}`,
+          color_name: i < 3 ? "red" : "blue",
+          inventory_quantity: i === 0 ? 0 : i === 1 ? 3 : 40,
+        },
+        i,
+      );
     }
-    await putCatalogProduct(t, a.storeId, "shirt-draft", { name: "Linen shirt draft", category: "shirts", price: 12, status: "draft" }, 100);
-    await putCatalogProduct(t, a.storeId, "shirt-hidden", { name: "Linen shirt hidden", category: "shirts", price: 12, published: false }, 101);
+    await putCatalogProduct(
+      t,
+      a.storeId,
+      "shirt-draft",
+      { name: "Linen shirt draft", category: "shirts", price: 12, status: "draft" },
+      100,
+    );
+    await putCatalogProduct(
+      t,
+      a.storeId,
+      "shirt-hidden",
+      { name: "Linen shirt hidden", category: "shirts", price: 12, published: false },
+      101,
+    );
     await putCatalogProduct(t, a.storeId, "shirt-noprice", { name: "Linen shirt no price", category: "shirts", in_stock: true }, 102);
     await putCatalogProduct(t, a.storeId, "mug-1", { name: "Coffee mug", category: "mugs", price: 8.5, stock: 7 }, 103);
     // Store B: one product with a name that store A's queries would match.
@@ -123,7 +148,10 @@ describeEachDialect("assistant: catalogue search (embedded catalogue and connect
   test("rule 4: price bounds use live prices in the store currency; unreadable prices are excluded and counted", async () => {
     const { status, body } = await search(sessionA, "category_id=shirts&price_min_minor=1200&price_max_minor=1500&limit=10");
     assert.equal(status, 200);
-    assert.deepEqual(body.products.map((p) => p.price!.amount_minor), [1200, 1300, 1400, 1500]);
+    assert.deepEqual(
+      body.products.map((p) => p.price!.amount_minor),
+      [1200, 1300, 1400, 1500],
+    );
     assert.ok(body.products.every((p) => p.price_state === "live"));
     assert.deepEqual(body.price_filter, {
       min_minor: 1200,
@@ -136,18 +164,35 @@ describeEachDialect("assistant: catalogue search (embedded catalogue and connect
     assert.deepEqual(body.warnings, []);
 
     // The store currency comes from settings: in JPY, 12 (document units) is 12 yen.
-    const put = await t.assistant.inject({ method: "PUT", url: "/v1/admin/settings", headers: bearer(a.owner), payload: { currency: "JPY", support_contact: null } });
+    const put = await t.assistant.inject({
+      method: "PUT",
+      url: "/v1/admin/settings",
+      headers: bearer(a.owner),
+      payload: { currency: "JPY", support_contact: null },
+    });
     assert.equal(put.statusCode, 200, put.body);
     const yen = await search(sessionA, "q=mug&price_max_minor=9&limit=3");
-    assert.deepEqual(yen.body.products.map((p) => p.price), [{ amount_minor: 9, currency: "JPY" }]);
+    assert.deepEqual(
+      yen.body.products.map((p) => p.price),
+      [{ amount_minor: 9, currency: "JPY" }],
+    );
     assert.equal(yen.body.price_filter!.currency, "JPY");
-    await t.assistant.inject({ method: "PUT", url: "/v1/admin/settings", headers: bearer(a.owner), payload: { currency: "USD", support_contact: null } });
+    await t.assistant.inject({
+      method: "PUT",
+      url: "/v1/admin/settings",
+      headers: bearer(a.owner),
+      payload: { currency: "USD", support_contact: null },
+    });
   });
 
   test("rule 4: with a bound, a product whose live price cannot be read is never admitted on an indexed price", async () => {
     // The indexed metadata says 5.00 but the price column (the live value) is gone.
     await putCatalogProduct(t, a.storeId, "ghost", { name: "Ghost lamp", category: "lamps", inventory_quantity: 5 }, 200);
-    await t.ctx.database.db.updateTable("products").set({ metadata: JSON.stringify({ name: "Ghost lamp", category: "lamps", price: 5 }) }).where("product_id", "=", "ghost").execute();
+    await t.ctx.database.db
+      .updateTable("products")
+      .set({ metadata: JSON.stringify({ name: "Ghost lamp", category: "lamps", price: 5 }) })
+      .where("product_id", "=", "ghost")
+      .execute();
     const { body } = await search(sessionA, "category_id=lamps&price_max_minor=100000&limit=5");
     assert.deepEqual(body.products, []);
     assert.equal(body.price_filter!.excluded_without_live_price, 1);
@@ -161,27 +206,50 @@ describeEachDialect("assistant: catalogue search (embedded catalogue and connect
     assert.ok(!("price_filter" in without.body));
     assert.ok(without.body.products.every((p) => p.price!.amount_minor >= 1200));
     const withLimit = await search(sessionA, "category_id=shirts&limit=3");
-    assert.deepEqual(withLimit.body.price_filter, { min_minor: null, max_minor: null, currency: "USD", checked: 3, excluded_outside_range: 0, excluded_without_live_price: 0 });
+    assert.deepEqual(withLimit.body.price_filter, {
+      min_minor: null,
+      max_minor: null,
+      currency: "USD",
+      checked: 3,
+      excluded_outside_range: 0,
+      excluded_without_live_price: 0,
+    });
   });
 
   test("filters: category, colour, size and sku; repeatable parameters are any-of", async () => {
     const red = await search(sessionA, "color=red&limit=20");
     assert.deepEqual(red.body.products.map((p) => p.product_id).sort(), ["prd_shirt-00", "prd_shirt-01", "prd_shirt-02"]);
     const sku = await search(sessionA, "sku=sku-7");
-    assert.deepEqual(sku.body.products.map((p) => p.product_id), ["prd_shirt-07"]);
+    assert.deepEqual(
+      sku.body.products.map((p) => p.product_id),
+      ["prd_shirt-07"],
+    );
     const sizes = await search(sessionA, "size=M&size=L&category_id=mugs&category_id=shirts&limit=50");
     assert.equal(sizes.body.products.length, 14);
     const mugs = await search(sessionA, "category_id=MUGS");
-    assert.deepEqual(mugs.body.products.map((p) => [p.product_id, p.price, p.availability]), [["prd_mug-1", { amount_minor: 850, currency: "USD" }, { state: "in_stock", quantity: 7 }]]);
+    assert.deepEqual(
+      mugs.body.products.map((p) => [p.product_id, p.price, p.availability]),
+      [["prd_mug-1", { amount_minor: 850, currency: "USD" }, { state: "in_stock", quantity: 7 }]],
+    );
   });
 
   test("live means live: a price changed in the database shows on the next search", async () => {
-    await t.ctx.database.db.updateTable("products").set({ price: 99.99 }).where("store_id", "=", a.storeId).where("product_id", "=", "mug-1").execute();
+    await t.ctx.database.db
+      .updateTable("products")
+      .set({ price: 99.99 })
+      .where("store_id", "=", a.storeId)
+      .where("product_id", "=", "mug-1")
+      .execute();
     clock.advance(60_000);
     const { body } = await search(sessionA, "category_id=mugs");
     assert.deepEqual(body.products[0]!.price, { amount_minor: 9999, currency: "USD" });
     assert.equal(body.live_facts.find((f) => f.field === "price")!.read_at, new Date(clock.now()).toISOString());
-    await t.ctx.database.db.updateTable("products").set({ price: 8.5 }).where("store_id", "=", a.storeId).where("product_id", "=", "mug-1").execute();
+    await t.ctx.database.db
+      .updateTable("products")
+      .set({ price: 8.5 })
+      .where("store_id", "=", a.storeId)
+      .where("product_id", "=", "mug-1")
+      .execute();
   });
 
   test("bad input is VALIDATION_FAILED", async () => {
@@ -210,14 +278,24 @@ describeEachDialect("assistant: catalogue search (embedded catalogue and connect
 
   test("isolation: store B's session never sees store A's products", async () => {
     const { body } = await search(sessionB, "q=linen%20shirt&limit=50");
-    assert.deepEqual(body.products.map((p) => p.product_id), ["prd_b-shirt"]);
+    assert.deepEqual(
+      body.products.map((p) => p.product_id),
+      ["prd_b-shirt"],
+    );
     const sku = await search(sessionB, "sku=SKU-1");
     assert.deepEqual(sku.body.products, []);
   });
 
   test("connected storefront: search over its published catalogue, live reads counted, then disconnect", async () => {
     shop.products = [
-      ...Array.from({ length: 12 }, (_, i) => fakeProduct(100 + i, `Wool scarf ${i}`, `${20 + i}.50`, { product_type: "Scarves", available: i === 0 ? 0 : 9, color: i < 2 ? "Green" : "Grey", size: "One" })),
+      ...Array.from({ length: 12 }, (_, i) =>
+        fakeProduct(100 + i, `Wool scarf ${i}`, `${20 + i}.50`, {
+          product_type: "Scarves",
+          available: i === 0 ? 0 : 9,
+          color: i < 2 ? "Green" : "Grey",
+          size: "One",
+        }),
+      ),
       fakeProduct(200, "Wool scarf draft", "5.00", { status: "draft" }),
       fakeProduct(201, "Wool scarf hidden", "5.00", { published: false }),
     ];
@@ -249,21 +327,39 @@ describeEachDialect("assistant: catalogue search (embedded catalogue and connect
     // Colour and bounds on the storefront; only what is needed is read.
     shop.reset();
     const green = await search(sessionA, "color=green&price_max_minor=2100&limit=5");
-    assert.deepEqual(green.body.products.map((p) => p.product_id), ["prd_100"]);
-    assert.deepEqual(green.body.price_filter, { min_minor: null, max_minor: 2100, currency: "USD", checked: 2, excluded_outside_range: 1, excluded_without_live_price: 0 });
+    assert.deepEqual(
+      green.body.products.map((p) => p.product_id),
+      ["prd_100"],
+    );
+    assert.deepEqual(green.body.price_filter, {
+      min_minor: null,
+      max_minor: 2100,
+      currency: "USD",
+      checked: 2,
+      excluded_outside_range: 1,
+      excluded_without_live_price: 0,
+    });
     assert.equal(shop.count("/admin/api/2024-07/products/"), 2);
 
     // One product's read fails: it is unavailable, the others live.
     shop.reset();
     shop.failing.add("/admin/api/2024-07/products/101/");
     const partial = await search(sessionA, "q=scarf&limit=3");
-    assert.deepEqual(partial.body.products.map((p) => p.price_state), ["live", "unavailable", "live"]);
+    assert.deepEqual(
+      partial.body.products.map((p) => p.price_state),
+      ["live", "unavailable", "live"],
+    );
     assert.ok(partial.body.warnings.includes(NOT_VERIFIED_LIVE));
     shop.failing.clear();
 
     // A price read in another currency than the store's is not admitted under a bound.
     shop.reset();
-    const eur = await t.assistant.inject({ method: "PUT", url: "/v1/admin/settings", headers: bearer(a.owner), payload: { currency: "EUR", support_contact: null } });
+    const eur = await t.assistant.inject({
+      method: "PUT",
+      url: "/v1/admin/settings",
+      headers: bearer(a.owner),
+      payload: { currency: "EUR", support_contact: null },
+    });
     assert.equal(eur.statusCode, 200);
     const other = await search(sessionA, "q=scarf&price_min_minor=0&limit=2");
     assert.deepEqual(other.body.products, []);
@@ -271,7 +367,12 @@ describeEachDialect("assistant: catalogue search (embedded catalogue and connect
     assert.equal(other.body.price_filter!.excluded_without_live_price, 12);
     assert.equal(other.body.price_filter!.checked, 12);
     assert.equal(other.body.price_filter!.currency, "EUR");
-    await t.assistant.inject({ method: "PUT", url: "/v1/admin/settings", headers: bearer(a.owner), payload: { currency: "USD", support_contact: null } });
+    await t.assistant.inject({
+      method: "PUT",
+      url: "/v1/admin/settings",
+      headers: bearer(a.owner),
+      payload: { currency: "USD", support_contact: null },
+    });
 
     // Store B still searches its own embedded catalogue.
     const bSearch = await search(sessionB, "q=scarf");
@@ -284,7 +385,9 @@ describeEachDialect("assistant: catalogue search (embedded catalogue and connect
     assert.equal(down.statusCode, 503);
     assert.equal(down.json().code, "STOREFRONT_UNAVAILABLE");
     assert.ok(down.json().correlation_id);
-    await assert.rejects(composeAssistant(t.ctx, { catalog: t.services.catalog }).gateway.search(a.storeId, { q: "scarf" }), { name: "StorefrontUnavailable" });
+    await assert.rejects(composeAssistant(t.ctx, { catalog: t.services.catalog }).gateway.search(a.storeId, { q: "scarf" }), {
+      name: "StorefrontUnavailable",
+    });
     shop.down = false;
 
     const del = await t.assistant.inject({ method: "DELETE", url: `/v1/admin/connections/${connectionId}`, headers: bearer(a.owner) });
@@ -296,15 +399,23 @@ describeEachDialect("assistant: catalogue search (embedded catalogue and connect
 
   test("connected storefront without a token: public storefront reads", async () => {
     shop.products = [fakeProduct(300, "Canvas tote", "12.00", { available: 0 }), fakeProduct(301, "Canvas cap", "15.00")];
-    const conn = await t.assistant.inject({ method: "POST", url: "/v1/admin/connections/storefront", headers: bearer(b.owner), payload: { store_url: shop.url, reason: "public shop" } });
+    const conn = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/admin/connections/storefront",
+      headers: bearer(b.owner),
+      payload: { store_url: shop.url, reason: "public shop" },
+    });
     assert.equal(conn.statusCode, 201, conn.body);
     assert.equal(conn.json().auth, "none");
     shop.reset();
     const { body } = await search(sessionB, "q=canvas&limit=5");
-    assert.deepEqual(body.products.map((p) => [p.product_id, p.price, p.availability]), [
-      ["prd_300", { amount_minor: 1200, currency: "USD" }, { state: "out_of_stock" }],
-      ["prd_301", { amount_minor: 1500, currency: "USD" }, { state: "in_stock" }],
-    ]);
+    assert.deepEqual(
+      body.products.map((p) => [p.product_id, p.price, p.availability]),
+      [
+        ["prd_300", { amount_minor: 1200, currency: "USD" }, { state: "out_of_stock" }],
+        ["prd_301", { amount_minor: 1500, currency: "USD" }, { state: "in_stock" }],
+      ],
+    );
     assert.equal(shop.count("/products/"), 2);
     assert.ok(shop.calls.every((c) => c.token === undefined));
     await t.assistant.inject({ method: "DELETE", url: `/v1/admin/connections/${conn.json().connection_id}`, headers: bearer(b.owner) });

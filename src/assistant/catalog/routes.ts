@@ -10,7 +10,9 @@ import type { CatalogService } from "./service.js";
 import { CatalogSearchResultSchema } from "../storefront/schemas.js";
 
 const Repeatable = (description: string) =>
-  Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 20, description: `${description} (repeatable)` }));
+  Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 20, description: `${description} (repeatable)` }),
+  );
 
 export async function catalogRoutes(app: App, deps: { guards: AssistantGuards; catalog: CatalogService }): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -26,11 +28,19 @@ export async function catalogRoutes(app: App, deps: { guards: AssistantGuards; c
           q: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
           category_id: Repeatable("Category (metadata.category / product_type), any of"),
           color: Repeatable("Colour name or #rrggbb, any of"),
-          size: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { minItems: 1, maxItems: 20, description: "Size, any of (repeatable)" })),
+          size: Type.Optional(
+            Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
+              minItems: 1,
+              maxItems: 20,
+              description: "Size, any of (repeatable)",
+            }),
+          ),
           sku: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
           price_min_minor: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e12 })),
           price_max_minor: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e12 })),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: `Default ${DEFAULT_LIMIT}; when given, price_filter is returned` })),
+          limit: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: `Default ${DEFAULT_LIMIT}; when given, price_filter is returned` }),
+          ),
         },
         { additionalProperties: false },
       ),

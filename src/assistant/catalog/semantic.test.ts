@@ -13,7 +13,14 @@ type Money = { amount_minor: number; currency: string };
 /** The parts of the 200 body these tests read. */
 type SearchBody = {
   source: string;
-  products: Array<{ product_id: string; title: string; price_state: string; price: Money | null; availability_state: string; availability: { state: string; quantity?: number } | null }>;
+  products: Array<{
+    product_id: string;
+    title: string;
+    price_state: string;
+    price: Money | null;
+    availability_state: string;
+    availability: { state: string; quantity?: number } | null;
+  }>;
   live_facts: Array<{ source: string; product_id: string; field: string }>;
 };
 
@@ -28,7 +35,12 @@ describeEachDialect("assistant: catalogue search through the Search API's text s
   async function index(storeId: string, productId: string, hex: string, metadata: Record<string, unknown>): Promise<void> {
     const image = await t.ctx.images.fromBytes(await solidImage(hex));
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    await t.services.products.write(storeId, { productId: productId, imageUrl: `https://cdn.example.com/${productId}.png`, metadata: metadata, embedded: { image, vector: vector! } });
+    await t.services.products.write(storeId, {
+      productId: productId,
+      imageUrl: `https://cdn.example.com/${productId}.png`,
+      metadata: metadata,
+      embedded: { image, vector: vector! },
+    });
   }
 
   async function search(token: string, query: string): Promise<{ status: number; body: SearchBody; raw: string }> {
@@ -54,7 +66,11 @@ describeEachDialect("assistant: catalogue search through the Search API's text s
     const red = await search(sessionA, "q=red");
     assert.equal(red.status, 200, red.raw);
     assert.equal(red.body.source, "shopsight_catalog");
-    assert.deepEqual(red.body.products.map((p) => p.product_id), ["prd_tee-1", "prd_tee-2"], "both published products, the red one first");
+    assert.deepEqual(
+      red.body.products.map((p) => p.product_id),
+      ["prd_tee-1", "prd_tee-2"],
+      "both published products, the red one first",
+    );
     const first = red.body.products[0]!;
     assert.equal(first.title, "Cotton tee one");
     assert.equal(first.price_state, "live");
@@ -85,7 +101,10 @@ describeEachDialect("assistant: catalogue search through the Search API's text s
   test("another store's shopper gets only that store's products for the same query", async () => {
     const res = await search(sessionB, "q=red");
     assert.equal(res.status, 200, res.raw);
-    assert.deepEqual(res.body.products.map((p) => p.product_id), ["prd_b-tee"]);
+    assert.deepEqual(
+      res.body.products.map((p) => p.product_id),
+      ["prd_b-tee"],
+    );
     assert.deepEqual(res.body.products[0]!.price, { amount_minor: 500, currency: "USD" });
   });
 
@@ -98,7 +117,12 @@ describeEachDialect("assistant: catalogue search through the Search API's text s
   test("assistant catalogue searches write no Search API history: GET /v1/search/analytics counts only the Search API's own", async () => {
     const token = await machineToken(t.search, a.store);
     for (const q of ["red", "blue", "cotton"]) assert.equal((await search(sessionA, `q=${q}`)).status, 200);
-    const own = await t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red", limit: 5 } });
+    const own = await t.search.inject({
+      method: "POST",
+      url: "/v1/search/text",
+      headers: bearer(token),
+      payload: { query: "red", limit: 5 },
+    });
     assert.equal(own.statusCode, 200, own.body);
 
     const analytics = await t.search.inject({ method: "GET", url: "/v1/search/analytics", headers: bearer(token) });
@@ -107,6 +131,9 @@ describeEachDialect("assistant: catalogue search through the Search API's text s
     assert.equal(body.searches.total, 1, "the one Search API search, none of the assistant's");
     assert.deepEqual(body.searches.by_source, { api: 1, widget: 0 });
     const rows = await t.ctx.database.db.selectFrom("search_history").select(["id", "source"]).where("store_id", "=", a.storeId).execute();
-    assert.deepEqual(rows.map((r) => r.id), [own.json().search_id]);
+    assert.deepEqual(
+      rows.map((r) => r.id),
+      [own.json().search_id],
+    );
   });
 });

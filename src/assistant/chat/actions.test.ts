@@ -23,9 +23,17 @@ describeEachDialect("assistant chat: consent-gated actions (confirm, cancel)", (
 
   async function propose(token: string, text = "Add 2 red linen dress to my cart", threadId?: string): Promise<Proposal> {
     const thr = threadId ?? (await openThread(t, token));
-    const res = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: thr, text } });
+    const res = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/chat/messages",
+      headers: bearer(token),
+      payload: { thread_id: thr, text },
+    });
     assert.equal(res.statusCode, 200, res.body);
-    const body = res.json() as { outcome: string; answer: { next_actions: Array<{ type: string; intent_id?: string; arguments?: Record<string, string | number> }> } };
+    const body = res.json() as {
+      outcome: string;
+      answer: { next_actions: Array<{ type: string; intent_id?: string; arguments?: Record<string, string | number> }> };
+    };
     assert.equal(body.outcome, "confirmation_required", res.body);
     const confirm = body.answer.next_actions.find((n) => n.type === "confirm")!;
     return { threadId: thr, intentId: confirm.intent_id!, arguments: confirm.arguments! };
@@ -52,12 +60,39 @@ describeEachDialect("assistant chat: consent-gated actions (confirm, cancel)", (
     clock = new ManualClock(Date.parse("2026-03-02T09:00:00Z"));
     t = await createTestApp({ dialect, clock });
     [a, b, c] = [await chatShop(t), await chatShop(t), await chatShop(t)];
-    await putCatalogProduct(t, a.storeId, "dress-red", { name: "Red Linen Dress", category: "dresses", price: 49.9, inventory_quantity: 12 }, 0);
-    await putCatalogProduct(t, b.storeId, "dress-red", { name: "Red Linen Dress", category: "dresses", price: 10, inventory_quantity: 1 }, 0);
+    await putCatalogProduct(
+      t,
+      a.storeId,
+      "dress-red",
+      { name: "Red Linen Dress", category: "dresses", price: 49.9, inventory_quantity: 12 },
+      0,
+    );
+    await putCatalogProduct(
+      t,
+      b.storeId,
+      "dress-red",
+      { name: "Red Linen Dress", category: "dresses", price: 10, inventory_quantity: 1 },
+      0,
+    );
     shop = await startStorefront({ shop: { name: "Shop C", currency: "EUR" } });
     shop.products = [fakeProduct(100, "Wool scarf", "25.50", { available: 9 })];
-    shop.orders = [{ id: 1001, customer_id: "cust-1", created_at: "2026-02-20T10:00:00Z", total_price: "25.50", currency: "EUR", fulfillment_status: "fulfilled", line_items: [{ product_id: 100, title: "Wool scarf", quantity: 1 }] }];
-    const conn = await t.assistant.inject({ method: "POST", url: "/v1/admin/connections/storefront", headers: bearer(c.owner), payload: { store_url: shop.url, private_token: shop.token, reason: "chat tests" } });
+    shop.orders = [
+      {
+        id: 1001,
+        customer_id: "cust-1",
+        created_at: "2026-02-20T10:00:00Z",
+        total_price: "25.50",
+        currency: "EUR",
+        fulfillment_status: "fulfilled",
+        line_items: [{ product_id: 100, title: "Wool scarf", quantity: 1 }],
+      },
+    ];
+    const conn = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/admin/connections/storefront",
+      headers: bearer(c.owner),
+      payload: { store_url: shop.url, private_token: shop.token, reason: "chat tests" },
+    });
     assert.equal(conn.statusCode, 201, conn.body);
   });
   after(async () => {
@@ -75,7 +110,14 @@ describeEachDialect("assistant chat: consent-gated actions (confirm, cancel)", (
     assert.deepEqual(p.arguments, { product_id: "prd_dress-red", quantity: 2 });
     const res = await call(token, "confirm", { thread_id: p.threadId, intent_id: p.intentId });
     assert.equal(res.statusCode, 200, res.body);
-    const body = res.json() as { intent_id: string; thread_id: string; status: string; action: { name: string; arguments: object }; result: { cart_id: string; quantity: number }; correlation_id: string };
+    const body = res.json() as {
+      intent_id: string;
+      thread_id: string;
+      status: string;
+      action: { name: string; arguments: object };
+      result: { cart_id: string; quantity: number };
+      correlation_id: string;
+    };
     assert.equal(body.intent_id, p.intentId);
     assert.equal(body.thread_id, p.threadId);
     assert.equal(body.status, "completed");
@@ -87,9 +129,17 @@ describeEachDialect("assistant chat: consent-gated actions (confirm, cancel)", (
 
     assertInvalid(await call(token, "confirm", { thread_id: p.threadId, intent_id: p.intentId }), "consumed");
     assertInvalid(await call(token, "cancel", { thread_id: p.threadId, intent_id: p.intentId }), "consumed");
-    assert.equal((await cartLines()).reduce((n, l) => n + l.quantity, 0), 2, "ran once");
+    assert.equal(
+      (await cartLines()).reduce((n, l) => n + l.quantity, 0),
+      2,
+      "ran once",
+    );
 
-    const replay = await t.assistant.inject({ method: "GET", url: `/v1/chat/sessions/${p.threadId}/events`, headers: { ...bearer(token), accept: "application/json" } });
+    const replay = await t.assistant.inject({
+      method: "GET",
+      url: `/v1/chat/sessions/${p.threadId}/events`,
+      headers: { ...bearer(token), accept: "application/json" },
+    });
     const events = (replay.json() as { events: Array<{ event: string; data: Record<string, unknown> }> }).events;
     assert.deepEqual(events.at(-1), { ...events.at(-1)!, event: "action.confirmed" });
     assert.equal(events.at(-1)!.data.intent_id, p.intentId);
@@ -101,7 +151,10 @@ describeEachDialect("assistant chat: consent-gated actions (confirm, cancel)", (
     const p = await propose(token, "Add 1 red linen dress to my cart");
     const results = await Promise.all([1, 2, 3].map(() => call(token, "confirm", { thread_id: p.threadId, intent_id: p.intentId })));
     assert.deepEqual(results.map((r) => r.statusCode).sort(), [200, 409, 409]);
-    assert.equal((await cartLines()).reduce((n, l) => n + l.quantity, 0), 1);
+    assert.equal(
+      (await cartLines()).reduce((n, l) => n + l.quantity, 0),
+      1,
+    );
   });
 
   test("another session, another store or another thread can neither confirm nor cancel", async () => {
@@ -145,11 +198,18 @@ describeEachDialect("assistant chat: consent-gated actions (confirm, cancel)", (
     const p = await propose(token);
     const res = await call(token, "cancel", { thread_id: p.threadId, intent_id: p.intentId });
     assert.equal(res.statusCode, 200, res.body);
-    assert.deepEqual({ ...(res.json() as object), correlation_id: "x" }, { intent_id: p.intentId, thread_id: p.threadId, status: "cancelled", correlation_id: "x" });
+    assert.deepEqual(
+      { ...(res.json() as object), correlation_id: "x" },
+      { intent_id: p.intentId, thread_id: p.threadId, status: "cancelled", correlation_id: "x" },
+    );
     const again = await call(token, "cancel", { thread_id: p.threadId, intent_id: p.intentId });
     assert.equal(again.statusCode, 200);
     assertInvalid(await call(token, "confirm", { thread_id: p.threadId, intent_id: p.intentId }), "cancelled");
-    const replay = await t.assistant.inject({ method: "GET", url: `/v1/chat/sessions/${p.threadId}/events?after=0`, headers: { ...bearer(token), accept: "application/json" } });
+    const replay = await t.assistant.inject({
+      method: "GET",
+      url: `/v1/chat/sessions/${p.threadId}/events?after=0`,
+      headers: { ...bearer(token), accept: "application/json" },
+    });
     const names = (replay.json() as { events: Array<{ event: string }> }).events.map((e) => e.event);
     assert.equal(names.filter((n) => n === "action.cancelled").length, 1);
   });
@@ -177,12 +237,23 @@ describeEachDialect("assistant chat: consent-gated actions (confirm, cancel)", (
   test("bad input is VALIDATION_FAILED; no session is 401", async () => {
     const token = await anonymousSession(t, a);
     for (const op of ["confirm", "cancel"] as const) {
-      for (const payload of [{}, { thread_id: "thr_x" }, { intent_id: "int_x" }, { thread_id: "", intent_id: "int_x" }, { thread_id: "thr_x", intent_id: "int_x", extra: true }, { thread_id: 1, intent_id: 2 }]) {
+      for (const payload of [
+        {},
+        { thread_id: "thr_x" },
+        { intent_id: "int_x" },
+        { thread_id: "", intent_id: "int_x" },
+        { thread_id: "thr_x", intent_id: "int_x", extra: true },
+        { thread_id: 1, intent_id: 2 },
+      ]) {
         const res = await call(token, op, payload);
         assert.equal(res.statusCode, 400, `${op} ${JSON.stringify(payload)}`);
         assert.equal(res.json().code, "VALIDATION_FAILED");
       }
-      const none = await t.assistant.inject({ method: "POST", url: `/v1/chat/actions/${op}`, payload: { thread_id: "thr_x", intent_id: "int_x" } });
+      const none = await t.assistant.inject({
+        method: "POST",
+        url: `/v1/chat/actions/${op}`,
+        payload: { thread_id: "thr_x", intent_id: "int_x" },
+      });
       assert.equal(none.statusCode, 401);
     }
   });

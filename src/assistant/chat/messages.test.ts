@@ -2,7 +2,16 @@ import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer } from "../../../test/support/factories.js";
-import { anonymousSession, chatShop, customerSession, openThread, putCatalogProduct, putPolicy, putSettings, type ChatShop } from "../../../test/support/chat.js";
+import {
+  anonymousSession,
+  chatShop,
+  customerSession,
+  openThread,
+  putCatalogProduct,
+  putPolicy,
+  putSettings,
+  type ChatShop,
+} from "../../../test/support/chat.js";
 import { fakeProduct, startStorefront, type StorefrontServer } from "../../../test/support/storefront-server.js";
 import { ManualClock } from "../../platform/clock.js";
 import { API as SHOPIFY_API } from "../storefront/shopify.js";
@@ -12,13 +21,26 @@ interface Answer {
   answer_status: string;
   response_markdown: string;
   citations: Array<{ handle: string; concept_id: string; concept_version: number; title: string }>;
-  products: Array<{ product_id: string; title: string; price_state: string; price: { amount_minor: number; currency: string } | null; availability_state: string; availability: { state: string } | null }>;
+  products: Array<{
+    product_id: string;
+    title: string;
+    price_state: string;
+    price: { amount_minor: number; currency: string } | null;
+    availability_state: string;
+    availability: { state: string } | null;
+  }>;
   clarification_question: string | null;
   conflicts: Array<{ point: string; citations: unknown[]; statements: string[] }>;
   limitations: Array<{ code: string; message: string }>;
   next_actions: Array<{ type: string; intent_id?: string; action?: string; arguments?: Record<string, string | number> }>;
   handoff: { reason: string; support_contact: Record<string, string> | null } | null;
-  live_facts: Array<{ source: string; product_id: string; field: string; value: { amount_minor?: number; currency?: string; state?: string }; read_at: string }>;
+  live_facts: Array<{
+    source: string;
+    product_id: string;
+    field: string;
+    value: { amount_minor?: number; currency?: string; state?: string };
+    read_at: string;
+  }>;
   freshness: { generated_at: string; live_read_at: string | null; policy_index_built_at: string | null };
   versions: { policies: Record<string, number>; catalog_source: string | null; answer_format: number };
 }
@@ -57,7 +79,12 @@ describeEachDialect("assistant chat: POST /v1/chat/messages outcomes, transcript
   let shop: StorefrontServer;
 
   async function send(token: string, threadId: string, text: string): Promise<MessageResponse> {
-    const res = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: threadId, text } });
+    const res = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/chat/messages",
+      headers: bearer(token),
+      payload: { thread_id: threadId, text },
+    });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json() as MessageResponse;
     for (const field of ANSWER_FIELDS) assert.ok(field in body.answer, `answer.${field} present (${text})`);
@@ -70,11 +97,15 @@ describeEachDialect("assistant chat: POST /v1/chat/messages outcomes, transcript
     assert.ok(names.includes("intent.classified"));
     body.events.forEach((e, i) => i > 0 && assert.ok(e.id > body.events[i - 1]!.id, "increasing ids"));
     assert.deepEqual(body.events.at(-1)!.data, { outcome: body.outcome, ...body.answer });
-    const deltas = body.events.filter((e) => e.event === "answer.delta").map((e) => e.data.text).join("");
+    const deltas = body.events
+      .filter((e) => e.event === "answer.delta")
+      .map((e) => e.data.text)
+      .join("");
     assert.equal(deltas, body.answer.response_markdown);
     // No price in the text that is not a formatted live fact of this answer.
     const allowed = new Set(body.answer.live_facts.filter((f) => f.field === "price").map((f) => formatLiveFact(f as never)));
-    for (const figure of body.answer.response_markdown.match(PRICE_RE) ?? []) assert.ok(allowed.has(figure), `price ${figure} is a live fact`);
+    for (const figure of body.answer.response_markdown.match(PRICE_RE) ?? [])
+      assert.ok(allowed.has(figure), `price ${figure} is a live fact`);
     return body;
   }
 
@@ -86,33 +117,70 @@ describeEachDialect("assistant chat: POST /v1/chat/messages outcomes, transcript
     await putPolicy(t, a, "shipping", {
       handle: "shipping",
       title: "Shipping",
-      body_markdown: "# Shipping\n\n## Delivery times\nStandard shipping takes 3 to 5 business days within the country. Express shipping arrives the next business day.",
+      body_markdown:
+        "# Shipping\n\n## Delivery times\nStandard shipping takes 3 to 5 business days within the country. Express shipping arrives the next business day.",
     });
     await putPolicy(t, a, "returns", {
       handle: "returns",
       title: "Returns & refunds",
-      body_markdown: "# Returns & refunds\n\n## Return window\nYou can return any item within 30 days of delivery. Items must be unworn and have their tags attached.",
+      body_markdown:
+        "# Returns & refunds\n\n## Return window\nYou can return any item within 30 days of delivery. Items must be unworn and have their tags attached.",
     });
     await putPolicy(t, a, "faq", {
       handle: "faq",
       title: "Frequently asked questions",
-      body_markdown: "# Frequently asked questions\n\n**How long do I have to return something?** Returns are accepted within 14 days of delivery.",
+      body_markdown:
+        "# Frequently asked questions\n\n**How long do I have to return something?** Returns are accepted within 14 days of delivery.",
     });
     await putPolicy(t, b, "shipping", {
       handle: "shipping",
       title: "Shipping",
       body_markdown: "# Shipping\n\nStandard shipping takes 3 to 5 business days within the country.",
     });
-    await putCatalogProduct(t, a.storeId, "dress-red", { name: "Red Linen Dress", category: "dresses", color_name: "red", price: 49.9, inventory_quantity: 12 }, 0);
-    await putCatalogProduct(t, a.storeId, "dress-blue", { name: "Blue Linen Dress", category: "dresses", color_name: "blue", price: 59, inventory_quantity: 2 }, 1);
-    await putCatalogProduct(t, a.storeId, "dress-green", { name: "Green Linen Dress", category: "dresses", color_name: "green", in_stock: true }, 2);
+    await putCatalogProduct(
+      t,
+      a.storeId,
+      "dress-red",
+      { name: "Red Linen Dress", category: "dresses", color_name: "red", price: 49.9, inventory_quantity: 12 },
+      0,
+    );
+    await putCatalogProduct(
+      t,
+      a.storeId,
+      "dress-blue",
+      { name: "Blue Linen Dress", category: "dresses", color_name: "blue", price: 59, inventory_quantity: 2 },
+      1,
+    );
+    await putCatalogProduct(
+      t,
+      a.storeId,
+      "dress-green",
+      { name: "Green Linen Dress", category: "dresses", color_name: "green", in_stock: true },
+      2,
+    );
     await putCatalogProduct(t, b.storeId, "b-dress", { name: "Red Linen Dress of store B", category: "dresses", price: 10 }, 0);
 
     shop = await startStorefront({ shop: { name: "Shop C", currency: "EUR" } });
     shop.products = [fakeProduct(100, "Wool scarf", "25.50", { product_type: "Scarves", available: 9 })];
     shop.orders = [
-      { id: 1001, customer_id: "cust-1", created_at: "2026-02-20T10:00:00Z", total_price: "25.50", currency: "EUR", fulfillment_status: "fulfilled", line_items: [{ product_id: 100, title: "Wool scarf", quantity: 1 }] },
-      { id: 2002, customer_id: "cust-2", created_at: "2026-02-21T10:00:00Z", total_price: "51.00", currency: "EUR", fulfillment_status: null, line_items: [{ product_id: 100, title: "Wool scarf", quantity: 2 }] },
+      {
+        id: 1001,
+        customer_id: "cust-1",
+        created_at: "2026-02-20T10:00:00Z",
+        total_price: "25.50",
+        currency: "EUR",
+        fulfillment_status: "fulfilled",
+        line_items: [{ product_id: 100, title: "Wool scarf", quantity: 1 }],
+      },
+      {
+        id: 2002,
+        customer_id: "cust-2",
+        created_at: "2026-02-21T10:00:00Z",
+        total_price: "51.00",
+        currency: "EUR",
+        fulfillment_status: null,
+        line_items: [{ product_id: 100, title: "Wool scarf", quantity: 2 }],
+      },
     ];
     const conn = await t.assistant.inject({
       method: "POST",
@@ -137,7 +205,10 @@ describeEachDialect("assistant chat: POST /v1/chat/messages outcomes, transcript
     const body = await send(token, thr, "How long does standard shipping take?");
     assert.equal(body.outcome, "answer");
     assert.equal(body.answer.answer_status, "answered");
-    assert.deepEqual(body.answer.citations.map((c) => [c.concept_id, c.handle, c.concept_version, c.title]), [["shipping", "shipping", 1, "Shipping"]]);
+    assert.deepEqual(
+      body.answer.citations.map((c) => [c.concept_id, c.handle, c.concept_version, c.title]),
+      [["shipping", "shipping", 1, "Shipping"]],
+    );
     assert.match(body.answer.response_markdown, /3 to 5 business days/);
     assert.equal(body.answer.handoff, null);
     assert.equal(body.answer.clarification_question, null);
@@ -147,7 +218,10 @@ describeEachDialect("assistant chat: POST /v1/chat/messages outcomes, transcript
     assert.ok(body.answer.freshness.policy_index_built_at);
     assert.equal(body.answer.freshness.generated_at, new Date(clock.now()).toISOString());
     const names = body.events.map((e) => e.event);
-    assert.deepEqual(names.filter((n) => n !== "answer.delta"), ["turn.started", "intent.classified", "retrieval.completed", "message.completed"]);
+    assert.deepEqual(
+      names.filter((n) => n !== "answer.delta"),
+      ["turn.started", "intent.classified", "retrieval.completed", "message.completed"],
+    );
     assert.deepEqual(body.events[1]!.data, { kind: "policy" });
   });
 
@@ -159,7 +233,10 @@ describeEachDialect("assistant chat: POST /v1/chat/messages outcomes, transcript
     assert.equal(body.answer.answer_status, "handed_off");
     assert.ok(body.answer.conflicts.length >= 1);
     assert.deepEqual(new Set(body.answer.citations.map((c) => c.concept_id)), new Set(["returns", "faq"]));
-    assert.deepEqual(body.answer.handoff, { reason: "policy_conflict", support_contact: { email: "help@shop-a.example", hours: "Mon-Fri" } });
+    assert.deepEqual(body.answer.handoff, {
+      reason: "policy_conflict",
+      support_contact: { email: "help@shop-a.example", hours: "Mon-Fri" },
+    });
     assert.match(body.answer.response_markdown, /help@shop-a\.example/);
     assert.ok(body.answer.next_actions.some((n) => n.type === "contact_support"));
   });
@@ -274,7 +351,10 @@ describeEachDialect("assistant chat: POST /v1/chat/messages outcomes, transcript
     const other = await send(customer, thr, "Where is my order #2002?");
     assert.equal(other.outcome, "answer");
     assert.equal(other.answer.answer_status, "limited");
-    assert.ok(other.answer.limitations.some((l) => l.code === "order_not_found"), "another customer's order is not shown");
+    assert.ok(
+      other.answer.limitations.some((l) => l.code === "order_not_found"),
+      "another customer's order is not shown",
+    );
     assert.doesNotMatch(other.answer.response_markdown, /fulfilled|51/);
 
     const ret = await send(customer, thr, "I want to return order #1001");
@@ -305,7 +385,9 @@ describeEachDialect("assistant chat: POST /v1/chat/messages outcomes, transcript
     const second = await send(token, thr, "the blue one?");
     const res = await t.assistant.inject({ method: "GET", url: `/v1/chat/sessions/${thr}`, headers: bearer(token) });
     assert.equal(res.statusCode, 200, res.body);
-    const body = res.json() as { messages: Array<{ role: string; turn_id: string; text: string; outcome: string | null; answer: Answer | null }> };
+    const body = res.json() as {
+      messages: Array<{ role: string; turn_id: string; text: string; outcome: string | null; answer: Answer | null }>;
+    };
     assert.deepEqual(
       body.messages.map((m) => [m.role, m.turn_id, m.text, m.outcome]),
       [
@@ -322,7 +404,16 @@ describeEachDialect("assistant chat: POST /v1/chat/messages outcomes, transcript
   test("bad input is VALIDATION_FAILED; no token is 401", async () => {
     const token = await anonymousSession(t, a);
     const thr = await openThread(t, token);
-    for (const payload of [{}, { thread_id: thr }, { text: "hi" }, { thread_id: thr, text: "" }, { thread_id: thr, text: "   " }, { thread_id: thr, text: "x".repeat(2001) }, { thread_id: thr, text: "hi", extra: 1 }, { thread_id: 5, text: "hi" }]) {
+    for (const payload of [
+      {},
+      { thread_id: thr },
+      { text: "hi" },
+      { thread_id: thr, text: "" },
+      { thread_id: thr, text: "   " },
+      { thread_id: thr, text: "x".repeat(2001) },
+      { thread_id: thr, text: "hi", extra: 1 },
+      { thread_id: 5, text: "hi" },
+    ]) {
       const res = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload });
       assert.equal(res.statusCode, 400, JSON.stringify(payload));
       assert.equal(res.json().code, "VALIDATION_FAILED");
@@ -339,11 +430,21 @@ describeEachDialect("assistant chat: POST /v1/chat/messages outcomes, transcript
     const sameStore = await anonymousSession(t, a);
     const otherStore = await anonymousSession(t, b);
     for (const token of [sameStore, otherStore]) {
-      const res = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: thr, text: "How long does standard shipping take?" } });
+      const res = await t.assistant.inject({
+        method: "POST",
+        url: "/v1/chat/messages",
+        headers: bearer(token),
+        payload: { thread_id: thr, text: "How long does standard shipping take?" },
+      });
       assert.equal(res.statusCode, 404);
       assert.equal(res.json().code, "NOT_FOUND");
     }
-    const dashboard = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(a.owner), payload: { thread_id: thr, text: "hi" } });
+    const dashboard = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/chat/messages",
+      headers: bearer(a.owner),
+      payload: { thread_id: thr, text: "hi" },
+    });
     assert.equal(dashboard.statusCode, 401);
     const transcript = await t.assistant.inject({ method: "GET", url: `/v1/chat/sessions/${thr}`, headers: bearer(owner) });
     assert.deepEqual((transcript.json() as { messages: unknown[] }).messages, []);

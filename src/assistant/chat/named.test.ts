@@ -4,7 +4,15 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer, freshIp } from "../../../test/support/factories.js";
-import { anonymousSession, chatShop, openThread, putCatalogProduct, putPolicy, putSettings, type ChatShop } from "../../../test/support/chat.js";
+import {
+  anonymousSession,
+  chatShop,
+  openThread,
+  putCatalogProduct,
+  putPolicy,
+  putSettings,
+  type ChatShop,
+} from "../../../test/support/chat.js";
 
 interface Reply {
   outcome: string;
@@ -22,12 +30,22 @@ describeEachDialect("assistant chat: products by name, follow-ups, German framin
   let b: ChatShop;
 
   const send = async (token: string, thread: string, text: string): Promise<Reply> => {
-    const res = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: thread, text } });
+    const res = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/chat/messages",
+      headers: bearer(token),
+      payload: { thread_id: thread, text },
+    });
     assert.equal(res.statusCode, 200, res.body);
     return res.json() as Reply;
   };
   const germanThread = async (shop: ChatShop): Promise<{ token: string; thread: string }> => {
-    const s = await t.assistant.inject({ method: "POST", url: "/v1/sessions/anonymous", remoteAddress: freshIp(), payload: { store_public_key: shop.publicKey, locale: "de" } });
+    const s = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/sessions/anonymous",
+      remoteAddress: freshIp(),
+      payload: { store_public_key: shop.publicKey, locale: "de" },
+    });
     const token = (s.json() as { session_token: string }).session_token;
     const th = await t.assistant.inject({ method: "POST", url: "/v1/chat/sessions", headers: bearer(token), payload: { locale: "de" } });
     return { token, thread: (th.json() as { thread_id: string }).thread_id };
@@ -40,12 +58,31 @@ describeEachDialect("assistant chat: products by name, follow-ups, German framin
     await putPolicy(t, a, "returns", {
       handle: "returns",
       title: "Returns",
-      body_markdown: "# Returns\n\n- Co-op Members: You can return most items within 365 days of purchase.\n- Non-members: The return window is 90 days from the purchase date.",
+      body_markdown:
+        "# Returns\n\n- Co-op Members: You can return most items within 365 days of purchase.\n- Non-members: The return window is 90 days from the purchase date.",
     });
-    await putCatalogProduct(t, a.storeId, "gps", { name: "Garmin inReach Mini 2 Satellite Communicator", category: "electronics", price: 399.99, inventory_quantity: 0 }, 0);
-    await putCatalogProduct(t, a.storeId, "boots", { name: "Merrell Moab 3 Mid Waterproof Hiking Boots", category: "boots", price: 150, inventory_quantity: 5 }, 1);
+    await putCatalogProduct(
+      t,
+      a.storeId,
+      "gps",
+      { name: "Garmin inReach Mini 2 Satellite Communicator", category: "electronics", price: 399.99, inventory_quantity: 0 },
+      0,
+    );
+    await putCatalogProduct(
+      t,
+      a.storeId,
+      "boots",
+      { name: "Merrell Moab 3 Mid Waterproof Hiking Boots", category: "boots", price: 150, inventory_quantity: 5 },
+      1,
+    );
     await putCatalogProduct(t, a.storeId, "tent", { name: "Half Dome SL 2 Tent", category: "tents", price: 329, inventory_quantity: 9 }, 2);
-    await putCatalogProduct(t, b.storeId, "b-kayak", { name: "Oru Beach LT Folding Kayak", category: "kayaks", price: 999, inventory_quantity: 3 }, 0);
+    await putCatalogProduct(
+      t,
+      b.storeId,
+      "b-kayak",
+      { name: "Oru Beach LT Folding Kayak", category: "kayaks", price: 999, inventory_quantity: 3 },
+      0,
+    );
   });
   after(async () => {
     await t.close();
@@ -55,7 +92,10 @@ describeEachDialect("assistant chat: products by name, follow-ups, German framin
     const token = await anonymousSession(t, a);
     const r = await send(token, await openThread(t, token), "Is the Garmin inReach Mini 2 in stock?");
     assert.equal(r.outcome, "answer");
-    assert.deepEqual(r.answer.products.map((p) => p.product_id), ["prd_gps"]);
+    assert.deepEqual(
+      r.answer.products.map((p) => p.product_id),
+      ["prd_gps"],
+    );
     assert.match(r.answer.response_markdown, /\*\*Garmin inReach Mini 2 Satellite Communicator\*\* — \$399\.99 · out of stock/);
   });
 

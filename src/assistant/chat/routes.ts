@@ -80,7 +80,10 @@ export async function chatRoutes(app: App, deps: { guards: AssistantGuards; chat
         `Events with id greater than the Last-Event-ID header (or the \`after\` query; the header wins; default 0), at most ${MAX_REPLAY_EVENTS} per call. ` +
         "As text/event-stream (closed after the stored events), or as JSON when Accept names application/json and not text/event-stream.",
       params: Type.Object({ thread_id: ThreadId }, { additionalProperties: false }),
-      querystring: Type.Object({ after: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })) }, { additionalProperties: false }),
+      querystring: Type.Object(
+        { after: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })) },
+        { additionalProperties: false },
+      ),
       headers: Type.Object({ "last-event-id": Type.Optional(Type.String({ pattern: "^[0-9]{1,15}$" })) }),
       response: {
         200: Type.Object({ ...ReplaySchema.properties, correlation_id: CorrelationId }),
@@ -115,7 +118,10 @@ export async function chatRoutes(app: App, deps: { guards: AssistantGuards; chat
         ...problems(400, 409, 503),
       },
     }),
-    async (request) => ({ ...(await service.confirm(shopperOf(request), request.body.thread_id, request.body.intent_id)), correlation_id: request.id }),
+    async (request) => ({
+      ...(await service.confirm(shopperOf(request), request.body.thread_id, request.body.intent_id)),
+      correlation_id: request.id,
+    }),
   );
 
   r.post(
@@ -128,6 +134,9 @@ export async function chatRoutes(app: App, deps: { guards: AssistantGuards; chat
         ...problems(400, 409),
       },
     }),
-    async (request) => ({ ...(await service.cancel(shopperOf(request), request.body.thread_id, request.body.intent_id)), correlation_id: request.id }),
+    async (request) => ({
+      ...(await service.cancel(shopperOf(request), request.body.thread_id, request.body.intent_id)),
+      correlation_id: request.id,
+    }),
   );
 }

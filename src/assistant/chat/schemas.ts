@@ -36,7 +36,10 @@ export const ConfirmResultSchema = Type.Object({
   thread_id: Type.String(),
   status: Type.Literal("completed"),
   action: ActionSchema,
-  result: Type.Object({}, { additionalProperties: true, description: "What the store returned, e.g. {cart_id, line_count} or {return_id}" }),
+  result: Type.Object(
+    {},
+    { additionalProperties: true, description: "What the store returned, e.g. {cart_id, line_count} or {return_id}" },
+  ),
 });
 
 export const CancelResultSchema = Type.Object({ intent_id: Type.String(), thread_id: Type.String(), status: Type.Literal("cancelled") });

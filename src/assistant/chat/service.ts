@@ -53,7 +53,13 @@ export interface ChatDeps {
 }
 
 export function toChatEvent(row: EventRow): ChatEvent {
-  return { id: row.seq, event: row.name, turn_id: row.turn_id, data: JSON.parse(row.data) as Record<string, unknown>, created_at: iso(row.created_at) };
+  return {
+    id: row.seq,
+    event: row.name,
+    turn_id: row.turn_id,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    created_at: iso(row.created_at),
+  };
 }
 
 /** 429 RATE_LIMITED naming the window, the retry delay (s) and instant; null when waiting never helps. */
@@ -107,7 +113,11 @@ export class ChatService {
   private window(): { key: string; retryAfterSec: number; resetsAt: string } {
     const now = this.ctx.clock.now();
     const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
-    return { key: String(start), retryAfterSec: Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000)), resetsAt: iso(start + WINDOW_MS) };
+    return {
+      key: String(start),
+      retryAfterSec: Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000)),
+      resetsAt: iso(start + WINDOW_MS),
+    };
   }
 
   private async checkLimits(session: ShopperSession, thread: ThreadRow): Promise<Lease> {
@@ -117,7 +127,12 @@ export class ChatService {
       throw rateLimited(
         this.ctx.clock.now(),
         `A session may start ${SESSION_LIMITS.turns_per_minute} turns per minute; retry in ${w.retryAfterSec} s.`,
-        { window: "session_turns_per_minute", limit: SESSION_LIMITS.turns_per_minute, window_seconds: WINDOW_MS / 1000, resets_at: w.resetsAt },
+        {
+          window: "session_turns_per_minute",
+          limit: SESSION_LIMITS.turns_per_minute,
+          window_seconds: WINDOW_MS / 1000,
+          resets_at: w.resetsAt,
+        },
         w.retryAfterSec,
       );
     }
@@ -147,7 +162,14 @@ export class ChatService {
       throw rateLimited(
         this.ctx.clock.now(),
         `The ${plan} plan allows ${limits.concurrent_turns} concurrent chat turns per store; retry in ${slot.retryAfterSec} s.`,
-        { window: "store_concurrent_turns", plan, limit: limits.concurrent_turns, in_flight: slot.inFlight, window_seconds: null, resets_at: null },
+        {
+          window: "store_concurrent_turns",
+          plan,
+          limit: limits.concurrent_turns,
+          in_flight: slot.inFlight,
+          window_seconds: null,
+          resets_at: null,
+        },
         slot.retryAfterSec,
       );
     }
@@ -242,7 +264,10 @@ export class ChatService {
       // LLM agent mode (src/assistant/agent): the model's checked reply, or null → the path below.
       const agentReply = this.agent ? await this.agent.turn(t, intent) : null;
       if (agentReply) return agentReply;
-      const lookup = intent.kind === "product" || intent.kind === "ambiguous" ? mayNameProduct(text) || intent.kind === "product" : intent.kind === "policy" && AVAILABILITY_CUE.test(text) && mayNameProduct(text);
+      const lookup =
+        intent.kind === "product" || intent.kind === "ambiguous"
+          ? mayNameProduct(text) || intent.kind === "product"
+          : intent.kind === "policy" && AVAILABILITY_CUE.test(text) && mayNameProduct(text);
       if (lookup) {
         const named = await namedProduct(t, intent.kind === "product" ? `${intent.query} ${text}` : text);
         if (named) return await namedProductTurn(t, named);
@@ -282,7 +307,9 @@ export class ChatService {
             {
               answer_status: "unavailable",
               response_markdown: T.unavailable(t.lang, dependency),
-              limitations: [{ code: "dependency_unavailable", message: `${what} was unavailable while answering; nothing was answered from it.` }],
+              limitations: [
+                { code: "dependency_unavailable", message: `${what} was unavailable while answering; nothing was answered from it.` },
+              ],
               next_actions: [{ type: "retry", label: "Try again" }],
               ...(e instanceof StorefrontUnavailable ? { catalog_source: e.source } : {}),
             },
@@ -314,7 +341,16 @@ export class ChatService {
     });
     await emit(EVENT.actionProposed, { intent_id: id, action, arguments: args, expires_at: iso(expiresAt) });
     return [
-      { type: "confirm", label: "Confirm", intent_id: id, action, arguments: args, expires_at: iso(expiresAt), method: "POST", path: "/v1/chat/actions/confirm" },
+      {
+        type: "confirm",
+        label: "Confirm",
+        intent_id: id,
+        action,
+        arguments: args,
+        expires_at: iso(expiresAt),
+        method: "POST",
+        path: "/v1/chat/actions/confirm",
+      },
       { type: "cancel", label: "Cancel", intent_id: id, action, method: "POST", path: "/v1/chat/actions/cancel" },
     ];
   }
@@ -323,7 +359,11 @@ export class ChatService {
 
   private async boundIntent(session: ShopperSession, threadId: string, intentId: string): Promise<IntentRow> {
     const intent = await this.repo.findIntent(session.storeId, session.id, threadId, intentId);
-    if (!intent) throw new AppError("confirmation_invalid", "No such confirmation for this session and thread.", { intent_id: intentId, reason: "not_bound" });
+    if (!intent)
+      throw new AppError("confirmation_invalid", "No such confirmation for this session and thread.", {
+        intent_id: intentId,
+        reason: "not_bound",
+      });
     return intent;
   }
 
@@ -331,13 +371,21 @@ export class ChatService {
     const intent = await this.boundIntent(session, threadId, intentId);
     const now = this.ctx.clock.now();
     if (intent.status !== "pending") {
-      throw new AppError("confirmation_invalid", `This confirmation was already ${intent.status === "failed" ? "used (the action failed)" : intent.status}.`, {
-        intent_id: intentId,
-        reason: intent.status,
-      });
+      throw new AppError(
+        "confirmation_invalid",
+        `This confirmation was already ${intent.status === "failed" ? "used (the action failed)" : intent.status}.`,
+        {
+          intent_id: intentId,
+          reason: intent.status,
+        },
+      );
     }
     if (intent.expires_at <= now) {
-      throw new AppError("confirmation_invalid", "This confirmation has expired.", { intent_id: intentId, reason: "expired", expired_at: iso(intent.expires_at) });
+      throw new AppError("confirmation_invalid", "This confirmation has expired.", {
+        intent_id: intentId,
+        reason: "expired",
+        expired_at: iso(intent.expires_at),
+      });
     }
     // Single use: only the caller whose UPDATE … WHERE status = 'pending' changed the row runs it.
     if (!(await this.repo.transitionPending(session.storeId, intent.id, "consumed", now, now))) {
@@ -350,7 +398,10 @@ export class ChatService {
     } catch (e) {
       await this.repo.finishIntent(session.storeId, intent.id, "failed", null).catch(() => {});
       if (e instanceof StorefrontUnavailable) {
-        throw new AppError("service_unavailable", "The store could not run the action; ask again for a fresh preview.", { intent_id: intent.id, status: "failed" });
+        throw new AppError("service_unavailable", "The store could not run the action; ask again for a fresh preview.", {
+          intent_id: intent.id,
+          status: "failed",
+        });
       }
       throw e;
     }
@@ -359,7 +410,13 @@ export class ChatService {
       thread_id: threadId,
       turn_id: intent.turn_id,
       name: EVENT.actionConfirmed,
-      data: JSON.stringify({ intent_id: intent.id, action: action.name, arguments: action.arguments, status: "completed", result: result.result }),
+      data: JSON.stringify({
+        intent_id: intent.id,
+        action: action.name,
+        arguments: action.arguments,
+        status: "completed",
+        result: result.result,
+      }),
       created_at: this.ctx.clock.now(),
     });
     return { intent_id: intent.id, thread_id: threadId, status: "completed", action, result: result.result };
@@ -373,7 +430,11 @@ export class ChatService {
     if (intent.status !== "pending" || !(await this.repo.transitionPending(session.storeId, intent.id, "cancelled", now))) {
       const current = (await this.boundIntent(session, threadId, intentId)).status;
       if (current === "cancelled") return { intent_id: intent.id, thread_id: threadId, status: "cancelled" };
-      throw new AppError("confirmation_invalid", `This confirmation was already ${current === "failed" ? "used (the action failed)" : current}.`, { intent_id: intentId, reason: current });
+      throw new AppError(
+        "confirmation_invalid",
+        `This confirmation was already ${current === "failed" ? "used (the action failed)" : current}.`,
+        { intent_id: intentId, reason: current },
+      );
     }
     await this.repo.appendEvent(session.storeId, {
       thread_id: threadId,

@@ -5,7 +5,15 @@ import { Redis } from "ioredis";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
 import { bearer } from "../../../test/support/factories.js";
 import { testEnv } from "../../../test/support/env.js";
-import { anonymousSession, chatShop, openThread, parseSse, putCatalogProduct, putPolicy, type ChatShop } from "../../../test/support/chat.js";
+import {
+  anonymousSession,
+  chatShop,
+  openThread,
+  parseSse,
+  putCatalogProduct,
+  putPolicy,
+  type ChatShop,
+} from "../../../test/support/chat.js";
 import { ManualClock } from "../../platform/clock.js";
 import { createConcurrencyFactory } from "../../platform/concurrency.js";
 import { PLAN_TURN_LIMITS, SESSION_LIMITS, TURN_LEASE_MS } from "../turns/limits.js";
@@ -25,9 +33,19 @@ describeEachDialect("assistant chat: streaming, replay and limits", (dialect) =>
     t = await createTestApp({ dialect, clock, ...(testEnv.redisUrl ? { env: { REDIS_URL: testEnv.redisUrl } } : {}) });
     [a, b] = [await chatShop(t), await chatShop(t, "free")];
     for (const s of [a, b]) {
-      await putPolicy(t, s, "shipping", { handle: "shipping", title: "Shipping", body_markdown: "# Shipping\n\nStandard shipping takes 3 to 5 business days within the country." });
+      await putPolicy(t, s, "shipping", {
+        handle: "shipping",
+        title: "Shipping",
+        body_markdown: "# Shipping\n\nStandard shipping takes 3 to 5 business days within the country.",
+      });
     }
-    await putCatalogProduct(t, a.storeId, "dress-red", { name: "Red Linen Dress", category: "dresses", price: 49.9, inventory_quantity: 12 }, 0);
+    await putCatalogProduct(
+      t,
+      a.storeId,
+      "dress-red",
+      { name: "Red Linen Dress", category: "dresses", price: 49.9, inventory_quantity: 12 },
+      0,
+    );
     await t.assistant.listen({ port: 0, host: "127.0.0.1" });
     baseUrl = `http://127.0.0.1:${(t.assistant.server.address() as AddressInfo).port}`;
   });
@@ -41,7 +59,12 @@ describeEachDialect("assistant chat: streaming, replay and limits", (dialect) =>
   test("stream (inject): ordered SSE frames with ids, ending in message.completed = {outcome, …answer}", async () => {
     const token = await anonymousSession(t, a);
     const thr = await openThread(t, token);
-    const res = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages/stream", headers: bearer(token), payload: { thread_id: thr, text: POLICY_Q } });
+    const res = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/chat/messages/stream",
+      headers: bearer(token),
+      payload: { thread_id: thr, text: POLICY_Q },
+    });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers["content-type"]), /^text\/event-stream/);
     assert.ok(res.headers["x-correlation-id"], "headers set before the stream are kept");
@@ -50,16 +73,36 @@ describeEachDialect("assistant chat: streaming, replay and limits", (dialect) =>
       events.map((e) => e.event).filter((n) => n !== "answer.delta"),
       ["turn.started", "intent.classified", "retrieval.completed", "message.completed"],
     );
-    assert.deepEqual(events.map((e) => e.id), events.map((_, i) => i + 1), "per-thread ids 1, 2, 3 …");
-    const done = events.at(-1)!.data as { outcome: string; answer_status: string; citations: Array<{ concept_id: string }>; response_markdown: string };
+    assert.deepEqual(
+      events.map((e) => e.id),
+      events.map((_, i) => i + 1),
+      "per-thread ids 1, 2, 3 …",
+    );
+    const done = events.at(-1)!.data as {
+      outcome: string;
+      answer_status: string;
+      citations: Array<{ concept_id: string }>;
+      response_markdown: string;
+    };
     assert.equal(done.outcome, "answer");
     assert.equal(done.answer_status, "answered");
-    assert.deepEqual(done.citations.map((c) => c.concept_id), ["shipping"]);
-    assert.equal(events.filter((e) => e.event === "answer.delta").map((e) => e.data.text).join(""), done.response_markdown);
+    assert.deepEqual(
+      done.citations.map((c) => c.concept_id),
+      ["shipping"],
+    );
+    assert.equal(
+      events
+        .filter((e) => e.event === "answer.delta")
+        .map((e) => e.data.text)
+        .join(""),
+      done.response_markdown,
+    );
 
     // The same turn, as the transcript shows it: the completed answer equals the streamed one.
     const transcript = await t.assistant.inject({ method: "GET", url: `/v1/chat/sessions/${thr}`, headers: bearer(token) });
-    const messages = (transcript.json() as { messages: Array<{ role: string; outcome: string | null; answer: Record<string, unknown> | null }> }).messages;
+    const messages = (
+      transcript.json() as { messages: Array<{ role: string; outcome: string | null; answer: Record<string, unknown> | null }> }
+    ).messages;
     assert.deepEqual({ outcome: messages[1]!.outcome, ...messages[1]!.answer }, done);
   });
 
@@ -80,7 +123,12 @@ describeEachDialect("assistant chat: streaming, replay and limits", (dialect) =>
     assert.ok(first.some((e) => e.event === "products.read"));
 
     // A second turn in the same thread continues the sequence.
-    const second = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: thr, text: POLICY_Q } });
+    const second = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/chat/messages",
+      headers: bearer(token),
+      payload: { thread_id: thr, text: POLICY_Q },
+    });
     const secondEvents = (second.json() as { events: Array<{ id: number; event: string }> }).events;
     assert.equal(secondEvents[0]!.id, first.at(-1)!.id + 1);
 
@@ -90,17 +138,36 @@ describeEachDialect("assistant chat: streaming, replay and limits", (dialect) =>
     assert.match(replay.headers.get("content-type") ?? "", /^text\/event-stream/);
     const replayed = parseSse(await replay.text());
     const all = [...first, ...secondEvents.map((e) => ({ id: e.id, event: e.event }))];
-    assert.deepEqual(replayed.map((e) => [e.id, e.event]), all.filter((e) => e.id > 3).map((e) => [e.id, e.event]));
+    assert.deepEqual(
+      replayed.map((e) => [e.id, e.event]),
+      all.filter((e) => e.id > 3).map((e) => [e.id, e.event]),
+    );
     assert.deepEqual(replayed.find((e) => e.event === "message.completed")!.data, first.at(-1)!.data);
 
     // … and as JSON with ?after= (the header wins when both are given).
-    const json = await t.assistant.inject({ method: "GET", url: `/v1/chat/sessions/${thr}/events?after=${first.at(-1)!.id}`, headers: { ...bearer(token), accept: "application/json" } });
+    const json = await t.assistant.inject({
+      method: "GET",
+      url: `/v1/chat/sessions/${thr}/events?after=${first.at(-1)!.id}`,
+      headers: { ...bearer(token), accept: "application/json" },
+    });
     assert.equal(json.statusCode, 200, json.body);
-    const body = json.json() as { thread_id: string; events: Array<{ id: number; event: string; turn_id: string }>; last_event_id: number; correlation_id: string };
-    assert.deepEqual(body.events.map((e) => e.id), secondEvents.map((e) => e.id));
+    const body = json.json() as {
+      thread_id: string;
+      events: Array<{ id: number; event: string; turn_id: string }>;
+      last_event_id: number;
+      correlation_id: string;
+    };
+    assert.deepEqual(
+      body.events.map((e) => e.id),
+      secondEvents.map((e) => e.id),
+    );
     assert.equal(body.last_event_id, secondEvents.at(-1)!.id);
     assert.ok(body.correlation_id);
-    const both = await t.assistant.inject({ method: "GET", url: `/v1/chat/sessions/${thr}/events?after=0`, headers: { ...bearer(token), accept: "application/json", "last-event-id": String(secondEvents.at(-1)!.id) } });
+    const both = await t.assistant.inject({
+      method: "GET",
+      url: `/v1/chat/sessions/${thr}/events?after=0`,
+      headers: { ...bearer(token), accept: "application/json", "last-event-id": String(secondEvents.at(-1)!.id) },
+    });
     assert.deepEqual((both.json() as { events: unknown[]; last_event_id: number }).events, []);
     assert.equal((both.json() as { last_event_id: number }).last_event_id, secondEvents.at(-1)!.id);
   });
@@ -113,7 +180,11 @@ describeEachDialect("assistant chat: streaming, replay and limits", (dialect) =>
       assert.equal(res.statusCode, 400, q);
       assert.equal(res.json().code, "VALIDATION_FAILED");
     }
-    const badHeader = await t.assistant.inject({ method: "GET", url: `/v1/chat/sessions/${thr}/events`, headers: { ...bearer(token), "last-event-id": "x1" } });
+    const badHeader = await t.assistant.inject({
+      method: "GET",
+      url: `/v1/chat/sessions/${thr}/events`,
+      headers: { ...bearer(token), "last-event-id": "x1" },
+    });
     assert.equal(badHeader.statusCode, 400);
     for (const other of [await anonymousSession(t, a), await anonymousSession(t, b)]) {
       const res = await t.assistant.inject({ method: "GET", url: `/v1/chat/sessions/${thr}/events`, headers: bearer(other) });
@@ -126,20 +197,38 @@ describeEachDialect("assistant chat: streaming, replay and limits", (dialect) =>
   test("stream: validation, ownership and limits answer problem details before any 200 header", async () => {
     const token = await anonymousSession(t, a);
     const thr = await openThread(t, token);
-    const bad = await fetch(`${baseUrl}/v1/chat/messages/stream`, { method: "POST", headers: { ...bearer(token), "content-type": "application/json" }, body: JSON.stringify({ thread_id: thr }) });
+    const bad = await fetch(`${baseUrl}/v1/chat/messages/stream`, {
+      method: "POST",
+      headers: { ...bearer(token), "content-type": "application/json" },
+      body: JSON.stringify({ thread_id: thr }),
+    });
     assert.equal(bad.status, 400);
     assert.match(bad.headers.get("content-type") ?? "", /problem\+json/);
     assert.equal(((await bad.json()) as { code: string }).code, "VALIDATION_FAILED");
     const other = await anonymousSession(t, b);
-    const notMine = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages/stream", headers: bearer(other), payload: { thread_id: thr, text: POLICY_Q } });
+    const notMine = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/chat/messages/stream",
+      headers: bearer(other),
+      payload: { thread_id: thr, text: POLICY_Q },
+    });
     assert.equal(notMine.statusCode, 404);
     assert.equal(notMine.json().code, "NOT_FOUND");
 
     for (let i = 0; i < SESSION_LIMITS.turns_per_minute; i++) {
-      const ok = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages/stream", headers: bearer(token), payload: { thread_id: thr, text: POLICY_Q } });
+      const ok = await t.assistant.inject({
+        method: "POST",
+        url: "/v1/chat/messages/stream",
+        headers: bearer(token),
+        payload: { thread_id: thr, text: POLICY_Q },
+      });
       assert.equal(ok.statusCode, 200, ok.body);
     }
-    const limited = await fetch(`${baseUrl}/v1/chat/messages/stream`, { method: "POST", headers: { ...bearer(token), "content-type": "application/json" }, body: JSON.stringify({ thread_id: thr, text: POLICY_Q }) });
+    const limited = await fetch(`${baseUrl}/v1/chat/messages/stream`, {
+      method: "POST",
+      headers: { ...bearer(token), "content-type": "application/json" },
+      body: JSON.stringify({ thread_id: thr, text: POLICY_Q }),
+    });
     assert.equal(limited.status, 429);
     assert.match(limited.headers.get("content-type") ?? "", /problem\+json/);
     const problem = (await limited.json()) as { code: string; details: { window: string; retry_after: number; retry_at: string } };
@@ -151,11 +240,17 @@ describeEachDialect("assistant chat: streaming, replay and limits", (dialect) =>
   test("per-session bound: turns per minute (refused, not queued), then the next window admits again", async () => {
     const token = await anonymousSession(t, a);
     const thr = await openThread(t, token);
-    const post = () => t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: thr, text: POLICY_Q } });
+    const post = () =>
+      t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: thr, text: POLICY_Q } });
     for (let i = 0; i < SESSION_LIMITS.turns_per_minute; i++) assert.equal((await post()).statusCode, 200);
     const limited = await post();
     assert.equal(limited.statusCode, 429);
-    const problem = limited.json() as { code: string; detail: string; correlation_id: string; details: { window: string; limit: number; window_seconds: number; retry_after: number; retry_at: string } };
+    const problem = limited.json() as {
+      code: string;
+      detail: string;
+      correlation_id: string;
+      details: { window: string; limit: number; window_seconds: number; retry_after: number; retry_at: string };
+    };
     assert.equal(problem.code, "RATE_LIMITED");
     assert.equal(problem.details.window, "session_turns_per_minute");
     assert.equal(problem.details.limit, SESSION_LIMITS.turns_per_minute);
@@ -167,10 +262,18 @@ describeEachDialect("assistant chat: streaming, replay and limits", (dialect) =>
     assert.match(problem.detail, /10 turns per minute/);
     // Refused, not queued: the refused message is not in the transcript.
     const transcript = await t.assistant.inject({ method: "GET", url: `/v1/chat/sessions/${thr}`, headers: bearer(token) });
-    assert.equal((transcript.json() as { messages: Array<{ role: string }> }).messages.filter((m) => m.role === "user").length, SESSION_LIMITS.turns_per_minute);
+    assert.equal(
+      (transcript.json() as { messages: Array<{ role: string }> }).messages.filter((m) => m.role === "user").length,
+      SESSION_LIMITS.turns_per_minute,
+    );
     // Another session of the same store is not affected.
     const other = await anonymousSession(t, a);
-    const ok = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(other), payload: { thread_id: await openThread(t, other), text: POLICY_Q } });
+    const ok = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/chat/messages",
+      headers: bearer(other),
+      payload: { thread_id: await openThread(t, other), text: POLICY_Q },
+    });
     assert.equal(ok.statusCode, 200);
     clock.advance(problem.details.retry_after * 1000);
     assert.equal((await post()).statusCode, 200);
@@ -181,18 +284,33 @@ describeEachDialect("assistant chat: streaming, replay and limits", (dialect) =>
     const thr = await openThread(t, token);
     for (let i = 0; i < SESSION_LIMITS.max_turns_per_thread; i++) {
       if (i > 0 && i % SESSION_LIMITS.turns_per_minute === 0) clock.advance(60_000);
-      const res = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: thr, text: "hi" } });
+      const res = await t.assistant.inject({
+        method: "POST",
+        url: "/v1/chat/messages",
+        headers: bearer(token),
+        payload: { thread_id: thr, text: "hi" },
+      });
       assert.equal(res.statusCode, 200, res.body);
     }
     clock.advance(60_000);
-    const limited = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: thr, text: "hi" } });
+    const limited = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/chat/messages",
+      headers: bearer(token),
+      payload: { thread_id: thr, text: "hi" },
+    });
     assert.equal(limited.statusCode, 429);
     const problem = limited.json() as { code: string; details: { window: string; limit: number; retry_after: number | null } };
     assert.equal(problem.code, "RATE_LIMITED");
     assert.equal(problem.details.window, "thread_turns");
     assert.equal(problem.details.limit, SESSION_LIMITS.max_turns_per_thread);
     assert.equal(problem.details.retry_after, null, "waiting does not help: a new thread does");
-    const fresh = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: await openThread(t, token), text: "hi" } });
+    const fresh = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/chat/messages",
+      headers: bearer(token),
+      payload: { thread_id: await openThread(t, token), text: "hi" },
+    });
     assert.equal(fresh.statusCode, 200);
   });
 
@@ -206,19 +324,37 @@ describeEachDialect("assistant chat: streaming, replay and limits", (dialect) =>
         token = await anonymousSession(t, b);
         thr = await openThread(t, token);
       }
-      const res = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: thr, text: POLICY_Q } });
+      const res = await t.assistant.inject({
+        method: "POST",
+        url: "/v1/chat/messages",
+        headers: bearer(token),
+        payload: { thread_id: thr, text: POLICY_Q },
+      });
       assert.equal(res.statusCode, 200, res.body);
       sent++;
     }
     const fresh = await anonymousSession(t, b);
-    const limited = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(fresh), payload: { thread_id: await openThread(t, fresh), text: POLICY_Q } });
+    const limited = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/chat/messages",
+      headers: bearer(fresh),
+      payload: { thread_id: await openThread(t, fresh), text: POLICY_Q },
+    });
     assert.equal(limited.statusCode, 429);
     const problem = limited.json() as { code: string; details: { window: string; plan: string; limit: number; retry_after: number } };
-    assert.deepEqual([problem.code, problem.details.window, problem.details.plan, problem.details.limit], ["RATE_LIMITED", "store_turns_per_minute", "free", limit]);
+    assert.deepEqual(
+      [problem.code, problem.details.window, problem.details.plan, problem.details.limit],
+      ["RATE_LIMITED", "store_turns_per_minute", "free", limit],
+    );
     assert.ok(Number(limited.headers["retry-after"]) >= 1);
     // Store A (another store) is unaffected.
     const other = await anonymousSession(t, a);
-    const ok = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(other), payload: { thread_id: await openThread(t, other), text: POLICY_Q } });
+    const ok = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/chat/messages",
+      headers: bearer(other),
+      payload: { thread_id: await openThread(t, other), text: POLICY_Q },
+    });
     assert.equal(ok.statusCode, 200);
   });
 
@@ -227,7 +363,10 @@ describeEachDialect("assistant chat: streaming, replay and limits", (dialect) =>
     // Another process holding the store's slots: through Redis when configured, else this context's semaphore.
     const peer = testEnv.redisUrl ? new Redis(testEnv.redisUrl) : undefined;
     try {
-      const semaphore = (peer ? createConcurrencyFactory(peer, clock) : t.ctx.concurrency)({ name: "assistant-turns", leaseMs: TURN_LEASE_MS });
+      const semaphore = (peer ? createConcurrencyFactory(peer, clock) : t.ctx.concurrency)({
+        name: "assistant-turns",
+        leaseMs: TURN_LEASE_MS,
+      });
       const leases = [];
       for (let i = 0; i < limit; i++) {
         const slot = await semaphore.acquire(b.storeId, limit);
@@ -236,25 +375,71 @@ describeEachDialect("assistant chat: streaming, replay and limits", (dialect) =>
       }
       const token = await anonymousSession(t, b);
       const thr = await openThread(t, token);
-      const limited = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: thr, text: POLICY_Q } });
+      const limited = await t.assistant.inject({
+        method: "POST",
+        url: "/v1/chat/messages",
+        headers: bearer(token),
+        payload: { thread_id: thr, text: POLICY_Q },
+      });
       assert.equal(limited.statusCode, 429);
-      const problem = limited.json() as { code: string; details: { window: string; limit: number; in_flight: number; retry_after: number } };
-      assert.deepEqual([problem.code, problem.details.window, problem.details.limit, problem.details.in_flight], ["RATE_LIMITED", "store_concurrent_turns", limit, limit]);
+      const problem = limited.json() as {
+        code: string;
+        details: { window: string; limit: number; in_flight: number; retry_after: number };
+      };
+      assert.deepEqual(
+        [problem.code, problem.details.window, problem.details.limit, problem.details.in_flight],
+        ["RATE_LIMITED", "store_concurrent_turns", limit, limit],
+      );
       assert.equal(limited.headers["retry-after"], String(problem.details.retry_after));
-      const streamed = await t.assistant.inject({ method: "POST", url: "/v1/chat/messages/stream", headers: bearer(token), payload: { thread_id: thr, text: POLICY_Q } });
+      const streamed = await t.assistant.inject({
+        method: "POST",
+        url: "/v1/chat/messages/stream",
+        headers: bearer(token),
+        payload: { thread_id: thr, text: POLICY_Q },
+      });
       assert.equal(streamed.statusCode, 429);
 
       await leases[0]!.release();
       clock.advance(60_000);
-      assert.equal((await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: thr, text: POLICY_Q } })).statusCode, 200);
+      assert.equal(
+        (
+          await t.assistant.inject({
+            method: "POST",
+            url: "/v1/chat/messages",
+            headers: bearer(token),
+            payload: { thread_id: thr, text: POLICY_Q },
+          })
+        ).statusCode,
+        200,
+      );
       // The finished turn released its own slot: the remaining held lease plus one new turn fit.
       assert.equal(await semaphore.inFlight(b.storeId), limit - 1);
       // A holder that crashed never releases: its lease runs out after TURN_LEASE_MS.
       const again = await semaphore.acquire(b.storeId, limit);
       assert.ok(again.acquired);
-      assert.equal((await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: thr, text: POLICY_Q } })).statusCode, 429);
+      assert.equal(
+        (
+          await t.assistant.inject({
+            method: "POST",
+            url: "/v1/chat/messages",
+            headers: bearer(token),
+            payload: { thread_id: thr, text: POLICY_Q },
+          })
+        ).statusCode,
+        429,
+      );
       clock.advance(TURN_LEASE_MS);
-      assert.equal((await t.assistant.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: thr, text: POLICY_Q } })).statusCode, 200);
+      assert.equal(
+        (
+          await t.assistant.inject({
+            method: "POST",
+            url: "/v1/chat/messages",
+            headers: bearer(token),
+            payload: { thread_id: thr, text: POLICY_Q },
+          })
+        ).statusCode,
+        200,
+      );
     } finally {
       peer?.disconnect();
     }

@@ -38,7 +38,12 @@ describeEachDialect("assistant chat: a configured embedding model that fails →
   let modelDown = false;
 
   async function send(token: string, threadId: string, text: string): Promise<Turn & { status: number; raw: string }> {
-    const res = await app.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer(token), payload: { thread_id: threadId, text } });
+    const res = await app.inject({
+      method: "POST",
+      url: "/v1/chat/messages",
+      headers: bearer(token),
+      payload: { thread_id: threadId, text },
+    });
     return { status: res.statusCode, raw: res.body, ...(res.json() as Turn) };
   }
 
@@ -63,7 +68,12 @@ describeEachDialect("assistant chat: a configured embedding model that fails →
     });
     const image = await t.ctx.images.fromBytes(await solidImage("#cc2222"));
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    await t.services.products.write(a.storeId, { productId: "tee-1", imageUrl: "https://cdn.example.com/tee-1.png", metadata: { name: "Cotton tee", category: "shirts", price: 19.5 }, embedded: { image, vector: vector! } });
+    await t.services.products.write(a.storeId, {
+      productId: "tee-1",
+      imageUrl: "https://cdn.example.com/tee-1.png",
+      metadata: { name: "Cotton tee", category: "shirts", price: 19.5 },
+      embedded: { image, vector: vector! },
+    });
   });
   after(async () => {
     await app.close();
@@ -79,7 +89,10 @@ describeEachDialect("assistant chat: a configured embedding model that fails →
     const ok = await send(token, thr, question);
     assert.equal(ok.status, 200, ok.raw);
     assert.equal(ok.outcome, "answer", "with the model working the policy is cited");
-    assert.deepEqual(ok.answer.citations.map((c) => c.concept_id), ["shipping"]);
+    assert.deepEqual(
+      ok.answer.citations.map((c) => c.concept_id),
+      ["shipping"],
+    );
 
     modelDown = true;
     const down = await send(token, thr, question);
@@ -94,7 +107,12 @@ describeEachDialect("assistant chat: a configured embedding model that fails →
     assert.ok(down.events.some((e) => e.event === "dependency.unavailable" && e.data.dependency === "knowledge"));
 
     // Streamed, the turn ends with message.completed carrying the same outcome.
-    const stream = await app.inject({ method: "POST", url: "/v1/chat/messages/stream", headers: bearer(token), payload: { thread_id: thr, text: question } });
+    const stream = await app.inject({
+      method: "POST",
+      url: "/v1/chat/messages/stream",
+      headers: bearer(token),
+      payload: { thread_id: thr, text: question },
+    });
     assert.equal(stream.statusCode, 200, stream.body);
     const events = parseSse(stream.body);
     assert.ok(events.some((e) => e.event === "dependency.unavailable" && e.data.dependency === "knowledge"));
@@ -117,7 +135,11 @@ describeEachDialect("assistant chat: a configured embedding model that fails →
     assert.equal(down.answer.answer_status, "unavailable");
     assert.deepEqual(down.answer.products, []);
     assert.equal(down.answer.versions.catalog_source, "shopsight_catalog");
-    assert.ok(down.events.some((e) => e.event === "dependency.unavailable" && e.data.dependency === "storefront" && e.data.source === "shopsight_catalog"));
+    assert.ok(
+      down.events.some(
+        (e) => e.event === "dependency.unavailable" && e.data.dependency === "storefront" && e.data.source === "shopsight_catalog",
+      ),
+    );
 
     // The shopper's catalogue search says the same as a problem: 503 STOREFRONT_UNAVAILABLE.
     const search = await app.inject({ method: "GET", url: "/v1/catalog/search?q=red", headers: bearer(token) });
@@ -138,7 +160,12 @@ describeEachDialect("assistant chat: a configured embedding model that fails →
     const thrA = await openThread(t, tokenA);
     const res = await send(tokenB, thrA, "How long does standard shipping take?");
     assert.equal(res.status, 404, res.raw);
-    const bad = await app.inject({ method: "POST", url: "/v1/chat/messages", headers: bearer("ast_not-a-session"), payload: { thread_id: thrA, text: "hi" } });
+    const bad = await app.inject({
+      method: "POST",
+      url: "/v1/chat/messages",
+      headers: bearer("ast_not-a-session"),
+      payload: { thread_id: thrA, text: "hi" },
+    });
     assert.equal(bad.statusCode, 401, bad.body);
   });
 });

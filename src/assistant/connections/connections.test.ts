@@ -73,7 +73,11 @@ describeEachDialect("assistant: storefront connections, settings and the admin a
     assert.equal(shop.calls[0]!.token, TOKEN);
 
     // Encryption at rest: the column is an AES-256-GCM envelope, not the token, and it opens only with its own row's identity.
-    const row = await t.ctx.database.db.selectFrom("assistant_storefront_connections").selectAll().where("id", "=", String(body.connection_id)).executeTakeFirstOrThrow();
+    const row = await t.ctx.database.db
+      .selectFrom("assistant_storefront_connections")
+      .selectAll()
+      .where("id", "=", String(body.connection_id))
+      .executeTakeFirstOrThrow();
     assert.ok(row.token_ciphertext);
     assert.ok(!row.token_ciphertext!.includes(TOKEN));
     assert.ok(!Buffer.from(row.token_ciphertext!.split(".")[2]!, "base64url").toString("latin1").includes(TOKEN));
@@ -81,7 +85,10 @@ describeEachDialect("assistant: storefront connections, settings and the admin a
     const box = secretBoxFor(t.ctx.config);
     assert.equal(box.open(row.token_ciphertext!, tokenAad(a.storeId, row.id)), TOKEN);
     assert.throws(() => box.open(row.token_ciphertext!, tokenAad(b.storeId, row.id)));
-    assert.throws(() => new SecretBox(Buffer.alloc(32, 7)).open(row.token_ciphertext!, tokenAad(a.storeId, row.id)), /another connector key/);
+    assert.throws(
+      () => new SecretBox(Buffer.alloc(32, 7)).open(row.token_ciphertext!, tokenAad(a.storeId, row.id)),
+      /another connector key/,
+    );
 
     const list = await t.assistant.inject({ method: "GET", url: "/v1/admin/connections", headers: bearer(a.owner) });
     assert.equal(list.statusCode, 200);
@@ -90,7 +97,11 @@ describeEachDialect("assistant: storefront connections, settings and the admin a
   });
 
   test("a rejected token or an unreachable store keeps nothing", async () => {
-    const before = await t.ctx.database.db.selectFrom("assistant_storefront_connections").select("id").where("store_id", "=", b.storeId).execute();
+    const before = await t.ctx.database.db
+      .selectFrom("assistant_storefront_connections")
+      .select("id")
+      .where("store_id", "=", b.storeId)
+      .execute();
     const bad = await connect(b.owner, { store_url: shop.url, private_token: "shpat_wrong_token_123", reason: "try" });
     assert.equal(bad.statusCode, 422, bad.body);
     assert.equal(bad.json().code, "STOREFRONT_TOKEN_REJECTED");
@@ -102,7 +113,11 @@ describeEachDialect("assistant: storefront connections, settings and the admin a
     shop.down = false;
     const nothing = await connect(b.owner, { store_url: "http://127.0.0.1:1", reason: "closed port" });
     assert.equal(nothing.statusCode, 422);
-    const after = await t.ctx.database.db.selectFrom("assistant_storefront_connections").select("id").where("store_id", "=", b.storeId).execute();
+    const after = await t.ctx.database.db
+      .selectFrom("assistant_storefront_connections")
+      .select("id")
+      .where("store_id", "=", b.storeId)
+      .execute();
     assert.deepEqual(after, before);
     const list = await t.assistant.inject({ method: "GET", url: "/v1/admin/connections", headers: bearer(b.owner) });
     assert.deepEqual(list.json().connections, []);
@@ -114,23 +129,46 @@ describeEachDialect("assistant: storefront connections, settings and the admin a
     assert.equal(res.statusCode, 201, res.body);
     const id = res.json().connection_id as string;
     assert.equal(res.json().auth, "none");
-    const stored = await t.ctx.database.db.selectFrom("assistant_storefront_connections").select("token_ciphertext").where("id", "=", id).executeTakeFirstOrThrow();
+    const stored = await t.ctx.database.db
+      .selectFrom("assistant_storefront_connections")
+      .select("token_ciphertext")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     assert.equal(stored.token_ciphertext, null);
 
-    const wrong = await t.assistant.inject({ method: "POST", url: "/v1/admin/connections/storefront/token", headers: bearer(b.owner), payload: { connection_id: id, private_token: "shpat_nope_nope_nope", reason: "upgrade" } });
+    const wrong = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/admin/connections/storefront/token",
+      headers: bearer(b.owner),
+      payload: { connection_id: id, private_token: "shpat_nope_nope_nope", reason: "upgrade" },
+    });
     assert.equal(wrong.statusCode, 422);
-    const still = await t.ctx.database.db.selectFrom("assistant_storefront_connections").select(["token_ciphertext", "auth"]).where("id", "=", id).executeTakeFirstOrThrow();
+    const still = await t.ctx.database.db
+      .selectFrom("assistant_storefront_connections")
+      .select(["token_ciphertext", "auth"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(still, { token_ciphertext: null, auth: "none" });
 
     clock.advance(1000);
-    const ok = await t.assistant.inject({ method: "POST", url: "/v1/admin/connections/storefront/token", headers: bearer(b.owner), payload: { connection_id: id, private_token: TOKEN, reason: "upgrade" } });
+    const ok = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/admin/connections/storefront/token",
+      headers: bearer(b.owner),
+      payload: { connection_id: id, private_token: TOKEN, reason: "upgrade" },
+    });
     assert.equal(ok.statusCode, 200, ok.body);
     assert.equal(ok.json().auth, "token");
     assert.equal(ok.json().verified_at, new Date(clock.now()).toISOString());
     assert.ok(!ok.body.includes(TOKEN));
 
     // Another store's connection id is not found; an unknown id neither.
-    const cross = await t.assistant.inject({ method: "POST", url: "/v1/admin/connections/storefront/token", headers: bearer(a.owner), payload: { connection_id: id, private_token: TOKEN, reason: "steal" } });
+    const cross = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/admin/connections/storefront/token",
+      headers: bearer(a.owner),
+      payload: { connection_id: id, private_token: TOKEN, reason: "steal" },
+    });
     assert.equal(cross.statusCode, 404);
     const delCross = await t.assistant.inject({ method: "DELETE", url: `/v1/admin/connections/${id}`, headers: bearer(a.owner) });
     assert.equal(delCross.statusCode, 404);
@@ -143,7 +181,12 @@ describeEachDialect("assistant: storefront connections, settings and the admin a
     const list = await t.assistant.inject({ method: "GET", url: "/v1/admin/connections", headers: bearer(b.owner) });
     assert.equal(list.json().active_source, "shopsight_catalog");
     assert.equal(list.json().connections[0].status, "disconnected");
-    const again = await t.assistant.inject({ method: "POST", url: "/v1/admin/connections/storefront/token", headers: bearer(b.owner), payload: { connection_id: id, private_token: TOKEN, reason: "x" } });
+    const again = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/admin/connections/storefront/token",
+      headers: bearer(b.owner),
+      payload: { connection_id: id, private_token: TOKEN, reason: "x" },
+    });
     assert.equal(again.statusCode, 409);
   });
 
@@ -173,8 +216,16 @@ describeEachDialect("assistant: storefront connections, settings and the admin a
       assert.equal(res.statusCode, 400, JSON.stringify(payload));
       assert.equal(res.json().code, "VALIDATION_FAILED");
     }
-    for (const payload of [{ connection_id: "nope", private_token: TOKEN, reason: "x" }, { connection_id: "conn_abc", reason: "x" }]) {
-      const res = await t.assistant.inject({ method: "POST", url: "/v1/admin/connections/storefront/token", headers: bearer(a.owner), payload });
+    for (const payload of [
+      { connection_id: "nope", private_token: TOKEN, reason: "x" },
+      { connection_id: "conn_abc", reason: "x" },
+    ]) {
+      const res = await t.assistant.inject({
+        method: "POST",
+        url: "/v1/admin/connections/storefront/token",
+        headers: bearer(a.owner),
+        payload,
+      });
       assert.equal(res.statusCode, 400, JSON.stringify(payload));
     }
     const viewer = await addMember(t, a.owner, "viewer");
@@ -229,7 +280,8 @@ describeEachDialect("assistant: storefront connections, settings and the admin a
     assert.ok(policy.statusCode < 300, policy.body);
     const events = await audit(a.owner, "?limit=200");
     const ops = events.map((e) => e.operation);
-    for (const op of ["public_key.create", "connection.create", "connection.list", "policy.put"]) assert.ok(ops.includes(op), `${op} in ${ops.join(",")}`);
+    for (const op of ["public_key.create", "connection.create", "connection.list", "policy.put"])
+      assert.ok(ops.includes(op), `${op} in ${ops.join(",")}`);
     const create = events.find((e) => e.operation === "connection.create" && e.reason === "launch the assistant")!;
     assert.equal(create.outcome, "success");
     assert.match(create.target_id!, /^conn_/);
@@ -247,7 +299,11 @@ describeEachDialect("assistant: storefront connections, settings and the admin a
 
     // The credential switch in store B is audited as connection.credential, success and failure.
     const eventsB = await audit(b.owner, "?operation=connection.credential");
-    assert.deepEqual(eventsB.map((e) => [e.outcome, e.status_code]).sort(), [["failure", 409], ["failure", 422], ["success", 200]]);
+    assert.deepEqual(eventsB.map((e) => [e.outcome, e.status_code]).sort(), [
+      ["failure", 409],
+      ["failure", 422],
+      ["success", 200],
+    ]);
     assert.ok(eventsB.every((e) => e.operation === "connection.credential"));
 
     // No token anywhere in the trail, in any store.

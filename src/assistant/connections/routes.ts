@@ -14,7 +14,12 @@ import { CorrelationId, problems } from "../http/schemas.js";
 import type { ConnectionsService } from "./service.js";
 import { ConnectionViewSchema } from "./schemas.js";
 
-const Token = Type.String({ minLength: 8, maxLength: 500, pattern: "^[\\x21-\\x7e]+$", description: "Private (Admin API) access token; never echoed" });
+const Token = Type.String({
+  minLength: 8,
+  maxLength: 500,
+  pattern: "^[\\x21-\\x7e]+$",
+  description: "Private (Admin API) access token; never echoed",
+});
 const Reason = Type.String({ minLength: 1, maxLength: 500, pattern: "\\S" });
 
 export async function connectionRoutes(app: App, deps: { guards: AssistantGuards; connections: ConnectionsService }): Promise<void> {
@@ -25,7 +30,8 @@ export async function connectionRoutes(app: App, deps: { guards: AssistantGuards
   r.post(
     "/v1/admin/connections/storefront",
     admin({
-      summary: "Connect a Shopify-style storefront as the store's catalogue (the token, when given, is validated against the store before anything is kept)",
+      summary:
+        "Connect a Shopify-style storefront as the store's catalogue (the token, when given, is validated against the store before anything is kept)",
       body: Type.Object(
         { store_url: Type.String({ minLength: 1, maxLength: 2000 }), private_token: Type.Optional(Token), reason: Reason },
         { additionalProperties: false },
@@ -47,9 +53,15 @@ export async function connectionRoutes(app: App, deps: { guards: AssistantGuards
         { connection_id: Type.String({ pattern: "^conn_[A-Za-z0-9]{1,64}$" }), private_token: Token, reason: Reason },
         { additionalProperties: false },
       ),
-      response: { 200: Type.Object({ ...ConnectionViewSchema.properties, correlation_id: CorrelationId }), ...problems(400, 404, 409, 422) },
+      response: {
+        200: Type.Object({ ...ConnectionViewSchema.properties, correlation_id: CorrelationId }),
+        ...problems(400, 404, 409, 422),
+      },
     }),
-    async (request) => ({ ...(await service.setToken(storeOf(request).id, request.body.connection_id, request.body.private_token)), correlation_id: request.id }),
+    async (request) => ({
+      ...(await service.setToken(storeOf(request).id, request.body.connection_id, request.body.private_token)),
+      correlation_id: request.id,
+    }),
   );
 
   r.get(

@@ -48,7 +48,10 @@ after(async () => {
 async function json(url: string, init: { method?: string; body?: unknown; token?: string } = {}) {
   const res = await fetch(url, {
     method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-    headers: { ...(init.body === undefined ? {} : { "content-type": "application/json" }), ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) },
+    headers: {
+      ...(init.body === undefined ? {} : { "content-type": "application/json" }),
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+    },
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
   const text = await res.text();
@@ -61,7 +64,12 @@ test("the private token appears in no response and no log line, at trace level, 
   const reg = await json(`${api}/register`, { body: { client_name: "Secrecy store", email, password } });
   assert.equal(reg.status, 201, reg.text);
   const outbox = path.join(dataDir, "outbox");
-  const mail = fs.readdirSync(outbox).map((f) => fs.readFileSync(path.join(outbox, f), "utf8")).join("\n").replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+  const mail = fs
+    .readdirSync(outbox)
+    .map((f) => fs.readFileSync(path.join(outbox, f), "utf8"))
+    .join("\n")
+    .replace(/=\r?\n/g, "")
+    .replace(/=3D/g, "=");
   const verifyToken = decodeURIComponent(/\/verify\?token=([A-Za-z0-9_%-]+)/.exec(mail)![1]!);
   assert.equal((await json(`${api}/verify?token=${encodeURIComponent(verifyToken)}`)).status, 200);
   const login = await json(`${api}/oauth/login`, { body: { email, password } });
@@ -69,22 +77,37 @@ test("the private token appears in no response and no log line, at trace level, 
   const owner = login.body.access_token as string;
 
   const responses: string[] = [];
-  const wrong = await json(`${chat}/v1/admin/connections/storefront`, { token: owner, body: { store_url: shop.url, private_token: WRONG, reason: "try wrong" } });
+  const wrong = await json(`${chat}/v1/admin/connections/storefront`, {
+    token: owner,
+    body: { store_url: shop.url, private_token: WRONG, reason: "try wrong" },
+  });
   assert.equal(wrong.status, 422, wrong.text);
   responses.push(wrong.text);
-  const bad = await json(`${chat}/v1/admin/connections/storefront`, { token: owner, body: { store_url: shop.url, private_token: TOKEN, reason: "x", extra: true } });
+  const bad = await json(`${chat}/v1/admin/connections/storefront`, {
+    token: owner,
+    body: { store_url: shop.url, private_token: TOKEN, reason: "x", extra: true },
+  });
   assert.equal(bad.status, 400);
   responses.push(bad.text);
-  const ok = await json(`${chat}/v1/admin/connections/storefront`, { token: owner, body: { store_url: shop.url, private_token: TOKEN, reason: "go" } });
+  const ok = await json(`${chat}/v1/admin/connections/storefront`, {
+    token: owner,
+    body: { store_url: shop.url, private_token: TOKEN, reason: "go" },
+  });
   assert.equal(ok.status, 201, ok.text);
   responses.push(ok.text);
-  const sw = await json(`${chat}/v1/admin/connections/storefront/token`, { token: owner, body: { connection_id: ok.body.connection_id, private_token: TOKEN, reason: "again" } });
+  const sw = await json(`${chat}/v1/admin/connections/storefront/token`, {
+    token: owner,
+    body: { connection_id: ok.body.connection_id, private_token: TOKEN, reason: "again" },
+  });
   assert.equal(sw.status, 200, sw.text);
   responses.push(sw.text);
   responses.push((await json(`${chat}/v1/admin/connections`, { token: owner })).text);
   responses.push((await json(`${chat}/v1/admin/audit?limit=200`, { token: owner })).text);
   shop.down = true;
-  const down = await json(`${chat}/v1/admin/connections/storefront/token`, { token: owner, body: { connection_id: ok.body.connection_id, private_token: TOKEN, reason: "down" } });
+  const down = await json(`${chat}/v1/admin/connections/storefront/token`, {
+    token: owner,
+    body: { connection_id: ok.body.connection_id, private_token: TOKEN, reason: "down" },
+  });
   assert.equal(down.status, 422);
   responses.push(down.text);
 

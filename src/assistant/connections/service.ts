@@ -16,7 +16,6 @@ import type { ConnectionRow, ConnectionsRepository } from "../storefront/connect
 import { iso } from "../../platform/clock.js";
 import type { ConnectionView } from "./schemas.js";
 
-
 export function viewOf(row: ConnectionRow): ConnectionView {
   return {
     connection_id: row.id,
@@ -40,13 +39,16 @@ function refuse(check: Exclude<StorefrontCheck, { ok: true }>): never {
 }
 
 export class ConnectionsService {
-
   constructor(
     private readonly ctx: AppContext,
     private readonly repo: ConnectionsRepository,
   ) {}
 
-  async connect(storeId: string, input: { store_url: string; private_token?: string | undefined }, actorUserId: string | null): Promise<ConnectionView> {
+  async connect(
+    storeId: string,
+    input: { store_url: string; private_token?: string | undefined },
+    actorUserId: string | null,
+  ): Promise<ConnectionView> {
     const storeUrl = normaliseStoreUrl(input.store_url, this.ctx.config.outbound.allowPrivate);
     const token = input.private_token ?? null;
     const check = await new ShopifyClient(this.ctx, storeUrl, token).check();

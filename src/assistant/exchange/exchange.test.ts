@@ -20,7 +20,12 @@ describeEachDialect("assistant: customer session exchange, orders and actions", 
   let jtiCounter = 0;
 
   async function rotate(owner: string): Promise<string> {
-    const res = await t.assistant.inject({ method: "POST", url: "/v1/admin/exchange-secret", headers: bearer(owner), payload: { reason: "backend login" } });
+    const res = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/admin/exchange-secret",
+      headers: bearer(owner),
+      payload: { reason: "backend login" },
+    });
     assert.equal(res.statusCode, 201, res.body);
     const body = res.json() as { secret: string; issuer: string; audience: string; algorithm: string };
     assert.match(body.secret, /^exs_/);
@@ -29,7 +34,10 @@ describeEachDialect("assistant: customer session exchange, orders and actions", 
     return body.secret;
   }
 
-  async function assertion(secret: string, claims: { iss: string; sub?: string; aud?: string; jti?: string; iat?: number; exp?: number }): Promise<string> {
+  async function assertion(
+    secret: string,
+    claims: { iss: string; sub?: string; aud?: string; jti?: string; iat?: number; exp?: number },
+  ): Promise<string> {
     const now = Math.floor(clock.now() / 1000);
     const jwt = new SignJWT({})
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
@@ -67,7 +75,11 @@ describeEachDialect("assistant: customer session exchange, orders and actions", 
     assert.equal(body.role, "customer");
     assert.equal(body.customer_id, "cust-42");
     assert.ok(body.correlation_id);
-    const row = await t.ctx.database.db.selectFrom("assistant_sessions").select(["role", "customer_id", "store_id"]).where("customer_id", "=", "cust-42").executeTakeFirstOrThrow();
+    const row = await t.ctx.database.db
+      .selectFrom("assistant_sessions")
+      .select(["role", "customer_id", "store_id"])
+      .where("customer_id", "=", "cust-42")
+      .executeTakeFirstOrThrow();
     assert.deepEqual(row, { role: "customer", customer_id: "cust-42", store_id: a.storeId });
     const thread = await t.assistant.inject({ method: "POST", url: "/v1/chat/sessions", headers: bearer(body.session_token), payload: {} });
     assert.equal(thread.statusCode, 201, thread.body);
@@ -95,7 +107,11 @@ describeEachDialect("assistant: customer session exchange, orders and actions", 
     assert.equal((await exchange(later)).statusCode, 401, "expires while in flight");
     const long = await assertion(secretA, { iss: a.storeId, exp: Math.floor(clock.now() / 1000) + 600 });
     assert.equal((await exchange(long)).statusCode, 401);
-    const future = await assertion(secretA, { iss: a.storeId, iat: Math.floor(clock.now() / 1000) + 120, exp: Math.floor(clock.now() / 1000) + 300 });
+    const future = await assertion(secretA, {
+      iss: a.storeId,
+      iat: Math.floor(clock.now() / 1000) + 120,
+      exp: Math.floor(clock.now() / 1000) + 300,
+    });
     assert.equal((await exchange(future)).statusCode, 401);
     const wrongAud = await assertion(secretA, { iss: a.storeId, aud: "someone-else" });
     assert.equal((await exchange(wrongAud)).statusCode, 401);
@@ -112,7 +128,12 @@ describeEachDialect("assistant: customer session exchange, orders and actions", 
     const statuses: number[] = [];
     let last: { code: string; details: { window: string; limit: number; retry_after: number } } | undefined;
     for (let i = 0; i <= MINT_LIMIT.points; i++) {
-      const res = await t.assistant.inject({ method: "POST", url: "/v1/sessions/exchange", remoteAddress: ip, payload: { assertion: "aaaa.bbbb.cccc" } });
+      const res = await t.assistant.inject({
+        method: "POST",
+        url: "/v1/sessions/exchange",
+        remoteAddress: ip,
+        payload: { assertion: "aaaa.bbbb.cccc" },
+      });
       statuses.push(res.statusCode);
       if (res.statusCode === 429) {
         last = res.json();
@@ -147,7 +168,11 @@ describeEachDialect("assistant: customer session exchange, orders and actions", 
     assert.ok(!info.body.includes(secretA));
     const stored = await t.ctx.database.db.selectFrom("assistant_exchange_secrets").select("secret_ciphertext").execute();
     assert.ok(stored.every((r) => !r.secret_ciphertext.includes(secretA) && !r.secret_ciphertext.includes(old)));
-    const audit = await t.ctx.database.db.selectFrom("assistant_audit_events").selectAll().where("operation", "=", "exchange_secret.rotate").execute();
+    const audit = await t.ctx.database.db
+      .selectFrom("assistant_audit_events")
+      .selectAll()
+      .where("operation", "=", "exchange_secret.rotate")
+      .execute();
     assert.ok(audit.length >= 3);
     assert.ok(!JSON.stringify(audit).includes(secretA));
     const bad = await t.assistant.inject({ method: "POST", url: "/v1/admin/exchange-secret", headers: bearer(a.owner), payload: {} });
@@ -161,28 +186,62 @@ describeEachDialect("assistant: customer session exchange, orders and actions", 
   test("embedded catalogue: orders of the customer only, add to cart, start a return", async () => {
     const gateway = composeAssistant(t.ctx, { catalog: t.services.catalog }).gateway;
     const now = clock.now();
-    for (const [store, order, customer] of [[a.storeId, "A-1", "cust-42"], [a.storeId, "A-2", "cust-7"], [b.storeId, "B-1", "cust-42"]] as const) {
+    for (const [store, order, customer] of [
+      [a.storeId, "A-1", "cust-42"],
+      [a.storeId, "A-2", "cust-7"],
+      [b.storeId, "B-1", "cust-42"],
+    ] as const) {
       await t.ctx.database.db
         .insertInto("assistant_orders")
-        .values({ store_id: store, order_id: order, customer_id: customer, status: "fulfilled", placed_at: now - 86_400_000, total_minor: 2599, currency: "USD", items: JSON.stringify([{ product_id: "mug-1", title: "Mug", quantity: 1 }]), updated_at: now })
+        .values({
+          store_id: store,
+          order_id: order,
+          customer_id: customer,
+          status: "fulfilled",
+          placed_at: now - 86_400_000,
+          total_minor: 2599,
+          currency: "USD",
+          items: JSON.stringify([{ product_id: "mug-1", title: "Mug", quantity: 1 }]),
+          updated_at: now,
+        })
         .execute();
     }
     const orders = await gateway.orders(a.storeId, "cust-42");
-    assert.deepEqual(orders.map((o) => [o.order_id, o.total, o.items[0]!.product_id]), [["A-1", { amount_minor: 2599, currency: "USD" }, "prd_mug-1"]]);
+    assert.deepEqual(
+      orders.map((o) => [o.order_id, o.total, o.items[0]!.product_id]),
+      [["A-1", { amount_minor: 2599, currency: "USD" }, "prd_mug-1"]],
+    );
 
     await putCatalogProduct(t, a.storeId, "mug-1", { name: "Mug", price: 9, stock: 3 });
     const session = { sessionId: "ses_test_1", customerId: null };
     const first = await gateway.runAction(a.storeId, session, { name: "add_to_cart", arguments: { product_id: "prd_mug-1", quantity: 2 } });
-    const second = await gateway.runAction(a.storeId, session, { name: "add_to_cart", arguments: { product_id: "prd_mug-1", quantity: 1 } });
+    const second = await gateway.runAction(a.storeId, session, {
+      name: "add_to_cart",
+      arguments: { product_id: "prd_mug-1", quantity: 1 },
+    });
     assert.equal(first.status, "completed");
     assert.equal(second.result.cart_id, first.result.cart_id);
     assert.equal(second.result.item_count, 3);
-    await assert.rejects(gateway.runAction(b.storeId, session, { name: "add_to_cart", arguments: { product_id: "prd_mug-1" } }), { code: "not_found" });
+    await assert.rejects(gateway.runAction(b.storeId, session, { name: "add_to_cart", arguments: { product_id: "prd_mug-1" } }), {
+      code: "not_found",
+    });
 
-    await assert.rejects(gateway.runAction(a.storeId, session, { name: "start_return", arguments: { order_id: "A-1" } }), { code: "forbidden" });
-    await assert.rejects(gateway.runAction(a.storeId, { sessionId: "s", customerId: "cust-42" }, { name: "start_return", arguments: { order_id: "A-2" } }), { code: "not_found" });
-    await assert.rejects(gateway.runAction(a.storeId, { sessionId: "s", customerId: "cust-42" }, { name: "start_return", arguments: { order_id: "B-1" } }), { code: "not_found" });
-    const ret = await gateway.runAction(a.storeId, { sessionId: "s", customerId: "cust-42" }, { name: "start_return", arguments: { order_id: "A-1", reason: "too small" } });
+    await assert.rejects(gateway.runAction(a.storeId, session, { name: "start_return", arguments: { order_id: "A-1" } }), {
+      code: "forbidden",
+    });
+    await assert.rejects(
+      gateway.runAction(a.storeId, { sessionId: "s", customerId: "cust-42" }, { name: "start_return", arguments: { order_id: "A-2" } }),
+      { code: "not_found" },
+    );
+    await assert.rejects(
+      gateway.runAction(a.storeId, { sessionId: "s", customerId: "cust-42" }, { name: "start_return", arguments: { order_id: "B-1" } }),
+      { code: "not_found" },
+    );
+    const ret = await gateway.runAction(
+      a.storeId,
+      { sessionId: "s", customerId: "cust-42" },
+      { name: "start_return", arguments: { order_id: "A-1", reason: "too small" } },
+    );
     assert.match(String(ret.result.return_id), /^ret_/);
     assert.equal(ret.result.status, "requested");
   });
@@ -193,14 +252,30 @@ describeEachDialect("assistant: customer session exchange, orders and actions", 
       shop = await startStorefront();
       shop.products = [fakeProduct(5, "Desk lamp", "45.00")];
       shop.orders = [
-        { id: 7001, customer_id: "888", created_at: "2026-02-01T10:00:00Z", total_price: "45.00", currency: "USD", fulfillment_status: "fulfilled", line_items: [{ product_id: 5, title: "Desk lamp", quantity: 1 }] },
+        {
+          id: 7001,
+          customer_id: "888",
+          created_at: "2026-02-01T10:00:00Z",
+          total_price: "45.00",
+          currency: "USD",
+          fulfillment_status: "fulfilled",
+          line_items: [{ product_id: 5, title: "Desk lamp", quantity: 1 }],
+        },
         { id: 7002, customer_id: "999", created_at: "2026-02-02T10:00:00Z", total_price: "10.00", currency: "USD", line_items: [] },
       ];
-      const conn = await t.assistant.inject({ method: "POST", url: "/v1/admin/connections/storefront", headers: bearer(b.owner), payload: { store_url: shop.url, private_token: shop.token, reason: "orders" } });
+      const conn = await t.assistant.inject({
+        method: "POST",
+        url: "/v1/admin/connections/storefront",
+        headers: bearer(b.owner),
+        payload: { store_url: shop.url, private_token: shop.token, reason: "orders" },
+      });
       assert.equal(conn.statusCode, 201, conn.body);
       const gateway = composeAssistant(t.ctx, { catalog: t.services.catalog }).gateway;
       const orders = await gateway.orders(b.storeId, "888");
-      assert.deepEqual(orders.map((o) => [o.order_id, o.status, o.total.amount_minor, o.items[0]!.product_id]), [["7001", "fulfilled", 4500, "prd_5"]]);
+      assert.deepEqual(
+        orders.map((o) => [o.order_id, o.status, o.total.amount_minor, o.items[0]!.product_id]),
+        [["7001", "fulfilled", 4500, "prd_5"]],
+      );
       assert.equal(shop.calls.at(-1)!.query.get("customer_id"), "888");
 
       const session = { sessionId: "ses_x", customerId: "888" };
@@ -211,8 +286,13 @@ describeEachDialect("assistant: customer session exchange, orders and actions", 
       const draft = [...shop.draftOrders.values()][0] as { draft_order: { line_items: Array<{ variant_id: number; quantity: number }> } };
       assert.deepEqual(draft.draft_order.line_items, [{ variant_id: 50, quantity: 3 }]);
 
-      await assert.rejects(gateway.runAction(b.storeId, session, { name: "start_return", arguments: { order_id: "7002" } }), { code: "not_found" });
-      const ret = await gateway.runAction(b.storeId, session, { name: "start_return", arguments: { order_id: "7001", product_id: "prd_5", quantity: 1, reason: "broken" } });
+      await assert.rejects(gateway.runAction(b.storeId, session, { name: "start_return", arguments: { order_id: "7002" } }), {
+        code: "not_found",
+      });
+      const ret = await gateway.runAction(b.storeId, session, {
+        name: "start_return",
+        arguments: { order_id: "7001", product_id: "prd_5", quantity: 1, reason: "broken" },
+      });
       assert.equal(ret.result.status, "requested");
       assert.equal(shop.returns.length, 1);
 

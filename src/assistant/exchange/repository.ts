@@ -23,11 +23,19 @@ export class ExchangeRepository {
   }
 
   async revokeSecrets(storeId: string, at: number): Promise<void> {
-    await this.db.updateTable("assistant_exchange_secrets").set({ revoked_at: at }).where("store_id", "=", storeId).where("revoked_at", "is", null).execute();
+    await this.db
+      .updateTable("assistant_exchange_secrets")
+      .set({ revoked_at: at })
+      .where("store_id", "=", storeId)
+      .where("revoked_at", "is", null)
+      .execute();
   }
 
   async insertSecret(storeId: string, row: Omit<ExchangeSecretRow, "store_id">): Promise<void> {
-    await this.db.insertInto("assistant_exchange_secrets").values({ ...row, store_id: storeId }).execute();
+    await this.db
+      .insertInto("assistant_exchange_secrets")
+      .values({ ...row, store_id: storeId })
+      .execute();
   }
 
   async forgetExpiredJtis(storeId: string, now: number): Promise<void> {

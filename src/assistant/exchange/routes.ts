@@ -24,7 +24,10 @@ export async function exchangeRoutes(app: App, deps: { guards: AssistantGuards; 
         tags: ["sessions"],
         summary: `Exchange the store backend's signed assertion (HS256 JWT: iss = store id, aud, sub = customer id, single-use jti, exp ≤ ${MAX_ASSERTION_LIFETIME_SECONDS} s after iat) for a customer session`,
         body: Type.Object(
-          { assertion: Type.String({ minLength: 10, maxLength: 4096, pattern: "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$" }), locale: Type.Optional(Locale) },
+          {
+            assertion: Type.String({ minLength: 10, maxLength: 4096, pattern: "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$" }),
+            locale: Type.Optional(Locale),
+          },
           { additionalProperties: false },
         ),
         response: {
@@ -39,7 +42,10 @@ export async function exchangeRoutes(app: App, deps: { guards: AssistantGuards; 
         },
       },
     },
-    async (request) => ({ ...(await service.exchange(request.body.assertion, request.body.locale, request.ip)), correlation_id: request.id }),
+    async (request) => ({
+      ...(await service.exchange(request.body.assertion, request.body.locale, request.ip)),
+      correlation_id: request.id,
+    }),
   );
 
   r.get(
@@ -56,7 +62,14 @@ export async function exchangeRoutes(app: App, deps: { guards: AssistantGuards; 
     admin({
       summary: "Create or rotate the store's exchange secret (shown once; the previous one stops verifying at once)",
       body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500, pattern: "\\S" }) }, { additionalProperties: false }),
-      response: { 201: Type.Object({ ...SecretInfoFields, secret: Type.String({ description: "exs_… (shown once)" }), correlation_id: CorrelationId }), ...problems(400) },
+      response: {
+        201: Type.Object({
+          ...SecretInfoFields,
+          secret: Type.String({ description: "exs_… (shown once)" }),
+          correlation_id: CorrelationId,
+        }),
+        ...problems(400),
+      },
     }),
     async (request, reply) => {
       const created = await service.rotate(storeOf(request).id, actorUserIdOf(request));

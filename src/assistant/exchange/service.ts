@@ -114,7 +114,13 @@ export class ExchangeService {
       }));
     } catch (e) {
       const code = (e as { code?: string }).code;
-      throw invalid(code === "ERR_JWT_EXPIRED" ? "expired" : code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED" ? "bad signature" : "invalid claims or signature");
+      throw invalid(
+        code === "ERR_JWT_EXPIRED"
+          ? "expired"
+          : code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED"
+            ? "bad signature"
+            : "invalid claims or signature",
+      );
     }
     const { exp, iat, jti, sub } = payload as { exp: number; iat: number; jti: unknown; sub: unknown };
     if (exp - iat > MAX_ASSERTION_LIFETIME_SECONDS) throw invalid(`exp − iat exceeds ${MAX_ASSERTION_LIFETIME_SECONDS} seconds`);

@@ -44,7 +44,9 @@ export function decorateAssistantRequests(app: App): void {
 
 /** What the session guard reads of a session (src/assistant/sessions/repository.ts implements it). */
 export interface SessionLookup {
-  findByTokenHash(tokenHash: string): Promise<Omit<AssistantSessionsTable, "token_hash" | "public_key_id" | "created_at" | "revoke_reason"> | undefined>;
+  findByTokenHash(
+    tokenHash: string,
+  ): Promise<Omit<AssistantSessionsTable, "token_hash" | "public_key_id" | "created_at" | "revoke_reason"> | undefined>;
 }
 
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -65,12 +67,20 @@ export function createGuards(ctx: AppContext, sessions: SessionLookup, tenancy: 
 function sessionGuard(ctx: AppContext, sessions: SessionLookup): Hook {
   return async function requireSession(request: FastifyRequest): Promise<void> {
     const token = bearerOf(request);
-    if (!token || !token.startsWith(SESSION_TOKEN_PREFIX)) throw new AppError("unauthorized", "A session token (Bearer ast_…) is required.");
+    if (!token || !token.startsWith(SESSION_TOKEN_PREFIX))
+      throw new AppError("unauthorized", "A session token (Bearer ast_…) is required.");
     const row = await sessions.findByTokenHash(sha256(token));
     if (!row) throw new AppError("unauthorized", "The session token is invalid.");
     if (row.revoked_at !== null) throw new AppError("unauthorized", "The session has been revoked.");
     if (row.expires_at <= ctx.clock.now()) throw new AppError("unauthorized", "The session has expired.");
-    request.shopper = { id: row.id, storeId: row.store_id, role: row.role, locale: row.locale, expiresAt: row.expires_at, customerId: row.customer_id };
+    request.shopper = {
+      id: row.id,
+      storeId: row.store_id,
+      role: row.role,
+      locale: row.locale,
+      expiresAt: row.expires_at,
+      customerId: row.customer_id,
+    };
   };
 }
 
@@ -83,12 +93,16 @@ export function shopperOf(request: FastifyRequest): ShopperSession {
  * onRequest + preHandler pair for admin routes: the route must declare `config: { auth: "store" }`
  * so the Search authenticator resolves the store.
  */
-function dashboardGuard(authenticate: ReturnType<typeof createAuthenticator>, permission: Permission): { onRequest: Hook; preHandler: PermissionCheck } {
+function dashboardGuard(
+  authenticate: ReturnType<typeof createAuthenticator>,
+  permission: Permission,
+): { onRequest: Hook; preHandler: PermissionCheck } {
   const check = requirePermission(permission);
   return {
     onRequest: async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const token = bearerOf(request);
-      if (token?.startsWith(SESSION_TOKEN_PREFIX)) throw new AppError("unauthorized", "Admin calls need a dashboard session, not a shopper session.");
+      if (token?.startsWith(SESSION_TOKEN_PREFIX))
+        throw new AppError("unauthorized", "Admin calls need a dashboard session, not a shopper session.");
       await authenticate(request, reply);
       if (request.principal?.kind !== "user") {
         throw new AppError("forbidden", "Admin calls need a dashboard session (a user login), not a machine grant or API key.");

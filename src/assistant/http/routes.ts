@@ -24,7 +24,12 @@ export function adminRoutes(guards: AssistantGuards, permission: Permission = AD
     config: { auth: "store" as const },
     onRequest: guard.onRequest,
     preHandler: guard.preHandler,
-    schema: { tags: ["admin"], security: sessionSecurity, ...schema, response: { ...schema.response, ...problems(401, 403) } as S["response"] },
+    schema: {
+      tags: ["admin"],
+      security: sessionSecurity,
+      ...schema,
+      response: { ...schema.response, ...problems(401, 403) } as S["response"],
+    },
   });
 }
 

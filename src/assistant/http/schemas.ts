@@ -20,6 +20,11 @@ export function problems(...statuses: number[]) {
 }
 
 export const CorrelationId = Type.String({ description: "The request's correlation id (also in X-Correlation-Id)" });
-export const Locale = Type.String({ minLength: 2, maxLength: 35, pattern: "^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$", description: "BCP 47 tag" });
+export const Locale = Type.String({
+  minLength: 2,
+  maxLength: 35,
+  pattern: "^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$",
+  description: "BCP 47 tag",
+});
 /** Shopper and dashboard calls take `Authorization: Bearer …`. */
 export { bearerSecurity as sessionSecurity } from "../../platform/http/schemas.js";

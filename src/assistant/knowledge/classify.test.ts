@@ -21,14 +21,23 @@ describe("knowledge: classify (deterministic router)", () => {
     ]) {
       assert.equal(kind(text), "policy", text);
     }
-    for (const text of ["Wie lange habe ich Zeit für eine Rückgabe?", "Was kostet der Versand?", "Welche Zahlungsarten akzeptiert ihr?", "Gibt es eine Garantie?"]) {
+    for (const text of [
+      "Wie lange habe ich Zeit für eine Rückgabe?",
+      "Was kostet der Versand?",
+      "Welche Zahlungsarten akzeptiert ihr?",
+      "Gibt es eine Garantie?",
+    ]) {
       assert.equal(kind(text, "de-DE"), "policy", text);
     }
   });
 
   test("product requests carry colour, size, category and price filters in minor units of the store currency", () => {
     const red = classifyText("show me red dresses under 50", "en");
-    assert.deepEqual(red, { kind: "product", query: "red dresses", filters: { color: ["red"], category_id: ["dresses", "dress"], price_max_minor: 5000 } });
+    assert.deepEqual(red, {
+      kind: "product",
+      query: "red dresses",
+      filters: { color: ["red"], category_id: ["dresses", "dress"], price_max_minor: 5000 },
+    });
 
     const between = classifyText("Show me shirts between 30 and 45 euros", "en");
     assert.equal(between.kind, "product");
@@ -68,7 +77,11 @@ describe("knowledge: classify (deterministic router)", () => {
 
   test("the shopper's own orders and returns, with the order id", () => {
     assert.deepEqual(classifyText("Where is my order 1234?", "en"), { kind: "order", query: "Where is my order 1234?", order_id: "1234" });
-    assert.deepEqual(classifyText("I want to return order #A-1001", "en"), { kind: "return", query: "I want to return order #A-1001", order_id: "A-1001" });
+    assert.deepEqual(classifyText("I want to return order #A-1001", "en"), {
+      kind: "return",
+      query: "I want to return order #A-1001",
+      order_id: "A-1001",
+    });
     assert.equal(kind("Track my package please"), "order");
     assert.equal(kind("What's the status of my order?"), "order");
     assert.equal(kind("I'd like to return the shoes I bought"), "return");
@@ -83,10 +96,30 @@ describe("knowledge: classify (deterministic router)", () => {
   });
 
   test("add to cart with quantity; a vague product asks which one", () => {
-    assert.deepEqual(classifyText("Add the Little Black Dress to my cart", "en"), { kind: "action", name: "add_to_cart", product_ref: "little black dress", quantity: 1 });
-    assert.deepEqual(classifyText("please add 2 Oxford Shirt White to my basket", "en"), { kind: "action", name: "add_to_cart", product_ref: "oxford shirt white", quantity: 2 });
-    assert.deepEqual(classifyText("put three wool socks in my bag", "en"), { kind: "action", name: "add_to_cart", product_ref: "wool socks", quantity: 3 });
-    assert.deepEqual(classifyText("Leg bitte zwei Leinenhemden in den Warenkorb", "de"), { kind: "action", name: "add_to_cart", product_ref: "leinenhemden", quantity: 2 });
+    assert.deepEqual(classifyText("Add the Little Black Dress to my cart", "en"), {
+      kind: "action",
+      name: "add_to_cart",
+      product_ref: "little black dress",
+      quantity: 1,
+    });
+    assert.deepEqual(classifyText("please add 2 Oxford Shirt White to my basket", "en"), {
+      kind: "action",
+      name: "add_to_cart",
+      product_ref: "oxford shirt white",
+      quantity: 2,
+    });
+    assert.deepEqual(classifyText("put three wool socks in my bag", "en"), {
+      kind: "action",
+      name: "add_to_cart",
+      product_ref: "wool socks",
+      quantity: 3,
+    });
+    assert.deepEqual(classifyText("Leg bitte zwei Leinenhemden in den Warenkorb", "de"), {
+      kind: "action",
+      name: "add_to_cart",
+      product_ref: "leinenhemden",
+      quantity: 2,
+    });
     const vague = classifyText("add it to my cart", "en");
     assert.equal(vague.kind, "ambiguous");
     assert.match(vague.kind === "ambiguous" ? vague.question : "", /Which product/);
@@ -104,7 +137,10 @@ describe("knowledge: classify (deterministic router)", () => {
 
 describe("knowledge: soft order questions", () => {
   test("an order question without id or status words leaves its other words for the evidence check", () => {
-    assert.equal(softOrderRemainder("I ordered on saturday, when will my order be processed?"), "i ordered on saturday, when will it be processed?");
+    assert.equal(
+      softOrderRemainder("I ordered on saturday, when will my order be processed?"),
+      "i ordered on saturday, when will it be processed?",
+    );
     assert.equal(softOrderRemainder("Where is my order?"), null);
     assert.equal(softOrderRemainder("when will my order 1234 arrive?"), null);
     assert.equal(softOrderRemainder("when will my order arrive?"), null);

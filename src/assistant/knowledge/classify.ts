@@ -39,11 +39,40 @@ import { isStopWord, langOf, normalize, parseNumber, words } from "./text.js";
 type ProductFilters = Extract<Intent, { kind: "product" }>["filters"];
 
 const COLORS: Record<string, string> = {
-  red: "red", blue: "blue", green: "green", black: "black", white: "white", yellow: "yellow", pink: "pink", purple: "purple",
-  orange: "orange", brown: "brown", grey: "grey", gray: "grey", beige: "beige", navy: "navy", gold: "gold", silver: "silver",
-  violet: "purple", turquoise: "turquoise", cream: "beige",
-  rot: "red", blau: "blue", "grün": "green", grun: "green", schwarz: "black", "weiß": "white", weiss: "white", gelb: "yellow",
-  rosa: "pink", lila: "purple", violett: "purple", braun: "brown", grau: "grey", silber: "silver", "türkis": "turquoise",
+  red: "red",
+  blue: "blue",
+  green: "green",
+  black: "black",
+  white: "white",
+  yellow: "yellow",
+  pink: "pink",
+  purple: "purple",
+  orange: "orange",
+  brown: "brown",
+  grey: "grey",
+  gray: "grey",
+  beige: "beige",
+  navy: "navy",
+  gold: "gold",
+  silver: "silver",
+  violet: "purple",
+  turquoise: "turquoise",
+  cream: "beige",
+  rot: "red",
+  blau: "blue",
+  grün: "green",
+  grun: "green",
+  schwarz: "black",
+  weiß: "white",
+  weiss: "white",
+  gelb: "yellow",
+  rosa: "pink",
+  lila: "purple",
+  violett: "purple",
+  braun: "brown",
+  grau: "grey",
+  silber: "silver",
+  türkis: "turquoise",
 };
 const DE_ADJ = /^(.+?)(?:e|en|er|es|em)$/;
 
@@ -69,22 +98,48 @@ const CATEGORIES: Array<[RegExp, [string, string]]> = [
 ];
 
 const NUMBER_WORDS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  ein: 1, eine: 1, einen: 1, zwei: 2, drei: 3, vier: 4, "fünf": 5, sechs: 6, sieben: 7, acht: 8, neun: 9, zehn: 10,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  ein: 1,
+  eine: 1,
+  einen: 1,
+  zwei: 2,
+  drei: 3,
+  vier: 4,
+  fünf: 5,
+  sechs: 6,
+  sieben: 7,
+  acht: 8,
+  neun: 9,
+  zehn: 10,
 };
 const ARTICLES = new Set(["the", "this", "that", "these", "those", "some", "der", "die", "das", "den", "dem", "diese", "diesen", "dieses"]);
-const VAGUE_REFS = /^(?:it|this|that|them|these|those|this one|that one|these ones|those ones|one|the one|es|das|dies|diese|diesen|dieses|den|die|das da|den da|die da)$/;
+const VAGUE_REFS =
+  /^(?:it|this|that|them|these|those|this one|that one|these ones|those ones|one|the one|es|das|dies|diese|diesen|dieses|den|die|das da|den da|die da)$/;
 
 const POLICY_KW =
   /\b(?:returns?|returning|returned|refunds?|refunded|exchanges?|exchanging|shipping|ship|ships|shipped|shipment|deliver(?:y|ies|ed)?|postage|dispatch(?:ed)?|warrant(?:y|ies)|guarantees?|payments?|pay|paying|paypal|credit\s+cards?|klarna|invoices?|privacy|personal\s+data|gdpr|cookies?|cancel(?:l?ation|l?ed|ling)?|withdraw(?:al|ing|n)?|rücktritt\w*|zurücktret\w*|zurückzutreten|terms|conditions|polic(?:y|ies)|gift\s*cards?|vouchers?|\w*gutschein\w*|coupons?|discount\s+codes?|promo\s+codes?|price\s+match(?:ing)?|customs|duties|international(?:ly)?|abroad|countries|opening\s+hours|rückgabe\w*|rücksend\w*|zurück(?:schick|send|geb|gegeb|gesend|geschick)\w*|retoure\w*|umtausch\w*|umtauschen|erstattung\w*|rückerstattung\w*|widerruf\w*|versand\w*|versenden|lieferung\w*|lieferzeit\w*|liefern|porto|garantie\w*|gewährleistung\w*|zahlung\w*|bezahl\w*|zahlungsart\w*|rechnung|kreditkarte\w*|datenschutz\w*|agb|stornier\w*|gutschein\w*|rabatt\w*|zoll\w*|ausland\w*)\b/;
 const REQUEST =
   /\b(?:show\s+me|looking\s+for|look\s+for|search(?:ing)?\s+for|find\s+me|find|do\s+you\s+(?:have|sell|carry|stock)|have\s+you\s+got|i(?:\s+(?:need|want|would\s+like)|'d\s+like)\s+(?:a|an|some|to\s+buy)|recommend|suggest|buy|shop\s+for|(?:are|is)\s+.+\s+(?:in\s+stock|available)|zeig(?:e|t)?\s+mir|ich\s+suche|suche\s+nach|suche|habt\s+ihr|haben\s+sie|führt\s+ihr|verkauft\s+ihr|ich\s+brauche|ich\s+(?:möchte|will|hätte\s+gerne?)\s+(?:ein|eine|einen)|empfiehl\w*|empfehl\w*|kaufen|auf\s+lager|verfügbar)\b/;
-const QUESTION_START = /^(?:what|which|how|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|was|wie|welche\w*|wann|wo|warum|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden)\b/;
+const QUESTION_START =
+  /^(?:what|which|how|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|was|wie|welche\w*|wann|wo|warum|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden)\b/;
 
 const CART_EN = /\b(?:add|put|place|throw)\s+(.+?)\s+(?:to|in|into|onto)\s+(?:my\s+|the\s+|your\s+)?(?:shopping\s+)?(?:cart|basket|bag)\b/;
-const CART_DE = /(?:\b(?:leg\w*|füg\w*|pack\w*|tu|tue|gib|mach\w*)\s+(?:mir\s+)?(?:bitte\s+)?|^)(.+?)\s+(?:in\s+(?:den|meinen)|zum|zu\s+(?:meinem|dem))\s+(?:warenkorb|einkaufswagen|korb)\b/;
+const CART_DE =
+  /(?:\b(?:leg\w*|füg\w*|pack\w*|tu|tue|gib|mach\w*)\s+(?:mir\s+)?(?:bitte\s+)?|^)(.+?)\s+(?:in\s+(?:den|meinen)|zum|zu\s+(?:meinem|dem))\s+(?:warenkorb|einkaufswagen|korb)\b/;
 
-const ORDER_ID = /(?:\border|\bbestellung|\bauftrag)\s*(?:number|no\.?|nr\.?|nummer)?\s*#?\s*([a-z]*-?\d[a-z0-9-]*)|#\s?([a-z]*-?\d[a-z0-9-]*)\b/;
+const ORDER_ID =
+  /(?:\border|\bbestellung|\bauftrag)\s*(?:number|no\.?|nr\.?|nummer)?\s*#?\s*([a-z]*-?\d[a-z0-9-]*)|#\s?([a-z]*-?\d[a-z0-9-]*)\b/;
 const RETURN_OWN =
   /\b(?:i(?:\s+(?:want|would\s+like|wish)|'d\s+like)\s+to\s+(?:return|send\s+back|exchange)|i(?:\s+(?:want|would\s+like)|'d\s+like)\s+(?:a\s+)?(?:return|refund)\s+(?:for|of)\s+my|return\s+(?:my|order)\b|start\s+a\s+return|(?:make|initiate|open|create|begin)\s+a\s+return|send\s+back\s+my|send\s+my\s+\w+\s+back|ich\s+(?:möchte|will|würde\s+gerne?|muss)\s+(?:\w+\s+){0,5}(?:zurückschicken|zurücksenden|zurückgeben|retournieren|umtauschen|reklamieren)|retoure\s+(?:starten|anmelden|beginnen|einleiten)|meine\s+bestellung\s+(?:\w+\s+){0,2}(?:zurück\w*|retournieren))/;
 const RETURN_WORD = /\b(?:return|send\s+back|refund|rücksend\w*|retoure\w*|zurück\w*|retournieren|umtauschen)\b/;
@@ -92,9 +147,12 @@ const ORDER_OWN =
   /\b(?:where(?:'s|\s+is|\s+are)\s+my\s+(?:order|package|parcel|delivery|stuff|things|items)|my\s+(?:last\s+|recent\s+|latest\s+)?orders?\b|track(?:ing)?\s+(?:of\s+)?(?:my\s+)?(?:order|package|parcel)|(?:order|delivery)\s+status|status\s+of\s+(?:my\s+)?order|(?:has|have)\s+my\s+(?:order|package|parcel)|when\s+will\s+my\s+(?:order|package|parcel)|did\s+my\s+order|wo\s+(?:ist|bleibt)\s+meine?\s+(?:bestellung|paket|lieferung|sendung)|meine[rn]?\s+(?:letzten?\s+)?bestellung(?:en)?|sendungsverfolgung|bestellstatus|status\s+meiner\s+bestellung|wann\s+kommt\s+meine?\s+(?:bestellung|paket|lieferung|sendung))\b/;
 
 const SIZE_RE = /\b(?:size|größe|grösse|gr\.)\s*([a-z0-9]{1,4})\b|\b(xxs|xs|xl|xxl|xxxl)\b|\bin\s+(s|m|l)\b(?!\s*\w)/;
-const PRICE_BETWEEN = /\b(?:between|zwischen)\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:euros?|eur|dollars?|usd|€|\$|£)?\s*(?:and|und|-|bis)\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:euros?|eur|dollars?|usd|€|\$|£)?/;
-const PRICE_MAX = /(?:\b(?:under|below|less\s+than|cheaper\s+than|up\s+to|max(?:imum)?|at\s+most|no\s+more\s+than|unter|bis(?:\s+zu)?|höchstens|maximal|weniger\s+als|günstiger\s+als|billiger\s+als)|<)\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:euros?|eur|dollars?|usd|€|\$|£)?/;
-const PRICE_MIN = /(?:\b(?:over|above|more\s+than|at\s+least|from|min(?:imum)?|über|ab|mindestens|mehr\s+als)|>)\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:euros?|eur|dollars?|usd|€|\$|£)?/;
+const PRICE_BETWEEN =
+  /\b(?:between|zwischen)\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:euros?|eur|dollars?|usd|€|\$|£)?\s*(?:and|und|-|bis)\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:euros?|eur|dollars?|usd|€|\$|£)?/;
+const PRICE_MAX =
+  /(?:\b(?:under|below|less\s+than|cheaper\s+than|up\s+to|max(?:imum)?|at\s+most|no\s+more\s+than|unter|bis(?:\s+zu)?|höchstens|maximal|weniger\s+als|günstiger\s+als|billiger\s+als)|<)\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:euros?|eur|dollars?|usd|€|\$|£)?/;
+const PRICE_MIN =
+  /(?:\b(?:over|above|more\s+than|at\s+least|from|min(?:imum)?|über|ab|mindestens|mehr\s+als)|>)\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:euros?|eur|dollars?|usd|€|\$|£)?/;
 
 function question(kind: "vague_product" | "help" | "cart", lang: "en" | "de"): string {
   if (lang === "de") {
@@ -114,7 +172,10 @@ function colorOf(word: string): string | undefined {
 }
 
 function cleanRef(ref: string): { ref: string; quantity: number } {
-  let tokens = ref.replace(/[?!.,]+$/g, "").split(/\s+/).filter(Boolean);
+  let tokens = ref
+    .replace(/[?!.,]+$/g, "")
+    .split(/\s+/)
+    .filter(Boolean);
   let quantity = 1;
   const first = tokens[0];
   if (first !== undefined) {
@@ -135,7 +196,12 @@ function cleanRef(ref: string): { ref: string; quantity: number } {
 const isVagueRef = (ref: string): boolean => VAGUE_REFS.test(ref) || /^(?:the\s+|that\s+|this\s+)?\w+\s+one$/.test(ref) || ref.length === 0;
 
 /** Product filters found in a text; price bounds in major units (converted by the caller). */
-export function productHints(t: string): { filters: Omit<ProductFilters, "price_min_minor" | "price_max_minor">; priceMin?: number; priceMax?: number; matched: string[] } {
+export function productHints(t: string): {
+  filters: Omit<ProductFilters, "price_min_minor" | "price_max_minor">;
+  priceMin?: number;
+  priceMax?: number;
+  matched: string[];
+} {
   const matched: string[] = [];
   const color = new Set<string>();
   const category = new Set<string>();
@@ -189,8 +255,14 @@ const REQUEST_STRIP =
 function productQuery(t: string, matched: string[]): string {
   let q = t;
   for (const m of matched) q = q.replace(m, " ");
-  q = q.replace(REQUEST_STRIP, " ").replace(/\b(?:please|bitte|any|some|irgendwelche|etwas)\b/g, " ").replace(/[?!.,;:]+/g, " ");
-  q = q.replace(/^\s*(?:a|an|the|ein|eine|einen)\s+/, " ").replace(/\s+/g, " ").trim();
+  q = q
+    .replace(REQUEST_STRIP, " ")
+    .replace(/\b(?:please|bitte|any|some|irgendwelche|etwas)\b/g, " ")
+    .replace(/[?!.,;:]+/g, " ");
+  q = q
+    .replace(/^\s*(?:a|an|the|ein|eine|einen)\s+/, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return q || t.replace(/[?!.]+$/, "").trim();
 }
 
@@ -229,7 +301,9 @@ export function softOrderRemainder(text: string): string | null {
   if (!ORDER_OWN.test(t)) return null;
   // "my order was declined, …" → "it was declined, …": the clause stays the shopper's circumstance.
   const rest = t.replace(OWN_ORDER_EN, " it ").replace(OWN_ORDER_DE, " es ").replace(/\s+/g, " ").trim();
-  const content = words(rest.replace(/[?!.,;:]+/g, " ")).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de") && !/^(?:order|orders|bestellung|arrive|come|ship|kommt|it|es)$/.test(w));
+  const content = words(rest.replace(/[?!.,;:]+/g, " ")).filter(
+    (w) => !isStopWord(w, "en") && !isStopWord(w, "de") && !/^(?:order|orders|bestellung|arrive|come|ship|kommt|it|es)$/.test(w),
+  );
   return content.length >= 2 ? rest : null;
 }
 
@@ -280,7 +354,13 @@ export const ROUTE_WEIGHTS = {
   conditionsClause: 2,
 } as const;
 
-export function routeFeatures(t: string, bare: string, contentWords: number, hints: ReturnType<typeof productHints>, orderId: boolean): RouteFeatures {
+export function routeFeatures(
+  t: string,
+  bare: string,
+  contentWords: number,
+  hints: ReturnType<typeof productHints>,
+  orderId: boolean,
+): RouteFeatures {
   const topics = (t.match(new RegExp(POLICY_KW.source, "g"))?.length ?? 0) + (t.match(POLICY_EXTRA)?.length ?? 0);
   return {
     returnOwn: RETURN_OWN.test(t),
@@ -305,7 +385,8 @@ export function routeScores(f: RouteFeatures): RouteScores {
   return {
     return: (f.returnOwn ? w.returnOwn : 0) + (f.orderId && f.returnWord ? w.returnOrderId : 0),
     order: (f.orderStatus ? w.orderStatus : 0) + (f.myOrder ? w.myOrder : 0) + (f.orderId ? w.orderId : 0),
-    product: f.request && f.productFeature ? w.requestAndFeature : f.productFeature ? w.feature : f.request && f.contentWords > 0 ? w.request : 0,
+    product:
+      f.request && f.productFeature ? w.requestAndFeature : f.productFeature ? w.feature : f.request && f.contentWords > 0 ? w.request : 0,
     policy:
       topics * w.policyTopic +
       (topics > 0 && f.conditional ? w.conditional : 0) +
@@ -321,15 +402,25 @@ export function routeScores(f: RouteFeatures): RouteScores {
 export function classifyText(text: string, locale: string, currency = "EUR"): Intent {
   const lang = langOf(locale) === "de" ? "de" : "en";
   // Instructions addressed to the assistant do not decide what is asked (sanitize.ts).
-  const t = normalize(sanitizeQuestion(text) || text).replace(/\s+/g, " ").trim();
-  const bare = t.replace(/[?!.,;:]+/g, " ").replace(/\s+/g, " ").trim();
+  const t = normalize(sanitizeQuestion(text) || text)
+    .replace(/\s+/g, " ")
+    .trim();
+  const bare = t
+    .replace(/[?!.,;:]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   const content = words(bare).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de"));
   // 1. empty or vague
   if (bare.length === 0) return { kind: "ambiguous", question: question("help", lang) };
-  if (/^(?:help|hilfe|hi|hello|hey|hallo|moin|servus|ok|okay|yes|no|ja|nein|thanks|danke|\?+)(?:\s+(?:me|please|bitte|there))?$/.test(bare)) {
+  if (
+    /^(?:help|hilfe|hi|hello|hey|hallo|moin|servus|ok|okay|yes|no|ja|nein|thanks|danke|\?+)(?:\s+(?:me|please|bitte|there))?$/.test(bare)
+  ) {
     return { kind: "ambiguous", question: question("help", lang) };
   }
-  const reference = /^(?:and\s+|what\s+about\s+|how\s+about\s+|und\s+|was\s+ist\s+mit\s+)?(?:the|this|that|der|die|das|den|dem)\s+(\S+)(?:\s+(one|ones|da|hier))?$/.exec(bare);
+  const reference =
+    /^(?:and\s+|what\s+about\s+|how\s+about\s+|und\s+|was\s+ist\s+mit\s+)?(?:the|this|that|der|die|das|den|dem)\s+(\S+)(?:\s+(one|ones|da|hier))?$/.exec(
+      bare,
+    );
   if (reference && (reference[2] !== undefined || colorOf(reference[1]!) !== undefined)) {
     // "the blue one?", "that red one", "die blaue?": which product is meant is not said.
     return { kind: "ambiguous", question: question("vague_product", lang) };

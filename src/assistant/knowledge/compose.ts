@@ -31,7 +31,17 @@
 // Then the answer is a conflict quoting both statements: no side is picked. A question that asks
 // for no value but whose answer would quote one ("what's your return policy?" → "30 days") is
 // checked the same way against the quoted sentences (ground.ts), except procedure questions.
-import { PassageIndex, TERSE_ITEM_WORDS, VIRTUAL_DURATION, VIRTUAL_MONEY, isEvidence, passageTerms, type IndexedPassage, type QueryGroup, type Scored } from "./retrieval.js";
+import {
+  PassageIndex,
+  TERSE_ITEM_WORDS,
+  VIRTUAL_DURATION,
+  VIRTUAL_MONEY,
+  isEvidence,
+  passageTerms,
+  type IndexedPassage,
+  type QueryGroup,
+  type Scored,
+} from "./retrieval.js";
 import { disagreement, factsOf, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
 import { WEEKDAY, analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { Citation, Conflict, PolicyAnswer } from "./types.js";
@@ -107,12 +117,38 @@ export function passageSentences(passage: { text: string; labelled?: string }): 
   }
   // A value that holds in every column holds for everyone: its headers are no scope.
   const columns = passage.labelled.slice(at + 3).split("; ").length;
-  return [...byValue].map(([value, headers]) => `${label} — ${headers.length > 0 && headers.length < columns ? `${headers.join(", ")}: ` : ""}${value}`);
+  return [...byValue].map(
+    ([value, headers]) => `${label} — ${headers.length > 0 && headers.length < columns ? `${headers.join(", ")}: ` : ""}${value}`,
+  );
 }
 
-const UNIT_WORDS = new Set(
-  ["day", "days", "week", "month", "year", "hour", "business", "working", "calendar", "tag", "woch", "monat", "jahr", "stund", "werktag", "eur", "euro", "usd", "gbp", "chf", "dollar", "percent", "prozent", VIRTUAL_DURATION, VIRTUAL_MONEY],
-);
+const UNIT_WORDS = new Set([
+  "day",
+  "days",
+  "week",
+  "month",
+  "year",
+  "hour",
+  "business",
+  "working",
+  "calendar",
+  "tag",
+  "woch",
+  "monat",
+  "jahr",
+  "stund",
+  "werktag",
+  "eur",
+  "euro",
+  "usd",
+  "gbp",
+  "chf",
+  "dollar",
+  "percent",
+  "prozent",
+  VIRTUAL_DURATION,
+  VIRTUAL_MONEY,
+]);
 
 function context(s: ScoredSentence): Set<string> {
   const out = new Set<string>();
@@ -158,7 +194,13 @@ function analysedSentences(passage: IndexedPassage): AnalysedSentence[] {
   if (!out) {
     out = passageSentences(passage).map((text) => {
       const terms = passageTerms(text, passage.lang);
-      return { text, terms, facts: factsOf(text, [...terms, ...passage.headTerms], passage.lang), quantities: quantities(text), label: labelOf(passage, text) };
+      return {
+        text,
+        terms,
+        facts: factsOf(text, [...terms, ...passage.headTerms], passage.lang),
+        quantities: quantities(text),
+        label: labelOf(passage, text),
+      };
     });
     analysedCache.set(passage, out);
   }
@@ -174,7 +216,10 @@ function unitOf(c: Scored): string {
 /** Scores the sentences of the evidence passages (best passage first). */
 export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang): ScoredSentence[] {
   const total = groups.reduce((s, g) => s + g.weight, 0) || 1;
-  const questionScope = scopeOf(groups.flatMap((g) => g.alts), lang);
+  const questionScope = scopeOf(
+    groups.flatMap((g) => g.alts),
+    lang,
+  );
   const out: ScoredSentence[] = [];
   const evidence = pool.filter(isEvidence);
   const best = evidence[0]?.score ?? 0;
@@ -194,7 +239,9 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
       // A table row does not repeat its subject: its heading counts as its own text; a terse list
       // item ("Delivery timeframe: 7-21 business days") leans on its heading more than prose does.
       const terse = c.passage.text.split(/\s+/).length <= TERSE_WORDS;
-      const headShare = (inHead.reduce((s, g) => s + g.weight, 0) / total) * (c.passage.labelled ? 1 / HEADING_BONUS : terse ? TERSE_HEADING_BONUS / HEADING_BONUS : 1);
+      const headShare =
+        (inHead.reduce((s, g) => s + g.weight, 0) / total) *
+        (c.passage.labelled ? 1 / HEADING_BONUS : terse ? TERSE_HEADING_BONUS / HEADING_BONUS : 1);
       const unasked = [...facts.scope].filter((x) => !questionScope.has(x)).length;
       const scopeFactor = facts.scope.size === 0 ? 1 : 1 - SCOPE_PENALTY * (unasked / facts.scope.size);
       const realInText = [...inText].some((g) => !g.virtual);
@@ -212,7 +259,10 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
         passageRank,
         position,
         match: textShare + HEADING_BONUS * headShare + (only && !realInText ? HEADING_BONUS : 0),
-        score: (textShare + HEADING_BONUS * headShare + (only && !realInText ? HEADING_BONUS : 0)) * (PASSAGE_WEIGHT_FLOOR + (1 - PASSAGE_WEIGHT_FLOOR) * c.score) * scopeFactor,
+        score:
+          (textShare + HEADING_BONUS * headShare + (only && !realInText ? HEADING_BONUS : 0)) *
+          (PASSAGE_WEIGHT_FLOOR + (1 - PASSAGE_WEIGHT_FLOOR) * c.score) *
+          scopeFactor,
         inText,
         terms,
         headTerms: c.passage.headTerms,
@@ -234,7 +284,9 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
  * question's words or one policy has many passages.
  */
 export function sentencePool(candidates: Scored[]): Scored[] {
-  return candidates.filter((c) => isEvidence(c) || (c.coverage >= CONFLICT_MIN_COVERAGE && [...c.matched].some((g) => !g.virtual))).slice(0, MAX_CONFLICT_PASSAGES);
+  return candidates
+    .filter((c) => isEvidence(c) || (c.coverage >= CONFLICT_MIN_COVERAGE && [...c.matched].some((g) => !g.virtual)))
+    .slice(0, MAX_CONFLICT_PASSAGES);
 }
 
 const sameCitation = (a: Citation, b: Citation) => a.concept_id === b.concept_id && a.concept_version === b.concept_version;
@@ -255,7 +307,13 @@ export function askedKinds(groups: QueryGroup[], question: string): Set<"duratio
  * `options.asked` replaces the kinds the question asks for; `options.quoted` (the texts an answer
  * quotes) requires one side of every conflict to be among them.
  */
-export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], lang: Lang, question = "", options: { asked?: Set<"duration" | "money">; quoted?: string[] } = {}): Conflict[] {
+export function findConflicts(
+  scored: ScoredSentence[],
+  groups: QueryGroup[],
+  lang: Lang,
+  question = "",
+  options: { asked?: Set<"duration" | "money">; quoted?: string[] } = {},
+): Conflict[] {
   const asked = options.asked ?? askedKinds(groups, question);
   const quoted = options.quoted;
   const isQuoted = (x: ScoredSentence) => quoted === undefined || quoted.some((q) => q.includes(x.text));
@@ -310,7 +368,6 @@ export function findConflicts(scored: ScoredSentence[], groups: QueryGroup[], la
   return conflicts;
 }
 
-
 /** A sentence that is a question (an FAQ entry) is quoted with the sentence that answers it. */
 const withAnswer = (s: ScoredSentence): string => {
   const text = s.text.trimEnd().endsWith("?") && s.next ? `${s.text} ${s.next}` : s.text;
@@ -318,12 +375,19 @@ const withAnswer = (s: ScoredSentence): string => {
 };
 
 /** The extractive answer from scored sentences; null when no sentence qualifies. */
-export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "money"> = new Set(), question = "", frame: Lang = "en", indexed: readonly IndexedPassage[] = []): Extract<PolicyAnswer, { kind: "answer" }> | null {
+export function extractive(
+  scored: ScoredSentence[],
+  asked: Set<"duration" | "money"> = new Set(),
+  question = "",
+  frame: Lang = "en",
+  indexed: readonly IndexedPassage[] = [],
+): Extract<PolicyAnswer, { kind: "answer" }> | null {
   const eligible = scored.filter((s) => s.score >= SENTENCE_MIN_SCORE && s.answerable);
   if (eligible.length === 0) return null;
   // A question asking for a value is answered by a sentence stating one when any does.
   const states = (s: ScoredSentence) =>
-    (asked.has("duration") && (s.facts.durations.length + s.facts.dates.size > 0 || WEEKDAY.test(s.text))) || (asked.has("money") && s.facts.amounts.size + s.facts.percents.size > 0);
+    (asked.has("duration") && (s.facts.durations.length + s.facts.dates.size > 0 || WEEKDAY.test(s.text))) ||
+    (asked.has("money") && s.facts.amounts.size + s.facts.percents.size > 0);
   const valued = eligible.some(states);
   const rank = (s: ScoredSentence) => (valued && !states(s) ? VALUE_MISSING_FACTOR * s.score : s.score);
   const ranked = [...eligible].sort((a, b) => rank(b) - rank(a) || a.passageRank - b.passageRank || a.position - b.position);
@@ -333,8 +397,19 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
   for (const s of ranked) {
     if (chosen.length >= MAX_SENTENCES || rank(s) < SENTENCE_MIN_RELATIVE * best) break;
     // An FAQ question is quoted with its answer: the answer is not quoted again (and vice versa).
-    const faqPair = (q: ScoredSentence, a: ScoredSentence) => q.text.trimEnd().endsWith("?") && q.next === a.text && sameCitation(q.citation, a.citation);
-    if (chosen.some((c) => c.text === s.text || c.label === s.text.replace(/:\s*$/, "") || s.label === c.text.replace(/:\s*$/, "") || faqPair(c, s) || faqPair(s, c))) continue;
+    const faqPair = (q: ScoredSentence, a: ScoredSentence) =>
+      q.text.trimEnd().endsWith("?") && q.next === a.text && sameCitation(q.citation, a.citation);
+    if (
+      chosen.some(
+        (c) =>
+          c.text === s.text ||
+          c.label === s.text.replace(/:\s*$/, "") ||
+          s.label === c.text.replace(/:\s*$/, "") ||
+          faqPair(c, s) ||
+          faqPair(s, c),
+      )
+    )
+      continue;
     if (!concepts.some((c) => sameCitation(c, s.citation))) {
       if (concepts.length >= MAX_CONCEPTS) continue;
       if (concepts.length > 0 && rank(s) < SECOND_CONCEPT_MIN_RELATIVE * best) continue;
@@ -356,8 +431,19 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
   // is required for all returns …"), the sentence after one that it qualifies ("Otherwise …",
   // "… unless …", "… except …"), so an exception or condition is not cut off.
   for (const c of [...chosen]) {
-    const near = (text: string, offset: number): ScoredSentence => ({ ...c, text, label: null, position: c.position + offset, next: null, prev: null, after: null });
-    const has = (text: string) => chosen.some((x) => x.citation.concept_id === c.citation.concept_id && (x.text === text || (x.next === text && x.text.trimEnd().endsWith("?"))));
+    const near = (text: string, offset: number): ScoredSentence => ({
+      ...c,
+      text,
+      label: null,
+      position: c.position + offset,
+      next: null,
+      prev: null,
+      after: null,
+    });
+    const has = (text: string) =>
+      chosen.some(
+        (x) => x.citation.concept_id === c.citation.concept_id && (x.text === text || (x.next === text && x.text.trimEnd().endsWith("?"))),
+      );
     if (c.prev && REFERS_BACK.test(c.text) && !has(c.prev)) chosen.push(near(c.prev, -1));
     const offset = c.text.trimEnd().endsWith("?") ? 2 : 1;
     if (c.after && QUALIFIES.test(c.after) && !has(c.after)) chosen.push(near(c.after, offset));
@@ -366,8 +452,20 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
   for (const c of [...chosen]) {
     // Only a lead-in that announces a list ("… any of the following:"), not a list's own heading.
     if (!/:\s*$/.test(c.text) || !ANNOUNCES_LIST.test(c.text)) continue;
-    const items = indexed.filter((p) => p.lead !== undefined && p.lead.trim().endsWith(c.text.trim()) && sameCitation(p.citation, c.citation)).slice(0, MAX_LIST_ITEMS);
-    chosen.push(...items.map((p, i) => ({ ...c, text: p.text, label: null, position: c.position + 1 + i / 100, next: null, prev: null, after: null })));
+    const items = indexed
+      .filter((p) => p.lead !== undefined && p.lead.trim().endsWith(c.text.trim()) && sameCitation(p.citation, c.citation))
+      .slice(0, MAX_LIST_ITEMS);
+    chosen.push(
+      ...items.map((p, i) => ({
+        ...c,
+        text: p.text,
+        label: null,
+        position: c.position + 1 + i / 100,
+        next: null,
+        prev: null,
+        after: null,
+      })),
+    );
   }
   // Reading order: per concept (order of first use), then passage and sentence order.
   // List items, table cells and headings read as a list; prose sentences as a paragraph.
@@ -381,10 +479,20 @@ export function extractive(scored: ScoredSentence[], asked: Set<"duration" | "mo
   });
   const passages = concepts.map((c) => ({
     citation: c,
-    text: chosen.filter((s) => sameCitation(s.citation, c)).map(withAnswer).join(" "),
+    text: chosen
+      .filter((s) => sameCitation(s.citation, c))
+      .map(withAnswer)
+      .join(" "),
   }));
   const direct = directAnswer(ranked[0]!, asked) ?? (question ? polarity(question, ranked[0]!, frame) : null);
-  return { kind: "answer", markdown: paragraphs.join("\n\n"), citations: concepts, passages, phrased_by: "extractive", ...(direct ? { direct } : {}) };
+  return {
+    kind: "answer",
+    markdown: paragraphs.join("\n\n"),
+    citations: concepts,
+    passages,
+    phrased_by: "extractive",
+    ...(direct ? { direct } : {}),
+  };
 }
 
 const ANNOUNCES_LIST = /\b(?:following|these|any\s+of|one\s+of|either|includes?|including|as\s+follows|folgende\w*|eine[sr]?\s+der)\b/i;
@@ -397,7 +505,11 @@ const QUALIFIES =
 
 /** Whether two sentences state the same value of an asked kind (a duration from the same start event, an amount, a percentage). */
 function sameValue(a: SentenceFacts, b: SentenceFacts, asked: Set<"duration" | "money">): boolean {
-  if (asked.has("duration") && a.durations.some((x) => b.durations.some((y) => x.days === y.days && (x.start === y.start || x.start === null || y.start === null)))) return true;
+  if (
+    asked.has("duration") &&
+    a.durations.some((x) => b.durations.some((y) => x.days === y.days && (x.start === y.start || x.start === null || y.start === null)))
+  )
+    return true;
   if (asked.has("money") && ([...a.amounts].some((x) => b.amounts.has(x)) || [...a.percents].some((x) => b.percents.has(x)))) return true;
   return false;
 }
@@ -417,7 +529,8 @@ export function directAnswer(best: ScoredSentence, asked: Set<"duration" | "mone
   if (asked.has("duration")) {
     const dates = datesIn(text);
     const d = quantities(text).find((q) => q.kind === "duration");
-    if (dates.length > 0 && (!d || /\b(?:until|through|by|bis)\b/i.test(text))) return dates[dates.length - 1]!.text.replace(/^\w/, (c) => c.toUpperCase());
+    if (dates.length > 0 && (!d || /\b(?:until|through|by|bis)\b/i.test(text)))
+      return dates[dates.length - 1]!.text.replace(/^\w/, (c) => c.toUpperCase());
     if (d) return asWritten(text, d.text);
   }
   if (asked.has("money")) {
@@ -451,7 +564,12 @@ export function polarity(question: string, best: ScoredSentence, frame: Lang): s
   const l = best.lang === "de" ? "de" : "en";
   const ql = frame === "de" ? "de" : "en";
   // The asking clause is the last one ("I have order 55123 paid with a gift card, do gift cards expire?").
-  const q = normalize(question).trim().split(/[,;:]\s*|\s[-–—]\s/).filter(Boolean).pop() ?? "";
+  const q =
+    normalize(question)
+      .trim()
+      .split(/[,;:]\s*|\s[-–—]\s/)
+      .filter(Boolean)
+      .pop() ?? "";
   if (!YES_NO_Q[ql].test(q) || NEGATIVE[ql].test(q)) return null;
   // An FAQ question is answered by the sentence after it; "no problem" says yes.
   const quoted = best.text.trimEnd().endsWith("?") && best.next ? best.next : best.text;
@@ -465,9 +583,13 @@ export function polarity(question: string, best: ScoredSentence, frame: Lang): s
 
 /** Markdown of a conflict: both statements quoted with their policy's title; no side picked. */
 export function conflictMarkdown(conflicts: Conflict[], lang: Lang): string {
-  const lines = conflicts.flatMap((c) => c.citations.map((cit, i) => `- **${escapeMarkdown(cit.title)}**: “${escapeMarkdown(c.statements[i] ?? "")}”`));
+  const lines = conflicts.flatMap((c) =>
+    c.citations.map((cit, i) => `- **${escapeMarkdown(cit.title)}**: “${escapeMarkdown(c.statements[i] ?? "")}”`),
+  );
   return lang === "de"
-    ? ["Die Richtlinien des Shops widersprechen sich in diesem Punkt, daher kann ich keine verlässliche Antwort geben:", "", ...lines].join("\n")
+    ? ["Die Richtlinien des Shops widersprechen sich in diesem Punkt, daher kann ich keine verlässliche Antwort geben:", "", ...lines].join(
+        "\n",
+      )
     : ["The store's policies disagree on this point, so I can't give you a reliable answer:", "", ...lines].join("\n");
 }
 

@@ -54,6 +54,16 @@ export function warmDictionary(): Promise<void> {
 export function isEnglishWord(word: string): boolean {
   lemmas ??= load();
   const w = word.toLowerCase();
-  const forms = [w, w.replace(/'s$/, ""), w.replace(/s$/, ""), w.replace(/es$/, ""), w.replace(/ies$/, "y"), w.replace(/ed$/, ""), w.replace(/d$/, ""), w.replace(/ing$/, ""), w.replace(/ing$/, "e")];
+  const forms = [
+    w,
+    w.replace(/'s$/, ""),
+    w.replace(/s$/, ""),
+    w.replace(/es$/, ""),
+    w.replace(/ies$/, "y"),
+    w.replace(/ed$/, ""),
+    w.replace(/d$/, ""),
+    w.replace(/ing$/, ""),
+    w.replace(/ing$/, "e"),
+  ];
   return forms.some((f) => f.length > 1 && lemmas!.has(f));
 }

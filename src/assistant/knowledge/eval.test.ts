@@ -5,7 +5,26 @@ import assert from "node:assert/strict";
 import { describeEachDialect } from "../../../test/support/harness.js";
 import { pricesIn, runEval } from "../../../eval/assistant/run.js";
 
-const REDUCED = ["p03", "p04", "p10", "p12", "p17", "p21", "d02", "c01", "c02", "n01", "n02", "r01", "r04", "a01", "a02", "o01", "o02", "x01"];
+const REDUCED = [
+  "p03",
+  "p04",
+  "p10",
+  "p12",
+  "p17",
+  "p21",
+  "d02",
+  "c01",
+  "c02",
+  "n01",
+  "n02",
+  "r01",
+  "r04",
+  "a01",
+  "a02",
+  "o01",
+  "o02",
+  "x01",
+];
 
 describeEachDialect("assistant evaluation (reduced)", (dialect) => {
   test("outcomes and citations meet the thresholds and no price is invented", async () => {
@@ -26,5 +45,8 @@ describeEachDialect("assistant evaluation (reduced)", (dialect) => {
 });
 
 test("pricesIn finds prices in en and de notation", () => {
-  assert.deepEqual(pricesIn("costs €4.95, or 12,50 € and 50 EUR; 3 days").map((p) => p.minor), [495, 1250, 5000]);
+  assert.deepEqual(
+    pricesIn("costs €4.95, or 12,50 € and 50 EUR; 3 days").map((p) => p.minor),
+    [495, 1250, 5000],
+  );
 });

@@ -3,7 +3,17 @@
 // conflicts → extractive answer.
 import { askedKinds, conflictMarkdown, extractive, findConflicts, noEvidenceMarkdown, scoreSentences, sentencePool } from "./compose.js";
 import { CROSS, applyRewrites, crossKey } from "./lexicon.js";
-import { PassageIndex, RERANK_DEPTH, VIRTUAL_HOW, isEvidence, normalizeScores, queryGroups, rewrite, type QueryGroup, type Scored } from "./retrieval.js";
+import {
+  PassageIndex,
+  RERANK_DEPTH,
+  VIRTUAL_HOW,
+  isEvidence,
+  normalizeScores,
+  queryGroups,
+  rewrite,
+  type QueryGroup,
+  type Scored,
+} from "./retrieval.js";
 import type { Part } from "./parts.js";
 import { quantities, sentences, type Lang } from "./text.js";
 import type { PolicyAnswer } from "./types.js";
@@ -17,18 +27,31 @@ export type Rerank = (candidates: Scored[], text: string) => Promise<Scored[]>;
  * cannot translate are kept only when the policies use them); unknown words are typo-corrected
  * against the policies' vocabulary.
  */
-export function prepareQuery(index: PassageIndex, text: string, threadLang: Lang, context?: ReadonlySet<string>): { lang: Lang; groups: QueryGroup[] } {
+export function prepareQuery(
+  index: PassageIndex,
+  text: string,
+  threadLang: Lang,
+  context?: ReadonlySet<string>,
+): { lang: Lang; groups: QueryGroup[] } {
   const lang = index.queryLang(threadLang);
   const key = crossKey(threadLang, lang);
   const query = key ? applyRewrites(rewrite(text, threadLang), CROSS[key]) : text;
   const groups = queryGroups(query, lang, context);
   // What the question asks for (a duration, an amount, a procedure, a start) is read in its own
   // language too: the word-level translation may lose "when" or "period".
-  if (key) for (const g of queryGroups(text, threadLang, context)) if (g.virtual && !groups.some((x) => x.alts[0] === g.alts[0])) groups.unshift(g);
+  if (key)
+    for (const g of queryGroups(text, threadLang, context))
+      if (g.virtual && !groups.some((x) => x.alts[0] === g.alts[0])) groups.unshift(g);
   return { lang, groups: index.weigh(index.correct(groups, lang), lang, key !== null) };
 }
 
-export async function ground(index: PassageIndex, text: string, threadLang: Lang, rerank: Rerank = async (c) => normalizeScores(c), context?: ReadonlySet<string>): Promise<PolicyAnswer> {
+export async function ground(
+  index: PassageIndex,
+  text: string,
+  threadLang: Lang,
+  rerank: Rerank = async (c) => normalizeScores(c),
+  context?: ReadonlySet<string>,
+): Promise<PolicyAnswer> {
   const { lang, groups } = prepareQuery(index, text, threadLang, context);
   // Framing text is in the thread's language; quotes stay in the policies' language.
   const frame = threadLang === "other" ? lang : threadLang;
@@ -38,7 +61,9 @@ export async function ground(index: PassageIndex, text: string, threadLang: Lang
   const scored = scoreSentences(pool, groups, lang);
   const conflicts = findConflicts(scored, groups, lang, text);
   if (conflicts.length > 0) {
-    const citations = conflicts.flatMap((c) => c.citations).filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id) === i);
+    const citations = conflicts
+      .flatMap((c) => c.citations)
+      .filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id) === i);
     return { kind: "conflict", markdown: conflictMarkdown(conflicts, frame), conflicts, citations };
   }
   const answer = extractive(scored, askedKinds(groups, text), text, frame, index.passages);
@@ -54,7 +79,9 @@ export async function ground(index: PassageIndex, text: string, threadLang: Lang
   if (unasked.size > 0 && !procedure) {
     const implicit = findConflicts(scored, groups, lang, text, { asked: unasked, quoted });
     if (implicit.length > 0) {
-      const citations = implicit.flatMap((c) => c.citations).filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id) === i);
+      const citations = implicit
+        .flatMap((c) => c.citations)
+        .filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id) === i);
       return { kind: "conflict", markdown: conflictMarkdown(implicit, frame), conflicts: implicit, citations };
     }
   }
@@ -66,7 +93,13 @@ export async function ground(index: PassageIndex, text: string, threadLang: Lang
  * one conflict makes the whole reply a conflict; parts without evidence are left out when another
  * part is answered (and named by `unanswered`); citations are the union in order of use.
  */
-export async function groundParts(index: PassageIndex, given: Array<string | Part>, threadLang: Lang, rerank?: Rerank, context?: ReadonlySet<string>): Promise<PolicyAnswer> {
+export async function groundParts(
+  index: PassageIndex,
+  given: Array<string | Part>,
+  threadLang: Lang,
+  rerank?: Rerank,
+  context?: ReadonlySet<string>,
+): Promise<PolicyAnswer> {
   // A part's borrowed words are read with it, weighed as context (as a follow-up's are).
   const asked = given.map((p) => (typeof p === "string" ? { text: p, borrowed: [] } : p));
   const parts = asked.map((p) => (p.borrowed.length > 0 ? `${p.text} ${p.borrowed.join(" ")}` : p.text));
@@ -77,7 +110,9 @@ export async function groundParts(index: PassageIndex, given: Array<string | Par
   if (conflict) return conflict;
   const answered = results.filter((r): r is Extract<PolicyAnswer, { kind: "answer" }> => r.kind === "answer");
   if (answered.length === 0) return results[0]!;
-  const citations = answered.flatMap((a) => a.citations).filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id && x.concept_version === c.concept_version) === i);
+  const citations = answered
+    .flatMap((a) => a.citations)
+    .filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id && x.concept_version === c.concept_version) === i);
   const seen = new Set<string>();
   const markdown = answered
     .map((a) => {
@@ -85,7 +120,13 @@ export async function groundParts(index: PassageIndex, given: Array<string | Par
       const lines = a.markdown
         .split("\n")
         .filter((l) => l.trim() === "" || !seen.has(l.trim()))
-        .map((l) => (l.startsWith("- ") || l.trim() === "" ? l : sentences(l).filter((x) => !seen.has(x.trim())).join(" ")))
+        .map((l) =>
+          l.startsWith("- ") || l.trim() === ""
+            ? l
+            : sentences(l)
+                .filter((x) => !seen.has(x.trim()))
+                .join(" "),
+        )
         .filter((l, i, all) => l.trim() !== "" || (i > 0 && all[i - 1]!.trim() !== ""));
       lines.forEach((l) => {
         seen.add(l.trim());

@@ -56,18 +56,30 @@ describe("knowledge: language handling", () => {
   });
 
   test("quantities: durations in days, money in minor units, en and de notation", () => {
-    const q = quantities("Return within 30 days, or 2 weeks for sale items; shipping €4.95, free over 50 EUR; 10% off. Innerhalb von 14 Tagen, Versand 4,95 €.");
+    const q = quantities(
+      "Return within 30 days, or 2 weeks for sale items; shipping €4.95, free over 50 EUR; 10% off. Innerhalb von 14 Tagen, Versand 4,95 €.",
+    );
     const durations = q.filter((x) => x.kind === "duration").map((x) => (x.kind === "duration" ? x.days : 0));
     assert.deepEqual(durations, [30, 14, 14]);
     const money = q.filter((x) => x.kind === "money").map((x) => (x.kind === "money" ? `${x.currency}:${x.minor}` : ""));
     assert.deepEqual(money.sort(), ["EUR:495", "EUR:495", "EUR:5000"]);
     assert.ok(q.some((x) => x.kind === "percent" && x.value === 10));
-    assert.deepEqual(quantities("a 30-day window, 3-5 business days").filter((x) => x.kind === "duration").map((x) => (x.kind === "duration" ? x.days : 0)), [30, 3, 5]);
+    assert.deepEqual(
+      quantities("a 30-day window, 3-5 business days")
+        .filter((x) => x.kind === "duration")
+        .map((x) => (x.kind === "duration" ? x.days : 0)),
+      [30, 3, 5],
+    );
     assert.deepEqual(numbersIn("thirty days and 4,95 €").sort(), [30, 4.95]);
   });
 
   test("sentences split on end marks but not on abbreviations or decimals", () => {
-    assert.deepEqual(sentences("Shipping costs €4.95 per order. Free e.g. for members! Why? Because."), ["Shipping costs €4.95 per order.", "Free e.g. for members!", "Why?", "Because."]);
+    assert.deepEqual(sentences("Shipping costs €4.95 per order. Free e.g. for members! Why? Because."), [
+      "Shipping costs €4.95 per order.",
+      "Free e.g. for members!",
+      "Why?",
+      "Because.",
+    ]);
   });
 });
 
@@ -87,8 +99,16 @@ describe("knowledge: passages", () => {
   });
 
   test("markdown is reduced to plain text; tables become rows; fences stay one passage", () => {
-    const p = splitPassages(policy("x", "See [our page](https://x.example) for **bold** and `code`.\n\n| Zone | Days |\n|---|---|\n| EU | 5 |\n\n```\nraw text\n```"));
-    assert.deepEqual(p.map((x) => x.text), ["See our page for bold and code.", "Zone — Days", "EU — 5", "raw text"]);
+    const p = splitPassages(
+      policy(
+        "x",
+        "See [our page](https://x.example) for **bold** and `code`.\n\n| Zone | Days |\n|---|---|\n| EU | 5 |\n\n```\nraw text\n```",
+      ),
+    );
+    assert.deepEqual(
+      p.map((x) => x.text),
+      ["See our page for bold and code.", "Zone — Days", "EU — 5", "raw text"],
+    );
   });
 });
 
@@ -100,7 +120,10 @@ describe("knowledge: retrieval, answers, conflicts", () => {
     assert.equal(r.markdown, "Swimwear cannot be returned for hygiene reasons.");
     assert.deepEqual(r.citations, [{ handle: "returns", concept_id: "returns", concept_version: 3, title: "Returns & refunds" }]);
     assert.equal(r.phrased_by, "extractive");
-    assert.deepEqual(r.passages.map((p) => p.text), ["Swimwear cannot be returned for hygiene reasons."]);
+    assert.deepEqual(
+      r.passages.map((p) => p.text),
+      ["Swimwear cannot be returned for hygiene reasons."],
+    );
 
     const cost = await ground(index(RETURNS, SHIPPING, WARRANTY), "How much does shipping cost?", "en");
     assert.equal(cost.kind, "answer");
@@ -126,7 +149,10 @@ describe("knowledge: retrieval, answers, conflicts", () => {
     assert.equal(r.conflicts.length, 1);
     assert.match(r.conflicts[0]!.point, /return/);
     assert.match(r.conflicts[0]!.point, /duration/);
-    assert.deepEqual(r.conflicts[0]!.statements.sort(), ["Returns are accepted within 14 days of delivery.", "You can return any item within 30 days of delivery."]);
+    assert.deepEqual(r.conflicts[0]!.statements.sort(), [
+      "Returns are accepted within 14 days of delivery.",
+      "You can return any item within 30 days of delivery.",
+    ]);
     assert.match(r.markdown, /disagree/);
   });
 
@@ -143,7 +169,10 @@ describe("knowledge: retrieval, answers, conflicts", () => {
 
   test("German questions match German passages (stemming, compounds, phrases)", async () => {
     const de = [
-      policy("rueckgabe", "Sie können jeden Artikel innerhalb von 30 Tagen nach der Lieferung zurückgeben.", { locale: "de", title: "Rückgabe" }),
+      policy("rueckgabe", "Sie können jeden Artikel innerhalb von 30 Tagen nach der Lieferung zurückgeben.", {
+        locale: "de",
+        title: "Rückgabe",
+      }),
       policy("versand", "Der Standardversand kostet 4,95 € pro Bestellung.", { locale: "de", title: "Versand" }),
     ];
     const idx = index(...de);
@@ -169,7 +198,12 @@ describe("knowledge: retrieval, answers, conflicts", () => {
     const base = normalizeScores(candidates);
     assert.equal(base[0]!.score, 1);
     // A query vector identical to the last candidate's vector lifts it above the first.
-    const vectors = new Map(candidates.map((c, i) => [c.passage.id, Float32Array.from([i === candidates.length - 1 ? 1 : 0, i === candidates.length - 1 ? 0 : 1])]));
+    const vectors = new Map(
+      candidates.map((c, i) => [
+        c.passage.id,
+        Float32Array.from([i === candidates.length - 1 ? 1 : 0, i === candidates.length - 1 ? 0 : 1]),
+      ]),
+    );
     const blended = blend(candidates, Float32Array.from([1, 0]), vectors);
     assert.equal(blended.length, candidates.length);
     const last = candidates[candidates.length - 1]!.passage.id;

@@ -68,14 +68,24 @@ export class KnowledgeEngine implements Knowledge {
     void warmDictionary();
   }
 
-  async classify(storeId: string, text: string, locale: string, options: { previous?: () => Promise<string | undefined> } = {}): Promise<Intent> {
+  async classify(
+    storeId: string,
+    text: string,
+    locale: string,
+    options: { previous?: () => Promise<string | undefined> } = {},
+  ): Promise<Intent> {
     const currency = /\d/.test(text) ? (await this.settings.get(storeId)).currency : "EUR";
     const intent = classifyText(text, locale, currency);
     // An elliptical follow-up ("and during the holidays?", "what if I bought it in the store?")
     // of a policy question is a policy question, read with the previous one (answer()).
-    if ((intent.kind === "ambiguous" || (intent.kind === "product" && Object.keys(intent.filters).length === 0)) && options.previous && isFollowUp(text, langOf(locale))) {
+    if (
+      (intent.kind === "ambiguous" || (intent.kind === "product" && Object.keys(intent.filters).length === 0)) &&
+      options.previous &&
+      isFollowUp(text, langOf(locale))
+    ) {
       const previous = await options.previous();
-      if (previous !== undefined && classifyText(previous, locale, currency).kind === "policy") return { kind: "policy", query: text.trim() };
+      if (previous !== undefined && classifyText(previous, locale, currency).kind === "policy")
+        return { kind: "policy", query: text.trim() };
     }
     // A product request without any product feature ("do you have a physical shop?") is a policy
     // question when the published policies hold evidence for it.
@@ -129,7 +139,14 @@ export class KnowledgeEngine implements Knowledge {
           const key = `${r.concept_id}@${r.version}`;
           let done = entry.analysed.get(key);
           if (!done) {
-            done = splitPassages({ concept_id: r.concept_id, version: r.version, handle: r.handle, title: r.title, locale: r.locale, body_markdown: r.body_markdown }).map(analysePassage);
+            done = splitPassages({
+              concept_id: r.concept_id,
+              version: r.version,
+              handle: r.handle,
+              title: r.title,
+              locale: r.locale,
+              body_markdown: r.body_markdown,
+            }).map(analysePassage);
             entry.analysed.set(key, done);
           }
           return done;
@@ -156,19 +173,42 @@ export class KnowledgeEngine implements Knowledge {
     }
   }
 
-  async answer(storeId: string, text: string, locale: string, options: { previous?: string } = {}): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }> {
+  async answer(
+    storeId: string,
+    text: string,
+    locale: string,
+    options: { previous?: string } = {},
+  ): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }> {
     const entry = await this.entry(storeId);
     const { index, policies } = await this.langIndex(storeId, entry, locale);
     const versions: KnowledgeVersions = { policies, index_built_at: entry.builtAt };
     const lang: Lang = langOf(locale);
     const question = sanitizeQuestion(withFollowUp(text, options.previous, lang));
     const borrowed = new Set(borrowedWords(text, options.previous, lang));
-    const result = await groundParts(index, questionParts(question, lang), lang, (candidates, part) => this.rerank(entry, part, candidates), borrowed);
+    const result = await groundParts(
+      index,
+      questionParts(question, lang),
+      lang,
+      (candidates, part) => this.rerank(entry, part, candidates),
+      borrowed,
+    );
     if (result.kind !== "answer") return { result, versions };
     const answer = result;
     if (this.ctx.config.llm) {
-      const phrased = await phraseWithLlm(this.ctx, text, answer.passages.map((p) => ({ title: p.citation.title, text: p.text })), lang);
-      if (phrased !== null && checkPhrasing(phrased, answer.passages.map((p) => p.text), lang).ok) {
+      const phrased = await phraseWithLlm(
+        this.ctx,
+        text,
+        answer.passages.map((p) => ({ title: p.citation.title, text: p.text })),
+        lang,
+      );
+      if (
+        phrased !== null &&
+        checkPhrasing(
+          phrased,
+          answer.passages.map((p) => p.text),
+          lang,
+        ).ok
+      ) {
         return { result: { ...answer, markdown: phrased, phrased_by: "llm" }, versions };
       }
     }

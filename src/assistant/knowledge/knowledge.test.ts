@@ -39,7 +39,9 @@ async function startFakeLlm(): Promise<FakeLlm> {
       if (req.url !== "/v1/chat/completions") return void res.writeHead(404).end();
       if (state.reply === "hang") return; // never answers: the client's deadline must end the call
       if (state.reply === "error") return void res.writeHead(500).end("{}");
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ choices: [{ message: { role: "assistant", content: state.reply } }] }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ choices: [{ message: { role: "assistant", content: state.reply } }] }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -83,7 +85,10 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
 
   before(async () => {
     llm = await startFakeLlm();
-    t = await createTestApp({ dialect, env: { LLM_BASE_URL: llm.url, LLM_MODE: "phrase", LLM_MODEL: "fake-model", LLM_API_KEY: "sk-test-key", LLM_TIMEOUT_MS: "300" } });
+    t = await createTestApp({
+      dialect,
+      env: { LLM_BASE_URL: llm.url, LLM_MODE: "phrase", LLM_MODEL: "fake-model", LLM_API_KEY: "sk-test-key", LLM_TIMEOUT_MS: "300" },
+    });
     const a = await registerStore(t);
     const b = await registerStore(t);
     storeA = a.clientId;
@@ -112,7 +117,11 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
 
     // The other "process" changes the policy through the admin route: the cached index is rebuilt.
     await other.answer(storeA, "Can I return swimwear?", "en");
-    const v2 = await put(ownerA, "returns", { ...RETURNS, body_markdown: "# Returns\n\nYou can return any item within 30 days of delivery.\n\n- Swimwear can be returned unworn with its hygiene seal." });
+    const v2 = await put(ownerA, "returns", {
+      ...RETURNS,
+      body_markdown:
+        "# Returns\n\nYou can return any item within 30 days of delivery.\n\n- Swimwear can be returned unworn with its hygiene seal.",
+    });
     assert.equal(v2.concept_version, 2);
     const second = await engine.answer(storeA, "Can I return swimwear?", "en");
     assert.equal(second.result.kind === "answer" && second.result.markdown, "Swimwear can be returned unworn with its hygiene seal.");
@@ -133,7 +142,13 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     assert.equal((await engine.answer(storeA, "Do you offer gift wrapping?", "en")).result.kind, "no_evidence");
 
     // Store B's conflicting FAQ never reaches store A, and A's policies never answer B.
-    await put(ownerB, "faq", { handle: "faq", title: "FAQ", locale: "en", published: true, body_markdown: "Returns are accepted within 14 days of delivery." });
+    await put(ownerB, "faq", {
+      handle: "faq",
+      title: "FAQ",
+      locale: "en",
+      published: true,
+      body_markdown: "Returns are accepted within 14 days of delivery.",
+    });
     const a = await engine.answer(storeA, "How many days do I have to return an item?", "en");
     assert.equal(a.result.kind, "answer");
     assert.deepEqual(a.result.kind === "answer" && a.result.citations.map((c) => c.concept_id), ["returns"]);
@@ -142,19 +157,37 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     assert.deepEqual(b.versions.policies, { faq: 1 });
 
     // The same FAQ published in store A conflicts with its returns policy on the return window.
-    await put(ownerA, "faq", { handle: "faq", title: "FAQ", locale: "en", published: true, body_markdown: "Returns are accepted within 14 days of delivery." });
+    await put(ownerA, "faq", {
+      handle: "faq",
+      title: "FAQ",
+      locale: "en",
+      published: true,
+      body_markdown: "Returns are accepted within 14 days of delivery.",
+    });
     const c = await engine.answer(storeA, "How many days do I have to return an item?", "en");
     assert.equal(c.result.kind, "conflict");
     if (c.result.kind !== "conflict") return;
     assert.deepEqual(c.result.citations.map((x) => x.concept_id).sort(), ["faq", "returns"]);
     assert.equal(c.result.conflicts[0]!.statements.length, 2);
-    await put(ownerA, "faq", { handle: "faq", title: "FAQ", locale: "en", published: false, body_markdown: "Returns are accepted within 14 days of delivery." });
+    await put(ownerA, "faq", {
+      handle: "faq",
+      title: "FAQ",
+      locale: "en",
+      published: false,
+      body_markdown: "Returns are accepted within 14 days of delivery.",
+    });
   });
 
   test("the thread's language picks policies in that language, falling back to any", async () => {
     llm.reply = "error";
     const engine = createKnowledge(t.ctx, depsOf(t.ctx));
-    await put(ownerA, "rueckgabe", { handle: "rueckgabe", title: "Rückgabe", locale: "de-DE", published: true, body_markdown: "Badebekleidung kann nicht zurückgegeben werden." });
+    await put(ownerA, "rueckgabe", {
+      handle: "rueckgabe",
+      title: "Rückgabe",
+      locale: "de-DE",
+      published: true,
+      body_markdown: "Badebekleidung kann nicht zurückgegeben werden.",
+    });
     const de = await engine.answer(storeA, "Kann ich Badebekleidung zurückgeben?", "de-AT");
     assert.deepEqual(de.result.kind === "answer" && de.result.citations.map((c) => c.concept_id), ["rueckgabe"]);
     assert.deepEqual(Object.keys(de.versions.policies), ["rueckgabe"]);
@@ -178,7 +211,10 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     if (honest.result.kind !== "answer") return;
     assert.equal(honest.result.phrased_by, "llm");
     assert.equal(honest.result.markdown, llm.reply);
-    assert.deepEqual(honest.result.citations.map((c) => c.concept_id), ["shipping"]);
+    assert.deepEqual(
+      honest.result.citations.map((c) => c.concept_id),
+      ["shipping"],
+    );
     // The model got only the cited passages, the configured model name and key.
     assert.equal(llm.requests.length, 1);
     assert.equal(llm.requests[0]!.body.model, "fake-model");
@@ -190,7 +226,10 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     llm.reply = "Shipping is €3.95 per order and arrives within 2 days, guaranteed.";
     const invented = await engine.answer(storeA, question, "en");
     assert.equal(invented.result.kind === "answer" && invented.result.phrased_by, "extractive");
-    assert.equal(invented.result.kind === "answer" && invented.result.markdown, "Standard shipping costs €4.95 per order. Orders over €50 ship free of charge within Germany.");
+    assert.equal(
+      invented.result.kind === "answer" && invented.result.markdown,
+      "Standard shipping costs €4.95 per order. Orders over €50 ship free of charge within Germany.",
+    );
 
     llm.reply = "hang";
     const slow = await engine.answer(storeA, question, "en");
@@ -213,12 +252,21 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     assert.ok(calls.length >= 1 && calls[0]![0] === "Can I return swimwear?");
 
     const failing: EmbeddingModel = { ...working, embedTexts: async () => Promise.reject(new Error("runtime crashed")) };
-    await assert.rejects(new KnowledgeEngine({ ...t.ctx, model: failing }, depsOf(t.ctx)).answer(storeA, "Can I return swimwear?", "en"), KnowledgeUnavailable);
+    await assert.rejects(
+      new KnowledgeEngine({ ...t.ctx, model: failing }, depsOf(t.ctx)).answer(storeA, "Can I return swimwear?", "en"),
+      KnowledgeUnavailable,
+    );
   });
 
   test("classify turns a feature-less product request into a policy question when the policies cover it", async () => {
     const engine = createKnowledge(t.ctx, depsOf(t.ctx));
-    await put(ownerA, "stores", { handle: "stores", title: "Our shop", locale: "en", published: true, body_markdown: "Do you have a physical shop? No, we are an online-only store." });
+    await put(ownerA, "stores", {
+      handle: "stores",
+      title: "Our shop",
+      locale: "en",
+      published: true,
+      body_markdown: "Do you have a physical shop? No, we are an online-only store.",
+    });
     assert.equal((await engine.classify(storeA, "Do you have a physical shop?", "en")).kind, "policy");
     assert.equal((await engine.classify(storeB, "Do you have a physical shop?", "en")).kind, "product");
     assert.equal((await engine.classify(storeA, "Do you have umbrellas?", "en")).kind, "product");

@@ -48,9 +48,15 @@ export const SHORTHAND: Record<"en" | "de", Rewrite[]> = {
     [/\bcash\s+(?:it\s+)?out\b/g, " redeemable for cash "],
     [/\b(?:for|as|in)\s+cash\b/g, " redeemable for cash "],
     [/\b(?:the\s+)?rest\s+of\s+(?:the\s+|my\s+)?balance\b|\bleftover\s+balance\b|\bbalance\s+left\b/g, " remaining balance "],
-    [/\b(?:is|it's|its|now|got|became|went)\s+(?:\w+\s+)?(?:cheaper|less\s+expensive|on\s+sale|discounted|reduced)\b/g, " price difference reduced price guarantee "],
+    [
+      /\b(?:is|it's|its|now|got|became|went)\s+(?:\w+\s+)?(?:cheaper|less\s+expensive|on\s+sale|discounted|reduced)\b/g,
+      " price difference reduced price guarantee ",
+    ],
     [/\b(?:do|will|would|must)\s+i\s+(?:have|need)\s+to\s+pay\b/g, " pay responsible "],
-    [/\b(?:price\s+(?:went|goes|go|has\s+gone|dropped|drops|drop)\s*(?:down)?|price\s+drop\w*|(?:lower|reduced|cheaper)\s+price|price\s+adjust\w*|price\s+protection)\b/g, " price difference reduced price guarantee "],
+    [
+      /\b(?:price\s+(?:went|goes|go|has\s+gone|dropped|drops|drop)\s*(?:down)?|price\s+drop\w*|(?:lower|reduced|cheaper)\s+price|price\s+adjust\w*|price\s+protection)\b/g,
+      " price difference reduced price guarantee ",
+    ],
     [/\bbox\b/g, " packaging "],
     [/\bdo\s+(?:i|you)\s+(?:need|have)\s+to\s+(?:keep|bring|have)\b/g, " need "],
     [/\b(?:ship|mail|post)\s+(?:it|them|this|that|stuff|\w+)?\s*back\b/g, " return "],
@@ -71,7 +77,8 @@ export const SHORTHAND: Record<"en" | "de", Rewrite[]> = {
  * A country the shopper names is a country ("return it in Canada" meets "the country or region in
  * which …"). Questions only: a policy naming the United States does not speak about countries.
  */
-export const COUNTRY_NAMES = /\b(canada|mexico|united states|united kingdom|germany|france|japan|australia|austria|switzerland|italy|spain|netherlands|ireland|brazil|china|india)\b/g;
+export const COUNTRY_NAMES =
+  /\b(canada|mexico|united states|united kingdom|germany|france|japan|australia|austria|switzerland|italy|spain|netherlands|ireland|brazil|china|india)\b/g;
 
 /** German separable verbs with the infinitive "zu" inside: "zurückzuschicken" → "zurückschicken". */
 export const SEPARABLE_ZU = /\b(ab|an|auf|aus|ein|mit|nach|vor|zurück|weg|um|hin|her|los|fest|frei)zu(\p{L}{3,})/gu;

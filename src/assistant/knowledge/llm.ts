@@ -28,8 +28,50 @@ import { normalize, numbersIn, stem, words, type Lang } from "./text.js";
 export const MAX_LLM_CHARS = 1500;
 
 const PROMISES: Record<"en" | "de", string[]> = {
-  en: ["guarantee", "guaranteed", "guarantees", "free", "always", "never", "refund", "refunds", "refunded", "lifetime", "unlimited", "forever", "promise", "promised", "instantly", "immediately", "anytime", "money back", "no questions asked", "any time", "100%"],
-  de: ["garantie", "garantiert", "garantieren", "kostenlos", "kostenfrei", "gratis", "immer", "nie", "niemals", "erstattung", "erstattet", "rückerstattung", "lebenslang", "unbegrenzt", "versprechen", "sofort", "jederzeit", "geld zurück", "ohne angabe von gründen"],
+  en: [
+    "guarantee",
+    "guaranteed",
+    "guarantees",
+    "free",
+    "always",
+    "never",
+    "refund",
+    "refunds",
+    "refunded",
+    "lifetime",
+    "unlimited",
+    "forever",
+    "promise",
+    "promised",
+    "instantly",
+    "immediately",
+    "anytime",
+    "money back",
+    "no questions asked",
+    "any time",
+    "100%",
+  ],
+  de: [
+    "garantie",
+    "garantiert",
+    "garantieren",
+    "kostenlos",
+    "kostenfrei",
+    "gratis",
+    "immer",
+    "nie",
+    "niemals",
+    "erstattung",
+    "erstattet",
+    "rückerstattung",
+    "lebenslang",
+    "unbegrenzt",
+    "versprechen",
+    "sofort",
+    "jederzeit",
+    "geld zurück",
+    "ohne angabe von gründen",
+  ],
 };
 
 export interface PhrasingCheck {
@@ -93,7 +135,11 @@ export async function chatCompletion(ctx: AppContext, body: Record<string, unkno
   try {
     res = await ctx.fetch(`${llm.baseUrl}/chat/completions`, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json", ...(llm.apiKey ? { authorization: `Bearer ${llm.apiKey}` } : {}) },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        ...(llm.apiKey ? { authorization: `Bearer ${llm.apiKey}` } : {}),
+      },
       body: JSON.stringify({ model: llm.model, ...body }),
       timeoutMs: Math.max(1, Math.min(timeoutMs ?? llm.timeoutMs, llm.timeoutMs)),
       maxBytes: 1024 * 1024,

@@ -18,7 +18,8 @@ const QUESTION_WORD: Record<"en" | "de", RegExp> = {
   de: /^(?:wie|was|welche\w*|wann|wo|warum|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden|bis)\b/,
 };
 const PRONOUN_PART = /\b(?:it|that|this|they|them|es|das|dies|sie)\b/;
-const FOLLOW_UP = /^(?:and|also|what\s+about|how\s+about|what\s+if|and\s+if|if|but|or|und|aber|oder|was\s+ist\s+mit|wie\s+ist\s+es\s+mit|und\s+wenn|wenn)\b/;
+const FOLLOW_UP =
+  /^(?:and|also|what\s+about|how\s+about|what\s+if|and\s+if|if|but|or|und|aber|oder|was\s+ist\s+mit|wie\s+ist\s+es\s+mit|und\s+wenn|wenn)\b/;
 
 function content(text: string, lang: Lang): string[] {
   return words(text).filter((w) => !isStopWord(w, lang));
@@ -52,7 +53,9 @@ export function questionParts(text: string, lang: Lang): Part[] {
     const prev = parts[parts.length - 1];
     if (prev && PRONOUN_PART.test(p) && content(p, lang).length <= 2) {
       // The subject is borrowed, not the previous part's question frame ("how fast …, and what does it cost?").
-      const borrowed = content(rewrite(`${prev.text} ${prev.borrowed.join(" ")}`, lang), lang).filter((w) => !p.includes(w) && !QUESTION_FRAME_WORDS.has(w));
+      const borrowed = content(rewrite(`${prev.text} ${prev.borrowed.join(" ")}`, lang), lang).filter(
+        (w) => !p.includes(w) && !QUESTION_FRAME_WORDS.has(w),
+      );
       parts.push({ text: p, borrowed });
     } else parts.push({ text: p, borrowed: [] });
   }

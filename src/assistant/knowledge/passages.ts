@@ -110,7 +110,10 @@ export function splitPassages(policy: PolicySource): Passage[] {
     if (/^\s*\|/.test(line)) {
       flush();
       if (/^\s*\|?\s*:?-{2,}/.test(line)) continue; // table separator row
-      const cells = line.split("|").map((c) => plainText(c.trim())).filter(Boolean);
+      const cells = line
+        .split("|")
+        .map((c) => plainText(c.trim()))
+        .filter(Boolean);
       if (cells.length === 0) continue;
       const text = cells.join(" — ");
       if (tableHeader === null) {
@@ -118,7 +121,10 @@ export function splitPassages(policy: PolicySource): Passage[] {
         blocks.push({ heading: headingPath(), text });
       } else {
         // Each value cell keeps its column header: the row reads on its own.
-        const labelled = `${cells[0]} — ${cells.slice(1).map((c, i) => (tableHeader![i + 1] ? `${tableHeader![i + 1]}: ${c}` : c)).join("; ")}`;
+        const labelled = `${cells[0]} — ${cells
+          .slice(1)
+          .map((c, i) => (tableHeader![i + 1] ? `${tableHeader![i + 1]}: ${c}` : c))
+          .join("; ")}`;
         blocks.push({ heading: headingPath(), text, labelled });
       }
       continue;

@@ -39,7 +39,8 @@ import { WEEKDAY, analyze, hasDate, langOf, normalize, quantities, stopWords, wo
 /** Whether a word is one typo away from a stop word of 5+ letters. */
 function nearStopWord(word: string, lang: Lang): boolean {
   if (word.length < 5) return false;
-  for (const w of stopWords(lang)) if (w.length >= 5 && Math.abs(w.length - word.length) <= 1 && DamerauLevenshteinDistance(word, w) <= 1) return true;
+  for (const w of stopWords(lang))
+    if (w.length >= 5 && Math.abs(w.length - word.length) <= 1 && DamerauLevenshteinDistance(word, w) <= 1) return true;
   return false;
 }
 import type { Passage } from "./passages.js";
@@ -65,7 +66,12 @@ export const UNKNOWN_WORD_WEIGHT = 0.5;
 export const UNKNOWN_OBJECT_WEIGHT = 0.1;
 
 /** The words of the country names of COUNTRY_NAMES. */
-const COUNTRY_WORDS = new Set(COUNTRY_NAMES.source.replace(/\\b|[()]/g, "").split(/[|\s]+/).filter(Boolean));
+const COUNTRY_WORDS = new Set(
+  COUNTRY_NAMES.source
+    .replace(/\\b|[()]/g, "")
+    .split(/[|\s]+/)
+    .filter(Boolean),
+);
 
 export const VIRTUAL_DURATION = "qdur";
 export const VIRTUAL_MONEY = "qmoney";
@@ -87,7 +93,8 @@ const HOW_Q: Record<"en" | "de", RegExp> = {
   en: /\bhow\s+(?:do|can|should|would|to)\s+(?:i|we|you)?\s*(?!long|much|many)\w+|\bwhat\s+do\s+i\s+(?:need|have)\s+to\b|\bwhere\s+(?:do|can)\s+i\b/,
   de: /\bwie\s+(?:kann|muss|soll|mache|funktioniert)\b|\bwas\s+muss\s+ich\b|\bwo\s+kann\s+ich\b/,
 };
-const HOW_PASSAGE = /\b(?:in-store|in\s+store|by\s+mail|online|visit|bring|drop|print|log\s+in|sign\s+in|select|choose|contact|e-?mail|call|request|fill|pack|label|start|send|must\s+include|need|required|via|filiale|per\s+post|etikett|anmelden|kontakt\w*|schick\w*)\b/;
+const HOW_PASSAGE =
+  /\b(?:in-store|in\s+store|by\s+mail|online|visit|bring|drop|print|log\s+in|sign\s+in|select|choose|contact|e-?mail|call|request|fill|pack|label|start|send|must\s+include|need|required|via|filiale|per\s+post|etikett|anmelden|kontakt\w*|schick\w*)\b/;
 
 export interface IndexedPassage extends Passage {
   lang: Lang;
@@ -110,7 +117,8 @@ export function analysePassage(p: Passage): IndexedPassage {
   // A list item is matched with its lead-in ("Buy Now, Pay Later (if available): Afterpay").
   const body = p.labelled ?? (p.lead ? `${p.lead} ${p.text}` : p.text);
   const vocabulary: Array<[string, string]> = [];
-  for (const w of words(rewrite(`${p.heading} ${body}`, lang))) if (w.length >= 3 && !/^\d/.test(w) && !isStopWord(w, lang)) vocabulary.push([w, stem(w, lang)]);
+  for (const w of words(rewrite(`${p.heading} ${body}`, lang)))
+    if (w.length >= 3 && !/^\d/.test(w) && !isStopWord(w, lang)) vocabulary.push([w, stem(w, lang)]);
   return { ...p, lang, terms: passageTerms(body, lang), headTerms: passageTerms(p.heading, lang), vocabulary };
 }
 
@@ -160,23 +168,33 @@ export function contextWords(text: string, lang: Lang): Set<string> {
   // "a washer I ordered online": a subject pronoun after a noun starts a relative clause.
   const t = normalize(text);
   const marked = lang === "en" ? t.replace(RELATIVE_I, "$1, $2 ") : t;
-  const clauses = marked.split(/[,;:.!?]+|\s[-–—]\s/).map((c) => c.trim()).filter(Boolean);
+  const clauses = marked
+    .split(/[,;:.!?]+|\s[-–—]\s/)
+    .map((c) => c.trim())
+    .filter(Boolean);
   if (clauses.length < 2) return new Set();
   const isContext = (c: string) => CONTEXT_CLAUSE[lang].test(c) && !ASKING_CLAUSE[lang].test(c);
   const asking = clauses.filter((c) => !isContext(c));
   if (asking.length === 0 || asking.length === clauses.length) return new Set();
   const main = new Set(asking.flatMap((c) => words(c)));
-  return new Set(clauses.filter(isContext).flatMap((c) => words(c)).filter((w) => !main.has(w)));
+  return new Set(
+    clauses
+      .filter(isContext)
+      .flatMap((c) => words(c))
+      .filter((w) => !main.has(w)),
+  );
 }
 
-const RELATIVE_I = /\b(?!(?:can|could|do|does|did|should|shall|will|would|may|might|must|am|have|has|had|if|when|and|but|or|so|because|since|that|as|where|how|what|why|which|who|until|unless|before|after|once|while)\b)(\p{L}{2,})\s+(i|we)\s+(?=\p{L})/gu;
+const RELATIVE_I =
+  /\b(?!(?:can|could|do|does|did|should|shall|will|would|may|might|must|am|have|has|had|if|when|and|but|or|so|because|since|that|as|where|how|what|why|which|who|until|unless|before|after|once|while)\b)(\p{L}{2,})\s+(i|we)\s+(?=\p{L})/gu;
 
 /** When the shopper did something ("last month", "yesterday", "vor 2 Wochen", "letzte Woche"): circumstance, not subject. */
 const TIME_REF =
   /\b(?:(?:last|this|next|past)\s+(?:week|month|year|weekend|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|tonight|tomorrow|the\s+other\s+day|a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)\s+ago|(?:letzte[nrs]?|diese[nrs]?|nächste[nrs]?|vorige[nrs]?)\s+(?:woche|monat|jahr|wochenende)|gestern|heute|morgen|vorgestern)\b/gu;
 
 /** Order numbers ("order #1234", "order number BBY01-806123", "Bestellung 4711") name no subject. */
-const ORDER_REF = /\b(?:order|bestellung|auftrag)\s*(?:number|no\.?|nr\.?|nummer|id)?\s*(?:is\s+|ist\s+)?#?\s*[\p{L}]*-?\d[\p{L}\p{N}-]*|#\s?\d[\p{L}\p{N}-]*/gu;
+const ORDER_REF =
+  /\b(?:order|bestellung|auftrag)\s*(?:number|no\.?|nr\.?|nummer|id)?\s*(?:is\s+|ist\s+)?#?\s*[\p{L}]*-?\d[\p{L}\p{N}-]*|#\s?\d[\p{L}\p{N}-]*/gu;
 
 /** An identifier (order number, SKU: letters and digits mixed, or 5+ digits) names no subject. */
 const IDENTIFIER = /^(?=.*\d)(?=.*\p{L})[\p{L}\p{N}]+$|^\d{5,}$/u;
@@ -203,7 +221,10 @@ const PHRASES: Record<"en" | "de", Array<[RegExp, string]>> = {
     [/\b(?:the\s+)?u\.?k\.?(?=\s|$|[?!,;])/g, " united kingdom "],
     // Not having a document or the packaging is one thing however it is said ("I lost the receipt",
     // "Don't have a receipt?", "Returns without Receipt").
-    [/\b(?:lost|misplaced|threw\s+away|thrown\s+away|don'?t\s+have|do\s+not\s+have|no\s+longer\s+have|without|no)\s+(?:the\s+|my\s+|a\s+|an\s+|any\s+|its\s+|their\s+)?(?:original\s+)?(receipts?|box|boxes|packaging|tags?|labels?|proof\s+of\s+purchase)\b/g, " without $1 "],
+    [
+      /\b(?:lost|misplaced|threw\s+away|thrown\s+away|don'?t\s+have|do\s+not\s+have|no\s+longer\s+have|without|no)\s+(?:the\s+|my\s+|a\s+|an\s+|any\s+|its\s+|their\s+)?(?:original\s+)?(receipts?|box|boxes|packaging|tags?|labels?|proof\s+of\s+purchase)\b/g,
+      " without $1 ",
+    ],
     [/\b(receipts?|box|packaging|tags?|labels?)\s+(?:is|are|was|were|got)\s+(?:lost|missing|gone|thrown\s+away)\b/g, " without $1 "],
     // "Who pays customs?" asks whose cost it is ("Customs duties: Responsibility of the customer").
     [/\bwho\s+(?:pays?|covers?|is\s+responsible|has\s+to\s+pay|bears?)(?:\s+for)?\b/g, " responsible cost "],
@@ -213,8 +234,14 @@ const PHRASES: Record<"en" | "de", Array<[RegExp, string]>> = {
     [/\b(?:schick|send|geb)\w*\s+(?:\w+\s+){0,3}zurück\b/g, " rückgabe "],
     [/\bgeld\s+zurück\b/g, " erstattung "],
     [/\bgutscheinkarten?\b|\bgeschenkkarten?\b/g, " gutschein "],
-    [/\b(?:ohne|keine?n?)\s+(?:den\s+|die\s+|das\s+|meine?n?\s+)?(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\b/g, " ohne $1 "],
-    [/\b(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\s+(?:\w+\s+)?(?:verloren|weggeworfen)\b/g, " ohne $1 "],
+    [
+      /\b(?:ohne|keine?n?)\s+(?:den\s+|die\s+|das\s+|meine?n?\s+)?(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\b/g,
+      " ohne $1 ",
+    ],
+    [
+      /\b(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\s+(?:\w+\s+)?(?:verloren|weggeworfen)\b/g,
+      " ohne $1 ",
+    ],
     // "Wer zahlt die Rücksendung?" asks who bears the cost ("Du trägst die unmittelbaren Kosten").
     [/\bwer\s+(?:zahlt|bezahlt|trägt|übernimmt)(?:\s+für)?\b/g, " kosten tragen "],
   ],
@@ -289,7 +316,8 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
 };
 
 /** German compound heads that name no subject of their own. */
-const GENERIC_HEADS = /^(?:regelung(?:en)?|regeln?|bedingung(?:en)?|richtlinien?|politik|infos?|informationen?|möglichkeit(?:en)?|optionen?)$/;
+const GENERIC_HEADS =
+  /^(?:regelung(?:en)?|regeln?|bedingung(?:en)?|richtlinien?|politik|infos?|informationen?|möglichkeit(?:en)?|optionen?)$/;
 
 /** A stem with its synonyms (the stem first). */
 function groupAlts(s: string, lang: Lang): string[] {
@@ -302,12 +330,74 @@ const DURATION_Q: Record<"en" | "de", RegExp> = {
   en: /\bhow\s+(?:long|fast|quick(?:ly)?|soon|many\s+(?:days|weeks|months|years|hours))\b|\b(?:window|period|deadline|time\s*limit|time\s*frame|timeframe|days?\s+(?:do|have)|until\s+when|when|(?:can|could|may)\s+i\s+still|too\s+late)\b/,
   de: /\bwie\s+(?:lange?|schnell|viele\s+(?:tage|wochen|monate|jahre|stunden)|viel\s+zeit)\b|\b(?:\p{L}*frist\p{L}*|\p{L}*zeitraum|wann|bis\s+wann|dauer\w*|dauert|zahlungsziel|(?:kann|darf)\s+ich\s+(?:\p{L}+\s+)?noch|zu\s+spät)\b/u,
 };
-const DURATION_WORDS = new Set(["zeit", "how", "long", "fast", "quick", "quickly", "soon", "schnell", "many", "days", "day", "weeks", "week", "months", "month", "years", "year", "hours", "window", "period", "deadline", "time", "limit", "frame", "timeframe", "until", "when", "take", "takes", "wie", "lange", "lang", "viele", "tage", "wochen", "monate", "jahre", "stunden", "frist", "fristen", "zeitraum", "wann", "bis", "dauer", "dauert"]);
+const DURATION_WORDS = new Set([
+  "zeit",
+  "how",
+  "long",
+  "fast",
+  "quick",
+  "quickly",
+  "soon",
+  "schnell",
+  "many",
+  "days",
+  "day",
+  "weeks",
+  "week",
+  "months",
+  "month",
+  "years",
+  "year",
+  "hours",
+  "window",
+  "period",
+  "deadline",
+  "time",
+  "limit",
+  "frame",
+  "timeframe",
+  "until",
+  "when",
+  "take",
+  "takes",
+  "wie",
+  "lange",
+  "lang",
+  "viele",
+  "tage",
+  "wochen",
+  "monate",
+  "jahre",
+  "stunden",
+  "frist",
+  "fristen",
+  "zeitraum",
+  "wann",
+  "bis",
+  "dauer",
+  "dauert",
+]);
 const MONEY_Q: Record<"en" | "de", RegExp> = {
   en: /\bhow\s+much\b|\bwhat\s+(?:does|do|is|are|will)\b.*\b(?:cost|costs|fee|fees|charge)\b|\b(?:fee|fees|minimum|threshold)\b|^(?:is|are|will|would)\b.*\bfree\b/,
   de: /\bwie\s+viel\b(?!\s+zeit)|\b(?:kostet|kosten|gebühr\w*|gebuhr\w*|preis|mindestbestellwert|mindest\w*)\b/,
 };
-const MONEY_WORDS = new Set(["how", "much", "cost", "costs", "fee", "fees", "charge", "charges", "wie", "viel", "kostet", "kosten", "gebühr", "gebühren", "preis"]);
+const MONEY_WORDS = new Set([
+  "how",
+  "much",
+  "cost",
+  "costs",
+  "fee",
+  "fees",
+  "charge",
+  "charges",
+  "wie",
+  "viel",
+  "kostet",
+  "kosten",
+  "gebühr",
+  "gebühren",
+  "preis",
+]);
 
 /** Words that frame a question for a duration or an amount ("how long", "how fast", "cost"), not its subject. */
 export const QUESTION_FRAME_WORDS: ReadonlySet<string> = new Set([...DURATION_WORDS, ...MONEY_WORDS]);
@@ -340,7 +430,10 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
 
 /** The groups of a question (before weighting). */
 export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<string>): Array<Omit<QueryGroup, "weight">> {
-  const rewritten = rewrite(text, lang).replace(ORDER_REF, " ").replace(TIME_REF, " ").replace(COUNTRY_NAMES, lang === "en" ? " $1 country " : " $1 ");
+  const rewritten = rewrite(text, lang)
+    .replace(ORDER_REF, " ")
+    .replace(TIME_REF, " ")
+    .replace(COUNTRY_NAMES, lang === "en" ? " $1 country " : " $1 ");
   const groups: Array<Omit<QueryGroup, "weight">> = [];
   const l = lang === "other" ? null : lang;
   const asksDuration = l !== null && DURATION_Q[l].test(rewritten);
@@ -363,7 +456,8 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
       crux.add(w);
     }
   }
-  for (const w of borrowed ?? []) for (const x of [normalize(w), ...words(normalize(w).replace(COUNTRY_NAMES, lang === "en" ? "$1 country" : "$1"))]) context.add(x);
+  for (const w of borrowed ?? [])
+    for (const x of [normalize(w), ...words(normalize(w).replace(COUNTRY_NAMES, lang === "en" ? "$1 country" : "$1"))]) context.add(x);
   // The words that ask for the start ("ab wann zählt …") frame the question; "zählt" is no "zahlt".
   for (const w of words(asksStart ? rewritten.replace(new RegExp(START_Q[l].source, "g"), " ") : rewritten)) {
     // A bare number outside a stated quantity is a model or reference number ("Kobra 3"), no subject.
@@ -374,7 +468,13 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
     const s = stem(w, lang);
     if (!s || seen.has(s)) continue;
     seen.add(s);
-    groups.push({ surface: w, alts: groupAlts(s, lang), virtual: false, ...(context.has(w) ? { context: true } : {}), ...(crux.has(w) ? { crux: true } : {}) });
+    groups.push({
+      surface: w,
+      alts: groupAlts(s, lang),
+      virtual: false,
+      ...(context.has(w) ? { context: true } : {}),
+      ...(crux.has(w) ? { crux: true } : {}),
+    });
   }
   return groups;
 }
@@ -409,7 +509,13 @@ export class PassageIndex {
     // A table row or a terse list item ("Flat rate: $12.95" under "Express Shipping") does not
     // repeat its subject: its heading is indexed as its text too.
     const leansOnHeading = (p: IndexedPassage) => p.labelled !== undefined || p.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
-    this.search.addAll(this.passages.map((p) => ({ id: p.id, body: [...p.terms, ...(leansOnHeading(p) ? p.headTerms : [])].join(" "), head: [...p.headTerms].join(" ") })));
+    this.search.addAll(
+      this.passages.map((p) => ({
+        id: p.id,
+        body: [...p.terms, ...(leansOnHeading(p) ? p.headTerms : [])].join(" "),
+        head: [...p.headTerms].join(" "),
+      })),
+    );
   }
 
   get size(): number {
@@ -469,7 +575,9 @@ export class PassageIndex {
   private compoundTerms(alt: string): string[] {
     let out = this.compoundCache.get(alt);
     if (!out) {
-      this.allTerms ??= [...new Set(this.passages.flatMap((p) => [...p.terms, ...p.headTerms]))].filter((t) => !/^q(?:dur|money|how|start)$/.test(t));
+      this.allTerms ??= [...new Set(this.passages.flatMap((p) => [...p.terms, ...p.headTerms]))].filter(
+        (t) => !/^q(?:dur|money|how|start)$/.test(t),
+      );
       out = this.allTerms.filter((t) => t !== alt && !t.startsWith(alt) && PassageIndex.has(new Set([t]), alt, true)).slice(0, 16);
       if (this.compoundCache.size < 20_000) this.compoundCache.set(alt, out);
     }
@@ -494,7 +602,13 @@ export class PassageIndex {
   correct(groups: Array<Omit<QueryGroup, "weight">>, lang: Lang): Array<Omit<QueryGroup, "weight">> {
     const out: Array<Omit<QueryGroup, "weight">> = [];
     for (const g of groups) {
-      if (g.virtual || g.surface.length < 4 || /\d/.test(g.surface) || g.alts.some((a) => this.df(a, lang === "de") > 0) || (lang === "en" && isEnglishWord(g.surface))) {
+      if (
+        g.virtual ||
+        g.surface.length < 4 ||
+        /\d/.test(g.surface) ||
+        g.alts.some((a) => this.df(a, lang === "de") > 0) ||
+        (lang === "en" && isEnglishWord(g.surface))
+      ) {
         out.push(g);
         continue;
       }
@@ -508,7 +622,7 @@ export class PassageIndex {
       const max = g.surface.length >= 8 ? 2 : 1;
       let best: { word: string; stem: string; d: number; df: number } | null = null;
       for (const [word, st] of this.vocabulary) {
-        if (Math.abs(word.length - g.surface.length) > max || word[0] !== g.surface[0] && word[1] !== g.surface[1]) continue;
+        if (Math.abs(word.length - g.surface.length) > max || (word[0] !== g.surface[0] && word[1] !== g.surface[1])) continue;
         const d = DamerauLevenshteinDistance(g.surface, word);
         if (d > max) continue;
         const df = this.df(st, false);
@@ -562,17 +676,26 @@ export class PassageIndex {
     // A policy topic the store's policies hold makes an unknown item ("a tent") the question's object.
     const topics = lang === "other" ? null : TOPICS[lang];
     const topical = topics !== null && stats.some((s) => s.seen && !s.g.virtual && s.g.alts.some((a) => topics.has(a)));
-    return stats
-      .filter((s) => !(crossLanguage && !s.seen && !s.g.virtual))
-      // Floors keep a word found in every passage from weighing nothing.
-      // "How do I …" only breaks ties between passages that match the question's words.
-      .map((s) => {
-        // A country the policies never name is said by "country" (COUNTRY_NAMES), not by its name.
-        const object = (topical && GOODS.has(s.g.surface)) || COUNTRY_WORDS.has(s.g.surface);
-        const weight = s.g.alts[0] === VIRTUAL_HOW ? 0.15 * maxIdf : s.seen ? Math.max(s.best, 0.15 * maxIdf) : object ? UNKNOWN_OBJECT_WEIGHT * maxIdf : UNKNOWN_WORD_WEIGHT * maxIdf;
-        if (s.g.crux && s.seen) return { ...s.g, weight: maxIdf };
-        return { ...s.g, weight: s.g.context ? CONTEXT_WEIGHT * weight : weight };
-      });
+    return (
+      stats
+        .filter((s) => !(crossLanguage && !s.seen && !s.g.virtual))
+        // Floors keep a word found in every passage from weighing nothing.
+        // "How do I …" only breaks ties between passages that match the question's words.
+        .map((s) => {
+          // A country the policies never name is said by "country" (COUNTRY_NAMES), not by its name.
+          const object = (topical && GOODS.has(s.g.surface)) || COUNTRY_WORDS.has(s.g.surface);
+          const weight =
+            s.g.alts[0] === VIRTUAL_HOW
+              ? 0.15 * maxIdf
+              : s.seen
+                ? Math.max(s.best, 0.15 * maxIdf)
+                : object
+                  ? UNKNOWN_OBJECT_WEIGHT * maxIdf
+                  : UNKNOWN_WORD_WEIGHT * maxIdf;
+          if (s.g.crux && s.seen) return { ...s.g, weight: maxIdf };
+          return { ...s.g, weight: s.g.context ? CONTEXT_WEIGHT * weight : weight };
+        })
+    );
   }
 
   /** BM25 candidates with coverage, best first. */
@@ -595,13 +718,26 @@ export class PassageIndex {
     const valueGroups = groups.filter((g) => g.required);
     return results.slice(0, limit).map((r) => {
       const passage = this.byId.get(String(r.id))!;
-      const matched = new Set(groups.filter((g) => PassageIndex.matches(passage.terms, g, lang) || PassageIndex.matches(passage.headTerms, g, lang)));
-      const covered = [...matched].reduce((s, g) => s + g.weight * Math.max(PassageIndex.strength(passage.terms, g, lang), PassageIndex.strength(passage.headTerms, g, lang)), 0);
+      const matched = new Set(
+        groups.filter((g) => PassageIndex.matches(passage.terms, g, lang) || PassageIndex.matches(passage.headTerms, g, lang)),
+      );
+      const covered = [...matched].reduce(
+        (s, g) => s + g.weight * Math.max(PassageIndex.strength(passage.terms, g, lang), PassageIndex.strength(passage.headTerms, g, lang)),
+        0,
+      );
       // The value must be stated by the passage itself; a heading states it for a terse item only
       // ("Flat rate: $12.95" under "Express Shipping (2-3 Business Days)"), not a title ("100% Satisfaction Guarantee") for prose.
       const terse = passage.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
-      const valueMissing = valueGroups.length > 0 && !valueGroups.some((g) => passage.terms.has(g.alts[0]!) || (terse && passage.headTerms.has(g.alts[0]!)));
-      return { passage, bm25: r.score, score: r.score, coverage: total > 0 ? covered / total : 0, matched, ...(valueMissing ? { valueMissing } : {}) };
+      const valueMissing =
+        valueGroups.length > 0 && !valueGroups.some((g) => passage.terms.has(g.alts[0]!) || (terse && passage.headTerms.has(g.alts[0]!)));
+      return {
+        passage,
+        bm25: r.score,
+        score: r.score,
+        coverage: total > 0 ? covered / total : 0,
+        matched,
+        ...(valueMissing ? { valueMissing } : {}),
+      };
     });
   }
 }
@@ -636,4 +772,5 @@ export function normalizeScores(candidates: Scored[]): Scored[] {
  * question asks for a duration or an amount — the passage states one ("How much does a membership
  * cost?" is not answered by "memberships are final sale").
  */
-export const isEvidence = (c: Scored): boolean => c.coverage >= EVIDENCE_MIN_COVERAGE && !c.valueMissing && [...c.matched].some((g) => !g.virtual);
+export const isEvidence = (c: Scored): boolean =>
+  c.coverage >= EVIDENCE_MIN_COVERAGE && !c.valueMissing && [...c.matched].some((g) => !g.virtual);

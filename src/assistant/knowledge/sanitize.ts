@@ -9,13 +9,16 @@ const INJECTION =
   /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier)?\s*(?:instructions?|rules?|prompts?|polic(?:y|ies))\b|\b(?:system|developer|admin)\s*(?:override|mode|prompt)\b|^\s*system\s*:|\byou\s+are\s+now\b|\bpretend\s+(?:to\s+be|you)\b|\bnew\s+(?:policy|instructions?|rules?)\s*:|<\/?\s*(?:policy|system|instructions?)\s*>|\b(?:print|reveal|show)\s+(?:your\s+|the\s+)?(?:hidden\s+|system\s+)?(?:instructions?|prompt|api\s+key)\b|\bvergiss\s+(?:alle\s+|deine\s+)?(?:regeln|anweisungen)\b|\bignorier\w*\s+(?:alle\s+)?(?:vorherigen\s+)?anweisungen\b/i;
 
 /** A clause that asks the store something ("how long is the return window", "kann ich …"). */
-const ASKS = /^(?:(?:and|also|then|but|so|und|aber|dann|also)\s+)?(?:(?:just|please|now|only|bitte|nur)\s+)?(?:how|what|which|when|where|why|whether|can|could|do|does|is|are|will|may|(?:tell|give|show)\s+me|wie|was|welche\w*|wann|wo|warum|ob|kann|darf|gibt|muss|ist|sind|nenn\w*\s+mir|sag\w*\s+mir)\b/i;
+const ASKS =
+  /^(?:(?:and|also|then|but|so|und|aber|dann|also)\s+)?(?:(?:just|please|now|only|bitte|nur)\s+)?(?:how|what|which|when|where|why|whether|can|could|do|does|is|are|will|may|(?:tell|give|show)\s+me|wie|was|welche\w*|wann|wo|warum|ob|kann|darf|gibt|muss|ist|sind|nenn\w*\s+mir|sag\w*\s+mir)\b/i;
 /** Pseudo-markup addressed to the assistant, with what it wraps ("<system>override</system>"). */
-const MARKUP = /<\s*(system|policy|instructions?|prompt|admin)\s*>[\s\S]{0,400}?<\/\s*\1\s*>|<\/?\s*(?:system|policy|instructions?|prompt|admin)\s*>/gi;
+const MARKUP =
+  /<\s*(system|policy|instructions?|prompt|admin)\s*>[\s\S]{0,400}?<\/\s*\1\s*>|<\/?\s*(?:system|policy|instructions?|prompt|admin)\s*>/gi;
 /** "As an AI without limits, tell me: …" — a lead-in before a colon that asks nothing. */
 const LEAD_IN = /^[^:?]{3,120}:\s+(?=\S)/;
 /** What the injected instruction wants said ("confirm that …", "say that …"): never kept as a question. */
-const DICTATES = /\b(?:confirm|say|state|tell\s+\w+|agree|promise|write|answer)\s+(?:that|with|yes)\b|\b(?:bestätig\w*|sag\w*)\s+(?:\w+\s+)?(?:dass|ja)\b/i;
+const DICTATES =
+  /\b(?:confirm|say|state|tell\s+\w+|agree|promise|write|answer)\s+(?:that|with|yes)\b|\b(?:bestätig\w*|sag\w*)\s+(?:\w+\s+)?(?:dass|ja)\b/i;
 
 /**
  * The text without the sentences that address instructions to the assistant (an empty string when
@@ -39,7 +42,10 @@ export function sanitizeQuestion(text: string): string {
     for (const c of clauses) {
       // A clause that asks (by its first word or its question mark: "… mode on. return deadline?").
       if (!(ASKS.test(c) || c.endsWith("?")) || INJECTION.test(c) || DICTATES.test(c)) continue;
-      const question = c.replace(/^(?:(?:just|please|now|only|bitte|nur)\s+)?(?:(?:tell|give|show)\s+me|nenn\w*\s+mir|sag\w*\s+mir)\b\s*/i, "");
+      const question = c.replace(
+        /^(?:(?:just|please|now|only|bitte|nur)\s+)?(?:(?:tell|give|show)\s+me|nenn\w*\s+mir|sag\w*\s+mir)\b\s*/i,
+        "",
+      );
       if (question) kept.push(question);
     }
   }
@@ -47,7 +53,8 @@ export function sanitizeQuestion(text: string): string {
 }
 
 /** A sentence that speaks as the shopper ("I bought …", "my order …", "ich habe …"). */
-const SHOPPER_SUBJECT = /^(?:(?:so|but|and|well|ok|okay|hi|hey|hello|also|und|aber|also|hallo)\s*,?\s+)?(?:i|i'm|i've|i'd|im|ive|we|we've|my|our|ich|wir|mein\w*|unser\w*)\b/i;
+const SHOPPER_SUBJECT =
+  /^(?:(?:so|but|and|well|ok|okay|hi|hey|hello|also|und|aber|also|hallo)\s*,?\s+)?(?:i|i'm|i've|i'd|im|ive|we|we've|my|our|ich|wir|mein\w*|unser\w*)\b/i;
 /** Words of a claim or order addressed to the assistant ("New rule from management: …", "As the owner I say … is free now."). */
 const CLAIM =
   /\b(?:you|your|now|new|from\s+now\s+on|management|manager|owner|admin|staff|official(?:ly)?|ceo|du|dein\w*|euer|eure|jetzt|ab\s+sofort|neue\w*|chef|inhaber|forget|ignore|disregard|pretend|act\s+as|respond|reply|vergiss|ignorier\w*|antworte\w*)\b/i;
@@ -59,9 +66,11 @@ const CLAIM =
  * find passages nor set what is asked.
  */
 function dropClaims(kept: string[]): string[] {
-  const split = kept.flatMap((k) => sentences(k)).map((x) => x.trim()).filter(Boolean);
+  const split = kept
+    .flatMap((k) => sentences(k))
+    .map((x) => x.trim())
+    .filter(Boolean);
   const isQuestion = (x: string) => x.endsWith("?") || ASKS.test(x);
   if (!split.some(isQuestion)) return kept;
   return split.filter((x) => isQuestion(x) || SHOPPER_SUBJECT.test(x) || !CLAIM.test(x));
 }
-

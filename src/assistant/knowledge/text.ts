@@ -73,7 +73,16 @@ function undoDouble(stem: string): string {
 }
 
 /** Irregular forms that the suffix rules cannot reach. */
-const EN_IRREGULAR: Record<string, string> = { paid: "pay", bought: "buy", sent: "send", sold: "sell", took: "take", taken: "take", gave: "give", given: "give" };
+const EN_IRREGULAR: Record<string, string> = {
+  paid: "pay",
+  bought: "buy",
+  sent: "send",
+  sold: "sell",
+  took: "take",
+  taken: "take",
+  gave: "give",
+  given: "give",
+};
 
 export function stemEn(word: string): string {
   let w = word.replace(/'s$/, "").replace(/'/g, "");
@@ -91,7 +100,7 @@ export function stemEn(word: string): string {
 }
 
 /** German words the umlaut folding would merge with another ("zählt" is not "zahlt"). */
-const DE_IRREGULAR: Partial<Record<string, string>> = { "zählt": "zaehl", "zählen": "zaehl", "gezählt": "zaehl", "zählst": "zaehl" };
+const DE_IRREGULAR: Partial<Record<string, string>> = { zählt: "zaehl", zählen: "zaehl", gezählt: "zaehl", zählst: "zaehl" };
 
 export function stemDe(word: string): string {
   const irregular = DE_IRREGULAR[word];
@@ -138,7 +147,8 @@ export function analyze(text: string, lang: Lang): string[] {
 // --- sentences ----------------------------------------------------------------------------------
 
 // A single letter before the period is an abbreviation or initial too ("z. B.", "u. a.").
-const ABBREVIATIONS = /(?:\b(a\.m|p\.m|e\.g|i\.e|etc|approx|incl|z\.b|bzw|ca|inkl|ggf|usw|vs|no|nr|st|mr|mrs|dr)|(?<![\p{L}\p{N}])\p{L})\.$/iu;
+const ABBREVIATIONS =
+  /(?:\b(a\.m|p\.m|e\.g|i\.e|etc|approx|incl|z\.b|bzw|ca|inkl|ggf|usw|vs|no|nr|st|mr|mrs|dr)|(?<![\p{L}\p{N}])\p{L})\.$/iu;
 
 /** Splits a passage into sentences (on . ! ? followed by space and a capital, digit or quote). */
 export function sentences(text: string): string[] {
@@ -166,11 +176,56 @@ export type Quantity =
   | { kind: "percent"; value: number; text: string };
 
 const NUMBER_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  fourteen: 14, fifteen: 15, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, ninety: 90, hundred: 100,
-  ein: 1, eine: 1, einen: 1, einem: 1, einer: 1, eins: 1, zwei: 2, drei: 3, vier: 4, "fünf": 5, funf: 5, sechs: 6, sieben: 7, acht: 8,
-  neun: 9, zehn: 10, elf: 11, "zwölf": 12, zwolf: 12, "vierzehn": 14, "fünfzehn": 15, zwanzig: 20, "dreißig": 30, dreissig: 30,
-  vierzig: 40, "fünfzig": 50, sechzig: 60, neunzig: 90, hundert: 100,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fourteen: 14,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  ninety: 90,
+  hundred: 100,
+  ein: 1,
+  eine: 1,
+  einen: 1,
+  einem: 1,
+  einer: 1,
+  eins: 1,
+  zwei: 2,
+  drei: 3,
+  vier: 4,
+  fünf: 5,
+  funf: 5,
+  sechs: 6,
+  sieben: 7,
+  acht: 8,
+  neun: 9,
+  zehn: 10,
+  elf: 11,
+  zwölf: 12,
+  zwolf: 12,
+  vierzehn: 14,
+  fünfzehn: 15,
+  zwanzig: 20,
+  dreißig: 30,
+  dreissig: 30,
+  vierzig: 40,
+  fünfzig: 50,
+  sechzig: 60,
+  neunzig: 90,
+  hundert: 100,
 };
 
 const UNIT_DAYS: Array<[RegExp, number]> = [
@@ -192,7 +247,22 @@ export function parseNumber(raw: string): number {
   return Number(s.replace(",", "."));
 }
 
-const CURRENCY_SIGNS: Record<string, string> = { "€": "EUR", $: "USD", "£": "GBP", "¥": "JPY", chf: "CHF", eur: "EUR", usd: "USD", gbp: "GBP", euro: "EUR", euros: "EUR", dollar: "USD", dollars: "USD", buck: "USD", bucks: "USD" };
+const CURRENCY_SIGNS: Record<string, string> = {
+  "€": "EUR",
+  $: "USD",
+  "£": "GBP",
+  "¥": "JPY",
+  chf: "CHF",
+  eur: "EUR",
+  usd: "USD",
+  gbp: "GBP",
+  euro: "EUR",
+  euros: "EUR",
+  dollar: "USD",
+  dollars: "USD",
+  buck: "USD",
+  bucks: "USD",
+};
 
 const NUM = "\\d+(?:[.,]\\d+)*";
 const NUMWORD = Object.keys(NUMBER_WORDS).join("|");
@@ -201,7 +271,10 @@ const NUMWORD = Object.keys(NUMBER_WORDS).join("|");
 export function quantities(text: string): Quantity[] {
   const out: Quantity[] = [];
   const t = normalize(text);
-  const durationRe = new RegExp(`\\b(${NUM}|${NUMWORD})(?:\\s*(?:-|–|to|bis)\\s*(${NUM}))?[\\s-]+((?:business |working |calendar )?(?:days?|weeks?|months?|years?|hours?)|(?:werk|arbeits|kalender)?(?:tage?n?|tagen)|wochen?|monate?n?|jahre?n?|stunden?)\\b`, "gu");
+  const durationRe = new RegExp(
+    `\\b(${NUM}|${NUMWORD})(?:\\s*(?:-|–|to|bis)\\s*(${NUM}))?[\\s-]+((?:business |working |calendar )?(?:days?|weeks?|months?|years?|hours?)|(?:werk|arbeits|kalender)?(?:tage?n?|tagen)|wochen?|monate?n?|jahre?n?|stunden?)\\b`,
+    "gu",
+  );
   for (const m of t.matchAll(durationRe)) {
     const unit = UNIT_DAYS.find(([re]) => re.test(m[3]!));
     if (!unit) continue;
@@ -249,7 +322,20 @@ export function numbersIn(text: string): number[] {
 
 // --- dates --------------------------------------------------------------------------------------
 
-const MONTHS_EN = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const MONTHS_EN = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
 const MONTHS_DE = ["januar", "februar", "märz", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "dezember"];
 const MONTH_ABBR = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const DATE_RE = new RegExp(
@@ -281,4 +367,5 @@ export function datesIn(text: string): DateMention[] {
 export const hasDate = (text: string): boolean => datesIn(text).length > 0;
 
 /** A day of the week named as the time something happens ("on the following Monday", "am Montag"). */
-export const WEEKDAY = /\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)s?\b/i;
+export const WEEKDAY =
+  /\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)s?\b/i;

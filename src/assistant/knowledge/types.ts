@@ -12,7 +12,11 @@ export interface Citation {
 /** What the shopper's text asks for, decided before any answer is composed. */
 export type Intent =
   | { kind: "policy"; query: string }
-  | { kind: "product"; query: string; filters: { color?: string[]; size?: string[]; category_id?: string[]; price_max_minor?: number; price_min_minor?: number } }
+  | {
+      kind: "product";
+      query: string;
+      filters: { color?: string[]; size?: string[]; category_id?: string[]; price_max_minor?: number; price_min_minor?: number };
+    }
   | { kind: "order"; query: string; order_id?: string }
   | { kind: "return"; query: string; order_id?: string }
   | { kind: "action"; name: "add_to_cart"; product_ref: string; quantity: number }
@@ -52,7 +56,12 @@ export interface Knowledge {
    */
   classify(storeId: string, text: string, locale: string, options?: { previous?: () => Promise<string | undefined> }): Promise<Intent>;
   /** `previous`: the shopper's previous question in the thread (an elliptical follow-up is read with it). */
-  answer(storeId: string, text: string, locale: string, options?: { previous?: string }): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }>;
+  answer(
+    storeId: string,
+    text: string,
+    locale: string,
+    options?: { previous?: string },
+  ): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }>;
 }
 
 /** Thrown when an optional model dependency (embeddings, LLM) is configured but down. */

@@ -4,7 +4,13 @@ import { createTestApp, describeEachDialect, type TestApp } from "../../../test/
 import { bearer, loginToken, registerStore } from "../../../test/support/factories.js";
 import { addMember } from "../../../test/support/members.js";
 
-const returns = { handle: "returns", title: "Returns", body_markdown: "You may return items within 30 days.", locale: "en", published: true };
+const returns = {
+  handle: "returns",
+  title: "Returns",
+  body_markdown: "You may return items within 30 days.",
+  locale: "en",
+  published: true,
+};
 
 describeEachDialect("assistant: versioned store policies", (dialect) => {
   let t: TestApp;
@@ -44,13 +50,24 @@ describeEachDialect("assistant: versioned store policies", (dialect) => {
 
     const list = await t.assistant.inject({ method: "GET", url: "/v1/admin/policies", headers: bearer(ownerA) });
     assert.equal(list.statusCode, 200, list.body);
-    const policies = list.json().policies as Array<{ concept_id: string; concept_version: number; published: boolean; body_markdown: string }>;
+    const policies = list.json().policies as Array<{
+      concept_id: string;
+      concept_version: number;
+      published: boolean;
+      body_markdown: string;
+    }>;
     assert.equal(policies.length, 1);
     assert.deepEqual([policies[0]!.concept_id, policies[0]!.concept_version, policies[0]!.published], ["returns-policy", 3, false]);
   });
 
   test("bad input is VALIDATION_FAILED; a handle is one concept's", async () => {
-    for (const payload of [{}, { ...returns, published: "yes" }, { ...returns, handle: "Bad Handle" }, { ...returns, extra: 1 }, { ...returns, title: "" }]) {
+    for (const payload of [
+      {},
+      { ...returns, published: "yes" },
+      { ...returns, handle: "Bad Handle" },
+      { ...returns, extra: 1 },
+      { ...returns, title: "" },
+    ]) {
       const res = await put(ownerA, "shipping", payload);
       assert.equal(res.statusCode, 400, JSON.stringify(payload));
       assert.equal(res.json().code, "VALIDATION_FAILED");
@@ -89,19 +106,35 @@ describeEachDialect("assistant: versioned store policies", (dialect) => {
     assert.equal(b1.json().concept_version, 1);
     const listB = await t.assistant.inject({ method: "GET", url: "/v1/admin/policies", headers: bearer(ownerB) });
     const policiesB = listB.json().policies as Array<{ concept_id: string; concept_version: number; body_markdown: string }>;
-    assert.deepEqual(policiesB.map((p) => [p.concept_id, p.concept_version, p.body_markdown]), [["returns-policy", 1, returns.body_markdown]]);
+    assert.deepEqual(
+      policiesB.map((p) => [p.concept_id, p.concept_version, p.body_markdown]),
+      [["returns-policy", 1, returns.body_markdown]],
+    );
   });
 
   test("GET …/versions lists every version of a policy, newest first, of the caller's store only", async () => {
     const history = await t.assistant.inject({ method: "GET", url: "/v1/admin/policies/returns-policy/versions", headers: bearer(ownerA) });
     assert.equal(history.statusCode, 200, history.body);
     const versions = history.json().versions as Array<{ concept_version: number; published: boolean; body_markdown: string }>;
-    assert.deepEqual(versions.map((v) => [v.concept_version, v.published]), [[3, false], [2, true], [1, true]]);
+    assert.deepEqual(
+      versions.map((v) => [v.concept_version, v.published]),
+      [
+        [3, false],
+        [2, true],
+        [1, true],
+      ],
+    );
     assert.equal(versions[2]!.body_markdown, returns.body_markdown);
     // Store B's policy of the same id has only B's version; an unknown id is 404; no token is 401.
     const b = await t.assistant.inject({ method: "GET", url: "/v1/admin/policies/returns-policy/versions", headers: bearer(ownerB) });
-    assert.deepEqual((b.json().versions as Array<{ concept_version: number }>).map((v) => v.concept_version), [1]);
-    assert.equal((await t.assistant.inject({ method: "GET", url: "/v1/admin/policies/none/versions", headers: bearer(ownerA) })).statusCode, 404);
+    assert.deepEqual(
+      (b.json().versions as Array<{ concept_version: number }>).map((v) => v.concept_version),
+      [1],
+    );
+    assert.equal(
+      (await t.assistant.inject({ method: "GET", url: "/v1/admin/policies/none/versions", headers: bearer(ownerA) })).statusCode,
+      404,
+    );
     assert.equal((await t.assistant.inject({ method: "GET", url: "/v1/admin/policies/returns-policy/versions" })).statusCode, 401);
     // A concept id that is no slug is a validation problem naming the parameter.
     const bad = await t.assistant.inject({ method: "GET", url: "/v1/admin/policies/Bad%20Id/versions", headers: bearer(ownerA) });

@@ -7,8 +7,6 @@ import type { PoliciesRepository, PolicyVersionRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";
 import type { PolicyInput, PolicyView } from "./schemas.js";
 
-
-
 export function policyView(row: PolicyVersionRow): PolicyView {
   return {
     concept_id: row.concept_id,
@@ -28,7 +26,12 @@ export class PoliciesService {
     private readonly repo: PoliciesRepository,
   ) {}
 
-  async put(storeId: string, conceptId: string, input: PolicyInput, actor: string | null): Promise<{ policy: PolicyView; changed: boolean }> {
+  async put(
+    storeId: string,
+    conceptId: string,
+    input: PolicyInput,
+    actor: string | null,
+  ): Promise<{ policy: PolicyView; changed: boolean }> {
     // Two concurrent PUTs of one concept race for the next version number; the loser re-reads
     // and compares against the winner's version (so neither change is lost nor turned into a 500).
     for (let attempt = 0; ; attempt++) {
@@ -39,8 +42,13 @@ export class PoliciesService {
         if (same) return { policy: current, changed: false };
       }
       // A handle names one concept within a store and locale.
-      const clash = (await this.repo.latestAll(storeId)).find((r) => r.concept_id !== conceptId && r.handle === input.handle && r.locale === input.locale);
-      if (clash) throw new AppError("conflict", `The handle "${input.handle}" is already used by the concept "${clash.concept_id}".`, { concept_id: clash.concept_id });
+      const clash = (await this.repo.latestAll(storeId)).find(
+        (r) => r.concept_id !== conceptId && r.handle === input.handle && r.locale === input.locale,
+      );
+      if (clash)
+        throw new AppError("conflict", `The handle "${input.handle}" is already used by the concept "${clash.concept_id}".`, {
+          concept_id: clash.concept_id,
+        });
       const row: PolicyVersionRow = {
         store_id: storeId,
         concept_id: conceptId,

@@ -8,7 +8,10 @@ export class PublicKeysRepository {
   constructor(private readonly db: Kysely<Schema>) {}
 
   async insert(storeId: string, row: Omit<PublicKeyRow, "store_id">): Promise<void> {
-    await this.db.insertInto("assistant_public_keys").values({ ...row, store_id: storeId }).execute();
+    await this.db
+      .insertInto("assistant_public_keys")
+      .values({ ...row, store_id: storeId })
+      .execute();
   }
 
   list(storeId: string): Promise<PublicKeyRow[]> {

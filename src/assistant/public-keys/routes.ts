@@ -21,7 +21,11 @@ export async function publicKeyRoutes(app: App, deps: { guards: AssistantGuards;
       summary: "Mint a store public key (store_pub_…) for the chat widget; the key is shown once",
       body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100, pattern: "\\S" }) }, { additionalProperties: false }),
       response: {
-        201: Type.Object({ ...PublicKeyViewSchema.properties, key: Type.String({ description: "store_pub_… (shown once)" }), correlation_id: CorrelationId }),
+        201: Type.Object({
+          ...PublicKeyViewSchema.properties,
+          key: Type.String({ description: "store_pub_… (shown once)" }),
+          correlation_id: CorrelationId,
+        }),
         ...problems(400, 409),
       },
     }),

@@ -11,7 +11,6 @@ export const PUBLIC_KEY_PREFIX = "store_pub_";
 /** Active keys a store may hold at once. */
 export const PUBLIC_KEY_MAX_ACTIVE = 20;
 
-
 export function publicKeyView(row: PublicKeyRow): PublicKeyView {
   return {
     id: row.id,

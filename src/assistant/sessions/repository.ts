@@ -16,7 +16,10 @@ export class SessionsRepository {
   }
 
   async insertSession(storeId: string, row: Omit<SessionRow, "store_id">): Promise<void> {
-    await this.db.insertInto("assistant_sessions").values({ ...row, store_id: storeId }).execute();
+    await this.db
+      .insertInto("assistant_sessions")
+      .values({ ...row, store_id: storeId })
+      .execute();
   }
 
   async revokeSession(storeId: string, sessionId: string, at: number, reason: string): Promise<void> {
@@ -30,7 +33,10 @@ export class SessionsRepository {
   }
 
   async insertThread(storeId: string, row: Omit<ThreadRow, "store_id">): Promise<void> {
-    await this.db.insertInto("assistant_threads").values({ ...row, store_id: storeId }).execute();
+    await this.db
+      .insertInto("assistant_threads")
+      .values({ ...row, store_id: storeId })
+      .execute();
   }
 
   findThread(storeId: string, sessionId: string, threadId: string): Promise<ThreadRow | undefined> {

@@ -39,7 +39,10 @@ export async function sessionRoutes(app: App, deps: { guards: AssistantGuards; s
         },
       },
     },
-    async (request) => ({ ...(await service.mintAnonymous(request.body.store_public_key, request.body.locale, request.ip)), correlation_id: request.id }),
+    async (request) => ({
+      ...(await service.mintAnonymous(request.body.store_public_key, request.body.locale, request.ip)),
+      correlation_id: request.id,
+    }),
   );
 
   r.post(

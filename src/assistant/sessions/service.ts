@@ -124,7 +124,14 @@ export class SessionsService {
     const row = await this.thread(session, threadId);
     const messages: TranscriptMessage[] = [];
     for (const turn of await this.turns.listTurns(session.storeId, row.id)) {
-      messages.push({ role: "user", turn_id: turn.id, text: turn.user_text, created_at: iso(turn.created_at), outcome: null, answer: null });
+      messages.push({
+        role: "user",
+        turn_id: turn.id,
+        text: turn.user_text,
+        created_at: iso(turn.created_at),
+        outcome: null,
+        answer: null,
+      });
       if (turn.status === "completed" && turn.answer !== null) {
         const answer = JSON.parse(turn.answer) as Answer;
         messages.push({

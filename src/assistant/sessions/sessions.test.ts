@@ -22,7 +22,12 @@ describeEachDialect("assistant: public keys, anonymous sessions, revocation, thr
   async function shop(): Promise<Shop> {
     const store = await registerStore(t);
     const owner = await loginToken(t.search, store.email, store.password);
-    const res = await t.assistant.inject({ method: "POST", url: "/v1/admin/public-keys", headers: bearer(owner), payload: { name: "widget" } });
+    const res = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/admin/public-keys",
+      headers: bearer(owner),
+      payload: { name: "widget" },
+    });
     assert.equal(res.statusCode, 201, res.body);
     const body = res.json() as { id: string; key: string; status: string; correlation_id: string };
     assert.match(body.key, /^store_pub_/);
@@ -62,15 +67,28 @@ describeEachDialect("assistant: public keys, anonymous sessions, revocation, thr
     const list = await t.assistant.inject({ method: "GET", url: "/v1/admin/public-keys", headers: bearer(a.owner) });
     assert.equal(list.statusCode, 200, list.body);
     const keys = (list.json() as { keys: Array<Record<string, unknown>> }).keys;
-    assert.deepEqual(keys.map((k) => k.id), [a.keyId]);
+    assert.deepEqual(
+      keys.map((k) => k.id),
+      [a.keyId],
+    );
     assert.equal(keys[0]!.key, undefined);
     assert.ok(!list.body.includes(a.publicKey));
 
-    const extra = await t.assistant.inject({ method: "POST", url: "/v1/admin/public-keys", headers: bearer(a.owner), payload: { name: "old" } });
+    const extra = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/admin/public-keys",
+      headers: bearer(a.owner),
+      payload: { name: "old" },
+    });
     const { id, key } = extra.json() as { id: string; key: string };
     const del = await t.assistant.inject({ method: "DELETE", url: `/v1/admin/public-keys/${id}`, headers: bearer(a.owner) });
     assert.equal(del.statusCode, 204);
-    const mint = await t.assistant.inject({ method: "POST", url: "/v1/sessions/anonymous", remoteAddress: freshIp(), payload: { store_public_key: key } });
+    const mint = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/sessions/anonymous",
+      remoteAddress: freshIp(),
+      payload: { store_public_key: key },
+    });
     assert.equal(mint.statusCode, 401);
     assert.equal(mint.json().code, "UNAUTHENTICATED");
     const after = await t.assistant.inject({ method: "GET", url: "/v1/admin/public-keys", headers: bearer(a.owner) });
@@ -84,7 +102,12 @@ describeEachDialect("assistant: public keys, anonymous sessions, revocation, thr
     assert.ok(none.json().correlation_id);
 
     const viewer = await addMember(t, a.owner, "viewer");
-    const denied = await t.assistant.inject({ method: "POST", url: "/v1/admin/public-keys", headers: bearer(viewer.token), payload: { name: "x" } });
+    const denied = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/admin/public-keys",
+      headers: bearer(viewer.token),
+      payload: { name: "x" },
+    });
     assert.equal(denied.statusCode, 403);
     assert.equal(denied.json().code, "MISSING_PERMISSION");
 
@@ -107,11 +130,19 @@ describeEachDialect("assistant: public keys, anonymous sessions, revocation, thr
     const cross = await t.assistant.inject({ method: "DELETE", url: `/v1/admin/public-keys/${b.keyId}`, headers: bearer(a.owner) });
     assert.equal(cross.statusCode, 404);
     const listB = await t.assistant.inject({ method: "GET", url: "/v1/admin/public-keys", headers: bearer(b.owner) });
-    assert.deepEqual((listB.json() as { keys: Array<{ id: string; status: string }> }).keys.map((k) => [k.id, k.status]), [[b.keyId, "active"]]);
+    assert.deepEqual(
+      (listB.json() as { keys: Array<{ id: string; status: string }> }).keys.map((k) => [k.id, k.status]),
+      [[b.keyId, "active"]],
+    );
   });
 
   test("anonymous session: token, lifetime, not accepted by the Search API, expires", async () => {
-    const res = await t.assistant.inject({ method: "POST", url: "/v1/sessions/anonymous", remoteAddress: freshIp(), payload: { store_public_key: a.publicKey } });
+    const res = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/sessions/anonymous",
+      remoteAddress: freshIp(),
+      payload: { store_public_key: a.publicKey },
+    });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json() as { session_token: string; expires_in: number; role: string; correlation_id: string };
     assert.equal(body.expires_in, SESSION_TTL_SECONDS);
@@ -128,27 +159,52 @@ describeEachDialect("assistant: public keys, anonymous sessions, revocation, thr
   });
 
   test("anonymous session: bad input, unknown key, mint limit per client address", async () => {
-    for (const payload of [{}, { store_public_key: "" }, { store_public_key: a.publicKey, locale: "not a locale!" }, { store_public_key: a.publicKey, x: 1 }]) {
+    for (const payload of [
+      {},
+      { store_public_key: "" },
+      { store_public_key: a.publicKey, locale: "not a locale!" },
+      { store_public_key: a.publicKey, x: 1 },
+    ]) {
       const res = await t.assistant.inject({ method: "POST", url: "/v1/sessions/anonymous", remoteAddress: freshIp(), payload });
       assert.equal(res.statusCode, 400, JSON.stringify(payload));
       assert.equal(res.json().code, "VALIDATION_FAILED");
     }
-    const unknown = await t.assistant.inject({ method: "POST", url: "/v1/sessions/anonymous", remoteAddress: freshIp(), payload: { store_public_key: "store_pub_nope" } });
+    const unknown = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/sessions/anonymous",
+      remoteAddress: freshIp(),
+      payload: { store_public_key: "store_pub_nope" },
+    });
     assert.equal(unknown.statusCode, 401);
 
     const ip = freshIp();
     for (let i = 0; i < MINT_LIMIT.points; i++) {
-      const ok = await t.assistant.inject({ method: "POST", url: "/v1/sessions/anonymous", remoteAddress: ip, payload: { store_public_key: a.publicKey } });
+      const ok = await t.assistant.inject({
+        method: "POST",
+        url: "/v1/sessions/anonymous",
+        remoteAddress: ip,
+        payload: { store_public_key: a.publicKey },
+      });
       assert.equal(ok.statusCode, 200, ok.body);
     }
-    const limited = await t.assistant.inject({ method: "POST", url: "/v1/sessions/anonymous", remoteAddress: ip, payload: { store_public_key: a.publicKey } });
+    const limited = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/sessions/anonymous",
+      remoteAddress: ip,
+      payload: { store_public_key: a.publicKey },
+    });
     assert.equal(limited.statusCode, 429);
     const problem = limited.json() as { code: string; details: { window: string; retry_after: number } };
     assert.equal(problem.code, "RATE_LIMITED");
     assert.equal(problem.details.window, "session_mint_per_client_address");
     assert.ok(problem.details.retry_after >= 1);
     assert.ok(Number(limited.headers["retry-after"]) >= 1);
-    const other = await t.assistant.inject({ method: "POST", url: "/v1/sessions/anonymous", remoteAddress: freshIp(), payload: { store_public_key: a.publicKey } });
+    const other = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/sessions/anonymous",
+      remoteAddress: freshIp(),
+      payload: { store_public_key: a.publicKey },
+    });
     assert.equal(other.statusCode, 200);
   });
 
@@ -158,7 +214,12 @@ describeEachDialect("assistant: public keys, anonymous sessions, revocation, thr
     const bad = await t.assistant.inject({ method: "POST", url: "/v1/sessions/revoke", headers: bearer(token), payload: {} });
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json().code, "VALIDATION_FAILED");
-    const res = await t.assistant.inject({ method: "POST", url: "/v1/sessions/revoke", headers: bearer(token), payload: { reason: "user logged out" } });
+    const res = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/sessions/revoke",
+      headers: bearer(token),
+      payload: { reason: "user logged out" },
+    });
     assert.equal(res.statusCode, 204);
     for (const call of [
       { method: "GET" as const, url: `/v1/chat/sessions/${thr}` },

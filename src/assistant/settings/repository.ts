@@ -16,7 +16,14 @@ export class SettingsRepository {
     await this.db
       .insertInto("assistant_settings")
       .values({ ...row, store_id: storeId })
-      .onConflict((oc) => oc.column("store_id").doUpdateSet({ currency: row.currency, support_contact: row.support_contact, updated_by: row.updated_by, updated_at: row.updated_at }))
+      .onConflict((oc) =>
+        oc.column("store_id").doUpdateSet({
+          currency: row.currency,
+          support_contact: row.support_contact,
+          updated_by: row.updated_by,
+          updated_at: row.updated_at,
+        }),
+      )
       .execute();
   }
 }

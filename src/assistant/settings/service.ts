@@ -21,7 +21,6 @@ function parseContact(text: string | null): SupportContact | null {
 }
 
 export class AssistantSettingsService {
-
   constructor(
     private readonly ctx: AppContext,
     private readonly repo: SettingsRepository,
@@ -42,7 +41,9 @@ export class AssistantSettingsService {
   async put(storeId: string, input: AssistantSettings, actorUserId: string | null): Promise<AssistantSettingsView> {
     const currency = input.currency.toUpperCase();
     if (!isCurrency(currency)) {
-      throw new AppError("validation_failed", "currency is not an ISO 4217 currency code in use.", { errors: [{ field: "currency", message: "is not an ISO 4217 code" }] });
+      throw new AppError("validation_failed", "currency is not an ISO 4217 currency code in use.", {
+        errors: [{ field: "currency", message: "is not an ISO 4217 code" }],
+      });
     }
     let contact: SupportContact | null = null;
     if (input.support_contact !== null) {

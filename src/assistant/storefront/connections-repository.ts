@@ -42,7 +42,10 @@ export class ConnectionsRepository {
   }
 
   async insert(storeId: string, row: Omit<ConnectionRow, "store_id">): Promise<void> {
-    await this.db.insertInto("assistant_storefront_connections").values({ ...row, store_id: storeId }).execute();
+    await this.db
+      .insertInto("assistant_storefront_connections")
+      .values({ ...row, store_id: storeId })
+      .execute();
   }
 
   /** Marks every connected connection of the store but `exceptId` disconnected. */
@@ -70,7 +73,14 @@ export class ConnectionsRepository {
   async setCredential(
     storeId: string,
     id: string,
-    patch: { token_ciphertext: string; auth: string; shop_name: string | null; shop_currency: string | null; verified_at: number; updated_at: number },
+    patch: {
+      token_ciphertext: string;
+      auth: string;
+      shop_name: string | null;
+      shop_currency: string | null;
+      verified_at: number;
+      updated_at: number;
+    },
   ): Promise<void> {
     await this.db.updateTable("assistant_storefront_connections").set(patch).where("store_id", "=", storeId).where("id", "=", id).execute();
   }

@@ -15,7 +15,14 @@ import { toMinor } from "../../tenancy/currency.js";
 import type { CatalogPort, CatalogProduct } from "./catalog-port.js";
 import { rawIdsOf, stockFromQuantity, toCardId, type Candidate, type CatalogConnector, type LiveRead } from "./connector.js";
 import { StorefrontRepository } from "./repository.js";
-import { StorefrontUnavailable, type ActionRequest, type ActionResult, type CatalogQuery, type OrderSummary, type StockState } from "./types.js";
+import {
+  StorefrontUnavailable,
+  type ActionRequest,
+  type ActionResult,
+  type CatalogQuery,
+  type OrderSummary,
+  type StockState,
+} from "./types.js";
 
 export const EMBEDDED_SOURCE = "shopsight_catalog";
 const MAX_ORDERS = 20;
@@ -59,7 +66,11 @@ export class EmbeddedConnector implements CatalogConnector {
 
   async match(query: CatalogQuery, depth: number): Promise<Candidate[]> {
     try {
-      const found = await this.catalog.match(this.storeId, { q: query.q, category: query.category_id, size: query.size, sku: query.sku, colors: query.color }, depth);
+      const found = await this.catalog.match(
+        this.storeId,
+        { q: query.q, category: query.category_id, size: query.size, sku: query.sku, colors: query.color },
+        depth,
+      );
       return found.map((p) => this.candidate(p));
     } catch (e) {
       this.unavailable(e);
@@ -76,7 +87,10 @@ export class EmbeddedConnector implements CatalogConnector {
         const row = rows.get((c.ref as Ref).raw);
         if (!row) continue; // deleted since matching: not read
         const meta = row.metadata;
-        const price = row.price !== null && Number.isFinite(row.price) && row.price >= 0 ? { amount_minor: toMinor(row.price, this.currency), currency: this.currency } : null;
+        const price =
+          row.price !== null && Number.isFinite(row.price) && row.price >= 0
+            ? { amount_minor: toMinor(row.price, this.currency), currency: this.currency }
+            : null;
         out.set(c.product_id, { price, availability: stockOf(meta), read_at: readAt });
       }
     } catch (e) {
@@ -122,7 +136,8 @@ export class EmbeddedConnector implements CatalogConnector {
   private async addToCart(sessionId: string, args: Record<string, string | number>): Promise<ActionResult> {
     const productId = String(args.product_id ?? "");
     const quantity = args.quantity === undefined ? 1 : Number(args.quantity);
-    if (!Number.isInteger(quantity) || quantity < 1 || quantity > 100) throw new AppError("validation_failed", "quantity must be an integer from 1 to 100.");
+    if (!Number.isInteger(quantity) || quantity < 1 || quantity > 100)
+      throw new AppError("validation_failed", "quantity must be an integer from 1 to 100.");
     const variantId = args.variant_id === undefined ? null : String(args.variant_id);
     const row = await this.product(productId);
     if (!row) throw new AppError("not_found", "No such product in the store's published catalogue.");
@@ -137,16 +152,34 @@ export class EmbeddedConnector implements CatalogConnector {
       else lines.push({ product_id: cardId, variant_id: variantId, quantity });
       const id = cart?.id ?? prefixedId("cart");
       if (cart) await repo.updateCart(this.storeId, id, { lines: JSON.stringify(lines), external_id: null, updated_at: now });
-      else await repo.insertCart(this.storeId, { id, session_id: sessionId, source: EMBEDDED_SOURCE, external_id: null, lines: JSON.stringify(lines), created_at: now, updated_at: now });
+      else
+        await repo.insertCart(this.storeId, {
+          id,
+          session_id: sessionId,
+          source: EMBEDDED_SOURCE,
+          external_id: null,
+          lines: JSON.stringify(lines),
+          created_at: now,
+          updated_at: now,
+        });
       return {
         name: "add_to_cart" as const,
         status: "completed" as const,
-        result: { cart_id: id, product_id: cardId, quantity, line_count: lines.length, item_count: lines.reduce((n, l) => n + l.quantity, 0) },
+        result: {
+          cart_id: id,
+          product_id: cardId,
+          quantity,
+          line_count: lines.length,
+          item_count: lines.reduce((n, l) => n + l.quantity, 0),
+        },
       };
     });
   }
 
-  private async startReturn(session: { sessionId: string; customerId: string | null }, args: Record<string, string | number>): Promise<ActionResult> {
+  private async startReturn(
+    session: { sessionId: string; customerId: string | null },
+    args: Record<string, string | number>,
+  ): Promise<ActionResult> {
     if (!session.customerId) throw new AppError("forbidden", "Returns need a signed-in customer session (POST /v1/sessions/exchange).");
     const orderId = String(args.order_id ?? "");
     const order = await this.repo.findOrder(this.storeId, orderId);

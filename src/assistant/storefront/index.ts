@@ -40,7 +40,10 @@ export function createStorefrontGateway(ctx: AppContext, deps: StorefrontGateway
       try {
         token = ctx.secrets.open(conn.token_ciphertext, tokenAad(storeId, conn.id));
       } catch {
-        throw new StorefrontUnavailable(`storefront:${new URL(conn.store_url).host}`, "The storefront credential cannot be decrypted (was CONNECTOR_ENCRYPTION_KEY changed?).");
+        throw new StorefrontUnavailable(
+          `storefront:${new URL(conn.store_url).host}`,
+          "The storefront credential cannot be decrypted (was CONNECTOR_ENCRYPTION_KEY changed?).",
+        );
       }
     }
     return new ShopifyConnector(ctx, storefront, storeId, new ShopifyClient(ctx, conn.store_url, token), conn.shop_currency ?? currency);

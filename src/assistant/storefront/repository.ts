@@ -26,7 +26,10 @@ export class StorefrontRepository {
   }
 
   async insertCart(storeId: string, row: Omit<CartRow, "store_id">): Promise<void> {
-    await this.db.insertInto("assistant_carts").values({ ...row, store_id: storeId }).execute();
+    await this.db
+      .insertInto("assistant_carts")
+      .values({ ...row, store_id: storeId })
+      .execute();
   }
 
   async updateCart(storeId: string, id: string, patch: { lines: string; external_id: string | null; updated_at: number }): Promise<void> {
@@ -35,7 +38,10 @@ export class StorefrontRepository {
 
   // --- returns and orders --------------------------------------------------------------------
   async insertReturn(storeId: string, row: Omit<ReturnRow, "store_id">): Promise<void> {
-    await this.db.insertInto("assistant_returns").values({ ...row, store_id: storeId }).execute();
+    await this.db
+      .insertInto("assistant_returns")
+      .values({ ...row, store_id: storeId })
+      .execute();
   }
 
   ordersOf(storeId: string, customerId: string, limit: number): Promise<OrderRow[]> {
@@ -64,7 +70,9 @@ export class StorefrontRepository {
     await this.db
       .insertInto("assistant_orders")
       .values({ ...row, store_id: storeId })
-      .onConflict((oc) => oc.columns(["store_id", "order_id"]).doUpdateSet({ customer_id, status, placed_at, total_minor, currency, items, updated_at }))
+      .onConflict((oc) =>
+        oc.columns(["store_id", "order_id"]).doUpdateSet({ customer_id, status, placed_at, total_minor, currency, items, updated_at }),
+      )
       .execute();
   }
 }

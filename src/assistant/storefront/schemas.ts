@@ -2,8 +2,16 @@
 // search route, src/assistant/catalog/routes.ts, documents its response with them).
 import { Type } from "typebox";
 
-export const MoneySchema = Type.Object({ amount_minor: Type.Integer({ description: "Minor units (cents for USD)" }), currency: Type.String({ description: "ISO 4217" }) });
-export const StockStateSchema = Type.Union([Type.Literal("in_stock"), Type.Literal("out_of_stock"), Type.Literal("low_stock"), Type.Literal("unknown")]);
+export const MoneySchema = Type.Object({
+  amount_minor: Type.Integer({ description: "Minor units (cents for USD)" }),
+  currency: Type.String({ description: "ISO 4217" }),
+});
+export const StockStateSchema = Type.Union([
+  Type.Literal("in_stock"),
+  Type.Literal("out_of_stock"),
+  Type.Literal("low_stock"),
+  Type.Literal("unknown"),
+]);
 export const StockSchema = Type.Object({
   state: StockStateSchema,
   quantity: Type.Optional(Type.Integer()),

@@ -28,9 +28,24 @@ import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId } from "../../platform/ids.js";
 import { isOutboundError, type SafeResponse } from "../../platform/outbound/safe-fetch.js";
 import { minorDigits } from "../../tenancy/currency.js";
-import { decimalToMinor, rawIdsOf, stockFromQuantity, toCardId, type Candidate, type CatalogConnector, type LiveRead } from "./connector.js";
+import {
+  decimalToMinor,
+  rawIdsOf,
+  stockFromQuantity,
+  toCardId,
+  type Candidate,
+  type CatalogConnector,
+  type LiveRead,
+} from "./connector.js";
 import type { StorefrontRepository } from "./repository.js";
-import { StorefrontUnavailable, type ActionRequest, type ActionResult, type CatalogQuery, type OrderSummary, type StockState } from "./types.js";
+import {
+  StorefrontUnavailable,
+  type ActionRequest,
+  type ActionResult,
+  type CatalogQuery,
+  type OrderSummary,
+  type StockState,
+} from "./types.js";
 
 export const API = "/admin/api/2024-07";
 const MAX_PAGES = 4;
@@ -67,13 +82,19 @@ export function normaliseStoreUrl(raw: string, allowHttp: boolean): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new AppError("validation_failed", "store_url is not an absolute URL.", { errors: [{ field: "store_url", message: "must be an absolute https URL" }] });
+    throw new AppError("validation_failed", "store_url is not an absolute URL.", {
+      errors: [{ field: "store_url", message: "must be an absolute https URL" }],
+    });
   }
   if (url.protocol !== "https:" && !(allowHttp && url.protocol === "http:")) {
-    throw new AppError("validation_failed", "store_url must be an https URL.", { errors: [{ field: "store_url", message: "must be an https URL" }] });
+    throw new AppError("validation_failed", "store_url must be an https URL.", {
+      errors: [{ field: "store_url", message: "must be an https URL" }],
+    });
   }
   if (url.username || url.password) {
-    throw new AppError("validation_failed", "store_url must not carry credentials.", { errors: [{ field: "store_url", message: "must not carry credentials" }] });
+    throw new AppError("validation_failed", "store_url must not carry credentials.", {
+      errors: [{ field: "store_url", message: "must not carry credentials" }],
+    });
   }
   return url.origin;
 }
@@ -134,7 +155,8 @@ export class ShopifyClient {
     } catch {
       return { ok: false, reason: "unreachable" };
     }
-    if (res.status === 401 || res.status === 403) return { ok: false, reason: this.token ? "token_rejected" : "not_a_storefront", status: res.status };
+    if (res.status === 401 || res.status === 403)
+      return { ok: false, reason: this.token ? "token_rejected" : "not_a_storefront", status: res.status };
     if (res.status < 200 || res.status > 299) return { ok: false, reason: "not_a_storefront", status: res.status };
     try {
       const data = JSON.parse(res.body.toString("utf8")) as { shop?: { name?: unknown; currency?: unknown }; products?: unknown };
@@ -168,7 +190,15 @@ function nextLink(link: string | undefined): string | null {
 }
 
 const lower = (s: unknown): string => (typeof s === "string" ? s.toLowerCase() : "");
-const words = (q: string): string[] => [...new Set(q.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 2))].slice(0, 12);
+const words = (q: string): string[] =>
+  [
+    ...new Set(
+      q
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((w) => w.length >= 2),
+    ),
+  ].slice(0, 12);
 
 function optionValues(p: ShopifyProduct, names: string[]): string[] {
   const idx = (p.options ?? []).findIndex((o) => names.includes(lower(o.name)));
@@ -200,7 +230,7 @@ export class ShopifyConnector implements CatalogConnector {
     if (this.client.hasToken) {
       let path: string | null = `${API}/products.json?status=active&published_status=published&limit=250`;
       for (let page = 0; path && page < MAX_PAGES; page++) {
-        const { data, res } = ((await this.client.json("GET", path)) as { data: { products?: ShopifyProduct[] }; res: SafeResponse });
+        const { data, res } = (await this.client.json("GET", path)) as { data: { products?: ShopifyProduct[] }; res: SafeResponse };
         out.push(...(data.products ?? []));
         path = nextLink(res.headers.link);
       }
@@ -208,7 +238,10 @@ export class ShopifyConnector implements CatalogConnector {
       return out.filter((p) => (p.status === undefined || p.status === "active") && p.published_at !== null);
     }
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const { data } = ((await this.client.json("GET", `/products.json?limit=250&page=${page}`)) as { data: { products?: ShopifyProduct[] }; res: SafeResponse });
+      const { data } = (await this.client.json("GET", `/products.json?limit=250&page=${page}`)) as {
+        data: { products?: ShopifyProduct[] };
+        res: SafeResponse;
+      };
       const got = data.products ?? [];
       out.push(...got);
       if (got.length < 250) break;
@@ -262,11 +295,15 @@ export class ShopifyConnector implements CatalogConnector {
         candidates.map(async (c) => {
           const ref = c.ref as Ref;
           try {
-            const { data } = ((await this.client.json("GET", `/products/${encodeURIComponent(ref.handle)}.js`)) as { data: { price?: unknown; available?: unknown }; res: SafeResponse });
+            const { data } = (await this.client.json("GET", `/products/${encodeURIComponent(ref.handle)}.js`)) as {
+              data: { price?: unknown; available?: unknown };
+              res: SafeResponse;
+            };
             const cents = typeof data.price === "number" && Number.isInteger(data.price) && data.price >= 0 ? data.price : null;
             const digits = minorDigits(this.currency);
             const price = cents === null ? null : { amount_minor: Math.round((cents * 10 ** digits) / 100), currency: this.currency };
-            const availability = typeof data.available === "boolean" ? { state: (data.available ? "in_stock" : "out_of_stock") as StockState } : null;
+            const availability =
+              typeof data.available === "boolean" ? { state: (data.available ? "in_stock" : "out_of_stock") as StockState } : null;
             out.set(c.product_id, { price, availability, read_at: this.ctx.clock.now() });
           } catch {
             // this product could not be read: price and availability "unavailable"
@@ -275,26 +312,37 @@ export class ShopifyConnector implements CatalogConnector {
       );
       return out;
     }
-    type Variant = { id: number | string; price?: unknown; inventory_item_id?: number | string | null; inventory_management?: string | null };
+    type Variant = {
+      id: number | string;
+      price?: unknown;
+      inventory_item_id?: number | string | null;
+      inventory_management?: string | null;
+    };
     const variantsOf = new Map<string, Variant[]>();
     await Promise.all(
       candidates.map(async (c) => {
         try {
-          const { data } = ((await this.client.json("GET", `${API}/products/${encodeURIComponent((c.ref as Ref).id)}/variants.json`)) as { data: { variants?: Variant[] }; res: SafeResponse });
+          const { data } = (await this.client.json("GET", `${API}/products/${encodeURIComponent((c.ref as Ref).id)}/variants.json`)) as {
+            data: { variants?: Variant[] };
+            res: SafeResponse;
+          };
           variantsOf.set(c.product_id, data.variants ?? []);
         } catch {
           // not read
         }
       }),
     );
-    const items = [...variantsOf.values()].flat().map((v) => v.inventory_item_id).filter((x): x is number | string => x !== null && x !== undefined);
+    const items = [...variantsOf.values()]
+      .flat()
+      .map((v) => v.inventory_item_id)
+      .filter((x): x is number | string => x !== null && x !== undefined);
     let levels: Map<string, number> | null = null;
     if (items.length > 0) {
       try {
-        const { data } = ((await this.client.json(
+        const { data } = (await this.client.json(
           "GET",
           `${API}/inventory_levels.json?inventory_item_ids=${items.map((i) => encodeURIComponent(String(i))).join(",")}`,
-        )) as { data: { inventory_levels?: Array<{ inventory_item_id: number | string; available: number | null }> }; res: SafeResponse });
+        )) as { data: { inventory_levels?: Array<{ inventory_item_id: number | string; available: number | null }> }; res: SafeResponse };
         levels = new Map();
         for (const l of data.inventory_levels ?? []) {
           const key = String(l.inventory_item_id);
@@ -323,7 +371,11 @@ export class ShopifyConnector implements CatalogConnector {
   }
 
   private needToken(what: string): void {
-    if (!this.client.hasToken) throw new StorefrontUnavailable(this.source, `${what} needs the storefront's private token (POST /v1/admin/connections/storefront/token).`);
+    if (!this.client.hasToken)
+      throw new StorefrontUnavailable(
+        this.source,
+        `${what} needs the storefront's private token (POST /v1/admin/connections/storefront/token).`,
+      );
   }
 
   async orders(customerId: string): Promise<OrderSummary[]> {
@@ -338,7 +390,10 @@ export class ShopifyConnector implements CatalogConnector {
       currency?: string;
       line_items?: Array<{ product_id?: number | string | null; title?: string; quantity?: number }>;
     };
-    const { data } = ((await this.client.json("GET", `${API}/orders.json?customer_id=${encodeURIComponent(customerId)}&status=any&limit=20`)) as { data: { orders?: Order[] }; res: SafeResponse });
+    const { data } = (await this.client.json(
+      "GET",
+      `${API}/orders.json?customer_id=${encodeURIComponent(customerId)}&status=any&limit=20`,
+    )) as { data: { orders?: Order[] }; res: SafeResponse };
     return (data.orders ?? []).map((o) => {
       const currency = (o.currency ?? this.currency).toUpperCase();
       return {
@@ -346,7 +401,11 @@ export class ShopifyConnector implements CatalogConnector {
         status: o.cancelled_at ? "cancelled" : (o.fulfillment_status ?? o.financial_status ?? "open"),
         placed_at: o.created_at ? new Date(o.created_at).toISOString() : new Date(0).toISOString(),
         total: { amount_minor: decimalToMinor(o.total_price ?? "0", minorDigits(currency)) ?? 0, currency },
-        items: (o.line_items ?? []).map((l) => ({ product_id: toCardId(String(l.product_id ?? "")), title: l.title ?? "", quantity: l.quantity ?? 1 })),
+        items: (o.line_items ?? []).map((l) => ({
+          product_id: toCardId(String(l.product_id ?? "")),
+          title: l.title ?? "",
+          quantity: l.quantity ?? 1,
+        })),
       };
     });
   }
@@ -356,16 +415,21 @@ export class ShopifyConnector implements CatalogConnector {
     return action.name === "add_to_cart" ? this.addToCart(session, action.arguments) : this.startReturn(session, action.arguments);
   }
 
-  private async addToCart(session: { sessionId: string; customerId: string | null }, args: Record<string, string | number>): Promise<ActionResult> {
+  private async addToCart(
+    session: { sessionId: string; customerId: string | null },
+    args: Record<string, string | number>,
+  ): Promise<ActionResult> {
     const quantity = args.quantity === undefined ? 1 : Number(args.quantity);
-    if (!Number.isInteger(quantity) || quantity < 1 || quantity > 100) throw new AppError("validation_failed", "quantity must be an integer from 1 to 100.");
+    if (!Number.isInteger(quantity) || quantity < 1 || quantity > 100)
+      throw new AppError("validation_failed", "quantity must be an integer from 1 to 100.");
     const cardId = String(args.product_id ?? "");
     const productId = rawIdsOf(cardId).at(-1)!;
     let variantId = args.variant_id === undefined ? null : String(args.variant_id);
     if (variantId === null) {
       const res = await this.client.call("GET", `${API}/products/${encodeURIComponent(productId)}/variants.json`);
       if (res.status === 404) throw new AppError("not_found", "No such product in the storefront.");
-      if (res.status < 200 || res.status > 299) throw new StorefrontUnavailable(this.source, `The storefront answered ${res.status} reading variants.`);
+      if (res.status < 200 || res.status > 299)
+        throw new StorefrontUnavailable(this.source, `The storefront answered ${res.status} reading variants.`);
       const first = (JSON.parse(res.body.toString("utf8")) as { variants?: Array<{ id: number | string }> }).variants?.[0];
       if (!first) throw new AppError("not_found", "The product has no variant to add.");
       variantId = String(first.id);
@@ -375,51 +439,78 @@ export class ShopifyConnector implements CatalogConnector {
     const same = lines.find((l) => l.variant_id === variantId);
     if (same) same.quantity += quantity;
     else lines.push({ product_id: toCardId(productId), variant_id: variantId, quantity });
-    const lineItems = lines.map((l) => ({ variant_id: Number.isNaN(Number(l.variant_id)) ? l.variant_id : Number(l.variant_id), quantity: l.quantity }));
+    const lineItems = lines.map((l) => ({
+      variant_id: Number.isNaN(Number(l.variant_id)) ? l.variant_id : Number(l.variant_id),
+      quantity: l.quantity,
+    }));
     let externalId = cart?.external_id ?? null;
     if (externalId) {
-      await this.client.json("PUT", `${API}/draft_orders/${encodeURIComponent(externalId)}.json`, { draft_order: { id: externalId, line_items: lineItems } });
+      await this.client.json("PUT", `${API}/draft_orders/${encodeURIComponent(externalId)}.json`, {
+        draft_order: { id: externalId, line_items: lineItems },
+      });
     } else {
-      const { data } = ((await this.client.json("POST", `${API}/draft_orders.json`, {
+      const { data } = (await this.client.json("POST", `${API}/draft_orders.json`, {
         draft_order: {
           line_items: lineItems,
           tags: "shopsight-assistant",
           note_attributes: [{ name: "shopsight_session", value: session.sessionId }],
           ...(session.customerId ? { customer: { id: session.customerId } } : {}),
         },
-      })) as { data: { draft_order?: { id?: number | string } }; res: SafeResponse });
+      })) as { data: { draft_order?: { id?: number | string } }; res: SafeResponse };
       externalId = data.draft_order?.id === undefined ? null : String(data.draft_order.id);
     }
     const now = this.ctx.clock.now();
     const id = cart?.id ?? prefixedId("cart");
     if (cart) await this.repo.updateCart(this.storeId, id, { lines: JSON.stringify(lines), external_id: externalId, updated_at: now });
-    else await this.repo.insertCart(this.storeId, { id, session_id: session.sessionId, source: this.source, external_id: externalId, lines: JSON.stringify(lines), created_at: now, updated_at: now });
+    else
+      await this.repo.insertCart(this.storeId, {
+        id,
+        session_id: session.sessionId,
+        source: this.source,
+        external_id: externalId,
+        lines: JSON.stringify(lines),
+        created_at: now,
+        updated_at: now,
+      });
     return {
       name: "add_to_cart",
       status: "completed",
-      result: { cart_id: id, external_cart_id: externalId, product_id: toCardId(productId), variant_id: variantId, quantity, line_count: lines.length, item_count: lines.reduce((n, l) => n + l.quantity, 0) },
+      result: {
+        cart_id: id,
+        external_cart_id: externalId,
+        product_id: toCardId(productId),
+        variant_id: variantId,
+        quantity,
+        line_count: lines.length,
+        item_count: lines.reduce((n, l) => n + l.quantity, 0),
+      },
     };
   }
 
-  private async startReturn(session: { sessionId: string; customerId: string | null }, args: Record<string, string | number>): Promise<ActionResult> {
+  private async startReturn(
+    session: { sessionId: string; customerId: string | null },
+    args: Record<string, string | number>,
+  ): Promise<ActionResult> {
     if (!session.customerId) throw new AppError("forbidden", "Returns need a signed-in customer session (POST /v1/sessions/exchange).");
     const orderId = String(args.order_id ?? "");
     const res = await this.client.call("GET", `${API}/orders/${encodeURIComponent(orderId)}.json`);
     if (res.status === 404) throw new AppError("not_found", "No such order for this customer.");
-    if (res.status < 200 || res.status > 299) throw new StorefrontUnavailable(this.source, `The storefront answered ${res.status} reading the order.`);
+    if (res.status < 200 || res.status > 299)
+      throw new StorefrontUnavailable(this.source, `The storefront answered ${res.status} reading the order.`);
     const order = (JSON.parse(res.body.toString("utf8")) as { order?: { customer?: { id?: number | string } | null } }).order;
-    if (!order || String(order.customer?.id ?? "") !== session.customerId) throw new AppError("not_found", "No such order for this customer.");
+    if (!order || String(order.customer?.id ?? "") !== session.customerId)
+      throw new AppError("not_found", "No such order for this customer.");
     const productId = args.product_id === undefined ? null : rawIdsOf(String(args.product_id)).at(-1)!;
     const quantity = args.quantity === undefined ? null : Number(args.quantity);
     const reason = args.reason === undefined ? null : String(args.reason).slice(0, 500);
-    const { data } = ((await this.client.json("POST", `${API}/returns.json`, {
+    const { data } = (await this.client.json("POST", `${API}/returns.json`, {
       return: {
         order_id: orderId,
         line_items: productId ? [{ product_id: productId, quantity: quantity ?? 1 }] : [],
         ...(reason ? { reason } : {}),
         note: "Requested through the Shopsight assistant",
       },
-    })) as { data: { return?: { id?: number | string; status?: string } }; res: SafeResponse });
+    })) as { data: { return?: { id?: number | string; status?: string } }; res: SafeResponse };
     const id = prefixedId("ret");
     const status = data.return?.status ?? "requested";
     const externalId = data.return?.id === undefined ? null : String(data.return.id);
@@ -436,6 +527,10 @@ export class ShopifyConnector implements CatalogConnector {
       external_id: externalId,
       created_at: this.ctx.clock.now(),
     });
-    return { name: "start_return", status: "completed", result: { return_id: id, external_return_id: externalId, order_id: orderId, status } };
+    return {
+      name: "start_return",
+      status: "completed",
+      result: { return_id: id, external_return_id: externalId, order_id: orderId, status },
+    };
   }
 }

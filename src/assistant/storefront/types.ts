@@ -3,7 +3,15 @@
 // is connected. Prices and stock only ever come from a live read made during the request.
 // The shapes that reach a response are typed from their schemas (./schemas.ts).
 import type { Static } from "typebox";
-import type { CatalogSearchResultSchema, LiveFactSchema, MoneySchema, PriceFilterSchema, ProductCardSchema, ReadStateSchema, StockStateSchema } from "./schemas.js";
+import type {
+  CatalogSearchResultSchema,
+  LiveFactSchema,
+  MoneySchema,
+  PriceFilterSchema,
+  ProductCardSchema,
+  ReadStateSchema,
+  StockStateSchema,
+} from "./schemas.js";
 
 /** Money in minor units of an ISO 4217 currency. */
 export type Money = Static<typeof MoneySchema>;
@@ -61,7 +69,10 @@ export interface OrderSummary {
  * not be read; the chat turns it into `temporary_failure`, catalogue search into 503.
  */
 export class StorefrontUnavailable extends Error {
-  constructor(readonly source: string, message: string) {
+  constructor(
+    readonly source: string,
+    message: string,
+  ) {
     super(message);
     this.name = "StorefrontUnavailable";
   }

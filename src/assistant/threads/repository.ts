@@ -16,7 +16,11 @@ const SEQUENCE_ATTEMPTS = 20;
  * unique key: a concurrent writer that took the same number makes the insert fail and this retry
  * with the next one, so numbers become visible in increasing order.
  */
-async function insertNumbered<R>(lastNumber: () => Promise<unknown>, build: (next: number) => R, insert: (row: R) => Promise<unknown>): Promise<R> {
+async function insertNumbered<R>(
+  lastNumber: () => Promise<unknown>,
+  build: (next: number) => R,
+  insert: (row: R) => Promise<unknown>,
+): Promise<R> {
   for (let attempt = 0; ; attempt++) {
     const row = build(Number((await lastNumber()) ?? 0) + 1);
     try {
@@ -42,7 +46,10 @@ export class ChatRepository {
   }
 
   /** Inserts a running turn numbered after the thread's last one. */
-  insertTurn(storeId: string, row: { id: string; thread_id: string; session_id: string; user_text: string; created_at: number }): Promise<TurnRow> {
+  insertTurn(
+    storeId: string,
+    row: { id: string; thread_id: string; session_id: string; user_text: string; created_at: number },
+  ): Promise<TurnRow> {
     return insertNumbered(
       async () =>
         (
@@ -66,7 +73,11 @@ export class ChatRepository {
     return this.endTurn(storeId, turnId, { status: "failed", completed_at: at });
   }
 
-  private async endTurn(storeId: string, turnId: string, set: Partial<Pick<TurnRow, "status" | "outcome" | "answer" | "completed_at">>): Promise<void> {
+  private async endTurn(
+    storeId: string,
+    turnId: string,
+    set: Partial<Pick<TurnRow, "status" | "outcome" | "answer" | "completed_at">>,
+  ): Promise<void> {
     await this.db.updateTable("assistant_turns").set(set).where("store_id", "=", storeId).where("id", "=", turnId).execute();
   }
 
@@ -95,9 +106,19 @@ export class ChatRepository {
   }
 
   /** Appends an event with the thread's next sequence number (unique key thread_id, seq). */
-  appendEvent(storeId: string, event: { thread_id: string; turn_id: string | null; name: string; data: string; created_at: number }): Promise<EventRow> {
+  appendEvent(
+    storeId: string,
+    event: { thread_id: string; turn_id: string | null; name: string; data: string; created_at: number },
+  ): Promise<EventRow> {
     return insertNumbered(
-      async () => (await this.db.selectFrom("assistant_events").select((eb) => eb.fn.max("seq").as("n")).where("thread_id", "=", event.thread_id).executeTakeFirst())?.n,
+      async () =>
+        (
+          await this.db
+            .selectFrom("assistant_events")
+            .select((eb) => eb.fn.max("seq").as("n"))
+            .where("thread_id", "=", event.thread_id)
+            .executeTakeFirst()
+        )?.n,
       (seq): EventRow => ({ ...event, store_id: storeId, seq }),
       (row) => this.db.insertInto("assistant_events").values(row).execute(),
     );
@@ -116,7 +137,10 @@ export class ChatRepository {
   }
 
   async insertIntent(storeId: string, row: Omit<IntentRow, "store_id">): Promise<void> {
-    await this.db.insertInto("assistant_intents").values({ ...row, store_id: storeId }).execute();
+    await this.db
+      .insertInto("assistant_intents")
+      .values({ ...row, store_id: storeId })
+      .execute();
   }
 
   /** The intent only when it is bound to this session and thread. */
@@ -135,7 +159,13 @@ export class ChatRepository {
    * pending → `to`, atomically: only one of several concurrent callers sees true. `unexpiredAt`
    * additionally requires expires_at > that instant (confirm).
    */
-  async transitionPending(storeId: string, intentId: string, to: "consumed" | "cancelled", at: number, unexpiredAt?: number): Promise<boolean> {
+  async transitionPending(
+    storeId: string,
+    intentId: string,
+    to: "consumed" | "cancelled",
+    at: number,
+    unexpiredAt?: number,
+  ): Promise<boolean> {
     let q = this.db
       .updateTable("assistant_intents")
       .set({ status: to, resolved_at: at })
@@ -148,6 +178,11 @@ export class ChatRepository {
   }
 
   async finishIntent(storeId: string, intentId: string, status: "consumed" | "failed", resultJson: string | null): Promise<void> {
-    await this.db.updateTable("assistant_intents").set({ status, result: resultJson }).where("store_id", "=", storeId).where("id", "=", intentId).execute();
+    await this.db
+      .updateTable("assistant_intents")
+      .set({ status, result: resultJson })
+      .where("store_id", "=", storeId)
+      .where("id", "=", intentId)
+      .execute();
   }
 }

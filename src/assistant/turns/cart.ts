@@ -12,17 +12,30 @@ import { EVENT, limitedAnswer, searchLimitations, type TurnReply, type TurnTools
 export async function cartTurn(t: TurnTools, intent: Extract<Intent, { kind: "action" }>): Promise<TurnReply> {
   const { session } = t.handle;
   const found = await t.gateway.search(session.storeId, { q: intent.product_ref, limit: MAX_PRODUCT_CARDS });
-  await t.emit(EVENT.productsRead, { count: found.products.length, source: found.source, live_facts: found.live_facts.length, warnings: found.warnings });
+  await t.emit(EVENT.productsRead, {
+    count: found.products.length,
+    source: found.source,
+    live_facts: found.live_facts.length,
+    warnings: found.warnings,
+  });
   const base: Pick<AnswerParts, "catalog_source" | "live_facts"> = { catalog_source: found.source, live_facts: found.live_facts };
   const ref = intent.product_ref.trim().toLowerCase();
   const exact = found.products.filter((p) => p.product_id.toLowerCase() === ref || p.title.trim().toLowerCase() === ref);
   const close = exact.length === 1 ? null : matchTitle(found.products, intent.product_ref, true);
   const matches = exact.length === 1 ? exact : close ? [close] : found.products;
   if (matches.length === 0) {
-    return limitedAnswer(t, T.cartNotFound(t.lang, escapeMarkdown(intent.product_ref)), [{ code: "no_match", message: "No product of the catalogue matches the item to add." }], base);
+    return limitedAnswer(
+      t,
+      T.cartNotFound(t.lang, escapeMarkdown(intent.product_ref)),
+      [{ code: "no_match", message: "No product of the catalogue matches the item to add." }],
+      base,
+    );
   }
   if (matches.length > 1) {
-    const question = T.cartWhich(t.lang, matches.map((p) => escapeMarkdown(p.title)));
+    const question = T.cartWhich(
+      t.lang,
+      matches.map((p) => escapeMarkdown(p.title)),
+    );
     return {
       outcome: "clarification",
       answer: composeAnswer(

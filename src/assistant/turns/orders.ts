@@ -25,7 +25,9 @@ export async function ordersTurn(t: TurnTools, intent: Extract<Intent, { kind: "
   await t.emit(EVENT.ordersRead, { count: orders.length });
   const wanted = intent.order_id ? orders.filter((o) => o.order_id.toLowerCase() === intent.order_id!.toLowerCase()) : orders;
   if (intent.order_id && wanted.length === 0) {
-    return limitedAnswer(t, T.orderNotFound(t.lang, escapeMarkdown(intent.order_id)), [{ code: "order_not_found", message: "No order with that id belongs to the signed-in customer." }]);
+    return limitedAnswer(t, T.orderNotFound(t.lang, escapeMarkdown(intent.order_id)), [
+      { code: "order_not_found", message: "No order with that id belongs to the signed-in customer." },
+    ]);
   }
   if (wanted.length === 0) {
     return limitedAnswer(t, T.noOrders(t.lang), [{ code: "no_orders", message: "The signed-in customer has no orders in this store." }]);
@@ -34,7 +36,13 @@ export async function ordersTurn(t: TurnTools, intent: Extract<Intent, { kind: "
     const recent = wanted.slice(0, 5);
     return {
       outcome: "answer",
-      answer: composeAnswer({ answer_status: "answered", response_markdown: [T.orders(t.lang, recent.length === 1), orderLines(recent, t.lang).join("\n")].join("\n\n") }, t.now()),
+      answer: composeAnswer(
+        {
+          answer_status: "answered",
+          response_markdown: [T.orders(t.lang, recent.length === 1), orderLines(recent, t.lang).join("\n")].join("\n\n"),
+        },
+        t.now(),
+      ),
     };
   }
   if (wanted.length > 1) {
@@ -56,6 +64,13 @@ export async function ordersTurn(t: TurnTools, intent: Extract<Intent, { kind: "
   const proposal = await t.propose("start_return", { order_id: order.order_id });
   return {
     outcome: "confirmation_required",
-    answer: composeAnswer({ answer_status: "awaiting_confirmation", response_markdown: T.startReturn(t.lang, escapeMarkdown(order.order_id)), next_actions: proposal }, t.now()),
+    answer: composeAnswer(
+      {
+        answer_status: "awaiting_confirmation",
+        response_markdown: T.startReturn(t.lang, escapeMarkdown(order.order_id)),
+        next_actions: proposal,
+      },
+      t.now(),
+    ),
   };
 }

@@ -20,16 +20,25 @@ export async function policyTurn(t: TurnTools): Promise<TurnReply> {
   const base = { policies: versions.policies, policy_index_built_at: versions.index_built_at };
   const now = t.now();
   if (result.kind === "answer") {
-    const parts = [result.direct && result.phrased_by === "extractive" ? `**${result.direct}**` : null, result.markdown, result.unanswered?.length ? T.unansweredParts(t.lang, result.unanswered) : null];
+    const parts = [
+      result.direct && result.phrased_by === "extractive" ? `**${result.direct}**` : null,
+      result.markdown,
+      result.unanswered?.length ? T.unansweredParts(t.lang, result.unanswered) : null,
+    ];
     return {
       outcome: "answer",
-      answer: composeAnswer({ ...base, answer_status: "answered", response_markdown: parts.filter(Boolean).join("\n\n"), citations: result.citations }, now),
+      answer: composeAnswer(
+        { ...base, answer_status: "answered", response_markdown: parts.filter(Boolean).join("\n\n"), citations: result.citations },
+        now,
+      ),
     };
   }
   const { support_contact: contact } = await t.settings.get(session.storeId);
   const line = T.contact(t.lang, contact);
   if (result.kind === "conflict") {
-    const limitations: Limitation[] = line ? [] : [{ code: "no_support_contact", message: "The store has not configured a support contact." }];
+    const limitations: Limitation[] = line
+      ? []
+      : [{ code: "no_support_contact", message: "The store has not configured a support contact." }];
     return {
       outcome: "handoff",
       answer: composeAnswer(

@@ -30,7 +30,9 @@ export function matchTitle(products: ProductCard[], text: string, refOnly = fals
       const coverage = tw.length === 0 ? 0 : hit / tw.length;
       // A reference ("samba og sneaker", "airpods pro") is matched by how much of it the title holds.
       const refCoverage = refWords.length === 0 ? 0 : refWords.filter((w) => tw.includes(w)).length / refWords.length;
-      const ok = refOnly ? refCoverage >= 0.6 && hit >= Math.min(2, refWords.length) : coverage >= TITLE_MIN_COVERAGE && (hit >= 2 || tw.length === 1);
+      const ok = refOnly
+        ? refCoverage >= 0.6 && hit >= Math.min(2, refWords.length)
+        : coverage >= TITLE_MIN_COVERAGE && (hit >= 2 || tw.length === 1);
       return { p, ok, score: refOnly ? refCoverage + 0.1 * coverage : coverage };
     })
     .filter((x) => x.ok)
@@ -40,7 +42,11 @@ export function matchTitle(products: ProductCard[], text: string, refOnly = fals
   return scored[0]!.p;
 }
 
-export async function namedProduct(t: TurnTools, query: string, refOnly = false): Promise<{ product: ProductCard; found: CatalogSearchResult } | null> {
+export async function namedProduct(
+  t: TurnTools,
+  query: string,
+  refOnly = false,
+): Promise<{ product: ProductCard; found: CatalogSearchResult } | null> {
   const found = await t.gateway.search(t.handle.session.storeId, { q: query, limit: MAX_PRODUCT_CARDS });
   const product = matchTitle(found.products, query, refOnly);
   return product ? { product, found } : null;
@@ -52,7 +58,11 @@ export const AVAILABILITY_CUE =
 
 /** Whether the text may name a product: a cue, a model number, or two capitalised words in a row. */
 export function mayNameProduct(text: string): boolean {
-  return AVAILABILITY_CUE.test(text) || /\b[a-z]+-?\d+[a-z]*\b/i.test(text.replace(/\b\d+\s*(?:days?|tage?n?|%|am|pm)\b/gi, "")) || /\b[A-Z][\w-]*\s+[A-Z0-9][\w-]*/.test(text.slice(1));
+  return (
+    AVAILABILITY_CUE.test(text) ||
+    /\b[a-z]+-?\d+[a-z]*\b/i.test(text.replace(/\b\d+\s*(?:days?|tage?n?|%|am|pm)\b/gi, "")) ||
+    /\b[A-Z][\w-]*\s+[A-Z0-9][\w-]*/.test(text.slice(1))
+  );
 }
 
 /** The answer showing one named product with its live price and stock. */
@@ -79,7 +89,12 @@ export async function namedProductTurn(t: TurnTools, named: { product: ProductCa
 export async function productsTurn(t: TurnTools, intent: Extract<Intent, { kind: "product" }>): Promise<TurnReply> {
   const { session } = t.handle;
   const found = await t.gateway.search(session.storeId, { q: intent.query, ...intent.filters, limit: MAX_PRODUCT_CARDS });
-  await t.emit(EVENT.productsRead, { count: found.products.length, source: found.source, live_facts: found.live_facts.length, warnings: found.warnings });
+  await t.emit(EVENT.productsRead, {
+    count: found.products.length,
+    source: found.source,
+    live_facts: found.live_facts.length,
+    warnings: found.warnings,
+  });
   const limitations = searchLimitations(found);
   const base: Pick<AnswerParts, "catalog_source" | "live_facts"> = { catalog_source: found.source, live_facts: found.live_facts };
   if (found.products.length === 0) {
@@ -96,7 +111,10 @@ export async function productsTurn(t: TurnTools, intent: Extract<Intent, { kind:
       {
         ...base,
         answer_status: "answered",
-        response_markdown: [T.found(t.lang, escapeMarkdown(intent.query)), productLines(found.products, found.live_facts, t.lang).join("\n")].join("\n\n"),
+        response_markdown: [
+          T.found(t.lang, escapeMarkdown(intent.query)),
+          productLines(found.products, found.live_facts, t.lang).join("\n"),
+        ].join("\n\n"),
         products: found.products,
         limitations,
       },

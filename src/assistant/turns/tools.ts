@@ -60,7 +60,10 @@ export const EVENT = {
 
 /** An `answer` with answer_status `limited`: the markdown and the limitations saying what is missing. */
 export function limitedAnswer(t: TurnTools, markdown: string, limitations: Limitation[], extra: Partial<AnswerParts> = {}): TurnReply {
-  return { outcome: "answer", answer: composeAnswer({ ...extra, answer_status: "limited", response_markdown: markdown, limitations }, t.now()) };
+  return {
+    outcome: "answer",
+    answer: composeAnswer({ ...extra, answer_status: "limited", response_markdown: markdown, limitations }, t.now()),
+  };
 }
 
 export function searchLimitations(found: CatalogSearchResult): Limitation[] {

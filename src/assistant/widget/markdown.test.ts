@@ -6,7 +6,10 @@ import { escapeHtml, renderMarkdown, safeUrl } from "../../../web/chat/markdown.
 describe("chat widget markdown renderer", () => {
   test("escapes HTML before interpreting Markdown: no tag from the text survives", () => {
     const html = renderMarkdown(`Hello <script>alert("x")</script> <img src=x onerror=alert(1)> & 'quotes'`);
-    assert.equal(html, "<p>Hello &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &lt;img src=x onerror=alert(1)&gt; &amp; &#39;quotes&#39;</p>");
+    assert.equal(
+      html,
+      "<p>Hello &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &lt;img src=x onerror=alert(1)&gt; &amp; &#39;quotes&#39;</p>",
+    );
     assert.doesNotMatch(renderMarkdown("**<b onclick=x>bold</b>**"), /<b /);
     assert.equal(renderMarkdown("**<b>x</b>**"), "<p><strong>&lt;b&gt;x&lt;/b&gt;</strong></p>");
   });
@@ -37,13 +40,22 @@ describe("chat widget markdown renderer", () => {
       '<p><a href="https://shop.example/returns?a=1&amp;b=2" target="_blank" rel="noopener noreferrer nofollow">Returns</a></p>',
     );
     assert.match(renderMarkdown("[mail](mailto:help@shop.example)"), /href="mailto:help@shop.example"/);
-    for (const bad of ["[x](javascript:alert(1))", "[x](JaVaScRiPt:alert`1`)", "[x](data:text/html,hi)", "[x](vbscript:msgbox)", "[x](/relative)"]) {
+    for (const bad of [
+      "[x](javascript:alert(1))",
+      "[x](JaVaScRiPt:alert`1`)",
+      "[x](data:text/html,hi)",
+      "[x](vbscript:msgbox)",
+      "[x](/relative)",
+    ]) {
       const html = renderMarkdown(bad);
       assert.doesNotMatch(html, /<a /, bad);
     }
     // A quote in a URL stays escaped inside the attribute: no attribute can be injected.
     const quoted = renderMarkdown('[x](https://a.example/"onmouseover="x)');
-    assert.equal(quoted, '<p><a href="https://a.example/&quot;onmouseover=&quot;x" target="_blank" rel="noopener noreferrer nofollow">x</a></p>');
+    assert.equal(
+      quoted,
+      '<p><a href="https://a.example/&quot;onmouseover=&quot;x" target="_blank" rel="noopener noreferrer nofollow">x</a></p>',
+    );
     assert.equal(safeUrl("java&#39;script:x"), null);
     assert.equal(safeUrl("https://ok.example/a&amp;b"), "https://ok.example/a&amp;b");
   });

@@ -65,7 +65,8 @@ export async function assistantWidgetRoutes(app: App, ctx: AppContext): Promise<
   // fastify-plugin: the onRequest hook applies to every route of the app; the delegator picks the policy by path.
   await app.register(cors, {
     hook: "onRequest",
-    delegator: (request: FastifyRequest, callback: (error: Error | null, options: FastifyCorsOptions) => void) => callback(null, policyOf(request)),
+    delegator: (request: FastifyRequest, callback: (error: Error | null, options: FastifyCorsOptions) => void) =>
+      callback(null, policyOf(request)),
   });
 
   const files = loadWidgetFiles();

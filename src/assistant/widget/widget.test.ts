@@ -16,7 +16,12 @@ describeEachDialect("assistant: chat widget script and CORS of the shopper route
     t = await createTestApp({ dialect });
     const store = await registerStore(t);
     owner = await loginToken(t.search, store.email, store.password);
-    const res = await t.assistant.inject({ method: "POST", url: "/v1/admin/public-keys", headers: bearer(owner), payload: { name: "widget" } });
+    const res = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/admin/public-keys",
+      headers: bearer(owner),
+      payload: { name: "widget" },
+    });
     assert.equal(res.statusCode, 201, res.body);
     publicKey = (res.json() as { key: string }).key;
   });
@@ -81,7 +86,11 @@ describeEachDialect("assistant: chat widget script and CORS of the shopper route
       const res = await t.assistant.inject({
         method: "OPTIONS",
         url,
-        headers: { origin: SHOP, "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type,last-event-id" },
+        headers: {
+          origin: SHOP,
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization,content-type,last-event-id",
+        },
       });
       assert.equal(res.statusCode, 204, url);
       assert.equal(res.headers["access-control-allow-origin"], "*");
@@ -113,7 +122,12 @@ describeEachDialect("assistant: chat widget script and CORS of the shopper route
     assert.ok(exposed.includes("retry-after") && exposed.includes("x-correlation-id"), exposed);
     const token = (minted.json() as { session_token: string }).session_token;
 
-    const thread = await t.assistant.inject({ method: "POST", url: "/v1/chat/sessions", headers: { ...bearer(token), origin: SHOP }, payload: { locale: "de" } });
+    const thread = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/chat/sessions",
+      headers: { ...bearer(token), origin: SHOP },
+      payload: { locale: "de" },
+    });
     assert.equal(thread.statusCode, 201, thread.body);
     assert.equal(thread.headers["access-control-allow-origin"], "*");
 
@@ -121,15 +135,32 @@ describeEachDialect("assistant: chat widget script and CORS of the shopper route
     assert.equal(unauthenticated.statusCode, 401);
     assert.equal(unauthenticated.headers["access-control-allow-origin"], "*", "the widget can read the refusal");
 
-    const invalid = await t.assistant.inject({ method: "POST", url: "/v1/sessions/anonymous", remoteAddress: freshIp(), headers: { origin: SHOP }, payload: { store_public_key: publicKey, extra: 1 } });
+    const invalid = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/sessions/anonymous",
+      remoteAddress: freshIp(),
+      headers: { origin: SHOP },
+      payload: { store_public_key: publicKey, extra: 1 },
+    });
     assert.equal(invalid.statusCode, 400);
     assert.equal(invalid.json().code, "VALIDATION_FAILED");
     assert.equal(invalid.headers["access-control-allow-origin"], "*");
 
     for (let i = 1; i < MINT_LIMIT.points; i++) {
-      await t.assistant.inject({ method: "POST", url: "/v1/sessions/anonymous", remoteAddress: ip, payload: { store_public_key: publicKey } });
+      await t.assistant.inject({
+        method: "POST",
+        url: "/v1/sessions/anonymous",
+        remoteAddress: ip,
+        payload: { store_public_key: publicKey },
+      });
     }
-    const limited = await t.assistant.inject({ method: "POST", url: "/v1/sessions/anonymous", remoteAddress: ip, headers: { origin: SHOP }, payload: { store_public_key: publicKey } });
+    const limited = await t.assistant.inject({
+      method: "POST",
+      url: "/v1/sessions/anonymous",
+      remoteAddress: ip,
+      headers: { origin: SHOP },
+      payload: { store_public_key: publicKey },
+    });
     assert.equal(limited.statusCode, 429);
     assert.equal(limited.json().code, "RATE_LIMITED");
     assert.equal(limited.headers["access-control-allow-origin"], "*");
@@ -158,7 +189,11 @@ describeEachDialect("assistant: chat widget script and CORS of the shopper route
   });
 
   test("the Search API is untouched: no CORS on its routes from the assistant's policy", async () => {
-    const res = await t.search.inject({ method: "OPTIONS", url: "/v1/chat/sessions", headers: { origin: SHOP, "access-control-request-method": "POST" } });
+    const res = await t.search.inject({
+      method: "OPTIONS",
+      url: "/v1/chat/sessions",
+      headers: { origin: SHOP, "access-control-request-method": "POST" },
+    });
     assert.equal(res.headers["access-control-allow-origin"], undefined);
   });
 });

@@ -67,7 +67,6 @@ const FEATURES = BLOCK_T + 2; // image feature length
 const NEUTRAL_ROW = FEATURES; // extra basis row used by text only
 const BASIS_ROWS = FEATURES + 1;
 
-
 /** `rows` × `cols` matrix (row-major) with orthonormal rows, from a seeded Gaussian + Gram–Schmidt. */
 function orthonormalRows(rows: number, cols: number, seed: number): Float64Array[] {
   if (rows > cols) throw new Error("cannot have more orthonormal rows than columns");
@@ -120,7 +119,10 @@ export function buildVisionModel(): Uint8Array {
   // then the prototypes of each colour are summed (a fixed 0/1 1×1 Conv).
   const prototypes = PALETTE.flatMap((c, k) => [c.rgb, ...(c.variants ?? [])].map((rgb) => ({ rgb, k })));
   const P = prototypes.length;
-  const pal = assignmentConv(prototypes.map((p) => p.rgb), TAU_PALETTE);
+  const pal = assignmentConv(
+    prototypes.map((p) => p.rgb),
+    TAU_PALETTE,
+  );
   const protoLogits = g.node("Conv", [pooled, g.floatConst("prototype_w", [P, 3, 1, 1], pal.w), g.floatConst("prototype_b", [P], pal.b)]);
   const protoSoft = g.node("Softmax", [protoLogits], { axis: attr.int(1) });
   const membership = new Float32Array(K * P);
@@ -191,7 +193,13 @@ export function buildVisionModel(): Uint8Array {
   const proj = new Float32Array(FEATURES * EMBEDDING_DIM);
   for (let r = 0; r < FEATURES; r++) {
     const wgt =
-      r < BLOCK_B ? BLOCK_WEIGHTS.foreground : r < BLOCK_C ? BLOCK_WEIGHTS.grid : r < BLOCK_T ? BLOCK_WEIGHTS.quadrants : BLOCK_WEIGHTS.texture;
+      r < BLOCK_B
+        ? BLOCK_WEIGHTS.foreground
+        : r < BLOCK_C
+          ? BLOCK_WEIGHTS.grid
+          : r < BLOCK_T
+            ? BLOCK_WEIGHTS.quadrants
+            : BLOCK_WEIGHTS.texture;
     for (let j = 0; j < EMBEDDING_DIM; j++) proj[r * EMBEDDING_DIM + j] = wgt * BASIS[r]![j]!;
   }
   g.node("MatMul", [features, g.floatConst("image_projection", [FEATURES, EMBEDDING_DIM], proj)], {}, "image_embeds");

@@ -124,8 +124,7 @@ export function buildTokenizer(words: readonly string[]): BuiltTokenizer {
         {
           type: "Split",
           pattern: {
-            Regex:
-              "<\\|startoftext\\|>|<\\|endoftext\\|>|'s|'t|'re|'ve|'m|'ll|'d|[\\p{L}]+|[\\p{N}]|[^\\s\\p{L}\\p{N}]+",
+            Regex: "<\\|startoftext\\|>|<\\|endoftext\\|>|'s|'t|'re|'ve|'m|'ll|'d|[\\p{L}]+|[\\p{N}]|[^\\s\\p{L}\\p{N}]+",
           },
           behavior: "Removed",
           invert: true,
@@ -155,9 +154,7 @@ export function buildTokenizer(words: readonly string[]): BuiltTokenizer {
     },
   };
 
-  const addedTokenDecoder = Object.fromEntries(
-    tokenizerJson.added_tokens.map(({ id, ...rest }) => [String(id), rest]),
-  );
+  const addedTokenDecoder = Object.fromEntries(tokenizerJson.added_tokens.map(({ id, ...rest }) => [String(id), rest]));
   const tokenizerConfig = {
     add_prefix_space: false,
     added_tokens_decoder: addedTokenDecoder,

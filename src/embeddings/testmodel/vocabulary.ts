@@ -17,18 +17,40 @@ export interface PaletteColour {
 export const PALETTE: readonly PaletteColour[] = [
   { name: "black", rgb: [0.06, 0.06, 0.07], variants: [[0.16, 0.16, 0.18]] },
   { name: "white", rgb: [0.96, 0.96, 0.95] },
-  { name: "grey", rgb: [0.55, 0.55, 0.56], variants: [[0.74, 0.74, 0.75], [0.36, 0.36, 0.38]] },
+  {
+    name: "grey",
+    rgb: [0.55, 0.55, 0.56],
+    variants: [
+      [0.74, 0.74, 0.75],
+      [0.36, 0.36, 0.38],
+    ],
+  },
   { name: "red", rgb: [0.84, 0.1, 0.12], variants: [[0.72, 0.2, 0.22]] },
   { name: "maroon", rgb: [0.48, 0.06, 0.12], variants: [[0.4, 0.13, 0.17]] },
   { name: "pink", rgb: [0.97, 0.6, 0.74], variants: [[0.86, 0.5, 0.58]] },
   { name: "orange", rgb: [0.98, 0.52, 0.1], variants: [[0.9, 0.45, 0.22]] },
   { name: "yellow", rgb: [0.98, 0.88, 0.18], variants: [[0.92, 0.82, 0.4]] },
   { name: "beige", rgb: [0.88, 0.8, 0.64], variants: [[0.78, 0.7, 0.58]] },
-  { name: "brown", rgb: [0.45, 0.27, 0.13], variants: [[0.6, 0.44, 0.3], [0.32, 0.22, 0.16], [0.44, 0.32, 0.26]] },
+  {
+    name: "brown",
+    rgb: [0.45, 0.27, 0.13],
+    variants: [
+      [0.6, 0.44, 0.3],
+      [0.32, 0.22, 0.16],
+      [0.44, 0.32, 0.26],
+    ],
+  },
   { name: "olive", rgb: [0.45, 0.45, 0.12] },
   { name: "green", rgb: [0.15, 0.62, 0.22], variants: [[0.33, 0.5, 0.35]] },
   { name: "teal", rgb: [0.0, 0.5, 0.5], variants: [[0.2, 0.48, 0.52]] },
-  { name: "blue", rgb: [0.16, 0.36, 0.84], variants: [[0.3, 0.42, 0.64], [0.45, 0.6, 0.8]] },
+  {
+    name: "blue",
+    rgb: [0.16, 0.36, 0.84],
+    variants: [
+      [0.3, 0.42, 0.64],
+      [0.45, 0.6, 0.8],
+    ],
+  },
   { name: "navy", rgb: [0.09, 0.11, 0.34], variants: [[0.16, 0.19, 0.3]] },
   { name: "purple", rgb: [0.5, 0.2, 0.64], variants: [[0.46, 0.36, 0.56]] },
 ];

@@ -55,10 +55,7 @@ export interface OpenOptions {
   hooks?: DataHooks;
 }
 
-export async function openDatabase(
-  target: Config["database"],
-  options: OpenOptions = {},
-): Promise<Database> {
+export async function openDatabase(target: Config["database"], options: OpenOptions = {}): Promise<Database> {
   let db: Db;
   let dialect: Dialect;
   let replicas: ReplicaRouter | undefined;
@@ -78,7 +75,11 @@ export async function openDatabase(
     const pool = new pg.Pool({ connectionString: target.url, max: 10, ...(pgOptions ? { options: pgOptions } : {}) });
     const pgDialect = new PostgresDialect({ pool });
     if (target.readUrls?.length) {
-      replicas = new ReplicaRouter(pool, pgDialect.createDriver(), { urls: target.readUrls, ...(target.readMaxLagMs ? { maxLagMs: target.readMaxLagMs } : {}), pgOptions });
+      replicas = new ReplicaRouter(pool, pgDialect.createDriver(), {
+        urls: target.readUrls,
+        ...(target.readMaxLagMs ? { maxLagMs: target.readMaxLagMs } : {}),
+        pgOptions,
+      });
     }
     db = new Kysely<Schema>({ dialect: pgDialect, ...(replicas ? { plugins: [replicas.writeWatcher] } : {}) });
     if (options.pgSchema) {
@@ -101,7 +102,8 @@ export async function openDatabase(
       await db.destroy();
     },
   };
-  if (options.migrate !== false) await runMigrations(db, dialect, { pgSchema: options.pgSchema, secrets: options.secrets, hooks: options.hooks });
+  if (options.migrate !== false)
+    await runMigrations(db, dialect, { pgSchema: options.pgSchema, secrets: options.secrets, hooks: options.hooks });
   // After migrations, so that a replica has something to replay before the first poll.
   await replicas?.start();
   return database;

@@ -24,8 +24,7 @@ export async function runMigrations(db: MigrationDb, dialect: Dialect, options: 
     ...(hooks ? { hooks } : {}),
   };
   const provider: MigrationProvider = {
-    getMigrations: async () =>
-      Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(types)])),
+    getMigrations: async () => Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(types)])),
   };
   // The migration bookkeeping tables live in the schema in use (tests run several schemas side by side).
   const migrator = new Migrator({

@@ -30,7 +30,17 @@ async function onReplica(db: Database, storeId: string): Promise<boolean> {
 async function insertStore(db: Database, id: string): Promise<void> {
   await db.db
     .insertInto("stores")
-    .values({ id, slug: id, name: id, status: "active", plan: "free", client_secret_hash: null, secret_rotated_at: null, created_at: 0, updated_at: 0 })
+    .values({
+      id,
+      slug: id,
+      name: id,
+      status: "active",
+      plan: "free",
+      client_secret_hash: null,
+      secret_rotated_at: null,
+      created_at: 0,
+      updated_at: 0,
+    })
     .execute();
 }
 
@@ -47,223 +57,264 @@ async function caughtUp(db: Database): Promise<void> {
 
 const replay = (action: "pause" | "resume") => withPg((c) => c.query(`SELECT pg_wal_replay_${action}()`), replicaUrl);
 
-describe("read replicas [postgres streaming replica]", { skip: skip ? "TEST_DATABASE_URL / TEST_DATABASE_READ_URL not set: run .ci/run to start the replica" : false }, () => {
-  let storage: TestStorage;
-  let database: Database;
+describe(
+  "read replicas [postgres streaming replica]",
+  { skip: skip ? "TEST_DATABASE_URL / TEST_DATABASE_READ_URL not set: run .ci/run to start the replica" : false },
+  () => {
+    let storage: TestStorage;
+    let database: Database;
 
-  before(async () => {
-    storage = createTestStorage("postgres", "shopsight-replicas");
-    database = await openDatabase({ kind: "postgres", url: primaryUrl!, readUrls: [replicaUrl!] }, { pgSchema: storage.pgSchema! });
-    await insertStore(database, "r-a");
-    await insertStore(database, "r-b");
-    await caughtUp(database);
-  });
-
-  after(async () => {
-    await replay("resume").catch(() => undefined);
-    await database?.close();
-    await storage?.remove();
-  });
-
-  test("sends a store's reads to the replica, and everything after a write in the same request to the primary", async () => {
-    await database.readScope(async () => {
-      assert.equal(await onReplica(database, "r-a"), true, "before any write: the replica");
-      const { rows } = await sql<{ id: string }>`SELECT id FROM stores ORDER BY id`.execute(database.reader("r-a"));
-      assert.deepEqual(rows.map((r) => r.id), ["r-a", "r-b"], "the replica has the schema and rows");
-      await database.db.updateTable("stores").set({ name: "renamed" }).where("id", "=", "r-a").execute();
-      assert.equal(await onReplica(database, "r-a"), false, "after the write: the primary");
-      assert.equal(await onReplica(database, "r-b"), false, "for any store of this request");
+    before(async () => {
+      storage = createTestStorage("postgres", "shopsight-replicas");
+      database = await openDatabase({ kind: "postgres", url: primaryUrl!, readUrls: [replicaUrl!] }, { pgSchema: storage.pgSchema! });
+      await insertStore(database, "r-a");
+      await insertStore(database, "r-b");
+      await caughtUp(database);
     });
-    await database.readScope(async () => {
-      // Appends to the event logs are not writes that move reads to the primary.
-      await database.db.insertInto("search_history").values(historyRow("r-b")).execute();
-      assert.equal(await onReplica(database, "r-b"), true);
-    });
-    await caughtUp(database);
-    await database.readScope(async () => assert.equal(await onReplica(database, "r-b"), true, "a new request starts on the replica"));
-  });
 
-  test("a store reads its own write in its next request while the replica has not replayed it; other stores stay on the replica", async () => {
-    await caughtUp(database);
-    await replay("pause");
-    try {
+    after(async () => {
+      await replay("resume").catch(() => undefined);
+      await database?.close();
+      await storage?.remove();
+    });
+
+    test("sends a store's reads to the replica, and everything after a write in the same request to the primary", async () => {
       await database.readScope(async () => {
-        await database.db.updateTable("stores").set({ name: "written-while-paused" }).where("id", "=", "r-a").execute();
-        await database.afterRequest("r-a");
+        assert.equal(await onReplica(database, "r-a"), true, "before any write: the replica");
+        const { rows } = await sql<{ id: string }>`SELECT id FROM stores ORDER BY id`.execute(database.reader("r-a"));
+        assert.deepEqual(
+          rows.map((r) => r.id),
+          ["r-a", "r-b"],
+          "the replica has the schema and rows",
+        );
+        await database.db.updateTable("stores").set({ name: "renamed" }).where("id", "=", "r-a").execute();
+        assert.equal(await onReplica(database, "r-a"), false, "after the write: the primary");
+        assert.equal(await onReplica(database, "r-b"), false, "for any store of this request");
       });
-      await database.replicas!.poll();
       await database.readScope(async () => {
+        // Appends to the event logs are not writes that move reads to the primary.
+        await database.db.insertInto("search_history").values(historyRow("r-b")).execute();
+        assert.equal(await onReplica(database, "r-b"), true);
+      });
+      await caughtUp(database);
+      await database.readScope(async () => assert.equal(await onReplica(database, "r-b"), true, "a new request starts on the replica"));
+    });
+
+    test("a store reads its own write in its next request while the replica has not replayed it; other stores stay on the replica", async () => {
+      await caughtUp(database);
+      await replay("pause");
+      try {
+        await database.readScope(async () => {
+          await database.db.updateTable("stores").set({ name: "written-while-paused" }).where("id", "=", "r-a").execute();
+          await database.afterRequest("r-a");
+        });
+        await database.replicas!.poll();
+        await database.readScope(async () => {
+          const row = await database.reader("r-a").selectFrom("stores").select("name").where("id", "=", "r-a").executeTakeFirstOrThrow();
+          assert.equal(row.name, "written-while-paused", "read-your-writes");
+          assert.equal(await onReplica(database, "r-a"), false, "served by the primary");
+          assert.equal(await onReplica(database, "r-b"), true, "another store still reads the replica (lag under the limit)");
+          const stale = await database.reader("r-b").selectFrom("stores").select("name").where("id", "=", "r-a").executeTakeFirstOrThrow();
+          assert.notEqual(stale.name, "written-while-paused", "the replica really has not replayed the write");
+        });
+      } finally {
+        await replay("resume");
+      }
+      await caughtUp(database);
+      await database.readScope(async () => {
+        assert.equal(await onReplica(database, "r-a"), true, "once replayed, the store is back on the replica");
         const row = await database.reader("r-a").selectFrom("stores").select("name").where("id", "=", "r-a").executeTakeFirstOrThrow();
-        assert.equal(row.name, "written-while-paused", "read-your-writes");
-        assert.equal(await onReplica(database, "r-a"), false, "served by the primary");
-        assert.equal(await onReplica(database, "r-b"), true, "another store still reads the replica (lag under the limit)");
-        const stale = await database.reader("r-b").selectFrom("stores").select("name").where("id", "=", "r-a").executeTakeFirstOrThrow();
-        assert.notEqual(stale.name, "written-while-paused", "the replica really has not replayed the write");
+        assert.equal(row.name, "written-while-paused");
       });
-    } finally {
-      await replay("resume");
-    }
-    await caughtUp(database);
-    await database.readScope(async () => {
-      assert.equal(await onReplica(database, "r-a"), true, "once replayed, the store is back on the replica");
-      const row = await database.reader("r-a").selectFrom("stores").select("name").where("id", "=", "r-a").executeTakeFirstOrThrow();
-      assert.equal(row.name, "written-while-paused");
     });
-  });
 
-  test("skips a replica that lags more than the limit, without an error", async () => {
-    let now = 1_000_000;
-    const primary = new pg.Pool({ connectionString: primaryUrl, options: `-c search_path=${storage.pgSchema},public`, max: 2 });
-    const { PostgresDialect } = await import("kysely");
-    const router = new ReplicaRouter(primary, new PostgresDialect({ pool: primary }).createDriver(), {
-      urls: [replicaUrl!],
-      maxLagMs: 1_000,
-      now: () => now,
-      pgOptions: `-c search_path=${storage.pgSchema},public`,
-    });
-    try {
-      await router.poll();
-      assert.equal(router.status()[0]!.healthy, true);
-      await replay("pause");
-      await primary.query("UPDATE stores SET updated_at = updated_at + 1 WHERE id = 'r-b'");
-      await router.poll();
-      now += 2_000;
-      await primary.query("UPDATE stores SET updated_at = updated_at + 1 WHERE id = 'r-b'");
-      await router.poll();
-      const status = router.status()[0]!;
-      assert.equal(status.healthy, false, `lag ${status.lagMs} ms is over the limit`);
-      assert.ok(status.lagMs >= 2_000);
-      const { rows } = await sql<{ r: boolean }>`SELECT pg_is_in_recovery() AS r`.execute(router.reader("r-b"));
-      assert.equal(rows[0]!.r, false, "read from the primary");
-      await replay("resume");
-      for (let i = 0; i < 100 && !router.status()[0]!.healthy; i++) {
-        await new Promise((r) => setTimeout(r, 50));
+    test("skips a replica that lags more than the limit, without an error", async () => {
+      let now = 1_000_000;
+      const primary = new pg.Pool({ connectionString: primaryUrl, options: `-c search_path=${storage.pgSchema},public`, max: 2 });
+      const { PostgresDialect } = await import("kysely");
+      const router = new ReplicaRouter(primary, new PostgresDialect({ pool: primary }).createDriver(), {
+        urls: [replicaUrl!],
+        maxLagMs: 1_000,
+        now: () => now,
+        pgOptions: `-c search_path=${storage.pgSchema},public`,
+      });
+      try {
         await router.poll();
-      }
-      assert.equal(router.status()[0]!.healthy, true, "healthy again once it has caught up");
-    } finally {
-      await replay("resume");
-      await router.close();
-      await primary.end();
-    }
-  });
-
-  test("falls back to the primary when the replica is unreachable or drops its connections", async () => {
-    // Nothing listens on port 1: the replica is "down" from the start.
-    const down = await openDatabase(
-      { kind: "postgres", url: primaryUrl!, readUrls: ["postgres://shopsight:shopsight@127.0.0.1:1/shopsight_test"] },
-      { pgSchema: storage.pgSchema!, migrate: false },
-    );
-    try {
-      assert.equal(down.replicas!.status()[0]!.healthy, false);
-      const rows = await down.reader("r-a").selectFrom("stores").select("id").orderBy("id").execute();
-      assert.deepEqual(rows.map((r) => r.id), ["r-a", "r-b"]);
-    } finally {
-      await down.close();
-    }
-    // The replica ends our connection in the middle of a read (as when it shuts down): the read
-    // is answered by the primary.
-    await caughtUp(database);
-    await database.readScope(async () => assert.equal(await onReplica(database, "r-a"), true));
-    const before = { ...database.replicas!.stats };
-    const read = sql<{ r: boolean }>`SELECT pg_is_in_recovery() AS r, pg_sleep(0.5)::text AS slept`.execute(database.reader("r-a"));
-    await withPg(async (c) => {
-      for (let i = 0; i < 100; i++) {
-        const { rowCount } = await c.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_is_in_recovery() AS r, pg_sleep%' AND pid <> pg_backend_pid()");
-        if (rowCount) return;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      throw new Error("the read never reached the replica");
-    }, replicaUrl);
-    const { rows } = await read;
-    assert.equal(rows[0]!.r, false, "answered by the primary, no error");
-    assert.equal(database.replicas!.stats.fallbacks, before.fallbacks + 1, "the replica failed and the primary answered");
-    await caughtUp(database);
-    await database.readScope(async () => assert.equal(await onReplica(database, "r-a"), true, "back on the replica after a good poll"));
-  });
-});
-
-describe("read replicas through the Search API [postgres streaming replica]", { skip: skip ? "TEST_DATABASE_URL / TEST_DATABASE_READ_URL not set: run .ci/run to start the replica" : false }, () => {
-  /** An app reading from the replica, a store with a machine token, and a red image URL. */
-  async function withReplicaApp(fn: (t: Awaited<ReturnType<typeof createTestApp>>, token: string, red: string) => Promise<void>): Promise<void> {
-    const t = await createTestApp({ dialect: "postgres", model: true, env: { DATABASE_READ_URLS: replicaUrl! } });
-    const host = await startImageHost();
-    try {
-      const red = host.put("/red.png", await solidImage("#d01010"));
-      const token = await machineToken(t.search, await registerStore(t));
-      await fn(t, token, red);
-    } finally {
-      await replay("resume");
-      await host.close();
-      await t.close();
-    }
-  }
-
-  test("a client lists its new product in its next request while the replica lags; searches, listings and analytics then read the replica", () =>
-    withReplicaApp(async (t, token, red) => {
-      const replicas = t.ctx.database.replicas!;
-      await caughtUp(t.ctx.database);
-      await replay("pause");
-      try {
-        const created = await t.search.inject({ method: "POST", url: "/v1/products", headers: bearer(token), payload: { product_id: "new-1", image_url: red, metadata: { category: "dresses" } } });
-        assert.equal(created.statusCode, 201, created.body);
-        await replicas.poll();
-        const before = { ...replicas.stats };
-        const listed = await t.search.inject({ method: "GET", url: "/v1/products?limit=10", headers: bearer(token) });
-        assert.equal(listed.statusCode, 200);
-        assert.equal(listed.json().total, 1, "the client reads its own write");
-        assert.equal(replicas.stats.replica, before.replica, "not from the lagging replica");
-        assert.ok(replicas.stats.primary > before.primary);
+        assert.equal(router.status()[0]!.healthy, true);
+        await replay("pause");
+        await primary.query("UPDATE stores SET updated_at = updated_at + 1 WHERE id = 'r-b'");
+        await router.poll();
+        now += 2_000;
+        await primary.query("UPDATE stores SET updated_at = updated_at + 1 WHERE id = 'r-b'");
+        await router.poll();
+        const status = router.status()[0]!;
+        assert.equal(status.healthy, false, `lag ${status.lagMs} ms is over the limit`);
+        assert.ok(status.lagMs >= 2_000);
+        const { rows } = await sql<{ r: boolean }>`SELECT pg_is_in_recovery() AS r`.execute(router.reader("r-b"));
+        assert.equal(rows[0]!.r, false, "read from the primary");
+        await replay("resume");
+        for (let i = 0; i < 100 && !router.status()[0]!.healthy; i++) {
+          await new Promise((r) => setTimeout(r, 50));
+          await router.poll();
+        }
+        assert.equal(router.status()[0]!.healthy, true, "healthy again once it has caught up");
       } finally {
         await replay("resume");
+        await router.close();
+        await primary.end();
       }
-      await caughtUp(t.ctx.database);
-      const onReplica = async (name: string, request: () => Promise<{ statusCode: number; body: string }>) => {
-        const before = replicas.stats.replica;
-        const res = await request();
-        assert.equal(res.statusCode, 200, res.body);
-        assert.ok(replicas.stats.replica > before, `${name} read the replica (${JSON.stringify(replicas.stats)})`);
-        return res;
-      };
-      const listed = await onReplica("the listing", () => t.search.inject({ method: "GET", url: "/v1/products?limit=10", headers: bearer(token) }));
-      assert.equal(JSON.parse(listed.body).total, 1);
-      const search = await onReplica("the text search (vector stage)", () =>
-        t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red dress", limit: 5 } }),
+    });
+
+    test("falls back to the primary when the replica is unreachable or drops its connections", async () => {
+      // Nothing listens on port 1: the replica is "down" from the start.
+      const down = await openDatabase(
+        { kind: "postgres", url: primaryUrl!, readUrls: ["postgres://shopsight:shopsight@127.0.0.1:1/shopsight_test"] },
+        { pgSchema: storage.pgSchema!, migrate: false },
       );
-      assert.equal(JSON.parse(search.body).results[0]?.product_id, "new-1");
-      await onReplica("analytics", () => t.search.inject({ method: "GET", url: "/v1/search/analytics?days=7", headers: bearer(token) }));
-    }));
-
-  test("a filtered search takes its candidates from the replica, and from the primary after the store's own write", () =>
-    withReplicaApp(async (t, token, red) => {
-      const created = await t.search.inject({ method: "POST", url: "/v1/products", headers: bearer(token), payload: { product_id: "f-1", image_url: red, metadata: { category: "dresses" } } });
-      assert.equal(created.statusCode, 201, created.body);
-      const { rows } = await sql<{ s: string }>`SELECT current_schema() AS s`.execute(t.ctx.database.db);
-      const schema = rows[0]!.s;
-      const found = async (category: string) => {
-        const res = await t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red dress", limit: 5, category } });
-        assert.equal(res.statusCode, 200, res.body);
-        return (res.json() as { results: { product_id: string }[] }).results.map((r) => r.product_id);
-      };
-      await caughtUp(t.ctx.database);
-      await replay("pause");
       try {
-        // Changed on the primary behind the router's back (no request of the store recorded a
-        // write): the paused replica still files the product under "dresses".
-        await withPg((c) => c.query(`UPDATE "${schema}".products SET category = 'shoes' WHERE product_id = 'f-1'`));
-        assert.deepEqual(await found("dresses"), ["f-1"], "the candidates come from the replica");
-        assert.deepEqual(await found("shoes"), [], "not from the primary");
-        // The store's own write through the API: its next requests read the primary.
-        const updated = await t.search.inject({ method: "PUT", url: "/v1/products/f-1", headers: bearer(token), payload: { metadata: { category: "bags" } } });
-        assert.equal(updated.statusCode, 200, updated.body);
-        await t.ctx.database.replicas!.poll();
-        assert.deepEqual(await found("bags"), ["f-1"], "the client's filter sees its own write");
-        assert.deepEqual(await found("dresses"), []);
+        assert.equal(down.replicas!.status()[0]!.healthy, false);
+        const rows = await down.reader("r-a").selectFrom("stores").select("id").orderBy("id").execute();
+        assert.deepEqual(
+          rows.map((r) => r.id),
+          ["r-a", "r-b"],
+        );
+      } finally {
+        await down.close();
+      }
+      // The replica ends our connection in the middle of a read (as when it shuts down): the read
+      // is answered by the primary.
+      await caughtUp(database);
+      await database.readScope(async () => assert.equal(await onReplica(database, "r-a"), true));
+      const before = { ...database.replicas!.stats };
+      const read = sql<{ r: boolean }>`SELECT pg_is_in_recovery() AS r, pg_sleep(0.5)::text AS slept`.execute(database.reader("r-a"));
+      await withPg(async (c) => {
+        for (let i = 0; i < 100; i++) {
+          const { rowCount } = await c.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_is_in_recovery() AS r, pg_sleep%' AND pid <> pg_backend_pid()",
+          );
+          if (rowCount) return;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        throw new Error("the read never reached the replica");
+      }, replicaUrl);
+      const { rows } = await read;
+      assert.equal(rows[0]!.r, false, "answered by the primary, no error");
+      assert.equal(database.replicas!.stats.fallbacks, before.fallbacks + 1, "the replica failed and the primary answered");
+      await caughtUp(database);
+      await database.readScope(async () => assert.equal(await onReplica(database, "r-a"), true, "back on the replica after a good poll"));
+    });
+  },
+);
+
+describe(
+  "read replicas through the Search API [postgres streaming replica]",
+  { skip: skip ? "TEST_DATABASE_URL / TEST_DATABASE_READ_URL not set: run .ci/run to start the replica" : false },
+  () => {
+    /** An app reading from the replica, a store with a machine token, and a red image URL. */
+    async function withReplicaApp(
+      fn: (t: Awaited<ReturnType<typeof createTestApp>>, token: string, red: string) => Promise<void>,
+    ): Promise<void> {
+      const t = await createTestApp({ dialect: "postgres", model: true, env: { DATABASE_READ_URLS: replicaUrl! } });
+      const host = await startImageHost();
+      try {
+        const red = host.put("/red.png", await solidImage("#d01010"));
+        const token = await machineToken(t.search, await registerStore(t));
+        await fn(t, token, red);
       } finally {
         await replay("resume");
+        await host.close();
+        await t.close();
       }
-    }));
-});
+    }
+
+    test("a client lists its new product in its next request while the replica lags; searches, listings and analytics then read the replica", () =>
+      withReplicaApp(async (t, token, red) => {
+        const replicas = t.ctx.database.replicas!;
+        await caughtUp(t.ctx.database);
+        await replay("pause");
+        try {
+          const created = await t.search.inject({
+            method: "POST",
+            url: "/v1/products",
+            headers: bearer(token),
+            payload: { product_id: "new-1", image_url: red, metadata: { category: "dresses" } },
+          });
+          assert.equal(created.statusCode, 201, created.body);
+          await replicas.poll();
+          const before = { ...replicas.stats };
+          const listed = await t.search.inject({ method: "GET", url: "/v1/products?limit=10", headers: bearer(token) });
+          assert.equal(listed.statusCode, 200);
+          assert.equal(listed.json().total, 1, "the client reads its own write");
+          assert.equal(replicas.stats.replica, before.replica, "not from the lagging replica");
+          assert.ok(replicas.stats.primary > before.primary);
+        } finally {
+          await replay("resume");
+        }
+        await caughtUp(t.ctx.database);
+        const onReplica = async (name: string, request: () => Promise<{ statusCode: number; body: string }>) => {
+          const before = replicas.stats.replica;
+          const res = await request();
+          assert.equal(res.statusCode, 200, res.body);
+          assert.ok(replicas.stats.replica > before, `${name} read the replica (${JSON.stringify(replicas.stats)})`);
+          return res;
+        };
+        const listed = await onReplica("the listing", () =>
+          t.search.inject({ method: "GET", url: "/v1/products?limit=10", headers: bearer(token) }),
+        );
+        assert.equal(JSON.parse(listed.body).total, 1);
+        const search = await onReplica("the text search (vector stage)", () =>
+          t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red dress", limit: 5 } }),
+        );
+        assert.equal(JSON.parse(search.body).results[0]?.product_id, "new-1");
+        await onReplica("analytics", () => t.search.inject({ method: "GET", url: "/v1/search/analytics?days=7", headers: bearer(token) }));
+      }));
+
+    test("a filtered search takes its candidates from the replica, and from the primary after the store's own write", () =>
+      withReplicaApp(async (t, token, red) => {
+        const created = await t.search.inject({
+          method: "POST",
+          url: "/v1/products",
+          headers: bearer(token),
+          payload: { product_id: "f-1", image_url: red, metadata: { category: "dresses" } },
+        });
+        assert.equal(created.statusCode, 201, created.body);
+        const { rows } = await sql<{ s: string }>`SELECT current_schema() AS s`.execute(t.ctx.database.db);
+        const schema = rows[0]!.s;
+        const found = async (category: string) => {
+          const res = await t.search.inject({
+            method: "POST",
+            url: "/v1/search/text",
+            headers: bearer(token),
+            payload: { query: "red dress", limit: 5, category },
+          });
+          assert.equal(res.statusCode, 200, res.body);
+          return (res.json() as { results: { product_id: string }[] }).results.map((r) => r.product_id);
+        };
+        await caughtUp(t.ctx.database);
+        await replay("pause");
+        try {
+          // Changed on the primary behind the router's back (no request of the store recorded a
+          // write): the paused replica still files the product under "dresses".
+          await withPg((c) => c.query(`UPDATE "${schema}".products SET category = 'shoes' WHERE product_id = 'f-1'`));
+          assert.deepEqual(await found("dresses"), ["f-1"], "the candidates come from the replica");
+          assert.deepEqual(await found("shoes"), [], "not from the primary");
+          // The store's own write through the API: its next requests read the primary.
+          const updated = await t.search.inject({
+            method: "PUT",
+            url: "/v1/products/f-1",
+            headers: bearer(token),
+            payload: { metadata: { category: "bags" } },
+          });
+          assert.equal(updated.statusCode, 200, updated.body);
+          await t.ctx.database.replicas!.poll();
+          assert.deepEqual(await found("bags"), ["f-1"], "the client's filter sees its own write");
+          assert.deepEqual(await found("dresses"), []);
+        } finally {
+          await replay("resume");
+        }
+      }));
+  },
+);
 
 function historyRow(storeId: string) {
   return {

@@ -111,10 +111,22 @@ export class ReplicaRouter {
     this.pollMs = options.pollMs ?? 200;
     this.now = options.now ?? Date.now;
     this.replicas = options.urls.map((url) => {
-      const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 2_000, ...(options.pgOptions ? { options: options.pgOptions } : {}) });
+      const pool = new pg.Pool({
+        connectionString: url,
+        max: 10,
+        connectionTimeoutMillis: 2_000,
+        ...(options.pgOptions ? { options: options.pgOptions } : {}),
+      });
       // An idle replica connection that dies (replica stopped) must not crash the process.
       pool.on("error", () => undefined);
-      return { url, pool, driver: new PostgresDialect({ pool }).createDriver(), healthy: false, replayLsn: 0n, lagMs: Number.POSITIVE_INFINITY };
+      return {
+        url,
+        pool,
+        driver: new PostgresDialect({ pool }).createDriver(),
+        healthy: false,
+        replayLsn: 0n,
+        lagMs: Number.POSITIVE_INFINITY,
+      };
     });
   }
 
@@ -188,7 +200,12 @@ export class ReplicaRouter {
 
   /** Health of each replica (tests, `cli`). */
   status(): { url: string; healthy: boolean; lagMs: number; replayLsn: string }[] {
-    return this.replicas.map((r) => ({ url: r.url.replace(/\/\/[^@]*@/, "//"), healthy: r.healthy, lagMs: r.lagMs, replayLsn: r.replayLsn.toString() }));
+    return this.replicas.map((r) => ({
+      url: r.url.replace(/\/\/[^@]*@/, "//"),
+      healthy: r.healthy,
+      lagMs: r.lagMs,
+      replayLsn: r.replayLsn.toString(),
+    }));
   }
 
   /** Polls now (tests use it instead of waiting for the timer). */
@@ -272,7 +289,7 @@ export class ReplicaRouter {
         this.stats.primary++;
         return runOn<R>(this.primaryDriver, query);
       },
-       
+
       async *streamQuery(): AsyncIterableIterator<QueryResult<never>> {
         throw new Error("database.reader() does not stream");
       },

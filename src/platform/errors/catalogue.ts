@@ -62,7 +62,8 @@ export const catalogue = {
   plan_unchanged: { status: 409, message: "The store is already on this plan." },
   billing_disabled: {
     status: 409,
-    message: "Billing is off on this server (BILLING_MODE=off): plans are not sold here. An operator changes a store's plan with `npm run cli -- plan set --store SLUG --plan NAME`.",
+    message:
+      "Billing is off on this server (BILLING_MODE=off): plans are not sold here. An operator changes a store's plan with `npm run cli -- plan set --store SLUG --plan NAME`.",
   },
   plan_not_purchasable: { status: 400, message: "Checkout is for the paid plans basic, premium and enterprise." },
   checkout_session_used: { status: 409, message: "This checkout session has already been completed or cancelled." },
@@ -97,7 +98,11 @@ export const catalogue = {
     reportable: true,
     assistantCode: "STOREFRONT_UNAVAILABLE",
   },
-  storefront_token_rejected: { status: 422, message: "The storefront rejected the private token; nothing was kept.", assistantCode: "STOREFRONT_TOKEN_REJECTED" },
+  storefront_token_rejected: {
+    status: 422,
+    message: "The storefront rejected the private token; nothing was kept.",
+    assistantCode: "STOREFRONT_TOKEN_REJECTED",
+  },
   storefront_unreachable: {
     status: 422,
     message: "The store URL could not be read as a storefront; nothing was kept.",
@@ -119,12 +124,7 @@ export class AppError extends Error {
   /** Extra response headers, e.g. Retry-After. */
   readonly headers: Record<string, string>;
 
-  constructor(
-    code: ErrorCode,
-    message?: string,
-    details: Record<string, unknown> = {},
-    headers: Record<string, string> = {},
-  ) {
+  constructor(code: ErrorCode, message?: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
     const entry: CatalogueEntry = catalogue[code];
     super(message ?? entry.message);
     this.code = code;

@@ -22,8 +22,14 @@ const FASTIFY_CODES: Record<string, [ConstructorParameters<typeof AppError>[0], 
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ["unsupported_media_type"],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ["validation_failed", "Content-Length does not match the body."],
   FST_ERR_CTP_EMPTY_JSON_BODY: ["validation_failed", "The JSON body is empty: send a JSON document, or leave out the Content-Type header."],
-  FST_ERR_CTP_INVALID_JSON_BODY: ["validation_failed", "The body is not valid JSON (or carries a __proto__ / constructor.prototype key): check quotes, commas and brackets."],
-  FST_ERR_BAD_URL: ["validation_failed", "The URL path is not valid percent-encoding: encode reserved and non-ASCII characters as UTF-8 %XX sequences."],
+  FST_ERR_CTP_INVALID_JSON_BODY: [
+    "validation_failed",
+    "The body is not valid JSON (or carries a __proto__ / constructor.prototype key): check quotes, commas and brackets.",
+  ],
+  FST_ERR_BAD_URL: [
+    "validation_failed",
+    "The URL path is not valid percent-encoding: encode reserved and non-ASCII characters as UTF-8 %XX sequences.",
+  ],
   FST_ERR_MAX_PARAM_LENGTH: ["uri_too_long"],
   FST_ERR_ASYNC_CONSTRAINT: ["validation_failed", "The request does not match the route's constraints."],
   FST_ERR_CTP_BODY_TOO_LARGE: ["payload_too_large"],
@@ -44,7 +50,9 @@ function isMultipartParserError(e: FastifyLikeError): boolean {
   return (
     e.code === undefined &&
     typeof e.message === "string" &&
-    /^(Multipart: Boundary not found|Boundary required|Unexpected end of multipart data|Malformed part header|The needle (cannot|has to))|terminated early due to unexpected end of multipart data$/.test(e.message)
+    /^(Multipart: Boundary not found|Boundary required|Unexpected end of multipart data|Malformed part header|The needle (cannot|has to))|terminated early due to unexpected end of multipart data$/.test(
+      e.message,
+    )
   );
 }
 
@@ -110,7 +118,8 @@ function collapseAlternatives(issues: readonly ValidationIssue[]): ValidationIss
 /** The catalogue error for schema violations of one request part (`prefix` names a nested item). */
 export function validationError(issues: readonly ValidationIssue[], part: string, prefix = ""): AppError {
   const errors = collapseAlternatives(issues)
-    .map((issue) => describe(issue, part)).map((e) => (prefix ? { ...e, field: `${prefix}.${e.field}` } : e));
+    .map((issue) => describe(issue, part))
+    .map((e) => (prefix ? { ...e, field: `${prefix}.${e.field}` } : e));
   const summary = errors.map((x) => `${x.field} ${x.message}`).join("; ");
   return new AppError("validation_failed", `Invalid request: ${summary}.`, { errors });
 }

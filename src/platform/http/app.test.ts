@@ -5,7 +5,13 @@ import { AppError } from "../errors/catalogue.js";
 import { searchErrors } from "../../search/errors.js";
 import { assistantErrors } from "../../assistant/errors.js";
 
-const base = { config: { logLevel: "silent" as const, trustProxy: false }, title: "t", description: "d", isReady: () => true, logger: false };
+const base = {
+  config: { logLevel: "silent" as const, trustProxy: false },
+  title: "t",
+  description: "d",
+  isReady: () => true,
+  logger: false,
+};
 
 test("search errors use {error, message, details}; 5xx bodies hide internals", async () => {
   const app = await createHttpApp({ errors: searchErrors, ...base });
@@ -31,7 +37,11 @@ test("search errors use {error, message, details}; 5xx bodies hide internals", a
 
 test("assistant errors are problem details with a stable code and the correlation id", async () => {
   const app = await createHttpApp({ errors: assistantErrors, ...base });
-  app.post("/v1/things", { schema: { body: { type: "object", required: ["text"], properties: { text: { type: "string" } } } } }, async () => ({}));
+  app.post(
+    "/v1/things",
+    { schema: { body: { type: "object", required: ["text"], properties: { text: { type: "string" } } } } },
+    async () => ({}),
+  );
   await app.ready();
   const res = await app.inject({ method: "POST", url: "/v1/things", payload: {}, headers: { "x-request-id": "client-supplied-id-1" } });
   assert.equal(res.statusCode, 400);

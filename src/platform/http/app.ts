@@ -57,7 +57,10 @@ export async function createHttpApp(options: HttpAppOptions): Promise<App> {
     logger:
       options.logger === false
         ? false
-        : ({ ...(loggerOptions(options.config) as object), ...(typeof options.logger === "object" ? { stream: options.logger.stream } : {}) }),
+        : {
+            ...(loggerOptions(options.config) as object),
+            ...(typeof options.logger === "object" ? { stream: options.logger.stream } : {}),
+          },
     // A hop count is accepted by Fastify (proxy-addr) though its types omit it.
     trustProxy: options.config.trustProxy as boolean | string[],
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
@@ -139,11 +142,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<App> {
     return present(appError, request, reply);
   });
   app.setNotFoundHandler((request, reply) =>
-    present(
-      new AppError("route_not_found", `No route ${request.method} ${request.url.split("?")[0]}.`),
-      request,
-      reply,
-    ),
+    present(new AppError("route_not_found", `No route ${request.method} ${request.url.split("?")[0]}.`), request, reply),
   );
   return app;
 }
@@ -165,7 +164,9 @@ function nameAcceptedTypes(e: AppError, request: FastifyRequest): AppError {
   if (e.code !== "unsupported_media_type" || e.details.accepted !== undefined) return e;
   const accepted = acceptedTypes(request.routeOptions.schema as BodySchemaOptions | undefined);
   const sent = request.headers["content-type"];
-  const got = sent ? `Content-Type ${sent.split(";")[0]!.trim()} is not accepted here` : "The request has a body but no Content-Type header";
+  const got = sent
+    ? `Content-Type ${sent.split(";")[0]!.trim()} is not accepted here`
+    : "The request has a body but no Content-Type header";
   return new AppError("unsupported_media_type", `${got}: send the body as ${accepted.join(" or ")}.`, { accepted }, e.headers);
 }
 
@@ -200,7 +201,9 @@ function answerClientError(format: ErrorFormat, error: NodeJS.ErrnoException, so
     socket.destroy();
     return;
   }
-  const e = CLIENT_ERRORS[error.code ?? ""] ?? new AppError("validation_failed", "The request could not be parsed as HTTP/1.1: check the request line and the header syntax.");
+  const e =
+    CLIENT_ERRORS[error.code ?? ""] ??
+    new AppError("validation_failed", "The request could not be parsed as HTTP/1.1: check the request line and the header syntax.");
   const id = randomUUID();
   const body = JSON.stringify(format.body(e, id));
   socket.end(

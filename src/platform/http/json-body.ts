@@ -21,7 +21,8 @@ export function jsonDepth(text: string, limit = Number.MAX_SAFE_INTEGER): number
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
       continue;
     }
@@ -101,14 +102,19 @@ export function boundedJsonParser(defaultParser: FastifyBodyParser<string>): Fas
     try {
       checkJsonDepth(body);
     } catch (e) {
-      done(e as Error, undefined); return;
+      done(e as Error, undefined);
+      return;
     }
     void defaultParser(request, body, (error, value) => {
-      if (error) { done(error, undefined); return; }
+      if (error) {
+        done(error, undefined);
+        return;
+      }
       try {
         checkJsonKeys(value);
       } catch (e) {
-        done(e as Error, undefined); return;
+        done(e as Error, undefined);
+        return;
       }
       done(null, value);
     });

@@ -22,7 +22,12 @@ describeEachDialect("image store", (dialect) => {
   let blue: string;
   const root = () => path.join(t.dataDir, "images");
   const filesUnder = (dir: string): string[] =>
-    fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : [];
+    fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir, { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => e.name)
+      : [];
 
   before(async () => {
     // Filesystem on both dialects (PostgreSQL defaults to the database; the option selects it).
@@ -40,9 +45,21 @@ describeEachDialect("image store", (dialect) => {
 
   const post = (payload: object) => t.search.inject({ method: "POST", url: "/v1/products", headers: bearer(token), payload });
   const imageRow = (sha: string) =>
-    t.ctx.database.db.selectFrom("product_images").selectAll().where("store_id", "=", store.clientId).where("sha256", "=", sha).executeTakeFirst();
+    t.ctx.database.db
+      .selectFrom("product_images")
+      .selectAll()
+      .where("store_id", "=", store.clientId)
+      .where("sha256", "=", sha)
+      .executeTakeFirst();
   const productSha = async (id: string) =>
-    (await t.ctx.database.db.selectFrom("products").select("image_sha256").where("store_id", "=", store.clientId).where("product_id", "=", id).executeTakeFirstOrThrow()).image_sha256;
+    (
+      await t.ctx.database.db
+        .selectFrom("products")
+        .select("image_sha256")
+        .where("store_id", "=", store.clientId)
+        .where("product_id", "=", id)
+        .executeTakeFirstOrThrow()
+    ).image_sha256;
 
   test("keeps the copy as a content-addressed file under DATA_DIR/images, not in the database, and reindexing reads it", async () => {
     assert.equal(t.config.imageStore.path, root());
@@ -67,7 +84,10 @@ describeEachDialect("image store", (dialect) => {
     assert.equal((await post({ product_id: "c", image_url: blue })).statusCode, 201);
     const blueSha = await productSha("c");
     // Product c moves to the red image: the blue row goes with the write, its file stays until collected.
-    assert.equal((await t.search.inject({ method: "PUT", url: "/v1/products/c", headers: bearer(token), payload: { image_url: red } })).statusCode, 200);
+    assert.equal(
+      (await t.search.inject({ method: "PUT", url: "/v1/products/c", headers: bearer(token), payload: { image_url: red } })).statusCode,
+      200,
+    );
     assert.equal(await imageRow(blueSha), undefined);
     assert.deepEqual(filesUnder(root()).sort(), [redSha, blueSha].sort());
     assert.equal(await t.ctx.imageStore.collect(), 0, "inside the grace period nothing goes");
@@ -86,7 +106,10 @@ describeEachDialect("image store", (dialect) => {
     await assert.rejects(
       t.ctx.database.transaction(async (tx) => {
         const kept = await t.ctx.imageStore.put(store.clientId, sha, bytes);
-        await tx.insertInto("product_images").values({ store_id: store.clientId, sha256: sha, content_type: "image/png", width: 1, height: 1, ...kept, created_at: 0 }).execute();
+        await tx
+          .insertInto("product_images")
+          .values({ store_id: store.clientId, sha256: sha, content_type: "image/png", width: 1, height: 1, ...kept, created_at: 0 })
+          .execute();
         throw new Error("the product write failed");
       }),
       /the product write failed/,
@@ -128,9 +151,16 @@ describeEachDialect("image store", (dialect) => {
   test("another store's image file is never read for this store", async () => {
     const other = await registerStore(t);
     const otherToken = await machineToken(t.search, other);
-    const res = await t.search.inject({ method: "POST", url: "/v1/products", headers: bearer(otherToken), payload: { product_id: "x", image_url: blue } });
+    const res = await t.search.inject({
+      method: "POST",
+      url: "/v1/products",
+      headers: bearer(otherToken),
+      payload: { product_id: "x", image_url: blue },
+    });
     assert.equal(res.statusCode, 201);
-    const sha = (await t.ctx.database.db.selectFrom("products").select("image_sha256").where("store_id", "=", other.clientId).executeTakeFirstOrThrow()).image_sha256;
+    const sha = (
+      await t.ctx.database.db.selectFrom("products").select("image_sha256").where("store_id", "=", other.clientId).executeTakeFirstOrThrow()
+    ).image_sha256;
     await assert.rejects(t.ctx.imageStore.read(store.clientId, { sha256: sha, bytes: Buffer.alloc(0), stored_in: "filesystem" }), /ENOENT/);
     assert.ok(fs.existsSync(path.join(root(), encodeURIComponent(other.clientId), sha.slice(0, 2), sha)));
   });

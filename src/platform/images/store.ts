@@ -180,6 +180,9 @@ export class ImageFiles {
 
 /** product_images rows per place (tests, `cli`). */
 export async function imagePlacement(database: Database): Promise<Record<string, number>> {
-  const { rows } = await sql<{ stored_in: string; n: number | string }>`SELECT stored_in, count(*) AS n FROM product_images GROUP BY stored_in`.execute(database.db);
+  const { rows } = await sql<{
+    stored_in: string;
+    n: number | string;
+  }>`SELECT stored_in, count(*) AS n FROM product_images GROUP BY stored_in`.execute(database.db);
   return Object.fromEntries(rows.map((r) => [r.stored_in, Number(r.n)]));
 }

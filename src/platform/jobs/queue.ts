@@ -168,7 +168,11 @@ export class JobQueue {
    * Unfinished jobs per (kind, status) and the age of the oldest queued job per kind, plus the
    * webhook outbox's pending deliveries: the figures /metrics reports (read at scrape time).
    */
-  async snapshot(): Promise<{ counts: { kind: string; status: string; count: number }[]; oldest: { kind: string; ageSeconds: number }[]; outboxPending: number }> {
+  async snapshot(): Promise<{
+    counts: { kind: string; status: string; count: number }[];
+    oldest: { kind: string; ageSeconds: number }[];
+    outboxPending: number;
+  }> {
     const db = this.database.db;
     const now = this.clock.now();
     const counts = await db
@@ -184,9 +188,7 @@ export class JobQueue {
       .executeTakeFirst();
     return {
       counts: counts.map((r) => ({ kind: r.kind, status: r.status, count: r.n })),
-      oldest: counts
-        .filter((r) => r.status === "queued")
-        .map((r) => ({ kind: r.kind, ageSeconds: Math.max(0, (now - r.oldest) / 1000) })),
+      oldest: counts.filter((r) => r.status === "queued").map((r) => ({ kind: r.kind, ageSeconds: Math.max(0, (now - r.oldest) / 1000) })),
       outboxPending: pending?.n ?? 0,
     };
   }
@@ -252,15 +254,18 @@ export class JobQueue {
       attempt: job.attempts,
       signal: this.stopping.signal,
     };
-    const heartbeat = setInterval(() => {
-      void this.database.db
-        .updateTable("jobs")
-        .set({ locked_until: this.clock.now() + this.leaseMs })
-        .where("id", "=", job.id)
-        .where("locked_by", "=", this.instanceId)
-        .execute()
-        .catch(() => undefined);
-    }, Math.max(50, Math.floor(this.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        void this.database.db
+          .updateTable("jobs")
+          .set({ locked_until: this.clock.now() + this.leaseMs })
+          .where("id", "=", job.id)
+          .where("locked_by", "=", this.instanceId)
+          .execute()
+          .catch(() => undefined);
+      },
+      Math.max(50, Math.floor(this.leaseMs / 3)),
+    );
     try {
       await handler.run(ctx);
       if (this.stopping.signal.aborted) return; // interrupted: leave it for the next claim
@@ -276,7 +281,14 @@ export class JobQueue {
         const now = this.clock.now();
         await this.database.db
           .updateTable("jobs")
-          .set({ status: "queued", run_after: now + retryDelayMs(job.attempts), locked_by: null, locked_until: null, updated_at: now, error: messageOf(error) })
+          .set({
+            status: "queued",
+            run_after: now + retryDelayMs(job.attempts),
+            locked_by: null,
+            locked_until: null,
+            updated_at: now,
+            error: messageOf(error),
+          })
           .where("id", "=", job.id)
           .execute();
       }

@@ -12,9 +12,17 @@ const LINK = "http://localhost:8080/verify?token=abcdefghijklmnopqrstuvwxyz01234
 test("an outbox .eml keeps a long link on one line, and links are printed when logLinks is on", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outbox-"));
   const lines: string[] = [];
-  const mailer = createMailer({ smtpUrl: undefined, from: "Shopsight <no-reply@shopsight.local>", outboxDir: dir, logLinks: true }, new ManualClock(1), { log: (l) => lines.push(l) });
+  const mailer = createMailer(
+    { smtpUrl: undefined, from: "Shopsight <no-reply@shopsight.local>", outboxDir: dir, logLinks: true },
+    new ManualClock(1),
+    { log: (l) => lines.push(l) },
+  );
   try {
-    const file = await mailer.send({ to: "a@example.com", subject: "Verify your Shopsight account", text: `Welcome, Grüße.\n\nOpen this link:\n${LINK}\n` });
+    const file = await mailer.send({
+      to: "a@example.com",
+      subject: "Verify your Shopsight account",
+      text: `Welcome, Grüße.\n\nOpen this link:\n${LINK}\n`,
+    });
     const raw = fs.readFileSync(file, "utf8");
     assert.match(raw, /^Content-Transfer-Encoding: 8bit$/m);
     assert.match(raw, /^Content-Type: text\/plain; charset=utf-8$/m);

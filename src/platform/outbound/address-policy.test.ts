@@ -125,8 +125,7 @@ describe("parseIPv4 and parseIPv6", () => {
   });
 
   it("parses every textual IPv6 form to the same 16 bytes", () => {
-    const expect = (text: string, hex: string): void =>
-      assert.equal(Buffer.from(parseIPv6(text) ?? []).toString("hex"), hex, text);
+    const expect = (text: string, hex: string): void => assert.equal(Buffer.from(parseIPv6(text) ?? []).toString("hex"), hex, text);
     expect("::", "00000000000000000000000000000000");
     expect("::1", "00000000000000000000000000000001");
     expect("1::", "00010000000000000000000000000000");

@@ -95,8 +95,7 @@ export function parseIPv6(input: string): Uint8Array | null {
   return out;
 }
 
-const inV4 = (ip: number, base: number, bits: number): boolean =>
-  bits === 0 ? true : ip >>> (32 - bits) === base >>> (32 - bits);
+const inV4 = (ip: number, base: number, bits: number): boolean => (bits === 0 ? true : ip >>> (32 - bits) === base >>> (32 - bits));
 
 const v4 = (a: number, b: number, c: number, d: number): number => ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
 

@@ -171,7 +171,16 @@ describe("safeFetch: URL and scheme refusals", () => {
   const fetch = createSafeFetch({ ...base, allowPrivate: false, lookup: fakeDns({}) });
   after(() => fetch.close());
 
-  for (const url of ["file:///etc/passwd", "ftp://example.com/a.jpg", "data:image/png;base64,AAAA", "javascript:alert(1)", "gopher://example.com/", "not a url", "/relative.jpg", ""]) {
+  for (const url of [
+    "file:///etc/passwd",
+    "ftp://example.com/a.jpg",
+    "data:image/png;base64,AAAA",
+    "javascript:alert(1)",
+    "gopher://example.com/",
+    "not a url",
+    "/relative.jpg",
+    "",
+  ]) {
     it(`refuses ${JSON.stringify(url)} as invalid_url`, async () => {
       await rejectsWith(fetch(url), "invalid_url");
     });
@@ -186,7 +195,9 @@ describe("safeFetch: URL and scheme refusals", () => {
   });
 
   it("refuses URLs with credentials and overlong URLs", async () => {
-    await rejectsWith(fetch("https://user:pw@public.test/a.jpg"), "invalid_url", (e) => assert.equal(e.details.reason, "credentials_in_url"));
+    await rejectsWith(fetch("https://user:pw@public.test/a.jpg"), "invalid_url", (e) =>
+      assert.equal(e.details.reason, "credentials_in_url"),
+    );
     await rejectsWith(fetch(`https://public.test/${"a".repeat(9000)}`), "invalid_url", (e) => assert.equal(e.details.reason, "too_long"));
   });
 });
@@ -235,7 +246,12 @@ describe("safeFetch: address checks", () => {
   for (const [label, addresses, reason] of answers) {
     it(`refuses a public-looking name that resolves to ${label}`, async () => {
       const pin = pinTo({});
-      const fetch = createSafeFetch({ ...base, allowPrivate: false, lookup: fakeDns({ "cdn.public.test": addresses }), connectOverride: pin });
+      const fetch = createSafeFetch({
+        ...base,
+        allowPrivate: false,
+        lookup: fakeDns({ "cdn.public.test": addresses }),
+        connectOverride: pin,
+      });
       await rejectsWith(fetch("https://cdn.public.test/a.jpg"), "address_not_allowed", (e) => {
         assert.equal(e.details.reason, reason);
         assert.equal(e.details.host, "cdn.public.test");
@@ -298,7 +314,13 @@ describe("safeFetch: https with a pinned address", () => {
       res.end(`sni=${socket.servername} host=${req.headers.host}`);
     }, true);
     const pin = pinTo({ [`${PUBLIC_A}:443`]: s.port });
-    const fetch = createSafeFetch({ ...base, allowPrivate: false, lookup: fakeDns({ [TEST_HOST]: [PUBLIC_A] }), connectOverride: pin, ca: TEST_CERT });
+    const fetch = createSafeFetch({
+      ...base,
+      allowPrivate: false,
+      lookup: fakeDns({ [TEST_HOST]: [PUBLIC_A] }),
+      connectOverride: pin,
+      ca: TEST_CERT,
+    });
     const res = await fetch(`https://${TEST_HOST}/img.jpg`);
     fetch.close();
     assert.equal(res.body.toString(), `sni=${TEST_HOST} host=${TEST_HOST}`);
@@ -336,7 +358,9 @@ describe("safeFetch: https with a pinned address", () => {
 
 describe("safeFetch: redirects", () => {
   /** A server reached as http://public.test/ whose /go?to=… answers 302 to `to`. */
-  async function redirector(status = 302): Promise<{ s: TestServer; fetchVia: (to: string) => Promise<unknown>; pin: ReturnType<typeof pinTo> }> {
+  async function redirector(
+    status = 302,
+  ): Promise<{ s: TestServer; fetchVia: (to: string) => Promise<unknown>; pin: ReturnType<typeof pinTo> }> {
     const s = await serve((req, res) => {
       const to = new URL(req.url ?? "/", "http://x").searchParams.get("to");
       if (to) {

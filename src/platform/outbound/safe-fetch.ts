@@ -44,13 +44,7 @@ import { ALLOW_PRIVATE_HINT, normalizeHost } from "./target.js";
  * - `too_large`: Content-Length or the bytes received exceed `maxBytes`.
  * - `too_many_redirects`: more than `maxRedirects` redirects.
  */
-export type OutboundErrorKind =
-  | "invalid_url"
-  | "address_not_allowed"
-  | "unreachable"
-  | "timeout"
-  | "too_large"
-  | "too_many_redirects";
+export type OutboundErrorKind = "invalid_url" | "address_not_allowed" | "unreachable" | "timeout" | "too_large" | "too_many_redirects";
 
 export interface OutboundErrorDetails {
   /** The URL being fetched when it failed (after redirects). */
@@ -206,7 +200,10 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
       });
     }
     if (url.protocol === "http:" && !allowHttp) {
-      throw new OutboundError("invalid_url", `Only https URLs can be fetched; ${ALLOW_PRIVATE_HINT}.`, { url: url.href, reason: "https_required" });
+      throw new OutboundError("invalid_url", `Only https URLs can be fetched; ${ALLOW_PRIVATE_HINT}.`, {
+        url: url.href,
+        reason: "https_required",
+      });
     }
     if (url.username !== "" || url.password !== "") {
       throw new OutboundError("invalid_url", "URLs with credentials are not fetched.", { reason: "credentials_in_url" });
@@ -229,7 +226,12 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
         if (err instanceof OutboundError) throw err;
         if (deadline.expired) throw deadline.timeoutError(url);
         const code = errorCode(err);
-        throw new OutboundError("unreachable", `Could not resolve ${hostname}.`, { url: url.href, host: hostname, reason: "dns", code }, { cause: err });
+        throw new OutboundError(
+          "unreachable",
+          `Could not resolve ${hostname}.`,
+          { url: url.href, host: hostname, reason: "dns", code },
+          { cause: err },
+        );
       }
       if (addresses.length === 0) {
         throw new OutboundError("unreachable", `${hostname} has no addresses.`, { url: url.href, host: hostname, reason: "dns" });
@@ -238,12 +240,16 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
     for (const a of addresses) {
       const verdict = policy(a.address, a.family);
       if (!verdict.allowed) {
-        throw new OutboundError("address_not_allowed", `${hostname} resolves to an address that may not be fetched (${verdict.reason}); ${ALLOW_PRIVATE_HINT}.`, {
-          url: url.href,
-          host: hostname,
-          address: a.address,
-          reason: verdict.reason,
-        });
+        throw new OutboundError(
+          "address_not_allowed",
+          `${hostname} resolves to an address that may not be fetched (${verdict.reason}); ${ALLOW_PRIVATE_HINT}.`,
+          {
+            url: url.href,
+            host: hostname,
+            address: a.address,
+            reason: verdict.reason,
+          },
+        );
       }
     }
     return addresses;
@@ -310,7 +316,11 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
           // A pooled socket the server closed meanwhile: retry once, idempotent methods only.
           const code = errorCode(err);
           const retryable =
-            attempt === 0 && code === "ECONNRESET" && err instanceof Error && reusedSocketErrors.has(err) && (method === "GET" || method === "HEAD");
+            attempt === 0 &&
+            code === "ECONNRESET" &&
+            err instanceof Error &&
+            reusedSocketErrors.has(err) &&
+            (method === "GET" || method === "HEAD");
           if (retryable) continue;
           if (code !== undefined && CONNECT_ERRORS.has(code)) break; // try the next address
           throw toUnreachable(err, url, target.address);
@@ -472,7 +482,10 @@ function readBody(res: http.IncomingMessage, maxBytes: number, deadline: Deadlin
       } else resolve(value ?? Buffer.alloc(0));
     };
     const onAbort = (): void => finish(deadline.timeoutError(url));
-    if (deadline.expired) { onAbort(); return; }
+    if (deadline.expired) {
+      onAbort();
+      return;
+    }
     deadline.signal.addEventListener("abort", onAbort, { once: true });
     res.on("data", (chunk: Buffer) => {
       if (settled) return;
@@ -487,7 +500,13 @@ function readBody(res: http.IncomingMessage, maxBytes: number, deadline: Deadlin
     });
     res.once("end", () => {
       if (fixed !== undefined && chunks.length === 0) finish(undefined, received === fixed.length ? fixed : fixed.subarray(0, received));
-      else finish(undefined, fixed !== undefined ? Buffer.concat([fixed.subarray(0, Math.min(received, fixed.length)), ...chunks]) : Buffer.concat(chunks, received));
+      else
+        finish(
+          undefined,
+          fixed !== undefined
+            ? Buffer.concat([fixed.subarray(0, Math.min(received, fixed.length)), ...chunks])
+            : Buffer.concat(chunks, received),
+        );
     });
     res.once("error", (err) => finish(deadline.expired ? deadline.timeoutError(url) : toUnreachable(err, url)));
     res.once("close", () => {
@@ -495,7 +514,11 @@ function readBody(res: http.IncomingMessage, maxBytes: number, deadline: Deadlin
         finish(
           deadline.expired
             ? deadline.timeoutError(url)
-            : new OutboundError("unreachable", "The response ended before the body was complete.", { url: url.href, status, reason: "incomplete_body" }),
+            : new OutboundError("unreachable", "The response ended before the body was complete.", {
+                url: url.href,
+                status,
+                reason: "incomplete_body",
+              }),
         );
       }
     });
@@ -509,14 +532,20 @@ function toUnreachable(err: unknown, url: URL, address?: string): OutboundError 
   return new OutboundError(
     "unreachable",
     `Could not fetch ${url.host}: ${detail}`,
-    { url: url.href, host: normalizeHost(url.hostname), ...(address ? { address } : {}), ...(code ? { code } : {}), reason: code?.startsWith("ERR_TLS") || /CERT|SSL|TLS/i.test(code ?? "") ? "tls" : "network" },
+    {
+      url: url.href,
+      host: normalizeHost(url.hostname),
+      ...(address ? { address } : {}),
+      ...(code ? { code } : {}),
+      reason: code?.startsWith("ERR_TLS") || /CERT|SSL|TLS/i.test(code ?? "") ? "tls" : "network",
+    },
     { cause: err },
   );
 }
 
 function errorCode(err: unknown): string | undefined {
   if (typeof err === "object" && err !== null && "code" in err) {
-    const code = (err).code;
+    const code = err.code;
     return typeof code === "string" ? code : undefined;
   }
   return undefined;
@@ -524,7 +553,6 @@ function errorCode(err: unknown): string | undefined {
 
 /** Errors of requests sent on a pooled (kept-alive) socket: a reset there is retried once. */
 const reusedSocketErrors = new WeakSet<Error>();
-
 
 function flattenHeaders(h: http.IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};

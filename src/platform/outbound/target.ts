@@ -8,14 +8,18 @@ import { AppError } from "../errors/catalogue.js";
 import { checkAddress } from "./address-policy.js";
 
 /** How to lift the address check, for messages (development and tests only). */
-export const ALLOW_PRIVATE_HINT = "set OUTBOUND_ALLOW_PRIVATE=true to allow plain http and private or loopback addresses (development only)";
+export const ALLOW_PRIVATE_HINT =
+  "set OUTBOUND_ALLOW_PRIVATE=true to allow plain http and private or loopback addresses (development only)";
 
 /**
  * The host as the resolver will see it: brackets dropped, lower case, IDNA (punycode) form, and
  * without trailing dots — `https://LOCALHOST./` and `https://ｌｏｃａｌｈｏｓｔ/` are localhost.
  */
 export function normalizeHost(hostname: string): string {
-  const bare = hostname.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.+$/, "");
+  const bare = hostname
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase()
+    .replace(/\.+$/, "");
   if (net.isIP(bare) !== 0) return bare;
   return domainToASCII(bare) || bare;
 }
@@ -34,7 +38,11 @@ export function checkTargetUrl(raw: string, allowPrivate: boolean): URL {
   const host = normalizeHost(url.hostname);
   if (!allowPrivate) {
     const refused = (reason: string) =>
-      new AppError("address_not_allowed", `${host} is a ${reason.replace(/_/g, " ")} address, which may not be called; ${ALLOW_PRIVATE_HINT}.`, { url: raw, host, reason });
+      new AppError(
+        "address_not_allowed",
+        `${host} is a ${reason.replace(/_/g, " ")} address, which may not be called; ${ALLOW_PRIVATE_HINT}.`,
+        { url: raw, host, reason },
+      );
     if (net.isIP(host) !== 0) {
       const verdict = checkAddress(host);
       if (!verdict.allowed) throw refused(verdict.reason);

@@ -7,7 +7,6 @@ import { prefersHtml } from "../../platform/http/negotiate.js";
 import type { AccountsService } from "./service.js";
 
 export async function accountRoutes(app: App, { accounts: service }: { accounts: AccountsService }) {
-
   app.post(
     "/register",
     {

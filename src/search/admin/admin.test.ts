@@ -34,8 +34,14 @@ describeEachDialect("admin: store list and plan override for super admins", (dia
 
   const get = (token: string | undefined, url: string) => t.search.inject({ method: "GET", url, headers: token ? bearer(token) : {} });
   const put = (token: string | undefined, slug: string, payload: unknown) =>
-    t.search.inject({ method: "PUT", url: `/v1/admin/stores/${slug}/plan`, headers: token ? bearer(token) : {}, payload: payload as object });
-  const planOf = async (id: string) => (await t.ctx.database.db.selectFrom("stores").select("plan").where("id", "=", id).executeTakeFirstOrThrow()).plan;
+    t.search.inject({
+      method: "PUT",
+      url: `/v1/admin/stores/${slug}/plan`,
+      headers: token ? bearer(token) : {},
+      payload: payload as object,
+    });
+  const planOf = async (id: string) =>
+    (await t.ctx.database.db.selectFrom("stores").select("plan").where("id", "=", id).executeTakeFirstOrThrow()).plan;
 
   test("GET /v1/admin/stores lists every store with plan, limits, counts and owners, and never a secret", async () => {
     const res = await get(admin, `/v1/admin/stores?q=${marker}`);
@@ -49,7 +55,17 @@ describeEachDialect("admin: store list and plan override for super admins", (dia
     );
     const [sa, sb] = body.stores;
     assert.deepEqual(Object.keys(sa).sort(), [
-      "client_id", "created_at", "max_products", "members_count", "name", "owners", "plan_name", "products_count", "requests_per_minute", "slug", "status",
+      "client_id",
+      "created_at",
+      "max_products",
+      "members_count",
+      "name",
+      "owners",
+      "plan_name",
+      "products_count",
+      "requests_per_minute",
+      "slug",
+      "status",
     ]);
     assert.equal(sa.client_id, a.clientId);
     assert.equal(sa.status, "active");
@@ -72,7 +88,10 @@ describeEachDialect("admin: store list and plan override for super admins", (dia
     assert.equal(first.total, 2);
     assert.equal(typeof first.next_cursor, "string");
     const second = (await get(admin, `/v1/admin/stores?q=${marker}&limit=1&cursor=${encodeURIComponent(first.next_cursor)}`)).json();
-    assert.deepEqual(second.stores.map((s: { slug: string }) => s.slug), [b.slug]);
+    assert.deepEqual(
+      second.stores.map((s: { slug: string }) => s.slug),
+      [b.slug],
+    );
     assert.equal(second.next_cursor, null);
     const literal = (await get(admin, `/v1/admin/stores?q=${encodeURIComponent("%")}`)).json();
     assert.equal(literal.total, 0, "% is not a wildcard");
@@ -84,14 +103,25 @@ describeEachDialect("admin: store list and plan override for super admins", (dia
   test("PUT /v1/admin/stores/{slug}/plan changes the plan at once; the same plan answers changed: false", async () => {
     const res = await put(admin, a.slug, { plan_name: "premium" });
     assert.equal(res.statusCode, 200, res.body);
-    assert.deepEqual(res.json(), { client_id: a.clientId, slug: a.slug, name: `Alpha ${marker} Shop`, plan_name: "premium", previous_plan: "free", changed: true });
+    assert.deepEqual(res.json(), {
+      client_id: a.clientId,
+      slug: a.slug,
+      name: `Alpha ${marker} Shop`,
+      plan_name: "premium",
+      previous_plan: "free",
+      changed: true,
+    });
     assert.equal(await planOf(a.clientId), "premium");
     // The store sees its new plan through its own API.
     const current = await get(ownerA, "/v1/billing/current-plan");
     assert.equal(current.statusCode, 200, current.body);
     assert.equal(current.json().plan_name, "premium");
     assert.equal(current.json().max_products, 50000);
-    const account = await t.ctx.database.db.selectFrom("billing_accounts").select("plan_source").where("store_id", "=", a.clientId).executeTakeFirstOrThrow();
+    const account = await t.ctx.database.db
+      .selectFrom("billing_accounts")
+      .select("plan_source")
+      .where("store_id", "=", a.clientId)
+      .executeTakeFirstOrThrow();
     assert.equal(account.plan_source, "admin_override");
 
     const again = await put(admin, a.slug, { plan_name: "premium" });
@@ -124,7 +154,11 @@ describeEachDialect("admin: store list and plan override for super admins", (dia
   test("only super admins: store owners, machine grants and API keys get 403, no token 401; nothing changes", async () => {
     const machine = await machineToken(t.search, a);
     const key = await createApiKey(t, ownerA, { products: ["read"] });
-    for (const [who, token] of [["owner", ownerA], ["machine", machine], ["api key", key.key]] as const) {
+    for (const [who, token] of [
+      ["owner", ownerA],
+      ["machine", machine],
+      ["api key", key.key],
+    ] as const) {
       const list = await get(token, "/v1/admin/stores");
       assert.equal(list.statusCode, 403, `${who}: ${list.body}`);
       assert.equal(list.json().error, "forbidden");

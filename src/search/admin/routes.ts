@@ -8,7 +8,6 @@ import { searchErrors, bearerSecurity } from "../../platform/http/schemas.js";
 import type { AdminService } from "./service.js";
 import { ListQuery, ListResponse, PlanBody, PlanResponse, SlugParams } from "./schemas.js";
 
-
 /** Authorization: only platform super admins (the login's is_super_admin claim). */
 export async function requireSuperAdmin(request: FastifyRequest): Promise<void> {
   const p = request.principal;
@@ -16,7 +15,6 @@ export async function requireSuperAdmin(request: FastifyRequest): Promise<void> 
 }
 
 export async function adminRoutes(app: App, { admin: service }: { admin: AdminService }) {
-
   app.get(
     "/v1/admin/stores",
     {

@@ -33,7 +33,10 @@ export const ListResponse = Type.Object({
   total: Type.Integer({ description: "Stores matching `q` (all stores without it)" }),
 });
 
-export const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9-]*$" }) }, { additionalProperties: false });
+export const SlugParams = Type.Object(
+  { slug: Type.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9][a-z0-9-]*$" }) },
+  { additionalProperties: false },
+);
 export const PlanBody = Type.Object({ plan_name: PlanNameSchema }, { additionalProperties: false });
 export const PlanResponse = Type.Object({
   client_id: Type.String(),
@@ -43,4 +46,3 @@ export const PlanResponse = Type.Object({
   previous_plan: PlanNameSchema,
   changed: Type.Boolean(),
 });
-

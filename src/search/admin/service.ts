@@ -24,16 +24,16 @@ function decodeCursor(cursor: string): { createdAt: number; id: string } {
   } catch {
     // fall through
   }
-  throw new AppError("validation_failed", "The cursor is not one this API returned.", { errors: [{ field: "cursor", message: "is invalid" }] });
+  throw new AppError("validation_failed", "The cursor is not one this API returned.", {
+    errors: [{ field: "cursor", message: "is invalid" }],
+  });
 }
 
 export class AdminService {
   private readonly repo: AdminRepository;
   private readonly billing: BillingService;
 
-  constructor(
-    deps: { repo: AdminRepository; billing: BillingService },
-  ) {
+  constructor(deps: { repo: AdminRepository; billing: BillingService }) {
     this.repo = deps.repo;
     this.billing = deps.billing;
   }

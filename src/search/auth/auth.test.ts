@@ -80,7 +80,12 @@ describeEachDialect("auth: tokens, login, refresh, throttles, active tenant", (d
     assert.equal(body.client_name, "Login Shop");
     assert.equal(body.memberships.length, 1);
     assert.deepEqual(
-      { client_id: body.memberships[0].client_id, slug: body.memberships[0].slug, role: body.memberships[0].role, plan: body.memberships[0].plan },
+      {
+        client_id: body.memberships[0].client_id,
+        slug: body.memberships[0].slug,
+        role: body.memberships[0].role,
+        plan: body.memberships[0].plan,
+      },
       { client_id: store.clientId, slug: store.slug, role: "owner", plan: "free" },
     );
     const claims = decodeJwt(body.access_token);
@@ -208,7 +213,12 @@ describeEachDialect("auth: tokens, login, refresh, throttles, active tenant", (d
     const member = await addMember(t, owner, "viewer");
     const removed = await t.search.inject({ method: "DELETE", url: `/v1/team/members/${member.id}`, headers: bearer(owner) });
     assert.ok(removed.statusCode < 300, removed.body);
-    const login = await t.search.inject({ method: "POST", url: "/oauth/login", remoteAddress: freshIp(), payload: { email: member.email, password: member.password } });
+    const login = await t.search.inject({
+      method: "POST",
+      url: "/oauth/login",
+      remoteAddress: freshIp(),
+      payload: { email: member.email, password: member.password },
+    });
     assert.equal(login.statusCode, 403, login.body);
     assert.equal(login.json().error, "not_a_member");
     assert.match(login.json().message, /no active store membership/i);

@@ -34,7 +34,6 @@ const LoginResponse = Type.Object({
 });
 
 export async function authRoutes(app: App, { auth: service }: { auth: AuthService }) {
-
   // The machine grant accepts form-urlencoded bodies only: JSON is refused with 415.
   await app.register(async (scope: App) => {
     scope.removeContentTypeParser("application/json");

@@ -60,11 +60,9 @@ export async function consumeTotp(
   return step !== null && (await repo.claimTotpStep(user.id, step));
 }
 
-export const sealTotpSecret = (ctx: AppContext, userId: string, secret: string): string =>
-  ctx.secrets.seal(secret, secretAad.totp(userId));
+export const sealTotpSecret = (ctx: AppContext, userId: string, secret: string): string => ctx.secrets.seal(secret, secretAad.totp(userId));
 
-const openTotpSecret = (ctx: AppContext, userId: string, sealed: string): string =>
-  ctx.secrets.open(sealed, secretAad.totp(userId));
+const openTotpSecret = (ctx: AppContext, userId: string, sealed: string): string => ctx.secrets.open(sealed, secretAad.totp(userId));
 
 export class AuthService {
   private readonly repo: AccountsRepository;

@@ -63,7 +63,14 @@ describeEachDialect("billing: plans, usage, invoices and the local TEST MODE che
         { plan_name: "free", price_per_month: 0, currency: "usd", max_products: 50, requests_per_minute: 10, purchasable: false },
         { plan_name: "basic", price_per_month: 29.99, currency: "usd", max_products: 5000, requests_per_minute: 60, purchasable: true },
         { plan_name: "premium", price_per_month: 99.99, currency: "usd", max_products: 50000, requests_per_minute: 200, purchasable: true },
-        { plan_name: "enterprise", price_per_month: 299.99, currency: "usd", max_products: null, requests_per_minute: null, purchasable: true },
+        {
+          plan_name: "enterprise",
+          price_per_month: 299.99,
+          currency: "usd",
+          max_products: null,
+          requests_per_minute: null,
+          purchasable: true,
+        },
       ],
     });
   });
@@ -93,7 +100,11 @@ describeEachDialect("billing: plans, usage, invoices and the local TEST MODE che
       payload: { client_name: "Fresh Shop", email: `fresh-${uuid().slice(0, 8)}@example.com`, password: "Correct-horse-42" },
     });
     assert.equal(res.statusCode, 201, res.body);
-    const row = await t.ctx.database.db.selectFrom("stores").select("plan").where("id", "=", res.json().client_id).executeTakeFirstOrThrow();
+    const row = await t.ctx.database.db
+      .selectFrom("stores")
+      .select("plan")
+      .where("id", "=", res.json().client_id)
+      .executeTakeFirstOrThrow();
     assert.equal(row.plan, "free");
   });
 
@@ -209,7 +220,11 @@ describeEachDialect("billing: plans, usage, invoices and the local TEST MODE che
     const forged = await t.search.inject({ method: "GET", url: `/billing/checkout/cs_local_${"A".repeat(43)}` });
     assert.equal(forged.statusCode, 404);
     assert.match(forged.body, /No such checkout session/);
-    assert.equal((await t.search.inject({ method: "POST", url: `/billing/checkout/cs_local_${"A".repeat(43)}/complete`, headers: form, payload: "" })).statusCode, 404);
+    assert.equal(
+      (await t.search.inject({ method: "POST", url: `/billing/checkout/cs_local_${"A".repeat(43)}/complete`, headers: form, payload: "" }))
+        .statusCode,
+      404,
+    );
 
     assert.equal((await get("/v1/billing/current-plan", owner)).json().plan_name, "premium");
     assert.equal((await get("/v1/billing/invoices", owner)).json().length, 1, "one purchase, one invoice");
@@ -223,7 +238,10 @@ describeEachDialect("billing: plans, usage, invoices and the local TEST MODE che
     assert.deepEqual(results.map((r) => r.statusCode).sort(), [200, 409, 409]);
     const invoices = (await get("/v1/billing/invoices", owner)).json();
     const plan = (await get("/v1/billing/current-plan", owner)).json().plan_name;
-    assert.ok((plan === "basic" && invoices.length === 1) || (plan === "free" && invoices.length === 0), `${plan} with ${invoices.length} invoices`);
+    assert.ok(
+      (plan === "basic" && invoices.length === 1) || (plan === "free" && invoices.length === 0),
+      `${plan} with ${invoices.length} invoices`,
+    );
   });
 
   test("Cancel closes the session and changes nothing", async () => {

@@ -29,7 +29,24 @@ export const bucketRange = (period: Period): { from: number; to: number } => ({
 });
 
 // ISO 4217 currencies without a minor unit, as Stripe lists them ("zero-decimal currencies").
-const ZERO_DECIMAL = new Set(["bif", "clp", "djf", "gnf", "jpy", "kmf", "krw", "mga", "pyg", "rwf", "ugx", "vnd", "vuv", "xaf", "xof", "xpf"]);
+const ZERO_DECIMAL = new Set([
+  "bif",
+  "clp",
+  "djf",
+  "gnf",
+  "jpy",
+  "kmf",
+  "krw",
+  "mga",
+  "pyg",
+  "rwf",
+  "ugx",
+  "vnd",
+  "vuv",
+  "xaf",
+  "xof",
+  "xpf",
+]);
 
 /** Minor units (cents) → amount in the currency's major unit. */
 export function fromMinor(amountMinor: number, currency: string): number {

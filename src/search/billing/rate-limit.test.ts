@@ -39,7 +39,8 @@ test("without Redis each process keeps its own in-memory budget", async () => {
     const store = await registerStore(a, { plan: "basic" });
     const token = await machineToken(a.search, store);
     const codes: number[] = [];
-    for (let i = 0; i < 61; i++) codes.push((await a.search.inject({ method: "GET", url: "/v1/products", headers: bearer(token) })).statusCode);
+    for (let i = 0; i < 61; i++)
+      codes.push((await a.search.inject({ method: "GET", url: "/v1/products", headers: bearer(token) })).statusCode);
     assert.equal(codes.filter((c) => c === 200).length, 60);
     assert.equal(codes[60], 429);
   } finally {

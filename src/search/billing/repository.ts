@@ -77,10 +77,7 @@ export class BillingRepository {
     return row;
   }
 
-  async updateAccount(
-    storeId: string,
-    patch: Omit<Updateable<BillingAccountsTable>, "store_id" | "created_at">,
-  ): Promise<void> {
+  async updateAccount(storeId: string, patch: Omit<Updateable<BillingAccountsTable>, "store_id" | "created_at">): Promise<void> {
     await this.db.updateTable("billing_accounts").set(patch).where("store_id", "=", storeId).execute();
   }
 
@@ -106,7 +103,10 @@ export class BillingRepository {
 
   // --- local checkout sessions
   async createCheckoutSession(storeId: string, s: Omit<CheckoutSessionRow, "store_id">): Promise<void> {
-    await this.db.insertInto("billing_checkout_sessions").values({ store_id: storeId, ...s }).execute();
+    await this.db
+      .insertInto("billing_checkout_sessions")
+      .values({ store_id: storeId, ...s })
+      .execute();
   }
 
   /** Looks a session up by the hash of its (secret) id; the id is the capability, like Stripe's. */
@@ -115,11 +115,7 @@ export class BillingRepository {
   }
 
   /** Moves an open, unexpired session to `status`; returns it, or undefined when it was not open. */
-  finishCheckoutSession(
-    tokenHash: string,
-    status: "completed" | "cancelled",
-    now: number,
-  ): Promise<CheckoutSessionRow | undefined> {
+  finishCheckoutSession(tokenHash: string, status: "completed" | "cancelled", now: number): Promise<CheckoutSessionRow | undefined> {
     return this.db
       .updateTable("billing_checkout_sessions")
       .set({ status, finished_at: now })
@@ -132,7 +128,10 @@ export class BillingRepository {
 
   // --- invoices
   async insertInvoice(storeId: string, inv: Omit<InvoiceRow, "store_id">): Promise<void> {
-    await this.db.insertInto("billing_invoices").values({ store_id: storeId, ...inv }).execute();
+    await this.db
+      .insertInto("billing_invoices")
+      .values({ store_id: storeId, ...inv })
+      .execute();
   }
 
   /**
@@ -187,11 +186,7 @@ export class BillingRepository {
   }
 
   async recordStripeEventOutcome(eventId: string, storeId: string | null, outcome: string): Promise<void> {
-    await this.db
-      .updateTable("billing_stripe_events")
-      .set({ store_id: storeId, outcome })
-      .where("event_id", "=", eventId)
-      .execute();
+    await this.db.updateTable("billing_stripe_events").set({ store_id: storeId, outcome }).where("event_id", "=", eventId).execute();
   }
 
   countStripeEvents(storeId: string): Promise<number> {

@@ -33,10 +33,16 @@ export function installUsageMeter(app: App, meter: UsageMeter): void {
   app.addHook("onClose", async () => meter.close());
 }
 
-export async function billingRoutes(app: App, ctx: AppContext, { billing: service, stripe }: { billing: BillingService; stripe: StripeGateway }) {
+export async function billingRoutes(
+  app: App,
+  ctx: AppContext,
+  { billing: service, stripe }: { billing: BillingService; stripe: StripeGateway },
+) {
   const testMode = !stripe.enabled;
   if (testMode && ctx.config.env === "production" && ctx.config.billing.enabled) {
-    app.log.warn("STRIPE_SECRET_KEY is not set: POST /v1/billing/checkout uses the local TEST MODE page, so store owners can change plans without paying");
+    app.log.warn(
+      "STRIPE_SECRET_KEY is not set: POST /v1/billing/checkout uses the local TEST MODE page, so store owners can change plans without paying",
+    );
   }
 
   const page = (reply: FastifyReply, status: number, html: string) => reply.code(status).headers(PAGE_HEADERS).send(html);
@@ -57,7 +63,11 @@ export async function billingRoutes(app: App, ctx: AppContext, { billing: servic
       },
     },
     async () => ({
-      plans: Object.values(PLANS).map((p) => ({ ...p, currency: PLAN_CURRENCY, purchasable: ctx.config.billing.enabled && isPaidPlan(p.plan_name) })),
+      plans: Object.values(PLANS).map((p) => ({
+        ...p,
+        currency: PLAN_CURRENCY,
+        purchasable: ctx.config.billing.enabled && isPaidPlan(p.plan_name),
+      })),
     }),
   );
 
@@ -70,7 +80,9 @@ export async function billingRoutes(app: App, ctx: AppContext, { billing: servic
         summary: "Whether this server sells plans (BILLING_MODE) and the plan a new store starts on (DEFAULT_PLAN)",
         response: {
           200: Type.Object({
-            billing_enabled: Type.Boolean({ description: "false with BILLING_MODE=off: no prices, POST /v1/billing/checkout answers 409 billing_disabled" }),
+            billing_enabled: Type.Boolean({
+              description: "false with BILLING_MODE=off: no prices, POST /v1/billing/checkout answers 409 billing_disabled",
+            }),
             checkout: Type.Union([Type.Literal("stripe"), Type.Literal("local"), Type.Literal("off")], {
               description: "stripe (STRIPE_SECRET_KEY set), local (the TEST MODE page) or off (BILLING_MODE=off)",
             }),
@@ -124,7 +136,8 @@ export async function billingRoutes(app: App, ctx: AppContext, { billing: servic
     "/v1/billing/checkout",
     storeRoute("billing:write", {
       tags: ["billing"],
-      summary: "Start buying a plan (permission billing:write): returns the hosted checkout URL (Stripe, or the local TEST MODE page without STRIPE_SECRET_KEY)",
+      summary:
+        "Start buying a plan (permission billing:write): returns the hosted checkout URL (Stripe, or the local TEST MODE page without STRIPE_SECRET_KEY)",
       body: Type.Object({ plan_name: PlanNameSchema }, { additionalProperties: false }),
       description: "With BILLING_MODE=off the server sells nothing and this answers 409 billing_disabled.",
       response: { 200: Checkout, ...searchErrors(400, 401, 403, 409, 502, 503) },
@@ -239,7 +252,8 @@ export async function billingRoutes(app: App, ctx: AppContext, { billing: servic
         config: { auth: "none" },
         schema: {
           tags: ["billing"],
-          summary: "Stripe webhook: checkout.session.completed, customer.subscription.*, invoice.paid, invoice.payment_failed; each event applied once",
+          summary:
+            "Stripe webhook: checkout.session.completed, customer.subscription.*, invoice.paid, invoice.payment_failed; each event applied once",
           headers: Type.Object({ "stripe-signature": Type.String({ minLength: 1, maxLength: 4096 }) }),
           response: {
             200: Type.Object({ received: Type.Boolean(), duplicate: Type.Boolean(), outcome: Type.String() }),

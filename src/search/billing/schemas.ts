@@ -35,7 +35,9 @@ export const Usage = Type.Object({
   products_count: Type.Integer(),
   max_products: Nullable(Type.Integer()),
   requests_per_minute: Nullable(Type.Integer()),
-  products_percent: Type.Union([Type.Number(), Type.Null()], { description: "products_count / max_products in percent (one decimal); null when unlimited" }),
+  products_percent: Type.Union([Type.Number(), Type.Null()], {
+    description: "products_count / max_products in percent (one decimal); null when unlimited",
+  }),
   over_product_limit: Type.Boolean({ description: "true after a downgrade below the product count: products are kept, new ones refused" }),
 });
 

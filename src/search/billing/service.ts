@@ -171,7 +171,8 @@ export class BillingService {
     if (!isPaidPlan(planName)) throw new AppError("plan_not_purchasable", undefined, { plan_name: planName });
     const store = await this.repo.findStore(storeId);
     if (!store) throw new AppError("not_found", "No such store.");
-    if (planOf(store.plan).plan_name === planName) throw new AppError("plan_unchanged", `The store is already on the ${planName} plan.`, { plan_name: planName });
+    if (planOf(store.plan).plan_name === planName)
+      throw new AppError("plan_unchanged", `The store is already on the ${planName} plan.`, { plan_name: planName });
     return this.gateway.enabled ? this.stripeCheckout(storeId, planName) : this.localCheckout(storeId, planName, createdBy);
   }
 
@@ -319,7 +320,10 @@ export class BillingService {
   }
 
   /** The store an event is about: our metadata first, then the recorded subscription or customer. */
-  private async storeOf(tx: Tx, hints: { storeId?: string | undefined; subscriptionId?: string | undefined; customerId?: string | undefined }) {
+  private async storeOf(
+    tx: Tx,
+    hints: { storeId?: string | undefined; subscriptionId?: string | undefined; customerId?: string | undefined },
+  ) {
     const repo = this.repo.with(tx);
     const candidates = [
       hints.storeId,
@@ -343,7 +347,8 @@ export class BillingService {
     const now = this.ctx.clock.now();
     const at = event.created * 1000;
     const account = await repo.ensureAccount(storeId, now);
-    if (account.last_event_at !== null && at < account.last_event_at) return { storeId, outcome: "ignored: older than the last applied event" };
+    if (account.last_event_at !== null && at < account.last_event_at)
+      return { storeId, outcome: "ignored: older than the last applied event" };
     const paid = s.payment_status === "paid" || s.payment_status === "no_payment_required";
     await repo.updateAccount(storeId, {
       provider: "stripe",
@@ -374,7 +379,8 @@ export class BillingService {
     if (account.stripe_subscription_id && account.stripe_subscription_id !== subscriptionId && (deleted || !LIVE.has(status))) {
       return { storeId, outcome: "ignored: not the store's current subscription" };
     }
-    if (account.last_event_at !== null && at < account.last_event_at) return { storeId, outcome: "ignored: older than the last applied event" };
+    if (account.last_event_at !== null && at < account.last_event_at)
+      return { storeId, outcome: "ignored: older than the last applied event" };
 
     const items = obj(sub.items)?.data;
     const item = Array.isArray(items) ? obj(items[0]) : undefined;
@@ -443,8 +449,13 @@ export class BillingService {
     // checkouts paid by delayed methods); older events than the last applied one do not.
     const account = await repo.ensureAccount(storeId, now);
     const at = event.created * 1000;
-    const ours = subscriptionId !== undefined && (account.stripe_subscription_id === null || account.stripe_subscription_id === subscriptionId);
-    const current = account.subscription_status === null || LIVE.has(account.subscription_status) || account.subscription_status === "incomplete" || account.subscription_status === "past_due";
+    const ours =
+      subscriptionId !== undefined && (account.stripe_subscription_id === null || account.stripe_subscription_id === subscriptionId);
+    const current =
+      account.subscription_status === null ||
+      LIVE.has(account.subscription_status) ||
+      account.subscription_status === "incomplete" ||
+      account.subscription_status === "past_due";
     if (!plan || !ours || !current || (account.last_event_at !== null && at < account.last_event_at)) {
       return { storeId, outcome: "recorded: invoice paid" };
     }

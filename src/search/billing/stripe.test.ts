@@ -44,7 +44,13 @@ async function startFakeStripe() {
       }
       if (req.method === "POST" && path === "/v1/checkout/sessions") {
         const id = `cs_test_${requests.length}`;
-        return send(200, { id, object: "checkout.session", mode: "subscription", url: `https://checkout.stripe.com/c/pay/${id}`, expires_at: SEC + 86400 });
+        return send(200, {
+          id,
+          object: "checkout.session",
+          mode: "subscription",
+          url: `https://checkout.stripe.com/c/pay/${id}`,
+          expires_at: SEC + 86400,
+        });
       }
       const sub = /^\/v1\/subscriptions\/([\w-]+)$/.exec(path);
       if (req.method === "GET" && sub) {
@@ -52,7 +58,10 @@ async function startFakeStripe() {
           id: sub[1],
           object: "subscription",
           status: "active",
-          items: { object: "list", data: [{ id: `si_${sub[1]}`, object: "subscription_item", price: { id: PRICES.basic, object: "price" } }] },
+          items: {
+            object: "list",
+            data: [{ id: `si_${sub[1]}`, object: "subscription_item", price: { id: PRICES.basic, object: "price" } }],
+          },
         });
       }
       if (req.method === "POST" && path === "/v1/billing_portal/sessions") {
@@ -111,7 +120,14 @@ const checkoutCompleted = (store: RegisteredStore, plan: string, sub: string, cu
   ...extra,
 });
 
-const subscription = (store: RegisteredStore | null, sub: string, customer: string, price: string, status: string, period: [number, number]) => ({
+const subscription = (
+  store: RegisteredStore | null,
+  sub: string,
+  customer: string,
+  price: string,
+  status: string,
+  period: [number, number],
+) => ({
   id: sub,
   object: "subscription",
   customer,
@@ -119,11 +135,25 @@ const subscription = (store: RegisteredStore | null, sub: string, customer: stri
   metadata: store ? { store_id: store.clientId } : {},
   items: {
     object: "list",
-    data: [{ id: `si_${sub}`, object: "subscription_item", price: { id: price, object: "price" }, current_period_start: period[0], current_period_end: period[1] }],
+    data: [
+      {
+        id: `si_${sub}`,
+        object: "subscription_item",
+        price: { id: price, object: "price" },
+        current_period_start: period[0],
+        current_period_end: period[1],
+      },
+    ],
   },
 });
 
-const invoice = (store: RegisteredStore, id: string, sub: string, customer: string, o: { paid: boolean; amount: number; currency?: string; price?: string }) => ({
+const invoice = (
+  store: RegisteredStore,
+  id: string,
+  sub: string,
+  customer: string,
+  o: { paid: boolean; amount: number; currency?: string; price?: string },
+) => ({
   id,
   object: "invoice",
   customer,
@@ -138,7 +168,13 @@ const invoice = (store: RegisteredStore, id: string, sub: string, customer: stri
   parent: { type: "subscription_details", subscription_details: { subscription: sub, metadata: { store_id: store.clientId } } },
   lines: {
     object: "list",
-    data: [{ id: `il_${id}`, period: { start: SEC - 3600, end: SEC - 3600 + 30 * 86400 }, pricing: { price_details: { price: o.price ?? PRICES.premium } } }],
+    data: [
+      {
+        id: `il_${id}`,
+        period: { start: SEC - 3600, end: SEC - 3600 + 30 * 86400 },
+        pricing: { price_details: { price: o.price ?? PRICES.premium } },
+      },
+    ],
   },
 });
 
@@ -163,7 +199,11 @@ describeEachDialect("billing: Stripe checkout and webhook", (dialect) => {
       payload,
     });
   const sign = (payload: string, opts: { secret?: string; timestamp?: number } = {}) =>
-    Stripe.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? WEBHOOK_SECRET, timestamp: opts.timestamp ?? clock.now() / 1000 });
+    Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: opts.secret ?? WEBHOOK_SECRET,
+      timestamp: opts.timestamp ?? clock.now() / 1000,
+    });
   const deliver = async (event: object) => {
     const payload = JSON.stringify(event);
     const res = await send(payload, sign(payload));
@@ -188,7 +228,12 @@ describeEachDialect("billing: Stripe checkout and webhook", (dialect) => {
   test("checkout creates a Checkout Session in subscription mode through the stripe client", async () => {
     const { store, token } = await freeStore();
     const before = fake.requests.length;
-    const res = await t.search.inject({ method: "POST", url: "/v1/billing/checkout", headers: bearer(token), payload: { plan_name: "basic" } });
+    const res = await t.search.inject({
+      method: "POST",
+      url: "/v1/billing/checkout",
+      headers: bearer(token),
+      payload: { plan_name: "basic" },
+    });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.equal(body.provider, "stripe");
@@ -218,7 +263,12 @@ describeEachDialect("billing: Stripe checkout and webhook", (dialect) => {
   test("a Stripe API error becomes 502 payment_provider_error without internals", async () => {
     const { token } = await freeStore();
     fake.failNextRequest();
-    const res = await t.search.inject({ method: "POST", url: "/v1/billing/checkout", headers: bearer(token), payload: { plan_name: "premium" } });
+    const res = await t.search.inject({
+      method: "POST",
+      url: "/v1/billing/checkout",
+      headers: bearer(token),
+      payload: { plan_name: "premium" },
+    });
     assert.equal(res.statusCode, 502, res.body);
     assert.equal(res.json().error, "payment_provider_error");
     assert.deepEqual(res.json().details, { provider: "stripe", type: "invalid_request_error", code: "resource_missing", status: 400 });
@@ -227,7 +277,9 @@ describeEachDialect("billing: Stripe checkout and webhook", (dialect) => {
 
   test("checkout.session.completed with a valid signature changes the plan; a replayed event is acknowledged and applied once", async () => {
     const { store, token } = await freeStore();
-    const completed = evt("checkout.session.completed", checkoutCompleted(store, "premium", "sub_replay", "cus_replay"), { created: SEC - 100 });
+    const completed = evt("checkout.session.completed", checkoutCompleted(store, "premium", "sub_replay", "cus_replay"), {
+      created: SEC - 100,
+    });
     const first = await deliver(completed);
     assert.deepEqual(first, { received: true, duplicate: false, outcome: "applied: free -> premium" });
     const plan = await planOf(token);
@@ -236,12 +288,22 @@ describeEachDialect("billing: Stripe checkout and webhook", (dialect) => {
     assert.equal(plan.subscription_status, "active");
 
     // A newer event moves the store to basic; the replayed checkout event must not undo it.
-    await deliver(evt("customer.subscription.updated", subscription(store, "sub_replay", "cus_replay", PRICES.basic, "active", [SEC - 100, SEC + 86400 * 30]), { created: SEC - 50 }));
+    await deliver(
+      evt(
+        "customer.subscription.updated",
+        subscription(store, "sub_replay", "cus_replay", PRICES.basic, "active", [SEC - 100, SEC + 86400 * 30]),
+        { created: SEC - 50 },
+      ),
+    );
     assert.equal((await planOf(token)).plan_name, "basic");
     const replay = await deliver(completed);
     assert.deepEqual(replay, { received: true, duplicate: true, outcome: "already processed" });
     assert.equal((await planOf(token)).plan_name, "basic");
-    const rows = await t.ctx.database.db.selectFrom("billing_stripe_events").select(["event_id", "outcome"]).where("store_id", "=", store.clientId).execute();
+    const rows = await t.ctx.database.db
+      .selectFrom("billing_stripe_events")
+      .select(["event_id", "outcome"])
+      .where("store_id", "=", store.clientId)
+      .execute();
     assert.equal(rows.length, 2, "each event is recorded once");
   });
 
@@ -250,7 +312,10 @@ describeEachDialect("billing: Stripe checkout and webhook", (dialect) => {
     const event = evt("invoice.paid", invoice(store, "in_race", "sub_race", "cus_race", { paid: true, amount: 2999, price: PRICES.basic }));
     const payload = JSON.stringify(event);
     const results = await Promise.all([send(payload, sign(payload)), send(payload, sign(payload)), send(payload, sign(payload))]);
-    assert.deepEqual(results.map((r) => r.statusCode), [200, 200, 200]);
+    assert.deepEqual(
+      results.map((r) => r.statusCode),
+      [200, 200, 200],
+    );
     assert.deepEqual(results.map((r) => r.json().duplicate).sort(), [false, true, true]);
     assert.equal((await invoicesOf(token)).length, 1);
     assert.equal((await planOf(token)).plan_name, "basic");
@@ -293,7 +358,11 @@ describeEachDialect("billing: Stripe checkout and webhook", (dialect) => {
     const { store, token } = await freeStore();
     const start = SEC - 86400 * 3;
     const end = start + 86400 * 30;
-    const res = await deliver(evt("customer.subscription.updated", subscription(store, "sub_period", "cus_period", PRICES.premium, "active", [start, end]), { created: SEC - 10 }));
+    const res = await deliver(
+      evt("customer.subscription.updated", subscription(store, "sub_period", "cus_period", PRICES.premium, "active", [start, end]), {
+        created: SEC - 10,
+      }),
+    );
     assert.equal(res.outcome, "applied: free -> premium");
     const plan = await planOf(token);
     assert.equal(plan.plan_name, "premium");
@@ -305,11 +374,19 @@ describeEachDialect("billing: Stripe checkout and webhook", (dialect) => {
     assert.equal(usage.period_start, plan.period_start);
     assert.equal(usage.api_calls, 1, "the current-plan call, inside Stripe's period");
 
-    const older = await deliver(evt("customer.subscription.updated", subscription(store, "sub_period", "cus_period", PRICES.basic, "active", [start, end]), { created: SEC - 20 }));
+    const older = await deliver(
+      evt("customer.subscription.updated", subscription(store, "sub_period", "cus_period", PRICES.basic, "active", [start, end]), {
+        created: SEC - 20,
+      }),
+    );
     assert.equal(older.outcome, "ignored: older than the last applied event");
     assert.equal((await planOf(token)).plan_name, "premium");
 
-    const pastDue = await deliver(evt("customer.subscription.updated", subscription(store, "sub_period", "cus_period", PRICES.premium, "past_due", [start, end]), { created: SEC - 5 }));
+    const pastDue = await deliver(
+      evt("customer.subscription.updated", subscription(store, "sub_period", "cus_period", PRICES.premium, "past_due", [start, end]), {
+        created: SEC - 5,
+      }),
+    );
     assert.equal(pastDue.outcome, "recorded: status past_due");
     const p = await planOf(token);
     assert.equal(p.plan_name, "premium", "past_due keeps the plan while Stripe retries");
@@ -319,28 +396,39 @@ describeEachDialect("billing: Stripe checkout and webhook", (dialect) => {
   test("invoice.paid and invoice.payment_failed are listed with amount, currency, status and link; replays add nothing and paid stays paid", async () => {
     const { store, token } = await freeStore();
     await deliver(evt("checkout.session.completed", checkoutCompleted(store, "premium", "sub_inv", "cus_inv"), { created: SEC - 100 }));
-    const paid = evt("invoice.paid", invoice(store, "in_paid_1", "sub_inv", "cus_inv", { paid: true, amount: 9999 }), { created: SEC - 90 });
+    const paid = evt("invoice.paid", invoice(store, "in_paid_1", "sub_inv", "cus_inv", { paid: true, amount: 9999 }), {
+      created: SEC - 90,
+    });
     assert.equal((await deliver(paid)).duplicate, false);
     assert.equal((await deliver(paid)).duplicate, true);
-    const failed = evt("invoice.payment_failed", invoice(store, "in_failed_1", "sub_inv", "cus_inv", { paid: false, amount: 9999 }), { created: SEC - 80 });
+    const failed = evt("invoice.payment_failed", invoice(store, "in_failed_1", "sub_inv", "cus_inv", { paid: false, amount: 9999 }), {
+      created: SEC - 80,
+    });
     await deliver(failed);
     // A late payment_failed for the paid invoice (another event id) does not overwrite "paid".
-    await deliver(evt("invoice.payment_failed", invoice(store, "in_paid_1", "sub_inv", "cus_inv", { paid: false, amount: 9999 }), { created: SEC - 70 }));
+    await deliver(
+      evt("invoice.payment_failed", invoice(store, "in_paid_1", "sub_inv", "cus_inv", { paid: false, amount: 9999 }), {
+        created: SEC - 70,
+      }),
+    );
 
     const list = await invoicesOf(token);
     assert.equal(list.length, 2);
     const byStatus = Object.fromEntries(list.map((i) => [i.status as string, i]));
-    assert.deepEqual({ ...byStatus.paid, id: "x" }, {
-      id: "x",
-      date: new Date((SEC - 30) * 1000).toISOString(),
-      amount: 99.99,
-      currency: "usd",
-      status: "paid",
-      url: "https://invoice.stripe.com/i/in_paid_1",
-      plan_name: "premium",
-      period_start: new Date((SEC - 3600) * 1000).toISOString(),
-      period_end: new Date((SEC - 3600 + 30 * 86400) * 1000).toISOString(),
-    });
+    assert.deepEqual(
+      { ...byStatus.paid, id: "x" },
+      {
+        id: "x",
+        date: new Date((SEC - 30) * 1000).toISOString(),
+        amount: 99.99,
+        currency: "usd",
+        status: "paid",
+        url: "https://invoice.stripe.com/i/in_paid_1",
+        plan_name: "premium",
+        period_start: new Date((SEC - 3600) * 1000).toISOString(),
+        period_end: new Date((SEC - 3600 + 30 * 86400) * 1000).toISOString(),
+      },
+    );
     assert.equal(byStatus.failed!.amount, 99.99);
     assert.equal(byStatus.failed!.url, "https://invoice.stripe.com/i/in_failed_1");
     assert.equal((await planOf(token)).plan_name, "premium", "a failed payment leaves the plan to Stripe's retries");
@@ -348,7 +436,12 @@ describeEachDialect("billing: Stripe checkout and webhook", (dialect) => {
 
   test("amounts in zero-decimal currencies are not divided by 100", async () => {
     const { store, token } = await freeStore();
-    await deliver(evt("invoice.paid", invoice(store, "in_jpy", "sub_jpy", "cus_jpy", { paid: true, amount: 4500, currency: "JPY", price: PRICES.basic })));
+    await deliver(
+      evt(
+        "invoice.paid",
+        invoice(store, "in_jpy", "sub_jpy", "cus_jpy", { paid: true, amount: 4500, currency: "JPY", price: PRICES.basic }),
+      ),
+    );
     const [inv] = await invoicesOf(token);
     assert.equal(inv!.amount, 4500);
     assert.equal(inv!.currency, "jpy");
@@ -363,13 +456,30 @@ describeEachDialect("billing: Stripe checkout and webhook", (dialect) => {
       .insertInto("products")
       .values(
         Array.from({ length: 60 }, (_, i) => ({
-          store_id: store.clientId, product_id: `d-${i}`, vector_id: uuid(), image_url: "https://img.example/x.png", image_sha256: "0".repeat(64),
-          name: null, category: null, brand: null, price: null, color_name: null, metadata: "{}", dominant_colors: "[]", model: "test", created_at: NOW, updated_at: NOW,
+          store_id: store.clientId,
+          product_id: `d-${i}`,
+          vector_id: uuid(),
+          image_url: "https://img.example/x.png",
+          image_sha256: "0".repeat(64),
+          name: null,
+          category: null,
+          brand: null,
+          price: null,
+          color_name: null,
+          metadata: "{}",
+          dominant_colors: "[]",
+          model: "test",
+          created_at: NOW,
+          updated_at: NOW,
         })),
       )
       .execute();
     // The subscription object of a deletion carries no store metadata here: the recorded subscription id finds the store.
-    const res = await deliver(evt("customer.subscription.deleted", subscription(null, "sub_del", "cus_del", PRICES.basic, "canceled", [SEC - 100, SEC]), { created: SEC - 1 }));
+    const res = await deliver(
+      evt("customer.subscription.deleted", subscription(null, "sub_del", "cus_del", PRICES.basic, "canceled", [SEC - 100, SEC]), {
+        created: SEC - 1,
+      }),
+    );
     assert.equal(res.outcome, "applied: basic -> free (canceled)");
     const usage = (await t.search.inject({ method: "GET", url: "/v1/billing/usage", headers: bearer(token) })).json();
     assert.equal(usage.plan_name, "free");
@@ -381,8 +491,16 @@ describeEachDialect("billing: Stripe checkout and webhook", (dialect) => {
     assert.equal(plan.subscription_status, "canceled");
     assert.equal(plan.period_start, "2026-11-01T00:00:00.000Z", "without a live subscription the period is the calendar month");
     // A deletion of some other (older) subscription of the store is ignored.
-    await deliver(evt("customer.subscription.updated", subscription(store, "sub_new", "cus_del", PRICES.premium, "active", [SEC, SEC + 86400 * 30]), { created: SEC }));
-    const stray = await deliver(evt("customer.subscription.deleted", subscription(store, "sub_del", "cus_del", PRICES.basic, "canceled", [SEC - 100, SEC]), { created: SEC + 1 }));
+    await deliver(
+      evt("customer.subscription.updated", subscription(store, "sub_new", "cus_del", PRICES.premium, "active", [SEC, SEC + 86400 * 30]), {
+        created: SEC,
+      }),
+    );
+    const stray = await deliver(
+      evt("customer.subscription.deleted", subscription(store, "sub_del", "cus_del", PRICES.basic, "canceled", [SEC - 100, SEC]), {
+        created: SEC + 1,
+      }),
+    );
     assert.equal(stray.outcome, "ignored: not the store's current subscription");
     assert.equal((await planOf(token)).plan_name, "premium");
   });
@@ -391,11 +509,19 @@ describeEachDialect("billing: Stripe checkout and webhook", (dialect) => {
     const { store, token } = await freeStore();
     await deliver(evt("checkout.session.completed", checkoutCompleted(store, "basic", "sub_live", "cus_live"), { created: SEC - 100 }));
     const before = fake.requests.length;
-    const res = await t.search.inject({ method: "POST", url: "/v1/billing/checkout", headers: bearer(token), payload: { plan_name: "premium" } });
+    const res = await t.search.inject({
+      method: "POST",
+      url: "/v1/billing/checkout",
+      headers: bearer(token),
+      payload: { plan_name: "premium" },
+    });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().checkout_url, "https://billing.stripe.com/p/session/test_1");
     const calls = fake.requests.slice(before);
-    assert.deepEqual(calls.map((c) => `${c.method} ${c.path}`), ["GET /v1/subscriptions/sub_live", "POST /v1/billing_portal/sessions"]);
+    assert.deepEqual(
+      calls.map((c) => `${c.method} ${c.path}`),
+      ["GET /v1/subscriptions/sub_live", "POST /v1/billing_portal/sessions"],
+    );
     const f = calls[1]!.form;
     assert.equal(f.get("customer"), "cus_live");
     assert.equal(f.get("flow_data[type]"), "subscription_update_confirm");
@@ -415,7 +541,10 @@ describeEachDialect("billing: Stripe checkout and webhook", (dialect) => {
     assert.equal((await invoicesOf(a.token)).length, 1);
 
     const ghost = { ...b.store, clientId: uuid() };
-    assert.equal((await deliver(evt("checkout.session.completed", checkoutCompleted(ghost, "premium", "sub_ghost", "cus_ghost")))).outcome, "ignored: unknown store");
+    assert.equal(
+      (await deliver(evt("checkout.session.completed", checkoutCompleted(ghost, "premium", "sub_ghost", "cus_ghost")))).outcome,
+      "ignored: unknown store",
+    );
     assert.equal((await deliver(evt("charge.refunded", { id: "ch_1", object: "charge" }))).outcome, "ignored: event type not handled");
     assert.equal((await planOf(b.token)).plan_name, "free");
   });
@@ -427,13 +556,23 @@ describe("billing: Stripe configuration", () => {
     assert.throws(
       () => new StripeGateway(config),
       (e: unknown) =>
-        e instanceof ConfigError && /STRIPE_WEBHOOK_SECRET/.test(e.message) && /STRIPE_PRICE_PREMIUM/.test(e.message) && /STRIPE_PRICE_ENTERPRISE/.test(e.message) && !/STRIPE_PRICE_BASIC/.test(e.message),
+        e instanceof ConfigError &&
+        /STRIPE_WEBHOOK_SECRET/.test(e.message) &&
+        /STRIPE_PRICE_PREMIUM/.test(e.message) &&
+        /STRIPE_PRICE_ENTERPRISE/.test(e.message) &&
+        !/STRIPE_PRICE_BASIC/.test(e.message),
     );
   });
 
   test("a malformed key is refused at load, STRIPE_API_BASE is refused in production, and no key means the local checkout", () => {
-    assert.throws(() => loadConfig({ STRIPE_SECRET_KEY: "pk_live_123" }), (e: unknown) => e instanceof ConfigError && /STRIPE_SECRET_KEY/.test(e.message));
-    assert.throws(() => new StripeGateway(loadConfig({ NODE_ENV: "production", STRIPE_API_BASE: "http://127.0.0.1:1" })), /STRIPE_API_BASE/);
+    assert.throws(
+      () => loadConfig({ STRIPE_SECRET_KEY: "pk_live_123" }),
+      (e: unknown) => e instanceof ConfigError && /STRIPE_SECRET_KEY/.test(e.message),
+    );
+    assert.throws(
+      () => new StripeGateway(loadConfig({ NODE_ENV: "production", STRIPE_API_BASE: "http://127.0.0.1:1" })),
+      /STRIPE_API_BASE/,
+    );
     const local = new StripeGateway(loadConfig({}));
     assert.equal(local.enabled, false);
     assert.equal(local.webhooksEnabled, false);
@@ -460,8 +599,17 @@ describeEachDialect("billing: a downgrade below the product count keeps products
     const token = await machineToken(t.search, store);
     const deliver = async (event: object) => {
       const payload = JSON.stringify(event);
-      const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) });
-      const res = await t.search.inject({ method: "POST", url: "/billing/webhooks/stripe", headers: { "content-type": "application/json", "stripe-signature": header }, payload });
+      const header = Stripe.webhooks.generateTestHeaderString({
+        payload,
+        secret: WEBHOOK_SECRET,
+        timestamp: Math.floor(Date.now() / 1000),
+      });
+      const res = await t.search.inject({
+        method: "POST",
+        url: "/billing/webhooks/stripe",
+        headers: { "content-type": "application/json", "stripe-signature": header },
+        payload,
+      });
       assert.equal(res.statusCode, 200, res.body);
       return res.json();
     };
@@ -470,16 +618,36 @@ describeEachDialect("billing: a downgrade below the product count keeps products
     const service = t.services.products;
     const image = await t.ctx.images.fromBytes(await solidImage("#2040a0"));
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    for (let i = 0; i < 55; i++) await service.write(store.clientId, { productId: `keep-${i}`, imageUrl: "http://img/x.png", metadata: {}, embedded: { image, vector: vector! } });
+    for (let i = 0; i < 55; i++)
+      await service.write(store.clientId, {
+        productId: `keep-${i}`,
+        imageUrl: "http://img/x.png",
+        metadata: {},
+        embedded: { image, vector: vector! },
+      });
 
-    const down = await deliver(evt("customer.subscription.deleted", subscription(store, "sub_down", "cus_down", PRICES.premium, "canceled", [now - 100, now]), { created: now }));
+    const down = await deliver(
+      evt("customer.subscription.deleted", subscription(store, "sub_down", "cus_down", PRICES.premium, "canceled", [now - 100, now]), {
+        created: now,
+      }),
+    );
     assert.equal(down.outcome, "applied: premium -> free (canceled)");
 
     const url = host.put("/new.png", await solidImage("#a02040"));
-    const refused = await t.search.inject({ method: "POST", url: "/v1/products", headers: bearer(token), payload: { product_id: "new-one", image_url: url } });
+    const refused = await t.search.inject({
+      method: "POST",
+      url: "/v1/products",
+      headers: bearer(token),
+      payload: { product_id: "new-one", image_url: url },
+    });
     assert.equal(refused.statusCode, 403, refused.body);
     assert.equal(refused.json().error, "plan_limit_reached");
-    const replaced = await t.search.inject({ method: "POST", url: "/v1/products", headers: bearer(token), payload: { product_id: "keep-0", image_url: url } });
+    const replaced = await t.search.inject({
+      method: "POST",
+      url: "/v1/products",
+      headers: bearer(token),
+      payload: { product_id: "keep-0", image_url: url },
+    });
     assert.equal(replaced.statusCode, 200, replaced.body);
     const usage = (await t.search.inject({ method: "GET", url: "/v1/billing/usage", headers: bearer(token) })).json();
     assert.equal(usage.products_count, 55);

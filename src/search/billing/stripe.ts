@@ -148,7 +148,13 @@ export class StripeGateway {
     }
     // A parsed JSON body: nothing is known of its shape until checked.
     const ev = event as { id?: unknown; type?: unknown; created?: unknown; data?: { object?: unknown } | null };
-    if (typeof ev.id !== "string" || typeof ev.type !== "string" || typeof ev.created !== "number" || typeof ev.data?.object !== "object" || ev.data.object === null) {
+    if (
+      typeof ev.id !== "string" ||
+      typeof ev.type !== "string" ||
+      typeof ev.created !== "number" ||
+      typeof ev.data?.object !== "object" ||
+      ev.data.object === null
+    ) {
       throw new AppError("validation_failed", "The Stripe event is missing id, type, created or data.object.");
     }
     return ev as StripeEventLike;

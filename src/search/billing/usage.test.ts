@@ -93,7 +93,10 @@ describeEachDialect("billing: usage metering", (dialect) => {
       for (let i = 0; i < 12; i++) codes.push((await call(inst.search, token)).statusCode);
       assert.deepEqual(codes, [...Array(10).fill(200), 429, 429]);
       assert.equal((await inst.search.inject({ method: "GET", url: "/v1/billing/current-plan" })).statusCode, 401);
-      assert.equal((await inst.search.inject({ method: "GET", url: "/v1/billing/current-plan", headers: bearer("not-a-token") })).statusCode, 401);
+      assert.equal(
+        (await inst.search.inject({ method: "GET", url: "/v1/billing/current-plan", headers: bearer("not-a-token") })).statusCode,
+        401,
+      );
       assert.equal((await inst.search.inject({ method: "GET", url: "/health" })).statusCode, 200);
       await machineToken(inst.search, store);
     } finally {

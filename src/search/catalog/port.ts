@@ -41,9 +41,22 @@ function isPublished(meta: Record<string, unknown>): boolean {
   return status !== "draft" && status !== "archived";
 }
 
-const words = (q: string): string[] => [...new Set(q.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 2))].slice(0, 12);
+const words = (q: string): string[] =>
+  [
+    ...new Set(
+      q
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((w) => w.length >= 2),
+    ),
+  ].slice(0, 12);
 
-const product = (row: CatalogRow, meta = parseMeta(row.metadata)): CatalogProduct => ({ product_id: row.product_id, image_url: row.image_url, name: row.name, metadata: meta });
+const product = (row: CatalogRow, meta = parseMeta(row.metadata)): CatalogProduct => ({
+  product_id: row.product_id,
+  image_url: row.image_url,
+  name: row.name,
+  metadata: meta,
+});
 
 export class SearchCatalog implements CatalogPort {
   constructor(
@@ -78,7 +91,11 @@ export class SearchCatalog implements CatalogPort {
   }
 
   async live(storeId: string, productIds: readonly string[]): Promise<CatalogLiveRow[]> {
-    return (await this.repo.liveRows(storeId, productIds)).map((r) => ({ product_id: r.product_id, price: r.price, metadata: parseMeta(r.metadata) }));
+    return (await this.repo.liveRows(storeId, productIds)).map((r) => ({
+      product_id: r.product_id,
+      price: r.price,
+      metadata: parseMeta(r.metadata),
+    }));
   }
 
   /**
@@ -86,7 +103,13 @@ export class SearchCatalog implements CatalogPort {
    * fallback). Source null: no Search API history row (assistant searches are not Search API
    * searches and stay out of its analytics).
    */
-  private async semantic(storeId: string, q: string, filters: SearchFilters, colors: string[], depth: number): Promise<CatalogProduct[] | null> {
+  private async semantic(
+    storeId: string,
+    q: string,
+    filters: SearchFilters,
+    colors: string[],
+    depth: number,
+  ): Promise<CatalogProduct[] | null> {
     const runs = colors.length === 0 ? [undefined] : colors;
     const best = new Map<string, number>();
     try {
@@ -98,7 +121,10 @@ export class SearchCatalog implements CatalogPort {
       if (isAppError(e) && e.code === "model_unavailable") return null;
       throw e;
     }
-    const ids = [...best].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, depth).map(([id]) => id);
+    const ids = [...best]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, depth)
+      .map(([id]) => id);
     const rows = new Map((await this.repo.rows(storeId, ids)).map((r) => [r.product_id, r]));
     return ids.flatMap((id) => {
       const row = rows.get(id);
@@ -109,7 +135,13 @@ export class SearchCatalog implements CatalogPort {
   }
 
   /** Filtered catalogue in indexing order; with `q`, lexical: ranked by the number of words found. */
-  private async scan(storeId: string, q: string | undefined, filters: SearchFilters, colors: string[], depth: number): Promise<CatalogProduct[]> {
+  private async scan(
+    storeId: string,
+    q: string | undefined,
+    filters: SearchFilters,
+    colors: string[],
+    depth: number,
+  ): Promise<CatalogProduct[]> {
     const terms = q ? words(q) : [];
     if (q && q.trim() !== "" && terms.length === 0) return [];
     const conds = sqlConditions(this.ctx.database.dialect, filters);

@@ -21,7 +21,17 @@ export interface LiveRow {
   metadata: string;
 }
 
-const CATALOG_COLUMNS = ["product_id", "image_url", "name", "category", "brand", "color_name", "metadata", "dominant_colors", "created_at"] as const;
+const CATALOG_COLUMNS = [
+  "product_id",
+  "image_url",
+  "name",
+  "category",
+  "brand",
+  "color_name",
+  "metadata",
+  "dominant_colors",
+  "created_at",
+] as const;
 
 export class CatalogRepository {
   constructor(
@@ -38,18 +48,31 @@ export class CatalogRepository {
 
   rows(storeId: string, productIds: readonly string[]): Promise<CatalogRow[]> {
     if (productIds.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom("products").select(CATALOG_COLUMNS).where("store_id", "=", storeId).where("product_id", "in", [...productIds]).execute();
+    return this.db
+      .selectFrom("products")
+      .select(CATALOG_COLUMNS)
+      .where("store_id", "=", storeId)
+      .where("product_id", "in", [...productIds])
+      .execute();
   }
 
   /** The live read: price column and metadata, straight from the table at request time. */
   liveRows(storeId: string, productIds: readonly string[]): Promise<LiveRow[]> {
     if (productIds.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom("products").select(["product_id", "price", "metadata"]).where("store_id", "=", storeId).where("product_id", "in", [...productIds]).execute();
+    return this.db
+      .selectFrom("products")
+      .select(["product_id", "price", "metadata"])
+      .where("store_id", "=", storeId)
+      .where("product_id", "in", [...productIds])
+      .execute();
   }
 }
 
 /** Case-insensitive "any of these words occurs" over the text columns, for lexical matching. */
 export function anyTermCondition(dialect: Dialect, terms: string[]): RawBuilder<SqlBool> {
   const hay = sql`lower(coalesce(name, '') || ' ' || coalesce(category, '') || ' ' || coalesce(brand, '') || ' ' || coalesce(color_name, '') || ' ' || ${dialect === "postgres" ? sql`metadata::text` : sql`metadata`})`;
-  return sql<SqlBool>`(${sql.join(terms.map((t) => sql`${hay} LIKE ${`%${t.replace(/[%_\\]/g, "")}%`}`), sql` OR `)})`;
+  return sql<SqlBool>`(${sql.join(
+    terms.map((t) => sql`${hay} LIKE ${`%${t.replace(/[%_\\]/g, "")}%`}`),
+    sql` OR `,
+  )})`;
 }

@@ -40,7 +40,12 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
     for (const p of CATALOGUE) {
       const image = await t.ctx.images.fromBytes(await solidImage(p.hex));
       const [vector] = await t.ctx.images.embed([image.decoded]);
-      await products.write(store.clientId, { productId: p.id, imageUrl: url[p.id]!, metadata: { ...p.meta }, embedded: { image, vector: vector! } });
+      await products.write(store.clientId, {
+        productId: p.id,
+        imageUrl: url[p.id]!,
+        metadata: { ...p.meta },
+        embedded: { image, vector: vector! },
+      });
     }
     return { store, token: await machineToken(t.search, store) };
   }
@@ -48,7 +53,11 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
   const post = (token: string, path: string, payload: object) =>
     t.search.inject({ method: "POST", url: path, headers: bearer(token), payload });
   const get = (token: string, path: string) => t.search.inject({ method: "GET", url: path, headers: bearer(token) });
-  async function searchText(token: string, query: string, extra: object = {}): Promise<{ search_id: string; results: { product_id: string }[] }> {
+  async function searchText(
+    token: string,
+    query: string,
+    extra: object = {},
+  ): Promise<{ search_id: string; results: { product_id: string }[] }> {
     const res = await post(token, "/v1/search/text", { query, limit: 3, ...extra });
     assert.equal(res.statusCode, 200, res.body);
     return res.json();
@@ -62,7 +71,12 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
     const search = await searchText(token, "red dress");
     const second = search.results[1]!.product_id;
 
-    const click = await post(token, "/v1/search/feedback", { search_id: search.search_id, result_product_id: second, action: "click", session_id: "sess-1" });
+    const click = await post(token, "/v1/search/feedback", {
+      search_id: search.search_id,
+      result_product_id: second,
+      action: "click",
+      session_id: "sess-1",
+    });
     assert.equal(click.statusCode, 201, click.body);
     const body = click.json();
     assert.match(body.id, /^fb_[0-9a-f]{32}$/);
@@ -84,7 +98,12 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
       },
     );
 
-    const cart = await post(token, "/v1/search/feedback", { search_id: search.search_id, result_product_id: second, action: "add_to_cart", quantity: 2 });
+    const cart = await post(token, "/v1/search/feedback", {
+      search_id: search.search_id,
+      result_product_id: second,
+      action: "add_to_cart",
+      quantity: 2,
+    });
     assert.equal(cart.statusCode, 201, cart.body);
     assert.equal(cart.json().quantity, 2);
 
@@ -102,7 +121,12 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
     assert.equal(purchase.json().result_rank, null, "a product the search did not show has no rank");
     assert.equal(purchase.json().attributed, true);
 
-    const yen = await post(token, "/v1/search/feedback", { result_product_id: "red-dress", action: "purchase", order_value: 1200.4, currency: "JPY" });
+    const yen = await post(token, "/v1/search/feedback", {
+      result_product_id: "red-dress",
+      action: "purchase",
+      order_value: 1200.4,
+      currency: "JPY",
+    });
     assert.equal(yen.statusCode, 201, yen.body);
     assert.equal(yen.json().order_value, 1200, "JPY has no minor unit");
     assert.equal(yen.json().attributed, false);
@@ -170,10 +194,20 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
     const a = await storeWithCatalogue();
     const b = await storeWithCatalogue();
     const searchOfA = await searchText(a.token, "red");
-    const res = await post(b.token, "/v1/search/feedback", { search_id: searchOfA.search_id, result_product_id: "red-dress", action: "purchase", order_value: 10, currency: "EUR" });
+    const res = await post(b.token, "/v1/search/feedback", {
+      search_id: searchOfA.search_id,
+      result_product_id: "red-dress",
+      action: "purchase",
+      order_value: 10,
+      currency: "EUR",
+    });
     assert.equal(res.statusCode, 404, res.body);
     assert.equal(res.json().error, "not_found");
-    const unknown = await post(a.token, "/v1/search/feedback", { search_id: "00000000-0000-4000-8000-000000000000", result_product_id: "red-dress", action: "click" });
+    const unknown = await post(a.token, "/v1/search/feedback", {
+      search_id: "00000000-0000-4000-8000-000000000000",
+      result_product_id: "red-dress",
+      action: "click",
+    });
     assert.equal(unknown.statusCode, 404);
     assert.equal((await feedbackRows(a.store.clientId)).length, 0);
     assert.equal((await feedbackRows(b.store.clientId)).length, 0);
@@ -184,7 +218,13 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
     clock.set(NOW - 40 * DAY);
     const { store, token: oldToken } = await storeWithCatalogue();
     const old = await searchText(oldToken, "ancient query");
-    await post(oldToken, "/v1/search/feedback", { search_id: old.search_id, result_product_id: "red-dress", action: "purchase", order_value: 1000, currency: "EUR" });
+    await post(oldToken, "/v1/search/feedback", {
+      search_id: old.search_id,
+      result_product_id: "red-dress",
+      action: "purchase",
+      order_value: 1000,
+      currency: "EUR",
+    });
 
     clock.set(NOW - 2 * DAY);
     const token = await machineToken(t.search, store);
@@ -195,9 +235,15 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
     assert.equal(s4.statusCode, 200, s4.body);
     const s4id = s4.json().search_id as string;
     // Known latencies, so mean and p95 can be checked exactly (query time is real time otherwise).
-    const latencies: [string, number][] = [[s1.search_id, 10], [s2.search_id, 20], [s3.search_id, 30], [s4id, 400]];
+    const latencies: [string, number][] = [
+      [s1.search_id, 10],
+      [s2.search_id, 20],
+      [s3.search_id, 30],
+      [s4id, 400],
+    ];
     await historyWriter(t.ctx).flush(); // history rows are written after the reply
-    for (const [id, ms] of latencies) await t.ctx.database.db.updateTable("search_history").set({ latency_ms: ms }).where("id", "=", id).execute();
+    for (const [id, ms] of latencies)
+      await t.ctx.database.db.updateTable("search_history").set({ latency_ms: ms }).where("id", "=", id).execute();
 
     const fb = async (payload: object) => assert.equal((await post(token, "/v1/search/feedback", payload)).statusCode, 201);
     await fb({ search_id: s1.search_id, result_product_id: "red-dress", action: "click" });
@@ -254,7 +300,10 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
     // One day back sees nothing of the activity two days ago.
     const narrow = (await get(fresh, "/v1/search/analytics?days=1")).json();
     assert.equal(narrow.searches.total, 0);
-    assert.deepEqual(narrow.searches.by_day.map((d: { searches: number }) => d.searches), [0, 0]);
+    assert.deepEqual(
+      narrow.searches.by_day.map((d: { searches: number }) => d.searches),
+      [0, 0],
+    );
     assert.deepEqual(narrow.query_time_ms, { mean: null, p95: null });
     assert.equal(narrow.click_through_rate, 0);
     assert.deepEqual(narrow.revenue, []);
@@ -267,7 +316,12 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
     for (let i = 0; i < 20; i++) ids.push((await searchText(token, `q${i}`)).search_id);
     // Latencies 1..20 ms: the 19th (⌈0.95 × 20⌉) fastest is 19.
     await historyWriter(t.ctx).flush(); // history rows are written after the reply
-    for (const [i, id] of ids.entries()) await t.ctx.database.db.updateTable("search_history").set({ latency_ms: i + 1 }).where("id", "=", id).execute();
+    for (const [i, id] of ids.entries())
+      await t.ctx.database.db
+        .updateTable("search_history")
+        .set({ latency_ms: i + 1 })
+        .where("id", "=", id)
+        .execute();
     const a = (await get(token, "/v1/search/analytics?days=7")).json();
     assert.equal(a.searches.total, 20);
     assert.deepEqual(a.query_time_ms, { mean: 10.5, p95: 19 });
@@ -305,9 +359,15 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
     assert.equal(body.products[0].metadata.name, "Green Dress");
     assert.equal(body.products[3].metadata, null);
     const top2 = (await get(token, "/v1/search/feedback/popular?days=7&limit=2")).json();
-    assert.deepEqual(top2.products.map((p: any) => p.product_id), ["green-dress", "red-dress"]);
+    assert.deepEqual(
+      top2.products.map((p: any) => p.product_id),
+      ["green-dress", "red-dress"],
+    );
     const wide = (await get(token, "/v1/search/feedback/popular?days=30&limit=1")).json();
-    assert.deepEqual(wide.products.map((p: any) => [p.product_id, p.score]), [["yellow-top", 500]]);
+    assert.deepEqual(
+      wide.products.map((p: any) => [p.product_id, p.score]),
+      [["yellow-top", 500]],
+    );
   });
 
   test("suggestions: frequent text queries that returned results, case-insensitive, with prefix and limit", async () => {
@@ -357,7 +417,13 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
     clock.set(NOW);
     const a = await storeWithCatalogue();
     const s = await searchText(a.token, "secret alpha query");
-    await post(a.token, "/v1/search/feedback", { search_id: s.search_id, result_product_id: "red-dress", action: "purchase", order_value: 99, currency: "CHF" });
+    await post(a.token, "/v1/search/feedback", {
+      search_id: s.search_id,
+      result_product_id: "red-dress",
+      action: "purchase",
+      order_value: 99,
+      currency: "CHF",
+    });
     const b = await storeWithCatalogue();
     const analytics = (await get(b.token, "/v1/search/analytics")).json();
     assert.equal(analytics.searches.total, 0);

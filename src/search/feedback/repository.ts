@@ -57,7 +57,10 @@ export class FeedbackRepository {
   }
 
   async insert(storeId: string, row: Omit<FeedbackRow, "store_id">): Promise<void> {
-    await this.db.insertInto("search_feedback").values({ ...row, store_id: storeId }).execute();
+    await this.db
+      .insertInto("search_feedback")
+      .values({ ...row, store_id: storeId })
+      .execute();
   }
 
   // --- searches of the window ------------------------------------------------------------------
@@ -93,7 +96,11 @@ export class FeedbackRepository {
     const day = sql<number>`created_at / 86400000`;
     const rows = await this.db
       .selectFrom("search_history")
-      .select((eb) => [day.as("day"), eb.fn.countAll<number>().as("n"), sql<number>`sum(case when result_count = 0 then 1 else 0 end)`.as("zero")])
+      .select((eb) => [
+        day.as("day"),
+        eb.fn.countAll<number>().as("n"),
+        sql<number>`sum(case when result_count = 0 then 1 else 0 end)`.as("zero"),
+      ])
       .where("store_id", "=", storeId)
       .where("created_at", ">=", from)
       .groupBy(day)

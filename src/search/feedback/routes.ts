@@ -17,9 +17,7 @@ import {
 } from "./schemas.js";
 import type { FeedbackService } from "./service.js";
 
-
 export async function feedbackRoutes(app: App, { feedback: service }: { feedback: FeedbackService }) {
-
   app.post(
     "/v1/search/feedback",
     storeRoute("search:write", {

@@ -17,7 +17,10 @@ const Action = Type.Enum(["click", "add_to_cart", "purchase"], { description: "c
 export const FeedbackBody = Type.Object(
   {
     search_id: Type.Optional(
-      Type.String({ format: "uuid", description: "The search_id of the search the event belongs to (same store, else 404). Without it the event is unattributed." }),
+      Type.String({
+        format: "uuid",
+        description: "The search_id of the search the event belongs to (same store, else 404). Without it the event is unattributed.",
+      }),
     ),
     result_product_id: Type.String({ minLength: 1, maxLength: 200 }),
     action: Action,
@@ -25,7 +28,8 @@ export const FeedbackBody = Type.Object(
       Type.Number({
         minimum: 0,
         maximum: 100_000_000_000,
-        description: "Purchases only (422 purchase_fields_only otherwise): the line total in `currency`; rounded to the currency's minor unit",
+        description:
+          "Purchases only (422 purchase_fields_only otherwise): the line total in `currency`; rounded to the currency's minor unit",
       }),
     ),
     currency: Type.Optional(
@@ -33,7 +37,12 @@ export const FeedbackBody = Type.Object(
     ),
     quantity: Type.Integer({ minimum: 1, maximum: 10_000, default: 1, description: "Default 1" }),
     session_id: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 128, pattern: "^[\\x21-\\x7E]+$", description: "Shopper session; the widget keeps it in localStorage under `service-sid`" }),
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        pattern: "^[\\x21-\\x7E]+$",
+        description: "Shopper session; the widget keeps it in localStorage under `service-sid`",
+      }),
     ),
   },
   { additionalProperties: false },
@@ -49,12 +58,19 @@ export const FeedbackView = Type.Object({
   currency: Type.Union([Type.String(), Type.Null()]),
   session_id: Type.Union([Type.String(), Type.Null()]),
   attributed: Type.Boolean({ description: "true when linked to a search (search_id set)" }),
-  result_rank: Type.Union([Type.Integer(), Type.Null()], { description: "1-based position of the product in that search's results; null when it was not among them" }),
+  result_rank: Type.Union([Type.Integer(), Type.Null()], {
+    description: "1-based position of the product in that search's results; null when it was not among them",
+  }),
   source: Type.Union([Type.Literal("api"), Type.Literal("widget")]),
   created_at: DateTime,
 });
 
-export const Days = Type.Integer({ minimum: 1, maximum: 365, default: DEFAULT_DAYS, description: `Window in days ending now (1–365, default ${DEFAULT_DAYS})` });
+export const Days = Type.Integer({
+  minimum: 1,
+  maximum: 365,
+  default: DEFAULT_DAYS,
+  description: `Window in days ending now (1–365, default ${DEFAULT_DAYS})`,
+});
 
 export const AnalyticsQuery = Type.Object({ days: Days }, { additionalProperties: false });
 
@@ -103,7 +119,11 @@ export const AnalyticsResponse = Type.Object(
       { description: "Purchases of the window with a value, per currency (never converted), by currency code" },
     ),
     top_queries: Type.Array(
-      Type.Object({ query: Type.String({ description: "Lower-cased, trimmed" }), searches: Type.Integer(), zero_result_searches: Type.Integer() }),
+      Type.Object({
+        query: Type.String({ description: "Lower-cased, trimmed" }),
+        searches: Type.Integer(),
+        zero_result_searches: Type.Integer(),
+      }),
       { description: `The ${TOP_QUERIES} most frequent text queries, most searched first` },
     ),
   },
@@ -121,7 +141,9 @@ export const PopularResponse = Type.Object({
   to: DateTime,
   weights: Type.Object(
     { click: Type.Number(), add_to_cart: Type.Number(), purchase: Type.Number() },
-    { description: `score = Σ click ${POPULAR_WEIGHTS.click} + add_to_cart ${POPULAR_WEIGHTS.add_to_cart} × quantity + purchase ${POPULAR_WEIGHTS.purchase} × quantity` },
+    {
+      description: `score = Σ click ${POPULAR_WEIGHTS.click} + add_to_cart ${POPULAR_WEIGHTS.add_to_cart} × quantity + purchase ${POPULAR_WEIGHTS.purchase} × quantity`,
+    },
   ),
   products: Type.Array(
     Type.Object({
@@ -142,7 +164,9 @@ export const SuggestionsQuery = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: 50, default: 10, description: "Default 10, at most 50" }),
     days: Days,
-    prefix: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Only queries starting with this text (case ignored)" })),
+    prefix: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: "Only queries starting with this text (case ignored)" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -150,7 +174,10 @@ export const SuggestionsQuery = Type.Object(
 export const SuggestionsResponse = Type.Object({
   days: Type.Integer(),
   suggestions: Type.Array(
-    Type.Object({ query: Type.String({ description: "Lower-cased, trimmed" }), searches: Type.Integer({ description: "Searches with results in the window" }) }),
+    Type.Object({
+      query: Type.String({ description: "Lower-cased, trimmed" }),
+      searches: Type.Integer({ description: "Searches with results in the window" }),
+    }),
     { description: "Text queries that returned results, most frequent first" },
   ),
 });

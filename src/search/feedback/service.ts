@@ -209,7 +209,14 @@ export class FeedbackService {
   async popular(storeId: string, days = DEFAULT_DAYS, limit = 10) {
     const w = this.window(days);
     const rows = await this.repo.popular(storeId, w.from, limit, POPULAR_WEIGHTS);
-    const products = new Map((await this.products.findMany(storeId, rows.map((r) => r.productId))).map((p) => [p.product_id, p]));
+    const products = new Map(
+      (
+        await this.products.findMany(
+          storeId,
+          rows.map((r) => r.productId),
+        )
+      ).map((p) => [p.product_id, p]),
+    );
     return {
       days,
       from: w.fromIso,

@@ -20,7 +20,10 @@ test("entries added in the same tick share one write; entries added during a wri
   gate = Promise.resolve();
   release();
   await Promise.all([...first, ...second]);
-  assert.deepEqual(writes, [[1, 2, 3], [4, 5]]);
+  assert.deepEqual(writes, [
+    [1, 2, 3],
+    [4, 5],
+  ]);
 });
 
 test("a failed write rejects its own entries only", async () => {
@@ -30,6 +33,9 @@ test("a failed write rejects its own entries only", async () => {
   const failed = Promise.allSettled([committer.add("a"), committer.add("bad")]);
   await new Promise((r) => setImmediate(r));
   const later = committer.add("c");
-  assert.deepEqual((await failed).map((r) => r.status), ["rejected", "rejected"]);
+  assert.deepEqual(
+    (await failed).map((r) => r.status),
+    ["rejected", "rejected"],
+  );
   await later;
 });

@@ -104,7 +104,12 @@ describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect
   });
 
   test("the summary counts progress and names other failures without a plan sentence", async () => {
-    const res = await submit({ products: [{ product_id: "sum-1", image_url: images[3] }, { product_id: "sum-bad", image_url: `${host.url}/nope.png` }] });
+    const res = await submit({
+      products: [
+        { product_id: "sum-1", image_url: images[3] },
+        { product_id: "sum-bad", image_url: `${host.url}/nope.png` },
+      ],
+    });
     const { job_id } = res.json();
     const before = (await t.search.inject({ method: "GET", url: `/v1/jobs/${job_id}`, headers: bearer(token) })).json();
     assert.equal(before.summary, "0 of 2 items processed: 0 succeeded, 0 failed. 2 pending.");
@@ -114,7 +119,12 @@ describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect
   });
 
   test("a stopping worker starts no new item and puts the job back in the queue at once", async () => {
-    const res = await submit({ products: [{ product_id: "stop-1", image_url: images[4] }, { product_id: "stop-2", image_url: images[5] }] });
+    const res = await submit({
+      products: [
+        { product_id: "stop-1", image_url: images[4] },
+        { product_id: "stop-2", image_url: images[5] },
+      ],
+    });
     const { job_id } = res.json();
     // As if this instance had claimed the job, then stop() aborted it before any item started.
     await t.ctx.database.db
@@ -126,10 +136,17 @@ describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect
     stopped.abort();
     const handler = t.services.bulkJobs.handler();
     await handler.run({ id: job_id, storeId: store.clientId, payload: { jobId: job_id }, attempt: 1, signal: stopped.signal });
-    const row = await t.ctx.database.db.selectFrom("jobs").select(["status", "locked_by", "locked_until"]).where("id", "=", job_id).executeTakeFirstOrThrow();
+    const row = await t.ctx.database.db
+      .selectFrom("jobs")
+      .select(["status", "locked_by", "locked_until"])
+      .where("id", "=", job_id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(row, { status: "queued", locked_by: null, locked_until: null });
     const items = await t.ctx.database.db.selectFrom("bulk_job_items").select("status").where("job_id", "=", job_id).execute();
-    assert.deepEqual(items.map((i) => i.status), ["pending", "pending"]);
+    assert.deepEqual(
+      items.map((i) => i.status),
+      ["pending", "pending"],
+    );
     // The next run (the next start) picks it up and finishes it.
     await t.workers.drain();
     const done = (await t.search.inject({ method: "GET", url: `/v1/jobs/${job_id}`, headers: bearer(token) })).json();
@@ -140,10 +157,31 @@ describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect
   async function rowsOf(storeId: string, productId: string) {
     const db = t.ctx.database.db;
     const count = async (table: "products" | "product_vectors") =>
-      Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).where("store_id", "=", storeId).where("product_id", "=", productId).executeTakeFirstOrThrow()).n);
-    const { rows } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM product_text WHERE store_id = ${storeId} AND product_id = ${productId}`.execute(db);
-    const events = await db.selectFrom("webhook_deliveries").select("event").where("store_id", "=", storeId).where("ordering_key", "=", productId).execute();
-    return { products: await count("products"), vectors: await count("product_vectors"), lexical: Number(rows[0]!.n), events: events.map((e) => e.event).sort() };
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .where("store_id", "=", storeId)
+            .where("product_id", "=", productId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const { rows } = await sql<{
+      n: number | string;
+    }>`SELECT count(*) AS n FROM product_text WHERE store_id = ${storeId} AND product_id = ${productId}`.execute(db);
+    const events = await db
+      .selectFrom("webhook_deliveries")
+      .select("event")
+      .where("store_id", "=", storeId)
+      .where("ordering_key", "=", productId)
+      .execute();
+    return {
+      products: await count("products"),
+      vectors: await count("product_vectors"),
+      lexical: Number(rows[0]!.n),
+      events: events.map((e) => e.event).sort(),
+    };
   }
 
   async function storeWithWebhook() {
@@ -185,7 +223,13 @@ describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect
       outcomes = await products.writeBatch(s.clientId, [
         { productId: "sp-1", imageUrl: "http://img/r.png", metadata: { name: "one" }, embedded: red, onFailure },
         { productId: "sp-bad", imageUrl: "http://img/g.png", metadata: { name: "bad" }, embedded: green, onFailure },
-        { productId: "sp-big", imageUrl: "http://img/b.png", metadata: { name: "big", blob: "x".repeat(17_000) }, embedded: blue, onFailure },
+        {
+          productId: "sp-big",
+          imageUrl: "http://img/b.png",
+          metadata: { name: "big", blob: "x".repeat(17_000) },
+          embedded: blue,
+          onFailure,
+        },
         { productId: "sp-2", imageUrl: "http://img/b.png", metadata: { name: "two" }, embedded: blue, onFailure },
       ]);
     } finally {
@@ -198,10 +242,16 @@ describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect
       ["sp-1", "disk full", "validation_failed", "sp-2"],
     );
     assert.deepEqual(failures, ["disk full", "validation_failed"], "each failure recorded inside the batch's transaction");
-    for (const id of ["sp-1", "sp-2"]) assert.deepEqual(await rowsOf(s.clientId, id), { products: 1, vectors: 1, lexical: 1, events: ["product.indexed"] }, id);
-    for (const id of ["sp-bad", "sp-big"]) assert.deepEqual(await rowsOf(s.clientId, id), { products: 0, vectors: 0, lexical: 0, events: [] }, id);
+    for (const id of ["sp-1", "sp-2"])
+      assert.deepEqual(await rowsOf(s.clientId, id), { products: 1, vectors: 1, lexical: 1, events: ["product.indexed"] }, id);
+    for (const id of ["sp-bad", "sp-big"])
+      assert.deepEqual(await rowsOf(s.clientId, id), { products: 0, vectors: 0, lexical: 0, events: [] }, id);
     const images = await t.ctx.database.db.selectFrom("product_images").select("sha256").where("store_id", "=", s.clientId).execute();
-    assert.deepEqual(new Set(images.map((i) => i.sha256)), new Set([red.image.sha256, blue.image.sha256]), "the failed item's image row rolled back");
+    assert.deepEqual(
+      new Set(images.map((i) => i.sha256)),
+      new Set([red.image.sha256, blue.image.sha256]),
+      "the failed item's image row rolled back",
+    );
     // The in-memory index holds the committed products only.
     const found = await t.ctx.vectors.search(s.clientId, green.vector, { k: 10 });
     assert.deepEqual(found.map((m) => m.productId).sort(), ["sp-1", "sp-2"]);
@@ -218,8 +268,16 @@ describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect
     await t.workers.drain();
     const done = (await t.search.inject({ method: "GET", url: `/v1/jobs/${job_id}`, headers: bearer(tok) })).json();
     assert.deepEqual([done.succeeded, done.failed], [2, 1]);
-    assert.deepEqual(done.errors.map((e: { product_id: string; error: string }) => [e.product_id, e.error]), [["dup-big", "validation_failed"]]);
-    const dupes = await t.ctx.database.db.selectFrom("webhook_deliveries").select("body").where("store_id", "=", s.clientId).where("event", "=", "product.duplicate_detected").execute();
+    assert.deepEqual(
+      done.errors.map((e: { product_id: string; error: string }) => [e.product_id, e.error]),
+      [["dup-big", "validation_failed"]],
+    );
+    const dupes = await t.ctx.database.db
+      .selectFrom("webhook_deliveries")
+      .select("body")
+      .where("store_id", "=", s.clientId)
+      .where("event", "=", "product.duplicate_detected")
+      .execute();
     assert.equal(dupes.length, 1, "the second of the pair duplicates the first");
     const data = JSON.parse(dupes[0]!.body).data;
     assert.deepEqual(new Set([data.new_product_id, data.existing_product_id]), new Set(["dup-a", "dup-b"]));
@@ -257,12 +315,25 @@ describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect
       t.ctx.database.transaction = transaction;
     }
     assert.equal(crashes, 0, "a batch was lost");
-    const job = await t.ctx.database.db.selectFrom("jobs").select(["status", "attempts"]).where("id", "=", job_id).executeTakeFirstOrThrow();
+    const job = await t.ctx.database.db
+      .selectFrom("jobs")
+      .select(["status", "attempts"])
+      .where("id", "=", job_id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual([job.status, Number(job.attempts)], ["queued", 1], "the attempt failed and waits for its retry");
-    const items = await t.ctx.database.db.selectFrom("bulk_job_items").select(["product_id", "status"]).where("job_id", "=", job_id).execute();
-    const settled = items.filter((i) => i.status !== "pending").map((i) => i.product_id).sort();
+    const items = await t.ctx.database.db
+      .selectFrom("bulk_job_items")
+      .select(["product_id", "status"])
+      .where("job_id", "=", job_id)
+      .execute();
+    const settled = items
+      .filter((i) => i.status !== "pending")
+      .map((i) => i.product_id)
+      .sort();
     assert.ok(settled.length < products.length, "the lost batch's items are still pending");
-    const committed = (await t.ctx.database.db.selectFrom("products").select("product_id").where("store_id", "=", s.clientId).execute()).map((r) => r.product_id).sort();
+    const committed = (await t.ctx.database.db.selectFrom("products").select("product_id").where("store_id", "=", s.clientId).execute())
+      .map((r) => r.product_id)
+      .sort();
     assert.deepEqual(committed, settled, "exactly the settled items have products");
     const probe = await t.ctx.images.fromBytes(await solidImage("#808080"));
     const [vector] = await t.ctx.images.embed([probe.decoded]);
@@ -277,8 +348,13 @@ describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect
     assert.deepEqual([done.status, done.succeeded, done.failed], ["completed", 12, 0]);
     for (const p of products) {
       const rows = await rowsOf(s.clientId, p.product_id);
-      assert.deepEqual([rows.products, rows.vectors, rows.lexical, rows.events.filter((e) => e === "product.indexed").length], [1, 1, 1, 1], p.product_id);
-      if (settled.includes(p.product_id)) assert.equal(host.hits(path(p.image_url)), fetched.get(p.product_id), `${p.product_id} was committed and not fetched again`);
+      assert.deepEqual(
+        [rows.products, rows.vectors, rows.lexical, rows.events.filter((e) => e === "product.indexed").length],
+        [1, 1, 1, 1],
+        p.product_id,
+      );
+      if (settled.includes(p.product_id))
+        assert.equal(host.hits(path(p.image_url)), fetched.get(p.product_id), `${p.product_id} was committed and not fetched again`);
     }
     assert.equal(await t.ctx.vectors.count(s.clientId), 12);
   });

@@ -14,7 +14,10 @@ export class BulkJobsRepository {
   }
 
   async create(storeId: string, job: Omit<BulkJobRow, "store_id">, items: Omit<BulkItemRow, "store_id" | "job_id">[]): Promise<void> {
-    await this.db.insertInto("bulk_jobs").values({ ...job, store_id: storeId }).execute();
+    await this.db
+      .insertInto("bulk_jobs")
+      .values({ ...job, store_id: storeId })
+      .execute();
     for (let i = 0; i < items.length; i += 200) {
       await this.db
         .insertInto("bulk_job_items")
@@ -77,7 +80,13 @@ export class BulkJobsRepository {
   }
 
   /** Records an item's outcome once: only a pending item changes (a re-run job redoes nothing). */
-  async settleItem(storeId: string, jobId: string, idx: number, outcome: Pick<BulkItemRow, "status" | "error_code" | "error_message">, now: number): Promise<boolean> {
+  async settleItem(
+    storeId: string,
+    jobId: string,
+    idx: number,
+    outcome: Pick<BulkItemRow, "status" | "error_code" | "error_message">,
+    now: number,
+  ): Promise<boolean> {
     const res = await this.db
       .updateTable("bulk_job_items")
       .set({ ...outcome, updated_at: now })

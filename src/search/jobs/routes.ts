@@ -9,7 +9,6 @@ import { BULK_MAX_ITEMS } from "./service.js";
 import type { BulkJobsService } from "./service.js";
 
 export async function jobRoutes(app: App, { bulkJobs: bulk }: { bulkJobs: BulkJobsService }) {
-
   app.post(
     "/v1/products/bulk",
     {
@@ -17,7 +16,7 @@ export async function jobRoutes(app: App, { bulkJobs: bulk }: { bulkJobs: BulkJo
         tags: ["products"],
         summary: `Index up to ${BULK_MAX_ITEMS} products in the background; 202 at once`,
         description:
-          "When the job finishes, callback_url receives {event: \"bulk.completed\", job_id, status, total, succeeded, failed, finished_at} signed like webhooks (X-Webhook-Signature) with callback_secret — the one given, or one generated and returned here once.",
+          'When the job finishes, callback_url receives {event: "bulk.completed", job_id, status, total, succeeded, failed, finished_at} signed like webhooks (X-Webhook-Signature) with callback_secret — the one given, or one generated and returned here once.',
         body: Type.Object(
           {
             products: Type.Array(ProductInput, { minItems: 1, maxItems: BULK_MAX_ITEMS }),

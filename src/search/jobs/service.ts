@@ -39,8 +39,7 @@ interface BulkPayload {
 
 /** An item ready to be written: embedded, or failed before writing (fetch, decode, embed). */
 type PreparedItem = { item: BulkItemRow; input: ProductInput } & (
-  | { embedded: { image: PreparedImage; vector: Float32Array }; error?: undefined }
-  | { embedded?: undefined; error: unknown }
+  { embedded: { image: PreparedImage; vector: Float32Array }; error?: undefined } | { embedded?: undefined; error: unknown }
 );
 
 /** Dependency outages are not the item's fault: the job is retried instead of failing items. */
@@ -64,7 +63,8 @@ export function jobSummary(
   const processed = counts.succeeded + counts.failed;
   const parts = [`${processed} of ${plural(total, "item")} processed: ${counts.succeeded} succeeded, ${counts.failed} failed.`];
   if (status === "processing" && counts.pending > 0) parts.push(`${counts.pending} pending.`);
-  if (status === "failed" && counts.pending > 0) parts.push(`The job failed before ${plural(counts.pending, "item was", "items were")} processed.`);
+  if (status === "failed" && counts.pending > 0)
+    parts.push(`The job failed before ${plural(counts.pending, "item was", "items were")} processed.`);
   const plan = codes.find((c) => c.code === "plan_limit_reached");
   if (plan) {
     parts.push(
@@ -91,7 +91,10 @@ export class BulkJobsService {
     this.webhooks = deps.webhooks;
   }
 
-  async create(storeId: string, input: { products: ProductInput[]; callback_url?: string | undefined; callback_secret?: string | undefined }) {
+  async create(
+    storeId: string,
+    input: { products: ProductInput[]; callback_url?: string | undefined; callback_secret?: string | undefined },
+  ) {
     const seen = new Set<string>();
     const dupes = input.products.map((p) => p.product_id).filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
     if (dupes.length > 0) {
@@ -220,7 +223,9 @@ export class BulkJobsService {
       if (isOutage(error)) throw error;
       const code = isAppError(error) ? error.code : "internal_error";
       const message = isAppError(error) ? error.message : "Indexing failed.";
-      await this.repo.with(tx).settleItem(storeId, jobId, item.idx, { status: "failed", error_code: code, error_message: message }, this.ctx.clock.now());
+      await this.repo
+        .with(tx)
+        .settleItem(storeId, jobId, item.idx, { status: "failed", error_code: code, error_message: message }, this.ctx.clock.now());
     };
     const writes = batch.flatMap(({ item, input, embedded }) =>
       embedded
@@ -230,7 +235,16 @@ export class BulkJobsService {
               imageUrl: input.image_url,
               metadata: input.metadata ?? {},
               embedded,
-              claim: (tx: Tx) => this.repo.with(tx).settleItem(storeId, jobId, item.idx, { status: "succeeded", error_code: null, error_message: null }, this.ctx.clock.now()),
+              claim: (tx: Tx) =>
+                this.repo
+                  .with(tx)
+                  .settleItem(
+                    storeId,
+                    jobId,
+                    item.idx,
+                    { status: "succeeded", error_code: null, error_message: null },
+                    this.ctx.clock.now(),
+                  ),
               onFailure: (tx: Tx, error: unknown) => settleFailed(tx, item, error),
             },
           ]

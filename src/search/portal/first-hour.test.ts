@@ -50,7 +50,11 @@ describeEachDialect("first hour: links, verify landing, product images, the port
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<div id="app">/);
     // The portal page calls the same route as JSON (fetch sends Accept: application/json).
-    const json = await t.search.inject({ method: "GET", url: `/verify?token=${encodeURIComponent(token)}`, headers: { accept: "application/json" } });
+    const json = await t.search.inject({
+      method: "GET",
+      url: `/verify?token=${encodeURIComponent(token)}`,
+      headers: { accept: "application/json" },
+    });
     assert.equal(json.statusCode, 200, json.body);
     assert.equal(json.json().status, "active");
     assert.match(json.json().client_secret, /^cs_/);
@@ -102,7 +106,11 @@ describeEachDialect("first hour: links, verify landing, product images, the port
     const preflight = await t.assistant.inject({
       method: "OPTIONS",
       url: "/v1/admin/policies/returns",
-      headers: { origin: PORTAL, "access-control-request-method": "PUT", "access-control-request-headers": "authorization,content-type,x-service-active-tenant" },
+      headers: {
+        origin: PORTAL,
+        "access-control-request-method": "PUT",
+        "access-control-request-headers": "authorization,content-type,x-service-active-tenant",
+      },
     });
     assert.equal(preflight.statusCode, 204);
     assert.equal(preflight.headers["access-control-allow-origin"], PORTAL);
@@ -111,7 +119,11 @@ describeEachDialect("first hour: links, verify landing, product images, the port
     const list = await t.assistant.inject({ method: "GET", url: "/v1/admin/policies", headers: { ...bearer(owner), origin: PORTAL } });
     assert.equal(list.statusCode, 200, list.body);
     assert.equal(list.headers["access-control-allow-origin"], PORTAL);
-    const foreign = await t.assistant.inject({ method: "GET", url: "/v1/admin/policies", headers: { ...bearer(owner), origin: "https://evil.example" } });
+    const foreign = await t.assistant.inject({
+      method: "GET",
+      url: "/v1/admin/policies",
+      headers: { ...bearer(owner), origin: "https://evil.example" },
+    });
     assert.equal(foreign.headers["access-control-allow-origin"], undefined);
     const foreignPreflight = await t.assistant.inject({
       method: "OPTIONS",
@@ -126,7 +138,12 @@ describeEachDialect("first hour: links, verify landing, product images, the port
     const owner = await loginToken(t.search, store.email, store.password);
     const perms = await t.search.inject({ method: "GET", url: "/v1/user-groups/permissions", headers: bearer(owner) });
     assert.equal(perms.json().find((p: { name: string }) => p.name === "connector:write:store").api_key_scope, false);
-    const res = await t.search.inject({ method: "POST", url: "/v1/security/api-keys", headers: bearer(owner), payload: { name: "k", scopes: { connector: ["write:store"] } } });
+    const res = await t.search.inject({
+      method: "POST",
+      url: "/v1/security/api-keys",
+      headers: bearer(owner),
+      payload: { name: "k", scopes: { connector: ["write:store"] } },
+    });
     assert.equal(res.statusCode, 400, res.body);
   });
 });
@@ -144,20 +161,40 @@ describeEachDialect("self-host billing: BILLING_MODE=off and DEFAULT_PLAN", (dia
   });
 
   const register = async (t: TestApp) => {
-    const res = await t.search.inject({ method: "POST", url: "/register", payload: { client_name: "Self Host", email: `self-${Math.random().toString(36).slice(2)}@example.com`, password: "Correct-horse-42" } });
+    const res = await t.search.inject({
+      method: "POST",
+      url: "/register",
+      payload: { client_name: "Self Host", email: `self-${Math.random().toString(36).slice(2)}@example.com`, password: "Correct-horse-42" },
+    });
     assert.equal(res.statusCode, 201, res.body);
-    const row = await t.ctx.database.db.selectFrom("stores").select("plan").where("id", "=", res.json().client_id).executeTakeFirstOrThrow();
+    const row = await t.ctx.database.db
+      .selectFrom("stores")
+      .select("plan")
+      .where("id", "=", res.json().client_id)
+      .executeTakeFirstOrThrow();
     return row.plan;
   };
 
   test("with billing off a new store starts on enterprise (no limits), nothing is purchasable and checkout names the setting", async () => {
     assert.equal(await register(off), "enterprise");
-    assert.deepEqual((await off.search.inject({ method: "GET", url: "/v1/billing/mode" })).json(), { billing_enabled: false, checkout: "off", default_plan: "enterprise" });
+    assert.deepEqual((await off.search.inject({ method: "GET", url: "/v1/billing/mode" })).json(), {
+      billing_enabled: false,
+      checkout: "off",
+      default_plan: "enterprise",
+    });
     const plans = (await off.search.inject({ method: "GET", url: "/v1/billing/plans" })).json().plans as { purchasable: boolean }[];
-    assert.deepEqual(plans.map((p) => p.purchasable), [false, false, false, false]);
+    assert.deepEqual(
+      plans.map((p) => p.purchasable),
+      [false, false, false, false],
+    );
     const store = await registerStore(off, { plan: "free" });
     const owner = await loginToken(off.search, store.email, store.password);
-    const checkout = await off.search.inject({ method: "POST", url: "/v1/billing/checkout", headers: bearer(owner), payload: { plan_name: "premium" } });
+    const checkout = await off.search.inject({
+      method: "POST",
+      url: "/v1/billing/checkout",
+      headers: bearer(owner),
+      payload: { plan_name: "premium" },
+    });
     assert.equal(checkout.statusCode, 409, checkout.body);
     assert.equal(checkout.json().error, "billing_disabled");
     assert.match(checkout.json().message, /BILLING_MODE=off/);
@@ -165,6 +202,10 @@ describeEachDialect("self-host billing: BILLING_MODE=off and DEFAULT_PLAN", (dia
 
   test("with billing on, DEFAULT_PLAN picks the plan of new stores and the mode says so", async () => {
     assert.equal(await register(on), "basic");
-    assert.deepEqual((await on.search.inject({ method: "GET", url: "/v1/billing/mode" })).json(), { billing_enabled: true, checkout: "local", default_plan: "basic" });
+    assert.deepEqual((await on.search.inject({ method: "GET", url: "/v1/billing/mode" })).json(), {
+      billing_enabled: true,
+      checkout: "local",
+      default_plan: "basic",
+    });
   });
 });

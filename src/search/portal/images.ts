@@ -20,10 +20,15 @@ export async function productImageRoutes(app: App, ctx: AppContext, repo: Produc
     storeRoute("products:read", {
       tags: ["products"],
       summary: "The product's stored image (the copy made at indexing), for showing it in the portal",
-      description: "Answers the image bytes with their content type (image/jpeg, image/png or image/webp), `Cache-Control: private, max-age=300` and an ETag of the image's SHA-256.",
+      description:
+        "Answers the image bytes with their content type (image/jpeg, image/png or image/webp), `Cache-Control: private, max-age=300` and an ETag of the image's SHA-256.",
       params: Type.Object({ product_id: ProductId }, { additionalProperties: false }),
       produces: ["image/jpeg", "image/png", "image/webp"],
-      response: { 200: Type.Any({ description: "Image bytes" }), 304: Type.Null({ description: "If-None-Match matched" }), ...searchErrors(400, 401, 403, 404) },
+      response: {
+        200: Type.Any({ description: "Image bytes" }),
+        304: Type.Null({ description: "If-None-Match matched" }),
+        ...searchErrors(400, 401, 403, 404),
+      },
     }),
     async (request, reply) => {
       const storeId = storeOf(request).id;
@@ -31,7 +36,8 @@ export async function productImageRoutes(app: App, ctx: AppContext, repo: Produc
       if (!product) throw new AppError("not_found", `No product "${request.params.product_id}".`);
       // The ETag is the image's SHA-256, known from the product: a revalidation reads no bytes.
       const etag = `"${product.image_sha256}"`;
-      if (request.headers["if-none-match"] === etag) return reply.status(304).header("etag", etag).header("cache-control", "private, max-age=300").send(null);
+      if (request.headers["if-none-match"] === etag)
+        return reply.status(304).header("etag", etag).header("cache-control", "private, max-age=300").send(null);
       const image = await repo.getImage(storeId, product.image_sha256);
       if (!image) throw new AppError("not_found", `The image of "${request.params.product_id}" is not stored.`);
       reply.header("cache-control", "private, max-age=300").header("etag", etag).header("x-content-type-options", "nosniff");

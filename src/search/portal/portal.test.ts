@@ -26,7 +26,18 @@ describeEachDialect("portal: pages and build files served by the Search API", (d
 
   test("every portal path answers the single-page app with a strict CSP and no caching", async () => {
     const store = await registerStore(t);
-    for (const url of ["/portal", "/portal/", "/portal/login?next=%2Fadmin", "/portal/select-store", "/portal/accept-invite?token=abc", "/admin", "/admin/stores", `/${store.slug}/portal`, `/${store.slug}/portal/analytics`, "/any-slug-1/portal/billing"]) {
+    for (const url of [
+      "/portal",
+      "/portal/",
+      "/portal/login?next=%2Fadmin",
+      "/portal/select-store",
+      "/portal/accept-invite?token=abc",
+      "/admin",
+      "/admin/stores",
+      `/${store.slug}/portal`,
+      `/${store.slug}/portal/analytics`,
+      "/any-slug-1/portal/billing",
+    ]) {
       const res = await get(url);
       assert.equal(res.statusCode, 200, url);
       assert.match(String(res.headers["content-type"]), /^text\/html/, url);
@@ -44,7 +55,12 @@ describeEachDialect("portal: pages and build files served by the Search API", (d
     assert.match(String(js.headers["content-type"]), /^text\/javascript/);
     assert.match(String(js.headers["cache-control"]), /immutable/);
     assert.equal((await get("/portal/favicon.svg")).statusCode, 200);
-    for (const url of ["/portal/assets/nope.js", "/portal/.source-hash", "/portal/assets/..%2F..%2F..%2F..%2Fpackage.json", "/portal/../package.json"]) {
+    for (const url of [
+      "/portal/assets/nope.js",
+      "/portal/.source-hash",
+      "/portal/assets/..%2F..%2F..%2F..%2Fpackage.json",
+      "/portal/../package.json",
+    ]) {
       const res = await get(url);
       assert.equal(res.statusCode, 404, url);
       assert.doesNotMatch(res.body, /"dependencies"/, url);

@@ -46,24 +46,39 @@ const TYPES: Record<string, string> = {
  * product images may come from anywhere; API calls go to the Search API (same origin) and to the
  * Assistant API at `chatOrigin` (the Assistant section and the chat preview).
  */
-export const portalCsp = (chatOrigin: string) => [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https: http:",
-  `connect-src 'self' ${chatOrigin}`,
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+export const portalCsp = (chatOrigin: string) =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https: http:",
+    `connect-src 'self' ${chatOrigin}`,
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
 
 /** The chat component's files (web/chat, the same files the Assistant API serves under /widget/). */
 const CHAT_FILES = loadWidgetFiles();
 
 /** First path segments that are never a store slug (real routes or reserved words). */
-const RESERVED = new Set(["v1", "oauth", "docs", "health", "metrics", "billing", "demo", "widget", "register", "verify", "portal", "admin", "assets"]);
+const RESERVED = new Set([
+  "v1",
+  "oauth",
+  "docs",
+  "health",
+  "metrics",
+  "billing",
+  "demo",
+  "widget",
+  "register",
+  "verify",
+  "portal",
+  "admin",
+  "assets",
+]);
 const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const page = { schema: { hide: true }, config: { auth: "none" as const } };
 
@@ -123,7 +138,6 @@ export async function portalRoutes(app: App, ctx: AppContext, services: { produc
     return true;
   }
 
-
   // The assistant's chat component for the portal's live preview (Assistant section), from the
   // portal's own origin so that the page's script-src stays 'self'.
   app.get("/portal/chat/:file", page, async (request, reply) => {
@@ -137,7 +151,8 @@ export async function portalRoutes(app: App, ctx: AppContext, services: { produc
       config: { auth: "none" },
       schema: {
         tags: ["meta"],
-        summary: "Where to go: browsers are redirected to the portal (302 /portal); JSON clients get links to the portal, docs and both APIs",
+        summary:
+          "Where to go: browsers are redirected to the portal (302 /portal); JSON clients get links to the portal, docs and both APIs",
         response: {
           200: Type.Object({
             name: Type.String(),
@@ -185,7 +200,10 @@ export async function portalRoutes(app: App, ctx: AppContext, services: { produc
   });
   const storePage = async (request: FastifyRequest, reply: FastifyReply) => {
     const { slug } = request.params as { slug: string };
-    if (!SLUG.test(slug) || RESERVED.has(slug)) { reply.callNotFound(); return; }
+    if (!SLUG.test(slug) || RESERVED.has(slug)) {
+      reply.callNotFound();
+      return;
+    }
     return sendIndex(request, reply);
   };
   app.get("/:slug/portal", page, storePage);

@@ -29,7 +29,11 @@ const SHAPES: Record<string, { category: string; label: string; svg: string }> =
     label: "Handbag",
     svg: '<path d="M150 140 Q200 60 250 140" fill="none" stroke-width="14" stroke="currentColor"/><rect x="90" y="140" width="220" height="180" rx="20"/>',
   },
-  cap: { category: "accessories", label: "Cap", svg: '<path d="M100 230 Q110 110 220 110 Q320 120 320 230 Z"/><path d="M220 230 L360 230 L350 255 L220 250 Z"/>' },
+  cap: {
+    category: "accessories",
+    label: "Cap",
+    svg: '<path d="M100 230 Q110 110 220 110 Q320 120 320 230 Z"/><path d="M220 230 L360 230 L350 255 L220 250 Z"/>',
+  },
   scarf: {
     category: "accessories",
     label: "Scarf",

@@ -28,7 +28,19 @@ describeEachDialect("products: index, read, update, delete, limits", (dialect) =
     t.search.inject({ method: "POST", url: "/v1/products", headers: bearer(tok), payload: payload as object });
 
   test("indexes a product: downloads, embeds, stores colours and answers the spec's index response", async () => {
-    const res = await post({ product_id: "sku-1", image_url: red, metadata: { name: "Red Dress", category: "dresses", brand: "Acme", price: 49.9, color_name: "Red", tags: ["summer"], fabric: "linen" } });
+    const res = await post({
+      product_id: "sku-1",
+      image_url: red,
+      metadata: {
+        name: "Red Dress",
+        category: "dresses",
+        brand: "Acme",
+        price: 49.9,
+        color_name: "Red",
+        tags: ["summer"],
+        fabric: "linen",
+      },
+    });
     assert.equal(res.statusCode, 201, res.body);
     const body = res.json();
     assert.equal(body.status, "indexed");
@@ -60,7 +72,12 @@ describeEachDialect("products: index, read, update, delete, limits", (dialect) =
   test("PUT with metadata only does not fetch the image again; a new image_url re-embeds", async () => {
     await post({ product_id: "sku-3", image_url: red, metadata: { price: 10 } });
     const hits = host.hits("/red.png");
-    const meta = await t.search.inject({ method: "PUT", url: "/v1/products/sku-3", headers: bearer(token), payload: { metadata: { price: 12, brand: "Zed" } } });
+    const meta = await t.search.inject({
+      method: "PUT",
+      url: "/v1/products/sku-3",
+      headers: bearer(token),
+      payload: { metadata: { price: 12, brand: "Zed" } },
+    });
     assert.equal(meta.statusCode, 200, meta.body);
     assert.equal(host.hits("/red.png"), hits, "no download for a metadata change");
     const before = (await t.search.inject({ method: "GET", url: "/v1/products/sku-3", headers: bearer(token) })).json();
@@ -88,22 +105,44 @@ describeEachDialect("products: index, read, update, delete, limits", (dialect) =
     const s = await registerStore(t);
     const tok = await machineToken(t.search, s);
     for (let i = 0; i < 5; i++) {
-      const res = await post({ product_id: `p${i}`, image_url: i % 2 ? red : blue, metadata: { category: i % 2 ? "odd" : "even", brand: i < 2 ? "A" : "B" } }, tok);
+      const res = await post(
+        { product_id: `p${i}`, image_url: i % 2 ? red : blue, metadata: { category: i % 2 ? "odd" : "even", brand: i < 2 ? "A" : "B" } },
+        tok,
+      );
       assert.equal(res.statusCode, 201);
     }
     const page1 = (await t.search.inject({ method: "GET", url: "/v1/products?limit=2", headers: bearer(tok) })).json();
-    assert.deepEqual(page1.products.map((p: { product_id: string }) => p.product_id), ["p0", "p1"]);
+    assert.deepEqual(
+      page1.products.map((p: { product_id: string }) => p.product_id),
+      ["p0", "p1"],
+    );
     assert.equal(page1.total, 5);
-    const page2 = (await t.search.inject({ method: "GET", url: `/v1/products?limit=2&cursor=${page1.next_cursor}`, headers: bearer(tok) })).json();
-    assert.deepEqual(page2.products.map((p: { product_id: string }) => p.product_id), ["p2", "p3"]);
-    const page3 = (await t.search.inject({ method: "GET", url: `/v1/products?limit=2&cursor=${page2.next_cursor}`, headers: bearer(tok) })).json();
-    assert.deepEqual(page3.products.map((p: { product_id: string }) => p.product_id), ["p4"]);
+    const page2 = (
+      await t.search.inject({ method: "GET", url: `/v1/products?limit=2&cursor=${page1.next_cursor}`, headers: bearer(tok) })
+    ).json();
+    assert.deepEqual(
+      page2.products.map((p: { product_id: string }) => p.product_id),
+      ["p2", "p3"],
+    );
+    const page3 = (
+      await t.search.inject({ method: "GET", url: `/v1/products?limit=2&cursor=${page2.next_cursor}`, headers: bearer(tok) })
+    ).json();
+    assert.deepEqual(
+      page3.products.map((p: { product_id: string }) => p.product_id),
+      ["p4"],
+    );
     assert.equal(page3.next_cursor, null);
     const odd = (await t.search.inject({ method: "GET", url: "/v1/products?category=odd", headers: bearer(tok) })).json();
-    assert.deepEqual(odd.products.map((p: { product_id: string }) => p.product_id), ["p1", "p3"]);
+    assert.deepEqual(
+      odd.products.map((p: { product_id: string }) => p.product_id),
+      ["p1", "p3"],
+    );
     assert.equal(odd.total, 2);
     const brandB = (await t.search.inject({ method: "GET", url: "/v1/products?brand=B&category=even", headers: bearer(tok) })).json();
-    assert.deepEqual(brandB.products.map((p: { product_id: string }) => p.product_id), ["p2", "p4"]);
+    assert.deepEqual(
+      brandB.products.map((p: { product_id: string }) => p.product_id),
+      ["p2", "p4"],
+    );
     for (const q of ["limit=0", "limit=101", "cursor=garbage", "colour=red"]) {
       const bad = await t.search.inject({ method: "GET", url: `/v1/products?${q}`, headers: bearer(tok) });
       assert.equal(bad.statusCode, 400, q);
@@ -124,7 +163,10 @@ describeEachDialect("products: index, read, update, delete, limits", (dialect) =
       const res = await post(payload);
       assert.equal(res.statusCode, 400, res.body);
       assert.equal(res.json().error, "validation_failed");
-      assert.ok(res.json().details.errors.some((e: { field: string }) => e.field === field), res.body);
+      assert.ok(
+        res.json().details.errors.some((e: { field: string }) => e.field === field),
+        res.body,
+      );
     });
   }
 
@@ -149,7 +191,13 @@ describeEachDialect("products: index, read, update, delete, limits", (dialect) =
     const service = t.services.products;
     const image = await t.ctx.images.fromBytes(await solidImage("#20a020"));
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    for (let i = 0; i < 50; i++) await service.write(s.clientId, { productId: `fill-${i}`, imageUrl: "http://img/x.png", metadata: {}, embedded: { image, vector: vector! } });
+    for (let i = 0; i < 50; i++)
+      await service.write(s.clientId, {
+        productId: `fill-${i}`,
+        imageUrl: "http://img/x.png",
+        metadata: {},
+        embedded: { image, vector: vector! },
+      });
     const res = await post({ product_id: "one-too-many", image_url: red }, tok);
     assert.equal(res.statusCode, 403, res.body);
     assert.deepEqual(res.json(), {
@@ -167,7 +215,10 @@ describeEachDialect("products: index, read, update, delete, limits", (dialect) =
     const otherToken = await machineToken(t.search, other);
     const url = "/v1/products/secret-sku";
     assert.equal((await t.search.inject({ method: "GET", url, headers: bearer(otherToken) })).statusCode, 404);
-    assert.equal((await t.search.inject({ method: "PUT", url, headers: bearer(otherToken), payload: { metadata: { name: "hijack" } } })).statusCode, 404);
+    assert.equal(
+      (await t.search.inject({ method: "PUT", url, headers: bearer(otherToken), payload: { metadata: { name: "hijack" } } })).statusCode,
+      404,
+    );
     assert.equal((await t.search.inject({ method: "DELETE", url, headers: bearer(otherToken) })).statusCode, 404);
     const list = (await t.search.inject({ method: "GET", url: "/v1/products", headers: bearer(otherToken) })).json();
     assert.equal(list.total, 0);
@@ -196,7 +247,12 @@ describeEachDialect("products: index, read, update, delete, limits", (dialect) =
     try {
       const s = await registerStore(bare);
       const tok = await machineToken(bare.search, s);
-      const res = await bare.search.inject({ method: "POST", url: "/v1/products", headers: bearer(tok), payload: { product_id: "x", image_url: red } });
+      const res = await bare.search.inject({
+        method: "POST",
+        url: "/v1/products",
+        headers: bearer(tok),
+        payload: { product_id: "x", image_url: red },
+      });
       assert.equal(res.statusCode, 503);
       assert.equal(res.json().error, "model_unavailable");
     } finally {

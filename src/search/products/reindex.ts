@@ -80,7 +80,8 @@ export class Reindexer {
     for (let i = 0; i < rows.length; i += LEXICAL_BATCH) {
       await this.ctx.database.transaction(async (tx) => {
         const lexical = this.text.with(tx);
-        for (const r of rows.slice(i, i + LEXICAL_BATCH)) await lexical.upsert(storeId, r.product_id, JSON.parse(r.metadata) as Record<string, unknown>);
+        for (const r of rows.slice(i, i + LEXICAL_BATCH))
+          await lexical.upsert(storeId, r.product_id, JSON.parse(r.metadata) as Record<string, unknown>);
       });
     }
     return rows.length;

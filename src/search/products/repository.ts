@@ -46,7 +46,10 @@ export class ProductsRepository {
   }
 
   async count(storeId: string, filter: ListFilter = {}): Promise<number> {
-    let q = this.db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).where("store_id", "=", storeId);
+    let q = this.db
+      .selectFrom("products")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("store_id", "=", storeId);
     if (filter.category !== undefined) q = q.where("category", "=", filter.category);
     if (filter.brand !== undefined) q = q.where("brand", "=", filter.brand);
     const row = await q.executeTakeFirst();
@@ -99,12 +102,7 @@ export class ProductsRepository {
   }
 
   getImage(storeId: string, sha256: string): Promise<ProductImageRow | undefined> {
-    return this.db
-      .selectFrom("product_images")
-      .selectAll()
-      .where("store_id", "=", storeId)
-      .where("sha256", "=", sha256)
-      .executeTakeFirst();
+    return this.db.selectFrom("product_images").selectAll().where("store_id", "=", storeId).where("sha256", "=", sha256).executeTakeFirst();
   }
 
   /** Another product of the store with this image, if any (identical-image duplicates). */
@@ -144,7 +142,12 @@ export class ProductsRepository {
 
   /** Product ids and metadata of a store (rebuilding the lexical index). */
   metadataOfStore(storeId: string): Promise<{ product_id: string; metadata: string }[]> {
-    return this.db.selectFrom("products").select(["product_id", "metadata"]).where("store_id", "=", storeId).orderBy("product_id").execute();
+    return this.db
+      .selectFrom("products")
+      .select(["product_id", "metadata"])
+      .where("store_id", "=", storeId)
+      .orderBy("product_id")
+      .execute();
   }
 
   async setModel(storeId: string, productId: string, model: string): Promise<void> {

@@ -11,7 +11,6 @@ import type { ProductsService } from "./service.js";
 const tags = ["products"];
 
 export async function productRoutes(app: App, { products, demo }: { demo: DemoCatalogue; products: ProductsService }) {
-
   app.post(
     "/v1/products",
     storeRoute("products:write", {
@@ -59,7 +58,12 @@ export async function productRoutes(app: App, { products, demo }: { demo: DemoCa
 
   app.get(
     "/v1/products/:product_id",
-    storeRoute("products:read", { tags, summary: "One product", params: idParams, response: { 200: ProductView, ...searchErrors(400, 401, 403, 404) } }),
+    storeRoute("products:read", {
+      tags,
+      summary: "One product",
+      params: idParams,
+      response: { 200: ProductView, ...searchErrors(400, 401, 403, 404) },
+    }),
     async (request) => products.get(storeOf(request).id, request.params.product_id),
   );
 
@@ -80,7 +84,12 @@ export async function productRoutes(app: App, { products, demo }: { demo: DemoCa
 
   app.delete(
     "/v1/products/:product_id",
-    storeRoute("products:delete", { tags, summary: "Remove a product and its vector", params: idParams, response: { 204: Type.Null(), ...searchErrors(400, 401, 403, 404) } }),
+    storeRoute("products:delete", {
+      tags,
+      summary: "Remove a product and its vector",
+      params: idParams,
+      response: { 204: Type.Null(), ...searchErrors(400, 401, 403, 404) },
+    }),
     async (request, reply) => {
       await products.remove(storeOf(request).id, request.params.product_id);
       return reply.status(204).send(null);

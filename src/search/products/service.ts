@@ -105,7 +105,10 @@ export function checkMetadata(metadata: Metadata): void {
 /** Field paths that differ between two metadata documents (`metadata.price`, …). */
 function changedPaths(before: Metadata, after: Metadata): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...keys].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort().map((k) => `metadata.${k}`);
+  return [...keys]
+    .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
+    .sort()
+    .map((k) => `metadata.${k}`);
 }
 
 const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.createdAt, c.productId])).toString("base64url");
@@ -116,7 +119,9 @@ function decodeCursor(s: string): Cursor {
   } catch {
     // fall through
   }
-  throw new AppError("validation_failed", "The cursor is not one this API returned.", { errors: [{ field: "cursor", message: "is invalid" }] });
+  throw new AppError("validation_failed", "The cursor is not one this API returned.", {
+    errors: [{ field: "cursor", message: "is invalid" }],
+  });
 }
 
 export class ProductsService {
@@ -161,7 +166,12 @@ export class ProductsService {
     checkMetadata(metadata);
     const image = prepared ?? (await this.ctx.images.fromUrl(input.image_url));
     const [vector] = await this.ctx.images.embed([image.decoded]);
-    return (await this.write(storeId, { productId: input.product_id, imageUrl: input.image_url, metadata, embedded: { image, vector: vector! } }))!;
+    return (await this.write(storeId, {
+      productId: input.product_id,
+      imageUrl: input.image_url,
+      metadata,
+      embedded: { image, vector: vector! },
+    }))!;
   }
 
   /** PUT /v1/products/{id}: partial update; the image is fetched and embedded again only when image_url changed. */
@@ -214,7 +224,11 @@ export class ProductsService {
    * brought in step after the commit; if the transaction itself fails (or `onFailure` throws),
    * nothing of the batch is written and the error propagates.
    */
-  async writeBatch(storeId: string, items: readonly BatchWrite[], options: { inTransaction?: (tx: Tx) => Promise<void> } = {}): Promise<WriteOutcome[]> {
+  async writeBatch(
+    storeId: string,
+    items: readonly BatchWrite[],
+    options: { inTransaction?: (tx: Tx) => Promise<void> } = {},
+  ): Promise<WriteOutcome[]> {
     // Near-duplicates in the committed index are looked up before the transaction opens (nothing
     // may touch an SQLite database outside an open transaction); earlier items of this batch are
     // compared inside it.
@@ -279,7 +293,10 @@ export class ProductsService {
     // The lexical index row in the same transaction (removed with the product by cascade).
     await this.lexical.with(tx).upsert(storeId, productId, metadata);
     // Identical-image duplicates are looked up here, so they include earlier items of a batch.
-    const duplicate = embedded && !similar && !duplicateDetectionOn(this.ctx) ? await this.sameImage(repo, storeId, productId, embedded.image.sha256) : similar;
+    const duplicate =
+      embedded && !similar && !duplicateDetectionOn(this.ctx)
+        ? await this.sameImage(repo, storeId, productId, embedded.image.sha256)
+        : similar;
     if (embedded) {
       // The image store writes its copy before this transaction commits (src/platform/images/store.ts).
       const kept = await this.ctx.imageStore.put(storeId, embedded.image.sha256, embedded.image.stored.bytes);
@@ -341,7 +358,13 @@ export class ProductsService {
     const upserted = written.flatMap((w) => (w.vector ? [{ vectorId: w.vectorId, productId: w.row.product_id, vector: w.vector }] : []));
     const attributes = written.map(({ row }) => ({
       productId: row.product_id,
-      attributes: { category: row.category, price: row.price, colorName: row.color_name, dominantColors: row.dominant_colors, metadata: row.metadata },
+      attributes: {
+        category: row.category,
+        price: row.price,
+        colorName: row.color_name,
+        dominantColors: row.dominant_colors,
+        metadata: row.metadata,
+      },
     }));
     this.ctx.vectors.afterCommit(storeId, upserted.length > 0 ? { upserted, attributes } : { attributes });
     noteTextChange(storeId);
@@ -388,7 +411,8 @@ function similarInBatch(ctx: AppContext, item: ProductWrite, written: readonly W
   for (const w of written) {
     if (!w.vector || w.row.product_id === item.productId) continue;
     const score = dotRow(normalized(w.vector), 0, query);
-    if (score > ctx.config.duplicateThreshold && score > (best?.score ?? -1)) best = { productId: w.row.product_id, score: Math.min(1, score), imageUrl: w.imageUrl };
+    if (score > ctx.config.duplicateThreshold && score > (best?.score ?? -1))
+      best = { productId: w.row.product_id, score: Math.min(1, score), imageUrl: w.imageUrl };
   }
   return best;
 }

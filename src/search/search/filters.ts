@@ -123,8 +123,12 @@ function equals(dialect: Dialect, field: string, value: Scalar): Cond {
 
 function compile(dialect: Dialect, m: MetadataFilter): Cond {
   const a = accessors(dialect, m.field);
-  const list = (Array.isArray(m.value) ? m.value : [m.value]);
-  const anyOf = () => sql<SqlBool>`(${sql.join(list.map((v) => equals(dialect, m.field, v)), sql` OR `)})`;
+  const list = Array.isArray(m.value) ? m.value : [m.value];
+  const anyOf = () =>
+    sql<SqlBool>`(${sql.join(
+      list.map((v) => equals(dialect, m.field, v)),
+      sql` OR `,
+    )})`;
   switch (m.operator) {
     case "eq":
       return equals(dialect, m.field, m.value as Scalar);

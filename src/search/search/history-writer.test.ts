@@ -67,7 +67,17 @@ test("closing the context writes the rows still queued (graceful stop loses none
     const now = Date.now();
     await first.database.db
       .insertInto("stores")
-      .values({ id: "s-close", slug: "s-close", name: "Close", status: "active", plan: "free", client_secret_hash: null, secret_rotated_at: null, created_at: now, updated_at: now })
+      .values({
+        id: "s-close",
+        slug: "s-close",
+        name: "Close",
+        status: "active",
+        plan: "free",
+        client_secret_hash: null,
+        secret_rotated_at: null,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     const writer = historyWriter(first);
     writer.add("s-close", row("hw-c-1", Date.now()));

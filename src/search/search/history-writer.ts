@@ -55,7 +55,10 @@ export class SearchHistoryWriter {
     try {
       await this.database.transaction(async (tx) => {
         for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-          await tx.insertInto("search_history").values(rows.slice(i, i + ROWS_PER_STATEMENT)).execute();
+          await tx
+            .insertInto("search_history")
+            .values(rows.slice(i, i + ROWS_PER_STATEMENT))
+            .execute();
         }
       });
     } catch {

@@ -11,8 +11,23 @@ import { LexicalRepository, lexicalLimits } from "../../lexical/repository.js";
 // Colours chosen so that visual evidence alone (the test model knows only colours) cannot tell
 // the products apart by the words searched.
 const CATALOGUE = [
-  { id: "p-dress", hex: "#2040c0", meta: { name: "Summer Dress", category: "Dresses", brand: "Acme", color_name: "Blue", price: 80, tags: ["linen"], sku: "SKU-778812" } },
-  { id: "p-jeans", hex: "#2244bb", meta: { name: "Slim Jeans", category: "Jeans", brand: "Denimco", color_name: "Blue", price: 45, description: "Stretch denim, five pockets" } },
+  {
+    id: "p-dress",
+    hex: "#2040c0",
+    meta: { name: "Summer Dress", category: "Dresses", brand: "Acme", color_name: "Blue", price: 80, tags: ["linen"], sku: "SKU-778812" },
+  },
+  {
+    id: "p-jeans",
+    hex: "#2244bb",
+    meta: {
+      name: "Slim Jeans",
+      category: "Jeans",
+      brand: "Denimco",
+      color_name: "Blue",
+      price: 45,
+      description: "Stretch denim, five pockets",
+    },
+  },
   { id: "p-watch", hex: "#2142c4", meta: { name: "Chronograph", category: "Watches", brand: "Rolex", color_name: "Blue", price: 900 } },
   { id: "p-shirt", hex: "#c02020", meta: { name: "Oxford Shirt", category: "Shirts", brand: "Acme", color_name: "Red", price: 30 } },
 ];
@@ -30,7 +45,8 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
   const open = async () => openSearchApp(await testConfig(storage, { model: true }), storage.pgSchema);
   const post = (path: string, payload: unknown, tok = token) =>
     app.search.inject({ method: "POST", url: path, headers: bearer(tok), payload: payload as object });
-  const text = (query: string, extra: Record<string, unknown> = {}, tok = token) => post("/v1/search/text", { query, limit: 10, ...extra }, tok);
+  const text = (query: string, extra: Record<string, unknown> = {}, tok = token) =>
+    post("/v1/search/text", { query, limit: 10, ...extra }, tok);
   const ids = (res: { json(): any }) => res.json().results.map((r: { product_id: string }) => r.product_id) as string[];
   const lexicalIds = async (query: string, tok = token) => {
     const res = await text(query, { semantic_weight: 0 }, tok);
@@ -53,7 +69,11 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
       assert.equal(res.statusCode, 201, res.body);
     }
     // The second store has a product whose text matches the same words.
-    const res = await post("/v1/products", { product_id: "o-dress", image_url: url["p-dress"], metadata: { name: "Rolex Summer Dress Jeans" } }, otherToken);
+    const res = await post(
+      "/v1/products",
+      { product_id: "o-dress", image_url: url["p-dress"], metadata: { name: "Rolex Summer Dress Jeans" } },
+      otherToken,
+    );
     assert.equal(res.statusCode, 201, res.body);
   });
   after(async () => {
@@ -86,15 +106,28 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     const full = await repo.search(store.clientId, "blue", 3);
     assert.deepEqual(full.hits.map((h) => h.productId).sort(), ["p-dress", "p-jeans", "p-watch"]);
     const scores = full.hits.map((h) => h.score);
-    assert.deepEqual(scores, [...scores].sort((a, b) => b - a), "best first");
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => b - a),
+      "best first",
+    );
     const saved = lexicalLimits.scoredMax;
     try {
       lexicalLimits.scoredMax = 2;
       const bounded = await repo.search(store.clientId, "blue", 2);
       assert.equal(bounded.hits.length, 2, "three products match; two are scored");
-      for (const h of bounded.hits) assert.equal(h.score, full.hits.find((f) => f.productId === h.productId)!.score, "a product's score does not depend on the others scored");
-      assert.deepEqual(bounded.hits.map((h) => h.score), [...bounded.hits.map((h) => h.score)].sort((a, b) => b - a));
-      if (dialect === "sqlite") assert.deepEqual(bounded.hits.map((h) => h.productId).sort(), ["p-jeans", "p-watch"], "SQLite scores the newest");
+      for (const h of bounded.hits)
+        assert.equal(
+          h.score,
+          full.hits.find((f) => f.productId === h.productId)!.score,
+          "a product's score does not depend on the others scored",
+        );
+      assert.deepEqual(
+        bounded.hits.map((h) => h.score),
+        [...bounded.hits.map((h) => h.score)].sort((a, b) => b - a),
+      );
+      if (dialect === "sqlite")
+        assert.deepEqual(bounded.hits.map((h) => h.productId).sort(), ["p-jeans", "p-watch"], "SQLite scores the newest");
       lexicalLimits.scoredMax = 1;
       assert.equal((await repo.search(store.clientId, "blue", 3)).hits.length, 3, "never fewer scored than the depth asked for");
       lexicalLimits.scoredMax = 3;
@@ -127,7 +160,10 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
       assert.equal(ids(fused)[0], "p-watch", method);
       for (const r of fused.json().results) assert.ok(r.similarity_score >= 0 && r.similarity_score <= 1);
       const scores = fused.json().results.map((r: { similarity_score: number }) => r.similarity_score);
-      assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
+      assert.deepEqual(
+        scores,
+        [...scores].sort((a, b) => b - a),
+      );
     }
     const strict = await text("blue watch", { semantic_weight: 0.5, threshold: 0.99 });
     assert.ok(strict.json().results.every((r: { similarity_score: number }) => r.similarity_score >= 0.99));
@@ -139,7 +175,13 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     const hybrid = await post("/v1/search/hybrid", { query: "rolex", semantic_weight: 0, limit: 4 });
     assert.equal(hybrid.statusCode, 200, hybrid.body);
     assert.equal(ids(hybrid)[0], "p-watch");
-    const fusion = await post("/v1/search/fusion", { image_url: url["p-dress"], query: "slim jeans", image_weight: 0.2, semantic_weight: 0, limit: 4 });
+    const fusion = await post("/v1/search/fusion", {
+      image_url: url["p-dress"],
+      query: "slim jeans",
+      image_weight: 0.2,
+      semantic_weight: 0,
+      limit: 4,
+    });
     assert.equal(fusion.statusCode, 200, fusion.body);
     assert.equal(ids(fusion)[0], "p-jeans");
   });
@@ -176,7 +218,11 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
       return res.json().query_understanding.categories as string[];
     };
     assert.deepEqual(await categoriesOf("ponchos"), [], "cached before the product exists");
-    const created = await post("/v1/products", { product_id: "p-poncho", image_url: url["p-shirt"], metadata: { name: "Rain cape", category: "Ponchos" } });
+    const created = await post("/v1/products", {
+      product_id: "p-poncho",
+      image_url: url["p-shirt"],
+      metadata: { name: "Rain cape", category: "Ponchos" },
+    });
     assert.equal(created.statusCode, 201, created.body);
     assert.deepEqual(await categoriesOf("ponchos"), ["Ponchos"], "seen right after the write");
     assert.deepEqual(await categoriesOf("ponchos", otherToken), [], "never another store's category");
@@ -211,7 +257,11 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
   });
 
   test("with the test model, only identical images are reported as duplicates", async () => {
-    const hook = await post("/v1/search/webhooks", { url: `${host.url}/hook`, events: ["product.duplicate_detected"], secret: "s".repeat(32) });
+    const hook = await post("/v1/search/webhooks", {
+      url: `${host.url}/hook`,
+      events: ["product.duplicate_detected"],
+      secret: "s".repeat(32),
+    });
     assert.equal(hook.statusCode, 201, hook.body);
     // A product with a near-identical colour (cosine > 0.95 with the test model) but another image.
     const near = host.put("/near.png", await solidImage("#2141c2", { seed: 99 }));
@@ -219,12 +269,18 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     assert.equal(res.statusCode, 201, res.body);
     const [v] = await app.ctx.images.embed([(await app.ctx.images.fromUrl(near)).decoded]);
     const matches = await app.ctx.vectors.search(store.clientId, v!, { k: 2 });
-    assert.ok(matches.some((m) => m.productId !== "p-near" && m.score > 0.95), "the test model calls them near-duplicates");
+    assert.ok(
+      matches.some((m) => m.productId !== "p-near" && m.score > 0.95),
+      "the test model calls them near-duplicates",
+    );
     const dupes = await duplicateEvents(app, store.clientId);
     assert.equal(dupes.filter((d) => d.new_product_id === "p-near").length, 0);
     assert.equal((await post("/v1/products", { product_id: "p-same", image_url: url["p-watch"] })).statusCode, 201);
     const same = (await duplicateEvents(app, store.clientId)).filter((d) => d.new_product_id === "p-same");
-    assert.deepEqual(same.map((d) => [d.existing_product_id, d.similarity_score]), [["p-watch", 1]]);
+    assert.deepEqual(
+      same.map((d) => [d.existing_product_id, d.similarity_score]),
+      [["p-watch", 1]],
+    );
     for (const id of ["p-near", "p-same"]) await app.search.inject({ method: "DELETE", url: `/v1/products/${id}`, headers: bearer(token) });
   });
 
@@ -259,7 +315,10 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     app = await open();
     assert.deepEqual(await lexicalIds("anorak"), ["b-2"], "after a restart");
 
-    await app.ctx.database.db.deleteFrom("product_text" as any).where("store_id", "=", store.clientId).execute();
+    await app.ctx.database.db
+      .deleteFrom("product_text" as any)
+      .where("store_id", "=", store.clientId)
+      .execute();
     assert.deepEqual(await lexicalIds("anorak"), []);
     const report = await app.services.reindexer.store(store.clientId);
     assert.equal(report.lexical, 5);
@@ -275,7 +334,10 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
         ? ["DROP TABLE product_text_versions", "DROP TABLE product_fts", "DROP TABLE product_trgm", "DROP TABLE product_text"]
         : ["DROP TABLE product_text"];
     for (const statement of drop) await sql.raw(statement).execute(db);
-    await db.deleteFrom("kysely_migration" as any).where("name", "in", ["0018_lexical_index", "0019_lexical_versions"]).execute();
+    await db
+      .deleteFrom("kysely_migration" as any)
+      .where("name", "in", ["0018_lexical_index", "0019_lexical_versions"])
+      .execute();
     await app.close();
     app = await open();
     assert.deepEqual(await lexicalIds("anorak"), ["b-2"]);
@@ -284,7 +346,11 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
 });
 
 async function duplicateEvents(app: SearchInstance, storeId: string): Promise<Record<string, any>[]> {
-  const rows = await app.ctx.database.db.selectFrom("webhook_deliveries").select(["event", "body"]).where("store_id", "=", storeId).execute();
+  const rows = await app.ctx.database.db
+    .selectFrom("webhook_deliveries")
+    .select(["event", "body"])
+    .where("store_id", "=", storeId)
+    .execute();
   return rows.filter((r) => r.event === "product.duplicate_detected").map((r) => JSON.parse(r.body).data as Record<string, any>);
 }
 
@@ -298,12 +364,30 @@ describeEachDialect("search: without a model", (dialect) => {
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual(
         { ...(res.json() as object), model_id: undefined },
-        { model_id: undefined, dimensions: 0, is_test_model: false, status: "disabled", duplicate_detection: false, default_semantic_weight: 0, default_fusion_method: "rrf" },
+        {
+          model_id: undefined,
+          dimensions: 0,
+          is_test_model: false,
+          status: "disabled",
+          duplicate_detection: false,
+          default_semantic_weight: 0,
+          default_fusion_method: "rrf",
+        },
       );
-      const search = await t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red dress" } });
+      const search = await t.search.inject({
+        method: "POST",
+        url: "/v1/search/text",
+        headers: bearer(token),
+        payload: { query: "red dress" },
+      });
       assert.equal(search.statusCode, 200, search.body);
       assert.equal(search.json().count, 0);
-      const visual = await t.search.inject({ method: "POST", url: "/v1/search/text", headers: bearer(token), payload: { query: "red dress", semantic_weight: 1 } });
+      const visual = await t.search.inject({
+        method: "POST",
+        url: "/v1/search/text",
+        headers: bearer(token),
+        payload: { query: "red dress", semantic_weight: 1 },
+      });
       assert.equal(visual.statusCode, 503, visual.body);
       assert.equal(visual.json().error, "model_unavailable");
     } finally {

@@ -10,11 +10,39 @@ import { SearchRepository } from "./repository.js";
 import type { SearchFilters } from "./filters.js";
 
 const PRODUCTS: { id: string; meta: Record<string, unknown>; colors?: { hex: string; share: number }[] }[] = [
-  { id: "p1", meta: { category: "Dresses", price: 80, color_name: "Red", brand: "Acme", tags: ["Summer", "party"], details: { fabric: "Silk", size: { eu: 38 } }, stock: 5, on_sale: true }, colors: [{ hex: "#d01010", share: 0.8 }] },
-  { id: "p2", meta: { category: "tops", price: 30, color_name: "navy blue", brand: "Zed", tags: ["casual"], stock: 0, on_sale: false }, colors: [{ hex: "#1c2450", share: 0.6 }] },
-  { id: "p3", meta: { category: "dresses", price: 95.5, brand: null, tags: "summer dress", details: { fabric: "cotton" } }, colors: [{ hex: "#10a030", share: 0.9 }] },
+  {
+    id: "p1",
+    meta: {
+      category: "Dresses",
+      price: 80,
+      color_name: "Red",
+      brand: "Acme",
+      tags: ["Summer", "party"],
+      details: { fabric: "Silk", size: { eu: 38 } },
+      stock: 5,
+      on_sale: true,
+    },
+    colors: [{ hex: "#d01010", share: 0.8 }],
+  },
+  {
+    id: "p2",
+    meta: { category: "tops", price: 30, color_name: "navy blue", brand: "Zed", tags: ["casual"], stock: 0, on_sale: false },
+    colors: [{ hex: "#1c2450", share: 0.6 }],
+  },
+  {
+    id: "p3",
+    meta: { category: "dresses", price: 95.5, brand: null, tags: "summer dress", details: { fabric: "cotton" } },
+    colors: [{ hex: "#10a030", share: 0.9 }],
+  },
   { id: "p4", meta: { category: 7, price: "12", brand: "acme", stock: 2.5, details: "plain" } },
-  { id: "p5", meta: { name: "no fields" }, colors: [{ hex: "#d81818", share: 0.1 }, { hex: "#f4f4f4", share: 0.9 }] },
+  {
+    id: "p5",
+    meta: { name: "no fields" },
+    colors: [
+      { hex: "#d81818", share: 0.1 },
+      { hex: "#f4f4f4", share: 0.9 },
+    ],
+  },
   { id: "p6", meta: { category: "Bags", price: 0, brand: "ACME", tags: [1, "Leather"], stock: -1, on_sale: "true", __proto__x: 1 } },
 ];
 
@@ -47,7 +75,13 @@ const CASES: SearchFilters[] = [
   { metadata_filters: [{ field: "price", operator: "eq", value: "12" }] },
   { metadata_filters: [{ field: "category", operator: "eq", value: 7 }] },
   { metadata_filters: [{ field: "__proto__", operator: "ne", value: "x" }] },
-  { category: "dresses", metadata_filters: [{ field: "tags", operator: "contains", value: "summer" }, { field: "price", operator: "lt", value: 90 }] },
+  {
+    category: "dresses",
+    metadata_filters: [
+      { field: "tags", operator: "contains", value: "summer" },
+      { field: "price", operator: "lt", value: 90 },
+    ],
+  },
 ];
 
 describeEachDialect("search filters in memory match the SQL", (dialect) => {
@@ -90,7 +124,13 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
       const filter = attributeFilter(f);
       const memIds = rows
         .filter((r) =>
-          filter.test({ category: r.category, price: r.price === null ? null : Number(r.price), colorName: r.color_name, dominantColors: r.dominant_colors, metadata: r.metadata }),
+          filter.test({
+            category: r.category,
+            price: r.price === null ? null : Number(r.price),
+            colorName: r.color_name,
+            dominantColors: r.dominant_colors,
+            metadata: r.metadata,
+          }),
         )
         .map((r) => r.product_id)
         .sort();

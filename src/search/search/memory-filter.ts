@@ -68,7 +68,7 @@ function equals(v: Json, value: Scalar): boolean {
 
 function compile(m: MetadataFilter): (metadata: Json) => boolean {
   const path = m.field.split(".");
-  const list = (Array.isArray(m.value) ? m.value : [m.value]);
+  const list = Array.isArray(m.value) ? m.value : [m.value];
   const folded = list.map((x) => (typeof x === "string" ? lower(x) : x));
   const anyOf = (v: Json) => folded.some((x) => equals(v, x));
   switch (m.operator) {
@@ -91,7 +91,9 @@ function compile(m: MetadataFilter): (metadata: Json) => boolean {
     case "lt":
     case "lte": {
       const x = m.value as number;
-      const cmp = { gt: (v: number) => v > x, gte: (v: number) => v >= x, lt: (v: number) => v < x, lte: (v: number) => v <= x }[m.operator];
+      const cmp = { gt: (v: number) => v > x, gte: (v: number) => v >= x, lt: (v: number) => v < x, lte: (v: number) => v <= x }[
+        m.operator
+      ];
       return (md) => {
         const v = at(md, path);
         return typeof v === "number" && cmp(v);
@@ -139,6 +141,11 @@ export function attributeFilter(f: SearchFilters): AttributeFilter {
  * The products of the store passing the filters: in memory when the vector index keeps the
  * fields (embedded), else by SQL.
  */
-export async function filterCandidates(ctx: AppContext, repo: SearchRepository, storeId: string, f: SearchFilters): Promise<ReadonlySet<string>> {
+export async function filterCandidates(
+  ctx: AppContext,
+  repo: SearchRepository,
+  storeId: string,
+  f: SearchFilters,
+): Promise<ReadonlySet<string>> {
   return ctx.vectors.filterCandidates?.(storeId, attributeFilter(f)) ?? repo.candidates(storeId, f);
 }

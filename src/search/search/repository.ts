@@ -45,16 +45,17 @@ export class SearchRepository {
 
   /** The store's distinct category values (query understanding). */
   async categories(storeId: string): Promise<string[]> {
-    const rows = await this.db.selectFrom("products").select("category").distinct().where("store_id", "=", storeId).where("category", "is not", null).execute();
+    const rows = await this.db
+      .selectFrom("products")
+      .select("category")
+      .distinct()
+      .where("store_id", "=", storeId)
+      .where("category", "is not", null)
+      .execute();
     return rows.map((r) => r.category!);
   }
 
   findHistory(storeId: string, searchId: string): Promise<SearchHistoryRow | undefined> {
-    return this.db
-      .selectFrom("search_history")
-      .selectAll()
-      .where("store_id", "=", storeId)
-      .where("id", "=", searchId)
-      .executeTakeFirst();
+    return this.db.selectFrom("search_history").selectAll().where("store_id", "=", storeId).where("id", "=", searchId).executeTakeFirst();
   }
 }

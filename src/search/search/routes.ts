@@ -33,7 +33,9 @@ const tags = ["search"];
 const errors = searchErrors(400, 401, 403, 413, 415, 422, 429, 503);
 
 /** The fields every search body may carry (each body schema declares the ones it takes; see schemas.ts). */
-export type CommonFields = Partial<Pick<Common, "limit" | "threshold" | "category" | "price_min" | "price_max" | "color" | "metadata_filters">>;
+export type CommonFields = Partial<
+  Pick<Common, "limit" | "threshold" | "category" | "price_min" | "price_max" | "color" | "metadata_filters">
+>;
 
 /** A body's common fields with their defaults (limit 10 for the API; the widget asks 12). */
 export const common = (b: CommonFields, defaultLimit = 10): Common => ({
@@ -56,7 +58,7 @@ function parseRegion(text: string): Region {
   try {
     return JSON.parse(text) as Region;
   } catch {
-    throw new AppError("invalid_region", "region must be JSON such as {\"x\":0,\"y\":0,\"width\":0.5,\"height\":0.5}.");
+    throw new AppError("invalid_region", 'region must be JSON such as {"x":0,"y":0,"width":0.5,"height":0.5}.');
   }
 }
 
@@ -73,12 +75,24 @@ function jsonModes(service: SearchService) {
   return {
     url: mode(UrlBody, (s, b) => service.url(s, b.image_url, common(b))),
     text: mode(TextBody, (s, b) => service.text(s, b.query, common(b), "api", { ...ranking(b), understand: understandMode(b.understand) })),
-    hybrid: mode(HybridBody, (s, b) => service.hybrid(s, { image_url: b.image_url, query: b.query, colors: b.colors, visual_weight: b.visual_weight, ...ranking(b) }, common(b))),
-    fusion: mode(FusionBody, (s, b) => service.fusion(s, { image_url: b.image_url, query: b.query, image_weight: b.image_weight, ...ranking(b) }, common(b))),
+    hybrid: mode(HybridBody, (s, b) =>
+      service.hybrid(
+        s,
+        { image_url: b.image_url, query: b.query, colors: b.colors, visual_weight: b.visual_weight, ...ranking(b) },
+        common(b),
+      ),
+    ),
+    fusion: mode(FusionBody, (s, b) =>
+      service.fusion(s, { image_url: b.image_url, query: b.query, image_weight: b.image_weight, ...ranking(b) }, common(b)),
+    ),
     "multi-image": mode(MultiImageBody, (s, b) => service.multiImage(s, { urls: b.image_urls }, b.mode, common(b))),
     crop: mode(CropBody, (s, b) => service.crop(s, { image_url: b.image_url, region: b.region }, common(b))),
     filtered: mode(FilteredBody, (s, b) =>
-      service.filtered(s, { image_url: b.image_url, query: b.query }, { ...common(b), metadata_filters: [...(b.metadata_filters ?? []), ...b.filters] }),
+      service.filtered(
+        s,
+        { image_url: b.image_url, query: b.query },
+        { ...common(b), metadata_filters: [...(b.metadata_filters ?? []), ...b.filters] },
+      ),
     ),
   } satisfies Record<(typeof BATCH_TYPES)[number], { schema: TSchema; run: (storeId: string, body: unknown) => Promise<SearchResponse> }>;
 }
@@ -98,7 +112,8 @@ export async function searchRoutes(app: App, ctx: AppContext, { search: service 
       schema: {
         tags,
         security: bearerSecurity,
-        summary: "The active embedding model: id, dimensions, whether it is the built-in test model, status, duplicate detection and text-ranking defaults",
+        summary:
+          "The active embedding model: id, dimensions, whether it is the built-in test model, status, duplicate detection and text-ranking defaults",
         response: { 200: ModelStatusSchema, ...searchErrors(401, 403, 429) },
       },
     },
@@ -131,7 +146,11 @@ export async function searchRoutes(app: App, ctx: AppContext, { search: service 
     );
   jsonRoute("/v1/search/url", "url", "Search by an image URL");
   jsonRoute("/v1/search/text", "text", "Natural-language search");
-  jsonRoute("/v1/search/hybrid", "hybrid", "Image + text blended by visual_weight, colours scored by distance, metadata filters before ranking");
+  jsonRoute(
+    "/v1/search/hybrid",
+    "hybrid",
+    "Image + text blended by visual_weight, colours scored by distance, metadata filters before ranking",
+  );
   jsonRoute("/v1/search/fusion", "fusion", "Image and text embeddings blended by image_weight; the nearest product's category is boosted");
   jsonRoute("/v1/search/filtered", "filtered", "Visual (image_url) or text (query) search restricted by payload filters");
 
@@ -150,7 +169,7 @@ export async function searchRoutes(app: App, ctx: AppContext, { search: service 
     async (request) => {
       if (!isMultipart(request)) return modes["multi-image"].run(storeOf(request).id, request.body);
       const b = request.body as Static<typeof MultiImageMultipart>;
-      const files = (Array.isArray(b.images) ? b.images : [b.images]);
+      const files = Array.isArray(b.images) ? b.images : [b.images];
       return service.multiImage(storeOf(request).id, { files }, b.mode, common(b));
     },
   );
@@ -175,7 +194,10 @@ export async function searchRoutes(app: App, ctx: AppContext, { search: service 
   );
 
   const batchValidators = Object.fromEntries(
-    Object.entries(modes).map(([type, m]) => [type, strictAjv.compile({ ...m.schema, properties: { ...(m.schema as { properties?: object }).properties, type: {} } })]),
+    Object.entries(modes).map(([type, m]) => [
+      type,
+      strictAjv.compile({ ...m.schema, properties: { ...(m.schema as { properties?: object }).properties, type: {} } }),
+    ]),
   );
   app.post(
     "/v1/search/batch",

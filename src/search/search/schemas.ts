@@ -28,7 +28,11 @@ export const filterFields = {
   price_min: Type.Optional(Type.Number({ minimum: 0 })),
   price_max: Type.Optional(Type.Number({ minimum: 0 })),
   color: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 50, description: "Colour name (e.g. navy blue) or hex #rrggbb; hex matches dominant colours within ΔE00 15" }),
+    Type.String({
+      minLength: 1,
+      maxLength: 50,
+      description: "Colour name (e.g. navy blue) or hex #rrggbb; hex matches dominant colours within ΔE00 15",
+    }),
   ),
   metadata_filters: Type.Optional(Type.Array(MetadataFilterSchema, { maxItems: 20 })),
 };
@@ -52,7 +56,7 @@ export const rankingFields = {
 };
 export const Understand = Type.Union([Type.Boolean(), Type.Literal("boost"), Type.Literal("filter")], {
   description:
-    "Query understanding: colour words, price phrases (en/de, e.g. \"under 50\", \"unter 50 €\", \"between 20 and 40\") and the store's category values. Prices become price filters; colours and categories boost matching products (true or \"boost\") or filter (\"filter\"). Off by default; when on, the response echoes query_understanding",
+    'Query understanding: colour words, price phrases (en/de, e.g. "under 50", "unter 50 €", "between 20 and 40") and the store\'s category values. Prices become price filters; colours and categories boost matching products (true or "boost") or filter ("filter"). Off by default; when on, the response echoes query_understanding',
 });
 const ImageUrl = Type.String({ minLength: 1, maxLength: 2048 });
 
@@ -66,14 +70,19 @@ export const Region = Type.Object(
   },
   {
     additionalProperties: false,
-    description: 'Pixels, or fractions of the image size; without `unit`, all four values ≤ 1 mean fractions',
+    description: "Pixels, or fractions of the image size; without `unit`, all four values ≤ 1 mean fractions",
   },
 );
 
 const body = <T extends Record<string, TSchema>>(fields: T) => Type.Object(fields, { additionalProperties: false });
 
 export const UrlBody = body({ image_url: ImageUrl, ...commonFields });
-export const TextBody = body({ query: Type.String({ minLength: 1, maxLength: 500 }), ...rankingFields, understand: Type.Optional(Understand), ...commonFields });
+export const TextBody = body({
+  query: Type.String({ minLength: 1, maxLength: 500 }),
+  ...rankingFields,
+  understand: Type.Optional(Understand),
+  ...commonFields,
+});
 export const HybridBody = body({
   image_url: Type.Optional(ImageUrl),
   query: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
@@ -95,7 +104,11 @@ export const CropBody = body({ image_url: ImageUrl, region: Region, ...commonFie
 export const FilteredBody = body({
   image_url: Type.Optional(ImageUrl),
   query: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-  filters: Type.Array(MetadataFilterSchema, { minItems: 1, maxItems: 20, description: "Payload filters, same operators as metadata_filters" }),
+  filters: Type.Array(MetadataFilterSchema, {
+    minItems: 1,
+    maxItems: 20,
+    description: "Payload filters, same operators as metadata_filters",
+  }),
   ...commonFields,
 });
 
@@ -109,13 +122,24 @@ const multipartCommon = {
   price_max: filterFields.price_max,
   color: filterFields.color,
 };
-export const UploadMultipart = Type.Object({ image: Type.Unsafe<Buffer>(file), ...multipartCommon }, { additionalProperties: false, "x-coerce": true });
+export const UploadMultipart = Type.Object(
+  { image: Type.Unsafe<Buffer>(file), ...multipartCommon },
+  { additionalProperties: false, "x-coerce": true },
+);
 export const MultiImageMultipart = Type.Object(
-  { images: Type.Unsafe<Buffer | Buffer[]>({ description: "2 to 10 image files under the field name `images`" }), mode: MultiMode, ...multipartCommon },
+  {
+    images: Type.Unsafe<Buffer | Buffer[]>({ description: "2 to 10 image files under the field name `images`" }),
+    mode: MultiMode,
+    ...multipartCommon,
+  },
   { additionalProperties: false, "x-coerce": true },
 );
 export const CropMultipart = Type.Object(
-  { image: Type.Unsafe<Buffer>(file), region: Type.String({ description: "The region as JSON text, e.g. {\"x\":0,\"y\":0,\"width\":0.5,\"height\":0.5}" }), ...multipartCommon },
+  {
+    image: Type.Unsafe<Buffer>(file),
+    region: Type.String({ description: 'The region as JSON text, e.g. {"x":0,"y":0,"width":0.5,"height":0.5}' }),
+    ...multipartCommon,
+  },
   { additionalProperties: false, "x-coerce": true },
 );
 
@@ -137,7 +161,9 @@ export const SearchResponseSchema = Type.Object({
         categories: Type.Array(Type.String(), { description: "The store's category values found" }),
         price_min: Type.Union([Type.Number(), Type.Null()]),
         price_max: Type.Union([Type.Number(), Type.Null()]),
-        applied_as: Type.Union([Type.Literal("boost"), Type.Literal("filter")], { description: "How colours and categories were applied; prices are always filters" }),
+        applied_as: Type.Union([Type.Literal("boost"), Type.Literal("filter")], {
+          description: "How colours and categories were applied; prices are always filters",
+        }),
         remaining_text: Type.String({ description: "The text searched (the query without its price phrases)" }),
       },
       { description: "Only when the request set understand" },
@@ -146,19 +172,24 @@ export const SearchResponseSchema = Type.Object({
 });
 
 export const ModelStatusSchema = Type.Object({
-  model_id: Type.String({ description: "CLIP_MODEL as configured (a local folder by its name); the built-in test model is shopsight-tiny-test-model" }),
+  model_id: Type.String({
+    description: "CLIP_MODEL as configured (a local folder by its name); the built-in test model is shopsight-tiny-test-model",
+  }),
   dimensions: Type.Integer({ description: "Embedding dimensions (0 when no model is loaded)" }),
   is_test_model: Type.Boolean({ description: "The built-in tiny test model (colour only; for trying the service out) is active" }),
   status: Type.Union([Type.Literal("ready"), Type.Literal("loading"), Type.Literal("disabled"), Type.Literal("failed")]),
-  duplicate_detection: Type.Boolean({ description: "product.duplicate_detected compares embeddings (off with the test model: identical images only)" }),
+  duplicate_detection: Type.Boolean({
+    description: "product.duplicate_detected compares embeddings (off with the test model: identical images only)",
+  }),
   default_semantic_weight: Type.Number({ description: "semantic_weight used when a text search gives none" }),
   default_fusion_method: Type.Union([Type.Literal("blend"), Type.Literal("rrf")]),
 });
 
 export const BATCH_TYPES = ["url", "text", "hybrid", "fusion", "multi-image", "crop", "filtered"] as const;
 export const BatchBody = body({
-  queries: Type.Array(
-    Type.Object({ type: Type.Union(BATCH_TYPES.map((t) => Type.Literal(t))) }, { additionalProperties: true }),
-    { minItems: 1, maxItems: 20, description: "1–20 queries: {type, …the JSON body of that mode}" },
-  ),
+  queries: Type.Array(Type.Object({ type: Type.Union(BATCH_TYPES.map((t) => Type.Literal(t))) }, { additionalProperties: true }), {
+    minItems: 1,
+    maxItems: 20,
+    description: "1–20 queries: {type, …the JSON body of that mode}",
+  }),
 });

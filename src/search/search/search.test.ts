@@ -8,12 +8,53 @@ import { multipart } from "../../../test/support/multipart.js";
 import { historyWriter } from "./history-writer.js";
 
 const CATALOGUE = [
-  { id: "red-dress", hex: "#d01010", meta: { name: "Red Dress", category: "dresses", price: 80, color_name: "Red", brand: "Acme", tags: ["summer", "party"], details: { fabric: "silk" }, stock: 5 } },
-  { id: "red-shirt", hex: "#c81818", meta: { name: "Red Shirt", category: "tops", price: 30, color_name: "Red", brand: "Zed", tags: ["casual"], stock: 0 } },
-  { id: "blue-jeans", hex: "#1030c0", meta: { name: "Blue Jeans", category: "bottoms", price: 60, color_name: "Blue", brand: "Acme", tags: ["denim"], details: { fabric: "denim" } } },
-  { id: "navy-coat", hex: "#1c2450", meta: { name: "Navy Coat", category: "outerwear", price: 200, color_name: "Navy Blue", brand: "Zed", tags: ["winter"] } },
-  { id: "green-dress", hex: "#10a030", meta: { name: "Green Dress", category: "dresses", price: 95, color_name: "Green", brand: "Acme", on_sale: true } },
-  { id: "yellow-top", hex: "#e8d010", meta: { name: "Yellow Top", category: "tops", price: 25, color_name: "Yellow", brand: "Bee", on_sale: false } },
+  {
+    id: "red-dress",
+    hex: "#d01010",
+    meta: {
+      name: "Red Dress",
+      category: "dresses",
+      price: 80,
+      color_name: "Red",
+      brand: "Acme",
+      tags: ["summer", "party"],
+      details: { fabric: "silk" },
+      stock: 5,
+    },
+  },
+  {
+    id: "red-shirt",
+    hex: "#c81818",
+    meta: { name: "Red Shirt", category: "tops", price: 30, color_name: "Red", brand: "Zed", tags: ["casual"], stock: 0 },
+  },
+  {
+    id: "blue-jeans",
+    hex: "#1030c0",
+    meta: {
+      name: "Blue Jeans",
+      category: "bottoms",
+      price: 60,
+      color_name: "Blue",
+      brand: "Acme",
+      tags: ["denim"],
+      details: { fabric: "denim" },
+    },
+  },
+  {
+    id: "navy-coat",
+    hex: "#1c2450",
+    meta: { name: "Navy Coat", category: "outerwear", price: 200, color_name: "Navy Blue", brand: "Zed", tags: ["winter"] },
+  },
+  {
+    id: "green-dress",
+    hex: "#10a030",
+    meta: { name: "Green Dress", category: "dresses", price: 95, color_name: "Green", brand: "Acme", on_sale: true },
+  },
+  {
+    id: "yellow-top",
+    hex: "#e8d010",
+    meta: { name: "Yellow Top", category: "tops", price: 25, color_name: "Yellow", brand: "Bee", on_sale: false },
+  },
   { id: "black-bag", hex: "#151515", meta: { name: "Black Bag", category: "bags", price: 150, color_name: "Black", brand: "Zed" } },
   { id: "white-tee", hex: "#f4f4f4", meta: { name: "White Tee", category: "tops", price: 15, color_name: "White", brand: "Bee" } },
 ] as const;
@@ -37,7 +78,12 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
       url[p.id] = host.put(`/${p.id}.png`, png[p.id]!);
       const image = await t.ctx.images.fromBytes(png[p.id]!);
       const [vector] = await t.ctx.images.embed([image.decoded]);
-      await products.write(store.clientId, { productId: p.id, imageUrl: url[p.id]!, metadata: JSON.parse(JSON.stringify(p.meta)), embedded: { image, vector: vector! } });
+      await products.write(store.clientId, {
+        productId: p.id,
+        imageUrl: url[p.id]!,
+        metadata: JSON.parse(JSON.stringify(p.meta)),
+        embedded: { image, vector: vector! },
+      });
     }
   });
   after(async () => {
@@ -78,7 +124,12 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
       { name: "image", value: jpeg, filename: "q.jpg", contentType: "image/jpeg" },
       { name: "limit", value: "2" },
     ]);
-    const upload = await t.search.inject({ method: "POST", url: "/v1/search", headers: { ...bearer(token), ...form.headers }, payload: form.payload });
+    const upload = await t.search.inject({
+      method: "POST",
+      url: "/v1/search",
+      headers: { ...bearer(token), ...form.headers },
+      payload: form.payload,
+    });
     assert.equal(upload.statusCode, 200, upload.body);
     assert.equal(ids(upload)[0], "green-dress");
     assert.equal(upload.json().count, 2);
@@ -86,18 +137,35 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
 
   test("upload search refuses a missing file, a non-image and a file over the size limit", async () => {
     const noFile = multipart([{ name: "limit", value: "2" }]);
-    const r1 = await t.search.inject({ method: "POST", url: "/v1/search", headers: { ...bearer(token), ...noFile.headers }, payload: noFile.payload });
+    const r1 = await t.search.inject({
+      method: "POST",
+      url: "/v1/search",
+      headers: { ...bearer(token), ...noFile.headers },
+      payload: noFile.payload,
+    });
     assert.equal(r1.statusCode, 400);
     const text = multipart([{ name: "image", value: Buffer.from("hello"), filename: "a.txt" }]);
-    const r2 = await t.search.inject({ method: "POST", url: "/v1/search", headers: { ...bearer(token), ...text.headers }, payload: text.payload });
+    const r2 = await t.search.inject({
+      method: "POST",
+      url: "/v1/search",
+      headers: { ...bearer(token), ...text.headers },
+      payload: text.payload,
+    });
     assert.equal(r2.statusCode, 415);
     assert.equal(r2.json().error, "unsupported_image");
     const small = await createTestApp({ dialect, model: true, env: { OUTBOUND_MAX_BYTES: "1000" } });
     try {
       const s = await registerStore(small);
       const tok = await machineToken(small.search, s);
-      const big = multipart([{ name: "image", value: png["red-dress"]!.length > 1000 ? png["red-dress"]! : Buffer.alloc(5000, 1), filename: "big.png" }]);
-      const r3 = await small.search.inject({ method: "POST", url: "/v1/search", headers: { ...bearer(tok), ...big.headers }, payload: big.payload });
+      const big = multipart([
+        { name: "image", value: png["red-dress"]!.length > 1000 ? png["red-dress"]! : Buffer.alloc(5000, 1), filename: "big.png" },
+      ]);
+      const r3 = await small.search.inject({
+        method: "POST",
+        url: "/v1/search",
+        headers: { ...bearer(tok), ...big.headers },
+        payload: big.payload,
+      });
       assert.equal(r3.statusCode, 413, r3.body);
       assert.equal(r3.json().error, "image_too_large");
     } finally {
@@ -123,9 +191,25 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
   test("metadata_filters: every operator on any key, nested keys included", async () => {
     const run = async (filter: object) => ids(await search("/text", { query: "clothes", limit: 20, metadata_filters: [filter] })).sort();
     assert.deepEqual(await run({ field: "brand", operator: "eq", value: "acme" }), ["blue-jeans", "green-dress", "red-dress"]);
-    assert.deepEqual(await run({ field: "brand", operator: "ne", value: "Acme" }), ["black-bag", "navy-coat", "red-shirt", "white-tee", "yellow-top"]);
-    assert.deepEqual(await run({ field: "brand", operator: "in", value: ["Bee", "zed"] }), ["black-bag", "navy-coat", "red-shirt", "white-tee", "yellow-top"]);
-    assert.deepEqual(await run({ field: "category", operator: "nin", value: ["tops", "dresses"] }), ["black-bag", "blue-jeans", "navy-coat"]);
+    assert.deepEqual(await run({ field: "brand", operator: "ne", value: "Acme" }), [
+      "black-bag",
+      "navy-coat",
+      "red-shirt",
+      "white-tee",
+      "yellow-top",
+    ]);
+    assert.deepEqual(await run({ field: "brand", operator: "in", value: ["Bee", "zed"] }), [
+      "black-bag",
+      "navy-coat",
+      "red-shirt",
+      "white-tee",
+      "yellow-top",
+    ]);
+    assert.deepEqual(await run({ field: "category", operator: "nin", value: ["tops", "dresses"] }), [
+      "black-bag",
+      "blue-jeans",
+      "navy-coat",
+    ]);
     assert.deepEqual(await run({ field: "price", operator: "gt", value: 95 }), ["black-bag", "navy-coat"]);
     assert.deepEqual(await run({ field: "price", operator: "gte", value: 95 }), ["black-bag", "green-dress", "navy-coat"]);
     assert.deepEqual(await run({ field: "price", operator: "lt", value: 25 }), ["white-tee"]);
@@ -191,7 +275,11 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
     assert.ok(top.includes("red-dress") && top.includes("green-dress"), res.body);
     assert.ok(res.json().results.every((r: { similarity_score: number }) => r.similarity_score <= 1));
     await historyWriter(t.ctx).flush(); // history rows are written after the reply
-    const row = await t.ctx.database.db.selectFrom("search_history").select("query_summary").where("id", "=", res.json().search_id).executeTakeFirstOrThrow();
+    const row = await t.ctx.database.db
+      .selectFrom("search_history")
+      .select("query_summary")
+      .where("id", "=", res.json().search_id)
+      .executeTakeFirstOrThrow();
     assert.equal(JSON.parse(row.query_summary).boosted_category, "dresses");
     const missing = await search("/fusion", { image_url: url["red-dress"], limit: 3 });
     assert.equal(missing.statusCode, 400);
@@ -215,7 +303,12 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
       { name: "mode", value: "best" },
       { name: "limit", value: "2" },
     ]);
-    const up = await t.search.inject({ method: "POST", url: "/v1/search/multi-image", headers: { ...bearer(token), ...form.headers }, payload: form.payload });
+    const up = await t.search.inject({
+      method: "POST",
+      url: "/v1/search/multi-image",
+      headers: { ...bearer(token), ...form.headers },
+      payload: form.payload,
+    });
     assert.equal(up.statusCode, 200, up.body);
     assert.deepEqual(ids(up).sort(), ["black-bag", "white-tee"]);
     // Without `mode` a multipart request is an average, as a JSON one (the schema's default).
@@ -226,7 +319,12 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
         ...(mode ? [{ name: "mode", value: mode }] : []),
         { name: "limit", value: "4" },
       ]);
-      const res = await t.search.inject({ method: "POST", url: "/v1/search/multi-image", headers: { ...bearer(token), ...f.headers }, payload: f.payload });
+      const res = await t.search.inject({
+        method: "POST",
+        url: "/v1/search/multi-image",
+        headers: { ...bearer(token), ...f.headers },
+        payload: f.payload,
+      });
       assert.equal(res.statusCode, 200, res.body);
       return res.json().results as { product_id: string; similarity_score: number }[];
     };
@@ -235,7 +333,15 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
 
   test("crop: a region in pixels or fractions; a malformed region is 400", async () => {
     const left = await sharp({ create: { width: 200, height: 100, channels: 3, background: "#d01010" } })
-      .composite([{ input: await sharp({ create: { width: 100, height: 100, channels: 3, background: "#10a030" } }).png().toBuffer(), left: 100, top: 0 }])
+      .composite([
+        {
+          input: await sharp({ create: { width: 100, height: 100, channels: 3, background: "#10a030" } })
+            .png()
+            .toBuffer(),
+          left: 100,
+          top: 0,
+        },
+      ])
       .png()
       .toBuffer();
     const two = host.put("/two-colours.png", left);
@@ -253,7 +359,12 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
       { name: "image", value: left, filename: "two.png" },
       { name: "region", value: JSON.stringify({ x: 0.5, y: 0, width: 0.5, height: 1 }) },
     ]);
-    const up = await t.search.inject({ method: "POST", url: "/v1/search/crop", headers: { ...bearer(token), ...form.headers }, payload: form.payload });
+    const up = await t.search.inject({
+      method: "POST",
+      url: "/v1/search/crop",
+      headers: { ...bearer(token), ...form.headers },
+      payload: form.payload,
+    });
     assert.equal(up.statusCode, 200, up.body);
     assert.equal(ids(up)[0], "green-dress");
   });
@@ -263,7 +374,11 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(ids(res)[0], "red-shirt");
     assert.deepEqual(ids(res).sort(), ["black-bag", "navy-coat", "red-shirt"]);
-    const both = await search("/filtered", { query: "red", image_url: url["red-dress"], filters: [{ field: "brand", operator: "eq", value: "Zed" }] });
+    const both = await search("/filtered", {
+      query: "red",
+      image_url: url["red-dress"],
+      filters: [{ field: "brand", operator: "eq", value: "Zed" }],
+    });
     assert.equal(both.statusCode, 400);
     const noFilters = await search("/filtered", { query: "red", filters: [] });
     assert.equal(noFilters.statusCode, 400);
@@ -301,7 +416,12 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
     const products = t.services.products;
     const image = await t.ctx.images.fromBytes(png["red-dress"]!);
     const [vector] = await t.ctx.images.embed([image.decoded]);
-    await products.write(other.clientId, { productId: "other-red", imageUrl: "http://x/y.png", metadata: { name: "Other" }, embedded: { image, vector: vector! } });
+    await products.write(other.clientId, {
+      productId: "other-red",
+      imageUrl: "http://x/y.png",
+      metadata: { name: "Other" },
+      embedded: { image, vector: vector! },
+    });
     const mine = await search("/url", { image_url: url["red-dress"], limit: 20 });
     assert.ok(!ids(mine).includes("other-red"));
     const theirs = await search("/text", { query: "red", limit: 20 }, tok);

@@ -182,7 +182,12 @@ export class SearchService {
   async upload(storeId: string, file: Buffer, c: Common, source: SearchSource = "api") {
     const startedAt = performance.now();
     const image = await this.ctx.images.decode(file);
-    return this.run(storeId, c, { startedAt, mode: "upload", summary: { bytes: file.length }, vectors: [await this.imageVector(image)] }, source);
+    return this.run(
+      storeId,
+      c,
+      { startedAt, mode: "upload", summary: { bytes: file.length }, vectors: [await this.imageVector(image)] },
+      source,
+    );
   }
 
   async url(storeId: string, imageUrl: string, c: Common, source: SearchSource = "api") {
@@ -224,9 +229,15 @@ export class SearchService {
     // The embedding is asked for first, so the worker has it before the lookup takes the thread.
     validateFilters(common);
     const embedding = weight > 0 ? this.textVector(text) : undefined;
-    const candidates = hasFilters(common) ? this.stage("filter", () => filterCandidates(this.ctx, this.reader(storeId), storeId, common)) : undefined;
+    const candidates = hasFilters(common)
+      ? this.stage("filter", () => filterCandidates(this.ctx, this.reader(storeId), storeId, common))
+      : undefined;
     const lexicalHits =
-      weight < 1 ? candidates === undefined ? this.lexicalLookup(storeId, text, common.limit) : candidates.then((ids) => this.lexicalLookup(storeId, text, common.limit, ids)) : undefined;
+      weight < 1
+        ? candidates === undefined
+          ? this.lexicalLookup(storeId, text, common.limit)
+          : candidates.then((ids) => this.lexicalLookup(storeId, text, common.limit, ids))
+        : undefined;
     // Awaited below or in run(); a failure of one must not go unhandled while the other is awaited.
     for (const p of [embedding, candidates, lexicalHits]) p?.catch(() => undefined);
     const vectors = embedding ? [await embedding] : [];
@@ -251,7 +262,12 @@ export class SearchService {
 
   async hybrid(
     storeId: string,
-    input: { image_url?: string | undefined; query?: string | undefined; colors?: string[] | undefined; visual_weight: number } & TextRanking,
+    input: {
+      image_url?: string | undefined;
+      query?: string | undefined;
+      colors?: string[] | undefined;
+      visual_weight: number;
+    } & TextRanking,
     c: Common,
   ) {
     const startedAt = performance.now();
@@ -263,7 +279,9 @@ export class SearchService {
     const colors = (input.colors ?? []).map((hex) => hexToLab(hex.startsWith("#") ? hex : `#${hex}`)!);
     const { weight, method } = this.ranking(input);
     // Share of the vector evidence: the image's, plus the text's visual part.
-    const vectorShare = input.query ? (input.image_url ? input.visual_weight : 0) + (1 - (input.image_url ? input.visual_weight : 0)) * weight : 1;
+    const vectorShare = input.query
+      ? (input.image_url ? input.visual_weight : 0) + (1 - (input.image_url ? input.visual_weight : 0)) * weight
+      : 1;
     const [img, txt] = await Promise.all([
       input.image_url ? this.urlImage(input.image_url).then((i) => this.imageVector(i)) : undefined,
       input.query && weight > 0 ? this.textVector(input.query) : undefined,
@@ -271,7 +289,13 @@ export class SearchService {
     const plan: Plan = {
       startedAt,
       mode: "hybrid",
-      summary: { image_url: input.image_url, query: input.query, colors: input.colors, visual_weight: input.visual_weight, semantic_weight: input.query ? weight : undefined },
+      summary: {
+        image_url: input.image_url,
+        query: input.query,
+        colors: input.colors,
+        visual_weight: input.visual_weight,
+        semantic_weight: input.query ? weight : undefined,
+      },
       queryText: input.query,
       vectors: [],
       colors,
@@ -292,15 +316,26 @@ export class SearchService {
     const { weight, method } = this.ranking(input);
     const vectorShare = input.image_weight + (1 - input.image_weight) * weight;
     // With semantic_weight 0 the text vector has no share in the blend: no model call for it.
-    const [img, txt] = await Promise.all([this.urlImage(input.image_url).then((i) => this.imageVector(i)), weight > 0 ? this.textVector(input.query) : undefined]);
+    const [img, txt] = await Promise.all([
+      this.urlImage(input.image_url).then((i) => this.imageVector(i)),
+      weight > 0 ? this.textVector(input.query) : undefined,
+    ]);
     const { v, norm } = vectorShare > 0 && txt ? blend(img, txt, input.image_weight / vectorShare) : { v: img, norm: 1 };
-    const candidates = hasFilters(c) ? await this.stage("filter", () => filterCandidates(this.ctx, this.reader(storeId), storeId, c)) : undefined;
+    const candidates = hasFilters(c)
+      ? await this.stage("filter", () => filterCandidates(this.ctx, this.reader(storeId), storeId, c))
+      : undefined;
     const [nearest] = await this.stage("vector", () => this.ctx.vectors.search(storeId, img, { k: 1, candidates }));
     const boostCategory = nearest ? ((await this.products.find(storeId, nearest.productId))?.category ?? null) : null;
     return this.run(storeId, c, {
       startedAt,
       mode: "fusion",
-      summary: { image_url: input.image_url, query: input.query, image_weight: input.image_weight, semantic_weight: weight, boosted_category: boostCategory },
+      summary: {
+        image_url: input.image_url,
+        query: input.query,
+        image_weight: input.image_weight,
+        semantic_weight: weight,
+        boosted_category: boostCategory,
+      },
       queryText: input.query,
       vectors: vectorShare > 0 ? [v] : [],
       scale: norm,
@@ -310,14 +345,22 @@ export class SearchService {
     });
   }
 
-  async multiImage(storeId: string, images: { urls?: string[]; files?: Buffer[] }, multi: MultiMode, c: Common, source: SearchSource = "api") {
+  async multiImage(
+    storeId: string,
+    images: { urls?: string[]; files?: Buffer[] },
+    multi: MultiMode,
+    c: Common,
+    source: SearchSource = "api",
+  ) {
     const startedAt = performance.now();
     const decoded = await Promise.all([
       ...(images.urls ?? []).map((u) => this.urlImage(u)),
       ...(images.files ?? []).map((f) => this.ctx.images.decode(f)),
     ]);
     if (decoded.length < 2 || decoded.length > 10) {
-      throw new AppError("validation_failed", "Give 2 to 10 images.", { errors: [{ field: "image_urls", message: "must hold 2 to 10 images" }] });
+      throw new AppError("validation_failed", "Give 2 to 10 images.", {
+        errors: [{ field: "image_urls", message: "must hold 2 to 10 images" }],
+      });
     }
     const vectors = await this.stage("embed", () => this.ctx.images.embed(decoded));
     return this.run(
@@ -337,7 +380,12 @@ export class SearchService {
   async crop(storeId: string, input: { image_url?: string | undefined; file?: Buffer | undefined; region: Region }, c: Common) {
     const startedAt = performance.now();
     const image = input.file ? await this.ctx.images.decode(input.file, input.region) : await this.urlImage(input.image_url!, input.region);
-    return this.run(storeId, c, { startedAt, mode: "crop", summary: { image_url: input.image_url, region: input.region }, vectors: [await this.imageVector(image)] });
+    return this.run(storeId, c, {
+      startedAt,
+      mode: "crop",
+      summary: { image_url: input.image_url, region: input.region },
+      vectors: [await this.imageVector(image)],
+    });
   }
 
   async filtered(storeId: string, input: { image_url?: string | undefined; query?: string | undefined }, c: Common) {
@@ -348,14 +396,22 @@ export class SearchService {
       });
     }
     const v = input.image_url ? await this.imageVector(await this.urlImage(input.image_url)) : await this.textVector(input.query!);
-    return this.run(storeId, c, { startedAt, mode: "filtered", summary: { image_url: input.image_url, query: input.query }, queryText: input.query, vectors: [v] });
+    return this.run(storeId, c, {
+      startedAt,
+      mode: "filtered",
+      summary: { image_url: input.image_url, query: input.query },
+      queryText: input.query,
+      vectors: [v],
+    });
   }
 
   // --- engine -------------------------------------------------------------------------------
   private async run(storeId: string, c: Common, plan: Plan, source: HistorySource = "api"): Promise<SearchResponse> {
     validateFilters(c);
     const filtered = hasFilters(c);
-    const candidates = filtered ? (plan.candidates ?? (await this.stage("filter", () => filterCandidates(this.ctx, this.reader(storeId), storeId, c)))) : undefined;
+    const candidates = filtered
+      ? (plan.candidates ?? (await this.stage("filter", () => filterCandidates(this.ctx, this.reader(storeId), storeId, c))))
+      : undefined;
     const colors = plan.colors ?? [];
     const lex = plan.lexical && plan.lexical.weight > 0 ? plan.lexical : undefined;
     const boost = plan.boost && (plan.boost.colors.length > 0 || plan.boost.categories.length > 0) ? plan.boost : undefined;
@@ -379,7 +435,9 @@ export class SearchService {
         .filter((r) => allowed.has(r.product_id))
         .map((r) => ({ productId: r.product_id, score: colorScore(colors, dominantOf(r)) }));
     } else if (plan.multi === "best" || plan.multi === "union") {
-      const lists = await this.stage("vector", () => Promise.all(plan.vectors.map((v) => this.ctx.vectors.search(storeId, v, { k, candidates }))));
+      const lists = await this.stage("vector", () =>
+        Promise.all(plan.vectors.map((v) => this.ctx.vectors.search(storeId, v, { k, candidates }))),
+      );
       const best = new Map<string, number>();
       if (plan.multi === "best") {
         for (const list of lists) for (const m of list) best.set(m.productId, Math.max(best.get(m.productId) ?? -1, m.score));
@@ -410,13 +468,25 @@ export class SearchService {
           const extra = await this.stage("vector", () => this.ctx.vectors.search(storeId, query, { k: missing.size, candidates: missing }));
           visualOf = new Map(extra.map((m) => [m.productId, clamp01(m.score * scale)]));
         }
-        scored = fuse(scored, lexical.hits, { weight: lex.weight, method: lex.method, fuzzy: lexical.fuzzy, ...(visualOf ? { visualOf } : {}) });
+        scored = fuse(scored, lexical.hits, {
+          weight: lex.weight,
+          method: lex.method,
+          fuzzy: lexical.fuzzy,
+          ...(visualOf ? { visualOf } : {}),
+        });
       }
     }
 
     let rows = new Map<string, ProductRow>();
     if (rerank && scored.length > 0) {
-      rows = new Map((await this.products.findMany(storeId, scored.map((s) => s.productId))).map((r) => [r.product_id, r]));
+      rows = new Map(
+        (
+          await this.products.findMany(
+            storeId,
+            scored.map((s) => s.productId),
+          )
+        ).map((r) => [r.product_id, r]),
+      );
       for (const s of scored) {
         const row = rows.get(s.productId);
         if (!row) continue;
@@ -444,7 +514,11 @@ export class SearchService {
     if (missing.length > 0) for (const r of await this.products.findMany(storeId, missing)) rows.set(r.product_id, r);
     const results: SearchResult[] = page
       .filter((s) => rows.has(s.productId))
-      .map((s) => ({ product_id: s.productId, similarity_score: round(s.score), metadata: JSON.parse(rows.get(s.productId)!.metadata) as Record<string, unknown> }));
+      .map((s) => ({
+        product_id: s.productId,
+        similarity_score: round(s.score),
+        metadata: JSON.parse(rows.get(s.productId)!.metadata) as Record<string, unknown>,
+      }));
 
     const searchId = uuid();
     const queryTimeMs = Math.round(performance.now() - plan.startedAt);

@@ -7,8 +7,17 @@ const CATS = ["Dresses", "Casual Shoes", "Jeans", "Watches", "Kleider"];
 const u = (q: string) => understandQuery(q, CATS);
 
 test("English price phrases become bounds and leave the text", () => {
-  assert.deepEqual(u("red dress under 50"), { colors: ["red"], categories: ["Dresses"], price_min: null, price_max: 50, remaining_text: "red dress" });
-  assert.deepEqual([u("jeans below $40").price_max, u("jeans less than 40 dollars").price_max, u("jeans up to 40").price_max], [40, 40, 40]);
+  assert.deepEqual(u("red dress under 50"), {
+    colors: ["red"],
+    categories: ["Dresses"],
+    price_min: null,
+    price_max: 50,
+    remaining_text: "red dress",
+  });
+  assert.deepEqual(
+    [u("jeans below $40").price_max, u("jeans less than 40 dollars").price_max, u("jeans up to 40").price_max],
+    [40, 40, 40],
+  );
   const between = u("navy blue watches between 20 and 40");
   assert.deepEqual([between.price_min, between.price_max, between.colors, between.categories], [20, 40, ["navy blue"], ["Watches"]]);
   assert.deepEqual([u("watch over 100").price_min, u("shoes from 20 to 40").price_max, u("shoes 20-40 €").price_min], [100, 40, 20]);

@@ -26,8 +26,8 @@ const GERMAN_COLORS: Record<string, string> = {
   blau: "blue",
   schwarz: "black",
   weiss: "white",
-  "weiß": "white",
-  "grün": "green",
+  weiß: "white",
+  grün: "green",
   gruen: "green",
   gelb: "yellow",
   grau: "grey",
@@ -42,7 +42,7 @@ const GERMAN_COLORS: Record<string, string> = {
   silbern: "silver",
   gold: "gold",
   golden: "gold",
-  "türkis": "turquoise",
+  türkis: "turquoise",
   marineblau: "navy blue",
   dunkelblau: "dark blue",
   hellblau: "light blue",
@@ -63,10 +63,19 @@ interface PricePattern {
 }
 
 const PRICE_PATTERNS: PricePattern[] = [
-  { re: new RegExp(String.raw`\b(?:between|zwischen)\s+${AMOUNT}\s+(?:and|und)\s+${AMOUNT}`, "iu"), apply: (m) => ({ min: NUM(m[1]!), max: NUM(m[2]!) }) },
-  { re: new RegExp(String.raw`\b(?:from|von)\s+${AMOUNT}\s+(?:to|bis)\s+${AMOUNT}`, "iu"), apply: (m) => ({ min: NUM(m[1]!), max: NUM(m[2]!) }) },
   {
-    re: new RegExp(String.raw`\b(?:under|below|less than|cheaper than|up to|max(?:imum)?|unter|bis|höchstens|hoechstens|weniger als|maximal)\s+${AMOUNT}`, "iu"),
+    re: new RegExp(String.raw`\b(?:between|zwischen)\s+${AMOUNT}\s+(?:and|und)\s+${AMOUNT}`, "iu"),
+    apply: (m) => ({ min: NUM(m[1]!), max: NUM(m[2]!) }),
+  },
+  {
+    re: new RegExp(String.raw`\b(?:from|von)\s+${AMOUNT}\s+(?:to|bis)\s+${AMOUNT}`, "iu"),
+    apply: (m) => ({ min: NUM(m[1]!), max: NUM(m[2]!) }),
+  },
+  {
+    re: new RegExp(
+      String.raw`\b(?:under|below|less than|cheaper than|up to|max(?:imum)?|unter|bis|höchstens|hoechstens|weniger als|maximal)\s+${AMOUNT}`,
+      "iu",
+    ),
     apply: (m) => ({ max: NUM(m[1]!) }),
   },
   { re: /(?:^|\s)<\s*(\d+(?:[.,]\d{1,2})?)\s*(?:[€$£])?/u, apply: (m) => ({ max: NUM(m[1]!) }) },

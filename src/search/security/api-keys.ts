@@ -35,7 +35,6 @@ export interface Actor {
   grant: Grant;
 }
 
-
 export type ApiKeyStatus = "active" | "expired" | "revoked";
 
 export function apiKeyView(row: ApiKeyRow, now: number) {

@@ -4,7 +4,13 @@ import { createTestApp, describeEachDialect, type TestApp } from "../../../test/
 import { bearer, freshIp, loginToken, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { createApiKey } from "../../../test/support/members.js";
 
-const grant = (t: TestApp, store: RegisteredStore, remoteAddress: string, secret = store.clientSecret, headers: Record<string, string> = {}) =>
+const grant = (
+  t: TestApp,
+  store: RegisteredStore,
+  remoteAddress: string,
+  secret = store.clientSecret,
+  headers: Record<string, string> = {},
+) =>
   t.search.inject({
     method: "POST",
     url: "/oauth/token",
@@ -61,7 +67,17 @@ describeEachDialect("security: IP allow-list", (dialect) => {
   test("refuses malformed entries with 400 validation_failed", async () => {
     const store = await registerStore(t);
     const owner = await loginToken(t.search, store.email, store.password);
-    for (const ip_address of ["", "example.com", "300.1.1.1", "1.2.3", "203.0.113.7/24", "203.0.113.0/33", "2001:db8::1/32", "2001:db8::/129", "fe80::1%eth0"]) {
+    for (const ip_address of [
+      "",
+      "example.com",
+      "300.1.1.1",
+      "1.2.3",
+      "203.0.113.7/24",
+      "203.0.113.0/33",
+      "2001:db8::1/32",
+      "2001:db8::/129",
+      "fe80::1%eth0",
+    ]) {
       const res = await add(owner, ip_address);
       assert.equal(res.statusCode, 400, ip_address);
       assert.equal(res.json().error, "validation_failed", ip_address);
@@ -192,7 +208,12 @@ describeEachDialect("security: IP allow-list behind a trusted proxy (TRUST_PROXY
   test("the client address comes from X-Forwarded-For when the socket is a trusted proxy", async () => {
     const s = await registerStore(t);
     const o = await loginToken(t.search, s.email, s.password);
-    const entry = await t.search.inject({ method: "POST", url: "/v1/security/ip-whitelist", headers: bearer(o), payload: { ip_address: "203.0.113.7" } });
+    const entry = await t.search.inject({
+      method: "POST",
+      url: "/v1/security/ip-whitelist",
+      headers: bearer(o),
+      payload: { ip_address: "203.0.113.7" },
+    });
     assert.equal(entry.statusCode, 201);
     const viaProxy = await grant(t, s, "10.0.0.1", s.clientSecret, { "x-forwarded-for": "203.0.113.7" });
     assert.equal(viaProxy.statusCode, 200, viaProxy.body);

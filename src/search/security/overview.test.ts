@@ -32,20 +32,39 @@ describeEachDialect("security: overview", (dialect) => {
     // The developer turns 2FA on.
     const { secret } = (await t.search.inject({ method: "POST", url: "/v1/security/2fa/setup", headers: bearer(dev.token) })).json();
     const code = authenticator.clone({ epoch: clock.now() }).generate(secret);
-    assert.equal((await t.search.inject({ method: "POST", url: "/v1/security/2fa/enable", headers: bearer(dev.token), payload: { totp_code: code } })).statusCode, 200);
+    assert.equal(
+      (await t.search.inject({ method: "POST", url: "/v1/security/2fa/enable", headers: bearer(dev.token), payload: { totp_code: code } }))
+        .statusCode,
+      200,
+    );
 
     const machine = await machineToken(t.search, store);
     const active = await createApiKey(t, machine, { products: ["read"] }, { name: "active one" });
     const revoked = await createApiKey(t, machine, { products: ["read"] }, { name: "revoked one" });
     await t.search.inject({ method: "DELETE", url: `/v1/security/api-keys/${revoked.id}`, headers: bearer(machine) });
-    await t.search.inject({ method: "POST", url: "/v1/security/ip-whitelist", headers: bearer(owner), payload: { ip_address: "127.0.0.0/8", description: "loopback" } });
+    await t.search.inject({
+      method: "POST",
+      url: "/v1/security/ip-whitelist",
+      headers: bearer(owner),
+      payload: { ip_address: "127.0.0.0/8", description: "loopback" },
+    });
 
     clock.advance(60_000);
     await failGrant(store.clientId, "127.0.0.9");
     clock.advance(60_000);
-    const wrongLogin = await t.search.inject({ method: "POST", url: "/oauth/login", remoteAddress: "127.0.0.8", payload: { email: dev.email, password: "Wrong-password-1" } });
+    const wrongLogin = await t.search.inject({
+      method: "POST",
+      url: "/oauth/login",
+      remoteAddress: "127.0.0.8",
+      payload: { email: dev.email, password: "Wrong-password-1" },
+    });
     assert.equal(wrongLogin.statusCode, 401);
-    await t.search.inject({ method: "POST", url: "/oauth/login", remoteAddress: freshIp(), payload: { email: "nobody@example.com", password: "Wrong-password-1" } });
+    await t.search.inject({
+      method: "POST",
+      url: "/oauth/login",
+      remoteAddress: freshIp(),
+      payload: { email: "nobody@example.com", password: "Wrong-password-1" },
+    });
 
     const rotatedAt = clock.now();
     const rotate = await t.search.inject({ method: "POST", url: "/v1/security/client-secret/rotate", headers: bearer(owner) });
@@ -65,11 +84,17 @@ describeEachDialect("security: overview", (dialect) => {
         [dev.email, "developer", true],
       ],
     );
-    assert.deepEqual(body.api_keys.map((k: { name: string }) => k.name), ["active one"]);
+    assert.deepEqual(
+      body.api_keys.map((k: { name: string }) => k.name),
+      ["active one"],
+    );
     assert.equal(body.api_keys[0].id, active.id);
     assert.ok(!res.body.includes(active.key) && !res.body.includes(revoked.key), "no secrets");
     assert.deepEqual(body.ip_whitelist.enforced, true);
-    assert.deepEqual(body.ip_whitelist.entries.map((e: { ip_address: string }) => e.ip_address), ["127.0.0.0/8"]);
+    assert.deepEqual(
+      body.ip_whitelist.entries.map((e: { ip_address: string }) => e.ip_address),
+      ["127.0.0.0/8"],
+    );
     assert.equal(body.failed_logins.count, 2, "the unknown e-mail is nobody's business here");
     assert.deepEqual(
       body.failed_logins.recent.map((e: { kind: string; identity: string; ip: string }) => [e.kind, e.identity, e.ip]),

@@ -34,7 +34,7 @@ const ScopesInput = Type.Object(
   {
     additionalProperties: false,
     minProperties: 1,
-    description: "Area → actions, e.g. {\"products\": [\"read\", \"write\"], \"search\": [\"execute\"]}; each pair is the permission area:action",
+    description: 'Area → actions, e.g. {"products": ["read", "write"], "search": ["execute"]}; each pair is the permission area:action',
   },
 );
 const ScopesOutput = Type.Record(Type.String(), Type.Array(Type.String()));
@@ -98,8 +98,22 @@ const Overview = Type.Object({
 const KeyParams = Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 const EntryParams = Type.Object({ entry_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 
-export async function securityRoutes(app: App, { twoFactor, accounts, apiKeys, ipAllowlist: allowlist, securityOverview: overview }: { accounts: AccountsService; apiKeys: ApiKeysService; ipAllowlist: IpAllowlistService; securityOverview: SecurityOverviewService; twoFactor: TwoFactorService }) {
-
+export async function securityRoutes(
+  app: App,
+  {
+    twoFactor,
+    accounts,
+    apiKeys,
+    ipAllowlist: allowlist,
+    securityOverview: overview,
+  }: {
+    accounts: AccountsService;
+    apiKeys: ApiKeysService;
+    ipAllowlist: IpAllowlistService;
+    securityOverview: SecurityOverviewService;
+    twoFactor: TwoFactorService;
+  },
+) {
   app.post(
     "/v1/security/2fa/setup",
     {
@@ -202,7 +216,10 @@ export async function securityRoutes(app: App, { twoFactor, accounts, apiKeys, i
         },
         { additionalProperties: false },
       ),
-      response: { 201: Type.Object({ ...ApiKeyView.properties, key: Type.String({ description: "The secret, shown this once" }) }), ...searchErrors(400, 401, 403, 422) },
+      response: {
+        201: Type.Object({ ...ApiKeyView.properties, key: Type.String({ description: "The secret, shown this once" }) }),
+        ...searchErrors(400, 401, 403, 422),
+      },
     }),
     async (request, reply) => {
       const store = storeOf(request);
@@ -242,15 +259,18 @@ export async function securityRoutes(app: App, { twoFactor, accounts, apiKeys, i
         "While the list is non-empty, machine grants (/oauth/token and their tokens) and API keys of the store are refused from other client addresses with 403 ip_not_allowed. User logins are not restricted.",
       body: Type.Object(
         {
-          ip_address: Type.String({ minLength: 2, maxLength: 64, description: "IPv4 or IPv6 address, or CIDR range such as 203.0.113.0/24" }),
+          ip_address: Type.String({
+            minLength: 2,
+            maxLength: 64,
+            description: "IPv4 or IPv6 address, or CIDR range such as 203.0.113.0/24",
+          }),
           description: Type.Optional(Type.String({ maxLength: 200 })),
         },
         { additionalProperties: false },
       ),
       response: { 201: AllowlistEntry, ...searchErrors(400, 401, 403, 409, 422) },
     }),
-    async (request, reply) =>
-      reply.status(201).send(await allowlist.add(storeOf(request).id, actorUserIdOf(request), request.body)),
+    async (request, reply) => reply.status(201).send(await allowlist.add(storeOf(request).id, actorUserIdOf(request), request.body)),
   );
 
   app.get(

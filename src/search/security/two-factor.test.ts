@@ -91,7 +91,12 @@ describeEachDialect("security: two-factor authentication", (dialect) => {
     const token = await loginToken(t.search, store.email, store.password);
     const { secret } = (await t.search.inject({ method: "POST", url: "/v1/security/2fa/setup", headers: bearer(token) })).json();
     const enableCode = codeAt(secret);
-    const enable = await t.search.inject({ method: "POST", url: "/v1/security/2fa/enable", headers: bearer(token), payload: { totp_code: enableCode } });
+    const enable = await t.search.inject({
+      method: "POST",
+      url: "/v1/security/2fa/enable",
+      headers: bearer(token),
+      payload: { totp_code: enableCode },
+    });
     assert.equal(enable.statusCode, 200, enable.body);
     // The code that enabled 2FA cannot also sign in.
     const reuse = await login(store.email, store.password, enableCode);
@@ -108,10 +113,19 @@ describeEachDialect("security: two-factor authentication", (dialect) => {
     const previous = await login(store.email, store.password, codeAt(secret, clock.now() - 30_000));
     assert.equal(previous.json().error, "invalid_2fa");
     // The secret is sealed in the database, never stored as given.
-    const row = await t.ctx.database.db.selectFrom("users").select("totp_secret").where("email", "=", store.email).executeTakeFirstOrThrow();
+    const row = await t.ctx.database.db
+      .selectFrom("users")
+      .select("totp_secret")
+      .where("email", "=", store.email)
+      .executeTakeFirstOrThrow();
     assert.ok(row.totp_secret && !row.totp_secret.includes(secret), "TOTP secret sealed at rest");
     // Disabling with the code already used for login is a replay too.
-    const disable = await t.search.inject({ method: "POST", url: "/v1/security/2fa/disable", headers: bearer(token), payload: { totp_code: code } });
+    const disable = await t.search.inject({
+      method: "POST",
+      url: "/v1/security/2fa/disable",
+      headers: bearer(token),
+      payload: { totp_code: code },
+    });
     assert.equal(disable.statusCode, 401);
     // The next step's code (one step of drift) still verifies, once.
     const next = codeAt(secret, clock.now() + 30_000);
@@ -134,7 +148,12 @@ describeEachDialect("security: two-factor authentication", (dialect) => {
     const store = await registerStore(t);
     const token = await loginToken(t.search, store.email, store.password);
     const { secret } = (await t.search.inject({ method: "POST", url: "/v1/security/2fa/setup", headers: bearer(token) })).json();
-    await t.search.inject({ method: "POST", url: "/v1/security/2fa/enable", headers: bearer(token), payload: { totp_code: codeAt(secret) } });
+    await t.search.inject({
+      method: "POST",
+      url: "/v1/security/2fa/enable",
+      headers: bearer(token),
+      payload: { totp_code: codeAt(secret) },
+    });
     const noCode = await login(store.email, "Wrong-password-1");
     assert.equal(noCode.json().error, "unauthorized");
     const withCode = await login(store.email, "Wrong-password-1", "123456");
@@ -145,7 +164,12 @@ describeEachDialect("security: two-factor authentication", (dialect) => {
     const store = await registerStore(t);
     const token = await loginToken(t.search, store.email, store.password);
     const { secret } = (await t.search.inject({ method: "POST", url: "/v1/security/2fa/setup", headers: bearer(token) })).json();
-    await t.search.inject({ method: "POST", url: "/v1/security/2fa/enable", headers: bearer(token), payload: { totp_code: codeAt(secret) } });
+    await t.search.inject({
+      method: "POST",
+      url: "/v1/security/2fa/enable",
+      headers: bearer(token),
+      payload: { totp_code: codeAt(secret) },
+    });
     const stale = codeAt(secret, clock.now() - 3600_000);
     for (let i = 0; i < 5; i++) assert.equal((await login(store.email, store.password, stale)).json().error, "invalid_2fa");
     const locked = await login(store.email, store.password, codeAt(secret));

@@ -60,7 +60,10 @@ describeEachDialect("team: invites", (dialect) => {
     assert.ok(!JSON.stringify(row).includes(token));
 
     const pending = await t.search.inject({ method: "GET", url: "/v1/team/invites", headers: bearer(owner) });
-    assert.deepEqual(pending.json().map((i: { invite_id: string }) => i.invite_id), [body.invite_id]);
+    assert.deepEqual(
+      pending.json().map((i: { invite_id: string }) => i.invite_id),
+      [body.invite_id],
+    );
 
     const accepted = await accept({ token, password: "New-member-pass-1", full_name: "New Member" });
     assert.equal(accepted.statusCode, 200, accepted.body);
@@ -163,7 +166,10 @@ describeEachDialect("team: invites", (dialect) => {
     assert.equal(ok.json().is_new_user, false);
     const relogin = await login(b.email, b.password);
     assert.deepEqual(
-      relogin.json().memberships.map((m: { slug: string; role: string }) => [m.slug, m.role]).sort(),
+      relogin
+        .json()
+        .memberships.map((m: { slug: string; role: string }) => [m.slug, m.role])
+        .sort(),
       [
         [a.slug, "viewer"],
         [b.slug, "owner"],
@@ -214,7 +220,13 @@ describeEachDialect("team: invites", (dialect) => {
   test("refuses malformed invites and accepts with 400, unknown tokens with 404", async () => {
     const store = await registerStore(t);
     const owner = await loginToken(t.search, store.email, store.password);
-    for (const payload of [{}, { email: "not-an-email", role: "viewer" }, { email: newEmail("x"), role: "boss" }, { email: newEmail("x") }, { email: newEmail("x"), role: "viewer", note: "hi" }]) {
+    for (const payload of [
+      {},
+      { email: "not-an-email", role: "viewer" },
+      { email: newEmail("x"), role: "boss" },
+      { email: newEmail("x") },
+      { email: newEmail("x"), role: "viewer", note: "hi" },
+    ]) {
       const res = await invite(owner, store.slug, payload);
       assert.equal(res.statusCode, 400, JSON.stringify(payload));
       assert.equal(res.json().error, "validation_failed");
@@ -222,7 +234,13 @@ describeEachDialect("team: invites", (dialect) => {
     const email = newEmail("weak");
     await invite(owner, store.slug, { email, role: "viewer" });
     const token = tokenFromMail(email);
-    for (const payload of [{}, { token: "short" }, { token, password: "Some-password-1" }, { token, full_name: "No Password" }, { token, password: "Some-password-1", full_name: "X", role: "owner" }]) {
+    for (const payload of [
+      {},
+      { token: "short" },
+      { token, password: "Some-password-1" },
+      { token, full_name: "No Password" },
+      { token, password: "Some-password-1", full_name: "X", role: "owner" },
+    ]) {
       const res = await accept(payload);
       assert.equal(res.statusCode, 400, JSON.stringify(payload));
       assert.equal(res.json().error, "validation_failed");
@@ -233,7 +251,11 @@ describeEachDialect("team: invites", (dialect) => {
     const unknown = await accept({ token: "a-token-that-does-not-exist", password: "Some-password-1", full_name: "X" });
     assert.equal(unknown.statusCode, 404);
     assert.equal(unknown.json().error, "invalid_invite");
-    assert.equal((await accept({ token, password: "Good-password-1", full_name: "Good" })).statusCode, 200, "the failed attempts did not use the token");
+    assert.equal(
+      (await accept({ token, password: "Good-password-1", full_name: "Good" })).statusCode,
+      200,
+      "the failed attempts did not use the token",
+    );
   });
 
   test("a second store's token and ids never reach the first store's invites", async () => {

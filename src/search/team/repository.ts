@@ -14,16 +14,14 @@ export class TeamRepository {
   }
 
   async createInvite(storeId: string, row: Omit<InviteRow, "store_id">): Promise<void> {
-    await this.db.insertInto("team_invites").values({ ...row, store_id: storeId }).execute();
+    await this.db
+      .insertInto("team_invites")
+      .values({ ...row, store_id: storeId })
+      .execute();
   }
 
   findInvite(storeId: string, inviteId: string): Promise<InviteRow | undefined> {
-    return this.db
-      .selectFrom("team_invites")
-      .selectAll()
-      .where("store_id", "=", storeId)
-      .where("id", "=", inviteId)
-      .executeTakeFirst();
+    return this.db.selectFrom("team_invites").selectAll().where("store_id", "=", storeId).where("id", "=", inviteId).executeTakeFirst();
   }
 
   findByTokenHash(tokenHash: string): Promise<InviteRow | undefined> {

@@ -47,7 +47,6 @@ const InviteView = Type.Object({
 const MemberParams = Type.Object({ user_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 
 export async function teamRoutes(app: App, { team, users }: { team: TeamService; users: UsersService }) {
-
   app.post(
     "/v1/team/invite",
     storeRoute(

@@ -33,7 +33,6 @@ export interface AcceptInput {
   full_name?: string | undefined;
 }
 
-
 function stateError(invite: InviteRow, now: number): AppError | undefined {
   if (invite.accepted_at !== null) return new AppError("invite_already_used");
   if (invite.cancelled_at !== null) return new AppError("invite_cancelled");
@@ -201,13 +200,7 @@ export class TeamService {
   }
 
   /** Marks the invite accepted inside `tx`; a concurrent accept or cancel loses here. */
-  private async claim(
-    tx: Tx,
-    invite: InviteRow,
-    userId: string,
-    now: number,
-    before?: () => Promise<void>,
-  ) {
+  private async claim(tx: Tx, invite: InviteRow, userId: string, now: number, before?: () => Promise<void>) {
     // The user row must exist before accepted_by references it.
     if (before) await before();
     if (!(await this.repo.with(tx).markAccepted(invite.store_id, invite.id, userId, now))) {

@@ -12,7 +12,6 @@ import { GroupId, GroupView, MemberView, PermissionName, RoleSchema } from "./sc
 import { type Actor } from "./service.js";
 import type { UsersService } from "./service.js";
 
-
 /** The acting principal as the users/team services see it. */
 export function actorOf(request: FastifyRequest): Actor {
   const store = storeOf(request);
@@ -39,7 +38,6 @@ export function replacementFor(method: string, rest: string): { method: string; 
 }
 
 export async function userRoutes(app: App, { users }: { users: UsersService }) {
-
   app.post(
     "/v1/users",
     storeRoute("team:write", {

@@ -2,10 +2,9 @@
 import { Type } from "typebox";
 import { PERMISSION_NAMES } from "../../tenancy/permissions.js";
 
-export const RoleSchema = Type.Union(
-  [Type.Literal("owner"), Type.Literal("admin"), Type.Literal("developer"), Type.Literal("viewer")],
-  { description: "owner, admin, developer or viewer (per store)" },
-);
+export const RoleSchema = Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("developer"), Type.Literal("viewer")], {
+  description: "owner, admin, developer or viewer (per store)",
+});
 export const PermissionName = Type.Union(PERMISSION_NAMES.map((p) => Type.Literal(p)));
 export const GroupId = Type.String({ minLength: 1, maxLength: 100 });
 

@@ -56,7 +56,6 @@ export interface CreateGroupInput {
   description?: string | undefined;
 }
 
-
 const RANK: Record<Role, number> = { viewer: 0, developer: 1, admin: 2, owner: 3 };
 
 /**
@@ -69,9 +68,13 @@ function checkRank(actor: Actor, ...roles: Role[]): void {
   const mine = actor.role;
   const above = roles.find((r) => RANK[r] > RANK[mine]);
   if (above) {
-    throw new AppError("forbidden", above === "owner" ? "Only an owner may make, change or remove owners." : `A ${mine} cannot manage the role ${above}.`, {
-      role: above,
-    });
+    throw new AppError(
+      "forbidden",
+      above === "owner" ? "Only an owner may make, change or remove owners." : `A ${mine} cannot manage the role ${above}.`,
+      {
+        role: above,
+      },
+    );
   }
 }
 
@@ -282,7 +285,7 @@ export class UsersService {
     const found = await this.repo.findGroups(storeId, custom);
     const missing = custom.find((id) => !found.some((g) => g.id === id));
     if (missing) throw new AppError("not_found", `No group ${missing} in this store.`, { group_id: missing });
-    return { role: explicitRole ?? builtIn[0] ?? ("viewer"), builtInRole: builtIn[0], custom };
+    return { role: explicitRole ?? builtIn[0] ?? "viewer", builtInRole: builtIn[0], custom };
   }
 
   /**

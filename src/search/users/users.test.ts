@@ -35,14 +35,25 @@ describeEachDialect("users, groups and members", (dialect) => {
     const plain = await call("POST", "/v1/users", owner, { email: newEmail("bob"), password: "Bob-password-1", full_name: "Bob" });
     assert.equal(plain.json().role, "viewer");
 
-    const login = await t.search.inject({ method: "POST", url: "/oauth/login", remoteAddress: freshIp(), payload: { email, password: "Ada-password-1" } });
+    const login = await t.search.inject({
+      method: "POST",
+      url: "/oauth/login",
+      remoteAddress: freshIp(),
+      payload: { email, password: "Ada-password-1" },
+    });
     assert.equal(login.statusCode, 200);
-    assert.deepEqual(login.json().memberships.map((m: { slug: string; role: string }) => [m.slug, m.role]), [[store.slug, "admin"]]);
+    assert.deepEqual(
+      login.json().memberships.map((m: { slug: string; role: string }) => [m.slug, m.role]),
+      [[store.slug, "admin"]],
+    );
 
     const list = await call("GET", "/v1/users", owner);
     assert.equal(list.statusCode, 200);
     assert.deepEqual(
-      list.json().map((u: { email: string; role: string }) => [u.email, u.role]).sort(),
+      list
+        .json()
+        .map((u: { email: string; role: string }) => [u.email, u.role])
+        .sort(),
       [
         [store.email, "owner"],
         [email, "admin"],
@@ -63,9 +74,19 @@ describeEachDialect("users, groups and members", (dialect) => {
     assert.match(dup.json().message, /\/v1\/team\/invite/);
     const weak = await call("POST", "/v1/users", owner, { email: newEmail("weak"), password: "short", full_name: "W" });
     assert.equal(weak.statusCode, 400);
-    const unknownGroup = await call("POST", "/v1/users", owner, { email: newEmail("g"), password: "Some-password-1", full_name: "G", group_ids: ["grp_nope"] });
+    const unknownGroup = await call("POST", "/v1/users", owner, {
+      email: newEmail("g"),
+      password: "Some-password-1",
+      full_name: "G",
+      group_ids: ["grp_nope"],
+    });
     assert.equal(unknownGroup.statusCode, 404);
-    const twoRoles = await call("POST", "/v1/users", owner, { email: newEmail("g"), password: "Some-password-1", full_name: "G", group_ids: ["grp_admin", "grp_viewer"] });
+    const twoRoles = await call("POST", "/v1/users", owner, {
+      email: newEmail("g"),
+      password: "Some-password-1",
+      full_name: "G",
+      group_ids: ["grp_admin", "grp_viewer"],
+    });
     assert.equal(twoRoles.statusCode, 400);
     for (const payload of [
       {},
@@ -88,12 +109,15 @@ describeEachDialect("users, groups and members", (dialect) => {
     const groups = await call("GET", "/v1/user-groups", owner);
     assert.equal(groups.statusCode, 200);
     const builtIn = groups.json().filter((g: { built_in: boolean }) => g.built_in);
-    assert.deepEqual(builtIn.map((g: { id: string; role: string; member_count: number }) => [g.id, g.role, g.member_count]), [
-      ["grp_owner", "owner", 1],
-      ["grp_admin", "admin", 0],
-      ["grp_developer", "developer", 0],
-      ["grp_viewer", "viewer", 1],
-    ]);
+    assert.deepEqual(
+      builtIn.map((g: { id: string; role: string; member_count: number }) => [g.id, g.role, g.member_count]),
+      [
+        ["grp_owner", "owner", 1],
+        ["grp_admin", "admin", 0],
+        ["grp_developer", "developer", 0],
+        ["grp_viewer", "viewer", 1],
+      ],
+    );
     assert.deepEqual(builtIn[3].permission_names, [...ROLE_PERMISSIONS.viewer]);
 
     const refused = await call("POST", "/v1/user-groups", viewer.token, { name: "x", permission_names: ["products:read"] });
@@ -161,7 +185,15 @@ describeEachDialect("users, groups and members", (dialect) => {
     const res = await call("GET", "/v1/user-groups/permissions", machine);
     assert.equal(res.statusCode, 200);
     const names: string[] = res.json().map((p: { name: string }) => p.name);
-    for (const required of ["products:read", "products:write", "products:delete", "products:bulk", "search:read", "search:write", "search:execute"]) {
+    for (const required of [
+      "products:read",
+      "products:write",
+      "products:delete",
+      "products:bulk",
+      "search:read",
+      "search:write",
+      "search:execute",
+    ]) {
       assert.ok(names.includes(required), required);
     }
     assert.deepEqual(names, PERMISSION_NAMES);
@@ -185,7 +217,12 @@ describeEachDialect("users, groups and members", (dialect) => {
     const promote = await call("PATCH", `/v1/team/members/${dev.id}`, admin.token, { role: "owner" });
     assert.equal(promote.statusCode, 403);
     assert.equal(promote.json().error, "forbidden");
-    const createOwner = await call("POST", "/v1/users", admin.token, { email: newEmail("o"), password: "Some-password-1", full_name: "O", group_ids: ["grp_owner"] });
+    const createOwner = await call("POST", "/v1/users", admin.token, {
+      email: newEmail("o"),
+      password: "Some-password-1",
+      full_name: "O",
+      group_ids: ["grp_owner"],
+    });
     assert.equal(createOwner.statusCode, 403);
     assert.equal((await call("PATCH", `/v1/team/members/${ownerId}`, admin.token, { role: "viewer" })).statusCode, 403);
     assert.equal((await call("DELETE", `/v1/team/members/${ownerId}`, admin.token)).statusCode, 403);
@@ -194,9 +231,18 @@ describeEachDialect("users, groups and members", (dialect) => {
     const devOnAdmin = await call("PATCH", `/v1/team/members/${admin.id}`, dev.token, { role: "viewer" });
     assert.equal(devOnAdmin.statusCode, 403, "team:write does not let a developer manage an admin");
     assert.equal(devOnAdmin.json().error, "forbidden");
-    const devMakesAdmin = await call("POST", "/v1/users", dev.token, { email: newEmail("a"), password: "Some-password-1", full_name: "A", group_ids: ["grp_admin"] });
+    const devMakesAdmin = await call("POST", "/v1/users", dev.token, {
+      email: newEmail("a"),
+      password: "Some-password-1",
+      full_name: "A",
+      group_ids: ["grp_admin"],
+    });
     assert.equal(devMakesAdmin.statusCode, 403);
-    const devMakesViewer = await call("POST", "/v1/users", dev.token, { email: newEmail("v"), password: "Some-password-1", full_name: "V" });
+    const devMakesViewer = await call("POST", "/v1/users", dev.token, {
+      email: newEmail("v"),
+      password: "Some-password-1",
+      full_name: "V",
+    });
     assert.equal(devMakesViewer.statusCode, 201, "at or below its own rank is fine");
     const demoteDev = await call("PATCH", `/v1/team/members/${dev.id}`, admin.token, { role: "viewer" });
     assert.equal(demoteDev.statusCode, 200, "admins manage non-owners");
@@ -264,7 +310,12 @@ describeEachDialect("users, groups and members", (dialect) => {
       assert.equal((await call("PATCH", `/v1/team/members/${memberA.id}`, token, { role: "viewer" })).statusCode, 404);
       assert.equal((await call("DELETE", `/v1/team/members/${memberA.id}`, token)).statusCode, 404);
       assert.equal((await call("DELETE", `/v1/user-groups/${groupA}`, token)).statusCode, 404);
-      const useGroup = await call("POST", "/v1/users", token, { email: newEmail("x"), password: "Some-password-1", full_name: "X", group_ids: [groupA] });
+      const useGroup = await call("POST", "/v1/users", token, {
+        email: newEmail("x"),
+        password: "Some-password-1",
+        full_name: "X",
+        group_ids: [groupA],
+      });
       assert.equal(useGroup.statusCode, 404, "another store's group id is unknown here");
       const list = await call("GET", "/v1/users", token);
       assert.ok(!list.body.includes(memberA.email) && !list.body.includes(a.email));

@@ -38,7 +38,12 @@ export class WebhookDispatcher {
   /** Sends every delivery due now (one claim round); returns how many attempts were made. */
   async runOnce(): Promise<number> {
     const now = this.ctx.clock.now();
-    const due = await this.repo.claimDue(now, now + ATTEMPT_TIMEOUT_MS * 3, this.options.batch ?? 20, this.ctx.database.dialect === "postgres");
+    const due = await this.repo.claimDue(
+      now,
+      now + ATTEMPT_TIMEOUT_MS * 3,
+      this.options.batch ?? 20,
+      this.ctx.database.dialect === "postgres",
+    );
     await Promise.all(due.map((d) => this.attempt(d)));
     return due.length;
   }
@@ -97,7 +102,7 @@ export class WebhookDispatcher {
       statusCode = res.status;
       if (res.status < 200 || res.status >= 300) error = `receiver answered ${res.status}`;
     } catch (e) {
-      error = e instanceof OutboundError ? `${e.kind}: ${e.message}` : (e instanceof Error ? e.message : String(e));
+      error = e instanceof OutboundError ? `${e.kind}: ${e.message}` : e instanceof Error ? e.message : String(e);
     }
     const durationMs = Math.round(performance.now() - started);
     const now = this.ctx.clock.now();

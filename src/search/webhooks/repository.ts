@@ -16,7 +16,10 @@ export class WebhooksRepository {
   }
 
   async create(storeId: string, w: Omit<WebhookRow, "store_id">): Promise<void> {
-    await this.db.insertInto("webhooks").values({ ...w, store_id: storeId }).execute();
+    await this.db
+      .insertInto("webhooks")
+      .values({ ...w, store_id: storeId })
+      .execute();
   }
 
   list(storeId: string): Promise<WebhookRow[]> {
@@ -54,7 +57,10 @@ export class WebhooksRepository {
   }
 
   async addDelivery(storeId: string, d: Omit<DeliveryRow, "store_id" | "attempts">): Promise<void> {
-    await this.db.insertInto("webhook_deliveries").values({ ...d, store_id: storeId }).execute();
+    await this.db
+      .insertInto("webhook_deliveries")
+      .values({ ...d, store_id: storeId })
+      .execute();
   }
 
   deliveries(storeId: string, webhookId: string, limit: number): Promise<DeliveryRow[]> {
@@ -115,7 +121,10 @@ export class WebhooksRepository {
   }
 
   async recordAttempt(storeId: string, a: Omit<AttemptRow, "store_id">): Promise<void> {
-    await this.db.insertInto("webhook_attempts").values({ ...a, store_id: storeId }).execute();
+    await this.db
+      .insertInto("webhook_attempts")
+      .values({ ...a, store_id: storeId })
+      .execute();
   }
 
   async updateDelivery(storeId: string, id: string, patch: Partial<Omit<DeliveryRow, "id" | "store_id">>): Promise<void> {

@@ -12,7 +12,6 @@ const tags = ["webhooks"];
 const idParams = Type.Object({ webhook_id: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
 
 export async function webhookRoutes(app: App, { webhooks: service }: { webhooks: WebhooksService }) {
-
   app.post(
     "/v1/search/webhooks",
     storeRoute("webhooks:write", {
@@ -34,7 +33,11 @@ export async function webhookRoutes(app: App, { webhooks: service }: { webhooks:
 
   app.get(
     "/v1/search/webhooks",
-    storeRoute("webhooks:read", { tags, summary: "The store's webhooks (secrets are never returned)", response: { 200: Type.Array(Webhook), ...searchErrors(401, 403) } }),
+    storeRoute("webhooks:read", {
+      tags,
+      summary: "The store's webhooks (secrets are never returned)",
+      response: { 200: Type.Array(Webhook), ...searchErrors(401, 403) },
+    }),
     async (request) => service.list(storeOf(request).id),
   );
 

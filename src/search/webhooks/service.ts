@@ -74,7 +74,10 @@ export class WebhooksService {
   async deliveries(storeId: string, webhookId: string, limit: number) {
     if (!(await this.repo.find(storeId, webhookId))) throw new AppError("not_found", "No such webhook.");
     const rows = await this.repo.deliveries(storeId, webhookId, limit);
-    const attempts = await this.repo.attemptsOf(storeId, rows.map((r) => r.id));
+    const attempts = await this.repo.attemptsOf(
+      storeId,
+      rows.map((r) => r.id),
+    );
     const byDelivery = new Map<string, AttemptRow[]>();
     for (const a of attempts) byDelivery.set(a.delivery_id, [...(byDelivery.get(a.delivery_id) ?? []), a]);
     return rows.map((d: DeliveryRow) => ({
@@ -133,7 +136,14 @@ export class WebhooksService {
   }
 
   /** Queues a signed callback to a caller-given URL (bulk jobs), inside `tx`; `secret` is in clear and sealed here. */
-  async emitCallback(tx: Executor, storeId: string, url: string, secret: string, body: Record<string, unknown>, orderingKey: string): Promise<void> {
+  async emitCallback(
+    tx: Executor,
+    storeId: string,
+    url: string,
+    secret: string,
+    body: Record<string, unknown>,
+    orderingKey: string,
+  ): Promise<void> {
     const now = this.ctx.clock.now();
     const deliveryId = uuid();
     await this.repo.with(tx).addDelivery(storeId, {

@@ -52,7 +52,10 @@ describeEachDialect("webhooks: registration, signed events, retries, outbox", (d
     assert.equal(shortSecret.statusCode, 400);
     const del = await t.search.inject({ method: "DELETE", url: `/v1/search/webhooks/${res.json().id}`, headers: bearer(token) });
     assert.equal(del.statusCode, 200);
-    assert.equal((await t.search.inject({ method: "DELETE", url: `/v1/search/webhooks/${res.json().id}`, headers: bearer(token) })).statusCode, 404);
+    assert.equal(
+      (await t.search.inject({ method: "DELETE", url: `/v1/search/webhooks/${res.json().id}`, headers: bearer(token) })).statusCode,
+      404,
+    );
   });
 
   test("without OUTBOUND_ALLOW_PRIVATE only public https URLs are accepted", async () => {
@@ -61,7 +64,12 @@ describeEachDialect("webhooks: registration, signed events, retries, outbox", (d
       const s = await registerStore(strict);
       const tok = await machineToken(strict.search, s);
       const reg = (url: string) =>
-        strict.search.inject({ method: "POST", url: "/v1/search/webhooks", headers: bearer(tok), payload: { url, events: ["product.indexed"], secret: SECRET } });
+        strict.search.inject({
+          method: "POST",
+          url: "/v1/search/webhooks",
+          headers: bearer(tok),
+          payload: { url, events: ["product.indexed"], secret: SECRET },
+        });
       assert.equal((await reg("http://hooks.example.com/x")).json().error, "invalid_url");
       assert.equal((await reg("https://127.0.0.1/x")).json().error, "address_not_allowed");
       assert.equal((await reg("https://[::ffff:10.0.0.1]/x")).json().error, "address_not_allowed");
@@ -74,17 +82,39 @@ describeEachDialect("webhooks: registration, signed events, retries, outbox", (d
 
   test("every event arrives with the spec's envelope, a valid signature and a delivery id", async () => {
     receiver.calls.length = 0;
-    const hook = (await register({ url: `${receiver.url}/all`, events: ["product.indexed", "product.updated", "product.deleted", "product.duplicate_detected"], secret: SECRET })).json();
+    const hook = (
+      await register({
+        url: `${receiver.url}/all`,
+        events: ["product.indexed", "product.updated", "product.deleted", "product.duplicate_detected"],
+        secret: SECRET,
+      })
+    ).json();
     assert.equal((await index("ev-1", red, { name: "Red", price: 5 })).statusCode, 201);
-    assert.equal((await t.search.inject({ method: "PUT", url: "/v1/products/ev-1", headers: bearer(token), payload: { metadata: { name: "Red", price: 6 } } })).statusCode, 200);
+    assert.equal(
+      (
+        await t.search.inject({
+          method: "PUT",
+          url: "/v1/products/ev-1",
+          headers: bearer(token),
+          payload: { metadata: { name: "Red", price: 6 } },
+        })
+      ).statusCode,
+      200,
+    );
     assert.equal((await index("ev-2", red)).statusCode, 201); // the same image: a near-duplicate of ev-1
     assert.equal((await t.search.inject({ method: "DELETE", url: "/v1/products/ev-1", headers: bearer(token) })).statusCode, 204);
     await t.workers.drain();
 
     const events = receiver.calls.map((c) => c.json.event);
-    assert.deepEqual(events.filter((e) => e !== "product.duplicate_detected" && e !== "product.indexed"), ["product.updated", "product.deleted"]);
+    assert.deepEqual(
+      events.filter((e) => e !== "product.duplicate_detected" && e !== "product.indexed"),
+      ["product.updated", "product.deleted"],
+    );
     assert.equal(events.filter((e) => e === "product.indexed").length, 2);
-    assert.ok(receiver.calls.every((c) => c.signatureValid), "every signature verifies");
+    assert.ok(
+      receiver.calls.every((c) => c.signatureValid),
+      "every signature verifies",
+    );
     assert.ok(receiver.calls.every((c) => /^sha256=[0-9a-f]{64}$/.test(String(c.headers["x-webhook-signature"]))));
     assert.equal(new Set(receiver.calls.map((c) => c.headers["x-webhook-delivery"])).size, receiver.calls.length);
     for (const c of receiver.calls) {
@@ -103,7 +133,14 @@ describeEachDialect("webhooks: registration, signed events, retries, outbox", (d
     assert.equal(dup.new_product_id, "ev-2");
     assert.equal(dup.existing_product_id, "ev-1");
     assert.ok(dup.similarity_score > 0.95 && dup.similarity_score <= 1);
-    assert.deepEqual(Object.keys(dup).sort(), ["detected_at", "existing_image_url", "existing_product_id", "new_image_url", "new_product_id", "similarity_score"]);
+    assert.deepEqual(Object.keys(dup).sort(), [
+      "detected_at",
+      "existing_image_url",
+      "existing_product_id",
+      "new_image_url",
+      "new_product_id",
+      "similarity_score",
+    ]);
     const deleted = receiver.calls.find((c) => c.json.event === "product.deleted")!.json.data;
     assert.deepEqual(Object.keys(deleted).sort(), ["deleted_at", "product_id"]);
     await t.search.inject({ method: "DELETE", url: `/v1/search/webhooks/${hook.id}`, headers: bearer(token) });
@@ -130,7 +167,10 @@ describeEachDialect("webhooks: registration, signed events, retries, outbox", (d
     receiver.status = 200;
     clock.advance(RETRY_DELAYS_S[0]! * 1000 * 1.3);
     await t.workers.drain();
-    assert.deepEqual(receiver.calls.map((c) => c.json.data.changes ?? "indexed"), ["indexed", ["metadata.v"], ["metadata.v"], ["metadata.v"]]);
+    assert.deepEqual(
+      receiver.calls.map((c) => c.json.data.changes ?? "indexed"),
+      ["indexed", ["metadata.v"], ["metadata.v"], ["metadata.v"]],
+    );
     assert.ok(receiver.calls.every((c) => c.signatureValid));
     log = (await t.search.inject({ method: "GET", url: `/v1/search/webhooks/${hook.id}/deliveries`, headers: bearer(token) })).json();
     assert.ok(log.every((d: { status: string }) => d.status === "delivered"));
@@ -179,8 +219,14 @@ describeEachDialect("webhooks: registration, signed events, retries, outbox", (d
     const other = await registerStore(t);
     const tok = await machineToken(t.search, other);
     assert.equal((await t.search.inject({ method: "GET", url: "/v1/search/webhooks", headers: bearer(tok) })).json().length, 0);
-    assert.equal((await t.search.inject({ method: "DELETE", url: `/v1/search/webhooks/${hook.id}`, headers: bearer(tok) })).statusCode, 404);
-    assert.equal((await t.search.inject({ method: "GET", url: `/v1/search/webhooks/${hook.id}/deliveries`, headers: bearer(tok) })).statusCode, 404);
+    assert.equal(
+      (await t.search.inject({ method: "DELETE", url: `/v1/search/webhooks/${hook.id}`, headers: bearer(tok) })).statusCode,
+      404,
+    );
+    assert.equal(
+      (await t.search.inject({ method: "GET", url: `/v1/search/webhooks/${hook.id}/deliveries`, headers: bearer(tok) })).statusCode,
+      404,
+    );
     // B's products never trigger A's webhook.
     receiver.calls.length = 0;
     receiver.status = 200;

@@ -10,7 +10,10 @@ export class WidgetKeysRepository {
   constructor(private readonly db: Executor) {}
 
   async create(storeId: string, row: Omit<WidgetKeyRow, "store_id">): Promise<void> {
-    await this.db.insertInto("widget_keys").values({ ...row, store_id: storeId }).execute();
+    await this.db
+      .insertInto("widget_keys")
+      .values({ ...row, store_id: storeId })
+      .execute();
   }
 
   list(storeId: string): Promise<WidgetKeyRow[]> {
@@ -34,12 +37,7 @@ export class WidgetKeysRepository {
   }
 
   find(storeId: string, keyId: string): Promise<WidgetKeyRow | undefined> {
-    return this.db
-      .selectFrom("widget_keys")
-      .selectAll()
-      .where("store_id", "=", storeId)
-      .where("id", "=", keyId)
-      .executeTakeFirst();
+    return this.db.selectFrom("widget_keys").selectAll().where("store_id", "=", storeId).where("id", "=", keyId).executeTakeFirst();
   }
 
   /** Authentication lookup by the SHA-256 of the presented key. */
@@ -69,11 +67,6 @@ export class WidgetKeysRepository {
   }
 
   async touch(storeId: string, keyId: string, now: number): Promise<void> {
-    await this.db
-      .updateTable("widget_keys")
-      .set({ last_used_at: now })
-      .where("store_id", "=", storeId)
-      .where("id", "=", keyId)
-      .execute();
+    await this.db.updateTable("widget_keys").set({ last_used_at: now }).where("store_id", "=", storeId).where("id", "=", keyId).execute();
   }
 }

@@ -51,7 +51,12 @@ export const WIDGET_RATE_LIMITS = {
   perKey: { points: 600, durationSec: 60 },
 } as const;
 
-export const WIDGET_PATHS = ["/v1/widget/search/text", "/v1/widget/search/upload", "/v1/widget/search/url", "/v1/widget/search/feedback"] as const;
+export const WIDGET_PATHS = [
+  "/v1/widget/search/text",
+  "/v1/widget/search/upload",
+  "/v1/widget/search/url",
+  "/v1/widget/search/feedback",
+] as const;
 const ALLOWED_HEADERS = "Content-Type, X-Service-Key, X-Request-Id";
 const EXPOSED_HEADERS = "Retry-After, X-Request-Id, X-Shopsight-Model";
 /** The widget key may do exactly this (kept on request.store for anything that reads permissions). */
@@ -92,10 +97,18 @@ const widgetCommon = {
   color: filterFields.color,
 };
 const WidgetTextBody = Type.Object(
-  { query: Type.String({ minLength: 1, maxLength: 500 }), semantic_weight: Type.Optional(SemanticWeight), understand: Type.Optional(Understand), ...widgetCommon },
+  {
+    query: Type.String({ minLength: 1, maxLength: 500 }),
+    semantic_weight: Type.Optional(SemanticWeight),
+    understand: Type.Optional(Understand),
+    ...widgetCommon,
+  },
   { additionalProperties: false },
 );
-const WidgetUrlBody = Type.Object({ image_url: Type.String({ minLength: 1, maxLength: 2048 }), ...widgetCommon }, { additionalProperties: false });
+const WidgetUrlBody = Type.Object(
+  { image_url: Type.String({ minLength: 1, maxLength: 2048 }), ...widgetCommon },
+  { additionalProperties: false },
+);
 const WidgetUploadBody = Type.Object(
   { image: Type.Unsafe<Buffer>({ description: "image file (JPEG, PNG, WebP, GIF, AVIF or TIFF)" }), ...widgetCommon },
   { additionalProperties: false, "x-coerce": true },
@@ -115,8 +128,15 @@ function allowOrigin(reply: FastifyReply, origin: string): void {
   reply.header("access-control-expose-headers", EXPOSED_HEADERS);
 }
 
-
-export async function widgetRoutes(app: App, ctx: AppContext, { widgetKeys: keys, widgetSearch: search, feedback }: { feedback: FeedbackService; widgetKeys: WidgetKeysService; widgetSearch: WidgetSearchService }) {
+export async function widgetRoutes(
+  app: App,
+  ctx: AppContext,
+  {
+    widgetKeys: keys,
+    widgetSearch: search,
+    feedback,
+  }: { feedback: FeedbackService; widgetKeys: WidgetKeysService; widgetSearch: WidgetSearchService },
+) {
   // The drop-in script, read once at start. It holds no secret: the page passes its public key.
   const script = loadScript(fileURLToPath(new URL("../../../web/widget/widget.js", import.meta.url)));
   const perClient = ctx.limiters({ name: "widget-client", ...WIDGET_RATE_LIMITS.perClient });
@@ -155,7 +175,10 @@ export async function widgetRoutes(app: App, ctx: AppContext, { widgetKeys: keys
       tags,
       summary: "Rename a widget key or replace its allowed origins (the key itself stays the same)",
       params: KeyParams,
-      body: Type.Object({ name: Type.Optional(KeyName), allowed_origins: Type.Optional(Origins) }, { additionalProperties: false, minProperties: 1 }),
+      body: Type.Object(
+        { name: Type.Optional(KeyName), allowed_origins: Type.Optional(Origins) },
+        { additionalProperties: false, minProperties: 1 },
+      ),
       response: { 200: WidgetKeyView, ...searchErrors(400, 401, 403, 404, 409, 429) },
     }),
     async (request) => keys.update(storeOf(request).id, request.params.widget_key_id, request.body),
@@ -256,23 +279,27 @@ export async function widgetRoutes(app: App, ctx: AppContext, { widgetKeys: keys
       onRequest: async (_request: FastifyRequest, reply: FastifyReply) => {
         reply.header("x-shopsight-model", modelStatus(ctx).model_id);
       },
-      schema: { tags, security: widgetKey, summary, description, ...extra, headers: WidgetHeaders, body, response: { 200: WidgetSearchResponseSchema, ...errors } },
+      schema: {
+        tags,
+        security: widgetKey,
+        summary,
+        description,
+        ...extra,
+        headers: WidgetHeaders,
+        body,
+        response: { 200: WidgetSearchResponseSchema, ...errors },
+      },
     });
 
-    scope.post(
-      "/v1/widget/search/text",
-      widgetSearch("Widget: natural-language search", WidgetTextBody),
-      async (request) =>
-        search.text(widgetOf(request).store.id, request.body.query, common(request.body), {
-          semantic_weight: request.body.semantic_weight,
-          understand: understandMode(request.body.understand),
-        }),
+    scope.post("/v1/widget/search/text", widgetSearch("Widget: natural-language search", WidgetTextBody), async (request) =>
+      search.text(widgetOf(request).store.id, request.body.query, common(request.body), {
+        semantic_weight: request.body.semantic_weight,
+        understand: understandMode(request.body.understand),
+      }),
     );
 
-    scope.post(
-      "/v1/widget/search/url",
-      widgetSearch("Widget: search by an image URL", WidgetUrlBody),
-      async (request) => search.url(widgetOf(request).store.id, request.body.image_url, common(request.body)),
+    scope.post("/v1/widget/search/url", widgetSearch("Widget: search by an image URL", WidgetUrlBody), async (request) =>
+      search.url(widgetOf(request).store.id, request.body.image_url, common(request.body)),
     );
 
     scope.post(
@@ -304,7 +331,9 @@ export async function widgetRoutes(app: App, ctx: AppContext, { widgetKeys: keys
       },
       async (request, reply) => {
         const caller = widgetOf(request);
-        return reply.status(201).send(await feedback.record(caller.store.id, request.body, { source: "widget", widgetKeyId: caller.keyId }));
+        return reply
+          .status(201)
+          .send(await feedback.record(caller.store.id, request.body, { source: "widget", widgetKeyId: caller.keyId }));
       },
     );
   });

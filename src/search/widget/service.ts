@@ -164,9 +164,13 @@ export class WidgetKeysService {
     if (!store || store.status !== "active") return deny(new AppError("unauthorized", "The widget key's store is not active."), corsOrigin);
     if (originHeader === undefined) {
       return deny(
-        new AppError("origin_not_allowed", "Widget calls need the browser's Origin header; pages without an origin (file:, blank pages) cannot use the widget.", {
-          origin: null,
-        }),
+        new AppError(
+          "origin_not_allowed",
+          "Widget calls need the browser's Origin header; pages without an origin (file:, blank pages) cannot use the widget.",
+          {
+            origin: null,
+          },
+        ),
       );
     }
     if (!listed) {
@@ -188,15 +192,16 @@ export class WidgetSearchService {
   private readonly search: SearchService;
   private readonly products: ProductsRepository;
 
-  constructor(
-    deps: { search: SearchService; products: ProductsRepository },
-  ) {
+  constructor(deps: { search: SearchService; products: ProductsRepository }) {
     this.search = deps.search;
     this.products = deps.products;
   }
 
   private async withImages(storeId: string, response: SearchResponse): Promise<WidgetSearchResponse> {
-    const rows = await this.products.findMany(storeId, response.results.map((r) => r.product_id));
+    const rows = await this.products.findMany(
+      storeId,
+      response.results.map((r) => r.product_id),
+    );
     const images = new Map(rows.map((r) => [r.product_id, r.image_url]));
     return { ...response, results: response.results.map((r) => ({ ...r, image_url: images.get(r.product_id) ?? null })) };
   }

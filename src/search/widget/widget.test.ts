@@ -27,7 +27,12 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
   before(async () => {
     t = await createTestApp({ dialect, model: true });
     host = await startImageHost();
-    for (const [id, hex] of [["red-dress", "#d01010"], ["blue-jeans", "#1030c0"], ["green-dress", "#10a030"], ["b-red-scarf", "#c81818"]] as const) {
+    for (const [id, hex] of [
+      ["red-dress", "#d01010"],
+      ["blue-jeans", "#1030c0"],
+      ["green-dress", "#10a030"],
+      ["b-red-scarf", "#c81818"],
+    ] as const) {
       png[id] = await solidImage(hex);
       url[id] = host.put(`/${id}.png`, png[id]!);
     }
@@ -42,12 +47,22 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
     for (const id of ids) {
       const image = await t.ctx.images.fromBytes(png[id]!);
       const [vector] = await t.ctx.images.embed([image.decoded]);
-      await products.write(storeId, { productId: id, imageUrl: url[id]!, metadata: { name: id.replace(/-/g, " "), price: 10 }, embedded: { image, vector: vector! } });
+      await products.write(storeId, {
+        productId: id,
+        imageUrl: url[id]!,
+        metadata: { name: id.replace(/-/g, " "), price: 10 },
+        embedded: { image, vector: vector! },
+      });
     }
   }
 
   async function mintKey(token: string, origins: string[] = [SHOP], name = "shop widget") {
-    const res = await t.search.inject({ method: "POST", url: "/v1/widget/keys", headers: bearer(token), payload: { name, allowed_origins: origins } });
+    const res = await t.search.inject({
+      method: "POST",
+      url: "/v1/widget/keys",
+      headers: bearer(token),
+      payload: { name, allowed_origins: origins },
+    });
     assert.equal(res.statusCode, 201, res.body);
     return res.json() as { id: string; key: string; allowed_origins: string[]; key_prefix: string; status: string };
   }
@@ -109,7 +124,10 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
     assert.equal(patched.json().name, "Renamed");
     assert.deepEqual(patched.json().allowed_origins, ["https://www.shop.example"]);
     // The same key now works from the new origin only.
-    assert.equal((await widget("feedback", body.key, "https://www.shop.example", { result_product_id: "x", action: "click" })).statusCode, 201);
+    assert.equal(
+      (await widget("feedback", body.key, "https://www.shop.example", { result_product_id: "x", action: "click" })).statusCode,
+      201,
+    );
     assert.equal((await widget("feedback", body.key, "https://shop.example", { result_product_id: "x", action: "click" })).statusCode, 403);
     const used = (await t.search.inject({ method: "GET", url: "/v1/widget/keys", headers: bearer(token) })).json()[0];
     assert.ok(used.last_used_at, "last_used_at is set after use");
@@ -121,7 +139,12 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
     const again = await t.search.inject({ method: "DELETE", url: `/v1/widget/keys/${body.id}`, headers: bearer(token) });
     assert.equal(again.statusCode, 200);
     assert.equal(again.json().revoked_at, revoked.json().revoked_at, "revoking twice keeps the first time");
-    const change = await t.search.inject({ method: "PATCH", url: `/v1/widget/keys/${body.id}`, headers: bearer(token), payload: { name: "x" } });
+    const change = await t.search.inject({
+      method: "PATCH",
+      url: `/v1/widget/keys/${body.id}`,
+      headers: bearer(token),
+      payload: { name: "x" },
+    });
     assert.equal(change.statusCode, 409);
     const unknown = await t.search.inject({ method: "DELETE", url: "/v1/widget/keys/wk_nope", headers: bearer(token) });
     assert.equal(unknown.statusCode, 404);
@@ -151,8 +174,16 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
       assert.equal(res.statusCode, 400, `${label}: ${res.body}`);
       assert.equal(res.json().error, "validation_failed", label);
     }
-    const mixed = await t.search.inject({ method: "POST", url: "/v1/widget/keys", headers: bearer(token), payload: { name: "a", allowed_origins: [SHOP, "https://shop.example/x"] } });
-    assert.deepEqual(mixed.json().details.errors.map((e: { field: string }) => e.field), ["allowed_origins.1"]);
+    const mixed = await t.search.inject({
+      method: "POST",
+      url: "/v1/widget/keys",
+      headers: bearer(token),
+      payload: { name: "a", allowed_origins: [SHOP, "https://shop.example/x"] },
+    });
+    assert.deepEqual(
+      mixed.json().details.errors.map((e: { field: string }) => e.field),
+      ["allowed_origins.1"],
+    );
     const key = await mintKey(token);
     const empty = await t.search.inject({ method: "PATCH", url: `/v1/widget/keys/${key.id}`, headers: bearer(token), payload: {} });
     assert.equal(empty.statusCode, 400);
@@ -165,16 +196,27 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
     const owner = await loginToken(t.search, a.store.email, a.store.password);
     const viewer = await addMember(t, owner, "viewer");
     assert.equal((await t.search.inject({ method: "GET", url: "/v1/widget/keys", headers: bearer(viewer.token) })).statusCode, 200);
-    const denied = await t.search.inject({ method: "POST", url: "/v1/widget/keys", headers: bearer(viewer.token), payload: { name: "v", allowed_origins: [SHOP] } });
+    const denied = await t.search.inject({
+      method: "POST",
+      url: "/v1/widget/keys",
+      headers: bearer(viewer.token),
+      payload: { name: "v", allowed_origins: [SHOP] },
+    });
     assert.equal(denied.statusCode, 403);
     assert.equal(denied.json().details.missing_permission, "widget:write");
     const readKey = await createApiKey(t, a.token, { widget: ["read"] });
-    assert.equal((await t.search.inject({ method: "DELETE", url: `/v1/widget/keys/${a.keyId}`, headers: bearer(readKey.key) })).statusCode, 403);
+    assert.equal(
+      (await t.search.inject({ method: "DELETE", url: `/v1/widget/keys/${a.keyId}`, headers: bearer(readKey.key) })).statusCode,
+      403,
+    );
     assert.equal((await t.search.inject({ method: "GET", url: "/v1/widget/keys" })).statusCode, 401);
 
     const b = await shop(["b-red-scarf"]);
     const listB = await t.search.inject({ method: "GET", url: "/v1/widget/keys", headers: bearer(b.token) });
-    assert.deepEqual(listB.json().map((k: { id: string }) => k.id), [b.keyId]);
+    assert.deepEqual(
+      listB.json().map((k: { id: string }) => k.id),
+      [b.keyId],
+    );
     for (const req of [
       { method: "DELETE" as const, url: `/v1/widget/keys/${a.keyId}` },
       { method: "PATCH" as const, url: `/v1/widget/keys/${a.keyId}`, payload: { allowed_origins: ["https://evil.example"] } },
@@ -241,7 +283,14 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
     const missing = await widget("text", s.key, undefined, { query: "red" });
     assert.equal(missing.statusCode, 403, missing.body);
     assert.equal(missing.json().error, "origin_not_allowed");
-    for (const origin of ["https://evil.example", "http://shop.example", "https://shop.example:8443", "https://www.shop.example", "null", "https://shop.example.evil.example"]) {
+    for (const origin of [
+      "https://evil.example",
+      "http://shop.example",
+      "https://shop.example:8443",
+      "https://www.shop.example",
+      "null",
+      "https://shop.example.evil.example",
+    ]) {
       const res = await widget("text", s.key, origin, { query: "red" });
       assert.equal(res.statusCode, 403, `${origin}: ${res.body}`);
       assert.equal(res.json().error, "origin_not_allowed");
@@ -260,9 +309,17 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
       assert.equal(res.json().error, "unauthorized");
       assert.equal(res.headers["access-control-allow-origin"], undefined);
     }
-    const bearerToken = await t.search.inject({ method: "POST", url: "/v1/widget/search/text", headers: { ...bearer(s.token), origin: SHOP }, payload: { query: "red" } });
+    const bearerToken = await t.search.inject({
+      method: "POST",
+      url: "/v1/widget/search/text",
+      headers: { ...bearer(s.token), origin: SHOP },
+      payload: { query: "red" },
+    });
     assert.equal(bearerToken.statusCode, 401, "a bearer token is not a widget key");
-    assert.equal((await t.search.inject({ method: "DELETE", url: `/v1/widget/keys/${s.keyId}`, headers: bearer(s.token) })).statusCode, 200);
+    assert.equal(
+      (await t.search.inject({ method: "DELETE", url: `/v1/widget/keys/${s.keyId}`, headers: bearer(s.token) })).statusCode,
+      200,
+    );
     const revoked = await widget("text", s.key, SHOP, { query: "red" });
     assert.equal(revoked.statusCode, 401);
     assert.equal(revoked.headers["access-control-allow-origin"], SHOP);
@@ -276,7 +333,11 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
       const res = await t.search.inject({
         method: "OPTIONS",
         url: `/v1/widget/search/${path}`,
-        headers: { origin: "https://anyone.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type,x-service-key" },
+        headers: {
+          origin: "https://anyone.example",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type,x-service-key",
+        },
       });
       assert.equal(res.statusCode, 204, path);
       assert.equal(res.headers["access-control-allow-origin"], "https://anyone.example");
@@ -296,7 +357,12 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
   test("widget feedback is attributed like backend feedback and shows in analytics as widget revenue", async () => {
     const s = await shop();
     const search = (await widget("text", s.key, SHOP, { query: "red dress", limit: 3 })).json();
-    const click = await widget("feedback", s.key, SHOP, { search_id: search.search_id, result_product_id: "red-dress", action: "click", session_id: "sid-123" });
+    const click = await widget("feedback", s.key, SHOP, {
+      search_id: search.search_id,
+      result_product_id: "red-dress",
+      action: "click",
+      session_id: "sid-123",
+    });
     assert.equal(click.statusCode, 201, click.body);
     assert.equal(click.json().source, "widget");
     assert.equal(click.json().attributed, true);
@@ -312,19 +378,30 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
       session_id: "sid-123",
     });
     assert.equal(purchase.statusCode, 201, purchase.body);
-    const wrong = await widget("feedback", s.key, SHOP, { result_product_id: "red-dress", action: "click", order_value: 1, currency: "EUR" });
+    const wrong = await widget("feedback", s.key, SHOP, {
+      result_product_id: "red-dress",
+      action: "click",
+      order_value: 1,
+      currency: "EUR",
+    });
     assert.equal(wrong.statusCode, 422);
     assert.equal(wrong.json().error, "purchase_fields_only");
     assert.equal(wrong.headers["access-control-allow-origin"], SHOP);
 
-    const row = await t.ctx.database.db.selectFrom("search_feedback").selectAll().where("id", "=", purchase.json().id).executeTakeFirstOrThrow();
+    const row = await t.ctx.database.db
+      .selectFrom("search_feedback")
+      .selectAll()
+      .where("id", "=", purchase.json().id)
+      .executeTakeFirstOrThrow();
     assert.equal(row.widget_key_id, s.keyId);
     assert.equal(row.session_id, "sid-123");
     const analytics = (await t.search.inject({ method: "GET", url: "/v1/search/analytics", headers: bearer(s.token) })).json();
     assert.deepEqual(analytics.searches.by_source, { api: 0, widget: 1 });
     assert.equal(analytics.click_through_rate, 1);
     assert.equal(analytics.conversion_rate, 1);
-    assert.deepEqual(analytics.revenue, [{ currency: "EUR", total: 42.5, attributed: 42.5, unattributed: 0, from_widget: 42.5, purchases: 1 }]);
+    assert.deepEqual(analytics.revenue, [
+      { currency: "EUR", total: 42.5, attributed: 42.5, unattributed: 0, from_widget: 42.5, purchases: 1 },
+    ]);
   });
 
   test("isolation: a key searches only its own store, and cannot attribute feedback to another store's search", async () => {
@@ -333,10 +410,23 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
     const fromA = (await widget("text", a.key, SHOP, { query: "red", limit: 50 })).json();
     assert.deepEqual(fromA.results.map((r: { product_id: string }) => r.product_id).sort(), ["blue-jeans", "red-dress"]);
     const fromB = (await widget("text", b.key, SHOP, { query: "red", limit: 50 })).json();
-    assert.deepEqual(fromB.results.map((r: { product_id: string }) => r.product_id), ["b-red-scarf"]);
-    const cross = await widget("feedback", b.key, SHOP, { search_id: fromA.search_id, result_product_id: "red-dress", action: "purchase", order_value: 5, currency: "EUR" });
+    assert.deepEqual(
+      fromB.results.map((r: { product_id: string }) => r.product_id),
+      ["b-red-scarf"],
+    );
+    const cross = await widget("feedback", b.key, SHOP, {
+      search_id: fromA.search_id,
+      result_product_id: "red-dress",
+      action: "purchase",
+      order_value: 5,
+      currency: "EUR",
+    });
     assert.equal(cross.statusCode, 404, cross.body);
-    const feedbackB = await t.ctx.database.db.selectFrom("search_feedback").select("id").where("store_id", "in", [a.store.clientId, b.store.clientId]).execute();
+    const feedbackB = await t.ctx.database.db
+      .selectFrom("search_feedback")
+      .select("id")
+      .where("store_id", "in", [a.store.clientId, b.store.clientId])
+      .execute();
     assert.equal(feedbackB.length, 0);
     const analyticsB = (await t.search.inject({ method: "GET", url: "/v1/search/analytics", headers: bearer(b.token) })).json();
     assert.equal(analyticsB.searches.total, 1, "only B's own widget search");
@@ -358,7 +448,11 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
     const retry = Number(limited.headers["retry-after"]);
     assert.ok(retry >= 1 && retry <= 60, `Retry-After ${limited.headers["retry-after"]}`);
     assert.equal(limited.headers["access-control-allow-origin"], SHOP, "the shop's page can read the 429 and its Retry-After");
-    assert.equal((await widget("feedback", s.key, SHOP, { result_product_id: "red-dress", action: "click" }, "10.20.0.2")).statusCode, 201, "another shopper is not affected");
+    assert.equal(
+      (await widget("feedback", s.key, SHOP, { result_product_id: "red-dress", action: "click" }, "10.20.0.2")).statusCode,
+      201,
+      "another shopper is not affected",
+    );
 
     // The per-key budget: spread over many clients, the key's total runs out.
     const other = await shop(["red-dress"]);
@@ -386,8 +480,12 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
       return res.json().api_calls as number;
     };
     const before = await usage();
-    for (let i = 0; i < 3; i++) assert.equal((await widget("feedback", s.key, SHOP, { result_product_id: "red-dress", action: "click" })).statusCode, 201);
-    assert.equal((await widget("feedback", s.key, "https://evil.example", { result_product_id: "red-dress", action: "click" })).statusCode, 403);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await widget("feedback", s.key, SHOP, { result_product_id: "red-dress", action: "click" })).statusCode, 201);
+    assert.equal(
+      (await widget("feedback", s.key, "https://evil.example", { result_product_id: "red-dress", action: "click" })).statusCode,
+      403,
+    );
     assert.equal((await widget("feedback", "pk_live_unknown", SHOP, { result_product_id: "red-dress", action: "click" })).statusCode, 401);
     assert.equal(await usage(), before + 1 + 3, "the first usage call and the three accepted widget calls");
   });
@@ -416,7 +514,16 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
     }
     assert.ok(doc.paths["/v1/widget/keys"].post.responses["201"]);
     const analytics = doc.paths["/v1/search/analytics"].get.responses["200"].content["application/json"].schema;
-    for (const field of ["searches", "zero_result_rate", "query_time_ms", "click_through_rate", "add_to_cart_rate", "conversion_rate", "revenue", "top_queries"]) {
+    for (const field of [
+      "searches",
+      "zero_result_rate",
+      "query_time_ms",
+      "click_through_rate",
+      "add_to_cart_rate",
+      "conversion_rate",
+      "revenue",
+      "top_queries",
+    ]) {
       assert.ok(analytics.properties[field], `analytics documents ${field}`);
     }
     assert.ok(doc.paths["/v1/search/feedback/popular"].get.responses["200"]);

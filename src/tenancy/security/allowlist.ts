@@ -11,9 +11,7 @@ export async function ipAllowedForStore(security: SecurityRepository, storeId: s
 }
 
 export function ipNotAllowed(ip: string): AppError {
-  return new AppError(
-    "ip_not_allowed",
-    `Requests from ${ip} are not allowed for this store: the address is not on its IP allow-list.`,
-    { ip },
-  );
+  return new AppError("ip_not_allowed", `Requests from ${ip} are not allowed for this store: the address is not on its IP allow-list.`, {
+    ip,
+  });
 }

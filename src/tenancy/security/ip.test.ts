@@ -12,7 +12,18 @@ test("parses IPv4, IPv6 and IPv4-mapped IPv6 addresses", () => {
   assert.equal(parseIp("2001:db8::1")?.version, 6);
   assert.deepEqual(parseIp("::ffff:192.0.2.1"), { version: 4, value: 0xc0000201n }, "mapped IPv4 is IPv4");
   assert.deepEqual(parseIp("::ffff:c000:201"), { version: 4, value: 0xc0000201n });
-  for (const bad of ["", "1.2.3", "1.2.3.4.5", "256.1.1.1", "01.2.3.4", "fe80::1%eth0", "2001:db8:::1", "gggg::1", "1:2:3:4:5:6:7:8:9", "localhost"]) {
+  for (const bad of [
+    "",
+    "1.2.3",
+    "1.2.3.4.5",
+    "256.1.1.1",
+    "01.2.3.4",
+    "fe80::1%eth0",
+    "2001:db8:::1",
+    "gggg::1",
+    "1:2:3:4:5:6:7:8:9",
+    "localhost",
+  ]) {
     assert.equal(parseIp(bad), undefined, bad);
   }
 });

@@ -80,7 +80,7 @@ function formatV6(v: bigint): string {
   // RFC 5952: compress the longest run (of at least two) of zero groups, the first one on ties.
   let bestStart = -1;
   let bestLen = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;

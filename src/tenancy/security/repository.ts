@@ -30,17 +30,14 @@ export class SecurityRepository {
 
   // --- API keys
   async createApiKey(storeId: string, row: Omit<ApiKeyRow, "store_id">): Promise<void> {
-    await this.db.insertInto("api_keys").values({ ...row, store_id: storeId }).execute();
+    await this.db
+      .insertInto("api_keys")
+      .values({ ...row, store_id: storeId })
+      .execute();
   }
 
   listApiKeys(storeId: string): Promise<ApiKeyRow[]> {
-    return this.db
-      .selectFrom("api_keys")
-      .selectAll()
-      .where("store_id", "=", storeId)
-      .orderBy("created_at", "desc")
-      .orderBy("id")
-      .execute();
+    return this.db.selectFrom("api_keys").selectAll().where("store_id", "=", storeId).orderBy("created_at", "desc").orderBy("id").execute();
   }
 
   /** Keys neither revoked nor expired at `now`. */
@@ -57,12 +54,7 @@ export class SecurityRepository {
   }
 
   findApiKey(storeId: string, keyId: string): Promise<ApiKeyRow | undefined> {
-    return this.db
-      .selectFrom("api_keys")
-      .selectAll()
-      .where("store_id", "=", storeId)
-      .where("id", "=", keyId)
-      .executeTakeFirst();
+    return this.db.selectFrom("api_keys").selectAll().where("store_id", "=", storeId).where("id", "=", keyId).executeTakeFirst();
   }
 
   /** Authentication lookup by the SHA-256 of the presented key (the store is not known yet). */
@@ -83,27 +75,19 @@ export class SecurityRepository {
   }
 
   async touchApiKey(storeId: string, keyId: string, now: number): Promise<void> {
-    await this.db
-      .updateTable("api_keys")
-      .set({ last_used_at: now })
-      .where("store_id", "=", storeId)
-      .where("id", "=", keyId)
-      .execute();
+    await this.db.updateTable("api_keys").set({ last_used_at: now }).where("store_id", "=", storeId).where("id", "=", keyId).execute();
   }
 
   // --- IP allow-list
   async addAllowlistEntry(storeId: string, row: Omit<AllowlistRow, "store_id">): Promise<void> {
-    await this.db.insertInto("ip_allowlist").values({ ...row, store_id: storeId }).execute();
+    await this.db
+      .insertInto("ip_allowlist")
+      .values({ ...row, store_id: storeId })
+      .execute();
   }
 
   listAllowlist(storeId: string): Promise<AllowlistRow[]> {
-    return this.db
-      .selectFrom("ip_allowlist")
-      .selectAll()
-      .where("store_id", "=", storeId)
-      .orderBy("created_at")
-      .orderBy("id")
-      .execute();
+    return this.db.selectFrom("ip_allowlist").selectAll().where("store_id", "=", storeId).orderBy("created_at").orderBy("id").execute();
   }
 
   async countAllowlist(storeId: string): Promise<number> {
@@ -121,11 +105,7 @@ export class SecurityRepository {
   }
 
   async deleteAllowlistEntry(storeId: string, entryId: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom("ip_allowlist")
-      .where("store_id", "=", storeId)
-      .where("id", "=", entryId)
-      .executeTakeFirst();
+    const result = await this.db.deleteFrom("ip_allowlist").where("store_id", "=", storeId).where("id", "=", entryId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -155,11 +135,7 @@ export class SecurityRepository {
       .where((eb) =>
         eb.or([
           eb("e.store_id", "=", storeId),
-          eb(
-            "e.user_id",
-            "in",
-            eb.selectFrom("memberships as m").select("m.user_id").where("m.store_id", "=", storeId),
-          ),
+          eb("e.user_id", "in", eb.selectFrom("memberships as m").select("m.user_id").where("m.store_id", "=", storeId)),
         ]),
       )
       .orderBy("e.created_at", "desc")
@@ -177,11 +153,7 @@ export class SecurityRepository {
       .where((eb) =>
         eb.or([
           eb("e.store_id", "=", storeId),
-          eb(
-            "e.user_id",
-            "in",
-            eb.selectFrom("memberships as m").select("m.user_id").where("m.store_id", "=", storeId),
-          ),
+          eb("e.user_id", "in", eb.selectFrom("memberships as m").select("m.user_id").where("m.store_id", "=", storeId)),
         ]),
       )
       .executeTakeFirstOrThrow();

@@ -28,7 +28,10 @@ export class AccountsRepository {
 
   // --- stores
   async createStore(storeId: string, s: Omit<StoreRow, "id">): Promise<void> {
-    await this.db.insertInto("stores").values({ id: storeId, ...s }).execute();
+    await this.db
+      .insertInto("stores")
+      .values({ id: storeId, ...s })
+      .execute();
   }
 
   findStore(storeId: string): Promise<StoreRow | undefined> {
@@ -82,7 +85,10 @@ export class AccountsRepository {
 
   // --- users
   async createUser(userId: string, u: Omit<UserRow, "id" | "totp_secret" | "totp_enabled" | "totp_last_step">): Promise<void> {
-    await this.db.insertInto("users").values({ id: userId, ...u, totp_secret: null, totp_last_step: null }).execute();
+    await this.db
+      .insertInto("users")
+      .values({ id: userId, ...u, totp_secret: null, totp_last_step: null })
+      .execute();
   }
 
   findUser(userId: string): Promise<UserRow | undefined> {
@@ -130,15 +136,7 @@ export class AccountsRepository {
     return this.db
       .selectFrom("memberships as m")
       .innerJoin("stores as s", "s.id", "m.store_id")
-      .select([
-        "s.id as client_id",
-        "s.slug",
-        "s.name",
-        "m.role",
-        "s.plan",
-        "s.status",
-        "m.last_used_at",
-      ])
+      .select(["s.id as client_id", "s.slug", "s.name", "m.role", "s.plan", "s.status", "m.last_used_at"])
       .where("m.user_id", "=", userId)
       .orderBy("m.created_at")
       .orderBy("s.slug")
@@ -159,6 +157,9 @@ export class AccountsRepository {
     storeId: string | null,
     e: { id: string; user_id: string | null; kind: string; identity: string | null; ip: string | null; created_at: number },
   ): Promise<void> {
-    await this.db.insertInto("auth_events").values({ store_id: storeId, ...e }).execute();
+    await this.db
+      .insertInto("auth_events")
+      .values({ store_id: storeId, ...e })
+      .execute();
   }
 }

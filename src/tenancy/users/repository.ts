@@ -36,15 +36,7 @@ export class UsersRepository {
     return this.db
       .selectFrom("memberships as m")
       .innerJoin("users as u", "u.id", "m.user_id")
-      .select([
-        "u.id as user_id",
-        "u.email",
-        "u.full_name",
-        "m.role",
-        "u.totp_enabled",
-        "m.created_at as joined_at",
-        "m.last_used_at",
-      ])
+      .select(["u.id as user_id", "u.email", "u.full_name", "m.role", "u.totp_enabled", "m.created_at as joined_at", "m.last_used_at"])
       .where("m.store_id", "=", storeId);
   }
 
@@ -59,31 +51,21 @@ export class UsersRepository {
   }
 
   async setRole(storeId: string, userId: string, role: Role): Promise<void> {
-    await this.db
-      .updateTable("memberships")
-      .set({ role })
-      .where("store_id", "=", storeId)
-      .where("user_id", "=", userId)
-      .execute();
+    await this.db.updateTable("memberships").set({ role }).where("store_id", "=", storeId).where("user_id", "=", userId).execute();
   }
 
   async removeMember(storeId: string, userId: string): Promise<boolean> {
-    await this.db
-      .deleteFrom("user_group_members")
-      .where("store_id", "=", storeId)
-      .where("user_id", "=", userId)
-      .execute();
-    const result = await this.db
-      .deleteFrom("memberships")
-      .where("store_id", "=", storeId)
-      .where("user_id", "=", userId)
-      .executeTakeFirst();
+    await this.db.deleteFrom("user_group_members").where("store_id", "=", storeId).where("user_id", "=", userId).execute();
+    const result = await this.db.deleteFrom("memberships").where("store_id", "=", storeId).where("user_id", "=", userId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
   // --- groups
   async createGroup(storeId: string, group: Omit<GroupRow, "store_id">, permissions: readonly string[]): Promise<void> {
-    await this.db.insertInto("user_groups").values({ ...group, store_id: storeId }).execute();
+    await this.db
+      .insertInto("user_groups")
+      .values({ ...group, store_id: storeId })
+      .execute();
     if (permissions.length > 0) {
       await this.db
         .insertInto("user_group_permissions")
@@ -93,13 +75,7 @@ export class UsersRepository {
   }
 
   listGroups(storeId: string): Promise<GroupRow[]> {
-    return this.db
-      .selectFrom("user_groups")
-      .selectAll()
-      .where("store_id", "=", storeId)
-      .orderBy("created_at")
-      .orderBy("id")
-      .execute();
+    return this.db.selectFrom("user_groups").selectAll().where("store_id", "=", storeId).orderBy("created_at").orderBy("id").execute();
   }
 
   findGroups(storeId: string, groupIds: readonly string[]): Promise<GroupRow[]> {
@@ -113,11 +89,7 @@ export class UsersRepository {
   }
 
   async deleteGroup(storeId: string, groupId: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom("user_groups")
-      .where("store_id", "=", storeId)
-      .where("id", "=", groupId)
-      .executeTakeFirst();
+    const result = await this.db.deleteFrom("user_groups").where("store_id", "=", storeId).where("id", "=", groupId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -167,11 +139,7 @@ export class UsersRepository {
   }
 
   async setMemberGroups(storeId: string, userId: string, groupIds: readonly string[], now: number): Promise<void> {
-    await this.db
-      .deleteFrom("user_group_members")
-      .where("store_id", "=", storeId)
-      .where("user_id", "=", userId)
-      .execute();
+    await this.db.deleteFrom("user_group_members").where("store_id", "=", storeId).where("user_id", "=", userId).execute();
     if (groupIds.length > 0) {
       await this.db
         .insertInto("user_group_members")

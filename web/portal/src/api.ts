@@ -234,7 +234,13 @@ export async function assistantApi<T = unknown>(path: string, options: { method?
     } catch {
       // not JSON
     }
-    throw new ApiError(res.status, (body.code ?? `http_${res.status}`).toLowerCase(), body.detail ?? body.title ?? res.statusText, body.details ?? {}, body.correlation_id ?? null);
+    throw new ApiError(
+      res.status,
+      (body.code ?? `http_${res.status}`).toLowerCase(),
+      body.detail ?? body.title ?? res.statusText,
+      body.details ?? {},
+      body.correlation_id ?? null,
+    );
   }
   if (res.status === 204) return null as T;
   return (await res.json()) as T;

@@ -16,7 +16,17 @@ export interface Point {
 }
 
 /** Columns over time (e.g. searches per day), with an optional second series (zero-result searches). */
-export function TimeChart({ points, title, valueLabel, secondaryLabel }: { points: Point[]; title: string; valueLabel: string; secondaryLabel?: string }) {
+export function TimeChart({
+  points,
+  title,
+  valueLabel,
+  secondaryLabel,
+}: {
+  points: Point[];
+  title: string;
+  valueLabel: string;
+  secondaryLabel?: string;
+}) {
   const W = 640;
   const H = 220;
   const pad = { l: 40, r: 10, t: 10, b: 30 };
@@ -44,7 +54,13 @@ export function TimeChart({ points, title, valueLabel, secondaryLabel }: { point
               <title>{`${p.label}: ${p.value} ${valueLabel}${p.secondary !== undefined && secondaryLabel ? `, ${p.secondary} ${secondaryLabel}` : ""}`}</title>
             </rect>
             {p.secondary !== undefined && p.secondary > 0 && (
-              <rect x={pad.l + i * bw + bw * 0.15} width={bw * 0.7} y={y(p.secondary)} height={Math.max(0, pad.t + ih - y(p.secondary))} class="bar-secondary" />
+              <rect
+                x={pad.l + i * bw + bw * 0.15}
+                width={bw * 0.7}
+                y={y(p.secondary)}
+                height={Math.max(0, pad.t + ih - y(p.secondary))}
+                class="bar-secondary"
+              />
             )}
             {i % every === 0 && (
               <text x={pad.l + i * bw + bw / 2} y={H - 10} text-anchor="middle" class="axis">
@@ -98,14 +114,24 @@ export function Funnel({ steps, title }: { steps: { label: string; value: number
 }
 
 /** Horizontal stacked bars per currency (never converted between currencies: each bar has its own scale note). */
-export function RevenueBars({ rows, title }: { rows: { currency: string; attributed: number; unattributed: number; total: number }[]; title: string }) {
+export function RevenueBars({
+  rows,
+  title,
+}: {
+  rows: { currency: string; attributed: number; unattributed: number; total: number }[];
+  title: string;
+}) {
   const W = 640;
   const row = 44;
   const H = Math.max(1, rows.length) * row + 4;
   const lw = 70;
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}: ${rows.map((r) => `${r.currency} ${r.total}`).join(", ") || "none"}`}>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-label={`${title}: ${rows.map((r) => `${r.currency} ${r.total}`).join(", ") || "none"}`}
+      >
         {rows.map((r, i) => {
           const span = W - lw - 160;
           const a = r.total > 0 ? (r.attributed / r.total) * span : 0;
@@ -125,7 +151,8 @@ export function RevenueBars({ rows, title }: { rows: { currency: string; attribu
         })}
       </svg>
       <figcaption>
-        <span class="swatch bar" /> attributed to a search <span class="swatch bar-muted" /> unattributed. Each currency is its own bar: amounts are never converted.
+        <span class="swatch bar" /> attributed to a search <span class="swatch bar-muted" /> unattributed. Each currency is its own bar:
+        amounts are never converted.
       </figcaption>
     </figure>
   );

@@ -6,7 +6,17 @@ import { api } from "./api";
 import { Loaded, type useAction } from "./ui";
 
 /** A `table.table` with one header row; `actions` adds a last, visually hidden header (a column of buttons or links). */
-export function Table({ columns, actions, label, children }: { columns: string[]; actions?: string; label?: string; children: ComponentChildren }) {
+export function Table({
+  columns,
+  actions,
+  label,
+  children,
+}: {
+  columns: string[];
+  actions?: string;
+  label?: string;
+  children: ComponentChildren;
+}) {
   return (
     <table class="table" aria-label={label}>
       <thead>
@@ -99,7 +109,17 @@ export function DeleteButton({
 }
 
 /** A fieldset of checkboxes choosing a subset of `options`. */
-export function CheckSet({ legend, options, chosen, onChange }: { legend: string; options: readonly string[]; chosen: Set<string>; onChange: (next: Set<string>) => void }) {
+export function CheckSet({
+  legend,
+  options,
+  chosen,
+  onChange,
+}: {
+  legend: string;
+  options: readonly string[];
+  chosen: Set<string>;
+  onChange: (next: Set<string>) => void;
+}) {
   return (
     <fieldset class="checks">
       <legend>{legend}</legend>

@@ -66,7 +66,11 @@ export function productsFromFile(name: string, text: string): ProductInput[] {
       else if (col === "image_url") image_url = v;
       else if (v === "") return;
       else if (col === "price") metadata.price = Number(v);
-      else if (col === "tags") metadata.tags = v.split("|").map((t) => t.trim()).filter(Boolean);
+      else if (col === "tags")
+        metadata.tags = v
+          .split("|")
+          .map((t) => t.trim())
+          .filter(Boolean);
       else metadata[col] = v;
     });
     return { product_id, image_url, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) };

@@ -10,7 +10,9 @@ const SENTENCES: Record<string, (d: Details, e: ApiError) => string> = {
   validation_failed: (d) => {
     const errors = Array.isArray(d.errors) ? (d.errors as { field?: string; message?: string }[]) : [];
     const list = errors.map((x) => `${x.field ? `${x.field} ` : ""}${x.message ?? ""}`.trim()).filter(Boolean);
-    return list.length > 0 ? `Some fields need fixing: ${list.join("; ")}.` : "Some of what you entered isn't valid. Check the fields and try again.";
+    return list.length > 0
+      ? `Some fields need fixing: ${list.join("; ")}.`
+      : "Some of what you entered isn't valid. Check the fields and try again.";
   },
   unauthorized: () => "Your session has ended or the sign-in details are wrong. Please sign in again.",
   token_expired: () => "Your session has expired. Please sign in again.",
@@ -76,5 +78,9 @@ export function explain(error: unknown): Explained {
         : `The request was refused (${error.status}).`;
     return { title, detail: error.message && error.message !== title ? error.message : null, requestId: error.requestId };
   }
-  return { title: "Something unexpected happened in the portal.", detail: error instanceof Error ? error.message : String(error), requestId: null };
+  return {
+    title: "Something unexpected happened in the portal.",
+    detail: error instanceof Error ? error.message : String(error),
+    requestId: null,
+  };
 }

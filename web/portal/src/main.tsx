@@ -48,7 +48,9 @@ function App() {
   if (route.name === "login") return session ? <Redirect to={route.next ?? session.redirect} /> : <LoginPage next={route.next} />;
   if (!session) {
     const here = location.pathname + location.search;
-    return <Redirect to={`/portal/login${here.startsWith("/portal/login") || here === "/portal" ? "" : `?next=${encodeURIComponent(here)}`}`} />;
+    return (
+      <Redirect to={`/portal/login${here.startsWith("/portal/login") || here === "/portal" ? "" : `?next=${encodeURIComponent(here)}`}`} />
+    );
   }
   switch (route.name) {
     case "home":

@@ -30,4 +30,3 @@ export function TopBar({ session, children }: { session: Session; children?: Com
     </header>
   );
 }
-

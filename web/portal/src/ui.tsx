@@ -13,7 +13,11 @@ export function ErrorNotice({ error, onDismiss }: { error: unknown; onDismiss?: 
     <div class="notice error" role="alert">
       <p class="notice-title">{e.title}</p>
       {e.detail && <p class="notice-detail">Details from the service: {e.detail}</p>}
-      {e.requestId && <p class="notice-detail">Request id: <code>{e.requestId}</code></p>}
+      {e.requestId && (
+        <p class="notice-detail">
+          Request id: <code>{e.requestId}</code>
+        </p>
+      )}
       {onDismiss && (
         <button type="button" class="link" onClick={onDismiss}>
           Dismiss
@@ -40,7 +44,17 @@ export function Success({ children }: { children: ComponentChildren }) {
   );
 }
 
-export function Link({ href, children, class: cls, current }: { href: string; children: ComponentChildren; class?: string; current?: boolean }) {
+export function Link({
+  href,
+  children,
+  class: cls,
+  current,
+}: {
+  href: string;
+  children: ComponentChildren;
+  class?: string;
+  current?: boolean;
+}) {
   return (
     <a href={href} class={cls} onClick={linkHandler} aria-current={current ? "page" : undefined}>
       {children}
@@ -49,8 +63,15 @@ export function Link({ href, children, class: cls, current }: { href: string; ch
 }
 
 /** Loads data with `load` when `deps` change; `reload()` loads again. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: unknown; loading: boolean; reload: () => void } {
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: null, loading: true });
+export function useLoad<T>(
+  load: () => Promise<T>,
+  deps: unknown[],
+): { data: T | undefined; error: unknown; loading: boolean; reload: () => void } {
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({
+    data: undefined,
+    error: null,
+    loading: true,
+  });
   const [tick, setTick] = useState(0);
   const alive = useRef(true);
   useEffect(() => {

@@ -63,11 +63,7 @@ const migration: MigrationFactory = () => ({
       .addColumn("ip", "text")
       .addColumn("created_at", "bigint", (c) => c.notNull())
       .execute();
-    await db.schema
-      .createIndex("auth_events_store_idx")
-      .on("auth_events")
-      .columns(["store_id", "created_at"])
-      .execute();
+    await db.schema.createIndex("auth_events_store_idx").on("auth_events").columns(["store_id", "created_at"]).execute();
   },
 });
 

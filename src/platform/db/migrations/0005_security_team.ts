@@ -73,17 +73,9 @@ const migration: MigrationFactory = (types) => ({
       .addColumn("created_at", "bigint", (c) => c.notNull())
       .addPrimaryKeyConstraint("user_group_members_pk", ["group_id", "user_id"])
       .execute();
-    await db.schema
-      .createIndex("user_group_members_user_idx")
-      .on("user_group_members")
-      .columns(["store_id", "user_id"])
-      .execute();
+    await db.schema.createIndex("user_group_members_user_idx").on("user_group_members").columns(["store_id", "user_id"]).execute();
 
-    await db.schema
-      .createIndex("auth_events_user_idx")
-      .on("auth_events")
-      .columns(["user_id", "created_at"])
-      .execute();
+    await db.schema.createIndex("auth_events_user_idx").on("auth_events").columns(["user_id", "created_at"]).execute();
   },
 });
 

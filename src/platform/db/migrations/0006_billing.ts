@@ -57,11 +57,7 @@ const migration: MigrationFactory = () => ({
       .addColumn("updated_at", "bigint", (c) => c.notNull())
       .addUniqueConstraint("billing_invoices_provider_uq", ["provider", "provider_invoice_id"])
       .execute();
-    await db.schema
-      .createIndex("billing_invoices_store_idx")
-      .on("billing_invoices")
-      .columns(["store_id", "issued_at"])
-      .execute();
+    await db.schema.createIndex("billing_invoices_store_idx").on("billing_invoices").columns(["store_id", "issued_at"]).execute();
 
     // No foreign key to stores: an event may name a store that does not exist (it is recorded
     // as ignored so a redelivery is still answered "already processed").

@@ -15,7 +15,11 @@ const migration: MigrationFactory = () => ({
       .addColumn("created_at", "bigint", (c) => c.notNull())
       .addColumn("revoked_at", "bigint")
       .execute();
-    await db.schema.createIndex("assistant_public_keys_store_idx").on("assistant_public_keys").columns(["store_id", "created_at"]).execute();
+    await db.schema
+      .createIndex("assistant_public_keys_store_idx")
+      .on("assistant_public_keys")
+      .columns(["store_id", "created_at"])
+      .execute();
 
     await db.schema
       .createTable("assistant_sessions")

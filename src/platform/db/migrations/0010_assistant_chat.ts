@@ -22,7 +22,11 @@ const migration: MigrationFactory = (types) => ({
       .addColumn("completed_at", "bigint")
       .addUniqueConstraint("assistant_turns_thread_number_uq", ["thread_id", "number"])
       .execute();
-    await db.schema.createIndex("assistant_turns_store_thread_idx").on("assistant_turns").columns(["store_id", "thread_id", "number"]).execute();
+    await db.schema
+      .createIndex("assistant_turns_store_thread_idx")
+      .on("assistant_turns")
+      .columns(["store_id", "thread_id", "number"])
+      .execute();
 
     await db.schema
       .createTable("assistant_events")
@@ -36,7 +40,11 @@ const migration: MigrationFactory = (types) => ({
       .addColumn("created_at", "bigint", (c) => c.notNull())
       .addPrimaryKeyConstraint("assistant_events_pk", ["thread_id", "seq"])
       .execute();
-    await db.schema.createIndex("assistant_events_store_thread_idx").on("assistant_events").columns(["store_id", "thread_id", "seq"]).execute();
+    await db.schema
+      .createIndex("assistant_events_store_thread_idx")
+      .on("assistant_events")
+      .columns(["store_id", "thread_id", "seq"])
+      .execute();
 
     await db.schema
       .createTable("assistant_intents")
@@ -54,7 +62,11 @@ const migration: MigrationFactory = (types) => ({
       .addColumn("expires_at", "bigint", (c) => c.notNull())
       .addColumn("resolved_at", "bigint")
       .execute();
-    await db.schema.createIndex("assistant_intents_thread_idx").on("assistant_intents").columns(["store_id", "session_id", "thread_id"]).execute();
+    await db.schema
+      .createIndex("assistant_intents_thread_idx")
+      .on("assistant_intents")
+      .columns(["store_id", "session_id", "thread_id"])
+      .execute();
   },
 });
 

@@ -55,7 +55,11 @@ const migration: MigrationFactory = (types) => ({
       .addColumn("correlation_id", "text", (c) => c.notNull())
       .addColumn("created_at", "bigint", (c) => c.notNull())
       .execute();
-    await db.schema.createIndex("assistant_audit_events_store_idx").on("assistant_audit_events").columns(["store_id", "created_at"]).execute();
+    await db.schema
+      .createIndex("assistant_audit_events_store_idx")
+      .on("assistant_audit_events")
+      .columns(["store_id", "created_at"])
+      .execute();
 
     await db.schema
       .createTable("assistant_exchange_secrets")
@@ -67,7 +71,11 @@ const migration: MigrationFactory = (types) => ({
       .addColumn("created_at", "bigint", (c) => c.notNull())
       .addColumn("revoked_at", "bigint")
       .execute();
-    await db.schema.createIndex("assistant_exchange_secrets_store_idx").on("assistant_exchange_secrets").columns(["store_id", "created_at"]).execute();
+    await db.schema
+      .createIndex("assistant_exchange_secrets_store_idx")
+      .on("assistant_exchange_secrets")
+      .columns(["store_id", "created_at"])
+      .execute();
 
     await db.schema
       .createTable("assistant_exchange_jtis")
@@ -89,7 +97,12 @@ const migration: MigrationFactory = (types) => ({
       .addColumn("created_at", "bigint", (c) => c.notNull())
       .addColumn("updated_at", "bigint", (c) => c.notNull())
       .execute();
-    await db.schema.createIndex("assistant_carts_session_idx").on("assistant_carts").columns(["store_id", "session_id", "source"]).unique().execute();
+    await db.schema
+      .createIndex("assistant_carts_session_idx")
+      .on("assistant_carts")
+      .columns(["store_id", "session_id", "source"])
+      .unique()
+      .execute();
 
     await db.schema
       .createTable("assistant_returns")
@@ -106,7 +119,11 @@ const migration: MigrationFactory = (types) => ({
       .addColumn("external_id", "text")
       .addColumn("created_at", "bigint", (c) => c.notNull())
       .execute();
-    await db.schema.createIndex("assistant_returns_store_idx").on("assistant_returns").columns(["store_id", "customer_id", "created_at"]).execute();
+    await db.schema
+      .createIndex("assistant_returns_store_idx")
+      .on("assistant_returns")
+      .columns(["store_id", "customer_id", "created_at"])
+      .execute();
 
     // Orders of the embedded catalogue (no write route yet: written by fixtures or the store backend directly).
     await db.schema
@@ -122,7 +139,11 @@ const migration: MigrationFactory = (types) => ({
       .addColumn("updated_at", "bigint", (c) => c.notNull())
       .addPrimaryKeyConstraint("assistant_orders_pk", ["store_id", "order_id"])
       .execute();
-    await db.schema.createIndex("assistant_orders_customer_idx").on("assistant_orders").columns(["store_id", "customer_id", "placed_at"]).execute();
+    await db.schema
+      .createIndex("assistant_orders_customer_idx")
+      .on("assistant_orders")
+      .columns(["store_id", "customer_id", "placed_at"])
+      .execute();
   },
 });
 

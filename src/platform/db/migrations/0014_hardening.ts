@@ -30,7 +30,9 @@ const migration: MigrationFactory = (types) => ({
       const clear = rows.filter((r) => !isSealed(r[column]!));
       if (clear.length === 0) continue;
       if (!types.secrets) {
-        throw new Error(`${clear.length} ${table}.${column} values are in clear and no connector key was given to seal them; start the server once to run this migration.`);
+        throw new Error(
+          `${clear.length} ${table}.${column} values are in clear and no connector key was given to seal them; start the server once to run this migration.`,
+        );
       }
       for (const row of clear) {
         await db

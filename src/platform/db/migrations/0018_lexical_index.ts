@@ -34,7 +34,9 @@ const migration: MigrationFactory = (types) => ({
             `tokenize='porter unicode61 remove_diacritics 2', prefix='2 3')`,
         )
         .execute(db);
-      await sql.raw(`CREATE VIRTUAL TABLE product_trgm USING fts5(words, content='product_text', content_rowid='id', tokenize='trigram')`).execute(db);
+      await sql
+        .raw(`CREATE VIRTUAL TABLE product_trgm USING fts5(words, content='product_text', content_rowid='id', tokenize='trigram')`)
+        .execute(db);
       const add = `INSERT INTO product_fts(rowid, ${cols}) VALUES (new.id, ${newCols}); INSERT INTO product_trgm(rowid, words) VALUES (new.id, new.words);`;
       const drop =
         `INSERT INTO product_fts(product_fts, rowid, ${cols}) VALUES ('delete', old.id, ${oldCols}); ` +
@@ -74,7 +76,9 @@ const migration: MigrationFactory = (types) => ({
     const existing = await sql<{ n: number }>`SELECT count(*) AS n FROM products`.execute(db);
     if (Number(existing.rows[0]?.n ?? 0) > 0) {
       if (!types.hooks?.indexProductText) {
-        throw new Error("0018 indexes the text of existing products with the application's code: open this database with `npm start` or `npm run cli`, which hand that step in.");
+        throw new Error(
+          "0018 indexes the text of existing products with the application's code: open this database with `npm start` or `npm run cli`, which hand that step in.",
+        );
       }
       await types.hooks.indexProductText(db, types.dialect);
     }

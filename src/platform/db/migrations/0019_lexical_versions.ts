@@ -31,7 +31,9 @@ const migration: MigrationFactory = (types) => ({
       `ON CONFLICT (store_id) DO UPDATE SET version = version + 1;`;
     await sql.raw(`CREATE TRIGGER product_text_version_ai AFTER INSERT ON product_text BEGIN ${bump("new")} END`).execute(db);
     await sql.raw(`CREATE TRIGGER product_text_version_ad AFTER DELETE ON product_text BEGIN ${bump("old")} END`).execute(db);
-    await sql.raw(`CREATE TRIGGER product_text_version_au AFTER UPDATE ON product_text BEGIN ${bump("old")} ${bump("new")} END`).execute(db);
+    await sql
+      .raw(`CREATE TRIGGER product_text_version_au AFTER UPDATE ON product_text BEGIN ${bump("old")} ${bump("new")} END`)
+      .execute(db);
   },
 });
 

@@ -42,7 +42,9 @@ export function AcceptInvitePage({ token, session }: { token: string; session: S
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              void run(async () => setDone((await api<SearchOk<"/v1/team/invites/accept", "post">>("/v1/team/invites/accept", { body: { token } })) ?? {}));
+              void run(async () =>
+                setDone((await api<SearchOk<"/v1/team/invites/accept", "post">>("/v1/team/invites/accept", { body: { token } })) ?? {}),
+              );
             }}
           >
             <p>You are signed in as {session.email}. Accept the invite with this account:</p>
@@ -56,7 +58,12 @@ export function AcceptInvitePage({ token, session }: { token: string; session: S
           onSubmit={(e) => {
             e.preventDefault();
             void run(async () =>
-              setDone((await api<SearchOk<"/v1/team/invites/accept", "post">>("/v1/team/invites/accept", { anonymous: true, body: { token, password, full_name: fullName } })) ?? {}),
+              setDone(
+                (await api<SearchOk<"/v1/team/invites/accept", "post">>("/v1/team/invites/accept", {
+                  anonymous: true,
+                  body: { token, password, full_name: fullName },
+                })) ?? {},
+              ),
             );
           }}
         >
@@ -65,14 +72,22 @@ export function AcceptInvitePage({ token, session }: { token: string; session: S
             <input required value={fullName} onInput={(e) => setFullName(e.currentTarget.value)} autoComplete="name" />
           </Field>
           <Field label="Password" hint="10 or more characters, mixing at least two of: lower case, upper case, digits, symbols.">
-            <input type="password" required minLength={10} value={password} onInput={(e) => setPassword(e.currentTarget.value)} autoComplete="new-password" />
+            <input
+              type="password"
+              required
+              minLength={10}
+              value={password}
+              onInput={(e) => setPassword(e.currentTarget.value)}
+              autoComplete="new-password"
+            />
           </Field>
           <button type="submit" disabled={busy}>
             Create account and join
           </button>
           {!session && (
             <p class="muted">
-              Already have an account? <Link href={`/portal/login?next=${encodeURIComponent(`/portal/accept-invite?token=${token}`)}`}>Sign in first</Link>.
+              Already have an account?{" "}
+              <Link href={`/portal/login?next=${encodeURIComponent(`/portal/accept-invite?token=${token}`)}`}>Sign in first</Link>.
             </p>
           )}
         </form>

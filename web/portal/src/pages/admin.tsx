@@ -70,12 +70,20 @@ export function AdminPage({ session }: { session: Session }) {
                           `/v1/admin/stores/${encodeURIComponent(s.slug)}/plan`,
                           { method: "PUT", body: { plan_name: plan } },
                         );
-                        setDone(res.changed ? `${res.name} moved from ${res.previous_plan} to ${res.plan_name}.` : `${res.name} is already on ${res.plan_name}.`);
+                        setDone(
+                          res.changed
+                            ? `${res.name} moved from ${res.previous_plan} to ${res.plan_name}.`
+                            : `${res.name} is already on ${res.plan_name}.`,
+                        );
                         list.reload();
                       });
                     }}
                   >
-                    <select aria-label={`Plan of ${s.slug}`} value={chosen[s.slug] ?? s.plan_name} onChange={(e) => setChosen({ ...chosen, [s.slug]: e.currentTarget.value })}>
+                    <select
+                      aria-label={`Plan of ${s.slug}`}
+                      value={chosen[s.slug] ?? s.plan_name}
+                      onChange={(e) => setChosen({ ...chosen, [s.slug]: e.currentTarget.value })}
+                    >
                       <Options values={PLANS} />
                     </select>
                     <button type="submit" class="small" disabled={act.busy}>

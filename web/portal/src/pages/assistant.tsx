@@ -29,7 +29,14 @@ function SettingsForm({ slug }: { slug: string }) {
   const act = useAction();
   useEffect(() => {
     const s = settings.data;
-    if (s) setF({ currency: s.currency, email: s.support_contact?.email ?? "", url: s.support_contact?.url ?? "", phone: s.support_contact?.phone ?? "", hours: s.support_contact?.hours ?? "" });
+    if (s)
+      setF({
+        currency: s.currency,
+        email: s.support_contact?.email ?? "",
+        url: s.support_contact?.url ?? "",
+        phone: s.support_contact?.phone ?? "",
+        hours: s.support_contact?.hours ?? "",
+      });
   }, [settings.data]);
   const set = (k: keyof typeof f) => (e: { currentTarget: HTMLInputElement }) => setF({ ...f, [k]: e.currentTarget.value });
   return (
@@ -39,7 +46,11 @@ function SettingsForm({ slug }: { slug: string }) {
         onSubmit={(e) => {
           e.preventDefault();
           setSaved(false);
-          const contact = Object.fromEntries(Object.entries({ email: f.email, url: f.url, phone: f.phone, hours: f.hours }).filter(([, v]) => v.trim() !== "").map(([k, v]) => [k, v.trim()]));
+          const contact = Object.fromEntries(
+            Object.entries({ email: f.email, url: f.url, phone: f.phone, hours: f.hours })
+              .filter(([, v]) => v.trim() !== "")
+              .map(([k, v]) => [k, v.trim()]),
+          );
           void act.run(async () => {
             await assistantApi("/v1/admin/settings", {
               store: slug,
@@ -83,7 +94,15 @@ function SettingsForm({ slug }: { slug: string }) {
 }
 
 /** A small secondary button running `run` through the section's action (busy state, errors). */
-function ActionButton({ act, run, children }: { act: ReturnType<typeof useAction>; run: () => Promise<unknown>; children: preact.ComponentChildren }) {
+function ActionButton({
+  act,
+  run,
+  children,
+}: {
+  act: ReturnType<typeof useAction>;
+  run: () => Promise<unknown>;
+  children: preact.ComponentChildren;
+}) {
   return (
     <button type="button" class="secondary small" disabled={act.busy} onClick={() => void act.run(run)}>
       {children}
@@ -101,7 +120,10 @@ const slugOf = (text: string) =>
     .slice(0, 64);
 
 function Policies({ slug }: { slug: string }) {
-  const list = useLoad(() => assistantApi<AssistantOk<"/v1/admin/policies">>("/v1/admin/policies", { store: slug }).then((r) => r.policies), [slug]);
+  const list = useLoad(
+    () => assistantApi<AssistantOk<"/v1/admin/policies">>("/v1/admin/policies", { store: slug }).then((r) => r.policies),
+    [slug],
+  );
   const [f, setF] = useState(EMPTY_POLICY);
   const [editing, setEditing] = useState<string | null>(null);
   const [saved, setSaved] = useState<{ title: string; version: number; changed: boolean; published: boolean } | null>(null);
@@ -109,19 +131,28 @@ function Policies({ slug }: { slug: string }) {
   const act = useAction();
   /** PUT one policy (a new version when anything changed), then show the outcome and reload the list. */
   const save = async (conceptId: string, body: Omit<Policy, "concept_id" | "concept_version" | "updated_at">) => {
-    const res = await assistantApi<AssistantOk<"/v1/admin/policies/{concept_id}", "put">>(`/v1/admin/policies/${encodeURIComponent(conceptId)}`, { store: slug, method: "PUT", body });
+    const res = await assistantApi<AssistantOk<"/v1/admin/policies/{concept_id}", "put">>(
+      `/v1/admin/policies/${encodeURIComponent(conceptId)}`,
+      { store: slug, method: "PUT", body },
+    );
     setSaved({ title: res.title, version: res.concept_version, changed: res.changed, published: res.published });
     list.reload();
   };
-  const set = (k: "title" | "handle" | "locale" | "body_markdown" | "concept_id") => (e: { currentTarget: HTMLInputElement | HTMLTextAreaElement }) => {
-    const value = e.currentTarget.value;
-    // A new policy's id and handle follow its title until they are edited by hand.
-    if (k === "title" && !editing && (f.concept_id === "" || f.concept_id === slugOf(f.title))) setF({ ...f, title: value, concept_id: slugOf(value), handle: slugOf(value) });
-    else setF({ ...f, [k]: value });
-  };
+  const set =
+    (k: "title" | "handle" | "locale" | "body_markdown" | "concept_id") =>
+    (e: { currentTarget: HTMLInputElement | HTMLTextAreaElement }) => {
+      const value = e.currentTarget.value;
+      // A new policy's id and handle follow its title until they are edited by hand.
+      if (k === "title" && !editing && (f.concept_id === "" || f.concept_id === slugOf(f.title)))
+        setF({ ...f, title: value, concept_id: slugOf(value), handle: slugOf(value) });
+      else setF({ ...f, [k]: value });
+    };
   return (
     <Section title="Policies">
-      <p class="muted">The assistant answers questions about shipping, returns, payment and the like from your published policies only, citing them. Every change is kept as a new version.</p>
+      <p class="muted">
+        The assistant answers questions about shipping, returns, payment and the like from your published policies only, citing them. Every
+        change is kept as a new version.
+      </p>
       <ErrorNotice error={act.error ?? list.error} />
       <form
         aria-label={editing ? `Edit policy ${editing}` : "New policy"}
@@ -129,7 +160,13 @@ function Policies({ slug }: { slug: string }) {
           e.preventDefault();
           setSaved(null);
           void act.run(async () => {
-            await save(f.concept_id, { handle: f.handle, title: f.title.trim(), body_markdown: f.body_markdown, locale: f.locale.trim(), published: f.published });
+            await save(f.concept_id, {
+              handle: f.handle,
+              title: f.title.trim(),
+              body_markdown: f.body_markdown,
+              locale: f.locale.trim(),
+              published: f.published,
+            });
             setEditing(null);
             setF(EMPTY_POLICY);
           });
@@ -140,7 +177,15 @@ function Policies({ slug }: { slug: string }) {
             <input name="title" required maxLength={200} value={f.title} onInput={set("title")} />
           </Field>
           <Field label="Policy id" hint="Lower-case letters, digits, - and _; stays the same across versions">
-            <input name="concept_id" required pattern="[a-z0-9][a-z0-9_\-]*" maxLength={64} value={f.concept_id} readOnly={editing !== null} onInput={set("concept_id")} />
+            <input
+              name="concept_id"
+              required
+              pattern="[a-z0-9][a-z0-9_\-]*"
+              maxLength={64}
+              value={f.concept_id}
+              readOnly={editing !== null}
+              onInput={set("concept_id")}
+            />
           </Field>
           <Field label="Handle" hint="e.g. returns-policy">
             <input name="handle" required pattern="[a-z0-9][a-z0-9_\-]*" maxLength={64} value={f.handle} onInput={set("handle")} />
@@ -153,7 +198,8 @@ function Policies({ slug }: { slug: string }) {
           <textarea name="body_markdown" required rows={8} maxLength={50000} value={f.body_markdown} onInput={set("body_markdown")} />
         </Field>
         <label class="checkbox">
-          <input type="checkbox" checked={f.published} onChange={(e) => setF({ ...f, published: e.currentTarget.checked })} /> Published (the assistant may use it)
+          <input type="checkbox" checked={f.published} onChange={(e) => setF({ ...f, published: e.currentTarget.checked })} /> Published
+          (the assistant may use it)
         </label>
         <div>
           <button type="submit" disabled={act.busy}>
@@ -176,7 +222,9 @@ function Policies({ slug }: { slug: string }) {
       {saved && (
         <Success>
           <p>
-            {saved.changed ? `Saved “${saved.title}” as version ${saved.version}` : `“${saved.title}” is unchanged (still version ${saved.version})`}
+            {saved.changed
+              ? `Saved “${saved.title}” as version ${saved.version}`
+              : `“${saved.title}” is unchanged (still version ${saved.version})`}
             {saved.published ? " · published" : " · draft"}.
           </p>
         </Success>
@@ -187,7 +235,8 @@ function Policies({ slug }: { slug: string }) {
           <ol class="plain" aria-label={`Versions of ${history.title}`}>
             {history.versions.map((v) => (
               <li key={v.concept_version}>
-                <strong>v{v.concept_version}</strong> · {fmtDate(v.updated_at)} · {v.published ? "published" : "draft"} · <span class="muted">{v.body_markdown.slice(0, 120)}</span>
+                <strong>v{v.concept_version}</strong> · {fmtDate(v.updated_at)} · {v.published ? "published" : "draft"} ·{" "}
+                <span class="muted">{v.body_markdown.slice(0, 120)}</span>
               </li>
             ))}
           </ol>
@@ -224,18 +273,39 @@ function Policies({ slug }: { slug: string }) {
                 onClick={() => {
                   setEditing(p.concept_id);
                   setSaved(null);
-                  setF({ concept_id: p.concept_id, handle: p.handle, title: p.title, body_markdown: p.body_markdown, locale: p.locale, published: p.published });
+                  setF({
+                    concept_id: p.concept_id,
+                    handle: p.handle,
+                    title: p.title,
+                    body_markdown: p.body_markdown,
+                    locale: p.locale,
+                    published: p.published,
+                  });
                 }}
               >
                 Edit
               </button>{" "}
-              <ActionButton act={act} run={() => save(p.concept_id, { handle: p.handle, title: p.title, body_markdown: p.body_markdown, locale: p.locale, published: !p.published })}>
+              <ActionButton
+                act={act}
+                run={() =>
+                  save(p.concept_id, {
+                    handle: p.handle,
+                    title: p.title,
+                    body_markdown: p.body_markdown,
+                    locale: p.locale,
+                    published: !p.published,
+                  })
+                }
+              >
                 {p.published ? "Unpublish" : "Publish"}
               </ActionButton>{" "}
               <ActionButton
                 act={act}
                 run={async () => {
-                  const res = await assistantApi<AssistantOk<"/v1/admin/policies/{concept_id}/versions">>(`/v1/admin/policies/${encodeURIComponent(p.concept_id)}/versions`, { store: slug });
+                  const res = await assistantApi<AssistantOk<"/v1/admin/policies/{concept_id}/versions">>(
+                    `/v1/admin/policies/${encodeURIComponent(p.concept_id)}/versions`,
+                    { store: slug },
+                  );
                   setHistory({ concept_id: p.concept_id, title: p.title, versions: res.versions });
                 }}
               >
@@ -255,12 +325,16 @@ const viaAssistant = {
 };
 
 function ChatKeys({ slug, chatBase, onKey }: { slug: string; chatBase: string; onKey: (key: string) => void }) {
-  const keys = useLoad(() => assistantApi<AssistantOk<"/v1/admin/public-keys">>("/v1/admin/public-keys", { store: slug }).then((r) => r.keys), [slug]);
+  const keys = useLoad(
+    () => assistantApi<AssistantOk<"/v1/admin/public-keys">>("/v1/admin/public-keys", { store: slug }).then((r) => r.keys),
+    [slug],
+  );
   const act = useAction();
   return (
     <Section title="Chat keys">
       <p class="muted">
-        A public key (<code>store_pub_…</code>) lets the chat on your shop start anonymous sessions. It is not a secret, but it is shown in full only once.
+        A public key (<code>store_pub_…</code>) lets the chat on your shop start anonymous sessions. It is not a secret, but it is shown in
+        full only once.
       </p>
       <CreateKeyForm
         act={act}
@@ -364,7 +438,9 @@ function ChatPreview({ chatBase, keyValue, setKey }: { chatBase: string; keyValu
   }, [keyValue, chatBase]);
   return (
     <Section title="Chat preview">
-      <p class="muted">The chat as shoppers see it on your shop, answering from your published policies and catalogue. It uses one of your chat keys.</p>
+      <p class="muted">
+        The chat as shoppers see it on your shop, answering from your published policies and catalogue. It uses one of your chat keys.
+      </p>
       <ErrorNotice error={error} />
       {!keyValue && (
         <form

@@ -7,7 +7,8 @@ import type { StoreProps } from "./store";
 import type { AssistantOk, Item, SearchOk } from "../api-types";
 
 /** The answer of any of the key-creating routes this page and the chat-key page call (the secret, once). */
-export type CreatedKey = SearchOk<"/v1/security/api-keys", "post"> | SearchOk<"/v1/widget/keys", "post"> | AssistantOk<"/v1/admin/public-keys", "post">;
+export type CreatedKey =
+  SearchOk<"/v1/security/api-keys", "post"> | SearchOk<"/v1/widget/keys", "post"> | AssistantOk<"/v1/admin/public-keys", "post">;
 
 type ApiKey = Item<SearchOk<"/v1/security/api-keys">>;
 type PermissionInfo = Item<SearchOk<"/v1/user-groups/permissions">>;
@@ -83,7 +84,16 @@ export function CreateKeyForm({
 
 // Scopes an API key can carry (the server's `api_key_scope`): never security:write, team:write or
 // connector:write:store (the Assistant API's admin routes take a user login only).
-const FALLBACK_SCOPES = ["products:read", "products:write", "products:delete", "products:bulk", "search:execute", "search:read", "search:write", "analytics:read"];
+const FALLBACK_SCOPES = [
+  "products:read",
+  "products:write",
+  "products:delete",
+  "products:bulk",
+  "search:execute",
+  "search:read",
+  "search:write",
+  "analytics:read",
+];
 
 export function ApiKeysPage({ slug }: StoreProps) {
   const keys = useLoad(() => api<ApiKey[]>("/v1/security/api-keys", { store: slug }), [slug]);
@@ -96,7 +106,10 @@ export function ApiKeysPage({ slug }: StoreProps) {
   return (
     <>
       <h1>API keys</h1>
-      <p class="muted">Scoped keys for your backend (sent as <code>Authorization: Bearer sk_live_…</code>). Never put them in web pages: use widget keys there.</p>
+      <p class="muted">
+        Scoped keys for your backend (sent as <code>Authorization: Bearer sk_live_…</code>). Never put them in web pages: use widget keys
+        there.
+      </p>
       <Section title="Create a key">
         <CreateKeyForm
           act={act}
@@ -137,7 +150,11 @@ export function ApiKeysPage({ slug }: StoreProps) {
               <td>
                 <code>{k.prefix}…</code>
               </td>
-              <td class="small">{Object.entries(k.scopes).map(([a, acts]) => `${a}: ${acts.join(", ")}`).join("; ")}</td>
+              <td class="small">
+                {Object.entries(k.scopes)
+                  .map(([a, acts]) => `${a}: ${acts.join(", ")}`)
+                  .join("; ")}
+              </td>
               <td>
                 <Badge status={k.status} />
               </td>
@@ -166,7 +183,11 @@ export function ApiKeysPage({ slug }: StoreProps) {
 
 type WidgetKey = Item<SearchOk<"/v1/widget/keys">>;
 
-const originsOf = (text: string) => text.split(/[\s,]+/).map((o) => o.trim()).filter(Boolean);
+const originsOf = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .map((o) => o.trim())
+    .filter(Boolean);
 
 export function WidgetKeysPage({ slug }: StoreProps) {
   const keys = useLoad(() => api<WidgetKey[]>("/v1/widget/keys", { store: slug }), [slug]);
@@ -178,7 +199,10 @@ export function WidgetKeysPage({ slug }: StoreProps) {
   return (
     <>
       <h1>Widget keys</h1>
-      <p class="muted">Public keys for the drop-in search widget. A key only works on the web sites (origins) you list, e.g. <code>https://shop.example.com</code>.</p>
+      <p class="muted">
+        Public keys for the drop-in search widget. A key only works on the web sites (origins) you list, e.g.{" "}
+        <code>https://shop.example.com</code>.
+      </p>
       <Section title="Create a widget key">
         <CreateKeyForm
           act={act}
@@ -231,13 +255,22 @@ export function WidgetKeysPage({ slug }: StoreProps) {
                     onSubmit={(e) => {
                       e.preventDefault();
                       void act.run(async () => {
-                        await api(`/v1/widget/keys/${encodeURIComponent(k.id)}`, { store: slug, method: "PATCH", body: { allowed_origins: originsOf(editing.origins) } });
+                        await api(`/v1/widget/keys/${encodeURIComponent(k.id)}`, {
+                          store: slug,
+                          method: "PATCH",
+                          body: { allowed_origins: originsOf(editing.origins) },
+                        });
                         setEditing(null);
                         keys.reload();
                       });
                     }}
                   >
-                    <textarea aria-label={`Allowed origins of ${k.name}`} rows={3} value={editing.origins} onInput={(e) => setEditing({ id: k.id, origins: e.currentTarget.value })} />
+                    <textarea
+                      aria-label={`Allowed origins of ${k.name}`}
+                      rows={3}
+                      value={editing.origins}
+                      onInput={(e) => setEditing({ id: k.id, origins: e.currentTarget.value })}
+                    />
                     <button type="submit" class="small">
                       Save
                     </button>{" "}
@@ -262,7 +295,11 @@ export function WidgetKeysPage({ slug }: StoreProps) {
               <td>
                 {k.status === "active" && editing?.id !== k.id && (
                   <>
-                    <button type="button" class="secondary small" onClick={() => setEditing({ id: k.id, origins: k.allowed_origins.join("\n") })}>
+                    <button
+                      type="button"
+                      class="secondary small"
+                      onClick={() => setEditing({ id: k.id, origins: k.allowed_origins.join("\n") })}
+                    >
                       Edit origins
                     </button>{" "}
                     <DeleteButton

@@ -50,7 +50,14 @@ export function LoginPage({ next }: { next: string | null }) {
         {!needsCode ? (
           <>
             <Field label="E-mail">
-              <input type="email" name="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+              <input
+                type="email"
+                name="email"
+                autoComplete="username"
+                required
+                value={email}
+                onInput={(e) => setEmail(e.currentTarget.value)}
+              />
             </Field>
             <Field label="Password">
               <input

@@ -23,7 +23,11 @@ function ProductImage({ slug, productId, name }: { slug: string; productId: stri
       if (url) URL.revokeObjectURL(url);
     };
   }, [slug, productId]);
-  return src ? <img class="result-image" src={src} alt={name} /> : <span class="result-image" role="img" aria-label={`${name} (no image)`} />;
+  return src ? (
+    <img class="result-image" src={src} alt={name} />
+  ) : (
+    <span class="result-image" role="img" aria-label={`${name} (no image)`} />
+  );
 }
 
 /** The active model line, and a warning when it is the built-in test model (404 until the route exists: nothing shown). */
@@ -47,8 +51,8 @@ function ModelInfo({ slug }: { slug: string }) {
         <div class="notice warning" role="status">
           <p class="notice-title">This server runs the built-in test model.</p>
           <p>
-            It is a tiny model for tests and trials: its results show that search works, not how well a real model ranks your catalogue. Set <code>CLIP_MODEL</code> (e.g. Xenova/clip-vit-base-patch32) and
-            restart, then run <code>npm run cli -- reindex</code>.
+            It is a tiny model for tests and trials: its results show that search works, not how well a real model ranks your catalogue. Set{" "}
+            <code>CLIP_MODEL</code> (e.g. Xenova/clip-vit-base-patch32) and restart, then run <code>npm run cli -- reindex</code>.
           </p>
         </div>
       )}
@@ -93,7 +97,10 @@ export function PlaygroundPage({ slug }: StoreProps) {
     if (mode === "text") return api<SearchResponse>("/v1/search/text", { store: slug, body: { query, ...common() } });
     if (mode === "url") return api<SearchResponse>("/v1/search/url", { store: slug, body: { image_url: imageUrl, ...common() } });
     if (mode === "hybrid") {
-      const colorList = colors.split(/[\s,]+/).map((c) => c.trim()).filter(Boolean);
+      const colorList = colors
+        .split(/[\s,]+/)
+        .map((c) => c.trim())
+        .filter(Boolean);
       return api<SearchResponse>("/v1/search/hybrid", {
         store: slug,
         body: {
@@ -145,12 +152,24 @@ export function PlaygroundPage({ slug }: StoreProps) {
           <div class="grid-form">
             {(mode === "text" || mode === "hybrid") && (
               <Field label="Text query" hint="Describe what the shopper looks for, e.g. “red summer dress”.">
-                <input name="query" required={mode === "text"} maxLength={500} value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+                <input
+                  name="query"
+                  required={mode === "text"}
+                  maxLength={500}
+                  value={query}
+                  onInput={(e) => setQuery(e.currentTarget.value)}
+                />
               </Field>
             )}
             {(mode === "url" || mode === "hybrid") && (
               <Field label="Image URL">
-                <input name="image_url" type="url" required={mode === "url"} value={imageUrl} onInput={(e) => setImageUrl(e.currentTarget.value)} />
+                <input
+                  name="image_url"
+                  type="url"
+                  required={mode === "url"}
+                  value={imageUrl}
+                  onInput={(e) => setImageUrl(e.currentTarget.value)}
+                />
               </Field>
             )}
             {mode === "image" && (
@@ -161,7 +180,14 @@ export function PlaygroundPage({ slug }: StoreProps) {
             {mode === "hybrid" && (
               <>
                 <Field label={`Visual weight: ${fmtNumber(visualWeight)} image / ${fmtNumber(1 - visualWeight)} text`}>
-                  <input type="range" min="0" max="1" step="0.05" value={visualWeight} onInput={(e) => setVisualWeight(Number(e.currentTarget.value))} />
+                  <input
+                    type="range"
+                    min="0"
+                    max="1"
+                    step="0.05"
+                    value={visualWeight}
+                    onInput={(e) => setVisualWeight(Number(e.currentTarget.value))}
+                  />
                 </Field>
                 <Field label="Colours" hint="Up to 5 hex codes, e.g. #d01010 #1030c0">
                   <input name="colors" value={colors} onInput={(e) => setColors(e.currentTarget.value)} />
@@ -173,22 +199,54 @@ export function PlaygroundPage({ slug }: StoreProps) {
             <summary>Filters and limits</summary>
             <div class="grid-form">
               <Field label="Category">
-                <input name="category" value={filters.category} onInput={(e) => setFilters({ ...filters, category: e.currentTarget.value })} />
+                <input
+                  name="category"
+                  value={filters.category}
+                  onInput={(e) => setFilters({ ...filters, category: e.currentTarget.value })}
+                />
               </Field>
               <Field label="Colour" hint="A colour name or #hex">
                 <input name="color" value={filters.color} onInput={(e) => setFilters({ ...filters, color: e.currentTarget.value })} />
               </Field>
               <Field label="Price from">
-                <input name="price_min" type="number" min="0" step="0.01" value={filters.price_min} onInput={(e) => setFilters({ ...filters, price_min: e.currentTarget.value })} />
+                <input
+                  name="price_min"
+                  type="number"
+                  min="0"
+                  step="0.01"
+                  value={filters.price_min}
+                  onInput={(e) => setFilters({ ...filters, price_min: e.currentTarget.value })}
+                />
               </Field>
               <Field label="Price up to">
-                <input name="price_max" type="number" min="0" step="0.01" value={filters.price_max} onInput={(e) => setFilters({ ...filters, price_max: e.currentTarget.value })} />
+                <input
+                  name="price_max"
+                  type="number"
+                  min="0"
+                  step="0.01"
+                  value={filters.price_max}
+                  onInput={(e) => setFilters({ ...filters, price_max: e.currentTarget.value })}
+                />
               </Field>
               <Field label="Results">
-                <input name="limit" type="number" min="1" max="100" value={limit} onInput={(e) => setLimit(Number(e.currentTarget.value))} />
+                <input
+                  name="limit"
+                  type="number"
+                  min="1"
+                  max="100"
+                  value={limit}
+                  onInput={(e) => setLimit(Number(e.currentTarget.value))}
+                />
               </Field>
               <Field label={`Minimum score: ${fmtNumber(threshold)}`}>
-                <input type="range" min="0" max="1" step="0.01" value={threshold} onInput={(e) => setThreshold(Number(e.currentTarget.value))} />
+                <input
+                  type="range"
+                  min="0"
+                  max="1"
+                  step="0.01"
+                  value={threshold}
+                  onInput={(e) => setThreshold(Number(e.currentTarget.value))}
+                />
               </Field>
             </div>
           </details>

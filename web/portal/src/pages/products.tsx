@@ -45,8 +45,18 @@ export function ProductsPage({ slug, session }: StoreProps) {
               setApplied({ ...filter });
             }}
           >
-            <input aria-label="Category" placeholder="Category" value={filter.category} onInput={(e) => setFilter({ ...filter, category: e.currentTarget.value })} />
-            <input aria-label="Brand" placeholder="Brand" value={filter.brand} onInput={(e) => setFilter({ ...filter, brand: e.currentTarget.value })} />
+            <input
+              aria-label="Category"
+              placeholder="Category"
+              value={filter.category}
+              onInput={(e) => setFilter({ ...filter, category: e.currentTarget.value })}
+            />
+            <input
+              aria-label="Brand"
+              placeholder="Brand"
+              value={filter.brand}
+              onInput={(e) => setFilter({ ...filter, brand: e.currentTarget.value })}
+            />
           </FilterForm>
         }
       >
@@ -58,7 +68,11 @@ export function ProductsPage({ slug, session }: StoreProps) {
             <>
               No products {applied.category || applied.brand ? "match the filter" : "yet: add one above, upload a file, or "}
               {!applied.category && !applied.brand && (
-                <button type="button" class="link" onClick={() => void del.run(async () => (await api("/v1/products/demo", { store: slug, method: "POST" }), list.reload()))}>
+                <button
+                  type="button"
+                  class="link"
+                  onClick={() => void del.run(async () => (await api("/v1/products/demo", { store: slug, method: "POST" }), list.reload()))}
+                >
                   install the demo products
                 </button>
               )}
@@ -123,7 +137,11 @@ function AddProduct({ slug, onAdded }: { slug: string; onAdded: () => void }) {
             const metadata: Record<string, unknown> = {};
             for (const k of ["name", "category", "brand", "color_name"] as const) if (f[k].trim()) metadata[k] = f[k].trim();
             if (f.price.trim()) metadata.price = Number(f.price);
-            if (f.tags.trim()) metadata.tags = f.tags.split(",").map((t) => t.trim()).filter(Boolean);
+            if (f.tags.trim())
+              metadata.tags = f.tags
+                .split(",")
+                .map((t) => t.trim())
+                .filter(Boolean);
             const res = await api<SearchOk<"/v1/products", "post">>("/v1/products", {
               store: slug,
               body: { product_id: f.product_id.trim(), image_url: f.image_url.trim(), metadata },
@@ -194,8 +212,8 @@ function BulkUpload({ slug, onDone }: { slug: string; onDone: () => void }) {
   return (
     <Section title="Bulk upload">
       <p class="muted">
-        A CSV file with a header row (<code>product_id,image_url,name,category,brand,price,color_name,tags</code>; tags separated by <code>|</code>) or a JSON
-        array of <code>{"{product_id, image_url, metadata}"}</code>. Up to 1,000 products per upload.
+        A CSV file with a header row (<code>product_id,image_url,name,category,brand,price,color_name,tags</code>; tags separated by{" "}
+        <code>|</code>) or a JSON array of <code>{"{product_id, image_url, metadata}"}</code>. Up to 1,000 products per upload.
       </p>
       <Field label="Products file (CSV or JSON)">
         <input
@@ -227,7 +245,10 @@ function BulkUpload({ slug, onDone }: { slug: string; onDone: () => void }) {
             disabled={busy}
             onClick={() =>
               void run(async () => {
-                const res = await api<SearchOk<"/v1/products/bulk", "post">>("/v1/products/bulk", { store: slug, body: { products: items } });
+                const res = await api<SearchOk<"/v1/products/bulk", "post">>("/v1/products/bulk", {
+                  store: slug,
+                  body: { products: items },
+                });
                 setJob({ job_id: res.job_id, status: "processing", total: res.total, processed: 0, succeeded: 0, failed: 0, errors: [] });
                 poll(res.job_id);
               })
@@ -241,7 +262,8 @@ function BulkUpload({ slug, onDone }: { slug: string; onDone: () => void }) {
       {job && (
         <div class="job" aria-live="polite">
           <label>
-            Job {job.job_id}: {job.status === "processing" ? "processing" : job.status} — {fmtNumber(job.processed)} of {fmtNumber(job.total)} done ({fmtNumber(job.succeeded)} indexed, {fmtNumber(job.failed)} failed)
+            Job {job.job_id}: {job.status === "processing" ? "processing" : job.status} — {fmtNumber(job.processed)} of{" "}
+            {fmtNumber(job.total)} done ({fmtNumber(job.succeeded)} indexed, {fmtNumber(job.failed)} failed)
             <progress max={job.total} value={job.processed} />
           </label>
           {job.errors.length > 0 && (

@@ -21,11 +21,12 @@ export function RegisterPage() {
         <section class="card narrow" aria-labelledby="check-mail">
           <h1 id="check-mail">Check your e-mail</h1>
           <p>
-            We sent a link to <strong>{done.email}</strong>. Open it to activate your store <code>{done.slug}</code>; it is valid for 48 hours.
+            We sent a link to <strong>{done.email}</strong>. Open it to activate your store <code>{done.slug}</code>; it is valid for 48
+            hours.
           </p>
           <p class="muted">
-            Running Shopsight yourself without a mail server (no <code>SMTP_URL</code>)? The message is saved as an <code>.eml</code> file in the
-            server's <code>DATA_DIR/outbox/</code> folder, and in development the link is also printed in the server's log.
+            Running Shopsight yourself without a mail server (no <code>SMTP_URL</code>)? The message is saved as an <code>.eml</code> file
+            in the server's <code>DATA_DIR/outbox/</code> folder, and in development the link is also printed in the server's log.
           </p>
           <p>
             <Link href="/portal/login">Go to sign in</Link>
@@ -42,7 +43,11 @@ export function RegisterPage() {
         aria-labelledby="register-title"
         onSubmit={(e) => {
           e.preventDefault();
-          void act.run(async () => setDone(await api<Registered>("/register", { anonymous: true, body: { client_name: name.trim(), email: email.trim(), password } })));
+          void act.run(async () =>
+            setDone(
+              await api<Registered>("/register", { anonymous: true, body: { client_name: name.trim(), email: email.trim(), password } }),
+            ),
+          );
         }}
       >
         <h1 id="register-title">Create your store</h1>
@@ -51,10 +56,26 @@ export function RegisterPage() {
           <input name="client_name" required maxLength={120} value={name} onInput={(e) => setName(e.currentTarget.value)} />
         </Field>
         <Field label="E-mail">
-          <input type="email" name="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          <input
+            type="email"
+            name="email"
+            autoComplete="username"
+            required
+            value={email}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+          />
         </Field>
         <Field label="Password" hint="At least 10 characters, from two kinds: lower case, upper case, digits, others.">
-          <input type="password" name="password" autoComplete="new-password" required minLength={10} maxLength={256} value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+          <input
+            type="password"
+            name="password"
+            autoComplete="new-password"
+            required
+            minLength={10}
+            maxLength={256}
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
         </Field>
         <button type="submit" disabled={act.busy}>
           {act.busy ? "Creating…" : "Create store"}

@@ -37,7 +37,15 @@ function CodeForm({
       }}
     >
       <Field label={label}>
-        <input inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+        <input
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]{6}"
+          maxLength={6}
+          required
+          value={code}
+          onInput={(e) => setCode(e.currentTarget.value)}
+        />
       </Field>
       <button type="submit" class={danger ? "danger" : undefined} disabled={act.busy}>
         {button}
@@ -80,7 +88,13 @@ export function SecurityPage(_props: StoreProps) {
         {({ enabled }) => (
           <Section title={enabled ? "Two-factor authentication is on" : "Two-factor authentication is off"}>
             {!enabled && !setup && (
-              <button type="button" disabled={act.busy} onClick={() => void act.run(async () => (setMessage(null), setSetup(await api<Setup>("/v1/security/2fa/setup", { method: "POST" }))))}>
+              <button
+                type="button"
+                disabled={act.busy}
+                onClick={() =>
+                  void act.run(async () => (setMessage(null), setSetup(await api<Setup>("/v1/security/2fa/setup", { method: "POST" }))))
+                }
+              >
                 Set up two-factor authentication
               </button>
             )}
@@ -92,7 +106,10 @@ export function SecurityPage(_props: StoreProps) {
                 </ol>
                 <QrCode uri={setup.otpauth_url} />
                 <p>
-                  Key: <code class="secret-value" data-testid="totp-secret">{setup.secret}</code>
+                  Key:{" "}
+                  <code class="secret-value" data-testid="totp-secret">
+                    {setup.secret}
+                  </code>
                 </p>
                 <CodeForm
                   act={act}

@@ -28,10 +28,22 @@ function Step({ done, title, children }: { done: boolean; title: string; childre
 export function GetStarted({ slug, onProductsChanged }: StoreProps & { onProductsChanged?: () => void }) {
   const state = useLoad(async () => {
     const [products, searches, widgetKeys, chatKeys] = await Promise.all([
-      api<SearchOk<"/v1/products">>("/v1/products", { store: slug, query: { limit: 1 } }).then((r) => r.total, () => 0),
-      api<SearchOk<"/v1/search/analytics">>("/v1/search/analytics", { store: slug, query: { days: 30 } }).then((r) => r.searches.total, () => 0),
-      api<SearchOk<"/v1/widget/keys">>("/v1/widget/keys", { store: slug }).then((r) => r.length, () => 0),
-      assistantApi<AssistantOk<"/v1/admin/public-keys">>("/v1/admin/public-keys", { store: slug }).then((r) => r.keys.filter((k) => k.status === "active").length, () => 0),
+      api<SearchOk<"/v1/products">>("/v1/products", { store: slug, query: { limit: 1 } }).then(
+        (r) => r.total,
+        () => 0,
+      ),
+      api<SearchOk<"/v1/search/analytics">>("/v1/search/analytics", { store: slug, query: { days: 30 } }).then(
+        (r) => r.searches.total,
+        () => 0,
+      ),
+      api<SearchOk<"/v1/widget/keys">>("/v1/widget/keys", { store: slug }).then(
+        (r) => r.length,
+        () => 0,
+      ),
+      assistantApi<AssistantOk<"/v1/admin/public-keys">>("/v1/admin/public-keys", { store: slug }).then(
+        (r) => r.keys.filter((k) => k.status === "active").length,
+        () => 0,
+      ),
     ]);
     return { products, searches, widgetKeys, chatKeys };
   }, [slug]);
@@ -44,8 +56,8 @@ export function GetStarted({ slug, onProductsChanged }: StoreProps & { onProduct
     <Section title="What next">
       <ol class="checklist" aria-label="Getting started">
         <Step done={s.products > 0} title="Add products">
-          Add one by its image URL, upload a CSV file (see <em>Bulk upload</em> on the <Link href={`${base}/products`}>Products</Link> page), or start with the demo catalogue
-          of 24 products whose images ship with Shopsight.{" "}
+          Add one by its image URL, upload a CSV file (see <em>Bulk upload</em> on the <Link href={`${base}/products`}>Products</Link>{" "}
+          page), or start with the demo catalogue of 24 products whose images ship with Shopsight.{" "}
           <button
             type="button"
             class="secondary small"
@@ -73,10 +85,12 @@ export function GetStarted({ slug, onProductsChanged }: StoreProps & { onProduct
           Search your catalogue by words, by an image or both in the <Link href={`${base}/playground`}>Search playground</Link>.
         </Step>
         <Step done={s.widgetKeys > 0} title="Make a widget key">
-          Put the search box on your shop with a <Link href={`${base}/widget-keys`}>widget key</Link> for your shop's address, and paste the snippet it gives you.
+          Put the search box on your shop with a <Link href={`${base}/widget-keys`}>widget key</Link> for your shop's address, and paste the
+          snippet it gives you.
         </Step>
         <Step done={s.chatKeys > 0} title="Add the chat">
-          Publish your shipping and returns policies, mint a chat key and paste the <code>&lt;commerce-ai-chat&gt;</code> snippet: see <Link href={`${base}/assistant`}>Assistant</Link>.
+          Publish your shipping and returns policies, mint a chat key and paste the <code>&lt;commerce-ai-chat&gt;</code> snippet: see{" "}
+          <Link href={`${base}/assistant`}>Assistant</Link>.
         </Step>
       </ol>
     </Section>

@@ -28,7 +28,11 @@ export function TeamPage({ slug, session }: StoreProps) {
             setSent(null);
             void act.run(async () => {
               const res = await api<SearchOk<"/v1/team/invite", "post">>("/v1/team/invite", { store: slug, body: { email, role } });
-              setSent(res.email_sent ? `Invite e-mailed to ${res.email}. The link is valid for 7 days.` : `Invite created for ${res.email}, but the e-mail could not be sent.`);
+              setSent(
+                res.email_sent
+                  ? `Invite e-mailed to ${res.email}. The link is valid for 7 days.`
+                  : `Invite created for ${res.email}, but the e-mail could not be sent.`,
+              );
               setEmail("");
               invites.reload();
             });
@@ -46,7 +50,9 @@ export function TeamPage({ slug, session }: StoreProps) {
             Send invite
           </button>
         </form>
-        <p class="muted small">Owners and admins manage the store; developers manage products, search, webhooks and widgets; viewers can read and search.</p>
+        <p class="muted small">
+          Owners and admins manage the store; developers manage products, search, webhooks and widgets; viewers can read and search.
+        </p>
         {sent && <Success>{sent}</Success>}
       </Section>
       <ErrorNotice error={act.error ?? members.error ?? invites.error} />

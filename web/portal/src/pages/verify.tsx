@@ -41,7 +41,11 @@ export function VerifyPage({ token }: { token: string }) {
       <main class="centered">
         <section class="card narrow">
           <h1>Verification link</h1>
-          {used ? <Alert>This link is invalid or has already been used. If you opened it before, your store is active: sign in.</Alert> : <ErrorNotice error={error} />}
+          {used ? (
+            <Alert>This link is invalid or has already been used. If you opened it before, your store is active: sign in.</Alert>
+          ) : (
+            <ErrorNotice error={error} />
+          )}
           <p>
             <Link href="/portal/login">Go to sign in</Link>
           </p>
@@ -61,8 +65,8 @@ export function VerifyPage({ token }: { token: string }) {
       <section class="card narrow" aria-labelledby="verified-title">
         <h1 id="verified-title">Your store is active</h1>
         <p>
-          These are your store's machine credentials, for servers that call the API with <code>POST /oauth/token</code> (client credentials).
-          You don't need them to use the portal.
+          These are your store's machine credentials, for servers that call the API with <code>POST /oauth/token</code> (client
+          credentials). You don't need them to use the portal.
         </p>
         <div class="notice success secret" role="status">
           <p class="notice-title">Client id</p>

@@ -27,7 +27,8 @@ export function WebhooksPage({ slug }: StoreProps) {
     <>
       <h1>Webhooks</h1>
       <p class="muted">
-        The service posts product events to your URL, signed with <code>X-Webhook-Signature: sha256=…</code> (HMAC-SHA256 of the body with your secret).
+        The service posts product events to your URL, signed with <code>X-Webhook-Signature: sha256=…</code> (HMAC-SHA256 of the body with
+        your secret).
       </p>
       <Section title="Add a webhook">
         <form
@@ -70,10 +71,21 @@ export function WebhooksPage({ slug }: StoreProps) {
                     </div>
                   </div>
                   <div>
-                    <button type="button" class="secondary small" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>
+                    <button
+                      type="button"
+                      class="secondary small"
+                      aria-expanded={open === h.id}
+                      onClick={() => setOpen(open === h.id ? null : h.id)}
+                    >
                       {open === h.id ? "Hide deliveries" : "Delivery log"}
                     </button>{" "}
-                    <DeleteButton act={act} store={slug} path={`/v1/search/webhooks/${encodeURIComponent(h.id)}`} question={`Delete the webhook to ${h.url}?`} onDone={hooks.reload}>
+                    <DeleteButton
+                      act={act}
+                      store={slug}
+                      path={`/v1/search/webhooks/${encodeURIComponent(h.id)}`}
+                      question={`Delete the webhook to ${h.url}?`}
+                      onDone={hooks.reload}
+                    >
                       Delete
                     </DeleteButton>
                   </div>
@@ -89,7 +101,10 @@ export function WebhooksPage({ slug }: StoreProps) {
 }
 
 function Deliveries({ slug, id }: { slug: string; id: string }) {
-  const list = useLoad(() => api<Delivery[]>(`/v1/search/webhooks/${encodeURIComponent(id)}/deliveries`, { store: slug, query: { limit: 50 } }), [slug, id]);
+  const list = useLoad(
+    () => api<Delivery[]>(`/v1/search/webhooks/${encodeURIComponent(id)}/deliveries`, { store: slug, query: { limit: 50 } }),
+    [slug, id],
+  );
   return (
     <div>
       <ErrorNotice error={list.error} />
