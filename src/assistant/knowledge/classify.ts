@@ -34,7 +34,7 @@
 import { toMinor } from "../../tenancy/currency.js";
 import type { Intent } from "./types.js";
 import { sanitizeQuestion } from "./sanitize.js";
-import { isStopWord, langOf, normalize, parseNumber, words } from "./text.js";
+import { isStopWord, langOf, normalize, NUMBER_WORDS, parseNumber, words } from "./text.js";
 
 type ProductFilters = Extract<Intent, { kind: "product" }>["filters"];
 
@@ -97,32 +97,8 @@ const CATEGORIES: Array<[RegExp, [string, string]]> = [
   [/^(shorts)$/, ["shorts", "shorts"]],
 ];
 
-const NUMBER_WORDS: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  ein: 1,
-  eine: 1,
-  einen: 1,
-  zwei: 2,
-  drei: 3,
-  vier: 4,
-  fünf: 5,
-  sechs: 6,
-  sieben: 7,
-  acht: 8,
-  neun: 9,
-  zehn: 10,
-};
+/** Quantities written as words ("add two of …", "zwei davon"): the number words of the knowledge engine, and "a"/"an". */
+const QUANTITY_WORDS: Record<string, number> = { a: 1, an: 1, ...NUMBER_WORDS };
 const ARTICLES = new Set(["the", "this", "that", "these", "those", "some", "der", "die", "das", "den", "dem", "diese", "diesen", "dieses"]);
 const VAGUE_REFS =
   /^(?:it|this|that|them|these|those|this one|that one|these ones|those ones|one|the one|es|das|dies|diese|diesen|dieses|den|die|das da|den da|die da)$/;
@@ -182,8 +158,8 @@ function cleanRef(ref: string): { ref: string; quantity: number } {
     if (/^\d{1,3}$/.test(first)) {
       quantity = Number(first);
       tokens = tokens.slice(1);
-    } else if (NUMBER_WORDS[first] !== undefined) {
-      quantity = NUMBER_WORDS[first]!;
+    } else if (QUANTITY_WORDS[first] !== undefined) {
+      quantity = QUANTITY_WORDS[first]!;
       tokens = tokens.slice(1);
     }
   }

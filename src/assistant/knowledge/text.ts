@@ -175,7 +175,8 @@ export type Quantity =
   | { kind: "money"; minor: number; currency: string; text: string }
   | { kind: "percent"; value: number; text: string };
 
-const NUMBER_WORDS: Record<string, number> = {
+/** Numbers written as words, English and German. */
+export const NUMBER_WORDS: Record<string, number> = {
   one: 1,
   two: 2,
   three: 3,
