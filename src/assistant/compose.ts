@@ -101,7 +101,7 @@ export function composeAssistant(ctx: AppContext, options: AssistantComposeOptio
     chat: new ChatService(ctx, { threads, sessions, stores, settings, knowledge, gateway, agent }),
     connections: new ConnectionsService(ctx, connectionsRepo),
     catalog: new CatalogService(gateway),
-    exchange: new ExchangeService(ctx, { exchange: new ExchangeRepository(db), stores }),
+    exchange: new ExchangeService(ctx, { exchange: new ExchangeRepository(db), stores, sessions: sessionsRepo }),
   };
 }
 

@@ -18,7 +18,7 @@ import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret } from "../../platform/ids.js";
 import type { AccountsRepository } from "../../tenancy/stores/repository.js";
-import { SessionsRepository } from "../sessions/repository.js";
+import type { SessionsRepository } from "../sessions/repository.js";
 import { mintBudget, newSession, SESSION_TTL_SECONDS } from "../sessions/service.js";
 import type { ExchangeRepository } from "./repository.js";
 import { iso } from "../../platform/clock.js";
@@ -35,15 +35,17 @@ const invalid = (why: string): AppError => new AppError("unauthorized", `The ass
 export class ExchangeService {
   private readonly repo: ExchangeRepository;
   private readonly stores: AccountsRepository;
+  private readonly sessions: SessionsRepository;
   private readonly exchangeBudget: (clientAddress: string) => Promise<void>;
 
   constructor(
     private readonly ctx: AppContext,
-    deps: { exchange: ExchangeRepository; stores: AccountsRepository },
+    deps: { exchange: ExchangeRepository; stores: AccountsRepository; sessions: SessionsRepository },
   ) {
     this.exchangeBudget = mintBudget(ctx, "exchange");
     this.repo = deps.exchange;
     this.stores = deps.stores;
+    this.sessions = deps.sessions;
   }
 
   private info(storeId: string, row: { id: string; secret_prefix: string; created_at: number } | undefined): ExchangeSecretInfo {
@@ -135,7 +137,7 @@ export class ExchangeService {
       const repo = this.repo.with(tx);
       await repo.forgetExpiredJtis(storeId, now);
       if (!(await repo.useJti(storeId, jti, exp * 1000))) throw invalid("already used (jti)");
-      await new SessionsRepository(tx).insertSession(storeId, row);
+      await this.sessions.with(tx).insertSession(storeId, row);
     });
     return { session_token: token, expires_in: SESSION_TTL_SECONDS, role: "customer" as const, customer_id: sub };
   }

@@ -10,6 +10,11 @@ export class SessionsRepository {
   /** `db` may be an open transaction (the exchange inserts its session inside one). */
   constructor(private readonly db: Executor) {}
 
+  /** The same queries inside a transaction. */
+  with(db: Executor): SessionsRepository {
+    return new SessionsRepository(db);
+  }
+
   /** Token lookup happens before the store is known: the hash is unique across stores. */
   findByTokenHash(tokenHash: string): Promise<SessionRow | undefined> {
     return this.db.selectFrom("assistant_sessions").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();

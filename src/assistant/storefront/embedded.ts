@@ -143,7 +143,7 @@ export class EmbeddedConnector implements CatalogConnector {
     if (!row) throw new AppError("not_found", "No such product in the store's published catalogue.");
     const cardId = toCardId(row.product_id);
     return this.ctx.database.transaction(async (tx) => {
-      const repo = new StorefrontRepository(tx, this.ctx.database.dialect);
+      const repo = this.repo.with(tx);
       const now = this.ctx.clock.now();
       const cart = await repo.findCart(this.storeId, sessionId, EMBEDDED_SOURCE);
       const lines = cart ? (JSON.parse(cart.lines) as Array<{ product_id: string; variant_id: string | null; quantity: number }>) : [];

@@ -14,6 +14,11 @@ export class StorefrontRepository {
     readonly dialect: Dialect,
   ) {}
 
+  /** The same queries inside a transaction. */
+  with(db: Executor): StorefrontRepository {
+    return new StorefrontRepository(db, this.dialect);
+  }
+
   // --- carts ---------------------------------------------------------------------------------
   findCart(storeId: string, sessionId: string, source: string): Promise<CartRow | undefined> {
     return this.db
