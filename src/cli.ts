@@ -26,7 +26,7 @@ const USAGE = `Usage: npm run cli -- <command>
                [--images-from DIR] [--images-to database|DIR]
                                          copy the embedded database (file or DATA_DIR) into
                                          PostgreSQL, vectors included, and verify counts (exit 1 on
-                                         a mismatch); see src/platform/db/migrate-data.ts
+                                         a mismatch); see src/context/migrate-data.ts
   reindex [--store ID|SLUG] [--all]      re-embed products from their stored images with the
                                          configured CLIP_MODEL: those embedded by another model,
                                          or every product with --all (prints a JSON report per store)

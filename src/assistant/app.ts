@@ -37,7 +37,7 @@ export async function buildAssistantApp(ctx: AppContext, options: AssistantBuild
   });
   decorateAssistantRequests(app);
   trackRoutes(app); // route list for the isolation sweep (test/assistant-isolation.test.ts)
-  // /health/live, /health/ready, /metrics and the request metrics hook (ops; src/platform/http/ops.ts).
+  // /health/live, /health/ready, /metrics and the request metrics hook (ops; src/context/ops.ts).
   await opsRoutes(app, ctx, { api: "assistant", isReady: options.isReady ?? (() => true) });
   // GET /widget/*.js and the CORS hook of the shopper routes (/v1/sessions|chat|catalog/*).
   await assistantWidgetRoutes(app, ctx);

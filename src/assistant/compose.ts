@@ -47,7 +47,7 @@ import { ChatRepository } from "./threads/repository.js";
 
 /** What the Assistant API is built from besides the context. */
 export interface AssistantComposeOptions {
-  /** The store's own products (src/search/catalog/port.ts: searchCatalog), the embedded catalogue. */
+  /** The store's own products (src/search/catalog/port.ts, built by composeSearch as services.catalog), the embedded catalogue. */
   catalog: CatalogPort;
   /** A knowledge engine in place of the grounding engine (tests). */
   knowledge?: Knowledge;

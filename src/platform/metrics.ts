@@ -1,6 +1,6 @@
 // Prometheus metrics (prom-client), one registry per AppContext so that tests building many
 // contexts never share or collide on metric names. Served as text at GET /metrics by both APIs
-// and by the worker role's optional METRICS_PORT (src/platform/http/ops.ts).
+// and by the worker role's optional METRICS_PORT (src/context/ops.ts).
 //
 //   shopsight_http_requests_total{api,method,route,status}            counter
 //   shopsight_http_request_duration_seconds{api,method,route,status}  histogram
