@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
+import { statementCache } from "./statement-cache.js";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { Config } from "../config.js";
@@ -68,7 +69,7 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     sqlite.pragma("synchronous = NORMAL");
-    db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: statementCache(sqlite) }) });
   } else {
     dialect = "postgres";
     const pgOptions = options.pgSchema ? `-c search_path=${options.pgSchema},public` : undefined;
