@@ -193,6 +193,22 @@ describeEachDialect("auth: tokens, login, refresh, throttles, active tenant", (d
     assert.equal(late.json().error, "unauthorized");
   });
 
+  test("a token verified once is still refused once it expires, and a forged copy of it never passes", async () => {
+    const store = await registerStore(t);
+    const token = await machineToken(t.search, store);
+    const call = (bearerToken: string) => t.search.inject({ method: "GET", url: "/v1/products", headers: bearer(bearerToken) });
+    assert.equal((await call(token)).statusCode, 200); // verified and remembered
+    const [header, payload] = token.split(".");
+    const forged = `${header}.${payload}.${"A".repeat(43)}`;
+    const refused = await call(forged);
+    assert.equal(refused.statusCode, 401);
+    assert.equal(refused.json().error, "unauthorized");
+    clock.advance(3600 * 1000); // exactly at expiry
+    const expired = await call(token);
+    assert.equal(expired.statusCode, 401);
+    assert.equal(expired.json().error, "token_expired");
+  });
+
   test("a refreshed token cannot be refreshed again within the grace, even after housekeeping ran", async () => {
     const store = await registerStore(t);
     const old = await machineToken(t.search, store);
