@@ -113,7 +113,7 @@ const schema = z.object({
    */
   DUPLICATE_DETECTION: z.enum(["auto", "on", "off"]).default("auto"),
   /** Bulk-import items processed at once per job (image downloads and embeddings). */
-  BULK_CONCURRENCY: positiveInt.max(32).default(24),
+  BULK_CONCURRENCY: positiveInt.max(64).default(32),
   /** Embedded vector index: storage of vectors inside HNSW (f16 halves, i8 quarters the f32 memory; see README "Vector index"). */
   VECTOR_QUANTIZATION: z.enum(["f32", "f16", "i8"]).default("f16"),
   /** Skip loading the model at start (the API then answers model-dependent calls with 503). */

@@ -6,12 +6,14 @@
 // acknowledged product. One bad item fails that item only; the job is `failed` only when it
 // cannot run at all.
 //
-// Throughput: up to BULK_CONCURRENCY items (default 24) are in flight per job; each is fetched and
+// Throughput: up to BULK_CONCURRENCY items (default 32) are in flight per job; each is fetched and
 // decoded as soon as a slot is free, so fetching and decoding run ahead of the model while its
 // runtime gathers the waiting images into batches of up to 16. Items whose embeddings come back
 // together are written together (BatchCommitter): one transaction per batch, not per item. The
 // window is the back-pressure: a slot frees only once its item committed, so no more than
 // BULK_CONCURRENCY fetched items are ever uncommitted (what a SIGKILL can cost is re-fetching those).
+// The default, twice the model's batch, keeps each batch full: 16 items wait, decoded, while the
+// previous 16 are embedded (with 24 the batches alternated 16 and 8).
 //
 // Stopping (SIGTERM): stop() aborts the job's signal; no new item starts, the items in flight
 // finish and commit, and the job goes back to the queue at once (its unstarted items still
