@@ -2,13 +2,16 @@
 //
 // The service against the raw cost of its model, measured in the same run on the same machine:
 //   1. raw model (loadEmbeddingModel alone, no HTTP, no database): images/s at batch 16 over the
-//      same decoded JPEGs the bulk job indexes, text encode p50 at batch 1, texts/s at batch 16,
-//      image encode p50 at batch 1, and the p50 of fetching one image from the local image host;
+//      same decoded JPEGs the bulk job indexes;
 //   2. the service (createContext + the Search API on a loopback listener + the background
 //      workers, embedded SQLite): a bulk job of `--images` real JPEGs served over HTTP (products/s
-//      from submission to `completed`), text search p50 (every query new, so the query cache never
-//      answers), the same with a repeated query (cache hits), image-URL search p50 (new URLs), and
-//      text search with 16 concurrent clients for `--seconds` (new queries, autocannon).
+//      from submission to `completed`), then the query measures, each alternating with its raw
+//      counterpart so both see the same machine load (the raw model stays loaded beside the
+//      service's): text search p50 (every query new, so the query cache never answers) against raw
+//      batch-1 text encoding, request by request; the same with a repeated query (cache hits);
+//      image-URL search p50 (new URLs) against raw batch-1 image encoding plus one fetch from the
+//      local image host; and text search with 16 concurrent clients (new queries, autocannon)
+//      against raw batch-16 text encoding, in four alternating windows of a quarter of `--seconds`.
 // `--contend` keeps one core busy with a spinning child process for the whole run (both parts).
 // `--dataset` defaults to ../shared/datasets/fashion-products/images (JPEG product photos).
 import { spawn, type ChildProcess } from "node:child_process";
@@ -113,14 +116,17 @@ async function main() {
     for (let i = 0; i < decoded.length; i += 16) await raw.embedImages(decoded.slice(i, i + 16));
     const rawImagesPerS = decoded.length / ((performance.now() - s) / 1000);
     await raw.embedTexts([query(99_999)]);
-    const rawText1 = pct(await timeEach(60, (i) => raw.embedTexts([query(100_000 + i)])), 50);
-    const texts16 = Array.from({ length: 320 }, (_, i) => query(200_000 + i));
-    s = performance.now();
-    for (let i = 0; i < texts16.length; i += 16) await raw.embedTexts(texts16.slice(i, i + 16));
-    const rawTextsPerS = texts16.length / ((performance.now() - s) / 1000);
-    const rawImage1 = pct(await timeEach(30, (i) => raw.embedImages([decoded[i % decoded.length]!])), 50);
-    const fetch1 = pct(await timeEach(30, (i) => fetch(`${imageBase}/${files[i % files.length]}`).then((r) => r.arrayBuffer())), 50);
-    await raw.close();
+    let nextRaw = 200_000;
+    /** Raw batch-16 text encoding for `seconds` (new texts): [texts, seconds]. */
+    const rawTextWindow = async (seconds: number): Promise<[number, number]> => {
+      const started = performance.now();
+      let texts = 0;
+      while (performance.now() - started < seconds * 1000) {
+        await raw.embedTexts(Array.from({ length: 16 }, () => query(nextRaw++)));
+        texts += 16;
+      }
+      return [texts, (performance.now() - started) / 1000];
+    };
 
     // ---------------------------------------------------------------- the service
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", CLIP_MODEL: modelDir, OUTBOUND_ALLOW_PRIVATE: "true" });
@@ -159,23 +165,54 @@ async function main() {
       await ctx.vectors.settled();
 
       await call("POST", "/v1/search/text", { query: "warm up", limit: 10 });
-      const text1 = pct(await timeEach(60, (i) => call("POST", "/v1/search/text", { query: query(300_000 + i), limit: 10 })), 50);
-      const textCached = pct(await timeEach(60, () => call("POST", "/v1/search/text", { query: "red silk dress", limit: 10 })), 50);
-      const imageUrl1 = pct(
-        await timeEach(30, (i) =>
-          call("POST", "/v1/search/url", { image_url: `${imageBase}/${files[(i * 7) % files.length]}?q=${i}`, limit: 10 }),
-        ),
-        50,
-      );
-      let next = 400_000;
-      const load = await autocannon({
-        url: `${base}/v1/search/text`,
-        method: "POST",
-        connections: 16,
-        duration: SECONDS,
-        headers,
-        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: query(next++), limit: 10 }) }) }],
+      // Raw and service alternate request by request, so both see the same machine load.
+      const rawText: number[] = [];
+      const serviceText: number[] = [];
+      await timeEach(60, async (i) => {
+        rawText.push((await timeEach(1, () => raw.embedTexts([query(100_000 + i)])))[0]!);
+        serviceText.push((await timeEach(1, () => call("POST", "/v1/search/text", { query: query(300_000 + i), limit: 10 })))[0]!);
       });
+      const rawText1 = pct(rawText, 50);
+      const text1 = pct(serviceText, 50);
+      const textCached = pct(await timeEach(60, () => call("POST", "/v1/search/text", { query: "red silk dress", limit: 10 })), 50);
+      const rawImage: number[] = [];
+      const fetchImage: number[] = [];
+      const serviceImage: number[] = [];
+      await timeEach(30, async (i) => {
+        rawImage.push((await timeEach(1, () => raw.embedImages([decoded[i % decoded.length]!])))[0]!);
+        fetchImage.push((await timeEach(1, () => fetch(`${imageBase}/${files[i % files.length]}`).then((r) => r.arrayBuffer())))[0]!);
+        const url = `${imageBase}/${files[(i * 7) % files.length]}?q=${i}`;
+        serviceImage.push((await timeEach(1, () => call("POST", "/v1/search/url", { image_url: url, limit: 10 })))[0]!);
+      });
+      const rawImage1 = pct(rawImage, 50);
+      const fetch1 = pct(fetchImage, 50);
+      const imageUrl1 = pct(serviceImage, 50);
+      // 16 concurrent clients against raw batch-16 encoding, in alternating windows (4 of each, a
+      // quarter of --seconds each) so that both see the same machine load.
+      let next = 400_000;
+      let rawTexts = 0;
+      let rawSeconds = 0;
+      let served = 0;
+      let servedSeconds = 0;
+      let non2xx = 0;
+      for (let round = 0; round < 4; round++) {
+        const [texts, seconds] = await rawTextWindow(SECONDS / 4);
+        rawTexts += texts;
+        rawSeconds += seconds;
+        const window = await autocannon({
+          url: `${base}/v1/search/text`,
+          method: "POST",
+          connections: 16,
+          duration: SECONDS / 4,
+          headers,
+          requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: query(next++), limit: 10 }) }) }],
+        });
+        served += window.requests.total;
+        servedSeconds += window.duration;
+        non2xx += window.non2xx;
+      }
+      const rawTextsPerS = rawTexts / rawSeconds;
+      const servedPerS = served / servedSeconds;
       const rows: [string, string, string, number, string][] = [
         [
           `bulk indexing (${N} JPEGs)`,
@@ -201,9 +238,9 @@ async function main() {
         ],
         [
           "text search, 16 clients",
-          `${load.requests.average.toFixed(0)} req/s (non-2xx ${load.non2xx})`,
+          `${servedPerS.toFixed(0)} req/s (non-2xx ${non2xx})`,
           `${rawTextsPerS.toFixed(0)} texts/s (batch 16)`,
-          load.requests.average / rawTextsPerS,
+          servedPerS / rawTextsPerS,
           "≥ 0.9",
         ],
       ];
@@ -214,6 +251,7 @@ async function main() {
       await workers.stop();
       await app.close();
       await ctx.close();
+      await raw.close();
     }
   } finally {
     spinner?.kill("SIGKILL");
