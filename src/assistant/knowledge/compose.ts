@@ -216,10 +216,9 @@ function unitOf(c: Scored): string {
 /** Scores the sentences of the evidence passages (best passage first). */
 export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang): ScoredSentence[] {
   const total = groups.reduce((s, g) => s + g.weight, 0) || 1;
-  const questionScope = scopeOf(
-    groups.flatMap((g) => g.alts),
-    lang,
-  );
+  // A question naming a country ("ship to Japan?", rewritten "japan country") asks in the international scope.
+  const abroad = groups.some((g) => g.alts.includes("country")) ? ["international"] : [];
+  const questionScope = scopeOf([...groups.flatMap((g) => g.alts), ...abroad], lang);
   const out: ScoredSentence[] = [];
   const evidence = pool.filter(isEvidence);
   const best = evidence[0]?.score ?? 0;
@@ -234,7 +233,9 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
       // "within 30 days of delivery" is not about delivery: a duration's start event is no match.
       const terms = facts.startTerms.size > 0 ? new Set([...allTerms].filter((x) => !facts.startTerms.has(x))) : allTerms;
       const inText = new Set(groups.filter((g) => PassageIndex.matches(terms, g, lang)));
-      const inHead = groups.filter((g) => !inText.has(g) && PassageIndex.matches(c.passage.headTerms, g, lang));
+      const inHead = groups.filter(
+        (g) => !inText.has(g) && (PassageIndex.matches(c.passage.headTerms, g, lang) || c.viaSection?.has(g) === true),
+      );
       const textShare = [...inText].reduce((s, g) => s + g.weight * PassageIndex.strength(terms, g, lang), 0) / total;
       // A table row does not repeat its subject: its heading counts as its own text; a terse list
       // item ("Delivery timeframe: 7-21 business days") leans on its heading more than prose does.

@@ -46,7 +46,8 @@ export function questionParts(text: string, lang: Lang): Part[] {
     .split(/\?+\s*/)
     .flatMap((p) => p.split(new RegExp(`,?\\s+(?:and|und|also|plus)\\s+(?=${QUESTION_WORD[l].source.slice(1)})`)))
     .map((p) => p.trim())
-    .filter((p) => content(p, lang).length > 0);
+    // A part that is only a question about "it" ("… and how much is it?") stays: it borrows its subject below.
+    .filter((p, i) => content(p, lang).length > 0 || (i > 0 && PRONOUN_PART.test(p) && QUESTION_WORD[l].test(p)));
   if (pieces.length < 2) return [{ text, borrowed: [] }];
   const parts: Part[] = [];
   for (const p of pieces.slice(0, MAX_PARTS)) {

@@ -207,6 +207,8 @@ export interface Scored {
   matched: Set<QueryGroup>;
   /** The question asks outright for a duration or an amount and the passage states none (not evidence). */
   valueMissing?: boolean;
+  /** Groups a terse item matches only through another passage of its section ("Japan" for "Standard International: $19.95"). */
+  viaSection?: Set<QueryGroup>;
 }
 
 // --- synonyms and question phrases --------------------------------------------------------------
@@ -317,7 +319,7 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
 
 /** German compound heads that name no subject of their own. */
 const GENERIC_HEADS =
-  /^(?:regelung(?:en)?|regeln?|bedingung(?:en)?|richtlinien?|politik|infos?|informationen?|möglichkeit(?:en)?|optionen?)$/;
+  /^(?:regelung(?:en)?|regeln?|bedingung(?:en)?|richtlinien?|politik|infos?|informationen?|möglichkeit(?:en)?|optionen?|rechte?s?)$/;
 
 /** A stem with its synonyms (the stem first). */
 function groupAlts(s: string, lang: Lang): string[] {
@@ -506,6 +508,14 @@ export class PassageIndex {
       processTerm: (t) => t,
     });
     for (const p of this.passages) this.byId.set(p.id, p);
+    // The passages of one section (same policy and heading) name the subject of its terse items.
+    for (const p of this.passages) {
+      if (p.labelled !== undefined) continue;
+      const key = sectionKey(p);
+      const list = this.sections.get(key) ?? [];
+      list.push(p);
+      this.sections.set(key, list);
+    }
     // A table row or a terse list item ("Flat rate: $12.95" under "Express Shipping") does not
     // repeat its subject: its heading is indexed as its text too.
     const leansOnHeading = (p: IndexedPassage) => p.labelled !== undefined || p.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
@@ -563,6 +573,8 @@ export class PassageIndex {
     return group.alts.some((a) => PassageIndex.has(terms, a, lang === "de" && !group.virtual));
   }
 
+  /** Passages per section (see sectionKey), table rows left out. */
+  private readonly sections = new Map<string, IndexedPassage[]>();
   private readonly dfCache = new Map<string, number>();
   private readonly compoundCache = new Map<string, string[]>();
   private allTerms: string[] | null = null;
@@ -602,6 +614,14 @@ export class PassageIndex {
   correct(groups: Array<Omit<QueryGroup, "weight">>, lang: Lang): Array<Omit<QueryGroup, "weight">> {
     const out: Array<Omit<QueryGroup, "weight">> = [];
     for (const g of groups) {
+      // German: a compound with a generic head the policies use as a word ("Rückgaberecht") also
+      // means its modifier ("Rückgabe"): the policies may state the rule under the modifier alone
+      // ("Die Rückgabefrist beträgt 30 Tage").
+      const modifier = lang === "de" && !g.virtual && g.alts.length === 1 ? this.genericModifier(g.surface) : null;
+      if (modifier !== null) {
+        out.push({ ...g, alts: [...new Set([...g.alts, ...groupAlts(stem(modifier, "de"), "de")])] });
+        continue;
+      }
       if (
         g.virtual ||
         g.surface.length < 4 ||
@@ -634,6 +654,19 @@ export class PassageIndex {
       else if (!isStopWord(best.word, lang)) out.push({ ...g, surface: best.word, alts: [best.stem] });
     }
     return out;
+  }
+
+  /** The modifier of a German compound with a generic head ("rückgaberecht" → "rückgabe") the policies use; else null. */
+  private genericModifier(word: string): string | null {
+    const w = normalize(word);
+    for (let at = 3; at <= w.length - 4; at++) {
+      if (!GENERIC_HEADS.test(w.slice(at))) continue;
+      for (const modifier of [w.slice(0, at), w.slice(0, at).replace(/(?:es|s|en|n|e)$/, "")]) {
+        if (modifier.length < 3) continue;
+        if (groupAlts(stem(modifier, "de"), "de").some((a) => this.df(a, true) > 0)) return modifier;
+      }
+    }
+    return null;
   }
 
   /**
@@ -716,30 +749,79 @@ export class PassageIndex {
     });
     const total = groups.reduce((s, g) => s + g.weight, 0);
     const valueGroups = groups.filter((g) => g.required);
-    return results.slice(0, limit).map((r) => {
-      const passage = this.byId.get(String(r.id))!;
+    const states = (p: IndexedPassage) =>
+      valueGroups.some((g) => p.terms.has(g.alts[0]!) || (p.text.split(/\s+/).length <= TERSE_ITEM_WORDS && p.headTerms.has(g.alts[0]!)));
+    const found = results.slice(0, limit).map((r) => ({ passage: this.byId.get(String(r.id))!, bm25: r.score }));
+    // A terse item that names the subject but not the asked value ("Available Countries: … Japan")
+    // brings the items of its section that state the value ("Standard International: $19.95 - $39.95").
+    if (valueGroups.length > 0) {
+      const have = new Map(found.map((f) => [f.passage.id, f]));
+      for (const f of [...found]) {
+        if (states(f.passage)) continue;
+        for (const sibling of this.sections.get(sectionKey(f.passage)) ?? []) {
+          if (!isTerseItem(sibling) || !valueGroups.some((g) => sibling.terms.has(g.alts[0]!))) continue;
+          const bm25 = f.bm25 * SYNONYM_STRENGTH;
+          const present = have.get(sibling.id);
+          if (present) present.bm25 = Math.max(present.bm25, bm25);
+          else {
+            const added = { passage: sibling, bm25 };
+            have.set(sibling.id, added);
+            found.push(added);
+          }
+        }
+      }
+      found.sort((a, b) => b.bm25 - a.bm25);
+    }
+    return found.map(({ passage, bm25 }) => {
+      // Only an item stating the asked value in its own text takes its subject from its section.
+      const section =
+        isTerseItem(passage) && valueGroups.some((g) => passage.terms.has(g.alts[0]!))
+          ? (this.sections.get(sectionKey(passage)) ?? []).filter((x) => x !== passage)
+          : [];
+      const bySection = (g: QueryGroup) => !g.virtual && section.some((x) => PassageIndex.matches(x.terms, g, lang));
       const matched = new Set(
-        groups.filter((g) => PassageIndex.matches(passage.terms, g, lang) || PassageIndex.matches(passage.headTerms, g, lang)),
+        groups.filter(
+          (g) => PassageIndex.matches(passage.terms, g, lang) || PassageIndex.matches(passage.headTerms, g, lang) || bySection(g),
+        ),
       );
       const covered = [...matched].reduce(
-        (s, g) => s + g.weight * Math.max(PassageIndex.strength(passage.terms, g, lang), PassageIndex.strength(passage.headTerms, g, lang)),
+        (s, g) =>
+          s +
+          g.weight *
+            Math.max(
+              PassageIndex.strength(passage.terms, g, lang),
+              PassageIndex.strength(passage.headTerms, g, lang),
+              bySection(g) ? SYNONYM_STRENGTH : 0,
+            ),
         0,
       );
       // The value must be stated by the passage itself; a heading states it for a terse item only
       // ("Flat rate: $12.95" under "Express Shipping (2-3 Business Days)"), not a title ("100% Satisfaction Guarantee") for prose.
-      const terse = passage.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
-      const valueMissing =
-        valueGroups.length > 0 && !valueGroups.some((g) => passage.terms.has(g.alts[0]!) || (terse && passage.headTerms.has(g.alts[0]!)));
+      const valueMissing = valueGroups.length > 0 && !states(passage);
+      const viaSection = new Set(
+        [...matched].filter((g) => !PassageIndex.matches(passage.terms, g, lang) && !PassageIndex.matches(passage.headTerms, g, lang)),
+      );
       return {
         passage,
-        bm25: r.score,
-        score: r.score,
+        bm25,
+        score: bm25,
         coverage: total > 0 ? covered / total : 0,
         matched,
         ...(valueMissing ? { valueMissing } : {}),
+        ...(viaSection.size > 0 ? { viaSection } : {}),
       };
     });
   }
+}
+
+/** A list item of at most TERSE_ITEM_WORDS words (not a table row). */
+function isTerseItem(p: IndexedPassage): boolean {
+  return p.labelled === undefined && p.lead === undefined && p.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
+}
+
+/** The section of a passage: its policy and heading path. */
+function sectionKey(p: IndexedPassage): string {
+  return `${p.citation.concept_id}|${p.heading}`;
 }
 
 /** Cosine similarity of two L2-normalised vectors. */
