@@ -1904,6 +1904,34 @@ const devExtension: RetailQuestion[] = [
     cites: ["gw-shipping"],
     facts: ["2-3 Business Days"],
   }, de),
+  // --- German circumstances, weekdays, absence ------------------------------------------------
+  q("dv-sp05", "spaetii", "german", "Falls ich die Ware zurückschicke, wer zahlt das Porto?", {
+    outcome: "answer",
+    cites: ["sp-widerruf"],
+    facts: ["unmittelbaren Kosten"],
+  }, de),
+  q("dv-sp06", "spaetii", "german", "Nachdem ich zurückgetreten bin, wann bekomme ich mein Geld zurück?", {
+    outcome: "answer",
+    cites: ["sp-widerruf"],
+    facts: ["14 Tagen"],
+  }, de),
+  q("dv-kt08", "kettl", "german", "Wenn ich am Freitag um 18 Uhr bestelle, wann wird die Bestellung bearbeitet?", {
+    outcome: "answer",
+    cites: ["kt-shipping"],
+    facts: ["following business day|Monday"],
+  }, de),
+  q("dv-za14", "zalando", "german", "Ist der Versand kostenlos?", { outcome: "answer", cites: ["za-faq"], facts: ["kostenlos"] }, de),
+  q("dv-ik03", "ikea", "german", "Kann ich ohne Kassenbon etwas zurückgeben?", {
+    outcome: "answer",
+    cites: ["ikea-returns"],
+    facts: ["No problem|Credit/Debit Card"],
+  }, de),
+  q("dv-bb07", "bestbuy", "german", "Ich bin Elite-Mitglied. Wie lange kann ich einen Laptop zurückgeben?", {
+    outcome: "answer",
+    cites: ["bb-returns"],
+    alsoOk: ["bb-holiday"],
+    facts: ["30 days"],
+  }, de),
 ];
 
 export const questions: RetailQuestion[] = [...firstRound, ...secondRound, ...devExtension];

@@ -84,7 +84,11 @@ const START_Q: Record<"en" | "de", RegExp> = {
   de: /\bab\s+wann\b|\bwann\s+beginnt\b|\bbeginnt\s+die\b|\bzählt\s+(?:die|ab)\b|\bgerechnet\b/,
 };
 const START_PASSAGE =
-  /\b(?:ab\s+dem\s+tag|ab\s+(?:erhalt|empfang|zugang|lieferung|kaufdatum)|beginnt\s+mit|from\s+the\s+(?:day|date|time)|(?:begins?|starts?)\s+(?:on|with|the\s+day|when)|(?:of|from|after)\s+(?:the\s+(?:date\s+of\s+)?)?(?:delivery|purchase|receipt))\b/;
+  /\b(?:ab\s+dem\s+tag|ab\s+(?:erhalt|empfang|zugang|lieferung|kaufdatum)|beginnt\s+mit|from\s+the\s+(?:day|date|time)|(?:begins?|starts?|beginning|starting)\s+(?:on|with|the\s+day|when)|(?:of|from|after)\s+(?:the\s+(?:date\s+of\s+)?)?(?:delivery|purchase|receipt))\b/;
+/** The words of a start question's frame (START_Q), dropped from its groups. */
+const START_FRAME = new Set(
+  "from when does do the my it start starts begin begins counting counted clock ab wann beginnt die der das zählt gerechnet".split(" "),
+);
 /** Nouns of the period itself: with a start question they name the subject ("ab wann zählt die Frist?"). */
 const PERIOD_NOUNS = new Set(["frist", "fristen", "window", "period", "deadline"]);
 
@@ -151,7 +155,7 @@ export const CONTEXT_WEIGHT = 0.35;
 
 const CONTEXT_CLAUSE: Record<"en" | "de", RegExp> = {
   en: /^(?:(?:so|but|and|because|since|as|well|also|btw|ok|okay)\s+)?(?:i|i'm|i've|i'd|im|ive|we|we've|my|our|it|it's|its|they)\b/,
-  de: /^(?:(?:und|aber|weil|da|also|naja)\s+)?(?:ich|wir|mein\w*|unser\w*|es)\b/,
+  de: /^(?:(?:und|aber|weil|da|also|naja|nachdem|obwohl)\s+)?(?:ich|wir|mein\w*|unser\w*|es)\b/,
 };
 const ASKING_CLAUSE: Record<"en" | "de", RegExp> = {
   en: /^(?:(?:so|but|and|also|then|ok|okay)\s+)?(?:how|what|which|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|must|tell\s+me)\b|\b(?:can|could|may|do|will|should|must)\s+i\b/,
@@ -190,7 +194,7 @@ const RELATIVE_I =
 
 /** When the shopper did something ("last month", "yesterday", "vor 2 Wochen", "letzte Woche"): circumstance, not subject. */
 const TIME_REF =
-  /\b(?:(?:last|this|next|past)\s+(?:week|month|year|weekend|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|tonight|tomorrow|the\s+other\s+day|a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)\s+ago|(?:letzte[nrs]?|diese[nrs]?|nächste[nrs]?|vorige[nrs]?)\s+(?:woche|monat|jahr|wochenende)|gestern|heute|morgen|vorgestern)\b/gu;
+  /\b(?:(?:last|this|next|past)\s+(?:week|month|year|weekend|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|tonight|tomorrow|the\s+other\s+day|a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)\s+ago|(?:letzte[nrs]?|diese[nrs]?|nächste[nrs]?|vorige[nrs]?)\s+(?:woche|monat|jahr|wochenende)|gestern|heute|morgen|vorgestern|(?:in\s+the\s+)?(?:morning|afternoon|evening|night)|morgens|vormittags?|nachmittags?|abends?|nachts)\b/gu;
 
 /** Order numbers ("order #1234", "order number BBY01-806123", "Bestellung 4711") name no subject. */
 const ORDER_REF =
@@ -306,6 +310,7 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["bezahl", "zahl", "zahlung", "paypal", "rechnung", "kreditkart"],
     ["zahlung", "zahl", "bezahl", "paypal", "rechnung", "kreditkart"],
     ["kost", "gebuhr", "preis"],
+    ["porto", "kost", "versandkost", "lieferkost"],
     ["gebuhr", "kost", "preis"],
     ["datenschutz", "dat"],
     ["ausland", "international", "land", "lander"],
@@ -314,6 +319,9 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     [stemDe("rücktritt"), stemDe("zurücktreten"), "widerruf"],
     [stemDe("widerruf"), stemDe("rücktritt"), stemDe("zurücktreten")],
     [stemDe("kosmetik"), "beauty"],
+    // Verb and noun of the same act with another vowel: "angeben" / "Angabe".
+    [stemDe("angeben"), stemDe("angabe")],
+    [stemDe("angabe"), stemDe("angeben")],
   ],
 };
 
@@ -458,10 +466,20 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
       crux.add(w);
     }
   }
+  // The day an order is placed ("I ordered on Saturday", "friday night") decides when it is processed.
+  for (const w of words(rewritten))
+    if (WEEKDAY.test(w)) {
+      context.delete(w);
+      crux.add(w);
+    }
   for (const w of borrowed ?? [])
     for (const x of [normalize(w), ...words(normalize(w).replace(COUNTRY_NAMES, lang === "en" ? "$1 country" : "$1"))]) context.add(x);
   // The words that ask for the start ("ab wann zählt …") frame the question; "zählt" is no "zahlt".
-  for (const w of words(asksStart ? rewritten.replace(new RegExp(START_Q[l].source, "g"), " ") : rewritten)) {
+  // Only the frame words go: "when does processing start?" still asks about processing.
+  const unframed = asksStart
+    ? rewritten.replace(new RegExp(START_Q[l].source, "gu"), (m) => ` ${words(m).filter((w) => !START_FRAME.has(w)).join(" ")} `)
+    : rewritten;
+  for (const w of words(unframed)) {
     // A bare number outside a stated quantity is a model or reference number ("Kobra 3"), no subject.
     if (stated.has(w) || IDENTIFIER.test(w) || /^\d+$/.test(w)) continue;
     if (isStopWord(w, lang)) continue;
@@ -555,7 +573,11 @@ export class PassageIndex {
     // rücksendeetikett → etikett (a policy word of 5+ letters ending or starting the question's).
     for (const t of terms) {
       // A short head ends a long compound only ("frist" → "rücktrittsfrist", "kosten" → "lieferkosten").
-      if ((alt.length >= 4 && t.startsWith(alt)) || ((alt.length >= 5 || t.length >= alt.length + 6) && t.endsWith(alt))) return true;
+      // A remainder of one or two letters is an inflection or another word, not a compound part
+      // ("angeb" is not "angebot(ene)").
+      if ((alt.length >= 4 && t.startsWith(alt) && t.length - alt.length !== 1 && t.length - alt.length !== 2) ||
+        ((alt.length >= 5 || t.length >= alt.length + 6) && t.endsWith(alt)))
+        return true;
       if (t.length >= 4 && !t.startsWith("q") && alt.length >= t.length + 3 && (alt.endsWith(t) || alt.startsWith(t))) return true;
     }
     return false;
