@@ -12,7 +12,7 @@
 //   them: in "can I pay with bitcoin?" the unknown word is the subject.
 // - SEPARABLE_ZU (German): "zurückzuschicken" → "zurückschicken" (the infinitive "zu" of separable
 //   verbs sits inside the word).
-import type { Lang } from "./text.js";
+import { stemDe, type Lang } from "./text.js";
 
 export type Rewrite = [RegExp, string];
 
@@ -162,7 +162,7 @@ export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
 /** Stems of policy topics (after the language's stemming), per language. */
 export const TOPICS: Record<"en" | "de", Set<string>> = {
   en: new Set(["return", "refund", "exchang", "ship", "shipping", "deliver", "delivery", "warranty", "cancel", "restock"]),
-  de: new Set(["ruckgab", "retour", "umtausch", "erstattung", "versa", "lief", "garanti"]),
+  de: new Set(["rückgabe", "retoure", "umtausch", "erstattung", "versand", "liefern", "lieferung", "garantie"].map((w) => stemDe(w))),
 };
 
 /**

@@ -297,23 +297,25 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["sunday", "weekend"],
   ],
   de: [
-    ["ruckgab", "retour", "umtausch", "widerruf", "rucksendung"],
-    ["rucksendung", "ruckgab", "retour"],
-    ["retour", "ruckgab", "widerruf"],
-    ["erstattung", "ersta", "ruckerstattung", "ruckzahlung"],
-    ["versa", "lief", "liefer", "lieferung", "zustellung"],
-    ["lief", "liefer", "lieferung", "versa", "zustellung"],
-    ["lieferung", "versa", "lief", "zustellung"],
-    ["garanti", "gewahrleistung"],
-    ["gewahrleistung", "garanti"],
-    ["zahl", "bezahl", "zahlung", "zahlungsart", "paypal", "rechnung", "kreditkart"],
-    ["bezahl", "zahl", "zahlung", "paypal", "rechnung", "kreditkart"],
-    ["zahlung", "zahl", "bezahl", "paypal", "rechnung", "kreditkart"],
-    ["kost", "gebuhr", "preis"],
-    ["porto", "kost", "versandkost", "lieferkost"],
-    ["gebuhr", "kost", "preis"],
-    ["datenschutz", "dat"],
-    ["ausland", "international", "land", "lander"],
+    ...[
+      ["rückgabe", "retoure", "umtausch", "widerruf", "rücksendung"],
+      ["rücksendung", "rückgabe", "retoure"],
+      ["retoure", "rückgabe", "widerruf"],
+      ["erstattung", "erstatten", "rückerstattung", "rückzahlung"],
+      ["versand", "liefern", "lieferung", "zustellung"],
+      ["liefern", "lieferung", "versand", "zustellung"],
+      ["lieferung", "versand", "liefern", "zustellung"],
+      ["garantie", "gewährleistung"],
+      ["gewährleistung", "garantie"],
+      ["zahlen", "bezahlen", "zahlung", "zahlungsart", "paypal", "rechnung", "kreditkarte"],
+      ["bezahlen", "zahlen", "zahlung", "paypal", "rechnung", "kreditkarte"],
+      ["zahlung", "zahlen", "bezahlen", "paypal", "rechnung", "kreditkarte"],
+      ["kosten", "gebühr", "preis"],
+      ["porto", "kosten", "versandkosten", "lieferkosten"],
+      ["gebühr", "kosten", "preis"],
+      ["datenschutz", "daten"],
+      ["ausland", "international", "land", "länder"],
+    ].map((g) => g.map((w) => stemDe(w))),
     // Noun and verb of the same act: "zurücktreten" / "Rücktritt(sfrist)".
     [stemDe("zurücktreten"), stemDe("rücktritt"), "widerruf"],
     [stemDe("rücktritt"), stemDe("zurücktreten"), "widerruf"],
@@ -324,6 +326,9 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     [stemDe("angabe"), stemDe("angeben")],
   ],
 };
+
+/** Endings of one or two letters a German stem may still carry. */
+const INFLECTION = /^(?:e|t|n|s|er|en|et|st|es|em|ig)$/;
 
 /** German compound heads that name no subject of their own. */
 const GENERIC_HEADS =
@@ -573,9 +578,9 @@ export class PassageIndex {
     // rücksendeetikett → etikett (a policy word of 5+ letters ending or starting the question's).
     for (const t of terms) {
       // A short head ends a long compound only ("frist" → "rücktrittsfrist", "kosten" → "lieferkosten").
-      // A remainder of one or two letters is an inflection or another word, not a compound part
-      // ("angeb" is not "angebot(ene)").
-      if ((alt.length >= 4 && t.startsWith(alt) && t.length - alt.length !== 1 && t.length - alt.length !== 2) ||
+      // A remainder of one or two letters is an inflection the stemmer left ("zahl" → "zahlt") or
+      // another word, not a compound part ("angeb" is not "angebot(ene)").
+      if ((alt.length >= 4 && t.startsWith(alt) && (t.length - alt.length > 2 || INFLECTION.test(t.slice(alt.length)))) ||
         ((alt.length >= 5 || t.length >= alt.length + 6) && t.endsWith(alt)))
         return true;
       if (t.length >= 4 && !t.startsWith("q") && alt.length >= t.length + 3 && (alt.endsWith(t) || alt.startsWith(t))) return true;
