@@ -302,6 +302,7 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
       ["rücksendung", "rückgabe", "retoure"],
       ["retoure", "rückgabe", "widerruf"],
       ["erstattung", "erstatten", "rückerstattung", "rückzahlung"],
+      ["rückzahlung", "erstattung", "erstatten", "rückerstattung", "zahlung"],
       ["versand", "liefern", "lieferung", "zustellung"],
       ["liefern", "lieferung", "versand", "zustellung"],
       ["lieferung", "versand", "liefern", "zustellung"],

@@ -2,17 +2,20 @@
 // German), sentence splitting and the quantities (durations, money, percentages) that answers and
 // the conflict and LLM checks compare. Everything here is pure and deterministic.
 //
-// Stemming is deliberately light and rule-based (no dictionary), so that the forms a shopper types
-// and the forms a policy uses meet in one term:
+// Stemming (no dictionary), so that the forms a shopper types and the forms a policy uses meet in
+// one term:
 // - en: possessive and plural endings (ies→y, sses→ss, (s|x|z|ch|sh)es→…, s), -ing / -ed (with a
 //   doubled final consonant undone: shipping → ship), -able / -ible, then a final -e
 //   (exchange, exchanged, exchanging → exchang).
-// - de: lower case, ß → ss, ä/ö/ü → a/o/u, then the CISTEM-style suffix loop (while longer than 3
-//   letters: -em / -er / -nd when longer than 5, else -t / -e / -s / -n). German compounds are
-//   met by prefix matching at search time (see retrieval.ts): "versand" finds "versandkosten".
+// - de: Snowball's German stemmer (natural's PorterStemmerDe: ß → ss, ä/ö/ü → a/o/u, inflectional
+//   and derivational suffixes in its R1/R2 regions: "Kosten" → kost, "Rückgabe" → ruckgab).
+//   German compounds are met by prefix matching at search time (see retrieval.ts): "versand"
+//   finds "versandkosten".
 // - any other language: lower case only, no stop words.
 // Stop words are the usual function words plus words that carry no subject in a shop question
 // ("policy", "store", "please", "tell", …).
+
+import { PorterStemmerDe } from "natural/lib/natural/stemmers/index.js";
 
 export type Lang = "en" | "de" | "other";
 
@@ -106,14 +109,10 @@ const DE_IRREGULAR: Partial<Record<string, string>> = { zählt: "zaehl", zählen
 export function stemDe(word: string): string {
   const irregular = DE_IRREGULAR[word];
   if (irregular !== undefined) return irregular;
-  let w = word.replace(/ß/g, "ss").replace(/ä/g, "a").replace(/ö/g, "o").replace(/ü/g, "u").replace(/'/g, "");
+  const w = word.replace(/'/g, "");
   if (/^\d/.test(w)) return w;
-  while (w.length > 3) {
-    if (w.length > 5 && /(em|er|nd)$/.test(w)) w = w.slice(0, -2);
-    else if (/[tesn]$/.test(w)) w = w.slice(0, -1);
-    else break;
-  }
-  return w;
+  // Snowball's German stemmer (natural's PorterStemmerDe); it folds ä/ö/ü to a/o/u and ß to ss.
+  return PorterStemmerDe.stem(w);
 }
 
 /** The stop words of a language. */
