@@ -218,7 +218,9 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
   const total = groups.reduce((s, g) => s + g.weight, 0) || 1;
   // A question naming a country ("ship to Japan?", rewritten "japan country") asks in the international scope.
   const abroad = groups.some((g) => g.alts.includes("country")) ? ["international"] : [];
-  const questionScope = scopeOf([...groups.flatMap((g) => g.alts), ...abroad], lang);
+  // The holiday season is its months: "over the holidays?" asks about "received between November 15 and December 25".
+  const season = groups.some((g) => g.alts.some((a) => SEASON.test(a))) ? SEASON_MONTHS : [];
+  const questionScope = scopeOf([...groups.flatMap((g) => g.alts), ...abroad, ...season], lang);
   const out: ScoredSentence[] = [];
   const evidence = pool.filter(isEvidence);
   const best = evidence[0]?.score ?? 0;
@@ -386,8 +388,10 @@ export function extractive(
   const eligible = scored.filter((s) => s.score >= SENTENCE_MIN_SCORE && s.answerable);
   if (eligible.length === 0) return null;
   // A question asking for a value is answered by a sentence stating one when any does.
+  // A date states a deadline after "through", "until", "bis" …; "purchases made after December 25"
+  // only bounds where a rule applies.
   const states = (s: ScoredSentence) =>
-    (asked.has("duration") && (s.facts.durations.length + s.facts.dates.size > 0 || WEEKDAY.test(s.text))) ||
+    (asked.has("duration") && (s.facts.durations.length > 0 || (s.facts.dates.size > 0 && DEADLINE.test(s.text)) || WEEKDAY.test(s.text))) ||
     (asked.has("money") && s.facts.amounts.size + s.facts.percents.size > 0);
   const valued = eligible.some(states);
   const rank = (s: ScoredSentence) => (valued && !states(s) ? VALUE_MISSING_FACTOR * s.score : s.score);
@@ -535,10 +539,26 @@ export function directAnswer(best: ScoredSentence, asked: Set<"duration" | "mone
     if (d) return asWritten(text, d.text);
   }
   if (asked.has("money")) {
-    const m = quantities(text).find((q) => q.kind === "money" || q.kind === "percent");
+    // A threshold ("orders over $100") is a condition, not the price asked for.
+    const m = quantities(text).find((q) => (q.kind === "money" || q.kind === "percent") && !isThreshold(text, q.text));
     if (m) return asWritten(text, m.text);
   }
   return null;
+}
+
+const SEASON = /^(?:holiday|christma|christmas|weihnacht|feiertag)/;
+const SEASON_MONTHS = ["november", "december", "dezemb", "dezember"];
+
+/** A date written as a deadline. */
+const DEADLINE =
+  /\b(?:through|thru|until|till|by|no\s+later\s+than|before|bis(?:\s+zum)?|spätestens(?:\s+am)?)\s+(?:the\s+)?(?:\d|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec|januar|februar|märz|mai|juni|juli|oktober|dezember)/i;
+
+const THRESHOLD_BEFORE = /\b(?:over|above|more\s+than|at\s+least|minimum(?:\s+of)?|exceeding|from|ab|über|mehr\s+als|mindestens)\s*$/i;
+
+/** Whether the amount is written as a threshold ("over $99", "ab 50 €"). */
+function isThreshold(text: string, amount: string): boolean {
+  const at = normalize(text).indexOf(amount);
+  return at >= 0 && THRESHOLD_BEFORE.test(normalize(text).slice(Math.max(0, at - 20), at));
 }
 
 const YES_NO_Q: Record<"en" | "de", RegExp> = {

@@ -26,7 +26,7 @@ import type { AssistantSettingsService } from "../settings/service.js";
 import { classifyText, softOrderRemainder } from "./classify.js";
 import { warmDictionary } from "./dictionary.js";
 import { groundParts, hasEvidence } from "./ground.js";
-import { borrowedWords, isFollowUp, questionParts, withFollowUp } from "./parts.js";
+import { borrowedWords, isFollowUp, pointsBack, questionParts, withFollowUp } from "./parts.js";
 import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
 import { checkPhrasing, phraseWithLlm } from "./llm.js";
 import { splitPassages } from "./passages.js";
@@ -188,7 +188,7 @@ export class KnowledgeEngine implements Knowledge {
     // (its numbers left out), weighed as context like a follow-up's borrowed words.
     const subject = injectedSubject(text, lang);
     const question = subject.length > 0 ? `${asked.trim().replace(/[?.!]+$/, "")} ${subject.join(" ")}?` : asked;
-    const borrowed = new Set([...borrowedWords(text, options.previous, lang), ...subject]);
+    const borrowed = new Set([...(pointsBack(text) ? [] : borrowedWords(text, options.previous, lang)), ...subject]);
     const result = await groundParts(
       index,
       questionParts(question, lang),

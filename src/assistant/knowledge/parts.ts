@@ -21,6 +21,9 @@ const PRONOUN_PART = /\b(?:it|that|this|they|them|es|das|dies|sie)\b/;
 const FOLLOW_UP =
   /^(?:and|also|what\s+about|how\s+about|what\s+if|and\s+if|if|but|or|und|aber|oder|was\s+ist\s+mit|wie\s+ist\s+es\s+mit|und\s+wenn|wenn)\b/;
 
+/** "Does that include …?", "Gilt das auch für …?": a question about the previous one's subject. */
+const ASKS_ABOUT_THAT = /^(?:(?:and|but|und|aber)\s+)?(?:does|do|is|would|will|can|could|gilt|ist|zählt|geht)\s+(?:that|this|das|dies)\b/;
+
 function content(text: string, lang: Lang): string[] {
   return words(text).filter((w) => !isStopWord(w, lang));
 }
@@ -66,7 +69,15 @@ export function questionParts(text: string, lang: Lang): Part[] {
 /** Whether a turn reads as a follow-up of the one before it. */
 export function isFollowUp(text: string, lang: Lang): boolean {
   const t = normalize(text).trim();
-  return FOLLOW_UP.test(t) || (content(t, lang).length <= 2 && PRONOUN_PART.test(t));
+  return FOLLOW_UP.test(t) || (content(t, lang).length <= 2 && PRONOUN_PART.test(t)) || ASKS_ABOUT_THAT.test(t);
+}
+
+/**
+ * Whether a follow-up points back at the previous question's subject ("does that include cell
+ * phones?", "gilt das auch für …"): its borrowed words name what is asked about, not context.
+ */
+export function pointsBack(text: string): boolean {
+  return /\b(?:that|this|dies|das|dafür|davon)\b/.test(normalize(text));
 }
 
 /** The previous question's words a follow-up lacks (none when the turn is not a follow-up). */
