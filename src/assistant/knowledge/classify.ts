@@ -244,7 +244,10 @@ function productQuery(t: string, matched: string[]): string {
 
 /** Words of policy topics beyond POLICY_KW: card brands and wallets, discounts, membership, fees. */
 const POLICY_EXTRA =
-  /\b(?:visa|mastercard|mc|amex|american\s+express|discover|afterpay|zip\s*pay|apple\s+pay|google\s+pay|shop\s+pay|discounts?|student|members?(?:hip)?|restocking|receipts?|fees?|expire[sd]?|price\s+(?:guarantee|adjustment|protection|drop)|rma|rabatt\w*|mitglied\w*|quittung|kassenbon|nachnahme|vorkasse|preisgarantie|verfallen|gebühr\w*)\b/g;
+  /\b(?:visa|mastercard|mc|amex|american\s+express|discover|afterpay|zip\s*pay|apple\s+pay|google\s+pay|shop\s+pay|discounts?|student|members?(?:hip)?|restocking|receipts?|fees?|expire[sd]?|price\s+(?:guarantee|adjustment|protection|drop)|rma|rabatt\w*|mitglied\w*|quittung|kassenbon|nachnahme|vorkasse|preisgarantie|verfallen|gebühr\w*|installation|installed|assembly|montage|aufbau|gpay)\b/g;
+/** A subordinate clause about buying ("when I buy …", "wenn ich … kaufe"). */
+const BUYING_CLAUSE =
+  /\b(?:when|if|once|after|before|whenever)\s+(?:i|we|you)\s+(?:\w+\s+)?(?:buy|purchase|order|shop)\b|\b(?:wenn|falls|nachdem|sobald)\s+(?:ich|wir)\s+(?:\S+\s+){0,4}(?:kaufe|kaufen|bestelle|bestellen)\b/g;
 /** Questions about conditions ("can I …", "how long …", "will I have to …", "wie lange …"). */
 const CONDITIONAL =
   /\b(?:if|when|can\s+i|could\s+i|do\s+i|does|do\s+you|will\s+i|would\s+i|is\s+there|are\s+there|is|are|how\s+(?:do|can|long|much|many)|until\s+when|what\s+if|what\s+do|wenn|kann\s+ich|muss\s+ich|wie\s+lange|wie\s+viel|gibt\s+es|bis\s+wann|ist|sind)\b/;
@@ -348,7 +351,8 @@ export function routeFeatures(
     policyTopics: topics,
     conditional: CONDITIONAL.test(bare),
     moneyMention: MONEY_MENTION.test(t),
-    request: REQUEST.test(t),
+    // "… when I buy a washer?" states a circumstance; it requests no product.
+    request: REQUEST.test(t.replace(BUYING_CLAUSE, " ")),
     productFeature: Object.keys(hints.filters).length > 0 || hints.priceMin !== undefined || hints.priceMax !== undefined,
     questionForm: QUESTION_START.test(bare) || t.endsWith("?"),
     contentWords,

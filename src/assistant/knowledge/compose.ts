@@ -342,9 +342,12 @@ export function findConflicts(
       // The question's own word names the subject in both, or in neither and one synonym in both
       // ("Rücksendung?" — "Rückgabefrist … 30 Tage" / "zurücksenden … 100 Tagen"); a sentence that
       // has only a synonym where the other has the word itself speaks of something else.
+      // A question that asked for no value (options.asked) names the subject in the sentences
+      // themselves: a heading ("Payment methods") does not make "you pay within 14 days" and "we
+      // refund the original payment method within 5 days" one subject.
       const has = (x: ScoredSentence, terms: Set<string>, alt: string) => {
         const one = { surface: alt, alts: [alt], virtual: false, weight: 0 };
-        return PassageIndex.matches(terms, one, lang) || PassageIndex.matches(x.headTerms, one, lang);
+        return PassageIndex.matches(terms, one, lang) || (options.asked === undefined && PassageIndex.matches(x.headTerms, one, lang));
       };
       const subject = real.filter((g) => {
         if (!a.inText.has(g) && !b.inText.has(g)) return false;

@@ -34,7 +34,7 @@ import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.j
 import { isEnglishWord } from "./dictionary.js";
 import { FREE } from "./facts.js";
 import { COUNTRY_NAMES, GOODS, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
-import { WEEKDAY, analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, stemDe, isStopWord, type Lang } from "./text.js";
+import { WEEKDAY, analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, stemDe, stemEn, isStopWord, type Lang } from "./text.js";
 
 /** Whether a word is one typo away from a stop word of 5+ letters. */
 function nearStopWord(word: string, lang: Lang): boolean {
@@ -335,9 +335,18 @@ const INFLECTION = /^(?:e|t|n|s|er|en|et|st|es|em|ig)$/;
 const GENERIC_HEADS =
   /^(?:regelung(?:en)?|regeln?|bedingung(?:en)?|richtlinien?|politik|infos?|informationen?|möglichkeit(?:en)?|optionen?|rechte?s?)$/;
 
+/**
+ * English synonym entries are stems or words; a word ("appliance") is also read as its stem
+ * ("applianc"), since passages hold stems.
+ */
+const SYNONYM_GROUPS: Record<"en" | "de", string[][]> = {
+  en: SYNONYMS.en.map((g) => [...new Set(g.flatMap((a) => (/^[a-z]+$/.test(a) ? [a, stemEn(a)] : [a])))]),
+  de: SYNONYMS.de,
+};
+
 /** A stem with its synonyms (the stem first). */
 function groupAlts(s: string, lang: Lang): string[] {
-  const syn = lang === "other" ? undefined : SYNONYMS[lang].find((g) => g[0] === s);
+  const syn = lang === "other" ? undefined : SYNONYM_GROUPS[lang].find((g) => g[0] === s);
   return syn ? [...new Set(syn)] : [s];
 }
 
