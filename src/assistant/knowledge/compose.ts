@@ -207,10 +207,11 @@ function analysedSentences(passage: IndexedPassage): AnalysedSentence[] {
   return out;
 }
 
-/** The unit a passage ranks as: a terse list item with its list, anything else on its own. */
+/** The unit a passage ranks as: a terse list item with its list, a table row with its table, anything else on its own. */
 function unitOf(c: Scored): string {
   const p = c.passage;
-  return p.text.split(/\s+/).length <= TERSE_WORDS && !p.labelled ? `${p.citation.concept_id}|${p.heading}|${p.lead ?? ""}` : p.id;
+  // The rows of one table rank as one passage too.
+  return p.labelled !== undefined || p.text.split(/\s+/).length <= TERSE_WORDS ? `${p.citation.concept_id}|${p.heading}|${p.lead ?? ""}` : p.id;
 }
 
 /** Scores the sentences of the evidence passages (best passage first). */
@@ -429,7 +430,14 @@ export function extractive(
   // "14 calendar days from the time you receive") is quoted and cited with it.
   const lead = chosen[0];
   if (lead && asked.size > 0 && concepts.length < MAX_CONCEPTS) {
-    const same = ranked.find((s) => !concepts.some((c) => sameCitation(c, s.citation)) && sameValue(lead.facts, s.facts, asked));
+    // … when it speaks of no narrower scope than the answer ("You can return an appliance within
+    // 15 days" does not back "Most products — 15 days" for headphones).
+    const same = ranked.find(
+      (s) =>
+        !concepts.some((c) => sameCitation(c, s.citation)) &&
+        sameValue(lead.facts, s.facts, asked) &&
+        [...s.facts.scope].every((x) => lead.facts.scope.has(x)),
+    );
     if (same) {
       concepts.push(same.citation);
       chosen.push(same);
