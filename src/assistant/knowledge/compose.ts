@@ -42,7 +42,7 @@ import {
   type QueryGroup,
   type Scored,
 } from "./retrieval.js";
-import { disagreement, factsOf, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
+import { disagreement, factsOf, productClasses, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
 import { WEEKDAY, analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { Citation, Conflict, PolicyAnswer } from "./types.js";
 import { escapeMarkdown } from "../markdown/escape.js";
@@ -395,7 +395,8 @@ export function extractive(
   // A date states a deadline after "through", "until", "bis" …; "purchases made after December 25"
   // only bounds where a rule applies.
   const states = (s: ScoredSentence) =>
-    (asked.has("duration") && (s.facts.durations.length > 0 || (s.facts.dates.size > 0 && DEADLINE.test(s.text)) || WEEKDAY.test(s.text))) ||
+    (asked.has("duration") &&
+      (s.facts.durations.length > 0 || (s.facts.dates.size > 0 && DEADLINE.test(s.text)) || WEEKDAY.test(s.text) || NEXT_DAY.test(s.text))) ||
     (asked.has("money") && s.facts.amounts.size + s.facts.percents.size > 0);
   const valued = eligible.some(states);
   const rank = (s: ScoredSentence) => (valued && !states(s) ? VALUE_MISSING_FACTOR * s.score : s.score);
@@ -430,13 +431,13 @@ export function extractive(
   // "14 calendar days from the time you receive") is quoted and cited with it.
   const lead = chosen[0];
   if (lead && asked.size > 0 && concepts.length < MAX_CONCEPTS) {
-    // … when it speaks of no narrower scope than the answer ("You can return an appliance within
-    // 15 days" does not back "Most products — 15 days" for headphones).
+    // … when it speaks of no narrower product class than the answer ("You can return an appliance
+    // within 15 days" does not back "Most products — 15 days" for headphones).
     const same = ranked.find(
       (s) =>
         !concepts.some((c) => sameCitation(c, s.citation)) &&
         sameValue(lead.facts, s.facts, asked) &&
-        [...s.facts.scope].every((x) => lead.facts.scope.has(x)),
+        productClasses(s.facts.scope).every((x) => lead.facts.scope.has(x)),
     );
     if (same) {
       concepts.push(same.citation);
@@ -559,6 +560,9 @@ export function directAnswer(best: ScoredSentence, asked: Set<"duration" | "mone
 
 const SEASON = /^(?:holiday|christma|christmas|weihnacht|feiertag)/;
 const SEASON_MONTHS = ["november", "december", "dezemb", "dezember"];
+
+/** "On the next business day", "am nächsten Werktag": a time, though no number. */
+const NEXT_DAY = /\b(?:next|following)\s+(?:business\s+|working\s+)?day\b|\b(?:nächsten|folgenden)\s+(?:werk|arbeits)?tag\b/i;
 
 /** A date written as a deadline. */
 const DEADLINE =

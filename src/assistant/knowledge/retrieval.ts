@@ -810,10 +810,13 @@ export class PassageIndex {
       found.sort((a, b) => b.bm25 - a.bm25);
     }
     return found.map(({ passage, bm25 }) => {
-      // Only an item stating the asked value in its own text takes its subject from its section.
+      // Only an item stating the asked value in its own text takes its subject from its section,
+      // from the passages there that name a subject without a value of their own ("Available
+      // countries: … Japan"), not from a sibling rule that states its own value.
+      const ownValue = (x: IndexedPassage) => valueGroups.some((g) => x.terms.has(g.alts[0]!));
       const section =
-        isTerseItem(passage) && valueGroups.some((g) => passage.terms.has(g.alts[0]!))
-          ? (this.sections.get(sectionKey(passage)) ?? []).filter((x) => x !== passage)
+        isTerseItem(passage) && ownValue(passage)
+          ? (this.sections.get(sectionKey(passage)) ?? []).filter((x) => x !== passage && !ownValue(x))
           : [];
       const bySection = (g: QueryGroup) => !g.virtual && section.some((x) => PassageIndex.matches(x.terms, g, lang));
       const matched = new Set(
