@@ -118,7 +118,7 @@ const ORDER_ID =
   /(?:\border|\bbestellung|\bauftrag)\s*(?:number|no\.?|nr\.?|nummer)?\s*#?\s*([a-z]*-?\d[a-z0-9-]*)|#\s?([a-z]*-?\d[a-z0-9-]*)\b/;
 const RETURN_OWN =
   /\b(?:i(?:\s+(?:want|would\s+like|wish)|'d\s+like)\s+to\s+(?:return|send\s+back|exchange)|i(?:\s+(?:want|would\s+like)|'d\s+like)\s+(?:a\s+)?(?:return|refund)\s+(?:for|of)\s+my|return\s+(?:my|order)\b|start\s+a\s+return|(?:make|initiate|open|create|begin)\s+a\s+return|send\s+back\s+my|send\s+my\s+\w+\s+back|ich\s+(?:möchte|will|würde\s+gerne?|muss)\s+(?:\w+\s+){0,5}(?:zurückschicken|zurücksenden|zurückgeben|retournieren|umtauschen|reklamieren)|retoure\s+(?:starten|anmelden|beginnen|einleiten)|meine\s+bestellung\s+(?:\w+\s+){0,2}(?:zurück\w*|retournieren))/;
-const RETURN_WORD = /\b(?:return|send\s+back|refund|rücksend\w*|retoure\w*|zurück\w*|retournieren|umtauschen)\b/;
+const RETURN_WORD = /\b(?:return|send\s+(?:\w+\s+){0,3}back|refund|rücksend\w*|retoure\w*|zurück\w*|retournieren|umtauschen)\b/;
 const ORDER_OWN =
   /\b(?:where(?:'s|\s+is|\s+are)\s+my\s+(?:order|package|parcel|delivery|stuff|things|items)|my\s+(?:last\s+|recent\s+|latest\s+)?orders?\b|track(?:ing)?\s+(?:of\s+)?(?:my\s+)?(?:order|package|parcel)|(?:order|delivery)\s+status|status\s+of\s+(?:my\s+)?order|(?:has|have)\s+my\s+(?:order|package|parcel)|when\s+will\s+my\s+(?:order|package|parcel)|did\s+my\s+order|wo\s+(?:ist|bleibt)\s+meine?\s+(?:bestellung|paket|lieferung|sendung)|meine[rn]?\s+(?:letzten?\s+)?bestellung(?:en)?|sendungsverfolgung|bestellstatus|status\s+meiner\s+bestellung|wann\s+kommt\s+meine?\s+(?:bestellung|paket|lieferung|sendung))\b/;
 
@@ -340,10 +340,15 @@ export function routeFeatures(
   hints: ReturnType<typeof productHints>,
   orderId: boolean,
 ): RouteFeatures {
-  const topics = (t.match(new RegExp(POLICY_KW.source, "g"))?.length ?? 0) + (t.match(POLICY_EXTRA)?.length ?? 0);
+  const asksConditions = CONDITIONS_CLAUSE.test(t);
+  // "how many days do I get to send my clothes back?": returning is the topic the clause asks about.
+  const topics = Math.max(
+    (t.match(new RegExp(POLICY_KW.source, "g"))?.length ?? 0) + (t.match(POLICY_EXTRA)?.length ?? 0),
+    asksConditions && RETURN_WORD.test(t) ? 1 : 0,
+  );
   return {
     returnOwn: RETURN_OWN.test(t),
-    asksConditions: CONDITIONS_CLAUSE.test(t),
+    asksConditions,
     orderStatus: ORDER_STATUS.test(t) && ORDER_OWN.test(t),
     myOrder: ORDER_OWN.test(t),
     orderId,
