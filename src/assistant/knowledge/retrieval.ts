@@ -196,6 +196,9 @@ const RELATIVE_I =
 const TIME_REF =
   /\b(?:(?:last|this|next|past)\s+(?:week|month|year|weekend|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|tonight|tomorrow|the\s+other\s+day|a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)\s+ago|(?:letzte[nrs]?|diese[nrs]?|nächste[nrs]?|vorige[nrs]?)\s+(?:woche|monat|jahr|wochenende)|gestern|heute|morgen|vorgestern|(?:in\s+the\s+)?(?:morning|afternoon|evening|night)|morgens|vormittags?|nachmittags?|abends?|nachts)\b/gu;
 
+/** A stated duration that dates the shopper's purchase ("3 weeks ago", "vor 2 Monaten"). */
+const AGO = /\b(?:\d+|a|an|one|two|three|four|five|six)\s+(?:days?|weeks?|months?|years?)\s+ago\b|\bvor\s+(?:\d+|einem|einer|zwei|drei|vier)\s+(?:tag|tagen|wochen?|monat|monaten|jahr|jahren)\b/;
+
 /** Order numbers ("order #1234", "order number BBY01-806123", "Bestellung 4711") name no subject. */
 const ORDER_REF =
   /\b(?:order|bestellung|auftrag)\s*(?:number|no\.?|nr\.?|nummer|id)?\s*(?:is\s+|ist\s+)?#?\s*[\p{L}]*-?\d[\p{L}\p{N}-]*|#\s?\d[\p{L}\p{N}-]*/gu;
@@ -294,6 +297,8 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["secur", "encryption", "protect"],
     ["respons", "responsibility", "borne", "expens"],
     ["saturday", "weekend"],
+    ["websit", "online", "internet"],
+    ["web", "online", "internet"],
     ["sunday", "weekend"],
   ],
   de: [
@@ -471,7 +476,12 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
   if (asksStart) groups.push({ surface: "start", alts: [VIRTUAL_START], virtual: true });
   const seen = new Set<string>();
   // A number inside a quantity the question states ("10 days after I ordered") is context, not a subject word.
-  const stated = new Set(quantities(rewritten).flatMap((q) => words(q.text).filter((w) => /^\d/.test(w) || q.kind === "money")));
+  // A duration the shopper states about their own purchase ("3 weeks ago") is context too, unit included.
+  const stated = new Set(
+    quantities(rewritten).flatMap((q) =>
+      words(q.text).filter((w) => /^\d/.test(w) || q.kind === "money" || (q.kind === "duration" && AGO.test(rewritten))),
+    ),
+  );
   const context = contextWords(rewritten, lang);
   // Not having something ("I lost the receipt, …") is the condition the question hinges on, never mere context.
   const crux = new Set<string>();
