@@ -6,7 +6,7 @@
 import { isStopWord, normalize, quantities, sentences, stem, words, type Lang } from "./text.js";
 
 const INJECTION =
-  /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier)?\s*(?:instructions?|rules?|prompts?|polic(?:y|ies))\b|\b(?:system|developer|admin)\s*(?:override|mode|prompt)\b|^\s*system\s*:|\byou\s+are\s+now\b|\byou\s+are\s+(?:a|an)\s+(?:\w+\s+){0,3}now\b|\bdu\s+bist\s+(?:ab\s+)?jetzt\b|\bpretend\s+(?:to\s+be|you)\b|\bnew\s+(?:policy|instructions?|rules?)\s*:|<\/?\s*(?:policy|system|instructions?)\s*>|\b(?:print|reveal|show)\s+(?:your\s+|the\s+)?(?:hidden\s+|system\s+)?(?:instructions?|prompt|api\s+key)\b|\bvergiss\s+(?:alle\s+|deine\s+)?(?:regeln|anweisungen)\b|\bignorier\w*\s+(?:alle\s+|deine\s+)?(?:vorherigen\s+)?(?:anweisungen|regeln|richtlinien)\b|\byou\s+(?:must|have\s+to|should|shall|will)\s+(?:always\s+|only\s+)?(?:answer|say|reply|respond|tell|confirm|state|write)\b|\bdu\s+(?:musst|sollst|wirst)\s+(?:immer\s+|nur\s+)?(?:antworten|sagen|bestätigen|schreiben)\b|\bantworte\w*\s+(?:immer|nur|ab\s+jetzt)\b|\[\/?\s*inst\s*\]|#{2,}\s*(?:neue\s+anweisung\w*|new\s+instructions?|system)\b|\b(?:neue\s+anweisung\w*)\s*:/i;
+  /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier)?\s*(?:instructions?|rules?|prompts?|polic(?:y|ies))\b|\b(?:system|developer|admin)\s*(?:override|mode|prompt)\b|^\s*system\s*:|\byou\s+are\s+now\b|\byou\s+are\s+(?:a|an)\s+(?:\w+\s+){0,3}now\b|\bdu\s+bist\s+(?:ab\s+)?jetzt\b|\btu\s+so,?\s+als\b|\bstell\s+dir\s+vor\b|\bact\s+as\s+if\b|\bimagine\s+(?:that\s+)?(?:there\s+(?:are|were|is)\s+no|you)\b|\bsystem\s+prompt\b|\bpretend\s+(?:to\s+be|you)\b|\bnew\s+(?:policy|instructions?|rules?)\s*:|<\/?\s*(?:policy|system|instructions?)\s*>|\b(?:print|reveal|show)\s+(?:your\s+|the\s+)?(?:hidden\s+|system\s+)?(?:instructions?|prompt|api\s+key)\b|\bvergiss\s+(?:alle\s+|deine\s+)?(?:regeln|anweisungen)\b|\bignorier\w*\s+(?:alle\s+|deine\s+)?(?:vorherigen\s+)?(?:anweisungen|regeln|richtlinien)\b|\byou\s+(?:must|have\s+to|should|shall|will)\s+(?:always\s+|only\s+)?(?:answer|say|reply|respond|tell|confirm|state|write)\b|\bdu\s+(?:musst|sollst|wirst)\s+(?:immer\s+|nur\s+)?(?:antworten|sagen|bestätigen|schreiben)\b|\bantworte\w*\s+(?:immer|nur|ab\s+jetzt)\b|\[\/?\s*inst\s*\]|#{2,}\s*(?:neue\s+anweisung\w*|new\s+instructions?|system)\b|\b(?:neue\s+anweisung\w*)\s*:/i;
 
 /** A clause that asks the store something ("how long is the return window", "kann ich …"). */
 const ASKS =
@@ -51,6 +51,9 @@ export function injectedSubject(text: string, lang: Lang): string[] {
   return [...new Set(claim.flatMap(content).filter((w) => !ownStems.has(stem(w, lang)) && !CLAIM_WORDS.test(w)))];
 }
 
+/** A clause that states something ("returns are 90 days", "dass ich 5 Jahre … habe"), not an order ("cite only the payment page"). */
+const CLAIM_FORM = /^(?:dass|that)\b|\b(?:is|are|be|was|were|ist|sind|sei|habe|hat|have|has|gets?|gibt|beträgt|dauert|takes?)\b/i;
+
 /** Words of the instruction itself, not of its subject. */
 const CLAIM_WORDS =
   /^(?:say|tell|confirm|state|answer|reply|respond|write|agree|promise|sag\w*|antwort\w*|bestätig\w*|schreib\w*|dass|that|exist|gibt|now|jetzt|always|immer|mode|modus|admin|system|developer)$/;
@@ -76,7 +79,7 @@ function readInstructions(text: string): { question: string; dropped: string[] }
     for (const c of clauses) {
       // A clause that asks (by its first word or its question mark: "… mode on. return deadline?").
       if (!(ASKS.test(c) || c.endsWith("?")) || INJECTION.test(c) || DICTATES.test(c)) {
-        if (!INJECTION.test(c)) dropped.push(c);
+        if (!INJECTION.test(c) && CLAIM_FORM.test(c)) dropped.push(c);
         continue;
       }
       const question = c.replace(

@@ -54,7 +54,7 @@ const DE_STOP = new Set(
     "jeder jedes bitte sagen sag wissen mochte möchte mochten möchten hallo hi danke richtlinie richtlinien regel regeln shop laden " +
     "info infos frage fragen gibt geben es etwas denn doch mal bekomme bekommen bekommt bekommst erhalte erhalten erhält kriege kriegen " +
     "benutzen benutze verwenden verwende nutzen nutze machen mache tun noch vom beim ab ob eure euren eurem eurer deinen deinem deiner ihrer ihres " +
-    "nachdem bevor sobald obwohl falls weil damit während dass"
+    "nachdem bevor sobald obwohl falls weil damit während dass gäbe wäre wären hätte hätten"
   ).split(/\s+/),
 );
 
