@@ -708,10 +708,17 @@ export class PassageIndex {
     const w = normalize(word);
     for (let at = 3; at <= w.length - 4; at++) {
       if (!GENERIC_HEADS.test(w.slice(at))) continue;
-      for (const modifier of [w.slice(0, at), w.slice(0, at).replace(/(?:es|s|en|n|e)$/, "")]) {
-        if (modifier.length < 3) continue;
-        if (groupAlts(stem(modifier, "de"), "de").some((a) => this.df(a, true) > 0)) return modifier;
-      }
+      const modifier = this.usedModifier(w, at);
+      if (modifier !== null) return modifier;
+    }
+    return null;
+  }
+
+  /** The part of `w` before `at` (without a linking -s-/-es-/-n-/-en-/-e-) when the policies use it or a synonym. */
+  private usedModifier(w: string, at: number): string | null {
+    for (const modifier of [w.slice(0, at), w.slice(0, at).replace(/(?:es|s|en|n|e)$/, "")]) {
+      if (modifier.length < 3) continue;
+      if (groupAlts(stem(modifier, "de"), "de").some((a) => this.df(a, true) > 0)) return modifier;
     }
     return null;
   }
@@ -728,10 +735,8 @@ export class PassageIndex {
       // A head that names no subject ("Rückgaberegelung", "Versandbedingungen") leaves the modifier.
       const generic = GENERIC_HEADS.test(head);
       if (!generic && this.df(stem(head, "de"), false) === 0) continue;
-      for (const modifier of [w.slice(0, at), w.slice(0, at).replace(/(?:es|s|en|n|e)$/, "")]) {
-        if (modifier.length < 3) continue;
-        if (groupAlts(stem(modifier, "de"), "de").some((a) => this.df(a, true) > 0)) return generic ? [modifier] : [modifier, head];
-      }
+      const modifier = this.usedModifier(w, at);
+      if (modifier !== null) return generic ? [modifier] : [modifier, head];
     }
     return null;
   }
