@@ -358,7 +358,9 @@ export function routeFeatures(
     moneyMention: MONEY_MENTION.test(t),
     // "… when I buy a washer?" states a circumstance; it requests no product.
     request: REQUEST.test(t.replace(BUYING_CLAUSE, " ")),
-    productFeature: Object.keys(hints.filters).length > 0 || hints.priceMin !== undefined || hints.priceMax !== undefined,
+    // A price bound next to a policy topic is the topic's threshold ("Was kostet eine Rücksendung unter 50 €?"), not a product filter.
+    productFeature:
+      Object.keys(hints.filters).length > 0 || (topics === 0 && (hints.priceMin !== undefined || hints.priceMax !== undefined)),
     questionForm: QUESTION_START.test(bare) || t.endsWith("?"),
     contentWords,
   };

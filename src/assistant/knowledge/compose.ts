@@ -232,7 +232,10 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
     const answerable = evidenceRank >= 0 && unitRank < MAX_PASSAGES && c.score >= PASSAGE_MIN_RELATIVE * best;
     const analysed = analysedSentences(c.passage);
     const parts = analysed.map((a) => a.text);
-    analysed.forEach(({ text, terms: allTerms, facts, quantities: qs, label }, position) => {
+    analysed.forEach(({ text, terms: ownTerms, facts, quantities: qs, label }, position) => {
+      // A sentence that refers back ("In diesem Fall berechnen wir … 30,- €") is about its predecessor's subject too.
+      const allTerms =
+        position > 0 && CONTINUES.test(text) ? new Set([...ownTerms, ...analysed[position - 1]!.terms]) : ownTerms;
       // "within 30 days of delivery" is not about delivery: a duration's start event is no match.
       const terms = facts.startTerms.size > 0 ? new Set([...allTerms].filter((x) => !facts.startTerms.has(x))) : allTerms;
       const inText = new Set(groups.filter((g) => PassageIndex.matches(terms, g, lang)));
@@ -515,7 +518,10 @@ export function extractive(
 const ANNOUNCES_LIST = /\b(?:following|these|any\s+of|one\s+of|either|includes?|including|as\s+follows|folgende\w*|eine[sr]?\s+der)\b/i;
 
 /** A sentence that leans on the one before it. */
-const REFERS_BACK = /^(?:this|these|that|those|it|they|such|dies\w*|das|diese\w*|sie|dafür|damit|dabei|hierfür)\b/i;
+const REFERS_BACK =
+  /^(?:this|these|that|those|it|they|such|in\s+(?:this|that|such\s+a)\s+case|dies\w*|das|diese\w*|sie|dafür|damit|dabei|hierfür|in\s+diesem\s+fall)\b/i;
+/** A sentence that continues its predecessor's case ("In this case …", "In diesem Fall …", "Dafür …"). */
+const CONTINUES = /^(?:in\s+(?:this|that|such\s+a)\s+case|in\s+diesem\s+fall|in\s+diesen\s+fällen|dafür|hierfür|dabei)\b/i;
 /** A sentence that qualifies the one before it: an exception, a condition, a limit. */
 const QUALIFIES =
   /^(?:however|but|otherwise|except|unless|only|if|note|please\s+note|this\s+does\s+not|these\s+do\s+not|sonst|andernfalls|ausgenommen|außer|allerdings|jedoch|nur|wenn|ausnahme)\b|\b(?:except(?:ion)?s?|excluding|unless|not\s+(?:eligible|accepted|apply|applicable|covered|be\s+\w+ed)|are\s+excluded|is\s+excluded|final\s+sale|außer|ausgenommen|ausgeschlossen|nicht\s+(?:möglich|zurück\w*|erstattet))\b/i;

@@ -86,6 +86,9 @@ export const COUNTRY_NAMES =
 /** German separable verbs with the infinitive "zu" inside: "zurückzuschicken" → "zurückschicken". */
 export const SEPARABLE_ZU = /\b(ab|an|auf|aus|ein|mit|nach|vor|zurück|weg|um|hin|her|los|fest|frei)zu(\p{L}{3,})/gu;
 
+/** German separable verbs' participles: "abgeholt" → "abholt", "zurückgeschickt" → "zurückschickt" (meets "Abholung", "zurückschicken"). */
+export const SEPARABLE_GE = /\b(ab|an|auf|aus|ein|mit|nach|vor|zurück|weg|um|hin|her|los|fest|frei)ge(\p{L}{3,}t)\b/gu;
+
 /** Word-level translation of commerce vocabulary (question language → policy language). */
 export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
   "de>en": [
@@ -164,6 +167,10 @@ export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
     [/\bshoes?\b/g, " schuhe "],
     [/\bbeauty\b/g, " beauty "],
     [/\bwithdraw\w*/g, " widerruf rücktritt zurücktreten "],
+    [/\b(?:warranty|guarantee)\b/g, " gewährleistung garantie "],
+    [/\b(?:defective|faulty|broken|damaged)\b/g, " reklamation defekt "],
+    [/\b(?:pick\s*-?\s*up|collection)\b/g, " abholung "],
+    [/\bfreight\b/g, " spedition "],
   ],
 };
 

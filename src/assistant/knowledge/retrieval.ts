@@ -33,7 +33,7 @@ import MiniSearch from "minisearch";
 import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
 import { isEnglishWord } from "./dictionary.js";
 import { FREE } from "./facts.js";
-import { COUNTRY_NAMES, GOODS, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
+import { COUNTRY_NAMES, GOODS, SEPARABLE_GE, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
 import { WEEKDAY, analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, stemDe, stemEn, isStopWord, type Lang } from "./text.js";
 
 /** Whether a word is one typo away from a stop word of 5+ letters. */
@@ -435,7 +435,7 @@ export const QUESTION_FRAME_WORDS: ReadonlySet<string> = new Set([...DURATION_WO
 export function rewrite(text: string, lang: Lang): string {
   let t = normalize(text);
   if (lang === "other") return t;
-  if (lang === "de") t = t.replace(SEPARABLE_ZU, "$1$2");
+  if (lang === "de") t = t.replace(SEPARABLE_ZU, "$1$2").replace(SEPARABLE_GE, "$1$2");
   t = applyRewrites(t, SHORTHAND[lang]);
   for (const [re, to] of PHRASES[lang]) t = t.replace(re, to);
   return t;

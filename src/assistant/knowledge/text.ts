@@ -54,7 +54,7 @@ const DE_STOP = new Set(
     "jeder jedes bitte sagen sag wissen mochte möchte mochten möchten hallo hi danke richtlinie richtlinien regel regeln shop laden " +
     "info infos frage fragen gibt geben es etwas denn doch mal bekomme bekommen bekommt bekommst erhalte erhalten erhält kriege kriegen " +
     "benutzen benutze verwenden verwende nutzen nutze machen mache tun noch vom beim ab ob eure euren eurem eurer deinen deinem deiner ihrer ihres " +
-    "nachdem bevor sobald obwohl falls weil damit während dass gäbe wäre wären hätte hätten"
+    "nachdem bevor sobald obwohl falls weil damit während dass gäbe wäre wären hätte hätten per"
   ).split(/\s+/),
 );
 
@@ -271,7 +271,8 @@ const NUMWORD = Object.keys(NUMBER_WORDS).join("|");
 /** Durations ("30 days", "30-day", "14 Tage", "two weeks"), money ("€4.95", "50 EUR") and percentages in a text. */
 export function quantities(text: string): Quantity[] {
   const out: Quantity[] = [];
-  const t = normalize(text);
+  // German whole amounts "50,- €" / "50,-- EUR" are 50 €.
+  const t = normalize(text).replace(/(\d),-{1,2}(?=\s?(?:€|eur\b|euro))/g, "$1");
   const durationRe = new RegExp(
     `\\b(${NUM}|${NUMWORD})(?:\\s*(?:-|–|to|bis)\\s*(${NUM}))?[\\s-]+((?:business |working |calendar )?(?:days?|weeks?|months?|years?|hours?)|(?:werk|arbeits|kalender)?(?:tage?n?|tagen)|wochen?|monate?n?|jahre?n?|stunden?)\\b`,
     "gu",

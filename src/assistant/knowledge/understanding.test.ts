@@ -12,7 +12,7 @@ import { borrowedWords, questionParts, splitParts, withFollowUp } from "./parts.
 import { splitPassages, type PolicySource } from "./passages.js";
 import { PassageIndex, contextWords, queryGroups } from "./retrieval.js";
 import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
-import { stemDe } from "./text.js";
+import { quantities, stemDe } from "./text.js";
 
 const policy = (concept_id: string, body_markdown: string, extra: Partial<PolicySource> = {}): PolicySource => ({
   concept_id,
@@ -496,8 +496,25 @@ Orders over $100 within the United States ship free. International orders are no
     assert.ok(borrowedWords("does that include cell phones?", "How long is the holiday return period?", "en").includes("holiday"));
   });
 
-  test("a buying clause requests no product", () => {
+  test("a buying clause requests no product; a price bound next to a policy topic is its threshold", () => {
     assert.equal(classifyText("Is installation free when I buy a washer?", "en").kind, "policy");
     assert.equal(classifyText("I want to buy a washer", "en").kind, "product");
+    assert.equal(classifyText("Was kostet mich eine Rücksendung unter 50 €?", "de").kind, "policy");
+    assert.equal(classifyText("Kleider unter 50 €", "de").kind, "product");
+  });
+
+  test("German: '50,- €' is an amount, participles of separable verbs meet their nouns, 'In diesem Fall …' continues its case", async () => {
+    assert.deepEqual(
+      quantities("Versandkosten in Höhe von 30,- €").map((q) => q.kind === "money" && q.minor),
+      [3000],
+    );
+    const idx = index(
+      policy(
+        "r",
+        "# Rücksendung\n\n## Kosten\n\n- Ware, die von einer Spedition abgeholt werden muss. In diesem Fall berechnen wir pauschal Versandkosten in Höhe von 30,- €.\n- Sie haben 14 Tage Widerrufsrecht.",
+        { locale: "de" },
+      ),
+    );
+    assert.match(md(await ground(idx, "Was kostet die Abholung per Spedition?", "de")), /30,- €/);
   });
 });
