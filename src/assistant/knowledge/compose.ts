@@ -594,7 +594,8 @@ const POSITIVE: Record<"en" | "de", RegExp> = {
   en: /\b(?:can|may|must|required|accepted|we\s+accept|are\s+eligible|is\s+eligible|sure)\b/,
   de: /\b(?:kann|können|kannst|darf|dürfen|muss|müssen|möglich|kostenlos|kostenfrei)\b/,
 };
-const CONDITIONED = /\b(?:if|unless|except|only|wenn|sofern|außer|ausser|nur)\b/;
+const CONDITIONED =
+  /\b(?:if|unless|except|only|however|depend\w*|vary|varies|may\s+allow|can\s+allow|wenn|sofern|außer|ausser|nur|jedoch|allerdings|abhängig)\b/;
 
 /**
  * "Yes" / "No" before the quote of a yes/no question ("Do gift cards expire?" → No: "Gift cards do

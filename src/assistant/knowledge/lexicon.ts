@@ -115,6 +115,8 @@ export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
     [/\bkreditkarte\w*/g, " credit card "],
     [/\b(?:quittung|kassenbon|kassenzettel|beleg)\b/g, " receipt "],
     [/\bohne\b/g, " without "],
+    [/\b(?:restbetrag\w*|restguthaben\w*|guthaben\w*)/g, " remaining balance "],
+    [/\b(?:auszahl\w*|bar\s+auszahl\w*)/g, " cash refund "],
     [/\bgebraucht\w*/g, " used "],
     [/\b(?:ausrüstung\w*|equipment)\b/g, " gear "],
     [/\b(?:im|in\s+der|in\s+einer)\s+(?:laden|filiale|geschäft|markt)\b/g, " in-store "],
