@@ -242,6 +242,8 @@ const PHRASES: Record<"en" | "de", Array<[RegExp, string]>> = {
     [/\bzurück(?:schick|send|geb|gegeb|gesend|geschick)\w*/g, " rückgabe "],
     [/\b(?:schick|send|geb)\w*\s+(?:\w+\s+){0,3}zurück\b/g, " rückgabe "],
     [/\bgeld\s+zurück\b/g, " erstattung "],
+    // "Etiketten dranlassen" is not removing them.
+    [/\bdran\s*(?:lass\w*|bleiben|behalten)\b|\bdranlass\w*/g, " nicht entfernen "],
     [/\bgutscheinkarten?\b|\bgeschenkkarten?\b/g, " gutschein "],
     [
       /\b(?:ohne|keine?n?)\s+(?:den\s+|die\s+|das\s+|meine?n?\s+)?(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\b/g,
