@@ -83,6 +83,10 @@ export const SHORTHAND: Record<"en" | "de", Rewrite[]> = {
 export const COUNTRY_NAMES =
   /\b(canada|mexico|united states|united kingdom|germany|france|japan|australia|austria|switzerland|italy|spain|netherlands|ireland|brazil|china|india)\b/g;
 
+/** Country names in German questions (the German policies say "Land" / "Länder"). */
+export const COUNTRY_NAMES_DE =
+  /\b(deutschland|österreich|schweiz|frankreich|italien|spanien|niederlande|belgien|dänemark|finnland|luxemburg|polen|tschechien|norwegen|schweden|kanada|japan|australien|großbritannien|england|usa)\b/g;
+
 /** German separable verbs with the infinitive "zu" inside: "zurückzuschicken" → "zurückschicken". */
 export const SEPARABLE_ZU = /\b(ab|an|auf|aus|ein|mit|nach|vor|zurück|weg|um|hin|her|los|fest|frei)zu(\p{L}{3,})/gu;
 

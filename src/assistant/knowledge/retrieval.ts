@@ -33,7 +33,7 @@ import MiniSearch from "minisearch";
 import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
 import { isEnglishWord } from "./dictionary.js";
 import { FREE } from "./facts.js";
-import { COUNTRY_NAMES, GOODS, SEPARABLE_GE, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
+import { COUNTRY_NAMES, COUNTRY_NAMES_DE, GOODS, SEPARABLE_GE, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
 import { WEEKDAY, analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, stemDe, stemEn, isStopWord, type Lang } from "./text.js";
 
 /** Whether a word is one typo away from a stop word of 5+ letters. */
@@ -465,7 +465,8 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
   const rewritten = rewrite(text, lang)
     .replace(ORDER_REF, " ")
     .replace(TIME_REF, " ")
-    .replace(COUNTRY_NAMES, lang === "en" ? " $1 country " : " $1 ");
+    .replace(COUNTRY_NAMES, lang === "en" ? " $1 country " : " $1 ")
+    .replace(COUNTRY_NAMES_DE, lang === "de" ? " $1 land " : " $1 ");
   const groups: Array<Omit<QueryGroup, "weight">> = [];
   const l = lang === "other" ? null : lang;
   const asksDuration = l !== null && DURATION_Q[l].test(rewritten);
@@ -500,7 +501,15 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
       crux.add(w);
     }
   for (const w of borrowed ?? [])
-    for (const x of [normalize(w), ...words(normalize(w).replace(COUNTRY_NAMES, lang === "en" ? "$1 country" : "$1"))]) context.add(x);
+    for (const x of [
+      normalize(w),
+      ...words(
+        normalize(w)
+          .replace(COUNTRY_NAMES, lang === "en" ? "$1 country" : "$1")
+          .replace(COUNTRY_NAMES_DE, lang === "de" ? "$1 land" : "$1"),
+      ),
+    ])
+      context.add(x);
   // The words that ask for the start ("ab wann zählt …") frame the question; "zählt" is no "zahlt".
   // Only the frame words go: "when does processing start?" still asks about processing.
   const unframed = asksStart

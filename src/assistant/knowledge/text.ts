@@ -271,8 +271,10 @@ const NUMWORD = Object.keys(NUMBER_WORDS).join("|");
 /** Durations ("30 days", "30-day", "14 Tage", "two weeks"), money ("€4.95", "50 EUR") and percentages in a text. */
 export function quantities(text: string): Quantity[] {
   const out: Quantity[] = [];
-  // German whole amounts "50,- €" / "50,-- EUR" are 50 €.
-  const t = normalize(text).replace(/(\d),-{1,2}(?=\s?(?:€|eur\b|euro))/g, "$1");
+  // German whole amounts "50,- €" / "50,-- EUR" are 50 € (blanked in place, so that a match's
+  // text is still read from the original at the same offsets).
+  const written = normalize(text);
+  const t = written.replace(/(\d),(-{1,2})(?=\s?(?:€|eur\b|euro))/g, (_m, d: string, dashes: string) => d + " ".repeat(1 + dashes.length));
   const durationRe = new RegExp(
     `\\b(${NUM}|${NUMWORD})(?:\\s*(?:-|–|to|bis)\\s*(${NUM}))?[\\s-]+((?:business |working |calendar )?(?:days?|weeks?|months?|years?|hours?)|(?:werk|arbeits|kalender)?(?:tage?n?|tagen)|wochen?|monate?n?|jahre?n?|stunden?)\\b`,
     "gu",
@@ -290,10 +292,11 @@ export function quantities(text: string): Quantity[] {
     const currency = CURRENCY_SIGNS[m[1]!] ?? "EUR";
     out.push({ kind: "money", currency, minor: Math.round(parseNumber(m[2]!) * (currency === "JPY" ? 1 : 100)), text: m[0] });
   }
-  const moneyAfter = new RegExp(`\\b(${NUM})\\s?(€|\\$|£|\\b(?:eur|usd|gbp|chf|euros?|dollars?|bucks?)\\b)`, "gu");
+  const moneyAfter = new RegExp(`\\b(${NUM})\\s{0,4}(€|\\$|£|\\b(?:eur|usd|gbp|chf|euros?|dollars?|bucks?)\\b)`, "gu");
   for (const m of t.matchAll(moneyAfter)) {
     const currency = CURRENCY_SIGNS[m[2]!] ?? "EUR";
-    out.push({ kind: "money", currency, minor: Math.round(parseNumber(m[1]!) * (currency === "JPY" ? 1 : 100)), text: m[0] });
+    const asWritten = written.slice(m.index, m.index + m[0].length);
+    out.push({ kind: "money", currency, minor: Math.round(parseNumber(m[1]!) * (currency === "JPY" ? 1 : 100)), text: asWritten });
   }
   for (const m of t.matchAll(new RegExp(`\\b(${NUM})\\s?(%|percent|prozent)`, "gu"))) {
     out.push({ kind: "percent", value: parseNumber(m[1]!), text: m[0] });
