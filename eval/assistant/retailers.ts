@@ -1,6 +1,6 @@
 // The second evaluation fixture of `npm run eval:assistant` (`--fixture retailers`): material the
-// engine's authors did not write. Twelve stores (Bike-Discount added with the dev extension), each one retailer of a different kind, publish
-// policies taken from that retailer's public pages (or, where marked, from a news or reference
+// engine's authors did not write. Twelve stores (Bike-Discount added with the dev extension), each
+// one retailer of a different kind, publish policies taken from that retailer's public pages (or, where marked, from a news or reference
 // page quoting the retailer's published terms; the URL of every source is listed with its store).
 // Facts (numbers, dates, channels, exclusions) are kept exactly as the source states them; text is
 // trimmed to the policy sentences and laid out as markdown headings, lists and tables the way a
@@ -19,6 +19,8 @@
 //   6. REI: members one year, non-members 90 days, outdoor electronics 90 days for everybody, used
 //      gear bought online 30 days and used gear bought in store final sale.
 //   7. IKEA: "Receipt is required for returns" next to "Returns without Receipt … No problem".
+//   8. Bike-Discount: return costs borne by the shop above a 50 € value, by the shopper below it
+//      (3,95 € label), 30 € for freight pick-up, and by the shopper from countries not listed.
 //
 // Questions are written the way shoppers write (typos, shorthand, indirect wording, multi-part,
 // follow-ups in the same thread, German, questions the policies do not answer, injection
