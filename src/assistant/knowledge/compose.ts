@@ -32,6 +32,7 @@
 // for no value but whose answer would quote one ("what's your return policy?" → "30 days") is
 // checked the same way against the quoted sentences (ground.ts), except procedure questions.
 import {
+  ASKS_WHO_PAYS,
   PassageIndex,
   TERSE_ITEM_WORDS,
   VIRTUAL_DURATION,
@@ -504,7 +505,14 @@ export function extractive(
       .map(withAnswer)
       .join(" "),
   }));
-  const direct = directAnswer(ranked[0]!, asked) ?? (question ? polarity(question, ranked[0]!, frame) : null);
+  // A Yes / No lead only when no other quoted sentence says the opposite ("… over $100 … are
+  // eligible for free shipping. International orders are not eligible …").
+  const yesNo = question ? polarity(question, ranked[0]!, frame) : null;
+  const opposed =
+    yesNo !== null && chosen.some((s) => s !== ranked[0] && polarity(question, s, frame) !== null && polarity(question, s, frame) !== yesNo);
+  // "Who pays …?" is not answered by an amount.
+  const leadKinds = ASKS_WHO_PAYS.test(normalize(question)) ? new Set([...asked].filter((k) => k !== "money")) : asked;
+  const direct = directAnswer(ranked[0]!, leadKinds) ?? (opposed ? null : yesNo);
   return {
     kind: "answer",
     markdown: paragraphs.join("\n\n"),
@@ -574,12 +582,21 @@ const NEXT_DAY = /\b(?:next|following)\s+(?:business\s+|working\s+)?day\b|\b(?:n
 const DEADLINE =
   /\b(?:through|thru|until|till|by|no\s+later\s+than|before|bis(?:\s+zum)?|spätestens(?:\s+am)?)\s+(?:the\s+)?(?:\d|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec|januar|februar|märz|mai|juni|juli|oktober|dezember)/i;
 
+/** Words after an amount that make it a threshold ("… einen Warenwert von 50,- € unterschreitet", "$50 or more"). */
+const THRESHOLD_AFTER = /^\s*(?:überschreitet|unterschreitet|übersteigt|erreicht|or\s+(?:more|less|above|over)|and\s+(?:up|above|over))\b/i;
+
 const THRESHOLD_BEFORE = /\b(?:over|above|more\s+than|at\s+least|minimum(?:\s+of)?|exceeding|from|ab|über|mehr\s+als|mindestens)\s*$/i;
 
 /** Whether the amount is written as a threshold ("over $99", "ab 50 €"). */
 function isThreshold(text: string, amount: string): boolean {
-  const at = normalize(text).indexOf(amount);
-  return at >= 0 && THRESHOLD_BEFORE.test(normalize(text).slice(Math.max(0, at - 20), at));
+  const t = normalize(text);
+  const at = t.indexOf(amount);
+  if (at < 0) return false;
+  return (
+    THRESHOLD_BEFORE.test(t.slice(Math.max(0, at - 20), at)) ||
+    /\b(?:waren|bestell|einkaufs|order|cart)\s*wert\s+(?:von\s+)?$/i.test(t.slice(Math.max(0, at - 30), at)) ||
+    THRESHOLD_AFTER.test(t.slice(at + amount.length, at + amount.length + 30))
+  );
 }
 
 const YES_NO_Q: Record<"en" | "de", RegExp> = {

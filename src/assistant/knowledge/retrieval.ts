@@ -196,6 +196,9 @@ const RELATIVE_I =
 const TIME_REF =
   /\b(?:(?:last|this|next|past)\s+(?:week|month|year|weekend|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|tonight|tomorrow|the\s+other\s+day|a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)\s+ago|(?:letzte[nrs]?|diese[nrs]?|nächste[nrs]?|vorige[nrs]?)\s+(?:woche|monat|jahr|wochenende)|gestern|heute|morgen|vorgestern|(?:in\s+the\s+)?(?:morning|afternoon|evening|night)|morgens|vormittags?|nachmittags?|abends?|nachts)\b/gu;
 
+/** "Who pays / wer trägt …?" asks whose cost it is, not an amount. */
+export const ASKS_WHO_PAYS = /\b(?:wer\s+(?:zahlt|bezahlt|trägt|übernimmt)|who\s+(?:pays|covers|bears|is\s+responsible))\b/;
+
 /** A stated duration that dates the shopper's purchase ("3 weeks ago", "vor 2 Monaten"). */
 const AGO = /\b(?:\d+|a|an|one|two|three|four|five|six)\s+(?:days?|weeks?|months?|years?)\s+ago\b|\bvor\s+(?:\d+|einem|einer|zwei|drei|vier)\s+(?:tag|tagen|wochen?|monat|monaten|jahr|jahren)\b/;
 
@@ -470,7 +473,7 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
   const groups: Array<Omit<QueryGroup, "weight">> = [];
   const l = lang === "other" ? null : lang;
   const asksDuration = l !== null && DURATION_Q[l].test(rewritten);
-  const asksMoney = l !== null && MONEY_Q[l].test(rewritten);
+  const asksMoney = l !== null && !ASKS_WHO_PAYS.test(normalize(text)) && MONEY_Q[l].test(rewritten);
   const outright = l !== null && ASKS_VALUE[l].test(rewritten) ? { required: true } : {};
   if (asksDuration) groups.push({ surface: "duration", alts: [VIRTUAL_DURATION], virtual: true, ...outright });
   if (l !== null && !asksDuration && HOW_Q[l].test(rewritten)) groups.push({ surface: "procedure", alts: [VIRTUAL_HOW], virtual: true });

@@ -496,6 +496,27 @@ Orders over $100 within the United States ship free. International orders are no
     assert.ok(borrowedWords("does that include cell phones?", "How long is the holiday return period?", "en").includes("holiday"));
   });
 
+  test("leads: no Yes when another quoted sentence says No; a value threshold is no price; 'who pays?' gets no amount", async () => {
+    const kettl = index(
+      policy(
+        "shipping",
+        "# Shipping\n\nQualifying orders over $100 with a shipping destination within the United States are eligible for free shipping. International orders are not eligible for free shipping.",
+      ),
+    );
+    const r = await ground(kettl, "do you ship internationally and is it free over $100?", "en");
+    assert.ok(!/^\*\*(?:Yes|No)\*\*/.test(md(r)), md(r));
+    const bd = index(
+      policy(
+        "r",
+        "# Rücksendekosten\n\n- Ware auf Basis des Widerrufs zurücksenden und diese einen Warenwert von 50,- € unterschreitet. Die Kosten (3,95 €) für die Rücksendung werden Ihnen von Ihrer Erstattung abgezogen.\n- Ware, die von einer Spedition abgeholt werden muss. In diesem Fall berechnen wir pauschal Versandkosten in Höhe von 30,- €.",
+        { locale: "de" },
+      ),
+    );
+    const who = md(await ground(bd, "Wer zahlt die Rücksendung, wenn ich Ware für 30 € widerrufe?", "de"));
+    assert.ok(!/^\*\*/.test(who), who);
+    assert.ok(!/^\*\*50,- €\*\*/.test(md(await ground(bd, "Ist die Rücksendung kostenlos, wenn der Warenwert über 50 Euro liegt?", "de"))));
+  });
+
   test("a buying clause requests no product; a price bound next to a policy topic is its threshold", () => {
     assert.equal(classifyText("Is installation free when I buy a washer?", "en").kind, "policy");
     assert.equal(classifyText("I want to buy a washer", "en").kind, "product");
