@@ -3,7 +3,7 @@
 // real Assistant API and prints the figures.
 //   northwind — eval/assistant/fixture.ts (the original store): outcome accuracy, citation
 //               precision/recall and the price check;
-//   retailers — eval/assistant/retailers.ts (eleven real retailers' policies): per split (dev/test)
+//   retailers — eval/assistant/retailers.ts (twelve real retailers' policies): per split (dev/test)
 //               and category: outcome, strict correctness, citation P/R, conflicts, avoidable
 //               handoffs, invented numbers/prices, latency. Per-question lines are printed for
 //               the dev half only unless --show-test is given (tuning happens on dev).

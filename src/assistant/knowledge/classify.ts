@@ -118,7 +118,7 @@ const ORDER_ID =
   /(?:\border|\bbestellung|\bauftrag)\s*(?:number|no\.?|nr\.?|nummer)?\s*#?\s*([a-z]*-?\d[a-z0-9-]*)|#\s?([a-z]*-?\d[a-z0-9-]*)\b/;
 const RETURN_OWN =
   /\b(?:i(?:\s+(?:want|would\s+like|wish)|'d\s+like)\s+to\s+(?:return|send\s+back|exchange)|i(?:\s+(?:want|would\s+like)|'d\s+like)\s+(?:a\s+)?(?:return|refund)\s+(?:for|of)\s+my|return\s+(?:my|order)\b|start\s+a\s+return|(?:make|initiate|open|create|begin)\s+a\s+return|send\s+back\s+my|send\s+my\s+\w+\s+back|ich\s+(?:möchte|will|würde\s+gerne?|muss)\s+(?:\w+\s+){0,5}(?:zurückschicken|zurücksenden|zurückgeben|retournieren|umtauschen|reklamieren)|retoure\s+(?:starten|anmelden|beginnen|einleiten)|meine\s+bestellung\s+(?:\w+\s+){0,2}(?:zurück\w*|retournieren))/;
-const RETURN_WORD = /\b(?:return|send\s+back|refund|rücksend\w*|retoure\w*|zurück\w*|retournieren|umtauschen)\b/;
+const RETURN_WORD = /\b(?:return|send\s+(?:\w+\s+){0,3}back|refund|rücksend\w*|retoure\w*|zurück\w*|retournieren|umtauschen)\b/;
 const ORDER_OWN =
   /\b(?:where(?:'s|\s+is|\s+are)\s+my\s+(?:order|package|parcel|delivery|stuff|things|items)|my\s+(?:last\s+|recent\s+|latest\s+)?orders?\b|track(?:ing)?\s+(?:of\s+)?(?:my\s+)?(?:order|package|parcel)|(?:order|delivery)\s+status|status\s+of\s+(?:my\s+)?order|(?:has|have)\s+my\s+(?:order|package|parcel)|when\s+will\s+my\s+(?:order|package|parcel)|did\s+my\s+order|wo\s+(?:ist|bleibt)\s+meine?\s+(?:bestellung|paket|lieferung|sendung)|meine[rn]?\s+(?:letzten?\s+)?bestellung(?:en)?|sendungsverfolgung|bestellstatus|status\s+meiner\s+bestellung|wann\s+kommt\s+meine?\s+(?:bestellung|paket|lieferung|sendung))\b/;
 
@@ -244,7 +244,10 @@ function productQuery(t: string, matched: string[]): string {
 
 /** Words of policy topics beyond POLICY_KW: card brands and wallets, discounts, membership, fees. */
 const POLICY_EXTRA =
-  /\b(?:visa|mastercard|mc|amex|american\s+express|discover|afterpay|zip\s*pay|apple\s+pay|google\s+pay|shop\s+pay|discounts?|student|members?(?:hip)?|restocking|receipts?|fees?|expire[sd]?|price\s+(?:guarantee|adjustment|protection|drop)|rma|rabatt\w*|mitglied\w*|quittung|kassenbon|nachnahme|vorkasse|preisgarantie|verfallen|gebühr\w*)\b/g;
+  /\b(?:visa|mastercard|mc|amex|american\s+express|discover|afterpay|zip\s*pay|apple\s+pay|google\s+pay|shop\s+pay|discounts?|student|members?(?:hip)?|restocking|receipts?|fees?|expire[sd]?|price\s+(?:guarantee|adjustment|protection|drop)|rma|rabatt\w*|mitglied\w*|quittung|kassenbon|nachnahme|vorkasse|preisgarantie|verfallen|gebühr\w*|installation|installed|assembly|montage|aufbau|gpay)\b/g;
+/** A subordinate clause about buying ("when I buy …", "wenn ich … kaufe"). */
+const BUYING_CLAUSE =
+  /\b(?:when|if|once|after|before|whenever)\s+(?:i|we|you)\s+(?:\w+\s+)?(?:buy|purchase|order|shop)\b|\b(?:wenn|falls|nachdem|sobald)\s+(?:ich|wir)\s+(?:\S+\s+){0,4}(?:kaufe|kaufen|bestelle|bestellen)\b/g;
 /** Questions about conditions ("can I …", "how long …", "will I have to …", "wie lange …"). */
 const CONDITIONAL =
   /\b(?:if|when|can\s+i|could\s+i|do\s+i|does|do\s+you|will\s+i|would\s+i|is\s+there|are\s+there|is|are|how\s+(?:do|can|long|much|many)|until\s+when|what\s+if|what\s+do|wenn|kann\s+ich|muss\s+ich|wie\s+lange|wie\s+viel|gibt\s+es|bis\s+wann|ist|sind)\b/;
@@ -337,10 +340,15 @@ export function routeFeatures(
   hints: ReturnType<typeof productHints>,
   orderId: boolean,
 ): RouteFeatures {
-  const topics = (t.match(new RegExp(POLICY_KW.source, "g"))?.length ?? 0) + (t.match(POLICY_EXTRA)?.length ?? 0);
+  const asksConditions = CONDITIONS_CLAUSE.test(t);
+  // "how many days do I get to send my clothes back?": returning is the topic the clause asks about.
+  const topics = Math.max(
+    (t.match(new RegExp(POLICY_KW.source, "g"))?.length ?? 0) + (t.match(POLICY_EXTRA)?.length ?? 0),
+    asksConditions && RETURN_WORD.test(t) ? 1 : 0,
+  );
   return {
     returnOwn: RETURN_OWN.test(t),
-    asksConditions: CONDITIONS_CLAUSE.test(t),
+    asksConditions,
     orderStatus: ORDER_STATUS.test(t) && ORDER_OWN.test(t),
     myOrder: ORDER_OWN.test(t),
     orderId,
@@ -348,8 +356,11 @@ export function routeFeatures(
     policyTopics: topics,
     conditional: CONDITIONAL.test(bare),
     moneyMention: MONEY_MENTION.test(t),
-    request: REQUEST.test(t),
-    productFeature: Object.keys(hints.filters).length > 0 || hints.priceMin !== undefined || hints.priceMax !== undefined,
+    // "… when I buy a washer?" states a circumstance; it requests no product.
+    request: REQUEST.test(t.replace(BUYING_CLAUSE, " ")),
+    // A price bound next to a policy topic is the topic's threshold ("Was kostet eine Rücksendung unter 50 €?"), not a product filter.
+    productFeature:
+      Object.keys(hints.filters).length > 0 || (topics === 0 && (hints.priceMin !== undefined || hints.priceMax !== undefined)),
     questionForm: QUESTION_START.test(bare) || t.endsWith("?"),
     contentWords,
   };

@@ -32,6 +32,7 @@
 // for no value but whose answer would quote one ("what's your return policy?" → "30 days") is
 // checked the same way against the quoted sentences (ground.ts), except procedure questions.
 import {
+  ASKS_WHO_PAYS,
   PassageIndex,
   TERSE_ITEM_WORDS,
   VIRTUAL_DURATION,
@@ -42,7 +43,7 @@ import {
   type QueryGroup,
   type Scored,
 } from "./retrieval.js";
-import { disagreement, factsOf, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
+import { disagreement, factsOf, productClasses, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
 import { WEEKDAY, analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { Citation, Conflict, PolicyAnswer } from "./types.js";
 import { escapeMarkdown } from "../markdown/escape.js";
@@ -207,19 +208,21 @@ function analysedSentences(passage: IndexedPassage): AnalysedSentence[] {
   return out;
 }
 
-/** The unit a passage ranks as: a terse list item with its list, anything else on its own. */
+/** The unit a passage ranks as: a terse list item with its list, a table row with its table, anything else on its own. */
 function unitOf(c: Scored): string {
   const p = c.passage;
-  return p.text.split(/\s+/).length <= TERSE_WORDS && !p.labelled ? `${p.citation.concept_id}|${p.heading}|${p.lead ?? ""}` : p.id;
+  // The rows of one table rank as one passage too.
+  return p.labelled !== undefined || p.text.split(/\s+/).length <= TERSE_WORDS ? `${p.citation.concept_id}|${p.heading}|${p.lead ?? ""}` : p.id;
 }
 
 /** Scores the sentences of the evidence passages (best passage first). */
 export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang): ScoredSentence[] {
   const total = groups.reduce((s, g) => s + g.weight, 0) || 1;
-  const questionScope = scopeOf(
-    groups.flatMap((g) => g.alts),
-    lang,
-  );
+  // A question naming a country ("ship to Japan?", rewritten "japan country") asks in the international scope.
+  const abroad = groups.some((g) => g.alts.includes("country")) ? ["international"] : [];
+  // The holiday season is its months: "over the holidays?" asks about "received between November 15 and December 25".
+  const season = groups.some((g) => g.alts.some((a) => SEASON.test(a))) ? SEASON_MONTHS : [];
+  const questionScope = scopeOf([...groups.flatMap((g) => g.alts), ...abroad, ...season], lang);
   const out: ScoredSentence[] = [];
   const evidence = pool.filter(isEvidence);
   const best = evidence[0]?.score ?? 0;
@@ -230,11 +233,16 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
     const answerable = evidenceRank >= 0 && unitRank < MAX_PASSAGES && c.score >= PASSAGE_MIN_RELATIVE * best;
     const analysed = analysedSentences(c.passage);
     const parts = analysed.map((a) => a.text);
-    analysed.forEach(({ text, terms: allTerms, facts, quantities: qs, label }, position) => {
+    analysed.forEach(({ text, terms: ownTerms, facts, quantities: qs, label }, position) => {
+      // A sentence that refers back ("In diesem Fall berechnen wir … 30,- €") is about its predecessor's subject too.
+      const allTerms =
+        position > 0 && CONTINUES.test(text) ? new Set([...ownTerms, ...analysed[position - 1]!.terms]) : ownTerms;
       // "within 30 days of delivery" is not about delivery: a duration's start event is no match.
       const terms = facts.startTerms.size > 0 ? new Set([...allTerms].filter((x) => !facts.startTerms.has(x))) : allTerms;
       const inText = new Set(groups.filter((g) => PassageIndex.matches(terms, g, lang)));
-      const inHead = groups.filter((g) => !inText.has(g) && PassageIndex.matches(c.passage.headTerms, g, lang));
+      const inHead = groups.filter(
+        (g) => !inText.has(g) && (PassageIndex.matches(c.passage.headTerms, g, lang) || c.viaSection?.has(g) === true),
+      );
       const textShare = [...inText].reduce((s, g) => s + g.weight * PassageIndex.strength(terms, g, lang), 0) / total;
       // A table row does not repeat its subject: its heading counts as its own text; a terse list
       // item ("Delivery timeframe: 7-21 business days") leans on its heading more than prose does.
@@ -339,9 +347,12 @@ export function findConflicts(
       // The question's own word names the subject in both, or in neither and one synonym in both
       // ("Rücksendung?" — "Rückgabefrist … 30 Tage" / "zurücksenden … 100 Tagen"); a sentence that
       // has only a synonym where the other has the word itself speaks of something else.
+      // A question that asked for no value (options.asked) names the subject in the sentences
+      // themselves: a heading ("Payment methods") does not make "you pay within 14 days" and "we
+      // refund the original payment method within 5 days" one subject.
       const has = (x: ScoredSentence, terms: Set<string>, alt: string) => {
         const one = { surface: alt, alts: [alt], virtual: false, weight: 0 };
-        return PassageIndex.matches(terms, one, lang) || PassageIndex.matches(x.headTerms, one, lang);
+        return PassageIndex.matches(terms, one, lang) || (options.asked === undefined && PassageIndex.matches(x.headTerms, one, lang));
       };
       const subject = real.filter((g) => {
         if (!a.inText.has(g) && !b.inText.has(g)) return false;
@@ -385,8 +396,11 @@ export function extractive(
   const eligible = scored.filter((s) => s.score >= SENTENCE_MIN_SCORE && s.answerable);
   if (eligible.length === 0) return null;
   // A question asking for a value is answered by a sentence stating one when any does.
+  // A date states a deadline after "through", "until", "bis" …; "purchases made after December 25"
+  // only bounds where a rule applies.
   const states = (s: ScoredSentence) =>
-    (asked.has("duration") && (s.facts.durations.length + s.facts.dates.size > 0 || WEEKDAY.test(s.text))) ||
+    (asked.has("duration") &&
+      (s.facts.durations.length > 0 || (s.facts.dates.size > 0 && DEADLINE.test(s.text)) || WEEKDAY.test(s.text) || NEXT_DAY.test(s.text))) ||
     (asked.has("money") && s.facts.amounts.size + s.facts.percents.size > 0);
   const valued = eligible.some(states);
   const rank = (s: ScoredSentence) => (valued && !states(s) ? VALUE_MISSING_FACTOR * s.score : s.score);
@@ -421,7 +435,14 @@ export function extractive(
   // "14 calendar days from the time you receive") is quoted and cited with it.
   const lead = chosen[0];
   if (lead && asked.size > 0 && concepts.length < MAX_CONCEPTS) {
-    const same = ranked.find((s) => !concepts.some((c) => sameCitation(c, s.citation)) && sameValue(lead.facts, s.facts, asked));
+    // … when it speaks of no narrower product class than the answer ("You can return an appliance
+    // within 15 days" does not back "Most products — 15 days" for headphones).
+    const same = ranked.find(
+      (s) =>
+        !concepts.some((c) => sameCitation(c, s.citation)) &&
+        sameValue(lead.facts, s.facts, asked) &&
+        productClasses(s.facts.scope).every((x) => lead.facts.scope.has(x)),
+    );
     if (same) {
       concepts.push(same.citation);
       chosen.push(same);
@@ -484,7 +505,14 @@ export function extractive(
       .map(withAnswer)
       .join(" "),
   }));
-  const direct = directAnswer(ranked[0]!, asked) ?? (question ? polarity(question, ranked[0]!, frame) : null);
+  // A Yes / No lead only when no other quoted sentence says the opposite ("… over $100 … are
+  // eligible for free shipping. International orders are not eligible …").
+  const yesNo = question ? polarity(question, ranked[0]!, frame) : null;
+  const opposed =
+    yesNo !== null && chosen.some((s) => s !== ranked[0] && polarity(question, s, frame) !== null && polarity(question, s, frame) !== yesNo);
+  // "Who pays …?" is not answered by an amount.
+  const leadKinds = ASKS_WHO_PAYS.test(normalize(question)) ? new Set([...asked].filter((k) => k !== "money")) : asked;
+  const direct = directAnswer(ranked[0]!, leadKinds) ?? (opposed ? null : yesNo);
   return {
     kind: "answer",
     markdown: paragraphs.join("\n\n"),
@@ -498,7 +526,10 @@ export function extractive(
 const ANNOUNCES_LIST = /\b(?:following|these|any\s+of|one\s+of|either|includes?|including|as\s+follows|folgende\w*|eine[sr]?\s+der)\b/i;
 
 /** A sentence that leans on the one before it. */
-const REFERS_BACK = /^(?:this|these|that|those|it|they|such|dies\w*|das|diese\w*|sie|dafür|damit|dabei|hierfür)\b/i;
+const REFERS_BACK =
+  /^(?:this|these|that|those|it|they|such|in\s+(?:this|that|such\s+a)\s+case|dies\w*|das|diese\w*|sie|dafür|damit|dabei|hierfür|in\s+diesem\s+fall)\b/i;
+/** A sentence that continues its predecessor's case ("In this case …", "In diesem Fall …", "Dafür …"). */
+const CONTINUES = /^(?:in\s+(?:this|that|such\s+a)\s+case|in\s+diesem\s+fall|in\s+diesen\s+fällen|dafür|hierfür|dabei)\b/i;
 /** A sentence that qualifies the one before it: an exception, a condition, a limit. */
 const QUALIFIES =
   /^(?:however|but|otherwise|except|unless|only|if|note|please\s+note|this\s+does\s+not|these\s+do\s+not|sonst|andernfalls|ausgenommen|außer|allerdings|jedoch|nur|wenn|ausnahme)\b|\b(?:except(?:ion)?s?|excluding|unless|not\s+(?:eligible|accepted|apply|applicable|covered|be\s+\w+ed)|are\s+excluded|is\s+excluded|final\s+sale|außer|ausgenommen|ausgeschlossen|nicht\s+(?:möglich|zurück\w*|erstattet))\b/i;
@@ -534,10 +565,38 @@ export function directAnswer(best: ScoredSentence, asked: Set<"duration" | "mone
     if (d) return asWritten(text, d.text);
   }
   if (asked.has("money")) {
-    const m = quantities(text).find((q) => q.kind === "money" || q.kind === "percent");
+    // A threshold ("orders over $100") is a condition, not the price asked for.
+    const m = quantities(text).find((q) => (q.kind === "money" || q.kind === "percent") && !isThreshold(text, q.text));
     if (m) return asWritten(text, m.text);
   }
   return null;
+}
+
+const SEASON = /^(?:holiday|christma|christmas|weihnacht|feiertag)/;
+const SEASON_MONTHS = ["november", "december", "dezemb", "dezember"];
+
+/** "On the next business day", "am nächsten Werktag": a time, though no number. */
+const NEXT_DAY = /\b(?:next|following)\s+(?:business\s+|working\s+)?day\b|\b(?:nächsten|folgenden)\s+(?:werk|arbeits)?tag\b/i;
+
+/** A date written as a deadline. */
+const DEADLINE =
+  /\b(?:through|thru|until|till|by|no\s+later\s+than|before|bis(?:\s+zum)?|spätestens(?:\s+am)?)\s+(?:the\s+)?(?:\d|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec|januar|februar|märz|mai|juni|juli|oktober|dezember)/i;
+
+/** Words after an amount that make it a threshold ("… einen Warenwert von 50,- € unterschreitet", "$50 or more"). */
+const THRESHOLD_AFTER = /^\s*(?:überschreitet|unterschreitet|übersteigt|erreicht|or\s+(?:more|less|above|over)|and\s+(?:up|above|over))\b/i;
+
+const THRESHOLD_BEFORE = /\b(?:over|above|more\s+than|at\s+least|minimum(?:\s+of)?|exceeding|from|ab|über|mehr\s+als|mindestens)\s*$/i;
+
+/** Whether the amount is written as a threshold ("over $99", "ab 50 €"). */
+function isThreshold(text: string, amount: string): boolean {
+  const t = normalize(text);
+  const at = t.indexOf(amount);
+  if (at < 0) return false;
+  return (
+    THRESHOLD_BEFORE.test(t.slice(Math.max(0, at - 20), at)) ||
+    /\b(?:waren|bestell|einkaufs|order|cart)\s*wert\s+(?:von\s+)?$/i.test(t.slice(Math.max(0, at - 30), at)) ||
+    THRESHOLD_AFTER.test(t.slice(at + amount.length, at + amount.length + 30))
+  );
 }
 
 const YES_NO_Q: Record<"en" | "de", RegExp> = {
@@ -552,7 +611,8 @@ const POSITIVE: Record<"en" | "de", RegExp> = {
   en: /\b(?:can|may|must|required|accepted|we\s+accept|are\s+eligible|is\s+eligible|sure)\b/,
   de: /\b(?:kann|können|kannst|darf|dürfen|muss|müssen|möglich|kostenlos|kostenfrei)\b/,
 };
-const CONDITIONED = /\b(?:if|unless|except|only|wenn|sofern|außer|ausser|nur)\b/;
+const CONDITIONED =
+  /\b(?:if|unless|except|only|however|depend\w*|vary|varies|may\s+allow|can\s+allow|wenn|sofern|außer|ausser|nur|jedoch|allerdings|abhängig)\b/;
 
 /**
  * "Yes" / "No" before the quote of a yes/no question ("Do gift cards expire?" → No: "Gift cards do

@@ -94,6 +94,20 @@ const scopeStems: Record<"en" | "de", Set<string>> = {
   de: new Set(SCOPE_WORDS.de.flatMap((w) => analyze(w, "de"))),
 };
 
+/** The product classes among the scope words (en, de): a statement about them is narrower than one about "most products". */
+const PRODUCT_CLASS = new Set(
+  [
+    ...["phone", "phones", "cellular", "tablet", "tablets", "wearable", "wearables", "appliance", "appliances", "electronics"],
+    ...["mattress", "mattresses", "software", "used", "refurbished", "clearance", "custom", "personalized"],
+  ].flatMap((w) => analyze(w, "en")),
+);
+const PRODUCT_CLASS_DE = new Set(["elektronik", "matratze", "software", "gebraucht"].flatMap((w) => analyze(w, "de")));
+
+/** The product-class qualifiers of a scope. */
+export function productClasses(scope: Set<string>): string[] {
+  return [...scope].filter((x) => PRODUCT_CLASS.has(x) || PRODUCT_CLASS_DE.has(x));
+}
+
 /** The scope qualifiers among analysed terms. */
 export function scopeOf(terms: Iterable<string>, lang: Lang): Set<string> {
   if (lang === "other") return new Set();

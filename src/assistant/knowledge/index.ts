@@ -26,8 +26,8 @@ import type { AssistantSettingsService } from "../settings/service.js";
 import { classifyText, softOrderRemainder } from "./classify.js";
 import { warmDictionary } from "./dictionary.js";
 import { groundParts, hasEvidence } from "./ground.js";
-import { borrowedWords, isFollowUp, questionParts, withFollowUp } from "./parts.js";
-import { sanitizeQuestion } from "./sanitize.js";
+import { borrowedWords, isFollowUp, pointsBack, questionParts, withFollowUp } from "./parts.js";
+import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
 import { checkPhrasing, phraseWithLlm } from "./llm.js";
 import { splitPassages } from "./passages.js";
 import { PassageIndex, analysePassage, blend, normalizeScores, type IndexedPassage, type Scored } from "./retrieval.js";
@@ -183,8 +183,12 @@ export class KnowledgeEngine implements Knowledge {
     const { index, policies } = await this.langIndex(storeId, entry, locale);
     const versions: KnowledgeVersions = { policies, index_built_at: entry.builtAt };
     const lang: Lang = langOf(locale);
-    const question = sanitizeQuestion(withFollowUp(text, options.previous, lang));
-    const borrowed = new Set(borrowedWords(text, options.previous, lang));
+    const asked = sanitizeQuestion(withFollowUp(text, options.previous, lang));
+    // A question too thin to name its subject borrows it from the claim an injection dictated
+    // (its numbers left out), weighed as context like a follow-up's borrowed words.
+    const subject = injectedSubject(text, lang);
+    const question = subject.length > 0 ? `${asked.trim().replace(/[?.!]+$/, "")} ${subject.join(" ")}?` : asked;
+    const borrowed = new Set([...(pointsBack(text) ? [] : borrowedWords(text, options.previous, lang)), ...subject]);
     const result = await groundParts(
       index,
       questionParts(question, lang),

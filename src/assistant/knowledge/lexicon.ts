@@ -12,7 +12,7 @@
 //   them: in "can I pay with bitcoin?" the unknown word is the subject.
 // - SEPARABLE_ZU (German): "zurückzuschicken" → "zurückschicken" (the infinitive "zu" of separable
 //   verbs sits inside the word).
-import type { Lang } from "./text.js";
+import { stemDe, type Lang } from "./text.js";
 
 export type Rewrite = [RegExp, string];
 
@@ -26,6 +26,9 @@ export const SHORTHAND: Record<"en" | "de", Rewrite[]> = {
     [/\bthx\b/g, " thanks "],
     [/\bmc\b/g, " mastercard "],
     [/\bamex\b/g, " american express "],
+    [/\bgpay\b/g, " google pay "],
+    [/\bapplepay\b/g, " apple pay "],
+    [/\bpp\b/g, " paypal "],
     [/\bcc\b/g, " credit card "],
     [/\bjan\.?(?=\s+\d)/g, "january"],
     [/\bfeb\.?(?=\s+\d)/g, "february"],
@@ -80,8 +83,15 @@ export const SHORTHAND: Record<"en" | "de", Rewrite[]> = {
 export const COUNTRY_NAMES =
   /\b(canada|mexico|united states|united kingdom|germany|france|japan|australia|austria|switzerland|italy|spain|netherlands|ireland|brazil|china|india)\b/g;
 
+/** Country names in German questions (the German policies say "Land" / "Länder"). */
+export const COUNTRY_NAMES_DE =
+  /\b(deutschland|österreich|schweiz|frankreich|italien|spanien|niederlande|belgien|dänemark|finnland|luxemburg|polen|tschechien|norwegen|schweden|kanada|japan|australien|großbritannien|england|usa)\b/g;
+
 /** German separable verbs with the infinitive "zu" inside: "zurückzuschicken" → "zurückschicken". */
 export const SEPARABLE_ZU = /\b(ab|an|auf|aus|ein|mit|nach|vor|zurück|weg|um|hin|her|los|fest|frei)zu(\p{L}{3,})/gu;
+
+/** German separable verbs' participles: "abgeholt" → "abholt", "zurückgeschickt" → "zurückschickt" (meets "Abholung", "zurückschicken"). */
+export const SEPARABLE_GE = /\b(ab|an|auf|aus|ein|mit|nach|vor|zurück|weg|um|hin|her|los|fest|frei)ge(\p{L}{3,}t)\b/gu;
 
 /** Word-level translation of commerce vocabulary (question language → policy language). */
 export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
@@ -100,6 +110,7 @@ export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
     [/\bgültig\w*/g, " valid expire "],
     [/\bpreisgarantie\w*/g, " price guarantee "],
     [/\b(?:garantie\w*|gewährleistung\w*)/g, " guarantee warranty "],
+    [/\b(?:nicht|kein\w*)[-\s]?mitglied\w*/g, " non-member "],
     [/\bmitglied\w*/g, " member "],
     [/\b(?:jacke|jacken)\b/g, " jacket "],
     [/\bmatratze\w*/g, " mattress "],
@@ -107,9 +118,38 @@ export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
     [/\brechnung\w*/g, " invoice "],
     [/\bkreditkarte\w*/g, " credit card "],
     [/\b(?:quittung|kassenbon|kassenzettel|beleg)\b/g, " receipt "],
+    [/\bohne\b/g, " without "],
+    [/\b(?:restbetrag\w*|restguthaben\w*|guthaben\w*)/g, " remaining balance "],
+    [/\b(?:auszahl\w*|bar\s+auszahl\w*)/g, " cash refund "],
+    [/\bgebraucht\w*/g, " used "],
+    [/\b(?:ausrüstung\w*|equipment)\b/g, " gear "],
+    [/\b(?:im|in\s+der|in\s+einer)\s+(?:laden|filiale|geschäft|markt)\b/g, " in-store "],
+    [/\bonline\b/g, " online "],
     [/\b(?:verpackung\w*|karton)\b/g, " packaging "],
     [/\b(?:kostenlos|gratis|umsonst|kostenfrei)\b/g, " free "],
     [/\b(?:ausland\w*|international\w*)\b/g, " international "],
+    [/\bmontags?\b/g, " monday "],
+    [/\bdienstags?\b/g, " tuesday "],
+    [/\bmittwochs?\b/g, " wednesday "],
+    [/\bdonnerstags?\b/g, " thursday "],
+    [/\bfreitags?\b/g, " friday "],
+    [/\b(?:samstags?|sonnabends?)\b/g, " saturday "],
+    [/\bsonntags?\b/g, " sunday "],
+    [/\bwochenende\w*/g, " weekend "],
+    [/\bwerktag\w*/g, " business day "],
+    [/\bbestell\w*/g, " order "],
+    [/\b(?:bearbeit\w*|abgewickelt)/g, " processed "],
+    [/\bdeutschland\b/g, " germany "],
+    [/\bösterreich\b/g, " austria "],
+    [/\bschweiz\b/g, " switzerland "],
+    [/\bfrankreich\b/g, " france "],
+    [/\bkanada\b/g, " canada "],
+    [/\b(?:großbritannien|grossbritannien|england)\b/g, " united kingdom "],
+    [/\b(?:usa|vereinigte\w*\s+staaten)\b/g, " united states "],
+    [/\baustralien\b/g, " australia "],
+    [/\bitalien\b/g, " italy "],
+    [/\bspanien\b/g, " spain "],
+    [/\b(?:niederlande|holland)\b/g, " netherlands "],
     [/\bzoll\w*/g, " customs duties "],
     [/\b(?:gekauft|kauf\w*)\b/g, " purchase "],
     [/\b(?:tage|tagen)\b/g, " days "],
@@ -133,13 +173,17 @@ export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
     [/\bshoes?\b/g, " schuhe "],
     [/\bbeauty\b/g, " beauty "],
     [/\bwithdraw\w*/g, " widerruf rücktritt zurücktreten "],
+    [/\b(?:warranty|guarantee)\b/g, " gewährleistung garantie "],
+    [/\b(?:defective|faulty|broken|damaged)\b/g, " reklamation defekt "],
+    [/\b(?:pick\s*-?\s*up|collection)\b/g, " abholung "],
+    [/\bfreight\b/g, " spedition "],
   ],
 };
 
 /** Stems of policy topics (after the language's stemming), per language. */
 export const TOPICS: Record<"en" | "de", Set<string>> = {
   en: new Set(["return", "refund", "exchang", "ship", "shipping", "deliver", "delivery", "warranty", "cancel", "restock"]),
-  de: new Set(["ruckgab", "retour", "umtausch", "erstattung", "versa", "lief", "garanti"]),
+  de: new Set(["rückgabe", "retoure", "umtausch", "erstattung", "versand", "liefern", "lieferung", "garantie"].map((w) => stemDe(w))),
 };
 
 /**

@@ -21,6 +21,9 @@ const PRONOUN_PART = /\b(?:it|that|this|they|them|es|das|dies|sie)\b/;
 const FOLLOW_UP =
   /^(?:and|also|what\s+about|how\s+about|what\s+if|and\s+if|if|but|or|und|aber|oder|was\s+ist\s+mit|wie\s+ist\s+es\s+mit|und\s+wenn|wenn)\b/;
 
+/** "Does that include …?", "Gilt das auch für …?": a question about the previous one's subject. */
+const ASKS_ABOUT_THAT = /^(?:(?:and|but|und|aber)\s+)?(?:does|do|is|would|will|can|could|gilt|ist|zählt|geht)\s+(?:that|this|das|dies)\b/;
+
 function content(text: string, lang: Lang): string[] {
   return words(text).filter((w) => !isStopWord(w, lang));
 }
@@ -46,7 +49,8 @@ export function questionParts(text: string, lang: Lang): Part[] {
     .split(/\?+\s*/)
     .flatMap((p) => p.split(new RegExp(`,?\\s+(?:and|und|also|plus)\\s+(?=${QUESTION_WORD[l].source.slice(1)})`)))
     .map((p) => p.trim())
-    .filter((p) => content(p, lang).length > 0);
+    // A part that is only a question about "it" ("… and how much is it?") stays: it borrows its subject below.
+    .filter((p, i) => content(p, lang).length > 0 || (i > 0 && PRONOUN_PART.test(p) && QUESTION_WORD[l].test(p)));
   if (pieces.length < 2) return [{ text, borrowed: [] }];
   const parts: Part[] = [];
   for (const p of pieces.slice(0, MAX_PARTS)) {
@@ -65,7 +69,15 @@ export function questionParts(text: string, lang: Lang): Part[] {
 /** Whether a turn reads as a follow-up of the one before it. */
 export function isFollowUp(text: string, lang: Lang): boolean {
   const t = normalize(text).trim();
-  return FOLLOW_UP.test(t) || (content(t, lang).length <= 2 && PRONOUN_PART.test(t));
+  return FOLLOW_UP.test(t) || (content(t, lang).length <= 2 && PRONOUN_PART.test(t)) || ASKS_ABOUT_THAT.test(t);
+}
+
+/**
+ * Whether a follow-up points back at the previous question's subject ("does that include cell
+ * phones?", "gilt das auch für …"): its borrowed words name what is asked about, not context.
+ */
+export function pointsBack(text: string): boolean {
+  return /\b(?:that|this|dies|das|dafür|davon)\b/.test(normalize(text));
 }
 
 /** The previous question's words a follow-up lacks (none when the turn is not a follow-up). */

@@ -33,8 +33,8 @@ import MiniSearch from "minisearch";
 import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
 import { isEnglishWord } from "./dictionary.js";
 import { FREE } from "./facts.js";
-import { COUNTRY_NAMES, GOODS, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
-import { WEEKDAY, analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, stemDe, isStopWord, type Lang } from "./text.js";
+import { COUNTRY_NAMES, COUNTRY_NAMES_DE, GOODS, SEPARABLE_GE, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
+import { WEEKDAY, analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, stemDe, stemEn, isStopWord, type Lang } from "./text.js";
 
 /** Whether a word is one typo away from a stop word of 5+ letters. */
 function nearStopWord(word: string, lang: Lang): boolean {
@@ -84,7 +84,11 @@ const START_Q: Record<"en" | "de", RegExp> = {
   de: /\bab\s+wann\b|\bwann\s+beginnt\b|\bbeginnt\s+die\b|\bzählt\s+(?:die|ab)\b|\bgerechnet\b/,
 };
 const START_PASSAGE =
-  /\b(?:ab\s+dem\s+tag|ab\s+(?:erhalt|empfang|zugang|lieferung|kaufdatum)|beginnt\s+mit|from\s+the\s+(?:day|date|time)|(?:begins?|starts?)\s+(?:on|with|the\s+day|when)|(?:of|from|after)\s+(?:the\s+(?:date\s+of\s+)?)?(?:delivery|purchase|receipt))\b/;
+  /\b(?:ab\s+dem\s+tag|ab\s+(?:erhalt|empfang|zugang|lieferung|kaufdatum)|beginnt\s+mit|from\s+the\s+(?:day|date|time)|(?:begins?|starts?|beginning|starting)\s+(?:on|with|the\s+day|when)|(?:of|from|after)\s+(?:the\s+(?:date\s+of\s+)?)?(?:delivery|purchase|receipt))\b/;
+/** The words of a start question's frame (START_Q), dropped from its groups. */
+const START_FRAME = new Set(
+  "from when does do the my it start starts begin begins counting counted clock ab wann beginnt die der das zählt gerechnet".split(" "),
+);
 /** Nouns of the period itself: with a start question they name the subject ("ab wann zählt die Frist?"). */
 const PERIOD_NOUNS = new Set(["frist", "fristen", "window", "period", "deadline"]);
 
@@ -151,7 +155,7 @@ export const CONTEXT_WEIGHT = 0.35;
 
 const CONTEXT_CLAUSE: Record<"en" | "de", RegExp> = {
   en: /^(?:(?:so|but|and|because|since|as|well|also|btw|ok|okay)\s+)?(?:i|i'm|i've|i'd|im|ive|we|we've|my|our|it|it's|its|they)\b/,
-  de: /^(?:(?:und|aber|weil|da|also|naja)\s+)?(?:ich|wir|mein\w*|unser\w*|es)\b/,
+  de: /^(?:(?:und|aber|weil|da|also|naja|nachdem|obwohl)\s+)?(?:ich|wir|mein\w*|unser\w*|es)\b/,
 };
 const ASKING_CLAUSE: Record<"en" | "de", RegExp> = {
   en: /^(?:(?:so|but|and|also|then|ok|okay)\s+)?(?:how|what|which|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|must|tell\s+me)\b|\b(?:can|could|may|do|will|should|must)\s+i\b/,
@@ -190,7 +194,13 @@ const RELATIVE_I =
 
 /** When the shopper did something ("last month", "yesterday", "vor 2 Wochen", "letzte Woche"): circumstance, not subject. */
 const TIME_REF =
-  /\b(?:(?:last|this|next|past)\s+(?:week|month|year|weekend|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|tonight|tomorrow|the\s+other\s+day|a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)\s+ago|(?:letzte[nrs]?|diese[nrs]?|nächste[nrs]?|vorige[nrs]?)\s+(?:woche|monat|jahr|wochenende)|gestern|heute|morgen|vorgestern)\b/gu;
+  /\b(?:(?:last|this|next|past)\s+(?:week|month|year|weekend|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|tonight|tomorrow|the\s+other\s+day|a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)\s+ago|(?:letzte[nrs]?|diese[nrs]?|nächste[nrs]?|vorige[nrs]?)\s+(?:woche|monat|jahr|wochenende)|gestern|heute|morgen|vorgestern|(?:in\s+the\s+)?(?:morning|afternoon|evening|night)|morgens|vormittags?|nachmittags?|abends?|nachts)\b/gu;
+
+/** "Who pays / wer trägt …?" asks whose cost it is, not an amount. */
+export const ASKS_WHO_PAYS = /\b(?:wer\s+(?:zahlt|bezahlt|trägt|übernimmt)|who\s+(?:pays|covers|bears|is\s+responsible))\b/;
+
+/** A stated duration that dates the shopper's purchase ("3 weeks ago", "vor 2 Monaten"). */
+const AGO = /\b(?:\d+|a|an|one|two|three|four|five|six)\s+(?:days?|weeks?|months?|years?)\s+ago\b|\bvor\s+(?:\d+|einem|einer|zwei|drei|vier)\s+(?:tag|tagen|wochen?|monat|monaten|jahr|jahren)\b/;
 
 /** Order numbers ("order #1234", "order number BBY01-806123", "Bestellung 4711") name no subject. */
 const ORDER_REF =
@@ -207,6 +217,8 @@ export interface Scored {
   matched: Set<QueryGroup>;
   /** The question asks outright for a duration or an amount and the passage states none (not evidence). */
   valueMissing?: boolean;
+  /** Groups a terse item matches only through another passage of its section ("Japan" for "Standard International: $19.95"). */
+  viaSection?: Set<QueryGroup>;
 }
 
 // --- synonyms and question phrases --------------------------------------------------------------
@@ -233,6 +245,8 @@ const PHRASES: Record<"en" | "de", Array<[RegExp, string]>> = {
     [/\bzurück(?:schick|send|geb|gegeb|gesend|geschick)\w*/g, " rückgabe "],
     [/\b(?:schick|send|geb)\w*\s+(?:\w+\s+){0,3}zurück\b/g, " rückgabe "],
     [/\bgeld\s+zurück\b/g, " erstattung "],
+    // "Etiketten dranlassen" is not removing them.
+    [/\bdran\s*(?:lass\w*|bleiben|behalten)\b|\bdranlass\w*/g, " nicht entfernen "],
     [/\bgutscheinkarten?\b|\bgeschenkkarten?\b/g, " gutschein "],
     [
       /\b(?:ohne|keine?n?)\s+(?:den\s+|die\s+|das\s+|meine?n?\s+)?(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\b/g,
@@ -288,40 +302,61 @@ const SYNONYMS: Record<"en" | "de", string[][]> = {
     ["secur", "encryption", "protect"],
     ["respons", "responsibility", "borne", "expens"],
     ["saturday", "weekend"],
+    ["websit", "online", "internet"],
+    ["web", "online", "internet"],
     ["sunday", "weekend"],
   ],
   de: [
-    ["ruckgab", "retour", "umtausch", "widerruf", "rucksendung"],
-    ["rucksendung", "ruckgab", "retour"],
-    ["retour", "ruckgab", "widerruf"],
-    ["erstattung", "ersta", "ruckerstattung", "ruckzahlung"],
-    ["versa", "lief", "liefer", "lieferung", "zustellung"],
-    ["lief", "liefer", "lieferung", "versa", "zustellung"],
-    ["lieferung", "versa", "lief", "zustellung"],
-    ["garanti", "gewahrleistung"],
-    ["gewahrleistung", "garanti"],
-    ["zahl", "bezahl", "zahlung", "zahlungsart", "paypal", "rechnung", "kreditkart"],
-    ["bezahl", "zahl", "zahlung", "paypal", "rechnung", "kreditkart"],
-    ["zahlung", "zahl", "bezahl", "paypal", "rechnung", "kreditkart"],
-    ["kost", "gebuhr", "preis"],
-    ["gebuhr", "kost", "preis"],
-    ["datenschutz", "dat"],
-    ["ausland", "international", "land", "lander"],
+    ...[
+      ["rückgabe", "retoure", "umtausch", "widerruf", "rücksendung"],
+      ["rücksendung", "rückgabe", "retoure"],
+      ["retoure", "rückgabe", "widerruf"],
+      ["erstattung", "erstatten", "rückerstattung", "rückzahlung"],
+      ["rückzahlung", "erstattung", "erstatten", "rückerstattung", "zahlung"],
+      ["versand", "liefern", "lieferung", "zustellung"],
+      ["liefern", "lieferung", "versand", "zustellung"],
+      ["lieferung", "versand", "liefern", "zustellung"],
+      ["garantie", "gewährleistung"],
+      ["gewährleistung", "garantie"],
+      ["zahlen", "bezahlen", "zahlung", "zahlungsart", "paypal", "rechnung", "kreditkarte"],
+      ["bezahlen", "zahlen", "zahlung", "paypal", "rechnung", "kreditkarte"],
+      ["zahlung", "zahlen", "bezahlen", "paypal", "rechnung", "kreditkarte"],
+      ["kosten", "gebühr", "preis"],
+      ["porto", "kosten", "versandkosten", "lieferkosten"],
+      ["gebühr", "kosten", "preis"],
+      ["datenschutz", "daten"],
+      ["ausland", "international", "land", "länder"],
+    ].map((g) => g.map((w) => stemDe(w))),
     // Noun and verb of the same act: "zurücktreten" / "Rücktritt(sfrist)".
     [stemDe("zurücktreten"), stemDe("rücktritt"), "widerruf"],
     [stemDe("rücktritt"), stemDe("zurücktreten"), "widerruf"],
     [stemDe("widerruf"), stemDe("rücktritt"), stemDe("zurücktreten")],
     [stemDe("kosmetik"), "beauty"],
+    // Verb and noun of the same act with another vowel: "angeben" / "Angabe".
+    [stemDe("angeben"), stemDe("angabe")],
+    [stemDe("angabe"), stemDe("angeben")],
   ],
 };
 
+/** Endings of one or two letters a German stem may still carry. */
+const INFLECTION = /^(?:e|t|n|s|er|en|et|st|es|em|ig)$/;
+
 /** German compound heads that name no subject of their own. */
 const GENERIC_HEADS =
-  /^(?:regelung(?:en)?|regeln?|bedingung(?:en)?|richtlinien?|politik|infos?|informationen?|möglichkeit(?:en)?|optionen?)$/;
+  /^(?:regelung(?:en)?|regeln?|bedingung(?:en)?|richtlinien?|politik|infos?|informationen?|möglichkeit(?:en)?|optionen?|rechte?s?|frist(?:en)?|zeitraum|zeit|dauer)$/;
+
+/**
+ * English synonym entries are stems or words; a word ("appliance") is also read as its stem
+ * ("applianc"), since passages hold stems.
+ */
+const SYNONYM_GROUPS: Record<"en" | "de", string[][]> = {
+  en: SYNONYMS.en.map((g) => [...new Set(g.flatMap((a) => (/^[a-z]+$/.test(a) ? [a, stemEn(a)] : [a])))]),
+  de: SYNONYMS.de,
+};
 
 /** A stem with its synonyms (the stem first). */
 function groupAlts(s: string, lang: Lang): string[] {
-  const syn = lang === "other" ? undefined : SYNONYMS[lang].find((g) => g[0] === s);
+  const syn = lang === "other" ? undefined : SYNONYM_GROUPS[lang].find((g) => g[0] === s);
   return syn ? [...new Set(syn)] : [s];
 }
 
@@ -405,7 +440,7 @@ export const QUESTION_FRAME_WORDS: ReadonlySet<string> = new Set([...DURATION_WO
 export function rewrite(text: string, lang: Lang): string {
   let t = normalize(text);
   if (lang === "other") return t;
-  if (lang === "de") t = t.replace(SEPARABLE_ZU, "$1$2");
+  if (lang === "de") t = t.replace(SEPARABLE_ZU, "$1$2").replace(SEPARABLE_GE, "$1$2");
   t = applyRewrites(t, SHORTHAND[lang]);
   for (const [re, to] of PHRASES[lang]) t = t.replace(re, to);
   return t;
@@ -433,11 +468,12 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
   const rewritten = rewrite(text, lang)
     .replace(ORDER_REF, " ")
     .replace(TIME_REF, " ")
-    .replace(COUNTRY_NAMES, lang === "en" ? " $1 country " : " $1 ");
+    .replace(COUNTRY_NAMES, lang === "en" ? " $1 country " : " $1 ")
+    .replace(COUNTRY_NAMES_DE, lang === "de" ? " $1 land " : " $1 ");
   const groups: Array<Omit<QueryGroup, "weight">> = [];
   const l = lang === "other" ? null : lang;
   const asksDuration = l !== null && DURATION_Q[l].test(rewritten);
-  const asksMoney = l !== null && MONEY_Q[l].test(rewritten);
+  const asksMoney = l !== null && !ASKS_WHO_PAYS.test(normalize(text)) && MONEY_Q[l].test(rewritten);
   const outright = l !== null && ASKS_VALUE[l].test(rewritten) ? { required: true } : {};
   if (asksDuration) groups.push({ surface: "duration", alts: [VIRTUAL_DURATION], virtual: true, ...outright });
   if (l !== null && !asksDuration && HOW_Q[l].test(rewritten)) groups.push({ surface: "procedure", alts: [VIRTUAL_HOW], virtual: true });
@@ -446,7 +482,12 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
   if (asksStart) groups.push({ surface: "start", alts: [VIRTUAL_START], virtual: true });
   const seen = new Set<string>();
   // A number inside a quantity the question states ("10 days after I ordered") is context, not a subject word.
-  const stated = new Set(quantities(rewritten).flatMap((q) => words(q.text).filter((w) => /^\d/.test(w) || q.kind === "money")));
+  // A duration the shopper states about their own purchase ("3 weeks ago") is context too, unit included.
+  const stated = new Set(
+    quantities(rewritten).flatMap((q) =>
+      words(q.text).filter((w) => /^\d/.test(w) || q.kind === "money" || (q.kind === "duration" && AGO.test(rewritten))),
+    ),
+  );
   const context = contextWords(rewritten, lang);
   // Not having something ("I lost the receipt, …") is the condition the question hinges on, never mere context.
   const crux = new Set<string>();
@@ -456,10 +497,28 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
       crux.add(w);
     }
   }
+  // The day an order is placed ("I ordered on Saturday", "friday night") decides when it is processed.
+  for (const w of words(rewritten))
+    if (WEEKDAY.test(w)) {
+      context.delete(w);
+      crux.add(w);
+    }
   for (const w of borrowed ?? [])
-    for (const x of [normalize(w), ...words(normalize(w).replace(COUNTRY_NAMES, lang === "en" ? "$1 country" : "$1"))]) context.add(x);
+    for (const x of [
+      normalize(w),
+      ...words(
+        normalize(w)
+          .replace(COUNTRY_NAMES, lang === "en" ? "$1 country" : "$1")
+          .replace(COUNTRY_NAMES_DE, lang === "de" ? "$1 land" : "$1"),
+      ),
+    ])
+      context.add(x);
   // The words that ask for the start ("ab wann zählt …") frame the question; "zählt" is no "zahlt".
-  for (const w of words(asksStart ? rewritten.replace(new RegExp(START_Q[l].source, "g"), " ") : rewritten)) {
+  // Only the frame words go: "when does processing start?" still asks about processing.
+  const unframed = asksStart
+    ? rewritten.replace(new RegExp(START_Q[l].source, "gu"), (m) => ` ${words(m).filter((w) => !START_FRAME.has(w)).join(" ")} `)
+    : rewritten;
+  for (const w of words(unframed)) {
     // A bare number outside a stated quantity is a model or reference number ("Kobra 3"), no subject.
     if (stated.has(w) || IDENTIFIER.test(w) || /^\d+$/.test(w)) continue;
     if (isStopWord(w, lang)) continue;
@@ -506,6 +565,14 @@ export class PassageIndex {
       processTerm: (t) => t,
     });
     for (const p of this.passages) this.byId.set(p.id, p);
+    // The passages of one section (same policy and heading) name the subject of its terse items.
+    for (const p of this.passages) {
+      if (p.labelled !== undefined) continue;
+      const key = sectionKey(p);
+      const list = this.sections.get(key) ?? [];
+      list.push(p);
+      this.sections.set(key, list);
+    }
     // A table row or a terse list item ("Flat rate: $12.95" under "Express Shipping") does not
     // repeat its subject: its heading is indexed as its text too.
     const leansOnHeading = (p: IndexedPassage) => p.labelled !== undefined || p.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
@@ -545,7 +612,11 @@ export class PassageIndex {
     // rücksendeetikett → etikett (a policy word of 5+ letters ending or starting the question's).
     for (const t of terms) {
       // A short head ends a long compound only ("frist" → "rücktrittsfrist", "kosten" → "lieferkosten").
-      if ((alt.length >= 4 && t.startsWith(alt)) || ((alt.length >= 5 || t.length >= alt.length + 6) && t.endsWith(alt))) return true;
+      // A remainder of one or two letters is an inflection the stemmer left ("zahl" → "zahlt") or
+      // another word, not a compound part ("angeb" is not "angebot(ene)").
+      if ((alt.length >= 4 && t.startsWith(alt) && (t.length - alt.length > 2 || INFLECTION.test(t.slice(alt.length)))) ||
+        ((alt.length >= 5 || t.length >= alt.length + 6) && t.endsWith(alt)))
+        return true;
       if (t.length >= 4 && !t.startsWith("q") && alt.length >= t.length + 3 && (alt.endsWith(t) || alt.startsWith(t))) return true;
     }
     return false;
@@ -563,6 +634,8 @@ export class PassageIndex {
     return group.alts.some((a) => PassageIndex.has(terms, a, lang === "de" && !group.virtual));
   }
 
+  /** Passages per section (see sectionKey), table rows left out. */
+  private readonly sections = new Map<string, IndexedPassage[]>();
   private readonly dfCache = new Map<string, number>();
   private readonly compoundCache = new Map<string, string[]>();
   private allTerms: string[] | null = null;
@@ -602,6 +675,14 @@ export class PassageIndex {
   correct(groups: Array<Omit<QueryGroup, "weight">>, lang: Lang): Array<Omit<QueryGroup, "weight">> {
     const out: Array<Omit<QueryGroup, "weight">> = [];
     for (const g of groups) {
+      // German: a compound with a generic head the policies use as a word ("Rückgaberecht") also
+      // means its modifier ("Rückgabe"): the policies may state the rule under the modifier alone
+      // ("Die Rückgabefrist beträgt 30 Tage").
+      const modifier = lang === "de" && !g.virtual && g.alts.length === 1 ? this.genericModifier(g.surface) : null;
+      if (modifier !== null) {
+        out.push({ ...g, alts: [...new Set([...g.alts, ...groupAlts(stem(modifier, "de"), "de")])] });
+        continue;
+      }
       if (
         g.virtual ||
         g.surface.length < 4 ||
@@ -636,6 +717,26 @@ export class PassageIndex {
     return out;
   }
 
+  /** The modifier of a German compound with a generic head ("rückgaberecht" → "rückgabe") the policies use; else null. */
+  private genericModifier(word: string): string | null {
+    const w = normalize(word);
+    for (let at = 3; at <= w.length - 4; at++) {
+      if (!GENERIC_HEADS.test(w.slice(at))) continue;
+      const modifier = this.usedModifier(w, at);
+      if (modifier !== null) return modifier;
+    }
+    return null;
+  }
+
+  /** The part of `w` before `at` (without a linking -s-/-es-/-n-/-en-/-e-) when the policies use it or a synonym. */
+  private usedModifier(w: string, at: number): string | null {
+    for (const modifier of [w.slice(0, at), w.slice(0, at).replace(/(?:es|s|en|n|e)$/, "")]) {
+      if (modifier.length < 3) continue;
+      if (groupAlts(stem(modifier, "de"), "de").some((a) => this.df(a, true) > 0)) return modifier;
+    }
+    return null;
+  }
+
   /**
    * A German compound split into modifier and head (head of 4+ letters, modifier of 3+ after a
    * linking -s-/-es-/-n-/-en-/-e-), when the policies use the head as a word and the modifier (or
@@ -648,10 +749,8 @@ export class PassageIndex {
       // A head that names no subject ("Rückgaberegelung", "Versandbedingungen") leaves the modifier.
       const generic = GENERIC_HEADS.test(head);
       if (!generic && this.df(stem(head, "de"), false) === 0) continue;
-      for (const modifier of [w.slice(0, at), w.slice(0, at).replace(/(?:es|s|en|n|e)$/, "")]) {
-        if (modifier.length < 3) continue;
-        if (groupAlts(stem(modifier, "de"), "de").some((a) => this.df(a, true) > 0)) return generic ? [modifier] : [modifier, head];
-      }
+      const modifier = this.usedModifier(w, at);
+      if (modifier !== null) return generic ? [modifier] : [modifier, head];
     }
     return null;
   }
@@ -716,30 +815,82 @@ export class PassageIndex {
     });
     const total = groups.reduce((s, g) => s + g.weight, 0);
     const valueGroups = groups.filter((g) => g.required);
-    return results.slice(0, limit).map((r) => {
-      const passage = this.byId.get(String(r.id))!;
+    const states = (p: IndexedPassage) =>
+      valueGroups.some((g) => p.terms.has(g.alts[0]!) || (p.text.split(/\s+/).length <= TERSE_ITEM_WORDS && p.headTerms.has(g.alts[0]!)));
+    const found = results.slice(0, limit).map((r) => ({ passage: this.byId.get(String(r.id))!, bm25: r.score }));
+    // A terse item that names the subject but not the asked value ("Available Countries: … Japan")
+    // brings the items of its section that state the value ("Standard International: $19.95 - $39.95").
+    if (valueGroups.length > 0) {
+      const have = new Map(found.map((f) => [f.passage.id, f]));
+      for (const f of [...found]) {
+        if (states(f.passage)) continue;
+        for (const sibling of this.sections.get(sectionKey(f.passage)) ?? []) {
+          if (!isTerseItem(sibling) || !valueGroups.some((g) => sibling.terms.has(g.alts[0]!))) continue;
+          const bm25 = f.bm25 * SYNONYM_STRENGTH;
+          const present = have.get(sibling.id);
+          if (present) present.bm25 = Math.max(present.bm25, bm25);
+          else {
+            const added = { passage: sibling, bm25 };
+            have.set(sibling.id, added);
+            found.push(added);
+          }
+        }
+      }
+      found.sort((a, b) => b.bm25 - a.bm25);
+    }
+    return found.map(({ passage, bm25 }) => {
+      // Only an item stating the asked value in its own text takes its subject from its section,
+      // from the passages there that name a subject without a value of their own ("Available
+      // countries: … Japan"), not from a sibling rule that states its own value.
+      const ownValue = (x: IndexedPassage) => valueGroups.some((g) => x.terms.has(g.alts[0]!));
+      const section =
+        isTerseItem(passage) && ownValue(passage)
+          ? (this.sections.get(sectionKey(passage)) ?? []).filter((x) => x !== passage && !ownValue(x))
+          : [];
+      const bySection = (g: QueryGroup) => !g.virtual && section.some((x) => PassageIndex.matches(x.terms, g, lang));
       const matched = new Set(
-        groups.filter((g) => PassageIndex.matches(passage.terms, g, lang) || PassageIndex.matches(passage.headTerms, g, lang)),
+        groups.filter(
+          (g) => PassageIndex.matches(passage.terms, g, lang) || PassageIndex.matches(passage.headTerms, g, lang) || bySection(g),
+        ),
       );
       const covered = [...matched].reduce(
-        (s, g) => s + g.weight * Math.max(PassageIndex.strength(passage.terms, g, lang), PassageIndex.strength(passage.headTerms, g, lang)),
+        (s, g) =>
+          s +
+          g.weight *
+            Math.max(
+              PassageIndex.strength(passage.terms, g, lang),
+              PassageIndex.strength(passage.headTerms, g, lang),
+              bySection(g) ? SYNONYM_STRENGTH : 0,
+            ),
         0,
       );
       // The value must be stated by the passage itself; a heading states it for a terse item only
       // ("Flat rate: $12.95" under "Express Shipping (2-3 Business Days)"), not a title ("100% Satisfaction Guarantee") for prose.
-      const terse = passage.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
-      const valueMissing =
-        valueGroups.length > 0 && !valueGroups.some((g) => passage.terms.has(g.alts[0]!) || (terse && passage.headTerms.has(g.alts[0]!)));
+      const valueMissing = valueGroups.length > 0 && !states(passage);
+      const viaSection = new Set(
+        [...matched].filter((g) => !PassageIndex.matches(passage.terms, g, lang) && !PassageIndex.matches(passage.headTerms, g, lang)),
+      );
       return {
         passage,
-        bm25: r.score,
-        score: r.score,
+        bm25,
+        score: bm25,
         coverage: total > 0 ? covered / total : 0,
         matched,
         ...(valueMissing ? { valueMissing } : {}),
+        ...(viaSection.size > 0 ? { viaSection } : {}),
       };
     });
   }
+}
+
+/** A list item of at most TERSE_ITEM_WORDS words (not a table row). */
+function isTerseItem(p: IndexedPassage): boolean {
+  return p.labelled === undefined && p.lead === undefined && p.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
+}
+
+/** The section of a passage: its policy and heading path. */
+function sectionKey(p: IndexedPassage): string {
+  return `${p.citation.concept_id}|${p.heading}`;
 }
 
 /** Cosine similarity of two L2-normalised vectors. */

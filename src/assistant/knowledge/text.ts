@@ -2,17 +2,20 @@
 // German), sentence splitting and the quantities (durations, money, percentages) that answers and
 // the conflict and LLM checks compare. Everything here is pure and deterministic.
 //
-// Stemming is deliberately light and rule-based (no dictionary), so that the forms a shopper types
-// and the forms a policy uses meet in one term:
+// Stemming (no dictionary), so that the forms a shopper types and the forms a policy uses meet in
+// one term:
 // - en: possessive and plural endings (ies→y, sses→ss, (s|x|z|ch|sh)es→…, s), -ing / -ed (with a
 //   doubled final consonant undone: shipping → ship), -able / -ible, then a final -e
 //   (exchange, exchanged, exchanging → exchang).
-// - de: lower case, ß → ss, ä/ö/ü → a/o/u, then the CISTEM-style suffix loop (while longer than 3
-//   letters: -em / -er / -nd when longer than 5, else -t / -e / -s / -n). German compounds are
-//   met by prefix matching at search time (see retrieval.ts): "versand" finds "versandkosten".
+// - de: Snowball's German stemmer (natural's PorterStemmerDe: ß → ss, ä/ö/ü → a/o/u, inflectional
+//   and derivational suffixes in its R1/R2 regions: "Kosten" → kost, "Rückgabe" → ruckgab).
+//   German compounds are met by prefix matching at search time (see retrieval.ts): "versand"
+//   finds "versandkosten".
 // - any other language: lower case only, no stop words.
 // Stop words are the usual function words plus words that carry no subject in a shop question
 // ("policy", "store", "please", "tell", …).
+
+import { PorterStemmerDe } from "natural/lib/natural/stemmers/index.js";
 
 export type Lang = "en" | "de" | "other";
 
@@ -37,7 +40,7 @@ const EN_STOP = new Set(
     "information question questions ask asking regarding about anything something thing things say says said does dont don't im i'm " +
     "ive i've youre you're whats what's it's its there's theres able still already even ever really actually anyway maybe " +
     "after before during since within through among " +
-    "though"
+    "though ago"
   ).split(/\s+/),
 );
 
@@ -50,7 +53,8 @@ const DE_STOP = new Set(
     "sollte darf durfen dürfen muss mussen müssen nicht kein keine ja nein so als auch nur noch schon sehr mehr viel viele alle jede " +
     "jeder jedes bitte sagen sag wissen mochte möchte mochten möchten hallo hi danke richtlinie richtlinien regel regeln shop laden " +
     "info infos frage fragen gibt geben es etwas denn doch mal bekomme bekommen bekommt bekommst erhalte erhalten erhält kriege kriegen " +
-    "benutzen benutze verwenden verwende nutzen nutze machen mache tun noch vom beim ab ob eure euren eurem eurer deinen deinem deiner ihrer ihres"
+    "benutzen benutze verwenden verwende nutzen nutze machen mache tun noch vom beim ab ob eure euren eurem eurer deinen deinem deiner ihrer ihres " +
+    "nachdem bevor sobald obwohl falls weil damit während dass gäbe wäre wären hätte hätten per"
   ).split(/\s+/),
 );
 
@@ -105,14 +109,10 @@ const DE_IRREGULAR: Partial<Record<string, string>> = { zählt: "zaehl", zählen
 export function stemDe(word: string): string {
   const irregular = DE_IRREGULAR[word];
   if (irregular !== undefined) return irregular;
-  let w = word.replace(/ß/g, "ss").replace(/ä/g, "a").replace(/ö/g, "o").replace(/ü/g, "u").replace(/'/g, "");
+  const w = word.replace(/'/g, "");
   if (/^\d/.test(w)) return w;
-  while (w.length > 3) {
-    if (w.length > 5 && /(em|er|nd)$/.test(w)) w = w.slice(0, -2);
-    else if (/[tesn]$/.test(w)) w = w.slice(0, -1);
-    else break;
-  }
-  return w;
+  // Snowball's German stemmer (natural's PorterStemmerDe); it folds ä/ö/ü to a/o/u and ß to ss.
+  return PorterStemmerDe.stem(w);
 }
 
 /** The stop words of a language. */
@@ -271,7 +271,10 @@ const NUMWORD = Object.keys(NUMBER_WORDS).join("|");
 /** Durations ("30 days", "30-day", "14 Tage", "two weeks"), money ("€4.95", "50 EUR") and percentages in a text. */
 export function quantities(text: string): Quantity[] {
   const out: Quantity[] = [];
-  const t = normalize(text);
+  // German whole amounts "50,- €" / "50,-- EUR" are 50 € (blanked in place, so that a match's
+  // text is still read from the original at the same offsets).
+  const written = normalize(text);
+  const t = written.replace(/(\d),(-{1,2})(?=\s?(?:€|eur\b|euro))/g, (_m, d: string, dashes: string) => d + " ".repeat(1 + dashes.length));
   const durationRe = new RegExp(
     `\\b(${NUM}|${NUMWORD})(?:\\s*(?:-|–|to|bis)\\s*(${NUM}))?[\\s-]+((?:business |working |calendar )?(?:days?|weeks?|months?|years?|hours?)|(?:werk|arbeits|kalender)?(?:tage?n?|tagen)|wochen?|monate?n?|jahre?n?|stunden?)\\b`,
     "gu",
@@ -289,10 +292,11 @@ export function quantities(text: string): Quantity[] {
     const currency = CURRENCY_SIGNS[m[1]!] ?? "EUR";
     out.push({ kind: "money", currency, minor: Math.round(parseNumber(m[2]!) * (currency === "JPY" ? 1 : 100)), text: m[0] });
   }
-  const moneyAfter = new RegExp(`\\b(${NUM})\\s?(€|\\$|£|\\b(?:eur|usd|gbp|chf|euros?|dollars?|bucks?)\\b)`, "gu");
+  const moneyAfter = new RegExp(`\\b(${NUM})\\s{0,4}(€|\\$|£|\\b(?:eur|usd|gbp|chf|euros?|dollars?|bucks?)\\b)`, "gu");
   for (const m of t.matchAll(moneyAfter)) {
     const currency = CURRENCY_SIGNS[m[2]!] ?? "EUR";
-    out.push({ kind: "money", currency, minor: Math.round(parseNumber(m[1]!) * (currency === "JPY" ? 1 : 100)), text: m[0] });
+    const asWritten = written.slice(m.index, m.index + m[0].length);
+    out.push({ kind: "money", currency, minor: Math.round(parseNumber(m[1]!) * (currency === "JPY" ? 1 : 100)), text: asWritten });
   }
   for (const m of t.matchAll(new RegExp(`\\b(${NUM})\\s?(%|percent|prozent)`, "gu"))) {
     out.push({ kind: "percent", value: parseNumber(m[1]!), text: m[0] });
