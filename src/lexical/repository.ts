@@ -1,12 +1,15 @@
 // The lexical (full-text) index of products (issue 15; tables from migration 0018), beside the
 // vector index (src/vectors) as the other engine search ranks with. `storeId` first on every
 // method; a store's queries only ever see its own rows.
-//   Matching is AND-first: a product must hold every word of the query (the last one also as a
-//     prefix, when it has at least PREFIX_MIN letters). Only when fewer than `enough` products
-//     (after the pre-filters) hold them all does the query fall back to any word (OR), ranked the
-//     same way, so products holding more of the words still come first. AND-first keeps the
-//     lexical evidence specific and keeps the engines from scoring every product that holds one
-//     common word (the cost of a query grows with the number of products it matches).
+//   Matching is AND-first: a product must hold every word of the query. Only when fewer than
+//     `enough` products (after the pre-filters) hold them all is the last word matched as a prefix
+//     too (when it has at least PREFIX_MIN letters: a word still being typed, "chrono"), and only
+//     when that is still not enough does the query fall back to any word (OR, with the prefix),
+//     ranked the same way, so products holding more of the words still come first. AND-first keeps
+//     the lexical evidence specific and keeps the engines from scoring every product that holds
+//     one common word (the cost of a query grows with the number of products it matches); the
+//     late prefix spares the usual query of whole words the prefix's cost (FTS5 merges the lists
+//     of every word the prefix starts, once to match and once more for bm25's word statistics).
 //   Bounded scoring: the engines score every product they rank, and a query whose words are
 //     common in a large store (a colour, a product type, "men") matches thousands; its cost grows
 //     with them. At most `lexicalLimits.scoredMax` (SCORED_MAX) matches are scored per query (or
@@ -132,17 +135,23 @@ export class LexicalRepository {
     const keep = (hits: LexicalHit[]) => (candidates && !inSql ? hits.filter((h) => candidates.has(h.productId)).slice(0, k) : hits);
     // Rankings restricted in SQL depend on the candidates and are not cached.
     const version = this.cache && ids === null ? await this.version(storeId) : undefined;
-    const ranked = (kind: "and" | "or" | "trigram", compute: () => Promise<LexicalHit[]>) =>
+    const ranked = (kind: "and" | "and*" | "or" | "or*" | "trigram", compute: () => Promise<LexicalHit[]>) =>
       version === undefined
         ? compute()
         : this.cache!.through(`${storeId}\u0000${kind}\u0000${depth}\u0000${terms.join(" ")}`, version, compute);
-    const run = (all: boolean) =>
-      ranked(all ? "and" : "or", () =>
-        this.dialect === "sqlite" ? this.fts(storeId, terms, all, depth, ids) : this.tsquery(storeId, terms, all, depth, ids),
+    const run = (all: boolean, prefix: boolean) =>
+      ranked(`${all ? "and" : "or"}${prefix ? "*" : ""}`, () =>
+        this.dialect === "sqlite"
+          ? this.fts(storeId, terms, all, prefix, depth, ids)
+          : this.tsquery(storeId, terms, all, prefix, depth, ids),
       );
-    let exact = keep(await run(true));
-    if (exact.length < Math.min(enough, k) && terms.length > 1)
-      exact = await this.withAll(storeId, terms, exact, keep(await run(false)), k);
+    const wanted = Math.min(enough, k);
+    const prefix = LexicalRepository.prefixed(terms, terms.length - 1);
+    // The words as given first; the last one as a prefix too only when they are not enough.
+    let exact = keep(await run(true, false));
+    if (exact.length < wanted && prefix) exact = keep(await run(true, true));
+    if (exact.length < wanted && terms.length > 1)
+      exact = await this.withAll(storeId, terms, exact, keep(await run(false, prefix)), k);
     if (exact.length > 0) return { hits: exact, fuzzy: false };
     return { hits: keep(await ranked("trigram", () => this.trigram(storeId, terms, depth, ids))), fuzzy: true };
   }
@@ -158,8 +167,8 @@ export class LexicalRepository {
     return i === terms.length - 1 && terms[i]!.length >= PREFIX_MIN;
   }
 
-  private async fts(storeId: string, terms: string[], all: boolean, k: number, ids: string | null): Promise<LexicalHit[]> {
-    const match = terms.map((t, i) => `"${t}"${LexicalRepository.prefixed(terms, i) ? "*" : ""}`).join(all ? " AND " : " OR ");
+  private async fts(storeId: string, terms: string[], all: boolean, prefix: boolean, k: number, ids: string | null): Promise<LexicalHit[]> {
+    const match = terms.map((t, i) => `"${t}"${prefix && LexicalRepository.prefixed(terms, i) ? "*" : ""}`).join(all ? " AND " : " OR ");
     const weights = sql.raw(LEXICAL_FIELDS.map((f) => BM25_WEIGHTS[f]).join(", "));
     const restrict = ids === null ? sql`` : sql`AND d.product_id IN (SELECT value FROM json_each(${ids}))`;
     const r = await sql<{ product_id: string; s: number }>`
@@ -183,19 +192,19 @@ export class LexicalRepository {
     const missing = all.filter((h) => !seen.has(h.productId));
     if (missing.length === 0) return any;
     if (this.dialect === "sqlite") return best([...any, ...missing], k);
-    const query = LexicalRepository.tsQueryText(terms, false);
+    const query = LexicalRepository.tsQueryText(terms, false, true);
     const r = await sql<{ product_id: string; s: number }>`
       SELECT product_id, ts_rank(document, to_tsquery('english', ${query})) AS s
       FROM product_text WHERE store_id = ${storeId} AND product_id = ANY (${missing.map((h) => h.productId)}::text[])`.execute(this.db);
     return best([...any, ...r.rows.map((row) => ({ productId: row.product_id, score: row.s }))], k);
   }
 
-  private static tsQueryText(terms: string[], all: boolean): string {
-    return terms.map((t, i) => (LexicalRepository.prefixed(terms, i) ? `${t}:*` : t)).join(all ? " & " : " | ");
+  private static tsQueryText(terms: string[], all: boolean, prefix: boolean): string {
+    return terms.map((t, i) => (prefix && LexicalRepository.prefixed(terms, i) ? `${t}:*` : t)).join(all ? " & " : " | ");
   }
 
-  private async tsquery(storeId: string, terms: string[], all: boolean, k: number, ids: string | null): Promise<LexicalHit[]> {
-    const query = LexicalRepository.tsQueryText(terms, all);
+  private async tsquery(storeId: string, terms: string[], all: boolean, prefix: boolean, k: number, ids: string | null): Promise<LexicalHit[]> {
+    const query = LexicalRepository.tsQueryText(terms, all, prefix);
     const restrict = ids === null ? sql`` : sql`AND product_id = ANY (SELECT jsonb_array_elements_text(${ids}::jsonb))`;
     const r = await sql<{ product_id: string; s: number }>`
       SELECT product_id, ts_rank(document, q) AS s

@@ -101,6 +101,36 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     assert.deepEqual((await lexicalIds("chronogrph"))[0], "p-watch", "a typo falls back to trigrams");
   });
 
+  test("the last word is matched as a prefix only when the words as given find fewer than asked", async () => {
+    const res = await post(
+      "/v1/products",
+      { product_id: "o-summertime", image_url: url["p-shirt"], metadata: { name: "Summertime Tote" } },
+      otherToken,
+    );
+    assert.equal(res.statusCode, 201, res.body);
+    try {
+      const repo = new LexicalRepository(app.ctx.database.db, app.ctx.database.dialect);
+      const whole = await repo.search(other.clientId, "summer", 1);
+      assert.deepEqual(
+        whole.hits.map((h) => h.productId),
+        ["o-dress"],
+        "the whole word is enough for one result: no prefix",
+      );
+      const more = await repo.search(other.clientId, "summer", 10);
+      assert.deepEqual(more.hits.map((h) => h.productId).sort(), ["o-dress", "o-summertime"], "too few: summer* finds Summertime");
+      assert.equal(more.fuzzy, false);
+      const enoughOne = await repo.search(store.clientId, "acme summer", 100, undefined, 1);
+      assert.deepEqual(enoughOne.hits.map((h) => h.productId), ["p-dress"], "enough = 1 (beside visual evidence): no OR pass");
+      const enoughPage = await repo.search(store.clientId, "acme summer", 100, undefined, 10);
+      assert.deepEqual(enoughPage.hits.map((h) => h.productId).sort(), ["p-dress", "p-shirt"], "too few for the page: any word");
+      const typed = await repo.search(other.clientId, "rolex summ", 10);
+      assert.deepEqual(typed.hits.map((h) => h.productId)[0], "o-dress", "a word still being typed matches as a prefix");
+    } finally {
+      const del = await app.search.inject({ method: "DELETE", url: "/v1/products/o-summertime", headers: bearer(otherToken) });
+      assert.equal(del.statusCode, 204, del.body);
+    }
+  });
+
   test("bounded scoring: past lexicalLimits.scoredMax matches only that many are scored, with their exact scores; below it the full ranking", async () => {
     const repo = new LexicalRepository(app.ctx.database.db, app.ctx.database.dialect); // uncached
     const full = await repo.search(store.clientId, "blue", 3);

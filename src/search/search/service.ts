@@ -158,9 +158,15 @@ export class SearchService {
     return this.ctx.metrics.timeSearchStage(stage, fn);
   }
 
-  /** The store's lexical hits for `text` at the depth of fused ranking (see run()). */
-  private lexicalLookup(storeId: string, text: string, limit: number, candidates?: ReadonlySet<string>) {
-    return this.stage("lexical", () => this.lexical.search(storeId, text, fusedDepth(limit), candidates, limit));
+  /**
+   * The store's lexical hits for `text` at the depth of fused ranking (see run()). Beside visual
+   * evidence (`visual`), the words as given are enough when any product holds them all: the
+   * visual candidates fill the rest of the page, so the engine's wider passes (the last word as a
+   * prefix, then any word: LexicalRepository.search) run only when the words match nothing. Alone
+   * (semantic_weight 0) they run whenever fewer products than the page hold every word.
+   */
+  private lexicalLookup(storeId: string, text: string, limit: number, visual: boolean, candidates?: ReadonlySet<string>) {
+    return this.stage("lexical", () => this.lexical.search(storeId, text, fusedDepth(limit), candidates, visual ? 1 : limit));
   }
 
   // --- query inputs -------------------------------------------------------------------------
@@ -235,8 +241,8 @@ export class SearchService {
     const lexicalHits =
       weight < 1
         ? candidates === undefined
-          ? this.lexicalLookup(storeId, text, common.limit)
-          : candidates.then((ids) => this.lexicalLookup(storeId, text, common.limit, ids))
+          ? this.lexicalLookup(storeId, text, common.limit, embedding !== undefined)
+          : candidates.then((ids) => this.lexicalLookup(storeId, text, common.limit, embedding !== undefined, ids))
         : undefined;
     // Awaited below or in run(); a failure of one must not go unhandled while the other is awaited.
     for (const p of [embedding, candidates, lexicalHits]) p?.catch(() => undefined);
@@ -418,7 +424,8 @@ export class SearchService {
     // Re-ranking (colours, category boost, understood boosts) and fusion need a deeper first stage than the page.
     const rerank = colors.length > 0 || plan.boostCategory || boost;
     const k = rerank || lex ? fusedDepth(c.limit) : c.limit;
-    const lexicalHits = (text: string) => plan.lexicalHits ?? this.lexicalLookup(storeId, text, c.limit, candidates);
+    const lexicalHits = (text: string) =>
+      plan.lexicalHits ?? this.lexicalLookup(storeId, text, c.limit, plan.vectors.length > 0, candidates);
 
     let scored: { productId: string; score: number }[] = [];
     if (candidates && candidates.size === 0) {
