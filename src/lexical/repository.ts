@@ -150,8 +150,7 @@ export class LexicalRepository {
     // The words as given first; the last one as a prefix too only when they are not enough.
     let exact = keep(await run(true, false));
     if (exact.length < wanted && prefix) exact = keep(await run(true, true));
-    if (exact.length < wanted && terms.length > 1)
-      exact = await this.withAll(storeId, terms, exact, keep(await run(false, prefix)), k);
+    if (exact.length < wanted && terms.length > 1) exact = await this.withAll(storeId, terms, exact, keep(await run(false, prefix)), k);
     if (exact.length > 0) return { hits: exact, fuzzy: false };
     return { hits: keep(await ranked("trigram", () => this.trigram(storeId, terms, depth, ids))), fuzzy: true };
   }
@@ -203,7 +202,14 @@ export class LexicalRepository {
     return terms.map((t, i) => (prefix && LexicalRepository.prefixed(terms, i) ? `${t}:*` : t)).join(all ? " & " : " | ");
   }
 
-  private async tsquery(storeId: string, terms: string[], all: boolean, prefix: boolean, k: number, ids: string | null): Promise<LexicalHit[]> {
+  private async tsquery(
+    storeId: string,
+    terms: string[],
+    all: boolean,
+    prefix: boolean,
+    k: number,
+    ids: string | null,
+  ): Promise<LexicalHit[]> {
     const query = LexicalRepository.tsQueryText(terms, all, prefix);
     const restrict = ids === null ? sql`` : sql`AND product_id = ANY (SELECT jsonb_array_elements_text(${ids}::jsonb))`;
     const r = await sql<{ product_id: string; s: number }>`

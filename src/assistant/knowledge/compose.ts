@@ -212,7 +212,9 @@ function analysedSentences(passage: IndexedPassage): AnalysedSentence[] {
 function unitOf(c: Scored): string {
   const p = c.passage;
   // The rows of one table rank as one passage too.
-  return p.labelled !== undefined || p.text.split(/\s+/).length <= TERSE_WORDS ? `${p.citation.concept_id}|${p.heading}|${p.lead ?? ""}` : p.id;
+  return p.labelled !== undefined || p.text.split(/\s+/).length <= TERSE_WORDS
+    ? `${p.citation.concept_id}|${p.heading}|${p.lead ?? ""}`
+    : p.id;
 }
 
 /** Scores the sentences of the evidence passages (best passage first). */
@@ -235,8 +237,7 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
     const parts = analysed.map((a) => a.text);
     analysed.forEach(({ text, terms: ownTerms, facts, quantities: qs, label }, position) => {
       // A sentence that refers back ("In diesem Fall berechnen wir … 30,- €") is about its predecessor's subject too.
-      const allTerms =
-        position > 0 && CONTINUES.test(text) ? new Set([...ownTerms, ...analysed[position - 1]!.terms]) : ownTerms;
+      const allTerms = position > 0 && CONTINUES.test(text) ? new Set([...ownTerms, ...analysed[position - 1]!.terms]) : ownTerms;
       // "within 30 days of delivery" is not about delivery: a duration's start event is no match.
       const terms = facts.startTerms.size > 0 ? new Set([...allTerms].filter((x) => !facts.startTerms.has(x))) : allTerms;
       const inText = new Set(groups.filter((g) => PassageIndex.matches(terms, g, lang)));
@@ -400,7 +401,10 @@ export function extractive(
   // only bounds where a rule applies.
   const states = (s: ScoredSentence) =>
     (asked.has("duration") &&
-      (s.facts.durations.length > 0 || (s.facts.dates.size > 0 && DEADLINE.test(s.text)) || WEEKDAY.test(s.text) || NEXT_DAY.test(s.text))) ||
+      (s.facts.durations.length > 0 ||
+        (s.facts.dates.size > 0 && DEADLINE.test(s.text)) ||
+        WEEKDAY.test(s.text) ||
+        NEXT_DAY.test(s.text))) ||
     (asked.has("money") && s.facts.amounts.size + s.facts.percents.size > 0);
   const valued = eligible.some(states);
   const rank = (s: ScoredSentence) => (valued && !states(s) ? VALUE_MISSING_FACTOR * s.score : s.score);
@@ -509,7 +513,8 @@ export function extractive(
   // eligible for free shipping. International orders are not eligible …").
   const yesNo = question ? polarity(question, ranked[0]!, frame) : null;
   const opposed =
-    yesNo !== null && chosen.some((s) => s !== ranked[0] && polarity(question, s, frame) !== null && polarity(question, s, frame) !== yesNo);
+    yesNo !== null &&
+    chosen.some((s) => s !== ranked[0] && polarity(question, s, frame) !== null && polarity(question, s, frame) !== yesNo);
   // "Who pays …?" is not answered by an amount.
   const leadKinds = ASKS_WHO_PAYS.test(normalize(question)) ? new Set([...asked].filter((k) => k !== "money")) : asked;
   const direct = directAnswer(ranked[0]!, leadKinds) ?? (opposed ? null : yesNo);

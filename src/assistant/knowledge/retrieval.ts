@@ -34,7 +34,21 @@ import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.j
 import { isEnglishWord } from "./dictionary.js";
 import { FREE } from "./facts.js";
 import { COUNTRY_NAMES, COUNTRY_NAMES_DE, GOODS, SEPARABLE_GE, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
-import { WEEKDAY, analyze, hasDate, langOf, normalize, quantities, stopWords, words, stem, stemDe, stemEn, isStopWord, type Lang } from "./text.js";
+import {
+  WEEKDAY,
+  analyze,
+  hasDate,
+  langOf,
+  normalize,
+  quantities,
+  stopWords,
+  words,
+  stem,
+  stemDe,
+  stemEn,
+  isStopWord,
+  type Lang,
+} from "./text.js";
 
 /** Whether a word is one typo away from a stop word of 5+ letters. */
 function nearStopWord(word: string, lang: Lang): boolean {
@@ -200,7 +214,8 @@ const TIME_REF =
 export const ASKS_WHO_PAYS = /\b(?:wer\s+(?:zahlt|bezahlt|trägt|übernimmt)|who\s+(?:pays|covers|bears|is\s+responsible))\b/;
 
 /** A stated duration that dates the shopper's purchase ("3 weeks ago", "vor 2 Monaten"). */
-const AGO = /\b(?:\d+|a|an|one|two|three|four|five|six)\s+(?:days?|weeks?|months?|years?)\s+ago\b|\bvor\s+(?:\d+|einem|einer|zwei|drei|vier)\s+(?:tag|tagen|wochen?|monat|monaten|jahr|jahren)\b/;
+const AGO =
+  /\b(?:\d+|a|an|one|two|three|four|five|six)\s+(?:days?|weeks?|months?|years?)\s+ago\b|\bvor\s+(?:\d+|einem|einer|zwei|drei|vier)\s+(?:tag|tagen|wochen?|monat|monaten|jahr|jahren)\b/;
 
 /** Order numbers ("order #1234", "order number BBY01-806123", "Bestellung 4711") name no subject. */
 const ORDER_REF =
@@ -516,7 +531,13 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
   // The words that ask for the start ("ab wann zählt …") frame the question; "zählt" is no "zahlt".
   // Only the frame words go: "when does processing start?" still asks about processing.
   const unframed = asksStart
-    ? rewritten.replace(new RegExp(START_Q[l].source, "gu"), (m) => ` ${words(m).filter((w) => !START_FRAME.has(w)).join(" ")} `)
+    ? rewritten.replace(
+        new RegExp(START_Q[l].source, "gu"),
+        (m) =>
+          ` ${words(m)
+            .filter((w) => !START_FRAME.has(w))
+            .join(" ")} `,
+      )
     : rewritten;
   for (const w of words(unframed)) {
     // A bare number outside a stated quantity is a model or reference number ("Kobra 3"), no subject.
@@ -614,8 +635,10 @@ export class PassageIndex {
       // A short head ends a long compound only ("frist" → "rücktrittsfrist", "kosten" → "lieferkosten").
       // A remainder of one or two letters is an inflection the stemmer left ("zahl" → "zahlt") or
       // another word, not a compound part ("angeb" is not "angebot(ene)").
-      if ((alt.length >= 4 && t.startsWith(alt) && (t.length - alt.length > 2 || INFLECTION.test(t.slice(alt.length)))) ||
-        ((alt.length >= 5 || t.length >= alt.length + 6) && t.endsWith(alt)))
+      if (
+        (alt.length >= 4 && t.startsWith(alt) && (t.length - alt.length > 2 || INFLECTION.test(t.slice(alt.length)))) ||
+        ((alt.length >= 5 || t.length >= alt.length + 6) && t.endsWith(alt))
+      )
         return true;
       if (t.length >= 4 && !t.startsWith("q") && alt.length >= t.length + 3 && (alt.endsWith(t) || alt.startsWith(t))) return true;
     }

@@ -120,7 +120,11 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
       assert.deepEqual(more.hits.map((h) => h.productId).sort(), ["o-dress", "o-summertime"], "too few: summer* finds Summertime");
       assert.equal(more.fuzzy, false);
       const enoughOne = await repo.search(store.clientId, "acme summer", 100, undefined, 1);
-      assert.deepEqual(enoughOne.hits.map((h) => h.productId), ["p-dress"], "enough = 1 (beside visual evidence): no OR pass");
+      assert.deepEqual(
+        enoughOne.hits.map((h) => h.productId),
+        ["p-dress"],
+        "enough = 1 (beside visual evidence): no OR pass",
+      );
       const enoughPage = await repo.search(store.clientId, "acme summer", 100, undefined, 10);
       assert.deepEqual(enoughPage.hits.map((h) => h.productId).sort(), ["p-dress", "p-shirt"], "too few for the page: any word");
       const typed = await repo.search(other.clientId, "rolex summ", 10);
