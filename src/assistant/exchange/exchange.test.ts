@@ -282,6 +282,8 @@ describeEachDialect("assistant: customer session exchange, orders and actions", 
       const cart1 = await gateway.runAction(b.storeId, session, { name: "add_to_cart", arguments: { product_id: "prd_5", quantity: 1 } });
       const cart2 = await gateway.runAction(b.storeId, session, { name: "add_to_cart", arguments: { product_id: "prd_5", quantity: 2 } });
       assert.equal(cart1.result.external_cart_id, cart2.result.external_cart_id);
+      assert.equal(cart1.result.cart_id, cart2.result.cart_id, "one cart per session, updated");
+      assert.deepEqual([cart2.result.line_count, cart2.result.item_count], [1, 3]);
       assert.equal(shop.draftOrders.size, 1);
       const draft = [...shop.draftOrders.values()][0] as { draft_order: { line_items: Array<{ variant_id: number; quantity: number }> } };
       assert.deepEqual(draft.draft_order.line_items, [{ variant_id: 50, quantity: 3 }]);

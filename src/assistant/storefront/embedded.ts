@@ -14,7 +14,7 @@ import { prefixedId } from "../../platform/ids.js";
 import { toMinor } from "../../tenancy/currency.js";
 import type { CatalogPort, CatalogProduct } from "./catalog-port.js";
 import { rawIdsOf, stockFromQuantity, toCardId, type Candidate, type CatalogConnector, type LiveRead } from "./connector.js";
-import { StorefrontRepository } from "./repository.js";
+import { StorefrontRepository, cartCounts, cartLines } from "./repository.js";
 import {
   StorefrontUnavailable,
   type ActionRequest,
@@ -146,32 +146,15 @@ export class EmbeddedConnector implements CatalogConnector {
       const repo = this.repo.with(tx);
       const now = this.ctx.clock.now();
       const cart = await repo.findCart(this.storeId, sessionId, EMBEDDED_SOURCE);
-      const lines = cart ? (JSON.parse(cart.lines) as Array<{ product_id: string; variant_id: string | null; quantity: number }>) : [];
+      const lines = cartLines(cart);
       const same = lines.find((l) => l.product_id === cardId && l.variant_id === variantId);
       if (same) same.quantity += quantity;
       else lines.push({ product_id: cardId, variant_id: variantId, quantity });
-      const id = cart?.id ?? prefixedId("cart");
-      if (cart) await repo.updateCart(this.storeId, id, { lines: JSON.stringify(lines), external_id: null, updated_at: now });
-      else
-        await repo.insertCart(this.storeId, {
-          id,
-          session_id: sessionId,
-          source: EMBEDDED_SOURCE,
-          external_id: null,
-          lines: JSON.stringify(lines),
-          created_at: now,
-          updated_at: now,
-        });
+      const id = await repo.saveCart(this.storeId, cart, { sessionId, source: EMBEDDED_SOURCE, externalId: null, lines, now });
       return {
         name: "add_to_cart" as const,
         status: "completed" as const,
-        result: {
-          cart_id: id,
-          product_id: cardId,
-          quantity,
-          line_count: lines.length,
-          item_count: lines.reduce((n, l) => n + l.quantity, 0),
-        },
+        result: { cart_id: id, product_id: cardId, quantity, ...cartCounts(lines) },
       };
     });
   }

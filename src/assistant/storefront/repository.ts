@@ -3,10 +3,28 @@
 import type { Selectable } from "kysely";
 import type { Dialect, Executor } from "../../platform/db/index.js";
 import type { AssistantCartsTable, AssistantOrdersTable, AssistantReturnsTable } from "../../platform/db/schema.js";
+import { prefixedId } from "../../platform/ids.js";
 
 export type CartRow = Selectable<AssistantCartsTable>;
 export type ReturnRow = Selectable<AssistantReturnsTable>;
 export type OrderRow = Selectable<AssistantOrdersTable>;
+
+/** One line of a cart kept for an assistant session (`assistant_carts.lines`, JSON). */
+export interface CartLine {
+  product_id: string;
+  variant_id: string | null;
+  quantity: number;
+}
+
+/** The lines of a cart row (none without a cart). */
+export function cartLines(cart: CartRow | undefined): CartLine[] {
+  return cart ? (JSON.parse(cart.lines) as CartLine[]) : [];
+}
+
+/** The counts an add_to_cart result reports. */
+export function cartCounts(lines: readonly CartLine[]): { line_count: number; item_count: number } {
+  return { line_count: lines.length, item_count: lines.reduce((n, l) => n + l.quantity, 0) };
+}
 
 export class StorefrontRepository {
   constructor(
@@ -30,15 +48,40 @@ export class StorefrontRepository {
       .executeTakeFirst();
   }
 
-  async insertCart(storeId: string, row: Omit<CartRow, "store_id">): Promise<void> {
+  /**
+   * Writes a session's cart lines: updates `existing` (the row findCart gave) or inserts a new
+   * cart. Returns the cart's id.
+   */
+  async saveCart(
+    storeId: string,
+    existing: CartRow | undefined,
+    cart: { sessionId: string; source: string; externalId: string | null; lines: CartLine[]; now: number },
+  ): Promise<string> {
+    const lines = JSON.stringify(cart.lines);
+    if (existing) {
+      await this.db
+        .updateTable("assistant_carts")
+        .set({ lines, external_id: cart.externalId, updated_at: cart.now })
+        .where("store_id", "=", storeId)
+        .where("id", "=", existing.id)
+        .execute();
+      return existing.id;
+    }
+    const id = prefixedId("cart");
     await this.db
       .insertInto("assistant_carts")
-      .values({ ...row, store_id: storeId })
+      .values({
+        id,
+        store_id: storeId,
+        session_id: cart.sessionId,
+        source: cart.source,
+        external_id: cart.externalId,
+        lines,
+        created_at: cart.now,
+        updated_at: cart.now,
+      })
       .execute();
-  }
-
-  async updateCart(storeId: string, id: string, patch: { lines: string; external_id: string | null; updated_at: number }): Promise<void> {
-    await this.db.updateTable("assistant_carts").set(patch).where("store_id", "=", storeId).where("id", "=", id).execute();
+    return id;
   }
 
   // --- returns and orders --------------------------------------------------------------------

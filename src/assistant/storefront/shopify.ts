@@ -37,7 +37,7 @@ import {
   type CatalogConnector,
   type LiveRead,
 } from "./connector.js";
-import type { StorefrontRepository } from "./repository.js";
+import { cartCounts, cartLines, type StorefrontRepository } from "./repository.js";
 import {
   StorefrontUnavailable,
   type ActionRequest,
@@ -435,7 +435,7 @@ export class ShopifyConnector implements CatalogConnector {
       variantId = String(first.id);
     }
     const cart = await this.repo.findCart(this.storeId, session.sessionId, this.source);
-    const lines = cart ? (JSON.parse(cart.lines) as Array<{ product_id: string; variant_id: string | null; quantity: number }>) : [];
+    const lines = cartLines(cart);
     const same = lines.find((l) => l.variant_id === variantId);
     if (same) same.quantity += quantity;
     else lines.push({ product_id: toCardId(productId), variant_id: variantId, quantity });
@@ -459,19 +459,13 @@ export class ShopifyConnector implements CatalogConnector {
       })) as { data: { draft_order?: { id?: number | string } }; res: SafeResponse };
       externalId = data.draft_order?.id === undefined ? null : String(data.draft_order.id);
     }
-    const now = this.ctx.clock.now();
-    const id = cart?.id ?? prefixedId("cart");
-    if (cart) await this.repo.updateCart(this.storeId, id, { lines: JSON.stringify(lines), external_id: externalId, updated_at: now });
-    else
-      await this.repo.insertCart(this.storeId, {
-        id,
-        session_id: session.sessionId,
-        source: this.source,
-        external_id: externalId,
-        lines: JSON.stringify(lines),
-        created_at: now,
-        updated_at: now,
-      });
+    const id = await this.repo.saveCart(this.storeId, cart, {
+      sessionId: session.sessionId,
+      source: this.source,
+      externalId,
+      lines,
+      now: this.ctx.clock.now(),
+    });
     return {
       name: "add_to_cart",
       status: "completed",
@@ -481,8 +475,7 @@ export class ShopifyConnector implements CatalogConnector {
         product_id: toCardId(productId),
         variant_id: variantId,
         quantity,
-        line_count: lines.length,
-        item_count: lines.reduce((n, l) => n + l.quantity, 0),
+        ...cartCounts(lines),
       },
     };
   }
