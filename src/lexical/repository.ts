@@ -115,7 +115,8 @@ export class LexicalRepository {
   /**
    * The store's best `k` lexical matches of `text`, restricted to `candidates` when given: the
    * products holding every word, or, when fewer than `enough` (default `k`) do, those holding any
-   * word. With nothing found, falls back to trigram matching; `fuzzy` tells which answered.
+   * word. With nothing found, falls back to trigram matching; `fuzzy` tells which answered, and
+   * `partial` that no hit holds every word (the any-word or the trigram pass answered).
    * The hits may be shared with the cache: callers do not modify them.
    */
   async search(
@@ -124,9 +125,9 @@ export class LexicalRepository {
     k: number,
     candidates?: ReadonlySet<string>,
     enough: number = k,
-  ): Promise<{ hits: LexicalHit[]; fuzzy: boolean }> {
+  ): Promise<{ hits: LexicalHit[]; fuzzy: boolean; partial: boolean }> {
     const terms = queryTerms(text);
-    if (terms.length === 0 || k <= 0) return { hits: [], fuzzy: false };
+    if (terms.length === 0 || k <= 0) return { hits: [], fuzzy: false, partial: false };
     // Few candidates restrict the query itself; many are checked on a deeper result list instead
     // (passing thousands of ids costs more than it saves).
     const inSql = candidates !== undefined && candidates.size <= SQL_CANDIDATES_MAX;
@@ -150,9 +151,10 @@ export class LexicalRepository {
     // The words as given first; the last one as a prefix too only when they are not enough.
     let exact = keep(await run(true, false));
     if (exact.length < wanted && prefix) exact = keep(await run(true, true));
+    const partial = exact.length === 0;
     if (exact.length < wanted && terms.length > 1) exact = await this.withAll(storeId, terms, exact, keep(await run(false, prefix)), k);
-    if (exact.length > 0) return { hits: exact, fuzzy: false };
-    return { hits: keep(await ranked("trigram", () => this.trigram(storeId, terms, depth, ids))), fuzzy: true };
+    if (exact.length > 0) return { hits: exact, fuzzy: false, partial };
+    return { hits: keep(await ranked("trigram", () => this.trigram(storeId, terms, depth, ids))), fuzzy: true, partial: true };
   }
 
   /** The store's lexical version (SQLite; migration 0019). */

@@ -16,6 +16,19 @@ export type FusionMethod = (typeof FUSION_METHODS)[number];
 export const RRF_K = 60;
 /** Weight of trigram (typo-tolerant) lexical hits relative to exact ones. */
 export const FUZZY_FACTOR = 0.5;
+/**
+ * Least semantic weight when no product holds every word of the query (the lexical hits match
+ * some of its words, or only by trigram): such hits say little about what was asked ("red dress"
+ * against a catalogue whose texts never name colours matches every "dress" and nothing red), so
+ * the visual evidence leads. Chosen on the dev half of `npm run eval:search` with full and with
+ * sparse product text (see README "Search relevance evaluation").
+ */
+export const PARTIAL_MATCH_SEMANTIC_WEIGHT = 0.7;
+
+/** The lexical share to fuse with: at most 1 − PARTIAL_MATCH_SEMANTIC_WEIGHT for partial matches. */
+export function lexicalShare(weight: number, partial: boolean): number {
+  return partial ? Math.min(weight, 1 - PARTIAL_MATCH_SEMANTIC_WEIGHT) : weight;
+}
 
 export interface Scored {
   productId: string;

@@ -129,6 +129,12 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
       assert.deepEqual(enoughPage.hits.map((h) => h.productId).sort(), ["p-dress", "p-shirt"], "too few for the page: any word");
       const typed = await repo.search(other.clientId, "rolex summ", 10);
       assert.deepEqual(typed.hits.map((h) => h.productId)[0], "o-dress", "a word still being typed matches as a prefix");
+      assert.deepEqual([enoughOne.partial, enoughPage.partial, typed.partial], [false, false, false], "some product holds every word");
+      const split = await repo.search(store.clientId, "rolex oxford", 10);
+      assert.deepEqual(split.hits.map((h) => h.productId).sort(), ["p-shirt", "p-watch"]);
+      assert.deepEqual([split.partial, split.fuzzy], [true, false], "each word in another product: a partial match");
+      const typo = await repo.search(store.clientId, "chronogrph", 10);
+      assert.deepEqual([typo.hits[0]?.productId, typo.partial, typo.fuzzy], ["p-watch", true, true]);
     } finally {
       const del = await app.search.inject({ method: "DELETE", url: "/v1/products/o-summertime", headers: bearer(otherToken) });
       assert.equal(del.statusCode, 204, del.body);

@@ -23,7 +23,7 @@ import type { Region } from "../../embeddings/image.js";
 import type { DecodedImage } from "../../embeddings/types.js";
 import { ProductsRepository, type ProductRow } from "../products/repository.js";
 import { colorMatches, colorScore, hasFilters, parseColorFilter, validateFilters, type SearchFilters } from "./filters.js";
-import { fuse, type FusionMethod } from "./fusion.js";
+import { fuse, lexicalShare, type FusionMethod } from "./fusion.js";
 import { LexicalRepository, type LexicalHit } from "../../lexical/repository.js";
 import { modelStatus } from "./model.js";
 import { SearchRepository } from "./repository.js";
@@ -92,7 +92,7 @@ interface Plan {
   /** Understood colours and categories to boost. */
   boost?: { colors: string[]; categories: string[] };
   /** The lexical lookup when the mode started it already (text: beside the query's embedding). */
-  lexicalHits?: Promise<{ hits: LexicalHit[]; fuzzy: boolean }>;
+  lexicalHits?: Promise<{ hits: LexicalHit[]; fuzzy: boolean; partial: boolean }>;
   /** The filter's candidates when the mode already computed them (fusion, text), so run() does not again. */
   candidates?: Awaited<ReturnType<typeof filterCandidates>> | undefined;
   understanding?: QueryUnderstanding;
@@ -476,7 +476,7 @@ export class SearchService {
           visualOf = new Map(extra.map((m) => [m.productId, clamp01(m.score * scale)]));
         }
         scored = fuse(scored, lexical.hits, {
-          weight: lex.weight,
+          weight: lexicalShare(lex.weight, lexical.partial),
           method: lex.method,
           fuzzy: lexical.fuzzy,
           ...(visualOf ? { visualOf } : {}),

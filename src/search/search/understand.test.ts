@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { understandQuery } from "./understand.js";
-import { fuse } from "./fusion.js";
+import { fuse, lexicalShare, PARTIAL_MATCH_SEMANTIC_WEIGHT } from "./fusion.js";
 
 const CATS = ["Dresses", "Casual Shoes", "Jeans", "Watches", "Kleider"];
 const u = (q: string) => understandQuery(q, CATS);
@@ -60,4 +60,22 @@ test("fusion: weight 1 is lexical alone, RRF and blend stay in [0, 1] and reward
   }
   const fuzzy = fuse([], lexical, { weight: 1, method: "rrf", fuzzy: true });
   assert.equal(fuzzy[0]!.score, 0.5, "trigram hits count half");
+});
+
+test("partial lexical matches get at most 1 − PARTIAL_MATCH_SEMANTIC_WEIGHT of the fused score", () => {
+  assert.equal(lexicalShare(0.98, false), 0.98);
+  assert.equal(lexicalShare(0.98, true), 1 - PARTIAL_MATCH_SEMANTIC_WEIGHT);
+  assert.equal(lexicalShare(0.1, true), 0.1, "a smaller lexical share stays");
+  // rrf at the fashion default (lexical share 0.98): a partial match alone no longer outranks the
+  // best visual match.
+  const visual = [
+    { productId: "v1", score: 0.9 },
+    { productId: "v2", score: 0.8 },
+  ];
+  const lexical = [{ productId: "l1", score: 3 }];
+  const top = (partial: boolean) =>
+    fuse(visual, lexical, { weight: lexicalShare(0.98, partial), method: "rrf", fuzzy: false }).sort((a, b) => b.score - a.score)[0]!
+      .productId;
+  assert.equal(top(false), "l1");
+  assert.equal(top(true), "v1");
 });
