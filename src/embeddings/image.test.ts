@@ -268,23 +268,6 @@ describe("decodeImage", () => {
     assert.deepEqual([c.width, c.height], [20, 20]);
     await rejectsWithCode(decodeImage(png, { ...LIMITS, region: { x: 60, y: 0, width: 50, height: 10 } }), "invalid_region", 400);
   });
-
-  it("marks only a plain sRGB JPEG, decoded whole at its own size, as storable as it came", async () => {
-    const jpeg = await solid(40, 30, "#3366cc").jpeg().toBuffer();
-    assert.equal((await decodeImage(jpeg, { ...LIMITS, maxSide: 512 })).storableAsIs, true);
-    assert.equal((await decodeImage(jpeg, { ...LIMITS, maxSide: 20 })).storableAsIs, false, "downscaled");
-    assert.equal((await decodeImage(jpeg, { ...LIMITS, region: { x: 0, y: 0, width: 20, height: 30 } })).storableAsIs, false, "cropped");
-    const rotated = await solid(40, 30, "#3366cc").jpeg().withMetadata({ orientation: 6 }).toBuffer();
-    assert.equal((await decodeImage(rotated, LIMITS)).storableAsIs, false, "EXIF orientation and metadata");
-    const exif = await solid(40, 30, "#3366cc")
-      .jpeg()
-      .withExif({ IFD0: { Copyright: "A shop" } })
-      .toBuffer();
-    assert.equal((await decodeImage(exif, LIMITS)).storableAsIs, false, "EXIF kept out of stored copies");
-    const grey = await solid(40, 30, "#777777").toColourspace("b-w").jpeg().toBuffer();
-    assert.equal((await decodeImage(grey, LIMITS)).storableAsIs, false, "greyscale");
-    assert.equal((await decodeImage(await solid(40, 30, "#3366cc").png().toBuffer(), LIMITS)).storableAsIs, false, "PNG");
-  });
 });
 
 describe("regions", () => {

@@ -107,12 +107,6 @@ export interface Decoded extends DecodedImage {
   /** Size of the whole image after EXIF orientation, before crop and downscale. */
   sourceWidth: number;
   sourceHeight: number;
-  /**
-   * The input bytes already are what a stored copy would be re-encoded into: a 8-bit sRGB
-   * JPEG, not cropped, rotated or downscaled, carrying no EXIF, ICC, XMP or IPTC metadata. A stored
-   * copy may then keep the original bytes instead of encoding the pixels again.
-   */
-  storableAsIs: boolean;
 }
 
 function fail(code: "unsupported_image" | "image_too_large", message: string, details: Record<string, unknown> = {}): never {
@@ -189,19 +183,7 @@ export async function decodeImage(buf: Uint8Array, opts: DecodeOptions): Promise
     if (info.channels !== 3 || data.length !== info.width * info.height * 3) {
       fail("unsupported_image", "The image could not be converted to RGB.", { type, channels: info.channels });
     }
-    const storableAsIs =
-      type === "jpeg" &&
-      info.width === rawWidth &&
-      info.height === rawHeight &&
-      (meta.orientation ?? 1) === 1 &&
-      meta.space === "srgb" &&
-      meta.channels === 3 &&
-      meta.depth === "uchar" &&
-      !meta.exif &&
-      !meta.icc &&
-      !meta.xmp &&
-      !meta.iptc;
-    return { rgb: data, width: info.width, height: info.height, type, sourceWidth, sourceHeight, storableAsIs };
+    return { rgb: data, width: info.width, height: info.height, type, sourceWidth, sourceHeight };
   } catch (err) {
     if (err instanceof AppError) throw err;
     const message = messageOf(err);

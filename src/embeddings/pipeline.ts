@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { AppError } from "../platform/errors/catalogue.js";
 import { sha256 } from "../platform/ids.js";
 import type { SafeFetch } from "../platform/outbound/safe-fetch.js";
-import { decodeImage, fetchImage, type Decoded, type Region } from "./image.js";
+import { decodeImage, fetchImage, type Region } from "./image.js";
 import { dominantColors } from "./colors.js";
 import { QueryEmbeddingCache } from "./query-cache.js";
 import { fingerprintKey, type DecodedImage, type EmbeddingModel } from "./types.js";
@@ -46,13 +46,9 @@ export class ImagePipeline {
   async fromBytes(bytes: Buffer, region?: Region): Promise<PreparedImage> {
     const decoded = await this.decode(bytes, region);
     const colors = dominantColors(decoded.rgb, decoded.width, decoded.height, { count: 5 });
-    // A small plain JPEG is kept as it came (no second encoding, no generation loss); anything
-    // else is stored as a JPEG of the decoded pixels (≤ 512 px a side, metadata dropped).
-    const { data, info } = decoded.storableAsIs
-      ? { data: bytes, info: { width: decoded.width, height: decoded.height } }
-      : await sharp(decoded.rgb, { raw: { width: decoded.width, height: decoded.height, channels: 3 } })
-          .jpeg({ quality: 90 })
-          .toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(decoded.rgb, { raw: { width: decoded.width, height: decoded.height, channels: 3 } })
+      .jpeg({ quality: 90 })
+      .toBuffer({ resolveWithObject: true });
     return {
       sha256: sha256(bytes),
       decoded,
@@ -63,7 +59,7 @@ export class ImagePipeline {
 
   /** Decodes only (no colours, no stored copy): for search queries. */
   /** Decodes (cropping first when a region is given) and downscales to ≤ 512 px a side. */
-  async decode(bytes: Buffer, region?: Region): Promise<Decoded> {
+  async decode(bytes: Buffer, region?: Region): Promise<DecodedImage> {
     return decodeImage(bytes, {
       maxPixels: this.limits.maxPixels,
       maxSide: STORED_IMAGE_MAX_SIDE,
