@@ -57,8 +57,7 @@ export class ImagePipeline {
     };
   }
 
-  /** Decodes only (no colours, no stored copy): for search queries. */
-  /** Decodes (cropping first when a region is given) and downscales to ≤ 512 px a side. */
+  /** Decodes (cropping first when a region is given) and downscales to ≤ 512 px a side; no colours, no stored copy. */
   async decode(bytes: Buffer, region?: Region): Promise<DecodedImage> {
     return decodeImage(bytes, {
       maxPixels: this.limits.maxPixels,

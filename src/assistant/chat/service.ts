@@ -236,6 +236,7 @@ export class ChatService {
   }
 
   private tools(handle: TurnHandle, emit: Emit): TurnTools {
+    let previous: Promise<string | undefined> | undefined;
     return {
       ctx: this.ctx,
       knowledge: this.knowledge,
@@ -246,7 +247,8 @@ export class ChatService {
       lang: chatLang(handle.thread.locale),
       now: () => this.ctx.clock.now(),
       propose: (action, args) => this.propose(handle, action, args, emit),
-      previousText: () => this.repo.previousUserText(handle.session.storeId, handle.thread.id, handle.number),
+      // Asked by the router, the agent and the policy turn: read once per turn.
+      previousText: () => (previous ??= this.repo.previousUserText(handle.session.storeId, handle.thread.id, handle.number)),
     };
   }
 

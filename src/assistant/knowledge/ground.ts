@@ -16,7 +16,13 @@ import {
 } from "./retrieval.js";
 import type { Part } from "./parts.js";
 import { quantities, sentences, type Lang } from "./text.js";
-import type { PolicyAnswer } from "./types.js";
+import type { Conflict, PolicyAnswer } from "./types.js";
+
+/** The conflict answer: the conflicts' citations, each concept once. */
+function conflictResult(conflicts: Conflict[], frame: Lang): PolicyAnswer {
+  const citations = conflicts.flatMap((c) => c.citations).filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id) === i);
+  return { kind: "conflict", markdown: conflictMarkdown(conflicts, frame), conflicts, citations };
+}
 
 /** Re-ranks the candidates of one question (or one part of a multi-part question: `text`). */
 export type Rerank = (candidates: Scored[], text: string) => Promise<Scored[]>;
@@ -60,30 +66,21 @@ export async function ground(
   const pool = sentencePool(await rerank(candidates, text));
   const scored = scoreSentences(pool, groups, lang);
   const conflicts = findConflicts(scored, groups, lang, text);
-  if (conflicts.length > 0) {
-    const citations = conflicts
-      .flatMap((c) => c.citations)
-      .filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id) === i);
-    return { kind: "conflict", markdown: conflictMarkdown(conflicts, frame), conflicts, citations };
-  }
-  const answer = extractive(scored, askedKinds(groups, text), text, frame, index.passages);
+  if (conflicts.length > 0) return conflictResult(conflicts, frame);
+  const asked = askedKinds(groups, text);
+  const answer = extractive(scored, asked, text, frame, index.passages);
   if (!answer) return { kind: "no_evidence", markdown: noEvidenceMarkdown(frame) };
   // A question that asks for no value ("what's your return policy?") answered with one ("… 30
   // days"): a policy stating another value for the same subject is a conflict all the same, so
   // that both values are never stated as fact in one answer.
   const quoted = answer.passages.map((p) => p.text);
   const stated = new Set<"duration" | "money">(quantities(quoted.join(" ")).map((q) => (q.kind === "duration" ? "duration" : "money")));
-  const unasked = new Set([...stated].filter((k) => !askedKinds(groups, text).has(k)));
+  const unasked = new Set([...stated].filter((k) => !asked.has(k)));
   // A question for a procedure ("how do I send an item back?") is not about the window it mentions.
   const procedure = groups.some((g) => g.alts[0] === VIRTUAL_HOW);
   if (unasked.size > 0 && !procedure) {
     const implicit = findConflicts(scored, groups, lang, text, { asked: unasked, quoted });
-    if (implicit.length > 0) {
-      const citations = implicit
-        .flatMap((c) => c.citations)
-        .filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id) === i);
-      return { kind: "conflict", markdown: conflictMarkdown(implicit, frame), conflicts: implicit, citations };
-    }
+    if (implicit.length > 0) return conflictResult(implicit, frame);
   }
   return answer;
 }

@@ -8,13 +8,15 @@ import type SQLite from "better-sqlite3";
 import type { SqliteDatabase, SqliteStatement } from "kysely";
 
 /** Distinct SQL texts kept (queries with IN-lists of varying length are distinct texts). */
-export const STATEMENTS_CACHED = 500;
+const STATEMENTS_CACHED = 500;
 
 export function statementCache(sqlite: SQLite.Database, capacity = STATEMENTS_CACHED): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
     prepare(sql: string): SqliteStatement {
       let statement = statements.get(sql);
+      // A statement still being iterated (a stream not read to its end) cannot run again.
+      if (statement?.busy) return sqlite.prepare(sql);
       if (statement) {
         statements.delete(sql); // refresh recency
       } else {

@@ -25,7 +25,7 @@ export const FUZZY_FACTOR = 0.5;
  */
 export const PARTIAL_MATCH_SEMANTIC_WEIGHT = 0.7;
 
-/** The lexical share to fuse with: at most 1 − PARTIAL_MATCH_SEMANTIC_WEIGHT for partial matches. */
+/** The lexical share to fuse with: at most 1 − PARTIAL_MATCH_SEMANTIC_WEIGHT for partial matches (trigram hits, always partial, also count FUZZY_FACTOR inside fuse()). */
 export function lexicalShare(weight: number, partial: boolean): number {
   return partial ? Math.min(weight, 1 - PARTIAL_MATCH_SEMANTIC_WEIGHT) : weight;
 }

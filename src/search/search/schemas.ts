@@ -44,7 +44,7 @@ export const SemanticWeight = Type.Number({
   minimum: 0,
   maximum: 1,
   description:
-    "0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image, the behaviour before lexical ranking). Default: GET /v1/search/model default_semantic_weight. When no product holds every word of the query (partial or typo matches), at least 0.7 is used.",
+    "0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image, the behaviour before lexical ranking). Default: GET /v1/search/model default_semantic_weight. Beside visual evidence, when no product holds every word of the query (partial or typo matches), at least 0.7 is used.",
 });
 export const rankingFields = {
   semantic_weight: Type.Optional(SemanticWeight),

@@ -6129,7 +6129,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         query: string;
-                        /** @description 0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image, the behaviour before lexical ranking). Default: GET /v1/search/model default_semantic_weight. When no product holds every word of the query (partial or typo matches), at least 0.7 is used. */
+                        /** @description 0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image, the behaviour before lexical ranking). Default: GET /v1/search/model default_semantic_weight. Beside visual evidence, when no product holds every word of the query (partial or typo matches), at least 0.7 is used. */
                         semantic_weight?: number;
                         /** @description blend: calibrated score blend (default); rrf: weighted reciprocal rank fusion */
                         fusion_method?: "blend" | "rrf";
@@ -6355,7 +6355,7 @@ export interface paths {
                         colors?: string[];
                         /** @default 0.5 */
                         visual_weight: number;
-                        /** @description 0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image, the behaviour before lexical ranking). Default: GET /v1/search/model default_semantic_weight. When no product holds every word of the query (partial or typo matches), at least 0.7 is used. */
+                        /** @description 0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image, the behaviour before lexical ranking). Default: GET /v1/search/model default_semantic_weight. Beside visual evidence, when no product holds every word of the query (partial or typo matches), at least 0.7 is used. */
                         semantic_weight?: number;
                         /** @description blend: calibrated score blend (default); rrf: weighted reciprocal rank fusion */
                         fusion_method?: "blend" | "rrf";
@@ -6578,7 +6578,7 @@ export interface paths {
                         query: string;
                         /** @default 0.5 */
                         image_weight: number;
-                        /** @description 0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image, the behaviour before lexical ranking). Default: GET /v1/search/model default_semantic_weight. When no product holds every word of the query (partial or typo matches), at least 0.7 is used. */
+                        /** @description 0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image, the behaviour before lexical ranking). Default: GET /v1/search/model default_semantic_weight. Beside visual evidence, when no product holds every word of the query (partial or typo matches), at least 0.7 is used. */
                         semantic_weight?: number;
                         /** @description blend: calibrated score blend (default); rrf: weighted reciprocal rank fusion */
                         fusion_method?: "blend" | "rrf";
@@ -8852,7 +8852,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         query: string;
-                        /** @description 0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image, the behaviour before lexical ranking). Default: GET /v1/search/model default_semantic_weight. When no product holds every word of the query (partial or typo matches), at least 0.7 is used. */
+                        /** @description 0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image, the behaviour before lexical ranking). Default: GET /v1/search/model default_semantic_weight. Beside visual evidence, when no product holds every word of the query (partial or typo matches), at least 0.7 is used. */
                         semantic_weight?: number;
                         /** @description Query understanding: colour words, price phrases (en/de, e.g. "under 50", "unter 50 €", "between 20 and 40") and the store's category values. Prices become price filters; colours and categories boost matching products (true or "boost") or filter ("filter"). Off by default; when on, the response echoes query_understanding */
                         understand?: boolean | "boost" | "filter";
