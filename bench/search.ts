@@ -43,6 +43,7 @@ import { lexicalCacheOf } from "../src/lexical/cache.js";
 import { formatVectorBench, runVectorBench } from "./vectors.js";
 import { testEnv } from "../test/support/env.js";
 import { readDataset } from "../eval/search/dataset.js";
+import { mulberry32 } from "../src/platform/prng.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const DATASET = path.resolve(here, "../../shared/datasets/fashion-products/products.jsonl");
@@ -88,13 +89,7 @@ const productName = (i: number, category: string) =>
 
 /** A deterministic shuffle (mulberry32), so every run asks the same queries in the same order. */
 function shuffled<T>(xs: T[], seed: number): T[] {
-  let a = seed;
-  const rand = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = mulberry32(seed);
   const out = [...xs];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));

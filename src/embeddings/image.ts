@@ -23,7 +23,7 @@
 // libvips errors and truncation abort, benign warnings such as extra bytes after the end marker
 // do not).
 import sharp, { type Metadata } from "sharp";
-import { AppError } from "../platform/errors/catalogue.js";
+import { AppError, messageOf } from "../platform/errors/catalogue.js";
 import { isOutboundError, type OutboundError, type SafeFetch } from "../platform/outbound/safe-fetch.js";
 import type { DecodedImage } from "./types.js";
 
@@ -324,8 +324,4 @@ export async function fetchImage(
     throw new AppError("unsupported_image", undefined, { url, contentType: res.headers["content-type"] ?? null, bytes: res.body.length });
   }
   return { body: res.body, type, url: res.url, durationMs: res.durationMs };
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -9,6 +9,7 @@ import { parentPort } from "node:worker_threads";
 import { DTYPE_SUFFIX, sha256File, type ModelDtype, type ModelSource } from "./model-source.js";
 import { normalizeToChw, parsePreprocessorConfig } from "./preprocess.js";
 import type { PreprocessSpec } from "./types.js";
+import { messageOf } from "../platform/errors/catalogue.js";
 
 /** Where the model comes from. */
 export type { ModelSource } from "./model-source.js";
@@ -249,7 +250,7 @@ async function load(source: ModelSource, threads: number, spinning: boolean, dty
 }
 
 function describe(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
+  const msg = messageOf(e);
   return msg.length > 600 ? msg.slice(0, 600) + "…" : msg;
 }
 

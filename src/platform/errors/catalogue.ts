@@ -143,3 +143,6 @@ export class AppError extends Error {
 }
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+/** The message of a thrown value, whatever was thrown. */
+export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));

@@ -9,6 +9,7 @@ import type { Clock } from "../clock.js";
 import type { Database, Executor } from "../db/index.js";
 import type { JobsTable } from "../db/schema.js";
 import { uuid } from "../ids.js";
+import { messageOf } from "../errors/catalogue.js";
 import type { Selectable } from "kysely";
 
 export type JobRow = Selectable<JobsTable>;
@@ -39,8 +40,6 @@ export interface QueueOptions {
   concurrency?: number;
   onError?: (error: unknown, job: JobRow) => void;
 }
-
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 const retryDelayMs = (attempt: number) => Math.min(60_000, 1000 * 2 ** (attempt - 1));
 

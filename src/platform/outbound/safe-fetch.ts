@@ -32,6 +32,7 @@ import net from "node:net";
 import { performance } from "node:perf_hooks";
 import { allowAnyAddress, checkAddress, type AddressPolicy } from "./address-policy.js";
 import { ALLOW_PRIVATE_HINT, normalizeHost } from "./target.js";
+import { messageOf } from "../errors/catalogue.js";
 
 /**
  * What went wrong, stable strings:
@@ -528,7 +529,7 @@ function readBody(res: http.IncomingMessage, maxBytes: number, deadline: Deadlin
 function toUnreachable(err: unknown, url: URL, address?: string): OutboundError {
   if (err instanceof OutboundError) return err;
   const code = errorCode(err);
-  const detail = err instanceof Error ? err.message : String(err);
+  const detail = messageOf(err);
   return new OutboundError(
     "unreachable",
     `Could not fetch ${url.host}: ${detail}`,

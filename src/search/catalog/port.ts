@@ -13,7 +13,7 @@
 import type { AppContext } from "../../context/context.js";
 import { isAppError } from "../../platform/errors/catalogue.js";
 import type { CatalogLiveRow, CatalogMatch, CatalogPort, CatalogProduct } from "../../assistant/storefront/catalog-port.js";
-import { colorMatches, parseColorFilter, sqlConditions, type MetadataFilter, type SearchFilters } from "../search/filters.js";
+import { colorMatches, dominantOf, parseColorFilter, sqlConditions, type MetadataFilter, type SearchFilters } from "../search/filters.js";
 import type { SearchService } from "../search/service.js";
 import { anyTermCondition, type CatalogRepository, type CatalogRow } from "./repository.js";
 
@@ -152,7 +152,7 @@ export class SearchCatalog implements CatalogPort {
       const page = await this.repo.page(storeId, conds, PAGE, offset);
       for (const row of page) {
         if (colorFilters.length > 0) {
-          const dominant = JSON.parse(row.dominant_colors) as { hex: string; share: number }[];
+          const dominant = dominantOf(row);
           if (!colorFilters.some((f) => colorMatches(f, row.color_name, dominant))) continue;
         }
         let score = 0;

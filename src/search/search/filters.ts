@@ -200,6 +200,11 @@ export function closestDeltaE(lab: Lab, dominant: readonly { hex: string; share:
  * A product matches a colour filter when its metadata color_name names that colour, or when one
  * of its dominant colours (covering ≥ 15 % of it) is within ΔE00 15 of the colour.
  */
+/** A product row's dominant colours (stored as JSON in `products.dominant_colors`). */
+export function dominantOf(row: { dominant_colors: string }): { hex: string; share: number }[] {
+  return JSON.parse(row.dominant_colors) as { hex: string; share: number }[];
+}
+
 export function colorMatches(filter: ColorFilter, colorName: string | null, dominant: readonly { hex: string; share: number }[]): boolean {
   if (filter.name !== null && colorName !== null) {
     const own = normalizeColorName(colorName) ?? colorName.trim().toLowerCase();

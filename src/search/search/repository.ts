@@ -3,7 +3,7 @@
 import type { Selectable } from "kysely";
 import type { Dialect, Executor } from "../../platform/db/index.js";
 import type { SearchHistoryTable } from "../../platform/db/schema.js";
-import { colorMatches, parseColorFilter, sqlConditions, type SearchFilters } from "./filters.js";
+import { colorMatches, dominantOf, parseColorFilter, sqlConditions, type SearchFilters } from "./filters.js";
 
 export type SearchHistoryRow = Selectable<SearchHistoryTable>;
 
@@ -28,8 +28,7 @@ export class SearchRepository {
     const rows = await this.filteredRows(storeId, filters, filters.color !== undefined);
     if (filters.color === undefined) return new Set(rows.map((r) => r.product_id));
     const color = parseColorFilter(filters.color);
-    const dominant = (r: CandidateRow) => JSON.parse(r.dominant_colors) as { hex: string; share: number }[];
-    return new Set(rows.filter((r) => colorMatches(color, r.color_name, dominant(r))).map((r) => r.product_id));
+    return new Set(rows.filter((r) => colorMatches(color, r.color_name, dominantOf(r))).map((r) => r.product_id));
   }
 
   /** Rows passing the SQL part of the filters, with colour columns when asked for. */

@@ -22,7 +22,7 @@ import { hexToLab, type Lab } from "../../embeddings/colors.js";
 import type { Region } from "../../embeddings/image.js";
 import type { DecodedImage } from "../../embeddings/types.js";
 import { ProductsRepository, type ProductRow } from "../products/repository.js";
-import { colorMatches, colorScore, hasFilters, parseColorFilter, validateFilters, type SearchFilters } from "./filters.js";
+import { colorMatches, colorScore, dominantOf, hasFilters, parseColorFilter, validateFilters, type SearchFilters } from "./filters.js";
 import { fuse, lexicalShare, type FusionMethod } from "./fusion.js";
 import { LexicalRepository, type LexicalHit } from "../../lexical/repository.js";
 import { modelStatus } from "./model.js";
@@ -101,7 +101,6 @@ interface Plan {
 /** Depth of the first stage when results are re-ranked or fused: deeper than the page. */
 const fusedDepth = (limit: number) => Math.max(100, limit * 5);
 /** A product row's dominant colours (stored as JSON). */
-const dominantOf = (row: { dominant_colors: string }) => JSON.parse(row.dominant_colors) as { hex: string; share: number }[];
 const clamp01 = (x: number) => Math.max(0, Math.min(1, x));
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
