@@ -164,6 +164,11 @@ export class SearchService {
    * prefix, then any word: LexicalRepository.search) run only when the words match nothing. Alone
    * (semantic_weight 0) they run whenever fewer products than the page hold every word.
    */
+  /** The store's products that pass the request's filters (undefined: no filter asked). */
+  private candidatesOf(storeId: string, c: Common): Promise<ReadonlySet<string>> | undefined {
+    return hasFilters(c) ? this.stage("filter", () => filterCandidates(this.ctx, this.reader(storeId), storeId, c)) : undefined;
+  }
+
   private lexicalLookup(storeId: string, text: string, limit: number, visual: boolean, candidates?: ReadonlySet<string>) {
     return this.stage("lexical", () => this.lexical.search(storeId, text, fusedDepth(limit), candidates, visual ? 1 : limit));
   }
@@ -234,9 +239,7 @@ export class SearchService {
     // The embedding is asked for first, so the worker has it before the lookup takes the thread.
     validateFilters(common);
     const embedding = weight > 0 ? this.textVector(text) : undefined;
-    const candidates = hasFilters(common)
-      ? this.stage("filter", () => filterCandidates(this.ctx, this.reader(storeId), storeId, common))
-      : undefined;
+    const candidates = this.candidatesOf(storeId, common);
     const lexicalHits =
       weight < 1
         ? candidates === undefined
@@ -326,9 +329,7 @@ export class SearchService {
       weight > 0 ? this.textVector(input.query) : undefined,
     ]);
     const { v, norm } = vectorShare > 0 && txt ? blend(img, txt, input.image_weight / vectorShare) : { v: img, norm: 1 };
-    const candidates = hasFilters(c)
-      ? await this.stage("filter", () => filterCandidates(this.ctx, this.reader(storeId), storeId, c))
-      : undefined;
+    const candidates = await this.candidatesOf(storeId, c);
     const [nearest] = await this.stage("vector", () => this.ctx.vectors.search(storeId, img, { k: 1, candidates }));
     const boostCategory = nearest ? ((await this.products.find(storeId, nearest.productId))?.category ?? null) : null;
     return this.run(storeId, c, {
@@ -413,10 +414,7 @@ export class SearchService {
   // --- engine -------------------------------------------------------------------------------
   private async run(storeId: string, c: Common, plan: Plan, source: HistorySource = "api"): Promise<SearchResponse> {
     validateFilters(c);
-    const filtered = hasFilters(c);
-    const candidates = filtered
-      ? (plan.candidates ?? (await this.stage("filter", () => filterCandidates(this.ctx, this.reader(storeId), storeId, c))))
-      : undefined;
+    const candidates = plan.candidates ?? (await this.candidatesOf(storeId, c));
     const colors = plan.colors ?? [];
     const lex = plan.lexical && plan.lexical.weight > 0 ? plan.lexical : undefined;
     const boost = plan.boost && (plan.boost.colors.length > 0 || plan.boost.categories.length > 0) ? plan.boost : undefined;
