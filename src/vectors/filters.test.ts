@@ -8,7 +8,8 @@ import type { AttributeFilter, ProductAttributes } from "./attributes.js";
 import { EmbeddedVectorIndex } from "./embedded.js";
 import { resolveOptions, type VectorIndexOptions } from "./index.js";
 import { clusteredVectors, exactTopK, queriesLike, recall, type ClusteredData } from "./synthetic.js";
-import { createStores, openTestDatabase, type TestDatabase } from "./test-support.js";
+import { openTestDatabase, type TestDatabase } from "./test-support.js";
+import { createStores } from "../../test/support/database.js";
 
 const pid = (i: number) => `p${String(i).padStart(5, "0")}`;
 const rowOf = (id: string) => Number(id.slice(1));

@@ -7,7 +7,8 @@ import { testEnv } from "../../test/support/env.js";
 import { createVectorIndex } from "./index.js";
 import { excludesNeighbourhood, type PostgresVectorIndex } from "./postgres.js";
 import { clusteredVectors, exactTopK, queriesLike, recall } from "./synthetic.js";
-import { createStores, openTestDatabase, type TestDatabase } from "./test-support.js";
+import { openTestDatabase, type TestDatabase } from "./test-support.js";
+import { createStores } from "../../test/support/database.js";
 
 const pid = (i: number) => `p${String(i).padStart(5, "0")}`;
 const row = (product_id: string, distance: number) => ({ product_id, vector_id: `v-${product_id}`, distance });

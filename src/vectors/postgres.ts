@@ -74,13 +74,7 @@ export class PostgresVectorIndex implements VectorIndex {
   }
 
   async upsert(tx: Executor, storeId: string, item: VectorUpsert): Promise<void> {
-    const unit = normalized(item.vector);
-    await this.repo.upsert(
-      tx,
-      storeId,
-      { vectorId: item.vectorId, productId: item.productId, model: item.model, unit },
-      this.options.clock.now(),
-    );
+    await this.repo.upsert(tx, storeId, item, this.options.clock.now());
   }
 
   async remove(tx: Executor, storeId: string, productIds: string[]): Promise<void> {

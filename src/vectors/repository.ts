@@ -3,8 +3,8 @@
 // (written from and read as its text form). storeId is the first argument of every method.
 import { sql, type RawBuilder } from "kysely";
 import type { Database, Executor } from "../platform/db/index.js";
-import { fromBlob, fromPgVector, toBlob, toPgVector } from "./math.js";
-import type { ModelCount } from "./types.js";
+import { fromBlob, fromPgVector, normalized, toBlob, toPgVector } from "./math.js";
+import type { ModelCount, VectorUpsert } from "./types.js";
 
 export interface StoredVectorRow {
   store_id: string;
@@ -37,13 +37,9 @@ export class VectorRepository {
     return this.pg ? sql<string>`${toPgVector(unit)}::vector` : toBlob(unit);
   }
 
-  /** Inserts the product's vector or replaces it (one vector per product). `unit` is normalised. */
-  async upsert(
-    tx: Executor,
-    storeId: string,
-    item: { vectorId: string; productId: string; model: string; unit: Float32Array },
-    at: number,
-  ): Promise<void> {
+  /** Inserts the product's vector, normalised, or replaces it (one vector per product). */
+  async upsert(tx: Executor, storeId: string, item: VectorUpsert, at: number): Promise<void> {
+    const unit = normalized(item.vector);
     await tx
       .insertInto("product_vectors")
       .values({
@@ -51,8 +47,8 @@ export class VectorRepository {
         vector_id: item.vectorId,
         product_id: item.productId,
         model: item.model,
-        dim: item.unit.length,
-        embedding: this.encode(item.unit),
+        dim: unit.length,
+        embedding: this.encode(unit),
         created_at: at,
       })
       .onConflict((oc) =>

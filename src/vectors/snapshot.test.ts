@@ -10,7 +10,8 @@ import { EmbeddedVectorIndex } from "./embedded.js";
 import { resolveOptions } from "./index.js";
 import { toBlob } from "./math.js";
 import { clusteredVectors, queriesLike, type ClusteredData } from "./synthetic.js";
-import { createStores, openTestDatabase, type TestDatabase } from "./test-support.js";
+import { openTestDatabase, type TestDatabase } from "./test-support.js";
+import { createStores } from "../../test/support/database.js";
 
 const pid = (i: number) => `p${String(i).padStart(5, "0")}`;
 

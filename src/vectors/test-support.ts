@@ -40,22 +40,3 @@ export async function openTestDatabase(dialect: "sqlite" | "postgres"): Promise<
     },
   };
 }
-
-export async function createStores(database: Database, ids: string[]): Promise<void> {
-  for (const id of ids) {
-    await database.db
-      .insertInto("stores")
-      .values({
-        id,
-        slug: id,
-        name: id,
-        status: "active",
-        plan: "free",
-        client_secret_hash: null,
-        secret_rotated_at: null,
-        created_at: 0,
-        updated_at: 0,
-      })
-      .execute();
-  }
-}

@@ -11,7 +11,8 @@ import { createVectorIndex, type VectorIndex, type VectorIndexOptions, type Vect
 import type { EmbeddedVectorIndex } from "./embedded.js";
 import type { PostgresVectorIndex } from "./postgres.js";
 import { clusteredVectors, exactTopK, queriesLike, recall, type ClusteredData } from "./synthetic.js";
-import { createStores, openTestDatabase, type TestDatabase } from "./test-support.js";
+import { openTestDatabase, type TestDatabase } from "./test-support.js";
+import { createStores } from "../../test/support/database.js";
 
 const MODEL = "test-model@1";
 

@@ -9,6 +9,7 @@ import pg from "pg";
 import { loadConfig, type Config } from "../../src/platform/config.js";
 import { createContext, type AppContext } from "../../src/context/context.js";
 import type { Clock } from "../../src/platform/clock.js";
+import type { Database } from "../../src/platform/db/index.js";
 import { ensureTestModel } from "../../src/embeddings/load.js";
 import { TEST_MODEL_VERSION } from "../../src/embeddings/testmodel/build.js";
 import { testEnv } from "./env.js";
@@ -90,4 +91,24 @@ export async function testConfig(storage: Pick<TestStorage, "dialect" | "dataDir
 /** A context over `pgSchema` (PostgreSQL) or DATA_DIR's SQLite file, with `clock` when given. */
 export function openTestContext(config: Config, pgSchema: string | undefined, clock?: Clock): Promise<AppContext> {
   return createContext(config, { ...(clock ? { clock } : {}), ...(pgSchema ? { pgSchema } : {}) });
+}
+
+/** Bare active stores (free plan) with these ids, for tests below the HTTP layer. */
+export async function createStores(database: Database, ids: string[]): Promise<void> {
+  for (const id of ids) {
+    await database.db
+      .insertInto("stores")
+      .values({
+        id,
+        slug: id,
+        name: id,
+        status: "active",
+        plan: "free",
+        client_secret_hash: null,
+        secret_rotated_at: null,
+        created_at: 0,
+        updated_at: 0,
+      })
+      .execute();
+  }
 }

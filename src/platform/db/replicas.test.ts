@@ -11,7 +11,7 @@ import pg from "pg";
 import { openDatabase, type Database } from "./index.js";
 import { ReplicaRouter, parseLsn } from "./replicas.js";
 import { testEnv } from "../../../test/support/env.js";
-import { createTestStorage, withPg, type TestStorage } from "../../../test/support/database.js";
+import { createStores, createTestStorage, withPg, type TestStorage } from "../../../test/support/database.js";
 import { createTestApp } from "../../../test/support/harness.js";
 import { bearer, machineToken, registerStore } from "../../../test/support/factories.js";
 import { solidImage, startImageHost } from "../../../test/support/servers.js";
@@ -25,23 +25,6 @@ if (skip && testEnv.ci) throw new Error("CI run without TEST_DATABASE_URL and TE
 async function onReplica(db: Database, storeId: string): Promise<boolean> {
   const { rows } = await sql<{ r: boolean }>`SELECT pg_is_in_recovery() AS r`.execute(db.reader(storeId));
   return rows[0]!.r;
-}
-
-async function insertStore(db: Database, id: string): Promise<void> {
-  await db.db
-    .insertInto("stores")
-    .values({
-      id,
-      slug: id,
-      name: id,
-      status: "active",
-      plan: "free",
-      client_secret_hash: null,
-      secret_rotated_at: null,
-      created_at: 0,
-      updated_at: 0,
-    })
-    .execute();
 }
 
 /** Polls until every replica has replayed what the primary has written so far. */
@@ -67,8 +50,7 @@ describe(
     before(async () => {
       storage = createTestStorage("postgres", "shopsight-replicas");
       database = await openDatabase({ kind: "postgres", url: primaryUrl!, readUrls: [replicaUrl!] }, { pgSchema: storage.pgSchema! });
-      await insertStore(database, "r-a");
-      await insertStore(database, "r-b");
+      await createStores(database, ["r-a", "r-b"]);
       await caughtUp(database);
     });
 

@@ -46,10 +46,17 @@ export async function billingRoutes(
   }
 
   const page = (reply: FastifyReply, status: number, html: string) => reply.code(status).headers(PAGE_HEADERS).send(html);
-  const pageError = (reply: FastifyReply, error: unknown) => {
-    const e = toAppError(error);
-    if (e.status >= 500) reply.log.error({ err: error }, "checkout page failed");
-    return page(reply, e.status, errorPage(e.status, e.code, e.message, testMode));
+  /** Renders a checkout page, or the error page (same status as the API would give) when `render` throws. */
+  const checkoutPageOf = async (reply: FastifyReply, render: () => Promise<string>) => {
+    let html: string;
+    try {
+      html = await render();
+    } catch (error) {
+      const e = toAppError(error);
+      if (e.status >= 500) reply.log.error({ err: error }, "checkout page failed");
+      return page(reply, e.status, errorPage(e.status, e.code, e.message, testMode));
+    }
+    return page(reply, 200, html);
   };
 
   app.get(
@@ -162,15 +169,8 @@ export async function billingRoutes(
         response: { 200: Html, 404: Html, 409: Html, 410: Html },
       },
     },
-    async (request, reply) => {
-      let html: string;
-      try {
-        html = checkoutPage(await service.localCheckoutDetails(request.params.session_id));
-      } catch (e) {
-        return pageError(reply, e);
-      }
-      return page(reply, 200, html);
-    },
+    async (request, reply) =>
+      checkoutPageOf(reply, async () => checkoutPage(await service.localCheckoutDetails(request.params.session_id))),
   );
 
   app.post(
@@ -185,16 +185,11 @@ export async function billingRoutes(
         response: { 200: Html, 404: Html, 409: Html, 410: Html },
       },
     },
-    async (request, reply) => {
-      let html: string;
-      try {
+    async (request, reply) =>
+      checkoutPageOf(reply, async () => {
         const done = await service.completeLocalCheckout(request.params.session_id);
-        html = completedPage(done.storeName, done.plan);
-      } catch (e) {
-        return pageError(reply, e);
-      }
-      return page(reply, 200, html);
-    },
+        return completedPage(done.storeName, done.plan);
+      }),
   );
 
   app.post(
@@ -209,16 +204,8 @@ export async function billingRoutes(
         response: { 200: Html, 404: Html, 409: Html, 410: Html },
       },
     },
-    async (request, reply) => {
-      let html: string;
-      try {
-        const done = await service.cancelLocalCheckout(request.params.session_id);
-        html = cancelledPage(done.plan);
-      } catch (e) {
-        return pageError(reply, e);
-      }
-      return page(reply, 200, html);
-    },
+    async (request, reply) =>
+      checkoutPageOf(reply, async () => cancelledPage((await service.cancelLocalCheckout(request.params.session_id)).plan)),
   );
 
   app.get(

@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { describeEachDialect } from "../../../test/support/harness.js";
-import { createStores, openTestDatabase, type TestDatabase } from "../../vectors/test-support.js";
+import { openTestDatabase, type TestDatabase } from "../../vectors/test-support.js";
+import { createStores } from "../../../test/support/database.js";
 import { attributeFilter } from "./memory-filter.js";
 import { SearchRepository } from "./repository.js";
 import type { SearchFilters } from "./filters.js";
