@@ -47,7 +47,7 @@ async function startServer(port: number, model: string): Promise<Started> {
     OUTBOUND_ALLOW_PRIVATE: "true",
     BULK_CONCURRENCY: "2",
   });
-  await waitFor200(`http://127.0.0.1:${port}/health`, 60_000, s);
+  await waitFor200(`http://127.0.0.1:${port}/health`, 180_000, s); // start-up wait on a possibly loaded machine
   return s;
 }
 

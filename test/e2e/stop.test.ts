@@ -50,7 +50,8 @@ before(async () => {
   });
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
-  await waitFor200(`http://127.0.0.1:${port}/health`, 60_000);
+  // A start-up wait, not a speed check: on a loaded machine `npm start` may take a while to listen.
+  await waitFor200(`http://127.0.0.1:${port}/health`, 180_000);
   await waitFor200(`http://127.0.0.1:${chatPort}/health`, 10_000);
 });
 
