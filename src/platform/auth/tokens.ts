@@ -28,6 +28,15 @@ export interface AccessClaims {
   jti: string;
 }
 
+/** Claims shared by every request that presents the same token (see verify), so frozen through. */
+function frozen(claims: AccessClaims): Readonly<AccessClaims> {
+  if (Array.isArray(claims.memberships)) {
+    for (const m of claims.memberships) Object.freeze(m);
+    Object.freeze(claims.memberships);
+  }
+  return Object.freeze(claims);
+}
+
 export type ClaimsInput = Omit<AccessClaims, "exp" | "iat" | "jti">;
 
 export interface IssuedToken {
@@ -96,7 +105,7 @@ export class TokenSigner {
       if (known.exp <= Math.floor(this.clock.now() / 1000) - graceSeconds) throw new AppError("token_expired");
       return known;
     }
-    const claims = Object.freeze(await this.verifySignature(token, graceSeconds));
+    const claims = frozen(await this.verifySignature(token, graceSeconds));
     this.verified.set(token, claims);
     if (this.verified.size > VERIFIED_TOKENS_CACHED) this.verified.delete(this.verified.keys().next().value!);
     return claims;

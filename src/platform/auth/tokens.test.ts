@@ -1,0 +1,25 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { TokenSigner } from "./tokens.js";
+import { ManualClock } from "../clock.js";
+
+test("verified claims are shared between requests, so they are frozen through (memberships too)", async () => {
+  const signer = new TokenSigner(new TextEncoder().encode("k".repeat(48)), 3600, new ManualClock(1_700_000_000_000));
+  const { access_token } = await signer.issue({
+    sub: "u1",
+    user_type: "user",
+    memberships: [{ client_id: "s1", slug: "s1", role: "viewer" }],
+    is_super_admin: false,
+  });
+  const first = await signer.verify(access_token);
+  const again = await signer.verify(access_token);
+  assert.equal(again, first, "the second check answers from the verified tokens");
+  assert.ok(Object.isFrozen(first) && Object.isFrozen(first.memberships) && Object.isFrozen(first.memberships[0]));
+  assert.throws(() => {
+    (first.memberships[0] as { role: string }).role = "owner";
+  }, TypeError);
+  assert.throws(() => {
+    first.memberships.push({ client_id: "s2", slug: "s2", role: "owner" });
+  }, TypeError);
+  assert.deepEqual((await signer.verify(access_token)).memberships, [{ client_id: "s1", slug: "s1", role: "viewer" }]);
+});
