@@ -169,7 +169,8 @@ async function main() {
         const { job_id } = await call("POST", "/v1/products/bulk", { products });
         let job: Record<string, unknown>;
         do {
-          await new Promise((r) => setTimeout(r, 100));
+          // Polled often so that the measure ends within ~20 ms of the job's completion.
+          await new Promise((r) => setTimeout(r, 20));
           job = await call("GET", `/v1/jobs/${job_id}`);
         } while (job.status === "processing");
         bulkSeconds += (performance.now() - started) / 1000;
