@@ -18,6 +18,7 @@
 // exact scan. Removed keys leave tombstones in the HNSW graph; once they outnumber half the live
 // vectors a fresh index is built the same way in the background and swapped in when complete.
 import { Index, MetricKind, ScalarKind, exactSearch } from "usearch";
+import { createHash } from "node:crypto";
 import os from "node:os";
 import { TopK, dotRow, vectorsEqual } from "./math.js";
 import { planFiltered, replanFiltered } from "./plan.js";
@@ -33,6 +34,9 @@ interface RowFilter {
 
 /** Bitmaps kept per group (distinct filters); the oldest is dropped beyond this. */
 const FILTER_CACHE = 32;
+
+/** Bytes gathered per hash call in digestOf(). */
+const GATHER_BYTES = 4 << 20;
 
 export interface GroupOptions {
   /** Groups of at most this many vectors are searched exactly and hold no HNSW index. */
@@ -321,11 +325,38 @@ export class VectorGroup implements FilterableGroup {
     };
   }
 
-  /** The stored vector id and the vector bytes of a product (snapshot checks). */
-  rowIdentity(productId: string): { vectorId: string; bytes: Uint8Array } | undefined {
-    const row = this.byProduct.get(productId);
-    if (row === undefined) return undefined;
-    return { vectorId: this.rowVector[row]!, bytes: new Uint8Array(this.matrix.buffer, row * this.dim * 4, this.dim * 4) };
+  /**
+   * SHA-256 of the vectors of `products`, in that order, when the group holds exactly these
+   * products (each once) under these vector ids; undefined otherwise (snapshot checks). The rows
+   * are gathered a few MB at a time and hashed per gather: one hash call per row cost ~1 s per
+   * million rows.
+   */
+  digestOf(products: readonly string[], vectors: readonly string[]): string | undefined {
+    if (products.length !== this.n || vectors.length !== this.n) return undefined;
+    const rowBytes = this.dim * 4;
+    const all = new Uint8Array(this.matrix.buffer, this.matrix.byteOffset, this.n * rowBytes);
+    const perGather = Math.max(1, Math.floor(GATHER_BYTES / rowBytes));
+    const gather = new Uint8Array(perGather * rowBytes);
+    const seen = new Uint8Array(this.n);
+    const hash = createHash("sha256");
+    let filled = 0;
+    for (let i = 0; i < products.length; i++) {
+      const row = this.byProduct.get(products[i]!);
+      if (row === undefined || seen[row] === 1 || this.rowVector[row] !== vectors[i]) return undefined;
+      seen[row] = 1;
+      gather.set(all.subarray(row * rowBytes, (row + 1) * rowBytes), filled * rowBytes);
+      if (++filled === perGather) {
+        hash.update(gather);
+        filled = 0;
+      }
+    }
+    if (filled > 0) hash.update(gather.subarray(0, filled * rowBytes));
+    return hash.digest("hex");
+  }
+
+  /** Room for `rows` vectors without growing (start-up knows the count before loading). */
+  reserve(rows: number): void {
+    this.ensureCapacity(rows);
   }
 
   /**

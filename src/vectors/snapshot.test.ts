@@ -133,6 +133,30 @@ describe("embedded index: HNSW snapshots", () => {
     await index.close();
   });
 
+  test("a manifest of another format (format 1 hashed the vectors with SHA-1) or a duplicated entry is not trusted", async () => {
+    const manifest = path.join(
+      dir,
+      files().find((f) => f.endsWith(".json"))!,
+    );
+    const good = fs.readFileSync(manifest, "utf8");
+    const m = JSON.parse(good) as { format: number; products: string[]; vectors: string[] };
+    fs.writeFileSync(manifest, JSON.stringify({ ...m, format: 1 }));
+    let index = await open();
+    assert.equal(index.snapshotOutcomes.get("s/32"), "corrupt");
+    await index.settled();
+    await index.close();
+    // The same product listed twice (and another left out): the counts agree, the entries do not.
+    const again = JSON.parse(fs.readFileSync(manifest, "utf8")) as typeof m;
+    again.products[1] = again.products[0]!;
+    again.vectors[1] = again.vectors[0]!;
+    fs.writeFileSync(manifest, JSON.stringify(again));
+    index = await open();
+    assert.equal(index.snapshotOutcomes.get("s/32"), "stale");
+    await index.settled();
+    assert.deepEqual(await answers(index), reference);
+    await index.close();
+  });
+
   test("a database edited behind the snapshot (a vector changed under its id, a row deleted) makes it stale", async () => {
     // Change one stored vector without changing its vector id.
     const changed = data.row(7).map((x) => -x);

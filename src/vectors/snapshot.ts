@@ -6,7 +6,7 @@
 //   - the manifest names the store, dimension, quantization and HNSW parameters in use;
 //   - it lists every entry (HNSW key, product id, vector id) and the database holds exactly those
 //     products with those vector ids (so the counts agree);
-//   - a SHA-1 over the vectors, in entry order, equals the one over the vectors just loaded (a
+//   - a SHA-256 over the vectors, in entry order, equals the one over the vectors just loaded (a
 //     vector edited behind the snapshot, even under the same id, is caught);
 //   - the index file has the recorded size and SHA-256 (a truncated or corrupted file is caught
 //     before usearch reads it: loading a damaged file can abort the process);
@@ -26,7 +26,8 @@ import path from "node:path";
 import type { Index } from "usearch";
 import type { VectorGroup } from "./memory.js";
 
-const FORMAT = 1;
+/** 2: the vectors' hash is SHA-256 (format 1 used SHA-1; such a snapshot is rebuilt once). */
+const FORMAT = 2;
 
 export interface SnapshotManifest {
   format: number;
@@ -38,7 +39,7 @@ export interface SnapshotManifest {
   tombstones: number;
   indexBytes: number;
   indexSha256: string;
-  vectorsSha1: string;
+  vectorsSha256: string;
   keys: number[];
   products: string[];
   vectors: string[];
@@ -93,7 +94,7 @@ export class SnapshotStore {
     const tmpManifest = `${base}.json.tmp-${process.pid}`;
     // Same tick: the index file, the entries and the vector hash describe one state of the group.
     source.index.save(tmpIndex);
-    const vectorsSha1 = createHash("sha1").update(source.bytes).digest("hex");
+    const vectorsSha256 = createHash("sha256").update(source.bytes).digest("hex");
     try {
       await fsyncFile(tmpIndex);
       const { size } = await fs.stat(tmpIndex);
@@ -106,7 +107,7 @@ export class SnapshotStore {
         tombstones: source.tombstones,
         indexBytes: size,
         indexSha256: await sha256File(tmpIndex),
-        vectorsSha1,
+        vectorsSha256,
         keys: source.keys,
         products: source.products,
         vectors: source.vectors,
@@ -155,16 +156,8 @@ export class SnapshotStore {
     if (m.storeId !== storeId || m.dim !== group.dim || m.params !== this.params) return "stale";
     // The database must hold exactly these products with these vector ids and vectors.
     if (m.count !== group.size) return "stale";
-    const hash = createHash("sha1");
-    const seen = new Set<string>();
-    for (let i = 0; i < m.count; i++) {
-      const product = m.products[i]!;
-      const row = group.rowIdentity(product);
-      if (!row || row.vectorId !== m.vectors[i] || seen.has(product)) return "stale";
-      seen.add(product);
-      hash.update(row.bytes);
-    }
-    if (hash.digest("hex") !== m.vectorsSha1) return "stale";
+    const version = group.version;
+    if (group.digestOf(m.products, m.vectors) !== m.vectorsSha256) return "stale";
     const file = `${base}.usearch`;
     const info = await fs.stat(file).catch(() => undefined);
     if (!info || info.size !== m.indexBytes) return "corrupt";
@@ -178,8 +171,7 @@ export class SnapshotStore {
     }
     if (index.size() !== m.count) return "corrupt";
     // The group may have changed while the file was read: then rebuild as usual.
-    if (group.size !== m.count) return "stale";
-    for (let i = 0; i < m.count; i++) if (group.rowIdentity(m.products[i]!)?.vectorId !== m.vectors[i]) return "stale";
+    if (group.version !== version) return "stale";
     group.adoptIndex(index, m.keys, m.products, m.tombstones);
     return "loaded";
   }
