@@ -113,7 +113,7 @@ async function main() {
       })
       .execute();
     const data = clusteredVectors({ count: COUNT, dim: DIM, clusters: 50, seed: 7 });
-    let index = new EmbeddedVectorIndex(database, options());
+    const index = new EmbeddedVectorIndex(database, options());
     await index.init();
     let t = performance.now();
     for (let start = 0; start < COUNT; start += 1000) {
