@@ -383,12 +383,8 @@ export function routeScores(f: RouteFeatures): RouteScores {
   };
 }
 
-/**
- * Routes a text (see the header). `currency` is the store's (price bounds become its minor units).
- */
-export function classifyText(text: string, locale: string, currency = "EUR"): Intent {
-  const lang = langOf(locale) === "de" ? "de" : "en";
-  // Instructions addressed to the assistant do not decide what is asked (sanitize.ts).
+/** The bare text (lower case, no punctuation) of what a router reads: instructions to the assistant left out. */
+function bareOf(text: string): { t: string; bare: string } {
   const t = normalize(sanitizeQuestion(text) || text)
     .replace(/\s+/g, " ")
     .trim();
@@ -396,23 +392,43 @@ export function classifyText(text: string, locale: string, currency = "EUR"): In
     .replace(/[?!.,;:]+/g, " ")
     .replace(/\s+/g, " ")
     .trim();
-  const content = words(bare).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de"));
-  // 1. empty or vague
-  if (bare.length === 0) return { kind: "ambiguous", question: question("help", lang) };
-  if (
-    /^(?:help|hilfe|hi|hello|hey|hallo|moin|servus|ok|okay|yes|no|ja|nein|thanks|danke|\?+)(?:\s+(?:me|please|bitte|there))?$/.test(bare)
-  ) {
-    return { kind: "ambiguous", question: question("help", lang) };
-  }
+  return { t, bare };
+}
+
+/** Rule 1: nothing, a greeting or "help" alone ("help"), or a bare reference to a product ("the blue one?": "vague_product"). */
+function vagueKind(bare: string): "help" | "vague_product" | null {
+  if (bare.length === 0) return "help";
+  if (/^(?:help|hilfe|hi|hello|hey|hallo|moin|servus|ok|okay|yes|no|ja|nein|thanks|danke|\?+)(?:\s+(?:me|please|bitte|there))?$/.test(bare))
+    return "help";
   const reference =
     /^(?:and\s+|what\s+about\s+|how\s+about\s+|und\s+|was\s+ist\s+mit\s+)?(?:the|this|that|der|die|das|den|dem)\s+(\S+)(?:\s+(one|ones|da|hier))?$/.exec(
       bare,
     );
-  if (reference && (reference[2] !== undefined || colorOf(reference[1]!) !== undefined)) {
-    // "the blue one?", "that red one", "die blaue?": which product is meant is not said.
-    return { kind: "ambiguous", question: question("vague_product", lang) };
-  }
-  if (isVagueRef(bare)) return { kind: "ambiguous", question: question("vague_product", lang) };
+  // "the blue one?", "that red one", "die blaue?": which product is meant is not said.
+  if (reference && (reference[2] !== undefined || colorOf(reference[1]!) !== undefined)) return "vague_product";
+  if (isVagueRef(bare)) return "vague_product";
+  return null;
+}
+
+/**
+ * Whether the text is a greeting, "help" or a bare product reference (rule 1): no question the
+ * store's policies could answer, whatever words they use.
+ */
+export function isVague(text: string): boolean {
+  return vagueKind(bareOf(text).bare) !== null;
+}
+
+/**
+ * Routes a text (see the header). `currency` is the store's (price bounds become its minor units).
+ */
+export function classifyText(text: string, locale: string, currency = "EUR"): Intent {
+  const lang = langOf(locale) === "de" ? "de" : "en";
+  // Instructions addressed to the assistant do not decide what is asked (sanitize.ts).
+  const { t, bare } = bareOf(text);
+  const content = words(bare).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de"));
+  // 1. empty or vague
+  const vague = vagueKind(bare);
+  if (vague) return { kind: "ambiguous", question: question(vague, lang) };
 
   // 2. add to cart
   const cart = CART_EN.exec(t) ?? CART_DE.exec(t);

@@ -15,8 +15,9 @@
 // that qualifies it ("Otherwise …", "… except …") are quoted with it; a quoted lead-in announcing a
 // list ("… any of the following:") is quoted with its items (at most MAX_LIST_ITEMS).
 //
-// Conflicts: two sentences of DIFFERENT concepts — one from a passage the answer may use, the
-// other from any candidate with at least CONFLICT_MIN_COVERAGE — conflict on the asked point when
+// Conflicts: two sentences of DIFFERENT concepts — one from an evidence passage (one the answer
+// may use, or one covering the question as well that ranks lower), the other from any candidate
+// with at least CONFLICT_MIN_COVERAGE — conflict on the asked point when
 //   1. the question asks for a quantity — a duration ("how long", "how many days", "window" …) or
 //      an amount ("how much", "fee" …), or it states one itself ("after 20 days?") — and both
 //      sentences state quantities of that kind (durations normalised to days; amounts in one
@@ -75,6 +76,8 @@ export interface ScoredSentence {
   text: string;
   /** The passage may give answer sentences (rank < MAX_PASSAGES, score within PASSAGE_MIN_RELATIVE of the best). */
   answerable: boolean;
+  /** The passage is evidence for the question (retrieval.ts isEvidence), whatever its rank. */
+  evidence: boolean;
   /** The passage's next sentence (an FAQ question's answer is pulled in with it). */
   next: string | null;
   /** The passage's previous sentence (read before a sentence that refers back to it). */
@@ -261,6 +264,7 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
       out.push({
         text,
         answerable,
+        evidence: evidenceRank >= 0,
         next: parts[position + 1] ?? null,
         prev: position > 0 ? parts[position - 1]! : null,
         after: parts[position + (text.trimEnd().endsWith("?") ? 2 : 1)] ?? null,
@@ -337,7 +341,10 @@ export function findConflicts(
       const a = candidates[i]!;
       const b = candidates[j]!;
       if (a.citation.concept_id === b.citation.concept_id) continue;
-      if (!a.answerable && !b.answerable) continue; // one side must be a passage the answer would use
+      // One side must be evidence for the question: a passage the answer would use, or one that
+      // covers the question as well but ranks lower (a statement of the asked value next to a
+      // better-ranked sentence that states none).
+      if (!a.evidence && !b.evidence) continue;
       if (!isQuoted(a) && !isQuoted(b)) continue;
       const pairKey = [a.citation.concept_id, b.citation.concept_id].sort().join("|");
       if (seenPairs.has(pairKey)) continue;

@@ -24,6 +24,13 @@ function conflictResult(conflicts: Conflict[], frame: Lang): PolicyAnswer {
   return { kind: "conflict", markdown: conflictMarkdown(conflicts, frame), conflicts, citations };
 }
 
+/** One conflict per pair of policy versions and pair of statements. */
+const conflictKey = (c: Conflict): string =>
+  c.citations
+    .map((x, i) => `${x.concept_id}@${x.concept_version}:${c.statements[i] ?? ""}`)
+    .sort()
+    .join("|");
+
 /** Re-ranks the candidates of one question (or one part of a multi-part question: `text`). */
 export type Rerank = (candidates: Scored[], text: string) => Promise<Scored[]>;
 
@@ -87,7 +94,7 @@ export async function ground(
 
 /**
  * A question in parts (parts.ts): each part is grounded on its own; the answers are combined —
- * one conflict makes the whole reply a conflict; parts without evidence are left out when another
+ * one conflict makes the whole reply a conflict, reporting the conflicts of every part; parts without evidence are left out when another
  * part is answered (and named by `unanswered`); citations are the union in order of use.
  */
 export async function groundParts(
@@ -103,8 +110,11 @@ export async function groundParts(
   const contextOf = (i: number) => (asked[i]!.borrowed.length > 0 ? new Set([...(context ?? []), ...asked[i]!.borrowed]) : context);
   if (parts.length === 1) return ground(index, parts[0]!, threadLang, rerank, contextOf(0));
   const results = await Promise.all(parts.map((p, i) => ground(index, p, threadLang, rerank, contextOf(i))));
-  const conflict = results.find((r) => r.kind === "conflict");
-  if (conflict) return conflict;
+  // Every part's conflicts are reported (each pair of policies once), not only the first part's.
+  const conflicts = results
+    .flatMap((r) => (r.kind === "conflict" ? r.conflicts : []))
+    .filter((c, i, all) => all.findIndex((x) => conflictKey(x) === conflictKey(c)) === i);
+  if (conflicts.length > 0) return conflictResult(conflicts, threadLang === "other" ? index.queryLang(threadLang) : threadLang);
   const answered = results.filter((r): r is Extract<PolicyAnswer, { kind: "answer" }> => r.kind === "answer");
   if (answered.length === 0) return results[0]!;
   const citations = answered
@@ -143,6 +153,33 @@ export async function groundParts(
     ...(directs.length > 0 ? { direct: [...new Set(directs)].join(" · ") } : {}),
     ...(answered.length < results.length ? { unanswered: asked.filter((_, i) => results[i]!.kind !== "answer").map((p) => p.text) } : {}),
   };
+}
+
+/**
+ * The conflict answer for a text whose reply is not decided by ground() finding evidence (a
+ * question with no evidence as read, an injection that left too little of it, a route decided
+ * before retrieval), or null. Each text is read without the words the store's policies never use
+ * — they cannot decide whether two policies disagree — and the conflict rules of compose.ts apply
+ * unchanged (the subject in both sentences, the asked kind of value, same scope, disjoint values).
+ */
+export async function conflictCheck(
+  index: PassageIndex,
+  texts: string[],
+  threadLang: Lang,
+  rerank: Rerank = async (c) => normalizeScores(c),
+  context?: ReadonlySet<string>,
+): Promise<PolicyAnswer | null> {
+  for (const text of new Set(texts.map((t) => t.trim()).filter(Boolean))) {
+    const prepared = prepareQuery(index, text, threadLang, context);
+    const groups = prepared.groups.filter((g) => g.virtual || index.uses(g, prepared.lang));
+    if (!groups.some((g) => !g.virtual)) continue;
+    const candidates = index.query(groups, prepared.lang, RERANK_DEPTH);
+    if (!candidates.some(isEvidence)) continue;
+    const scored = scoreSentences(sentencePool(await rerank(candidates, text)), groups, prepared.lang);
+    const conflicts = findConflicts(scored, groups, prepared.lang, text);
+    if (conflicts.length > 0) return conflictResult(conflicts, threadLang === "other" ? prepared.lang : threadLang);
+  }
+  return null;
 }
 
 /** Whether any passage of the index is evidence for the text (the threshold of retrieval.ts). */

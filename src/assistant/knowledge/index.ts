@@ -23,9 +23,9 @@
 import type { AppContext } from "../../context/context.js";
 import type { PoliciesRepository } from "../policies/repository.js";
 import type { AssistantSettingsService } from "../settings/service.js";
-import { classifyText, softOrderRemainder } from "./classify.js";
+import { classifyText, isVague, softOrderRemainder } from "./classify.js";
 import { warmDictionary } from "./dictionary.js";
-import { groundParts, hasEvidence } from "./ground.js";
+import { conflictCheck, groundParts, hasEvidence } from "./ground.js";
 import { borrowedWords, isFollowUp, pointsBack, questionParts, withFollowUp } from "./parts.js";
 import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
 import { checkPhrasing, phraseWithLlm } from "./llm.js";
@@ -85,6 +85,16 @@ export class KnowledgeEngine implements Knowledge {
     ) {
       const previous = await options.previous();
       if (previous !== undefined && classifyText(previous, locale, currency).kind === "policy")
+        return { kind: "policy", query: text.trim() };
+    }
+    // A text the router could not place that is not a greeting or a bare product reference
+    // ("retourfrist??", "According to your FAQ I have 100 days to return. Correct?") is a policy
+    // question when the policies hold evidence for it as the engine reads it (answer()).
+    if (intent.kind === "ambiguous" && !isVague(text)) {
+      const entry = await this.entry(storeId);
+      const { index } = await this.langIndex(storeId, entry, locale);
+      const lang = langOf(locale);
+      if (hasEvidence(index, readQuestion(text, undefined, lang).question, lang) || hasEvidence(index, text, lang))
         return { kind: "policy", query: text.trim() };
     }
     // A product request without any product feature ("do you have a physical shop?") is a policy
@@ -183,19 +193,15 @@ export class KnowledgeEngine implements Knowledge {
     const { index, policies } = await this.langIndex(storeId, entry, locale);
     const versions: KnowledgeVersions = { policies, index_built_at: entry.builtAt };
     const lang: Lang = langOf(locale);
-    const asked = sanitizeQuestion(withFollowUp(text, options.previous, lang));
-    // A question too thin to name its subject borrows it from the claim an injection dictated
-    // (its numbers left out), weighed as context like a follow-up's borrowed words.
-    const subject = injectedSubject(text, lang);
-    const question = subject.length > 0 ? `${asked.trim().replace(/[?.!]+$/, "")} ${subject.join(" ")}?` : asked;
-    const borrowed = new Set([...(pointsBack(text) ? [] : borrowedWords(text, options.previous, lang)), ...subject]);
-    const result = await groundParts(
-      index,
-      questionParts(question, lang),
-      lang,
-      (candidates, part) => this.rerank(entry, part, candidates),
-      borrowed,
-    );
+    const { question, borrowed } = readQuestion(text, options.previous, lang);
+    const rerank = (candidates: Scored[], part: string) => this.rerank(entry, part, candidates);
+    const result = await groundParts(index, questionParts(question, lang), lang, rerank, borrowed);
+    // No evidence for the question as read (an injection may have left little of it): the policies
+    // may still disagree on what the whole text asks about, and then the reply says so.
+    if (result.kind === "no_evidence") {
+      const conflict = await conflictCheck(index, [question, text], lang, rerank, borrowed);
+      return { result: conflict ?? result, versions };
+    }
     if (result.kind !== "answer") return { result, versions };
     const answer = result;
     if (this.ctx.config.llm) {
@@ -218,6 +224,20 @@ export class KnowledgeEngine implements Knowledge {
     }
     return { result: answer, versions };
   }
+}
+
+/**
+ * How the engine reads a shopper's text: instructions to the assistant left out (sanitize.ts), a
+ * follow-up read with the previous question (parts.ts), and a question too thin to name its
+ * subject given the subject of the claim an injection dictated (its numbers left out); `borrowed`
+ * are the words weighed as context.
+ */
+function readQuestion(text: string, previous: string | undefined, lang: Lang): { question: string; borrowed: Set<string> } {
+  const asked = sanitizeQuestion(withFollowUp(text, previous, lang));
+  const subject = injectedSubject(text, lang);
+  const question = subject.length > 0 ? `${asked.trim().replace(/[?.!]+$/, "")} ${subject.join(" ")}?` : asked;
+  const borrowed = new Set([...(pointsBack(text) ? [] : borrowedWords(text, previous, lang)), ...subject]);
+  return { question, borrowed };
 }
 
 export interface KnowledgeDeps {

@@ -778,6 +778,11 @@ export class PassageIndex {
     return null;
   }
 
+  /** Whether the store's policies use the group's word or one of its synonyms (text or heading). */
+  uses(group: Omit<QueryGroup, "weight">, lang: Lang): boolean {
+    return group.alts.some((a) => this.df(a, lang === "de" && !group.virtual) > 0);
+  }
+
   /** IDF weights of the query's groups over this index; `crossLanguage` drops words the policies never use. */
   weigh(groups: Array<Omit<QueryGroup, "weight">>, lang: Lang, crossLanguage = false): QueryGroup[] {
     const n = Math.max(1, this.passages.length);

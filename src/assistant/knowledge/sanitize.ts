@@ -67,6 +67,8 @@ function readInstructions(text: string): { question: string; dropped: string[] }
     const lead = LEAD_IN.exec(raw)?.[0];
     const rest = lead ? raw.slice(lead.length) : raw;
     const s = lead && !ASKS.test(lead) && !SHOPPER_SUBJECT.test(lead) && (rest.trimEnd().endsWith("?") || ASKS.test(rest)) ? rest : raw;
+    // A dropped lead-in may still name the subject ("Translate your return policy into French: how long do I have?").
+    if (s !== raw && lead && !INJECTION.test(lead)) dropped.push(lead.replace(/:\s*$/, ""));
     // A lead-in that was itself an instruction ("system: you must …") leaves a rest that is one too
     // unless it asks something.
     const instructed = s !== raw && INJECTION.test(lead ?? "") && !(ASKS.test(s) || s.trimEnd().endsWith("?"));
@@ -89,7 +91,8 @@ function readInstructions(text: string): { question: string; dropped: string[] }
       if (question) kept.push(question);
     }
   }
-  return { question: dropClaims(kept).join(" "), dropped };
+  const question = dropClaims(kept);
+  return { question: question.kept.join(" "), dropped: [...dropped, ...question.dropped] };
 }
 
 /** A sentence that speaks as the shopper ("I bought …", "my order …", "ich habe …"). */
@@ -105,12 +108,13 @@ const CLAIM =
  * return AirPods?") is no part of the question: it is dropped, so its words and numbers neither
  * find passages nor set what is asked.
  */
-function dropClaims(kept: string[]): string[] {
+function dropClaims(kept: string[]): { kept: string[]; dropped: string[] } {
   const split = kept
     .flatMap((k) => sentences(k))
     .map((x) => x.trim())
     .filter(Boolean);
   const isQuestion = (x: string) => x.endsWith("?") || ASKS.test(x);
-  if (!split.some(isQuestion)) return kept;
-  return split.filter((x) => isQuestion(x) || SHOPPER_SUBJECT.test(x) || !CLAIM.test(x));
+  if (!split.some(isQuestion)) return { kept, dropped: [] };
+  const keep = (x: string) => isQuestion(x) || SHOPPER_SUBJECT.test(x) || !CLAIM.test(x);
+  return { kept: split.filter(keep), dropped: split.filter((x) => !keep(x)) };
 }

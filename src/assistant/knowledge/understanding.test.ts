@@ -4,10 +4,10 @@
 // (its second round). Pure: no database.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { classifyText } from "./classify.js";
+import { classifyText, isVague } from "./classify.js";
 import { polarity, type ScoredSentence } from "./compose.js";
 import { factsOf } from "./facts.js";
-import { ground, groundParts } from "./ground.js";
+import { conflictCheck, ground, groundParts } from "./ground.js";
 import { borrowedWords, questionParts, splitParts, withFollowUp } from "./parts.js";
 import { splitPassages, type PolicySource } from "./passages.js";
 import { PassageIndex, contextWords, queryGroups } from "./retrieval.js";
@@ -554,5 +554,69 @@ Orders over $100 within the United States ship free. International orders are no
       ),
     );
     assert.match(md(await ground(idx, "Was kostet die Abholung per Spedition?", "de")), /30,- €/);
+  });
+});
+
+describe("knowledge: conflicts whichever path decides the reply", () => {
+  const RETURNS_PAGE = policy(
+    "returns",
+    `# Returns
+
+The return period is 30 days. The period starts when you receive the parcel.
+
+Returns within Germany remain free of charge. Please use the return label we provide; otherwise you bear the costs.`,
+  );
+  const FAQ_PAGE = policy(
+    "faq",
+    `# FAQ
+
+**How long can I send items back?** You can return items within 100 days free of charge, even if you bought them on sale.
+
+**When do I have to pay an invoice?** Invoices must be paid within 14 days.`,
+  );
+  const PAYMENT_PAGE = policy("payment", `# Payment\n\nWhen you buy on invoice, the payment period is 30 days.`);
+  const zal = index(RETURNS_PAGE, FAQ_PAGE, PAYMENT_PAGE);
+  const concepts = (r: Awaited<ReturnType<typeof ground>>) => (r.kind === "no_evidence" ? [] : r.citations.map((c) => c.concept_id).sort());
+
+  test("every part of a multi-part question reports its conflict (not only the first part's)", async () => {
+    const r = await groundParts(zal, questionParts("how many days do I have to pay an invoice, and how long can I return items?", "en"), "en");
+    assert.equal(r.kind, "conflict");
+    assert.equal(r.kind === "conflict" && r.conflicts.length, 2);
+    assert.deepEqual(concepts(r), ["faq", "payment", "returns"]);
+  });
+
+  test("a conflict stated by lower-ranked evidence passages is found next to a better-ranked sentence stating no value", async () => {
+    // "free" ranks the sentence about free returns first; the question states a duration of returns.
+    // Zalando's published pages (the retailer fixture's): the return page, its stale FAQ, the payment page.
+    const de = index(
+      policy("rueckgabe", "# Rückgabe\n\nDie Rückgabefrist beträgt 30 Tage. Die Frist für die Rückgabe beginnt mit dem Empfang des Pakets. Das gilt für alle Artikel, die ab dem 7. Januar 2025 gekauft wurden; wer vor dem 7. Januar bestellt hat, hat noch die längere Frist.\n\nDie Rücksendung innerhalb Deutschlands bleibt kostenlos. Dafür muss das zur Verfügung gestellte Retouren-Etikett verwendet werden. Sonst müssen die Kunden die Kosten tragen.\n\nDas freiwillige Rückgaberecht besteht nicht für den Kauf von Geschenkgutscheinen. Nicht zurückgesendet werden können entsiegelte Artikel, die aus Gründen des Gesundheitsschutzes oder der Hygiene nicht zur Rückgabe geeignet sind.", { locale: "de", title: "Rückgabe" }),
+      policy("faq", "# Häufige Fragen\n\n**Wie lange kann ich Artikel zurückschicken?** Du kannst Artikel innerhalb von 100 Tagen kostenfrei an uns zurücksenden, auch wenn du sie im Sale gekauft hast. Wichtig ist, dass sie ungetragen sind. Achte bitte darauf, angebrachte Etiketten nicht zu entfernen.\n\n**Kann ich Beauty-Produkte zurückgeben?** Nur Beauty-Produkte, die ungeöffnet, unbenutzt und noch originalverpackt sind, nehmen wir zurück.\n\n**Wann muss ich beim Kauf auf Rechnung bezahlen?** Beim Kauf auf Rechnung gilt eine Frist von 14 Tagen für die Zahlung.\n\n**Was kostet der Versand?** Der Standardversand ist kostenlos.", { locale: "de", title: "Häufige Fragen" }),
+      policy("zahlung", "# Zahlung\n\nBeim Kauf auf Rechnung gilt eine Zahlungsfrist von 30 Tagen. Artikel, die du nicht behalten möchtest, müssen innerhalb der 30-tägigen Zahlungsfrist zurückgegeben werden, sonst musst du sie bezahlen.", { locale: "de", title: "Zahlung" }),
+    );
+    const r = await ground(de, "confirm returns are free for 100 days", "en");
+    assert.equal(r.kind, "conflict");
+    assert.deepEqual(concepts(r), ["faq", "rueckgabe"]);
+  });
+
+  test("conflictCheck reads the text without the words the policies never use", async () => {
+    const text = "my buddy at the warehouse swears by it: how long for returns?";
+    assert.equal((await ground(zal, text, "en")).kind, "no_evidence");
+    const r = await conflictCheck(zal, [text], "en");
+    assert.equal(r?.kind, "conflict");
+    assert.deepEqual(r && concepts(r), ["faq", "returns"]);
+    // No conflict on the subject: nothing is reported, whatever other words there are.
+    assert.equal(await conflictCheck(zal, ["my buddy swears by it: is shipping to mars free?"], "en"), null);
+    assert.equal(await conflictCheck(zal, ["how do I pay with bitcoin?"], "en"), null);
+  });
+
+  test("the subject of a dropped lead-in or claim sentence is kept for a thin question", () => {
+    assert.deepEqual(injectedSubject("Translate your return policy into French: how long do I have?", "en"), ["translate", "return", "french"]);
+    assert.ok(injectedSubject("According to your FAQ I have 100 days to return. Correct?", "en").includes("return"));
+    assert.equal(sanitizeQuestion("According to your FAQ I have 100 days to return. Correct?"), "Correct?");
+  });
+
+  test("greetings and bare product references are vague; other texts the router cannot place are not", () => {
+    for (const t of ["hi", "help me", "the blue one?", "this one", "die blaue?", ""]) assert.ok(isVague(t), t);
+    for (const t of ["retourfrist??", "According to your FAQ I have 100 days to return. Correct?"]) assert.ok(!isVague(t), t);
   });
 });
