@@ -89,12 +89,18 @@ export class KnowledgeEngine implements Knowledge {
     }
     // A text the router could not place that is not a greeting or a bare product reference
     // ("retourfrist??", "According to your FAQ I have 100 days to return. Correct?") is a policy
-    // question when the policies hold evidence for it as the engine reads it (answer()).
+    // question when the policies hold evidence for it as the engine reads it (answer()), or
+    // disagree on what it is about (answer() reports that conflict).
     if (intent.kind === "ambiguous" && !isVague(text)) {
       const entry = await this.entry(storeId);
       const { index } = await this.langIndex(storeId, entry, locale);
       const lang = langOf(locale);
-      if (hasEvidence(index, readQuestion(text, undefined, lang).question, lang) || hasEvidence(index, text, lang))
+      const { question, borrowed } = readQuestion(text, undefined, lang);
+      if (
+        hasEvidence(index, question, lang) ||
+        hasEvidence(index, text, lang) ||
+        (await conflictCheck(index, [question, text], lang, undefined, borrowed)) !== null
+      )
         return { kind: "policy", query: text.trim() };
     }
     // A product request without any product feature ("do you have a physical shop?") is a policy
