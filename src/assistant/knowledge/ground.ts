@@ -2,11 +2,12 @@
 // live in ./index.ts): groups → BM25 candidates → evidence threshold → optional re-rank →
 // conflicts → extractive answer.
 import { askedKinds, conflictMarkdown, extractive, findConflicts, noEvidenceMarkdown, scoreSentences, sentencePool } from "./compose.js";
-import { CROSS, applyRewrites, crossKey } from "./lexicon.js";
+import { CROSS, applyRewrites, crossKey, crossVocabulary } from "./lexicon.js";
 import {
   PassageIndex,
   RERANK_DEPTH,
   VIRTUAL_HOW,
+  correctWords,
   isEvidence,
   normalizeScores,
   queryGroups,
@@ -15,8 +16,11 @@ import {
   type Scored,
 } from "./retrieval.js";
 import type { Part } from "./parts.js";
-import { quantities, sentences, type Lang } from "./text.js";
+import { isStopWord, quantities, sentences, type Lang } from "./text.js";
 import type { Conflict, PolicyAnswer } from "./types.js";
+
+/** The question-language words of each translation table (typos are corrected against them before translating). */
+const CROSS_VOCABULARY = { "de>en": crossVocabulary("de>en"), "en>de": crossVocabulary("en>de") };
 
 /** The conflict answer: the conflicts' citations, each concept once. */
 function conflictResult(conflicts: Conflict[], frame: Lang): PolicyAnswer {
@@ -37,8 +41,9 @@ export type Rerank = (candidates: Scored[], text: string) => Promise<Scored[]>;
 /**
  * The question's groups in the language of the policies: a question asked in another language
  * than the policies' is translated word by word through the commerce lexicon first (words it
- * cannot translate are kept only when the policies use them); unknown words are typo-corrected
- * against the policies' vocabulary.
+ * cannot translate are kept only when the policies use them; a misspelt word is corrected against
+ * the table's own words before: "retrun" → return); unknown words are typo-corrected against the
+ * policies' vocabulary.
  */
 export function prepareQuery(
   index: PassageIndex,
@@ -48,7 +53,13 @@ export function prepareQuery(
 ): { lang: Lang; groups: QueryGroup[] } {
   const lang = index.queryLang(threadLang);
   const key = crossKey(threadLang, lang);
-  const query = key ? applyRewrites(rewrite(text, threadLang), CROSS[key]) : text;
+  // The question's own stop words go after translation: analysed in the policies' language they
+  // would be content words ("and" meets "Standardversand", "die" is an English verb).
+  const query = key
+    ? applyRewrites(correctWords(rewrite(text, threadLang), CROSS_VOCABULARY[key], threadLang), CROSS[key]).replace(/\p{L}+/gu, (w) =>
+        isStopWord(w, threadLang) && !isStopWord(w, lang) ? " " : w,
+      )
+    : text;
   const groups = queryGroups(query, lang, context);
   // What the question asks for (a duration, an amount, a procedure, a start) is read in its own
   // language too: the word-level translation may lose "when" or "period".

@@ -180,6 +180,20 @@ export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
   ],
 };
 
+/**
+ * The words a translation table knows in the question's language (the letters-only words of its
+ * patterns, 4+ letters: "return", "window", "invoice" …): the vocabulary a misspelt question word
+ * is corrected against before it is translated ("retrun" → return), since the policies' own words
+ * are in the other language.
+ */
+export function crossVocabulary(key: "de>en" | "en>de"): string[] {
+  const out = new Set<string>();
+  for (const [re] of CROSS[key])
+    for (const w of re.source.replace(/\\[bswdp]\*?|\(\?:|[()|?*+\]\[]/g, " ").split(/[^\p{L}-]+/u))
+      if (w.length >= 4 && /^\p{L}+$/u.test(w)) out.add(w);
+  return [...out];
+}
+
 /** Stems of policy topics (after the language's stemming), per language. */
 export const TOPICS: Record<"en" | "de", Set<string>> = {
   en: new Set(["return", "refund", "exchang", "ship", "shipping", "deliver", "delivery", "warranty", "cancel", "restock"]),

@@ -478,6 +478,28 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
   return terms;
 }
 
+/**
+ * Misspelt English words of a question corrected against a given vocabulary (the words a
+ * translation table knows, lexicon.ts crossVocabulary): a word WordNet does not know, of 4+
+ * letters, is replaced by the vocabulary word within Damerau-Levenshtein distance 1 (2 for 8+
+ * letters), the first such word on a tie ("retrun windwo" → "return window"). Other languages are
+ * left as they are (no word list tells a German typo from a rare word).
+ */
+export function correctWords(text: string, vocabulary: readonly string[], lang: Lang): string {
+  if (lang !== "en") return text;
+  return text.replace(/\p{L}{4,}/gu, (w) => {
+    if (isEnglishWord(w) || vocabulary.includes(w)) return w;
+    const max = w.length >= 8 ? 2 : 1;
+    let best: { word: string; d: number } | null = null;
+    for (const v of vocabulary) {
+      if (Math.abs(v.length - w.length) > max) continue;
+      const d = DamerauLevenshteinDistance(w, v);
+      if (d <= max && (!best || d < best.d)) best = { word: v, d };
+    }
+    return best?.word ?? w;
+  });
+}
+
 /** The groups of a question (before weighting). */
 export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<string>): Array<Omit<QueryGroup, "weight">> {
   const rewritten = rewrite(text, lang)
