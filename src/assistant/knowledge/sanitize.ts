@@ -78,6 +78,7 @@ function readInstructions(text: string): { question: string; dropped: string[] }
       continue;
     }
     const clauses = s.split(/[,;:]\s*|[.!?]\s+|\s+(?:and|und|then|dann)\s+/i).map((c) => c.trim());
+    const asked: string[] = [];
     for (const c of clauses) {
       // A clause that asks (by its first word or its question mark: "… mode on. return deadline?").
       if (!(ASKS.test(c) || c.endsWith("?")) || INJECTION.test(c) || DICTATES.test(c)) {
@@ -88,8 +89,11 @@ function readInstructions(text: string): { question: string; dropped: string[] }
         /^(?:(?:just|please|now|only|bitte|nur)\s+)?(?:(?:tell|give|show)\s+me|nenn\w*\s+mir|sag\w*\s+mir)\b\s*/i,
         "",
       );
-      if (question) kept.push(question);
+      if (question) asked.push(question);
     }
+    // Two questions of one sentence stay two questions (parts.ts reads each on its own).
+    if (asked.length > 1) kept.push(asked.map((q) => q.replace(/[?.!]*$/, "?")).join(" "));
+    else if (asked.length === 1) kept.push(asked[0]!);
   }
   const question = dropClaims(kept);
   return { question: question.kept.join(" "), dropped: [...dropped, ...question.dropped] };
