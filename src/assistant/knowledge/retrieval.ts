@@ -32,7 +32,7 @@
 import MiniSearch from "minisearch";
 import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
 import { isEnglishWord } from "./dictionary.js";
-import { FREE } from "./facts.js";
+import { statesFree } from "./facts.js";
 import { COUNTRY_NAMES, COUNTRY_NAMES_DE, GOODS, SEPARABLE_GE, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
 import {
   WEEKDAY,
@@ -470,7 +470,7 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
     if (q.kind === "money" || q.kind === "percent") terms.add(VIRTUAL_MONEY);
   }
   // "Free" (kostenlos) states an amount: zero.
-  if (FREE.test(normalize(text))) terms.add(VIRTUAL_MONEY);
+  if (statesFree(normalize(text))) terms.add(VIRTUAL_MONEY);
   // A deadline ("through January 14, 2020") or a weekday ("on the following Monday") answers "when".
   if (hasDate(text) || WEEKDAY.test(text)) terms.add(VIRTUAL_DURATION);
   if (HOW_PASSAGE.test(normalize(text))) terms.add(VIRTUAL_HOW);
