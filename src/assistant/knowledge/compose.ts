@@ -33,9 +33,8 @@
 // for no value but whose answer would quote one ("what's your return policy?" → "30 days") is
 // checked the same way against the quoted sentences (ground.ts), except procedure questions.
 import {
-  ASKS_WHO_PAYS,
   PassageIndex,
-  TERSE_ITEM_WORDS,
+  isTerse,
   VIRTUAL_DURATION,
   VIRTUAL_MONEY,
   isEvidence,
@@ -44,6 +43,7 @@ import {
   type QueryGroup,
   type Scored,
 } from "./retrieval.js";
+import { SEASONS, THRESHOLD, YES_IDIOMS, applyRewrites, asksWhoPays } from "./lexicon.js";
 import { disagreement, factsOf, productClasses, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
 import { WEEKDAY, analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { Citation, Conflict, PolicyAnswer } from "./types.js";
@@ -54,8 +54,7 @@ export const MAX_CONFLICT_PASSAGES = 10;
 export const CONFLICT_MIN_COVERAGE = 0.3;
 export const PASSAGE_MIN_RELATIVE = 0.35;
 export const HEADING_BONUS = 0.25;
-/** Passages of at most TERSE_WORDS words count their heading matches at TERSE_HEADING_BONUS. */
-export const TERSE_WORDS = TERSE_ITEM_WORDS;
+/** Terse passages (retrieval.ts isTerse) count their heading matches at TERSE_HEADING_BONUS. */
 export const TERSE_HEADING_BONUS = 0.6;
 export const PASSAGE_WEIGHT_FLOOR = 0.5;
 export const SENTENCE_MIN_RELATIVE = 0.75;
@@ -215,7 +214,7 @@ function analysedSentences(passage: IndexedPassage): AnalysedSentence[] {
 function unitOf(c: Scored): string {
   const p = c.passage;
   // The rows of one table rank as one passage too.
-  return p.labelled !== undefined || p.text.split(/\s+/).length <= TERSE_WORDS
+  return p.labelled !== undefined || isTerse(p)
     ? `${p.citation.concept_id}|${p.heading}|${p.lead ?? ""}`
     : p.id;
 }
@@ -225,8 +224,8 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
   const total = groups.reduce((s, g) => s + g.weight, 0) || 1;
   // A question naming a country ("ship to Japan?", rewritten "japan country") asks in the international scope.
   const abroad = groups.some((g) => g.alts.includes("country")) ? ["international"] : [];
-  // The holiday season is its months: "over the holidays?" asks about "received between November 15 and December 25".
-  const season = groups.some((g) => g.alts.some((a) => SEASON.test(a))) ? SEASON_MONTHS : [];
+  // A season is its months: "over the holidays?" asks about "received between November 15 and December 25".
+  const season = SEASONS.filter((s) => groups.some((g) => g.alts.some((a) => s.names.test(a)))).flatMap((s) => s.months);
   const questionScope = scopeOf([...groups.flatMap((g) => g.alts), ...abroad, ...season], lang);
   const out: ScoredSentence[] = [];
   const evidence = pool.filter(isEvidence);
@@ -250,7 +249,7 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
       const textShare = [...inText].reduce((s, g) => s + g.weight * PassageIndex.strength(terms, g, lang), 0) / total;
       // A table row does not repeat its subject: its heading counts as its own text; a terse list
       // item ("Delivery timeframe: 7-21 business days") leans on its heading more than prose does.
-      const terse = c.passage.text.split(/\s+/).length <= TERSE_WORDS;
+      const terse = isTerse(c.passage);
       const headShare =
         (inHead.reduce((s, g) => s + g.weight, 0) / total) *
         (c.passage.labelled ? 1 / HEADING_BONUS : terse ? TERSE_HEADING_BONUS / HEADING_BONUS : 1);
@@ -523,7 +522,7 @@ export function extractive(
     yesNo !== null &&
     chosen.some((s) => s !== ranked[0] && polarity(question, s, frame) !== null && polarity(question, s, frame) !== yesNo);
   // "Who pays …?" is not answered by an amount.
-  const leadKinds = ASKS_WHO_PAYS.test(normalize(question)) ? new Set([...asked].filter((k) => k !== "money")) : asked;
+  const leadKinds = asksWhoPays(normalize(question)) ? new Set([...asked].filter((k) => k !== "money")) : asked;
   const direct = directAnswer(ranked[0]!, leadKinds) ?? (opposed ? null : yesNo);
   return {
     kind: "answer",
@@ -584,8 +583,6 @@ export function directAnswer(best: ScoredSentence, asked: Set<"duration" | "mone
   return null;
 }
 
-const SEASON = /^(?:holiday|christma|christmas|weihnacht|feiertag)/;
-const SEASON_MONTHS = ["november", "december", "dezemb", "dezember"];
 
 /** "On the next business day", "am nächsten Werktag": a time, though no number. */
 const NEXT_DAY = /\b(?:next|following)\s+(?:business\s+|working\s+)?day\b|\b(?:nächsten|folgenden)\s+(?:werk|arbeits)?tag\b/i;
@@ -594,20 +591,15 @@ const NEXT_DAY = /\b(?:next|following)\s+(?:business\s+|working\s+)?day\b|\b(?:n
 const DEADLINE =
   /\b(?:through|thru|until|till|by|no\s+later\s+than|before|bis(?:\s+zum)?|spätestens(?:\s+am)?)\s+(?:the\s+)?(?:\d|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec|januar|februar|märz|mai|juni|juli|oktober|dezember)/i;
 
-/** Words after an amount that make it a threshold ("… einen Warenwert von 50,- € unterschreitet", "$50 or more"). */
-const THRESHOLD_AFTER = /^\s*(?:überschreitet|unterschreitet|übersteigt|erreicht|or\s+(?:more|less|above|over)|and\s+(?:up|above|over))\b/i;
-
-const THRESHOLD_BEFORE = /\b(?:over|above|more\s+than|at\s+least|minimum(?:\s+of)?|exceeding|from|ab|über|mehr\s+als|mindestens)\s*$/i;
-
 /** Whether the amount is written as a threshold ("over $99", "ab 50 €"). */
 function isThreshold(text: string, amount: string): boolean {
   const t = normalize(text);
   const at = t.indexOf(amount);
   if (at < 0) return false;
   return (
-    THRESHOLD_BEFORE.test(t.slice(Math.max(0, at - 20), at)) ||
-    /\b(?:waren|bestell|einkaufs|order|cart)\s*wert\s+(?:von\s+)?$/i.test(t.slice(Math.max(0, at - 30), at)) ||
-    THRESHOLD_AFTER.test(t.slice(at + amount.length, at + amount.length + 30))
+    THRESHOLD.before.test(t.slice(Math.max(0, at - 20), at)) ||
+    THRESHOLD.valueBefore.test(t.slice(Math.max(0, at - 30), at)) ||
+    THRESHOLD.after.test(t.slice(at + amount.length, at + amount.length + 30))
   );
 }
 
@@ -643,9 +635,9 @@ export function polarity(question: string, best: ScoredSentence, frame: Lang): s
       .filter(Boolean)
       .pop() ?? "";
   if (!YES_NO_Q[ql].test(q) || NEGATIVE[ql].test(q)) return null;
-  // An FAQ question is answered by the sentence after it; "no problem" says yes.
+  // An FAQ question is answered by the sentence after it; an idiom may say yes ("No problem.").
   const quoted = best.text.trimEnd().endsWith("?") && best.next ? best.next : best.text;
-  const text = normalize(quoted).replace(/\b(?:no\s+problem|kein\s+problem)\b/g, " sure ");
+  const text = applyRewrites(normalize(quoted), YES_IDIOMS[l]);
   if (CONDITIONED.test(text)) return null;
   const de = frame === "de";
   if (NEGATIVE[l].test(text)) return de ? "Nein" : "No";

@@ -33,7 +33,19 @@ import MiniSearch from "minisearch";
 import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
 import { isEnglishWord } from "./dictionary.js";
 import { statesFree } from "./facts.js";
-import { COUNTRY_NAMES, COUNTRY_NAMES_DE, GOODS, SEPARABLE_GE, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
+import {
+  COUNTRY_NAMES,
+  COUNTRY_NAMES_DE,
+  COUNTRY_WORDS,
+  GOODS,
+  PHRASES,
+  SEPARABLE_GE,
+  SEPARABLE_ZU,
+  SHORTHAND,
+  TOPICS,
+  applyRewrites,
+  asksWhoPays,
+} from "./lexicon.js";
 import {
   WEEKDAY,
   analyze,
@@ -60,8 +72,13 @@ function nearStopWord(word: string, lang: Lang): boolean {
 import type { Passage } from "./passages.js";
 
 export const EVIDENCE_MIN_COVERAGE = 0.5;
-/** A passage of at most this many words is a terse item that leans on its heading (also compose.ts TERSE_WORDS). */
+/** A passage of at most this many words is a terse item that leans on its heading (isTerse). */
 export const TERSE_ITEM_WORDS = 12;
+
+/** A passage of at most TERSE_ITEM_WORDS words: a terse item ("Flat rate: $12.95") that leans on its heading. */
+export function isTerse(p: { text: string }): boolean {
+  return p.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
+}
 /** Weight of a match through a synonym only, in coverage, sentence scores and BM25 (term boost). */
 export const SYNONYM_STRENGTH = 0.6;
 export const RERANK_DEPTH = 12;
@@ -79,13 +96,6 @@ export const UNKNOWN_WORD_WEIGHT = 0.5;
 /** Weight (share of the rarest word's) of an item the policies never name when the question names a policy topic. */
 export const UNKNOWN_OBJECT_WEIGHT = 0.1;
 
-/** The words of the country names of COUNTRY_NAMES. */
-const COUNTRY_WORDS = new Set(
-  COUNTRY_NAMES.source
-    .replace(/\\b|[()]/g, "")
-    .split(/[|\s]+/)
-    .filter(Boolean),
-);
 
 export const VIRTUAL_DURATION = "qdur";
 export const VIRTUAL_MONEY = "qmoney";
@@ -210,8 +220,6 @@ const RELATIVE_I =
 const TIME_REF =
   /\b(?:(?:last|this|next|past)\s+(?:week|month|year|weekend|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|tonight|tomorrow|the\s+other\s+day|a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)\s+ago|(?:letzte[nrs]?|diese[nrs]?|nächste[nrs]?|vorige[nrs]?)\s+(?:woche|monat|jahr|wochenende)|gestern|heute|morgen|vorgestern|(?:in\s+the\s+)?(?:morning|afternoon|evening|night)|morgens|vormittags?|nachmittags?|abends?|nachts)\b/gu;
 
-/** "Who pays / wer trägt …?" asks whose cost it is, not an amount. */
-export const ASKS_WHO_PAYS = /\b(?:wer\s+(?:zahlt|bezahlt|trägt|übernimmt)|who\s+(?:pays|covers|bears|is\s+responsible))\b/;
 
 /** A stated duration that dates the shopper's purchase ("3 weeks ago", "vor 2 Monaten"). */
 const AGO =
@@ -237,44 +245,6 @@ export interface Scored {
 }
 
 // --- synonyms and question phrases --------------------------------------------------------------
-
-/** Word-level rewrites before analysis (multi-word expressions onto one word). */
-const PHRASES: Record<"en" | "de", Array<[RegExp, string]>> = {
-  en: [
-    [/\bsend(?:ing)?\s+(?:(?:it|them|this|that|these|those|something|an? \w+|the \w+|my \w+)\s+)?back\b/g, " return "],
-    [/\b(?:take|bring)\s+(?:(?:it|them|this|that)\s+)?back\b/g, " return "],
-    [/\b(?:get\s+)?(?:my\s+)?money\s+back\b/g, " refund "],
-    [/\bgift\s+cards?\b/g, " giftcard "],
-    [/\b(?:the\s+)?u\.?k\.?(?=\s|$|[?!,;])/g, " united kingdom "],
-    // Not having a document or the packaging is one thing however it is said ("I lost the receipt",
-    // "Don't have a receipt?", "Returns without Receipt").
-    [
-      /\b(?:lost|misplaced|threw\s+away|thrown\s+away|don'?t\s+have|do\s+not\s+have|no\s+longer\s+have|without|no)\s+(?:the\s+|my\s+|a\s+|an\s+|any\s+|its\s+|their\s+)?(?:original\s+)?(receipts?|box|boxes|packaging|tags?|labels?|proof\s+of\s+purchase)\b/g,
-      " without $1 ",
-    ],
-    [/\b(receipts?|box|packaging|tags?|labels?)\s+(?:is|are|was|were|got)\s+(?:lost|missing|gone|thrown\s+away)\b/g, " without $1 "],
-    // "Who pays customs?" asks whose cost it is ("Customs duties: Responsibility of the customer").
-    [/\bwho\s+(?:pays?|covers?|is\s+responsible|has\s+to\s+pay|bears?)(?:\s+for)?\b/g, " responsible cost "],
-  ],
-  de: [
-    [/\bzurück(?:schick|send|geb|gegeb|gesend|geschick)\w*/g, " rückgabe "],
-    [/\b(?:schick|send|geb)\w*\s+(?:\w+\s+){0,3}zurück\b/g, " rückgabe "],
-    [/\bgeld\s+zurück\b/g, " erstattung "],
-    // "Etiketten dranlassen" is not removing them.
-    [/\bdran\s*(?:lass\w*|bleiben|behalten)\b|\bdranlass\w*/g, " nicht entfernen "],
-    [/\bgutscheinkarten?\b|\bgeschenkkarten?\b/g, " gutschein "],
-    [
-      /\b(?:ohne|keine?n?)\s+(?:den\s+|die\s+|das\s+|meine?n?\s+)?(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\b/g,
-      " ohne $1 ",
-    ],
-    [
-      /\b(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\s+(?:\w+\s+)?(?:verloren|weggeworfen)\b/g,
-      " ohne $1 ",
-    ],
-    // "Wer zahlt die Rücksendung?" asks who bears the cost ("Du trägst die unmittelbaren Kosten").
-    [/\bwer\s+(?:zahlt|bezahlt|trägt|übernimmt)(?:\s+für)?\b/g, " kosten tragen "],
-  ],
-};
 
 const SYNONYMS: Record<"en" | "de", string[][]> = {
   en: [
@@ -510,7 +480,7 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
   const groups: Array<Omit<QueryGroup, "weight">> = [];
   const l = lang === "other" ? null : lang;
   const asksDuration = l !== null && DURATION_Q[l].test(rewritten);
-  const asksMoney = l !== null && !ASKS_WHO_PAYS.test(normalize(text)) && MONEY_Q[l].test(rewritten);
+  const asksMoney = l !== null && !asksWhoPays(normalize(text)) && MONEY_Q[l].test(rewritten);
   const outright = l !== null && ASKS_VALUE[l].test(rewritten) ? { required: true } : {};
   if (asksDuration) groups.push({ surface: "duration", alts: [VIRTUAL_DURATION], virtual: true, ...outright });
   if (l !== null && !asksDuration && HOW_Q[l].test(rewritten)) groups.push({ surface: "procedure", alts: [VIRTUAL_HOW], virtual: true });
@@ -618,7 +588,7 @@ export class PassageIndex {
     }
     // A table row or a terse list item ("Flat rate: $12.95" under "Express Shipping") does not
     // repeat its subject: its heading is indexed as its text too.
-    const leansOnHeading = (p: IndexedPassage) => p.labelled !== undefined || p.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
+    const leansOnHeading = (p: IndexedPassage) => p.labelled !== undefined || isTerse(p);
     this.search.addAll(
       this.passages.map((p) => ({
         id: p.id,
@@ -866,7 +836,7 @@ export class PassageIndex {
     const total = groups.reduce((s, g) => s + g.weight, 0);
     const valueGroups = groups.filter((g) => g.required);
     const states = (p: IndexedPassage) =>
-      valueGroups.some((g) => p.terms.has(g.alts[0]!) || (p.text.split(/\s+/).length <= TERSE_ITEM_WORDS && p.headTerms.has(g.alts[0]!)));
+      valueGroups.some((g) => p.terms.has(g.alts[0]!) || (isTerse(p) && p.headTerms.has(g.alts[0]!)));
     const found = results.slice(0, limit).map((r) => ({ passage: this.byId.get(String(r.id))!, bm25: r.score }));
     // A terse item that names the subject but not the asked value ("Available Countries: … Japan")
     // brings the items of its section that state the value ("Standard International: $19.95 - $39.95").
@@ -935,7 +905,7 @@ export class PassageIndex {
 
 /** A list item of at most TERSE_ITEM_WORDS words (not a table row). */
 function isTerseItem(p: IndexedPassage): boolean {
-  return p.labelled === undefined && p.lead === undefined && p.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
+  return p.labelled === undefined && p.lead === undefined && isTerse(p);
 }
 
 /** The section of a passage: its policy and heading path. */

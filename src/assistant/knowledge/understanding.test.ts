@@ -11,7 +11,7 @@ import { conflictCheck, ground, groundParts, prepareQuery } from "./ground.js";
 import { borrowedWords, questionParts, splitParts, withFollowUp } from "./parts.js";
 import { splitPassages, type PolicySource } from "./passages.js";
 import { PassageIndex, contextWords, correctWords, queryGroups } from "./retrieval.js";
-import { crossVocabulary } from "./lexicon.js";
+import { COUNTRIES, COUNTRY_NAMES, COUNTRY_NAMES_DE, CROSS, SEASONS, THRESHOLD, applyRewrites, asksWhoPays, crossVocabulary } from "./lexicon.js";
 import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
 import { quantities, stemDe } from "./text.js";
 
@@ -653,3 +653,54 @@ Returns within Germany remain free of charge. Please use the return label we pro
     for (const t of ["retourfrist??", "According to your FAQ I have 100 days to return. Correct?"]) assert.ok(!isVague(t), t);
   });
 });
+
+describe("knowledge: the commerce lexicon, by class", () => {
+  test("countries: one table gives the English names of questions, the German names and their translation", () => {
+    for (const [en, names] of COUNTRIES) {
+      assert.ok(`ship to ${en}?`.replace(COUNTRY_NAMES, "<$1>").includes(`<${en}>`), en);
+      for (const de of names) {
+        assert.ok(`versand nach ${de}?`.replace(COUNTRY_NAMES_DE, "<$1>").includes(`<${de}>`), de);
+        assert.ok(applyRewrites(`versand nach ${de}`, CROSS["de>en"]).includes(en), de);
+      }
+    }
+    // A name inside another word is no country ("japanese" is not "japan").
+    assert.equal("japanese tea".replace(COUNTRY_NAMES, "<$1>"), "japanese tea");
+  });
+
+  test("who pays: asked in either language, read as whose cost it is, never as an amount", () => {
+    for (const q of ["who pays return shipping?", "who covers customs?", "who is responsible for duties?", "wer zahlt die rücksendung?", "wer trägt das porto?"])
+      assert.ok(asksWhoPays(q), q);
+    for (const q of ["how much do I pay?", "was kostet die rücksendung?"]) assert.ok(!asksWhoPays(q), q);
+    assert.ok(!queryGroups("who pays return shipping?", "en").some((g) => g.alts[0] === "qmoney"));
+    assert.ok(queryGroups("Wer zahlt die Rücksendung?", "de").some((g) => g.surface === "tragen"));
+  });
+
+  test("idioms that say yes lead with Yes / Ja; a season is its months", () => {
+    const faq = (next: string, lang: "en" | "de") => ({ text: "Question?", next, lang }) as unknown as ScoredSentence;
+    assert.equal(polarity("Can I return it without a receipt?", faq("No problem.", "en"), "en"), "Yes");
+    assert.equal(polarity("Kann ich ohne Kassenbon zurückgeben?", faq("Kein Problem.", "de"), "de"), "Ja");
+    for (const word of ["holiday", "christma", "weihnacht"]) assert.ok(SEASONS.some((s) => s.names.test(word) && s.months.includes("december")), word);
+  });
+
+  test("threshold words make an amount a condition, not the price asked for", async () => {
+    const idx = index(
+      policy(
+        "r",
+        "# Rücksendekosten\n\n- Ware, die einen Warenwert von 50,- € unterschreitet: Die Kosten (3,95 €) werden von Ihrer Erstattung abgezogen.",
+        { locale: "de" },
+      ),
+    );
+    const r = await ground(idx, "Was kostet die Rücksendung?", "de");
+    assert.equal(r.kind === "answer" && r.direct, "3,95 €");
+    for (const [text, amount] of [
+      ["orders over $99 ship free", "$99"],
+      ["$50 or more", "$50"],
+      ["ab 20 € Bestellwert", "20 €"],
+    ] as const)
+      assert.ok(
+        THRESHOLD.before.test(text.slice(0, text.indexOf(amount))) || THRESHOLD.after.test(text.slice(text.indexOf(amount) + amount.length)),
+        text,
+      );
+  });
+});
+
