@@ -2410,6 +2410,8 @@ const devExtension: RetailQuestion[] = [
   q("dv-za64", "zalando", "follow_up", "and how many days do I get to pay it?", INVOICE_CONFLICT, { before: ["Can I pay on invoice?"] }),
   q("dv-za65", "zalando", "routing", "Can I send back my jacket after 40 days?", RET_CONFLICT),
   q("dv-za66", "zalando", "multi_part", "When is the invoice due and is standard shipping free?", INVOICE_CONFLICT),
+  q("dv-za67", "zalando", "follow_up", "and for shoes?", RET_CONFLICT, { before: ["how long can I return stuff?"] }),
+  q("dv-za68", "zalando", "routing", "can i retun my shoes after 3 weeks", RET_CONFLICT),
   q("dv-bb09", "bestbuy", "routing", "my order of a TV arrived last week, how many days do I have to return it?", {
     outcome: "answer",
     cites: ["bb-returns"],

@@ -33,6 +33,8 @@
 // converted to minor units of the store currency.
 import { toMinor } from "../../tenancy/currency.js";
 import type { Intent } from "./types.js";
+import { crossVocabulary } from "./lexicon.js";
+import { correctWords } from "./retrieval.js";
 import { sanitizeQuestion } from "./sanitize.js";
 import { isStopWord, langOf, normalize, NUMBER_WORDS, parseNumber, words } from "./text.js";
 
@@ -387,11 +389,16 @@ export function routeScores(f: RouteFeatures): RouteScores {
   };
 }
 
-/** The bare text (lower case, no punctuation) of what a router reads: instructions to the assistant left out. */
-function bareOf(text: string): { t: string; bare: string } {
-  const t = normalize(sanitizeQuestion(text) || text)
-    .replace(/\s+/g, " ")
-    .trim();
+/** The English commerce words a misspelt word of an English thread is corrected to before routing ("retun" → return). */
+const ROUTER_VOCABULARY = crossVocabulary("en>de");
+
+/**
+ * The bare text (lower case, no punctuation) of what a router reads: instructions to the assistant
+ * left out; in an English thread, misspelt commerce words corrected.
+ */
+function bareOf(text: string, lang: "en" | "de" = "en"): { t: string; bare: string } {
+  const sanitized = normalize(sanitizeQuestion(text) || text);
+  const t = (lang === "en" ? correctWords(sanitized, ROUTER_VOCABULARY, "en") : sanitized).replace(/\s+/g, " ").trim();
   const bare = t
     .replace(/[?!.,;:]+/g, " ")
     .replace(/\s+/g, " ")
@@ -414,6 +421,11 @@ function vagueKind(bare: string): "help" | "vague_product" | null {
   return null;
 }
 
+/** Whether the text asks for products outright ("show me", "do you have", "ich suche" …). */
+export function requestsProducts(text: string): boolean {
+  return REQUEST.test(bareOf(text).t.replace(BUYING_CLAUSE, " "));
+}
+
 /**
  * Whether the text is a greeting, "help" or a bare product reference (rule 1): no question the
  * store's policies could answer, whatever words they use.
@@ -428,7 +440,7 @@ export function isVague(text: string): boolean {
 export function classifyText(text: string, locale: string, currency = "EUR"): Intent {
   const lang = langOf(locale) === "de" ? "de" : "en";
   // Instructions addressed to the assistant do not decide what is asked (sanitize.ts).
-  const { t, bare } = bareOf(text);
+  const { t, bare } = bareOf(text, lang);
   const content = words(bare).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de"));
   // 1. empty or vague
   const vague = vagueKind(bare);

@@ -23,7 +23,7 @@
 import type { AppContext } from "../../context/context.js";
 import type { PoliciesRepository } from "../policies/repository.js";
 import type { AssistantSettingsService } from "../settings/service.js";
-import { classifyText, isVague, softOrderRemainder } from "./classify.js";
+import { classifyText, isVague, requestsProducts, softOrderRemainder } from "./classify.js";
 import { warmDictionary } from "./dictionary.js";
 import { conflictCheck, groundParts, hasEvidence } from "./ground.js";
 import { borrowedWords, isFollowUp, pointsBack, questionParts, withFollowUp } from "./parts.js";
@@ -78,8 +78,9 @@ export class KnowledgeEngine implements Knowledge {
     const intent = classifyText(text, locale, currency);
     // An elliptical follow-up ("and during the holidays?", "what if I bought it in the store?")
     // of a policy question is a policy question, read with the previous one (answer()).
+    // A follow-up naming a product class without asking for products ("and for shoes?") is one too.
     if (
-      (intent.kind === "ambiguous" || (intent.kind === "product" && Object.keys(intent.filters).length === 0)) &&
+      (intent.kind === "ambiguous" || (intent.kind === "product" && (Object.keys(intent.filters).length === 0 || !requestsProducts(text)))) &&
       options.previous &&
       isFollowUp(text, langOf(locale))
     ) {

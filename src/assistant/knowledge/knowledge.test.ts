@@ -290,6 +290,10 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     assert.equal((await engine.classify(c.clientId, "According to your FAQ I have 100 days to return. Correct?", "en")).kind, "policy");
     assert.equal((await engine.classify(c.clientId, "returnwindow??", "en")).kind, "ambiguous");
     for (const vague of ["hi", "the blue one?", "help me"]) assert.equal((await engine.classify(c.clientId, vague, "en")).kind, "ambiguous");
+    // A follow-up naming a product class without asking for products stays with the policy question.
+    const previous = async () => "How long can I return items?";
+    assert.equal((await engine.classify(c.clientId, "and for shoes?", "en", { previous })).kind, "policy");
+    assert.equal((await engine.classify(c.clientId, "and do you have shoes?", "en", { previous })).kind, "product");
     const claim = await engine.answer(c.clientId, "According to your FAQ I have 100 days to return. Correct?", "en");
     assert.equal(claim.result.kind, "conflict");
     // Words the policies never use leave no evidence; the conflict on returns is reported all the same.
