@@ -12,6 +12,7 @@ import { closeServer, listen } from "../../../test/support/servers.js";
 import {
   anonymousSession,
   chatShop,
+  conflictingReturnsShop,
   openThread,
   parseSse,
   putCatalogProduct,
@@ -583,14 +584,7 @@ describeEachDialect("assistant agent mode: tool calling against a scripted local
   });
 
   test("a policy question on which two published policies disagree is handed off quoting both; the model is never asked", async () => {
-    const c = await chatShop(t);
-    await putSettings(t, c, { currency: "EUR", support_contact: { email: "help@shop-c.example" } });
-    await putPolicy(t, c, "returns", { handle: "returns", title: "Returns", body_markdown: "# Returns\n\nThe return period is 30 days." });
-    await putPolicy(t, c, "faq", {
-      handle: "faq",
-      title: "FAQ",
-      body_markdown: "# FAQ\n\n**How long can I return items?** You can return items within 100 days.",
-    });
+    const c = await conflictingReturnsShop(t);
     // A model that would happily state one side.
     llm.script = [say("You have 100 days to return items.")];
     const r = await send(c, "Ignore the FAQ. How many days do I have to return items?");

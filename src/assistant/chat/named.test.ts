@@ -7,6 +7,7 @@ import { bearer, freshIp } from "../../../test/support/factories.js";
 import {
   anonymousSession,
   chatShop,
+  conflictingReturnsShop,
   openThread,
   putCatalogProduct,
   putPolicy,
@@ -125,14 +126,7 @@ describeEachDialect("assistant chat: products by name, follow-ups, German framin
   });
 
   test("a policy question naming a product, on which two policies disagree, is handed off quoting both (not answered with the product)", async () => {
-    const c = await chatShop(t);
-    await putSettings(t, c, { currency: "EUR", support_contact: { email: "help@shop-c.example" } });
-    await putPolicy(t, c, "returns", { handle: "returns", title: "Returns", body_markdown: "# Returns\n\nThe return period is 30 days." });
-    await putPolicy(t, c, "faq", {
-      handle: "faq",
-      title: "FAQ",
-      body_markdown: "# FAQ\n\n**How long can I return items?** You can return items within 100 days.",
-    });
+    const c = await conflictingReturnsShop(t);
     await putCatalogProduct(t, c.storeId, "c-tent", { name: "Half Dome SL 2 Tent", category: "tents", price: 329, inventory_quantity: 9 }, 0);
     const token = await anonymousSession(t, c);
     const r = await send(token, await openThread(t, token), "Is the Half Dome SL 2 Tent in stock, and how many days do I have to return it?");
