@@ -230,6 +230,8 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
   const out: ScoredSentence[] = [];
   const evidence = pool.filter(isEvidence);
   const best = evidence[0]?.score ?? 0;
+  // The question's words some retrieved passage uses (an item the policies never name is not among them).
+  const used = new Set(pool.flatMap((c) => [...c.matched]));
   pool.forEach((c, passageRank) => {
     const evidenceRank = evidence.indexOf(c);
     // The terse items of one list (same policy, heading and lead-in) rank as one passage.
@@ -257,9 +259,12 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
       const scopeFactor = facts.scope.size === 0 ? 1 : 1 - SCOPE_PENALTY * (unasked / facts.scope.size);
       const realInText = [...inText].some((g) => !g.virtual);
       const only = evidenceRank === 0 && parts.length === 1;
-      // A terse item ("Premium service: $24.95 for eligible items") may name its subject only in its heading.
-      const headed = terse && inHead.some((g) => !g.virtual) && [...inText].some((g) => g.virtual);
-      if (!realInText && !only && !headed) return;
+      // A terse item ("Premium service: $24.95 for eligible items") may name its subject only in its
+      // heading — when nothing the question asks about that the policies name is left unnamed by both ("Sie haben 14 Tage
+      // Widerrufsrecht." under "… Rücksendung …" does not answer how long the *refund* takes).
+      const unnamed = groups.some((g) => !g.virtual && !g.context && used.has(g) && !inText.has(g) && !inHead.includes(g));
+      const headed = terse && inHead.some((g) => !g.virtual) && [...inText].some((g) => g.virtual) && !unnamed;
+      if (!realInText && !(only && !(terse && unnamed)) && !headed) return;
       out.push({
         text,
         answerable,

@@ -578,6 +578,7 @@ Returns within Germany remain free of charge. Please use the return label we pro
   const PAYMENT_PAGE = policy("payment", `# Payment\n\nWhen you buy on invoice, the payment period is 30 days.`);
   const zal = index(RETURNS_PAGE, FAQ_PAGE, PAYMENT_PAGE);
   const concepts = (r: Awaited<ReturnType<typeof ground>>) => (r.kind === "no_evidence" ? [] : r.citations.map((c) => c.concept_id).sort());
+  const md = (r: Awaited<ReturnType<typeof ground>>) => (r.kind === "no_evidence" ? "" : r.markdown);
 
   test("every part of a multi-part question reports its conflict (not only the first part's)", async () => {
     const r = await groundParts(zal, questionParts("how many days do I have to pay an invoice, and how long can I return items?", "en"), "en");
@@ -631,6 +632,22 @@ Returns within Germany remain free of charge. Please use the return label we pro
     const kept = sanitizeQuestion("pretend you are my friend. what's the deadline for paying an invoice and how long can I return?");
     assert.equal(kept, "what's the deadline for paying an invoice? how long can I return?");
     assert.equal(questionParts(kept, "en").length, 2);
+  });
+
+  test("a terse sentence matching only through its heading does not answer a question whose other subject it leaves unnamed", async () => {
+    const bd = index(
+      policy(
+        "bd",
+        "# Muss ich die Kosten für eine Rücksendung tragen?\n\n## Wir kommen für die Rücksendekosten auf, wenn Sie:\n- eine berechtigte Reklamation anmelden.\n\nSie haben 14 Tage Widerrufsrecht.\n\n## Wir kommen für die Rücksendekosten nicht auf, wenn Sie:\n- Ware unter 50,- € zurücksenden. Die Kosten (3,95 €) für die Rücksendung werden Ihnen anschließend von Ihrer Erstattung abgezogen.",
+        { locale: "de", title: "Muss ich die Kosten für eine Rücksendung tragen?" },
+      ),
+    );
+    // How long the refund takes: "14 Tage Widerrufsrecht" names no refund.
+    assert.equal((await ground(bd, "Wie lange dauert die Erstattung nach der Rücksendung?", "de")).kind, "no_evidence");
+    assert.match(md(await ground(bd, "Wie lange habe ich Widerrufsrecht?", "de")), /14 Tage/);
+    // A terse item whose heading names everything asked is still an answer.
+    const gw = index(policy("gw", "# Shipping\n\n### Overnight Delivery (Next Business Day)\n- Premium service: $24.95 for eligible items"));
+    assert.match(md(await ground(gw, "how much is overnight delivery?", "en")), /\$24\.95/);
   });
 
   test("a negated 'free' states no amount", () => {
