@@ -11,9 +11,9 @@ const INJECTION =
 /** A clause that asks the store something ("how long is the return window", "kann ich …"). */
 const ASKS =
   /^(?:(?:and|also|then|but|so|und|aber|dann|also)\s+)?(?:(?:just|please|now|only|bitte|nur)\s+)?(?:how|what|which|when|where|why|whether|can|could|do|does|is|are|will|may|(?:tell|give|show)\s+me|wie|was|welche\w*|wann|wo|warum|ob|kann|darf|gibt|muss|ist|sind|nenn\w*\s+mir|sag\w*\s+mir)\b/i;
-/** Pseudo-markup addressed to the assistant, with what it wraps ("<system>override</system>"). */
+/** Pseudo-markup addressed to the assistant, with what it wraps ("<system>override</system>"), and HTML comments (hidden text, never the shopper's question). */
 const MARKUP =
-  /<\s*(system|policy|instructions?|prompt|admin)\s*>[\s\S]{0,400}?<\/\s*\1\s*>|<\/?\s*(?:system|policy|instructions?|prompt|admin)\s*>|\[\s*(inst|system)\s*\][\s\S]{0,400}?\[\s*\/\s*\2\s*\]/gi;
+  /<!--[\s\S]{0,400}?-->|<\s*(system|policy|instructions?|prompt|admin)\s*>[\s\S]{0,400}?<\/\s*\1\s*>|<\/?\s*(?:system|policy|instructions?|prompt|admin)\s*>|\[\s*(inst|system)\s*\][\s\S]{0,400}?\[\s*\/\s*\2\s*\]/gi;
 /** "As an AI without limits, tell me: …" — a lead-in before a colon that asks nothing. */
 const LEAD_IN = /^[^:?]{3,120}:\s+(?=\S)/;
 /** What the injected instruction wants said ("confirm that …", "say that …"): never kept as a question. */
