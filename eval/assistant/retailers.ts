@@ -2418,6 +2418,22 @@ const devExtension: RetailQuestion[] = [
     alsoOk: ["ap-online-returns", "ap-holiday"],
     facts: ["14 days"],
   }),
+  q(
+    "dv-bb11",
+    "bestbuy",
+    "german",
+    "Gibt es eine Wiedereinlagerungsgebühr für Waschmaschinen?",
+    { outcome: "answer", cites: ["bb-appliances"], facts: ["15%"] },
+    de,
+  ),
+  q(
+    "dv-sp08",
+    "spaetii",
+    "german",
+    "Wie teile ich euch meinen Rücktritt mit?",
+    { outcome: "answer", cites: ["sp-widerruf"], facts: ["eindeutigen Erklärung"] },
+    de,
+  ),
   q("dv-bb09", "bestbuy", "routing", "my order of a TV arrived last week, how many days do I have to return it?", {
     outcome: "answer",
     cites: ["bb-returns"],

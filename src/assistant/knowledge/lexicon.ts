@@ -209,10 +209,19 @@ export const THRESHOLD = {
   after: /^\s*(?:überschreitet|unterschreitet|übersteigt|erreicht|or\s+(?:more|less|above|over)|and\s+(?:up|above|over))\b/i,
 };
 
+/**
+ * German separable verbs split across a question: the finite verb after the question word and
+ * its particle at the end ("Wie *teile* ich euch meinen Rücktritt *mit*?" → mitteile, meeting
+ * "Mitteilung"; "Wann *kommt* das Paket *an*?" → ankommt). Captures: verb, particle.
+ */
+export const SEPARABLE_SPLIT =
+  /^(?:wie|wann|wo|was|warum|wer|welche\w*|kann|muss|darf|soll|wird)\s+(\p{L}{3,})\s+(?:\p{L}+\s+){0,6}?(mit|an|ab|auf|aus|ein|vor|weg|nach|fest|frei)\s*[?.!]*\s*$/u;
+
 /** Word-level translation of commerce vocabulary (question language → policy language). */
 export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
   "de>en": [
     [/\bwie\s+lange?\b|\bwie\s+viele\s+tage\b|\bbis\s+wann\b|\bfrist\w*\b|\bzeitraum\b/g, " how long days "],
+    [/\b(?:wieder)?einlagerungs?gebühr\w*/g, " restocking fee "],
     [/\bwie\s+viel\b|\bwas\s+kostet\b|\bkosten?\b|\bkostet\b|\bgebühr\w*/g, " how much cost fee "],
     [/\bhalben\s+jahr\b/g, " 6 months "],
     [/\b(?:zurück\w*|rückgabe\w*|rücksend\w*|retour\w*)/g, " return "],
@@ -230,6 +239,7 @@ export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
     [/\bmitglied\w*/g, " member "],
     [/\b(?:jacke|jacken)\b/g, " jacket "],
     [/\bmatratze\w*/g, " mattress "],
+    [/\bwaschmaschine\w*/g, " washer "],
     [/\b(?:bezahl\w*|zahlung\w*|zahlen|zahle)\b/g, " pay payment "],
     [/\brechnung\w*/g, " invoice "],
     [/\bkreditkarte\w*/g, " credit card "],

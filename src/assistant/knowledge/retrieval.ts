@@ -40,6 +40,7 @@ import {
   GOODS,
   PHRASES,
   SEPARABLE_GE,
+  SEPARABLE_SPLIT,
   SEPARABLE_ZU,
   SHORTHAND,
   TOPICS,
@@ -425,7 +426,11 @@ export const QUESTION_FRAME_WORDS: ReadonlySet<string> = new Set([...DURATION_WO
 export function rewrite(text: string, lang: Lang): string {
   let t = normalize(text);
   if (lang === "other") return t;
-  if (lang === "de") t = t.replace(SEPARABLE_ZU, "$1$2").replace(SEPARABLE_GE, "$1$2");
+  if (lang === "de") {
+    t = t.replace(SEPARABLE_ZU, "$1$2").replace(SEPARABLE_GE, "$1$2");
+    const split = SEPARABLE_SPLIT.exec(t.trim());
+    if (split) t = `${t} ${split[2]}${split[1]}`;
+  }
   t = applyRewrites(t, SHORTHAND[lang]);
   for (const [re, to] of PHRASES[lang]) t = t.replace(re, to);
   return t;

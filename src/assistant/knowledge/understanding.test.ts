@@ -10,7 +10,7 @@ import { factsOf } from "./facts.js";
 import { conflictCheck, ground, groundParts, prepareQuery } from "./ground.js";
 import { borrowedWords, questionParts, splitParts, withFollowUp } from "./parts.js";
 import { splitPassages, type PolicySource } from "./passages.js";
-import { PassageIndex, contextWords, correctWords, queryGroups } from "./retrieval.js";
+import { PassageIndex, contextWords, correctWords, queryGroups, rewrite } from "./retrieval.js";
 import { COUNTRIES, COUNTRY_NAMES, COUNTRY_NAMES_DE, CROSS, SEASONS, THRESHOLD, applyRewrites, asksWhoPays, crossVocabulary } from "./lexicon.js";
 import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
 import { quantities, stemDe } from "./text.js";
@@ -658,6 +658,13 @@ Returns within Germany remain free of charge. Please use the return label we pro
       "USD:10000",
     ]);
     assert.deepEqual([...factsOf("Standard shipping is free.", [], "en").amounts], ["*:0"]);
+  });
+
+  test("German: a separable verb split across the question is read joined too; compound commerce words translate", () => {
+    assert.match(rewrite("Wie teile ich euch meinen Rücktritt mit?", "de"), /\bmitteile\b/);
+    assert.match(rewrite("Wann kommt das Paket an?", "de"), /\bankommt\b/);
+    assert.doesNotMatch(rewrite("Ich komme mit", "de"), /mitkomme/);
+    assert.match(applyRewrites("gibt es eine wiedereinlagerungsgebühr für waschmaschinen?", CROSS["de>en"]), /restocking fee .* washer/);
   });
 
   test("an HTML comment is hidden text addressed to no shopper: left out", () => {
