@@ -2434,6 +2434,21 @@ const devExtension: RetailQuestion[] = [
     { outcome: "answer", cites: ["sp-widerruf"], facts: ["eindeutigen Erklärung"] },
     de,
   ),
+  q("dv-re09", "rei", "routing", "I want to return the tent I bought online, do I need the box?", {
+    outcome: "answer",
+    cites: ["rei-returns"],
+    facts: ["original packaging"],
+  }),
+  q("dv-re10", "rei", "routing", "how do I return the Half Dome tent?", {
+    outcome: "answer",
+    cites: ["rei-returns"],
+    facts: ["in-store or by mail"],
+  }),
+  q("dv-ap10", "apple", "routing", "I'd like to send back my opened iPad — do you charge anything?", {
+    outcome: "answer",
+    cites: ["ap-online-returns"],
+    facts: ["10%"],
+  }),
   q("dv-bb09", "bestbuy", "routing", "my order of a TV arrived last week, how many days do I have to return it?", {
     outcome: "answer",
     cites: ["bb-returns"],

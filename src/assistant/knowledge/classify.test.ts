@@ -101,6 +101,9 @@ describe("knowledge: classify (deterministic router)", () => {
     // A misspelt policy word of an English thread still routes ("retun" → return), not to the shoes it names.
     assert.equal(kind("can i retun my shoes after 3 weeks"), "policy");
     assert.equal(kind("show me white sneakers"), "product");
+    // "…, do you charge anything?" asks about the conditions of a return.
+    assert.equal(kind("I'd like to send back my opened iPad — do you charge anything?"), "policy");
+    assert.equal(kind("I want to return my order, can you help?"), "return");
   });
 
   test("add to cart with quantity; a vague product asks which one", () => {

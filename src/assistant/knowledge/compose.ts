@@ -239,6 +239,9 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
     const answerable = evidenceRank >= 0 && unitRank < MAX_PASSAGES && c.score >= PASSAGE_MIN_RELATIVE * best;
     const analysed = analysedSentences(c.passage);
     const parts = analysed.map((a) => a.text);
+    // Relevance relative to the best evidence passage: a passage ranked above it that is no
+    // evidence (it matches too little of the question) does not lower every answer sentence.
+    const relevance = best > 0 ? Math.min(1, c.score / best) : c.score;
     analysed.forEach(({ text, terms: ownTerms, facts, quantities: qs, label }, position) => {
       // A sentence that refers back ("In diesem Fall berechnen wir … 30,- €") is about its predecessor's subject too.
       const allTerms = position > 0 && CONTINUES.test(text) ? new Set([...ownTerms, ...analysed[position - 1]!.terms]) : ownTerms;
@@ -278,7 +281,7 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
         match: textShare + HEADING_BONUS * headShare + (only && !realInText ? HEADING_BONUS : 0),
         score:
           (textShare + HEADING_BONUS * headShare + (only && !realInText ? HEADING_BONUS : 0)) *
-          (PASSAGE_WEIGHT_FLOOR + (1 - PASSAGE_WEIGHT_FLOOR) * c.score) *
+          (PASSAGE_WEIGHT_FLOOR + (1 - PASSAGE_WEIGHT_FLOOR) * relevance) *
           scopeFactor,
         inText,
         terms,

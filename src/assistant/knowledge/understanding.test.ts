@@ -650,6 +650,17 @@ Returns within Germany remain free of charge. Please use the return label we pro
     assert.match(md(await ground(gw, "how much is overnight delivery?", "en")), /\$24\.95/);
   });
 
+  test("a passage's relevance is weighed against the best evidence passage, not a better-ranked passage that is no evidence", async () => {
+    const rei = index(
+      policy(
+        "rei",
+        "# Returns\n\n- Used Gear (Re/Supply): If you bought used gear online, you have 30 days to return it. Items bought in-store from Re/Supply are final sale — no returns allowed.\n- Co-op Members: You can return most items within 365 days of purchase.\n\nYou don't need original packaging, and returns are accepted in-store or by mail. Keep proof of purchase handy.",
+        { title: "Returns" },
+      ),
+    );
+    assert.match(md(await ground(rei, "I want to return the tent I bought online, do I need the box?", "en")), /don't need original packaging/);
+  });
+
   test("a negated 'free' states no amount", () => {
     assert.deepEqual([...factsOf("International orders are not eligible for free shipping.", [], "en").amounts], []);
     assert.deepEqual([...factsOf("Die Rücksendung ist nicht kostenlos.", [], "de").amounts], []);
