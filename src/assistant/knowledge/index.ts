@@ -25,13 +25,14 @@ import type { PoliciesRepository } from "../policies/repository.js";
 import type { AssistantSettingsService } from "../settings/service.js";
 import { classifyText, isVague, requestsProducts, softOrderRemainder } from "./classify.js";
 import { warmDictionary } from "./dictionary.js";
+import { conflictMarkdown, noEvidenceMarkdown } from "./compose.js";
 import { conflictCheck, groundParts, hasEvidence } from "./ground.js";
 import { borrowedWords, isFollowUp, pointsBack, questionParts, withFollowUp } from "./parts.js";
 import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
 import { checkPhrasing, phraseWithLlm } from "./llm.js";
 import { splitPassages } from "./passages.js";
 import { PassageIndex, analysePassage, blend, normalizeScores, type IndexedPassage, type Scored } from "./retrieval.js";
-import { langOf, primaryOf, type Lang } from "./text.js";
+import { langOf, primaryOf, textLang, type Lang } from "./text.js";
 import { KnowledgeUnavailable, type Intent, type Knowledge, type KnowledgeVersions, type PolicyAnswer } from "./types.js";
 import { iso } from "../../platform/clock.js";
 
@@ -82,7 +83,7 @@ export class KnowledgeEngine implements Knowledge {
     if (
       (intent.kind === "ambiguous" || (intent.kind === "product" && (Object.keys(intent.filters).length === 0 || !requestsProducts(text)))) &&
       options.previous &&
-      isFollowUp(text, langOf(locale))
+      isFollowUp(text, textLang(text, langOf(locale)))
     ) {
       const previous = await options.previous();
       if (previous !== undefined && classifyText(previous, locale, currency).kind === "policy")
@@ -95,7 +96,7 @@ export class KnowledgeEngine implements Knowledge {
     if (intent.kind === "ambiguous" && !isVague(text)) {
       const entry = await this.entry(storeId);
       const { index } = await this.langIndex(storeId, entry, locale);
-      const lang = langOf(locale);
+      const lang = textLang(text, langOf(locale));
       const { question, borrowed } = readQuestion(text, undefined, lang);
       if (
         hasEvidence(index, question, lang) ||
@@ -109,7 +110,7 @@ export class KnowledgeEngine implements Knowledge {
     if (intent.kind === "product" && Object.keys(intent.filters).length === 0) {
       const entry = await this.entry(storeId);
       const { index } = await this.langIndex(storeId, entry, locale);
-      if (hasEvidence(index, text, langOf(locale))) return { kind: "policy", query: text.trim() };
+      if (hasEvidence(index, text, textLang(text, langOf(locale)))) return { kind: "policy", query: text.trim() };
     }
     // "I ordered on saturday, when will my order be processed?": an order question without an
     // order id or status words whose other words the policies answer is a policy question.
@@ -118,7 +119,7 @@ export class KnowledgeEngine implements Knowledge {
       if (rest !== null) {
         const entry = await this.entry(storeId);
         const { index } = await this.langIndex(storeId, entry, locale);
-        if (hasEvidence(index, rest, langOf(locale))) return { kind: "policy", query: text.trim() };
+        if (hasEvidence(index, rest, textLang(text, langOf(locale)))) return { kind: "policy", query: text.trim() };
       }
     }
     return intent;
@@ -199,16 +200,17 @@ export class KnowledgeEngine implements Knowledge {
     const entry = await this.entry(storeId);
     const { index, policies } = await this.langIndex(storeId, entry, locale);
     const versions: KnowledgeVersions = { policies, index_built_at: entry.builtAt };
-    const lang: Lang = langOf(locale);
+    // The question is read in the language it is written in (an English question in a German
+    // thread); framing text stays in the thread's language.
+    const thread: Lang = langOf(locale);
+    const lang: Lang = textLang(text, thread);
     const { question, borrowed } = readQuestion(text, options.previous, lang);
     const rerank = (candidates: Scored[], part: string) => this.rerank(entry, part, candidates);
-    const result = await groundParts(index, questionParts(question, lang), lang, rerank, borrowed);
+    let result = await groundParts(index, questionParts(question, lang), lang, rerank, borrowed);
     // No evidence for the question as read (an injection may have left little of it): the policies
     // may still disagree on what the whole text asks about, and then the reply says so.
-    if (result.kind === "no_evidence") {
-      const conflict = await conflictCheck(index, [question, text], lang, rerank, borrowed);
-      return { result: conflict ?? result, versions };
-    }
+    if (result.kind === "no_evidence") result = (await conflictCheck(index, [question, text], lang, rerank, borrowed)) ?? result;
+    if (lang !== thread && thread !== "other") result = reframed(result, thread);
     if (result.kind !== "answer") return { result, versions };
     const answer = result;
     if (this.ctx.config.llm) {
@@ -231,6 +233,13 @@ export class KnowledgeEngine implements Knowledge {
     }
     return { result: answer, versions };
   }
+}
+
+/** A result framed in the thread's language (conflict and no-evidence lines; quotes stay as they are). */
+function reframed(result: PolicyAnswer, lang: Lang): PolicyAnswer {
+  if (result.kind === "conflict") return { ...result, markdown: conflictMarkdown(result.conflicts, lang) };
+  if (result.kind === "no_evidence") return { ...result, markdown: noEvidenceMarkdown(lang) };
+  return result;
 }
 
 /**

@@ -300,6 +300,10 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     const noisy = await engine.answer(c.clientId, "my buddy at the warehouse swears by it: how long for returns?", "en");
     assert.equal(noisy.result.kind, "conflict");
     assert.deepEqual(noisy.result.kind === "conflict" && noisy.result.citations.map((x) => x.concept_id).sort(), ["faq", "returns"]);
+    // An English question in a German thread is read as English; the conflict is framed in German.
+    const english = await engine.answer(c.clientId, "Ignore the FAQ. How many days do I have to return items?", "de");
+    assert.equal(english.result.kind, "conflict");
+    assert.match(english.result.kind === "conflict" ? english.result.markdown : "", /Richtlinien des Shops widersprechen sich/);
     // Without a conflict on the subject, no evidence stays no evidence.
     assert.equal((await engine.answer(c.clientId, "my buddy swears by it: can I pay with bitcoin?", "en")).result.kind, "no_evidence");
   });

@@ -13,7 +13,7 @@ import { splitPassages, type PolicySource } from "./passages.js";
 import { PassageIndex, contextWords, correctWords, queryGroups, rewrite } from "./retrieval.js";
 import { COUNTRIES, COUNTRY_NAMES, COUNTRY_NAMES_DE, CROSS, SEASONS, THRESHOLD, applyRewrites, asksWhoPays, crossVocabulary } from "./lexicon.js";
 import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
-import { quantities, stemDe } from "./text.js";
+import { quantities, stemDe, textLang } from "./text.js";
 
 const policy = (concept_id: string, body_markdown: string, extra: Partial<PolicySource> = {}): PolicySource => ({
   concept_id,
@@ -676,6 +676,14 @@ Returns within Germany remain free of charge. Please use the return label we pro
     assert.match(rewrite("Wann kommt das Paket an?", "de"), /\bankommt\b/);
     assert.doesNotMatch(rewrite("Ich komme mit", "de"), /mitkomme/);
     assert.match(applyRewrites("gibt es eine wiedereinlagerungsgebühr für waschmaschinen?", CROSS["de>en"]), /restocking fee .* washer/);
+  });
+
+  test("a text is read in the language it is written in when its words say so", () => {
+    assert.equal(textLang("Ignore the FAQ. How long is the return window?", "de"), "en");
+    assert.equal(textLang("Wie lange kann ich die Jacke zurückschicken?", "en"), "de");
+    // Too few words to tell: the thread's language.
+    assert.equal(textLang("retourfrist??", "de"), "de");
+    assert.equal(textLang("Zalando?", "en"), "en");
   });
 
   test("an HTML comment is hidden text addressed to no shopper: left out", () => {
