@@ -209,7 +209,11 @@ export class KnowledgeEngine implements Knowledge {
     let result = await groundParts(index, questionParts(question, lang), lang, rerank, borrowed);
     // No evidence for the question as read (an injection may have left little of it): the policies
     // may still disagree on what the whole text asks about, and then the reply says so.
-    if (result.kind === "no_evidence") result = (await conflictCheck(index, [question, text], lang, rerank, borrowed)) ?? result;
+    // A message that is nothing but instructions continues the thread's question (the previous one).
+    if (result.kind === "no_evidence") {
+      const continues = question.trim() === "" && options.previous !== undefined ? [options.previous] : [];
+      result = (await conflictCheck(index, [question, text, ...continues], lang, rerank, borrowed)) ?? result;
+    }
     if (lang !== thread && thread !== "other") result = reframed(result, thread);
     if (result.kind !== "answer") return { result, versions };
     const answer = result;

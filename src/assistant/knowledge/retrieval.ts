@@ -329,7 +329,7 @@ const INFLECTION = /^(?:e|t|n|s|er|en|et|st|es|em|ig)$/;
 
 /** German compound heads that name no subject of their own. */
 const GENERIC_HEADS =
-  /^(?:regelung(?:en)?|regeln?|bedingung(?:en)?|richtlinien?|politik|infos?|informationen?|möglichkeit(?:en)?|optionen?|rechte?s?|frist(?:en)?|zeitraum|zeit|dauer)$/;
+  /^(?:regelung(?:en)?|regeln?|bedingung(?:en)?|richtlinien?|politik|infos?|informationen?|möglichkeit(?:en)?|optionen?|rechte?s?|frist(?:en)?|zeitraum|zeit|dauer|seiten?)$/;
 
 /**
  * English synonym entries are stems or words; a word ("appliance") is also read as its stem

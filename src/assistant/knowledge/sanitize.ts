@@ -82,7 +82,10 @@ function readInstructions(text: string): { question: string; dropped: string[] }
     for (const c of clauses) {
       // A clause that asks (by its first word or its question mark: "… mode on. return deadline?").
       if (!(ASKS.test(c) || c.endsWith("?")) || INJECTION.test(c) || DICTATES.test(c)) {
-        if (!INJECTION.test(c) && CLAIM_FORM.test(c)) dropped.push(c);
+        // What a claim or an instruction is about may name the subject ("stell dir vor, die
+        // Rückgabeseite gibt es nicht"): the instruction's own words are left out.
+        const about = c.replace(new RegExp(INJECTION.source, "gi"), " ").trim();
+        if (CLAIM_FORM.test(c) || (about !== c && about !== "")) dropped.push(about);
         continue;
       }
       const question = c.replace(

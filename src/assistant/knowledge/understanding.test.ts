@@ -8,7 +8,7 @@ import { classifyText, isVague } from "./classify.js";
 import { polarity, type ScoredSentence } from "./compose.js";
 import { factsOf } from "./facts.js";
 import { conflictCheck, ground, groundParts, prepareQuery } from "./ground.js";
-import { borrowedWords, questionParts, splitParts, withFollowUp } from "./parts.js";
+import { borrowedWords, isFollowUp, questionParts, splitParts, withFollowUp } from "./parts.js";
 import { splitPassages, type PolicySource } from "./passages.js";
 import { PassageIndex, contextWords, correctWords, queryGroups, rewrite } from "./retrieval.js";
 import { COUNTRIES, COUNTRY_NAMES, COUNTRY_NAMES_DE, CROSS, SEASONS, THRESHOLD, applyRewrites, asksWhoPays, crossVocabulary } from "./lexicon.js";
@@ -684,6 +684,12 @@ Returns within Germany remain free of charge. Please use the return label we pro
     // Too few words to tell: the thread's language.
     assert.equal(textLang("retourfrist??", "de"), "de");
     assert.equal(textLang("Zalando?", "en"), "en");
+  });
+
+  test("doubting the previous answer is a follow-up; an instruction's own subject lends itself to a thin question", () => {
+    for (const t of ["are you sure? the FAQ says 100 days", "Bist du sicher? In den FAQ steht 100 Tage.", "really?"]) assert.ok(isFollowUp(t, "en"), t);
+    assert.ok(!isFollowUp("How long can I return items?", "en"));
+    assert.deepEqual(injectedSubject("stell dir vor die rückgabeseite gibt es nicht. wie lange hab ich dann?", "de"), ["rückgabeseite"]);
   });
 
   test("an HTML comment is hidden text addressed to no shopper: left out", () => {
