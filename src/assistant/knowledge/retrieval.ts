@@ -148,6 +148,14 @@ export function analysePassage(p: Passage): IndexedPassage {
   const vocabulary: Array<[string, string]> = [];
   for (const w of words(rewrite(`${p.heading} ${body}`, lang)))
     if (w.length >= 3 && !/^\d/.test(w) && !isStopWord(w, lang)) vocabulary.push([w, stem(w, lang)]);
+  // A word as the policy writes it, before a rewrite replaced it ("zurückschicken" → rückgabe), so
+  // that a misspelling of it ("zurückschiken") is corrected to what it means.
+  const rewritten = new Set(vocabulary.map(([w]) => w));
+  for (const w of words(normalize(`${p.heading} ${body}`))) {
+    if (w.length < 5 || rewritten.has(w) || /\d/.test(w) || isStopWord(w, lang)) continue;
+    const meant = words(rewrite(w, lang)).find((x) => !isStopWord(x, lang));
+    if (meant) vocabulary.push([w, stem(meant, lang)]);
+  }
   return { ...p, lang, terms: passageTerms(body, lang), headTerms: passageTerms(p.heading, lang), vocabulary };
 }
 
@@ -707,10 +715,17 @@ export class PassageIndex {
         g.virtual ||
         g.surface.length < 4 ||
         /\d/.test(g.surface) ||
-        g.alts.some((a) => this.df(a, lang === "de") > 0) ||
+        g.alts.some((a) => this.df(a, false) > 0) ||
         (lang === "en" && isEnglishWord(g.surface))
       ) {
         out.push(g);
+        continue;
+      }
+      // German: a word the policies use only as part of a compound ("zurückschiken" starts with
+      // "zurück") is still a misspelling when a policy word is one edit away ("zurückschicken").
+      if (lang === "de" && g.alts.some((a) => this.df(a, true) > 0)) {
+        const near = this.closest(g.surface, 1);
+        out.push(near && !isStopWord(near.word, lang) ? { ...g, surface: near.word, alts: [near.stem] } : g);
         continue;
       }
       // German: a compound the policies never use is read as its parts when they use its head
@@ -720,21 +735,26 @@ export class PassageIndex {
         out.push(...parts.map((w) => ({ ...g, surface: w, alts: groupAlts(stem(w, "de"), "de") })));
         continue;
       }
-      const max = g.surface.length >= 8 ? 2 : 1;
-      let best: { word: string; stem: string; d: number; df: number } | null = null;
-      for (const [word, st] of this.vocabulary) {
-        if (Math.abs(word.length - g.surface.length) > max || (word[0] !== g.surface[0] && word[1] !== g.surface[1])) continue;
-        const d = DamerauLevenshteinDistance(g.surface, word);
-        if (d > max) continue;
-        const df = this.df(st, false);
-        if (!best || d < best.d || (d === best.d && df > best.df)) best = { word, stem: st, d, df };
-      }
+      const best = this.closest(g.surface, g.surface.length >= 8 ? 2 : 1);
       // A misspelt question word ("polcy", "pleas") carries no subject.
       if (!best && nearStopWord(g.surface, lang)) continue;
       if (!best) out.push(g);
       else if (!isStopWord(best.word, lang)) out.push({ ...g, surface: best.word, alts: [best.stem] });
     }
     return out;
+  }
+
+  /** The policy word within `max` edits of a word (the most frequent among the closest), or null. */
+  private closest(surface: string, max: number): { word: string; stem: string; d: number; df: number } | null {
+    let best: { word: string; stem: string; d: number; df: number } | null = null;
+    for (const [word, st] of this.vocabulary) {
+      if (Math.abs(word.length - surface.length) > max || (word[0] !== surface[0] && word[1] !== surface[1])) continue;
+      const d = DamerauLevenshteinDistance(surface, word);
+      if (d > max) continue;
+      const df = this.df(st, false);
+      if (!best || d < best.d || (d === best.d && df > best.df)) best = { word, stem: st, d, df };
+    }
+    return best;
   }
 
   /** The modifier of a German compound with a generic head ("rückgaberecht" → "rückgabe") the policies use; else null. */
