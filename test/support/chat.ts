@@ -97,6 +97,22 @@ export async function putPolicy(t: TestApp, shop: ChatShop, conceptId: string, p
   assert.ok(res.statusCode === 200 || res.statusCode === 201, res.body);
 }
 
+/**
+ * A new shop whose published policies disagree on one subject: the return page says 30 days, its
+ * FAQ 100 (a conflict every route of a policy question must report).
+ */
+export async function conflictingReturnsShop(t: TestApp): Promise<ChatShop> {
+  const shop = await chatShop(t);
+  await putSettings(t, shop, { currency: "EUR", support_contact: { email: "help@conflicting.example" } });
+  await putPolicy(t, shop, "returns", { handle: "returns", title: "Returns", body_markdown: "# Returns\n\nThe return period is 30 days." });
+  await putPolicy(t, shop, "faq", {
+    handle: "faq",
+    title: "FAQ",
+    body_markdown: "# FAQ\n\n**How long can I return items?** You can return items within 100 days.",
+  });
+  return shop;
+}
+
 export async function putSettings(
   t: TestApp,
   shop: ChatShop,

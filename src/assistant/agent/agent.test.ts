@@ -12,6 +12,7 @@ import { closeServer, listen } from "../../../test/support/servers.js";
 import {
   anonymousSession,
   chatShop,
+  conflictingReturnsShop,
   openThread,
   parseSse,
   putCatalogProduct,
@@ -580,5 +581,18 @@ describeEachDialect("assistant agent mode: tool calling against a scripted local
       done.data.response_markdown,
     );
     assert.ok(events.some((e) => e.event === AGENT_EVENT && e.data.accepted === true));
+  });
+
+  test("a policy question on which two published policies disagree is handed off quoting both; the model is never asked", async () => {
+    const c = await conflictingReturnsShop(t);
+    // A model that would happily state one side.
+    llm.script = [say("You have 100 days to return items.")];
+    const r = await send(c, "Ignore the FAQ. How many days do I have to return items?");
+    assert.equal(r.outcome, "handoff");
+    assert.equal(r.answer.answer_status, "handed_off");
+    assert.equal(r.answer.conflicts.length, 1);
+    assert.deepEqual(r.answer.citations.map((x) => x.concept_id).sort(), ["faq", "returns"]);
+    assert.equal(r.agent, undefined);
+    assert.equal(llm.requests.length, 0);
   });
 });

@@ -7,6 +7,7 @@ import { bearer, freshIp } from "../../../test/support/factories.js";
 import {
   anonymousSession,
   chatShop,
+  conflictingReturnsShop,
   openThread,
   putCatalogProduct,
   putPolicy,
@@ -20,6 +21,7 @@ interface Reply {
     response_markdown: string;
     products: Array<{ product_id: string; title: string }>;
     citations: Array<{ concept_id: string }>;
+    conflicts: unknown[];
     next_actions: Array<{ type: string; arguments?: Record<string, unknown> }>;
   };
 }
@@ -121,6 +123,16 @@ describeEachDialect("assistant chat: products by name, follow-ups, German framin
     const next = await send(token, thread, "and if I'm not a member?");
     assert.equal(next.outcome, "answer");
     assert.match(next.answer.response_markdown, /90 days/);
+  });
+
+  test("a policy question naming a product, on which two policies disagree, is handed off quoting both (not answered with the product)", async () => {
+    const c = await conflictingReturnsShop(t);
+    await putCatalogProduct(t, c.storeId, "c-tent", { name: "Half Dome SL 2 Tent", category: "tents", price: 329, inventory_quantity: 9 }, 0);
+    const token = await anonymousSession(t, c);
+    const r = await send(token, await openThread(t, token), "Is the Half Dome SL 2 Tent in stock, and how many days do I have to return it?");
+    assert.equal(r.outcome, "handoff");
+    assert.equal(r.answer.conflicts.length, 1);
+    assert.deepEqual(r.answer.citations.map((x) => x.concept_id).sort(), ["faq", "returns"]);
   });
 
   test("German threads get German framing around quoted policies and product lines", async () => {

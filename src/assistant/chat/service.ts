@@ -237,6 +237,8 @@ export class ChatService {
 
   private tools(handle: TurnHandle, emit: Emit): TurnTools {
     let previous: Promise<string | undefined> | undefined;
+    let grounded: ReturnType<Knowledge["answer"]> | undefined;
+    const previousText = () => (previous ??= this.repo.previousUserText(handle.session.storeId, handle.thread.id, handle.number));
     return {
       ctx: this.ctx,
       knowledge: this.knowledge,
@@ -248,7 +250,11 @@ export class ChatService {
       now: () => this.ctx.clock.now(),
       propose: (action, args) => this.propose(handle, action, args, emit),
       // Asked by the router, the agent and the policy turn: read once per turn.
-      previousText: () => (previous ??= this.repo.previousUserText(handle.session.storeId, handle.thread.id, handle.number)),
+      previousText,
+      policyAnswer: () =>
+        (grounded ??= previousText().then((p) =>
+          this.knowledge.answer(handle.session.storeId, handle.text, handle.thread.locale, p !== undefined ? { previous: p } : {}),
+        )),
     };
   }
 
@@ -263,13 +269,17 @@ export class ChatService {
     try {
       const intent = await this.knowledge.classify(session.storeId, text, thread.locale, { previous: () => t.previousText() });
       await emit(EVENT.intentClassified, intent.kind === "action" ? { kind: intent.kind, name: intent.name } : { kind: intent.kind });
-      // LLM agent mode (src/assistant/agent): the model's checked reply, or null → the path below.
-      const agentReply = this.agent ? await this.agent.turn(t, intent) : null;
-      if (agentReply) return agentReply;
       const lookup =
         intent.kind === "product" || intent.kind === "ambiguous"
           ? mayNameProduct(text) || intent.kind === "product"
           : intent.kind === "policy" && AVAILABILITY_CUE.test(text) && mayNameProduct(text);
+      // Whichever path would answer a policy question (the agent, a product named in it), two
+      // published policies disagreeing on what it asks make the reply the policy turn's handoff
+      // quoting both: the grounded answer is computed first (once per turn) and checked.
+      if (intent.kind === "policy" && (this.agent || lookup) && (await t.policyAnswer()).result.kind === "conflict") return await policyTurn(t);
+      // LLM agent mode (src/assistant/agent): the model's checked reply, or null → the path below.
+      const agentReply = this.agent ? await this.agent.turn(t, intent) : null;
+      if (agentReply) return agentReply;
       if (lookup) {
         const named = await namedProduct(t, intent.kind === "product" ? `${intent.query} ${text}` : text);
         if (named) return await namedProductTurn(t, named);

@@ -93,6 +93,17 @@ describe("knowledge: classify (deterministic router)", () => {
     assert.equal(deId.kind === "return" && deId.order_id, "5567");
     // A general question about returns is a policy question, not the shopper's own return.
     assert.equal(kind("Can I return sale items?"), "policy");
+    // Whether something is allowed is a question about the conditions, not the start of a return;
+    // with an order id it is the shopper's own return.
+    assert.equal(kind("Can I send back my jacket after 40 days?"), "policy");
+    assert.equal(kind("Darf ich meine Jacke nach 40 Tagen zurückschicken?", "de"), "policy");
+    assert.equal(kind("Can I return my order #1234?"), "return");
+    // A misspelt policy word of an English thread still routes ("retun" → return), not to the shoes it names.
+    assert.equal(kind("can i retun my shoes after 3 weeks"), "policy");
+    assert.equal(kind("show me white sneakers"), "product");
+    // "…, do you charge anything?" asks about the conditions of a return.
+    assert.equal(kind("I'd like to send back my opened iPad — do you charge anything?"), "policy");
+    assert.equal(kind("I want to return my order, can you help?"), "return");
   });
 
   test("add to cart with quantity; a vague product asks which one", () => {

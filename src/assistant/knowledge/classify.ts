@@ -33,6 +33,8 @@
 // converted to minor units of the store currency.
 import { toMinor } from "../../tenancy/currency.js";
 import type { Intent } from "./types.js";
+import { crossVocabulary } from "./lexicon.js";
+import { correctWords } from "./retrieval.js";
 import { sanitizeQuestion } from "./sanitize.js";
 import { isStopWord, langOf, normalize, NUMBER_WORDS, parseNumber, words } from "./text.js";
 
@@ -250,14 +252,18 @@ const BUYING_CLAUSE =
   /\b(?:when|if|once|after|before|whenever)\s+(?:i|we|you)\s+(?:\w+\s+)?(?:buy|purchase|order|shop)\b|\b(?:wenn|falls|nachdem|sobald)\s+(?:ich|wir)\s+(?:\S+\s+){0,4}(?:kaufe|kaufen|bestelle|bestellen)\b/g;
 /** Questions about conditions ("can I …", "how long …", "will I have to …", "wie lange …"). */
 const CONDITIONAL =
-  /\b(?:if|when|can\s+i|could\s+i|do\s+i|does|do\s+you|will\s+i|would\s+i|is\s+there|are\s+there|is|are|how\s+(?:do|can|long|much|many)|until\s+when|what\s+if|what\s+do|wenn|kann\s+ich|muss\s+ich|wie\s+lange|wie\s+viel|gibt\s+es|bis\s+wann|ist|sind)\b/;
+  /\b(?:if|when|can\s+i|could\s+i|do\s+i|does|do\s+you|will\s+i|would\s+i|is\s+there|are\s+there|is|are|how\s+(?:do|can|long|much|many)|until\s+when|what\s+if|what\s+do|wenn|kann\s+ich|darf\s+ich|muss\s+ich|wie\s+lange|wie\s+viel|gibt\s+es|bis\s+wann|ist|sind)\b/;
 /** The shopper asks about the state of their own order. */
 const ORDER_STATUS =
   /\b(?:where(?:'s|\s+is|\s+are)\s+my|track(?:ing)?\b|(?:order|delivery)\s+status|status\s+of|(?:has|have)\s+my\s+(?:order|package|parcel)|when\s+will\s+my\s+(?:order|package|parcel)|did\s+my\s+order|wo\s+(?:ist|bleibt)|sendungsverfolgung|bestellstatus|status\s+meiner|wann\s+kommt\s+meine?)/;
 const MONEY_MENTION = /(?:€|\$|£)\s?\d|\d\s?(?:€|eur|euros?|usd|dollars?)\b/;
-/** A clause that asks about conditions ("…, how long do I have?", "…, what's your return policy?", "…, wie lange habe ich?"). */
+/**
+ * A clause that asks about conditions ("…, how long do I have?", "…, what's your return policy?",
+ * "…, wie lange habe ich?"), or whether something is allowed ("Can I send back my jacket after 40
+ * days?", "Darf ich … zurückschicken?"): a question, not the request to start a return.
+ */
 const CONDITIONS_CLAUSE =
-  /(?:^|[,;.!?]\s*|\s[-–—]\s|\b(?:but|and|so|aber|und)\s+)(?:how\s+(?:long|much|many)|what(?:'s|\s+is|\s+are)\s+(?:your|the)|is\s+there|are\s+there|do\s+i\s+(?:need|have)|is\s+(?:it|that|this)\s+(?:free|ok|okay|possible|allowed)|does\s+(?:it|that)\s+cost|will\s+i\s+(?:get|be\s+charged|have\s+to)|wie\s+(?:lange?|viel|mache|geht|funktioniert)|was\s+kostet|kostet\s+(?:das|es)|ist\s+(?:das|es)\s+(?:kostenlos|möglich|gratis)|gibt\s+es|muss\s+ich|brauche\s+ich)\b/;
+  /(?:^|[,;.!?]\s*|\s[-–—]\s|\b(?:but|and|so|aber|und)\s+)(?:(?:can|could|may)\s+i|(?:kann|darf)\s+ich|do\s+you|(?:does|will|would)\s+(?:it|that|this)|how\s+(?:long|much|many)|what(?:'s|\s+is|\s+are)\s+(?:your|the)|is\s+there|are\s+there|do\s+i\s+(?:need|have)|is\s+(?:it|that|this)\s+(?:free|ok|okay|possible|allowed)|does\s+(?:it|that)\s+cost|will\s+i\s+(?:get|be\s+charged|have\s+to)|wie\s+(?:lange?|viel|mache|geht|funktioniert)|was\s+kostet|kostet\s+(?:das|es)|ist\s+(?:das|es)\s+(?:kostenlos|möglich|gratis)|gibt\s+es|muss\s+ich|brauche\s+ich)\b/;
 
 /** Words that ask about the state of one's own order outright ("where is my …", "track", "status", "has my order …"). */
 const ORDER_STATUS_OUTRIGHT =
@@ -383,36 +389,62 @@ export function routeScores(f: RouteFeatures): RouteScores {
   };
 }
 
+/** The English commerce words a misspelt word of an English thread is corrected to before routing ("retun" → return). */
+const ROUTER_VOCABULARY = crossVocabulary("en>de");
+
+/**
+ * The bare text (lower case, no punctuation) of what a router reads: instructions to the assistant
+ * left out; in an English thread, misspelt commerce words corrected.
+ */
+function bareOf(text: string, lang: "en" | "de" = "en"): { t: string; bare: string } {
+  const sanitized = normalize(sanitizeQuestion(text) || text);
+  const t = (lang === "en" ? correctWords(sanitized, ROUTER_VOCABULARY, "en") : sanitized).replace(/\s+/g, " ").trim();
+  const bare = t
+    .replace(/[?!.,;:]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return { t, bare };
+}
+
+/** Rule 1: nothing, a greeting or "help" alone ("help"), or a bare reference to a product ("the blue one?": "vague_product"). */
+function vagueKind(bare: string): "help" | "vague_product" | null {
+  if (bare.length === 0) return "help";
+  if (/^(?:help|hilfe|hi|hello|hey|hallo|moin|servus|ok|okay|yes|no|ja|nein|thanks|danke|\?+)(?:\s+(?:me|please|bitte|there))?$/.test(bare))
+    return "help";
+  const reference =
+    /^(?:and\s+|what\s+about\s+|how\s+about\s+|und\s+|was\s+ist\s+mit\s+)?(?:the|this|that|der|die|das|den|dem)\s+(\S+)(?:\s+(one|ones|da|hier))?$/.exec(
+      bare,
+    );
+  // "the blue one?", "that red one", "die blaue?": which product is meant is not said.
+  if (reference && (reference[2] !== undefined || colorOf(reference[1]!) !== undefined)) return "vague_product";
+  if (isVagueRef(bare)) return "vague_product";
+  return null;
+}
+
+/** Whether the text asks for products outright ("show me", "do you have", "ich suche" …). */
+export function requestsProducts(text: string): boolean {
+  return REQUEST.test(bareOf(text).t.replace(BUYING_CLAUSE, " "));
+}
+
+/**
+ * Whether the text is a greeting, "help" or a bare product reference (rule 1): no question the
+ * store's policies could answer, whatever words they use.
+ */
+export function isVague(text: string): boolean {
+  return vagueKind(bareOf(text).bare) !== null;
+}
+
 /**
  * Routes a text (see the header). `currency` is the store's (price bounds become its minor units).
  */
 export function classifyText(text: string, locale: string, currency = "EUR"): Intent {
   const lang = langOf(locale) === "de" ? "de" : "en";
   // Instructions addressed to the assistant do not decide what is asked (sanitize.ts).
-  const t = normalize(sanitizeQuestion(text) || text)
-    .replace(/\s+/g, " ")
-    .trim();
-  const bare = t
-    .replace(/[?!.,;:]+/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  const { t, bare } = bareOf(text, lang);
   const content = words(bare).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de"));
   // 1. empty or vague
-  if (bare.length === 0) return { kind: "ambiguous", question: question("help", lang) };
-  if (
-    /^(?:help|hilfe|hi|hello|hey|hallo|moin|servus|ok|okay|yes|no|ja|nein|thanks|danke|\?+)(?:\s+(?:me|please|bitte|there))?$/.test(bare)
-  ) {
-    return { kind: "ambiguous", question: question("help", lang) };
-  }
-  const reference =
-    /^(?:and\s+|what\s+about\s+|how\s+about\s+|und\s+|was\s+ist\s+mit\s+)?(?:the|this|that|der|die|das|den|dem)\s+(\S+)(?:\s+(one|ones|da|hier))?$/.exec(
-      bare,
-    );
-  if (reference && (reference[2] !== undefined || colorOf(reference[1]!) !== undefined)) {
-    // "the blue one?", "that red one", "die blaue?": which product is meant is not said.
-    return { kind: "ambiguous", question: question("vague_product", lang) };
-  }
-  if (isVagueRef(bare)) return { kind: "ambiguous", question: question("vague_product", lang) };
+  const vague = vagueKind(bare);
+  if (vague) return { kind: "ambiguous", question: question(vague, lang) };
 
   // 2. add to cart
   const cart = CART_EN.exec(t) ?? CART_DE.exec(t);

@@ -15,8 +15,9 @@
 // that qualifies it ("Otherwise …", "… except …") are quoted with it; a quoted lead-in announcing a
 // list ("… any of the following:") is quoted with its items (at most MAX_LIST_ITEMS).
 //
-// Conflicts: two sentences of DIFFERENT concepts — one from a passage the answer may use, the
-// other from any candidate with at least CONFLICT_MIN_COVERAGE — conflict on the asked point when
+// Conflicts: two sentences of DIFFERENT concepts — one from an evidence passage (one the answer
+// may use, or one covering the question as well that ranks lower), the other from any candidate
+// with at least CONFLICT_MIN_COVERAGE — conflict on the asked point when
 //   1. the question asks for a quantity — a duration ("how long", "how many days", "window" …) or
 //      an amount ("how much", "fee" …), or it states one itself ("after 20 days?") — and both
 //      sentences state quantities of that kind (durations normalised to days; amounts in one
@@ -32,9 +33,8 @@
 // for no value but whose answer would quote one ("what's your return policy?" → "30 days") is
 // checked the same way against the quoted sentences (ground.ts), except procedure questions.
 import {
-  ASKS_WHO_PAYS,
   PassageIndex,
-  TERSE_ITEM_WORDS,
+  isTerse,
   VIRTUAL_DURATION,
   VIRTUAL_MONEY,
   isEvidence,
@@ -43,6 +43,7 @@ import {
   type QueryGroup,
   type Scored,
 } from "./retrieval.js";
+import { SEASONS, THRESHOLD, YES_IDIOMS, applyRewrites, asksWhoPays } from "./lexicon.js";
 import { disagreement, factsOf, productClasses, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
 import { WEEKDAY, analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { Citation, Conflict, PolicyAnswer } from "./types.js";
@@ -53,8 +54,7 @@ export const MAX_CONFLICT_PASSAGES = 10;
 export const CONFLICT_MIN_COVERAGE = 0.3;
 export const PASSAGE_MIN_RELATIVE = 0.35;
 export const HEADING_BONUS = 0.25;
-/** Passages of at most TERSE_WORDS words count their heading matches at TERSE_HEADING_BONUS. */
-export const TERSE_WORDS = TERSE_ITEM_WORDS;
+/** Terse passages (retrieval.ts isTerse) count their heading matches at TERSE_HEADING_BONUS. */
 export const TERSE_HEADING_BONUS = 0.6;
 export const PASSAGE_WEIGHT_FLOOR = 0.5;
 export const SENTENCE_MIN_RELATIVE = 0.75;
@@ -75,6 +75,8 @@ export interface ScoredSentence {
   text: string;
   /** The passage may give answer sentences (rank < MAX_PASSAGES, score within PASSAGE_MIN_RELATIVE of the best). */
   answerable: boolean;
+  /** The passage is evidence for the question (retrieval.ts isEvidence), whatever its rank. */
+  evidence: boolean;
   /** The passage's next sentence (an FAQ question's answer is pulled in with it). */
   next: string | null;
   /** The passage's previous sentence (read before a sentence that refers back to it). */
@@ -212,7 +214,7 @@ function analysedSentences(passage: IndexedPassage): AnalysedSentence[] {
 function unitOf(c: Scored): string {
   const p = c.passage;
   // The rows of one table rank as one passage too.
-  return p.labelled !== undefined || p.text.split(/\s+/).length <= TERSE_WORDS
+  return p.labelled !== undefined || isTerse(p)
     ? `${p.citation.concept_id}|${p.heading}|${p.lead ?? ""}`
     : p.id;
 }
@@ -222,12 +224,14 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
   const total = groups.reduce((s, g) => s + g.weight, 0) || 1;
   // A question naming a country ("ship to Japan?", rewritten "japan country") asks in the international scope.
   const abroad = groups.some((g) => g.alts.includes("country")) ? ["international"] : [];
-  // The holiday season is its months: "over the holidays?" asks about "received between November 15 and December 25".
-  const season = groups.some((g) => g.alts.some((a) => SEASON.test(a))) ? SEASON_MONTHS : [];
+  // A season is its months: "over the holidays?" asks about "received between November 15 and December 25".
+  const season = SEASONS.filter((s) => groups.some((g) => g.alts.some((a) => s.names.test(a)))).flatMap((s) => s.months);
   const questionScope = scopeOf([...groups.flatMap((g) => g.alts), ...abroad, ...season], lang);
   const out: ScoredSentence[] = [];
   const evidence = pool.filter(isEvidence);
   const best = evidence[0]?.score ?? 0;
+  // The question's words some retrieved passage uses (an item the policies never name is not among them).
+  const used = new Set(pool.flatMap((c) => [...c.matched]));
   pool.forEach((c, passageRank) => {
     const evidenceRank = evidence.indexOf(c);
     // The terse items of one list (same policy, heading and lead-in) rank as one passage.
@@ -235,6 +239,9 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
     const answerable = evidenceRank >= 0 && unitRank < MAX_PASSAGES && c.score >= PASSAGE_MIN_RELATIVE * best;
     const analysed = analysedSentences(c.passage);
     const parts = analysed.map((a) => a.text);
+    // Relevance relative to the best evidence passage: a passage ranked above it that is no
+    // evidence (it matches too little of the question) does not lower every answer sentence.
+    const relevance = best > 0 ? Math.min(1, c.score / best) : c.score;
     analysed.forEach(({ text, terms: ownTerms, facts, quantities: qs, label }, position) => {
       // A sentence that refers back ("In diesem Fall berechnen wir … 30,- €") is about its predecessor's subject too.
       const allTerms = position > 0 && CONTINUES.test(text) ? new Set([...ownTerms, ...analysed[position - 1]!.terms]) : ownTerms;
@@ -247,7 +254,7 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
       const textShare = [...inText].reduce((s, g) => s + g.weight * PassageIndex.strength(terms, g, lang), 0) / total;
       // A table row does not repeat its subject: its heading counts as its own text; a terse list
       // item ("Delivery timeframe: 7-21 business days") leans on its heading more than prose does.
-      const terse = c.passage.text.split(/\s+/).length <= TERSE_WORDS;
+      const terse = isTerse(c.passage);
       const headShare =
         (inHead.reduce((s, g) => s + g.weight, 0) / total) *
         (c.passage.labelled ? 1 / HEADING_BONUS : terse ? TERSE_HEADING_BONUS / HEADING_BONUS : 1);
@@ -255,12 +262,16 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
       const scopeFactor = facts.scope.size === 0 ? 1 : 1 - SCOPE_PENALTY * (unasked / facts.scope.size);
       const realInText = [...inText].some((g) => !g.virtual);
       const only = evidenceRank === 0 && parts.length === 1;
-      // A terse item ("Premium service: $24.95 for eligible items") may name its subject only in its heading.
-      const headed = terse && inHead.some((g) => !g.virtual) && [...inText].some((g) => g.virtual);
-      if (!realInText && !only && !headed) return;
+      // A terse item ("Premium service: $24.95 for eligible items") may name its subject only in its
+      // heading — when nothing the question asks about that the policies name is left unnamed by both ("Sie haben 14 Tage
+      // Widerrufsrecht." under "… Rücksendung …" does not answer how long the *refund* takes).
+      const unnamed = groups.some((g) => !g.virtual && !g.context && used.has(g) && !inText.has(g) && !inHead.includes(g));
+      const headed = terse && inHead.some((g) => !g.virtual) && [...inText].some((g) => g.virtual) && !unnamed;
+      if (!realInText && !(only && !(terse && unnamed)) && !headed) return;
       out.push({
         text,
         answerable,
+        evidence: evidenceRank >= 0,
         next: parts[position + 1] ?? null,
         prev: position > 0 ? parts[position - 1]! : null,
         after: parts[position + (text.trimEnd().endsWith("?") ? 2 : 1)] ?? null,
@@ -270,7 +281,7 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
         match: textShare + HEADING_BONUS * headShare + (only && !realInText ? HEADING_BONUS : 0),
         score:
           (textShare + HEADING_BONUS * headShare + (only && !realInText ? HEADING_BONUS : 0)) *
-          (PASSAGE_WEIGHT_FLOOR + (1 - PASSAGE_WEIGHT_FLOOR) * c.score) *
+          (PASSAGE_WEIGHT_FLOOR + (1 - PASSAGE_WEIGHT_FLOOR) * relevance) *
           scopeFactor,
         inText,
         terms,
@@ -337,7 +348,10 @@ export function findConflicts(
       const a = candidates[i]!;
       const b = candidates[j]!;
       if (a.citation.concept_id === b.citation.concept_id) continue;
-      if (!a.answerable && !b.answerable) continue; // one side must be a passage the answer would use
+      // One side must be evidence for the question: a passage the answer would use, or one that
+      // covers the question as well but ranks lower (a statement of the asked value next to a
+      // better-ranked sentence that states none).
+      if (!a.evidence && !b.evidence) continue;
       if (!isQuoted(a) && !isQuoted(b)) continue;
       const pairKey = [a.citation.concept_id, b.citation.concept_id].sort().join("|");
       if (seenPairs.has(pairKey)) continue;
@@ -516,7 +530,7 @@ export function extractive(
     yesNo !== null &&
     chosen.some((s) => s !== ranked[0] && polarity(question, s, frame) !== null && polarity(question, s, frame) !== yesNo);
   // "Who pays …?" is not answered by an amount.
-  const leadKinds = ASKS_WHO_PAYS.test(normalize(question)) ? new Set([...asked].filter((k) => k !== "money")) : asked;
+  const leadKinds = asksWhoPays(normalize(question)) ? new Set([...asked].filter((k) => k !== "money")) : asked;
   const direct = directAnswer(ranked[0]!, leadKinds) ?? (opposed ? null : yesNo);
   return {
     kind: "answer",
@@ -577,8 +591,6 @@ export function directAnswer(best: ScoredSentence, asked: Set<"duration" | "mone
   return null;
 }
 
-const SEASON = /^(?:holiday|christma|christmas|weihnacht|feiertag)/;
-const SEASON_MONTHS = ["november", "december", "dezemb", "dezember"];
 
 /** "On the next business day", "am nächsten Werktag": a time, though no number. */
 const NEXT_DAY = /\b(?:next|following)\s+(?:business\s+|working\s+)?day\b|\b(?:nächsten|folgenden)\s+(?:werk|arbeits)?tag\b/i;
@@ -587,20 +599,15 @@ const NEXT_DAY = /\b(?:next|following)\s+(?:business\s+|working\s+)?day\b|\b(?:n
 const DEADLINE =
   /\b(?:through|thru|until|till|by|no\s+later\s+than|before|bis(?:\s+zum)?|spätestens(?:\s+am)?)\s+(?:the\s+)?(?:\d|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec|januar|februar|märz|mai|juni|juli|oktober|dezember)/i;
 
-/** Words after an amount that make it a threshold ("… einen Warenwert von 50,- € unterschreitet", "$50 or more"). */
-const THRESHOLD_AFTER = /^\s*(?:überschreitet|unterschreitet|übersteigt|erreicht|or\s+(?:more|less|above|over)|and\s+(?:up|above|over))\b/i;
-
-const THRESHOLD_BEFORE = /\b(?:over|above|more\s+than|at\s+least|minimum(?:\s+of)?|exceeding|from|ab|über|mehr\s+als|mindestens)\s*$/i;
-
 /** Whether the amount is written as a threshold ("over $99", "ab 50 €"). */
 function isThreshold(text: string, amount: string): boolean {
   const t = normalize(text);
   const at = t.indexOf(amount);
   if (at < 0) return false;
   return (
-    THRESHOLD_BEFORE.test(t.slice(Math.max(0, at - 20), at)) ||
-    /\b(?:waren|bestell|einkaufs|order|cart)\s*wert\s+(?:von\s+)?$/i.test(t.slice(Math.max(0, at - 30), at)) ||
-    THRESHOLD_AFTER.test(t.slice(at + amount.length, at + amount.length + 30))
+    THRESHOLD.before.test(t.slice(Math.max(0, at - 20), at)) ||
+    THRESHOLD.valueBefore.test(t.slice(Math.max(0, at - 30), at)) ||
+    THRESHOLD.after.test(t.slice(at + amount.length, at + amount.length + 30))
   );
 }
 
@@ -636,9 +643,9 @@ export function polarity(question: string, best: ScoredSentence, frame: Lang): s
       .filter(Boolean)
       .pop() ?? "";
   if (!YES_NO_Q[ql].test(q) || NEGATIVE[ql].test(q)) return null;
-  // An FAQ question is answered by the sentence after it; "no problem" says yes.
+  // An FAQ question is answered by the sentence after it; an idiom may say yes ("No problem.").
   const quoted = best.text.trimEnd().endsWith("?") && best.next ? best.next : best.text;
-  const text = normalize(quoted).replace(/\b(?:no\s+problem|kein\s+problem)\b/g, " sure ");
+  const text = applyRewrites(normalize(quoted), YES_IDIOMS[l]);
   if (CONDITIONED.test(text)) return null;
   const de = frame === "de";
   if (NEGATIVE[l].test(text)) return de ? "Nein" : "No";

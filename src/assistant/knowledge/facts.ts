@@ -115,9 +115,19 @@ export function scopeOf(terms: Iterable<string>, lang: Lang): Set<string> {
   return new Set([...terms].filter((t) => set.has(t)));
 }
 
-/** "Free" in policy wording (an amount of 0); also what makes a passage speak of money in retrieval. */
-export const FREE = /\b(?:free(?:\s+of\s+charge)?|no\s+charge|at\s+no\s+cost|kostenlos|kostenfrei|gratis|versandkostenfrei)\b/;
-const NOT_FREE = /\b(?:not\s+free|nicht\s+kostenlos)\b/;
+/** "Free" in policy wording (an amount of 0). */
+export const FREE = /\b(?:free(?:\s+of\s+charge)?|no\s+charge|at\s+no\s+cost|kostenlos|kostenfrei|gratis|versandkostenfrei)\b/g;
+/** "Free" negated within a few words ("not free", "are not eligible for free shipping", "nicht kostenlos", "keine kostenlose …"). */
+const NOT_FREE = /\b(?:not|no|never|nicht|kein\w*)\s+(?:[\p{L}-]+\s+){0,3}?(?:free|kostenlos\w*|kostenfrei\w*|gratis)\b/gu;
+
+/**
+ * Whether a (normalised) text states that something is free — an amount of 0 — at least once
+ * without negating it ("International orders are not eligible for free shipping" states no
+ * amount). Also what makes a passage speak of money in retrieval.
+ */
+export function statesFree(t: string): boolean {
+  return (t.match(FREE)?.length ?? 0) > (t.match(NOT_FREE)?.length ?? 0);
+}
 
 function startAfter(text: string, index: number, lang: Lang, startTerms: Set<string>): StartEvent | null {
   const tail = text.slice(index, index + 60);
@@ -148,7 +158,7 @@ export function factsOf(text: string, terms: Iterable<string>, lang: Lang, extra
     } else if (q.kind === "money") amounts.add(`${q.currency}:${q.minor}`);
     else percents.add(String(q.value));
   }
-  if (FREE.test(t) && !NOT_FREE.test(t)) amounts.add("*:0");
+  if (statesFree(t)) amounts.add("*:0");
   const dates = new Set(datesIn(text).map((d) => `${d.year ?? "?"}-${d.month}-${d.day}`));
   // A qualifier inside an "unless …" clause names the exception to the statement, not its scope
   // ("… on the following Monday, unless Monday is a holiday").

@@ -2,11 +2,12 @@
 // live in ./index.ts): groups → BM25 candidates → evidence threshold → optional re-rank →
 // conflicts → extractive answer.
 import { askedKinds, conflictMarkdown, extractive, findConflicts, noEvidenceMarkdown, scoreSentences, sentencePool } from "./compose.js";
-import { CROSS, applyRewrites, crossKey } from "./lexicon.js";
+import { CROSS, applyRewrites, crossKey, crossVocabulary } from "./lexicon.js";
 import {
   PassageIndex,
   RERANK_DEPTH,
   VIRTUAL_HOW,
+  correctWords,
   isEvidence,
   normalizeScores,
   queryGroups,
@@ -15,8 +16,11 @@ import {
   type Scored,
 } from "./retrieval.js";
 import type { Part } from "./parts.js";
-import { quantities, sentences, type Lang } from "./text.js";
+import { isStopWord, quantities, sentences, type Lang } from "./text.js";
 import type { Conflict, PolicyAnswer } from "./types.js";
+
+/** The question-language words of each translation table (typos are corrected against them before translating). */
+const CROSS_VOCABULARY = { "de>en": crossVocabulary("de>en"), "en>de": crossVocabulary("en>de") };
 
 /** The conflict answer: the conflicts' citations, each concept once. */
 function conflictResult(conflicts: Conflict[], frame: Lang): PolicyAnswer {
@@ -24,14 +28,22 @@ function conflictResult(conflicts: Conflict[], frame: Lang): PolicyAnswer {
   return { kind: "conflict", markdown: conflictMarkdown(conflicts, frame), conflicts, citations };
 }
 
+/** One conflict per pair of policy versions and pair of statements. */
+const conflictKey = (c: Conflict): string =>
+  c.citations
+    .map((x, i) => `${x.concept_id}@${x.concept_version}:${c.statements[i] ?? ""}`)
+    .sort()
+    .join("|");
+
 /** Re-ranks the candidates of one question (or one part of a multi-part question: `text`). */
 export type Rerank = (candidates: Scored[], text: string) => Promise<Scored[]>;
 
 /**
  * The question's groups in the language of the policies: a question asked in another language
  * than the policies' is translated word by word through the commerce lexicon first (words it
- * cannot translate are kept only when the policies use them); unknown words are typo-corrected
- * against the policies' vocabulary.
+ * cannot translate are kept only when the policies use them; a misspelt word is corrected against
+ * the table's own words before: "retrun" → return); unknown words are typo-corrected against the
+ * policies' vocabulary.
  */
 export function prepareQuery(
   index: PassageIndex,
@@ -41,7 +53,13 @@ export function prepareQuery(
 ): { lang: Lang; groups: QueryGroup[] } {
   const lang = index.queryLang(threadLang);
   const key = crossKey(threadLang, lang);
-  const query = key ? applyRewrites(rewrite(text, threadLang), CROSS[key]) : text;
+  // The question's own stop words go after translation: analysed in the policies' language they
+  // would be content words ("and" meets "Standardversand", "die" is an English verb).
+  const query = key
+    ? applyRewrites(correctWords(rewrite(text, threadLang), CROSS_VOCABULARY[key], threadLang), CROSS[key]).replace(/\p{L}+/gu, (w) =>
+        isStopWord(w, threadLang) && !isStopWord(w, lang) ? " " : w,
+      )
+    : text;
   const groups = queryGroups(query, lang, context);
   // What the question asks for (a duration, an amount, a procedure, a start) is read in its own
   // language too: the word-level translation may lose "when" or "period".
@@ -87,7 +105,7 @@ export async function ground(
 
 /**
  * A question in parts (parts.ts): each part is grounded on its own; the answers are combined —
- * one conflict makes the whole reply a conflict; parts without evidence are left out when another
+ * one conflict makes the whole reply a conflict, reporting the conflicts of every part; parts without evidence are left out when another
  * part is answered (and named by `unanswered`); citations are the union in order of use.
  */
 export async function groundParts(
@@ -103,8 +121,11 @@ export async function groundParts(
   const contextOf = (i: number) => (asked[i]!.borrowed.length > 0 ? new Set([...(context ?? []), ...asked[i]!.borrowed]) : context);
   if (parts.length === 1) return ground(index, parts[0]!, threadLang, rerank, contextOf(0));
   const results = await Promise.all(parts.map((p, i) => ground(index, p, threadLang, rerank, contextOf(i))));
-  const conflict = results.find((r) => r.kind === "conflict");
-  if (conflict) return conflict;
+  // Every part's conflicts are reported (each pair of policies once), not only the first part's.
+  const conflicts = results
+    .flatMap((r) => (r.kind === "conflict" ? r.conflicts : []))
+    .filter((c, i, all) => all.findIndex((x) => conflictKey(x) === conflictKey(c)) === i);
+  if (conflicts.length > 0) return conflictResult(conflicts, threadLang === "other" ? index.queryLang(threadLang) : threadLang);
   const answered = results.filter((r): r is Extract<PolicyAnswer, { kind: "answer" }> => r.kind === "answer");
   if (answered.length === 0) return results[0]!;
   const citations = answered
@@ -143,6 +164,33 @@ export async function groundParts(
     ...(directs.length > 0 ? { direct: [...new Set(directs)].join(" · ") } : {}),
     ...(answered.length < results.length ? { unanswered: asked.filter((_, i) => results[i]!.kind !== "answer").map((p) => p.text) } : {}),
   };
+}
+
+/**
+ * The conflict answer for a text whose reply is not decided by ground() finding evidence (a
+ * question with no evidence as read, an injection that left too little of it, a route decided
+ * before retrieval), or null. Each text is read without the words the store's policies never use
+ * — they cannot decide whether two policies disagree — and the conflict rules of compose.ts apply
+ * unchanged (the subject in both sentences, the asked kind of value, same scope, disjoint values).
+ */
+export async function conflictCheck(
+  index: PassageIndex,
+  texts: string[],
+  threadLang: Lang,
+  rerank: Rerank = async (c) => normalizeScores(c),
+  context?: ReadonlySet<string>,
+): Promise<PolicyAnswer | null> {
+  for (const text of new Set(texts.map((t) => t.trim()).filter(Boolean))) {
+    const prepared = prepareQuery(index, text, threadLang, context);
+    const groups = prepared.groups.filter((g) => g.virtual || index.uses(g, prepared.lang));
+    if (!groups.some((g) => !g.virtual)) continue;
+    const candidates = index.query(groups, prepared.lang, RERANK_DEPTH);
+    if (!candidates.some(isEvidence)) continue;
+    const scored = scoreSentences(sentencePool(await rerank(candidates, text)), groups, prepared.lang);
+    const conflicts = findConflicts(scored, groups, prepared.lang, text);
+    if (conflicts.length > 0) return conflictResult(conflicts, threadLang === "other" ? prepared.lang : threadLang);
+  }
+  return null;
 }
 
 /** Whether any passage of the index is evidence for the text (the threshold of retrieval.ts). */

@@ -23,15 +23,16 @@
 import type { AppContext } from "../../context/context.js";
 import type { PoliciesRepository } from "../policies/repository.js";
 import type { AssistantSettingsService } from "../settings/service.js";
-import { classifyText, softOrderRemainder } from "./classify.js";
+import { classifyText, isVague, requestsProducts, softOrderRemainder } from "./classify.js";
 import { warmDictionary } from "./dictionary.js";
-import { groundParts, hasEvidence } from "./ground.js";
+import { conflictMarkdown, noEvidenceMarkdown } from "./compose.js";
+import { conflictCheck, groundParts, hasEvidence } from "./ground.js";
 import { borrowedWords, isFollowUp, pointsBack, questionParts, withFollowUp } from "./parts.js";
 import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
 import { checkPhrasing, phraseWithLlm } from "./llm.js";
 import { splitPassages } from "./passages.js";
 import { PassageIndex, analysePassage, blend, normalizeScores, type IndexedPassage, type Scored } from "./retrieval.js";
-import { langOf, primaryOf, type Lang } from "./text.js";
+import { langOf, primaryOf, textLang, type Lang } from "./text.js";
 import { KnowledgeUnavailable, type Intent, type Knowledge, type KnowledgeVersions, type PolicyAnswer } from "./types.js";
 import { iso } from "../../platform/clock.js";
 
@@ -78,13 +79,30 @@ export class KnowledgeEngine implements Knowledge {
     const intent = classifyText(text, locale, currency);
     // An elliptical follow-up ("and during the holidays?", "what if I bought it in the store?")
     // of a policy question is a policy question, read with the previous one (answer()).
+    // A follow-up naming a product class without asking for products ("and for shoes?") is one too.
     if (
-      (intent.kind === "ambiguous" || (intent.kind === "product" && Object.keys(intent.filters).length === 0)) &&
+      (intent.kind === "ambiguous" || (intent.kind === "product" && (Object.keys(intent.filters).length === 0 || !requestsProducts(text)))) &&
       options.previous &&
-      isFollowUp(text, langOf(locale))
+      isFollowUp(text, textLang(text, langOf(locale)))
     ) {
       const previous = await options.previous();
       if (previous !== undefined && classifyText(previous, locale, currency).kind === "policy")
+        return { kind: "policy", query: text.trim() };
+    }
+    // A text the router could not place that is not a greeting or a bare product reference
+    // ("retourfrist??", "According to your FAQ I have 100 days to return. Correct?") is a policy
+    // question when the policies hold evidence for it as the engine reads it (answer()), or
+    // disagree on what it is about (answer() reports that conflict).
+    if (intent.kind === "ambiguous" && !isVague(text)) {
+      const entry = await this.entry(storeId);
+      const { index } = await this.langIndex(storeId, entry, locale);
+      const lang = textLang(text, langOf(locale));
+      const { question, borrowed } = readQuestion(text, undefined, lang);
+      if (
+        hasEvidence(index, question, lang) ||
+        hasEvidence(index, text, lang) ||
+        (await conflictCheck(index, [question, text], lang, undefined, borrowed)) !== null
+      )
         return { kind: "policy", query: text.trim() };
     }
     // A product request without any product feature ("do you have a physical shop?") is a policy
@@ -92,7 +110,7 @@ export class KnowledgeEngine implements Knowledge {
     if (intent.kind === "product" && Object.keys(intent.filters).length === 0) {
       const entry = await this.entry(storeId);
       const { index } = await this.langIndex(storeId, entry, locale);
-      if (hasEvidence(index, text, langOf(locale))) return { kind: "policy", query: text.trim() };
+      if (hasEvidence(index, text, textLang(text, langOf(locale)))) return { kind: "policy", query: text.trim() };
     }
     // "I ordered on saturday, when will my order be processed?": an order question without an
     // order id or status words whose other words the policies answer is a policy question.
@@ -101,7 +119,7 @@ export class KnowledgeEngine implements Knowledge {
       if (rest !== null) {
         const entry = await this.entry(storeId);
         const { index } = await this.langIndex(storeId, entry, locale);
-        if (hasEvidence(index, rest, langOf(locale))) return { kind: "policy", query: text.trim() };
+        if (hasEvidence(index, rest, textLang(text, langOf(locale)))) return { kind: "policy", query: text.trim() };
       }
     }
     return intent;
@@ -182,20 +200,21 @@ export class KnowledgeEngine implements Knowledge {
     const entry = await this.entry(storeId);
     const { index, policies } = await this.langIndex(storeId, entry, locale);
     const versions: KnowledgeVersions = { policies, index_built_at: entry.builtAt };
-    const lang: Lang = langOf(locale);
-    const asked = sanitizeQuestion(withFollowUp(text, options.previous, lang));
-    // A question too thin to name its subject borrows it from the claim an injection dictated
-    // (its numbers left out), weighed as context like a follow-up's borrowed words.
-    const subject = injectedSubject(text, lang);
-    const question = subject.length > 0 ? `${asked.trim().replace(/[?.!]+$/, "")} ${subject.join(" ")}?` : asked;
-    const borrowed = new Set([...(pointsBack(text) ? [] : borrowedWords(text, options.previous, lang)), ...subject]);
-    const result = await groundParts(
-      index,
-      questionParts(question, lang),
-      lang,
-      (candidates, part) => this.rerank(entry, part, candidates),
-      borrowed,
-    );
+    // The question is read in the language it is written in (an English question in a German
+    // thread); framing text stays in the thread's language.
+    const thread: Lang = langOf(locale);
+    const lang: Lang = textLang(text, thread);
+    const { question, borrowed } = readQuestion(text, options.previous, lang);
+    const rerank = (candidates: Scored[], part: string) => this.rerank(entry, part, candidates);
+    let result = await groundParts(index, questionParts(question, lang), lang, rerank, borrowed);
+    // No evidence for the question as read (an injection may have left little of it): the policies
+    // may still disagree on what the whole text asks about, and then the reply says so.
+    // A message that is nothing but instructions continues the thread's question (the previous one).
+    if (result.kind === "no_evidence") {
+      const continues = question.trim() === "" && options.previous !== undefined ? [options.previous] : [];
+      result = (await conflictCheck(index, [question, text, ...continues], lang, rerank, borrowed)) ?? result;
+    }
+    if (lang !== thread && thread !== "other") result = reframed(result, thread);
     if (result.kind !== "answer") return { result, versions };
     const answer = result;
     if (this.ctx.config.llm) {
@@ -218,6 +237,27 @@ export class KnowledgeEngine implements Knowledge {
     }
     return { result: answer, versions };
   }
+}
+
+/** A result framed in the thread's language (conflict and no-evidence lines; quotes stay as they are). */
+function reframed(result: PolicyAnswer, lang: Lang): PolicyAnswer {
+  if (result.kind === "conflict") return { ...result, markdown: conflictMarkdown(result.conflicts, lang) };
+  if (result.kind === "no_evidence") return { ...result, markdown: noEvidenceMarkdown(lang) };
+  return result;
+}
+
+/**
+ * How the engine reads a shopper's text: instructions to the assistant left out (sanitize.ts), a
+ * follow-up read with the previous question (parts.ts), and a question too thin to name its
+ * subject given the subject of the claim an injection dictated (its numbers left out); `borrowed`
+ * are the words weighed as context.
+ */
+function readQuestion(text: string, previous: string | undefined, lang: Lang): { question: string; borrowed: Set<string> } {
+  const asked = sanitizeQuestion(withFollowUp(text, previous, lang));
+  const subject = injectedSubject(text, lang);
+  const question = subject.length > 0 ? `${asked.trim().replace(/[?.!]+$/, "")} ${subject.join(" ")}?` : asked;
+  const borrowed = new Set([...(pointsBack(text) ? [] : borrowedWords(text, previous, lang)), ...subject]);
+  return { question, borrowed };
 }
 
 export interface KnowledgeDeps {

@@ -77,15 +77,51 @@ export const SHORTHAND: Record<"en" | "de", Rewrite[]> = {
 };
 
 /**
- * A country the shopper names is a country ("return it in Canada" meets "the country or region in
- * which …"). Questions only: a policy naming the United States does not speak about countries.
+ * Countries: the English name and the German names of each, one table. A country the shopper
+ * names is a country ("return it in Canada" meets "the country or region in which …"; questions
+ * only: a policy naming the United States does not speak about countries), and a German name is
+ * translated to the English one for English policies (CROSS).
  */
-export const COUNTRY_NAMES =
-  /\b(canada|mexico|united states|united kingdom|germany|france|japan|australia|austria|switzerland|italy|spain|netherlands|ireland|brazil|china|india)\b/g;
+export const COUNTRIES: ReadonlyArray<readonly [en: string, de: readonly string[]]> = [
+  ["germany", ["deutschland"]],
+  ["austria", ["österreich"]],
+  ["switzerland", ["schweiz"]],
+  ["france", ["frankreich"]],
+  ["italy", ["italien"]],
+  ["spain", ["spanien"]],
+  ["netherlands", ["niederlande", "holland"]],
+  ["belgium", ["belgien"]],
+  ["denmark", ["dänemark"]],
+  ["finland", ["finnland"]],
+  ["luxembourg", ["luxemburg"]],
+  ["poland", ["polen"]],
+  ["czechia", ["tschechien"]],
+  ["norway", ["norwegen"]],
+  ["sweden", ["schweden"]],
+  ["ireland", ["irland"]],
+  ["canada", ["kanada"]],
+  ["mexico", ["mexiko"]],
+  ["brazil", ["brasilien"]],
+  ["japan", ["japan"]],
+  ["china", ["china"]],
+  ["india", ["indien"]],
+  ["australia", ["australien"]],
+  ["united kingdom", ["großbritannien", "grossbritannien", "england"]],
+  ["united states", ["usa", "vereinigte staaten", "vereinigten staaten"]],
+];
 
-/** Country names in German questions (the German policies say "Land" / "Länder"). */
-export const COUNTRY_NAMES_DE =
-  /\b(deutschland|österreich|schweiz|frankreich|italien|spanien|niederlande|belgien|dänemark|finnland|luxemburg|polen|tschechien|norwegen|schweden|kanada|japan|australien|großbritannien|england|usa)\b/g;
+/** Any of the names as a whole word (letter boundaries, so "österreich" is found too), captured. */
+const namesPattern = (names: readonly string[]) =>
+  new RegExp(`(?<!\\p{L})(${names.map((n) => n.replace(/ /g, "\\s+")).join("|")})(?!\\p{L})`, "gu");
+
+/** Country names in English questions (captured). */
+export const COUNTRY_NAMES = namesPattern(COUNTRIES.map(([en]) => en));
+
+/** Country names in German questions (captured; the German policies say "Land" / "Länder"). */
+export const COUNTRY_NAMES_DE = namesPattern(COUNTRIES.flatMap(([, de]) => de));
+
+/** The words of the English country names ("united", "kingdom", "canada" …). */
+export const COUNTRY_WORDS: ReadonlySet<string> = new Set(COUNTRIES.flatMap(([en]) => en.split(" ")));
 
 /** German separable verbs with the infinitive "zu" inside: "zurückzuschicken" → "zurückschicken". */
 export const SEPARABLE_ZU = /\b(ab|an|auf|aus|ein|mit|nach|vor|zurück|weg|um|hin|her|los|fest|frei)zu(\p{L}{3,})/gu;
@@ -93,10 +129,99 @@ export const SEPARABLE_ZU = /\b(ab|an|auf|aus|ein|mit|nach|vor|zurück|weg|um|hi
 /** German separable verbs' participles: "abgeholt" → "abholt", "zurückgeschickt" → "zurückschickt" (meets "Abholung", "zurückschicken"). */
 export const SEPARABLE_GE = /\b(ab|an|auf|aus|ein|mit|nach|vor|zurück|weg|um|hin|her|los|fest|frei)ge(\p{L}{3,}t)\b/gu;
 
+/**
+ * "Who pays …?" asks whose cost it is, not an amount: how it is asked per language, and the words
+ * it means in policy wording (PHRASES rewrites the question to them).
+ */
+export const WHO_PAYS: Record<"en" | "de", { asks: RegExp; means: string }> = {
+  en: { asks: /\bwho\s+(?:pays?|covers?|is\s+responsible|has\s+to\s+pay|bears?)(?:\s+for)?\b/, means: " responsible cost " },
+  de: { asks: /\bwer\s+(?:zahlt|bezahlt|trägt|übernimmt)(?:\s+für)?\b/, means: " kosten tragen " },
+};
+
+/** Whether a (normalised) text asks who pays, in either language. */
+export function asksWhoPays(text: string): boolean {
+  return WHO_PAYS.en.asks.test(text) || WHO_PAYS.de.asks.test(text);
+}
+
+/** Word-level rewrites before analysis (multi-word expressions onto one word). */
+export const PHRASES: Record<"en" | "de", Rewrite[]> = {
+  en: [
+    [/\bsend(?:ing)?\s+(?:(?:it|them|this|that|these|those|something|an? \w+|the \w+|my \w+)\s+)?back\b/g, " return "],
+    [/\b(?:take|bring)\s+(?:(?:it|them|this|that)\s+)?back\b/g, " return "],
+    [/\b(?:get\s+)?(?:my\s+)?money\s+back\b/g, " refund "],
+    [/\bgift\s+cards?\b/g, " giftcard "],
+    [/\b(?:the\s+)?u\.?k\.?(?=\s|$|[?!,;])/g, " united kingdom "],
+    // Not having a document or the packaging is one thing however it is said ("I lost the receipt",
+    // "Don't have a receipt?", "Returns without Receipt").
+    [
+      /\b(?:lost|misplaced|threw\s+away|thrown\s+away|don'?t\s+have|do\s+not\s+have|no\s+longer\s+have|without|no)\s+(?:the\s+|my\s+|a\s+|an\s+|any\s+|its\s+|their\s+)?(?:original\s+)?(receipts?|box|boxes|packaging|tags?|labels?|proof\s+of\s+purchase)\b/g,
+      " without $1 ",
+    ],
+    [/\b(receipts?|box|packaging|tags?|labels?)\s+(?:is|are|was|were|got)\s+(?:lost|missing|gone|thrown\s+away)\b/g, " without $1 "],
+    // "Who pays customs?" asks whose cost it is ("Customs duties: Responsibility of the customer").
+    [new RegExp(WHO_PAYS.en.asks.source, "g"), WHO_PAYS.en.means],
+  ],
+  de: [
+    [/\bzurück(?:schick|send|geb|gegeb|gesend|geschick)\w*/g, " rückgabe "],
+    [/\b(?:schick|send|geb)\w*\s+(?:\w+\s+){0,3}zurück\b/g, " rückgabe "],
+    [/\bgeld\s+zurück\b/g, " erstattung "],
+    // "Etiketten dranlassen" is not removing them.
+    [/\bdran\s*(?:lass\w*|bleiben|behalten)\b|\bdranlass\w*/g, " nicht entfernen "],
+    [/\bgutscheinkarten?\b|\bgeschenkkarten?\b/g, " gutschein "],
+    [
+      /\b(?:ohne|keine?n?)\s+(?:den\s+|die\s+|das\s+|meine?n?\s+)?(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\b/g,
+      " ohne $1 ",
+    ],
+    [
+      /\b(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\s+(?:\w+\s+)?(?:verloren|weggeworfen)\b/g,
+      " ohne $1 ",
+    ],
+    // "Wer zahlt die Rücksendung?" asks who bears the cost ("Du trägst die unmittelbaren Kosten").
+    [new RegExp(WHO_PAYS.de.asks.source, "g"), WHO_PAYS.de.means],
+  ],
+};
+
+/**
+ * Idioms that say yes ("Don't have a receipt? No problem."): read as a plain permission by the
+ * yes/no lead (compose.ts polarity).
+ */
+export const YES_IDIOMS: Record<"en" | "de", Rewrite[]> = {
+  en: [[/\b(?:no|not\s+a)\s+problem\b/g, " sure "]],
+  de: [[/\bkein\s+problem\b/g, " möglich "]],
+};
+
+/**
+ * Seasons shoppers name and the months policies name them by: "over the holidays?" asks about
+ * "received between November 15 and December 25" (question groups are stems: "christma").
+ */
+export const SEASONS: ReadonlyArray<{ names: RegExp; months: readonly string[] }> = [
+  { names: /^(?:holiday|christma|christmas|weihnacht|feiertag)/, months: ["november", "december", "dezemb", "dezember"] },
+];
+
+/**
+ * Words that make an amount a threshold, not a price (compose.ts directAnswer): before it ("over
+ * $99", "ab 50 €", "einen Warenwert von 50,- €"), or after it ("$50 or more", "… 50,- €
+ * unterschreitet").
+ */
+export const THRESHOLD = {
+  before: /\b(?:over|above|more\s+than|at\s+least|minimum(?:\s+of)?|exceeding|from|ab|über|mehr\s+als|mindestens)\s*$/i,
+  valueBefore: /\b(?:waren|bestell|einkaufs|order|cart)\s*wert\s+(?:von\s+)?$/i,
+  after: /^\s*(?:überschreitet|unterschreitet|übersteigt|erreicht|or\s+(?:more|less|above|over)|and\s+(?:up|above|over))\b/i,
+};
+
+/**
+ * German separable verbs split across a question: the finite verb after the question word and
+ * its particle at the end ("Wie *teile* ich euch meinen Rücktritt *mit*?" → mitteile, meeting
+ * "Mitteilung"; "Wann *kommt* das Paket *an*?" → ankommt). Captures: verb, particle.
+ */
+export const SEPARABLE_SPLIT =
+  /^(?:wie|wann|wo|was|warum|wer|welche\w*|kann|muss|darf|soll|wird)\s+(\p{L}{3,})\s+(?:\p{L}+\s+){0,6}?(mit|an|ab|auf|aus|ein|vor|weg|nach|fest|frei)\s*[?.!]*\s*$/u;
+
 /** Word-level translation of commerce vocabulary (question language → policy language). */
 export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
   "de>en": [
     [/\bwie\s+lange?\b|\bwie\s+viele\s+tage\b|\bbis\s+wann\b|\bfrist\w*\b|\bzeitraum\b/g, " how long days "],
+    [/\b(?:wieder)?einlagerungs?gebühr\w*/g, " restocking fee "],
     [/\bwie\s+viel\b|\bwas\s+kostet\b|\bkosten?\b|\bkostet\b|\bgebühr\w*/g, " how much cost fee "],
     [/\bhalben\s+jahr\b/g, " 6 months "],
     [/\b(?:zurück\w*|rückgabe\w*|rücksend\w*|retour\w*)/g, " return "],
@@ -114,6 +239,7 @@ export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
     [/\bmitglied\w*/g, " member "],
     [/\b(?:jacke|jacken)\b/g, " jacket "],
     [/\bmatratze\w*/g, " mattress "],
+    [/\bwaschmaschine\w*/g, " washer "],
     [/\b(?:bezahl\w*|zahlung\w*|zahlen|zahle)\b/g, " pay payment "],
     [/\brechnung\w*/g, " invoice "],
     [/\bkreditkarte\w*/g, " credit card "],
@@ -139,17 +265,7 @@ export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
     [/\bwerktag\w*/g, " business day "],
     [/\bbestell\w*/g, " order "],
     [/\b(?:bearbeit\w*|abgewickelt)/g, " processed "],
-    [/\bdeutschland\b/g, " germany "],
-    [/\bösterreich\b/g, " austria "],
-    [/\bschweiz\b/g, " switzerland "],
-    [/\bfrankreich\b/g, " france "],
-    [/\bkanada\b/g, " canada "],
-    [/\b(?:großbritannien|grossbritannien|england)\b/g, " united kingdom "],
-    [/\b(?:usa|vereinigte\w*\s+staaten)\b/g, " united states "],
-    [/\baustralien\b/g, " australia "],
-    [/\bitalien\b/g, " italy "],
-    [/\bspanien\b/g, " spain "],
-    [/\b(?:niederlande|holland)\b/g, " netherlands "],
+    ...COUNTRIES.map(([en, de]): Rewrite => [namesPattern(de), ` ${en} `]),
     [/\bzoll\w*/g, " customs duties "],
     [/\b(?:gekauft|kauf\w*)\b/g, " purchase "],
     [/\b(?:tage|tagen)\b/g, " days "],
@@ -179,6 +295,20 @@ export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
     [/\bfreight\b/g, " spedition "],
   ],
 };
+
+/**
+ * The words a translation table knows in the question's language (the letters-only words of its
+ * patterns, 4+ letters: "return", "window", "invoice" …): the vocabulary a misspelt question word
+ * is corrected against before it is translated ("retrun" → return), since the policies' own words
+ * are in the other language.
+ */
+export function crossVocabulary(key: "de>en" | "en>de"): string[] {
+  const out = new Set<string>();
+  for (const [re] of CROSS[key])
+    for (const w of re.source.replace(/\\[bswdp]\*?|\(\?:|[()|?*+\]\[]/g, " ").split(/[^\p{L}-]+/u))
+      if (w.length >= 4 && /^\p{L}+$/u.test(w)) out.add(w);
+  return [...out];
+}
 
 /** Stems of policy topics (after the language's stemming), per language. */
 export const TOPICS: Record<"en" | "de", Set<string>> = {

@@ -21,8 +21,12 @@ const PRONOUN_PART = /\b(?:it|that|this|they|them|es|das|dies|sie)\b/;
 const FOLLOW_UP =
   /^(?:and|also|what\s+about|how\s+about|what\s+if|and\s+if|if|but|or|und|aber|oder|was\s+ist\s+mit|wie\s+ist\s+es\s+mit|und\s+wenn|wenn)\b/;
 
-/** "Does that include …?", "Gilt das auch für …?": a question about the previous one's subject. */
-const ASKS_ABOUT_THAT = /^(?:(?:and|but|und|aber)\s+)?(?:does|do|is|would|will|can|could|gilt|ist|zählt|geht)\s+(?:that|this|das|dies)\b/;
+/**
+ * "Does that include …?", "Gilt das auch für …?": a question about the previous one's subject; so
+ * is doubting the previous answer ("are you sure? …", "Bist du sicher?", "really?").
+ */
+const ASKS_ABOUT_THAT =
+  /^(?:(?:and|but|und|aber)\s+)?(?:(?:does|do|is|would|will|can|could|gilt|ist|zählt|geht)\s+(?:that|this|das|dies)\b|(?:are\s+you\s+sure|really|bist\s+du\s+(?:dir\s+)?sicher|sind\s+sie\s+(?:sich\s+)?sicher|wirklich|echt)\b)/;
 
 function content(text: string, lang: Lang): string[] {
   return words(text).filter((w) => !isStopWord(w, lang));

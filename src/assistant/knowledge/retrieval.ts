@@ -32,8 +32,21 @@
 import MiniSearch from "minisearch";
 import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
 import { isEnglishWord } from "./dictionary.js";
-import { FREE } from "./facts.js";
-import { COUNTRY_NAMES, COUNTRY_NAMES_DE, GOODS, SEPARABLE_GE, SEPARABLE_ZU, SHORTHAND, TOPICS, applyRewrites } from "./lexicon.js";
+import { statesFree } from "./facts.js";
+import {
+  COUNTRY_NAMES,
+  COUNTRY_NAMES_DE,
+  COUNTRY_WORDS,
+  GOODS,
+  PHRASES,
+  SEPARABLE_GE,
+  SEPARABLE_SPLIT,
+  SEPARABLE_ZU,
+  SHORTHAND,
+  TOPICS,
+  applyRewrites,
+  asksWhoPays,
+} from "./lexicon.js";
 import {
   WEEKDAY,
   analyze,
@@ -60,8 +73,13 @@ function nearStopWord(word: string, lang: Lang): boolean {
 import type { Passage } from "./passages.js";
 
 export const EVIDENCE_MIN_COVERAGE = 0.5;
-/** A passage of at most this many words is a terse item that leans on its heading (also compose.ts TERSE_WORDS). */
+/** A passage of at most this many words is a terse item that leans on its heading (isTerse). */
 export const TERSE_ITEM_WORDS = 12;
+
+/** A passage of at most TERSE_ITEM_WORDS words: a terse item ("Flat rate: $12.95") that leans on its heading. */
+export function isTerse(p: { text: string }): boolean {
+  return p.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
+}
 /** Weight of a match through a synonym only, in coverage, sentence scores and BM25 (term boost). */
 export const SYNONYM_STRENGTH = 0.6;
 export const RERANK_DEPTH = 12;
@@ -79,13 +97,6 @@ export const UNKNOWN_WORD_WEIGHT = 0.5;
 /** Weight (share of the rarest word's) of an item the policies never name when the question names a policy topic. */
 export const UNKNOWN_OBJECT_WEIGHT = 0.1;
 
-/** The words of the country names of COUNTRY_NAMES. */
-const COUNTRY_WORDS = new Set(
-  COUNTRY_NAMES.source
-    .replace(/\\b|[()]/g, "")
-    .split(/[|\s]+/)
-    .filter(Boolean),
-);
 
 export const VIRTUAL_DURATION = "qdur";
 export const VIRTUAL_MONEY = "qmoney";
@@ -137,6 +148,14 @@ export function analysePassage(p: Passage): IndexedPassage {
   const vocabulary: Array<[string, string]> = [];
   for (const w of words(rewrite(`${p.heading} ${body}`, lang)))
     if (w.length >= 3 && !/^\d/.test(w) && !isStopWord(w, lang)) vocabulary.push([w, stem(w, lang)]);
+  // A word as the policy writes it, before a rewrite replaced it ("zurückschicken" → rückgabe), so
+  // that a misspelling of it ("zurückschiken") is corrected to what it means.
+  const rewritten = new Set(vocabulary.map(([w]) => w));
+  for (const w of words(normalize(`${p.heading} ${body}`))) {
+    if (w.length < 5 || rewritten.has(w) || /\d/.test(w) || isStopWord(w, lang)) continue;
+    const meant = words(rewrite(w, lang)).find((x) => !isStopWord(x, lang));
+    if (meant) vocabulary.push([w, stem(meant, lang)]);
+  }
   return { ...p, lang, terms: passageTerms(body, lang), headTerms: passageTerms(p.heading, lang), vocabulary };
 }
 
@@ -210,8 +229,6 @@ const RELATIVE_I =
 const TIME_REF =
   /\b(?:(?:last|this|next|past)\s+(?:week|month|year|weekend|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|tonight|tomorrow|the\s+other\s+day|a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)\s+ago|(?:letzte[nrs]?|diese[nrs]?|nächste[nrs]?|vorige[nrs]?)\s+(?:woche|monat|jahr|wochenende)|gestern|heute|morgen|vorgestern|(?:in\s+the\s+)?(?:morning|afternoon|evening|night)|morgens|vormittags?|nachmittags?|abends?|nachts)\b/gu;
 
-/** "Who pays / wer trägt …?" asks whose cost it is, not an amount. */
-export const ASKS_WHO_PAYS = /\b(?:wer\s+(?:zahlt|bezahlt|trägt|übernimmt)|who\s+(?:pays|covers|bears|is\s+responsible))\b/;
 
 /** A stated duration that dates the shopper's purchase ("3 weeks ago", "vor 2 Monaten"). */
 const AGO =
@@ -237,44 +254,6 @@ export interface Scored {
 }
 
 // --- synonyms and question phrases --------------------------------------------------------------
-
-/** Word-level rewrites before analysis (multi-word expressions onto one word). */
-const PHRASES: Record<"en" | "de", Array<[RegExp, string]>> = {
-  en: [
-    [/\bsend(?:ing)?\s+(?:(?:it|them|this|that|these|those|something|an? \w+|the \w+|my \w+)\s+)?back\b/g, " return "],
-    [/\b(?:take|bring)\s+(?:(?:it|them|this|that)\s+)?back\b/g, " return "],
-    [/\b(?:get\s+)?(?:my\s+)?money\s+back\b/g, " refund "],
-    [/\bgift\s+cards?\b/g, " giftcard "],
-    [/\b(?:the\s+)?u\.?k\.?(?=\s|$|[?!,;])/g, " united kingdom "],
-    // Not having a document or the packaging is one thing however it is said ("I lost the receipt",
-    // "Don't have a receipt?", "Returns without Receipt").
-    [
-      /\b(?:lost|misplaced|threw\s+away|thrown\s+away|don'?t\s+have|do\s+not\s+have|no\s+longer\s+have|without|no)\s+(?:the\s+|my\s+|a\s+|an\s+|any\s+|its\s+|their\s+)?(?:original\s+)?(receipts?|box|boxes|packaging|tags?|labels?|proof\s+of\s+purchase)\b/g,
-      " without $1 ",
-    ],
-    [/\b(receipts?|box|packaging|tags?|labels?)\s+(?:is|are|was|were|got)\s+(?:lost|missing|gone|thrown\s+away)\b/g, " without $1 "],
-    // "Who pays customs?" asks whose cost it is ("Customs duties: Responsibility of the customer").
-    [/\bwho\s+(?:pays?|covers?|is\s+responsible|has\s+to\s+pay|bears?)(?:\s+for)?\b/g, " responsible cost "],
-  ],
-  de: [
-    [/\bzurück(?:schick|send|geb|gegeb|gesend|geschick)\w*/g, " rückgabe "],
-    [/\b(?:schick|send|geb)\w*\s+(?:\w+\s+){0,3}zurück\b/g, " rückgabe "],
-    [/\bgeld\s+zurück\b/g, " erstattung "],
-    // "Etiketten dranlassen" is not removing them.
-    [/\bdran\s*(?:lass\w*|bleiben|behalten)\b|\bdranlass\w*/g, " nicht entfernen "],
-    [/\bgutscheinkarten?\b|\bgeschenkkarten?\b/g, " gutschein "],
-    [
-      /\b(?:ohne|keine?n?)\s+(?:den\s+|die\s+|das\s+|meine?n?\s+)?(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\b/g,
-      " ohne $1 ",
-    ],
-    [
-      /\b(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\s+(?:\w+\s+)?(?:verloren|weggeworfen)\b/g,
-      " ohne $1 ",
-    ],
-    // "Wer zahlt die Rücksendung?" asks who bears the cost ("Du trägst die unmittelbaren Kosten").
-    [/\bwer\s+(?:zahlt|bezahlt|trägt|übernimmt)(?:\s+für)?\b/g, " kosten tragen "],
-  ],
-};
 
 const SYNONYMS: Record<"en" | "de", string[][]> = {
   en: [
@@ -358,7 +337,7 @@ const INFLECTION = /^(?:e|t|n|s|er|en|et|st|es|em|ig)$/;
 
 /** German compound heads that name no subject of their own. */
 const GENERIC_HEADS =
-  /^(?:regelung(?:en)?|regeln?|bedingung(?:en)?|richtlinien?|politik|infos?|informationen?|möglichkeit(?:en)?|optionen?|rechte?s?|frist(?:en)?|zeitraum|zeit|dauer)$/;
+  /^(?:regelung(?:en)?|regeln?|bedingung(?:en)?|richtlinien?|politik|infos?|informationen?|möglichkeit(?:en)?|optionen?|rechte?s?|frist(?:en)?|zeitraum|zeit|dauer|seiten?)$/;
 
 /**
  * English synonym entries are stems or words; a word ("appliance") is also read as its stem
@@ -455,7 +434,11 @@ export const QUESTION_FRAME_WORDS: ReadonlySet<string> = new Set([...DURATION_WO
 export function rewrite(text: string, lang: Lang): string {
   let t = normalize(text);
   if (lang === "other") return t;
-  if (lang === "de") t = t.replace(SEPARABLE_ZU, "$1$2").replace(SEPARABLE_GE, "$1$2");
+  if (lang === "de") {
+    t = t.replace(SEPARABLE_ZU, "$1$2").replace(SEPARABLE_GE, "$1$2");
+    const split = SEPARABLE_SPLIT.exec(t.trim());
+    if (split) t = `${t} ${split[2]}${split[1]}`;
+  }
   t = applyRewrites(t, SHORTHAND[lang]);
   for (const [re, to] of PHRASES[lang]) t = t.replace(re, to);
   return t;
@@ -470,12 +453,34 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
     if (q.kind === "money" || q.kind === "percent") terms.add(VIRTUAL_MONEY);
   }
   // "Free" (kostenlos) states an amount: zero.
-  if (FREE.test(normalize(text))) terms.add(VIRTUAL_MONEY);
+  if (statesFree(normalize(text))) terms.add(VIRTUAL_MONEY);
   // A deadline ("through January 14, 2020") or a weekday ("on the following Monday") answers "when".
   if (hasDate(text) || WEEKDAY.test(text)) terms.add(VIRTUAL_DURATION);
   if (HOW_PASSAGE.test(normalize(text))) terms.add(VIRTUAL_HOW);
   if (START_PASSAGE.test(normalize(text))) terms.add(VIRTUAL_START);
   return terms;
+}
+
+/**
+ * Misspelt English words of a question corrected against a given vocabulary (the words a
+ * translation table knows, lexicon.ts crossVocabulary): a word WordNet does not know, of 4+
+ * letters, is replaced by the vocabulary word within Damerau-Levenshtein distance 1 (2 for 8+
+ * letters), the first such word on a tie ("retrun windwo" → "return window"). Other languages are
+ * left as they are (no word list tells a German typo from a rare word).
+ */
+export function correctWords(text: string, vocabulary: readonly string[], lang: Lang): string {
+  if (lang !== "en") return text;
+  return text.replace(/\p{L}{4,}/gu, (w) => {
+    if (isEnglishWord(w) || vocabulary.includes(w)) return w;
+    const max = w.length >= 8 ? 2 : 1;
+    let best: { word: string; d: number } | null = null;
+    for (const v of vocabulary) {
+      if (Math.abs(v.length - w.length) > max) continue;
+      const d = DamerauLevenshteinDistance(w, v);
+      if (d <= max && (!best || d < best.d)) best = { word: v, d };
+    }
+    return best?.word ?? w;
+  });
 }
 
 /** The groups of a question (before weighting). */
@@ -488,7 +493,7 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
   const groups: Array<Omit<QueryGroup, "weight">> = [];
   const l = lang === "other" ? null : lang;
   const asksDuration = l !== null && DURATION_Q[l].test(rewritten);
-  const asksMoney = l !== null && !ASKS_WHO_PAYS.test(normalize(text)) && MONEY_Q[l].test(rewritten);
+  const asksMoney = l !== null && !asksWhoPays(normalize(text)) && MONEY_Q[l].test(rewritten);
   const outright = l !== null && ASKS_VALUE[l].test(rewritten) ? { required: true } : {};
   if (asksDuration) groups.push({ surface: "duration", alts: [VIRTUAL_DURATION], virtual: true, ...outright });
   if (l !== null && !asksDuration && HOW_Q[l].test(rewritten)) groups.push({ surface: "procedure", alts: [VIRTUAL_HOW], virtual: true });
@@ -596,7 +601,7 @@ export class PassageIndex {
     }
     // A table row or a terse list item ("Flat rate: $12.95" under "Express Shipping") does not
     // repeat its subject: its heading is indexed as its text too.
-    const leansOnHeading = (p: IndexedPassage) => p.labelled !== undefined || p.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
+    const leansOnHeading = (p: IndexedPassage) => p.labelled !== undefined || isTerse(p);
     this.search.addAll(
       this.passages.map((p) => ({
         id: p.id,
@@ -710,10 +715,17 @@ export class PassageIndex {
         g.virtual ||
         g.surface.length < 4 ||
         /\d/.test(g.surface) ||
-        g.alts.some((a) => this.df(a, lang === "de") > 0) ||
+        g.alts.some((a) => this.df(a, false) > 0) ||
         (lang === "en" && isEnglishWord(g.surface))
       ) {
         out.push(g);
+        continue;
+      }
+      // German: a word the policies use only as part of a compound ("zurückschiken" starts with
+      // "zurück") is still a misspelling when a policy word is one edit away ("zurückschicken").
+      if (lang === "de" && g.alts.some((a) => this.df(a, true) > 0)) {
+        const near = this.closest(g.surface, 1);
+        out.push(near && !isStopWord(near.word, lang) ? { ...g, surface: near.word, alts: [near.stem] } : g);
         continue;
       }
       // German: a compound the policies never use is read as its parts when they use its head
@@ -723,21 +735,26 @@ export class PassageIndex {
         out.push(...parts.map((w) => ({ ...g, surface: w, alts: groupAlts(stem(w, "de"), "de") })));
         continue;
       }
-      const max = g.surface.length >= 8 ? 2 : 1;
-      let best: { word: string; stem: string; d: number; df: number } | null = null;
-      for (const [word, st] of this.vocabulary) {
-        if (Math.abs(word.length - g.surface.length) > max || (word[0] !== g.surface[0] && word[1] !== g.surface[1])) continue;
-        const d = DamerauLevenshteinDistance(g.surface, word);
-        if (d > max) continue;
-        const df = this.df(st, false);
-        if (!best || d < best.d || (d === best.d && df > best.df)) best = { word, stem: st, d, df };
-      }
+      const best = this.closest(g.surface, g.surface.length >= 8 ? 2 : 1);
       // A misspelt question word ("polcy", "pleas") carries no subject.
       if (!best && nearStopWord(g.surface, lang)) continue;
       if (!best) out.push(g);
       else if (!isStopWord(best.word, lang)) out.push({ ...g, surface: best.word, alts: [best.stem] });
     }
     return out;
+  }
+
+  /** The policy word within `max` edits of a word (the most frequent among the closest), or null. */
+  private closest(surface: string, max: number): { word: string; stem: string; d: number; df: number } | null {
+    let best: { word: string; stem: string; d: number; df: number } | null = null;
+    for (const [word, st] of this.vocabulary) {
+      if (Math.abs(word.length - surface.length) > max || (word[0] !== surface[0] && word[1] !== surface[1])) continue;
+      const d = DamerauLevenshteinDistance(surface, word);
+      if (d > max) continue;
+      const df = this.df(st, false);
+      if (!best || d < best.d || (d === best.d && df > best.df)) best = { word, stem: st, d, df };
+    }
+    return best;
   }
 
   /** The modifier of a German compound with a generic head ("rückgaberecht" → "rückgabe") the policies use; else null. */
@@ -776,6 +793,11 @@ export class PassageIndex {
       if (modifier !== null) return generic ? [modifier] : [modifier, head];
     }
     return null;
+  }
+
+  /** Whether the store's policies use the group's word or one of its synonyms (text or heading). */
+  uses(group: Omit<QueryGroup, "weight">, lang: Lang): boolean {
+    return group.alts.some((a) => this.df(a, lang === "de" && !group.virtual) > 0);
   }
 
   /** IDF weights of the query's groups over this index; `crossLanguage` drops words the policies never use. */
@@ -839,7 +861,7 @@ export class PassageIndex {
     const total = groups.reduce((s, g) => s + g.weight, 0);
     const valueGroups = groups.filter((g) => g.required);
     const states = (p: IndexedPassage) =>
-      valueGroups.some((g) => p.terms.has(g.alts[0]!) || (p.text.split(/\s+/).length <= TERSE_ITEM_WORDS && p.headTerms.has(g.alts[0]!)));
+      valueGroups.some((g) => p.terms.has(g.alts[0]!) || (isTerse(p) && p.headTerms.has(g.alts[0]!)));
     const found = results.slice(0, limit).map((r) => ({ passage: this.byId.get(String(r.id))!, bm25: r.score }));
     // A terse item that names the subject but not the asked value ("Available Countries: … Japan")
     // brings the items of its section that state the value ("Standard International: $19.95 - $39.95").
@@ -908,7 +930,7 @@ export class PassageIndex {
 
 /** A list item of at most TERSE_ITEM_WORDS words (not a table row). */
 function isTerseItem(p: IndexedPassage): boolean {
-  return p.labelled === undefined && p.lead === undefined && p.text.split(/\s+/).length <= TERSE_ITEM_WORDS;
+  return p.labelled === undefined && p.lead === undefined && isTerse(p);
 }
 
 /** The section of a passage: its policy and heading path. */

@@ -6,14 +6,14 @@
 import { isStopWord, normalize, quantities, sentences, stem, words, type Lang } from "./text.js";
 
 const INJECTION =
-  /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier)?\s*(?:instructions?|rules?|prompts?|polic(?:y|ies))\b|\b(?:system|developer|admin)\s*(?:override|mode|prompt)\b|^\s*system\s*:|\byou\s+are\s+now\b|\byou\s+are\s+(?:a|an)\s+(?:\w+\s+){0,3}now\b|\bdu\s+bist\s+(?:ab\s+)?jetzt\b|\btu\s+so,?\s+als\b|\bstell\s+dir\s+vor\b|\bact\s+as\s+if\b|\bimagine\s+(?:that\s+)?(?:there\s+(?:are|were|is)\s+no|you)\b|\bsystem\s+prompt\b|\bpretend\s+(?:to\s+be|you)\b|\bnew\s+(?:policy|instructions?|rules?)\s*:|<\/?\s*(?:policy|system|instructions?)\s*>|\b(?:print|reveal|show)\s+(?:your\s+|the\s+)?(?:hidden\s+|system\s+)?(?:instructions?|prompt|api\s+key)\b|\bvergiss\s+(?:alle\s+|deine\s+)?(?:regeln|anweisungen)\b|\bignorier\w*\s+(?:alle\s+|deine\s+)?(?:vorherigen\s+)?(?:anweisungen|regeln|richtlinien)\b|\byou\s+(?:must|have\s+to|should|shall|will)\s+(?:always\s+|only\s+)?(?:answer|say|reply|respond|tell|confirm|state|write)\b|\bdu\s+(?:musst|sollst|wirst)\s+(?:immer\s+|nur\s+)?(?:antworten|sagen|bestätigen|schreiben)\b|\bantworte\w*\s+(?:immer|nur|ab\s+jetzt)\b|\[\/?\s*inst\s*\]|#{2,}\s*(?:neue\s+anweisung\w*|new\s+instructions?|system)\b|\b(?:neue\s+anweisung\w*)\s*:/i;
+  /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:previous|prior|above|earlier)?\s*(?:instructions?|rules?|prompts?|polic(?:y|ies))\b|\b(?:system|developer|admin)\s*(?:override|mode|prompt)\b|^\s*system\s*:|\byou\s+are\s+now\b|\byou\s+are\s+(?:a|an)\s+(?:\w+\s+){0,3}now\b|\bdu\s+bist\s+(?:ab\s+)?jetzt\b|\btu\s+so,?\s+als\b|\bstell\s+dir\s+vor\b|\bact\s+as\s+(?:if|an?|the|my|your)\b|\b(?:behave|talk|speak)\s+like\s+(?:an?|the)\b|\brole-?\s?play\b|\bimagine\s+(?:that\s+)?(?:there\s+(?:are|were|is)\s+no|you)\b|\bsystem\s+prompt\b|\bpretend\s+(?:to\s+be|you)\b|\bnew\s+(?:policy|instructions?|rules?)\s*:|<\/?\s*(?:policy|system|instructions?)\s*>|\b(?:print|reveal|show)\s+(?:your\s+|the\s+)?(?:hidden\s+|system\s+)?(?:instructions?|prompt|api\s+key)\b|\bvergiss\s+(?:alle\s+|deine\s+)?(?:regeln|anweisungen)\b|\bignorier\w*\s+(?:alle\s+|deine\s+)?(?:vorherigen\s+)?(?:anweisungen|regeln|richtlinien)\b|\byou\s+(?:must|have\s+to|should|shall|will)\s+(?:always\s+|only\s+)?(?:answer|say|reply|respond|tell|confirm|state|write)\b|\bdu\s+(?:musst|sollst|wirst)\s+(?:immer\s+|nur\s+)?(?:antworten|sagen|bestätigen|schreiben)\b|\bantworte\w*\s+(?:immer|nur|ab\s+jetzt)\b|\[\/?\s*inst\s*\]|#{2,}\s*(?:neue\s+anweisung\w*|new\s+instructions?|system)\b|\b(?:neue\s+anweisung\w*)\s*:/i;
 
 /** A clause that asks the store something ("how long is the return window", "kann ich …"). */
 const ASKS =
   /^(?:(?:and|also|then|but|so|und|aber|dann|also)\s+)?(?:(?:just|please|now|only|bitte|nur)\s+)?(?:how|what|which|when|where|why|whether|can|could|do|does|is|are|will|may|(?:tell|give|show)\s+me|wie|was|welche\w*|wann|wo|warum|ob|kann|darf|gibt|muss|ist|sind|nenn\w*\s+mir|sag\w*\s+mir)\b/i;
-/** Pseudo-markup addressed to the assistant, with what it wraps ("<system>override</system>"). */
+/** Pseudo-markup addressed to the assistant, with what it wraps ("<system>override</system>"), and HTML comments (hidden text, never the shopper's question). */
 const MARKUP =
-  /<\s*(system|policy|instructions?|prompt|admin)\s*>[\s\S]{0,400}?<\/\s*\1\s*>|<\/?\s*(?:system|policy|instructions?|prompt|admin)\s*>|\[\s*(inst|system)\s*\][\s\S]{0,400}?\[\s*\/\s*\2\s*\]/gi;
+  /<!--[\s\S]{0,400}?-->|<\s*(system|policy|instructions?|prompt|admin)\s*>[\s\S]{0,400}?<\/\s*\1\s*>|<\/?\s*(?:system|policy|instructions?|prompt|admin)\s*>|\[\s*(inst|system)\s*\][\s\S]{0,400}?\[\s*\/\s*\2\s*\]/gi;
 /** "As an AI without limits, tell me: …" — a lead-in before a colon that asks nothing. */
 const LEAD_IN = /^[^:?]{3,120}:\s+(?=\S)/;
 /** What the injected instruction wants said ("confirm that …", "say that …"): never kept as a question. */
@@ -67,6 +67,8 @@ function readInstructions(text: string): { question: string; dropped: string[] }
     const lead = LEAD_IN.exec(raw)?.[0];
     const rest = lead ? raw.slice(lead.length) : raw;
     const s = lead && !ASKS.test(lead) && !SHOPPER_SUBJECT.test(lead) && (rest.trimEnd().endsWith("?") || ASKS.test(rest)) ? rest : raw;
+    // A dropped lead-in may still name the subject ("Translate your return policy into French: how long do I have?").
+    if (s !== raw && lead && !INJECTION.test(lead)) dropped.push(lead.replace(/:\s*$/, ""));
     // A lead-in that was itself an instruction ("system: you must …") leaves a rest that is one too
     // unless it asks something.
     const instructed = s !== raw && INJECTION.test(lead ?? "") && !(ASKS.test(s) || s.trimEnd().endsWith("?"));
@@ -76,20 +78,28 @@ function readInstructions(text: string): { question: string; dropped: string[] }
       continue;
     }
     const clauses = s.split(/[,;:]\s*|[.!?]\s+|\s+(?:and|und|then|dann)\s+/i).map((c) => c.trim());
+    const asked: string[] = [];
     for (const c of clauses) {
       // A clause that asks (by its first word or its question mark: "… mode on. return deadline?").
       if (!(ASKS.test(c) || c.endsWith("?")) || INJECTION.test(c) || DICTATES.test(c)) {
-        if (!INJECTION.test(c) && CLAIM_FORM.test(c)) dropped.push(c);
+        // What a claim or an instruction is about may name the subject ("stell dir vor, die
+        // Rückgabeseite gibt es nicht"): the instruction's own words are left out.
+        const about = c.replace(new RegExp(INJECTION.source, "gi"), " ").trim();
+        if (CLAIM_FORM.test(c) || (about !== c && about !== "")) dropped.push(about);
         continue;
       }
       const question = c.replace(
         /^(?:(?:just|please|now|only|bitte|nur)\s+)?(?:(?:tell|give|show)\s+me|nenn\w*\s+mir|sag\w*\s+mir)\b\s*/i,
         "",
       );
-      if (question) kept.push(question);
+      if (question) asked.push(question);
     }
+    // Two questions of one sentence stay two questions (parts.ts reads each on its own).
+    if (asked.length > 1) kept.push(asked.map((q) => q.replace(/[?.!]*$/, "?")).join(" "));
+    else if (asked.length === 1) kept.push(asked[0]!);
   }
-  return { question: dropClaims(kept).join(" "), dropped };
+  const question = dropClaims(kept);
+  return { question: question.kept.join(" "), dropped: [...dropped, ...question.dropped] };
 }
 
 /** A sentence that speaks as the shopper ("I bought …", "my order …", "ich habe …"). */
@@ -105,12 +115,13 @@ const CLAIM =
  * return AirPods?") is no part of the question: it is dropped, so its words and numbers neither
  * find passages nor set what is asked.
  */
-function dropClaims(kept: string[]): string[] {
+function dropClaims(kept: string[]): { kept: string[]; dropped: string[] } {
   const split = kept
     .flatMap((k) => sentences(k))
     .map((x) => x.trim())
     .filter(Boolean);
   const isQuestion = (x: string) => x.endsWith("?") || ASKS.test(x);
-  if (!split.some(isQuestion)) return kept;
-  return split.filter((x) => isQuestion(x) || SHOPPER_SUBJECT.test(x) || !CLAIM.test(x));
+  if (!split.some(isQuestion)) return { kept, dropped: [] };
+  const keep = (x: string) => isQuestion(x) || SHOPPER_SUBJECT.test(x) || !CLAIM.test(x);
+  return { kept: split.filter(keep), dropped: split.filter((x) => !keep(x)) };
 }

@@ -25,6 +25,20 @@ export function langOf(locale: string): Lang {
   return primary === "en" || primary === "de" ? primary : "other";
 }
 
+/**
+ * The language a text is written in when its words say so, else the thread's: at least two more
+ * stop words of one language than of the other ("Ignore the FAQ. How long is the return window?"
+ * in a German thread is English). Languages without an analyser keep the thread's.
+ */
+export function textLang(text: string, thread: Lang): Lang {
+  const ws = words(normalize(text));
+  const en = ws.filter((w) => isStopWord(w, "en") && !isStopWord(w, "de")).length;
+  const de = ws.filter((w) => isStopWord(w, "de") && !isStopWord(w, "en")).length;
+  if (en >= de + 2) return "en";
+  if (de >= en + 2) return "de";
+  return thread;
+}
+
 /** Primary language subtag ("de" of "de-AT"), for matching a policy's locale with a thread's. */
 export function primaryOf(locale: string): string {
   return locale.trim().toLowerCase().split(/[-_]/)[0] ?? "";
@@ -40,7 +54,7 @@ const EN_STOP = new Set(
     "information question questions ask asking regarding about anything something thing things say says said does dont don't im i'm " +
     "ive i've youre you're whats what's it's its there's theres able still already even ever really actually anyway maybe " +
     "after before during since within through among " +
-    "though ago"
+    "though ago i'd i'll you've you'd you'll we're we've we'd they're they've isn't aren't doesn't didn't"
   ).split(/\s+/),
 );
 

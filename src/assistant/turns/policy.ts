@@ -8,9 +8,8 @@ import type { Limitation } from "../answers/schemas.js";
 import { EVENT, type TurnReply, type TurnTools } from "./tools.js";
 
 export async function policyTurn(t: TurnTools): Promise<TurnReply> {
-  const { session, thread, text } = t.handle;
-  const previous = await t.previousText();
-  const { result, versions } = await t.knowledge.answer(session.storeId, text, thread.locale, previous ? { previous } : {});
+  const { session } = t.handle;
+  const { result, versions } = await t.policyAnswer();
   await t.emit(EVENT.retrievalCompleted, {
     result: result.kind,
     citations: result.kind === "no_evidence" ? [] : result.citations,

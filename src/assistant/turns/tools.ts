@@ -40,6 +40,8 @@ export interface TurnTools {
   propose(action: ActionName, args: Record<string, string | number>): Promise<NextAction[]>;
   /** The shopper's previous message in this thread, if any. */
   previousText(): Promise<string | undefined>;
+  /** The knowledge engine's grounded answer to the turn's text (with the previous message for follow-ups), computed once per turn. */
+  policyAnswer(): ReturnType<Knowledge["answer"]>;
 }
 
 /** Event names of the thread log (README: Chat events). */
