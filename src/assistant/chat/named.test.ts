@@ -127,9 +127,19 @@ describeEachDialect("assistant chat: products by name, follow-ups, German framin
 
   test("a policy question naming a product, on which two policies disagree, is handed off quoting both (not answered with the product)", async () => {
     const c = await conflictingReturnsShop(t);
-    await putCatalogProduct(t, c.storeId, "c-tent", { name: "Half Dome SL 2 Tent", category: "tents", price: 329, inventory_quantity: 9 }, 0);
+    await putCatalogProduct(
+      t,
+      c.storeId,
+      "c-tent",
+      { name: "Half Dome SL 2 Tent", category: "tents", price: 329, inventory_quantity: 9 },
+      0,
+    );
     const token = await anonymousSession(t, c);
-    const r = await send(token, await openThread(t, token), "Is the Half Dome SL 2 Tent in stock, and how many days do I have to return it?");
+    const r = await send(
+      token,
+      await openThread(t, token),
+      "Is the Half Dome SL 2 Tent in stock, and how many days do I have to return it?",
+    );
     assert.equal(r.outcome, "handoff");
     assert.equal(r.answer.conflicts.length, 1);
     assert.deepEqual(r.answer.citations.map((x) => x.concept_id).sort(), ["faq", "returns"]);

@@ -276,7 +276,8 @@ export class ChatService {
       // Whichever path would answer a policy question (the agent, a product named in it), two
       // published policies disagreeing on what it asks make the reply the policy turn's handoff
       // quoting both: the grounded answer is computed first (once per turn) and checked.
-      if (intent.kind === "policy" && (this.agent || lookup) && (await t.policyAnswer()).result.kind === "conflict") return await policyTurn(t);
+      if (intent.kind === "policy" && (this.agent || lookup) && (await t.policyAnswer()).result.kind === "conflict")
+        return await policyTurn(t);
       // LLM agent mode (src/assistant/agent): the model's checked reply, or null → the path below.
       const agentReply = this.agent ? await this.agent.turn(t, intent) : null;
       if (agentReply) return agentReply;

@@ -214,9 +214,7 @@ function analysedSentences(passage: IndexedPassage): AnalysedSentence[] {
 function unitOf(c: Scored): string {
   const p = c.passage;
   // The rows of one table rank as one passage too.
-  return p.labelled !== undefined || isTerse(p)
-    ? `${p.citation.concept_id}|${p.heading}|${p.lead ?? ""}`
-    : p.id;
+  return p.labelled !== undefined || isTerse(p) ? `${p.citation.concept_id}|${p.heading}|${p.lead ?? ""}` : p.id;
 }
 
 /** Scores the sentences of the evidence passages (best passage first). */
@@ -590,7 +588,6 @@ export function directAnswer(best: ScoredSentence, asked: Set<"duration" | "mone
   }
   return null;
 }
-
 
 /** "On the next business day", "am nächsten Werktag": a time, though no number. */
 const NEXT_DAY = /\b(?:next|following)\s+(?:business\s+|working\s+)?day\b|\b(?:nächsten|folgenden)\s+(?:werk|arbeits)?tag\b/i;

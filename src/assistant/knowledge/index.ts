@@ -81,7 +81,8 @@ export class KnowledgeEngine implements Knowledge {
     // of a policy question is a policy question, read with the previous one (answer()).
     // A follow-up naming a product class without asking for products ("and for shoes?") is one too.
     if (
-      (intent.kind === "ambiguous" || (intent.kind === "product" && (Object.keys(intent.filters).length === 0 || !requestsProducts(text)))) &&
+      (intent.kind === "ambiguous" ||
+        (intent.kind === "product" && (Object.keys(intent.filters).length === 0 || !requestsProducts(text)))) &&
       options.previous &&
       isFollowUp(text, textLang(text, langOf(locale)))
     ) {

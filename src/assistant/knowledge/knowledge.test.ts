@@ -278,7 +278,13 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     const engine = createKnowledge(t.ctx, depsOf(t.ctx));
     const c = await registerStore(t);
     const owner = await loginToken(t.search, c.email, c.password);
-    await put(owner, "returns", { handle: "returns", title: "Returns", locale: "en", published: true, body_markdown: "# Returns\n\nThe return period is 30 days." });
+    await put(owner, "returns", {
+      handle: "returns",
+      title: "Returns",
+      locale: "en",
+      published: true,
+      body_markdown: "# Returns\n\nThe return period is 30 days.",
+    });
     await put(owner, "faq", {
       handle: "faq",
       title: "FAQ",
@@ -289,7 +295,8 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     // The sanitizer leaves "Correct?" of a claim-and-question: the policies cover what the text is about.
     assert.equal((await engine.classify(c.clientId, "According to your FAQ I have 100 days to return. Correct?", "en")).kind, "policy");
     assert.equal((await engine.classify(c.clientId, "returnwindow??", "en")).kind, "ambiguous");
-    for (const vague of ["hi", "the blue one?", "help me"]) assert.equal((await engine.classify(c.clientId, vague, "en")).kind, "ambiguous");
+    for (const vague of ["hi", "the blue one?", "help me"])
+      assert.equal((await engine.classify(c.clientId, vague, "en")).kind, "ambiguous");
     // A follow-up naming a product class without asking for products stays with the policy question.
     const previous = async () => "How long can I return items?";
     assert.equal((await engine.classify(c.clientId, "and for shoes?", "en", { previous })).kind, "policy");

@@ -97,7 +97,6 @@ export const UNKNOWN_WORD_WEIGHT = 0.5;
 /** Weight (share of the rarest word's) of an item the policies never name when the question names a policy topic. */
 export const UNKNOWN_OBJECT_WEIGHT = 0.1;
 
-
 export const VIRTUAL_DURATION = "qdur";
 export const VIRTUAL_MONEY = "qmoney";
 export const VIRTUAL_HOW = "qhow";
@@ -228,7 +227,6 @@ const RELATIVE_I =
 /** When the shopper did something ("last month", "yesterday", "vor 2 Wochen", "letzte Woche"): circumstance, not subject. */
 const TIME_REF =
   /\b(?:(?:last|this|next|past)\s+(?:week|month|year|weekend|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|tonight|tomorrow|the\s+other\s+day|a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)\s+ago|(?:letzte[nrs]?|diese[nrs]?|nächste[nrs]?|vorige[nrs]?)\s+(?:woche|monat|jahr|wochenende)|gestern|heute|morgen|vorgestern|(?:in\s+the\s+)?(?:morning|afternoon|evening|night)|morgens|vormittags?|nachmittags?|abends?|nachts)\b/gu;
-
 
 /** A stated duration that dates the shopper's purchase ("3 weeks ago", "vor 2 Monaten"). */
 const AGO =
@@ -860,8 +858,7 @@ export class PassageIndex {
     });
     const total = groups.reduce((s, g) => s + g.weight, 0);
     const valueGroups = groups.filter((g) => g.required);
-    const states = (p: IndexedPassage) =>
-      valueGroups.some((g) => p.terms.has(g.alts[0]!) || (isTerse(p) && p.headTerms.has(g.alts[0]!)));
+    const states = (p: IndexedPassage) => valueGroups.some((g) => p.terms.has(g.alts[0]!) || (isTerse(p) && p.headTerms.has(g.alts[0]!)));
     const found = results.slice(0, limit).map((r) => ({ passage: this.byId.get(String(r.id))!, bm25: r.score }));
     // A terse item that names the subject but not the asked value ("Available Countries: … Japan")
     // brings the items of its section that state the value ("Standard International: $19.95 - $39.95").
