@@ -64,10 +64,21 @@ async function main() {
       },
       "sqlite",
     );
-  const seeded = keep && fs.existsSync(target.file);
+  // Written once seeding and the HNSW build have finished: a run interrupted before is not reused.
+  const marker = path.join(dir, "seeded.json");
+  const seeded = keep && fs.existsSync(marker);
+  if (seeded) {
+    const m = JSON.parse(fs.readFileSync(marker, "utf8")) as { count: number; quantization: string };
+    if (m.count !== COUNT || m.quantization !== QUANTIZATION)
+      throw new Error(
+        `${dir} holds ${m.count} products with ${m.quantization} HNSW storage: pass --count ${m.count} --quantization ${m.quantization}, or another --dir`,
+      );
+  } else if (keep && fs.existsSync(target.file)) {
+    throw new Error(`${dir} holds a store whose seeding did not finish: remove the folder or pass another --dir`);
+  }
   /** Opens the database and an index that loads the snapshot saved at close; returns the open database. */
   const startup = async (query: Float32Array) => {
-    const files = fs.readdirSync(snapshotDir).map((f) => fs.statSync(path.join(snapshotDir, f)).size);
+    const files = fs.existsSync(snapshotDir) ? fs.readdirSync(snapshotDir).map((f) => fs.statSync(path.join(snapshotDir, f)).size) : [];
     const memBefore = process.memoryUsage();
     const t = performance.now();
     const db = await openDatabase(target);
@@ -158,6 +169,7 @@ async function main() {
     t = performance.now();
     await index.settled();
     const buildS = (performance.now() - t) / 1000;
+    if (keep) fs.writeFileSync(marker, JSON.stringify({ count: COUNT, quantization: QUANTIZATION }));
     console.log(
       `seeded ${COUNT} products in ${seedS.toFixed(1)} s; HNSW built in the background in ${buildS.toFixed(1)} s (the cost of every start without a snapshot, searches exact meanwhile)`,
     );

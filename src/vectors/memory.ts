@@ -354,9 +354,13 @@ export class VectorGroup implements FilterableGroup {
     return hash.digest("hex");
   }
 
-  /** Room for `rows` vectors without growing (start-up knows the count before loading). */
+  /**
+   * Room for `rows` vectors and some more (start-up knows the count before loading): growing
+   * copies the whole matrix, ~1 s of blocked event loop at a million 512-d rows, so the first
+   * writes after a start should not pay it.
+   */
   reserve(rows: number): void {
-    this.ensureCapacity(rows);
+    this.ensureCapacity(rows + Math.ceil(rows / 16), true);
   }
 
   /**
@@ -546,9 +550,10 @@ export class VectorGroup implements FilterableGroup {
     this.version++;
   }
 
-  private ensureCapacity(rows: number): void {
+  /** Grows the matrix to hold `rows` (by 1.5× steps, or to exactly `rows` when `exact`). */
+  private ensureCapacity(rows: number, exact = false): void {
     if (rows <= this.capacity) return;
-    let capacity = this.capacity;
+    let capacity = exact ? rows : this.capacity;
     while (capacity < rows) capacity = Math.ceil(capacity * 1.5);
     const grown = new Float32Array(capacity * this.dim);
     grown.set(this.matrix.subarray(0, this.n * this.dim));

@@ -145,6 +145,13 @@ describe("embedded index: HNSW snapshots", () => {
     assert.equal(index.snapshotOutcomes.get("s/32"), "corrupt");
     await index.settled();
     await index.close();
+    // The vectors' hash left out: never trusted (a missing field must not compare equal to a failed check).
+    const { vectorsSha256: _dropped, ...withoutHash } = JSON.parse(good) as Record<string, unknown>;
+    fs.writeFileSync(manifest, JSON.stringify(withoutHash));
+    index = await open();
+    assert.equal(index.snapshotOutcomes.get("s/32"), "corrupt");
+    await index.settled();
+    await index.close();
     // The same product listed twice (and another left out): the counts agree, the entries do not.
     const again = JSON.parse(fs.readFileSync(manifest, "utf8")) as typeof m;
     again.products[1] = again.products[0]!;

@@ -151,13 +151,22 @@ export class SnapshotStore {
     } catch {
       return "corrupt";
     }
-    if (m.format !== FORMAT || !Array.isArray(m.keys) || !Array.isArray(m.products) || !Array.isArray(m.vectors)) return "corrupt";
+    if (
+      m.format !== FORMAT ||
+      !Array.isArray(m.keys) ||
+      !Array.isArray(m.products) ||
+      !Array.isArray(m.vectors) ||
+      typeof m.vectorsSha256 !== "string" ||
+      typeof m.indexSha256 !== "string"
+    )
+      return "corrupt";
     if (m.keys.length !== m.count || m.products.length !== m.count || m.vectors.length !== m.count) return "corrupt";
     if (m.storeId !== storeId || m.dim !== group.dim || m.params !== this.params) return "stale";
     // The database must hold exactly these products with these vector ids and vectors.
     if (m.count !== group.size) return "stale";
     const version = group.version;
-    if (group.digestOf(m.products, m.vectors) !== m.vectorsSha256) return "stale";
+    const digest = group.digestOf(m.products, m.vectors);
+    if (digest === undefined || digest !== m.vectorsSha256) return "stale";
     const file = `${base}.usearch`;
     const info = await fs.stat(file).catch(() => undefined);
     if (!info || info.size !== m.indexBytes) return "corrupt";
