@@ -17,6 +17,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { createStores } from "../test/support/database.js";
 import { openDatabase } from "../src/platform/db/index.js";
 import { EmbeddedVectorIndex } from "../src/vectors/embedded.js";
 import { resolveOptions } from "../src/vectors/index.js";
@@ -109,20 +110,7 @@ async function main() {
       database = await startup(clusteredVectors({ count: 1, dim: DIM, clusters: 1, seed: 3 }).row(0));
       return;
     }
-    await database.db
-      .insertInto("stores")
-      .values({
-        id: "s",
-        slug: "s",
-        name: "s",
-        status: "active",
-        plan: "enterprise",
-        client_secret_hash: null,
-        secret_rotated_at: null,
-        created_at: 0,
-        updated_at: 0,
-      })
-      .execute();
+    await createStores(database, ["s"]);
     const data = clusteredVectors({ count: COUNT, dim: DIM, clusters: 50, seed: 7 });
     const index = new EmbeddedVectorIndex(database, options());
     await index.init();
@@ -238,20 +226,7 @@ async function main() {
     console.log(`\n| HNSW storage (${QCOUNT} × ${DIM}-d) | index file | build | search p50 | recall@10 |\n|---|---|---|---|---|`);
     for (const quantization of ["f32", "f16", "i8"] as const) {
       await database.db.deleteFrom("stores").where("id", "=", "q").execute();
-      await database.db
-        .insertInto("stores")
-        .values({
-          id: "q",
-          slug: "q",
-          name: "q",
-          status: "active",
-          plan: "enterprise",
-          client_secret_hash: null,
-          secret_rotated_at: null,
-          created_at: 0,
-          updated_at: 0,
-        })
-        .execute();
+      await createStores(database, ["q"]);
       const qi = new EmbeddedVectorIndex(database, resolveOptions({ quantization, bruteForceThreshold: 1_000 }, "sqlite"));
       await qi.init();
       const upserted = Array.from({ length: QCOUNT }, (_, i) => ({ vectorId: `q${i}`, productId: `q${i}`, vector: qdata.row(i) }));

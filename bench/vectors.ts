@@ -16,6 +16,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
+import { createStores } from "../test/support/database.js";
 import { openDatabase, type Database } from "../src/platform/db/index.js";
 import { createVectorIndex } from "../src/vectors/index.js";
 import { clusteredVectors, exactTopK, prng, queriesLike, recall, type ClusteredData } from "../src/vectors/synthetic.js";
@@ -132,20 +133,7 @@ async function benchEngine(engine: string, target: Target, w: Workload): Promise
   const { data } = w;
   const writer = await target.open();
   try {
-    await writer.db
-      .insertInto("stores")
-      .values({
-        id: STORE,
-        slug: STORE,
-        name: STORE,
-        status: "active",
-        plan: "free",
-        client_secret_hash: null,
-        secret_rotated_at: null,
-        created_at: 0,
-        updated_at: 0,
-      })
-      .execute();
+    await createStores(writer, [STORE]);
     // Writes through the interface. On PostgreSQL afterCommit is skipped so that no HNSW index
     // exists during the load: the build below is then measured as one CREATE INDEX.
     const writeIndex = createVectorIndex(writer, { bruteForceThreshold: Number.POSITIVE_INFINITY });
