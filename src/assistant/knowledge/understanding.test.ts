@@ -92,6 +92,24 @@ describe("knowledge: typed facts", () => {
     assert.deepEqual([...factsOf("Elite members have 30 days.", ["elit", "member"], "en").scope].sort(), ["elit", "member"]);
   });
 
+  test("a negation takes 'free' away only when it reaches that 'free'", () => {
+    const free = (t: string) => [...factsOf(t, [], "en").amounts].includes("*:0");
+    const frei = (t: string) => [...factsOf(t, [], "de").amounts].includes("*:0");
+    // Not negations of the "free" they stand near.
+    assert.equal(free("No code needed for free shipping."), true);
+    assert.equal(free("Not only is shipping free, returns are too."), true);
+    assert.equal(free("No signature is required. Standard shipping is free."), true);
+    assert.equal(free("Express is not free, but standard shipping is free."), true);
+    // Real negations.
+    assert.equal(free("International orders are not eligible for free shipping."), false);
+    assert.equal(free("Express shipping is not free."), false);
+    assert.equal(free("Sale items do not qualify for free returns."), false);
+    assert.equal(free("Returns are no longer free."), false);
+    assert.equal(frei("Der Expressversand ist nicht kostenlos."), false);
+    assert.equal(frei("Rücksendungen sind nicht mehr kostenfrei."), false);
+    assert.equal(frei("Es gibt keine kostenlose Rücksendung für Sperrgut."), false);
+  });
+
   test("windows counted from different events conflict; a scoped exception does not", async () => {
     const a = policy("returns", "# Returns\n\nYou can return an item within 30 days of delivery.");
     const b = policy("faq", "# FAQ\n\nYou can return an item within 30 days of purchase.");
