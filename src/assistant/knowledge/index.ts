@@ -198,24 +198,7 @@ export class KnowledgeEngine implements Knowledge {
     locale: string,
     options: { previous?: string } = {},
   ): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }> {
-    const entry = await this.entry(storeId);
-    const { index, policies } = await this.langIndex(storeId, entry, locale);
-    const versions: KnowledgeVersions = { policies, index_built_at: entry.builtAt };
-    // The question is read in the language it is written in (an English question in a German
-    // thread); framing text stays in the thread's language.
-    const thread: Lang = langOf(locale);
-    const lang: Lang = textLang(text, thread);
-    const { question, borrowed } = readQuestion(text, options.previous, lang);
-    const rerank = (candidates: Scored[], part: string) => this.rerank(entry, part, candidates);
-    let result = await groundParts(index, questionParts(question, lang), lang, rerank, borrowed);
-    // No evidence for the question as read (an injection may have left little of it): the policies
-    // may still disagree on what the whole text asks about, and then the reply says so.
-    // A message that is nothing but instructions continues the thread's question (the previous one).
-    if (result.kind === "no_evidence") {
-      const continues = question.trim() === "" && options.previous !== undefined ? [options.previous] : [];
-      result = (await conflictCheck(index, [question, text, ...continues], lang, rerank, borrowed)) ?? result;
-    }
-    if (lang !== thread && thread !== "other") result = reframed(result, thread);
+    const { result, versions, lang } = await this.grounded(storeId, text, locale, options);
     if (result.kind !== "answer") return { result, versions };
     const answer = result;
     if (this.ctx.config.llm) {
@@ -237,6 +220,38 @@ export class KnowledgeEngine implements Knowledge {
       }
     }
     return { result: answer, versions };
+  }
+
+  async conflicts(storeId: string, text: string, locale: string, options: { previous?: string } = {}): Promise<boolean> {
+    return (await this.grounded(storeId, text, locale, options)).result.kind === "conflict";
+  }
+
+  /** answer() before phrasing: grounding, the conflict check, framing in the thread's language. */
+  private async grounded(
+    storeId: string,
+    text: string,
+    locale: string,
+    options: { previous?: string },
+  ): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions; lang: Lang }> {
+    const entry = await this.entry(storeId);
+    const { index, policies } = await this.langIndex(storeId, entry, locale);
+    const versions: KnowledgeVersions = { policies, index_built_at: entry.builtAt };
+    // The question is read in the language it is written in (an English question in a German
+    // thread); framing text stays in the thread's language.
+    const thread: Lang = langOf(locale);
+    const lang: Lang = textLang(text, thread);
+    const { question, borrowed } = readQuestion(text, options.previous, lang);
+    const rerank = (candidates: Scored[], part: string) => this.rerank(entry, part, candidates);
+    let result = await groundParts(index, questionParts(question, lang), lang, rerank, borrowed);
+    // No evidence for the question as read (an injection may have left little of it): the policies
+    // may still disagree on what the whole text asks about, and then the reply says so.
+    // A message that is nothing but instructions continues the thread's question (the previous one).
+    if (result.kind === "no_evidence") {
+      const continues = question.trim() === "" && options.previous !== undefined ? [options.previous] : [];
+      result = (await conflictCheck(index, [question, text, ...continues], lang, rerank, borrowed)) ?? result;
+    }
+    if (lang !== thread && thread !== "other") result = reframed(result, thread);
+    return { result, versions, lang };
   }
 }
 
