@@ -82,7 +82,7 @@ export class KnowledgeEngine implements Knowledge {
     // A follow-up naming a product class without asking for products ("and for shoes?") is one too.
     if (
       (intent.kind === "ambiguous" ||
-        (intent.kind === "product" && (Object.keys(intent.filters).length === 0 || !requestsProducts(text)))) &&
+        (intent.kind === "product" && (Object.keys(intent.filters).length === 0 || !requestsProducts(text, locale)))) &&
       options.previous &&
       isFollowUp(text, textLang(text, langOf(locale)))
     ) {
@@ -94,7 +94,7 @@ export class KnowledgeEngine implements Knowledge {
     // ("retourfrist??", "According to your FAQ I have 100 days to return. Correct?") is a policy
     // question when the policies hold evidence for it as the engine reads it (answer()), or
     // disagree on what it is about (answer() reports that conflict).
-    if (intent.kind === "ambiguous" && !isVague(text)) {
+    if (intent.kind === "ambiguous" && !isVague(text, locale)) {
       const entry = await this.entry(storeId);
       const { index } = await this.langIndex(storeId, entry, locale);
       const lang = textLang(text, langOf(locale));

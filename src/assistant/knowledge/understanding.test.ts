@@ -4,7 +4,7 @@
 // (its second round). Pure: no database.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { classifyText, isVague } from "./classify.js";
+import { classifyText, isVague, requestsProducts } from "./classify.js";
 import { polarity, type ScoredSentence } from "./compose.js";
 import { factsOf } from "./facts.js";
 import { conflictCheck, ground, groundParts, prepareQuery } from "./ground.js";
@@ -790,8 +790,18 @@ Returns within Germany remain free of charge. Please use the return label we pro
   });
 
   test("greetings and bare product references are vague; other texts the router cannot place are not", () => {
-    for (const t of ["hi", "help me", "the blue one?", "this one", "die blaue?", ""]) assert.ok(isVague(t), t);
-    for (const t of ["retourfrist??", "According to your FAQ I have 100 days to return. Correct?"]) assert.ok(!isVague(t), t);
+    for (const t of ["hi", "help me", "the blue one?", "this one", ""]) assert.ok(isVague(t, "en"), t);
+    for (const t of ["die blaue?", "hallo", "die lange da"]) assert.ok(isVague(t, "de"), t);
+    for (const t of ["retourfrist??", "According to your FAQ I have 100 days to return. Correct?"]) assert.ok(!isVague(t, "en"), t);
+    assert.ok(!isVague("Ist der Versand frei?", "de"));
+  });
+
+  test("whether a text asks for products is read in the thread's language", () => {
+    assert.ok(requestsProducts("Habt ihr das Kleid auch in lang?", "de"));
+    assert.ok(requestsProducts("Ich suche ein Geschenk", "de"));
+    assert.ok(!requestsProducts("Ist der Versand frei, wenn ich zwei kaufe?", "de"));
+    assert.ok(requestsProducts("do you have shoes", "en"));
+    assert.ok(!requestsProducts("can I return shoes when I buy them on sale", "en"));
   });
 });
 
