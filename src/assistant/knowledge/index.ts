@@ -25,7 +25,7 @@ import type { PoliciesRepository } from "../policies/repository.js";
 import type { AssistantSettingsService } from "../settings/service.js";
 import { classifyText, isVague, requestsProducts, softOrderRemainder } from "./classify.js";
 import { warmDictionary } from "./dictionary.js";
-import { conflictMarkdown, noEvidenceMarkdown } from "./compose.js";
+import { conflictMarkdown, noEvidenceMarkdown, reframeLead } from "./compose.js";
 import { conflictCheck, groundParts, hasEvidence } from "./ground.js";
 import { borrowedWords, isFollowUp, pointsBack, questionParts, withFollowUp } from "./parts.js";
 import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
@@ -255,11 +255,15 @@ export class KnowledgeEngine implements Knowledge {
   }
 }
 
-/** A result framed in the thread's language (conflict and no-evidence lines; quotes stay as they are). */
+/**
+ * A result framed in the thread's language (conflict and no-evidence lines, an answer's Yes / No
+ * lead; quotes stay as they are). The lines naming unanswered parts are written by the policy turn
+ * in the thread's language already.
+ */
 function reframed(result: PolicyAnswer, lang: Lang): PolicyAnswer {
   if (result.kind === "conflict") return { ...result, markdown: conflictMarkdown(result.conflicts, lang) };
   if (result.kind === "no_evidence") return { ...result, markdown: noEvidenceMarkdown(lang) };
-  return result;
+  return result.direct !== undefined ? { ...result, direct: reframeLead(result.direct, lang) } : result;
 }
 
 /**

@@ -237,6 +237,17 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     assert.match(slow.result.markdown, /€4\.95/);
   });
 
+  test("an English question in a German thread: the Yes / No lead is German", async () => {
+    llm.reply = "error";
+    const engine = createKnowledge(t.ctx, depsOf(t.ctx));
+    const en = await engine.answer(storeA, "Can I return swimwear?", "en");
+    assert.equal(en.result.kind === "answer" && en.result.direct, "No");
+    const de = await engine.answer(storeA, "Can I return swimwear?", "de");
+    assert.equal(de.result.kind, "answer");
+    if (de.result.kind !== "answer") return;
+    assert.equal(de.result.direct, "Nein");
+  });
+
   test("configured embeddings re-rank; when they fail the engine throws KnowledgeUnavailable", async () => {
     llm.reply = "error";
     const unit = (v: number[]) => Float32Array.from(v);
