@@ -434,8 +434,11 @@ export function rewrite(text: string, lang: Lang): string {
   if (lang === "other") return t;
   if (lang === "de") {
     t = t.replace(SEPARABLE_ZU, "$1$2").replace(SEPARABLE_GE, "$1$2");
-    const split = SEPARABLE_SPLIT.exec(t.trim());
-    if (split) t = `${t} ${split[2]}${split[1]}`;
+    // Each sentence on its own ("Hallo! Wann kommt mein Paket an?").
+    for (const sentence of t.split(/(?<=[.!?])\s+/)) {
+      const split = SEPARABLE_SPLIT.exec(sentence.trim());
+      if (split) t = `${t} ${split[2]}${split[1]}`;
+    }
   }
   t = applyRewrites(t, SHORTHAND[lang]);
   for (const [re, to] of PHRASES[lang]) t = t.replace(re, to);

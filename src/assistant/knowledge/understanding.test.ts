@@ -745,6 +745,12 @@ Returns within Germany remain free of charge. Please use the return label we pro
     assert.match(rewrite("Wie teile ich euch meinen Rücktritt mit?", "de"), /\bmitteile\b/);
     assert.match(rewrite("Wann kommt das Paket an?", "de"), /\bankommt\b/);
     assert.doesNotMatch(rewrite("Ich komme mit", "de"), /mitkomme/);
+    // Per sentence: a greeting before the question does not hide the split verb.
+    assert.match(rewrite("Hallo! Wann kommt mein Paket an?", "de"), /\bankommt\b/);
+    assert.match(rewrite("Ich habe bestellt. Wie teile ich euch meinen Rücktritt mit?", "de"), /\bmitteile\b/);
+    // After a modal verb the next word is the subject, not a verb.
+    assert.doesNotMatch(rewrite("Kann ich meinen Hund mit?", "de"), /mitich/);
+    assert.doesNotMatch(rewrite("Muss ich das Etikett auf?", "de"), /aufich/);
     assert.match(applyRewrites("gibt es eine wiedereinlagerungsgebühr für waschmaschinen?", CROSS["de>en"]), /restocking fee .* washer/);
   });
 
