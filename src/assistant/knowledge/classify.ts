@@ -33,7 +33,7 @@
 // converted to minor units of the store currency.
 import { toMinor } from "../../tenancy/currency.js";
 import type { Intent } from "./types.js";
-import { crossVocabulary } from "./lexicon.js";
+import { EN_CROSS_VOCABULARY } from "./lexicon.js";
 import { correctWords } from "./retrieval.js";
 import { sanitizeQuestion } from "./sanitize.js";
 import { isStopWord, langOf, normalize, NUMBER_WORDS, parseNumber, words } from "./text.js";
@@ -389,16 +389,13 @@ export function routeScores(f: RouteFeatures): RouteScores {
   };
 }
 
-/** The English commerce words a misspelt word of an English thread is corrected to before routing ("retun" → return). */
-const ROUTER_VOCABULARY = crossVocabulary("en>de");
-
 /**
  * The bare text (lower case, no punctuation) of what a router reads: instructions to the assistant
  * left out; in an English thread, misspelt commerce words corrected.
  */
 function bareOf(text: string, lang: "en" | "de" = "en"): { t: string; bare: string } {
   const sanitized = normalize(sanitizeQuestion(text) || text);
-  const t = (lang === "en" ? correctWords(sanitized, ROUTER_VOCABULARY, "en") : sanitized).replace(/\s+/g, " ").trim();
+  const t = (lang === "en" ? correctWords(sanitized, EN_CROSS_VOCABULARY, "en") : sanitized).replace(/\s+/g, " ").trim();
   const bare = t
     .replace(/[?!.,;:]+/g, " ")
     .replace(/\s+/g, " ")

@@ -313,6 +313,12 @@ export function crossVocabulary(key: "de>en" | "en>de"): string[] {
   return [...out];
 }
 
+/**
+ * The English words the en>de table knows: an English question's misspelt commerce words are
+ * corrected against them (before translating, and in the router of an English thread).
+ */
+export const EN_CROSS_VOCABULARY: readonly string[] = crossVocabulary("en>de");
+
 /** Stems of policy topics (after the language's stemming), per language. */
 export const TOPICS: Record<"en" | "de", Set<string>> = {
   en: new Set(["return", "refund", "exchang", "ship", "shipping", "deliver", "delivery", "warranty", "cancel", "restock"]),

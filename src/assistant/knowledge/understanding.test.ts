@@ -10,7 +10,7 @@ import { factsOf } from "./facts.js";
 import { conflictCheck, ground, groundParts, prepareQuery } from "./ground.js";
 import { borrowedWords, isFollowUp, questionParts, splitParts, withFollowUp } from "./parts.js";
 import { splitPassages, type PolicySource } from "./passages.js";
-import { PassageIndex, contextWords, correctWords, queryGroups, rewrite } from "./retrieval.js";
+import { PassageIndex, contextWords, correctWords, nearestWord, queryGroups, rewrite } from "./retrieval.js";
 import {
   COUNTRIES,
   COUNTRY_NAMES,
@@ -681,6 +681,16 @@ Returns within Germany remain free of charge. Please use the return label we pro
     // A word WordNet knows is never corrected; German is left as it is.
     assert.equal(correctWords("turn the widow", crossVocabulary("en>de"), "en"), "turn the widow");
     assert.equal(correctWords("rückgabr", crossVocabulary("de>en"), "de"), "rückgabr");
+    // One nearest-word search for both correctors: 1 edit (2 from 8 letters), ties to the first
+    // unless preferred otherwise, candidates admitted before the distance.
+    const pairs = (ws: string[]) => ws.map((w) => [w, w.length] as const);
+    assert.equal(nearestWord("retrn", pairs(["return", "retain"]))?.word, "return");
+    assert.equal(nearestWord("shiping", pairs(["shipping"]))?.word, "shipping");
+    assert.equal(nearestWord("shiipnig", pairs(["shipping"]))?.word, "shipping");
+    assert.equal(nearestWord("shiipnig", pairs(["shipping"]), { max: 1 }), null);
+    assert.equal(nearestWord("fee", pairs(["fees", "feed"]))?.word, "fees");
+    assert.equal(nearestWord("fee", [["fees", 1], ["feed", 5]], { prefer: (a, b) => a > b })?.word, "feed");
+    assert.equal(nearestWord("fee", pairs(["fees", "feed"]), { admit: (w) => w !== "fees" })?.word, "feed");
     const de = index(policy("rueckgabe", "# Rückgabe\n\nDie Rückgabefrist beträgt 30 Tage.", { locale: "de", title: "Rückgabe" }));
     assert.equal(concepts(await ground(de, "how long is the retrun window?", "en")).join(), "rueckgabe");
     // "and" analysed as German would meet "Standardversand"; it is an English stop word and goes.
