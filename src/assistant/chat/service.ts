@@ -249,7 +249,7 @@ export class ChatService {
       lang: chatLang(handle.thread.locale),
       now: () => this.ctx.clock.now(),
       propose: (action, args) => this.propose(handle, action, args, emit),
-      // Asked by the router, the agent and the policy turn: read once per turn.
+      // Asked by the router, the conflict pre-check, the agent and the policy turn: read once per turn.
       previousText,
       policyAnswer: () =>
         (grounded ??= previousText().then((p) =>
