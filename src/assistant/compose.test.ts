@@ -26,6 +26,7 @@ describeEachDialect("assistant composition root", (dialect) => {
         versions: { policies: {}, index_built_at: new Date(0).toISOString() },
       };
     },
+    conflicts: async () => false,
   };
 
   before(async () => {
@@ -80,6 +81,7 @@ test("the knowledge engine built on first use is built once and is handed every 
         result: { kind: "no_evidence", markdown: "" },
         versions: { policies: {}, index_built_at: new Date(0).toISOString() },
       }),
+      conflicts: async () => false,
     };
   });
   assert.equal(built, 0);

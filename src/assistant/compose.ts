@@ -115,5 +115,6 @@ export function onFirstUse(build: () => Knowledge): Knowledge {
   return {
     classify: (...args) => get().classify(...args),
     answer: (...args) => get().answer(...args),
+    conflicts: (...args) => get().conflicts(...args),
   };
 }

@@ -273,6 +273,34 @@ describeEachDialect("assistant agent mode: tool calling against a scripted local
     assert.match(result.passages[0]!.text, /30 days of delivery/);
   });
 
+  test("a policy turn without a conflict goes to the agent: nothing is phrased first, a failing pre-check does not end the turn", async () => {
+    llm.script = [call("search_policies", { query: "shipping cost" }), say("Standard shipping costs $4.95 per order [P1].")];
+    const r = await send(a, "How much does shipping cost?");
+    assert.equal(r.agent?.accepted, true);
+    // Every request the model saw is an agent request (with tools), none a phrasing of a policy answer.
+    assert.equal(llm.requests.length, 2);
+    for (const req of llm.requests as LlmRequest[]) assert.ok(req.tools && req.tools.length > 0);
+
+    // Embeddings down: the conflict pre-check fails, yet the agent is still tried; the failure is
+    // reported by the path that needs the knowledge engine (its policy search).
+    const model = t.ctx.model;
+    t.ctx.model = {
+      fingerprint: { id: "failing", revision: "local", dim: 2, hash: "0".repeat(64) },
+      embedImages: async () => [],
+      embedTexts: async () => Promise.reject(new Error("runtime crashed")),
+      close: async () => {},
+    };
+    try {
+      llm.requests = [];
+      llm.script = [call("search_policies", { query: "shipping cost" }), say("Standard shipping costs $4.95 per order [P1].")];
+      const down = await send(a, "How much does shipping cost?");
+      assert.equal(llm.requests.length, 1);
+      assert.equal(down.outcome, "temporary_failure");
+    } finally {
+      t.ctx.model = model;
+    }
+  });
+
   test("a catalogue turn: products named in the reply become cards with live price and stock; the price is written from the live fact", async () => {
     llm.script = [
       call("search_catalogue", { query: "linen dress" }),

@@ -249,13 +249,28 @@ export class ChatService {
       lang: chatLang(handle.thread.locale),
       now: () => this.ctx.clock.now(),
       propose: (action, args) => this.propose(handle, action, args, emit),
-      // Asked by the router, the agent and the policy turn: read once per turn.
+      // Asked by the router, the conflict pre-check, the agent and the policy turn: read once per turn.
       previousText,
       policyAnswer: () =>
         (grounded ??= previousText().then((p) =>
           this.knowledge.answer(handle.session.storeId, handle.text, handle.thread.locale, p !== undefined ? { previous: p } : {}),
         )),
     };
+  }
+
+  /**
+   * Whether the published policies disagree on what a policy question asks. A check that fails (an
+   * embedding model down) is no conflict: the turn takes its normal path, which reports a failure
+   * of its own if it needs the knowledge engine.
+   */
+  private async policiesConflict(handle: TurnHandle, t: TurnTools): Promise<boolean> {
+    try {
+      const previous = await t.previousText();
+      return await this.knowledge.conflicts(handle.session.storeId, handle.text, handle.thread.locale, previous !== undefined ? { previous } : {});
+    } catch (e) {
+      if (e instanceof KnowledgeUnavailable) return false;
+      throw e;
+    }
   }
 
   /**
@@ -275,9 +290,9 @@ export class ChatService {
           : intent.kind === "policy" && AVAILABILITY_CUE.test(text) && mayNameProduct(text);
       // Whichever path would answer a policy question (the agent, a product named in it), two
       // published policies disagreeing on what it asks make the reply the policy turn's handoff
-      // quoting both: the grounded answer is computed first (once per turn) and checked.
-      if (intent.kind === "policy" && (this.agent || lookup) && (await t.policyAnswer()).result.kind === "conflict")
-        return await policyTurn(t);
+      // quoting both. Only the grounding and conflict check run here (no phrasing); the full answer
+      // is computed when the policy turn uses it.
+      if (intent.kind === "policy" && (this.agent || lookup) && (await this.policiesConflict(handle, t))) return await policyTurn(t);
       // LLM agent mode (src/assistant/agent): the model's checked reply, or null → the path below.
       const agentReply = this.agent ? await this.agent.turn(t, intent) : null;
       if (agentReply) return agentReply;

@@ -33,7 +33,7 @@
 // converted to minor units of the store currency.
 import { toMinor } from "../../tenancy/currency.js";
 import type { Intent } from "./types.js";
-import { crossVocabulary } from "./lexicon.js";
+import { EN_CROSS_VOCABULARY } from "./lexicon.js";
 import { correctWords } from "./retrieval.js";
 import { sanitizeQuestion } from "./sanitize.js";
 import { isStopWord, langOf, normalize, NUMBER_WORDS, parseNumber, words } from "./text.js";
@@ -389,16 +389,13 @@ export function routeScores(f: RouteFeatures): RouteScores {
   };
 }
 
-/** The English commerce words a misspelt word of an English thread is corrected to before routing ("retun" → return). */
-const ROUTER_VOCABULARY = crossVocabulary("en>de");
-
 /**
  * The bare text (lower case, no punctuation) of what a router reads: instructions to the assistant
  * left out; in an English thread, misspelt commerce words corrected.
  */
 function bareOf(text: string, lang: "en" | "de" = "en"): { t: string; bare: string } {
   const sanitized = normalize(sanitizeQuestion(text) || text);
-  const t = (lang === "en" ? correctWords(sanitized, ROUTER_VOCABULARY, "en") : sanitized).replace(/\s+/g, " ").trim();
+  const t = (lang === "en" ? correctWords(sanitized, EN_CROSS_VOCABULARY, "en") : sanitized).replace(/\s+/g, " ").trim();
   const bare = t
     .replace(/[?!.,;:]+/g, " ")
     .replace(/\s+/g, " ")
@@ -421,24 +418,32 @@ function vagueKind(bare: string): "help" | "vague_product" | null {
   return null;
 }
 
-/** Whether the text asks for products outright ("show me", "do you have", "ich suche" …). */
-export function requestsProducts(text: string): boolean {
-  return REQUEST.test(bareOf(text).t.replace(BUYING_CLAUSE, " "));
+/** The language a router reads a thread's text in (its locale's; English unless German). */
+function routerLang(locale: string): "en" | "de" {
+  return langOf(locale) === "de" ? "de" : "en";
+}
+
+/**
+ * Whether the text asks for products outright ("show me", "do you have", "ich suche" …), read in
+ * the thread's language (`locale`): only an English thread's words are spelling-corrected.
+ */
+export function requestsProducts(text: string, locale: string): boolean {
+  return REQUEST.test(bareOf(text, routerLang(locale)).t.replace(BUYING_CLAUSE, " "));
 }
 
 /**
  * Whether the text is a greeting, "help" or a bare product reference (rule 1): no question the
- * store's policies could answer, whatever words they use.
+ * store's policies could answer, whatever words they use. Read in the thread's language (`locale`).
  */
-export function isVague(text: string): boolean {
-  return vagueKind(bareOf(text).bare) !== null;
+export function isVague(text: string, locale: string): boolean {
+  return vagueKind(bareOf(text, routerLang(locale)).bare) !== null;
 }
 
 /**
  * Routes a text (see the header). `currency` is the store's (price bounds become its minor units).
  */
 export function classifyText(text: string, locale: string, currency = "EUR"): Intent {
-  const lang = langOf(locale) === "de" ? "de" : "en";
+  const lang = routerLang(locale);
   // Instructions addressed to the assistant do not decide what is asked (sanitize.ts).
   const { t, bare } = bareOf(text, lang);
   const content = words(bare).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de"));

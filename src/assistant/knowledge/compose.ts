@@ -644,10 +644,24 @@ export function polarity(question: string, best: ScoredSentence, frame: Lang): s
   const quoted = best.text.trimEnd().endsWith("?") && best.next ? best.next : best.text;
   const text = applyRewrites(normalize(quoted), YES_IDIOMS[l]);
   if (CONDITIONED.test(text)) return null;
-  const de = frame === "de";
-  if (NEGATIVE[l].test(text)) return de ? "Nein" : "No";
-  if (POSITIVE[l].test(text)) return de ? "Ja" : "Yes";
+  if (NEGATIVE[l].test(text)) return LEADS[ql].no;
+  if (POSITIVE[l].test(text)) return LEADS[ql].yes;
   return null;
+}
+
+/** The yes/no lead words per framing language. */
+const LEADS = { en: { yes: "Yes", no: "No" }, de: { yes: "Ja", no: "Nein" } } as const;
+
+/**
+ * An answer's lead (`direct`) framed in `lang`: a Yes / No lead (of each part: "Yes · **45 days**"
+ * is joined by " · ") in that language; a quoted value stays as it is.
+ */
+export function reframeLead(direct: string, lang: Lang): string {
+  const to = LEADS[lang === "de" ? "de" : "en"];
+  return direct
+    .split(" · ")
+    .map((d) => (d === LEADS.en.yes || d === LEADS.de.yes ? to.yes : d === LEADS.en.no || d === LEADS.de.no ? to.no : d))
+    .join(" · ");
 }
 
 /** Markdown of a conflict: both statements quoted with their policy's title; no side picked. */

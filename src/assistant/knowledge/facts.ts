@@ -117,16 +117,36 @@ export function scopeOf(terms: Iterable<string>, lang: Lang): Set<string> {
 
 /** "Free" in policy wording (an amount of 0). */
 export const FREE = /\b(?:free(?:\s+of\s+charge)?|no\s+charge|at\s+no\s+cost|kostenlos|kostenfrei|gratis|versandkostenfrei)\b/g;
-/** "Free" negated within a few words ("not free", "are not eligible for free shipping", "nicht kostenlos", "keine kostenlose …"). */
-const NOT_FREE = /\b(?:not|no|never|nicht|kein\w*)\s+(?:[\p{L}-]+\s+){0,3}?(?:free|kostenlos\w*|kostenfrei\w*|gratis)\b/gu;
+/**
+ * A negation that reaches the "free" right after it: directly ("not free", "nicht kostenlos") or
+ * only through words that say whether something is eligible for, includes or comes with it ("not
+ * eligible for free shipping", "does not include free returns", "no longer free", "nicht mehr
+ * kostenlos"). Any other word in between ("No code needed for free shipping", "Not only is
+ * shipping free") breaks it. Tested against the text just before one "free".
+ */
+const NEGATED_BEFORE = new RegExp(
+  "(?:\\b(?:not|no|never|nicht|kein\\w*)|n't)\\s+(?:(?:" +
+    [
+      "be|been|longer|always|a|an|eligible|qualify|qualifies|qualified|include|includes|included|including|apply|applies|available|offered|provided|entitled|come|comes|for|with|as|to",
+      "mehr|immer|ganz|berechtigt|inklusive|inbegriffen|enthalten|erhältlich|verfügbar|gilt|gelten|für|mit|als|zu",
+    ].join("|") +
+    ")\\s+){0,4}$",
+  "u",
+);
+/** How far back a negation may stand before the "free" it negates. */
+const NEGATION_REACH = 80;
 
 /**
  * Whether a (normalised) text states that something is free — an amount of 0 — at least once
  * without negating it ("International orders are not eligible for free shipping" states no
- * amount). Also what makes a passage speak of money in retrieval.
+ * amount). Each "free" is paired with its own negation by position. Also what makes a passage
+ * speak of money in retrieval.
  */
 export function statesFree(t: string): boolean {
-  return (t.match(FREE)?.length ?? 0) > (t.match(NOT_FREE)?.length ?? 0);
+  for (const m of t.matchAll(FREE)) {
+    if (!NEGATED_BEFORE.test(t.slice(Math.max(0, m.index - NEGATION_REACH), m.index))) return true;
+  }
+  return false;
 }
 
 function startAfter(text: string, index: number, lang: Lang, startTerms: Set<string>): StartEvent | null {

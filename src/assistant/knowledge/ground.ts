@@ -2,7 +2,7 @@
 // live in ./index.ts): groups → BM25 candidates → evidence threshold → optional re-rank →
 // conflicts → extractive answer.
 import { askedKinds, conflictMarkdown, extractive, findConflicts, noEvidenceMarkdown, scoreSentences, sentencePool } from "./compose.js";
-import { CROSS, applyRewrites, crossKey, crossVocabulary } from "./lexicon.js";
+import { CROSS, EN_CROSS_VOCABULARY, applyRewrites, crossKey } from "./lexicon.js";
 import {
   PassageIndex,
   RERANK_DEPTH,
@@ -19,8 +19,6 @@ import type { Part } from "./parts.js";
 import { isStopWord, quantities, sentences, type Lang } from "./text.js";
 import type { Conflict, PolicyAnswer } from "./types.js";
 
-/** The question-language words of each translation table (typos are corrected against them before translating). */
-const CROSS_VOCABULARY = { "de>en": crossVocabulary("de>en"), "en>de": crossVocabulary("en>de") };
 
 /** The conflict answer: the conflicts' citations, each concept once. */
 function conflictResult(conflicts: Conflict[], frame: Lang): PolicyAnswer {
@@ -56,7 +54,7 @@ export function prepareQuery(
   // The question's own stop words go after translation: analysed in the policies' language they
   // would be content words ("and" meets "Standardversand", "die" is an English verb).
   const query = key
-    ? applyRewrites(correctWords(rewrite(text, threadLang), CROSS_VOCABULARY[key], threadLang), CROSS[key]).replace(/\p{L}+/gu, (w) =>
+    ? applyRewrites(correctWords(rewrite(text, threadLang), EN_CROSS_VOCABULARY, threadLang), CROSS[key]).replace(/\p{L}+/gu, (w) =>
         isStopWord(w, threadLang) && !isStopWord(w, lang) ? " " : w,
       )
     : text;

@@ -25,7 +25,7 @@ import type { PoliciesRepository } from "../policies/repository.js";
 import type { AssistantSettingsService } from "../settings/service.js";
 import { classifyText, isVague, requestsProducts, softOrderRemainder } from "./classify.js";
 import { warmDictionary } from "./dictionary.js";
-import { conflictMarkdown, noEvidenceMarkdown } from "./compose.js";
+import { conflictMarkdown, noEvidenceMarkdown, reframeLead } from "./compose.js";
 import { conflictCheck, groundParts, hasEvidence } from "./ground.js";
 import { borrowedWords, isFollowUp, pointsBack, questionParts, withFollowUp } from "./parts.js";
 import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
@@ -82,7 +82,7 @@ export class KnowledgeEngine implements Knowledge {
     // A follow-up naming a product class without asking for products ("and for shoes?") is one too.
     if (
       (intent.kind === "ambiguous" ||
-        (intent.kind === "product" && (Object.keys(intent.filters).length === 0 || !requestsProducts(text)))) &&
+        (intent.kind === "product" && (Object.keys(intent.filters).length === 0 || !requestsProducts(text, locale)))) &&
       options.previous &&
       isFollowUp(text, textLang(text, langOf(locale)))
     ) {
@@ -94,7 +94,7 @@ export class KnowledgeEngine implements Knowledge {
     // ("retourfrist??", "According to your FAQ I have 100 days to return. Correct?") is a policy
     // question when the policies hold evidence for it as the engine reads it (answer()), or
     // disagree on what it is about (answer() reports that conflict).
-    if (intent.kind === "ambiguous" && !isVague(text)) {
+    if (intent.kind === "ambiguous" && !isVague(text, locale)) {
       const entry = await this.entry(storeId);
       const { index } = await this.langIndex(storeId, entry, locale);
       const lang = textLang(text, langOf(locale));
@@ -198,24 +198,7 @@ export class KnowledgeEngine implements Knowledge {
     locale: string,
     options: { previous?: string } = {},
   ): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }> {
-    const entry = await this.entry(storeId);
-    const { index, policies } = await this.langIndex(storeId, entry, locale);
-    const versions: KnowledgeVersions = { policies, index_built_at: entry.builtAt };
-    // The question is read in the language it is written in (an English question in a German
-    // thread); framing text stays in the thread's language.
-    const thread: Lang = langOf(locale);
-    const lang: Lang = textLang(text, thread);
-    const { question, borrowed } = readQuestion(text, options.previous, lang);
-    const rerank = (candidates: Scored[], part: string) => this.rerank(entry, part, candidates);
-    let result = await groundParts(index, questionParts(question, lang), lang, rerank, borrowed);
-    // No evidence for the question as read (an injection may have left little of it): the policies
-    // may still disagree on what the whole text asks about, and then the reply says so.
-    // A message that is nothing but instructions continues the thread's question (the previous one).
-    if (result.kind === "no_evidence") {
-      const continues = question.trim() === "" && options.previous !== undefined ? [options.previous] : [];
-      result = (await conflictCheck(index, [question, text, ...continues], lang, rerank, borrowed)) ?? result;
-    }
-    if (lang !== thread && thread !== "other") result = reframed(result, thread);
+    const { result, versions, lang } = await this.grounded(storeId, text, locale, options);
     if (result.kind !== "answer") return { result, versions };
     const answer = result;
     if (this.ctx.config.llm) {
@@ -238,13 +221,49 @@ export class KnowledgeEngine implements Knowledge {
     }
     return { result: answer, versions };
   }
+
+  async conflicts(storeId: string, text: string, locale: string, options: { previous?: string } = {}): Promise<boolean> {
+    return (await this.grounded(storeId, text, locale, options)).result.kind === "conflict";
+  }
+
+  /** answer() before phrasing: grounding, the conflict check, framing in the thread's language. */
+  private async grounded(
+    storeId: string,
+    text: string,
+    locale: string,
+    options: { previous?: string },
+  ): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions; lang: Lang }> {
+    const entry = await this.entry(storeId);
+    const { index, policies } = await this.langIndex(storeId, entry, locale);
+    const versions: KnowledgeVersions = { policies, index_built_at: entry.builtAt };
+    // The question is read in the language it is written in (an English question in a German
+    // thread); framing text stays in the thread's language.
+    const thread: Lang = langOf(locale);
+    const lang: Lang = textLang(text, thread);
+    const { question, borrowed } = readQuestion(text, options.previous, lang);
+    const rerank = (candidates: Scored[], part: string) => this.rerank(entry, part, candidates);
+    let result = await groundParts(index, questionParts(question, lang), lang, rerank, borrowed);
+    // No evidence for the question as read (an injection may have left little of it): the policies
+    // may still disagree on what the whole text asks about, and then the reply says so.
+    // A message that is nothing but instructions continues the thread's question (the previous one).
+    if (result.kind === "no_evidence") {
+      const continues = question.trim() === "" && options.previous !== undefined ? [options.previous] : [];
+      result = (await conflictCheck(index, [question, text, ...continues], lang, rerank, borrowed)) ?? result;
+    }
+    if (lang !== thread && thread !== "other") result = reframed(result, thread);
+    return { result, versions, lang };
+  }
 }
 
-/** A result framed in the thread's language (conflict and no-evidence lines; quotes stay as they are). */
+/**
+ * A result framed in the thread's language (conflict and no-evidence lines, an answer's Yes / No
+ * lead; quotes stay as they are). The lines naming unanswered parts are written by the policy turn
+ * in the thread's language already.
+ */
 function reframed(result: PolicyAnswer, lang: Lang): PolicyAnswer {
   if (result.kind === "conflict") return { ...result, markdown: conflictMarkdown(result.conflicts, lang) };
   if (result.kind === "no_evidence") return { ...result, markdown: noEvidenceMarkdown(lang) };
-  return result;
+  return result.direct !== undefined ? { ...result, direct: reframeLead(result.direct, lang) } : result;
 }
 
 /**

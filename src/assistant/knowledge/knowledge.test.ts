@@ -237,6 +237,17 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     assert.match(slow.result.markdown, /€4\.95/);
   });
 
+  test("an English question in a German thread: the Yes / No lead is German", async () => {
+    llm.reply = "error";
+    const engine = createKnowledge(t.ctx, depsOf(t.ctx));
+    const en = await engine.answer(storeA, "Can I return swimwear?", "en");
+    assert.equal(en.result.kind === "answer" && en.result.direct, "No");
+    const de = await engine.answer(storeA, "Can I return swimwear?", "de");
+    assert.equal(de.result.kind, "answer");
+    if (de.result.kind !== "answer") return;
+    assert.equal(de.result.direct, "Nein");
+  });
+
   test("configured embeddings re-rank; when they fail the engine throws KnowledgeUnavailable", async () => {
     llm.reply = "error";
     const unit = (v: number[]) => Float32Array.from(v);
@@ -318,5 +329,17 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     assert.equal(onlyInstructions.result.kind, "conflict");
     // Without a conflict on the subject, no evidence stays no evidence.
     assert.equal((await engine.answer(c.clientId, "my buddy swears by it: can I pay with bitcoin?", "en")).result.kind, "no_evidence");
+
+    // conflicts(): the same decision without phrasing — the LLM is never asked, and a failing
+    // embedding model is the caller's to handle (KnowledgeUnavailable), not an answer.
+    llm.reply = "You can return items within 30 days.";
+    llm.requests.length = 0;
+    assert.equal(await engine.conflicts(c.clientId, "How long can I return items?", "en"), true);
+    assert.equal(await engine.conflicts(storeA, "How many days do I have to return an item?", "en"), false);
+    assert.equal(await engine.conflicts(storeA, "Do you offer gift wrapping?", "en"), false);
+    assert.equal(llm.requests.length, 0);
+    const answered = await engine.answer(storeA, "How many days do I have to return an item?", "en");
+    assert.equal(answered.result.kind === "answer" && answered.result.phrased_by, "llm");
+    assert.equal(llm.requests.length, 1);
   });
 });

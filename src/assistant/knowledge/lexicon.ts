@@ -210,12 +210,15 @@ export const THRESHOLD = {
 };
 
 /**
- * German separable verbs split across a question: the finite verb after the question word and
- * its particle at the end ("Wie *teile* ich euch meinen Rücktritt *mit*?" → mitteile, meeting
- * "Mitteilung"; "Wann *kommt* das Paket *an*?" → ankommt). Captures: verb, particle.
+ * German separable verbs split across a question (one sentence, in lower case): the finite verb
+ * after the question word and its particle at the end ("Wie *teile* ich euch meinen Rücktritt
+ * *mit*?" → mitteile, meeting "Mitteilung"; "Wann *kommt* das Paket *an*?" → ankommt). Captures:
+ * verb, particle. After a modal verb (kann, muss, darf, soll, wird) the next word is the subject,
+ * and the particle sits on the infinitive already ("Kann ich … mitnehmen?"): no question word of
+ * that kind leads here.
  */
 export const SEPARABLE_SPLIT =
-  /^(?:wie|wann|wo|was|warum|wer|welche\w*|kann|muss|darf|soll|wird)\s+(\p{L}{3,})\s+(?:\p{L}+\s+){0,6}?(mit|an|ab|auf|aus|ein|vor|weg|nach|fest|frei)\s*[?.!]*\s*$/u;
+  /^(?:wie|wann|wo|was|warum|wer|welche\w*)\s+(\p{L}{3,})\s+(?:\p{L}+\s+){0,6}?(mit|an|ab|auf|aus|ein|vor|weg|nach|fest|frei)\s*[?.!]*\s*$/u;
 
 /** Word-level translation of commerce vocabulary (question language → policy language). */
 export const CROSS: Record<"de>en" | "en>de", Rewrite[]> = {
@@ -309,6 +312,12 @@ export function crossVocabulary(key: "de>en" | "en>de"): string[] {
       if (w.length >= 4 && /^\p{L}+$/u.test(w)) out.add(w);
   return [...out];
 }
+
+/**
+ * The English words the en>de table knows: an English question's misspelt commerce words are
+ * corrected against them (before translating, and in the router of an English thread).
+ */
+export const EN_CROSS_VOCABULARY: readonly string[] = crossVocabulary("en>de");
 
 /** Stems of policy topics (after the language's stemming), per language. */
 export const TOPICS: Record<"en" | "de", Set<string>> = {

@@ -434,8 +434,11 @@ export function rewrite(text: string, lang: Lang): string {
   if (lang === "other") return t;
   if (lang === "de") {
     t = t.replace(SEPARABLE_ZU, "$1$2").replace(SEPARABLE_GE, "$1$2");
-    const split = SEPARABLE_SPLIT.exec(t.trim());
-    if (split) t = `${t} ${split[2]}${split[1]}`;
+    // Each sentence on its own ("Hallo! Wann kommt mein Paket an?").
+    for (const sentence of t.split(/(?<=[.!?])\s+/)) {
+      const split = SEPARABLE_SPLIT.exec(sentence.trim());
+      if (split) t = `${t} ${split[2]}${split[1]}`;
+    }
   }
   t = applyRewrites(t, SHORTHAND[lang]);
   for (const [re, to] of PHRASES[lang]) t = t.replace(re, to);
@@ -459,6 +462,32 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
   return terms;
 }
 
+/** Most edits a misspelling may be from the word meant: 1, and 2 from 8 letters. */
+export function typoLimit(word: string): number {
+  return word.length >= 8 ? 2 : 1;
+}
+
+/**
+ * The candidate within Damerau-Levenshtein distance `max` (default typoLimit) of `word`, the
+ * closest first; on a tie the first found, unless `prefer(a, b)` says candidate a beats b.
+ * `admit` skips candidates before the distance is computed.
+ */
+export function nearestWord<T>(
+  word: string,
+  candidates: Iterable<readonly [string, T]>,
+  options: { max?: number; admit?: (candidate: string) => boolean; prefer?: (a: T, b: T) => boolean } = {},
+): { word: string; value: T; d: number } | null {
+  const max = options.max ?? typoLimit(word);
+  let best: { word: string; value: T; d: number } | null = null;
+  for (const [candidate, value] of candidates) {
+    if (Math.abs(candidate.length - word.length) > max || (options.admit && !options.admit(candidate))) continue;
+    const d = DamerauLevenshteinDistance(word, candidate);
+    if (d > max) continue;
+    if (!best || d < best.d || (d === best.d && options.prefer?.(value, best.value) === true)) best = { word: candidate, value, d };
+  }
+  return best;
+}
+
 /**
  * Misspelt English words of a question corrected against a given vocabulary (the words a
  * translation table knows, lexicon.ts crossVocabulary): a word WordNet does not know, of 4+
@@ -470,14 +499,10 @@ export function correctWords(text: string, vocabulary: readonly string[], lang: 
   if (lang !== "en") return text;
   return text.replace(/\p{L}{4,}/gu, (w) => {
     if (isEnglishWord(w) || vocabulary.includes(w)) return w;
-    const max = w.length >= 8 ? 2 : 1;
-    let best: { word: string; d: number } | null = null;
-    for (const v of vocabulary) {
-      if (Math.abs(v.length - w.length) > max) continue;
-      const d = DamerauLevenshteinDistance(w, v);
-      if (d <= max && (!best || d < best.d)) best = { word: v, d };
-    }
-    return best?.word ?? w;
+    return nearestWord(
+      w,
+      vocabulary.map((v) => [v, v] as const),
+    )?.word ?? w;
   });
 }
 
@@ -733,7 +758,7 @@ export class PassageIndex {
         out.push(...parts.map((w) => ({ ...g, surface: w, alts: groupAlts(stem(w, "de"), "de") })));
         continue;
       }
-      const best = this.closest(g.surface, g.surface.length >= 8 ? 2 : 1);
+      const best = this.closest(g.surface, typoLimit(g.surface));
       // A misspelt question word ("polcy", "pleas") carries no subject.
       if (!best && nearStopWord(g.surface, lang)) continue;
       if (!best) out.push(g);
@@ -743,16 +768,14 @@ export class PassageIndex {
   }
 
   /** The policy word within `max` edits of a word (the most frequent among the closest), or null. */
-  private closest(surface: string, max: number): { word: string; stem: string; d: number; df: number } | null {
-    let best: { word: string; stem: string; d: number; df: number } | null = null;
-    for (const [word, st] of this.vocabulary) {
-      if (Math.abs(word.length - surface.length) > max || (word[0] !== surface[0] && word[1] !== surface[1])) continue;
-      const d = DamerauLevenshteinDistance(surface, word);
-      if (d > max) continue;
-      const df = this.df(st, false);
-      if (!best || d < best.d || (d === best.d && df > best.df)) best = { word, stem: st, d, df };
-    }
-    return best;
+  private closest(surface: string, max: number): { word: string; stem: string } | null {
+    const near = nearestWord(surface, this.vocabulary, {
+      max,
+      // A misspelling keeps its first or its second letter.
+      admit: (word) => word[0] === surface[0] || word[1] === surface[1],
+      prefer: (a, b) => this.df(a, false) > this.df(b, false),
+    });
+    return near && { word: near.word, stem: near.value };
   }
 
   /** The modifier of a German compound with a generic head ("rückgaberecht" → "rückgabe") the policies use; else null. */

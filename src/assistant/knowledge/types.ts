@@ -62,6 +62,11 @@ export interface Knowledge {
     locale: string,
     options?: { previous?: string },
   ): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }>;
+  /**
+   * Whether the published policies disagree on what the text asks (answer() would report a
+   * conflict): the grounding and conflict check alone, never phrased by the LLM.
+   */
+  conflicts(storeId: string, text: string, locale: string, options?: { previous?: string }): Promise<boolean>;
 }
 
 /** Thrown when an optional model dependency (embeddings, LLM) is configured but down. */
