@@ -266,7 +266,12 @@ export class ChatService {
   private async policiesConflict(handle: TurnHandle, t: TurnTools): Promise<boolean> {
     try {
       const previous = await t.previousText();
-      return await this.knowledge.conflicts(handle.session.storeId, handle.text, handle.thread.locale, previous !== undefined ? { previous } : {});
+      return await this.knowledge.conflicts(
+        handle.session.storeId,
+        handle.text,
+        handle.thread.locale,
+        previous !== undefined ? { previous } : {},
+      );
     } catch (e) {
       if (e instanceof KnowledgeUnavailable) return false;
       throw e;

@@ -19,7 +19,6 @@ import type { Part } from "./parts.js";
 import { isStopWord, quantities, sentences, type Lang } from "./text.js";
 import type { Conflict, PolicyAnswer } from "./types.js";
 
-
 /** The conflict answer: the conflicts' citations, each concept once. */
 function conflictResult(conflicts: Conflict[], frame: Lang): PolicyAnswer {
   const citations = conflicts.flatMap((c) => c.citations).filter((c, i, all) => all.findIndex((x) => x.concept_id === c.concept_id) === i);

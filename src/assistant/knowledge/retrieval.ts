@@ -499,10 +499,12 @@ export function correctWords(text: string, vocabulary: readonly string[], lang: 
   if (lang !== "en") return text;
   return text.replace(/\p{L}{4,}/gu, (w) => {
     if (isEnglishWord(w) || vocabulary.includes(w)) return w;
-    return nearestWord(
-      w,
-      vocabulary.map((v) => [v, v] as const),
-    )?.word ?? w;
+    return (
+      nearestWord(
+        w,
+        vocabulary.map((v) => [v, v] as const),
+      )?.word ?? w
+    );
   });
 }
 
