@@ -91,6 +91,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     halfvec: config.vectorHalfvec,
     snapshotDir: path.join(config.dataDir, "vector-snapshots"),
     quantization: config.vectorQuantization,
+    ...(config.vectorEfSearch !== undefined ? { hnsw: { expansionSearch: config.vectorEfSearch } } : {}),
   });
   await vectors.init();
   const imageStore = createImageStore(database, config.imageStore.kind, config.imageStore.path);

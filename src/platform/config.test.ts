@@ -89,3 +89,9 @@ test("LLM: off by default; with LLM_BASE_URL the agent mode, LLM_MODE and LLM_MA
     /LLM_MAX_TOOL_ROUNDS/,
   );
 });
+
+test("VECTOR_EF_SEARCH: unset leaves the engine default; 10–1000 accepted, anything else named in the error", () => {
+  assert.equal(loadConfig({}).vectorEfSearch, undefined);
+  assert.equal(loadConfig({ VECTOR_EF_SEARCH: "256" }).vectorEfSearch, 256);
+  for (const bad of ["0", "9", "1001", "deep"]) assert.throws(() => loadConfig({ VECTOR_EF_SEARCH: bad }), /VECTOR_EF_SEARCH/);
+});

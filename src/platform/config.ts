@@ -116,6 +116,11 @@ const schema = z.object({
   BULK_CONCURRENCY: positiveInt.max(64).default(32),
   /** Embedded vector index: storage of vectors inside HNSW (f16 halves, i8 quarters the f32 memory; see README "Vector index"). */
   VECTOR_QUANTIZATION: z.enum(["f32", "f16", "i8"]).default("f16"),
+  /**
+   * HNSW search depth (ef: neighbours a search collects before the best k). Unset: 64 embedded,
+   * 100 on PostgreSQL. Raise it for large stores (README "Sizing notes": recall falls with size).
+   */
+  VECTOR_EF_SEARCH: positiveInt.min(10).max(1000).optional(),
   /** Skip loading the model at start (the API then answers model-dependent calls with 503). */
   MODEL_DISABLED: bool.default("false"),
   /**
@@ -212,6 +217,8 @@ export interface Config {
   duplicateDetection: "auto" | "on" | "off";
   bulkConcurrency: number;
   vectorQuantization: "f32" | "f16" | "i8";
+  /** HNSW search depth when VECTOR_EF_SEARCH is set (else the engine default). */
+  vectorEfSearch: number | undefined;
   /** Operations endpoints: the worker role's optional HTTP port and the /metrics bearer token. */
   ops: { metricsPort: number | undefined; metricsToken: string | undefined };
   /**
@@ -307,6 +314,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     duplicateDetection: e.DUPLICATE_DETECTION,
     bulkConcurrency: e.BULK_CONCURRENCY,
     vectorQuantization: e.VECTOR_QUANTIZATION,
+    vectorEfSearch: e.VECTOR_EF_SEARCH,
     ops: { metricsPort: e.METRICS_PORT, metricsToken: e.METRICS_TOKEN },
     llm: e.LLM_BASE_URL
       ? {

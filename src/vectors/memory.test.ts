@@ -162,6 +162,32 @@ describe("VectorGroup", () => {
     group.close();
   });
 
+  test("the search depth (expansionSearch) is what an unfiltered HNSW search walks: deeper finds more of the true neighbours", async () => {
+    // A sparse graph (connectivity 8, small build depth) over hard data, so that depth matters.
+    const hard = clusteredVectors({ count: 4_000, dim: 32, clusters: 4, seed: 41, spread: 0.9 });
+    const hardQueries = queriesLike(hard, 30, 42);
+    const build = { ...OPTIONS, connectivity: 8, expansionAdd: 32 };
+    const meanRecallAt = async (expansionSearch: number) => {
+      const group = new VectorGroup(32, { ...build, expansionSearch });
+      for (let i = 0; i < hard.count; i++) group.upsert(pid(i), `v${i}`, hard.row(i));
+      await group.idle();
+      let total = 0;
+      for (const q of hardQueries) {
+        total += recall(
+          group.search(q, 10).map((h) => h.productId),
+          exactTopK(hard, q, 10).map(pid),
+        );
+      }
+      assert.equal(group.lastPath, "hnsw");
+      group.close();
+      return total / hardQueries.length;
+    };
+    const shallow = await meanRecallAt(10);
+    const deep = await meanRecallAt(400);
+    assert.ok(deep > shallow, `depth 400 recall ${deep} should beat depth 10 recall ${shallow}`);
+    assert.ok(deep >= 0.95, `depth 400 recall ${deep} (depth 10: ${shallow})`);
+  });
+
   test("rebuilds the index once removals leave too many tombstones, and drops it when the group shrinks", async () => {
     const group = new VectorGroup(32, OPTIONS);
     for (let i = 0; i < data.count; i++) group.upsert(pid(i), `v${i}`, data.row(i));

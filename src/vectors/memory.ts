@@ -449,7 +449,8 @@ export class VectorGroup implements FilterableGroup {
     const { top } = this.pendingTop(live, unit, k, undefined);
     const indexSize = live.index.size();
     if (indexSize === 0) return this.hits(top);
-    const found = live.index.search(unit, Math.min(k, indexSize), 1);
+    // At least the search depth: asking usearch for more results than its ef widens its search.
+    const found = live.index.search(unit, Math.min(Math.max(k, this.options.expansionSearch), indexSize), 1);
     let hits = 0;
     for (let i = 0; i < found.keys.length; i++) {
       const row = this.keyRow.get(Number(found.keys[i]!));
@@ -479,7 +480,7 @@ export class VectorGroup implements FilterableGroup {
     let hits = 0;
     let returned = 0;
     if (indexSize > 0) {
-      const found = live.index.search(unit, Math.min(wanted, indexSize), 1);
+      const found = live.index.search(unit, Math.min(Math.max(wanted, this.options.expansionSearch), indexSize), 1);
       returned = found.keys.length;
       for (let i = 0; i < found.keys.length; i++) {
         const row = this.keyRow.get(Number(found.keys[i]!));
