@@ -17,16 +17,19 @@ describeEachDialect("assistant composition root", (dialect) => {
   let app: App; // the Assistant API composed with a stand-in knowledge engine
   let a: ChatShop;
   const asked: Array<{ storeId: string; text: string }> = [];
+  const versions = { policies: {}, index_built_at: new Date(0).toISOString() };
   const knowledge: Knowledge = {
     classify: async (_storeId, text) => ({ kind: "policy", query: text }),
-    answer: async (storeId, text) => {
+    answer: async (storeId, text) => ({ result: (await knowledge.ground(storeId, text, "en")).result, versions }),
+    ground: async (storeId, text) => {
       asked.push({ storeId, text });
       return {
         result: { kind: "no_evidence", markdown: "Answered by the knowledge engine handed to composeAssistant." },
-        versions: { policies: {}, index_built_at: new Date(0).toISOString() },
+        versions,
+        lang: "en",
       };
     },
-    conflicts: async () => false,
+    phrase: async (_text, { result, versions }) => ({ result, versions }),
   };
 
   before(async () => {
@@ -81,7 +84,12 @@ test("the knowledge engine built on first use is built once and is handed every 
         result: { kind: "no_evidence", markdown: "" },
         versions: { policies: {}, index_built_at: new Date(0).toISOString() },
       }),
-      conflicts: async () => false,
+      ground: async () => ({
+        result: { kind: "no_evidence", markdown: "" },
+        versions: { policies: {}, index_built_at: new Date(0).toISOString() },
+        lang: "en",
+      }),
+      phrase: async (_text, { result, versions }) => ({ result, versions }),
     };
   });
   assert.equal(built, 0);

@@ -115,6 +115,7 @@ export function onFirstUse(build: () => Knowledge): Knowledge {
   return {
     classify: (...args) => get().classify(...args),
     answer: (...args) => get().answer(...args),
-    conflicts: (...args) => get().conflicts(...args),
+    ground: (...args) => get().ground(...args),
+    phrase: (...args) => get().phrase(...args),
   };
 }

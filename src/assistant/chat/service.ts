@@ -15,7 +15,7 @@ import type { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { planOf, type PlanName } from "../../tenancy/plans.js";
 import type { ShopperSession } from "../http/auth.js";
 import type { TurnAgent } from "../agent/index.js";
-import { KnowledgeUnavailable, type Knowledge } from "../knowledge/types.js";
+import { KnowledgeUnavailable, type Grounded, type Knowledge } from "../knowledge/types.js";
 import type { AssistantSettingsService } from "../settings/service.js";
 import { StorefrontUnavailable, type ActionName, type StorefrontGateway } from "../storefront/types.js";
 import type { SessionsService } from "../sessions/service.js";
@@ -237,8 +237,13 @@ export class ChatService {
 
   private tools(handle: TurnHandle, emit: Emit): TurnTools {
     let previous: Promise<string | undefined> | undefined;
-    let grounded: ReturnType<Knowledge["answer"]> | undefined;
+    let grounded: Promise<Grounded> | undefined;
+    let answered: ReturnType<Knowledge["answer"]> | undefined;
     const previousText = () => (previous ??= this.repo.previousUserText(handle.session.storeId, handle.thread.id, handle.number));
+    const policyGrounding = () =>
+      (grounded ??= previousText().then((p) =>
+        this.knowledge.ground(handle.session.storeId, handle.text, handle.thread.locale, p !== undefined ? { previous: p } : {}),
+      ));
     return {
       ctx: this.ctx,
       knowledge: this.knowledge,
@@ -251,10 +256,8 @@ export class ChatService {
       propose: (action, args) => this.propose(handle, action, args, emit),
       // Asked by the router, the conflict pre-check, the agent and the policy turn: read once per turn.
       previousText,
-      policyAnswer: () =>
-        (grounded ??= previousText().then((p) =>
-          this.knowledge.answer(handle.session.storeId, handle.text, handle.thread.locale, p !== undefined ? { previous: p } : {}),
-        )),
+      policyGrounding,
+      policyAnswer: () => (answered ??= policyGrounding().then((g) => this.knowledge.phrase(handle.text, g))),
     };
   }
 
@@ -263,15 +266,9 @@ export class ChatService {
    * embedding model down) is no conflict: the turn takes its normal path, which reports a failure
    * of its own if it needs the knowledge engine.
    */
-  private async policiesConflict(handle: TurnHandle, t: TurnTools): Promise<boolean> {
+  private async policiesConflict(t: TurnTools): Promise<boolean> {
     try {
-      const previous = await t.previousText();
-      return await this.knowledge.conflicts(
-        handle.session.storeId,
-        handle.text,
-        handle.thread.locale,
-        previous !== undefined ? { previous } : {},
-      );
+      return (await t.policyGrounding()).result.kind === "conflict";
     } catch (e) {
       if (e instanceof KnowledgeUnavailable) return false;
       throw e;
@@ -297,7 +294,7 @@ export class ChatService {
       // published policies disagreeing on what it asks make the reply the policy turn's handoff
       // quoting both. Only the grounding and conflict check run here (no phrasing); the full answer
       // is computed when the policy turn uses it.
-      if (intent.kind === "policy" && (this.agent || lookup) && (await this.policiesConflict(handle, t))) return await policyTurn(t);
+      if (intent.kind === "policy" && (this.agent || lookup) && (await this.policiesConflict(t))) return await policyTurn(t);
       // LLM agent mode (src/assistant/agent): the model's checked reply, or null → the path below.
       const agentReply = this.agent ? await this.agent.turn(t, intent) : null;
       if (agentReply) return agentReply;

@@ -33,7 +33,7 @@ import { checkPhrasing, phraseWithLlm } from "./llm.js";
 import { splitPassages } from "./passages.js";
 import { PassageIndex, analysePassage, blend, normalizeScores, type IndexedPassage, type Scored } from "./retrieval.js";
 import { langOf, primaryOf, textLang, type Lang } from "./text.js";
-import { KnowledgeUnavailable, type Intent, type Knowledge, type KnowledgeVersions, type PolicyAnswer } from "./types.js";
+import { KnowledgeUnavailable, type Grounded, type Intent, type Knowledge, type KnowledgeVersions, type PolicyAnswer } from "./types.js";
 import { iso } from "../../platform/clock.js";
 
 interface LangIndex {
@@ -198,41 +198,33 @@ export class KnowledgeEngine implements Knowledge {
     locale: string,
     options: { previous?: string } = {},
   ): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }> {
-    const { result, versions, lang } = await this.grounded(storeId, text, locale, options);
-    if (result.kind !== "answer") return { result, versions };
-    const answer = result;
-    if (this.ctx.config.llm) {
-      const phrased = await phraseWithLlm(
-        this.ctx,
-        text,
-        answer.passages.map((p) => ({ title: p.citation.title, text: p.text })),
-        lang,
-      );
-      if (
-        phrased !== null &&
-        checkPhrasing(
-          phrased,
-          answer.passages.map((p) => p.text),
-          lang,
-        ).ok
-      ) {
-        return { result: { ...answer, markdown: phrased, phrased_by: "llm" }, versions };
-      }
-    }
-    return { result: answer, versions };
+    return this.phrase(text, await this.ground(storeId, text, locale, options));
   }
 
-  async conflicts(storeId: string, text: string, locale: string, options: { previous?: string } = {}): Promise<boolean> {
-    return (await this.grounded(storeId, text, locale, options)).result.kind === "conflict";
+  async phrase(text: string, grounded: Grounded): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }> {
+    const { result, versions, lang } = grounded;
+    if (result.kind !== "answer" || !this.ctx.config.llm) return { result, versions };
+    const phrased = await phraseWithLlm(
+      this.ctx,
+      text,
+      result.passages.map((p) => ({ title: p.citation.title, text: p.text })),
+      lang,
+    );
+    if (
+      phrased !== null &&
+      checkPhrasing(
+        phrased,
+        result.passages.map((p) => p.text),
+        lang,
+      ).ok
+    ) {
+      return { result: { ...result, markdown: phrased, phrased_by: "llm" }, versions };
+    }
+    return { result, versions };
   }
 
   /** answer() before phrasing: grounding, the conflict check, framing in the thread's language. */
-  private async grounded(
-    storeId: string,
-    text: string,
-    locale: string,
-    options: { previous?: string },
-  ): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions; lang: Lang }> {
+  async ground(storeId: string, text: string, locale: string, options: { previous?: string } = {}): Promise<Grounded> {
     const entry = await this.entry(storeId);
     const { index, policies } = await this.langIndex(storeId, entry, locale);
     const versions: KnowledgeVersions = { policies, index_built_at: entry.builtAt };

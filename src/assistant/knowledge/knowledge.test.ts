@@ -330,14 +330,21 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     // Without a conflict on the subject, no evidence stays no evidence.
     assert.equal((await engine.answer(c.clientId, "my buddy swears by it: can I pay with bitcoin?", "en")).result.kind, "no_evidence");
 
-    // conflicts(): the same decision without phrasing — the LLM is never asked, and a failing
-    // embedding model is the caller's to handle (KnowledgeUnavailable), not an answer.
+    // ground(): the same decision without phrasing — the LLM is never asked, and a failing
+    // embedding model is the caller's to handle (KnowledgeUnavailable), not an answer; phrase()
+    // then asks the LLM once for what ground() found.
     llm.reply = "You can return items within 30 days.";
     llm.requests.length = 0;
-    assert.equal(await engine.conflicts(c.clientId, "How long can I return items?", "en"), true);
-    assert.equal(await engine.conflicts(storeA, "How many days do I have to return an item?", "en"), false);
-    assert.equal(await engine.conflicts(storeA, "Do you offer gift wrapping?", "en"), false);
+    const kindOf = async (store: string, text: string) => (await engine.ground(store, text, "en")).result.kind;
+    assert.equal(await kindOf(c.clientId, "How long can I return items?"), "conflict");
+    const grounded = await engine.ground(storeA, "How many days do I have to return an item?", "en");
+    assert.equal(grounded.result.kind, "answer");
+    assert.notEqual(await kindOf(storeA, "Do you offer gift wrapping?"), "conflict");
     assert.equal(llm.requests.length, 0);
+    const phrased = await engine.phrase("How many days do I have to return an item?", grounded);
+    assert.equal(phrased.result.kind === "answer" && phrased.result.phrased_by, "llm");
+    assert.equal(llm.requests.length, 1);
+    llm.requests.length = 0;
     const answered = await engine.answer(storeA, "How many days do I have to return an item?", "en");
     assert.equal(answered.result.kind === "answer" && answered.result.phrased_by, "llm");
     assert.equal(llm.requests.length, 1);

@@ -1,5 +1,6 @@
 // The contract between the chat (src/assistant/chat) and the grounding engine
 // (src/assistant/knowledge): routing of a shopper's text and grounded policy answers.
+import type { Lang } from "./text.js";
 
 /** A citation of the spec: points at a published concept version whose passage was used. */
 export interface Citation {
@@ -49,6 +50,13 @@ export interface KnowledgeVersions {
   index_built_at: string;
 }
 
+/** A grounded reply (see Knowledge.ground); `lang` is the language the question was read in. */
+export interface Grounded {
+  result: PolicyAnswer;
+  versions: KnowledgeVersions;
+  lang: Lang;
+}
+
 export interface Knowledge {
   /**
    * `previous`: reads the shopper's previous question in the thread, asked only when the text may
@@ -63,10 +71,13 @@ export interface Knowledge {
     options?: { previous?: string },
   ): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }>;
   /**
-   * Whether the published policies disagree on what the text asks (answer() would report a
-   * conflict): the grounding and conflict check alone, never phrased by the LLM.
+   * answer() before LLM phrasing: grounding, the conflict check and framing in the thread's
+   * language. A caller that needs to know whether the policies conflict before it decides how to
+   * reply grounds once and hands the result to phrase() when it answers.
    */
-  conflicts(storeId: string, text: string, locale: string, options?: { previous?: string }): Promise<boolean>;
+  ground(storeId: string, text: string, locale: string, options?: { previous?: string }): Promise<Grounded>;
+  /** A grounded answer phrased by the LLM when one is configured and its phrasing checks out; else as grounded. */
+  phrase(text: string, grounded: Grounded): Promise<{ result: PolicyAnswer; versions: KnowledgeVersions }>;
 }
 
 /** Thrown when an optional model dependency (embeddings, LLM) is configured but down. */

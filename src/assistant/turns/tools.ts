@@ -4,7 +4,7 @@
 import type { AppContext } from "../../context/context.js";
 import type { Lease } from "../../platform/concurrency.js";
 import type { ShopperSession } from "../http/auth.js";
-import type { Knowledge } from "../knowledge/types.js";
+import type { Grounded, Knowledge } from "../knowledge/types.js";
 import type { ThreadRow } from "../sessions/repository.js";
 import type { AssistantSettingsService } from "../settings/service.js";
 import type { ActionName, CatalogSearchResult, StorefrontGateway } from "../storefront/types.js";
@@ -40,7 +40,9 @@ export interface TurnTools {
   propose(action: ActionName, args: Record<string, string | number>): Promise<NextAction[]>;
   /** The shopper's previous message in this thread, if any. */
   previousText(): Promise<string | undefined>;
-  /** The knowledge engine's grounded answer to the turn's text (with the previous message for follow-ups), computed once per turn. */
+  /** The knowledge engine's grounding of the turn's text (with the previous message for follow-ups), computed once per turn. */
+  policyGrounding(): Promise<Grounded>;
+  /** That grounding as the reply's answer (phrased by the LLM when one is configured), computed once per turn. */
   policyAnswer(): ReturnType<Knowledge["answer"]>;
 }
 
