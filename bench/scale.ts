@@ -1,5 +1,6 @@
-// `npm run bench:scale [-- --n 100000] [--dim 512] [--queries 50] [--m 16] [--ef-construction 64]
-//   [--ef-search 40,64,100] [--maintenance-work-mem 1GB] [--halfvec] [--keep] [--schema NAME] [--postgres URL]`
+// `npm run bench:scale [-- --n 100000] [--dim 512] [--queries 50] [--m 16] [--ef-construction 128]
+//   [--ef-search default,100,200] [--maintenance-work-mem 1GB] [--halfvec] [--keep] [--schema NAME] [--postgres URL]
+//   [--model DIR]`
 //
 // One store with `--n` products on PostgreSQL + pgvector, as a big catalogue would be:
 //   1. load: products (realistic metadata: name, 20 categories that follow the vector clusters as
@@ -13,16 +14,28 @@
 //      p50/p95 unfiltered and with candidate sets of 1 % (one brand, at random), 10 % (two
 //      categories: they follow the clusters, so the query's neighbourhood may hold none) and 50 %
 //      (price window, at random), recall@10 against the exact answer computed while generating,
-//      for each ef_search in --ef-search;
+//      for each ef_search in --ef-search ("default": the adapter's own, which grows with the index);
 //   4. memory: the server's shared_buffers and the index size (what must stay cached), and this
 //      process's RSS.
+//   5. with --model DIR (a CLIP folder whose vectors have --dim dimensions, e.g. the random
+//      full-size one of ../shared/tools/make-random-clip.py): full HTTP text search through the
+//      Search API on the same schema (a listener on loopback, a store token; the lexical index
+//      filled first, its time printed), p50/p95 unfiltered and with filters of 1 % (brand, a
+//      metadata filter), 5 % (one category) and 50 % (price window), at the last --ef-search.
+//      Every query is new (no query-cache hit) and holds words of the products' names.
 // --halfvec indexes half-precision copies (the adapter's `halfvec` option).
 // --keep keeps the schema (printed) and --schema NAME reuses a loaded one (skips 1–2), for
-// tuning ef_search without reloading. Figures are printed as Markdown tables.
+// tuning ef_search without reloading (the exact answers of a kept schema are saved beside it in
+// the temporary folder, so a reuse does not recompute them by exact scans; the candidate sets
+// are read back from its products). Figures are printed as Markdown tables.
 import { once } from "node:events";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { sql } from "kysely";
 import { from as copyFrom } from "pg-copy-streams";
 import { openDatabase, type Database } from "../src/platform/db/index.js";
 import { createVectorIndex } from "../src/vectors/index.js";
@@ -30,6 +43,11 @@ import { hnswIndexDdl, hnswIndexName, type PostgresVectorIndex } from "../src/ve
 import { TopK } from "../src/vectors/math.js";
 import { prng } from "../src/vectors/synthetic.js";
 import { testEnv } from "../test/support/env.js";
+import { loadConfig } from "../src/platform/config.js";
+import { createContext } from "../src/context/context.js";
+import { composeSearch } from "../src/search/compose.js";
+import { buildSearchApp } from "../src/search/app.js";
+import { LexicalRepository } from "../src/lexical/repository.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -37,17 +55,20 @@ const { values: args } = parseArgs({
     dim: { type: "string", default: "512" },
     queries: { type: "string", default: "50" },
     m: { type: "string", default: "16" },
-    "ef-construction": { type: "string", default: "64" },
-    "ef-search": { type: "string", default: "40" },
+    "ef-construction": { type: "string", default: "128" },
+    "ef-search": { type: "string", default: "default" },
     "maintenance-work-mem": { type: "string", default: "1GB" },
     keep: { type: "boolean", default: false },
     halfvec: { type: "boolean", default: false },
     schema: { type: "string" },
     postgres: { type: "string" },
+    model: { type: "string" },
   },
 });
 
 const N = Number(args.n);
+/** --ef-search values; undefined = the adapter's default. */
+const efSearches = args["ef-search"]!.split(",").map((v) => (v === "default" ? undefined : Number(v)));
 const DIM = Number(args.dim);
 const Q = Number(args.queries);
 const K = 10;
@@ -339,34 +360,50 @@ async function main() {
           (notices.length ? `\n  server notices: ${notices.join(" | ")}` : ""),
       );
     } else {
-      truth = await exactFromDatabase(admin, queries);
+      truth = await exactFromDatabase(admin, queries, schema);
     }
+    if (args.keep || reuse) fs.writeFileSync(truthFile(schema), JSON.stringify(truth.top));
 
     const index = createVectorIndex(database, { halfvec: hnsw.halfvec, hnsw: { ...hnsw, expansionSearch: 40 } }) as PostgresVectorIndex;
     await index.init();
-    for (const ef of args["ef-search"]!.split(",").map(Number)) {
-      const tuned = createVectorIndex(database, { halfvec: hnsw.halfvec, hnsw: { ...hnsw, expansionSearch: ef } }) as PostgresVectorIndex;
-      console.log(`\nvector stage, ef_search ≥ ${ef} (VectorIndex.search, k = 10, ${Q} queries after ${Math.min(Q, 10)} warm-up):`);
+    let warmed = false;
+    for (const ef of efSearches) {
+      const tuned = createVectorIndex(database, {
+        halfvec: hnsw.halfvec,
+        hnsw: { ...hnsw, ...(ef === undefined ? {} : { expansionSearch: ef }) },
+      }) as PostgresVectorIndex;
+      const depth = ef ?? `${tuned.efSearch(K, N)} (the default at this size)`;
+      console.log(
+        `\nvector stage, ef_search ≥ ${depth} (VectorIndex.search, k = 10, ${Q} queries after ${Math.min(Q, 10)} warm-up${warmed ? "" : `, ${Q} for the first workload`}):`,
+      );
       console.log("| workload | p50 | p95 | recall@10 | paths |\n|---|---|---|---|---|");
       for (let w = 0; w <= FILTERS.length; w++) {
         const name = w === 0 ? "unfiltered" : FILTERS[w - 1]!.name;
         const cands = (q: number) => (w === 0 ? undefined : truth.candidates[q]![w - 1]);
-        for (let q = 0; q < Math.min(Q, 10); q++) await tuned.search(STORE, truth.queries[q]!, { k: K, candidates: cands(q) });
+        // The first workload measured warms the index's pages (from the OS cache into shared
+        // buffers) with every query first; the others with ten.
+        const warm = warmed ? Math.min(Q, 10) : Q;
+        warmed = true;
+        for (let q = 0; q < warm; q++) await tuned.search(STORE, truth.queries[q]!, { k: K, candidates: cands(q) });
         const times: number[] = [];
-        const paths: Record<string, number> = {};
+        /** Per path the search took: times and recalls. */
+        const paths: Record<string, { ms: number[]; recall: number }> = {};
         let total = 0;
         for (let q = 0; q < Q; q++) {
           const t0 = performance.now();
           const found = await tuned.search(STORE, truth.queries[q]!, { k: K, candidates: cands(q) });
           times.push(performance.now() - t0);
-          paths[tuned.lastPath] = (paths[tuned.lastPath] ?? 0) + 1;
-          total += recallOf(
+          const recall = recallOf(
             found.map((m) => m.productId),
             truth.top[q]![w]!,
           );
+          total += recall;
+          const path = (paths[tuned.lastPath] ??= { ms: [], recall: 0 });
+          path.ms.push(times.at(-1)!);
+          path.recall += recall;
         }
         const pathText = Object.entries(paths)
-          .map(([p, n]) => `${p} ${n}`)
+          .map(([p, { ms, recall }]) => `${p} ${ms.length} (p50 ${pct(ms, 50).toFixed(1)} ms, recall ${(recall / ms.length).toFixed(3)})`)
           .join(", ");
         console.log(
           `| ${name} | ${pct(times, 50).toFixed(2)} ms | ${pct(times, 95).toFixed(2)} ms | ${(total / Q).toFixed(3)} | ${pathText} |`,
@@ -375,6 +412,8 @@ async function main() {
       await tuned.close();
     }
     await index.close();
+    if (args.model) await httpStage(database, schema, hnsw.halfvec, efSearches.at(-1));
+    else console.log("\nHTTP text search: not measured (pass --model DIR, a CLIP folder of --dim dimensions)");
     const rss = process.memoryUsage().rss / 2 ** 20;
     const backend = await admin.query(
       `SELECT pg_size_pretty(sum(pg_relation_size(indexrelid))) AS idx FROM pg_index WHERE indrelid = 'product_vectors'::regclass`,
@@ -396,8 +435,139 @@ async function main() {
   }
 }
 
-/** For a reused schema: exact answers and candidate sets from the database itself (slow, exact scans). */
-async function exactFromDatabase(client: pg.Client, queries: Float32Array[]): Promise<Truth> {
+/**
+ * Full HTTP text search on the loaded schema: the lexical index is filled first (timed), then the
+ * Search API answers POST /v1/search/text on loopback with and without filters.
+ */
+async function httpStage(database: Database, schema: string, halfvec: boolean, ef: number | undefined): Promise<void> {
+  const indexed = await sql<{ n: string }>`SELECT count(*) AS n FROM product_text WHERE store_id = ${STORE}`.execute(database.db);
+  if (Number(indexed.rows[0]!.n) < N) {
+    const t0 = performance.now();
+    const lexical = new LexicalRepository(database.db, "postgres");
+    let after = "";
+    for (;;) {
+      const page = await database.db
+        .selectFrom("products")
+        .select(["product_id", "metadata"])
+        .where("store_id", "=", STORE)
+        .where("product_id", ">", after)
+        .orderBy("product_id")
+        .limit(5_000)
+        .execute();
+      if (page.length === 0) break;
+      after = page.at(-1)!.product_id;
+      let next = 0;
+      const worker = async () => {
+        while (next < page.length) {
+          const r = page[next++]!;
+          await lexical.upsert(
+            STORE,
+            r.product_id,
+            (typeof r.metadata === "string" ? JSON.parse(r.metadata) : r.metadata) as Record<string, unknown>,
+          );
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, worker));
+    }
+    await sql`ANALYZE product_text`.execute(database.db);
+    console.log(`\nlexical index (product_text, one upsert per product, 8 at a time): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsight-bench-scale-"));
+  const config = loadConfig({
+    DATABASE_URL: URL!,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    CLIP_MODEL: path.resolve(args.model!),
+    VECTOR_HALFVEC: String(halfvec),
+    ...(ef === undefined ? {} : { VECTOR_EF_SEARCH: String(ef) }),
+  });
+  const ctx = await createContext(config, { pgSchema: schema });
+  const services = composeSearch(ctx);
+  const app = await buildSearchApp(ctx, { logger: false, services });
+  try {
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    const token = (await ctx.signer.issue({ sub: STORE, user_type: "client", memberships: [], is_super_admin: false })).access_token;
+    const materials = ["cotton", "wool", "leather", "linen"];
+    let n = 0;
+    /** A new query each time (for 2,000 queries): a material, a brand and a category of the catalogue. */
+    const nextQuery = () => {
+      const i = n++;
+      return `${materials[i % 4]} brand-${String((i * 37) % BRANDS).padStart(3, "0")} category-${String(Math.floor(i / BRANDS) % CATEGORIES).padStart(2, "0")}`;
+    };
+    const workloads: [string, (q: number) => Record<string, unknown>][] = [
+      ["unfiltered", () => ({})],
+      [
+        "1 % (brand, metadata filter)",
+        (q) => ({ metadata_filters: [{ field: "brand", operator: "eq", value: `brand-${String(q % BRANDS).padStart(3, "0")}` }] }),
+      ],
+      ["5 % (one category)", (q) => ({ category: `category-${String(q % CATEGORIES).padStart(2, "0")}` })],
+      ["50 % (price window)", (q) => ({ price_min: 5 + (q % 10) * 10, price_max: 5 + (q % 10) * 10 + 247.5 })],
+    ];
+    console.log(
+      `\nHTTP text search (POST /v1/search/text, limit 10, ef_search ≥ ${ef ?? "default"}, ${Math.min(Q, 30)} new queries after 5 warm-up):`,
+    );
+    console.log("| workload | p50 | p95 | results | mean per stage (search service) |\n|---|---|---|---|---|");
+    /** Per search stage: seconds in all and calls so far (the service's own stage histogram). */
+    const stages = async () => {
+      const out = new Map<string, { sum: number; count: number }>();
+      for (const m of (await ctx.metrics.render()).matchAll(
+        /^shopsight_search_stage_duration_seconds_(sum|count)\{stage="([^"]+)"\} (\S+)$/gm,
+      )) {
+        const e = out.get(m[2]!) ?? { sum: 0, count: 0 };
+        e[m[1] as "sum" | "count"] = Number(m[3]);
+        out.set(m[2]!, e);
+      }
+      return out;
+    };
+    for (const [name, filter] of workloads) {
+      const times: number[] = [];
+      let before = await stages();
+      let results = 0;
+      for (let q = -5; q < Math.min(Q, 30); q++) {
+        const t0 = performance.now();
+        const res = await fetch(`${base}/v1/search/text`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify({ query: nextQuery(), limit: 10, ...filter(Math.max(0, q)) }),
+        });
+        const body = (await res.json()) as { results?: unknown[] };
+        if (res.status !== 200) throw new Error(`search answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+        if (q >= 0) {
+          times.push(performance.now() - t0);
+          results += body.results?.length ?? 0;
+        } else if (q === -1) before = await stages();
+      }
+      const after = await stages();
+      const breakdown = [...after]
+        .map(([stage, e]) => {
+          const b = before.get(stage) ?? { sum: 0, count: 0 };
+          return e.count > b.count ? `${stage} ${(((e.sum - b.sum) / (e.count - b.count)) * 1000).toFixed(1)} ms` : "";
+        })
+        .filter(Boolean)
+        .join(", ");
+      console.log(
+        `| ${name} | ${pct(times, 50).toFixed(1)} ms | ${pct(times, 95).toFixed(1)} ms | ${(results / times.length).toFixed(1)} per query | ${breakdown} |`,
+      );
+    }
+  } finally {
+    await app.close();
+    await ctx.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Where the exact answers of a kept schema are saved (for these queries). */
+function truthFile(schema: string): string {
+  return path.join(os.tmpdir(), `shopsight-bench-scale-${schema}-n${N}-d${DIM}-q${Q}.json`);
+}
+
+/**
+ * For a reused schema: candidate sets from its products, exact answers saved by an earlier run or
+ * else from the database itself (slow: exact scans).
+ */
+async function exactFromDatabase(client: pg.Client, queries: Float32Array[], schema: string): Promise<Truth> {
+  const saved = fs.existsSync(truthFile(schema)) ? (JSON.parse(fs.readFileSync(truthFile(schema), "utf8")) as string[][][]) : undefined;
   const top: string[][][] = [];
   const candidates: Set<string>[][] = [];
   const rows = await client.query<{ product_id: string; category: string; brand: string; price: number }>(
@@ -432,7 +602,7 @@ async function exactFromDatabase(client: pg.Client, queries: Float32Array[]): Pr
       );
       return res.rows.map((r) => r.product_id);
     };
-    top.push([await exact(undefined), ...(await Promise.all(sets.map((s) => exact(s))))]);
+    top.push(saved?.[q] ?? [await exact(undefined), ...(await Promise.all(sets.map((s) => exact(s))))]);
   }
   return { queries, top, candidates };
 }

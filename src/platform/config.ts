@@ -117,8 +117,9 @@ const schema = z.object({
   /** Embedded vector index: storage of vectors inside HNSW (f16 halves, i8 quarters the f32 memory; see README "Vector index"). */
   VECTOR_QUANTIZATION: z.enum(["f32", "f16", "i8"]).default("f16"),
   /**
-   * HNSW search depth (ef: neighbours a search collects before the best k). Unset: 64 embedded,
-   * 100 on PostgreSQL. Raise it for large stores (README "Sizing notes": recall falls with size).
+   * HNSW search depth (ef: neighbours a search collects before the best k). Unset: 64 embedded;
+   * on PostgreSQL 100, growing with the square root of the index past 250,000 vectors (200 at a
+   * million). Raise it for large embedded stores (README "Sizing notes": recall falls with size).
    */
   VECTOR_EF_SEARCH: positiveInt.min(10).max(1000).optional(),
   /** Skip loading the model at start (the API then answers model-dependent calls with 503). */

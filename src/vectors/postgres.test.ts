@@ -4,8 +4,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { testEnv } from "../../test/support/env.js";
-import { createVectorIndex } from "./index.js";
-import { excludesNeighbourhood, type PostgresVectorIndex } from "./postgres.js";
+import type { Database } from "../platform/db/index.js";
+import { createVectorIndex, resolveOptions } from "./index.js";
+import { beyondGraphWalk, excludesNeighbourhood, PostgresVectorIndex } from "./postgres.js";
 import { clusteredVectors, exactTopK, queriesLike, recall } from "./synthetic.js";
 import { openTestDatabase, type TestDatabase } from "./test-support.js";
 import { createStores } from "../../test/support/database.js";
@@ -24,6 +25,36 @@ test("excludesNeighbourhood: true only when none of the query's ⌈k / s⌉ near
   assert.equal(excludesNeighbourhood(rows, far, 2, 0.25), false);
   // Fewer rows than ⌈k / s⌉: the expectation shrinks with them (10 rows × 0.25 < 4).
   assert.equal(excludesNeighbourhood(rows.slice(30), far, 5, 0.25), false);
+});
+
+test("efSearch: the default depth grows with the square root of the index past 250,000 vectors; a configured one stays", () => {
+  const unused = {} as Database; // efSearch touches no database
+  const byDefault = new PostgresVectorIndex(unused, resolveOptions({}, "postgres"));
+  assert.equal(byDefault.efSearch(10, 0), 100);
+  assert.equal(byDefault.efSearch(10, 20_000), 100);
+  assert.equal(byDefault.efSearch(10, 250_000), 100);
+  assert.equal(byDefault.efSearch(10, 250_001), 101, "grows at once past the reference size (rounded up)");
+  assert.equal(byDefault.efSearch(10, 1_000_000), 200, "√4 × 100");
+  assert.equal(byDefault.efSearch(10, 4_000_000), 400);
+  assert.equal(byDefault.efSearch(300, 20_000), 300, "never below the rows asked for");
+  assert.equal(byDefault.efSearch(10, 200_000_000), 1_000, "pgvector's ceiling");
+  const configured = new PostgresVectorIndex(unused, resolveOptions({ hnsw: { expansionSearch: 150 } }, "postgres"));
+  assert.equal(configured.efSearch(10, 1_000_000), 150);
+  assert.equal(configured.efSearch(2_000, 1_000_000), 1_000);
+});
+
+test("beyondGraphWalk: a round deeper than ef_search's ceiling goes exact while its candidates cost less", () => {
+  const ann = (wanted: number) => ({ kind: "ann" as const, wanted });
+  const ratio = resolveOptions({}, "postgres").annCostRatio;
+  // A 1 % filter at a million products: 2,000 rows wanted, 10,000 candidates.
+  assert.deepEqual(beyondGraphWalk(ann(2_000), 10_000, ratio), { kind: "exact" });
+  // The same at ten million products: 100,000 candidates cost more than the deep round.
+  assert.deepEqual(beyondGraphWalk(ann(2_000), 100_000, ratio), ann(2_000));
+  // Within one graph walk nothing changes, however few the candidates.
+  assert.deepEqual(beyondGraphWalk(ann(1_000), 3_000, ratio), ann(1_000));
+  assert.deepEqual(beyondGraphWalk({ kind: "exact" }, 50, ratio), { kind: "exact" });
+  // annCostRatio 0 (tests forcing HNSW) keeps HNSW.
+  assert.deepEqual(beyondGraphWalk(ann(2_000), 10_000, 0), ann(2_000));
 });
 
 const skip = !testEnv.databaseUrl;

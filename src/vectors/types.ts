@@ -87,7 +87,11 @@ export interface VectorIndexOptions {
    * embedded 5, PostgreSQL 3): a filtered search is exact when annCostRatio × k' ≥ candidates.
    */
   annCostRatio?: number;
-  /** HNSW parameters: M (default 16), ef_construction (default 128, PostgreSQL 64), ef_search (default 64, PostgreSQL 100: recall@10 0.936 at ef 40 and 0.996 at ef 100 over 250,000 × 512-d in bench:scale). */
+  /**
+   * HNSW parameters: M (default 16), ef_construction (default 128), ef_search (default 64;
+   * PostgreSQL 100, growing with the index past 250,000 vectors when not given: README "Sizing
+   * notes").
+   */
   hnsw?: { connectivity?: number; expansionAdd?: number; expansionSearch?: number };
   /** Embedded: the longest synchronous slice of background HNSW building, in ms. Default 8. */
   sliceMs?: number;
@@ -123,6 +127,11 @@ export interface ResolvedOptions {
   connectivity: number;
   expansionAdd: number;
   expansionSearch: number;
+  /**
+   * PostgreSQL: expansionSearch was left to its default, so it grows with the index (see
+   * PostgresVectorIndex: ×√(vectors / 250,000) above 250,000 vectors).
+   */
+  expansionSearchScales: boolean;
   sliceMs: number;
   countCacheMs: number;
   halfvec: boolean;
