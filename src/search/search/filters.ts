@@ -114,10 +114,19 @@ function accessors(dialect: Dialect, field: string) {
   };
 }
 
+/**
+ * Metadata fields the products table copies into a column of the same name when their value is a
+ * string (ProductsService), so that a string comparison reads the column — indexed ignoring case
+ * for category and brand — instead of every product's JSON. NULL where the metadata value is not
+ * a string, where the JSON comparison is false: callers that negate wrap it in coalesce.
+ */
+const STRING_COLUMNS = new Set(["name", "category", "brand", "color_name"]);
+
 function equals(dialect: Dialect, field: string, value: Scalar): Cond {
   const a = accessors(dialect, field);
   if (typeof value === "boolean") return (value ? a.isTrue : a.isFalse) as Cond;
   if (typeof value === "number") return sql<SqlBool>`(${a.isNumber} AND ${a.number} = ${value})`;
+  if (STRING_COLUMNS.has(field)) return sql<SqlBool>`lower(${sql.ref(field)}) = lower(${value})`;
   return sql<SqlBool>`(${a.isString} AND lower(${a.text}) = lower(${value}))`;
 }
 
@@ -133,11 +142,11 @@ function compile(dialect: Dialect, m: MetadataFilter): Cond {
     case "eq":
       return equals(dialect, m.field, m.value as Scalar);
     case "ne":
-      return sql<SqlBool>`(NOT ${a.exists} OR NOT ${equals(dialect, m.field, m.value as Scalar)})`;
+      return sql<SqlBool>`(NOT ${a.exists} OR NOT coalesce(${equals(dialect, m.field, m.value as Scalar)}, false))`;
     case "in":
       return anyOf();
     case "nin":
-      return sql<SqlBool>`(NOT ${a.exists} OR NOT ${anyOf()})`;
+      return sql<SqlBool>`(NOT ${a.exists} OR NOT coalesce(${anyOf()}, false))`;
     case "gt":
       return sql<SqlBool>`(${a.isNumber} AND ${a.number} > ${m.value})`;
     case "gte":

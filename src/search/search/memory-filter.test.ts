@@ -75,6 +75,11 @@ const CASES: SearchFilters[] = [
   { metadata_filters: [{ field: "details.fabric", operator: "ne", value: "silk" }] },
   { metadata_filters: [{ field: "price", operator: "eq", value: "12" }] },
   { metadata_filters: [{ field: "category", operator: "eq", value: 7 }] },
+  // Fields with a column of their own (filters.ts STRING_COLUMNS) where a value is not a string.
+  { metadata_filters: [{ field: "category", operator: "ne", value: "dresses" }] },
+  { metadata_filters: [{ field: "category", operator: "nin", value: ["tops", "bags"] }] },
+  { metadata_filters: [{ field: "name", operator: "eq", value: "NO FIELDS" }] },
+  { metadata_filters: [{ field: "color_name", operator: "in", value: ["red", "Navy Blue"] }] },
   { metadata_filters: [{ field: "__proto__", operator: "ne", value: "x" }] },
   {
     category: "dresses",
