@@ -7,7 +7,8 @@
 //                   (numbers), contains (an element of an array, or a substring of a string,
 //                   ignoring case). `ne` and `nin` also match products without the field.
 // Everything but colour compiles to SQL for the dialect in use; colour is checked in code
-// against each candidate's dominant colours.
+// against each candidate's dominant colours. String comparisons of the metadata fields the
+// products table keeps in columns (STRING_COLUMNS) read those columns, so indexes can serve them.
 import { sql, type RawBuilder, type SqlBool } from "kysely";
 import type { Dialect } from "../../platform/db/index.js";
 import { AppError } from "../../platform/errors/catalogue.js";

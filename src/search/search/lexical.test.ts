@@ -368,7 +368,7 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
 
   test("the migration indexes the products that existed before it", async () => {
     // Back to a database without the lexical index (as before migration 0018: it and every later
-    // migration undone), then start again.
+    // migration undone — a later migration's objects belong in the drop list), then start again.
     const db = app.ctx.database.db;
     const drop =
       dialect === "sqlite"

@@ -80,6 +80,9 @@ const CASES: SearchFilters[] = [
   { metadata_filters: [{ field: "category", operator: "nin", value: ["tops", "bags"] }] },
   { metadata_filters: [{ field: "name", operator: "eq", value: "NO FIELDS" }] },
   { metadata_filters: [{ field: "color_name", operator: "in", value: ["red", "Navy Blue"] }] },
+  { metadata_filters: [{ field: "category", operator: "in", value: [7, "tops"] }] },
+  { metadata_filters: [{ field: "category", operator: "nin", value: [7, "tops"] }] },
+  { metadata_filters: [{ field: "details.fabric", operator: "in", value: ["silk", "COTTON"] }] },
   { metadata_filters: [{ field: "__proto__", operator: "ne", value: "x" }] },
   {
     category: "dresses",
