@@ -47,7 +47,8 @@ import { loadConfig } from "../src/platform/config.js";
 import { createContext } from "../src/context/context.js";
 import { composeSearch } from "../src/search/compose.js";
 import { buildSearchApp } from "../src/search/app.js";
-import { LexicalRepository } from "../src/lexical/repository.js";
+import { indexAllProducts } from "../src/lexical/repository.js";
+import { createStores } from "../test/support/database.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -321,20 +322,9 @@ async function main() {
     const queries = queriesFor(Q);
     let truth: Truth;
     if (!reuse) {
-      await database.db
-        .insertInto("stores")
-        .values({
-          id: STORE,
-          slug: STORE,
-          name: STORE,
-          status: "active",
-          plan: "enterprise",
-          client_secret_hash: null,
-          secret_rotated_at: null,
-          created_at: 0,
-          updated_at: 0,
-        })
-        .execute();
+      await createStores(database, [STORE]);
+      // Enterprise: no product or monthly request limit stands in the way of the HTTP stage.
+      await database.db.updateTable("stores").set({ plan: "enterprise" }).where("id", "=", STORE).execute();
       const loaded = await load(admin, queries);
       truth = loaded.truth;
       console.log(
@@ -443,32 +433,7 @@ async function httpStage(database: Database, schema: string, halfvec: boolean, e
   const indexed = await sql<{ n: string }>`SELECT count(*) AS n FROM product_text WHERE store_id = ${STORE}`.execute(database.db);
   if (Number(indexed.rows[0]!.n) < N) {
     const t0 = performance.now();
-    const lexical = new LexicalRepository(database.db, "postgres");
-    let after = "";
-    for (;;) {
-      const page = await database.db
-        .selectFrom("products")
-        .select(["product_id", "metadata"])
-        .where("store_id", "=", STORE)
-        .where("product_id", ">", after)
-        .orderBy("product_id")
-        .limit(5_000)
-        .execute();
-      if (page.length === 0) break;
-      after = page.at(-1)!.product_id;
-      let next = 0;
-      const worker = async () => {
-        while (next < page.length) {
-          const r = page[next++]!;
-          await lexical.upsert(
-            STORE,
-            r.product_id,
-            (typeof r.metadata === "string" ? JSON.parse(r.metadata) : r.metadata) as Record<string, unknown>,
-          );
-        }
-      };
-      await Promise.all(Array.from({ length: 8 }, worker));
-    }
+    await indexAllProducts(database.db, "postgres", 8);
     await sql`ANALYZE product_text`.execute(database.db);
     console.log(`\nlexical index (product_text, one upsert per product, 8 at a time): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }

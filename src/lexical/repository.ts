@@ -54,6 +54,8 @@ const PREFIX_MIN = 2;
 /** Candidate sets up to this size go into the query; larger ones filter a deeper result list. */
 const SQL_CANDIDATES_MAX = 2000;
 const POST_FILTER_DEPTH = 2000;
+/** Products read at a time by indexAllProducts. */
+const INDEX_PAGE = 5_000;
 
 /** The words of a query as the index sees them: lower-case letters and digits. */
 export function queryTerms(text: string): string[] {
@@ -258,16 +260,38 @@ export class LexicalRepository {
 
 /**
  * Writes the lexical rows of every product in the database (the data step of migration 0018,
- * handed to the migrations by the composition root as DataHooks.indexProductText).
+ * handed to the migrations by the composition root as DataHooks.indexProductText), a page of
+ * products at a time so that a large catalogue is never held in memory. `concurrency` upserts run
+ * at once (default 1: a migration's transaction has one connection; bench:scale fills a million
+ * products with 8). `pageSize`: products read at a time.
  */
-export async function indexAllProducts(db: Executor, dialect: Dialect): Promise<void> {
-  const rows = await db.selectFrom("products").select(["store_id", "product_id", "metadata"]).execute();
+export async function indexAllProducts(db: Executor, dialect: Dialect, concurrency = 1, pageSize = INDEX_PAGE): Promise<void> {
   const lexical = new LexicalRepository(db, dialect);
-  for (const r of rows) {
-    await lexical.upsert(
-      r.store_id,
-      r.product_id,
-      (typeof r.metadata === "string" ? JSON.parse(r.metadata) : r.metadata) as Record<string, unknown>,
-    );
+  let after = { store_id: "", product_id: "" };
+  for (;;) {
+    const page = await db
+      .selectFrom("products")
+      .select(["store_id", "product_id", "metadata"])
+      .where((e) =>
+        e.or([e("store_id", ">", after.store_id), e.and([e("store_id", "=", after.store_id), e("product_id", ">", after.product_id)])]),
+      )
+      .orderBy("store_id")
+      .orderBy("product_id")
+      .limit(pageSize)
+      .execute();
+    if (page.length === 0) return;
+    after = page.at(-1)!;
+    let next = 0;
+    const worker = async () => {
+      while (next < page.length) {
+        const r = page[next++]!;
+        await lexical.upsert(
+          r.store_id,
+          r.product_id,
+          (typeof r.metadata === "string" ? JSON.parse(r.metadata) : r.metadata) as Record<string, unknown>,
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
   }
 }

@@ -1,0 +1,56 @@
+// indexAllProducts (the lexical data step of migration 0018, and bench:scale's fill): every
+// product of every store gets its lexical row, page by page across store boundaries.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { sql } from "kysely";
+import { describeEachDialect } from "../../test/support/harness.js";
+import { createStores } from "../../test/support/database.js";
+import { openTestDatabase, type TestDatabase } from "../vectors/test-support.js";
+import { indexAllProducts, LexicalRepository } from "./repository.js";
+
+describeEachDialect("lexical: indexAllProducts", (dialect) => {
+  let t: TestDatabase;
+  const stores = { a: ["a1", "a2", "a3"], b: ["b1", "b2"], c: ["c1", "c2", "c3", "c4"] };
+  before(async () => {
+    t = await openTestDatabase(dialect);
+    await createStores(t.database, Object.keys(stores));
+    const rows = Object.entries(stores).flatMap(([storeId, ids]) =>
+      ids.map((id) => ({
+        store_id: storeId,
+        product_id: id,
+        vector_id: `v-${id}`,
+        image_url: `https://img.example/${id}.png`,
+        image_sha256: "0".repeat(64),
+        name: `anorak ${id}`,
+        category: null,
+        brand: null,
+        price: null,
+        color_name: null,
+        metadata: JSON.stringify({ name: `anorak ${id}` }),
+        dominant_colors: "[]",
+        model: "m",
+        created_at: 0,
+        updated_at: 0,
+      })),
+    );
+    await t.database.db.insertInto("products").values(rows).execute();
+  });
+  after(async () => t.close());
+
+  for (const [concurrency, pageSize] of [
+    [1, 2],
+    [3, 4],
+  ] as const) {
+    test(`pages of ${pageSize}, ${concurrency} at a time: every product of every store, once`, async () => {
+      await sql`DELETE FROM product_text`.execute(t.database.db);
+      await indexAllProducts(t.database.db, dialect, concurrency, pageSize);
+      const lexical = new LexicalRepository(t.database.db, dialect);
+      for (const [storeId, ids] of Object.entries(stores)) {
+        const { hits } = await lexical.search(storeId, "anorak", 10);
+        assert.deepEqual(hits.map((h) => h.productId).sort(), ids, storeId);
+      }
+      const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM product_text`.execute(t.database.db);
+      assert.equal(Number(rows[0]!.n), 9);
+    });
+  }
+});
