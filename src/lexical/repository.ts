@@ -28,6 +28,7 @@
 //     word_similarity when the extension is installed).
 // Scores are the engine's own (larger is better); callers normalise them per query.
 import { sql } from "kysely";
+import { isDeferred, passing, type Candidates } from "../vectors/candidates.js";
 import type { Dialect, Executor } from "../platform/db/types.js";
 import { allWords, lexicalDocument, LEXICAL_FIELDS } from "./document.js";
 import { lexicalCacheOf, type LexicalCache, type LexicalHit } from "./cache.js";
@@ -125,17 +126,24 @@ export class LexicalRepository {
     storeId: string,
     text: string,
     k: number,
-    candidates?: ReadonlySet<string>,
+    candidates?: Candidates,
     enough: number = k,
   ): Promise<{ hits: LexicalHit[]; fuzzy: boolean; partial: boolean }> {
     const terms = queryTerms(text);
     if (terms.length === 0 || k <= 0) return { hits: [], fuzzy: false, partial: false };
-    // Few candidates restrict the query itself; many are checked on a deeper result list instead
-    // (passing thousands of ids costs more than it saves).
-    const inSql = candidates !== undefined && candidates.size <= SQL_CANDIDATES_MAX;
+    // Few candidates restrict the query itself; many (or a filter left in the database) are checked
+    // on a deeper result list instead (passing thousands of ids costs more than it saves).
+    const inSql = candidates !== undefined && !isDeferred(candidates) && candidates.size <= SQL_CANDIDATES_MAX;
     const ids = inSql ? JSON.stringify([...candidates]) : null;
     const depth = candidates && !inSql ? Math.min(POST_FILTER_DEPTH, k * 10) : k;
-    const keep = (hits: LexicalHit[]) => (candidates && !inSql ? hits.filter((h) => candidates.has(h.productId)).slice(0, k) : hits);
+    const keep = async (hits: LexicalHit[]) => {
+      if (!candidates || inSql) return hits;
+      const passed = await passing(
+        candidates,
+        hits.map((h) => h.productId),
+      );
+      return hits.filter((h) => passed.has(h.productId)).slice(0, k);
+    };
     // Rankings restricted in SQL depend on the candidates and are not cached.
     const version = this.cache && ids === null ? await this.version(storeId) : undefined;
     const ranked = (kind: "and" | "and*" | "or" | "or*" | "trigram", compute: () => Promise<LexicalHit[]>) =>
@@ -151,12 +159,13 @@ export class LexicalRepository {
     const wanted = Math.min(enough, k);
     const prefix = LexicalRepository.prefixed(terms, terms.length - 1);
     // The words as given first; the last one as a prefix too only when they are not enough.
-    let exact = keep(await run(true, false));
-    if (exact.length < wanted && prefix) exact = keep(await run(true, true));
+    let exact = await keep(await run(true, false));
+    if (exact.length < wanted && prefix) exact = await keep(await run(true, true));
     const partial = exact.length === 0;
-    if (exact.length < wanted && terms.length > 1) exact = await this.withAll(storeId, terms, exact, keep(await run(false, prefix)), k);
+    if (exact.length < wanted && terms.length > 1)
+      exact = await this.withAll(storeId, terms, exact, await keep(await run(false, prefix)), k);
     if (exact.length > 0) return { hits: exact, fuzzy: false, partial };
-    return { hits: keep(await ranked("trigram", () => this.trigram(storeId, terms, depth, ids))), fuzzy: true, partial: true };
+    return { hits: await keep(await ranked("trigram", () => this.trigram(storeId, terms, depth, ids))), fuzzy: true, partial: true };
   }
 
   /** The store's lexical version (SQLite; migration 0019). */

@@ -10,6 +10,7 @@
 import type { Database, Executor } from "../platform/db/index.js";
 import type { ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert, ModelCount } from "./types.js";
 import { fromBlob, normalized } from "./math.js";
+import { isDeferred } from "./candidates.js";
 import { VectorGroup, type GroupOptions, type SearchPath } from "./memory.js";
 import { VectorRepository, type StoredAttributesRow } from "./repository.js";
 import { FilteredProducts, type AttributeFilter, type ProductAttributes } from "./attributes.js";
@@ -147,6 +148,8 @@ export class EmbeddedVectorIndex implements VectorIndex {
       this.lastPath = "none";
       return [];
     }
+    // Filters are evaluated in memory here (filterCandidates); only PostgreSQL leaves them in the database.
+    if (options.candidates && isDeferred(options.candidates)) throw new Error("The embedded index takes candidates as a set of ids.");
     const hits = group.search(unit, k, options.candidates);
     this.lastPath = group.lastPath;
     return hits;

@@ -10,6 +10,7 @@ import { beyondGraphWalk, excludesNeighbourhood, PostgresVectorIndex } from "./p
 import { clusteredVectors, exactTopK, queriesLike, recall } from "./synthetic.js";
 import { openTestDatabase, type TestDatabase } from "./test-support.js";
 import { createStores } from "../../test/support/database.js";
+import type { DeferredCandidates } from "./candidates.js";
 
 const pid = (i: number) => `p${String(i).padStart(5, "0")}`;
 const row = (product_id: string, distance: number) => ({ product_id, vector_id: `v-${product_id}`, distance });
@@ -129,6 +130,42 @@ describe(
         `recall@10: filter away ${(away / queries.length).toFixed(3)} (exact), on the query's cluster ${(own / queries.length).toFixed(3)} (hnsw)`,
       );
       assert.ok(own / queries.length >= 0.95);
+    });
+
+    test("candidates left in the database (a subquery) take the same path and find the same products as their ids", async () => {
+      const queries = queriesLike(data, 6, 23);
+      const deferredOf = (ids: ReadonlySet<string>): DeferredCandidates => ({
+        deferred: true,
+        size: ids.size,
+        subquery: t.database.db
+          .selectFrom("product_vectors")
+          .select("product_id")
+          .where("store_id", "=", "near")
+          .where("product_id", "in", [...ids]),
+        keep: async (asked) => new Set(asked.filter((id) => ids.has(id))),
+      });
+      const paths = new Set<string>();
+      for (const query of queries) {
+        const c = data.cluster[Number(exactTopK(data, query, 1)[0])]!;
+        for (const target of [(c + 3) % 10, c]) {
+          const ids = new Set(
+            Array.from({ length: data.count }, (_, r) => r)
+              .filter((r) => data.cluster[r] === target)
+              .map(pid),
+          );
+          const listed = await index.search("near", query, { k: 10, candidates: ids });
+          const listedPath = index.lastPath;
+          const deferred = await index.search("near", query, { k: 10, candidates: deferredOf(ids) });
+          assert.equal(index.lastPath, listedPath);
+          assert.deepEqual(
+            deferred.map((m) => m.productId),
+            listed.map((m) => m.productId),
+          );
+          assert.equal(deferred.length, 10);
+          paths.add(listedPath);
+        }
+      }
+      assert.deepEqual([...paths].sort(), ["exact-candidates", "hnsw-filtered"], "both the exact scan and HNSW rounds ran");
     });
   },
 );

@@ -43,6 +43,7 @@ import type pg from "pg";
 import type { Database, Executor } from "../platform/db/index.js";
 import type { ModelCount, ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert } from "./types.js";
 import { normalized, toPgVector } from "./math.js";
+import { isDeferred, passing, type Candidates } from "./candidates.js";
 import { planFiltered, replanFiltered, type Plan } from "./plan.js";
 import type { SearchPath } from "./memory.js";
 import { VectorRepository } from "./repository.js";
@@ -126,8 +127,12 @@ export class PostgresVectorIndex implements VectorIndex {
     for (let round = 0; plan.kind === "ann"; round++) {
       const wanted = Math.min(plan.wanted, n);
       const rows = await ann(wanted);
-      if (round === 0 && excludesNeighbourhood(rows, candidates, k, size / n)) break;
-      const hits = rows.filter((r) => candidates.has(r.product_id));
+      const passed = await passing(
+        candidates,
+        rows.map((r) => r.product_id),
+      );
+      if (round === 0 && excludesNeighbourhood(rows, passed, k, size / n)) break;
+      const hits = rows.filter((r) => passed.has(r.product_id));
       if (hits.length >= k) return this.finish("hnsw-filtered", hits, k);
       // Exhausted: the store has no more rows, or the scan stopped at hnsw.max_scan_tuples.
       const exhausted = wanted >= n || rows.length < wanted;
@@ -214,10 +219,18 @@ export class PostgresVectorIndex implements VectorIndex {
     return count;
   }
 
-  /** Exact: every vector of the store (or of the candidates) is compared; no HNSW. */
-  private async exact(storeId: string, unit: Float32Array, k: number, candidates: ReadonlySet<string> | undefined): Promise<Row[]> {
+  /**
+   * Exact: every vector of the store (or of the candidates) is compared; no HNSW. Candidates left
+   * in the database join as a subquery: at a million products the planner walks the filter's index
+   * and looks each product up (1 % brand 135 ms, 10 % two categories 630 ms), as for a list of ids.
+   */
+  private async exact(storeId: string, unit: Float32Array, k: number, candidates: Candidates | undefined): Promise<Row[]> {
     const q = toPgVector(unit);
-    const restrict = candidates ? sql`AND product_id = ANY(${[...candidates]}::text[])` : sql``;
+    const restrict = !candidates
+      ? sql``
+      : isDeferred(candidates)
+        ? sql`AND product_id IN (${candidates.subquery})`
+        : sql`AND product_id = ANY(${[...candidates]}::text[])`;
     const { rows } = await sql<Row>`
       SELECT product_id, vector_id, embedding <=> ${q}::vector AS distance
       FROM product_vectors

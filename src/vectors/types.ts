@@ -3,6 +3,7 @@
 import type { Clock } from "../platform/clock.js";
 import type { AttributeFilter, ProductAttributes } from "./attributes.js";
 import type { Executor } from "../platform/db/index.js";
+import type { Candidates } from "./candidates.js";
 
 export interface VectorMatch {
   productId: string;
@@ -13,8 +14,11 @@ export interface VectorMatch {
 
 export interface VectorSearchOptions {
   k: number;
-  /** Restrict to these product ids (already filtered by the caller). undefined = no filter. */
-  candidates?: ReadonlySet<string> | undefined;
+  /**
+   * Restrict to these products (already filtered by the caller): ids in hand, or a filter left in
+   * the database (PostgreSQL only; see candidates.ts). undefined = no filter.
+   */
+  candidates?: Candidates | undefined;
 }
 
 export interface VectorUpsert {

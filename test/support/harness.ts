@@ -12,7 +12,8 @@ import { composeAssistant } from "../../src/assistant/compose.js";
 import { testEnv } from "./env.js";
 import { createWorkers, type Workers } from "../../src/search/workers.js";
 import { createTestStorage, openTestContext, testConfig, type DialectName } from "./database.js";
-import { composeSearch, type SearchServices } from "../../src/search/compose.js";
+import { composeSearch, searchRepositories, type SearchServices } from "../../src/search/compose.js";
+import { SearchRepository } from "../../src/search/search/repository.js";
 
 export { testModelDir, type DialectName } from "./database.js";
 
@@ -35,13 +36,22 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Load the tiny test model (default false: routes that need it answer 503 model_unavailable). */
   model?: boolean;
+  /**
+   * PostgreSQL: search filters keeping more products than this stay in the database (default
+   * 5,000; 0 defers every filter, so tests run that path on a small catalogue).
+   */
+  filterListedMax?: number;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const storage = createTestStorage(options.dialect ?? "sqlite");
   const config = await testConfig(storage, options);
   const ctx = await openTestContext(config, storage.pgSchema, options.clock);
-  const services = composeSearch(ctx);
+  const repositories = searchRepositories(ctx);
+  if (options.filterListedMax !== undefined) {
+    repositories.search = new SearchRepository(ctx.database.db, ctx.database.dialect, options.filterListedMax);
+  }
+  const services = composeSearch(ctx, repositories);
   const search = await buildSearchApp(ctx, { logger: false, services });
   const assistant = await buildAssistantApp(ctx, { logger: false, services: composeAssistant(ctx, { catalog: services.catalog }) });
   const workers = createWorkers(ctx, services, { random: () => 0.5 });

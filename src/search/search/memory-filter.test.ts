@@ -9,6 +9,7 @@ import { createStores } from "../../../test/support/database.js";
 import { attributeFilter } from "./memory-filter.js";
 import { SearchRepository } from "./repository.js";
 import type { SearchFilters } from "./filters.js";
+import { isDeferred } from "../../vectors/candidates.js";
 
 const PRODUCTS: { id: string; meta: Record<string, unknown>; colors?: { hex: string; share: number }[] }[] = [
   {
@@ -129,7 +130,9 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
     const rows = await t.database.db.selectFrom("products").selectAll().where("store_id", "=", "s").execute();
     let nonEmpty = 0;
     for (const f of CASES) {
-      const sqlIds = [...(await repo.candidates("s", f))].sort();
+      const found = await repo.candidates("s", f);
+      assert.ok(!isDeferred(found), "a few products are listed");
+      const sqlIds = [...found].sort();
       const filter = attributeFilter(f);
       const memIds = rows
         .filter((r) =>
@@ -147,6 +150,35 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
       if (sqlIds.length > 0 && sqlIds.length < PRODUCTS.length) nonEmpty++;
     }
     assert.ok(nonEmpty >= CASES.length - 3, `most cases select some but not all products (${nonEmpty} of ${CASES.length})`);
+  });
+
+  test("on PostgreSQL a filter keeping more than the listing limit stays in the database and keeps the same products", async () => {
+    // Listing limit 2: every case keeping 3 or more products is deferred on PostgreSQL, none on SQLite.
+    const repo = new SearchRepository(t.database.db, t.database.dialect, 2);
+    const all = (await t.database.db.selectFrom("products").select("product_id").where("store_id", "=", "s").execute()).map(
+      (r) => r.product_id,
+    );
+    let deferred = 0;
+    for (const f of CASES) {
+      const listed = await new SearchRepository(t.database.db, t.database.dialect).candidates("s", f);
+      const found = await repo.candidates("s", f);
+      assert.ok(!isDeferred(listed));
+      if (!isDeferred(found)) {
+        assert.ok(t.database.dialect === "sqlite" || found.size <= 2 || f.color !== undefined, JSON.stringify(f));
+        assert.deepEqual([...found].sort(), [...listed].sort(), JSON.stringify(f));
+        continue;
+      }
+      deferred++;
+      assert.equal(t.database.dialect, "postgres");
+      assert.equal(f.color, undefined, "a colour filter is decided here, never deferred");
+      assert.ok(found.size >= 3, `size ${found.size} counts at least the listing limit + 1`);
+      assert.deepEqual([...(await found.keep(all))].sort(), [...listed].sort(), JSON.stringify(f));
+      // keep() answers for the ids asked about only.
+      const half = all.filter((_, i) => i % 2 === 0);
+      assert.deepEqual([...(await found.keep(half))].sort(), half.filter((id) => listed.has(id)).sort(), JSON.stringify(f));
+    }
+    if (t.database.dialect === "postgres") assert.ok(deferred >= 5, `several cases deferred (${deferred})`);
+    else assert.equal(deferred, 0);
   });
 
   test("filters with equal meaning share a cache key, different ones do not", () => {

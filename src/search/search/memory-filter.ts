@@ -9,6 +9,7 @@
 // ("ignoring case").
 import type { AppContext } from "../../context/context.js";
 import type { AttributeFilter, ProductAttributes } from "../../vectors/attributes.js";
+import type { Candidates } from "../../vectors/candidates.js";
 import { colorMatches, parseColorFilter, type MetadataFilter, type Scalar, type SearchFilters } from "./filters.js";
 import type { SearchRepository } from "./repository.js";
 
@@ -141,11 +142,6 @@ export function attributeFilter(f: SearchFilters): AttributeFilter {
  * The products of the store passing the filters: in memory when the vector index keeps the
  * fields (embedded), else by SQL.
  */
-export async function filterCandidates(
-  ctx: AppContext,
-  repo: SearchRepository,
-  storeId: string,
-  f: SearchFilters,
-): Promise<ReadonlySet<string>> {
+export async function filterCandidates(ctx: AppContext, repo: SearchRepository, storeId: string, f: SearchFilters): Promise<Candidates> {
   return ctx.vectors.filterCandidates?.(storeId, attributeFilter(f)) ?? repo.candidates(storeId, f);
 }

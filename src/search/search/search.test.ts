@@ -1,7 +1,8 @@
-import { after, before, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import sharp from "sharp";
-import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
+import { createTestApp, describeEachDialect, type DialectName, type TestApp } from "../../../test/support/harness.js";
+import { testEnv } from "../../../test/support/env.js";
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
 import { multipart } from "../../../test/support/multipart.js";
@@ -59,7 +60,14 @@ const CATALOGUE = [
   { id: "white-tee", hex: "#f4f4f4", meta: { name: "White Tee", category: "tops", price: 15, color_name: "White", brand: "Bee" } },
 ] as const;
 
-describeEachDialect("search: nine modes, filters, history, isolation", (dialect) => {
+describeEachDialect("search: nine modes, filters, history, isolation", (dialect) => searchSuite(dialect));
+
+// The same suite with every filter left in the database (PostgreSQL defers only filters keeping
+// more than 5,000 products: vectors/candidates.ts), so that path answers every case above too.
+if (testEnv.databaseUrl)
+  describe("search: nine modes, filters, history, isolation [postgres, filters in the database]", () => searchSuite("postgres", 0));
+
+function searchSuite(dialect: DialectName, filterListedMax?: number): void {
   let t: TestApp;
   let host: ImageHost;
   let store: RegisteredStore;
@@ -68,7 +76,7 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
   const png: Record<string, Buffer> = {};
 
   before(async () => {
-    t = await createTestApp({ dialect, model: true });
+    t = await createTestApp({ dialect, model: true, ...(filterListedMax === undefined ? {} : { filterListedMax }) });
     host = await startImageHost();
     store = await registerStore(t);
     token = await machineToken(t.search, store);
@@ -442,4 +450,4 @@ describeEachDialect("search: nine modes, filters, history, isolation", (dialect)
     assert.ok(Number(last!.headers["retry-after"]) >= 1);
     assert.equal(last!.json().details.limit, 10);
   });
-});
+}

@@ -31,6 +31,7 @@ import { understandQuery, type Understanding } from "./understand.js";
 import { storeCategories } from "./categories.js";
 import { historyWriter } from "./history-writer.js";
 import { filterCandidates } from "./memory-filter.js";
+import { isDeferred, type Candidates } from "../../vectors/candidates.js";
 import type { SearchResponseSchema } from "./schemas.js";
 import type { Static } from "typebox";
 
@@ -165,11 +166,11 @@ export class SearchService {
    * (semantic_weight 0) they run whenever fewer products than the page hold every word.
    */
   /** The store's products that pass the request's filters (undefined: no filter asked). */
-  private candidatesOf(storeId: string, c: Common): Promise<ReadonlySet<string>> | undefined {
+  private candidatesOf(storeId: string, c: Common): Promise<Candidates> | undefined {
     return hasFilters(c) ? this.stage("filter", () => filterCandidates(this.ctx, this.reader(storeId), storeId, c)) : undefined;
   }
 
-  private lexicalLookup(storeId: string, text: string, limit: number, visual: boolean, candidates?: ReadonlySet<string>) {
+  private lexicalLookup(storeId: string, text: string, limit: number, visual: boolean, candidates?: Candidates) {
     return this.stage("lexical", () => this.lexical.search(storeId, text, fusedDepth(limit), candidates, visual ? 1 : limit));
   }
 
@@ -434,9 +435,10 @@ export class SearchService {
     } else if (plan.vectors.length === 0) {
       // Colours only: every candidate scored by colour.
       const rows = await this.stage("filter", () => this.reader(storeId).filteredRows(storeId, c, true));
-      const allowed = candidates ?? new Set(rows.map((r) => r.product_id));
+      // The rows pass the SQL filters; candidates in hand may also hold the colour filter's verdict.
+      const allowed = candidates && !isDeferred(candidates) ? candidates : undefined;
       scored = rows
-        .filter((r) => allowed.has(r.product_id))
+        .filter((r) => !allowed || allowed.has(r.product_id))
         .map((r) => ({ productId: r.product_id, score: colorScore(colors, dominantOf(r)) }));
     } else if (plan.multi === "best" || plan.multi === "union") {
       const lists = await this.stage("vector", () =>
