@@ -229,7 +229,7 @@ export class PostgresVectorIndex implements VectorIndex {
     const restrict = !candidates
       ? sql``
       : isDeferred(candidates)
-        ? sql`AND product_id IN (${candidates.subquery})`
+        ? sql`AND product_id IN ${candidates.subquery}` // kysely parenthesises a nested query
         : sql`AND product_id = ANY(${[...candidates]}::text[])`;
     const { rows } = await sql<Row>`
       SELECT product_id, vector_id, embedding <=> ${q}::vector AS distance
