@@ -12,6 +12,7 @@ import pg from "pg";
 import type { Config } from "../config.js";
 import { runMigrations, type DataHooks } from "./migrate.js";
 import { ReplicaRouter } from "./replicas.js";
+import { withSessionSettings } from "./session.js";
 import type { Schema } from "./schema.js";
 import type { SecretBox } from "../secrets.js";
 
@@ -73,7 +74,7 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
   } else {
     dialect = "postgres";
     const pgOptions = options.pgSchema ? `-c search_path=${options.pgSchema},public` : undefined;
-    const pool = new pg.Pool({ connectionString: target.url, max: 10, ...(pgOptions ? { options: pgOptions } : {}) });
+    const pool = withSessionSettings(new pg.Pool({ connectionString: target.url, max: 10, ...(pgOptions ? { options: pgOptions } : {}) }));
     const pgDialect = new PostgresDialect({ pool });
     if (target.readUrls?.length) {
       replicas = new ReplicaRouter(pool, pgDialect.createDriver(), {

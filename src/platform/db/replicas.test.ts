@@ -60,6 +60,28 @@ describe(
       await storage?.remove();
     });
 
+    test("every connection of the pools, primary and replica, starts with the session settings (jit off)", async () => {
+      // Several at once, so that each pool opens more than one connection.
+      const settings = async (db: typeof database.db) =>
+        (
+          await Promise.all(
+            Array.from({ length: 4 }, () =>
+              sql<{ jit: string; r: boolean }>`SELECT current_setting('jit') AS jit, pg_is_in_recovery() AS r, pg_sleep(0.05)`.execute(db),
+            ),
+          )
+        ).map((res) => res.rows[0]!);
+      const primary = await settings(database.db);
+      assert.deepEqual(
+        primary.map((p) => [p.jit, p.r]),
+        Array(4).fill(["off", false]),
+      );
+      const replica = await settings(database.reader("r-a"));
+      assert.deepEqual(
+        replica.map((p) => [p.jit, p.r]),
+        Array(4).fill(["off", true]),
+      );
+    });
+
     test("sends a store's reads to the replica, and everything after a write in the same request to the primary", async () => {
       await database.readScope(async () => {
         assert.equal(await onReplica(database, "r-a"), true, "before any write: the replica");

@@ -45,6 +45,7 @@ import {
 } from "kysely";
 import pg from "pg";
 import type { Schema } from "./schema.js";
+import { withSessionSettings } from "./session.js";
 
 /** Append-only event logs: writing them does not send later reads to the primary. */
 export const EVENT_TABLES: ReadonlySet<string> = new Set(["search_history", "billing_usage"]);
@@ -111,12 +112,14 @@ export class ReplicaRouter {
     this.pollMs = options.pollMs ?? 200;
     this.now = options.now ?? Date.now;
     this.replicas = options.urls.map((url) => {
-      const pool = new pg.Pool({
-        connectionString: url,
-        max: 10,
-        connectionTimeoutMillis: 2_000,
-        ...(options.pgOptions ? { options: options.pgOptions } : {}),
-      });
+      const pool = withSessionSettings(
+        new pg.Pool({
+          connectionString: url,
+          max: 10,
+          connectionTimeoutMillis: 2_000,
+          ...(options.pgOptions ? { options: options.pgOptions } : {}),
+        }),
+      );
       // An idle replica connection that dies (replica stopped) must not crash the process.
       pool.on("error", () => undefined);
       return {
