@@ -5,7 +5,9 @@
 //     `enough` products (after the pre-filters) hold them all is the last word matched as a prefix
 //     too (when it has at least PREFIX_MIN letters: a word still being typed, "chrono"), and only
 //     when that is still not enough does the query fall back to any word (OR, with the prefix),
-//     ranked the same way, so products holding more of the words still come first. AND-first keeps
+//     ranked the same way: products holding more of the words usually come first, not always
+//     (bm25 and ts_rank weigh rare words and short fields; on SQLite a shirt holding the rarer
+//     word "acme" outranked a longer dress listing holding "blue" and "acme"). AND-first keeps
 //     the lexical evidence specific and keeps the engines from scoring every product that holds
 //     one common word (the cost of a query grows with the number of products it matches); the
 //     late prefix spares the usual query of whole words the prefix's cost (FTS5 merges the lists

@@ -177,6 +177,29 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     }
   });
 
+  test("a product holding every word stays in the ranking when the any-word pass scores only others (withAll)", async () => {
+    // "blue acme": only p-dress holds both words, fewer than the 2 asked for, so the any-word pass
+    // runs; it matches four products and, bounded to 2 scored, SQLite scores the two newest
+    // (p-dress is the oldest): the all-word hit comes back only by being merged in, with its score.
+    const repo = new LexicalRepository(app.ctx.database.db, app.ctx.database.dialect); // uncached
+    const saved = lexicalLimits.scoredMax;
+    try {
+      lexicalLimits.scoredMax = 1;
+      const { hits, partial, fuzzy } = await repo.search(store.clientId, "blue acme", 2);
+      assert.equal(partial, false, "a product holds every word");
+      assert.equal(fuzzy, false);
+      assert.equal(hits.length, 2);
+      assert.ok(
+        hits.some((h) => h.productId === "p-dress"),
+        JSON.stringify(hits),
+      );
+      assert.ok(hits[0]!.score >= hits[1]!.score, "best first");
+      for (const h of hits) assert.ok(["p-dress", "p-jeans", "p-watch", "p-shirt"].includes(h.productId), JSON.stringify(hits));
+    } finally {
+      lexicalLimits.scoredMax = saved;
+    }
+  });
+
   test("a store's lexical hits never include another store's products", async () => {
     for (const q of ["rolex", "summer dress", "jeans", "dres"]) {
       const mine = await lexicalIds(q);
