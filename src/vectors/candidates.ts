@@ -2,15 +2,15 @@
 //
 // Usually a set of product ids in hand: the embedded index computes it in memory, PostgreSQL lists
 // it by SQL. Listing costs about 1 ms per thousand ids (a 50 % price window at a million products:
-// ~0.6 s, more than the rest of the search), so on PostgreSQL a filter expected to keep more than a
-// few thousand products stays in the database instead (search/repository.ts): a subquery the
-// statements that need the whole set embed (exact scans), and a membership check for the few ids an
-// HNSW round or a lexical ranking returns.
+// ~0.6 s, more than the rest of the search), so on PostgreSQL a filter found to keep more than a
+// few thousand products stays in the database instead (search/repository.ts, LISTED_MAX): a
+// subquery the statements that need the whole set embed (exact scans), and a membership check for
+// the few ids an HNSW round or a lexical ranking returns.
 import type { Expression } from "kysely";
 
 export interface DeferredCandidates {
   readonly deferred: true;
-  /** How many products pass: the database planner's estimate (never fewer than were counted). */
+  /** How many products pass: the planner's estimate, or a count when the estimate is implausibly low (search/repository.ts). */
   readonly size: number;
   /** `SELECT product_id FROM products WHERE store_id = … AND <filter>`, to embed in a statement on the same database. */
   readonly subquery: Expression<unknown>;
@@ -27,4 +27,23 @@ export function isDeferred(c: Candidates): c is DeferredCandidates {
 /** The candidates among `ids`, as a set to test them with: the set itself when in hand, else asked of the database. */
 export async function passing(c: Candidates, ids: readonly string[]): Promise<ReadonlySet<string>> {
   return isDeferred(c) ? (ids.length === 0 ? new Set() : c.keep(ids)) : c;
+}
+
+/**
+ * The same candidates, remembering each verdict of keep(): a search asks about overlapping ids
+ * several times (HNSW rounds growing deeper, the lexical passes), and the database once per id.
+ */
+export function remembering(c: DeferredCandidates): DeferredCandidates {
+  const known = new Map<string, boolean>();
+  return {
+    ...c,
+    keep: async (ids) => {
+      const unknown = [...new Set(ids.filter((id) => !known.has(id)))];
+      if (unknown.length > 0) {
+        const kept = await c.keep(unknown);
+        for (const id of unknown) known.set(id, kept.has(id));
+      }
+      return new Set(ids.filter((id) => known.get(id)));
+    },
+  };
 }

@@ -10,6 +10,7 @@ import { beyondGraphWalk, excludesNeighbourhood, PostgresVectorIndex } from "./p
 import { clusteredVectors, exactTopK, queriesLike, recall } from "./synthetic.js";
 import { openTestDatabase, type TestDatabase } from "./test-support.js";
 import { createStores } from "../../test/support/database.js";
+import { sql, type SqlBool } from "kysely";
 import type { DeferredCandidates } from "./candidates.js";
 
 const pid = (i: number) => `p${String(i).padStart(5, "0")}`;
@@ -134,16 +135,25 @@ describe(
 
     test("candidates left in the database (a subquery) take the same path and find the same products as their ids", async () => {
       const queries = queriesLike(data, 6, 23);
-      const deferredOf = (ids: ReadonlySet<string>): DeferredCandidates => ({
-        deferred: true,
-        size: ids.size,
-        subquery: t.database.db
+      // As search/repository.ts builds them: a subquery, and keep() asking the database.
+      let asked = 0;
+      const deferredOf = (ids: ReadonlySet<string>): DeferredCandidates => {
+        const subquery = t.database.db
           .selectFrom("product_vectors")
           .select("product_id")
           .where("store_id", "=", "near")
-          .where("product_id", "in", [...ids]),
-        keep: async (asked) => new Set(asked.filter((id) => ids.has(id))),
-      });
+          .where("product_id", "in", [...ids]);
+        return {
+          deferred: true,
+          size: ids.size,
+          subquery,
+          keep: async (some) => {
+            asked++;
+            const rows = await subquery.where(sql<SqlBool>`product_id = ANY(${[...some]}::text[])`).execute();
+            return new Set(rows.map((r) => r.product_id));
+          },
+        };
+      };
       const paths = new Set<string>();
       for (const query of queries) {
         const c = data.cluster[Number(exactTopK(data, query, 1)[0])]!;
@@ -166,6 +176,7 @@ describe(
         }
       }
       assert.deepEqual([...paths].sort(), ["exact-candidates", "hnsw-filtered"], "both the exact scan and HNSW rounds ran");
+      assert.ok(asked >= queries.length, `HNSW rounds asked the database which of their rows pass (${asked})`);
     });
   },
 );

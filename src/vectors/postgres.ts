@@ -14,7 +14,8 @@
 //     store's rows through the (store_id, dim) index, no HNSW (the uncast expression cannot
 //     match it);
 //   - unfiltered → HNSW (ef_search = max(depth, k'): see efSearch()), relaxed order re-sorted here;
-//   - with candidates: plan.ts decides — exact over `product_id = ANY(candidates)` when that is
+//   - with candidates: plan.ts decides — exact over the candidates (`product_id = ANY(ids)`, or
+//     `IN (subquery)` for a filter left in the database: candidates.ts) when that is
 //     cheaper (few candidates, or an HNSW round shows the filter keeps little near the query),
 //     otherwise HNSW with oversampling (k' = k × oversample / selectivity) and filtering here,
 //     unless the first round shows the filter excludes the query's neighbourhood (below), or the
@@ -43,7 +44,7 @@ import type pg from "pg";
 import type { Database, Executor } from "../platform/db/index.js";
 import type { ModelCount, ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert } from "./types.js";
 import { normalized, toPgVector } from "./math.js";
-import { isDeferred, passing, type Candidates } from "./candidates.js";
+import { isDeferred, passing, remembering, type Candidates } from "./candidates.js";
 import { planFiltered, replanFiltered, type Plan } from "./plan.js";
 import type { SearchPath } from "./memory.js";
 import { VectorRepository } from "./repository.js";
@@ -97,7 +98,7 @@ export class PostgresVectorIndex implements VectorIndex {
     const unit = normalized(query);
     const dim = unit.length;
     const k = Math.floor(options.k);
-    const candidates = options.candidates;
+    const candidates = options.candidates && isDeferred(options.candidates) ? remembering(options.candidates) : options.candidates;
     this.lastPath = "none";
     if (k <= 0 || candidates?.size === 0) return [];
     const n = await this.cachedCount(storeId, dim);
@@ -131,7 +132,7 @@ export class PostgresVectorIndex implements VectorIndex {
         candidates,
         rows.map((r) => r.product_id),
       );
-      if (round === 0 && excludesNeighbourhood(rows, passed, k, size / n)) break;
+      if (round === 0 && excludesNeighbourhood(rows, passed, k, Math.min(1, size / n))) break;
       const hits = rows.filter((r) => passed.has(r.product_id));
       if (hits.length >= k) return this.finish("hnsw-filtered", hits, k);
       // Exhausted: the store has no more rows, or the scan stopped at hnsw.max_scan_tuples.

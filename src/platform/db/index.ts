@@ -74,7 +74,7 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
   } else {
     dialect = "postgres";
     const pgOptions = options.pgSchema ? `-c search_path=${options.pgSchema},public` : undefined;
-    const pool = withSessionSettings(new pg.Pool({ connectionString: target.url, max: 10, ...(pgOptions ? { options: pgOptions } : {}) }));
+    const pool = new pg.Pool(withSessionSettings({ connectionString: target.url, max: 10, ...(pgOptions ? { options: pgOptions } : {}) }));
     const pgDialect = new PostgresDialect({ pool });
     if (target.readUrls?.length) {
       replicas = new ReplicaRouter(pool, pgDialect.createDriver(), {

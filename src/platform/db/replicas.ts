@@ -112,8 +112,8 @@ export class ReplicaRouter {
     this.pollMs = options.pollMs ?? 200;
     this.now = options.now ?? Date.now;
     this.replicas = options.urls.map((url) => {
-      const pool = withSessionSettings(
-        new pg.Pool({
+      const pool = new pg.Pool(
+        withSessionSettings({
           connectionString: url,
           max: 10,
           connectionTimeoutMillis: 2_000,

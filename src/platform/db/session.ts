@@ -1,6 +1,9 @@
-// Settings every PostgreSQL connection of the service starts with, set once when the pool opens
-// it (a statement, not a startup parameter, so connection poolers such as PgBouncer that refuse
-// `options` still work).
+// Settings every PostgreSQL connection of the service starts with: pg-pool's onConnect runs them
+// on each new connection before it is handed out (a connection whose settings fail is closed and
+// the query that asked for it fails). A statement rather than a startup parameter, so poolers
+// that refuse `options` still connect; behind PgBouncer in transaction mode a SET sticks to
+// whichever server connection ran it, so there set it for the role as well (README "Sizing
+// notes": `ALTER ROLE … SET jit = off`).
 //
 // jit = off: PostgreSQL compiles any statement the planner costs above jit_above_cost, which
 // includes a search's exact scan over tens of thousands of candidates. At a million products the
@@ -11,10 +14,14 @@ import type pg from "pg";
 
 export const SESSION_SETTINGS = "SET jit = off";
 
-export function withSessionSettings(pool: pg.Pool): pg.Pool {
-  // pg queues a client's statements in order, so this runs before the first query on it.
-  pool.on("connect", (client) => {
-    client.query(SESSION_SETTINGS).catch(() => undefined);
-  });
-  return pool;
+/** pg-pool awaits the promise onConnect returns (its typings say void). */
+type PoolConfigWithHook = Omit<pg.PoolConfig, "onConnect"> & { onConnect: (client: pg.ClientBase) => Promise<void> };
+
+export function withSessionSettings(config: pg.PoolConfig): PoolConfigWithHook {
+  return {
+    ...config,
+    onConnect: async (client) => {
+      await client.query(SESSION_SETTINGS);
+    },
+  };
 }

@@ -63,7 +63,8 @@ const CATALOGUE = [
 describeEachDialect("search: nine modes, filters, history, isolation", (dialect) => searchSuite(dialect));
 
 // The same suite with every filter left in the database (PostgreSQL defers only filters keeping
-// more than 5,000 products: vectors/candidates.ts), so that path answers every case above too.
+// more than 5,000 products: LISTED_MAX in search/repository.ts), so that path answers every case
+// above too (on this small catalogue through exact scans; HNSW rounds: vectors/postgres.test.ts).
 if (testEnv.databaseUrl)
   describe("search: nine modes, filters, history, isolation [postgres, filters in the database]", () => searchSuite("postgres", 0));
 
