@@ -5,9 +5,9 @@ import { test } from "node:test";
 import { sql } from "kysely";
 import { isDeferred, passing, remembering, type DeferredCandidates } from "./candidates.js";
 
-test("passing: a set in hand answers itself; a deferred filter is asked about the ids, none asked for none", async () => {
-  const asked: string[][] = [];
-  const deferred: DeferredCandidates = {
+/** A filter keeping the ids that start with "y", recording what it is asked. */
+function yesFilter(asked: string[][]): DeferredCandidates {
+  return {
     deferred: true,
     size: 10_000,
     subquery: sql`SELECT 1`,
@@ -16,6 +16,11 @@ test("passing: a set in hand answers itself; a deferred filter is asked about th
       return new Set(ids.filter((id) => id.startsWith("y")));
     },
   };
+}
+
+test("passing: a set in hand answers itself; a deferred filter is asked about the ids, none asked for none", async () => {
+  const asked: string[][] = [];
+  const deferred = yesFilter(asked);
   const inHand = new Set(["a"]);
   assert.equal(await passing(inHand, ["a", "b"]), inHand);
   assert.ok(!isDeferred(inHand));
@@ -27,15 +32,7 @@ test("passing: a set in hand answers itself; a deferred filter is asked about th
 
 test("remembering: each id is asked about once, whatever the order and repeats of later questions", async () => {
   const asked: string[][] = [];
-  const c = remembering({
-    deferred: true,
-    size: 10_000,
-    subquery: sql`SELECT 1`,
-    keep: async (ids) => {
-      asked.push([...ids]);
-      return new Set(ids.filter((id) => id.startsWith("y")));
-    },
-  });
+  const c = remembering(yesFilter(asked));
   assert.deepEqual([...(await passing(c, ["y1", "n1", "y2"]))].sort(), ["y1", "y2"]);
   assert.deepEqual([...(await passing(c, ["y2", "n1", "y3", "n2", "y3"]))].sort(), ["y2", "y3"]);
   assert.deepEqual([...(await passing(c, ["n1", "y1"]))], ["y1"]);

@@ -100,28 +100,9 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
   before(async () => {
     t = await openTestDatabase(dialect);
     await createStores(t.database, ["s"]);
-    const str = (m: Record<string, unknown>, k: string) => (typeof m[k] === "string" ? (m[k] as string) : null);
     await t.database.db
       .insertInto("products")
-      .values(
-        PRODUCTS.map((p) => ({
-          store_id: "s",
-          product_id: p.id,
-          vector_id: `v-${p.id}`,
-          image_url: `https://img.example/${p.id}.png`,
-          image_sha256: "0".repeat(64),
-          name: str(p.meta, "name"),
-          category: str(p.meta, "category"),
-          brand: str(p.meta, "brand"),
-          price: typeof p.meta.price === "number" ? p.meta.price : null,
-          color_name: str(p.meta, "color_name"),
-          metadata: JSON.stringify(p.meta),
-          dominant_colors: JSON.stringify(p.colors ?? []),
-          model: "m",
-          created_at: 0,
-          updated_at: 0,
-        })),
-      )
+      .values(PRODUCTS.map((p) => productRow("s", p.id, p.meta, p.colors)))
       .execute();
   });
   after(async () => t.close());
@@ -188,25 +169,7 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
     await createStores(t.database, ["tiers"]);
     await t.database.db
       .insertInto("products")
-      .values(
-        Array.from({ length: 40 }, (_, i) => ({
-          store_id: "tiers",
-          product_id: `t${i}`,
-          vector_id: `v-t${i}`,
-          image_url: `https://img.example/t${i}.png`,
-          image_sha256: "0".repeat(64),
-          name: null,
-          category: null,
-          brand: null,
-          price: null,
-          color_name: null,
-          metadata: JSON.stringify({ tier: i < 30 ? "gold" : "tin" }),
-          dominant_colors: "[]",
-          model: "m",
-          created_at: 0,
-          updated_at: 0,
-        })),
-      )
+      .values(Array.from({ length: 40 }, (_, i) => productRow("tiers", `t${i}`, { tier: i < 30 ? "gold" : "tin" })))
       .execute();
     if (t.database.dialect === "postgres") await sql`ANALYZE products`.execute(t.database.db);
     const found = await new SearchRepository(t.database.db, t.database.dialect, 2).candidates("tiers", {
@@ -227,3 +190,25 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
     assert.notEqual(attributeFilter({ price_min: 1 }).key, attributeFilter({ price_max: 1 }).key);
   });
 });
+
+/** A products row carrying `meta`, its columns (name, category, brand, price, color_name) read from it. */
+function productRow(storeId: string, id: string, meta: Record<string, unknown>, colors: { hex: string; share: number }[] = []) {
+  const str = (k: string) => (typeof meta[k] === "string" ? (meta[k] as string) : null);
+  return {
+    store_id: storeId,
+    product_id: id,
+    vector_id: `v-${id}`,
+    image_url: `https://img.example/${id}.png`,
+    image_sha256: "0".repeat(64),
+    name: str("name"),
+    category: str("category"),
+    brand: str("brand"),
+    price: typeof meta.price === "number" ? meta.price : null,
+    color_name: str("color_name"),
+    metadata: JSON.stringify(meta),
+    dominant_colors: JSON.stringify(colors),
+    model: "m",
+    created_at: 0,
+    updated_at: 0,
+  };
+}
