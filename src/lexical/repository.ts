@@ -30,7 +30,7 @@
 //     word_similarity when the extension is installed).
 // Scores are the engine's own (larger is better); callers normalise them per query.
 import { sql } from "kysely";
-import { isDeferred, passing, remembering, type Candidates } from "../vectors/candidates.js";
+import { isDeferred, passing, type Candidates } from "../vectors/candidates.js";
 import type { Dialect, Executor } from "../platform/db/types.js";
 import { allWords, lexicalDocument, LEXICAL_FIELDS } from "./document.js";
 import { lexicalCacheOf, type LexicalCache, type LexicalHit } from "./cache.js";
@@ -138,11 +138,10 @@ export class LexicalRepository {
     const inSql = candidates !== undefined && !isDeferred(candidates) && candidates.size <= SQL_CANDIDATES_MAX;
     const ids = inSql ? JSON.stringify([...candidates]) : null;
     const depth = candidates && !inSql ? Math.min(POST_FILTER_DEPTH, k * 10) : k;
-    const checked = candidates && isDeferred(candidates) ? remembering(candidates) : candidates;
     const keep = async (hits: LexicalHit[]) => {
-      if (!checked || inSql) return hits;
+      if (!candidates || inSql) return hits;
       const passed = await passing(
-        checked,
+        candidates,
         hits.map((h) => h.productId),
       );
       return hits.filter((h) => passed.has(h.productId)).slice(0, k);

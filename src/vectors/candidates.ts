@@ -31,7 +31,8 @@ export async function passing(c: Candidates, ids: readonly string[]): Promise<Re
 
 /**
  * The same candidates, remembering each verdict of keep(): a search asks about overlapping ids
- * several times (HNSW rounds growing deeper, the lexical passes), and the database once per id.
+ * several times (HNSW rounds growing deeper, the lexical passes, both stages), and the database
+ * once per id. search/repository.ts hands out its deferred filters wrapped in it.
  */
 export function remembering(c: DeferredCandidates): DeferredCandidates {
   const known = new Map<string, boolean>();

@@ -44,7 +44,7 @@ import type pg from "pg";
 import type { Database, Executor } from "../platform/db/index.js";
 import type { ModelCount, ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert } from "./types.js";
 import { normalized, toPgVector } from "./math.js";
-import { isDeferred, passing, remembering, type Candidates } from "./candidates.js";
+import { isDeferred, passing, type Candidates } from "./candidates.js";
 import { planFiltered, replanFiltered, type Plan } from "./plan.js";
 import type { SearchPath } from "./memory.js";
 import { VectorRepository } from "./repository.js";
@@ -98,7 +98,7 @@ export class PostgresVectorIndex implements VectorIndex {
     const unit = normalized(query);
     const dim = unit.length;
     const k = Math.floor(options.k);
-    const candidates = options.candidates && isDeferred(options.candidates) ? remembering(options.candidates) : options.candidates;
+    const candidates = options.candidates;
     this.lastPath = "none";
     if (k <= 0 || candidates?.size === 0) return [];
     const n = await this.cachedCount(storeId, dim);

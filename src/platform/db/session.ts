@@ -12,7 +12,7 @@
 // service runs short statements only; none gains from JIT.
 import type pg from "pg";
 
-export const SESSION_SETTINGS = "SET jit = off";
+const SESSION_SETTINGS = "SET jit = off";
 
 /** pg-pool awaits the promise onConnect returns (its typings say void). */
 type PoolConfigWithHook = Omit<pg.PoolConfig, "onConnect"> & { onConnect: (client: pg.ClientBase) => Promise<void> };

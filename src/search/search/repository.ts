@@ -1,7 +1,7 @@
 // Queries of the search resource: candidate products for pre-filters, and search history.
 // `storeId` first on every method.
 import { sql, type Selectable, type SelectQueryBuilder, type SqlBool } from "kysely";
-import type { Candidates } from "../../vectors/candidates.js";
+import { remembering, type Candidates } from "../../vectors/candidates.js";
 import type { Dialect, Executor } from "../../platform/db/index.js";
 import type { Schema, SearchHistoryTable } from "../../platform/db/schema.js";
 import { colorMatches, dominantOf, parseColorFilter, sqlConditions, type SearchFilters } from "./filters.js";
@@ -46,7 +46,13 @@ export class SearchRepository {
       const sub = this.passing(storeId, filters);
       const rows = await sub.limit(this.listedMax + 1).execute();
       if (rows.length <= this.listedMax) return new Set(rows.map((r) => r.product_id));
-      return { deferred: true, size: await this.sizeOf(sub, this.listedMax + 1), subquery: sub, keep: (ids) => this.kept(sub, ids) };
+      // One memory of verdicts for the whole search: its vector and lexical stages ask about overlapping ids.
+      return remembering({
+        deferred: true,
+        size: await this.sizeOf(sub, this.listedMax + 1),
+        subquery: sub,
+        keep: (ids) => this.kept(sub, ids),
+      });
     }
     const rows = await this.filteredRows(storeId, filters, filters.color !== undefined);
     if (filters.color === undefined) return new Set(rows.map((r) => r.product_id));
