@@ -76,22 +76,43 @@ test("SIGTERM to the npm start process group stops it within 10 s although clien
         }),
     ),
   );
-  const idleClosed = idle.map((s) => new Promise<void>((resolve) => s.once("close", () => resolve())));
+  // A keep-alive agent unrefs its idle sockets, so once the child is gone nothing would keep this
+  // process's event loop waiting for their close events: ref them again.
+  for (const s of idle) s.ref();
+  const closed = (s: net.Socket): Promise<void> =>
+    s.closed ? Promise.resolve() : new Promise<void>((resolve) => s.once("close", () => resolve()));
+  const idleClosed = idle.map(closed);
   // A slow client: the request head and part of the body, the rest never sent.
   const stalled = net.connect(port, "127.0.0.1");
   await new Promise<void>((resolve) => stalled.once("connect", () => resolve()));
   stalled.write('POST /register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"client_name":');
   stalled.on("error", () => undefined);
-  const stalledClosed = new Promise<void>((resolve) => stalled.once("close", () => resolve()));
+  // Read what the server sends: a socket nobody reads never sees the server's FIN, so it would stay
+  // half-closed (CLOSE-WAIT) and never emit "close" when the server shut it before taking the request.
+  stalled.resume();
+  const stalledClosed = closed(stalled);
 
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited =
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const sent = Date.now();
   process.kill(-pid, "SIGTERM");
   const deadline = Date.now() + 10_000;
   while (groupAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   assert.equal(groupAlive(pid), false, `the process group was still running 10 s after SIGTERM:\n${output.slice(-2000)}`);
   console.log(`process group gone ${Date.now() - sent} ms after SIGTERM`);
-  await Promise.all([...idleClosed, stalledClosed, exited]);
+  // Bounded, so an event that never comes fails naming what is still open rather than hanging.
+  const pending = new Map<string, Promise<void>>([
+    ["the first idle connection", idleClosed[0]!],
+    ["the second idle connection", idleClosed[1]!],
+    ["the stalled upload", stalledClosed],
+    ["npm's exit", exited],
+  ]);
+  for (const [name, p] of pending) void p.then(() => pending.delete(name));
+  const limit = Date.now() + 10_000;
+  while (pending.size > 0 && Date.now() < limit) await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual([...pending.keys()], [], "still open 10 s after the process group was gone");
   assert.match(output, /shutting down/);
   assert.doesNotMatch(output, /did not stop within/);
   for (const a of agents) a.destroy();
