@@ -1,6 +1,6 @@
 // `npm run bench:scale [-- --n 100000] [--dim 512] [--queries 50] [--m 16] [--ef-construction 128]
 //   [--ef-search default,100,200] [--maintenance-work-mem 1GB] [--halfvec] [--keep] [--schema NAME] [--postgres URL]
-//   [--model DIR]`
+//   [--model DIR] [--filter-indexes 32]`
 //
 // One store with `--n` products on PostgreSQL + pgvector, as a big catalogue would be:
 //   1. load: products (realistic metadata: name, 20 categories that follow the vector clusters as
@@ -10,11 +10,16 @@
 //   2. build: the HNSW index after the load, with `maintenance_work_mem` = --maintenance-work-mem
 //      (the graph must fit in it, or the build slows down sharply: pgvector says so in a NOTICE)
 //      and one parallel maintenance worker; build time, index size, table size;
+//   2b. filter indexes (src/vectors/filter-indexes.ts): one refresh as the worker's maintenance
+//      round runs it, at most --filter-indexes per store (0: none), its time and the copies' size;
 //   3. vector stage through the VectorIndex interface (what the search service calls), k = 10:
-//      p50/p95 unfiltered and with candidate sets of 1 % (one brand, at random), 10 % (two
+//      p50/p95 unfiltered and with filters of 1 % (one brand, at random), 10 % (two
 //      categories: they follow the clusters, so the query's neighbourhood may hold none) and 50 %
-//      (price window, at random), recall@10 against the exact answer computed while generating,
-//      for each ef_search in --ef-search ("default": the adapter's own, which grows with the index);
+//      (price window, at random), each given as a set of ids and as the search service hands it
+//      over (search/repository.ts: left in the database past 5,000 products, with the category or
+//      brand it pins for a filter index), recall@10 against the exact answer computed while
+//      generating, for each ef_search in --ef-search ("default": the adapter's own, which grows
+//      with the index); the paths taken, with their own p50 and recall;
 //   4. memory: the server's shared_buffers and the index size (what must stay cached), and this
 //      process's RSS.
 //   5. with --model DIR (a CLIP folder whose vectors have --dim dimensions, e.g. the random
@@ -49,6 +54,9 @@ import { composeSearch } from "../src/search/compose.js";
 import { buildSearchApp } from "../src/search/app.js";
 import { indexAllProducts } from "../src/lexical/repository.js";
 import { createStores } from "../test/support/database.js";
+import { SearchRepository } from "../src/search/search/repository.js";
+import type { Candidates } from "../src/vectors/candidates.js";
+import type { SearchFilters } from "../src/search/search/filters.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -58,6 +66,7 @@ const { values: args } = parseArgs({
     m: { type: "string", default: "16" },
     "ef-construction": { type: "string", default: "128" },
     "ef-search": { type: "string", default: "default" },
+    "filter-indexes": { type: "string", default: "32" },
     "maintenance-work-mem": { type: "string", default: "1GB" },
     keep: { type: "boolean", default: false },
     halfvec: { type: "boolean", default: false },
@@ -124,16 +133,28 @@ function* catalogue(): Generator<Product> {
 
 const pid = (r: number) => `p${String(r).padStart(7, "0")}`;
 
-/** The filters measured: share of the store and the rule. */
-const FILTERS = [
-  { name: "1 % (brand, independent)", keep: (p: Product, q: number) => p.brand === q % BRANDS },
+const brandName = (b: number) => `brand-${String(b).padStart(3, "0")}`;
+const categoryName = (c: number) => `category-${String(c).padStart(2, "0")}`;
+
+/** The filters measured: share of the store, the rule, and the same as search filters (the search service's form). */
+const FILTERS: { name: string; keep: (p: Product, q: number) => boolean; filters: (q: number) => SearchFilters }[] = [
+  {
+    name: "1 % (brand, independent)",
+    keep: (p, q) => p.brand === q % BRANDS,
+    filters: (q) => ({ metadata_filters: [{ field: "brand", operator: "eq", value: brandName(q % BRANDS) }] }),
+  },
   {
     name: "10 % (2 categories, follow clusters)",
-    keep: (p: Product, q: number) => p.category === q % CATEGORIES || p.category === (q + 7) % CATEGORIES,
+    keep: (p, q) => p.category === q % CATEGORIES || p.category === (q + 7) % CATEGORIES,
+    filters: (q) => ({
+      metadata_filters: [{ field: "category", operator: "in", value: [categoryName(q % CATEGORIES), categoryName((q + 7) % CATEGORIES)] }],
+    }),
   },
   {
     name: "50 % (price window, independent)",
-    keep: (p: Product, q: number) => p.price >= 5 + (q % 10) * 10 && p.price < 5 + (q % 10) * 10 + 247.5,
+    keep: (p, q) => p.price >= 5 + (q % 10) * 10 && p.price < 5 + (q % 10) * 10 + 247.5,
+    // The search API's bounds are inclusive; the window's upper end is open (prices have cents).
+    filters: (q) => ({ price_min: 5 + (q % 10) * 10, price_max: 5 + (q % 10) * 10 + 247.49 }),
   },
 ];
 
@@ -218,8 +239,8 @@ async function load(client: pg.Client, queries: Float32Array[]): Promise<{ truth
   let r = 0;
   for (const p of catalogue()) {
     const id = pid(r);
-    const category = `category-${String(p.category).padStart(2, "0")}`;
-    const brand = `brand-${String(p.brand).padStart(3, "0")}`;
+    const category = categoryName(p.category);
+    const brand = brandName(p.brand);
     const name = `${brand} ${category} item ${r}`;
     const metadata = JSON.stringify({
       name,
@@ -354,12 +375,32 @@ async function main() {
     }
     if (args.keep || reuse) fs.writeFileSync(truthFile(schema), JSON.stringify(truth.top));
 
-    const index = createVectorIndex(database, { halfvec: hnsw.halfvec, hnsw: { ...hnsw, expansionSearch: 40 } }) as PostgresVectorIndex;
+    const perStore = Number(args["filter-indexes"]);
+    const index = createVectorIndex(database, {
+      halfvec: hnsw.halfvec,
+      hnsw: { ...hnsw, expansionSearch: 40 },
+      filterIndexes: { maxPerStore: perStore },
+    }) as PostgresVectorIndex;
     await index.init();
+    if (perStore > 0) {
+      // As the worker's maintenance round would after the import (vectors/filter-indexes.ts).
+      const f0 = performance.now();
+      const report = await index.refreshFilterIndexes();
+      const made = await admin.query(
+        `SELECT count(*) AS n, coalesce(sum(rows), 0) AS rows, pg_size_pretty(pg_total_relation_size('product_vector_copies')) AS size FROM vector_filter_indexes WHERE ready`,
+      );
+      const m = made.rows[0];
+      console.log(
+        `\nfilter indexes (categories and brands of ≥ 5,000 products and ≤ 25 % of the store, at most ${perStore}): refresh ${((performance.now() - f0) / 1000).toFixed(1)} s ` +
+          `(created ${report.created.length}, kept ${report.kept}, dropped ${report.dropped.length}); ${m.n} ready over ${Number(m.rows).toLocaleString("en")} copies; copies and their indexes ${m.size}`,
+      );
+    }
+    const filterRepo = new SearchRepository(database.db, "postgres");
     let warmed = false;
     for (const ef of efSearches) {
       const tuned = createVectorIndex(database, {
         halfvec: hnsw.halfvec,
+        filterIndexes: { maxPerStore: perStore },
         hnsw: { ...hnsw, ...(ef === undefined ? {} : { expansionSearch: ef }) },
       }) as PostgresVectorIndex;
       const depth = ef ?? `${tuned.efSearch(K, N)} (the default at this size)`;
@@ -367,21 +408,33 @@ async function main() {
         `\nvector stage, ef_search ≥ ${depth} (VectorIndex.search, k = 10, ${Q} queries after ${Math.min(Q, 10)} warm-up${warmed ? "" : `, ${Q} for the first workload`}):`,
       );
       console.log("| workload | p50 | p95 | recall@10 | paths |\n|---|---|---|---|---|");
-      for (let w = 0; w <= FILTERS.length; w++) {
-        const name = w === 0 ? "unfiltered" : FILTERS[w - 1]!.name;
-        const cands = (q: number) => (w === 0 ? undefined : truth.candidates[q]![w - 1]);
+      // Each filter twice: its products as a set of ids, and as the search service hands it over
+      // (search/repository.ts: a filter of more than 5,000 products stays in the database, and
+      // one pinning a category or brand may be served by a filter index). The second is built
+      // before each timed search, outside the time (the HTTP stage below times the filter stage).
+      const workloads: { name: string; w: number; cands: (q: number) => Promise<Candidates | undefined> }[] = [
+        { name: "unfiltered", w: 0, cands: async () => undefined },
+        ...FILTERS.map((f, i) => ({ name: `${f.name}, ids`, w: i + 1, cands: async (q: number) => truth.candidates[q]![i] })),
+        ...FILTERS.map((f, i) => ({
+          name: `${f.name}, as a search filter`,
+          w: i + 1,
+          cands: (q: number) => filterRepo.candidates(STORE, f.filters(q)),
+        })),
+      ];
+      for (const { name, w, cands: candidatesOf } of workloads) {
         // The first workload measured warms the index's pages (from the OS cache into shared
         // buffers) with every query first; the others with ten.
         const warm = warmed ? Math.min(Q, 10) : Q;
         warmed = true;
-        for (let q = 0; q < warm; q++) await tuned.search(STORE, truth.queries[q]!, { k: K, candidates: cands(q) });
+        for (let q = 0; q < warm; q++) await tuned.search(STORE, truth.queries[q]!, { k: K, candidates: await candidatesOf(q) });
         const times: number[] = [];
         /** Per path the search took: times and recalls. */
         const paths: Record<string, { ms: number[]; recall: number }> = {};
         let total = 0;
         for (let q = 0; q < Q; q++) {
+          const candidates = await candidatesOf(q);
           const t0 = performance.now();
-          const found = await tuned.search(STORE, truth.queries[q]!, { k: K, candidates: cands(q) });
+          const found = await tuned.search(STORE, truth.queries[q]!, { k: K, candidates });
           times.push(performance.now() - t0);
           const recall = recallOf(
             found.map((m) => m.productId),

@@ -2,6 +2,7 @@
 // with exit code 1 (2 for usage errors).
 //   admin create --email E --password P   create a super admin
 //   plan set --plan P (--store ID|SLUG… | --all)   set stores' plans (operators; BILLING_MODE=off)
+//   vector filter-indexes                 build/drop PostgreSQL filter indexes now (vectors/filter-indexes.ts)
 // Commands that need no embedding model (admin create, plan set) build their context without
 // loading it (`model: null`), so they finish in well under a second.
 //   serve --role api|worker|all            run one process role (src/serve.ts); runs until SIGTERM
@@ -30,6 +31,10 @@ const USAGE = `Usage: npm run cli -- <command>
   reindex [--store ID|SLUG] [--all]      re-embed products from their stored images with the
                                          configured CLIP_MODEL: those embedded by another model,
                                          or every product with --all (prints a JSON report per store)
+  vector filter-indexes                  PostgreSQL: give every category and brand with
+                                         VECTOR_FILTER_INDEX_MIN_ROWS products an HNSW index of its
+                                         own now, drop those no longer needed (the worker's
+                                         maintenance round does it every 10 minutes; prints JSON)
   serve [--role api|worker|all]          run one process role until SIGTERM (default all): api = both
                                          HTTP APIs; worker = jobs, webhook dispatcher, maintenance
                                          (GET /metrics and /health/* on METRICS_PORT when set)`;
@@ -86,6 +91,19 @@ async function main(argv: string[]): Promise<number | "running"> {
         ? (await ctx.database.db.selectFrom("stores").select("id").execute()).map((r) => r.id)
         : await Promise.all((values.store ?? []).map((s) => storeIdOf(repo, s)));
       for (const id of ids) console.log(JSON.stringify({ store_id: id, ...(await billing.applyPlanChange(id, plan, "cli")) }));
+      return 0;
+    } finally {
+      await ctx.close();
+    }
+  }
+  if (group === "vector" && command === "filter-indexes") {
+    const ctx = await createContext(loadConfig(), { model: null });
+    try {
+      if (!ctx.vectors.refreshFilterIndexes) {
+        console.error("vector filter-indexes: only PostgreSQL has filter indexes (the embedded index filters in memory).");
+        return 1;
+      }
+      console.log(JSON.stringify(await ctx.vectors.refreshFilterIndexes()));
       return 0;
     } finally {
       await ctx.close();

@@ -89,6 +89,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const model = ownsModel ? await loadConfiguredModel(config.model, log) : (overrides.model ?? null);
   const vectors = createVectorIndex(database, {
     halfvec: config.vectorHalfvec,
+    filterIndexes: config.vectorFilterIndexes,
     snapshotDir: path.join(config.dataDir, "vector-snapshots"),
     quantization: config.vectorQuantization,
     ...(config.vectorEfSearch !== undefined ? { hnsw: { expansionSearch: config.vectorEfSearch } } : {}),

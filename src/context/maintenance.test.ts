@@ -18,10 +18,10 @@ describeEachDialect("maintenance: expired revocations are pruned", (dialect) => 
     await t.ctx.revocations.revoke("jti-live", clock.now() + 60_000);
     const m = startMaintenance(t.ctx);
     try {
-      assert.deepEqual(await m.runOnce(), { revoked_tokens: 1, unreferenced_images: 0 });
+      assert.deepEqual(await m.runOnce(), { revoked_tokens: 1, unreferenced_images: 0, vector_filter_indexes: 0 });
       assert.equal(await t.ctx.revocations.isRevoked("jti-expired"), false);
       assert.equal(await t.ctx.revocations.isRevoked("jti-live"), true, "a live token stays revoked");
-      assert.deepEqual(await m.runOnce(), { revoked_tokens: 0, unreferenced_images: 0 });
+      assert.deepEqual(await m.runOnce(), { revoked_tokens: 0, unreferenced_images: 0, vector_filter_indexes: 0 });
     } finally {
       await m.stop();
     }

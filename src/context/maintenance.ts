@@ -1,13 +1,17 @@
 // Periodic housekeeping run by worker processes (roles worker and all): drops revocation entries
-// of tokens that have expired anyway. Every task is an idempotent DELETE, so several workers
-// running it at once is harmless (they just find less to do).
+// of tokens that have expired anyway, collects unreferenced image files, and on PostgreSQL keeps
+// the vector filter indexes in line with the catalogues (vectors/filter-indexes.ts). Every task is
+// idempotent, so several workers running it at once is harmless (they find less to do; filter
+// indexes are refreshed by one process at a time). A stop aborts the round: a filter index being
+// built is cancelled and rebuilt by a later round.
 import type { AppContext } from "./context.js";
 
 export const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 
 export interface MaintenanceTask {
   name: string;
-  run(): Promise<number>;
+  /** Runs once; returns how many things it removed or made. `signal` aborts when the process stops. */
+  run(signal: AbortSignal): Promise<number>;
 }
 
 export interface Maintenance {
@@ -20,6 +24,13 @@ export function maintenanceTasks(ctx: AppContext): MaintenanceTask[] {
   return [
     { name: "revoked_tokens", run: () => ctx.revocations.prune() },
     { name: "unreferenced_images", run: () => ctx.imageStore.collect() },
+    {
+      name: "vector_filter_indexes",
+      run: async (signal) => {
+        const report = await ctx.vectors.refreshFilterIndexes?.(signal);
+        return report ? report.created.length + report.dropped.length : 0;
+      },
+    },
   ];
 }
 
@@ -28,13 +39,17 @@ export function startMaintenance(
   options: { intervalMs?: number; log?: { warn(obj: object, msg: string): void } } = {},
 ): Maintenance {
   const tasks = maintenanceTasks(ctx);
+  const stopping = new AbortController();
+  const stopped = () => stopping.signal.aborted;
   let current: Promise<unknown> | undefined;
   const runOnce = async () => {
     const out: Record<string, number> = {};
     for (const task of tasks) {
+      if (stopped()) break;
       try {
-        out[task.name] = await task.run();
+        out[task.name] = await task.run(stopping.signal);
       } catch (error) {
+        if (stopped()) break;
         options.log?.warn({ err: error, task: task.name }, "maintenance task failed; retried at the next round");
       }
     }
@@ -52,6 +67,7 @@ export function startMaintenance(
     async stop() {
       clearTimeout(first);
       clearInterval(timer);
+      stopping.abort();
       await current?.catch(() => undefined);
     },
   };

@@ -122,6 +122,13 @@ const schema = z.object({
    * million). Raise it for large embedded stores (README "Sizing notes": recall falls with size).
    */
   VECTOR_EF_SEARCH: positiveInt.min(10).max(1000).optional(),
+  /**
+   * PostgreSQL: a category or brand with at least this many products (and at most a quarter of its
+   * store) gets an HNSW index of its own, built by the worker's maintenance round; 0 = none.
+   */
+  VECTOR_FILTER_INDEX_MIN_ROWS: z.coerce.number().int().min(0).default(5000),
+  /** PostgreSQL: filter indexes per store at most (the largest values first). */
+  VECTOR_FILTER_INDEXES_PER_STORE: z.coerce.number().int().min(0).max(1000).default(32),
   /** Skip loading the model at start (the API then answers model-dependent calls with 503). */
   MODEL_DISABLED: bool.default("false"),
   /**
@@ -220,6 +227,8 @@ export interface Config {
   vectorQuantization: "f32" | "f16" | "i8";
   /** HNSW search depth when VECTOR_EF_SEARCH is set (else the engine default). */
   vectorEfSearch: number | undefined;
+  /** PostgreSQL filter indexes (VECTOR_FILTER_INDEX_MIN_ROWS, VECTOR_FILTER_INDEXES_PER_STORE). */
+  vectorFilterIndexes: { minRows: number; maxPerStore: number };
   /** Operations endpoints: the worker role's optional HTTP port and the /metrics bearer token. */
   ops: { metricsPort: number | undefined; metricsToken: string | undefined };
   /**
@@ -316,6 +325,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bulkConcurrency: e.BULK_CONCURRENCY,
     vectorQuantization: e.VECTOR_QUANTIZATION,
     vectorEfSearch: e.VECTOR_EF_SEARCH,
+    vectorFilterIndexes: { minRows: e.VECTOR_FILTER_INDEX_MIN_ROWS, maxPerStore: e.VECTOR_FILTER_INDEXES_PER_STORE },
     ops: { metricsPort: e.METRICS_PORT, metricsToken: e.METRICS_TOKEN },
     llm: e.LLM_BASE_URL
       ? {

@@ -8,6 +8,15 @@
 // the few ids an HNSW round or a lexical ranking returns.
 import type { Expression } from "kysely";
 
+/**
+ * What a filter requires of one field: to equal one of `values` (compared ignoring case), e.g.
+ * `category = x` or `brand IN (a, b)`. A filter index may serve it (filter-indexes.ts).
+ */
+export interface VectorScope {
+  readonly field: "category" | "brand";
+  readonly values: readonly string[];
+}
+
 export interface DeferredCandidates {
   readonly deferred: true;
   /** How many products pass: the planner's estimate, or a count when the estimate is implausibly low (search/repository.ts). */
@@ -16,6 +25,8 @@ export interface DeferredCandidates {
   readonly subquery: Expression<unknown>;
   /** Which of `ids` pass the filter (one round trip). */
   keep(ids: readonly string[]): Promise<ReadonlySet<string>>;
+  /** The fields the filter pins to a few values, any of which a filter index may serve (none: no scope). */
+  readonly scopes?: readonly VectorScope[];
 }
 
 export type Candidates = ReadonlySet<string> | DeferredCandidates;

@@ -48,6 +48,7 @@ import { isDeferred, passing, type Candidates } from "./candidates.js";
 import { planFiltered, replanFiltered, type Plan } from "./plan.js";
 import type { SearchPath } from "./memory.js";
 import { VectorRepository } from "./repository.js";
+import { copiesAnnFunction, copiesAnnFunctionDdl, FilterIndexes, type FilterIndexReport, type ServingIndexes } from "./filter-indexes.js";
 
 /** pgvector cannot index `vector` columns of more than 2,000 dimensions with HNSW. */
 const MAX_HNSW_DIM = 2_000;
@@ -68,14 +69,22 @@ export class PostgresVectorIndex implements VectorIndex {
   private readonly repo: VectorRepository;
   private readonly ensured = new Map<number, Promise<boolean>>();
   private readonly counts = new Map<string, { count: number; at: number }>();
+  private readonly filterIndexes: FilterIndexes;
   /** The path the last search took (tests and the benchmark look at it). */
-  lastPath: SearchPath | "none" = "none";
+  lastPath: SearchPath | "hnsw-filter-index" | "none" = "none";
 
   constructor(
     private readonly database: Database,
     private readonly options: ResolvedOptions,
   ) {
     this.repo = new VectorRepository(database);
+    this.filterIndexes = new FilterIndexes(database, {
+      ...options.filterIndexes,
+      connectivity: options.connectivity,
+      expansionAdd: options.expansionAdd,
+      clock: options.clock,
+      cacheMs: options.countCacheMs,
+    });
   }
 
   async upsert(tx: Executor, storeId: string, item: VectorUpsert): Promise<void> {
@@ -120,6 +129,32 @@ export class PostgresVectorIndex implements VectorIndex {
       }
       return this.finish("exact", await this.exact(storeId, unit, k, undefined), k);
     }
+    // A filter pinning a category or brand that has filter indexes walks those instead: the
+    // searched population is then their copies, all of this store.
+    const serving =
+      isDeferred(candidates) && candidates.scopes && annPossible
+        ? await this.filterIndexes.serving(storeId, dim, candidates.scopes)
+        : undefined;
+    if (serving) return this.filtered(storeId, unit, k, candidates, { n: serving.rows, storeShare: 1, annPossible, serving });
+    return this.filtered(storeId, unit, k, candidates, { n, storeShare, annPossible, total });
+  }
+
+  /**
+   * A filtered search over a population of `n` vectors (the store's, or the copies of the filter
+   * indexes `serving`) holding `storeShare` of the HNSW index walked (see the header).
+   */
+  private async filtered(
+    storeId: string,
+    unit: Float32Array,
+    k: number,
+    candidates: Candidates,
+    over: { n: number; storeShare: number; annPossible: boolean; total?: number; serving?: ServingIndexes },
+  ): Promise<VectorMatch[]> {
+    const { n, storeShare, annPossible, serving } = over;
+    const dim = unit.length;
+    const ann = (wanted: number) =>
+      serving ? this.annCopies(storeId, serving, unit, wanted) : this.ann(storeId, unit, wanted, over.total ?? n);
+    const path = serving ? "hnsw-filter-index" : "hnsw-filtered";
     // The selectivity within the HNSW index: the store's share times the candidates' share.
     const size = candidates.size;
     const share = storeShare * Math.min(1, size / n);
@@ -134,7 +169,7 @@ export class PostgresVectorIndex implements VectorIndex {
       );
       if (round === 0 && excludesNeighbourhood(rows, passed, k, Math.min(1, size / n))) break;
       const hits = rows.filter((r) => passed.has(r.product_id));
-      if (hits.length >= k) return this.finish("hnsw-filtered", hits, k);
+      if (hits.length >= k) return this.finish(path, hits, k);
       // Exhausted: the store has no more rows, or the scan stopped at hnsw.max_scan_tuples.
       const exhausted = wanted >= n || rows.length < wanted;
       // Re-planned in store rows (the hit rate is measured among them), then over-asked by the
@@ -147,6 +182,10 @@ export class PostgresVectorIndex implements VectorIndex {
       if (plan.kind === "ann") plan = deep({ kind: "ann", wanted: Math.ceil(plan.wanted / storeShare) });
     }
     return this.finish("exact-candidates", await this.exact(storeId, unit, k, candidates), k);
+  }
+
+  refreshFilterIndexes(signal?: AbortSignal): Promise<FilterIndexReport> {
+    return this.filterIndexes.refresh(signal);
   }
 
   get(storeId: string, productId: string): Promise<Float32Array | undefined> {
@@ -194,6 +233,7 @@ export class PostgresVectorIndex implements VectorIndex {
           await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(tx);
           await hnswIndexDdl(dim, this.options).execute(tx);
           await annFunctionDdl(dim, this.options.expansionSearch, this.options.halfvec).execute(tx);
+          await copiesAnnFunctionDdl(dim, this.options.expansionSearch).execute(tx);
           return true;
         })
         .catch((error: unknown) => {
@@ -252,16 +292,31 @@ export class PostgresVectorIndex implements VectorIndex {
     ).rows;
   }
 
+  /** HNSW over the copies of the filter indexes `serving` (filter-indexes.ts): the `wanted` nearest of each. */
+  private async annCopies(storeId: string, serving: ServingIndexes, unit: Float32Array, wanted: number): Promise<Row[]> {
+    return (await this.copiesQuery(serving, unit, wanted).execute(this.database.reader(storeId))).rows;
+  }
+
+  private copiesQuery(serving: ServingIndexes, unit: Float32Array, wanted: number) {
+    const ef = this.efSearch(wanted, serving.rows);
+    return sql<Row>`SELECT product_id, vector_id, distance FROM ${sql.id(copiesAnnFunction(unit.length))}(${serving.ids}::int[], ${toPgVector(unit)}::vector, ${wanted}, ${ef})`;
+  }
+
   /**
-   * The plan the search's own statement runs inside the function, captured with auto_explain
-   * (nested statements, logged to `client` as notices): tests check that it scans the HNSW index.
+   * The plan the search's own statement runs inside the function (with `serving`, the filter
+   * indexes' function), captured with auto_explain (nested statements, logged to `client` as
+   * notices): tests check that it scans the HNSW index.
    * `client` is a connection of its own to the same database and schema.
    */
-  async explainAnn(client: pg.ClientBase, storeId: string, query: Float32Array, wanted: number): Promise<string> {
+  async explainAnn(client: pg.ClientBase, storeId: string, query: Float32Array, wanted: number, serving?: ServingIndexes): Promise<string> {
     const unit = normalized(query);
     await this.ensureIndex(unit.length);
     const indexSize = await this.cachedCount(undefined, unit.length);
-    const compiled = annQuery(storeId, unit, wanted, this.efSearch(wanted, indexSize), this.options.halfvec).compile(this.database.db);
+    const compiled = (
+      serving
+        ? this.copiesQuery(serving, unit, wanted)
+        : annQuery(storeId, unit, wanted, this.efSearch(wanted, indexSize), this.options.halfvec)
+    ).compile(this.database.db);
     const plans: string[] = [];
     const onNotice = (notice: { message?: string }) => plans.push(notice.message ?? "");
     client.on("notice", onNotice);
@@ -290,7 +345,7 @@ export class PostgresVectorIndex implements VectorIndex {
     return Math.min(MAX_EF_SEARCH, Math.max(depth, wanted));
   }
 
-  private finish(path: SearchPath, rows: Row[], k: number): VectorMatch[] {
+  private finish(path: SearchPath | "hnsw-filter-index", rows: Row[], k: number): VectorMatch[] {
     this.lastPath = path;
     return rows
       .map((r) => ({ productId: r.product_id, vectorId: r.vector_id, score: 1 - Number(r.distance) }))

@@ -4,6 +4,7 @@ import type { Clock } from "../platform/clock.js";
 import type { AttributeFilter, ProductAttributes } from "./attributes.js";
 import type { Executor } from "../platform/db/index.js";
 import type { Candidates } from "./candidates.js";
+import type { FilterIndexOptions, FilterIndexReport } from "./filter-indexes.js";
 
 export interface VectorMatch {
   productId: string;
@@ -63,6 +64,11 @@ export interface VectorIndex {
   countByModel(storeId: string): Promise<ModelCount[]>;
   /** Load / rebuild in-memory state from the database at start. */
   init(): Promise<void>;
+  /**
+   * PostgreSQL: gives large categories and brands HNSW indexes of their own and drops those no
+   * longer needed (filter-indexes.ts). Undefined on the embedded index, which filters in memory.
+   */
+  refreshFilterIndexes?(signal?: AbortSignal): Promise<FilterIndexReport>;
   /** Resolves once background index work (HNSW builds) has finished; for tests and benchmarks. */
   settled(): Promise<void>;
   close(): Promise<void>;
@@ -109,6 +115,12 @@ export interface VectorIndexOptions {
   /** PostgreSQL: how long a store's vector count (used to choose exact or HNSW) is cached, in ms. Default 10,000. */
   countCacheMs?: number;
   /**
+   * PostgreSQL: which categories and brands get an HNSW index of their own (filter-indexes.ts):
+   * those with at least `minRows` products (default 5,000; 0 = none), at most `maxPerStore`
+   * (default 32) per store.
+   */
+  filterIndexes?: Partial<FilterIndexOptions>;
+  /**
    * Embedded: how vectors are stored inside the HNSW index — "f16" (default: half the memory of
    * "f32", the same results in eval:search, README "Vector index"), "f32" or "i8" (a quarter).
    * Exact search and the re-scoring of HNSW candidates always use the f32 matrix, so scores stay
@@ -138,6 +150,7 @@ export interface ResolvedOptions {
   expansionSearchScales: boolean;
   sliceMs: number;
   countCacheMs: number;
+  filterIndexes: FilterIndexOptions;
   halfvec: boolean;
   quantization: "f32" | "f16" | "i8";
   snapshotDir: string | null;

@@ -112,3 +112,25 @@ export async function createStores(database: Database, ids: string[]): Promise<v
       .execute();
   }
 }
+
+/** A products row carrying `meta`, its columns (name, category, brand, price, color_name) read from it. */
+export function productRow(storeId: string, id: string, meta: Record<string, unknown>, colors: { hex: string; share: number }[] = []) {
+  const str = (k: string) => (typeof meta[k] === "string" ? (meta[k] as string) : null);
+  return {
+    store_id: storeId,
+    product_id: id,
+    vector_id: `v-${id}`,
+    image_url: `https://img.example/${id}.png`,
+    image_sha256: "0".repeat(64),
+    name: str("name"),
+    category: str("category"),
+    brand: str("brand"),
+    price: typeof meta.price === "number" ? meta.price : null,
+    color_name: str("color_name"),
+    metadata: JSON.stringify(meta),
+    dominant_colors: JSON.stringify(colors),
+    model: "m",
+    created_at: 0,
+    updated_at: 0,
+  };
+}

@@ -390,6 +390,30 @@ export interface ProductVectorsTable {
   created_at: number;
 }
 
+/**
+ * PostgreSQL only (0021): a category or brand of a store with an HNSW index of its own
+ * (src/vectors/filter-indexes.ts). `value` is lower-cased; `ready` once the index is built.
+ */
+export interface VectorFilterIndexesTable {
+  id: Generated<number>;
+  store_id: string;
+  field: "category" | "brand";
+  value: string;
+  dim: number;
+  ready: Generated<boolean>;
+  rows: Generated<number>;
+  created_at: number;
+}
+
+/** PostgreSQL only (0021): half-precision copies of the vectors of a filter index's products, kept by triggers. */
+export interface ProductVectorCopiesTable {
+  index_id: number;
+  store_id: string;
+  product_id: string;
+  vector_id: string;
+  embedding: string;
+}
+
 // --- assistant (0009_assistant)
 export interface AssistantPublicKeysTable {
   id: string;
@@ -605,6 +629,8 @@ export interface Schema {
   auth_events: AuthEventsTable;
   products: ProductsTable;
   product_vectors: ProductVectorsTable;
+  vector_filter_indexes: VectorFilterIndexesTable;
+  product_vector_copies: ProductVectorCopiesTable;
   product_images: ProductImagesTable;
   jobs: JobsTable;
   bulk_jobs: BulkJobsTable;

@@ -11,6 +11,7 @@
 // products table keeps in columns (STRING_COLUMNS) read those columns, so indexes can serve them.
 import { sql, type RawBuilder, type SqlBool } from "kysely";
 import type { Dialect } from "../../platform/db/index.js";
+import type { VectorScope } from "../../vectors/candidates.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { ciede2000, colorNameToLab, hexToLab, normalizeColorName, type Lab } from "../../embeddings/colors.js";
 
@@ -165,6 +166,21 @@ function compile(dialect: Dialect, m: MetadataFilter): Cond {
       return sql<SqlBool>`((${a.isArray} AND ${a.arrayHas(v)}) OR ${substring})`;
     }
   }
+}
+
+/**
+ * The fields the filters pin to a few values (category, or a brand or category metadata filter
+ * with eq or in on strings): the scopes a vector filter index may serve (vectors/filter-indexes.ts).
+ */
+export function filterScopes(f: SearchFilters): VectorScope[] {
+  const scopes: VectorScope[] = [];
+  if (f.category !== undefined) scopes.push({ field: "category", values: [f.category] });
+  for (const m of f.metadata_filters ?? []) {
+    if (m.field !== "category" && m.field !== "brand") continue;
+    const values = m.operator === "eq" ? [m.value] : m.operator === "in" && Array.isArray(m.value) ? m.value : [];
+    if (values.length > 0 && values.every((v) => typeof v === "string")) scopes.push({ field: m.field, values });
+  }
+  return scopes;
 }
 
 /** SQL conditions (to AND together) for every filter except colour. */

@@ -396,7 +396,14 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     const drop =
       dialect === "sqlite"
         ? ["DROP TABLE product_text_versions", "DROP TABLE product_fts", "DROP TABLE product_trgm", "DROP TABLE product_text"]
-        : ["DROP TABLE product_text"];
+        : [
+            "DROP TABLE product_text",
+            // 0021 (PostgreSQL only): the filter indexes' tables, and their triggers with their function.
+            "DROP TABLE product_vector_copies",
+            "DROP TABLE vector_filter_indexes",
+            "DROP FUNCTION product_vector_copies_on_change() CASCADE",
+            "DROP FUNCTION product_vector_copies_sync(text, text)",
+          ];
     for (const statement of [...drop, "DROP INDEX products_store_brand_lower_idx"]) await sql.raw(statement).execute(db);
     await db
       .deleteFrom("kysely_migration" as any)

@@ -6,7 +6,7 @@ import { after, before, test } from "node:test";
 import { sql } from "kysely";
 import { describeEachDialect } from "../../../test/support/harness.js";
 import { openTestDatabase, type TestDatabase } from "../../vectors/test-support.js";
-import { createStores } from "../../../test/support/database.js";
+import { createStores, productRow } from "../../../test/support/database.js";
 import { attributeFilter } from "./memory-filter.js";
 import { SearchRepository } from "./repository.js";
 import type { SearchFilters } from "./filters.js";
@@ -190,25 +190,3 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
     assert.notEqual(attributeFilter({ price_min: 1 }).key, attributeFilter({ price_max: 1 }).key);
   });
 });
-
-/** A products row carrying `meta`, its columns (name, category, brand, price, color_name) read from it. */
-function productRow(storeId: string, id: string, meta: Record<string, unknown>, colors: { hex: string; share: number }[] = []) {
-  const str = (k: string) => (typeof meta[k] === "string" ? (meta[k] as string) : null);
-  return {
-    store_id: storeId,
-    product_id: id,
-    vector_id: `v-${id}`,
-    image_url: `https://img.example/${id}.png`,
-    image_sha256: "0".repeat(64),
-    name: str("name"),
-    category: str("category"),
-    brand: str("brand"),
-    price: typeof meta.price === "number" ? meta.price : null,
-    color_name: str("color_name"),
-    metadata: JSON.stringify(meta),
-    dominant_colors: JSON.stringify(colors),
-    model: "m",
-    created_at: 0,
-    updated_at: 0,
-  };
-}

@@ -4,7 +4,7 @@ import { sql, type Selectable, type SelectQueryBuilder, type SqlBool } from "kys
 import { remembering, type Candidates } from "../../vectors/candidates.js";
 import type { Dialect, Executor } from "../../platform/db/index.js";
 import type { Schema, SearchHistoryTable } from "../../platform/db/schema.js";
-import { colorMatches, dominantOf, parseColorFilter, sqlConditions, type SearchFilters } from "./filters.js";
+import { colorMatches, dominantOf, filterScopes, parseColorFilter, sqlConditions, type SearchFilters } from "./filters.js";
 
 export type SearchHistoryRow = Selectable<SearchHistoryTable>;
 
@@ -52,6 +52,7 @@ export class SearchRepository {
         size: await this.sizeOf(sub, this.listedMax + 1),
         subquery: sub,
         keep: (ids) => this.kept(sub, ids),
+        scopes: filterScopes(filters),
       });
     }
     const rows = await this.filteredRows(storeId, filters, filters.color !== undefined);

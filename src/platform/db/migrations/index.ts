@@ -16,6 +16,7 @@ import m0017 from "./0017_image_store.js";
 import m0018 from "./0018_lexical_index.js";
 import m0019 from "./0019_lexical_versions.js";
 import m0020 from "./0020_brand_filter_index.js";
+import m0021 from "./0021_vector_filter_indexes.js";
 
 export const migrations: Record<string, MigrationFactory> = {
   "0001_accounts": m0001,
@@ -34,4 +35,5 @@ export const migrations: Record<string, MigrationFactory> = {
   "0018_lexical_index": m0018,
   "0019_lexical_versions": m0019,
   "0020_brand_filter_index": m0020,
+  "0021_vector_filter_indexes": m0021,
 };

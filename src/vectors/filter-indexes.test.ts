@@ -1,0 +1,285 @@
+// Filter indexes on PostgreSQL (filter-indexes.ts, migration 0021): which categories and brands
+// get an HNSW index of their own, that searches filtered on them walk it and find what an exact
+// scan finds, that the copies follow writes, and that a build cut short is never used and is
+// redone. Through the search repository, as the search service builds its filters.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { sql } from "kysely";
+import { testEnv } from "../../test/support/env.js";
+import { createStores, productRow, withPg } from "../../test/support/database.js";
+import { SearchRepository } from "../search/search/repository.js";
+import type { SearchFilters } from "../search/search/filters.js";
+import { isDeferred } from "./candidates.js";
+import { copiesIndexName } from "./filter-indexes.js";
+import { createVectorIndex } from "./index.js";
+import type { PostgresVectorIndex } from "./postgres.js";
+import { clusteredVectors, exactTopK, queriesLike, recall } from "./synthetic.js";
+import { openTestDatabase, type TestDatabase } from "./test-support.js";
+
+const skip = !testEnv.databaseUrl;
+if (skip && testEnv.ci) throw new Error("CI run without TEST_DATABASE_URL: the PostgreSQL filter index tests cannot run");
+
+const pid = (i: number) => `p${String(i).padStart(5, "0")}`;
+
+describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_URL not set" : false }, () => {
+  let t: TestDatabase;
+  let index: PostgresVectorIndex;
+  // Store "a": 3,000 products in 10 clusters; the category follows the cluster (~300 each, 10 %),
+  // the brand is independent of it (20 brands of 150, 5 %).
+  const data = clusteredVectors({ count: 3_000, dim: 32, clusters: 10, seed: 31 });
+  const category = (r: number) => `Cat-${data.cluster[r]}`;
+  const brand = (r: number) => `Brand-${r % 20}`;
+  // Store "b": 600 products, 120 of them (20 %) in a category of the same name as one of a's.
+  const other = clusteredVectors({ count: 600, dim: 32, clusters: 4, seed: 32 });
+  let repo: SearchRepository;
+
+  const write = async (storeId: string, rows: { id: string; vector: Float32Array; meta: Record<string, unknown> }[]) => {
+    for (let start = 0; start < rows.length; start += 500) {
+      const chunk = rows.slice(start, start + 500);
+      const upserted = chunk.map((r) => ({ vectorId: `v-${r.id}`, productId: r.id, model: "m@32", vector: r.vector }));
+      await t.database.transaction(async (tx) => {
+        await tx
+          .insertInto("products")
+          .values(chunk.map((r) => productRow(storeId, r.id, r.meta)))
+          .execute();
+        for (const item of upserted) await index.upsert(tx, storeId, item);
+      });
+      index.afterCommit(storeId, { upserted });
+    }
+  };
+  const copies = async (storeId: string, field: string, value: string) =>
+    (
+      await sql<{ product_id: string }>`
+        SELECT c.product_id FROM product_vector_copies c JOIN vector_filter_indexes f ON f.id = c.index_id
+        WHERE f.store_id = ${storeId} AND f.field = ${field} AND f.value = ${value} ORDER BY 1`.execute(t.database.db)
+    ).rows.map((r) => r.product_id);
+  const registry = async () =>
+    (
+      await t.database.db
+        .selectFrom("vector_filter_indexes")
+        .select(["id", "store_id", "field", "value", "ready", "rows"])
+        .orderBy("store_id")
+        .orderBy("field")
+        .orderBy("value")
+        .execute()
+    ).map((r) => ({ ...r, key: `${r.store_id} ${r.field}=${r.value}` }));
+  const validIndexes = async () =>
+    (
+      await sql<{ name: string }>`
+        SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+        JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = current_schema() AND c.relname LIKE 'product_vector_copies_hnsw_%' AND i.indisvalid`.execute(t.database.db)
+    ).rows
+      .map((r) => r.name)
+      .sort();
+  /** Searches store a with `filters` as the search service does; the path taken and the products. */
+  const search = async (query: Float32Array, filters: SearchFilters, storeId = "a") => {
+    const candidates = await repo.candidates(storeId, filters);
+    assert.ok(isDeferred(candidates), "more products than the listed maximum: the filter stays in the database");
+    const found = await index.search(storeId, query, { k: 10, candidates });
+    return { path: index.lastPath, ids: found.map((m) => m.productId) };
+  };
+
+  before(async () => {
+    t = await openTestDatabase("postgres");
+    await createStores(t.database, ["a", "b"]);
+    // Counts never cached, so registry changes show at once; no exact budget, so the cost model decides.
+    index = createVectorIndex(t.database, {
+      bruteForceThreshold: 500,
+      exactBudget: 0,
+      countCacheMs: 0,
+      filterIndexes: { minRows: 100, maxPerStore: 12 },
+    }) as PostgresVectorIndex;
+    await index.init();
+    repo = new SearchRepository(t.database.db, "postgres", 50);
+    await write(
+      "a",
+      Array.from({ length: data.count }, (_, r) => ({
+        id: pid(r),
+        vector: data.row(r),
+        meta: { category: category(r), brand: brand(r), price: (r % 100) + 1 },
+      })),
+    );
+    await write(
+      "b",
+      Array.from({ length: other.count }, (_, r) => ({
+        id: `b${r}`,
+        vector: other.row(r),
+        meta: { category: r < 120 ? "cat-0" : `other-${r % 8}`, brand: "solo" },
+      })),
+    );
+    await index.settled();
+    await sql`ANALYZE products`.execute(t.database.db);
+  });
+
+  after(async () => {
+    await index?.close();
+    await t?.close();
+  });
+
+  test("refresh gives each store's large categories and brands an index, largest first, within the per-store cap", async () => {
+    const report = await index.refreshFilterIndexes();
+    assert.equal(report.busy, false);
+    const entries = await registry();
+    const a = entries.filter((e) => e.store_id === "a");
+    // Ten categories of ~300, then the two first brands of 150 (a tie broken by value): 12.
+    assert.deepEqual(
+      a.map((e) => e.key),
+      ["a brand=brand-0", "a brand=brand-1", ...Array.from({ length: 10 }, (_, c) => `a category=cat-${c}`)],
+    );
+    // Store b: its 20 % category; "solo" holds the whole store, which its own graph serves.
+    assert.deepEqual(
+      entries.filter((e) => e.store_id === "b").map((e) => e.key),
+      ["b category=cat-0"],
+    );
+    assert.ok(entries.every((e) => e.ready));
+    assert.equal(report.created.length, 13);
+    assert.deepEqual(await validIndexes(), entries.map((e) => copiesIndexName(e.id)).sort());
+    // Each index holds its own store's products only.
+    const aCat0 = Array.from({ length: data.count }, (_, r) => r)
+      .filter((r) => category(r) === "Cat-0")
+      .map(pid);
+    assert.deepEqual(await copies("a", "category", "cat-0"), aCat0);
+    assert.deepEqual(await copies("b", "category", "cat-0"), Array.from({ length: 120 }, (_, r) => `b${r}`).sort());
+    assert.equal(a.find((e) => e.value === "cat-0")!.rows, aCat0.length);
+    // A second round changes nothing.
+    const again = await index.refreshFilterIndexes();
+    assert.deepEqual([again.created, again.dropped, again.kept], [[], [], 13]);
+  });
+
+  test("a search filtered on an indexed category or brand walks its index and finds what an exact scan finds", async () => {
+    const queries = queriesLike(data, 20, 33);
+    let total = 0;
+    let searches = 0;
+    for (const [qi, query] of queries.entries()) {
+      const nearest = data.cluster[Number(exactTopK(data, query, 1)[0])]!;
+      // The query's own category, one far from it (which excludes its whole neighbourhood), a
+      // brand (in either case), and a category with a price bound checked on the hits (a wide
+      // one: with a narrow one so few products pass that the cost model scans them exactly).
+      const far = (nearest + 3) % 10;
+      const cases: [SearchFilters, (r: number) => boolean][] = [
+        [{ category: `cat-${nearest}` }, (r) => data.cluster[r] === nearest],
+        [{ category: `CAT-${far}` }, (r) => data.cluster[r] === far],
+        [{ metadata_filters: [{ field: "brand", operator: "eq", value: `brand-${qi % 2}` }] }, (r) => r % 20 === qi % 2],
+        [{ category: `cat-${far}`, price_max: 90 }, (r) => data.cluster[r] === far && (r % 100) + 1 <= 90],
+      ];
+      for (const [filters, keep] of cases) {
+        const { path, ids } = await search(query, filters);
+        assert.equal(path, "hnsw-filter-index", JSON.stringify(filters));
+        assert.equal(ids.length, 10);
+        const expected = exactTopK(data, query, 10, keep).map(pid);
+        assert.ok(
+          ids.every((id) => keep(Number(id.slice(1)))),
+          "every hit passes the whole filter",
+        );
+        total += recall(ids, expected);
+        searches += 1;
+      }
+    }
+    assert.ok(total / searches >= 0.95, `recall@10 ${(total / searches).toFixed(3)}`);
+    // The statement the function builds per index is planned on that index's HNSW graph.
+    const cat0 = (await registry()).find((e) => e.key === "a category=cat-0")!;
+    const plan = await withPg(async (client) => {
+      await client.query(`SET search_path TO "${t.pgSchema}", public`);
+      return index.explainAnn(client, "a", queries[0]!, 20, { ids: [cat0.id], rows: cat0.rows });
+    });
+    assert.match(plan, new RegExp(`Index Scan using ${copiesIndexName(cat0.id)}`));
+  });
+
+  test("a brand without an index, or a filter that pins no category or brand, takes the store's own paths", async () => {
+    const [query] = queriesLike(data, 1, 34);
+    const brandWithout = await search(query!, { metadata_filters: [{ field: "brand", operator: "eq", value: "brand-7" }] });
+    assert.notEqual(brandWithout.path, "hnsw-filter-index");
+    const priceOnly = await search(query!, { price_max: 30 });
+    assert.notEqual(priceOnly.path, "hnsw-filter-index");
+    // `in` over two indexed categories walks both indexes.
+    const two = await search(query!, { metadata_filters: [{ field: "category", operator: "in", value: ["cat-1", "cat-2"] }] });
+    assert.equal(two.path, "hnsw-filter-index");
+    const twoExpected = exactTopK(data, query!, 10, (r) => data.cluster[r] === 1 || data.cluster[r] === 2).map(pid);
+    assert.ok(recall(two.ids, twoExpected) >= 0.9);
+  });
+
+  test("another store's index of the same category name never answers for this store", async () => {
+    const [query] = queriesLike(other, 1, 35);
+    const { path, ids } = await search(query!, { category: "cat-0" }, "b");
+    assert.equal(path, "hnsw-filter-index");
+    assert.ok(ids.length === 10 && ids.every((id) => /^b\d+$/.test(id) && Number(id.slice(1)) < 120), ids.join(","));
+  });
+
+  test("the copies follow writes: a changed category, a replaced vector, a removed product, a new one", async () => {
+    // p00000's category moves to another cluster's.
+    const from = category(0).toLowerCase();
+    const to = `cat-${(data.cluster[0]! + 1) % 10}`;
+    await t.database.db
+      .updateTable("products")
+      .set({ category: to })
+      .where("store_id", "=", "a")
+      .where("product_id", "=", pid(0))
+      .execute();
+    assert.ok(!(await copies("a", "category", from)).includes(pid(0)));
+    assert.ok((await copies("a", "category", to)).includes(pid(0)));
+    // A new vector for p00000 replaces its copies.
+    const replacement = data.row(1);
+    await t.database.transaction((tx) =>
+      index.upsert(tx, "a", { vectorId: "v-new", productId: pid(0), model: "m@32", vector: replacement }),
+    );
+    const stored = await sql<{ vector_id: string; same: boolean }>`
+      SELECT c.vector_id, c.embedding = v.embedding::halfvec AS same
+      FROM product_vector_copies c JOIN product_vectors v ON v.store_id = c.store_id AND v.product_id = c.product_id
+      WHERE c.store_id = 'a' AND c.product_id = ${pid(0)}`.execute(t.database.db);
+    assert.ok(stored.rows.length === 2 && stored.rows.every((r) => r.vector_id === "v-new" && r.same), JSON.stringify(stored.rows));
+    // Removing the vector removes its copies.
+    await t.database.transaction((tx) => index.remove(tx, "a", [pid(0)]));
+    assert.ok(!(await copies("a", "category", to)).includes(pid(0)));
+    assert.ok(!(await copies("a", "brand", "brand-0")).includes(pid(0)));
+    // A new product of an indexed category gets its copy, in this store's index only.
+    await write("a", [{ id: "fresh", vector: data.row(5), meta: { category: "CAT-0", brand: "none" } }]);
+    assert.ok((await copies("a", "category", "cat-0")).includes("fresh"));
+    assert.ok(!(await copies("b", "category", "cat-0")).includes("fresh"));
+  });
+
+  test("a build cut short is never searched and is redone by the next round; a shrunk value loses its index", async () => {
+    const target = (await registry()).find((e) => e.key === "a category=cat-4")!;
+    // As after a crash mid-build: the registry row not ready, the index gone (or invalid).
+    await t.database.db.updateTable("vector_filter_indexes").set({ ready: false }).where("id", "=", target.id).execute();
+    await sql`DROP INDEX ${sql.id(copiesIndexName(target.id))}`.execute(t.database.db);
+    const [query] = queriesLike(data, 1, 36);
+    assert.notEqual((await search(query!, { category: "cat-4" })).path, "hnsw-filter-index");
+    const report = await index.refreshFilterIndexes();
+    assert.deepEqual(report.created, [`a category=cat-4 (32-d)`]);
+    assert.equal((await registry()).find((e) => e.id === target.id)?.ready, true);
+    assert.equal((await search(query!, { category: "cat-4" })).path, "hnsw-filter-index");
+
+    // brand-1 falls to 40 products (below half of minRows): its index and copies go.
+    const brand1 = Array.from({ length: data.count }, (_, r) => r).filter((r) => r % 20 === 1 && r >= 800);
+    await t.database.db
+      .updateTable("products")
+      .set({ brand: "gone" })
+      .where("store_id", "=", "a")
+      .where("product_id", "in", brand1.map(pid))
+      .execute();
+    const shrunk = await index.refreshFilterIndexes();
+    // Its place under the per-store cap goes to the next brand.
+    assert.deepEqual([shrunk.dropped, shrunk.created], [["a brand=brand-1 (32-d)"], ["a brand=brand-10 (32-d)"]]);
+    assert.ok(!(await registry()).some((e) => e.key === "a brand=brand-1"));
+    assert.deepEqual(await copies("a", "brand", "brand-1"), []);
+    assert.deepEqual(await validIndexes(), (await registry()).map((e) => copiesIndexName(e.id)).sort());
+  });
+
+  test("one refresh at a time across processes; an aborted one stops and frees the lock", async () => {
+    // Another process holding the lock (a session of its own in the same schema).
+    await t.database.db.connection().execute(async (other) => {
+      const lock = sql`hashtext(current_schema() || '.vector_filter_indexes')`;
+      await sql`SELECT pg_advisory_lock(${lock})`.execute(other);
+      try {
+        assert.deepEqual(await index.refreshFilterIndexes(), { busy: true, created: [], dropped: [], kept: 0 });
+      } finally {
+        await sql`SELECT pg_advisory_unlock(${lock})`.execute(other);
+      }
+    });
+    const aborted = new AbortController();
+    aborted.abort();
+    await assert.rejects(index.refreshFilterIndexes(aborted.signal));
+    assert.equal((await index.refreshFilterIndexes()).busy, false, "the lock was released");
+  });
+});
