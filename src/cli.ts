@@ -2,8 +2,8 @@
 // with exit code 1 (2 for usage errors).
 //   admin create --email E --password P   create a super admin
 //   plan set --plan P (--store ID|SLUG… | --all)   set stores' plans (operators; BILLING_MODE=off)
-//   vector filter-indexes                 build/drop PostgreSQL filter indexes now (vectors/filter-indexes.ts)
-// Commands that need no embedding model (admin create, plan set) build their context without
+//   vector filter-indexes                 make/drop PostgreSQL filter indexes now (vectors/filter-indexes.ts)
+// Commands that need no embedding model (admin create, plan set, vector filter-indexes) build their context without
 // loading it (`model: null`), so they finish in well under a second.
 //   serve --role api|worker|all            run one process role (src/serve.ts); runs until SIGTERM
 import path from "node:path";
@@ -32,9 +32,10 @@ const USAGE = `Usage: npm run cli -- <command>
                                          configured CLIP_MODEL: those embedded by another model,
                                          or every product with --all (prints a JSON report per store)
   vector filter-indexes                  PostgreSQL: give every category and brand with
-                                         VECTOR_FILTER_INDEX_MIN_ROWS products an HNSW index of its
-                                         own now, drop those no longer needed (the worker's
-                                         maintenance round does it every 10 minutes; prints JSON)
+                                         VECTOR_FILTER_INDEX_MIN_ROWS products a filter index (a
+                                         compact copy of its vectors) now, drop those no longer
+                                         needed (the worker's maintenance round does it every 10
+                                         minutes; prints JSON)
   serve [--role api|worker|all]          run one process role until SIGTERM (default all): api = both
                                          HTTP APIs; worker = jobs, webhook dispatcher, maintenance
                                          (GET /metrics and /health/* on METRICS_PORT when set)`;

@@ -124,10 +124,11 @@ const schema = z.object({
   VECTOR_EF_SEARCH: positiveInt.min(10).max(1000).optional(),
   /**
    * PostgreSQL: a category or brand with at least this many products (and at most a quarter of its
-   * store) gets an HNSW index of its own, built by the worker's maintenance round; 0 = none.
+   * store) gets a filter index (a compact copy of its vectors, which filtered searches scan),
+   * made by the worker's maintenance round; 0 = none.
    */
   VECTOR_FILTER_INDEX_MIN_ROWS: z.coerce.number().int().min(0).default(5000),
-  /** PostgreSQL: filter indexes per store at most (the largest values first). */
+  /** PostgreSQL: filter indexes per store and vector dimension at most (those that have one first, then the largest values). */
   VECTOR_FILTER_INDEXES_PER_STORE: z.coerce.number().int().min(0).max(1000).default(32),
   /** Skip loading the model at start (the API then answers model-dependent calls with 503). */
   MODEL_DISABLED: bool.default("false"),

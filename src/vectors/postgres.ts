@@ -20,6 +20,9 @@
 //     otherwise HNSW with oversampling (k' = k × oversample / selectivity) and filtering here,
 //     unless the first round shows the filter excludes the query's neighbourhood (below), or the
 //     round would reach past ef_search's ceiling while the candidates are few (beyondGraphWalk).
+// A filter that pins a category or brand with a filter index (filter-indexes.ts) scans that
+// value's compact copies instead of the store's rows wherever an exact scan is due, and the cost
+// model weighs HNSW rounds against that cheaper scan (COPIES_SPEEDUP).
 // The store's HNSW index spans all stores, so the store itself is a filter on it: its share of
 // the vectors of that dimension multiplies into the selectivity above (and a store below
 // minAnnSelectivity of the index is always searched exactly). The counts behind these choices
@@ -44,11 +47,11 @@ import type pg from "pg";
 import type { Database, Executor } from "../platform/db/index.js";
 import type { ModelCount, ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert } from "./types.js";
 import { normalized, toPgVector } from "./math.js";
-import { isDeferred, passing, type Candidates } from "./candidates.js";
+import { isDeferred, passing, type Candidates, type DeferredCandidates } from "./candidates.js";
 import { planFiltered, replanFiltered, type Plan } from "./plan.js";
 import type { SearchPath } from "./memory.js";
 import { VectorRepository } from "./repository.js";
-import { copiesAnnFunction, copiesAnnFunctionDdl, FilterIndexes, type FilterIndexReport, type ServingIndexes } from "./filter-indexes.js";
+import { FilterIndexes, type FilterIndexReport, type ServingIndexes } from "./filter-indexes.js";
 
 /** pgvector cannot index `vector` columns of more than 2,000 dimensions with HNSW. */
 const MAX_HNSW_DIM = 2_000;
@@ -58,6 +61,14 @@ const MAX_EF_SEARCH = 1_000;
 const EF_REFERENCE_SIZE = 250_000;
 /** Hits expected among the query's nearest rows below which a filter is not judged by them. */
 const MIN_EXPECTED_HITS = 4;
+/**
+ * How many times cheaper an exact scan over a filter index's copies (filter-indexes.ts) is than
+ * over the store's rows, per candidate: bench:scale at a million products, 10,000 candidates, 8–10
+ * vs 79–100 ms warm. The cost model weighs HNSW rounds against the scan with it.
+ */
+const COPIES_SPEEDUP = 10;
+/** Copies re-scored from the full vectors per hit wanted (half precision may swap near neighbours). */
+const COPIES_RESCORE = 4;
 
 interface Row {
   product_id: string;
@@ -71,20 +82,14 @@ export class PostgresVectorIndex implements VectorIndex {
   private readonly counts = new Map<string, { count: number; at: number }>();
   private readonly filterIndexes: FilterIndexes;
   /** The path the last search took (tests and the benchmark look at it). */
-  lastPath: SearchPath | "hnsw-filter-index" | "none" = "none";
+  lastPath: SearchPath | "exact-filter-index" | "none" = "none";
 
   constructor(
     private readonly database: Database,
     private readonly options: ResolvedOptions,
   ) {
     this.repo = new VectorRepository(database);
-    this.filterIndexes = new FilterIndexes(database, {
-      ...options.filterIndexes,
-      connectivity: options.connectivity,
-      expansionAdd: options.expansionAdd,
-      clock: options.clock,
-      cacheMs: options.countCacheMs,
-    });
+    this.filterIndexes = new FilterIndexes(database, { ...options.filterIndexes, clock: options.clock, cacheMs: options.countCacheMs });
   }
 
   async upsert(tx: Executor, storeId: string, item: VectorUpsert): Promise<void> {
@@ -129,37 +134,22 @@ export class PostgresVectorIndex implements VectorIndex {
       }
       return this.finish("exact", await this.exact(storeId, unit, k, undefined), k);
     }
-    // A filter pinning a category or brand that has filter indexes walks those instead: the
-    // searched population is then their copies, all of this store.
+    // A filter pinning a category or brand with a filter index: its copies stand in for the
+    // store's rows in exact scans.
     const serving =
-      isDeferred(candidates) && candidates.scopes && annPossible
-        ? await this.filterIndexes.serving(storeId, dim, candidates.scopes)
-        : undefined;
-    if (serving) return this.filtered(storeId, unit, k, candidates, { n: serving.rows, storeShare: 1, annPossible, serving });
-    return this.filtered(storeId, unit, k, candidates, { n, storeShare, annPossible, total });
-  }
-
-  /**
-   * A filtered search over a population of `n` vectors (the store's, or the copies of the filter
-   * indexes `serving`) holding `storeShare` of the HNSW index walked (see the header).
-   */
-  private async filtered(
-    storeId: string,
-    unit: Float32Array,
-    k: number,
-    candidates: Candidates,
-    over: { n: number; storeShare: number; annPossible: boolean; total?: number; serving?: ServingIndexes },
-  ): Promise<VectorMatch[]> {
-    const { n, storeShare, annPossible, serving } = over;
-    const dim = unit.length;
-    const ann = (wanted: number) =>
-      serving ? this.annCopies(storeId, serving, unit, wanted) : this.ann(storeId, unit, wanted, over.total ?? n);
-    const path = serving ? "hnsw-filter-index" : "hnsw-filtered";
+      isDeferred(candidates) && candidates.scopes ? await this.filterIndexes.serving(storeId, dim, candidates.scopes) : undefined;
+    const exactly = async (): Promise<VectorMatch[]> => {
+      const copied = serving && isDeferred(candidates) ? await this.exactCopies(storeId, unit, k, candidates, serving) : undefined;
+      if (copied) return this.finish("exact-filter-index", copied, k);
+      return this.finish("exact-candidates", await this.exact(storeId, unit, k, candidates), k);
+    };
+    // An HNSW row weighed against a scan of copies, when there are copies to scan.
+    const costs = serving ? { ...this.options, annCostRatio: this.options.annCostRatio * COPIES_SPEEDUP } : this.options;
     // The selectivity within the HNSW index: the store's share times the candidates' share.
     const size = candidates.size;
     const share = storeShare * Math.min(1, size / n);
-    const deep = (p: Plan) => beyondGraphWalk(p, size, this.options.annCostRatio);
-    let plan = deep(planFiltered({ k, candidates: size, selectivity: share, dim, annReady: annPossible }, this.options));
+    const deep = (p: Plan) => beyondGraphWalk(p, size, costs.annCostRatio);
+    let plan = deep(planFiltered({ k, candidates: size, selectivity: share, dim, annReady: annPossible }, costs));
     for (let round = 0; plan.kind === "ann"; round++) {
       const wanted = Math.min(plan.wanted, n);
       const rows = await ann(wanted);
@@ -169,19 +159,16 @@ export class PostgresVectorIndex implements VectorIndex {
       );
       if (round === 0 && excludesNeighbourhood(rows, passed, k, Math.min(1, size / n))) break;
       const hits = rows.filter((r) => passed.has(r.product_id));
-      if (hits.length >= k) return this.finish(path, hits, k);
+      if (hits.length >= k) return this.finish("hnsw-filtered", hits, k);
       // Exhausted: the store has no more rows, or the scan stopped at hnsw.max_scan_tuples.
       const exhausted = wanted >= n || rows.length < wanted;
       // Re-planned in store rows (the hit rate is measured among them), then over-asked by the
       // store's share again as above.
       const inStore = Math.ceil(wanted * storeShare);
-      plan = replanFiltered(
-        { k, candidates: size, wanted: inStore, returned: rows.length, hits: hits.length, exhausted, round },
-        this.options,
-      );
+      plan = replanFiltered({ k, candidates: size, wanted: inStore, returned: rows.length, hits: hits.length, exhausted, round }, costs);
       if (plan.kind === "ann") plan = deep({ kind: "ann", wanted: Math.ceil(plan.wanted / storeShare) });
     }
-    return this.finish("exact-candidates", await this.exact(storeId, unit, k, candidates), k);
+    return exactly();
   }
 
   refreshFilterIndexes(signal?: AbortSignal): Promise<FilterIndexReport> {
@@ -233,7 +220,6 @@ export class PostgresVectorIndex implements VectorIndex {
           await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(tx);
           await hnswIndexDdl(dim, this.options).execute(tx);
           await annFunctionDdl(dim, this.options.expansionSearch, this.options.halfvec).execute(tx);
-          await copiesAnnFunctionDdl(dim, this.options.expansionSearch).execute(tx);
           return true;
         })
         .catch((error: unknown) => {
@@ -282,6 +268,45 @@ export class PostgresVectorIndex implements VectorIndex {
   }
 
   /**
+   * Exact over the copies of the filter indexes `serving` (filter-indexes.ts): the nearest
+   * COPIES_RESCORE × k by their half-precision copies, read in one primary-key range per index
+   * (restricted to the filter's products when it keeps fewer than the copies), re-scored from the
+   * full vectors. Undefined when fewer than k of them pass the filter (a copy may lag a write by
+   * a moment: the caller then scans the store's rows).
+   */
+  private async exactCopies(
+    storeId: string,
+    unit: Float32Array,
+    k: number,
+    candidates: DeferredCandidates,
+    serving: ServingIndexes,
+  ): Promise<Row[] | undefined> {
+    const q = toPgVector(unit);
+    const narrower = candidates.size < serving.rows;
+    const restrict = narrower ? sql`AND c.product_id IN ${candidates.subquery}` : sql``;
+    const wanted = COPIES_RESCORE * k;
+    const { rows } = await sql<Row>`
+      SELECT c.product_id, c.vector_id, v.embedding <=> ${q}::vector AS distance
+      FROM (
+        SELECT c.product_id, c.vector_id FROM product_vector_copies c
+        WHERE c.index_id = ANY(${serving.ids}::int[]) AND c.store_id = ${storeId} ${restrict}
+        ORDER BY c.embedding <=> ${q}::halfvec
+        LIMIT ${wanted}
+      ) c
+      JOIN product_vectors v ON v.store_id = ${storeId} AND v.product_id = c.product_id AND v.dim = ${unit.length}`.execute(
+      this.database.reader(storeId),
+    );
+    const passed = narrower
+      ? new Set(rows.map((r) => r.product_id))
+      : await passing(
+          candidates,
+          rows.map((r) => r.product_id),
+        );
+    const hits = rows.filter((r) => passed.has(r.product_id));
+    return hits.length >= Math.min(k, candidates.size) ? hits : undefined;
+  }
+
+  /**
    * HNSW: the `wanted` nearest vectors of the store through `product_vectors_hnsw_<dim>`
    * (iterative scan, relaxed order: finish() re-sorts). One statement, one round trip: the
    * per-dimension function `product_vectors_ann_<dim>` carries the settings (see ensureIndex).
@@ -292,31 +317,16 @@ export class PostgresVectorIndex implements VectorIndex {
     ).rows;
   }
 
-  /** HNSW over the copies of the filter indexes `serving` (filter-indexes.ts): the `wanted` nearest of each. */
-  private async annCopies(storeId: string, serving: ServingIndexes, unit: Float32Array, wanted: number): Promise<Row[]> {
-    return (await this.copiesQuery(serving, unit, wanted).execute(this.database.reader(storeId))).rows;
-  }
-
-  private copiesQuery(serving: ServingIndexes, unit: Float32Array, wanted: number) {
-    const ef = this.efSearch(wanted, serving.rows);
-    return sql<Row>`SELECT product_id, vector_id, distance FROM ${sql.id(copiesAnnFunction(unit.length))}(${serving.ids}::int[], ${toPgVector(unit)}::vector, ${wanted}, ${ef})`;
-  }
-
   /**
-   * The plan the search's own statement runs inside the function (with `serving`, the filter
-   * indexes' function), captured with auto_explain (nested statements, logged to `client` as
-   * notices): tests check that it scans the HNSW index.
+   * The plan the search's own statement runs inside the function, captured with auto_explain
+   * (nested statements, logged to `client` as notices): tests check that it scans the HNSW index.
    * `client` is a connection of its own to the same database and schema.
    */
-  async explainAnn(client: pg.ClientBase, storeId: string, query: Float32Array, wanted: number, serving?: ServingIndexes): Promise<string> {
+  async explainAnn(client: pg.ClientBase, storeId: string, query: Float32Array, wanted: number): Promise<string> {
     const unit = normalized(query);
     await this.ensureIndex(unit.length);
     const indexSize = await this.cachedCount(undefined, unit.length);
-    const compiled = (
-      serving
-        ? this.copiesQuery(serving, unit, wanted)
-        : annQuery(storeId, unit, wanted, this.efSearch(wanted, indexSize), this.options.halfvec)
-    ).compile(this.database.db);
+    const compiled = annQuery(storeId, unit, wanted, this.efSearch(wanted, indexSize), this.options.halfvec).compile(this.database.db);
     const plans: string[] = [];
     const onNotice = (notice: { message?: string }) => plans.push(notice.message ?? "");
     client.on("notice", onNotice);
@@ -345,7 +355,7 @@ export class PostgresVectorIndex implements VectorIndex {
     return Math.min(MAX_EF_SEARCH, Math.max(depth, wanted));
   }
 
-  private finish(path: SearchPath | "hnsw-filter-index", rows: Row[], k: number): VectorMatch[] {
+  private finish(path: SearchPath | "exact-filter-index", rows: Row[], k: number): VectorMatch[] {
     this.lastPath = path;
     return rows
       .map((r) => ({ productId: r.product_id, vectorId: r.vector_id, score: 1 - Number(r.distance) }))

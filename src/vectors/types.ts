@@ -65,8 +65,8 @@ export interface VectorIndex {
   /** Load / rebuild in-memory state from the database at start. */
   init(): Promise<void>;
   /**
-   * PostgreSQL: gives large categories and brands HNSW indexes of their own and drops those no
-   * longer needed (filter-indexes.ts). Undefined on the embedded index, which filters in memory.
+   * PostgreSQL: gives large categories and brands filter indexes (compact copies of their
+   * vectors) and drops those no longer needed (filter-indexes.ts). Undefined on the embedded index, which filters in memory.
    */
   refreshFilterIndexes?(signal?: AbortSignal): Promise<FilterIndexReport>;
   /** Resolves once background index work (HNSW builds) has finished; for tests and benchmarks. */
@@ -115,9 +115,9 @@ export interface VectorIndexOptions {
   /** PostgreSQL: how long a store's vector count (used to choose exact or HNSW) is cached, in ms. Default 10,000. */
   countCacheMs?: number;
   /**
-   * PostgreSQL: which categories and brands get an HNSW index of their own (filter-indexes.ts):
-   * those with at least `minRows` products (default 5,000; 0 = none), at most `maxPerStore`
-   * (default 32) per store.
+   * PostgreSQL: which categories and brands get a filter index, a compact copy of their vectors
+   * that filtered searches scan (filter-indexes.ts): those with at least `minRows` products
+   * (default 5,000; 0 = none), at most `maxPerStore` (default 32) per store and dimension.
    */
   filterIndexes?: Partial<FilterIndexOptions>;
   /**

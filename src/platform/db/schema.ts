@@ -391,8 +391,8 @@ export interface ProductVectorsTable {
 }
 
 /**
- * PostgreSQL only (0021): a category or brand of a store with an HNSW index of its own
- * (src/vectors/filter-indexes.ts). `value` is lower-cased; `ready` once the index is built.
+ * PostgreSQL only (0021): a category or brand of a store with a filter index, a compact copy of
+ * its vectors (src/vectors/filter-indexes.ts). `value` is lower-cased; `ready` once copied.
  */
 export interface VectorFilterIndexesTable {
   id: Generated<number>;
