@@ -244,6 +244,78 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
     assert.deepEqual(await copies("a", "brand", "brand-1"), []);
   });
 
+  test("what is written while a value is being copied (the triggers leave it alone) is caught up before it is ready", async () => {
+    const target = (await registry()).find((e) => e.key === "a category=cat-6")!;
+    const members = () =>
+      Array.from({ length: data.count }, (_, r) => r)
+        .filter((r) => data.cluster[r] === 6)
+        .map(pid);
+    // As mid-copy: neither live nor ready. Writes now leave its copies alone.
+    await t.database.db.updateTable("vector_filter_indexes").set({ live: false, ready: false }).where("id", "=", target.id).execute();
+    const [moved, outdated, missing] = members();
+    await t.database.db
+      .updateTable("products")
+      .set({ category: "cat-7" })
+      .where("store_id", "=", "a")
+      .where("product_id", "=", moved!)
+      .execute();
+    const foreign = Array.from({ length: data.count }, (_, r) => r).find((r) => data.cluster[r] === 8)!;
+    await t.database.db
+      .updateTable("products")
+      .set({ category: "CAT-6" })
+      .where("store_id", "=", "a")
+      .where("product_id", "=", pid(foreign))
+      .execute();
+    assert.ok((await copies("a", "category", "cat-6")).includes(moved!), "not live: the trigger left the old copy");
+    assert.ok(!(await copies("a", "category", "cat-6")).includes(pid(foreign)), "not live: no copy for the newcomer");
+    // Copies the bulk copy keeps as they are (it only adds what is missing): an outdated one, and one gone.
+    await sql`UPDATE product_vector_copies SET vector_id = 'old' WHERE index_id = ${target.id} AND product_id = ${outdated!}`.execute(
+      t.database.db,
+    );
+    await sql`DELETE FROM product_vector_copies WHERE index_id = ${target.id} AND product_id = ${missing!}`.execute(t.database.db);
+    const report = await index.refreshFilterIndexes();
+    assert.ok(report.created.includes("a category=cat-6 (32-d)"), JSON.stringify(report));
+    const expected = [...members().filter((id) => id !== moved), pid(foreign)].sort();
+    assert.deepEqual(await copies("a", "category", "cat-6"), expected);
+    const { rows } = await sql<{ vector_id: string }>`
+      SELECT vector_id FROM product_vector_copies WHERE index_id = ${target.id} AND product_id = ${outdated!}`.execute(t.database.db);
+    assert.deepEqual(rows, [{ vector_id: `v-${outdated!}` }]);
+    const entry = (await registry()).find((e) => e.id === target.id)!;
+    assert.deepEqual([entry.ready, entry.rows], [true, expected.length]);
+  });
+
+  test("a value dropped by another process is not scanned from a stale cache of its id", async () => {
+    // An API process caching the registry (10 s by default).
+    const api = createVectorIndex(t.database, {
+      bruteForceThreshold: 500,
+      exactBudget: 0,
+      filterIndexes: { minRows: 100, maxPerStore: 12 },
+    }) as PostgresVectorIndex;
+    try {
+      const [query] = queriesLike(data, 1, 37);
+      const filters: SearchFilters = { metadata_filters: [{ field: "category", operator: "in", value: ["cat-2", "cat-3"] }] };
+      const searchWith = async () => {
+        const found = await api.search("a", query!, { k: 10, candidates: await repo.candidates("a", filters) });
+        return { path: api.lastPath, ids: found.map((m) => m.productId) };
+      };
+      assert.equal((await searchWith()).path, "exact-filter-index");
+      // The worker drops cat-3 as refresh() does: out of searches and triggers, then deleted.
+      await t.database.db
+        .updateTable("vector_filter_indexes")
+        .set({ live: false, ready: false })
+        .where("store_id", "=", "a")
+        .where("value", "=", "cat-3")
+        .execute();
+      await t.database.db.deleteFrom("vector_filter_indexes").where("store_id", "=", "a").where("value", "=", "cat-3").execute();
+      const after = await searchWith();
+      assert.notEqual(after.path, "exact-filter-index", "the cached ids are checked against the registry in the scan itself");
+      assert.deepEqual(after.ids, exactTopK(data, query!, 10, (r) => data.cluster[r] === 2 || data.cluster[r] === 3).map(pid));
+    } finally {
+      await api.close();
+      assert.deepEqual((await index.refreshFilterIndexes()).created, ["a category=cat-3 (32-d)"]);
+    }
+  });
+
   test("one refresh at a time across processes; a stop aborts one waiting for older transactions, and frees the lock", async () => {
     // Another process holding the lock (a session of its own in the same schema).
     await t.database.db.connection().execute(async (other) => {

@@ -5,24 +5,26 @@
 // Why. The store's HNSW graph serves wide filters that keep the query's neighbourhood well (a
 // 50 % price window at a million products: 12 ms). Otherwise a filtered search ends in an exact
 // scan of the filter's rows in `product_vectors`, each a random read of a 2 KB row through two
-// indexes: a 1 % brand (10,000 rows) 92–135 ms, a pair of categories that follow the clusters
-// (100,000 rows) 600–750 ms (bench:scale). The same scan over a value's half-precision copies,
+// indexes: a 1 % brand (10,000 rows) 61–135 ms, a pair of categories that follow the clusters
+// (100,000 rows) 460–830 ms (bench:scale). The same scan over a value's half-precision copies,
 // stored side by side and reached by one primary-key range, reads a tenth of the pages: 8–10 ms
 // for 10,000 rows and ~46 ms for 50,000, warm (the best few dozen are then re-scored from the
 // full vectors). An HNSW index per value was tried first (README "Sizing notes"): fast, but a
 // graph over a category that follows the clusters ranks a query far from all of them badly
-// (recall@10 0.50 for two categories at a million products), where a scan is exact.
+// (recall@10 0.50 for two categories at a million products), where the scan found 0.998.
 //
 // Which values. refresh() — the worker's maintenance round, or `npm run cli -- vector
 // filter-indexes` after a bulk import — gives copies to every category and brand of a store (per
 // vector dimension) holding at least `minRows` products and at most MAX_SHARE of the store, those
 // that have them first, then the largest, at most `maxPerStore` per store and dimension. A value
 // keeps its copies until it falls below half of `minRows` or grows past twice MAX_SHARE, so they do
-// not flap around the thresholds. A new value: its registry row (from then on the triggers copy
-// every vector written), a wait for the transactions older than that row (their writes had no
-// trigger to copy them), the copy of everything committed, then `ready`. A copy cut short (a
-// stop, a crash) leaves the row not ready: the next round finishes it. One refresh runs at a time
-// across processes (an advisory lock).
+// not flap around the thresholds. A new value is copied in bulk while the triggers leave it alone
+// (so neither the copy nor a writer waits on the other), then made `live` (the triggers keep it
+// from then on), then — once every transaction that might have written before that has ended —
+// caught up product by product with what was written during the copy, then made `ready`. A copy
+// cut short (a stop, a crash, a long transaction) leaves the row not ready: the next round does it
+// again. A dropped value leaves searches and triggers before its copies are deleted. One refresh
+// runs at a time across processes (an advisory lock).
 //
 // Routing (postgres.ts). A filter that requires one field to equal one of some values (`category
 // = x`, a `brand` or `category` metadata filter with eq or in: search/search/filters.ts) carries
@@ -38,7 +40,7 @@ import type { VectorScope } from "./candidates.js";
 export const MAX_SHARE = 0.25;
 /** Cached scope lookups at most (they are per distinct filter value; cleared when full). */
 const CACHE_MAX = 1_000;
-/** How often refresh() checks whether the transactions older than a new registry row have ended, and for how long (ms). */
+/** How often refresh() checks whether the transactions older than a value going live have ended, and for how long (ms). */
 const WAIT_POLL_MS = 100;
 const WAIT_MAX_MS = 60_000;
 
@@ -200,8 +202,9 @@ export class FilterIndexes {
     for (const [key, r] of registered) {
       if (chosen.has(key)) continue;
       signal?.throwIfAborted();
-      // Its copies go with it (ON DELETE CASCADE); writers skip a row being deleted (the sync locks
-      // the rows it copies into with SKIP LOCKED).
+      // Out of searches and of the triggers first (committed), so a delete that fails leaves a row
+      // that the next round copies again; its copies go with it (ON DELETE CASCADE).
+      await conn.updateTable("vector_filter_indexes").set({ live: false, ready: false }).where("id", "=", r.id).execute();
       await conn.deleteFrom("vector_filter_indexes").where("id", "=", r.id).execute();
       report.dropped.push(describe(r));
     }
@@ -213,7 +216,8 @@ export class FilterIndexes {
         report.kept += 1;
         continue;
       }
-      // New, or a copy cut short: (re)copy it.
+      // New, or a copy cut short: copy it while no trigger writes its copies (nothing waits on
+      // anything), then hand it to the triggers, then catch up with what was written meanwhile.
       const id =
         known?.id ??
         (
@@ -223,8 +227,16 @@ export class FilterIndexes {
             .returning("id")
             .executeTakeFirstOrThrow()
         ).id;
-      if (!(await this.olderTransactionsEnded(conn, signal))) continue; // a long transaction: next round
+      await conn.updateTable("vector_filter_indexes").set({ live: false, ready: false }).where("id", "=", id).execute();
       await sql`SELECT product_vector_copies_fill(${id})`.execute(conn); // migration 0021
+      await conn.updateTable("vector_filter_indexes").set({ live: true }).where("id", "=", id).execute();
+      if (!(await this.olderTransactionsEnded(conn, signal))) continue; // a long transaction: next round
+      const { rows: stale } = await sql<{ store_id: string; product_id: string }>`
+        SELECT store_id, product_id FROM product_vector_copies_stale(${id})`.execute(conn);
+      for (const r of stale) {
+        signal?.throwIfAborted();
+        await sql`SELECT product_vector_copies_sync(${r.store_id}, ${r.product_id})`.execute(conn);
+      }
       const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM product_vector_copies WHERE index_id = ${id}`.execute(conn);
       await conn
         .updateTable("vector_filter_indexes")
@@ -236,13 +248,14 @@ export class FilterIndexes {
   }
 
   /**
-   * Waits until every transaction that was running when the last registry row committed has
-   * ended: those began before the row existed, so their writes' triggers found nothing to copy
-   * into; the copy that follows sees what they committed. False after WAIT_MAX_MS (a long
-   * transaction: the value is copied by a later round).
+   * Waits until every transaction that had a transaction id when the last registry change
+   * committed has ended: a write of theirs may have run its trigger before the change, and the
+   * catch-up that follows must see it. (A transaction id taken now is later than any such write's;
+   * a writer's trigger that runs later sees the change.) False after WAIT_MAX_MS (a long
+   * transaction: the value is finished by a later round).
    */
   private async olderTransactionsEnded(conn: Kysely<Schema>, signal: AbortSignal | undefined): Promise<boolean> {
-    const { rows } = await sql<{ horizon: string }>`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS horizon`.execute(conn);
+    const { rows } = await sql<{ horizon: string }>`SELECT pg_current_xact_id()::text AS horizon`.execute(conn);
     const horizon = rows[0]!.horizon;
     const deadline = this.options.clock.now() + WAIT_MAX_MS;
     for (;;) {

@@ -271,8 +271,8 @@ export class PostgresVectorIndex implements VectorIndex {
    * Exact over the copies of the filter indexes `serving` (filter-indexes.ts): the nearest
    * COPIES_RESCORE × k by their half-precision copies, read in one primary-key range per index
    * (restricted to the filter's products when it keeps fewer than the copies), re-scored from the
-   * full vectors. Undefined when fewer than k of them pass the filter (a copy may lag a write by
-   * a moment: the caller then scans the store's rows).
+   * full vectors. Undefined — the caller then scans the store's rows — when one of the values is
+   * no longer ready, or fewer than k of them pass the filter (a copy lagging a write).
    */
   private async exactCopies(
     storeId: string,
@@ -285,8 +285,11 @@ export class PostgresVectorIndex implements VectorIndex {
     const narrower = candidates.size < serving.rows;
     const restrict = narrower ? sql`AND c.product_id IN ${candidates.subquery}` : sql``;
     const wanted = COPIES_RESCORE * k;
-    const { rows } = await sql<Row>`
-      SELECT c.product_id, c.vector_id, v.embedding <=> ${q}::vector AS distance
+    // The registry is read in the same statement: another process may have dropped one of the
+    // values since this one cached their ids, and a scan missing a value's products is wrong.
+    const { rows } = await sql<Row & { ready: number }>`
+      SELECT c.product_id, c.vector_id, v.embedding <=> ${q}::vector AS distance,
+        (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY(${serving.ids}::int[]) AND f.ready) AS ready
       FROM (
         SELECT c.product_id, c.vector_id FROM product_vector_copies c
         WHERE c.index_id = ANY(${serving.ids}::int[]) AND c.store_id = ${storeId} ${restrict}
@@ -296,6 +299,7 @@ export class PostgresVectorIndex implements VectorIndex {
       JOIN product_vectors v ON v.store_id = ${storeId} AND v.product_id = c.product_id AND v.dim = ${unit.length}`.execute(
       this.database.reader(storeId),
     );
+    if (rows.some((r) => r.ready < serving.ids.length)) return undefined;
     const passed = narrower
       ? new Set(rows.map((r) => r.product_id))
       : await passing(

@@ -392,7 +392,7 @@ export interface ProductVectorsTable {
 
 /**
  * PostgreSQL only (0021): a category or brand of a store with a filter index, a compact copy of
- * its vectors (src/vectors/filter-indexes.ts). `value` is lower-cased; `ready` once copied.
+ * its vectors (src/vectors/filter-indexes.ts). `value` is lower-cased.
  */
 export interface VectorFilterIndexesTable {
   id: Generated<number>;
@@ -400,6 +400,9 @@ export interface VectorFilterIndexesTable {
   field: "category" | "brand";
   value: string;
   dim: number;
+  /** Its copies are kept by the triggers (migration 0021). */
+  live: Generated<boolean>;
+  /** Searches may use it. */
   ready: Generated<boolean>;
   rows: Generated<number>;
   created_at: number;
