@@ -404,6 +404,8 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
             "DROP FUNCTION product_vector_copies_on_change() CASCADE",
             "DROP FUNCTION product_vector_copies_sync(text, text)",
             "DROP FUNCTION product_vector_copies_fill(integer)",
+            "DROP FUNCTION product_vector_copies_stale(integer)",
+            "DROP FUNCTION product_vector_copies_members(integer)",
           ];
     for (const statement of [...drop, "DROP INDEX products_store_brand_lower_idx"]) await sql.raw(statement).execute(db);
     await db
