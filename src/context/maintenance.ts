@@ -3,7 +3,7 @@
 // the vector filter indexes in line with the catalogues (vectors/filter-indexes.ts). Every task is
 // idempotent, so several workers running it at once is harmless (they find less to do; filter
 // indexes are refreshed by one process at a time). A stop aborts the round: a filter index being
-// built is cancelled and rebuilt by a later round.
+// copied is left not ready and finished by a later round.
 import type { AppContext } from "./context.js";
 
 export const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
