@@ -238,15 +238,27 @@ describeInChromium(SUITE, () => {
     const seen: { what: string; status: number; headers: Record<string, string> }[] = [];
     let sawPost: () => void = () => {};
     const postSeen = new Promise<void>((resolve) => (sawPost = resolve));
-    cdp.on("Network.requestWillBeSent", (e) => sent.set(e.requestId, `${e.request.method} ${e.request.url}`));
+    // DevTools may report a response's extra info before the request it answers: each is kept
+    // until the other arrives.
+    const answered = new Map<string, { status: number; headers: Record<string, string> }>();
+    const pair = (id: string) => {
+      const what = sent.get(id);
+      const answer = answered.get(id);
+      if (what === undefined || answer === undefined) return;
+      answered.delete(id);
+      seen.push({ what, ...answer });
+      if (what === `POST ${apiBase}/v1/widget/search/text`) sawPost();
+    };
+    cdp.on("Network.requestWillBeSent", (e) => {
+      sent.set(e.requestId, `${e.request.method} ${e.request.url}`);
+      pair(e.requestId);
+    });
     cdp.on("Network.responseReceivedExtraInfo", (e) => {
-      const what = sent.get(e.requestId) ?? "";
-      seen.push({
-        what,
+      answered.set(e.requestId, {
         status: e.statusCode,
         headers: Object.fromEntries(Object.entries(e.headers).map(([k, v]) => [k.toLowerCase(), String(v)])),
       });
-      if (what === `POST ${apiBase}/v1/widget/search/text`) sawPost();
+      pair(e.requestId);
     });
     await page.goto(elsewhere.url);
     await page.waitForFunction(() => typeof (window as any).ServiceWidget?.mount === "function");
