@@ -11,7 +11,8 @@
 //      (the graph must fit in it, or the build slows down sharply: pgvector says so in a NOTICE)
 //      and one parallel maintenance worker; build time, index size, table size;
 //   2b. filter indexes (src/vectors/filter-indexes.ts): one refresh as the worker's maintenance
-//      round runs it, at most --filter-indexes per store (0: none), its time and the copies' size;
+//      round runs it, at most --filter-indexes per store (0: none), with inverted lists for those
+//      of ≥ 20,000 products, its time and the copies' size;
 //   3. vector stage through the VectorIndex interface (what the search service calls), k = 10:
 //      p50/p95 unfiltered and with filters of 1 % (one brand, at random), 10 % (two
 //      categories: they follow the clusters, so the query's neighbourhood may hold none) and 50 %
@@ -387,12 +388,13 @@ async function main() {
       const f0 = performance.now();
       const report = await index.refreshFilterIndexes();
       const made = await admin.query(
-        `SELECT count(*) AS n, coalesce(sum(rows), 0) AS rows, pg_size_pretty(pg_total_relation_size('product_vector_copies')) AS size FROM vector_filter_indexes WHERE ready`,
+        `SELECT count(*) AS n, count(lists) AS listed, coalesce(sum(rows), 0) AS rows, pg_size_pretty(pg_total_relation_size('product_vector_copies')) AS size FROM vector_filter_indexes WHERE ready`,
       );
       const m = made.rows[0];
       console.log(
         `\nfilter indexes (categories and brands of ≥ 5,000 products and ≤ 25 % of the store, at most ${perStore}): refresh ${((performance.now() - f0) / 1000).toFixed(1)} s ` +
-          `(created ${report.created.length}, kept ${report.kept}, dropped ${report.dropped.length}); ${m.n} ready over ${Number(m.rows).toLocaleString("en")} copies; copies and their indexes ${m.size}`,
+          `(created ${report.created.length}, kept ${report.kept}, dropped ${report.dropped.length}, inverted lists built for ${report.listed.length}); ` +
+          `${m.n} ready (${m.listed} with lists) over ${Number(m.rows).toLocaleString("en")} copies; copies and their indexes ${m.size}`,
       );
     }
     const filterRepo = new SearchRepository(database.db, "postgres");

@@ -33,9 +33,10 @@ const USAGE = `Usage: npm run cli -- <command>
                                          or every product with --all (prints a JSON report per store)
   vector filter-indexes                  PostgreSQL: give every category and brand with
                                          VECTOR_FILTER_INDEX_MIN_ROWS products a filter index (a
-                                         compact copy of its vectors) now, drop those no longer
-                                         needed (the worker's maintenance round does it every 10
-                                         minutes; prints JSON)
+                                         compact copy of its vectors; inverted lists over those of
+                                         VECTOR_FILTER_INDEX_LISTS_MIN_ROWS) now, drop those no
+                                         longer needed (the worker's maintenance round does it
+                                         every 10 minutes; prints JSON)
   serve [--role api|worker|all]          run one process role until SIGTERM (default all): api = both
                                          HTTP APIs; worker = jobs, webhook dispatcher, maintenance
                                          (GET /metrics and /health/* on METRICS_PORT when set)`;

@@ -130,6 +130,12 @@ const schema = z.object({
   VECTOR_FILTER_INDEX_MIN_ROWS: z.coerce.number().int().min(0).default(5000),
   /** PostgreSQL: filter indexes per store and vector dimension at most (those that have one first, then the largest values). */
   VECTOR_FILTER_INDEXES_PER_STORE: z.coerce.number().int().min(0).max(1000).default(32),
+  /**
+   * PostgreSQL: a filter index of at least this many products also gets inverted lists (pgvector
+   * IVFFlat over its copies), so searches on it read an eighth of them; below it an exact scan of
+   * the copies stays within ~20 ms; 0 = none, every scan exact.
+   */
+  VECTOR_FILTER_INDEX_LISTS_MIN_ROWS: z.coerce.number().int().min(0).default(20000),
   /** Skip loading the model at start (the API then answers model-dependent calls with 503). */
   MODEL_DISABLED: bool.default("false"),
   /**
@@ -228,8 +234,8 @@ export interface Config {
   vectorQuantization: "f32" | "f16" | "i8";
   /** HNSW search depth when VECTOR_EF_SEARCH is set (else the engine default). */
   vectorEfSearch: number | undefined;
-  /** PostgreSQL filter indexes (VECTOR_FILTER_INDEX_MIN_ROWS, VECTOR_FILTER_INDEXES_PER_STORE). */
-  vectorFilterIndexes: { minRows: number; maxPerStore: number };
+  /** PostgreSQL filter indexes (VECTOR_FILTER_INDEX_MIN_ROWS, VECTOR_FILTER_INDEXES_PER_STORE, VECTOR_FILTER_INDEX_LISTS_MIN_ROWS). */
+  vectorFilterIndexes: { minRows: number; maxPerStore: number; listsMinRows: number };
   /** Operations endpoints: the worker role's optional HTTP port and the /metrics bearer token. */
   ops: { metricsPort: number | undefined; metricsToken: string | undefined };
   /**
@@ -326,7 +332,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bulkConcurrency: e.BULK_CONCURRENCY,
     vectorQuantization: e.VECTOR_QUANTIZATION,
     vectorEfSearch: e.VECTOR_EF_SEARCH,
-    vectorFilterIndexes: { minRows: e.VECTOR_FILTER_INDEX_MIN_ROWS, maxPerStore: e.VECTOR_FILTER_INDEXES_PER_STORE },
+    vectorFilterIndexes: {
+      minRows: e.VECTOR_FILTER_INDEX_MIN_ROWS,
+      maxPerStore: e.VECTOR_FILTER_INDEXES_PER_STORE,
+      listsMinRows: e.VECTOR_FILTER_INDEX_LISTS_MIN_ROWS,
+    },
     ops: { metricsPort: e.METRICS_PORT, metricsToken: e.METRICS_TOKEN },
     llm: e.LLM_BASE_URL
       ? {

@@ -15,6 +15,8 @@ import type { Expression } from "kysely";
 export interface VectorScope {
   readonly field: "category" | "brand";
   readonly values: readonly string[];
+  /** The filter is this and nothing else (no price, no other field): every product of these values passes. */
+  readonly whole: boolean;
 }
 
 export interface DeferredCandidates {

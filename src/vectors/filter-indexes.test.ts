@@ -11,11 +11,12 @@ import { createStores, productRow } from "../../test/support/database.js";
 import { SearchRepository } from "../search/search/repository.js";
 import type { SearchFilters } from "../search/search/filters.js";
 import { isDeferred } from "./candidates.js";
-import { REFRESH_LOCK } from "./filter-indexes.js";
+import { listsIndexName, probesFor, REFRESH_LOCK } from "./filter-indexes.js";
 import { createVectorIndex } from "./index.js";
 import type { PostgresVectorIndex } from "./postgres.js";
-import { clusteredVectors, exactTopK, queriesLike } from "./synthetic.js";
+import { clusteredVectors, exactTopK, queriesLike, recall } from "./synthetic.js";
 import { openTestDatabase, type TestDatabase } from "./test-support.js";
+import { withPg } from "../../test/support/database.js";
 
 const skip = !testEnv.databaseUrl;
 if (skip && testEnv.ci) throw new Error("CI run without TEST_DATABASE_URL: the PostgreSQL filter index tests cannot run");
@@ -321,7 +322,7 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
     await t.database.db.connection().execute(async (other) => {
       await sql`SELECT pg_advisory_lock(${REFRESH_LOCK})`.execute(other);
       try {
-        assert.deepEqual(await index.refreshFilterIndexes(), { busy: true, created: [], dropped: [], kept: 0 });
+        assert.deepEqual(await index.refreshFilterIndexes(), { busy: true, created: [], dropped: [], kept: 0, listed: [], unlisted: [] });
       } finally {
         await sql`SELECT pg_advisory_unlock(${REFRESH_LOCK})`.execute(other);
       }
@@ -343,5 +344,138 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
     const report = await index.refreshFilterIndexes();
     assert.equal(report.busy, false);
     assert.deepEqual(report.created, ["a category=cat-5 (32-d)"]);
+  });
+
+  test("a large value gets inverted lists, searched through them; a narrower filter scans exactly; they go when the value shrinks", async (ctx) => {
+    // The worker with a lower bar for lists than the default 20,000: a's categories (~300 copies) get them.
+    const worker = createVectorIndex(t.database, {
+      bruteForceThreshold: 500,
+      exactBudget: 0,
+      countCacheMs: 0,
+      filterIndexes: { minRows: 100, maxPerStore: 12, listsMinRows: 200 },
+    }) as PostgresVectorIndex;
+    const lists = async () =>
+      (
+        await t.database.db
+          .selectFrom("vector_filter_indexes")
+          .select(["id", "store_id", "field", "value", "rows", "lists", "probes"])
+          .where("store_id", "=", "a")
+          .where("field", "=", "category")
+          .orderBy("value")
+          .execute()
+      ).map((r) => ({ ...r, key: `a ${r.field}=${r.value} (32-d)` }));
+    const indexOf = async (id: number) =>
+      (
+        await sql<{ am: string; valid: boolean }>`
+          SELECT a.amname AS am, i.indisvalid AS valid FROM pg_class c
+          JOIN pg_index i ON i.indexrelid = c.oid JOIN pg_am a ON a.oid = c.relam
+          WHERE c.relname = ${listsIndexName(id)} AND c.relnamespace = current_schema()::regnamespace`.execute(t.database.db)
+      ).rows[0];
+    // The reference: the store's own rows of those products, scanned exactly by the database.
+    const members = async (values: number[], priceMax = Infinity) =>
+      (
+        await sql<{ product_id: string }>`
+          SELECT p.product_id FROM products p JOIN product_vectors v ON v.store_id = p.store_id AND v.product_id = p.product_id
+          WHERE p.store_id = 'a' AND lower(p.category) = ANY(${values.map((c) => `cat-${c}`)}::text[])
+            AND (${priceMax === Infinity} OR p.price <= ${Number.isFinite(priceMax) ? priceMax : 0})`.execute(t.database.db)
+      ).rows.map((r) => r.product_id);
+    const exactAmong = async (query: Float32Array, ids: string[]) =>
+      (
+        await sql<{ product_id: string }>`
+          SELECT product_id FROM product_vectors WHERE store_id = 'a' AND product_id = ANY(${ids}::text[])
+          ORDER BY embedding <=> ${`[${[...query].join(",")}]`}::vector, product_id LIMIT 10`.execute(t.database.db)
+      ).rows.map((r) => r.product_id);
+    try {
+      const categories = await lists();
+      // A build cut short leaves an index of that name behind: the next round replaces it.
+      const leftover = categories.find((e) => e.value === "cat-0")!;
+      await sql`CREATE INDEX ${sql.id(listsIndexName(leftover.id))} ON product_vector_copies (product_id) WHERE index_id = ${sql.raw(String(leftover.id))}`.execute(
+        t.database.db,
+      );
+      const report = await worker.refreshFilterIndexes();
+      assert.deepEqual(
+        [...report.listed].sort(),
+        categories.map((e) => e.key),
+      );
+      for (const e of await lists()) {
+        assert.equal(e.lists, Math.ceil(Math.sqrt(e.rows)), e.key);
+        assert.equal(e.probes, probesFor(e.lists!), e.key);
+        assert.deepEqual(await indexOf(e.id), { am: "ivfflat", valid: true }, e.key);
+      }
+      assert.deepEqual((await worker.refreshFilterIndexes()).listed, [], "a second round keeps them");
+
+      // Searches on one or two whole categories go through the lists, and find nearly what an exact
+      // scan finds. (Here each category is one round cluster of ~300 in 18 lists, 8 probed: the
+      // hardest shape for lists, a query far from it finding its nearest spread over many of them;
+      // bench:scale measures the default sizes.)
+      const queries = queriesLike(data, 20, 38);
+      const cases: [Float32Array, SearchFilters, number[]][] = queries.flatMap((query) => {
+        const nearest = data.cluster[Number(exactTopK(data, query, 1)[0])]!;
+        const far = (nearest + 3) % 10;
+        return [
+          [query, { category: `cat-${nearest}` }, [nearest]],
+          [query, { category: `CAT-${far}` }, [far]],
+          [query, { metadata_filters: [{ field: "category", operator: "in", value: [`cat-${nearest}`, `cat-${far}`] }] }, [nearest, far]],
+        ] as [Float32Array, SearchFilters, number[]][];
+      });
+      let total = 0;
+      for (const [query, filters, values] of cases) {
+        const { path, ids } = await search(query, filters);
+        assert.equal(path, "ivf-filter-index", JSON.stringify(filters));
+        const allowed = await members(values);
+        assert.ok(
+          ids.length === 10 && ids.every((id) => allowed.includes(id)),
+          `${JSON.stringify(filters)}: ${ids.filter((id) => !allowed.includes(id)).join(",")} not in it`,
+        );
+        total += recall(ids, await exactAmong(query, allowed));
+      }
+      ctx.diagnostic(`recall@10 through inverted lists: ${(total / cases.length).toFixed(3)} over ${cases.length} searches`);
+      assert.ok(total / cases.length >= 0.75, `recall@10 ${(total / cases.length).toFixed(3)}`);
+      // Probing every list reads every copy: the searches then find exactly what an exact scan finds.
+      await sql`UPDATE vector_filter_indexes SET probes = lists WHERE lists IS NOT NULL`.execute(t.database.db);
+      for (const [query, filters, values] of cases) {
+        const { path, ids } = await search(query, filters);
+        assert.equal(path, "ivf-filter-index", JSON.stringify(filters));
+        assert.deepEqual(ids, await exactAmong(query, await members(values)), JSON.stringify(filters));
+      }
+      // The function reads a value's copies through its index (the plan of its nested statement).
+      const target = categories.find((e) => e.value === "cat-1")!;
+      const plans = await withPg(async (client) => {
+        const notices: string[] = [];
+        client.on("notice", (n: { message?: string }) => notices.push(n.message ?? ""));
+        await client.query(`SET search_path TO "${t.pgSchema}", public`);
+        await client.query("LOAD 'auto_explain'");
+        await client.query(
+          "SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET client_min_messages = log",
+        );
+        await client.query("SELECT * FROM product_vector_copies_nearest('a', 32, $1::int[], $2::halfvec, 40)", [
+          [target.id],
+          `[${[...queries[0]!].join(",")}]`,
+        ]);
+        return notices.join("\n");
+      });
+      assert.match(plans, new RegExp(`Index Scan using ${listsIndexName(target.id)}`));
+      // A category narrowed by a price: an exact scan of its copies, as without lists.
+      const [query] = queries;
+      const narrowed = await search(query!, { category: "cat-1", price_max: 30 });
+      assert.equal(narrowed.path, "exact-filter-index");
+      assert.deepEqual(narrowed.ids, await exactAmong(query!, await members([1], 30)));
+
+      // Back to the default bar (20,000; kept down to 10,000): the lists go, the searches are exact again.
+      const back = await index.refreshFilterIndexes();
+      assert.deepEqual(
+        [...back.unlisted].sort(),
+        categories.map((e) => e.key),
+      );
+      for (const e of await lists()) {
+        assert.deepEqual([e.lists, e.probes], [null, null], e.key);
+        assert.equal(await indexOf(e.id), undefined, e.key);
+      }
+      const exact = await search(query!, { category: "cat-1" });
+      assert.equal(exact.path, "exact-filter-index");
+      assert.deepEqual(exact.ids, await exactAmong(query!, await members([1])));
+    } finally {
+      await worker.close();
+    }
   });
 });

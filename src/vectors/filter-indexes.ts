@@ -26,6 +26,14 @@
 // again. A dropped value leaves searches and triggers before its copies are deleted. One refresh
 // runs at a time across processes (an advisory lock).
 //
+// Inverted lists. A value's copies scanned exactly cost ~0.6 µs each: a pair of categories holding
+// 100,000 products at a million takes 150–200 ms. A value with at least `listsMinRows` copies
+// therefore also gets, once ready, a partial pgvector IVFFlat index over them (migration 0022:
+// ⌈√rows⌉ lists, an eighth of them probed), built CONCURRENTLY after its copies are ready (until
+// then, and whenever it has none, its copies are scanned exactly) and rebuilt when the value has
+// grown or shrunk fourfold since. A graph over a value failed where these lists hold: a query far
+// from every vector of a category that follows the clusters (README "Sizing notes").
+//
 // Routing (postgres.ts). A filter that requires one field to equal one of some values (`category
 // = x`, a `brand` or `category` metadata filter with eq or in: search/search/filters.ts) carries
 // them as a scope; when every value has ready copies, the search scans the copies instead of the
@@ -44,6 +52,21 @@ const CACHE_MAX = 1_000;
 const WAIT_POLL_MS = 100;
 const WAIT_MAX_MS = 60_000;
 
+/** The share of a value's inverted lists a search probes (bench:scale, two categories of 50,000 far from the query: an eighth gives recall@10 0.98). */
+export const PROBED_SHARE = 1 / 8;
+/** Lists probed at least: few lists are coarse, and a query far from the value needs several of them. */
+const MIN_PROBES = 8;
+
+/** How many of a value's `lists` a search probes. */
+export function probesFor(lists: number): number {
+  return Math.min(lists, Math.max(MIN_PROBES, Math.ceil(lists * PROBED_SHARE)));
+}
+
+/** The inverted lists for a value of `rows` copies (pgvector's advice for up to a million rows is rows / 1,000; √rows gives smaller lists, so probing a share reads fewer copies: bench:scale). */
+export function listsFor(rows: number): number {
+  return Math.max(1, Math.ceil(Math.sqrt(rows)));
+}
+
 /** The session advisory lock one refresh holds (per schema). */
 export const REFRESH_LOCK = sql<number>`hashtext(current_schema() || '.vector_filter_indexes')`;
 
@@ -52,6 +75,8 @@ export interface FilterIndexOptions {
   minRows: number;
   /** Values with copies per store and dimension at most. Default 32. */
   maxPerStore: number;
+  /** Copies a value needs for inverted lists (0: none, every scan exact). Default 20,000: below it an exact scan of the copies takes ≤ ~20 ms. */
+  listsMinRows: number;
 }
 
 export interface FilterIndexReport {
@@ -60,12 +85,17 @@ export interface FilterIndexReport {
   created: string[];
   dropped: string[];
   kept: number;
+  /** Values whose inverted lists were built (or rebuilt) this round, and whose were removed. */
+  listed: string[];
+  unlisted: string[];
 }
 
-/** The ready filter indexes serving a scope: their ids and how many copies they hold together. */
+/** The ready filter indexes serving a scope: their ids, how many copies they hold together, whether any is searched through inverted lists, and whether the scope is the whole filter. */
 export interface ServingIndexes {
   ids: number[];
   rows: number;
+  listed: boolean;
+  whole: boolean;
 }
 
 interface ValueCount {
@@ -77,7 +107,7 @@ interface ValueCount {
 }
 
 export class FilterIndexes {
-  private readonly cache = new Map<string, { at: number; serving: Promise<ServingIndexes | undefined> }>();
+  private readonly cache = new Map<string, { at: number; serving: Promise<Omit<ServingIndexes, "whole"> | undefined> }>();
 
   constructor(
     private readonly database: Database,
@@ -93,7 +123,7 @@ export class FilterIndexes {
     let best: ServingIndexes | undefined;
     for (const scope of scopes) {
       const found = await this.lookup(storeId, dim, scope);
-      if (found && (!best || found.rows < best.rows)) best = found;
+      if (found && (!best || found.rows < best.rows)) best = { ...found, whole: scope.whole };
     }
     return best;
   }
@@ -103,20 +133,20 @@ export class FilterIndexes {
     this.cache.clear();
   }
 
-  private lookup(storeId: string, dim: number, scope: VectorScope): Promise<ServingIndexes | undefined> {
+  private lookup(storeId: string, dim: number, scope: VectorScope): Promise<Omit<ServingIndexes, "whole"> | undefined> {
     const key = JSON.stringify([storeId, dim, scope.field, scope.values]);
     const now = this.options.clock.now();
     const cached = this.cache.get(key);
     if (cached && now - cached.at < this.options.cacheMs) return cached.serving;
-    const serving = sql<{ id: number | null; rows: number | null }>`
+    const serving = sql<{ id: number | null; rows: number | null; probes: number | null }>`
       WITH v AS (SELECT DISTINCT lower(x) AS value FROM unnest(${[...scope.values]}::text[]) AS x)
-      SELECT f.id, f.rows FROM v
+      SELECT f.id, f.rows, f.probes FROM v
       LEFT JOIN vector_filter_indexes f
         ON f.store_id = ${storeId} AND f.dim = ${dim} AND f.field = ${scope.field} AND f.value = v.value AND f.ready`
       .execute(this.database.reader(storeId))
       .then(({ rows }) =>
         rows.length > 0 && rows.every((r) => r.id !== null)
-          ? { ids: rows.map((r) => r.id!), rows: rows.reduce((n, r) => n + (r.rows ?? 0), 0) }
+          ? { ids: rows.map((r) => r.id!), rows: rows.reduce((n, r) => n + (r.rows ?? 0), 0), listed: rows.some((r) => r.probes !== null) }
           : undefined,
       );
     serving.catch(() => this.cache.delete(key));
@@ -131,7 +161,7 @@ export class FilterIndexes {
    */
   async refresh(signal?: AbortSignal): Promise<FilterIndexReport> {
     signal?.throwIfAborted();
-    const report: FilterIndexReport = { busy: false, created: [], dropped: [], kept: 0 };
+    const report: FilterIndexReport = { busy: false, created: [], dropped: [], kept: 0, listed: [], unlisted: [] };
     // One connection for the whole round: the session lock lives on it.
     await this.database.db.connection().execute(async (conn) => {
       const { rows: got } = await sql<{ ok: boolean }>`SELECT pg_try_advisory_lock(${REFRESH_LOCK}) AS ok`.execute(conn);
@@ -162,7 +192,10 @@ export class FilterIndexes {
 
   private async reconcile(conn: Kysely<Schema>, report: FilterIndexReport, signal: AbortSignal | undefined): Promise<void> {
     const { minRows, maxPerStore } = this.options;
-    const existing = await conn.selectFrom("vector_filter_indexes").select(["id", "store_id", "field", "value", "dim", "ready"]).execute();
+    const existing = await conn
+      .selectFrom("vector_filter_indexes")
+      .select(["id", "store_id", "field", "value", "dim", "ready", "lists"])
+      .execute();
     const keyOf = (r: { store_id: string; dim: number; field: string; value: string }) =>
       `${r.store_id}\u0000${r.dim}\u0000${r.field}\u0000${r.value}`;
     const registered = new Map(existing.map((r) => [keyOf(r), r]));
@@ -205,6 +238,7 @@ export class FilterIndexes {
       // Out of searches and of the triggers first (committed), so a delete that fails leaves a row
       // that the next round copies again; its copies go with it (ON DELETE CASCADE).
       await conn.updateTable("vector_filter_indexes").set({ live: false, ready: false }).where("id", "=", r.id).execute();
+      await this.unlist(conn, r.id);
       await conn.deleteFrom("vector_filter_indexes").where("id", "=", r.id).execute();
       report.dropped.push(describe(r));
     }
@@ -214,6 +248,7 @@ export class FilterIndexes {
       if (known?.ready) {
         await conn.updateTable("vector_filter_indexes").set({ rows: c.rows }).where("id", "=", known.id).execute();
         report.kept += 1;
+        await this.list(conn, { ...c, id: known.id }, known.lists, report);
         continue;
       }
       // New, or a copy cut short: copy it while no trigger writes its copies (nothing waits on
@@ -244,7 +279,44 @@ export class FilterIndexes {
         .where("id", "=", id)
         .execute();
       report.created.push(describe(c));
+      await this.list(conn, { ...c, rows: rows[0]?.n ?? c.rows, id }, known?.lists ?? null, report);
     }
+  }
+
+  /**
+   * Gives a ready value inverted lists when it has enough copies and none yet, or lists of a size
+   * grown four times too small or too large (√rows off by twice); takes them away below half of
+   * listsMinRows. The value is searched exactly while they are built: the registry learns of them
+   * only once the index is valid. A build cut short leaves an invalid index, dropped next round.
+   */
+  private async list(conn: Kysely<Schema>, c: ValueCount & { id: number }, lists: number | null, report: FilterIndexReport): Promise<void> {
+    const { listsMinRows } = this.options;
+    const wanted = listsFor(c.rows);
+    const keep = listsMinRows > 0 && c.rows >= (lists === null ? listsMinRows : listsMinRows / 2);
+    if (keep && lists !== null && wanted <= 2 * lists && wanted >= lists / 2) return;
+    if (!keep && lists === null) return;
+    await this.unlist(conn, c.id);
+    if (!keep) {
+      report.unlisted.push(describe(c));
+      return;
+    }
+    const index = sql.id(listsIndexName(c.id));
+    const d = sql.raw(String(c.dim));
+    await sql`CREATE INDEX CONCURRENTLY ${index} ON product_vector_copies
+      USING ivfflat ((embedding::halfvec(${d})) halfvec_cosine_ops) WITH (lists = ${sql.raw(String(wanted))})
+      WHERE index_id = ${sql.raw(String(c.id))}`.execute(conn);
+    await conn
+      .updateTable("vector_filter_indexes")
+      .set({ lists: wanted, probes: probesFor(wanted) })
+      .where("id", "=", c.id)
+      .execute();
+    report.listed.push(describe(c));
+  }
+
+  /** Out of searches (committed), then the index dropped, or a build's invalid leftover. */
+  private async unlist(conn: Kysely<Schema>, id: number): Promise<void> {
+    await conn.updateTable("vector_filter_indexes").set({ lists: null, probes: null }).where("id", "=", id).execute();
+    await sql`DROP INDEX CONCURRENTLY IF EXISTS ${sql.id(listsIndexName(id))}`.execute(conn);
   }
 
   /**
@@ -267,6 +339,11 @@ export class FilterIndexes {
       await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
     }
   }
+}
+
+/** The partial IVFFlat index over a filter index's copies. */
+export function listsIndexName(id: number): string {
+  return `product_vector_copies_ivf_${id}`;
 }
 
 function describe(r: { store_id: string; field: string; value: string; dim: number }): string {

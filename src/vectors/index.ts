@@ -41,7 +41,11 @@ export function resolveOptions(options: VectorIndexOptions, dialect: Database["d
     expansionSearchScales: dialect === "postgres" && options.hnsw?.expansionSearch === undefined,
     sliceMs: options.sliceMs ?? 8,
     countCacheMs: options.countCacheMs ?? 10_000,
-    filterIndexes: { minRows: options.filterIndexes?.minRows ?? 5_000, maxPerStore: options.filterIndexes?.maxPerStore ?? 32 },
+    filterIndexes: {
+      minRows: options.filterIndexes?.minRows ?? 5_000,
+      maxPerStore: options.filterIndexes?.maxPerStore ?? 32,
+      listsMinRows: options.filterIndexes?.listsMinRows ?? 20_000,
+    },
     halfvec: options.halfvec ?? false,
     quantization: options.quantization ?? "f16",
     snapshotDir: options.snapshotDir ?? null,

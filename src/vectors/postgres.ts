@@ -22,7 +22,9 @@
 //     round would reach past ef_search's ceiling while the candidates are few (beyondGraphWalk).
 // A filter that pins a category or brand with a filter index (filter-indexes.ts) scans that
 // value's compact copies instead of the store's rows wherever an exact scan is due, and the cost
-// model weighs HNSW rounds against that cheaper scan (COPIES_SPEEDUP).
+// model weighs HNSW rounds against that cheaper scan (COPIES_SPEEDUP). A large value's copies are
+// read through its inverted lists (PROBED_SHARE of them) when the filter is that value or values
+// as a whole; a filter narrower than them (a category and a price) scans them exactly.
 // The store's HNSW index spans all stores, so the store itself is a filter on it: its share of
 // the vectors of that dimension multiplies into the selectivity above (and a store below
 // minAnnSelectivity of the index is always searched exactly). The counts behind these choices
@@ -51,7 +53,7 @@ import { isDeferred, passing, type Candidates, type DeferredCandidates } from ".
 import { planFiltered, replanFiltered, type Plan } from "./plan.js";
 import type { SearchPath } from "./memory.js";
 import { VectorRepository } from "./repository.js";
-import { FilterIndexes, type FilterIndexReport, type ServingIndexes } from "./filter-indexes.js";
+import { FilterIndexes, PROBED_SHARE, type FilterIndexReport, type ServingIndexes } from "./filter-indexes.js";
 
 /** pgvector cannot index `vector` columns of more than 2,000 dimensions with HNSW. */
 const MAX_HNSW_DIM = 2_000;
@@ -70,6 +72,9 @@ const COPIES_SPEEDUP = 10;
 /** Copies re-scored from the full vectors per hit wanted (half precision may swap near neighbours). */
 const COPIES_RESCORE = 4;
 
+/** The paths a search takes here: the embedded index's, and a filter index's copies scanned exactly or through inverted lists. */
+export type PostgresPath = SearchPath | "exact-filter-index" | "ivf-filter-index";
+
 interface Row {
   product_id: string;
   vector_id: string;
@@ -82,7 +87,7 @@ export class PostgresVectorIndex implements VectorIndex {
   private readonly counts = new Map<string, { count: number; at: number }>();
   private readonly filterIndexes: FilterIndexes;
   /** The path the last search took (tests and the benchmark look at it). */
-  lastPath: SearchPath | "exact-filter-index" | "none" = "none";
+  lastPath: PostgresPath | "none" = "none";
 
   constructor(
     private readonly database: Database,
@@ -138,13 +143,19 @@ export class PostgresVectorIndex implements VectorIndex {
     // store's rows in exact scans.
     const serving =
       isDeferred(candidates) && candidates.scopes ? await this.filterIndexes.serving(storeId, dim, candidates.scopes) : undefined;
+    // A filter of more than the values (a category and a price): the copies scanned exactly, the
+    // rest of the filter applied in the scan. Otherwise inverted lists, if any.
+    const narrower = serving !== undefined && !serving.whole;
+    const listed = serving?.listed === true && !narrower;
     const exactly = async (): Promise<VectorMatch[]> => {
-      const copied = serving && isDeferred(candidates) ? await this.exactCopies(storeId, unit, k, candidates, serving) : undefined;
-      if (copied) return this.finish("exact-filter-index", copied, k);
+      const copied = serving && isDeferred(candidates) ? await this.copies(storeId, unit, k, candidates, serving, narrower) : undefined;
+      if (copied) return this.finish(listed ? "ivf-filter-index" : "exact-filter-index", copied, k);
       return this.finish("exact-candidates", await this.exact(storeId, unit, k, candidates), k);
     };
-    // An HNSW row weighed against a scan of copies, when there are copies to scan.
-    const costs = serving ? { ...this.options, annCostRatio: this.options.annCostRatio * COPIES_SPEEDUP } : this.options;
+    // An HNSW row weighed against a scan of copies, when there are copies to scan (a share of them
+    // through inverted lists).
+    const speedup = listed ? COPIES_SPEEDUP / PROBED_SHARE : COPIES_SPEEDUP;
+    const costs = serving ? { ...this.options, annCostRatio: this.options.annCostRatio * speedup } : this.options;
     // The selectivity within the HNSW index: the store's share times the candidates' share.
     const size = candidates.size;
     const share = storeShare * Math.min(1, size / n);
@@ -274,28 +285,35 @@ export class PostgresVectorIndex implements VectorIndex {
    * full vectors. Undefined — the caller then scans the store's rows — when one of the values is
    * no longer ready, or fewer than k of them pass the filter (a copy lagging a write).
    */
-  private async exactCopies(
+  /**
+   * The nearest of the serving values' copies, re-scored from the full vectors; undefined when a
+   * value is no longer ready or too few pass. A filter narrower than the copies is applied in an
+   * exact scan of them; otherwise each value's nearest come through its inverted lists, or an
+   * exact scan of it where it has none (product_vector_copies_nearest, migration 0022).
+   */
+  private async copies(
     storeId: string,
     unit: Float32Array,
     k: number,
     candidates: DeferredCandidates,
     serving: ServingIndexes,
+    narrower: boolean,
   ): Promise<Row[] | undefined> {
     const q = toPgVector(unit);
-    const narrower = candidates.size < serving.rows;
-    const restrict = narrower ? sql`AND c.product_id IN ${candidates.subquery}` : sql``;
     const wanted = COPIES_RESCORE * k;
+    const nearest = narrower
+      ? sql`SELECT c.product_id, c.vector_id FROM product_vector_copies c
+          WHERE c.index_id = ANY(${serving.ids}::int[]) AND c.store_id = ${storeId} AND c.product_id IN ${candidates.subquery}
+          ORDER BY c.embedding <=> ${q}::halfvec
+          LIMIT ${wanted}`
+      : sql`SELECT n.product_id, n.vector_id
+          FROM product_vector_copies_nearest(${storeId}, ${unit.length}, ${serving.ids}::int[], ${q}::halfvec, ${wanted}) n`;
     // The registry is read in the same statement: another process may have dropped one of the
     // values since this one cached their ids, and a scan missing a value's products is wrong.
     const { rows } = await sql<Row & { ready: number }>`
       SELECT c.product_id, c.vector_id, v.embedding <=> ${q}::vector AS distance,
         (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY(${serving.ids}::int[]) AND f.ready) AS ready
-      FROM (
-        SELECT c.product_id, c.vector_id FROM product_vector_copies c
-        WHERE c.index_id = ANY(${serving.ids}::int[]) AND c.store_id = ${storeId} ${restrict}
-        ORDER BY c.embedding <=> ${q}::halfvec
-        LIMIT ${wanted}
-      ) c
+      FROM (${nearest}) c
       JOIN product_vectors v ON v.store_id = ${storeId} AND v.product_id = c.product_id AND v.dim = ${unit.length}`.execute(
       this.database.reader(storeId),
     );
@@ -359,7 +377,7 @@ export class PostgresVectorIndex implements VectorIndex {
     return Math.min(MAX_EF_SEARCH, Math.max(depth, wanted));
   }
 
-  private finish(path: SearchPath | "exact-filter-index", rows: Row[], k: number): VectorMatch[] {
+  private finish(path: PostgresPath, rows: Row[], k: number): VectorMatch[] {
     this.lastPath = path;
     return rows
       .map((r) => ({ productId: r.product_id, vectorId: r.vector_id, score: 1 - Number(r.distance) }))

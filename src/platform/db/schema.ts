@@ -406,6 +406,10 @@ export interface VectorFilterIndexesTable {
   ready: Generated<boolean>;
   rows: Generated<number>;
   created_at: number;
+  /** Inverted lists of its IVFFlat index over the copies, once built (0022); null: searched exactly. */
+  lists: Generated<number | null>;
+  /** How many of them a search probes. */
+  probes: Generated<number | null>;
 }
 
 /** PostgreSQL only (0021): half-precision copies of the vectors of a filter index's products, kept by triggers. */

@@ -174,11 +174,14 @@ function compile(dialect: Dialect, m: MetadataFilter): Cond {
  */
 export function filterScopes(f: SearchFilters): VectorScope[] {
   const scopes: VectorScope[] = [];
-  if (f.category !== undefined) scopes.push({ field: "category", values: [f.category] });
+  const conditions =
+    [f.category, f.price_min, f.price_max, f.color].filter((v) => v !== undefined).length + (f.metadata_filters?.length ?? 0);
+  const whole = conditions === 1;
+  if (f.category !== undefined) scopes.push({ field: "category", values: [f.category], whole });
   for (const m of f.metadata_filters ?? []) {
     if (m.field !== "category" && m.field !== "brand") continue;
     const values = m.operator === "eq" ? [m.value] : m.operator === "in" && Array.isArray(m.value) ? m.value : [];
-    if (values.length > 0 && values.every((v) => typeof v === "string")) scopes.push({ field: m.field, values });
+    if (values.length > 0 && values.every((v) => typeof v === "string")) scopes.push({ field: m.field, values, whole });
   }
   return scopes;
 }

@@ -406,6 +406,8 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
             "DROP FUNCTION product_vector_copies_fill(integer)",
             "DROP FUNCTION product_vector_copies_stale(integer)",
             "DROP FUNCTION product_vector_copies_members(integer)",
+            // 0022: the nearest-copies function (its registry columns went with the table).
+            "DROP FUNCTION product_vector_copies_nearest(text, integer, integer[], halfvec, integer)",
           ];
     for (const statement of [...drop, "DROP INDEX products_store_brand_lower_idx"]) await sql.raw(statement).execute(db);
     await db

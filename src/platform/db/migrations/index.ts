@@ -17,6 +17,7 @@ import m0018 from "./0018_lexical_index.js";
 import m0019 from "./0019_lexical_versions.js";
 import m0020 from "./0020_brand_filter_index.js";
 import m0021 from "./0021_vector_filter_indexes.js";
+import m0022 from "./0022_filter_index_lists.js";
 
 export const migrations: Record<string, MigrationFactory> = {
   "0001_accounts": m0001,
@@ -36,4 +37,5 @@ export const migrations: Record<string, MigrationFactory> = {
   "0019_lexical_versions": m0019,
   "0020_brand_filter_index": m0020,
   "0021_vector_filter_indexes": m0021,
+  "0022_filter_index_lists": m0022,
 };
