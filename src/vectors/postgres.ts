@@ -69,6 +69,8 @@ const MIN_EXPECTED_HITS = 4;
  * vs 79–100 ms warm. The cost model weighs HNSW rounds against the scan with it.
  */
 const COPIES_SPEEDUP = 10;
+/** Copies read through inverted lists up to which a whole filter skips HNSW rounds (~20 ms of reading: 12,500 took ~12 ms in bench:scale). */
+const LISTS_DIRECT_COPIES = 25_000;
 /** Copies re-scored from the full vectors per hit wanted (half precision may swap near neighbours). */
 const COPIES_RESCORE = 4;
 
@@ -152,6 +154,11 @@ export class PostgresVectorIndex implements VectorIndex {
       if (copied) return this.finish(listed ? "ivf-filter-index" : "exact-filter-index", copied, k);
       return this.finish("exact-candidates", await this.exact(storeId, unit, k, candidates), k);
     };
+    // Through inverted lists a search costs about the same wherever the query lies, while an HNSW
+    // round that finds the query's neighbourhood excluded is paid on top of the scan that follows
+    // (bench:scale, two categories: rounds of 70–130 ms, the lists 15 ms): a whole filter whose
+    // lists read few copies goes to them at once.
+    if (listed && serving.rows * PROBED_SHARE <= LISTS_DIRECT_COPIES) return exactly();
     // An HNSW row weighed against a scan of copies, when there are copies to scan (a share of them
     // through inverted lists).
     const speedup = listed ? COPIES_SPEEDUP / PROBED_SHARE : COPIES_SPEEDUP;
@@ -318,13 +325,10 @@ export class PostgresVectorIndex implements VectorIndex {
       this.database.reader(storeId),
     );
     if (rows.some((r) => r.ready < serving.ids.length)) return undefined;
-    const passed = narrower
-      ? new Set(rows.map((r) => r.product_id))
-      : await passing(
-          candidates,
-          rows.map((r) => r.product_id),
-        );
-    const hits = rows.filter((r) => passed.has(r.product_id));
+    // Both kinds pass the filter as they are: a narrower one was applied in the scan, and a whole
+    // one is the values whose products the copies are (the same rule, lower(field) = lower(value):
+    // search/search/filters.ts and migration 0021, kept in the writing transaction).
+    const hits = rows;
     return hits.length >= Math.min(k, candidates.size) ? hits : undefined;
   }
 
