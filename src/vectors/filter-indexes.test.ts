@@ -478,4 +478,60 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
       await worker.close();
     }
   });
+
+  test("writers running while values are copied and caught up leave every value's copies exact", async (ctx) => {
+    // Products of cat-8 and cat-9 move between the two and get new vectors, in short transactions
+    // from two writers (each its own products, so the writers never wait on each other), while
+    // cat-8's copies are made anew five times. Each time, once ready, nothing may be stale.
+    const pool = Array.from({ length: data.count }, (_, r) => r).filter((r) => data.cluster[r] === 8 || data.cluster[r] === 9);
+    let stopped = false;
+    let committed = 0;
+    const writer = async (w: number) => {
+      let writes = 0;
+      for (let i = w; !stopped; i += 2) {
+        const r = pool[i % pool.length]!;
+        const upserted = [{ vectorId: `v-w${writes}-${r}`, productId: pid(r), model: "m@32", vector: data.row((r + writes) % data.count) }];
+        await t.database.transaction(async (tx) => {
+          await tx
+            .updateTable("products")
+            .set({ category: writes % 2 === 0 ? "cat-9" : "cat-8" })
+            .where("store_id", "=", "a")
+            .where("product_id", "=", pid(r))
+            .execute();
+          await index.upsert(tx, "a", upserted[0]!);
+        });
+        index.afterCommit("a", { upserted });
+        writes += 1;
+        committed += 1;
+      }
+      return writes;
+    };
+    const writers = [writer(0), writer(1)];
+    /** Writes committed while a refresh ran, per round. */
+    const during: number[] = [];
+    try {
+      for (let round = 0; round < 5; round++) {
+        await t.database.db.deleteFrom("vector_filter_indexes").where("store_id", "=", "a").where("value", "=", "cat-8").execute();
+        const before = committed;
+        const report = await index.refreshFilterIndexes();
+        during.push(committed - before);
+        assert.ok(report.created.includes("a category=cat-8 (32-d)"), JSON.stringify(report));
+        // Checked in one statement per value, each against the data as it stood then.
+        for (const e of (await registry()).filter((x) => x.store_id === "a" && x.ready)) {
+          const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM product_vector_copies_stale(${e.id})`.execute(
+            t.database.db,
+          );
+          assert.equal(rows[0]!.n, 0, `round ${round}: ${e.key}`);
+        }
+      }
+    } finally {
+      stopped = true;
+    }
+    const writes = await Promise.all(writers);
+    ctx.diagnostic(`writes: ${writes.join(" + ")}; during each refresh: ${during.join(", ")}`);
+    assert.ok(
+      during.every((n) => n > 0),
+      `every refresh overlapped some writes: ${during.join(", ")}`,
+    );
+  });
 });
