@@ -1,9 +1,11 @@
 // Periodic housekeeping run by worker processes (roles worker and all): drops revocation entries
 // of tokens that have expired anyway, collects unreferenced image files, and on PostgreSQL keeps
-// the vector filter indexes in line with the catalogues (vectors/filter-indexes.ts). Every task is
-// idempotent, so several workers running it at once is harmless (they find less to do; filter
-// indexes are refreshed by one process at a time). A stop aborts the round: a filter index being
-// copied is left not ready and finished by a later round.
+// the vector filter indexes and their inverted lists in line with the catalogues
+// (vectors/filter-indexes.ts). Every task is idempotent, so several workers running it at once is
+// harmless (they find less to do; filter indexes are refreshed by one process at a time). A stop
+// aborts the round: a filter index being copied is left not ready, and lists being built are left
+// unused, both finished by a later round. Lists that could not be built are logged as a warning
+// once the rest of the round is done.
 import type { AppContext } from "./context.js";
 
 export const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
@@ -28,7 +30,8 @@ export function maintenanceTasks(ctx: AppContext): MaintenanceTask[] {
       name: "vector_filter_indexes",
       run: async (signal) => {
         const report = await ctx.vectors.refreshFilterIndexes?.(signal);
-        return report ? report.created.length + report.dropped.length : 0;
+        if (report && report.failed.length > 0) throw new Error(`inverted lists not built: ${report.failed.join("; ")}`);
+        return report ? report.created.length + report.dropped.length + report.listed.length + report.unlisted.length : 0;
       },
     },
   ];

@@ -29,15 +29,18 @@
 // Inverted lists. A value's copies scanned exactly cost ~0.6 µs each: a pair of categories holding
 // 100,000 products at a million takes 150–200 ms. A value with at least `listsMinRows` copies
 // therefore also gets, once ready, a partial pgvector IVFFlat index over them (migration 0022:
-// ⌈√rows⌉ lists, an eighth of them and at least 8 probed), built CONCURRENTLY after its copies are ready (until
-// then, and whenever it has none, its copies are scanned exactly) and rebuilt when the value has
-// grown or shrunk fourfold since. A graph over a value failed where these lists hold: a query far
-// from every vector of a category that follows the clusters (README "Sizing notes").
+// ⌈√rows⌉ lists, an eighth of them and at least 8 probed), built CONCURRENTLY after its copies
+// are ready (until then, and whenever it has none, its copies are scanned exactly), rebuilt when
+// the value has grown or shrunk fourfold since; a build that fails is reported and retried next
+// round, and each round first drops list indexes no registry row uses. A graph over a value failed
+// where these lists hold: a query far from every vector of a category that follows the clusters
+// (README "Sizing notes").
 //
 // Routing (postgres.ts). A filter that requires one field to equal one of some values (`category
 // = x`, a `brand` or `category` metadata filter with eq or in: search/search/filters.ts) carries
-// them as a scope; when every value has ready copies, the search scans the copies instead of the
-// store's rows, and checks the hits against the whole filter as for any other path.
+// them as a scope; when every value has ready copies, the search reads the copies (scanned, or
+// through the lists when the scope is the whole filter) instead of the store's rows, and checks
+// the hits against the whole filter as for any other path.
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../platform/db/index.js";
 import type { Schema } from "../platform/db/schema.js";
@@ -66,9 +69,18 @@ export function probesFor(lists: number): number {
   return Math.min(lists, Math.max(MIN_PROBES, Math.ceil(lists * PROBED_SHARE)));
 }
 
+/** Lists at most: pgvector's k-means needs ~200·lists² + 50·lists·(2·dim + 8) bytes, ~250 MB at 1,000 lists and 512-d. */
+const MAX_LISTS = 1_000;
+/** Memory for one list build (the round's session; the default 64 MB fails past ~200,000 copies at 512-d). */
+const LISTS_BUILD_MEMORY = "512MB";
+/** pgvector's IVFFlat indexes half-precision vectors of at most this many dimensions. */
+const MAX_LISTS_DIM = 4_000;
+/** How long one list build or removal may take, its waits for older transactions included (a later round tries again). */
+const LISTS_DDL_TIMEOUT = "15min";
+
 /** The inverted lists for a value of `rows` copies (pgvector's advice for up to a million rows is rows / 1,000; √rows gives smaller lists, so probing a share reads fewer copies: bench:scale). */
 export function listsFor(rows: number): number {
-  return Math.max(1, Math.ceil(Math.sqrt(rows)));
+  return Math.min(MAX_LISTS, Math.max(1, Math.ceil(Math.sqrt(rows))));
 }
 
 /** The session advisory lock one refresh holds (per schema). */
@@ -92,13 +104,20 @@ export interface FilterIndexReport {
   /** Values whose inverted lists were built (or rebuilt) this round, and whose were removed. */
   listed: string[];
   unlisted: string[];
+  /** Values whose lists could not be built or removed this round, with the reason (the rest of the round went on). */
+  failed: string[];
 }
 
-/** The ready filter indexes serving a scope: their ids, how many copies they hold together, whether any is searched through inverted lists, and whether the scope is the whole filter. */
+/**
+ * The ready filter indexes serving a scope: their ids, how many copies they hold together, whether
+ * any has inverted lists and how many copies a search then reads, and whether the scope is the
+ * whole filter.
+ */
 export interface ServingIndexes {
   ids: number[];
   rows: number;
   listed: boolean;
+  reads: number;
   whole: boolean;
 }
 
@@ -142,15 +161,20 @@ export class FilterIndexes {
     const now = this.options.clock.now();
     const cached = this.cache.get(key);
     if (cached && now - cached.at < this.options.cacheMs) return cached.serving;
-    const serving = sql<{ id: number | null; rows: number | null; probes: number | null }>`
+    const serving = sql<{ id: number | null; rows: number | null; lists: number | null; probes: number | null }>`
       WITH v AS (SELECT DISTINCT lower(x) AS value FROM unnest(${[...scope.values]}::text[]) AS x)
-      SELECT f.id, f.rows, f.probes FROM v
+      SELECT f.id, f.rows, f.lists, f.probes FROM v
       LEFT JOIN vector_filter_indexes f
         ON f.store_id = ${storeId} AND f.dim = ${dim} AND f.field = ${scope.field} AND f.value = v.value AND f.ready`
       .execute(this.database.reader(storeId))
       .then(({ rows }) =>
         rows.length > 0 && rows.every((r) => r.id !== null)
-          ? { ids: rows.map((r) => r.id!), rows: rows.reduce((n, r) => n + (r.rows ?? 0), 0), listed: rows.some((r) => r.probes !== null) }
+          ? {
+              ids: rows.map((r) => r.id!),
+              rows: rows.reduce((n, r) => n + (r.rows ?? 0), 0),
+              listed: rows.some((r) => r.probes !== null),
+              reads: rows.reduce((n, r) => n + (r.lists && r.probes ? Math.ceil(((r.rows ?? 0) * r.probes) / r.lists) : (r.rows ?? 0)), 0),
+            }
           : undefined,
       );
     serving.catch(() => this.cache.delete(key));
@@ -165,7 +189,7 @@ export class FilterIndexes {
    */
   async refresh(signal?: AbortSignal): Promise<FilterIndexReport> {
     signal?.throwIfAborted();
-    const report: FilterIndexReport = { busy: false, created: [], dropped: [], kept: 0, listed: [], unlisted: [] };
+    const report: FilterIndexReport = { busy: false, created: [], dropped: [], kept: 0, listed: [], unlisted: [], failed: [] };
     // One connection for the whole round: the session lock lives on it.
     await this.database.db.connection().execute(async (conn) => {
       const { rows: got } = await sql<{ ok: boolean }>`SELECT pg_try_advisory_lock(${REFRESH_LOCK}) AS ok`.execute(conn);
@@ -203,6 +227,7 @@ export class FilterIndexes {
     const keyOf = (r: { store_id: string; dim: number; field: string; value: string }) =>
       `${r.store_id}\u0000${r.dim}\u0000${r.field}\u0000${r.value}`;
     const registered = new Map(existing.map((r) => [keyOf(r), r]));
+    await this.sweepLists(conn, signal);
     // Every value that may keep or get copies (the looser bounds, for the ones that have them).
     const counts =
       minRows > 0 && maxPerStore > 0
@@ -252,7 +277,7 @@ export class FilterIndexes {
       if (known?.ready) {
         await conn.updateTable("vector_filter_indexes").set({ rows: c.rows }).where("id", "=", known.id).execute();
         report.kept += 1;
-        await this.list(conn, { ...c, id: known.id }, known.lists, report);
+        await this.list(conn, { ...c, id: known.id }, known.lists, report, signal);
         continue;
       }
       // New, or a copy cut short: copy it while no trigger writes its copies (nothing waits on
@@ -283,7 +308,7 @@ export class FilterIndexes {
         .where("id", "=", id)
         .execute();
       report.created.push(describe(c));
-      await this.list(conn, { ...c, rows: rows[0]?.n ?? c.rows, id }, known?.lists ?? null, report);
+      await this.list(conn, { ...c, rows: rows[0]?.n ?? c.rows, id }, known?.lists ?? null, report, signal);
     }
   }
 
@@ -293,34 +318,83 @@ export class FilterIndexes {
    * listsMinRows. The value is searched exactly while they are built: the registry learns of them
    * only once the index is valid. A build cut short leaves an invalid index, dropped next round.
    */
-  private async list(conn: Kysely<Schema>, c: ValueCount & { id: number }, lists: number | null, report: FilterIndexReport): Promise<void> {
+  private async list(
+    conn: Kysely<Schema>,
+    c: ValueCount & { id: number },
+    lists: number | null,
+    report: FilterIndexReport,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const { listsMinRows } = this.options;
     const wanted = listsFor(c.rows);
-    const keep = listsMinRows > 0 && c.rows >= (lists === null ? listsMinRows : listsMinRows / 2);
+    const keep = listsMinRows > 0 && c.dim <= MAX_LISTS_DIM && c.rows >= (lists === null ? listsMinRows : listsMinRows / 2);
     if (keep && lists !== null && wanted <= 2 * lists && wanted >= lists / 2) return;
     if (!keep && lists === null) return;
-    await this.unlist(conn, c.id);
-    if (!keep) {
-      report.unlisted.push(describe(c));
-      return;
+    signal?.throwIfAborted();
+    // One value's failure (memory, a timeout) is reported and leaves the rest of the round going;
+    // it is tried again next round. An abort ends the round.
+    try {
+      await this.unlist(conn, c.id);
+      if (!keep) {
+        report.unlisted.push(describe(c));
+        return;
+      }
+      signal?.throwIfAborted();
+      const index = sql.id(listsIndexName(c.id));
+      const d = sql.raw(String(c.dim));
+      await this.bounded(conn, LISTS_BUILD_MEMORY, () =>
+        sql`CREATE INDEX CONCURRENTLY ${index} ON product_vector_copies
+          USING ivfflat ((embedding::halfvec(${d})) halfvec_cosine_ops) WITH (lists = ${sql.raw(String(wanted))})
+          WHERE index_id = ${sql.raw(String(c.id))}`.execute(conn),
+      );
+      await conn
+        .updateTable("vector_filter_indexes")
+        .set({ lists: wanted, probes: probesFor(wanted) })
+        .where("id", "=", c.id)
+        .execute();
+      report.listed.push(describe(c));
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      report.failed.push(`${describe(c)}: ${(e as Error).message}`);
     }
-    const index = sql.id(listsIndexName(c.id));
-    const d = sql.raw(String(c.dim));
-    await sql`CREATE INDEX CONCURRENTLY ${index} ON product_vector_copies
-      USING ivfflat ((embedding::halfvec(${d})) halfvec_cosine_ops) WITH (lists = ${sql.raw(String(wanted))})
-      WHERE index_id = ${sql.raw(String(c.id))}`.execute(conn);
-    await conn
-      .updateTable("vector_filter_indexes")
-      .set({ lists: wanted, probes: probesFor(wanted) })
-      .where("id", "=", c.id)
-      .execute();
-    report.listed.push(describe(c));
   }
 
   /** Out of searches (committed), then the index dropped, or a build's invalid leftover. */
   private async unlist(conn: Kysely<Schema>, id: number): Promise<void> {
     await conn.updateTable("vector_filter_indexes").set({ lists: null, probes: null }).where("id", "=", id).execute();
-    await sql`DROP INDEX CONCURRENTLY IF EXISTS ${sql.id(listsIndexName(id))}`.execute(conn);
+    await this.bounded(conn, undefined, () => sql`DROP INDEX CONCURRENTLY IF EXISTS ${sql.id(listsIndexName(id))}`.execute(conn));
+  }
+
+  /**
+   * Drops every list index that no registry row uses (a build cut short, a crash between a build
+   * and its registry update, a value deleted with its store), at the start of each round: no
+   * build is running then (one round at a time).
+   */
+  private async sweepLists(conn: Kysely<Schema>, signal: AbortSignal | undefined): Promise<void> {
+    const { rows } = await sql<{ name: string }>`
+      SELECT c.relname AS name FROM pg_class c
+      WHERE c.relkind = 'i' AND c.relnamespace = current_schema()::regnamespace
+        AND c.relname LIKE 'product_vector_copies_ivf\_%'
+        AND NOT EXISTS (
+          SELECT 1 FROM vector_filter_indexes f
+          WHERE f.lists IS NOT NULL AND c.relname = 'product_vector_copies_ivf_' || f.id
+        )`.execute(conn);
+    for (const { name } of rows) {
+      signal?.throwIfAborted();
+      await this.bounded(conn, undefined, () => sql`DROP INDEX CONCURRENTLY IF EXISTS ${sql.id(name)}`.execute(conn));
+    }
+  }
+
+  /** Runs one statement of list DDL with a time limit (and build memory), restoring the session's settings after. */
+  private async bounded<T>(conn: Kysely<Schema>, memory: string | undefined, run: () => Promise<T>): Promise<T> {
+    await sql`SELECT set_config('statement_timeout', ${LISTS_DDL_TIMEOUT}, false)`.execute(conn);
+    if (memory) await sql`SELECT set_config('maintenance_work_mem', ${memory}, false)`.execute(conn);
+    try {
+      return await run();
+    } finally {
+      await sql`RESET statement_timeout`.execute(conn);
+      if (memory) await sql`RESET maintenance_work_mem`.execute(conn);
+    }
   }
 
   /**

@@ -53,7 +53,7 @@ import { isDeferred, passing, type Candidates, type DeferredCandidates } from ".
 import { planFiltered, replanFiltered, type Plan } from "./plan.js";
 import type { SearchPath } from "./memory.js";
 import { VectorRepository } from "./repository.js";
-import { FilterIndexes, PROBED_SHARE, type FilterIndexReport, type ServingIndexes } from "./filter-indexes.js";
+import { FilterIndexes, type FilterIndexReport, type ServingIndexes } from "./filter-indexes.js";
 
 /** pgvector cannot index `vector` columns of more than 2,000 dimensions with HNSW. */
 const MAX_HNSW_DIM = 2_000;
@@ -148,7 +148,7 @@ export class PostgresVectorIndex implements VectorIndex {
     // A filter of more than the values (a category and a price): the copies scanned exactly, the
     // rest of the filter applied in the scan. Otherwise inverted lists, if any.
     const narrower = serving !== undefined && !serving.whole;
-    const listed = serving?.listed === true && !narrower;
+    const listed = serving !== undefined && !narrower && serving.listed;
     const exactly = async (): Promise<VectorMatch[]> => {
       const copied = serving && isDeferred(candidates) ? await this.copies(storeId, unit, k, candidates, serving, narrower) : undefined;
       if (copied) return this.finish(listed ? "ivf-filter-index" : "exact-filter-index", copied, k);
@@ -158,10 +158,10 @@ export class PostgresVectorIndex implements VectorIndex {
     // round that finds the query's neighbourhood excluded is paid on top of the scan that follows
     // (bench:scale, two categories: rounds of 70–130 ms, the lists 15 ms): a whole filter whose
     // lists read few copies goes to them at once.
-    if (listed && serving.rows * PROBED_SHARE <= LISTS_DIRECT_COPIES) return exactly();
-    // An HNSW row weighed against a scan of copies, when there are copies to scan (a share of them
-    // through inverted lists).
-    const speedup = listed ? COPIES_SPEEDUP / PROBED_SHARE : COPIES_SPEEDUP;
+    if (listed && serving.reads <= LISTS_DIRECT_COPIES) return exactly();
+    // An HNSW row weighed against a scan of copies, when there are copies to scan (those it reads,
+    // fewer through inverted lists).
+    const speedup = listed ? (COPIES_SPEEDUP * serving.rows) / Math.max(1, serving.reads) : COPIES_SPEEDUP;
     const costs = serving ? { ...this.options, annCostRatio: this.options.annCostRatio * speedup } : this.options;
     // The selectivity within the HNSW index: the store's share times the candidates' share.
     const size = candidates.size;
@@ -286,17 +286,13 @@ export class PostgresVectorIndex implements VectorIndex {
   }
 
   /**
-   * Exact over the copies of the filter indexes `serving` (filter-indexes.ts): the nearest
-   * COPIES_RESCORE × k by their half-precision copies, read in one primary-key range per index
-   * (restricted to the filter's products when it keeps fewer than the copies), re-scored from the
-   * full vectors. Undefined — the caller then scans the store's rows — when one of the values is
-   * no longer ready, or fewer than k of them pass the filter (a copy lagging a write).
-   */
-  /**
-   * The nearest of the serving values' copies, re-scored from the full vectors; undefined when a
-   * value is no longer ready or too few pass. A filter narrower than the copies is applied in an
-   * exact scan of them; otherwise each value's nearest come through its inverted lists, or an
-   * exact scan of it where it has none (product_vector_copies_nearest, migration 0022).
+   * The COPIES_RESCORE × k copies of the filter indexes `serving` (filter-indexes.ts) nearest by
+   * half precision, re-scored from the full vectors. A filter narrower than the values is applied
+   * in an exact scan of their copies (one primary-key range per value); otherwise each value's
+   * nearest come through its inverted lists, or an exact scan where it has none
+   * (product_vector_copies_nearest, migration 0022), and are checked against the filter (a copy
+   * may lag a write that raced the refresh's catch-up). Undefined — the caller then scans the
+   * store's rows — when a value is no longer ready or fewer than k pass.
    */
   private async copies(
     storeId: string,
@@ -314,7 +310,9 @@ export class PostgresVectorIndex implements VectorIndex {
           ORDER BY c.embedding <=> ${q}::halfvec
           LIMIT ${wanted}`
       : sql`SELECT n.product_id, n.vector_id
-          FROM product_vector_copies_nearest(${storeId}, ${unit.length}, ${serving.ids}::int[], ${q}::halfvec, ${wanted}) n`;
+          FROM product_vector_copies_nearest(${storeId}, ${unit.length}, ${serving.ids}::int[], ${q}::halfvec, ${wanted}) n
+          ORDER BY n.distance
+          LIMIT ${wanted}`;
     // The registry is read in the same statement: another process may have dropped one of the
     // values since this one cached their ids, and a scan missing a value's products is wrong.
     const { rows } = await sql<Row & { ready: number }>`
@@ -325,10 +323,13 @@ export class PostgresVectorIndex implements VectorIndex {
       this.database.reader(storeId),
     );
     if (rows.some((r) => r.ready < serving.ids.length)) return undefined;
-    // Both kinds pass the filter as they are: a narrower one was applied in the scan, and a whole
-    // one is the values whose products the copies are (the same rule, lower(field) = lower(value):
-    // search/search/filters.ts and migration 0021, kept in the writing transaction).
-    const hits = rows;
+    const passed = narrower
+      ? new Set(rows.map((r) => r.product_id))
+      : await passing(
+          candidates,
+          rows.map((r) => r.product_id),
+        );
+    const hits = rows.filter((r) => passed.has(r.product_id));
     return hits.length >= Math.min(k, candidates.size) ? hits : undefined;
   }
 
