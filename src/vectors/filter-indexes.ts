@@ -60,7 +60,7 @@ const WAIT_MAX_MS = 60_000;
  * query (bench:scale) find recall@10 0.96–0.98 with an eighth of their 224 lists; real photos
  * (eval:filter-lists) 0.98 with 8 of 19–30 lists.
  */
-export const PROBED_SHARE = 1 / 8;
+const PROBED_SHARE = 1 / 8;
 /** Lists probed at least: a query far from the value finds its nearest spread over several lists (eval:filter-lists: 3–4 of 19–30 lists give recall@10 0.84). */
 const MIN_PROBES = 8;
 
@@ -79,7 +79,7 @@ const MAX_LISTS_DIM = 4_000;
 const LISTS_DDL_TIMEOUT = "15min";
 
 /** The inverted lists for a value of `rows` copies (pgvector's advice for up to a million rows is rows / 1,000; √rows gives smaller lists, so probing a share reads fewer copies: bench:scale). */
-export function listsFor(rows: number): number {
+function listsFor(rows: number): number {
   return Math.min(MAX_LISTS, Math.max(1, Math.ceil(Math.sqrt(rows))));
 }
 
