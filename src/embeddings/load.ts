@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../platform/config.js";
-import { loadEmbeddingModel, type RuntimeOptions } from "./runtime.js";
+import { defaultParallelWorkers, loadEmbeddingModel, type RuntimeOptions } from "./runtime.js";
 import { TEST_MODEL_VERSION, writeTestModel } from "./testmodel/build.js";
 import type { EmbeddingModel } from "./types.js";
 
@@ -38,6 +38,7 @@ export async function loadConfiguredModel(
   options: RuntimeOptions = {},
 ): Promise<EmbeddingModel | null> {
   if (model.disabled) return null;
+  options = { parallelWorkers: model.parallelWorkers ?? defaultParallelWorkers(), onWarning: (line) => log.warn(line), ...options };
   try {
     return await loadEmbeddingModel(model, options);
   } catch (error) {

@@ -167,9 +167,106 @@ describe("worker failure", () => {
     const unavailable = (e: unknown) => e instanceof AppError && e.code === "model_unavailable";
     const pending = rejectsWith(doomed.embedTexts(["red"]), unavailable);
     // Simulate a crash of the native runtime: stop the worker behind the model's back.
-    await (doomed as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await (doomed as unknown as { main: { worker: { terminate(): Promise<number> } } }).main.worker.terminate();
     await pending;
     await rejectsWith(doomed.embedImages([images[0]!]), unavailable);
+    await doomed.close();
+  });
+});
+
+describe("parallel lanes under load", () => {
+  let lanes: WorkerEmbeddingModel;
+  before(async () => {
+    lanes = await loadEmbeddingModel({ id: modelDir, cacheDir: path.join(root, "cache") }, { parallelWorkers: 2 });
+  });
+  after(async () => lanes?.close());
+
+  test("start only when images pile up, and not for a lone call", async () => {
+    await lanes.embedTexts(["red"]);
+    await lanes.embedImages([images[0]!]);
+    assert.equal(lanes.stats().parallelWorkers, 0, "no backlog yet: no parallel worker started");
+    await lanes.embedImages(images.slice(0, 3)); // a burst: goes to the main worker while they start
+    assert.ok(await lanes.parallelReady());
+    assert.equal(lanes.stats().parallelWorkers, 2);
+    assert.equal(lanes.limits.parallelWorkers, 2);
+  });
+
+  test("spread a burst of images over the parallel lanes, with the main worker's vectors; lone calls stay on the main worker", async () => {
+    assert.ok(await lanes.parallelReady());
+    const single: Float32Array[] = [];
+    const beforeSingles = lanes.stats().parallelBatches;
+    for (const image of images) single.push((await lanes.embedImages([image]))[0]!);
+    for (const text of TEXTS.slice(0, 3)) await lanes.embedTexts([text]);
+    assert.equal(lanes.stats().parallelBatches, beforeSingles, "one call at a time never leaves the main worker");
+
+    const before = lanes.stats();
+    const burst = await lanes.embedImages(images); // 6 images: 3 + 3
+    const after = lanes.stats();
+    assert.equal(after.parallelBatches - before.parallelBatches, 2);
+    assert.equal(after.batches - before.batches, 2);
+    burst.forEach((v, i) => assertClose(v, single[i]!, 1e-4));
+  });
+
+  test("texts that arrive while parallel lanes run images wait for the first free lane, never for the main worker", async () => {
+    const text = (await lanes.embedTexts(["a navy blue shirt"]))[0]!;
+    const before = lanes.stats();
+    const [imageVectors, textVectors] = await Promise.all([lanes.embedImages(images), lanes.embedTexts(["a navy blue shirt"])]);
+    const after = lanes.stats();
+    assert.equal(imageVectors.length, images.length);
+    assertClose(textVectors[0]!, text, 1e-4);
+    assert.equal(after.parallelBatches - before.parallelBatches, 3, "3 + 3 images, then the text on a parallel lane");
+  });
+
+  test("close() while the parallel workers are starting ends them too", async () => {
+    const closing = await loadEmbeddingModel({ id: modelDir, cacheDir: path.join(root, "cache") }, { parallelWorkers: 2 });
+    const burst = closing.embedImages(images.slice(0, 4)); // starts them
+    await burst;
+    await closing.close();
+    assert.equal(closing.stats().parallelWorkers, 0, "workers that finished starting after close() were ended, not kept");
+    await rejectsWith(closing.embedImages(images.slice(0, 2)), (e) => e instanceof AppError && e.code === "model_unavailable");
+  });
+
+  test("parallel workers that cannot load are reported, and the main worker keeps serving", async () => {
+    const dir = path.join(root, "vanishing");
+    await cp(modelDir, dir, { recursive: true });
+    const warnings: string[] = [];
+    const fragile = await loadEmbeddingModel({ id: dir, cacheDir: root }, { parallelWorkers: 2, onWarning: (l) => warnings.push(l) });
+    try {
+      await rm(path.join(dir, "onnx"), { recursive: true }); // the files are gone when they start
+      assert.equal(await fragile.parallelReady(), false);
+      assert.equal(warnings.length, 1);
+      assert.match(warnings[0]!, /2 parallel model workers could not start .*every batch goes to the one worker/);
+      const vectors = await fragile.embedImages(images);
+      assert.equal(vectors.length, images.length);
+      assert.equal(fragile.stats().parallelBatches, 0);
+    } finally {
+      await fragile.close();
+    }
+  });
+
+  test("parallel workers loading other model files than the main worker are not used", async () => {
+    const dir = path.join(root, "edited");
+    await cp(modelDir, dir, { recursive: true });
+    const warnings: string[] = [];
+    const edited = await loadEmbeddingModel({ id: dir, cacheDir: root }, { parallelWorkers: 2, onWarning: (l) => warnings.push(l) });
+    try {
+      await writeFile(path.join(dir, "tokenizer.json"), (await readFile(path.join(dir, "tokenizer.json"), "utf8")) + " ");
+      assert.equal(await edited.parallelReady(), false);
+      assert.match(warnings[0] ?? "", /model files changed on disk/);
+      assert.equal((await edited.embedImages(images)).length, images.length);
+    } finally {
+      await edited.close();
+    }
+  });
+
+  test("a dead parallel worker turns pending and later calls into model_unavailable", async () => {
+    const doomed = await loadEmbeddingModel({ id: modelDir, cacheDir: root }, { parallelWorkers: 2 });
+    assert.ok(await doomed.parallelReady());
+    const unavailable = (e: unknown) => e instanceof AppError && e.code === "model_unavailable";
+    const pending = rejectsWith(doomed.embedImages(images), unavailable);
+    await (doomed as unknown as { parallel: { worker: { terminate(): Promise<number> } }[] }).parallel[1]!.worker.terminate();
+    await pending;
+    await rejectsWith(doomed.embedTexts(["red"]), unavailable);
     await doomed.close();
   });
 });

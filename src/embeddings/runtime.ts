@@ -10,13 +10,24 @@
 // item; an idle worker gets the items of the current tick at once, and while the worker is busy
 // items accumulate and go to it in micro-batches of up to `maxBatch` (the batch-16 throughput is
 // several times batch-1), so batching costs a lone query nothing.
+//
+// Parallel lanes under load (`parallelWorkers`): one worker whose sessions use every thread gives
+// the lowest latency to a lone call, but under load its threads meet at a barrier after every
+// operator, so any other thread that takes a core (the HTTP event loop, image decoding, another
+// process) stalls both of them. When images pile up (bulk indexing), the runtime instead spreads
+// batches over single-threaded workers (each with its own copy of the model, started the first
+// time images pile up), which never wait for each other. At most one kind of lane runs at a time
+// — the many-threaded worker or the single-threaded ones — so the model never has more threads at
+// work than the machine has cores. Texts stay on the main worker unless the parallel lanes are
+// already running (see dispatch()). Measured on 2 cores with a full-size CLIP (README "The
+// embedding model").
 // The queue is bounded: past `maxQueue` waiting items a call is refused at once with a 503
 // (AppError 'service_unavailable', Retry-After) instead of queueing without limit.
 
 import os from "node:os";
 import { Worker } from "node:worker_threads";
 import type { Config } from "../platform/config.js";
-import { AppError } from "../platform/errors/catalogue.js";
+import { AppError, messageOf } from "../platform/errors/catalogue.js";
 import type { LoadedInfo, ProgressEvent, WorkerRequest, WorkerResponse } from "./runtime-worker.js";
 import type { DecodedImage, EmbeddingModel, EmbeddingStats, ModelFingerprint, PreprocessSpec } from "./types.js";
 
@@ -30,7 +41,7 @@ export {
   type ModelSource,
 } from "./model-source.js";
 export { l2normalize, normalizeToChw, parsePreprocessorConfig, readPreprocessSpec, resizeForModel, toPixelTensor } from "./preprocess.js";
-import { EmbeddingModelLoadError, resolveModelSource, type ModelDtype } from "./model-source.js";
+import { EmbeddingModelLoadError, resolveModelSource, type ModelDtype, type ModelSource } from "./model-source.js";
 import { channelsOf, resizeForModel } from "./preprocess.js";
 
 /** Tuning knobs of the runtime; every field has a default. */
@@ -54,15 +65,30 @@ export interface RuntimeOptions {
   batchWindowMs?: number;
   /** Most items (images + texts) allowed to wait; beyond it calls are refused. Default 128. */
   maxQueue?: number;
+  /**
+   * Single-threaded workers that take batches in parallel while calls pile up (0: none, every batch
+   * goes to the one worker with `threads` threads). Each holds its own copy of the model; they are
+   * started the first time images pile up. Default 0 here; the service's default is
+   * `defaultParallelWorkers()` (MODEL_PARALLEL_WORKERS sets it).
+   */
+  parallelWorkers?: number;
   /** ONNX weights variant (transformers.js dtype: file suffix). Default "fp32". */
   dtype?: ModelDtype;
   /** Receives download progress lines for Hugging Face ids. Default: written to stderr. */
   onProgress?: (line: string) => void;
+  /** Receives why the parallel workers could not start. Default: written to stderr. */
+  onWarning?: (line: string) => void;
 }
 
 /** Default intra-op thread count: all CPUs, at most 4 (more gives little for ViT-B/32). */
 export function defaultThreads(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()));
+}
+
+/** The service's default parallel workers: one per default thread, so they use the same cores; none on one CPU. */
+export function defaultParallelWorkers(): number {
+  const threads = defaultThreads();
+  return threads >= 2 ? threads : 0;
 }
 
 interface Pending {
@@ -86,6 +112,12 @@ interface Batch {
   sentAt: number;
 }
 
+/** A model worker and the batch it runs, if any. */
+interface Lane {
+  worker: Worker;
+  batch: Batch | undefined;
+}
+
 /** One finished model batch, for metrics: input kind, items and seconds spent in the worker. */
 export interface InferenceEvent {
   kind: "image" | "text";
@@ -105,12 +137,46 @@ function spawnWorker(): Worker {
   return new Worker(new URL("./runtime-worker.js", here), { name: "clip-runtime" });
 }
 
+/** Spawns a model worker and loads the model into it with `threads` intra-op threads. */
+async function startWorker(
+  source: ModelSource,
+  threads: number,
+  spinning: boolean,
+  dtype: ModelDtype,
+  onProgress: (e: ProgressEvent) => void,
+): Promise<{ worker: Worker; info: LoadedInfo }> {
+  const worker = spawnWorker();
+  try {
+    const info = await new Promise<LoadedInfo>((resolve, reject) => {
+      const onExit = (code: number) => reject(new Error(`the model worker exited (code ${code}) while loading`));
+      const onError = (e: Error) => reject(e);
+      const onMessage = (m: WorkerResponse) => {
+        if (m.type === "progress") onProgress(m.event);
+        else if (m.type === "loaded" || m.type === "load-error") {
+          worker.off("message", onMessage).off("error", onError).off("exit", onExit);
+          if (m.type === "loaded") resolve(m.info);
+          else reject(new Error(m.message));
+        }
+      };
+      worker.on("message", onMessage).on("error", onError).on("exit", onExit);
+      worker.postMessage({ type: "load", source, threads, spinning, dtype } satisfies WorkerRequest);
+    });
+    return { worker, info };
+  } catch (e) {
+    await worker.terminate();
+    throw e;
+  }
+}
+
 function busyError(queued: number, limit: number): AppError {
   return new AppError("service_unavailable", "The embedding model is busy; try again shortly.", { queued, limit }, { "Retry-After": "1" });
 }
 
+/** Starts the single-threaded parallel workers of a model (see `RuntimeOptions.parallelWorkers`). */
+export type ParallelStarter = () => Promise<{ worker: Worker; info: LoadedInfo }>;
+
 /**
- * An EmbeddingModel whose sessions live in a worker thread, fed through a bounded micro-batching
+ * An EmbeddingModel whose sessions live in worker threads, fed through a bounded micro-batching
  * queue. Create it with `loadEmbeddingModel`.
  */
 export class WorkerEmbeddingModel implements EmbeddingModel {
@@ -123,22 +189,30 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
   private readonly maxQueue: number;
   private readonly images: PendingImage[] = [];
   private readonly texts: PendingText[] = [];
-  private inFlight: Batch | undefined;
+  /** The worker with every thread: lone calls, and everything while there are no parallel lanes. */
+  private readonly main: Lane;
+  /** Single-threaded lanes, used while calls pile up; empty until started. */
+  private parallel: Lane[] = [];
+  private readonly parallelCount: number;
+  private parallelState: "off" | "idle" | "starting" | "ready" | "failed";
+  private parallelStarting: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private tickScheduled = false;
   private seq = 0;
   private batchId = 0;
   private state: "open" | "closing" | "failed" = "open";
-  private readonly counters = { batches: 0, items: 0, largestBatch: 0, refused: 0 };
+  private readonly counters = { batches: 0, items: 0, largestBatch: 0, refused: 0, parallelBatches: 0 };
   private readonly inferenceListeners = new Set<(e: InferenceEvent) => void>();
 
   /** @internal Use `loadEmbeddingModel`. */
   constructor(
-    private readonly worker: Worker,
+    worker: Worker,
     info: LoadedInfo,
     modelId: string,
     revision: string,
-    options: Required<Pick<RuntimeOptions, "maxBatch" | "batchWindowMs" | "maxQueue">>,
+    options: Required<Pick<RuntimeOptions, "maxBatch" | "batchWindowMs" | "maxQueue" | "parallelWorkers">>,
+    private readonly startParallel?: ParallelStarter,
+    private readonly warn: (line: string) => void = () => undefined,
   ) {
     this.info = info;
     this.preprocess = info.preprocess;
@@ -146,24 +220,21 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
     this.maxBatch = options.maxBatch;
     this.batchWindowMs = options.batchWindowMs;
     this.maxQueue = options.maxQueue;
-    worker.on("message", (m: WorkerResponse) => this.onMessage(m));
-    worker.on("error", (e) => this.fail(`the model worker crashed: ${e.message}`));
-    worker.on("exit", (code) => {
-      if (this.state !== "closing") this.fail(`the model worker exited (code ${code})`);
-    });
-    worker.unref();
+    this.parallelCount = startParallel ? options.parallelWorkers : 0;
+    this.parallelState = this.parallelCount >= 2 ? "idle" : "off";
+    this.main = this.attach(worker);
   }
 
   /** The batching and queue limits in force (callers embedding many items should send at most `maxQueue` at a time). */
-  get limits(): { maxBatch: number; maxQueue: number; batchWindowMs: number } {
-    return { maxBatch: this.maxBatch, maxQueue: this.maxQueue, batchWindowMs: this.batchWindowMs };
+  get limits(): { maxBatch: number; maxQueue: number; batchWindowMs: number; parallelWorkers: number } {
+    return { maxBatch: this.maxBatch, maxQueue: this.maxQueue, batchWindowMs: this.batchWindowMs, parallelWorkers: this.parallelCount };
   }
 
   get dim(): number {
     return this.fingerprint.dim;
   }
 
-  /** False once the runtime worker failed or the model is closing (readiness checks). */
+  /** False once a runtime worker failed or the model is closing (readiness checks). */
   get usable(): boolean {
     return this.state === "open";
   }
@@ -178,9 +249,17 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
   stats(): EmbeddingStats {
     return {
       queued: this.images.length + this.texts.length,
-      inFlight: this.inFlight?.items.length ?? 0,
+      inFlight: this.lanes().reduce((n, lane) => n + (lane.batch?.items.length ?? 0), 0),
+      parallelWorkers: this.parallel.length,
       ...this.counters,
     };
+  }
+
+  /** Resolves once the parallel workers are started (or could not be); for tests and benchmarks. */
+  async parallelReady(): Promise<boolean> {
+    this.wantParallel();
+    await this.parallelStarting;
+    return this.parallelState === "ready";
   }
 
   async embedImages(images: readonly DecodedImage[]): Promise<Float32Array[]> {
@@ -220,25 +299,72 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
     this.timer = undefined;
     const closing = new AppError("model_unavailable", "The embedding model is shutting down.");
     for (const item of [...this.images.splice(0), ...this.texts.splice(0)]) item.reject(closing);
-    const running = this.inFlight;
+    await this.parallelStarting; // a worker still loading is closed with the others
+    await Promise.all(this.lanes().map((lane) => this.closeLane(lane, wasOpen, closing)));
+  }
+
+  private async closeLane(lane: Lane, wasOpen: boolean, closing: AppError): Promise<void> {
+    const running = lane.batch;
     if (running) {
       // Let the running batch finish (its callers get their vectors), but not forever.
       const stuck = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 10_000).unref());
       if ((await Promise.race([running.done, stuck])) === "timeout") {
         running.items.forEach((item) => item.reject(closing));
-        await this.worker.terminate();
+        await lane.worker.terminate();
         return;
       }
     }
     if (wasOpen) {
-      this.worker.ref();
-      const exited = new Promise<void>((resolve) => this.worker.once("exit", () => resolve()));
-      this.worker.postMessage({ type: "close" } satisfies WorkerRequest);
+      lane.worker.ref();
+      const exited = new Promise<void>((resolve) => lane.worker.once("exit", () => resolve()));
+      lane.worker.postMessage({ type: "close" } satisfies WorkerRequest);
       const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 5000).unref());
-      if ((await Promise.race([exited, timeout])) === "timeout") await this.worker.terminate();
+      if ((await Promise.race([exited, timeout])) === "timeout") await lane.worker.terminate();
     } else {
-      await this.worker.terminate();
+      await lane.worker.terminate();
     }
+  }
+
+  // -------------------------------------------------------------- lanes
+
+  private lanes(): Lane[] {
+    return [this.main, ...this.parallel];
+  }
+
+  private attach(worker: Worker): Lane {
+    const lane: Lane = { worker, batch: undefined };
+    worker.on("message", (m: WorkerResponse) => this.onMessage(lane, m));
+    worker.on("error", (e) => this.fail(`the model worker crashed: ${e.message}`));
+    worker.on("exit", (code) => {
+      if (this.state !== "closing") this.fail(`the model worker exited (code ${code})`);
+    });
+    worker.unref();
+    return lane;
+  }
+
+  /** Starts the parallel workers in the background the first time calls pile up. */
+  private wantParallel(): void {
+    if (this.parallelState !== "idle" || !this.startParallel) return;
+    this.parallelState = "starting";
+    const start = this.startParallel;
+    this.parallelStarting = (async () => {
+      const started = await Promise.allSettled(Array.from({ length: this.parallelCount }, () => start()));
+      const workers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+      const failed = started.find((s): s is PromiseRejectedResult => s.status === "rejected");
+      const foreign = workers.find((w) => w.info.hash !== this.fingerprint.hash || w.info.dim !== this.fingerprint.dim);
+      if (failed || foreign || this.state !== "open") {
+        await Promise.all(workers.map((w) => w.worker.terminate()));
+        this.parallelState = "failed";
+        if (this.state === "open") {
+          const why = failed ? messageOf(failed.reason) : "the model files changed on disk since the first worker loaded them";
+          this.warn(`The ${this.parallelCount} parallel model workers could not start (${why}); every batch goes to the one worker.`);
+        }
+        return;
+      }
+      this.parallel = workers.map((w) => this.attach(w.worker));
+      this.parallelState = "ready";
+      this.dispatch();
+    })();
   }
 
   // -------------------------------------------------------------- queue
@@ -256,13 +382,16 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
   }
 
   /**
-   * Dispatches when the worker is idle: at once for a full batch, else at the end of the current
+   * Dispatches when a lane may take work: at once for a full batch, else at the end of the current
    * tick (a microtask, so calls made together still share a batch but a lone query waits for
-   * nothing), or after `batchWindowMs` when a window is configured. While a batch runs, items
-   * wait and the finishing batch dispatches the next one (batching only under load).
+   * nothing), or after `batchWindowMs` when a window is configured. While batches run, items wait
+   * and a finishing batch dispatches the next one (batching only under load).
    */
   private schedule(queuedOfKind: number): void {
-    if (this.inFlight) return; // the batch in flight dispatches the next one when it finishes
+    if (this.main.batch) {
+      if (this.images.length > 0) this.wantParallel(); // images pile up behind the running batch
+      return; // it dispatches the next one when it finishes
+    }
     if (queuedOfKind >= this.maxBatch) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -282,29 +411,45 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
     }
   }
 
-  /** Sends the next batch: up to `maxBatch` items of the kind whose oldest item waited longest. */
+  /**
+   * Hands out the queue, oldest kind first. Two or more waiting images start parallel mode: they
+   * are spread over the free parallel lanes, and while any parallel lane runs, texts go to a free
+   * one too. Otherwise everything goes to the main worker, up to `maxBatch` (texts under load
+   * included: spread over single-threaded lanes they ran in batches of ~3 at a third of the
+   * batch-16 throughput, measured with 16 clients). Never both kinds of lane at once.
+   */
   private dispatch(): void {
-    if (this.inFlight || this.state !== "open") return;
-    const headImage = this.images[0]?.seq ?? Infinity;
-    const headText = this.texts[0]?.seq ?? Infinity;
-    if (headImage === Infinity && headText === Infinity) return;
-    let finish!: () => void;
-    const done = new Promise<void>((resolve) => (finish = resolve));
-    const id = ++this.batchId;
-    if (headImage < headText) {
-      const items = this.images.splice(0, this.maxBatch);
-      this.inFlight = { id, items, done, finish, kind: "image", sentAt: performance.now() };
-      this.worker.ref();
-      void this.sendImages(id, items);
-    } else {
-      const items = this.texts.splice(0, this.maxBatch);
-      this.inFlight = { id, items, done, finish, kind: "text", sentAt: performance.now() };
-      this.worker.ref();
-      this.worker.postMessage({ type: "texts", id, texts: items.map((i) => i.text) } satisfies WorkerRequest);
+    while (this.state === "open" && !this.main.batch) {
+      const headImage = this.images[0]?.seq ?? Infinity;
+      const headText = this.texts[0]?.seq ?? Infinity;
+      if (headImage === Infinity && headText === Infinity) return;
+      const kind = headImage < headText ? "image" : "text";
+      const queue: Pending[] = kind === "image" ? this.images : this.texts;
+      if (this.images.length >= 2) this.wantParallel();
+      const parallelBusy = this.parallel.some((lane) => lane.batch);
+      if (!parallelBusy && (kind === "text" || this.images.length < 2 || this.parallel.length === 0)) {
+        this.send(this.main, kind, queue.splice(0, this.maxBatch));
+        return;
+      }
+      const free = this.parallel.filter((lane) => !lane.batch);
+      if (free.length === 0) return; // the first parallel lane to finish takes what waits
+      const share = Math.min(this.maxBatch, Math.ceil(queue.length / free.length));
+      this.counters.parallelBatches++;
+      this.send(free[0]!, kind, queue.splice(0, share));
     }
   }
 
-  private async sendImages(id: number, items: PendingImage[]): Promise<void> {
+  private send(lane: Lane, kind: "image" | "text", items: Pending[]): void {
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    const id = ++this.batchId;
+    lane.batch = { id, items, done, finish, kind, sentAt: performance.now() };
+    lane.worker.ref();
+    if (kind === "image") void this.sendImages(lane, id, items as PendingImage[]);
+    else lane.worker.postMessage({ type: "texts", id, texts: (items as PendingText[]).map((i) => i.text) } satisfies WorkerRequest);
+  }
+
+  private async sendImages(lane: Lane, id: number, items: PendingImage[]): Promise<void> {
     const settled = await Promise.allSettled(items.map((i) => i.pixels));
     const ok: PendingImage[] = [];
     const pixels: Uint8Array[] = [];
@@ -314,29 +459,29 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
         pixels.push(s.value);
       } else items[k]!.reject(s.reason);
     });
-    const batch = this.inFlight;
+    const batch = lane.batch;
     if (!batch || batch.id !== id) return; // failed meanwhile; items already rejected
     if (this.state !== "open") {
       const closing = new AppError("model_unavailable", "The embedding model is shutting down.");
       for (const item of ok) item.reject(closing);
-      this.finishBatch();
+      this.finishBatch(lane);
       return;
     }
     batch.items = ok;
     if (ok.length === 0) {
-      this.finishBatch();
+      this.finishBatch(lane);
       return;
     }
     const size = this.preprocess.width * this.preprocess.height * 3;
     const joined = new Uint8Array(size * ok.length);
     pixels.forEach((p, k) => joined.set(p, k * size));
     batch.sentAt = performance.now(); // after preprocessing: the metric is the worker's inference time
-    this.worker.postMessage({ type: "images", id, pixels: joined, count: ok.length } satisfies WorkerRequest, [joined.buffer]);
+    lane.worker.postMessage({ type: "images", id, pixels: joined, count: ok.length } satisfies WorkerRequest, [joined.buffer]);
   }
 
-  private onMessage(m: WorkerResponse): void {
+  private onMessage(lane: Lane, m: WorkerResponse): void {
     if (m.type === "result" || m.type === "error") {
-      const batch = this.inFlight;
+      const batch = lane.batch;
       if (!batch || batch.id !== m.id) return;
       if (m.type === "result") {
         // Views into the buffer the worker transferred: no copy on either side of the boundary.
@@ -356,21 +501,20 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
         const err = new Error(`embedding failed: ${m.message}`);
         for (const item of batch.items) item.reject(err);
       }
-      this.finishBatch();
+      this.finishBatch(lane);
     }
   }
 
-  private finishBatch(): void {
-    const batch = this.inFlight;
-    this.inFlight = undefined;
+  private finishBatch(lane: Lane): void {
+    const batch = lane.batch;
+    lane.batch = undefined;
+    lane.worker.unref();
     batch?.finish();
     if (this.state !== "open") return;
     if (this.images.length + this.texts.length > 0) {
       clearTimeout(this.timer);
       this.timer = undefined;
       this.dispatch(); // these items already waited for the previous batch
-    } else {
-      this.worker.unref();
     }
   }
 
@@ -379,10 +523,13 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
     this.state = "failed";
     clearTimeout(this.timer);
     const err = new AppError("model_unavailable", undefined, { reason });
-    const batch = this.inFlight;
-    this.inFlight = undefined;
-    for (const item of [...(batch?.items ?? []), ...this.images.splice(0), ...this.texts.splice(0)]) item.reject(err);
-    batch?.finish();
+    const running = this.lanes().flatMap((lane) => {
+      const batch = lane.batch;
+      lane.batch = undefined;
+      return batch ? [batch] : [];
+    });
+    for (const item of [...running.flatMap((b) => b.items), ...this.images.splice(0), ...this.texts.splice(0)]) item.reject(err);
+    for (const batch of running) batch.finish();
   }
 }
 
@@ -418,33 +565,20 @@ export async function loadEmbeddingModel(
   const write = options.onProgress ?? ((line: string) => process.stderr.write(line + "\n"));
   const onProgress = source.kind === "hub" ? progressPrinter(source.id, source.cacheDir, write) : () => undefined;
 
-  let worker: Worker;
-  try {
-    worker = spawnWorker();
-  } catch (e) {
-    throw new EmbeddingModelLoadError(model.id, `the model worker could not start: ${(e as Error).message}`);
-  }
-  const info = await new Promise<LoadedInfo>((resolve, reject) => {
-    const onExit = (code: number) => reject(new Error(`the model worker exited (code ${code}) while loading`));
-    const onError = (e: Error) => reject(e);
-    const onMessage = (m: WorkerResponse) => {
-      if (m.type === "progress") onProgress(m.event);
-      else if (m.type === "loaded" || m.type === "load-error") {
-        worker.off("message", onMessage).off("error", onError).off("exit", onExit);
-        if (m.type === "loaded") resolve(m.info);
-        else reject(new Error(m.message));
-      }
-    };
-    worker.on("message", onMessage).on("error", onError).on("exit", onExit);
-    worker.postMessage({ type: "load", source, threads, spinning: options.spinning ?? false, dtype } satisfies WorkerRequest);
-  }).catch(async (e: unknown) => {
-    await worker.terminate();
+  const spinning = options.spinning ?? false;
+  const { worker, info } = await startWorker(source, threads, spinning, dtype, onProgress).catch((e: unknown) => {
     throw new EmbeddingModelLoadError(model.id, (e as Error).message);
   });
-
-  return new WorkerEmbeddingModel(worker, info, model.id, source.kind === "hub" ? "main" : "local", {
-    maxBatch: options.maxBatch ?? 16,
-    batchWindowMs: options.batchWindowMs ?? 0,
-    maxQueue: options.maxQueue ?? 128,
-  });
+  const parallelWorkers = options.parallelWorkers ?? 0;
+  const startParallel: ParallelStarter | undefined =
+    parallelWorkers >= 2 ? () => startWorker(source, 1, spinning, dtype, () => undefined) : undefined;
+  return new WorkerEmbeddingModel(
+    worker,
+    info,
+    model.id,
+    source.kind === "hub" ? "main" : "local",
+    { maxBatch: options.maxBatch ?? 16, batchWindowMs: options.batchWindowMs ?? 0, maxQueue: options.maxQueue ?? 128, parallelWorkers },
+    startParallel,
+    options.onWarning ?? ((line: string) => process.stderr.write(line + "\n")),
+  );
 }

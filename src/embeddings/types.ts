@@ -85,4 +85,8 @@ export interface EmbeddingStats {
   largestBatch: number;
   /** Calls refused because the queue was full. */
   refused: number;
+  /** Single-threaded workers started for load (0 until the first backlog, or when off). */
+  parallelWorkers: number;
+  /** Batches that went to those workers. */
+  parallelBatches: number;
 }

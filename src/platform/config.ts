@@ -139,6 +139,12 @@ const schema = z.object({
   /** Skip loading the model at start (the API then answers model-dependent calls with 503). */
   MODEL_DISABLED: bool.default("false"),
   /**
+   * Single-threaded model workers that take image batches in parallel while images pile up (README
+   * "The embedding model"); each holds its own copy of the model, loaded at the first backlog.
+   * Unset: as many as the model's threads (the CPUs, at most 4) when that is 2 or more; 0 = none.
+   */
+  MODEL_PARALLEL_WORKERS: z.coerce.number().int().min(0).max(16).optional(),
+  /**
    * Stripe secret API key (sk_test_… / sk_live_…). Set: POST /v1/billing/checkout creates Stripe
    * Checkout Sessions (then STRIPE_WEBHOOK_SECRET and the three STRIPE_PRICE_* are required).
    * Unset: a local checkout page marked TEST MODE, served by the Search API, completes purchases.
@@ -227,7 +233,8 @@ export interface Config {
   trustProxy: boolean | number | string[];
   outbound: { allowPrivate: boolean; timeoutMs: number; maxBytes: number; maxPixels: number };
   /** `explicit`: CLIP_MODEL was set (then a model that cannot load stops start-up). */
-  model: { id: string; explicit: boolean; cacheDir: string; disabled: boolean };
+  /** `parallelWorkers`: MODEL_PARALLEL_WORKERS (undefined: the runtime's default). */
+  model: { id: string; explicit: boolean; cacheDir: string; disabled: boolean; parallelWorkers: number | undefined };
   duplicateThreshold: number;
   duplicateDetection: "auto" | "on" | "off";
   bulkConcurrency: number;
@@ -326,6 +333,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       explicit: e.CLIP_MODEL !== undefined,
       cacheDir: path.join(dataDir, "models"),
       disabled: e.MODEL_DISABLED,
+      parallelWorkers: e.MODEL_PARALLEL_WORKERS,
     },
     duplicateThreshold: e.DUPLICATE_THRESHOLD,
     duplicateDetection: e.DUPLICATE_DETECTION,

@@ -82,7 +82,9 @@ export async function testConfig(storage: Pick<TestStorage, "dialect" | "dataDir
     LOG_LEVEL: "silent",
     NODE_ENV: "test",
     OUTBOUND_ALLOW_PRIVATE: "true",
-    ...(options.model ? { CLIP_MODEL: await testModelDir() } : { MODEL_DISABLED: "true" }),
+    // The model's parallel workers (src/embeddings/runtime.test.ts, and the bulk test that turns them
+    // on) are off here: each would cost a test context seconds of CPU to start under tsx.
+    ...(options.model ? { CLIP_MODEL: await testModelDir(), MODEL_PARALLEL_WORKERS: "0" } : { MODEL_DISABLED: "true" }),
     ...(storage.dialect === "postgres" ? { DATABASE_URL: testEnv.databaseUrl! } : {}),
     ...options.env,
   });

@@ -383,3 +383,39 @@ describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect
     assert.equal(res.statusCode, 404);
   });
 });
+
+test("with parallel model workers on, a bulk job's images are embedded on them, each product found first by its own image", async () => {
+  const t = await createTestApp({ model: true, env: { MODEL_PARALLEL_WORKERS: "2" } });
+  const host = await startImageHost();
+  try {
+    const hexes = ["#d01010", "#10d010", "#1010d0", "#d0d010", "#d010d0", "#10d0d0", "#808080", "#202020"];
+    const urls: string[] = [];
+    for (const [i, hex] of hexes.entries()) urls.push(host.put(`/lane${i}.png`, await solidImage(hex)));
+    const store = await registerStore(t);
+    const token = await machineToken(t.search, store);
+    const model = t.ctx.model as unknown as { parallelReady(): Promise<boolean>; stats(): { parallelBatches: number } };
+    assert.ok(await model.parallelReady());
+    const products = urls.map((url, i) => ({ product_id: `lane-${i}`, image_url: url }));
+    const res = await t.search.inject({ method: "POST", url: "/v1/products/bulk", headers: bearer(token), payload: { products } });
+    assert.equal(res.statusCode, 202, res.body);
+    await t.workers.drain();
+    const job = (await t.search.inject({ method: "GET", url: `/v1/jobs/${res.json().job_id}`, headers: bearer(token) })).json();
+    assert.equal(job.succeeded, urls.length);
+    assert.ok(model.stats().parallelBatches > 0, "the images went to the parallel workers");
+    for (const [i, url] of urls.entries()) {
+      // The query image is embedded alone, on the main worker: its vector matches the product's.
+      const found = await t.search.inject({
+        method: "POST",
+        url: "/v1/search/url",
+        headers: bearer(token),
+        payload: { image_url: url, limit: 1 },
+      });
+      assert.equal(found.statusCode, 200, found.body);
+      assert.equal(found.json().results[0].product_id, `lane-${i}`);
+      assert.ok(found.json().results[0].similarity_score > 0.999, `score ${found.json().results[0].similarity_score}`);
+    }
+  } finally {
+    await host.close();
+    await t.close();
+  }
+});
