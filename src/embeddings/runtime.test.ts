@@ -244,6 +244,26 @@ describe("parallel lanes under load", () => {
     }
   });
 
+  test("parallel workers are not started without twice their size of memory available", async () => {
+    const warnings: string[] = [];
+    const tight = await loadEmbeddingModel(
+      { id: modelDir, cacheDir: root },
+      { parallelWorkers: 2, onWarning: (l) => warnings.push(l), freeMemory: () => 0 },
+    );
+    try {
+      assert.equal(await tight.parallelReady(), false);
+      assert.match(
+        warnings[0] ?? "",
+        /2 parallel model workers were not started: they need about [\d.]+ GB of memory and 0\.0 GB is available/,
+      );
+      assert.equal((await tight.embedImages(images)).length, images.length);
+      assert.equal(tight.stats().parallelWorkers, 0);
+      assert.equal(warnings.length, 1, "said once");
+    } finally {
+      await tight.close();
+    }
+  });
+
   test("parallel workers loading other model files than the main worker are not used", async () => {
     const dir = path.join(root, "edited");
     await cp(modelDir, dir, { recursive: true });

@@ -140,8 +140,9 @@ const schema = z.object({
   MODEL_DISABLED: bool.default("false"),
   /**
    * Single-threaded model workers that take image batches in parallel while images pile up (README
-   * "The embedding model"); each holds its own copy of the model, loaded at the first backlog.
-   * Unset: as many as the model's threads (the CPUs, at most 4) when that is 2 or more; 0 = none.
+   * "The embedding model"); each holds its own copy of the model, loaded at the first backlog
+   * while twice their size is available. Unset: as many as the model's threads (the CPUs, at most
+   * 4) when that is 2 or more; 0 = none.
    */
   MODEL_PARALLEL_WORKERS: z.coerce.number().int().min(0).max(16).optional(),
   /**
