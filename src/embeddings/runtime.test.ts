@@ -244,6 +244,26 @@ describe("parallel lanes under load", () => {
     }
   });
 
+  test("parallel workers stop after idling, freeing their memory, and start again at the next backlog", async () => {
+    const brief = await loadEmbeddingModel({ id: modelDir, cacheDir: root }, { parallelWorkers: 2, parallelIdleMs: 200 });
+    try {
+      const single = await Promise.all(images.map(async (image) => (await brief.embedImages([image]))[0]!));
+      assert.ok(await brief.parallelReady());
+      await brief.embedImages(images);
+      const deadline = Date.now() + 10_000;
+      while (brief.stats().parallelWorkers > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(brief.stats().parallelWorkers, 0, "stopped after idling");
+      assert.ok(brief.usable, "their exit is no failure");
+      const before = brief.stats().parallelBatches;
+      assert.ok(await brief.parallelReady(), "started again");
+      const again = await brief.embedImages(images);
+      assert.ok(brief.stats().parallelBatches > before);
+      again.forEach((v, i) => assertClose(v, single[i]!, 1e-4));
+    } finally {
+      await brief.close();
+    }
+  });
+
   test("parallel workers are not started without twice their size of memory available", async () => {
     const warnings: string[] = [];
     const tight = await loadEmbeddingModel(

@@ -77,6 +77,8 @@ export interface RuntimeOptions {
    * start only while it holds twice their expected size (each as large as the main worker).
    */
   freeMemory?: () => number;
+  /** The parallel workers are stopped (their memory freed) after this long without a batch. Default 60,000. */
+  parallelIdleMs?: number;
   /** ONNX weights variant (transformers.js dtype: file suffix). Default "fp32". */
   dtype?: ModelDtype;
   /** Receives download progress lines for Hugging Face ids. Default: written to stderr. */
@@ -121,6 +123,8 @@ interface Batch {
 interface Lane {
   worker: Worker;
   batch: Batch | undefined;
+  /** Being stopped after idling: its exit is expected. */
+  retired?: boolean;
 }
 
 /** One finished model batch, for metrics: input kind, items and seconds spent in the worker. */
@@ -201,6 +205,9 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
   private readonly parallelCount: number;
   private parallelState: "off" | "idle" | "starting" | "ready" | "failed";
   private parallelStarting: Promise<void> | undefined;
+  private parallelIdleTimer: NodeJS.Timeout | undefined;
+  /** Parallel workers being stopped after idling (close() waits for them). */
+  private retiring: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private tickScheduled = false;
   private seq = 0;
@@ -221,6 +228,7 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
     /** What loading the main worker added to this process's memory: the size expected of each parallel worker. */
     private readonly workerBytes = 0,
     private readonly freeMemory: () => number = () => os.freemem(),
+    private readonly parallelIdleMs = 60_000,
   ) {
     this.info = info;
     this.preprocess = info.preprocess;
@@ -307,7 +315,9 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
     this.timer = undefined;
     const closing = new AppError("model_unavailable", "The embedding model is shutting down.");
     for (const item of [...this.images.splice(0), ...this.texts.splice(0)]) item.reject(closing);
+    clearTimeout(this.parallelIdleTimer);
     await this.parallelStarting; // a worker still loading is closed with the others
+    await this.retiring;
     await Promise.all(this.lanes().map((lane) => this.closeLane(lane, wasOpen, closing)));
   }
 
@@ -344,7 +354,7 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
     worker.on("message", (m: WorkerResponse) => this.onMessage(lane, m));
     worker.on("error", (e) => this.fail(`the model worker crashed: ${e.message}`));
     worker.on("exit", (code) => {
-      if (this.state !== "closing") this.fail(`the model worker exited (code ${code})`);
+      if (this.state !== "closing" && !lane.retired) this.fail(`the model worker exited (code ${code})`);
     });
     worker.unref();
     return lane;
@@ -383,6 +393,7 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
       }
       this.parallel = workers.map((w) => this.attach(w.worker));
       this.parallelState = "ready";
+      this.retireWhenIdle();
       this.dispatch();
     })();
   }
@@ -536,6 +547,20 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
       this.timer = undefined;
       this.dispatch(); // these items already waited for the previous batch
     }
+    if (lane !== this.main && this.parallel.length > 0) this.retireWhenIdle();
+  }
+
+  /** (Re)arms the timer that stops the parallel workers once none has had a batch for `parallelIdleMs`. */
+  private retireWhenIdle(): void {
+    clearTimeout(this.parallelIdleTimer);
+    this.parallelIdleTimer = setTimeout(() => {
+      if (this.state !== "open" || this.parallel.some((l) => l.batch)) return; // a later batch re-arms it
+      const idle = this.parallel;
+      this.parallel = [];
+      this.parallelState = "idle"; // started again by the next backlog of images
+      for (const lane of idle) lane.retired = true;
+      this.retiring = Promise.all([this.retiring, ...idle.map((lane) => this.closeLane(lane, true, new AppError("model_unavailable")))]);
+    }, this.parallelIdleMs).unref();
   }
 
   private fail(reason: string): void {
@@ -603,5 +628,6 @@ export async function loadEmbeddingModel(
     options.onWarning ?? ((line: string) => process.stderr.write(line + "\n")),
     Math.max(0, process.memoryUsage().rss - rssBefore),
     options.freeMemory,
+    options.parallelIdleMs,
   );
 }
