@@ -103,7 +103,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     .catch((error: unknown) => log.warn(`moving images into the ${imageStore.kind} image store failed: ${(error as Error).message}`));
   const jobs = new JobQueue(database, clock);
   // Process metrics (event-loop delay monitor, GC observer) only outside tests, which build many contexts.
-  const metrics = createMetrics({ queue: () => jobs.snapshot(), defaults: config.env !== "test" });
+  const metrics = createMetrics({
+    queue: () => jobs.snapshot(),
+    parallelModelWorkers: () => model?.stats?.().parallelWorkers ?? 0,
+    defaults: config.env !== "test",
+  });
   const unsubscribeInference = model?.onInference?.((e) => metrics.observeInference(e.kind, e.items, e.seconds));
   const images = new ImagePipeline(model, fetch, { maxPixels: config.outbound.maxPixels });
   images.queryCache.register(metrics.registry);

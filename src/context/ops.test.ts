@@ -177,3 +177,21 @@ describeEachDialect("ops: readiness failures and the metrics token", (dialect) =
     assert.match(ok.body, /shopsight_http_requests_total/);
   });
 });
+
+test("/metrics counts the parallel model workers alive in this process", async () => {
+  const t = await createTestApp({ model: true, env: { MODEL_PARALLEL_WORKERS: "2" } });
+  try {
+    const gauge = async () => {
+      const body = (await t.search.inject({ method: "GET", url: "/metrics" })).body;
+      const line = body.split("\n").find((l) => l.startsWith("shopsight_model_parallel_workers "));
+      assert.ok(line, "the gauge is exported");
+      return Number(line.split(" ").pop());
+    };
+    assert.equal(await gauge(), 0, "none before images pile up");
+    const model = t.ctx.model as unknown as { parallelReady(): Promise<boolean> };
+    assert.ok(await model.parallelReady());
+    assert.equal(await gauge(), 2);
+  } finally {
+    await t.close();
+  }
+});

@@ -49,6 +49,8 @@ export interface EmbeddingModel {
   close(): Promise<void>;
   /** False once the runtime failed or is closing (readiness); absent means always usable. */
   readonly usable?: boolean;
+  /** Queue, batch and worker counters (metrics); absent for models without a runtime. */
+  stats?(): EmbeddingStats;
   /** Subscribes to per-batch inference timings (metrics); returns the unsubscribe function. */
   onInference?(fn: (e: { kind: "image" | "text"; items: number; seconds: number }) => void): () => void;
 }

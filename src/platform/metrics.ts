@@ -13,6 +13,8 @@
 //   shopsight_jobs{kind,status}                      gauge, collected on scrape (queued, running)
 //   shopsight_jobs_oldest_age_seconds{kind}          gauge, collected on scrape (oldest queued job)
 //   shopsight_webhook_outbox_pending                 gauge, collected on scrape
+//   shopsight_model_parallel_workers                 gauge, collected on scrape (this process's
+//       single-threaded model workers alive: each holds a copy of the model)
 //   process_* / nodejs_*                             prom-client default metrics
 //
 // Gauges read from the database are shared state: every process reports the same figure, so
@@ -34,6 +36,8 @@ export interface QueueSnapshot {
 export interface MetricsOptions {
   /** Read on every scrape (database-backed figures). A failure leaves the gauges at their last value. */
   queue?: () => Promise<QueueSnapshot>;
+  /** Read on every scrape: this process's parallel model workers alive (absent: the gauge stays 0). */
+  parallelModelWorkers?: () => number;
   /** Process-level default metrics (CPU, memory, event loop). Default true. */
   defaults?: boolean;
 }
@@ -136,6 +140,16 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     async collect() {
       const s = await read();
       if (s) this.set(s.outboxPending);
+    },
+  });
+
+  const parallelModelWorkers = options.parallelModelWorkers;
+  new Gauge({
+    name: "shopsight_model_parallel_workers",
+    help: "Single-threaded model workers alive in this process (MODEL_PARALLEL_WORKERS; each holds a copy of the model).",
+    registers: [registry],
+    collect() {
+      if (parallelModelWorkers) this.set(parallelModelWorkers());
     },
   });
 
