@@ -13,6 +13,7 @@ import {
   parsePreprocessorConfig,
   resizeForModel,
   toPixelTensor,
+  type RuntimeOptions,
   type WorkerEmbeddingModel,
 } from "./runtime.js";
 import { writeTestModel } from "./testmodel/build.js";
@@ -226,24 +227,6 @@ describe("parallel lanes under load", () => {
     await rejectsWith(closing.embedImages(images.slice(0, 2)), (e) => e instanceof AppError && e.code === "model_unavailable");
   });
 
-  test("parallel workers that cannot load are reported, and the main worker keeps serving", async () => {
-    const dir = path.join(root, "vanishing");
-    await cp(modelDir, dir, { recursive: true });
-    const warnings: string[] = [];
-    const fragile = await loadEmbeddingModel({ id: dir, cacheDir: root }, { parallelWorkers: 2, onWarning: (l) => warnings.push(l) });
-    try {
-      await rm(path.join(dir, "onnx"), { recursive: true }); // the files are gone when they start
-      assert.equal(await fragile.parallelReady(), false);
-      assert.equal(warnings.length, 1);
-      assert.match(warnings[0]!, /2 parallel model workers could not start .*every batch goes to the one worker/);
-      const vectors = await fragile.embedImages(images);
-      assert.equal(vectors.length, images.length);
-      assert.equal(fragile.stats().parallelBatches, 0);
-    } finally {
-      await fragile.close();
-    }
-  });
-
   test("parallel workers stop after idling, freeing their memory, and start again at the next backlog", async () => {
     const brief = await loadEmbeddingModel({ id: modelDir, cacheDir: root }, { parallelWorkers: 2, parallelIdleMs: 200 });
     try {
@@ -264,39 +247,54 @@ describe("parallel lanes under load", () => {
     }
   });
 
-  test("parallel workers are not started without twice their size of memory available", async () => {
+  /**
+   * Loads a copy of the model with parallel workers, spoils their start with `spoil` (run before
+   * they start), and checks that they do not start, that one warning matching `warning` says so,
+   * and that the main worker alone embeds every image.
+   */
+  async function refusedParallel(name: string, options: RuntimeOptions, spoil: (dir: string) => Promise<unknown>, warning: RegExp) {
+    const dir = path.join(root, name);
+    await cp(modelDir, dir, { recursive: true });
     const warnings: string[] = [];
-    const tight = await loadEmbeddingModel(
-      { id: modelDir, cacheDir: root },
-      { parallelWorkers: 2, onWarning: (l) => warnings.push(l), freeMemory: () => 0 },
-    );
+    const m = await loadEmbeddingModel({ id: dir, cacheDir: root }, { parallelWorkers: 2, onWarning: (l) => warnings.push(l), ...options });
     try {
-      assert.equal(await tight.parallelReady(), false);
-      assert.match(
-        warnings[0] ?? "",
-        /2 parallel model workers were not started: they need about [\d.]+ GB of memory and 0\.0 GB is available/,
-      );
-      assert.equal((await tight.embedImages(images)).length, images.length);
-      assert.equal(tight.stats().parallelWorkers, 0);
+      await spoil(dir);
+      assert.equal(await m.parallelReady(), false);
       assert.equal(warnings.length, 1, "said once");
+      assert.match(warnings[0]!, warning);
+      assert.equal((await m.embedImages(images)).length, images.length);
+      assert.equal(m.stats().parallelWorkers, 0);
+      assert.equal(m.stats().parallelBatches, 0);
     } finally {
-      await tight.close();
+      await m.close();
     }
+  }
+
+  test("parallel workers that cannot load are reported, and the main worker keeps serving", async () => {
+    await refusedParallel(
+      "vanishing",
+      {},
+      (dir) => rm(path.join(dir, "onnx"), { recursive: true }), // the files are gone when they start
+      /2 parallel model workers could not start .*every batch goes to the one worker/,
+    );
+  });
+
+  test("parallel workers are not started without twice their size of memory available", async () => {
+    await refusedParallel(
+      "tight",
+      { freeMemory: () => 0 },
+      async () => undefined,
+      /2 parallel model workers were not started: they need about [\d.]+ GB of memory and 0\.0 GB is available/,
+    );
   });
 
   test("parallel workers loading other model files than the main worker are not used", async () => {
-    const dir = path.join(root, "edited");
-    await cp(modelDir, dir, { recursive: true });
-    const warnings: string[] = [];
-    const edited = await loadEmbeddingModel({ id: dir, cacheDir: root }, { parallelWorkers: 2, onWarning: (l) => warnings.push(l) });
-    try {
-      await writeFile(path.join(dir, "tokenizer.json"), (await readFile(path.join(dir, "tokenizer.json"), "utf8")) + " ");
-      assert.equal(await edited.parallelReady(), false);
-      assert.match(warnings[0] ?? "", /model files changed on disk/);
-      assert.equal((await edited.embedImages(images)).length, images.length);
-    } finally {
-      await edited.close();
-    }
+    await refusedParallel(
+      "edited",
+      {},
+      async (dir) => writeFile(path.join(dir, "tokenizer.json"), (await readFile(path.join(dir, "tokenizer.json"), "utf8")) + " "),
+      /model files changed on disk/,
+    );
   });
 
   test("a dead parallel worker turns pending and later calls into model_unavailable", async () => {
