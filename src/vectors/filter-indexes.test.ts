@@ -477,6 +477,30 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
         assert.equal(path, "ivf-filter-index", JSON.stringify(filters));
         assert.deepEqual(ids, await exactAmong(query, await members(values)), JSON.stringify(filters));
       }
+      // Two values through their lists are read by one statement each, side by side, and each
+      // statement checks that its value is still ready: an API process that cached both ids (10 s
+      // by default) while another process drops one of them does not rank the other's copies alone.
+      const [pairQuery, pairFilters, pairValues] = cases[2]!;
+      const api = createVectorIndex(t.database, {
+        bruteForceThreshold: 500,
+        exactBudget: 0,
+        filterIndexes: { minRows: 100, maxPerStore: 12 },
+      });
+      const dropped = categories.find((e) => e.value === `cat-${pairValues[1]}`)!;
+      try {
+        const searchWith = async () => {
+          const found = await api.search("a", pairQuery, { k: 10, candidates: await repo.candidates("a", pairFilters) });
+          return { path: (api as PostgresVectorIndex).lastPath, ids: found.map((m) => m.productId) };
+        };
+        assert.equal((await searchWith()).path, "ivf-filter-index");
+        await t.database.db.updateTable("vector_filter_indexes").set({ ready: false }).where("id", "=", dropped.id).execute();
+        const withoutOne = await searchWith();
+        assert.notEqual(withoutOne.path, "ivf-filter-index", "each statement checks its value against the registry");
+        assert.deepEqual(withoutOne.ids, await exactAmong(pairQuery, await members(pairValues)));
+      } finally {
+        await api.close();
+        await t.database.db.updateTable("vector_filter_indexes").set({ ready: true }).where("id", "=", dropped.id).execute();
+      }
       // The function reads a value's copies through its index (the plan of its nested statement).
       const target = categories.find((e) => e.value === "cat-1")!;
       const plans = await withPg(async (client) => {

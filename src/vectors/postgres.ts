@@ -304,25 +304,14 @@ export class PostgresVectorIndex implements VectorIndex {
   ): Promise<Row[] | undefined> {
     const q = toPgVector(unit);
     const wanted = COPIES_RESCORE * k;
-    const nearest = narrower
-      ? sql`SELECT c.product_id, c.vector_id FROM product_vector_copies c
-          WHERE c.index_id = ANY(${serving.ids}::int[]) AND c.store_id = ${storeId} AND c.product_id IN ${candidates.subquery}
-          ORDER BY c.embedding <=> ${q}::halfvec
-          LIMIT ${wanted}`
-      : sql`SELECT n.product_id, n.vector_id
-          FROM product_vector_copies_nearest(${storeId}, ${unit.length}, ${serving.ids}::int[], ${q}::halfvec, ${wanted}) n
-          ORDER BY n.distance
-          LIMIT ${wanted}`;
-    // The registry is read in the same statement: another process may have dropped one of the
-    // values since this one cached their ids, and a scan missing a value's products is wrong.
-    const { rows } = await sql<Row & { ready: number }>`
-      SELECT c.product_id, c.vector_id, v.embedding <=> ${q}::vector AS distance,
-        (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY(${serving.ids}::int[]) AND f.ready) AS ready
-      FROM (${nearest}) c
-      JOIN product_vectors v ON v.store_id = ${storeId} AND v.product_id = c.product_id AND v.dim = ${unit.length}`.execute(
-      this.database.reader(storeId),
-    );
-    if (rows.some((r) => r.ready < serving.ids.length)) return undefined;
+    // Values read through their inverted lists are asked at once, one statement each on a
+    // connection of its own, so that their scans run side by side in as many server processes
+    // (bench:scale, two categories of 50,000 at a million: p50 ~20 ms one after the other inside
+    // one statement). Each statement checks its own values' readiness.
+    const groups = !narrower && serving.listed && serving.ids.length > 1 ? serving.ids.map((id) => [id]) : [serving.ids];
+    const answers = await Promise.all(groups.map((ids) => this.nearestCopies(storeId, q, unit.length, ids, wanted, candidates, narrower)));
+    if (answers.some((a) => a === undefined)) return undefined;
+    const rows = answers.flatMap((a) => a!);
     const passed = narrower
       ? new Set(rows.map((r) => r.product_id))
       : await passing(
@@ -331,6 +320,41 @@ export class PostgresVectorIndex implements VectorIndex {
         );
     const hits = rows.filter((r) => passed.has(r.product_id));
     return hits.length >= Math.min(k, candidates.size) ? hits : undefined;
+  }
+
+  /**
+   * The `wanted` copies of the filter indexes `ids` nearest by half precision, re-scored from the
+   * full vectors; undefined when one of the values is no longer ready (or none has a copy left).
+   */
+  private async nearestCopies(
+    storeId: string,
+    q: string,
+    dim: number,
+    ids: number[],
+    wanted: number,
+    candidates: DeferredCandidates,
+    narrower: boolean,
+  ): Promise<Row[] | undefined> {
+    const nearest = narrower
+      ? sql`SELECT c.product_id, c.vector_id FROM product_vector_copies c
+          WHERE c.index_id = ANY(${ids}::int[]) AND c.store_id = ${storeId} AND c.product_id IN ${candidates.subquery}
+          ORDER BY c.embedding <=> ${q}::halfvec
+          LIMIT ${wanted}`
+      : sql`SELECT n.product_id, n.vector_id
+          FROM product_vector_copies_nearest(${storeId}, ${dim}, ${ids}::int[], ${q}::halfvec, ${wanted}) n
+          ORDER BY n.distance
+          LIMIT ${wanted}`;
+    // The registry is read in the same statement: another process may have dropped one of the
+    // values since this one cached their ids, and a scan missing a value's products is wrong.
+    const { rows } = await sql<Row & { ready: number }>`
+      SELECT c.product_id, c.vector_id, v.embedding <=> ${q}::vector AS distance,
+        (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY(${ids}::int[]) AND f.ready) AS ready
+      FROM (${nearest}) c
+      JOIN product_vectors v ON v.store_id = ${storeId} AND v.product_id = c.product_id AND v.dim = ${dim}`.execute(
+      this.database.reader(storeId),
+    );
+    // No row at all carries no verdict: the function skips a value that is no longer ready.
+    return rows.length === 0 || rows.some((r) => r.ready < ids.length) ? undefined : rows;
   }
 
   /**
