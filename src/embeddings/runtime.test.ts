@@ -302,10 +302,27 @@ describe("parallel lanes under load", () => {
     assert.ok(await doomed.parallelReady());
     const unavailable = (e: unknown) => e instanceof AppError && e.code === "model_unavailable";
     const pending = rejectsWith(doomed.embedImages(images), unavailable);
-    await (doomed as unknown as { parallel: { worker: { terminate(): Promise<number> } }[] }).parallel[1]!.worker.terminate();
+    type LaneView = { worker: { terminate(): Promise<number> }; running?: Promise<void> };
+    const lanes = doomed as unknown as { main: LaneView; parallel: LaneView[] };
+    await lanes.parallel[1]!.worker.terminate();
+    // The other workers may still be running a batch of the burst, whose callers were answered:
+    // close() terminates none of them before it answers (terminating a worker while onnxruntime
+    // runs aborts the process; this test did so under CPU contention before).
+    const midRun: string[] = [];
+    for (const [name, lane] of [
+      ["main", lanes.main],
+      ["parallel 0", lanes.parallel[0]!],
+    ] as const) {
+      const terminate = lane.worker.terminate.bind(lane.worker);
+      lane.worker.terminate = () => {
+        if (lane.running) midRun.push(name);
+        return terminate();
+      };
+    }
     await pending;
     await rejectsWith(doomed.embedTexts(["red"]), unavailable);
     await doomed.close();
+    assert.deepEqual(midRun, [], "no worker terminated while its batch ran");
   });
 });
 

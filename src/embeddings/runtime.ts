@@ -25,7 +25,7 @@
 // (AppError 'service_unavailable', Retry-After) instead of queueing without limit.
 
 import os from "node:os";
-import { Worker } from "node:worker_threads";
+import { Worker, type Transferable } from "node:worker_threads";
 import type { Config } from "../platform/config.js";
 import { AppError, messageOf } from "../platform/errors/catalogue.js";
 import type { LoadedInfo, ProgressEvent, WorkerRequest, WorkerResponse } from "./runtime-worker.js";
@@ -125,7 +125,18 @@ interface Lane {
   batch: Batch | undefined;
   /** Being stopped after idling: its exit is expected. */
   retired?: boolean;
+  /**
+   * Settles when the worker answers the batch last posted to it (or exits), also a batch whose
+   * callers fail() already answered. A worker terminated while onnxruntime runs a batch aborts the
+   * whole process (the run's completion calls into the torn-down thread: "terminate called after
+   * throwing an instance of 'Napi::Error'"), so close() waits for this before terminating one.
+   */
+  running?: Promise<void>;
+  answered?: () => void;
 }
+
+/** How long close() waits for a batch in a worker before giving it up as stuck. */
+const STUCK_MS = 10_000;
 
 /** One finished model batch, for metrics: input kind, items and seconds spent in the worker. */
 export interface InferenceEvent {
@@ -325,7 +336,7 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
     const running = lane.batch;
     if (running) {
       // Let the running batch finish (its callers get their vectors), but not forever.
-      const stuck = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 10_000).unref());
+      const stuck = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), STUCK_MS).unref());
       if ((await Promise.race([running.done, stuck])) === "timeout") {
         running.items.forEach((item) => item.reject(closing));
         await lane.worker.terminate();
@@ -339,8 +350,22 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
       const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 5000).unref());
       if ((await Promise.race([exited, timeout])) === "timeout") await lane.worker.terminate();
     } else {
+      // Failed: a batch whose callers were already answered may still be running in this worker.
+      if (lane.running) await Promise.race([lane.running, new Promise((resolve) => setTimeout(resolve, STUCK_MS).unref())]);
       await lane.worker.terminate();
     }
+  }
+
+  /** Posts a batch to a lane's worker; `lane.running` settles when it answers. */
+  private post(lane: Lane, message: WorkerRequest, transfer: Transferable[] = []): void {
+    lane.running = new Promise<void>((resolve) => (lane.answered = resolve));
+    lane.worker.postMessage(message, transfer);
+  }
+
+  private settled(lane: Lane): void {
+    lane.answered?.();
+    lane.running = undefined;
+    lane.answered = undefined;
   }
 
   // -------------------------------------------------------------- lanes
@@ -354,6 +379,7 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
     worker.on("message", (m: WorkerResponse) => this.onMessage(lane, m));
     worker.on("error", (e) => this.fail(`the model worker crashed: ${e.message}`));
     worker.on("exit", (code) => {
+      this.settled(lane);
       if (this.state !== "closing" && !lane.retired) this.fail(`the model worker exited (code ${code})`);
     });
     worker.unref();
@@ -477,7 +503,7 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
     lane.batch = { id, items, done, finish, kind, sentAt: performance.now() };
     lane.worker.ref();
     if (kind === "image") void this.sendImages(lane, id, items as PendingImage[]);
-    else lane.worker.postMessage({ type: "texts", id, texts: (items as PendingText[]).map((i) => i.text) } satisfies WorkerRequest);
+    else this.post(lane, { type: "texts", id, texts: (items as PendingText[]).map((i) => i.text) });
   }
 
   private async sendImages(lane: Lane, id: number, items: PendingImage[]): Promise<void> {
@@ -507,11 +533,12 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
     const joined = new Uint8Array(size * ok.length);
     pixels.forEach((p, k) => joined.set(p, k * size));
     batch.sentAt = performance.now(); // after preprocessing: the metric is the worker's inference time
-    lane.worker.postMessage({ type: "images", id, pixels: joined, count: ok.length } satisfies WorkerRequest, [joined.buffer]);
+    this.post(lane, { type: "images", id, pixels: joined, count: ok.length }, [joined.buffer]);
   }
 
   private onMessage(lane: Lane, m: WorkerResponse): void {
     if (m.type === "result" || m.type === "error") {
+      this.settled(lane);
       const batch = lane.batch;
       if (!batch || batch.id !== m.id) return;
       if (m.type === "result") {
