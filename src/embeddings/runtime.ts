@@ -188,6 +188,12 @@ async function startWorker(
   }
 }
 
+/** Whether `promise` settles within `ms` (it must not reject). */
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref());
+  return Promise.race([promise.then(() => true), timeout]);
+}
+
 function busyError(queued: number, limit: number): AppError {
   return new AppError("service_unavailable", "The embedding model is busy; try again shortly.", { queued, limit }, { "Retry-After": "1" });
 }
@@ -333,25 +339,20 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
   }
 
   private async closeLane(lane: Lane, wasOpen: boolean, closing: AppError): Promise<void> {
-    const running = lane.batch;
-    if (running) {
-      // Let the running batch finish (its callers get their vectors), but not forever.
-      const stuck = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), STUCK_MS).unref());
-      if ((await Promise.race([running.done, stuck])) === "timeout") {
-        running.items.forEach((item) => item.reject(closing));
-        await lane.worker.terminate();
-        return;
-      }
+    // Let the running batch finish (its callers get their vectors) and the worker answer any batch
+    // it was given (fail() answers callers early; see Lane.running), but not forever.
+    const batch = lane.batch;
+    if (!(await settlesWithin(Promise.all([batch?.done, lane.running]), STUCK_MS))) {
+      batch?.items.forEach((item) => item.reject(closing));
+      await lane.worker.terminate();
+      return;
     }
     if (wasOpen) {
       lane.worker.ref();
       const exited = new Promise<void>((resolve) => lane.worker.once("exit", () => resolve()));
       lane.worker.postMessage({ type: "close" } satisfies WorkerRequest);
-      const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 5000).unref());
-      if ((await Promise.race([exited, timeout])) === "timeout") await lane.worker.terminate();
+      if (!(await settlesWithin(exited, 5000))) await lane.worker.terminate();
     } else {
-      // Failed: a batch whose callers were already answered may still be running in this worker.
-      if (lane.running) await Promise.race([lane.running, new Promise((resolve) => setTimeout(resolve, STUCK_MS).unref())]);
       await lane.worker.terminate();
     }
   }
@@ -362,6 +363,7 @@ export class WorkerEmbeddingModel implements EmbeddingModel {
     lane.worker.postMessage(message, transfer);
   }
 
+  /** The lane's worker answered its batch (or exited). */
   private settled(lane: Lane): void {
     lane.answered?.();
     lane.running = undefined;
