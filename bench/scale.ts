@@ -1,6 +1,6 @@
 // `npm run bench:scale [-- --n 100000] [--dim 512] [--queries 50] [--m 16] [--ef-construction 128]
 //   [--ef-search default,100,200] [--maintenance-work-mem 1GB] [--halfvec] [--keep] [--schema NAME] [--postgres URL]
-//   [--model DIR] [--filter-indexes 32] [--workloads TEXT]`
+//   [--model DIR] [--filter-indexes 128] [--workloads TEXT]`
 //
 // One store with `--n` products on PostgreSQL + pgvector, as a big catalogue would be:
 //   1. load: products (realistic metadata: name, 20 categories that follow the vector clusters as
@@ -49,6 +49,7 @@ import { openDatabase, type Database } from "../src/platform/db/index.js";
 import { createVectorIndex } from "../src/vectors/index.js";
 import { hnswIndexDdl, hnswIndexName, type PostgresVectorIndex } from "../src/vectors/postgres.js";
 import { TopK } from "../src/vectors/math.js";
+import { DEFAULT_MAX_PER_STORE } from "../src/vectors/filter-indexes.js";
 import { prng } from "../src/vectors/synthetic.js";
 import { testEnv } from "../test/support/env.js";
 import { loadConfig } from "../src/platform/config.js";
@@ -69,7 +70,7 @@ const { values: args } = parseArgs({
     m: { type: "string", default: "16" },
     "ef-construction": { type: "string", default: "128" },
     "ef-search": { type: "string", default: "default" },
-    "filter-indexes": { type: "string", default: "32" },
+    "filter-indexes": { type: "string", default: String(DEFAULT_MAX_PER_STORE) },
     "maintenance-work-mem": { type: "string", default: "1GB" },
     keep: { type: "boolean", default: false },
     halfvec: { type: "boolean", default: false },

@@ -129,7 +129,7 @@ const schema = z.object({
    */
   VECTOR_FILTER_INDEX_MIN_ROWS: z.coerce.number().int().min(0).default(5000),
   /** PostgreSQL: filter indexes per store and vector dimension at most (those that have one first, then the largest values). */
-  VECTOR_FILTER_INDEXES_PER_STORE: z.coerce.number().int().min(0).max(1000).default(32),
+  VECTOR_FILTER_INDEXES_PER_STORE: z.coerce.number().int().min(0).max(1000).default(128),
   /**
    * PostgreSQL: a filter index of at least this many products also gets inverted lists (pgvector
    * IVFFlat over its copies), so searches on it read an eighth of them; below it an exact scan of

@@ -14,6 +14,7 @@ import { systemClock } from "../platform/clock.js";
 import type { Database } from "../platform/db/index.js";
 import { EmbeddedVectorIndex } from "./embedded.js";
 import { PostgresVectorIndex } from "./postgres.js";
+import { DEFAULT_MAX_PER_STORE } from "./filter-indexes.js";
 
 export type {
   VectorMatch,
@@ -43,7 +44,7 @@ export function resolveOptions(options: VectorIndexOptions, dialect: Database["d
     countCacheMs: options.countCacheMs ?? 10_000,
     filterIndexes: {
       minRows: options.filterIndexes?.minRows ?? 5_000,
-      maxPerStore: options.filterIndexes?.maxPerStore ?? 32,
+      maxPerStore: options.filterIndexes?.maxPerStore ?? DEFAULT_MAX_PER_STORE,
       listsMinRows: options.filterIndexes?.listsMinRows ?? 20_000,
     },
     halfvec: options.halfvec ?? false,
