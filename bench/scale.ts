@@ -33,8 +33,8 @@
 // --keep keeps the schema (printed) and --schema NAME reuses a loaded one (skips 1–2), for
 // tuning ef_search without reloading (the exact answers of a kept schema are saved beside it in
 // the temporary folder, so a reuse does not recompute them by exact scans; the candidate sets
-// are read back from its products). --workloads TEXT measures only the vector-stage workloads
-// whose name contains TEXT (e.g. "10 %"), and skips the HTTP stage. Figures are printed as
+// are read back from its products). --workloads TEXT measures only the workloads (vector stage and
+// HTTP) whose name contains TEXT, e.g. "10 %" or "(one category)". Figures are printed as
 // Markdown tables.
 import { once } from "node:events";
 import fs from "node:fs";
@@ -427,8 +427,7 @@ async function main() {
           cands: (q: number) => filterRepo.candidates(STORE, f.filters(q)),
         })),
       ];
-      const only = args.workloads;
-      for (const { name, w, cands: candidatesOf } of workloads.filter((l) => only === undefined || l.name.includes(only))) {
+      for (const { name, w, cands: candidatesOf } of workloads.filter((l) => args.workloads === undefined || l.name.includes(args.workloads))) {
         // The first workload measured warms the index's pages (from the OS cache into shared
         // buffers) with every query first; the others with ten.
         const warm = warmed ? Math.min(Q, 10) : Q;
@@ -462,8 +461,7 @@ async function main() {
       await tuned.close();
     }
     await index.close();
-    if (args.workloads !== undefined) console.log("\nHTTP text search: not measured (--workloads)");
-    else if (args.model) await httpStage(database, schema, hnsw.halfvec, efSearches.at(-1));
+    if (args.model) await httpStage(database, schema, hnsw.halfvec, efSearches.at(-1));
     else console.log("\nHTTP text search: not measured (pass --model DIR, a CLIP folder of --dim dimensions)");
     const rss = process.memoryUsage().rss / 2 ** 20;
     const backend = await admin.query(
@@ -546,7 +544,7 @@ async function httpStage(database: Database, schema: string, halfvec: boolean, e
       }
       return out;
     };
-    for (const [name, filter] of workloads) {
+    for (const [name, filter] of workloads.filter(([name]) => args.workloads === undefined || name.includes(args.workloads))) {
       const times: number[] = [];
       let before = await stages();
       let results = 0;

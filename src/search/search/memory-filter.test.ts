@@ -184,6 +184,49 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
     assert.equal(found.size, 30);
   });
 
+  test("a filter the planner estimates wide is left in the database without listing or counting it", async () => {
+    // 60 products, 50 in one category: after ANALYZE the planner's estimate (~50) is more than
+    // twice the listing limit + 1 (3), so only EXPLAIN runs; the other category (10) is listed
+    // and counted as before.
+    await createStores(t.database, ["wide"]);
+    await t.database.db
+      .insertInto("products")
+      .values(Array.from({ length: 60 }, (_, i) => productRow("wide", `w${i}`, { category: i < 50 ? "coats" : "hats" })))
+      .execute();
+    if (t.database.dialect === "postgres") await sql`ANALYZE products`.execute(t.database.db);
+    // The kind of each statement executed (a query nested in another, as in EXPLAIN, is
+    // transformed but never executed on its own: only executed ones get a result).
+    const kinds = new Map<unknown, string>();
+    const statements: string[] = [];
+    const recorded = t.database.db.withPlugin({
+      transformQuery: (args) => {
+        kinds.set(args.queryId, args.node.kind);
+        return args.node;
+      },
+      transformResult: async (args) => {
+        statements.push(kinds.get(args.queryId) ?? "?");
+        return args.result;
+      },
+    });
+    const repo = new SearchRepository(recorded, t.database.dialect, 2);
+    const coats = await repo.candidates("wide", { category: "coats" });
+    const ids = Array.from({ length: 60 }, (_, i) => `w${i}`);
+    if (t.database.dialect === "sqlite") {
+      assert.ok(!isDeferred(coats));
+      assert.equal(coats.size, 50);
+      return;
+    }
+    assert.ok(isDeferred(coats));
+    assert.deepEqual(statements, ["RawNode"], "EXPLAIN only: the ids were neither listed nor counted");
+    assert.ok(coats.size > 6, `size ${coats.size} is the planner's estimate`);
+    assert.equal((await coats.keep(ids)).size, 50);
+    statements.length = 0;
+    const hats = await repo.candidates("wide", { category: "hats" });
+    assert.ok(isDeferred(hats));
+    assert.deepEqual(statements, ["RawNode", "SelectQueryNode", "SelectQueryNode"], "EXPLAIN, then listed and counted");
+    assert.equal(hats.size, 10);
+  });
+
   test("filters with equal meaning share a cache key, different ones do not", () => {
     assert.equal(attributeFilter({ category: "a", price_min: 1 }).key, attributeFilter({ price_min: 1, category: "a" }).key);
     assert.notEqual(attributeFilter({ category: "a" }).key, attributeFilter({ category: "b" }).key);
