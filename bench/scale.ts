@@ -427,7 +427,9 @@ async function main() {
           cands: (q: number) => filterRepo.candidates(STORE, f.filters(q)),
         })),
       ];
-      for (const { name, w, cands: candidatesOf } of workloads.filter((l) => args.workloads === undefined || l.name.includes(args.workloads))) {
+      for (const { name, w, cands: candidatesOf } of workloads.filter(
+        (l) => args.workloads === undefined || l.name.includes(args.workloads),
+      )) {
         // The first workload measured warms the index's pages (from the OS cache into shared
         // buffers) with every query first; the others with ten.
         const warm = warmed ? Math.min(Q, 10) : Q;

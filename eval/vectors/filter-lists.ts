@@ -1,4 +1,4 @@
-// `npx tsx eval/vectors/filter-lists.ts [--postgres URL] [--model DIR] [--dataset DIR] [--min-products 150] [--pad auto|N]`
+// `npx tsx eval/vectors/filter-lists.ts [--postgres URL] [--model DIR] [--dataset DIR] [--min-products 150] [--pad auto|N] [--k 10]`
 //
 // Recall of searches filtered on one category when the category's vectors are read through its
 // pgvector IVFFlat inverted lists (filter indexes, src/vectors/filter-indexes.ts, migration 0022),
@@ -34,6 +34,10 @@
 //    place): a smaller share without the floor of 8, ⌈lists/4⌉, ⌈lists/2⌉, and every list (a
 //    sanity check: recall@10 1.000 up to half-precision ties). Printed as a Markdown table:
 //    probes rule × split × filter kind → searches, recall@10, share of searches below 0.8, paths.
+// 6. With the current probes again, the same searches with other re-score depths
+//    (copiesRescoreMargin: how many more nearest copies than k are re-scored from the full
+//    vectors, as a share of k, at least 30): the depth matters at the service's fused depth
+//    (k = 100 for text search), so `--k 100` measures recall@100 the same way.
 // The schema is dropped at the end, whatever happens.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -63,6 +67,7 @@ const { values: args } = parseArgs({
     dataset: { type: "string", default: path.resolve(here, "../../../shared/datasets/fashion-products") },
     "min-products": { type: "string", default: "150" },
     pad: { type: "string", default: "auto" },
+    k: { type: "string", default: "10" },
   },
 });
 
@@ -70,7 +75,7 @@ const DATABASE_URL = args.postgres ?? testEnv.databaseUrl;
 const MODEL_DIR = path.resolve(args.model!);
 const DATASET_DIR = path.resolve(args.dataset!);
 const MIN_PRODUCTS = Number(args["min-products"]);
-const K = 10;
+const K = Number(args.k);
 const BATCH = 16;
 const STORE = "eval-store";
 const VECTOR_MODEL = "fashion-clip-small";
@@ -83,6 +88,7 @@ function checkInputs(): void {
     if (!fs.existsSync(path.join(DATASET_DIR, f))) missing.push(`the dataset: ${path.join(DATASET_DIR, f)}`);
   for (const f of ["split.json", "config.json", "preprocessor_config.json", "onnx/vision_model.onnx"])
     if (!fs.existsSync(path.join(MODEL_DIR, f))) missing.push(`the model: ${path.join(MODEL_DIR, f)}`);
+  if (!Number.isInteger(K) || K < 1 || K > 1000) missing.push(`a whole --k from 1 to 1,000 (got ${args.k})`);
   if (!Number.isInteger(MIN_PRODUCTS) || MIN_PRODUCTS < 1) missing.push(`a whole --min-products ≥ 1 (got ${args["min-products"]})`);
   if (args.pad !== "auto" && !(Number.isInteger(Number(args.pad)) && Number(args.pad) >= 0))
     missing.push(`--pad auto or a count ≥ 0 (got ${args.pad})`);
@@ -220,12 +226,13 @@ async function main(): Promise<void> {
     database = await openDatabase({ kind: "postgres", url: DATABASE_URL! }, { pgSchema: schema });
     const db = database;
     await createStores(db, [STORE]);
-    const vectorIndex = createVectorIndex(db, {
+    const indexOptions = {
       bruteForceThreshold: 500,
       exactBudget: 0,
       countCacheMs: 0,
       filterIndexes: { minRows: MIN_PRODUCTS, maxPerStore: 32, listsMinRows: MIN_PRODUCTS },
-    }) as PostgresVectorIndex;
+    };
+    const vectorIndex = createVectorIndex(db, indexOptions) as PostgresVectorIndex;
     index = vectorIndex;
     await vectorIndex.init();
 
@@ -315,20 +322,20 @@ async function main(): Promise<void> {
 
     // --- searches through the search service's candidates ---
     const repo = new SearchRepository(db.db, "postgres", 50);
-    const runAll = async (limit = searches.length): Promise<Outcome[]> => {
+    const runAll = async (limit = searches.length, through: PostgresVectorIndex = vectorIndex): Promise<Outcome[]> => {
       const out: Outcome[] = [];
       for (const s of searches.slice(0, limit)) {
         const p = products[s.query]!;
         const s0 = performance.now();
         const candidates = await repo.candidates(STORE, { category: s.category });
         if (!isDeferred(candidates)) throw new Error(`${s.category}: the filter was listed, not left in the database`);
-        const found = await vectorIndex.search(STORE, vectors[s.query]!, { k: K + 1, candidates });
+        const found = await through.search(STORE, vectors[s.query]!, { k: K + 1, candidates });
         const ms = performance.now() - s0;
         const ids = found
           .map((m) => m.productId)
           .filter((id) => id !== p.id)
           .slice(0, K);
-        out.push({ recall: recall(ids, s.truth), path: vectorIndex.lastPath, ms });
+        out.push({ recall: recall(ids, s.truth), path: through.lastPath, ms });
       }
       return out;
     };
@@ -362,14 +369,31 @@ async function main(): Promise<void> {
       results.push({ rule: rule.name, setting, outcomes, seconds: (performance.now() - s0) / 1000 });
     }
 
+    // --- re-score depths, with the current probes ---
+    for (const r of registered) {
+      if (r.lists === null) continue;
+      await db.db
+        .updateTable("vector_filter_indexes")
+        .set({ probes: probesFor(r.lists) })
+        .where("id", "=", r.id)
+        .execute();
+    }
+    const depths: { margin: number; outcomes: Outcome[]; seconds: number }[] = [];
+    for (const margin of [3, 1, 0.5, 0.25, 0]) {
+      const through = createVectorIndex(db, { ...indexOptions, copiesRescoreMargin: margin }) as PostgresVectorIndex;
+      const s0 = performance.now();
+      depths.push({ margin, outcomes: await runAll(searches.length, through), seconds: (performance.now() - s0) / 1000 });
+      await through.close();
+    }
+
     // --- tables ---
     console.log(
-      `\nrecall@10 of category-filtered searches (k = 10, the query product left out), through the search service's candidates; ` +
+      `\nrecall@${K} of category-filtered searches (k = ${K}, the query product left out), through the search service's candidates; ` +
         `near = the query's own category, far = the next filter value in sorted order (a category it is not in). ` +
         `Queries: every test-split photo; dev = sha1(id) last hex digit even, test = odd.\n`,
     );
     console.log(
-      "| probes rule (value probes/lists) | split | filter | searches | recall@10 | share < 0.8 | min | ms/search | paths |\n|---|---|---|---|---|---|---|---|---|",
+      `| probes rule (value probes/lists) | split | filter | searches | recall@${K} | share < 0.8 | min | ms/search | paths |\n|---|---|---|---|---|---|---|---|---|`,
     );
     for (const r of results) {
       for (const sp of ["dev", "test"] as const) {
@@ -389,10 +413,26 @@ async function main(): Promise<void> {
       }
     }
 
+    console.log(
+      `\nre-score depth (current probes): recall@${K} by how many nearest copies beyond k are re-scored from the full vectors ` +
+        `(k + max(30, ⌈k × margin⌉); the service asks k = 100 for text search, 10 here unless --k)\n` +
+        `| margin (copies re-scored) | split | filter | searches | recall@${K} | ms/search |\n|---|---|---|---|---|---|`,
+    );
+    for (const d of depths) {
+      for (const sp of ["dev", "test"] as const) {
+        for (const kind of ["near", "far"] as const) {
+          const picked = searches.map((s, i) => ({ s, o: d.outcomes[i]! })).filter(({ s }) => s.split === sp && s.kind === kind);
+          console.log(
+            `| ${d.margin} (${K + 1 + Math.max(30, Math.ceil((K + 1) * d.margin))}) | ${sp} | ${kind} | ${picked.length} | ${mean(picked.map(({ o }) => o.recall)).toFixed(3)} | ${mean(picked.map(({ o }) => o.ms)).toFixed(1)} |`,
+          );
+        }
+      }
+    }
+
     // Per filter value under the current rule (dev and test together).
     const current = results.find((r) => r.rule === "current (probesFor)")!;
     console.log(
-      `\ncurrent rule by filter value (dev + test):\n| category | filter | searches | recall@10 | share < 0.8 |\n|---|---|---|---|---|`,
+      `\ncurrent rule by filter value (dev + test):\n| category | filter | searches | recall@${K} | share < 0.8 |\n|---|---|---|---|---|`,
     );
     for (const v of values) {
       for (const kind of ["near", "far"] as const) {

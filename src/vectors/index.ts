@@ -47,6 +47,7 @@ export function resolveOptions(options: VectorIndexOptions, dialect: Database["d
       maxPerStore: options.filterIndexes?.maxPerStore ?? DEFAULT_MAX_PER_STORE,
       listsMinRows: options.filterIndexes?.listsMinRows ?? 20_000,
     },
+    copiesRescoreMargin: options.copiesRescoreMargin ?? 3,
     halfvec: options.halfvec ?? false,
     quantization: options.quantization ?? "f16",
     snapshotDir: options.snapshotDir ?? null,

@@ -71,8 +71,8 @@ const MIN_EXPECTED_HITS = 4;
 const COPIES_SPEEDUP = 10;
 /** Copies read through inverted lists up to which a whole filter skips HNSW rounds (~20 ms of reading: 12,500 took ~12 ms in bench:scale). */
 const LISTS_DIRECT_COPIES = 25_000;
-/** Copies re-scored from the full vectors per hit wanted (half precision may swap near neighbours). */
-const COPIES_RESCORE = 4;
+/** Copies re-scored from the full vectors beyond the k wanted, at least (see copiesRescoreMargin). */
+const MIN_RESCORE_MARGIN = 30;
 
 /** The paths a search takes here: the embedded index's, and a filter index's copies scanned exactly or through inverted lists. */
 export type PostgresPath = SearchPath | "exact-filter-index" | "ivf-filter-index";
@@ -286,7 +286,7 @@ export class PostgresVectorIndex implements VectorIndex {
   }
 
   /**
-   * The COPIES_RESCORE × k copies of the filter indexes `serving` (filter-indexes.ts) nearest by
+   * The k + margin copies (copiesRescoreMargin) of the filter indexes `serving` (filter-indexes.ts) nearest by
    * half precision, re-scored from the full vectors. A filter narrower than the values is applied
    * in an exact scan of their copies (one primary-key range per value); otherwise each value's
    * nearest come through its inverted lists, or an exact scan where it has none
@@ -303,7 +303,7 @@ export class PostgresVectorIndex implements VectorIndex {
     narrower: boolean,
   ): Promise<Row[] | undefined> {
     const q = toPgVector(unit);
-    const wanted = COPIES_RESCORE * k;
+    const wanted = k + Math.max(MIN_RESCORE_MARGIN, Math.ceil(k * this.options.copiesRescoreMargin));
     // Values read through their inverted lists are asked at once, one statement each on a
     // connection of its own, so that their scans run side by side in as many server processes
     // (bench:scale, two categories of 50,000 at a million: p50 ~20 ms one after the other inside
@@ -350,9 +350,7 @@ export class PostgresVectorIndex implements VectorIndex {
         (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY(${ids}::int[]) AND f.ready) AS ready
       FROM (${nearest}) c
       JOIN product_vectors v ON v.store_id = ${storeId} AND v.product_id = c.product_id AND v.dim = ${dim}
-      ${check}`.execute(
-      this.database.reader(storeId),
-    );
+      ${check}`.execute(this.database.reader(storeId));
     // No row at all carries no verdict: the function skips a value that is no longer ready, and a
     // copy lagging its product fails the check; the exact scan decides.
     return rows.length === 0 || rows.some((r) => r.ready < ids.length) ? undefined : rows;

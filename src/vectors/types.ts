@@ -121,6 +121,12 @@ export interface VectorIndexOptions {
    */
   filterIndexes?: Partial<FilterIndexOptions>;
   /**
+   * PostgreSQL: how many more of a filter index's nearest copies than the k wanted are re-scored
+   * from the full vectors (half precision may swap near neighbours), as a share of k, and at least
+   * 30 more. Default 3 (4 × k).
+   */
+  copiesRescoreMargin?: number;
+  /**
    * Embedded: how vectors are stored inside the HNSW index — "f16" (default: half the memory of
    * "f32", the same results in eval:search, README "Vector index"), "f32" or "i8" (a quarter).
    * Exact search and the re-scoring of HNSW candidates always use the f32 matrix, so scores stay
@@ -151,6 +157,7 @@ export interface ResolvedOptions {
   sliceMs: number;
   countCacheMs: number;
   filterIndexes: FilterIndexOptions;
+  copiesRescoreMargin: number;
   halfvec: boolean;
   quantization: "f32" | "f16" | "i8";
   snapshotDir: string | null;
