@@ -49,7 +49,7 @@ import sharp from "sharp";
 import { openDatabase, type Database } from "../../src/platform/db/index.js";
 import { loadEmbeddingModel, type DecodedImage } from "../../src/embeddings/runtime.js";
 import { createVectorIndex } from "../../src/vectors/index.js";
-import type { PostgresVectorIndex } from "../../src/vectors/postgres.js";
+import { copiesRescored, type PostgresVectorIndex } from "../../src/vectors/postgres.js";
 import { MAX_SHARE, probesFor } from "../../src/vectors/filter-indexes.js";
 import { isDeferred } from "../../src/vectors/candidates.js";
 import { toPgVector } from "../../src/vectors/math.js";
@@ -423,7 +423,7 @@ async function main(): Promise<void> {
         for (const kind of ["near", "far"] as const) {
           const picked = searches.map((s, i) => ({ s, o: d.outcomes[i]! })).filter(({ s }) => s.split === sp && s.kind === kind);
           console.log(
-            `| ${d.margin} (${K + 1 + Math.max(30, Math.ceil((K + 1) * d.margin))}) | ${sp} | ${kind} | ${picked.length} | ${mean(picked.map(({ o }) => o.recall)).toFixed(3)} | ${mean(picked.map(({ o }) => o.ms)).toFixed(1)} |`,
+            `| ${d.margin} (${copiesRescored(K + 1, d.margin)}) | ${sp} | ${kind} | ${picked.length} | ${mean(picked.map(({ o }) => o.recall)).toFixed(3)} | ${mean(picked.map(({ o }) => o.ms)).toFixed(1)} |`,
           );
         }
       }

@@ -74,6 +74,11 @@ const LISTS_DIRECT_COPIES = 25_000;
 /** Copies re-scored from the full vectors beyond the k wanted, at least (see copiesRescoreMargin). */
 const MIN_RESCORE_MARGIN = 30;
 
+/** How many of a filter index's nearest copies a search for k is re-scored from: k + max(30, ⌈k × margin⌉). */
+export function copiesRescored(k: number, margin: number): number {
+  return k + Math.max(MIN_RESCORE_MARGIN, Math.ceil(k * margin));
+}
+
 /** The paths a search takes here: the embedded index's, and a filter index's copies scanned exactly or through inverted lists. */
 export type PostgresPath = SearchPath | "exact-filter-index" | "ivf-filter-index";
 
@@ -303,7 +308,7 @@ export class PostgresVectorIndex implements VectorIndex {
     narrower: boolean,
   ): Promise<Row[] | undefined> {
     const q = toPgVector(unit);
-    const wanted = k + Math.max(MIN_RESCORE_MARGIN, Math.ceil(k * this.options.copiesRescoreMargin));
+    const wanted = copiesRescored(k, this.options.copiesRescoreMargin);
     // Values read through their inverted lists are asked at once, one statement each on a
     // connection of its own, so that their scans run side by side in as many server processes
     // (bench:scale, two categories of 50,000 at a million: p50 ~20 ms one after the other inside
