@@ -127,7 +127,7 @@ const schema = z.object({
    * store) gets a filter index (a compact copy of its vectors, which filtered searches scan),
    * made by the worker's maintenance round; 0 = none.
    */
-  VECTOR_FILTER_INDEX_MIN_ROWS: z.coerce.number().int().min(0).default(5000),
+  VECTOR_FILTER_INDEX_MIN_ROWS: z.coerce.number().int().min(0).default(2000),
   /** PostgreSQL: filter indexes per store and vector dimension at most (those that have one first, then the largest values). */
   VECTOR_FILTER_INDEXES_PER_STORE: z.coerce.number().int().min(0).max(1000).default(128),
   /**

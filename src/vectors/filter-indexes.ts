@@ -55,6 +55,13 @@ import type { VectorScope } from "./candidates.js";
  * left without, it scans the store's rows in 80–110 ms.
  */
 export const DEFAULT_MAX_PER_STORE = 128;
+/**
+ * Products a value needs for copies by default. An exact scan of a value's rows in
+ * `product_vectors` costs ~6 µs each (random 2 KB rows: 5,000 candidates took 30–37 ms at 50,000
+ * products), its copies ~0.7 µs; from 2,000 the scan of the rows would pass ~12 ms, so two
+ * categories of 2,500 in a 50,000-product store (bench:scale) are served by copies.
+ */
+export const DEFAULT_MIN_ROWS = 2_000;
 /** A value holding more than this share of its store's vectors gets no copies: the store's graph serves it. */
 export const MAX_SHARE = 0.25;
 /** Cached scope lookups at most (they are per distinct filter value; cleared when full). */
@@ -95,7 +102,7 @@ function listsFor(rows: number): number {
 export const REFRESH_LOCK = sql<number>`hashtext(current_schema() || '.vector_filter_indexes')`;
 
 export interface FilterIndexOptions {
-  /** Products a value needs for copies (0: none). Default 5,000. */
+  /** Products a value needs for copies (0: none). Default DEFAULT_MIN_ROWS (2,000). */
   minRows: number;
   /** Values with copies per store and dimension at most (DEFAULT_MAX_PER_STORE). */
   maxPerStore: number;

@@ -14,7 +14,7 @@ import { systemClock } from "../platform/clock.js";
 import type { Database } from "../platform/db/index.js";
 import { EmbeddedVectorIndex } from "./embedded.js";
 import { PostgresVectorIndex } from "./postgres.js";
-import { DEFAULT_MAX_PER_STORE } from "./filter-indexes.js";
+import { DEFAULT_MAX_PER_STORE, DEFAULT_MIN_ROWS } from "./filter-indexes.js";
 
 export type {
   VectorMatch,
@@ -43,7 +43,7 @@ export function resolveOptions(options: VectorIndexOptions, dialect: Database["d
     sliceMs: options.sliceMs ?? 8,
     countCacheMs: options.countCacheMs ?? 10_000,
     filterIndexes: {
-      minRows: options.filterIndexes?.minRows ?? 5_000,
+      minRows: options.filterIndexes?.minRows ?? DEFAULT_MIN_ROWS,
       maxPerStore: options.filterIndexes?.maxPerStore ?? DEFAULT_MAX_PER_STORE,
       listsMinRows: options.filterIndexes?.listsMinRows ?? 20_000,
     },

@@ -29,15 +29,16 @@ test("excludesNeighbourhood: true only when none of the query's ⌈k / s⌉ near
   assert.equal(excludesNeighbourhood(rows.slice(30), far, 5, 0.25), false);
 });
 
-test("efSearch: the default depth grows with the square root of the index past 250,000 vectors; a configured one stays", () => {
+test("efSearch: the default depth follows the index's size (100 at 250,000 vectors, at least 40); a configured one stays", () => {
   const unused = {} as Database; // efSearch touches no database
   const byDefault = new PostgresVectorIndex(unused, resolveOptions({}, "postgres"));
-  assert.equal(byDefault.efSearch(10, 0), 100);
-  assert.equal(byDefault.efSearch(10, 20_000), 100);
+  assert.equal(byDefault.efSearch(10, 0), 40, "the floor");
+  assert.equal(byDefault.efSearch(10, 50_000), 40, "100 × 0.2^0.8 = 28 → the floor");
+  assert.equal(byDefault.efSearch(10, 100_000), 49, "100 × 0.4^0.8, rounded up");
   assert.equal(byDefault.efSearch(10, 250_000), 100);
   assert.equal(byDefault.efSearch(10, 250_001), 101, "grows at once past the reference size (rounded up)");
-  assert.equal(byDefault.efSearch(10, 1_000_000), 200, "√4 × 100");
-  assert.equal(byDefault.efSearch(10, 4_000_000), 400);
+  assert.equal(byDefault.efSearch(10, 1_000_000), 304, "100 × 4^0.8, rounded up");
+  assert.equal(byDefault.efSearch(10, 4_000_000), 919);
   assert.equal(byDefault.efSearch(300, 20_000), 300, "never below the rows asked for");
   assert.equal(byDefault.efSearch(10, 200_000_000), 1_000, "pgvector's ceiling");
   const configured = new PostgresVectorIndex(unused, resolveOptions({ hnsw: { expansionSearch: 150 } }, "postgres"));

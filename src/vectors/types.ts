@@ -117,7 +117,7 @@ export interface VectorIndexOptions {
   /**
    * PostgreSQL: which categories and brands get a filter index, a compact copy of their vectors
    * that filtered searches scan (filter-indexes.ts): those with at least `minRows` products
-   * (default 5,000; 0 = none), at most `maxPerStore` (default 128) per store and dimension.
+   * (default 2,000; 0 = none), at most `maxPerStore` (default 128) per store and dimension.
    */
   filterIndexes?: Partial<FilterIndexOptions>;
   /**

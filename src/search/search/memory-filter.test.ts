@@ -184,14 +184,16 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
     assert.equal(found.size, 30);
   });
 
-  test("a filter the planner estimates wide is left in the database without listing or counting it", async () => {
-    // 60 products, 50 in one category: after ANALYZE the planner's estimate (~50) is more than
-    // twice the listing limit + 1 (3), so only EXPLAIN runs; the other category (10) is listed
-    // and counted as before.
+  test("a filter the planner estimates wide is left in the database without listing or counting it; one estimated past the listing limit is counted, not listed", async () => {
+    // 62 products, 50 in one category: after ANALYZE the planner's estimate (~50) is more than
+    // twice the listing limit + 1 (3), so only EXPLAIN runs; the second category (10) is
+    // estimated past the limit but not twice it, so it is counted without listing its ids; the
+    // third (2) is estimated within the limit and listed.
     await createStores(t.database, ["wide"]);
+    const categoryOf = (i: number) => (i < 50 ? "coats" : i < 60 ? "hats" : "caps");
     await t.database.db
       .insertInto("products")
-      .values(Array.from({ length: 60 }, (_, i) => productRow("wide", `w${i}`, { category: i < 50 ? "coats" : "hats" })))
+      .values(Array.from({ length: 62 }, (_, i) => productRow("wide", `w${i}`, { category: categoryOf(i) })))
       .execute();
     if (t.database.dialect === "postgres") await sql`ANALYZE products`.execute(t.database.db);
     // The kind of each statement executed (a query nested in another, as in EXPLAIN, is
@@ -210,7 +212,7 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
     });
     const repo = new SearchRepository(recorded, t.database.dialect, 2);
     const coats = await repo.candidates("wide", { category: "coats" });
-    const ids = Array.from({ length: 60 }, (_, i) => `w${i}`);
+    const ids = Array.from({ length: 62 }, (_, i) => `w${i}`);
     if (t.database.dialect === "sqlite") {
       assert.ok(!isDeferred(coats));
       assert.equal(coats.size, 50);
@@ -223,8 +225,52 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
     statements.length = 0;
     const hats = await repo.candidates("wide", { category: "hats" });
     assert.ok(isDeferred(hats));
-    assert.deepEqual(statements, ["RawNode", "SelectQueryNode", "SelectQueryNode"], "EXPLAIN, then listed and counted");
+    assert.deepEqual(statements, ["RawNode", "SelectQueryNode"], "EXPLAIN, then counted: the ids were not listed");
     assert.equal(hats.size, 10);
+    assert.equal((await hats.keep(ids)).size, 10);
+    statements.length = 0;
+    const caps = await repo.candidates("wide", { category: "caps" });
+    assert.ok(!isDeferred(caps));
+    assert.deepEqual(statements, ["RawNode", "SelectQueryNode"], "EXPLAIN, then listed");
+    assert.deepEqual([...caps].sort(), ["w60", "w61"]);
+  });
+
+  test("a filter pinning a category or brand is left in the database, with its scope, from 1,001 products; another is listed up to 5,000", async () => {
+    // 2,400 products: "shirts" 1,200 of them, the rest "socks"; prices 1–2,400. A filter index
+    // may hold a category's or brand's vectors from 2,000 products (kept down to 1,000), and a
+    // listed set of ids cannot reach it: the category is deferred; a price window of as many
+    // products, which no filter index serves, is listed as before (the default limit, 5,000).
+    await createStores(t.database, ["scoped"]);
+    const rows = Array.from({ length: 2_400 }, (_, i) =>
+      productRow("scoped", `s${i}`, { category: i < 1_200 ? "shirts" : "socks", brand: i % 2 === 0 ? "Even" : "Odd", price: i + 1 }),
+    );
+    for (let at = 0; at < rows.length; at += 500)
+      await t.database.db
+        .insertInto("products")
+        .values(rows.slice(at, at + 500))
+        .execute();
+    if (t.database.dialect === "postgres") await sql`ANALYZE products`.execute(t.database.db);
+    const repo = new SearchRepository(t.database.db, t.database.dialect);
+    const shirts = await repo.candidates("scoped", { category: "shirts" });
+    const brand = await repo.candidates("scoped", { metadata_filters: [{ field: "brand", operator: "in", value: ["even"] }] });
+    const window = await repo.candidates("scoped", { price_min: 1, price_max: 1_200 });
+    assert.equal(window.size, 1_200);
+    assert.ok(!isDeferred(window), "no category or brand pinned: listed up to 5,000");
+    if (t.database.dialect === "sqlite") {
+      assert.ok(!isDeferred(shirts) && !isDeferred(brand), "SQLite always lists");
+      assert.equal(shirts.size, 1_200);
+      return;
+    }
+    assert.ok(isDeferred(shirts) && isDeferred(brand));
+    assert.equal(shirts.size, 1_200, "counted");
+    assert.equal(brand.size, 1_200, "counted");
+    assert.deepEqual(shirts.scopes, [{ field: "category", values: ["shirts"], whole: true }]);
+    assert.deepEqual(brand.scopes, [{ field: "brand", values: ["even"], whole: true }]);
+    assert.deepEqual([...(await shirts.keep(["s0", "s1199", "s1200"]))].sort(), ["s0", "s1199"]);
+    // A pinned filter of fewer products is listed.
+    const few = await repo.candidates("scoped", { category: "shirts", price_max: 300 });
+    assert.ok(!isDeferred(few));
+    assert.equal(few.size, 300);
   });
 
   test("filters with equal meaning share a cache key, different ones do not", () => {

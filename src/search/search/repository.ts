@@ -2,6 +2,7 @@
 // `storeId` first on every method.
 import { sql, type Selectable, type SelectQueryBuilder, type SqlBool } from "kysely";
 import { remembering, type Candidates } from "../../vectors/candidates.js";
+import { DEFAULT_MIN_ROWS } from "../../vectors/filter-indexes.js";
 import type { Dialect, Executor } from "../../platform/db/index.js";
 import type { Schema, SearchHistoryTable } from "../../platform/db/schema.js";
 import { colorMatches, dominantOf, filterScopes, parseColorFilter, sqlConditions, type SearchFilters } from "./filters.js";
@@ -13,13 +14,21 @@ export type SearchHistoryRow = Selectable<SearchHistoryTable>;
  * listing ids costs ~1 ms per thousand, and an HNSW round checks only the few dozen it returns.
  */
 const LISTED_MAX = 5_000;
+/**
+ * A filter pinning a category or brand (filterScopes) stays in the database from a lower size:
+ * a filter index may hold the vectors of its values (from VECTOR_FILTER_INDEX_MIN_ROWS products,
+ * kept down to half of it), and a listed set of ids cannot reach them. Two categories of 2,500
+ * at 50,000 products: 3.7 ms through their copies, 30–37 ms by their ids (bench:scale).
+ */
+const SCOPED_LISTED_MAX = DEFAULT_MIN_ROWS / 2;
 /** Where counting a filter's products stops (counted()): past it the share only decides the HNSW depth. */
 const COUNT_CAP = 100_000;
 
 /**
  * A planner's estimate trusted as is: more than twice the listing limit. Below that a filter is
- * listed, and counted if it holds more (a low estimate may be far off; a high one is a statistic
- * of the filter's own values). A filter estimated wide that keeps few (statistics older than a
+ * counted (estimated past the limit) or listed (estimated within it), and a listing that reaches
+ * the limit counted too (a low estimate may be far off; a high one is a statistic of the filter's
+ * own values). A filter estimated wide that keeps few (statistics older than a
  * mass deletion) is only searched as a wide one: every path still checks each hit against it.
  */
 const wide = (estimate: number, atLeast: number) => estimate > 2 * atLeast;
@@ -46,21 +55,30 @@ export class SearchRepository {
 
   /**
    * The store's products passing every pre-filter. On PostgreSQL, a filter without colour that keeps
-   * more than LISTED_MAX products stays in the database (vectors/candidates.ts), its size the
-   * planner's estimate; otherwise, and always on SQLite, the ids themselves. The estimate comes
+   * more than LISTED_MAX products (SCOPED_LISTED_MAX when it pins a category or brand) stays in the
+   * database (vectors/candidates.ts), its size the planner's estimate or a count; otherwise, and
+   * always on SQLite, the ids themselves. The estimate comes
    * first: a filter it finds wide is not listed at all (listing 5,001 of two categories' 100,000
    * products at a million read ~50,000 rows by a sequential scan, 45–60 ms).
    */
   async candidates(storeId: string, filters: SearchFilters): Promise<Candidates> {
     if (this.dialect === "postgres" && filters.color === undefined) {
       const sub = this.passing(storeId, filters);
-      const atLeast = this.listedMax + 1;
+      const scopes = filterScopes(filters);
+      const atLeast = (scopes.length > 0 ? Math.min(this.listedMax, SCOPED_LISTED_MAX) : this.listedMax) + 1;
       const estimate = await this.estimate(sub);
       let size = estimate;
       if (!wide(estimate, atLeast)) {
-        const rows = await sub.limit(atLeast).execute();
-        if (rows.length < atLeast) return new Set(rows.map((r) => r.product_id));
-        size = await this.counted(sub, atLeast);
+        // Estimated at or past the listing limit: counted first, and listed only when the count
+        // says it fits (listing 5,001 of a 1 % brand's 10,000 products at a million before
+        // counting them took 21–38 ms of an HTTP search's filter stage).
+        let count = estimate >= atLeast ? await this.counted(sub) : 0;
+        if (count < atLeast) {
+          const rows = await sub.limit(atLeast).execute();
+          if (rows.length < atLeast) return new Set(rows.map((r) => r.product_id));
+          count = await this.counted(sub);
+        }
+        size = Math.max(atLeast, count);
       }
       // One memory of verdicts for the whole search: its vector and lexical stages ask about overlapping ids.
       return remembering({
@@ -68,7 +86,7 @@ export class SearchRepository {
         size,
         subquery: sub,
         keep: (ids) => this.kept(sub, ids),
-        scopes: filterScopes(filters),
+        scopes,
       });
     }
     const rows = await this.filteredRows(storeId, filters, filters.color !== undefined);
@@ -86,16 +104,16 @@ export class SearchRepository {
   }
 
   /**
-   * How many rows `sub` returns, knowing there are at least `atLeast` while the planner estimated
-   * implausibly few — PostgreSQL guesses ~0.5 % for a condition on a JSON metadata field, and
-   * statistics lag a bulk import: a count, stopped at COUNT_CAP (about 12 ms at 100,000 rows).
+   * How many rows `sub` returns where the planner's estimate is not trusted as is — PostgreSQL
+   * guesses ~0.5 % for a condition on a JSON metadata field, and statistics lag a bulk import: a
+   * count, stopped at COUNT_CAP (about 12 ms at 100,000 rows).
    */
-  private async counted(sub: PassingQuery, atLeast: number): Promise<number> {
+  private async counted(sub: PassingQuery): Promise<number> {
     const counted = await this.db
       .selectFrom(sub.limit(COUNT_CAP).as("c"))
       .select((eb) => eb.fn.countAll<string>().as("n"))
       .executeTakeFirstOrThrow();
-    return Math.max(atLeast, Number(counted.n));
+    return Number(counted.n);
   }
 
   /** Which of `ids` the filter keeps. */
