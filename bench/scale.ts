@@ -17,7 +17,7 @@
 //      p50/p95 unfiltered and with filters of 1 % (one brand, at random), 10 % (two
 //      categories: they follow the clusters, so the query's neighbourhood may hold none) and 50 %
 //      (price window, at random), each given as a set of ids and as the search service hands it
-//      over (search/repository.ts: left in the database past 5,000 products, or 1,000 when it pins
+//      over (search/repository.ts: left in the database past 5,000 products, or 2,000 when it pins
 //      a category or brand, with that category or brand for a filter index), recall@10 against
 //      the exact answer computed while generating, for each ef_search in --ef-search ("default":
 //      the adapter's own, which follows the index's size); the paths taken, with their own p50 and
@@ -418,7 +418,7 @@ async function main() {
       );
       console.log("| workload | p50 | p95 | recall@10 | paths |\n|---|---|---|---|---|");
       // Each filter twice: its products as a set of ids, and as the search service hands it over
-      // (search/repository.ts: a filter of more than 5,000 products stays in the database, 1,000
+      // (search/repository.ts: a filter of more than 5,000 products stays in the database, 2,000
       // when it pins a category or brand, which a filter index may serve). The second is built
       // before each timed search, outside the time (the HTTP stage below times the filter stage).
       const workloads: { name: string; w: number; cands: (q: number) => Promise<Candidates | undefined> }[] = [

@@ -235,14 +235,14 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
     assert.deepEqual([...caps].sort(), ["w60", "w61"]);
   });
 
-  test("a filter pinning a category or brand is left in the database, with its scope, from 1,001 products; another is listed up to 5,000", async () => {
-    // 2,400 products: "shirts" 1,200 of them, the rest "socks"; prices 1–2,400. A filter index
-    // may hold a category's or brand's vectors from 2,000 products (kept down to 1,000), and a
-    // listed set of ids cannot reach it: the category is deferred; a price window of as many
-    // products, which no filter index serves, is listed as before (the default limit, 5,000).
+  test("a filter pinning a category or brand is left in the database, with its scope, from 2,001 products; another is listed up to 5,000", async () => {
+    // 4,400 products: "shirts" 2,200 of them, the rest "socks"; prices 1–4,400. A filter index
+    // may hold a category's or brand's vectors from 2,000 products, and a listed set of ids
+    // cannot reach it: the category is deferred; a price window of as many products, which no
+    // filter index serves, is listed as before (the default limit, 5,000).
     await createStores(t.database, ["scoped"]);
-    const rows = Array.from({ length: 2_400 }, (_, i) =>
-      productRow("scoped", `s${i}`, { category: i < 1_200 ? "shirts" : "socks", brand: i % 2 === 0 ? "Even" : "Odd", price: i + 1 }),
+    const rows = Array.from({ length: 4_400 }, (_, i) =>
+      productRow("scoped", `s${i}`, { category: i < 2_200 ? "shirts" : "socks", brand: i % 2 === 0 ? "Even" : "Odd", price: i + 1 }),
     );
     for (let at = 0; at < rows.length; at += 500)
       await t.database.db
@@ -253,24 +253,24 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
     const repo = new SearchRepository(t.database.db, t.database.dialect);
     const shirts = await repo.candidates("scoped", { category: "shirts" });
     const brand = await repo.candidates("scoped", { metadata_filters: [{ field: "brand", operator: "in", value: ["even"] }] });
-    const window = await repo.candidates("scoped", { price_min: 1, price_max: 1_200 });
-    assert.equal(window.size, 1_200);
+    const window = await repo.candidates("scoped", { price_min: 1, price_max: 2_200 });
+    assert.equal(window.size, 2_200);
     assert.ok(!isDeferred(window), "no category or brand pinned: listed up to 5,000");
     if (t.database.dialect === "sqlite") {
       assert.ok(!isDeferred(shirts) && !isDeferred(brand), "SQLite always lists");
-      assert.equal(shirts.size, 1_200);
+      assert.equal(shirts.size, 2_200);
       return;
     }
     assert.ok(isDeferred(shirts) && isDeferred(brand));
-    assert.equal(shirts.size, 1_200, "counted");
-    assert.equal(brand.size, 1_200, "counted");
+    assert.equal(shirts.size, 2_200, "counted");
+    assert.equal(brand.size, 2_200, "counted");
     assert.deepEqual(shirts.scopes, [{ field: "category", values: ["shirts"], whole: true }]);
     assert.deepEqual(brand.scopes, [{ field: "brand", values: ["even"], whole: true }]);
-    assert.deepEqual([...(await shirts.keep(["s0", "s1199", "s1200"]))].sort(), ["s0", "s1199"]);
-    // A pinned filter of fewer products is listed.
-    const few = await repo.candidates("scoped", { category: "shirts", price_max: 300 });
+    assert.deepEqual([...(await shirts.keep(["s0", "s2199", "s2200"]))].sort(), ["s0", "s2199"]);
+    // A pinned filter of 2,000 products or fewer is listed (it restricts the lexical stage in SQL).
+    const few = await repo.candidates("scoped", { category: "shirts", price_max: 2_000 });
     assert.ok(!isDeferred(few));
-    assert.equal(few.size, 300);
+    assert.equal(few.size, 2_000);
   });
 
   test("filters with equal meaning share a cache key, different ones do not", () => {

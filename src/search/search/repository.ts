@@ -16,11 +16,13 @@ export type SearchHistoryRow = Selectable<SearchHistoryTable>;
 const LISTED_MAX = 5_000;
 /**
  * A filter pinning a category or brand (filterScopes) stays in the database from a lower size:
- * a filter index may hold the vectors of its values (from VECTOR_FILTER_INDEX_MIN_ROWS products,
- * kept down to half of it), and a listed set of ids cannot reach them. Two categories of 2,500
- * at 50,000 products: 3.7 ms through their copies, 30–37 ms by their ids (bench:scale).
+ * a filter index may hold the vectors of its values (from VECTOR_FILTER_INDEX_MIN_ROWS products),
+ * and a listed set of ids cannot reach them. Two categories of 2,500 at 50,000 products: 5–6.5 ms
+ * through their copies, 30–37 ms by their ids (bench:scale). Up to this size a listed set still
+ * restricts the lexical stage in its SQL (lexical/repository.ts: up to 2,000 ids), where a filter
+ * left in the database checks a ranking of fixed depth afterwards.
  */
-const SCOPED_LISTED_MAX = DEFAULT_MIN_ROWS / 2;
+const SCOPED_LISTED_MAX = DEFAULT_MIN_ROWS;
 /** Where counting a filter's products stops (counted()): past it the share only decides the HNSW depth. */
 const COUNT_CAP = 100_000;
 
