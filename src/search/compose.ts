@@ -89,6 +89,7 @@ export interface SearchServices {
 
 export function searchRepositories(ctx: AppContext): SearchRepositories {
   const { db, dialect } = ctx.database;
+  const { minRows } = ctx.config.vectorFilterIndexes;
   return {
     ...tenancyRepositories(db),
     admin: new AdminRepository(db),
@@ -99,7 +100,7 @@ export function searchRepositories(ctx: AppContext): SearchRepositories {
     lexical: new LexicalRepository(db, dialect),
     lexicalCached: new LexicalRepository(db, dialect, { cached: true }),
     products: new ProductsRepository(db, dialect),
-    search: new SearchRepository(db, dialect),
+    search: new SearchRepository(db, dialect, undefined, minRows),
     team: new TeamRepository(db),
     webhooks: new WebhooksRepository(db),
     widgetKeys: new WidgetKeysRepository(db),

@@ -49,7 +49,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const ctx = await openTestContext(config, storage.pgSchema, options.clock);
   const repositories = searchRepositories(ctx);
   if (options.filterListedMax !== undefined) {
-    repositories.search = new SearchRepository(ctx.database.db, ctx.database.dialect, options.filterListedMax);
+    repositories.search = new SearchRepository(
+      ctx.database.db,
+      ctx.database.dialect,
+      options.filterListedMax,
+      config.vectorFilterIndexes.minRows,
+    );
   }
   const services = composeSearch(ctx, repositories);
   const search = await buildSearchApp(ctx, { logger: false, services });

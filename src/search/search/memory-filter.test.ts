@@ -271,6 +271,16 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
     const few = await repo.candidates("scoped", { category: "shirts", price_max: 2_000 });
     assert.ok(!isDeferred(few));
     assert.equal(few.size, 2_000);
+    // The configured filter-index minimum decides: 0 (no filter indexes) lists pinned filters up to
+    // 5,000 as any other; 1,000 leaves them in the database past 1,000.
+    const noIndexes = new SearchRepository(t.database.db, t.database.dialect, undefined, 0);
+    const listed = await noIndexes.candidates("scoped", { category: "shirts" });
+    assert.ok(!isDeferred(listed));
+    assert.equal(listed.size, 2_200);
+    const lower = new SearchRepository(t.database.db, t.database.dialect, undefined, 1_000);
+    const fewDeferred = await lower.candidates("scoped", { category: "shirts", price_max: 2_000 });
+    assert.ok(isDeferred(fewDeferred));
+    assert.equal(fewDeferred.size, 2_000);
   });
 
   test("filters with equal meaning share a cache key, different ones do not", () => {

@@ -14,15 +14,6 @@ export type SearchHistoryRow = Selectable<SearchHistoryTable>;
  * listing ids costs ~1 ms per thousand, and an HNSW round checks only the few dozen it returns.
  */
 const LISTED_MAX = 5_000;
-/**
- * A filter pinning a category or brand (filterScopes) stays in the database from a lower size:
- * a filter index may hold the vectors of its values (from VECTOR_FILTER_INDEX_MIN_ROWS products),
- * and a listed set of ids cannot reach them. Two categories of 2,500 at 50,000 products: 5–6.5 ms
- * through their copies, 30–37 ms by their ids (bench:scale). Up to this size a listed set still
- * restricts the lexical stage in its SQL (lexical/repository.ts: up to 2,000 ids), where a filter
- * left in the database checks a ranking of fixed depth afterwards.
- */
-const SCOPED_LISTED_MAX = DEFAULT_MIN_ROWS;
 /** Where counting a filter's products stops (counted()): past it the share only decides the HNSW depth. */
 const COUNT_CAP = 100_000;
 
@@ -49,15 +40,25 @@ export class SearchRepository {
     private readonly dialect: Dialect,
     /** Filters keeping more products than this stay in the database on PostgreSQL (tests lower it). */
     private readonly listedMax: number = LISTED_MAX,
+    /**
+     * A filter pinning a category or brand (filterScopes) stays in the database past this many
+     * products, when lower than listedMax: the products a value needs for a filter index
+     * (VECTOR_FILTER_INDEX_MIN_ROWS; 0, no filter indexes: listedMax), whose copies a listed set
+     * of ids cannot reach. Two categories of 2,500 at 50,000 products: 5–6.5 ms through their
+     * copies, 30–37 ms by their ids (bench:scale). Up to 2,000 (the default) a listed set still
+     * restricts the lexical stage in its SQL (lexical/repository.ts), where a filter left in the
+     * database has a ranking of fixed depth checked against it afterwards.
+     */
+    private readonly scopedListedMax: number = DEFAULT_MIN_ROWS,
   ) {}
 
   with(db: Executor): SearchRepository {
-    return new SearchRepository(db, this.dialect, this.listedMax);
+    return new SearchRepository(db, this.dialect, this.listedMax, this.scopedListedMax);
   }
 
   /**
    * The store's products passing every pre-filter. On PostgreSQL, a filter without colour that keeps
-   * more than LISTED_MAX products (SCOPED_LISTED_MAX when it pins a category or brand) stays in the
+   * more than LISTED_MAX products (scopedListedMax when it pins a category or brand) stays in the
    * database (vectors/candidates.ts), its size the planner's estimate or a count; otherwise, and
    * always on SQLite, the ids themselves. The estimate comes
    * first: a filter it finds wide is not listed at all (listing 5,001 of two categories' 100,000
@@ -67,7 +68,8 @@ export class SearchRepository {
     if (this.dialect === "postgres" && filters.color === undefined) {
       const sub = this.passing(storeId, filters);
       const scopes = filterScopes(filters);
-      const atLeast = (scopes.length > 0 ? Math.min(this.listedMax, SCOPED_LISTED_MAX) : this.listedMax) + 1;
+      const pinned = scopes.length > 0 && this.scopedListedMax > 0;
+      const atLeast = (pinned ? Math.min(this.listedMax, this.scopedListedMax) : this.listedMax) + 1;
       const estimate = await this.estimate(sub);
       let size = estimate;
       if (!wide(estimate, atLeast)) {
