@@ -26,18 +26,12 @@
 //    (semantic_weight 1), lexical-only (0), fused (the chosen default) and fused with query
 //    understanding (boost), next to the model's offline figures (eval.json, all queries), and
 //    visual-only over all queries, which must match the offline figures (the service loses nothing).
-import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { loadConfig } from "../../src/platform/config.js";
-import { createContext } from "../../src/context/context.js";
-import { buildSearchApp } from "../../src/search/app.js";
-import { composeSearch } from "../../src/search/compose.js";
 import { lexicalLimits } from "../../src/lexical/repository.js";
 import { readDataset, type DatasetProduct } from "./dataset.js";
+import { pool, sha1mod, startHarness, testSplit, type Metadata } from "./harness.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const { values: args } = parseArgs({
@@ -64,48 +58,6 @@ interface Query {
   exclude?: string;
 }
 
-/**
- * The product's name without its colour and article-type words (`--metadata sparse`): each word of
- * the colour and of the type is dropped, with its plural / singular forms ("Shirts" drops "Shirt").
- */
-function sparseName(p: Pick<Product, "name" | "baseColour" | "articleType">): string {
-  const stems = new Set(
-    `${p.baseColour} ${p.articleType}`
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter(Boolean)
-      .map((w) => w.replace(/(es|s)$/, "")),
-  );
-  return p.name
-    .split(/\s+/)
-    .filter(
-      (w) =>
-        !stems.has(
-          w
-            .toLowerCase()
-            .replace(/[^a-z0-9]+/g, "")
-            .replace(/(es|s)$/, ""),
-        ),
-    )
-    .join(" ");
-}
-
-const sha1mod = (s: string, m: number) => Number(BigInt(`0x${createHash("sha1").update(s).digest("hex")}`) % BigInt(m));
-
-async function pool<T, R>(items: readonly T[], n: number, fn: (x: T, i: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(n, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]!, i);
-      }
-    }),
-  );
-  return out;
-}
-
 function metrics(ranked: string[], q: Query) {
   const top = ranked.filter((id) => id !== q.exclude).slice(0, 10);
   const hits = top.map((id) => (q.relevant.has(id) ? 1 : 0));
@@ -128,76 +80,19 @@ const summarise = (ms: { p: number; ndcg: number; r: number }[]): Scores => ({
 async function main() {
   const started = performance.now();
   const all = readDataset(path.join(args.dataset!, "products.jsonl"));
-  const test = all.filter((p) => sha1mod(p.id, 5) === 0);
   const offline = JSON.parse(fs.readFileSync(path.join(args.model!, "eval.json"), "utf8")).model;
   console.log(
-    `eval:search — ${test.length} test products of ${all.length}; model ${args.model}; metadata: ${args.metadata}; lexical scoring at most ${lexicalLimits.scoredMax} matches per query`,
+    `eval:search — ${testSplit(all).length} test products of ${all.length}; model ${args.model}; metadata: ${args.metadata}; lexical scoring at most ${lexicalLimits.scoredMax} matches per query`,
   );
 
-  // --- image server and service ------------------------------------------------------------
-  const images = http.createServer((req, res) => {
-    const file = path.join(args.dataset!, "images", path.basename(decodeURIComponent(req.url ?? "")));
-    fs.readFile(file, (err, data) => {
-      if (err) {
-        res.writeHead(404).end();
-        return;
-      }
-      res.writeHead(200, { "content-type": "image/jpeg" }).end(data);
-    });
+  const h = await startHarness({
+    dataset: args.dataset!,
+    model: args.model!,
+    metadata: args.metadata as Metadata,
+    concurrency: CONCURRENCY,
   });
-  await new Promise<void>((r) => images.listen(0, "127.0.0.1", r));
-  const imageBase = `http://127.0.0.1:${(images.address() as { port: number }).port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsight-eval-search-"));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", CLIP_MODEL: args.model!, OUTBOUND_ALLOW_PRIVATE: "true" });
-  const ctx = await createContext(config);
-  const services = composeSearch(ctx);
-  const app = await buildSearchApp(ctx, { logger: false, services });
+  const { test, imageBase, call } = h;
   try {
-    const reg = await services.accounts.register({
-      client_name: "Eval",
-      email: `eval-${randomBytes(4).toString("hex")}@example.com`,
-      password: "Eval-pass-123",
-    });
-    await ctx.database.db.updateTable("stores").set({ status: "active", plan: "enterprise" }).where("id", "=", reg.client_id).execute();
-    const token = (await ctx.signer.issue({ sub: reg.client_id, user_type: "client", memberships: [], is_super_admin: false }))
-      .access_token;
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-    const call = async (p: string, body: object, method = "POST") => {
-      const res = await fetch(`${base}${p}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        ...(method === "POST" ? { body: JSON.stringify(body) } : {}),
-      });
-      if (res.status >= 300) throw new Error(`${p} answered ${res.status}: ${await res.text()}`);
-      return res;
-    };
-    const status = await (await call("/v1/search/model", {}, "GET")).json();
-    console.log(`model status: ${JSON.stringify(status)}`);
-
-    // --- indexing through the API --------------------------------------------------------------
-    const t0 = performance.now();
-    await pool(test, CONCURRENCY, async (p) => {
-      const metadata =
-        args.metadata === "name"
-          ? { name: p.name }
-          : args.metadata === "sparse"
-            ? { name: sparseName(p) }
-            : {
-                name: p.name,
-                category: p.articleType,
-                color_name: p.baseColour,
-                gender: p.gender,
-                master_category: p.masterCategory,
-                sub_category: p.subCategory,
-                ...(p.season ? { season: p.season } : {}),
-                ...(p.usage ? { usage: p.usage } : {}),
-              };
-      await call("/v1/products", { product_id: p.id, image_url: `${imageBase}/${p.id}.jpg`, metadata });
-    });
-    await ctx.vectors.settled();
-    console.log(`indexed ${test.length} products through POST /v1/products in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-
     // --- query sets -------------------------------------------------------------------------
     const group = (key: (p: Product) => string) => {
       const m = new Map<string, Set<string>>();
@@ -320,10 +215,7 @@ async function main() {
     }
     console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(0)} s`);
   } finally {
-    await app.close();
-    await ctx.close();
-    images.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await h.close();
   }
 }
 

@@ -20,7 +20,7 @@ import { ImagePipeline } from "../embeddings/pipeline.js";
 import { loadConfiguredModel, type LoadLog } from "../embeddings/load.js";
 import type { EmbeddingModel } from "../embeddings/types.js";
 import { createVectorIndex, type VectorIndex } from "../vectors/index.js";
-import { indexAllProducts } from "../lexical/repository.js";
+import { indexAllProducts, indexAllTerms } from "../lexical/repository.js";
 import type { DataHooks } from "../platform/db/migrate.js";
 import { createImageStore, type ImageStore } from "../platform/images/store.js";
 
@@ -53,7 +53,11 @@ export interface AppContext {
 }
 
 /** The data steps of migrations that need product code (platform imports none). */
-export const dataHooks: DataHooks = { indexProductText: (db, dialect) => indexAllProducts(db, dialect) };
+export const dataHooks: DataHooks = {
+  // 0018 runs before the vocabulary table exists (0023 fills it from the rows written here).
+  indexProductText: (db, dialect) => indexAllProducts(db, dialect, 1, undefined, { terms: false }),
+  indexProductTerms: (db, dialect) => indexAllTerms(db, dialect),
+};
 
 export interface ContextOverrides {
   clock?: Clock;

@@ -2,6 +2,10 @@
 export interface LexicalHit {
   productId: string;
   score: number;
+  /** The summed weights of the query's groups the product's text holds (query.ts coverage()). */
+  coverage: number;
+  /** How many of the query's groups it holds. */
+  matched: number;
 }
 // Cached lexical rankings (issue 15), embedded SQLite only. FTS5 scores every product a query
 // matches before it can return the best few, so a query whose words are common in a large store
@@ -16,7 +20,7 @@ export const LEXICAL_CACHE_MAX_HITS = 200_000;
 
 interface Entry {
   version: number;
-  hits: LexicalHit[];
+  hits: readonly unknown[];
 }
 
 export class LexicalCache {
@@ -26,14 +30,14 @@ export class LexicalCache {
   constructor(private readonly maxHits = LEXICAL_CACHE_MAX_HITS) {}
 
   /** The cached ranking for `key` at `version`, else `compute()`'s, kept for next time. */
-  async through(key: string, version: number, compute: () => Promise<LexicalHit[]>): Promise<LexicalHit[]> {
+  async through<T>(key: string, version: number, compute: () => Promise<T[]>): Promise<T[]> {
     const hit = this.entries.get(key);
     if (hit) {
       this.drop(key, hit);
       if (hit.version === version) {
         this.entries.set(key, hit); // most recently used last
         this.held += hit.hits.length;
-        return hit.hits;
+        return hit.hits as T[];
       }
     }
     const hits = await compute();

@@ -105,6 +105,12 @@ const schema = z.object({
    * cannot be downloaded (no internet) the built-in tiny test model, with a warning.
    */
   CLIP_MODEL: z.string().min(1).optional(),
+  /**
+   * Text search's relevance cut-off: a product whose text matches no word of the query is a result
+   * only when its image's similarity to the query is at least this. Unset: the active model's
+   * calibrated bar (GET /v1/search/model visual_min_score; README "Search relevance").
+   */
+  SEARCH_VISUAL_MIN_SCORE: z.coerce.number().min(0).max(1).optional(),
   /** Similarity above which a newly indexed product is reported as a near-duplicate (product.duplicate_detected). */
   DUPLICATE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.95),
   /**
@@ -236,6 +242,8 @@ export interface Config {
   /** `explicit`: CLIP_MODEL was set (then a model that cannot load stops start-up). */
   /** `parallelWorkers`: MODEL_PARALLEL_WORKERS (undefined: the runtime's default). */
   model: { id: string; explicit: boolean; cacheDir: string; disabled: boolean; parallelWorkers: number | undefined };
+  /** SEARCH_VISUAL_MIN_SCORE (undefined: the model's calibrated bar). */
+  searchVisualMinScore: number | undefined;
   duplicateThreshold: number;
   duplicateDetection: "auto" | "on" | "off";
   bulkConcurrency: number;
@@ -336,6 +344,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       disabled: e.MODEL_DISABLED,
       parallelWorkers: e.MODEL_PARALLEL_WORKERS,
     },
+    searchVisualMinScore: e.SEARCH_VISUAL_MIN_SCORE,
     duplicateThreshold: e.DUPLICATE_THRESHOLD,
     duplicateDetection: e.DUPLICATE_DETECTION,
     bulkConcurrency: e.BULK_CONCURRENCY,

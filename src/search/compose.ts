@@ -38,6 +38,7 @@ import { TeamService } from "./team/service.js";
 import { UsersService } from "./users/service.js";
 import { WebhooksRepository } from "./webhooks/repository.js";
 import { WebhooksService } from "./webhooks/service.js";
+import { SynonymsRepository } from "./synonyms/repository.js";
 import { WidgetKeysRepository } from "./widget/repository.js";
 import { WidgetKeysService, WidgetSearchService } from "./widget/service.js";
 
@@ -54,6 +55,7 @@ export interface SearchRepositories extends TenancyRepositories {
   lexicalCached: LexicalRepository;
   products: ProductsRepository;
   search: SearchRepository;
+  synonyms: SynonymsRepository;
   team: TeamRepository;
   webhooks: WebhooksRepository;
   widgetKeys: WidgetKeysRepository;
@@ -101,6 +103,7 @@ export function searchRepositories(ctx: AppContext): SearchRepositories {
     lexicalCached: new LexicalRepository(db, dialect, { cached: true }),
     products: new ProductsRepository(db, dialect),
     search: new SearchRepository(db, dialect, undefined, minRows),
+    synonyms: new SynonymsRepository(db),
     team: new TeamRepository(db),
     webhooks: new WebhooksRepository(db),
     widgetKeys: new WidgetKeysRepository(db),
@@ -117,7 +120,7 @@ export function composeSearch(ctx: AppContext, repositories: SearchRepositories 
   const billing = new BillingService(ctx, { repo: r.billing, gateway: stripe, meter: usageMeter });
   const webhooks = new WebhooksService(ctx, { repo: r.webhooks });
   const products = new ProductsService(ctx, { repo: r.products, lexical: r.lexical, accounts: r.accounts, webhooks });
-  const search = new SearchService(ctx, { repo: r.search, products: r.products, lexical: r.lexicalCached });
+  const search = new SearchService(ctx, { repo: r.search, products: r.products, lexical: r.lexicalCached, synonyms: r.synonyms });
   return {
     repositories,
     accounts: new AccountsService(ctx, { repo: r.accounts }),

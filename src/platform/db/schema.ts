@@ -627,6 +627,24 @@ export interface AssistantIntentsTable {
   resolved_at: number | null;
 }
 
+/** A store's own synonyms of text search (migration 0023; src/search/synonyms). */
+export interface SearchSynonymsTable {
+  id: string;
+  store_id: string;
+  kind: "one_way" | "multi_way";
+  /** JSON array of phrases. */
+  words: string;
+  /** JSON array of phrases (one_way; empty for multi_way). */
+  synonyms: string;
+  created_at: number;
+}
+
+/** The words of a store's product text (migration 0023; src/lexical). */
+export interface ProductTermsTable {
+  store_id: string;
+  term: string;
+}
+
 export interface Schema {
   stores: StoresTable;
   users: UsersTable;
@@ -647,6 +665,8 @@ export interface Schema {
   webhook_attempts: WebhookAttemptsTable;
   search_history: SearchHistoryTable;
   search_feedback: SearchFeedbackTable;
+  search_synonyms: SearchSynonymsTable;
+  product_terms: ProductTermsTable;
   widget_keys: WidgetKeysTable;
   assistant_public_keys: AssistantPublicKeysTable;
   assistant_sessions: AssistantSessionsTable;

@@ -1,5 +1,17 @@
-// Fused ranking of text evidence (issue 15): visual similarities (query embedding vs product
+// Fused ranking of text evidence (issues 15, 35): visual similarities (query embedding vs product
 // image) and lexical scores (full-text match of the query against the product's text), pure.
+//   coverage (default) — word coverage first (issue 35; Meilisearch's "words → typo → attribute"
+//           order): a product's lexical coverage (the summed weights of the query's word groups
+//           its text holds: 1 per exact word, less for a typo, synonym or prefix; src/lexical/query.ts)
+//           orders the results; within one coverage, (1 − s) × lexical' + s × visual' (s =
+//           semantic_weight, lexical' the engine score over the query's best, visual' the
+//           similarity min-max scaled over the visual candidates) breaks the tie, so the image
+//           carries what the words cannot (occasion, style). score = (B × coverage + within) /
+//           (B × groups + 1), B = COVERAGE_BUCKET: a coverage differing by one typo (0.25) is never
+//           overtaken, and the score reads as the share of the query's words matched. Products
+//           whose text matches no group come last and only with a visual similarity of at least
+//           the relevance bar (`minVisual`); a query with no group in the store's vocabulary is
+//           ranked by visual similarity alone, above the bar;
 //   blend — calibrated blend: (1 − w) × visual' + w × lexical', where visual' is the similarity
 //           min-max scaled over this query's visual candidates (the best visual match scores 1,
 //           the deepest one 0) and lexical' the lexical score divided by the best lexical score
@@ -7,25 +19,60 @@
 //   rrf   — weighted reciprocal rank fusion: ((1 − w)/(60 + visual rank) + w/(60 + lexical rank))
 //           × 61, so a product ranked first by both scores 1; equal scores share a rank (many
 //           products often match a short query's words equally well).
-// w is the lexical share (1 − semantic_weight). Trigram (typo-tolerant) lexical hits count half.
+// w is the lexical share (1 − semantic_weight).
 // With w = 1 the score is lexical' alone; with w = 0 callers skip fusion (today's cosine).
 import type { LexicalHit } from "../../lexical/repository.js";
 
-export const FUSION_METHODS = ["blend", "rrf"] as const;
+export const FUSION_METHODS = ["coverage", "blend", "rrf"] as const;
 export type FusionMethod = (typeof FUSION_METHODS)[number];
 export const RRF_K = 60;
-/** Weight of trigram (typo-tolerant) lexical hits relative to exact ones. */
-export const FUZZY_FACTOR = 0.5;
 /**
- * Least semantic weight when no product holds every word of the query (the lexical hits match
- * some of its words, or only by trigram): such hits say little about what was asked ("red dress"
+ * Least semantic weight of blend and rrf when no product holds every word of the query (the lexical hits match
+ * some of its words): such hits say little about what was asked ("red dress"
  * against a catalogue whose texts never name colours matches every "dress" and nothing red), so
  * the visual evidence leads. Chosen on the dev half of `npm run eval:search` with full and with
  * sparse product text (see README "Search relevance evaluation").
  */
 export const PARTIAL_MATCH_SEMANTIC_WEIGHT = 0.7;
 
-/** The lexical share to fuse with: at most 1 − PARTIAL_MATCH_SEMANTIC_WEIGHT for partial matches (trigram hits, always partial, also count FUZZY_FACTOR inside fuse()). */
+/** Weight of one unit of coverage against the within-coverage blend (see the header). */
+export const COVERAGE_BUCKET = 20;
+
+export interface CoverageOptions {
+  /** The query's word groups in the store's vocabulary (0: visual evidence only). */
+  groups: number;
+  /** semantic_weight: the visual share within a coverage. */
+  semanticWeight: number;
+  /** Least visual similarity of a result whose text matches no group. */
+  minVisual: number;
+  /** Visual similarities of lexical hits that are not among `visual`. */
+  visualOf?: ReadonlyMap<string, number>;
+}
+
+/** Coverage ranking (see the header). `visual` sorted best first, raw similarities in [0, 1]. */
+export function rankByCoverage(visual: readonly Scored[], lexical: readonly LexicalHit[], o: CoverageOptions): Scored[] {
+  const passing = visual.filter((v) => v.score >= o.minVisual);
+  if (o.groups === 0 || lexical.length === 0) return passing.map((v) => ({ ...v }));
+  const vis = new Map(visual.map((v) => [v.productId, v.score]));
+  const hi = visual.length ? visual[0]!.score : 0;
+  const lo = visual.length ? visual[visual.length - 1]!.score : 0;
+  const cal = (s: number | undefined) => (s === undefined ? 0 : hi > lo ? Math.max(0, Math.min(1, (s - lo) / (hi - lo))) : 1);
+  const maxLex = lexical.reduce((m, h) => Math.max(m, h.score), 0);
+  const sw = Math.max(0, Math.min(1, o.semanticWeight));
+  const denominator = COVERAGE_BUCKET * o.groups + 1;
+  const out: Scored[] = [];
+  const seen = new Set<string>();
+  for (const h of lexical) {
+    seen.add(h.productId);
+    const lex = maxLex > 0 ? h.score / maxLex : 1;
+    const within = (1 - sw) * lex + sw * cal(vis.get(h.productId) ?? o.visualOf?.get(h.productId));
+    out.push({ productId: h.productId, score: (COVERAGE_BUCKET * h.coverage + within) / denominator });
+  }
+  for (const v of passing) if (!seen.has(v.productId)) out.push({ productId: v.productId, score: (sw * cal(v.score)) / denominator });
+  return out;
+}
+
+/** The lexical share to fuse with: at most 1 − PARTIAL_MATCH_SEMANTIC_WEIGHT for partial matches. */
 export function lexicalShare(weight: number, partial: boolean): number {
   return partial ? Math.min(weight, 1 - PARTIAL_MATCH_SEMANTIC_WEIGHT) : weight;
 }
@@ -38,8 +85,7 @@ export interface Scored {
 export interface FuseOptions {
   /** Lexical share, 0–1. */
   weight: number;
-  method: FusionMethod;
-  fuzzy: boolean;
+  method: Exclude<FusionMethod, "coverage">;
   /** Visual similarities of lexical hits that are not among `visual` (blend only). */
   visualOf?: ReadonlyMap<string, number>;
 }
@@ -52,16 +98,15 @@ function ranks(list: readonly Scored[]): Map<string, number> {
   return out;
 }
 
-/** Lexical scores divided by the best one (and by FUZZY_FACTOR for trigram hits). */
-export function normaliseLexical(hits: readonly LexicalHit[], fuzzy: boolean): Map<string, number> {
+/** Lexical scores divided by the best one. */
+export function normaliseLexical(hits: readonly LexicalHit[]): Map<string, number> {
   const max = hits.reduce((m, h) => Math.max(m, h.score), 0);
-  const f = fuzzy ? FUZZY_FACTOR : 1;
-  return new Map(hits.map((h) => [h.productId, max > 0 ? (h.score / max) * f : f]));
+  return new Map(hits.map((h) => [h.productId, max > 0 ? h.score / max : 1]));
 }
 
 /** `visual` sorted best first. Returns every product of either list with its fused score in [0, 1]. */
 export function fuse(visual: readonly Scored[], lexical: readonly LexicalHit[], o: FuseOptions): Scored[] {
-  const lex = normaliseLexical(lexical, o.fuzzy);
+  const lex = normaliseLexical(lexical);
   const w = Math.max(0, Math.min(1, o.weight));
   if (w >= 1) return [...lex].map(([productId, score]) => ({ productId, score }));
   const ids = new Set([...visual.map((v) => v.productId), ...lex.keys()]);
@@ -69,11 +114,10 @@ export function fuse(visual: readonly Scored[], lexical: readonly LexicalHit[], 
   if (o.method === "rrf") {
     const vRank = ranks(visual);
     const lRank = ranks(lexical);
-    const f = o.fuzzy ? FUZZY_FACTOR : 1;
     for (const id of ids) {
       const rv = vRank.get(id);
       const rl = lRank.get(id);
-      const s = (rv ? (1 - w) / (RRF_K + rv) : 0) + (rl ? (w * f) / (RRF_K + rl) : 0);
+      const s = (rv ? (1 - w) / (RRF_K + rv) : 0) + (rl ? w / (RRF_K + rl) : 0);
       out.push({ productId: id, score: Math.min(1, s * (RRF_K + 1)) });
     }
     return out;

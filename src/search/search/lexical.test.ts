@@ -98,10 +98,10 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     assert.deepEqual(await lexicalIds("dress"), ["p-dress"], "dress ~ Dresses");
     assert.deepEqual(await lexicalIds("watch"), ["p-watch"], "watch ~ Watches");
     assert.deepEqual(await lexicalIds("chrono"), ["p-watch"], "prefix of the last word");
-    assert.deepEqual((await lexicalIds("chronogrph"))[0], "p-watch", "a typo falls back to trigrams");
+    assert.deepEqual((await lexicalIds("chronogrph"))[0], "p-watch", "a typo finds the store's nearest word");
   });
 
-  test("the last word is matched as a prefix only when the words as given find fewer than asked", async () => {
+  test("every word first; any word only when fewer than asked hold them all", async () => {
     const res = await post(
       "/v1/products",
       { product_id: "o-summertime", image_url: url["p-shirt"], metadata: { name: "Summertime Tote" } },
@@ -110,15 +110,6 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     assert.equal(res.statusCode, 201, res.body);
     try {
       const repo = new LexicalRepository(app.ctx.database.db, app.ctx.database.dialect);
-      const whole = await repo.search(other.clientId, "summer", 1);
-      assert.deepEqual(
-        whole.hits.map((h) => h.productId),
-        ["o-dress"],
-        "the whole word is enough for one result: no prefix",
-      );
-      const more = await repo.search(other.clientId, "summer", 10);
-      assert.deepEqual(more.hits.map((h) => h.productId).sort(), ["o-dress", "o-summertime"], "too few: summer* finds Summertime");
-      assert.equal(more.fuzzy, false);
       const enoughOne = await repo.search(store.clientId, "acme summer", 100, undefined, 1);
       assert.deepEqual(
         enoughOne.hits.map((h) => h.productId),
@@ -127,14 +118,11 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
       );
       const enoughPage = await repo.search(store.clientId, "acme summer", 100, undefined, 10);
       assert.deepEqual(enoughPage.hits.map((h) => h.productId).sort(), ["p-dress", "p-shirt"], "too few for the page: any word");
-      const typed = await repo.search(other.clientId, "rolex summ", 10);
-      assert.deepEqual(typed.hits.map((h) => h.productId)[0], "o-dress", "a word still being typed matches as a prefix");
-      assert.deepEqual([enoughOne.partial, enoughPage.partial, typed.partial], [false, false, false], "some product holds every word");
+      assert.deepEqual([enoughOne.partial, enoughPage.partial], [false, false], "some product holds every word");
+      assert.deepEqual(enoughPage.hits[0]!.productId, "p-dress", "the product holding both words first (coverage)");
       const split = await repo.search(store.clientId, "rolex oxford", 10);
       assert.deepEqual(split.hits.map((h) => h.productId).sort(), ["p-shirt", "p-watch"]);
-      assert.deepEqual([split.partial, split.fuzzy], [true, false], "each word in another product: a partial match");
-      const typo = await repo.search(store.clientId, "chronogrph", 10);
-      assert.deepEqual([typo.hits[0]?.productId, typo.partial, typo.fuzzy], ["p-watch", true, true]);
+      assert.equal(split.partial, true, "each word in another product: a partial match");
     } finally {
       const del = await app.search.inject({ method: "DELETE", url: "/v1/products/o-summertime", headers: bearer(otherToken) });
       assert.equal(del.statusCode, 204, del.body);
@@ -185,15 +173,14 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     const saved = lexicalLimits.scoredMax;
     try {
       lexicalLimits.scoredMax = 1;
-      const { hits, partial, fuzzy } = await repo.search(store.clientId, "blue acme", 2);
+      const { hits, partial } = await repo.search(store.clientId, "blue acme", 2);
       assert.equal(partial, false, "a product holds every word");
-      assert.equal(fuzzy, false);
       assert.equal(hits.length, 2);
       assert.ok(
         hits.some((h) => h.productId === "p-dress"),
         JSON.stringify(hits),
       );
-      assert.ok(hits[0]!.score >= hits[1]!.score, "best first");
+      assert.equal(hits[0]!.productId, "p-dress", "the product holding both words first (coverage)");
       for (const h of hits) assert.ok(["p-dress", "p-jeans", "p-watch", "p-shirt"].includes(h.productId), JSON.stringify(hits));
     } finally {
       lexicalLimits.scoredMax = saved;
@@ -249,9 +236,14 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     assert.equal(ids(fusion)[0], "p-jeans");
   });
 
-  test("query understanding: prices filter, colours and categories boost, echoed only when asked", async () => {
-    const plain = await text("blue jeans under 50");
-    assert.equal(plain.json().query_understanding, undefined);
+  test("query understanding: on by default (prices filter, colours and categories boost, echoed), off when asked", async () => {
+    for (const off of [false, "off"]) {
+      const plain = await text("blue jeans under 50", { understand: off });
+      assert.equal(plain.statusCode, 200, plain.body);
+      assert.equal(plain.json().query_understanding, undefined, String(off));
+    }
+    const byDefault = await text("blue jeans under 50");
+    assert.equal(byDefault.json().query_understanding?.price_max, 50, "on by default");
     const res = await text("blue jeans under 50", { understand: true });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
@@ -272,6 +264,61 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     const filtered = await text("dresses", { understand: "filter" });
     assert.deepEqual(filtered.json().query_understanding.categories, ["Dresses"]);
     assert.deepEqual(ids(filtered), ["p-dress"], "the category became a filter");
+  });
+
+  test("typo tolerance by word length from the store's own words, with did_you_mean; never another store's words", async () => {
+    const typo = await text("jeens", { semantic_weight: 0 });
+    assert.equal(typo.statusCode, 200, typo.body);
+    assert.deepEqual(ids(typo), ["p-jeans"], "one letter wrong in five: distance 1 is within the budget");
+    assert.equal(typo.json().did_you_mean, "jeans");
+    const exact = await text("jeans", { semantic_weight: 0 });
+    assert.equal(exact.json().did_you_mean, undefined, "no correction when the word is found");
+    assert.deepEqual(ids(await text("jens", { semantic_weight: 0 })), ["p-jeans"], "a missing letter (4 letters: budget 1)");
+    assert.deepEqual(ids(await text("jeasn", { semantic_weight: 0 })), ["p-jeans"], "two letters swapped count as one edit");
+    assert.deepEqual(ids(await text("chronogrhap", { semantic_weight: 0 })), ["p-watch"], "11 letters: two edits allowed");
+    assert.deepEqual(ids(await text("jxxns", { semantic_weight: 0 })), [], "two edits in five letters: beyond the budget");
+    const created = await post(
+      "/v1/products",
+      { product_id: "o-zanzibar", image_url: url["p-shirt"], metadata: { name: "Zanzibar Tote" } },
+      otherToken,
+    );
+    assert.equal(created.statusCode, 201, created.body);
+    try {
+      assert.deepEqual(
+        ids(await text("zanzibr", { semantic_weight: 0 }, otherToken)),
+        ["o-zanzibar"],
+        "the other store finds its own word",
+      );
+      const here = await text("zanzibr", { semantic_weight: 0 });
+      assert.deepEqual(ids(here), [], "another store's word is never a correction here");
+      assert.equal(here.json().did_you_mean, undefined);
+    } finally {
+      await app.search.inject({ method: "DELETE", url: "/v1/products/o-zanzibar", headers: bearer(otherToken) });
+    }
+  });
+
+  test("built-in synonyms: gender words, apparel words and colour families", async () => {
+    assert.deepEqual(ids(await text("kleid", { semantic_weight: 0 })), ["p-dress"], "German kleid → dress (multi-way)");
+    const cobalt = await text("cobalt", { semantic_weight: 0 });
+    assert.ok(ids(cobalt).includes("p-jeans"), `cobalt is a blue: ${cobalt.body}`);
+    const plain = await text("dress", { semantic_weight: 0 });
+    const synonym = await text("kleid", { semantic_weight: 0 });
+    assert.ok(synonym.json().results[0].similarity_score < plain.json().results[0].similarity_score, "a synonym counts less than the word");
+  });
+
+  test("word coverage orders results; a word that matches nothing does not turn the ranking over; nonsense finds nothing", async () => {
+    // "acme summer dress": p-dress holds all three words, p-shirt only acme.
+    const covered = await text("acme summer dress for the weekend");
+    assert.equal(covered.statusCode, 200, covered.body);
+    assert.equal(ids(covered)[0], "p-dress", "the product holding every word that exists here comes first");
+    const scores = covered.json().results.map((r: { similarity_score: number }) => r.similarity_score) as number[];
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => b - a),
+    );
+    const none = await text("qwxz zzyqv", { semantic_weight: 0 });
+    assert.equal(none.statusCode, 200, none.body);
+    assert.equal(none.json().count, 0, "no word of the query exists in the store: no results");
   });
 
   test("the cached category vocabulary follows product writes and deletes, per store", async () => {
@@ -312,7 +359,8 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
       status: "ready",
       duplicate_detection: false,
       default_semantic_weight: 0.2,
-      default_fusion_method: "blend",
+      default_fusion_method: "coverage",
+      visual_min_score: 0,
     });
     assert.equal(res.headers["x-shopsight-model"], "shopsight-tiny-test-model");
     assert.equal((await text("blue")).headers["x-shopsight-model"], "shopsight-tiny-test-model");
@@ -409,6 +457,8 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
             // 0022: the nearest-copies function (its registry columns went with the table).
             "DROP FUNCTION product_vector_copies_nearest(text, integer, integer[], halfvec, integer)",
           ];
+    // 0023: the vocabulary and the store synonyms.
+    drop.push("DROP TABLE product_terms", "DROP TABLE search_synonyms");
     for (const statement of [...drop, "DROP INDEX products_store_brand_lower_idx"]) await sql.raw(statement).execute(db);
     await db
       .deleteFrom("kysely_migration" as any)
@@ -447,7 +497,8 @@ describeEachDialect("search: without a model", (dialect) => {
           status: "disabled",
           duplicate_detection: false,
           default_semantic_weight: 0,
-          default_fusion_method: "rrf",
+          default_fusion_method: "coverage",
+          visual_min_score: 0,
         },
       );
       const search = await t.search.inject({

@@ -14,16 +14,22 @@ import { modelIdentity } from "../../embeddings/identity.js";
 import { duplicateDetectionOn } from "../products/duplicates.js";
 import type { FusionMethod } from "./fusion.js";
 
-/** Chosen on the dev half of the fashion-products queries (README: Search relevance). */
-export const DEFAULT_SEMANTIC_WEIGHT = 0.02;
-export const DEFAULT_FUSION_METHOD: FusionMethod = "rrf";
+/** Chosen on the dev shopper queries of eval:search-shopper (README: Search relevance). */
+export const DEFAULT_SEMANTIC_WEIGHT = 0.8;
+export const DEFAULT_FUSION_METHOD: FusionMethod = "coverage";
+/**
+ * Relevance bar of a real model (visual_min_score): calibrated on the dev shopper queries with
+ * fashion-clip-small (eval:search-shopper --calibrate); other models: set SEARCH_VISUAL_MIN_SCORE
+ * from the same run on the store's own material.
+ */
+export const DEFAULT_VISUAL_MIN_SCORE = 0.64;
 /**
  * With the built-in test model, whose text–image similarity only knows colours: words lead, and a
  * calibrated blend keeps the colour evidence's size (RRF at such a weight reduces it to tie-breaks,
  * so "a red dress" would rank a green dress above a red shirt). Not measured: no real data fits it.
  */
 export const TEST_MODEL_SEMANTIC_WEIGHT = 0.2;
-export const TEST_MODEL_FUSION_METHOD: FusionMethod = "blend";
+export const TEST_MODEL_FUSION_METHOD: FusionMethod = "coverage";
 
 export interface ModelStatus {
   model_id: string;
@@ -33,6 +39,7 @@ export interface ModelStatus {
   duplicate_detection: boolean;
   default_semantic_weight: number;
   default_fusion_method: FusionMethod;
+  visual_min_score: number;
 }
 
 export function modelStatus(ctx: AppContext): ModelStatus {
@@ -48,5 +55,7 @@ export function modelStatus(ctx: AppContext): ModelStatus {
     duplicate_detection: duplicateDetectionOn(ctx),
     default_semantic_weight: model === null ? 0 : isTest ? TEST_MODEL_SEMANTIC_WEIGHT : DEFAULT_SEMANTIC_WEIGHT,
     default_fusion_method: isTest ? TEST_MODEL_FUSION_METHOD : DEFAULT_FUSION_METHOD,
+    // The test model's similarities only know colours: no bar (its words lead anyway).
+    visual_min_score: ctx.config.searchVisualMinScore ?? (isTest || model === null ? 0 : DEFAULT_VISUAL_MIN_SCORE),
   };
 }

@@ -49,8 +49,9 @@ export const common = (b: CommonFields, defaultLimit = 10): Common => ({
 });
 
 const ranking = (b: TextRanking): TextRanking => ({ semantic_weight: b.semantic_weight, fusion_method: b.fusion_method });
-/** `understand` as sent: true → boost, false / absent → off. */
-export const understandMode = (u: unknown): UnderstandMode => (u === true ? "boost" : u === "boost" || u === "filter" ? u : "off");
+/** `understand` as sent: absent → auto (boost, echoed when something was understood), true → boost, false → off. */
+export const understandMode = (u: unknown): UnderstandMode =>
+  u === undefined ? "auto" : u === true ? "boost" : u === "boost" || u === "filter" ? u : "off";
 
 const isMultipart = (request: FastifyRequest) => (request.headers["content-type"] ?? "").startsWith("multipart/form-data");
 

@@ -44,19 +44,20 @@ export const SemanticWeight = Type.Number({
   minimum: 0,
   maximum: 1,
   description:
-    "0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image, the behaviour before lexical ranking). Default: GET /v1/search/model default_semantic_weight. Beside visual evidence, when no product holds every word of the query (partial or typo matches), at least 0.7 is used.",
+    "The image's share of text ranking: 0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image). With fusion_method coverage (the default) it shares the tie-break among products matching the same query words; with blend and rrf it weighs the two scores (at least 0.7 when no product holds every word). Default: GET /v1/search/model default_semantic_weight.",
 });
 export const rankingFields = {
   semantic_weight: Type.Optional(SemanticWeight),
   fusion_method: Type.Optional(
-    Type.Union([Type.Literal("blend"), Type.Literal("rrf")], {
-      description: "blend: calibrated score blend (default); rrf: weighted reciprocal rank fusion",
+    Type.Union([Type.Literal("coverage"), Type.Literal("blend"), Type.Literal("rrf")], {
+      description:
+        "coverage (default): products matching more of the query's words first (typos and synonyms count less), semantic_weight sharing the tie-break between word score and image similarity; blend: calibrated score blend; rrf: weighted reciprocal rank fusion",
     }),
   ),
 };
-export const Understand = Type.Union([Type.Boolean(), Type.Literal("boost"), Type.Literal("filter")], {
+export const Understand = Type.Union([Type.Boolean(), Type.Literal("boost"), Type.Literal("filter"), Type.Literal("off")], {
   description:
-    'Query understanding: colour words, price phrases (en/de, e.g. "under 50", "unter 50 €", "between 20 and 40") and the store\'s category values. Prices become price filters; colours and categories boost matching products (true or "boost") or filter ("filter"). Off by default; when on, the response echoes query_understanding',
+    'Query understanding: colour words, price phrases (en/de, e.g. "under 50", "unter 50 €", "between 20 and 40") and the store\'s category values. Prices become price filters; colours and categories boost matching products (true or "boost", the default) or filter ("filter"); false or "off" turns it off. The response echoes query_understanding',
 });
 const ImageUrl = Type.String({ minLength: 1, maxLength: 2048 });
 
@@ -154,6 +155,12 @@ export const SearchResponseSchema = Type.Object({
     }),
   ),
   search_id: Type.String({ format: "uuid" }),
+  did_you_mean: Type.Optional(
+    Type.String({
+      description:
+        "Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found",
+    }),
+  ),
   query_understanding: Type.Optional(
     Type.Object(
       {
@@ -166,7 +173,7 @@ export const SearchResponseSchema = Type.Object({
         }),
         remaining_text: Type.String({ description: "The text searched (the query without its price phrases)" }),
       },
-      { description: "Only when the request set understand" },
+      { description: 'Text search, unless the request set understand to false or "off"' },
     ),
   ),
 });
@@ -182,7 +189,11 @@ export const ModelStatusSchema = Type.Object({
     description: "product.duplicate_detected compares embeddings (off with the test model: identical images only)",
   }),
   default_semantic_weight: Type.Number({ description: "semantic_weight used when a text search gives none" }),
-  default_fusion_method: Type.Union([Type.Literal("blend"), Type.Literal("rrf")]),
+  default_fusion_method: Type.Union([Type.Literal("coverage"), Type.Literal("blend"), Type.Literal("rrf")]),
+  visual_min_score: Type.Number({
+    description:
+      "Text search's relevance bar: a product whose text matches no word of the query is a result only with an image similarity of at least this (SEARCH_VISUAL_MIN_SCORE, else the model's calibrated value)",
+  }),
 });
 
 export const BATCH_TYPES = ["url", "text", "hybrid", "fusion", "multi-image", "crop", "filtered"] as const;

@@ -23,8 +23,13 @@ import type { Region } from "../../embeddings/image.js";
 import type { DecodedImage } from "../../embeddings/types.js";
 import { ProductsRepository, type ProductRow } from "../products/repository.js";
 import { colorMatches, colorScore, dominantOf, hasFilters, parseColorFilter, validateFilters, type SearchFilters } from "./filters.js";
-import { fuse, lexicalShare, type FusionMethod } from "./fusion.js";
+import { fuse, lexicalShare, rankByCoverage, type FusionMethod } from "./fusion.js";
 import { LexicalRepository, type LexicalHit } from "../../lexical/repository.js";
+import { StoreLexicon } from "../../lexical/lexicon.js";
+import { analyseQuery } from "../../lexical/query.js";
+import { BUILTIN_SYNONYMS, synonymMap } from "../../lexical/synonyms/index.js";
+import type { SynonymsRepository } from "../synonyms/repository.js";
+import { storeCached } from "./store-cache.js";
 import { modelStatus } from "./model.js";
 import { SearchRepository } from "./repository.js";
 import { understandQuery, type Understanding } from "./understand.js";
@@ -51,8 +56,12 @@ export interface TextRanking {
   fusion_method?: FusionMethod | undefined;
 }
 
-/** Query understanding of text search (request field `understand`): off, or colours/categories as boosts or filters. */
-export type UnderstandMode = "off" | "boost" | "filter";
+/**
+ * Query understanding of text search (request field `understand`): off, or colours/categories as
+ * boosts or filters; auto (the default) boosts like boost and echoes query_understanding only when
+ * the query held a colour, category or price phrase.
+ */
+export type UnderstandMode = "off" | "auto" | "boost" | "filter";
 
 /** The query understanding of a search response (present when the request asked for it). */
 export type QueryUnderstanding = NonNullable<SearchResponse["query_understanding"]>;
@@ -93,10 +102,20 @@ interface Plan {
   /** Understood colours and categories to boost. */
   boost?: { colors: string[]; categories: string[] };
   /** The lexical lookup when the mode started it already (text: beside the query's embedding). */
-  lexicalHits?: Promise<{ hits: LexicalHit[]; fuzzy: boolean; partial: boolean }>;
+  lexicalHits?: Promise<LexicalLookup>;
   /** The filter's candidates when the mode already computed them (fusion, text), so run() does not again. */
   candidates?: Awaited<ReturnType<typeof filterCandidates>> | undefined;
   understanding?: QueryUnderstanding;
+}
+
+/** The lexical evidence of a text (see lexicalLookup). */
+interface LexicalLookup {
+  hits: LexicalHit[];
+  partial: boolean;
+  /** The query's word groups found in the store's vocabulary. */
+  groups: number;
+  /** The query with its typos corrected (did_you_mean), or null. */
+  corrected: string | null;
 }
 
 /** Depth of the first stage when results are re-ranked or fused: deeper than the page. */
@@ -132,14 +151,24 @@ export class SearchService {
   private readonly repo: SearchRepository;
   private readonly products: ProductsRepository;
   private readonly lexical: LexicalRepository;
+  private readonly synonyms: SynonymsRepository;
 
   constructor(
     private readonly ctx: AppContext,
-    deps: { repo: SearchRepository; products: ProductsRepository; lexical: LexicalRepository },
+    deps: { repo: SearchRepository; products: ProductsRepository; lexical: LexicalRepository; synonyms: SynonymsRepository },
   ) {
     this.repo = deps.repo;
     this.products = deps.products;
     this.lexical = deps.lexical;
+    this.synonyms = deps.synonyms;
+  }
+
+  /** The store's lexicon: its words and synonyms (built-in and its own), cached (store-cache.ts). */
+  lexicon(storeId: string): Promise<StoreLexicon> {
+    return storeCached(this.ctx, "lexicon", storeId, async () => {
+      const [terms, own] = await Promise.all([this.lexical.terms(storeId), this.synonyms.list(storeId)]);
+      return new StoreLexicon(terms, own.length > 0 ? synonymMap(own, BUILTIN_SYNONYMS) : BUILTIN_SYNONYMS);
+    });
   }
 
   /** Candidate filtering is a replica-eligible read (DATABASE_READ_URLS; src/platform/db/replicas.ts). */
@@ -170,8 +199,13 @@ export class SearchService {
     return hasFilters(c) ? this.stage("filter", () => filterCandidates(this.ctx, this.reader(storeId), storeId, c)) : undefined;
   }
 
-  private lexicalLookup(storeId: string, text: string, limit: number, visual: boolean, candidates?: Candidates) {
-    return this.stage("lexical", () => this.lexical.search(storeId, text, fusedDepth(limit), candidates, visual ? 1 : limit));
+  /** The text's word groups in the store's lexicon (src/lexical/query.ts) and their lexical hits. */
+  private lexicalLookup(storeId: string, text: string, limit: number, visual: boolean, candidates?: Candidates): Promise<LexicalLookup> {
+    return this.stage("lexical", async () => {
+      const analysed = analyseQuery(text, await this.lexicon(storeId));
+      const found = await this.lexical.search(storeId, analysed.groups, fusedDepth(limit), candidates, visual ? 1 : limit);
+      return { ...found, groups: analysed.groups.length, corrected: analysed.corrected };
+    });
   }
 
   // --- query inputs -------------------------------------------------------------------------
@@ -223,7 +257,8 @@ export class SearchService {
     let boost: Plan["boost"];
     if (mode !== "off") {
       const u: Understanding = understandQuery(query, await storeCategories(this.ctx, this.repo, storeId));
-      understanding = { ...u, applied_as: mode };
+      const found = u.colors.length > 0 || u.categories.length > 0 || u.price_min !== null || u.price_max !== null;
+      if (mode !== "auto" || found) understanding = { ...u, applied_as: mode === "filter" ? "filter" : "boost" };
       text = u.remaining_text || query;
       common = { ...c };
       if (u.price_min !== null) common.price_min = Math.max(u.price_min, c.price_min ?? 0);
@@ -426,12 +461,19 @@ export class SearchService {
       plan.lexicalHits ?? this.lexicalLookup(storeId, text, c.limit, plan.vectors.length > 0, candidates);
 
     let scored: { productId: string; score: number }[] = [];
+    let lexical: LexicalLookup | undefined;
+    // Text search's relevance bar (coverage ranking): results need a matched word or this visual similarity.
+    const minVisual =
+      plan.mode === "text" && (plan.lexical?.method ?? "coverage") === "coverage" ? modelStatus(this.ctx).visual_min_score : 0;
     if (candidates && candidates.size === 0) {
       scored = [];
     } else if (lex && plan.vectors.length === 0) {
       // Lexical evidence only (semantic_weight 0).
-      const { hits, fuzzy } = await lexicalHits(lex.text);
-      scored = fuse([], hits, { weight: 1, method: lex.method, fuzzy });
+      lexical = await lexicalHits(lex.text);
+      scored =
+        lex.method === "coverage"
+          ? rankByCoverage([], lexical.hits, { groups: lexical.groups, semanticWeight: 0, minVisual: 1 })
+          : fuse([], lexical.hits, { weight: 1, method: lex.method });
     } else if (plan.vectors.length === 0) {
       // Colours only: every candidate scored by colour.
       const rows = await this.stage("filter", () => this.reader(storeId).filteredRows(storeId, c, true));
@@ -460,26 +502,36 @@ export class SearchService {
     } else {
       const query = plan.vectors[0]!;
       const scale = plan.scale ?? 1;
-      const [matches, lexical] = await Promise.all([
+      const [matches, found] = await Promise.all([
         this.stage("vector", () => this.ctx.vectors.search(storeId, query, { k, candidates })),
         lex ? lexicalHits(lex.text) : undefined,
       ]);
+      lexical = found;
       scored = matches.map((m) => ({ productId: m.productId, score: clamp01(m.score * scale) }));
       if (lex && lexical) {
-        // The blend needs the visual similarity of lexical hits outside the visual candidates.
+        // The blend and coverage need the visual similarity of lexical hits outside the visual candidates.
         const seen = new Set(scored.map((s) => s.productId));
         const missing = new Set(lexical.hits.map((h) => h.productId).filter((id) => !seen.has(id)));
         let visualOf: Map<string, number> | undefined;
-        if (lex.method === "blend" && missing.size > 0) {
+        if (lex.method !== "rrf" && missing.size > 0) {
           const extra = await this.stage("vector", () => this.ctx.vectors.search(storeId, query, { k: missing.size, candidates: missing }));
           visualOf = new Map(extra.map((m) => [m.productId, clamp01(m.score * scale)]));
         }
-        scored = fuse(scored, lexical.hits, {
-          weight: lexicalShare(lex.weight, lexical.partial),
-          method: lex.method,
-          fuzzy: lexical.fuzzy,
-          ...(visualOf ? { visualOf } : {}),
-        });
+        scored =
+          lex.method === "coverage"
+            ? rankByCoverage(scored, lexical.hits, {
+                groups: lexical.groups,
+                semanticWeight: 1 - lex.weight,
+                minVisual,
+                ...(visualOf ? { visualOf } : {}),
+              })
+            : fuse(scored, lexical.hits, {
+                weight: lexicalShare(lex.weight, lexical.partial),
+                method: lex.method,
+                ...(visualOf ? { visualOf } : {}),
+              });
+      } else if (minVisual > 0) {
+        scored = scored.filter((s) => s.score >= minVisual);
       }
     }
 
@@ -529,7 +581,10 @@ export class SearchService {
     const searchId = uuid();
     const queryTimeMs = Math.round(performance.now() - plan.startedAt);
     const { limit, threshold, ...filterFields } = c;
-    const echo = plan.understanding ? { query_understanding: plan.understanding } : {};
+    const echo = {
+      ...(lexical?.corrected ? { did_you_mean: lexical.corrected } : {}),
+      ...(plan.understanding ? { query_understanding: plan.understanding } : {}),
+    };
     if (source === null) return { query_time_ms: queryTimeMs, count: results.length, results, search_id: searchId, ...echo };
     historyWriter(this.ctx).add(storeId, {
       id: searchId,

@@ -45,21 +45,19 @@ test("fusion: weight 1 is lexical alone, RRF and blend stay in [0, 1] and reward
     { productId: "c", score: 0.5 },
   ];
   const lexical = [
-    { productId: "b", score: 8 },
-    { productId: "d", score: 4 },
+    { productId: "b", score: 8, coverage: 1, matched: 1 },
+    { productId: "d", score: 4, coverage: 1, matched: 1 },
   ];
-  assert.deepEqual(fuse(visual, lexical, { weight: 1, method: "blend", fuzzy: false }), [
+  assert.deepEqual(fuse(visual, lexical, { weight: 1, method: "blend" }), [
     { productId: "b", score: 1 },
     { productId: "d", score: 0.5 },
   ]);
   for (const method of ["blend", "rrf"] as const) {
-    const out = fuse(visual, lexical, { weight: 0.5, method, fuzzy: false, visualOf: new Map([["d", 0.6]]) });
+    const out = fuse(visual, lexical, { weight: 0.5, method, visualOf: new Map([["d", 0.6]]) });
     const best = [...out].sort((x, y) => y.score - x.score)[0]!;
     assert.equal(best.productId, "b", method);
     for (const s of out) assert.ok(s.score >= 0 && s.score <= 1, method);
   }
-  const fuzzy = fuse([], lexical, { weight: 1, method: "rrf", fuzzy: true });
-  assert.equal(fuzzy[0]!.score, 0.5, "trigram hits count half");
 });
 
 test("partial lexical matches get at most 1 − PARTIAL_MATCH_SEMANTIC_WEIGHT of the fused score", () => {
@@ -72,10 +70,9 @@ test("partial lexical matches get at most 1 − PARTIAL_MATCH_SEMANTIC_WEIGHT of
     { productId: "v1", score: 0.9 },
     { productId: "v2", score: 0.8 },
   ];
-  const lexical = [{ productId: "l1", score: 3 }];
+  const lexical = [{ productId: "l1", score: 3, coverage: 1, matched: 1 }];
   const top = (partial: boolean) =>
-    fuse(visual, lexical, { weight: lexicalShare(0.98, partial), method: "rrf", fuzzy: false }).sort((a, b) => b.score - a.score)[0]!
-      .productId;
+    fuse(visual, lexical, { weight: lexicalShare(0.98, partial), method: "rrf" }).sort((a, b) => b.score - a.score)[0]!.productId;
   assert.equal(top(false), "l1");
   assert.equal(top(true), "v1");
 });

@@ -18,6 +18,7 @@ import m0019 from "./0019_lexical_versions.js";
 import m0020 from "./0020_brand_filter_index.js";
 import m0021 from "./0021_vector_filter_indexes.js";
 import m0022 from "./0022_filter_index_lists.js";
+import m0023 from "./0023_search_vocabulary.js";
 
 export const migrations: Record<string, MigrationFactory> = {
   "0001_accounts": m0001,
@@ -38,4 +39,5 @@ export const migrations: Record<string, MigrationFactory> = {
   "0020_brand_filter_index": m0020,
   "0021_vector_filter_indexes": m0021,
   "0022_filter_index_lists": m0022,
+  "0023_search_vocabulary": m0023,
 };

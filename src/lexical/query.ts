@@ -1,0 +1,192 @@
+// What a text query asks of the lexical index (issue 35), pure: its words, grouped, each group with
+// the alternatives that count as that word in this store.
+//   A group is one word of the query, or a phrase of up to three words that the synonyms know
+//   ("flip flops", "t shirt"), or two words the store writes as one ("hand bag" → handbag).
+//   Alternatives and their weights (the "exactness" of a match):
+//     exact    1      — the word itself, when the store's vocabulary holds it or a word of the same
+//                       Porter stem ("sock" finds "socks");
+//     joined   0.95   — two query words the store writes as one;
+//     synonym  0.8    — a synonym of the word or phrase (built-in and the store's own), when the
+//                       store's vocabulary holds it; 0.6 for a one-way synonym of a synonym's
+//                       typo-corrected key;
+//     typo     0.75   — a word of the store's vocabulary within the typo budget of the word
+//                       (Damerau–Levenshtein distance: 0 below 4 letters, 1 from 4, 2 from 8;
+//                       0.6 at distance 2), only when the word itself is not in the vocabulary.
+//   Stop words (the `stopword` package's English and German lists) that are no synonym key form no
+//   group; a word with no alternative in the store forms none either (`unmatched`): it matches
+//   nothing, so it can never pull a ranking toward anything — visual evidence carries it.
+//   `corrected`: the query with each typo replaced by its best correction (did_you_mean), or null.
+import { stemmer } from "stemmer";
+import { deu, eng } from "stopword";
+import { MAX_PHRASE_WORDS } from "./synonyms/index.js";
+
+export const WEIGHTS = { exact: 1, joined: 0.95, prefix: 0.9, synonym: 0.8, typo: 0.75, typo2: 0.6, synonymOfTypo: 0.6 } as const;
+/** A last word is matched as a prefix from this many letters. */
+export const PREFIX_MIN = 2;
+
+export type AlternativeKind = "exact" | "joined" | "synonym" | "typo" | "prefix";
+
+export interface Alternative {
+  /** The words of the alternative, as the index is asked for them (one word, or a phrase). */
+  words: string[];
+  weight: number;
+  kind: AlternativeKind;
+  /** The last word, matched as the beginning of words (a word still being typed). */
+  prefix?: boolean;
+}
+
+export interface Group {
+  /** The query's own word(s). */
+  text: string;
+  alternatives: Alternative[];
+}
+
+export interface AnalysedQuery {
+  groups: Group[];
+  unmatched: string[];
+  stopwords: string[];
+  corrected: string | null;
+}
+
+/** What the analysis needs of a store: its vocabulary and synonyms. */
+export interface Lexicon {
+  /** Whether the store's text holds the word, or another of the same stem. */
+  has(word: string): boolean;
+  /** Words of the store's vocabulary (and synonym keys) within `maxDistance` of `word`, closest first. */
+  near(word: string, maxDistance: number): { word: string; distance: number }[];
+  /** Whether words of the store begin with `prefix`. */
+  completes(prefix: string): boolean;
+  /** The synonyms of a word or phrase (compared by stems: "flip flop" finds "flip flops"), or undefined when it is no synonym key. */
+  synonymsOf(phrase: string): readonly string[] | undefined;
+}
+
+const STOPWORDS = new Set([...eng, ...deu]);
+const MAX_TYPO_ALTERNATIVES = 3;
+
+/** The words of a query as the index sees them: lower-case letters and digits, in order. */
+export const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** The typo budget of a word of `length` letters (see the header). */
+export function typoBudget(length: number): number {
+  return length >= 8 ? 2 : length >= 4 ? 1 : 0;
+}
+
+/** Stem of a word (Porter), as the lexicon compares words. */
+export const stemOf = (word: string): string => stemmer(word);
+
+export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): AnalysedQuery {
+  const tokens = words(text).slice(0, maxWords);
+  const groups: Group[] = [];
+  const unmatched: string[] = [];
+  const stopwords: string[] = [];
+  const corrections = new Map<number, string>();
+  const inStore = (phrase: string) => phrase.split(" ").every((w) => lexicon.has(w));
+  const synonymAlternatives = (phrase: string, weight: number): Alternative[] =>
+    (lexicon.synonymsOf(phrase) ?? []).filter(inStore).map((s) => ({ words: s.split(" "), weight, kind: "synonym" as const }));
+
+  for (let i = 0; i < tokens.length;) {
+    // A phrase the synonyms know, longest first, or two words the store writes as one.
+    let taken = 0;
+    for (let n = Math.min(MAX_PHRASE_WORDS, tokens.length - i); n >= 2 && taken === 0; n--) {
+      const phrase = tokens.slice(i, i + n).join(" ");
+      const alternatives: Alternative[] = [];
+      if (inStore(phrase)) alternatives.push({ words: phrase.split(" "), weight: WEIGHTS.exact, kind: "exact" });
+      const joined = tokens.slice(i, i + n).join("");
+      if (n === 2 && lexicon.has(joined)) alternatives.push({ words: [joined], weight: WEIGHTS.joined, kind: "joined" });
+      if (lexicon.synonymsOf(phrase) !== undefined || alternatives.some((a) => a.kind === "joined")) {
+        alternatives.push(...synonymAlternatives(phrase, WEIGHTS.synonym));
+        if (alternatives.length > 0) {
+          groups.push({ text: phrase, alternatives: dedupe(alternatives) });
+          taken = n;
+        }
+      }
+    }
+    if (taken > 0) {
+      i += taken;
+      continue;
+    }
+    const word = tokens[i]!;
+    const alternatives: Alternative[] = [];
+    const exact = lexicon.has(word);
+    if (exact) alternatives.push({ words: [word], weight: WEIGHTS.exact, kind: "exact" });
+    alternatives.push(...synonymAlternatives(word, WEIGHTS.synonym));
+    if (alternatives.length === 0 && STOPWORDS.has(word)) {
+      stopwords.push(word);
+      i++;
+      continue;
+    }
+    if (!exact && lexicon.synonymsOf(word) === undefined) {
+      const near = lexicon.near(word, typoBudget(word.length)).slice(0, MAX_TYPO_ALTERNATIVES);
+      for (const n of near) {
+        const weight = n.distance >= 2 ? WEIGHTS.typo2 : WEIGHTS.typo;
+        if (lexicon.has(n.word)) alternatives.push({ words: [n.word], weight, kind: "typo" });
+        alternatives.push(...synonymAlternatives(n.word, Math.min(weight, WEIGHTS.synonymOfTypo)));
+      }
+      if (near[0]) corrections.set(i, near[0].word);
+    }
+    if (alternatives.length === 0 && i === tokens.length - 1 && word.length >= PREFIX_MIN && lexicon.completes(word)) {
+      alternatives.push({ words: [word], weight: WEIGHTS.prefix, kind: "prefix", prefix: true });
+    }
+    if (alternatives.length > 0) groups.push({ text: word, alternatives: dedupe(alternatives) });
+    else unmatched.push(word);
+    i++;
+  }
+  const corrected = corrections.size > 0 ? tokens.map((t, i) => corrections.get(i) ?? t).join(" ") : null;
+  return { groups, unmatched, stopwords, corrected };
+}
+
+/** One alternative per phrase, the heaviest. */
+function dedupe(alternatives: Alternative[]): Alternative[] {
+  const best = new Map<string, Alternative>();
+  for (const a of alternatives) {
+    const key = a.words.join(" ");
+    if ((best.get(key)?.weight ?? -1) < a.weight) best.set(key, a);
+  }
+  return [...best.values()].sort((a, b) => b.weight - a.weight);
+}
+
+/** Each word of a text as its own group, matched as typed (callers without a store's lexicon). */
+export function plainGroups(text: string): Group[] {
+  return [...new Set(words(text))].map((w) => ({ text: w, alternatives: [{ words: [w], weight: WEIGHTS.exact, kind: "exact" as const }] }));
+}
+
+const STEM_CACHE_MAX = 200_000;
+const stemCache = new Map<string, string>();
+/** stemOf through a cache (product texts repeat their words). */
+function cachedStem(word: string): string {
+  let s = stemCache.get(word);
+  if (s === undefined) {
+    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
+    stemCache.set(word, (s = stemOf(word)));
+  }
+  return s;
+}
+
+/**
+ * How well a product's text matches the groups: the sum over groups of the weight of the best
+ * alternative the text holds (0 when none), and how many groups it holds. Words are compared by
+ * their Porter stem, as the engines do; a phrase's words must follow one another.
+ */
+export function coverage(groups: readonly Group[], textWords: readonly string[]): { weight: number; matched: number } {
+  const stems = textWords.map(cachedStem);
+  const present = new Set(stems);
+  let weight = 0;
+  let matched = 0;
+  for (const g of groups) {
+    let best = 0;
+    for (const a of g.alternatives) {
+      if (a.weight <= best) continue;
+      if (a.prefix ? textWords.some((w) => w.startsWith(a.words[0]!)) : holds(a.words.map(cachedStem), stems, present)) best = a.weight;
+    }
+    if (best > 0) matched++;
+    weight += best;
+  }
+  return { weight, matched };
+}
+
+function holds(phrase: readonly string[], stems: readonly string[], present: ReadonlySet<string>): boolean {
+  if (!phrase.every((p) => present.has(p))) return false;
+  if (phrase.length === 1) return true;
+  for (let i = 0; i + phrase.length <= stems.length; i++) if (phrase.every((p, j) => stems[i + j] === p)) return true;
+  return false;
+}
