@@ -236,7 +236,8 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
     const text = await widget("text", s.key, SHOP, { query: "a red dress", limit: 2 });
     assert.equal(text.statusCode, 200, text.body);
     const body = text.json();
-    assert.deepEqual(Object.keys(body).sort(), ["count", "query_time_ms", "results", "search_id"]);
+    // The spec's fields, and the echo of query understanding (on by default; the query names a colour).
+    assert.deepEqual(Object.keys(body).sort(), ["count", "query_time_ms", "query_understanding", "results", "search_id"]);
     assert.equal(body.count, 2);
     assert.equal(body.results[0].product_id, "red-dress");
     assert.equal(body.results[0].image_url, url["red-dress"]);

@@ -5619,7 +5619,9 @@ export interface paths {
                             duplicate_detection: boolean;
                             /** @description semantic_weight used when a text search gives none */
                             default_semantic_weight: number;
-                            default_fusion_method: "blend" | "rrf";
+                            default_fusion_method: "coverage" | "blend" | "rrf";
+                            /** @description Text search's relevance bar: a product whose text matches no word of the query is a result only with an image similarity of at least this (SEARCH_VISUAL_MIN_SCORE, else the model's calibrated value) */
+                            visual_min_score: number;
                         };
                     };
                 };
@@ -5740,7 +5742,9 @@ export interface paths {
                             }[];
                             /** Format: uuid */
                             search_id: string;
-                            /** @description Only when the request set understand */
+                            /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
+                            did_you_mean?: string;
+                            /** @description Text search, unless the request set understand to false or "off" */
                             query_understanding?: {
                                 /** @description Colour names found (normalised, English) */
                                 colors: string[];
@@ -5956,7 +5960,9 @@ export interface paths {
                             }[];
                             /** Format: uuid */
                             search_id: string;
-                            /** @description Only when the request set understand */
+                            /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
+                            did_you_mean?: string;
+                            /** @description Text search, unless the request set understand to false or "off" */
                             query_understanding?: {
                                 /** @description Colour names found (normalised, English) */
                                 colors: string[];
@@ -6129,12 +6135,12 @@ export interface paths {
                 content: {
                     "application/json": {
                         query: string;
-                        /** @description 0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image, the behaviour before lexical ranking). Default: GET /v1/search/model default_semantic_weight. Beside visual evidence, when no product holds every word of the query (partial or typo matches), at least 0.7 is used. */
+                        /** @description The image's share of text ranking: 0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image). With fusion_method coverage (the default) it shares the tie-break among products matching the same query words; with blend and rrf it weighs the two scores (at least 0.7 when no product holds every word). Default: GET /v1/search/model default_semantic_weight. */
                         semantic_weight?: number;
-                        /** @description blend: calibrated score blend (default); rrf: weighted reciprocal rank fusion */
-                        fusion_method?: "blend" | "rrf";
-                        /** @description Query understanding: colour words, price phrases (en/de, e.g. "under 50", "unter 50 €", "between 20 and 40") and the store's category values. Prices become price filters; colours and categories boost matching products (true or "boost") or filter ("filter"). Off by default; when on, the response echoes query_understanding */
-                        understand?: boolean | "boost" | "filter";
+                        /** @description coverage (default): products matching more of the query's words first (typos and synonyms count less), semantic_weight sharing the tie-break between word score and image similarity; blend: calibrated score blend; rrf: weighted reciprocal rank fusion */
+                        fusion_method?: "coverage" | "blend" | "rrf";
+                        /** @description Query understanding: colour words, price phrases (en/de, e.g. "under 50", "unter 50 €", "between 20 and 40") and the store's category values. Prices become price filters; colours and categories boost matching products (true or "boost", the default) or filter ("filter"); false or "off" turns it off. The response echoes query_understanding */
+                        understand?: boolean | "boost" | "filter" | "off";
                         /**
                          * @description Results wanted (default 10, at most 100)
                          * @default 10
@@ -6178,7 +6184,9 @@ export interface paths {
                             }[];
                             /** Format: uuid */
                             search_id: string;
-                            /** @description Only when the request set understand */
+                            /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
+                            did_you_mean?: string;
+                            /** @description Text search, unless the request set understand to false or "off" */
                             query_understanding?: {
                                 /** @description Colour names found (normalised, English) */
                                 colors: string[];
@@ -6355,10 +6363,10 @@ export interface paths {
                         colors?: string[];
                         /** @default 0.5 */
                         visual_weight: number;
-                        /** @description 0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image, the behaviour before lexical ranking). Default: GET /v1/search/model default_semantic_weight. Beside visual evidence, when no product holds every word of the query (partial or typo matches), at least 0.7 is used. */
+                        /** @description The image's share of text ranking: 0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image). With fusion_method coverage (the default) it shares the tie-break among products matching the same query words; with blend and rrf it weighs the two scores (at least 0.7 when no product holds every word). Default: GET /v1/search/model default_semantic_weight. */
                         semantic_weight?: number;
-                        /** @description blend: calibrated score blend (default); rrf: weighted reciprocal rank fusion */
-                        fusion_method?: "blend" | "rrf";
+                        /** @description coverage (default): products matching more of the query's words first (typos and synonyms count less), semantic_weight sharing the tie-break between word score and image similarity; blend: calibrated score blend; rrf: weighted reciprocal rank fusion */
+                        fusion_method?: "coverage" | "blend" | "rrf";
                         /**
                          * @description Results wanted (default 10, at most 100)
                          * @default 10
@@ -6402,7 +6410,9 @@ export interface paths {
                             }[];
                             /** Format: uuid */
                             search_id: string;
-                            /** @description Only when the request set understand */
+                            /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
+                            did_you_mean?: string;
+                            /** @description Text search, unless the request set understand to false or "off" */
                             query_understanding?: {
                                 /** @description Colour names found (normalised, English) */
                                 colors: string[];
@@ -6578,10 +6588,10 @@ export interface paths {
                         query: string;
                         /** @default 0.5 */
                         image_weight: number;
-                        /** @description 0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image, the behaviour before lexical ranking). Default: GET /v1/search/model default_semantic_weight. Beside visual evidence, when no product holds every word of the query (partial or typo matches), at least 0.7 is used. */
+                        /** @description The image's share of text ranking: 0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image). With fusion_method coverage (the default) it shares the tie-break among products matching the same query words; with blend and rrf it weighs the two scores (at least 0.7 when no product holds every word). Default: GET /v1/search/model default_semantic_weight. */
                         semantic_weight?: number;
-                        /** @description blend: calibrated score blend (default); rrf: weighted reciprocal rank fusion */
-                        fusion_method?: "blend" | "rrf";
+                        /** @description coverage (default): products matching more of the query's words first (typos and synonyms count less), semantic_weight sharing the tie-break between word score and image similarity; blend: calibrated score blend; rrf: weighted reciprocal rank fusion */
+                        fusion_method?: "coverage" | "blend" | "rrf";
                         /**
                          * @description Results wanted (default 10, at most 100)
                          * @default 10
@@ -6625,7 +6635,9 @@ export interface paths {
                             }[];
                             /** Format: uuid */
                             search_id: string;
-                            /** @description Only when the request set understand */
+                            /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
+                            did_you_mean?: string;
+                            /** @description Text search, unless the request set understand to false or "off" */
                             query_understanding?: {
                                 /** @description Colour names found (normalised, English) */
                                 colors: string[];
@@ -6849,7 +6861,9 @@ export interface paths {
                             }[];
                             /** Format: uuid */
                             search_id: string;
-                            /** @description Only when the request set understand */
+                            /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
+                            did_you_mean?: string;
+                            /** @description Text search, unless the request set understand to false or "off" */
                             query_understanding?: {
                                 /** @description Colour names found (normalised, English) */
                                 colors: string[];
@@ -7088,7 +7102,9 @@ export interface paths {
                             }[];
                             /** Format: uuid */
                             search_id: string;
-                            /** @description Only when the request set understand */
+                            /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
+                            did_you_mean?: string;
+                            /** @description Text search, unless the request set understand to false or "off" */
                             query_understanding?: {
                                 /** @description Colour names found (normalised, English) */
                                 colors: string[];
@@ -7333,7 +7349,9 @@ export interface paths {
                             }[];
                             /** Format: uuid */
                             search_id: string;
-                            /** @description Only when the request set understand */
+                            /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
+                            did_you_mean?: string;
+                            /** @description Text search, unless the request set understand to false or "off" */
                             query_understanding?: {
                                 /** @description Colour names found (normalised, English) */
                                 colors: string[];
@@ -7534,7 +7552,9 @@ export interface paths {
                                 }[];
                                 /** Format: uuid */
                                 search_id: string;
-                                /** @description Only when the request set understand */
+                                /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
+                                did_you_mean?: string;
+                                /** @description Text search, unless the request set understand to false or "off" */
                                 query_understanding?: {
                                     /** @description Colour names found (normalised, English) */
                                     colors: string[];
@@ -8852,10 +8872,10 @@ export interface paths {
                 content: {
                     "application/json": {
                         query: string;
-                        /** @description 0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image, the behaviour before lexical ranking). Default: GET /v1/search/model default_semantic_weight. Beside visual evidence, when no product holds every word of the query (partial or typo matches), at least 0.7 is used. */
+                        /** @description The image's share of text ranking: 0 = pure lexical (the product's name, brand, category, colour, tags, description and other metadata text), 1 = pure visual (query embedding vs product image). With fusion_method coverage (the default) it shares the tie-break among products matching the same query words; with blend and rrf it weighs the two scores (at least 0.7 when no product holds every word). Default: GET /v1/search/model default_semantic_weight. */
                         semantic_weight?: number;
-                        /** @description Query understanding: colour words, price phrases (en/de, e.g. "under 50", "unter 50 €", "between 20 and 40") and the store's category values. Prices become price filters; colours and categories boost matching products (true or "boost") or filter ("filter"). Off by default; when on, the response echoes query_understanding */
-                        understand?: boolean | "boost" | "filter";
+                        /** @description Query understanding: colour words, price phrases (en/de, e.g. "under 50", "unter 50 €", "between 20 and 40") and the store's category values. Prices become price filters; colours and categories boost matching products (true or "boost", the default) or filter ("filter"); false or "off" turns it off. The response echoes query_understanding */
+                        understand?: boolean | "boost" | "filter" | "off";
                         /**
                          * @description Results wanted (default 12, at most 50)
                          * @default 12
@@ -8895,7 +8915,9 @@ export interface paths {
                             }[];
                             /** Format: uuid */
                             search_id: string;
-                            /** @description Only when the request set understand */
+                            /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
+                            did_you_mean?: string;
+                            /** @description Text search, unless the request set understand to false or "off" */
                             query_understanding?: {
                                 /** @description Colour names found (normalised, English) */
                                 colors: string[];
@@ -9115,7 +9137,9 @@ export interface paths {
                             }[];
                             /** Format: uuid */
                             search_id: string;
-                            /** @description Only when the request set understand */
+                            /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
+                            did_you_mean?: string;
+                            /** @description Text search, unless the request set understand to false or "off" */
                             query_understanding?: {
                                 /** @description Colour names found (normalised, English) */
                                 colors: string[];
@@ -9336,7 +9360,9 @@ export interface paths {
                             }[];
                             /** Format: uuid */
                             search_id: string;
-                            /** @description Only when the request set understand */
+                            /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
+                            did_you_mean?: string;
+                            /** @description Text search, unless the request set understand to false or "off" */
                             query_understanding?: {
                                 /** @description Colour names found (normalised, English) */
                                 colors: string[];
