@@ -47,10 +47,6 @@ export class StoreLexicon implements Lexicon {
     return this.synonymsByStem.get(stemPhrase(phrase));
   }
 
-  get size(): number {
-    return this.byStem.size;
-  }
-
   has(word: string): boolean {
     return this.byStem.has(stemOf(word));
   }

@@ -34,32 +34,4 @@ export class SynonymsRepository {
       .execute();
     return rows.map(parse);
   }
-
-  async count(storeId: string): Promise<number> {
-    const r = await this.db
-      .selectFrom("search_synonyms")
-      .select((e) => e.fn.countAll<number>().as("n"))
-      .where("store_id", "=", storeId)
-      .executeTakeFirst();
-    return Number(r?.n ?? 0);
-  }
-
-  async insert(storeId: string, row: SynonymRow): Promise<void> {
-    await this.db
-      .insertInto("search_synonyms")
-      .values({
-        id: row.id,
-        store_id: storeId,
-        kind: row.kind,
-        words: JSON.stringify(row.words),
-        synonyms: JSON.stringify(row.synonyms),
-        created_at: row.created_at,
-      })
-      .execute();
-  }
-
-  async delete(storeId: string, id: string): Promise<boolean> {
-    const r = await this.db.deleteFrom("search_synonyms").where("store_id", "=", storeId).where("id", "=", id).executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
-  }
 }
