@@ -158,9 +158,13 @@ function underRoots(offset: string, depth = 0): boolean {
   if (depth > 12) return false;
   return synset(offset).hypernyms.some((h) => underRoots(h, depth + 1));
 }
-/** The commerce synsets of a word (noun.artifact, under one of the roots). */
+/**
+ * The word's commerce sense: its most frequent noun synset (WordNet orders a word's senses by
+ * frequency) in noun.artifact under one of the roots. One sense only: "dress" is the garment
+ * ("frock"), not also "clothes in general", which would make every piece of clothing a dress.
+ */
 function commerceSynsets(word: string): string[] {
-  return (indexNoun.get(word.replace(/ /g, "_")) ?? []).filter((o) => synset(o).lex === 6 && underRoots(o));
+  return (indexNoun.get(word.replace(/ /g, "_")) ?? []).filter((o) => synset(o).lex === 6 && underRoots(o)).slice(0, 1);
 }
 
 // --- build -------------------------------------------------------------------------------------

@@ -4,12 +4,13 @@
 //   has          — words compared by their Porter stem ("sock" is held when "socks" is);
 //   near         — typo candidates: a Pass-Join index (mnemonist's PassjoinIndex, Li et al. 2011)
 //                  of the words and the single-word synonym keys finds every word within
-//                  Levenshtein distance 2, verified by the Damerau–Levenshtein distance (natural's,
+//                  Levenshtein distance 2, verified by the restricted Damerau–Levenshtein distance (natural's,
 //                  transpositions count 1); built on the first typo a store's queries meet;
 //   completes    — whether words begin with a prefix (a scan of the vocabulary, only for a last
 //                  word that matched nothing else).
 // Lexicons are cached per store (storeCached: rebuilt after the store's text or synonyms change
 // in this process, and at the latest LEXICON_TTL_MS after they were built).
+import type { WordCheck } from "./dictionary.js";
 import { PassjoinIndex } from "mnemonist";
 import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
 import { stemOf, type Lexicon } from "./query.js";
@@ -19,7 +20,10 @@ import type { SynonymMap } from "./synonyms/index.js";
 const MAX_FUZZY_LENGTH = 30;
 
 const stemPhrase = (phrase: string) => phrase.split(" ").map(stemOf).join(" ");
-const distance = (a: string, b: string) => DamerauLevenshteinDistance(a, b);
+// The restricted form (optimal string alignment: a swap of neighbours is one edit, no substring
+// edited twice). natural's unrestricted form returns 0 for some pairs one insertion apart
+// ("yelow" → "yellow"), which the candidate filter below took for the word itself.
+const distance = (a: string, b: string) => DamerauLevenshteinDistance(a, b, { restricted: true });
 
 export class StoreLexicon implements Lexicon {
   private readonly byStem = new Map<string, string[]>();
@@ -30,6 +34,8 @@ export class StoreLexicon implements Lexicon {
   constructor(
     terms: Iterable<string>,
     readonly synonyms: SynonymMap,
+    /** The language's dictionary (src/lexical/dictionary.ts); without it every unknown word may be a typo. */
+    private readonly dictionary?: WordCheck,
   ) {
     for (const t of terms) {
       const s = stemOf(t);
@@ -45,6 +51,10 @@ export class StoreLexicon implements Lexicon {
 
   synonymsOf(phrase: string): readonly string[] | undefined {
     return this.synonymsByStem.get(stemPhrase(phrase));
+  }
+
+  isWord(word: string): boolean {
+    return this.dictionary?.(word) ?? false;
   }
 
   has(word: string): boolean {

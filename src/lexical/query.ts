@@ -11,16 +11,32 @@
 //                       typo-corrected key;
 //     typo     0.75   — a word of the store's vocabulary within the typo budget of the word
 //                       (Damerau–Levenshtein distance: 0 below 4 letters, 1 from 4, 2 from 8;
-//                       0.6 at distance 2), only when the word itself is not in the vocabulary.
+//                       0.6 at distance 2), only when the word itself is not in the vocabulary;
+//              0.5    — the same when the word is a correctly spelled word of the language
+//                       (Lexicon.isWord, src/lexical/dictionary.ts; 0.4 at distance 2): "heals"
+//                       may mean heels, but "food" in a clothing store is seldom a typo of
+//                       "hood" — half a word, so the minimum word share of ranking (fusion.ts)
+//                       drops "dog food" while "heals" still finds heels;
 //   Stop words (the `stopword` package's English and German lists) that are no synonym key form no
 //   group; a word with no alternative in the store forms none either (`unmatched`): it matches
 //   nothing, so it can never pull a ranking toward anything — visual evidence carries it.
-//   `corrected`: the query with each typo replaced by its best correction (did_you_mean), or null.
+//   `corrected`: the query with each typo replaced by its best correction (did_you_mean), or null;
+//   a correctly spelled word is never corrected.
 import { stemmer } from "stemmer";
 import { deu, eng } from "stopword";
 import { MAX_PHRASE_WORDS } from "./synonyms/index.js";
 
-export const WEIGHTS = { exact: 1, joined: 0.95, prefix: 0.9, synonym: 0.8, typo: 0.75, typo2: 0.6, synonymOfTypo: 0.6 } as const;
+export const WEIGHTS = {
+  exact: 1,
+  joined: 0.95,
+  prefix: 0.9,
+  synonym: 0.8,
+  typo: 0.75,
+  typo2: 0.6,
+  synonymOfTypo: 0.6,
+  realWordTypo: 0.5,
+  realWordTypo2: 0.4,
+} as const;
 /** A last word is matched as a prefix from this many letters. */
 export const PREFIX_MIN = 2;
 
@@ -46,6 +62,8 @@ export interface AnalysedQuery {
   unmatched: string[];
   stopwords: string[];
   corrected: string | null;
+  /** Each corrected word of the query and its correction. */
+  corrections: ReadonlyMap<string, string>;
 }
 
 /** What the analysis needs of a store: its vocabulary and synonyms. */
@@ -58,10 +76,18 @@ export interface Lexicon {
   completes(prefix: string): boolean;
   /** The synonyms of a word or phrase (compared by stems: "flip flop" finds "flip flops"), or undefined when it is no synonym key. */
   synonymsOf(phrase: string): readonly string[] | undefined;
+  /** Whether the word is correctly spelled in the language (then it is no typo); absent: no dictionary. */
+  isWord?(word: string): boolean;
 }
 
 const STOPWORDS = new Set([...eng, ...deu]);
 const MAX_TYPO_ALTERNATIVES = 3;
+
+/** `text`'s words with the corrections of an analysis of it or of part of it (did_you_mean), or null when none applies. */
+export function correctedText(text: string, corrections: ReadonlyMap<string, string>): string | null {
+  const tokens = words(text);
+  return tokens.some((t) => corrections.has(t)) ? tokens.map((t) => corrections.get(t) ?? t).join(" ") : null;
+}
 
 /** The words of a query as the index sees them: lower-case letters and digits, in order. */
 export const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -116,13 +142,15 @@ export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): Ana
       continue;
     }
     if (!exact && lexicon.synonymsOf(word) === undefined) {
+      const realWord = lexicon.isWord?.(word) ?? false;
       const near = lexicon.near(word, typoBudget(word.length)).slice(0, MAX_TYPO_ALTERNATIVES);
       for (const n of near) {
-        const weight = n.distance >= 2 ? WEIGHTS.typo2 : WEIGHTS.typo;
+        const far = n.distance >= 2;
+        const weight = realWord ? (far ? WEIGHTS.realWordTypo2 : WEIGHTS.realWordTypo) : far ? WEIGHTS.typo2 : WEIGHTS.typo;
         if (lexicon.has(n.word)) alternatives.push({ words: [n.word], weight, kind: "typo" });
         alternatives.push(...synonymAlternatives(n.word, Math.min(weight, WEIGHTS.synonymOfTypo)));
       }
-      if (near[0]) corrections.set(i, near[0].word);
+      if (near[0] && !realWord) corrections.set(i, near[0].word);
     }
     if (alternatives.length === 0 && i === tokens.length - 1 && word.length >= PREFIX_MIN && lexicon.completes(word)) {
       alternatives.push({ words: [word], weight: WEIGHTS.prefix, kind: "prefix", prefix: true });
@@ -132,7 +160,7 @@ export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): Ana
     i++;
   }
   const corrected = corrections.size > 0 ? tokens.map((t, i) => corrections.get(i) ?? t).join(" ") : null;
-  return { groups, unmatched, stopwords, corrected };
+  return { groups, unmatched, stopwords, corrected, corrections: new Map([...corrections].map(([i, c]) => [tokens[i]!, c])) };
 }
 
 /** One alternative per phrase, the heaviest. */

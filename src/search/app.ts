@@ -11,6 +11,7 @@ import { billingRoutes, installUsageMeter } from "./billing/routes.js";
 import { productRoutes } from "./products/routes.js";
 import { jobRoutes } from "./jobs/routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
+import { synonymRoutes } from "./synonyms/routes.js";
 import { searchRoutes } from "./search/routes.js";
 import { feedbackRoutes } from "./feedback/routes.js";
 import { widgetRoutes } from "./widget/routes.js";
@@ -72,6 +73,7 @@ export async function buildSearchApp(ctx: AppContext, options: SearchBuildOption
   await jobRoutes(app, services);
   await webhookRoutes(app, services);
   await searchRoutes(app, ctx, services);
+  await synonymRoutes(app, services);
   await feedbackRoutes(app, services);
   await widgetRoutes(app, ctx, services);
   await adminRoutes(app, services);

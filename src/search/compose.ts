@@ -39,6 +39,7 @@ import { UsersService } from "./users/service.js";
 import { WebhooksRepository } from "./webhooks/repository.js";
 import { WebhooksService } from "./webhooks/service.js";
 import { SynonymsRepository } from "./synonyms/repository.js";
+import { SynonymsService } from "./synonyms/service.js";
 import { WidgetKeysRepository } from "./widget/repository.js";
 import { WidgetKeysService, WidgetSearchService } from "./widget/service.js";
 
@@ -79,6 +80,7 @@ export interface SearchServices {
   search: SearchService;
   securityOverview: SecurityOverviewService;
   stripe: StripeGateway;
+  synonyms: SynonymsService;
   team: TeamService;
   twoFactor: TwoFactorService;
   /** Counts authenticated /v1/* calls per store; the Search API app installs its hooks. */
@@ -138,6 +140,7 @@ export function composeSearch(ctx: AppContext, repositories: SearchRepositories 
     search,
     securityOverview: new SecurityOverviewService(ctx, { repo: r.security, accounts: r.accounts }),
     stripe,
+    synonyms: new SynonymsService(ctx, { repo: r.synonyms }),
     team: new TeamService(ctx, { repo: r.team, accounts: r.accounts, users: r.users }),
     twoFactor: new TwoFactorService(ctx, { repo: r.accounts }),
     usageMeter,

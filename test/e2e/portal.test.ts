@@ -19,7 +19,7 @@ import assert from "node:assert/strict";
 import { authenticator } from "otplib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createTestApp, type TestApp } from "../support/harness.js";
-import { bearer, freshIp, lastMailTo, loginToken, registerStore, type RegisteredStore } from "../support/factories.js";
+import { bearer, freshIp, lastMailTo, loginToken, machineToken, registerStore, type RegisteredStore } from "../support/factories.js";
 import { solidImage, startImageHost, type ImageHost } from "../support/servers.js";
 import { freePort } from "../support/process.js";
 import {
@@ -289,6 +289,41 @@ describeInChromium(SUITE, () => {
       await page.getByText("No deliveries yet.").waitFor();
       await noErrorNotice(page, "webhooks");
       await shot(page, "09-webhooks");
+
+      // Synonyms: a group of one word is refused in words; a multi-way group is added, listed and used by text search.
+      await openSection(page, "Synonyms", "Synonyms");
+      await page.getByText("No synonyms of your own yet.").waitFor();
+      await page.getByRole("textbox", { name: /^Words/ }).fill("frock");
+      await page.getByRole("button", { name: "Add synonyms" }).click();
+      await page
+        .getByRole("alert")
+        .filter({ hasText: /at least two different phrases/ })
+        .waitFor();
+      await page.getByRole("textbox", { name: /^Words/ }).fill("Frock, dress");
+      await page.getByRole("button", { name: "Add synonyms" }).click();
+      await page.getByRole("status").filter({ hasText: "Added: frock, dress" }).waitFor();
+      await page.getByRole("table", { name: "Synonyms" }).getByRole("cell", { name: "frock, dress" }).waitFor();
+      await noErrorNotice(page, "synonyms");
+      await shot(page, "09b-synonyms");
+      const frock = await t.search.inject({
+        method: "POST",
+        url: "/v1/search/text",
+        headers: bearer(await machineToken(t.search, store)),
+        payload: { query: "frock", semantic_weight: 0 },
+      });
+      assert.equal(frock.statusCode, 200, frock.body);
+      assert.deepEqual(
+        frock
+          .json()
+          .results.map((r: { product_id: string }) => r.product_id)
+          .sort(),
+        ["green-dress", "red-dress"],
+        "the portal's entry is in force",
+      );
+      // The one-way form asks for what the words also find.
+      await page.getByLabel(/One-way/).check();
+      await page.getByRole("textbox", { name: /^Also find/ }).waitFor();
+      await shot(page, "09c-synonyms-one-way");
 
       // Team and invites.
       await openSection(page, "Team", "Team");

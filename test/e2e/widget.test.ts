@@ -30,7 +30,7 @@ const CATALOGUE = [
   { id: "red-dress", hex: "#d01010", name: "Red Dress", price: 80 },
   { id: "blue-jeans", hex: "#1030c0", name: "Blue Jeans", price: 60 },
   { id: "green-dress", hex: "#10a030", name: "Green Dress", price: 95 },
-  { id: "yellow-top", hex: "#e8d010", name: "Yellow Top", price: 25 },
+  { id: "yellow-top", hex: "#e8d010", name: "Yellow Top", price: 25, currency: "GBP" },
 ] as const;
 
 function shopPage(apiBase: string, key: string, body: "search" | "checkout"): string {
@@ -84,7 +84,11 @@ describeInChromium(SUITE, () => {
       t,
       images,
       store.clientId,
-      CATALOGUE.map((p) => ({ id: p.id, hex: p.hex, metadata: { name: p.name, price: p.price, category: "clothes" } })),
+      CATALOGUE.map((p) => ({
+        id: p.id,
+        hex: p.hex,
+        metadata: { name: p.name, price: p.price, category: "clothes", ...("currency" in p ? { currency: p.currency } : {}) },
+      })),
     );
     // The photo search's picture: the jeans' colour with other noise than the indexed image.
     bluePng = await solidImage(CATALOGUE.find((p) => p.id === "blue-jeans")!.hex, { seed: 99, size: 160 });
@@ -225,6 +229,41 @@ describeInChromium(SUITE, () => {
       await page.context().close();
     },
   );
+
+  test("no good matches is said as such; a typo offers its correction; each price shows its currency", { timeout: 60_000 }, async () => {
+    const page = await newPage();
+    await page.goto(shop.url);
+    await page.waitForFunction(() => typeof (window as any).ServiceWidget?.mount === "function");
+    const box = page.getByLabel("Search products");
+    const results = page.getByRole("list", { name: /Results|No good matches/ }).getByRole("listitem");
+
+    // Every product costs more than 10: the understood price bound leaves nothing.
+    await box.fill("dress under 10");
+    const [none] = await Promise.all([page.waitForResponse(isWidgetCall("text")), box.press("Enter")]);
+    assert.equal((await none.json()).count, 0);
+    await page.getByRole("heading", { name: "No good matches" }).waitFor();
+    await page.getByRole("status").filter({ hasText: "No good matches for “dress under 10”." }).waitFor();
+    assert.equal(await results.count(), 0);
+    await screenshot(page, "widget-4-no-good-matches");
+
+    // A typo: the corrected words' product first, and the correction offered as a button.
+    await box.fill("yelow top");
+    const [typo] = await Promise.all([page.waitForResponse(isWidgetCall("text")), box.press("Enter")]);
+    const typoBody = (await typo.json()) as { did_you_mean?: string; results: { product_id: string }[] };
+    assert.equal(typoBody.did_you_mean, "yellow top");
+    assert.equal(typoBody.results[0]!.product_id, "yellow-top");
+    const suggestion = page.getByRole("button", { name: "yellow top", exact: true });
+    await suggestion.waitFor();
+    // The product's own currency (GBP) beside the page's default (EUR) for the others.
+    assert.match((await results.first().textContent()) ?? "", /£\s?25\.00|25\.00\s?£/);
+    await screenshot(page, "widget-5-did-you-mean");
+    const [corrected] = await Promise.all([page.waitForResponse(isWidgetCall("text")), suggestion.click()]);
+    assert.equal(((await corrected.json()) as { results: { product_id: string }[] }).results[0]!.product_id, "yellow-top");
+    assert.equal(await box.inputValue(), "yellow top");
+    await page.getByRole("status").filter({ hasText: "found for “yellow top”" }).waitFor();
+    assert.equal(await page.getByRole("button", { name: "yellow top", exact: true }).count(), 0, "no correction of a correct query");
+    await page.context().close();
+  });
 
   test("the same page on another origin gets 403 and the widget says search is unavailable", { timeout: 60_000 }, async () => {
     await historyWriter(t.ctx).flush(); // history rows are written after the reply

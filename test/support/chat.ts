@@ -7,6 +7,8 @@ import { SignJWT } from "jose";
 import type { TestApp } from "./harness.js";
 import { bearer, freshIp, loginToken, registerStore, type RegisteredStore } from "./factories.js";
 import { createSseParser } from "../../web/chat/sse.js";
+import { LexicalRepository } from "../../src/lexical/repository.js";
+import { noteTextChange } from "../../src/lexical/changes.js";
 
 export interface ChatShop {
   store: RegisteredStore;
@@ -124,7 +126,8 @@ export async function putSettings(
 
 /**
  * Puts a product straight into the store's Search API catalogue table (no image download, no
- * model), as indexing would have stored it: the columns the catalogue reads plus metadata.
+ * model), as indexing would have stored it: the columns the catalogue reads plus metadata, and its
+ * words in the lexical index (text search reads them).
  */
 export async function putCatalogProduct(
   t: TestApp,
@@ -157,6 +160,8 @@ export async function putCatalogProduct(
     .values(row)
     .onConflict((oc) => oc.columns(["store_id", "product_id"]).doUpdateSet({ ...row }))
     .execute();
+  await new LexicalRepository(t.ctx.database.db, t.ctx.database.dialect).upsert(storeId, productId, metadata);
+  noteTextChange(storeId);
 }
 
 export interface SseEvent {

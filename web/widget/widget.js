@@ -20,7 +20,8 @@
  *   key         (required) public widget key
  *   apiBaseUrl  Search API address; default: where this script was loaded from
  *   limit       results per search (1–50, default 12)
- *   currency    ISO 4217 code used to format metadata.price (default: plain number)
+ *   currency    ISO 4217 code of metadata.price when a product names none in metadata.currency;
+ *               a price with neither is shown as a plain number
  *   onSelect(detail), onAddToCart(detail)  callbacks; the element also receives the DOM events
  *               "servicewidget:select" and "servicewidget:addtocart" ({product_id, search_id, metadata, image_url})
  * mount() returns { search(text), searchImageUrl(url), searchImageFile(file), destroy() }.
@@ -227,6 +228,7 @@
     ".ssw-product img{width:100%;aspect-ratio:1/1;object-fit:cover;border-radius:.3rem;background:#f2f2f2}" +
     ".ssw-name{font-weight:600}" +
     ".ssw-heading{font-size:1.1rem;margin:.5rem 0}" +
+    ".ssw-suggestion{background:none;border:0;padding:0;color:inherit;text-decoration:underline;cursor:pointer;font:inherit}" +
     ".ssw-visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}";
 
   function injectStyles() {
@@ -265,11 +267,19 @@
     counter += 1;
     var id = "ssw-" + counter;
     var limit = Math.max(1, Math.min(50, Number(options.limit) || 12));
-    var priceFormat = null;
-    try {
-      if (options.currency) priceFormat = new Intl.NumberFormat(undefined, { style: "currency", currency: options.currency });
-    } catch {
-      priceFormat = null;
+    // One formatter per currency: a product's own metadata.currency, else the mount option.
+    var priceFormats = {};
+    function formatPrice(amount, currency) {
+      var code = typeof currency === "string" && /^[A-Za-z]{3}$/.test(currency) ? currency.toUpperCase() : null;
+      if (code === null) return amount.toFixed(2);
+      if (!(code in priceFormats)) {
+        try {
+          priceFormats[code] = new Intl.NumberFormat(undefined, { style: "currency", currency: code });
+        } catch {
+          priceFormats[code] = null;
+        }
+      }
+      return priceFormats[code] ? priceFormats[code].format(amount) : amount.toFixed(2) + " " + code;
     }
 
     var query = el("input", { id: id + "-q", type: "search", name: "q", autocomplete: "off", required: true, maxlength: "500" });
@@ -297,8 +307,9 @@
     var status = el("p", { className: "ssw-status", role: "status", "aria-live": "polite", "aria-atomic": "true" });
     var error = el("p", { className: "ssw-error", role: "alert", hidden: true });
     var heading = el("h2", { className: "ssw-heading", id: id + "-heading", tabindex: "-1", hidden: true, text: "Results" });
+    var suggestion = el("p", { className: "ssw-did-you-mean", hidden: true });
     var list = el("ul", { className: "ssw-results", "aria-labelledby": id + "-heading", "aria-busy": "false" });
-    var root = el("div", { className: "ssw" }, [textForm, urlForm, fileBlock, status, error, heading, list]);
+    var root = el("div", { className: "ssw" }, [textForm, urlForm, fileBlock, status, error, heading, suggestion, list]);
 
     element.textContent = "";
     element.appendChild(root);
@@ -366,7 +377,7 @@
           ]).then(go, go);
         }
       });
-      var price = typeof meta.price === "number" ? (priceFormat ? priceFormat.format(meta.price) : meta.price.toFixed(2)) : null;
+      var price = typeof meta.price === "number" ? formatPrice(meta.price, meta.currency || options.currency) : null;
       var cart = el("button", { type: "button", className: "ssw-cart", "aria-label": "Add " + name + " to cart", text: "Add to cart" });
       cart.addEventListener("click", function () {
         track("add_to_cart", result);
@@ -398,11 +409,27 @@
         false,
       );
       heading.hidden = false;
-      heading.textContent = response.count === 0 ? "No results" : "Results";
+      // The service answers only results with evidence (a matched word or a close enough image):
+      // none means nothing in the shop is a good match, never that the search failed.
+      heading.textContent = response.count === 0 ? "No good matches" : "Results";
       status.textContent =
         response.count === 0
-          ? "No products found for " + label + "."
+          ? "No good matches for " + label + "."
           : response.count + (response.count === 1 ? " product" : " products") + " found for " + label + ".";
+      suggestion.textContent = "";
+      suggestion.hidden = true;
+      if (typeof response.did_you_mean === "string" && response.did_you_mean !== "") {
+        var corrected = response.did_you_mean;
+        var again = el("button", { type: "button", className: "ssw-suggestion", text: corrected });
+        again.addEventListener("click", function () {
+          query.value = corrected;
+          api.search(corrected).catch(swallow);
+        });
+        suggestion.appendChild(document.createTextNode("Did you mean "));
+        suggestion.appendChild(again);
+        suggestion.appendChild(document.createTextNode("?"));
+        suggestion.hidden = false;
+      }
       if (moveFocus) heading.focus();
     }
 

@@ -2,10 +2,13 @@
 // the store's published products, matched by the Search API's own engine.
 //
 // Matching: with `q`, the Search API's text search (SearchService.text: lexical + visual ranking,
-// recording no Search API search history) with the filters as its pre-filters; when the embedding
-// model is not loaded the match is lexical (every word of `q` looked up in name, category, brand,
-// colour and metadata; ranked by words matched). Without `q`, the filtered catalogue in indexing
-// order. Filters: category → metadata.category (any of, ignoring case); colours → the Search
+// recording no Search API search history) with the filters as its pre-filters. When the model is
+// not loaded, a scan: `q`'s word groups as text search analyses them (the store's words with typo
+// tolerance and synonyms, built-in and the store's own: SearchService.queryGroups) looked up in
+// name, category, brand, colour and metadata, ranked by word coverage (src/lexical/query.ts); a
+// product holding less than MIN_WORD_SHARE of the query's words (those the store lacks included;
+// the rule of text search, fusion.ts) is left out, so "purple umbrella" in a store without umbrellas finds nothing.
+// Without `q`, the filtered catalogue in indexing order. Filters: category → metadata.category (any of, ignoring case); colours → the Search
 // colour filter (metadata.color_name or a dominant colour within ΔE00 15; any of them);
 // size → metadata.size (any of, ignoring case); sku → metadata.sku.
 // Published: every product except those whose metadata says `published: false` or
@@ -16,6 +19,8 @@ import type { CatalogLiveRow, CatalogMatch, CatalogPort, CatalogProduct } from "
 import { colorMatches, dominantOf, parseColorFilter, sqlConditions, type MetadataFilter, type SearchFilters } from "../search/filters.js";
 import type { SearchService } from "../search/service.js";
 import { anyTermCondition, type CatalogRepository, type CatalogRow } from "./repository.js";
+import { coverage, stemOf, words } from "../../lexical/query.js";
+import { MIN_WORD_SHARE } from "../search/fusion.js";
 
 /** Products scanned at most for a lexical or filter-only match. */
 const SCAN_LIMIT = 5000;
@@ -41,15 +46,13 @@ function isPublished(meta: Record<string, unknown>): boolean {
   return status !== "draft" && status !== "archived";
 }
 
-const words = (q: string): string[] =>
-  [
-    ...new Set(
-      q
-        .toLowerCase()
-        .split(/[^\p{L}\p{N}]+/u)
-        .filter((w) => w.length >= 2),
-    ),
-  ].slice(0, 12);
+/** What a scan looks for with LIKE: a word's stem where the stem begins the word ("dress" of "dresses"). */
+function likeTerm(word: string): string {
+  const stem = stemOf(word);
+  let i = 0;
+  while (i < stem.length && stem[i] === word[i]) i++;
+  return i >= 3 ? word.slice(0, i) : word;
+}
 
 const product = (row: CatalogRow, meta = parseMeta(row.metadata)): CatalogProduct => ({
   product_id: row.product_id,
@@ -99,7 +102,7 @@ export class SearchCatalog implements CatalogPort {
   }
 
   /**
-   * Text search through the Search API's engine; null when the model cannot embed (lexical
+   * Text search through the Search API's engine; null when the model cannot embed (scan
    * fallback). Source null: no Search API history row (assistant searches are not Search API
    * searches and stay out of its analytics).
    */
@@ -142,8 +145,12 @@ export class SearchCatalog implements CatalogPort {
     colors: string[],
     depth: number,
   ): Promise<CatalogProduct[]> {
-    const terms = q ? words(q) : [];
-    if (q && q.trim() !== "" && terms.length === 0) return [];
+    const analysed = q && q.trim() !== "" ? await this.search.analyse(storeId, q) : undefined;
+    const groups = analysed?.groups ?? [];
+    if (analysed && groups.length === 0) return [];
+    // At least half the query's words must be found (a word the store lacks counts against it).
+    const needed = analysed ? MIN_WORD_SHARE * (groups.length + analysed.unmatched.length) : 0;
+    const terms = [...new Set(groups.flatMap((g) => g.alternatives.flatMap((a) => a.words.map(likeTerm))))];
     const conds = sqlConditions(this.ctx.database.dialect, filters);
     if (terms.length > 0) conds.push(anyTermCondition(this.ctx.database.dialect, terms));
     const colorFilters = colors.map(parseColorFilter);
@@ -156,9 +163,12 @@ export class SearchCatalog implements CatalogPort {
           if (!colorFilters.some((f) => colorMatches(f, row.color_name, dominant))) continue;
         }
         let score = 0;
-        if (terms.length > 0) {
-          const hay = `${row.name ?? ""} ${row.category ?? ""} ${row.brand ?? ""} ${row.color_name ?? ""} ${row.metadata}`.toLowerCase();
-          score = terms.filter((t) => hay.includes(t)).length;
+        if (groups.length > 0) {
+          score = coverage(
+            groups,
+            words(`${row.name ?? ""} ${row.category ?? ""} ${row.brand ?? ""} ${row.color_name ?? ""} ${row.metadata}`),
+          ).weight;
+          if (score === 0 || score < needed) continue;
         }
         found.push({ row, score });
       }

@@ -10,8 +10,11 @@
 //           (B × groups + 1), B = COVERAGE_BUCKET: a coverage differing by one typo (0.25) is never
 //           overtaken, and the score reads as the share of the query's words matched. Products
 //           whose text matches no group come last and only with a visual similarity of at least
-//           the relevance bar (`minVisual`); a query with no group in the store's vocabulary is
-//           ranked by visual similarity alone, above the bar;
+//           the relevance bar (`minVisual`); so do those whose coverage is below MIN_WORD_SHARE
+//           of the query's content words, the words the store lacks included (Elasticsearch's
+//           minimum_should_match "50%": "dog food" in a clothing store matches "hood" by a typo
+//           of one word in two, which is no evidence); a query with no group in the store's
+//           vocabulary is ranked by visual similarity alone, above the bar;
 //   blend — calibrated blend: (1 − w) × visual' + w × lexical', where visual' is the similarity
 //           min-max scaled over this query's visual candidates (the best visual match scores 1,
 //           the deepest one 0) and lexical' the lexical score divided by the best lexical score
@@ -35,12 +38,17 @@ export const RRF_K = 60;
  */
 export const PARTIAL_MATCH_SEMANTIC_WEIGHT = 0.7;
 
+/** Share of a query's content words a result's text must cover (weighted) to stand without visual evidence. */
+export const MIN_WORD_SHARE = 0.5;
+
 /** Weight of one unit of coverage against the within-coverage blend (see the header). */
 export const COVERAGE_BUCKET = 20;
 
 export interface CoverageOptions {
   /** The query's word groups in the store's vocabulary (0: visual evidence only). */
   groups: number;
+  /** The query's content words, those the store lacks included (default `groups`). */
+  words?: number;
   /** semantic_weight: the visual share within a coverage. */
   semanticWeight: number;
   /** Least visual similarity of a result whose text matches no group. */
@@ -62,10 +70,13 @@ export function rankByCoverage(visual: readonly Scored[], lexical: readonly Lexi
   const denominator = COVERAGE_BUCKET * o.groups + 1;
   const out: Scored[] = [];
   const seen = new Set<string>();
+  const enough = MIN_WORD_SHARE * Math.max(o.groups, o.words ?? 0);
   for (const h of lexical) {
     seen.add(h.productId);
+    const visual = vis.get(h.productId) ?? o.visualOf?.get(h.productId);
+    if (h.coverage < enough && !(visual !== undefined && visual >= o.minVisual)) continue;
     const lex = maxLex > 0 ? h.score / maxLex : 1;
-    const within = (1 - sw) * lex + sw * cal(vis.get(h.productId) ?? o.visualOf?.get(h.productId));
+    const within = (1 - sw) * lex + sw * cal(visual);
     out.push({ productId: h.productId, score: (COVERAGE_BUCKET * h.coverage + within) / denominator });
   }
   for (const v of passing) if (!seen.has(v.productId)) out.push({ productId: v.productId, score: (sw * cal(v.score)) / denominator });

@@ -26,7 +26,8 @@ import { colorMatches, colorScore, dominantOf, hasFilters, parseColorFilter, val
 import { fuse, lexicalShare, rankByCoverage, type FusionMethod } from "./fusion.js";
 import { LexicalRepository, type LexicalHit } from "../../lexical/repository.js";
 import { StoreLexicon } from "../../lexical/lexicon.js";
-import { analyseQuery } from "../../lexical/query.js";
+import { englishWords } from "../../lexical/dictionary.js";
+import { analyseQuery, correctedText, type AnalysedQuery } from "../../lexical/query.js";
 import { BUILTIN_SYNONYMS, synonymMap } from "../../lexical/synonyms/index.js";
 import type { SynonymsRepository } from "../synonyms/repository.js";
 import { storeCached } from "./store-cache.js";
@@ -114,6 +115,8 @@ interface LexicalLookup {
   partial: boolean;
   /** The query's word groups found in the store's vocabulary. */
   groups: number;
+  /** The query's content words (groups and the words the store lacks). */
+  words: number;
   /** The query with its typos corrected (did_you_mean), or null. */
   corrected: string | null;
 }
@@ -166,9 +169,14 @@ export class SearchService {
   /** The store's lexicon: its words and synonyms (built-in and its own), cached (store-cache.ts). */
   lexicon(storeId: string): Promise<StoreLexicon> {
     return storeCached(this.ctx, "lexicon", storeId, async () => {
-      const [terms, own] = await Promise.all([this.lexical.terms(storeId), this.synonyms.list(storeId)]);
-      return new StoreLexicon(terms, own.length > 0 ? synonymMap(own, BUILTIN_SYNONYMS) : BUILTIN_SYNONYMS);
+      const [terms, own, dictionary] = await Promise.all([this.lexical.terms(storeId), this.synonyms.list(storeId), englishWords()]);
+      return new StoreLexicon(terms, own.length > 0 ? synonymMap(own, BUILTIN_SYNONYMS) : BUILTIN_SYNONYMS, dictionary);
     });
+  }
+
+  /** `text` analysed in the store's lexicon: word groups with typo alternatives and synonyms (src/lexical/query.ts). */
+  async analyse(storeId: string, text: string): Promise<AnalysedQuery> {
+    return analyseQuery(text, await this.lexicon(storeId));
   }
 
   /** Candidate filtering is a replica-eligible read (DATABASE_READ_URLS; src/platform/db/replicas.ts). */
@@ -200,11 +208,22 @@ export class SearchService {
   }
 
   /** The text's word groups in the store's lexicon (src/lexical/query.ts) and their lexical hits. */
-  private lexicalLookup(storeId: string, text: string, limit: number, visual: boolean, candidates?: Candidates): Promise<LexicalLookup> {
+  private lexicalLookup(
+    storeId: string,
+    query: string | AnalysedQuery,
+    limit: number,
+    visual: boolean,
+    candidates?: Candidates,
+  ): Promise<LexicalLookup> {
     return this.stage("lexical", async () => {
-      const analysed = analyseQuery(text, await this.lexicon(storeId));
+      const analysed = typeof query === "string" ? await this.analyse(storeId, query) : query;
       const found = await this.lexical.search(storeId, analysed.groups, fusedDepth(limit), candidates, visual ? 1 : limit);
-      return { ...found, groups: analysed.groups.length, corrected: analysed.corrected };
+      return {
+        ...found,
+        groups: analysed.groups.length,
+        words: analysed.groups.length + analysed.unmatched.length,
+        corrected: analysed.corrected,
+      };
     });
   }
 
@@ -273,15 +292,20 @@ export class SearchService {
     // The query's embedding (model worker) and its lexical lookup (this thread on SQLite, another
     // connection on PostgreSQL) run at the same time: fused latency is about the longer of the two.
     // The embedding is asked for first, so the worker has it before the lookup takes the thread.
+    // It is the embedding of the corrected query when the words have typos (did_you_mean): the
+    // text encoder knows "black shirt", not "blak shrit". The analysis reads the store's cached
+    // lexicon (SearchService.lexicon).
     validateFilters(common);
-    const embedding = weight > 0 ? this.textVector(text) : undefined;
+    const analysis = weight < 1 ? await this.analyse(storeId, text) : undefined;
+    // did_you_mean is the whole query corrected, with the words understanding took out kept.
+    const analysed = analysis && text !== query ? { ...analysis, corrected: correctedText(query, analysis.corrections) } : analysis;
+    const embedding = weight > 0 ? this.textVector(analysis?.corrected ?? text) : undefined;
     const candidates = this.candidatesOf(storeId, common);
-    const lexicalHits =
-      weight < 1
-        ? candidates === undefined
-          ? this.lexicalLookup(storeId, text, common.limit, embedding !== undefined)
-          : candidates.then((ids) => this.lexicalLookup(storeId, text, common.limit, embedding !== undefined, ids))
-        : undefined;
+    const lexicalHits = analysed
+      ? candidates === undefined
+        ? this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined)
+        : candidates.then((ids) => this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined, ids))
+      : undefined;
     // Awaited below or in run(); a failure of one must not go unhandled while the other is awaited.
     for (const p of [embedding, candidates, lexicalHits]) p?.catch(() => undefined);
     const vectors = embedding ? [await embedding] : [];
@@ -472,7 +496,7 @@ export class SearchService {
       lexical = await lexicalHits(lex.text);
       scored =
         lex.method === "coverage"
-          ? rankByCoverage([], lexical.hits, { groups: lexical.groups, semanticWeight: 0, minVisual: 1 })
+          ? rankByCoverage([], lexical.hits, { groups: lexical.groups, words: lexical.words, semanticWeight: 0, minVisual: 1 })
           : fuse([], lexical.hits, { weight: 1, method: lex.method });
     } else if (plan.vectors.length === 0) {
       // Colours only: every candidate scored by colour.
@@ -521,6 +545,7 @@ export class SearchService {
           lex.method === "coverage"
             ? rankByCoverage(scored, lexical.hits, {
                 groups: lexical.groups,
+                words: lexical.words,
                 semanticWeight: 1 - lex.weight,
                 minVisual,
                 ...(visualOf ? { visualOf } : {}),

@@ -21,6 +21,8 @@ const parse = (r: {
   created_at: Number(r.created_at),
 });
 
+const columns = (e: SynonymEntry) => ({ kind: e.kind, words: JSON.stringify(e.words), synonyms: JSON.stringify(e.synonyms) });
+
 export class SynonymsRepository {
   constructor(private readonly db: Executor) {}
 
@@ -33,5 +35,28 @@ export class SynonymsRepository {
       .orderBy("id")
       .execute();
     return rows.map(parse);
+  }
+
+  async insert(storeId: string, row: SynonymRow): Promise<void> {
+    await this.db
+      .insertInto("search_synonyms")
+      .values({ id: row.id, store_id: storeId, created_at: row.created_at, ...columns(row) })
+      .execute();
+  }
+
+  /** Replaces an entry's kind and phrases; false when the store has no such entry. */
+  async update(storeId: string, id: string, entry: SynonymEntry): Promise<boolean> {
+    const res = await this.db
+      .updateTable("search_synonyms")
+      .set(columns(entry))
+      .where("store_id", "=", storeId)
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  async delete(storeId: string, id: string): Promise<boolean> {
+    const res = await this.db.deleteFrom("search_synonyms").where("store_id", "=", storeId).where("id", "=", id).executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
   }
 }

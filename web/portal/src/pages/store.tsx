@@ -12,6 +12,7 @@ import { SecurityPage } from "./security";
 import { BillingPage } from "./billing";
 import { StartPage } from "./start";
 import { AssistantPage } from "./assistant";
+import { SynonymsPage } from "./synonyms";
 
 export interface StoreProps {
   slug: string;
@@ -22,6 +23,7 @@ const SECTIONS: { id: string; label: string; view: (p: StoreProps) => preact.JSX
   { id: "start", label: "Get started", view: (p) => <StartPage {...p} /> },
   { id: "products", label: "Products", view: (p) => <ProductsPage {...p} /> },
   { id: "playground", label: "Search playground", view: (p) => <PlaygroundPage {...p} /> },
+  { id: "synonyms", label: "Synonyms", view: (p) => <SynonymsPage {...p} /> },
   { id: "analytics", label: "Analytics", view: (p) => <AnalyticsPage {...p} /> },
   { id: "api-keys", label: "API keys", view: (p) => <ApiKeysPage {...p} /> },
   { id: "widget-keys", label: "Widget keys", view: (p) => <WidgetKeysPage {...p} /> },

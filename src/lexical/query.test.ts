@@ -1,0 +1,87 @@
+// Query analysis (src/lexical/query.ts) against a store's lexicon with the English dictionary, and
+// the minimum word share of coverage ranking (src/search/search/fusion.ts): pure, no database.
+import { before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { analyseQuery } from "./query.js";
+import { StoreLexicon } from "./lexicon.js";
+import { englishWords, type WordCheck } from "./dictionary.js";
+import { BUILTIN_SYNONYMS } from "./synonyms/index.js";
+import { MIN_WORD_SHARE, rankByCoverage } from "../search/search/fusion.js";
+
+const STORE_WORDS = ["hood", "sweatshirt", "heels", "black", "shirt", "dress"];
+
+describe("query analysis with the English dictionary", () => {
+  let dictionary: WordCheck;
+  let lexicon: StoreLexicon;
+  before(async () => {
+    dictionary = await englishWords();
+    lexicon = new StoreLexicon(STORE_WORDS, BUILTIN_SYNONYMS, dictionary);
+  });
+
+  test("the dictionary knows real words and inflections, not misspellings", () => {
+    for (const w of ["food", "heals", "dresses", "Wedding"]) assert.equal(dictionary(w), true, w);
+    for (const w of ["blak", "shrit", "sandels"]) assert.equal(dictionary(w), false, w);
+  });
+
+  test("a misspelling is a typo at full weight and is corrected", () => {
+    const a = analyseQuery("blak shrit", lexicon);
+    assert.deepEqual(
+      a.groups.map((g) => g.alternatives.find((x) => x.kind === "typo")),
+      [
+        { words: ["black"], weight: 0.75, kind: "typo" },
+        { words: ["shirt"], weight: 0.75, kind: "typo" },
+      ],
+    );
+    assert.equal(a.corrected, "black shirt");
+  });
+
+  test("a real word the store lacks counts half as a typo and is never corrected", () => {
+    const food = analyseQuery("dog food", lexicon);
+    assert.deepEqual(food.unmatched, ["dog"]);
+    assert.deepEqual(food.groups[0]!.alternatives, [{ words: ["hood"], weight: 0.5, kind: "typo" }]);
+    assert.equal(food.corrected, null);
+    const heals = analyseQuery("heals", lexicon);
+    assert.deepEqual(heals.groups[0]!.alternatives, [{ words: ["heels"], weight: 0.5, kind: "typo" }]);
+    assert.equal(heals.corrected, null);
+  });
+
+  test("without a dictionary every unknown word may be a typo", () => {
+    const bare = new StoreLexicon(STORE_WORDS, BUILTIN_SYNONYMS);
+    assert.equal(analyseQuery("dog food", bare).groups[0]!.alternatives[0]!.weight, 0.75);
+    assert.equal(analyseQuery("dog food", bare).corrected, "dog hood");
+  });
+});
+
+describe("coverage ranking: minimum word share", () => {
+  const hit = (productId: string, coverage: number) => ({ productId, score: coverage, coverage, matched: coverage > 0 ? 1 : 0 });
+
+  test(`below ${MIN_WORD_SHARE} of the query's words a result needs visual evidence above the bar`, () => {
+    // "dog food": one group (food → hood at 0.5) of two content words.
+    const lexical = [hit("hoodie", 0.5), hit("hood-pictured", 0.5)];
+    const visual = [{ productId: "hood-pictured", score: 0.7 }];
+    const ranked = rankByCoverage(visual, lexical, { groups: 1, words: 2, semanticWeight: 0.8, minVisual: 0.64 });
+    assert.deepEqual(
+      ranked.map((r) => r.productId),
+      ["hood-pictured"],
+    );
+    const alone = rankByCoverage([], lexical, { groups: 1, words: 2, semanticWeight: 0, minVisual: 1 });
+    assert.deepEqual(alone, [], "lexical only: nothing stands on a quarter of the words");
+  });
+
+  test("at half the words or more the text alone is evidence", () => {
+    // "dress for a wedding" in a store without the word wedding: dress is one of two content words.
+    const ranked = rankByCoverage([], [hit("red-dress", 1)], { groups: 1, words: 2, semanticWeight: 0, minVisual: 1 });
+    assert.deepEqual(
+      ranked.map((r) => r.productId),
+      ["red-dress"],
+    );
+  });
+});
+
+describe("typo candidates", () => {
+  test("a doubled letter typed once is one edit (restricted Damerau–Levenshtein)", () => {
+    const lexicon = new StoreLexicon(["yellow", "top"], new Map());
+    assert.deepEqual(lexicon.near("yelow", 1), [{ word: "yellow", distance: 1 }]);
+    assert.deepEqual(lexicon.near("yellwo", 1), [{ word: "yellow", distance: 1 }], "two neighbours swapped");
+  });
+});
