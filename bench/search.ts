@@ -1,5 +1,8 @@
 // `npm run bench:search [-- --count 50000] [--no-postgres] [--seconds 10] [--skip-vectors]
-//                        [--model DIR] [--data real|synthetic] [--rounds 200]`
+//                        [--model DIR] [--data real|synthetic] [--rounds 200]
+//                        [--engines sqlite,postgres] [--stages]`
+// `--stages`: also the mean time of each search stage (embed, filter, lexical, vector) per request
+// of each variant, to tell where a variant's extra time goes.
 //
 // 1. The vector stage alone (bench/vectors.ts): 50,000 clustered 512-d vectors, SQLite + usearch
 //    and PostgreSQL + pgvector, p50/p95 unfiltered and filtered, recall@10 vs exact.
@@ -56,6 +59,8 @@ const { values: args } = parseArgs({
     model: { type: "string" },
     data: { type: "string", default: fs.existsSync(DATASET) ? "real" : "synthetic" },
     rounds: { type: "string", default: "200" },
+    engines: { type: "string", default: "sqlite,postgres" },
+    stages: { type: "boolean", default: false },
   },
 });
 const ROUNDS = Number(args.rounds);
@@ -255,6 +260,20 @@ async function httpBench(kind: "sqlite" | "postgres", catalogue: Catalogue) {
     };
     const lexicalCache = lexicalCacheOf(ctx.database.db);
     const names = Object.keys(VARIANTS) as VariantName[];
+    // --stages: each stage's time, charged to the variant whose request is running.
+    let running: VariantName | undefined;
+    const stageMs = new Map<string, number>();
+    const timeStage = ctx.metrics.timeSearchStage.bind(ctx.metrics);
+    ctx.metrics.timeSearchStage = async (stage, fn) => {
+      const started = performance.now();
+      try {
+        return await timeStage(stage, fn);
+      } finally {
+        const key = `${running}\u0000${stage}`;
+        if (running && i >= 20) stageMs.set(key, (stageMs.get(key) ?? 0) + performance.now() - started);
+      }
+    };
+    let i = 0;
     /**
      * p50/p95 of each variant, measured interleaved (one request of each per round, same query),
      * so that other work on the machine weighs on all of them alike. `fresh`: every round a query
@@ -270,8 +289,10 @@ async function httpBench(kind: "sqlite" | "postgres", catalogue: Catalogue) {
         ...(v.filtered ? { price_max: 49 } : {}),
       });
       const ms = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<VariantName, number[]>;
-      for (let i = 0; i < ROUNDS + 20; i++) {
+      stageMs.clear();
+      for (i = 0; i < ROUNDS + 20; i++) {
         for (const n of names) {
+          running = n;
           if (fresh) {
             lexicalCache.clear();
             ctx.images.queryCache.clear();
@@ -279,6 +300,16 @@ async function httpBench(kind: "sqlite" | "postgres", catalogue: Catalogue) {
           const s = performance.now();
           await call(body(VARIANTS[n], i));
           if (i >= 20) ms[n].push(performance.now() - s); // the first 20 rounds warm up
+        }
+      }
+      running = undefined;
+      if (args.stages) {
+        console.log(`${kind} ${fresh ? "new" : "repeated"}: mean ms per request by stage`);
+        for (const n of names) {
+          const parts = [...stageMs].filter(([key]) => key.startsWith(`${n}\u0000`));
+          console.log(
+            `  ${n.padEnd(16)} ${parts.map(([key, total]) => `${key.split("\u0000")[1]} ${(total / ROUNDS).toFixed(2)}`).join(", ")}`,
+          );
         }
       }
       return Object.fromEntries(names.map((n) => [n, { p50: pct(ms[n], 50), p95: pct(ms[n], 95) }])) as Record<VariantName, Timing>;
@@ -341,7 +372,10 @@ async function main() {
   const catalogue = args.data === "real" ? realCatalogue() : syntheticCatalogue();
   const model = args.model ? path.basename(path.resolve(args.model)) : "tiny test model";
   console.log(`\n== Full HTTP text search (${model}; ${args.data} product text; real listener on loopback); visual = semantic_weight 1`);
-  const engines: ("sqlite" | "postgres")[] = ["sqlite", ...(PG_URL && !args["no-postgres"] ? (["postgres"] as const) : [])];
+  const wanted = args.engines.split(",");
+  const engines = (["sqlite", "postgres"] as const).filter(
+    (e) => wanted.includes(e) && (e === "sqlite" || (PG_URL !== undefined && !args["no-postgres"])),
+  );
   if (!PG_URL && !args["no-postgres"]) console.log("(PostgreSQL skipped: TEST_DATABASE_URL is not set)");
   const fusedLines: string[] = [];
   for (const kind of engines) {

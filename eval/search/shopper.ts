@@ -1,5 +1,5 @@
 // `npm run eval:search-shopper [-- --queries FILE[,FILE…]] [--dataset DIR] [--model DIR] [--metadata full|name|sparse]
-//                               [--settings JSON[;JSON…]] [--concurrency 4]`
+//                               [--settings JSON[;JSON…]] [--concurrency 4] [--calibrate] [--explain CLASS]`
 //
 // Text search on queries written the way shoppers type (issue 35), by helpers who saw neither the
 // code nor the other query sets, over the test split of ../shared/datasets/fashion-products with
@@ -34,6 +34,7 @@ const { values: args } = parseArgs({
     settings: { type: "string" },
     concurrency: { type: "string", default: "4" },
     calibrate: { type: "boolean", default: false },
+    explain: { type: "string" },
   },
 });
 
@@ -184,6 +185,24 @@ async function main() {
         ),
     ]);
 
+    if (args.explain) {
+      // --explain CLASS: each query of the class with its default P@10 and the first three results' names.
+      const names = new Map(h.test.map((p) => [p.id, p.name]));
+      for (const set of sets) {
+        for (const q of set.queries.filter((x) => x.class === args.explain)) {
+          const relevant = relevantOf(q, h.test);
+          const ranked = await modes[2]![1]!(q.query);
+          const hits = ranked.filter((id) => relevant.has(id)).length;
+          console.log(
+            `${hits}/${ranked.length}  ${q.query}  →  ${ranked
+              .slice(0, 3)
+              .map((id) => names.get(id))
+              .join(" | ")}`,
+          );
+        }
+      }
+      return;
+    }
     if (args.calibrate) {
       await calibrate(
         sets.flatMap((s) => s.queries),

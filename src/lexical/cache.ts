@@ -10,7 +10,7 @@ export interface LexicalHit {
 // Cached lexical rankings (issue 15), embedded SQLite only. FTS5 scores every product a query
 // matches before it can return the best few, so a query whose words are common in a large store
 // (a colour, a product type) costs milliseconds however few results are wanted. Rankings are
-// kept per store, query words, matching mode (AND / OR / trigram) and depth, beside the store's
+// kept per store, query words, matching mode (AND / OR) and depth, beside the store's
 // lexical version (`product_text_versions`, bumped by triggers in the transaction of every change
 // to the store's text rows; migration 0019), which a search reads first: a ranking is only reused
 // while the store's text is exactly the text it was computed from. Least recently used rankings

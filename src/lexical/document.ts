@@ -50,7 +50,7 @@ export function lexicalDocument(metadata: Record<string, unknown>): LexicalDocum
   };
 }
 
-/** All the words of a document in one string (typo-tolerant trigram matching). */
+/** All the words of a document in one string (read back to count which query words a result covers). */
 export const allWords = (d: LexicalDocument): string =>
   LEXICAL_FIELDS.map((f) => d[f])
     .filter(Boolean)

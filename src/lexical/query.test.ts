@@ -6,7 +6,7 @@ import { analyseQuery } from "./query.js";
 import { StoreLexicon } from "./lexicon.js";
 import { englishWords, type WordCheck } from "./dictionary.js";
 import { BUILTIN_SYNONYMS } from "./synonyms/index.js";
-import { MIN_WORD_SHARE, rankByCoverage } from "../search/search/fusion.js";
+import { coversWordShare, MIN_WORD_SHARE, rankByCoverage } from "../search/search/fusion.js";
 
 const STORE_WORDS = ["hood", "sweatshirt", "heels", "black", "shirt", "dress"];
 
@@ -75,6 +75,26 @@ describe("coverage ranking: minimum word share", () => {
       ranked.map((r) => r.productId),
       ["red-dress"],
     );
+  });
+
+  test("a hit outside the visual candidates that covers the word share ranks alike with or without its similarity", () => {
+    // The search service skips looking such hits up (one vector query fewer): this is why it may.
+    const visual = [
+      { productId: "v1", score: 0.9 },
+      { productId: "v2", score: 0.7 },
+    ];
+    const lexical = [hit("v1", 1), hit("outside-a", 1), hit("outside-b", 0.5)];
+    const o = { groups: 1, words: 1, semanticWeight: 0.8, minVisual: 0.64 };
+    const without = rankByCoverage(visual, lexical, o);
+    const withSimilarity = rankByCoverage(visual, lexical, {
+      ...o,
+      visualOf: new Map([
+        ["outside-a", 0.69],
+        ["outside-b", 0.5],
+      ]),
+    });
+    assert.deepEqual(withSimilarity, without);
+    assert.ok(coversWordShare(1, o) && coversWordShare(0.5, o) && !coversWordShare(0.4, o));
   });
 });
 

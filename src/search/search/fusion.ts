@@ -57,6 +57,11 @@ export interface CoverageOptions {
   visualOf?: ReadonlyMap<string, number>;
 }
 
+/** Whether a hit covers enough of the query's words to stand without visual evidence (MIN_WORD_SHARE). */
+export function coversWordShare(coverage: number, o: Pick<CoverageOptions, "groups" | "words">): boolean {
+  return coverage >= MIN_WORD_SHARE * Math.max(o.groups, o.words ?? 0);
+}
+
 /** Coverage ranking (see the header). `visual` sorted best first, raw similarities in [0, 1]. */
 export function rankByCoverage(visual: readonly Scored[], lexical: readonly LexicalHit[], o: CoverageOptions): Scored[] {
   const passing = visual.filter((v) => v.score >= o.minVisual);
@@ -70,11 +75,10 @@ export function rankByCoverage(visual: readonly Scored[], lexical: readonly Lexi
   const denominator = COVERAGE_BUCKET * o.groups + 1;
   const out: Scored[] = [];
   const seen = new Set<string>();
-  const enough = MIN_WORD_SHARE * Math.max(o.groups, o.words ?? 0);
   for (const h of lexical) {
     seen.add(h.productId);
     const visual = vis.get(h.productId) ?? o.visualOf?.get(h.productId);
-    if (h.coverage < enough && !(visual !== undefined && visual >= o.minVisual)) continue;
+    if (!coversWordShare(h.coverage, o) && !(visual !== undefined && visual >= o.minVisual)) continue;
     const lex = maxLex > 0 ? h.score / maxLex : 1;
     const within = (1 - sw) * lex + sw * cal(visual);
     out.push({ productId: h.productId, score: (COVERAGE_BUCKET * h.coverage + within) / denominator });

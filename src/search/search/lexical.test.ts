@@ -443,7 +443,7 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     const db = app.ctx.database.db;
     const drop =
       dialect === "sqlite"
-        ? ["DROP TABLE product_text_versions", "DROP TABLE product_fts", "DROP TABLE product_trgm", "DROP TABLE product_text"]
+        ? ["DROP TABLE product_text_versions", "DROP TABLE product_fts", "DROP TABLE product_text"]
         : [
             "DROP TABLE product_text",
             // 0021 (PostgreSQL only): the filter indexes' tables, and their triggers with their function.

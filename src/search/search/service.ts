@@ -23,7 +23,7 @@ import type { Region } from "../../embeddings/image.js";
 import type { DecodedImage } from "../../embeddings/types.js";
 import { ProductsRepository, type ProductRow } from "../products/repository.js";
 import { colorMatches, colorScore, dominantOf, hasFilters, parseColorFilter, validateFilters, type SearchFilters } from "./filters.js";
-import { fuse, lexicalShare, rankByCoverage, type FusionMethod } from "./fusion.js";
+import { coversWordShare, fuse, lexicalShare, rankByCoverage, type FusionMethod } from "./fusion.js";
 import { LexicalRepository, type LexicalHit } from "../../lexical/repository.js";
 import { StoreLexicon } from "../../lexical/lexicon.js";
 import { englishWords } from "../../lexical/dictionary.js";
@@ -535,9 +535,26 @@ export class SearchService {
       if (lex && lexical) {
         // The blend and coverage need the visual similarity of lexical hits outside the visual candidates.
         const seen = new Set(scored.map((s) => s.productId));
-        const missing = new Set(lexical.hits.map((h) => h.productId).filter((id) => !seen.has(id)));
+        const outside = lexical.hits.filter((h) => !seen.has(h.productId));
+        // Coverage: a hit outside the visual candidates is less similar than the least of them (an
+        // approximate index may miss a closer one now and then), which calibrates to 0
+        // (rankByCoverage), so its similarity only matters where it falls short of the word share
+        // and could still clear the bar — and not at all when the candidates are every product
+        // with a vector (fewer than k came back) or the least of them is below the bar. Only those
+        // hits are looked up (one query fewer on most searches).
+        const share = { groups: lexical.groups, words: lexical.words };
+        const lowest = scored.length > 0 ? scored[scored.length - 1]!.score : 0;
+        const wanted =
+          lex.method === "rrf"
+            ? []
+            : lex.method === "coverage"
+              ? matches.length < k || lowest < minVisual
+                ? []
+                : outside.filter((h) => !coversWordShare(h.coverage, share))
+              : outside;
+        const missing = new Set(wanted.map((h) => h.productId));
         let visualOf: Map<string, number> | undefined;
-        if (lex.method !== "rrf" && missing.size > 0) {
+        if (missing.size > 0) {
           const extra = await this.stage("vector", () => this.ctx.vectors.search(storeId, query, { k: missing.size, candidates: missing }));
           visualOf = new Map(extra.map((m) => [m.productId, clamp01(m.score * scale)]));
         }

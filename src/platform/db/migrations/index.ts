@@ -19,6 +19,7 @@ import m0020 from "./0020_brand_filter_index.js";
 import m0021 from "./0021_vector_filter_indexes.js";
 import m0022 from "./0022_filter_index_lists.js";
 import m0023 from "./0023_search_vocabulary.js";
+import m0024 from "./0024_drop_trigram_index.js";
 
 export const migrations: Record<string, MigrationFactory> = {
   "0001_accounts": m0001,
@@ -40,4 +41,5 @@ export const migrations: Record<string, MigrationFactory> = {
   "0021_vector_filter_indexes": m0021,
   "0022_filter_index_lists": m0022,
   "0023_search_vocabulary": m0023,
+  "0024_drop_trigram_index": m0024,
 };
