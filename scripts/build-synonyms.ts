@@ -23,6 +23,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import * as prettier from "prettier";
 import { ciede2000, COLOR_NAMES, hexToLab, type Lab } from "../src/embeddings/colors.js";
 
 const require = createRequire(import.meta.url);
@@ -251,7 +252,8 @@ const out = {
   one_way: Object.fromEntries([...oneWay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, [...v]])),
 };
 fs.mkdirSync(path.dirname(OUT), { recursive: true });
-fs.writeFileSync(OUT, JSON.stringify(out, null, 1) + "\n");
+// Formatted as the repository formats JSON (prettier --check runs in CI).
+fs.writeFileSync(OUT, await prettier.format(JSON.stringify(out), { ...(await prettier.resolveConfig(OUT)), filepath: OUT }));
 console.log(
   `${OUT}: ${multi.length} multi-way groups (${wordnetSynonyms} lemmas from WordNet), ${oneWay.size} one-way entries (${wordnetHyponyms} WordNet hyponyms, ${colourNames} colour names)`,
 );
