@@ -10,9 +10,14 @@
 // Default: both. Exits 1 when any price in a Northwind reply matches neither a live fact nor a
 // cited policy, or any retailer reply invents a price.
 // --postgres runs on the TEST_DATABASE_URL server (a fresh schema) instead of SQLite.
+// --set FILE (with --fixture retailers): a helper-written set instead of retailers.ts — JSON
+// {stores: RetailerStore[], questions: RetailQuestion[]} (eval/assistant/blind/README.md), every
+// question reported as "blind"; "wrong answers" (answered without the key fact, or answered where
+// another outcome was expected) are printed per split.
 import { parseArgs } from "node:util";
 import { formatReport, runEval } from "../eval/assistant/run.js";
-import { formatRetailReport, runRetailerEval } from "../eval/assistant/run-retailers.js";
+import fs from "node:fs";
+import { formatRetailReport, runRetailerEval, type RetailSet } from "../eval/assistant/run-retailers.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -21,6 +26,7 @@ const { values: args } = parseArgs({
     quiet: { type: "boolean", default: false },
     "show-test": { type: "boolean", default: false },
     only: { type: "string" },
+    set: { type: "string" },
   },
 });
 const dialect = args.postgres ? "postgres" : "sqlite";
@@ -42,13 +48,15 @@ if (args.fixture === "all" || args.fixture === "northwind") {
 }
 
 if (args.fixture === "all" || args.fixture === "retailers") {
+  const set = args.set ? (JSON.parse(fs.readFileSync(args.set, "utf8")) as RetailSet) : undefined;
   const results = await runRetailerEval({
     dialect,
+    ...(set ? { set } : {}),
     ...(only ? { only } : {}),
     log: args.quiet
       ? undefined
       : (line, r) => {
-          if (r.split === "dev" || args["show-test"]) process.stdout.write(`${line}\n`);
+          if (r.split !== "test" || args["show-test"]) process.stdout.write(`${line}\n`);
         },
   });
   process.stdout.write(`\n${formatRetailReport(results, dialect)}\n`);

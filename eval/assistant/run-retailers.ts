@@ -19,7 +19,14 @@ import { createTestApp, type DialectName, type TestApp } from "../../test/suppor
 import { bearer, freshIp } from "../../test/support/factories.js";
 import { numbersIn, quantities } from "../../src/assistant/knowledge/text.js";
 import { setUpStore } from "./run.js";
-import { questions as allQuestions, splitOf, stores, type Category, type RetailQuestion } from "./retailers.js";
+import {
+  questions as allQuestions,
+  splitOf,
+  stores as fixtureStores,
+  type Category,
+  type RetailerStore,
+  type RetailQuestion,
+} from "./retailers.js";
 
 interface Card {
   product_id: string;
@@ -42,7 +49,8 @@ export interface RetailResult {
   id: string;
   store: string;
   category: Category;
-  split: "dev" | "test";
+  /** dev / test of eval/assistant/retailers.ts, or "blind": a helper-written set (--set). */
+  split: "dev" | "test" | "blind";
   text: string;
   outcome: string;
   outcomeOk: boolean;
@@ -55,6 +63,8 @@ export interface RetailResult {
   conflictExpected: boolean;
   conflictReported: boolean;
   avoidableHandoff: boolean;
+  /** Answered although a handoff or other outcome was expected, or without a key fact. */
+  wrong: boolean;
   invented: string[];
   inventedPrices: string[];
   ms: number;
@@ -88,8 +98,7 @@ async function say(t: TestApp, token: string, threadId: string, text: string): P
   return res.json() as Reply;
 }
 
-function score(q: RetailQuestion, reply: Reply, ms: number): RetailResult {
-  const store = stores.find((s) => s.key === q.store)!;
+function score(q: RetailQuestion, store: RetailerStore, split: RetailResult["split"], reply: Reply, ms: number): RetailResult {
   const e = q.expect;
   const why: string[] = [];
   const outcomes = Array.isArray(e.outcome) ? e.outcome : [e.outcome];
@@ -149,11 +158,13 @@ function score(q: RetailQuestion, reply: Reply, ms: number): RetailResult {
     .map((x) => x.text);
   if (invented.length > 0) why.push(`invented ${invented.join(",")}`);
   const avoidableHandoff = reply.outcome === "handoff" && !outcomes.includes("handoff");
+  // A wrong answer: the reply answers, but an answer was not expected or it lacks a key fact.
+  const wrong = reply.outcome === "answer" && (!outcomeOk || why.some((w) => w.startsWith("fact ")));
   return {
     id: q.id,
     store: q.store,
     category: q.category,
-    split: splitOf(q.id),
+    split,
     text: q.text,
     outcome: reply.outcome,
     outcomeOk,
@@ -166,6 +177,7 @@ function score(q: RetailQuestion, reply: Reply, ms: number): RetailResult {
     conflictExpected: e.conflicts === true,
     conflictReported,
     avoidableHandoff,
+    wrong,
     invented,
     inventedPrices,
     ms,
@@ -173,15 +185,26 @@ function score(q: RetailQuestion, reply: Reply, ms: number): RetailResult {
   };
 }
 
+/** A helper-written set (eval/assistant/blind/*.json): its own stores and questions, all "blind". */
+export interface RetailSet {
+  stores: RetailerStore[];
+  questions: RetailQuestion[];
+}
+
 export interface RetailOptions {
   dialect?: DialectName;
   only?: string[];
+  /** Instead of eval/assistant/retailers.ts. */
+  set?: RetailSet;
   log?: (line: string, r: RetailResult) => void;
 }
 
 export async function runRetailerEval(options: RetailOptions = {}): Promise<RetailResult[]> {
   const dialect = options.dialect ?? "sqlite";
-  const questions = options.only ? allQuestions.filter((q) => options.only!.includes(q.id)) : allQuestions;
+  const stores = options.set?.stores ?? fixtureStores;
+  const pool = options.set?.questions ?? allQuestions;
+  const splitFor = (id: string): RetailResult["split"] => (options.set ? "blind" : splitOf(id));
+  const questions = options.only ? pool.filter((q) => options.only!.includes(q.id)) : pool;
   const t = await createTestApp({ dialect, model: true });
   try {
     const keys = new Map<string, string>();
@@ -200,7 +223,13 @@ export async function runRetailerEval(options: RetailOptions = {}): Promise<Reta
       for (const earlier of q.before ?? []) await say(t, token, threadId, earlier);
       const started = performance.now();
       const reply = await say(t, token, threadId, q.text);
-      const r = score(q, reply, performance.now() - started);
+      const r = score(
+        q,
+        stores.find((s) => s.key === q.store)!,
+        splitFor(q.id),
+        reply,
+        performance.now() - started,
+      );
       results.push(r);
       options.log?.(
         `${r.strict ? "ok  " : "MISS"} ${r.split} ${r.id} [${r.category}] ${JSON.stringify(r.text)} → ${r.outcome}${r.cited.length ? ` [${r.cited.join(", ")}]` : ""}${r.why.length ? ` — ${r.why.join("; ")}` : ""}`,
@@ -236,6 +265,7 @@ function row(label: string, rs: RetailResult[]): string {
     pct(hit, required),
     (conflictsExp ? `${conflictsHit}/${conflictsExp}` : "-").padStart(6),
     String(rs.filter((r) => r.avoidableHandoff).length).padStart(6),
+    String(rs.filter((r) => r.wrong).length).padStart(5),
     String(rs.reduce((s, r) => s + r.invented.length, 0)).padStart(5),
     String(rs.reduce((s, r) => s + r.inventedPrices.length, 0)).padStart(5),
     `${quantile(ms, 0.5).toFixed(0).padStart(5)} /${quantile(ms, 0.95).toFixed(0).padStart(5)}`,
@@ -243,12 +273,13 @@ function row(label: string, rs: RetailResult[]): string {
 }
 
 export function formatRetailReport(results: RetailResult[], dialect = "sqlite"): string {
-  const header = `${"category".padEnd(13)}    n outcome strict  citeP  citeR  confl. avoid.  inv. inv$  p50/p95 ms`;
+  const header = `${"category".padEnd(13)}    n outcome strict  citeP  citeR  confl. avoid. wrong  inv. inv$  p50/p95 ms`;
   const out: string[] = [
     `Retailer evaluation (${dialect}; ${results.length} questions; ${new Set(results.map((r) => r.store)).size} stores)`,
   ];
-  for (const split of ["dev", "test"] as const) {
+  for (const split of ["dev", "test", "blind"] as const) {
     const rs = results.filter((r) => r.split === split);
+    if (rs.length === 0) continue;
     out.push("", `[${split}]`, header);
     const cats = [...new Set(rs.map((r) => r.category))].sort();
     for (const c of cats)
@@ -259,6 +290,11 @@ export function formatRetailReport(results: RetailResult[], dialect = "sqlite"):
         ),
       );
     out.push(row("ALL", rs));
+    const answered = rs.filter((r) => r.outcome === "answer").length;
+    const wrong = rs.filter((r) => r.wrong).length;
+    out.push(
+      `wrong answers: ${wrong} of ${answered} answers (${answered ? ((100 * wrong) / answered).toFixed(0) : 0} %), ${((100 * wrong) / rs.length).toFixed(0)} % of questions`,
+    );
   }
   return out.join("\n");
 }

@@ -42,6 +42,12 @@ export const T = {
     lang === "de"
       ? "Das Team des Shops muss das klären; für diesen Shop ist kein Support-Kontakt hinterlegt."
       : "The store's team needs to settle this; no support contact is configured for this store.",
+  handingOver: (lang: ChatLang) =>
+    lang === "de" ? "Gern verbinde ich Sie mit dem Team des Shops." : "Of course — the store's team will take it from here.",
+  noContactForPerson: (lang: ChatLang) =>
+    lang === "de"
+      ? "Für diesen Shop ist leider kein Support-Kontakt hinterlegt; ich helfe gern weiter, wo ich kann."
+      : "This store has not configured a support contact, so I can't pass you on; I'm happy to help where I can.",
   noEvidence: (lang: ChatLang) =>
     lang === "de"
       ? "Die veröffentlichten Richtlinien des Shops beantworten diese Frage nicht, daher kann ich sie nicht beantworten."

@@ -73,7 +73,7 @@ export const SupportContactSchema = Type.Object({
 });
 
 export const HandoffSchema = Type.Object({
-  reason: Type.String({ description: "policy_conflict | no_evidence" }),
+  reason: Type.String({ description: "policy_conflict | no_evidence | requested (the shopper asked for a person)" }),
   support_contact: Type.Union([SupportContactSchema, Type.Null()]),
 });
 

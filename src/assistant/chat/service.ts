@@ -25,7 +25,7 @@ import { chatLang, T } from "../answers/i18n.js";
 import { INTENT_TTL_MS, MAX_REPLAY_EVENTS, PLAN_TURN_LIMITS, SESSION_LIMITS, TURN_LEASE_MS, WINDOW_MS } from "../turns/limits.js";
 import { cartTurn } from "../turns/cart.js";
 import { ordersTurn } from "../turns/orders.js";
-import { policyTurn } from "../turns/policy.js";
+import { handoffTurn, policyTurn } from "../turns/policy.js";
 import { AVAILABILITY_CUE, mayNameProduct, namedProduct, namedProductTurn, productsTurn } from "../turns/products.js";
 import { EVENT, type Emit, type TurnHandle, type TurnReply, type TurnTools } from "../turns/tools.js";
 
@@ -286,6 +286,8 @@ export class ChatService {
     try {
       const intent = await this.knowledge.classify(session.storeId, text, thread.locale, { previous: () => t.previousText() });
       await emit(EVENT.intentClassified, intent.kind === "action" ? { kind: intent.kind, name: intent.name } : { kind: intent.kind });
+      // A request for a person always hands off (no agent, no product lookup).
+      if (intent.kind === "handoff") return await handoffTurn(t);
       const lookup =
         intent.kind === "product" || intent.kind === "ambiguous"
           ? mayNameProduct(text) || intent.kind === "product"

@@ -31,12 +31,13 @@ describe("knowledge: classify (deterministic router)", () => {
     }
   });
 
-  test("product requests carry colour, size, category and price filters in minor units of the store currency", () => {
+  test("product requests keep colour and type words in the query (features for routing only) and carry size and price filters in minor units", () => {
     const red = classifyText("show me red dresses under 50", "en");
     assert.deepEqual(red, {
       kind: "product",
       query: "red dresses",
-      filters: { color: ["red"], category_id: ["dresses", "dress"], price_max_minor: 5000 },
+      filters: { price_max_minor: 5000 },
+      features: { color: ["red"], category: ["dresses", "dress"] },
     });
 
     const between = classifyText("Show me shirts between 30 and 45 euros", "en");
@@ -51,8 +52,8 @@ describe("knowledge: classify (deterministic router)", () => {
     assert.equal(size.kind, "product");
     if (size.kind === "product") {
       assert.deepEqual(size.filters.size, ["M"]);
-      assert.deepEqual(size.filters.color, ["black"]);
-      assert.deepEqual(size.filters.category_id, ["jacket", "jackets"]);
+      assert.deepEqual(size.features, { color: ["black"], category: ["jacket", "jackets"] });
+      assert.match(size.query, /^black jacket\b/);
     }
 
     const yen = classifyText("sneakers under 5000", "en", "JPY");
@@ -63,8 +64,8 @@ describe("knowledge: classify (deterministic router)", () => {
     const de = classifyText("Zeig mir rote Kleider unter 100 Euro", "de");
     assert.equal(de.kind, "product");
     if (de.kind === "product") {
-      assert.deepEqual(de.filters.color, ["red"]);
-      assert.ok(de.filters.category_id?.includes("dresses"));
+      assert.deepEqual(de.features.color, ["red"]);
+      assert.ok(de.features.category?.includes("dresses"));
       assert.equal(de.filters.price_max_minor, 10000);
       assert.equal(de.query, "rote kleider");
     }
@@ -155,5 +156,36 @@ describe("knowledge: soft order questions", () => {
     assert.equal(softOrderRemainder("Where is my order?"), null);
     assert.equal(softOrderRemainder("when will my order 1234 arrive?"), null);
     assert.equal(softOrderRemainder("when will my order arrive?"), null);
+  });
+
+  test("a request for a person or for the store's contact is a handoff, in English and German", () => {
+    for (const text of [
+      "I want to talk to a person",
+      "How can I contact you?",
+      "can i speak to someone about my refund",
+      "what's your phone number",
+      "human please",
+      "Kann ich mit einem Mitarbeiter sprechen?",
+      "wie erreiche ich euch",
+    ]) {
+      assert.equal(kind(text, text.match(/[äöü]|ich|euch/) ? "de" : "en"), "handoff", text);
+    }
+    for (const text of ["how do I return shoes", "can I pay by phone", "do you ship to the UK"])
+      assert.notEqual(kind(text), "handoff", text);
+    // "sie" is the parcel here, not the store.
+    assert.notEqual(kind("Meine Bestellung ist zu groß, wie kann ich sie zurückschicken?", "de"), "handoff");
+    assert.equal(kind("wie kann ich Sie erreichen", "de"), "handoff");
+  });
+
+  test("a conditional clause never makes the shopper's own return", () => {
+    for (const text of [
+      "if I return my jacket do I pay for shipping",
+      "what if I want to return my shoes after 40 days",
+      "wenn ich meine Schuhe zurückschicken möchte, wer zahlt den Versand",
+    ]) {
+      assert.equal(kind(text, text.startsWith("wenn") ? "de" : "en"), "policy", text);
+    }
+    assert.equal(kind("I want to return my jacket"), "return");
+    assert.equal(kind("I'd like to return my order 1234 if possible"), "return");
   });
 });

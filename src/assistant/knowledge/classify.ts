@@ -4,6 +4,8 @@
 //
 //  1. empty or vague — a greeting or "help" alone, or a bare reference such as "the blue one?",
 //     "this one", "die blaue?" → ambiguous, with a clarification question;
+//  1b. a request for a person or for the store's contact ("I want to talk to a person", "how can
+//     I contact you", "mit einem Mitarbeiter sprechen") → handoff, always (the store's contact);
 //  2. add to cart — "add <product> to my cart/basket/bag", "<produkt> in den Warenkorb"
 //     → action add_to_cart with the product reference and quantity (1 unless a number or number
 //     word leads the reference; at most 99); a vague reference ("add it to my cart") → ambiguous;
@@ -26,11 +28,12 @@
 //  7. a question of at least two content words → policy (the knowledge engine answers it or says
 //     it has no evidence);
 //  8. otherwise → ambiguous.
-// Product filters: colours (en/de → English names), sizes ("size M", "Größe 38", XS…XXL),
-// categories (the word as typed plus the English singular and plural, e.g. "Kleider" →
-// kleider, dress, dresses; matched against the product's category ignoring case) and price bounds
-// ("under 50", "below €30", "between 20 and 40", "unter 50 €", "ab 20", "zwischen 20 und 40")
-// converted to minor units of the store currency.
+// Product features: colours (en/de → English names) and product-type nouns (the word as typed
+// plus the English singular and plural, e.g. "Kleider" → kleider, dress, dresses) are evidence for
+// routing only; the product search reads them in the query, against the store's own categories
+// and colours (the Search API's text search). Filters: sizes ("size M", "Größe 38", XS…XXL) and
+// price bounds ("under 50", "below €30", "between 20 and 40", "unter 50 €", "ab 20", "zwischen 20
+// und 40") converted to minor units of the store currency.
 import { toMinor } from "../../tenancy/currency.js";
 import type { Intent } from "./types.js";
 import { EN_CROSS_VOCABULARY } from "./lexicon.js";
@@ -173,9 +176,9 @@ function cleanRef(ref: string): { ref: string; quantity: number } {
 
 const isVagueRef = (ref: string): boolean => VAGUE_REFS.test(ref) || /^(?:the\s+|that\s+|this\s+)?\w+\s+one$/.test(ref) || ref.length === 0;
 
-/** Product filters found in a text; price bounds in major units (converted by the caller). */
+/** What a text says of a product: colours, sizes, product-type nouns; price bounds in major units (converted by the caller). */
 export function productHints(t: string): {
-  filters: Omit<ProductFilters, "price_min_minor" | "price_max_minor">;
+  filters: { color?: string[]; size?: string[]; category_id?: string[] };
   priceMin?: number;
   priceMax?: number;
   matched: string[];
@@ -220,7 +223,7 @@ export function productHints(t: string): {
       matched.push(min[0]);
     }
   }
-  const filters: Omit<ProductFilters, "price_min_minor" | "price_max_minor"> = {};
+  const filters: { color?: string[]; size?: string[]; category_id?: string[] } = {};
   if (color.size > 0) filters.color = [...color];
   if (size.length > 0) filters.size = size;
   if (category.size > 0) filters.category_id = [...category];
@@ -253,6 +256,8 @@ const BUYING_CLAUSE =
 /** Questions about conditions ("can I …", "how long …", "will I have to …", "wie lange …"). */
 const CONDITIONAL =
   /\b(?:if|when|can\s+i|could\s+i|do\s+i|does|do\s+you|will\s+i|would\s+i|is\s+there|are\s+there|is|are|how\s+(?:do|can|long|much|many)|until\s+when|what\s+if|what\s+do|wenn|kann\s+ich|darf\s+ich|muss\s+ich|wie\s+lange|wie\s+viel|gibt\s+es|bis\s+wann|ist|sind)\b/;
+/** A conditional clause up to its end ("if I return my jacket", "what if …", "wenn ich …", "falls …"): hypothetical, never the shopper's own request. */
+const HYPOTHETICAL_CLAUSE = /\b(?:what\s+if|if|in\s+case|suppose|supposing|assuming|wenn|falls|angenommen)\b[^,;.!?]*/g;
 /** The shopper asks about the state of their own order. */
 const ORDER_STATUS =
   /\b(?:where(?:'s|\s+is|\s+are)\s+my|track(?:ing)?\b|(?:order|delivery)\s+status|status\s+of|(?:has|have)\s+my\s+(?:order|package|parcel)|when\s+will\s+my\s+(?:order|package|parcel)|did\s+my\s+order|wo\s+(?:ist|bleibt)|sendungsverfolgung|bestellstatus|status\s+meiner|wann\s+kommt\s+meine?)/;
@@ -353,7 +358,8 @@ export function routeFeatures(
     asksConditions && RETURN_WORD.test(t) ? 1 : 0,
   );
   return {
-    returnOwn: RETURN_OWN.test(t),
+    // "if I return my jacket, …", "what if I want to send it back": a hypothetical return is a question about the policy.
+    returnOwn: RETURN_OWN.test(t.replace(HYPOTHETICAL_CLAUSE, " ")),
     asksConditions,
     orderStatus: ORDER_STATUS.test(t) && ORDER_OWN.test(t),
     myOrder: ORDER_OWN.test(t),
@@ -439,6 +445,35 @@ export function isVague(text: string, locale: string): boolean {
   return vagueKind(bareOf(text, routerLang(locale)).bare) !== null;
 }
 
+/** Whether a product intent says anything of the product (a colour, type, size or price bound). */
+export function describesProduct(intent: Extract<Intent, { kind: "product" }>): boolean {
+  return Object.keys(intent.filters).length > 0 || Object.keys(intent.features).length > 0;
+}
+
+/**
+ * Rule 1b: the shopper asks for a person, or for how to reach the store's team ("I want to talk to
+ * a person", "how can I contact you", "kann ich mit einem Mitarbeiter sprechen").
+ */
+const PERSON_REQUEST = new RegExp(
+  [
+    String.raw`\b(?:talk|speak|chat)\s+(?:to|with)\s+(?:a\s+|an\s+|your\s+|the\s+|some\s+)?(?:real\s+|live\s+|actual\s+)?(?:person|human|people|agent|some\s*one|somebody|representative|rep|staff|team|customer\s+(?:service|support|care)|support|manager|employee)\b`,
+    String.raw`\b(?:how|where)\s+(?:can|do|could|should)\s+i\s+(?:contact|reach|call|e-?mail|phone|get\s+(?:in\s+touch|hold)\s+(?:with|of))\b`,
+    String.raw`\b(?:contact|reach|call|e-?mail)\s+(?:you|your\s+(?:team|store|shop|support|staff)|the\s+(?:store|shop|team|support))\b`,
+    String.raw`\b(?:your|the\s+store'?s|the\s+shop'?s)\s+(?:phone\s+number|telephone\s+number|e-?mail\s+address|contact\s+(?:details|info(?:rmation)?))\b`,
+    String.raw`\b(?:customer\s+(?:service|support|care)|support)\s+(?:phone|number|e-?mail|contact)\b`,
+    String.raw`^(?:a\s+)?(?:human|real\s+person|live\s+agent|agent|representative)(?:\s+please)?$`,
+    String.raw`\bmit\s+(?:einem|einer|jemandem|dem)\s+(?:echten\s+)?(?:mitarbeiter(?:in)?|menschen|person|berater(?:in)?|kundenservice|support)\s+(?:sprechen|reden|chatten|telefonieren)\b`,
+    String.raw`\bwie\s+(?:kann\s+ich\s+(?:sie|euch|den\s+kundenservice|den\s+shop|das\s+team)\s+(?:erreichen|kontaktieren|anrufen|anschreiben)|(?:erreiche|kontaktiere)\s+ich\s+(?:sie|euch|den\s+kundenservice|den\s+shop|das\s+team))\b`,
+    String.raw`\b(?:kundenservice|kundendienst|support)\s+(?:kontaktieren|erreichen|anrufen)\b`,
+    String.raw`\b(?:ihre|eure|die)\s+(?:telefonnummer|e-?mail-?adresse|kontaktdaten)\b`,
+  ].join("|"),
+);
+
+/** Whether the text asks for a person or for the store's contact (rule 1b). */
+export function asksForPerson(bare: string): boolean {
+  return PERSON_REQUEST.test(bare);
+}
+
 /**
  * Routes a text (see the header). `currency` is the store's (price bounds become its minor units).
  */
@@ -450,6 +485,8 @@ export function classifyText(text: string, locale: string, currency = "EUR"): In
   // 1. empty or vague
   const vague = vagueKind(bare);
   if (vague) return { kind: "ambiguous", question: question(vague, lang) };
+  // 1b. a person asked for: always a handoff with the store's contact
+  if (asksForPerson(bare)) return { kind: "handoff", query: text.trim() };
 
   // 2. add to cart
   const cart = CART_EN.exec(t) ?? CART_DE.exec(t);
@@ -467,10 +504,12 @@ export function classifyText(text: string, locale: string, currency = "EUR"): In
   const f = routeFeatures(t, bare, content.length, hints, orderId !== undefined);
   const scores = routeScores(f);
   const product = (): Intent => {
-    const filters: ProductFilters = { ...hints.filters };
+    const { color, category_id, size } = hints.filters;
+    const filters: ProductFilters = size ? { size } : {};
     if (hints.priceMin !== undefined) filters.price_min_minor = toMinor(hints.priceMin, currency);
     if (hints.priceMax !== undefined) filters.price_max_minor = toMinor(hints.priceMax, currency);
-    return { kind: "product", query: productQuery(t, hints.matched), filters };
+    const features = { ...(color ? { color } : {}), ...(category_id ? { category: category_id } : {}) };
+    return { kind: "product", query: productQuery(t, hints.matched), filters, features };
   };
   const best = (Object.entries(scores) as Array<[keyof RouteScores, number]>).sort((a, b) => b[1] - a[1])[0]!;
   if (best[1] > 0) {

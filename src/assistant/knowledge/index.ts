@@ -23,7 +23,7 @@
 import type { AppContext } from "../../context/context.js";
 import type { PoliciesRepository } from "../policies/repository.js";
 import type { AssistantSettingsService } from "../settings/service.js";
-import { classifyText, isVague, requestsProducts, softOrderRemainder } from "./classify.js";
+import { classifyText, describesProduct, isVague, requestsProducts, softOrderRemainder } from "./classify.js";
 import { warmDictionary } from "./dictionary.js";
 import { conflictMarkdown, noEvidenceMarkdown, reframeLead } from "./compose.js";
 import { conflictCheck, groundParts, hasEvidence } from "./ground.js";
@@ -81,8 +81,7 @@ export class KnowledgeEngine implements Knowledge {
     // of a policy question is a policy question, read with the previous one (answer()).
     // A follow-up naming a product class without asking for products ("and for shoes?") is one too.
     if (
-      (intent.kind === "ambiguous" ||
-        (intent.kind === "product" && (Object.keys(intent.filters).length === 0 || !requestsProducts(text, locale)))) &&
+      (intent.kind === "ambiguous" || (intent.kind === "product" && (!describesProduct(intent) || !requestsProducts(text, locale)))) &&
       options.previous &&
       isFollowUp(text, textLang(text, langOf(locale)))
     ) {
@@ -108,7 +107,7 @@ export class KnowledgeEngine implements Knowledge {
     }
     // A product request without any product feature ("do you have a physical shop?") is a policy
     // question when the published policies hold evidence for it.
-    if (intent.kind === "product" && Object.keys(intent.filters).length === 0) {
+    if (intent.kind === "product" && !describesProduct(intent)) {
       const entry = await this.entry(storeId);
       const { index } = await this.langIndex(storeId, entry, locale);
       if (hasEvidence(index, text, textLang(text, langOf(locale)))) return { kind: "policy", query: text.trim() };

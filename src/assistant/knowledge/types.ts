@@ -15,9 +15,18 @@ export type Intent =
   | { kind: "policy"; query: string }
   | {
       kind: "product";
+      /** The shopper's words for the store's own search (colour and product-type words kept). */
       query: string;
-      filters: { color?: string[]; size?: string[]; category_id?: string[]; price_max_minor?: number; price_min_minor?: number };
+      /** Structured bounds the store's search takes as filters: sizes and price bounds (minor units). */
+      filters: { size?: string[]; price_max_minor?: number; price_min_minor?: number };
+      /**
+       * What the router recognised as describing a product (colours, product-type nouns): evidence
+       * for routing only, never a filter — the store's search reads them in `query` against its
+       * own categories and colours (issue 36: no fixed category names).
+       */
+      features: { color?: string[]; category?: string[] };
     }
+  | { kind: "handoff"; query: string }
   | { kind: "order"; query: string; order_id?: string }
   | { kind: "return"; query: string; order_id?: string }
   | { kind: "action"; name: "add_to_cart"; product_ref: string; quantity: number }

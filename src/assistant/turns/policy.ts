@@ -1,7 +1,8 @@
 // A policy question: the knowledge engine's grounded answer (with the thread's previous question
 // for follow-ups), framed in the thread's language. An answer leads with the value asked for when
 // the engine found one (a duration, deadline or amount quoted from the cited sentence); a conflict
-// or missing evidence hands off to the store's team (or, without a support contact, says so).
+// or missing evidence hands off to the store's team (or, without a support contact, says so), as
+// does a request for a person (handoffTurn).
 import { composeAnswer, contactAction } from "../answers/compose.js";
 import { T } from "../answers/i18n.js";
 import type { Limitation } from "../answers/schemas.js";
@@ -83,6 +84,41 @@ export async function policyTurn(t: TurnTools): Promise<TurnReply> {
           { code: "no_evidence", message: "No published policy of the store covers this question." },
           { code: "no_support_contact", message: "The store has not configured a support contact to hand over to." },
         ],
+      },
+      now,
+    ),
+  };
+}
+
+/**
+ * The shopper asked for a person (router rule 1b): a handoff with the store's support contact,
+ * whatever the question; without a configured contact, a limited answer that says so.
+ */
+export async function handoffTurn(t: TurnTools): Promise<TurnReply> {
+  const { support_contact: contact } = await t.settings.get(t.handle.session.storeId);
+  const line = T.contact(t.lang, contact);
+  const now = t.now();
+  if (!line) {
+    return {
+      outcome: "answer",
+      answer: composeAnswer(
+        {
+          answer_status: "limited",
+          response_markdown: T.noContactForPerson(t.lang),
+          limitations: [{ code: "no_support_contact", message: "The store has not configured a support contact to hand over to." }],
+        },
+        now,
+      ),
+    };
+  }
+  return {
+    outcome: "handoff",
+    answer: composeAnswer(
+      {
+        answer_status: "handed_off",
+        response_markdown: `${T.handingOver(t.lang)}\n\n${line}`,
+        handoff: { reason: "requested", support_contact: contact },
+        next_actions: [contactAction()],
       },
       now,
     ),
