@@ -14,10 +14,13 @@
 // {stores: RetailerStore[], questions: RetailQuestion[]} (eval/assistant/blind/README.md), every
 // question reported as "blind"; "wrong answers" (answered without the key fact, or answered where
 // another outcome was expected) are printed per split.
+// --curve: the precision / coverage curve of abstention by best-sentence score; --features FILE:
+// each extractive policy answer's confidence and verdict (input of `npm run fit:abstention`);
+// --no-abstention: every answer given (ASSISTANT_ABSTENTION=off), as fitting needs.
 import { parseArgs } from "node:util";
 import { formatReport, runEval } from "../eval/assistant/run.js";
 import fs from "node:fs";
-import { formatRetailReport, runRetailerEval, type RetailSet } from "../eval/assistant/run-retailers.js";
+import { formatAbstentionCurve, formatRetailReport, runRetailerEval, type RetailSet } from "../eval/assistant/run-retailers.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -27,6 +30,9 @@ const { values: args } = parseArgs({
     "show-test": { type: "boolean", default: false },
     only: { type: "string" },
     set: { type: "string" },
+    curve: { type: "boolean", default: false },
+    "no-abstention": { type: "boolean", default: false },
+    features: { type: "string" },
   },
 });
 const dialect = args.postgres ? "postgres" : "sqlite";
@@ -52,6 +58,7 @@ if (args.fixture === "all" || args.fixture === "retailers") {
   const results = await runRetailerEval({
     dialect,
     ...(set ? { set } : {}),
+    ...(args["no-abstention"] ? { env: { ASSISTANT_ABSTENTION: "off" } } : {}),
     ...(only ? { only } : {}),
     log: args.quiet
       ? undefined
@@ -60,6 +67,16 @@ if (args.fixture === "all" || args.fixture === "retailers") {
         },
   });
   process.stdout.write(`\n${formatRetailReport(results, dialect)}\n`);
+  if (args.curve) process.stdout.write(`\n${formatAbstentionCurve(results, [0, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2])}\n`);
+  // --features FILE: each answered question's confidence and verdict, one JSON line (fitting abstention).
+  if (args.features)
+    fs.writeFileSync(
+      args.features,
+      results
+        .filter((r) => r.confidence)
+        .map((r) => JSON.stringify({ id: r.id, split: r.split, outcome: r.outcome, wrong: r.wrong, strict: r.strict, ...r.confidence }))
+        .join("\n") + "\n",
+    );
   if (results.some((r) => r.inventedPrices.length > 0)) failed = true;
 }
 

@@ -18,6 +18,7 @@ import assert from "node:assert/strict";
 import { createTestApp, type DialectName, type TestApp } from "../../test/support/harness.js";
 import { bearer, freshIp } from "../../test/support/factories.js";
 import { numbersIn, quantities } from "../../src/assistant/knowledge/text.js";
+import type { AnswerConfidence } from "../../src/assistant/knowledge/types.js";
 import { setUpStore } from "./run.js";
 import {
   questions as allQuestions,
@@ -34,6 +35,7 @@ interface Card {
 }
 interface Reply {
   outcome: string;
+  events?: Array<{ event: string; data: Record<string, unknown> }>;
   answer: {
     answer_status: string;
     response_markdown: string;
@@ -65,6 +67,8 @@ export interface RetailResult {
   avoidableHandoff: boolean;
   /** Answered although a handoff or other outcome was expected, or without a key fact. */
   wrong: boolean;
+  /** The engine's confidence in an extractive policy answer (the retrieval.completed event), when it answered one. */
+  confidence?: AnswerConfidence;
   invented: string[];
   inventedPrices: string[];
   ms: number;
@@ -160,6 +164,7 @@ function score(q: RetailQuestion, store: RetailerStore, split: RetailResult["spl
   const avoidableHandoff = reply.outcome === "handoff" && !outcomes.includes("handoff");
   // A wrong answer: the reply answers, but an answer was not expected or it lacks a key fact.
   const wrong = reply.outcome === "answer" && (!outcomeOk || why.some((w) => w.startsWith("fact ")));
+  const confidence = reply.events?.find((ev) => ev.event === "retrieval.completed")?.data.confidence as AnswerConfidence | undefined;
   return {
     id: q.id,
     store: q.store,
@@ -178,6 +183,7 @@ function score(q: RetailQuestion, store: RetailerStore, split: RetailResult["spl
     conflictReported,
     avoidableHandoff,
     wrong,
+    ...(confidence ? { confidence } : {}),
     invented,
     inventedPrices,
     ms,
@@ -196,6 +202,8 @@ export interface RetailOptions {
   only?: string[];
   /** Instead of eval/assistant/retailers.ts. */
   set?: RetailSet;
+  /** Extra environment of the app (e.g. ASSISTANT_ABSTENTION=off). */
+  env?: Record<string, string>;
   log?: (line: string, r: RetailResult) => void;
 }
 
@@ -205,7 +213,7 @@ export async function runRetailerEval(options: RetailOptions = {}): Promise<Reta
   const pool = options.set?.questions ?? allQuestions;
   const splitFor = (id: string): RetailResult["split"] => (options.set ? "blind" : splitOf(id));
   const questions = options.only ? pool.filter((q) => options.only!.includes(q.id)) : pool;
-  const t = await createTestApp({ dialect, model: true });
+  const t = await createTestApp({ dialect, model: true, ...(options.env ? { env: options.env } : {}) });
   try {
     const keys = new Map<string, string>();
     for (const s of stores) {
@@ -294,6 +302,29 @@ export function formatRetailReport(results: RetailResult[], dialect = "sqlite"):
     const wrong = rs.filter((r) => r.wrong).length;
     out.push(
       `wrong answers: ${wrong} of ${answered} answers (${answered ? ((100 * wrong) / answered).toFixed(0) : 0} %), ${((100 * wrong) / rs.length).toFixed(0)} % of questions`,
+    );
+  }
+  return out.join("\n");
+}
+
+/**
+ * The precision / coverage curve of abstention (issue 36): over the policy answers the engine gave
+ * (those carrying a confidence), for each least confidence `bar` — answer only when the best
+ * sentence's score is at least `bar` — how many answers remain, how many of them are wrong, and the
+ * handoffs it adds where an answer was right.
+ */
+export function formatAbstentionCurve(results: RetailResult[], bars: number[]): string {
+  const answered = results.filter((r) => r.confidence !== undefined && r.outcome === "answer");
+  const out = [
+    `abstention on ${answered.length} extractive policy answers: bar = least best-sentence score`,
+    "  bar   kept  wrong kept  right dropped  precision",
+  ];
+  for (const bar of bars) {
+    const kept = answered.filter((r) => r.confidence!.score >= bar);
+    const wrong = kept.filter((r) => r.wrong).length;
+    const dropped = answered.filter((r) => r.confidence!.score < bar && !r.wrong).length;
+    out.push(
+      `  ${bar.toFixed(2)}  ${String(kept.length).padStart(5)}  ${String(wrong).padStart(10)}  ${String(dropped).padStart(13)}  ${kept.length ? ((100 * (kept.length - wrong)) / kept.length).toFixed(0).padStart(8) : "       -"} %`,
     );
   }
   return out.join("\n");

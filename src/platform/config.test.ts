@@ -95,3 +95,9 @@ test("VECTOR_EF_SEARCH: unset leaves the engine default; 10–1000 accepted, any
   assert.equal(loadConfig({ VECTOR_EF_SEARCH: "256" }).vectorEfSearch, 256);
   for (const bad of ["0", "9", "1001", "deep"]) assert.throws(() => loadConfig({ VECTOR_EF_SEARCH: bad }), /VECTOR_EF_SEARCH/);
 });
+
+test("ASSISTANT_ABSTENTION: off by default, on when asked, anything else refused with the accepted values", () => {
+  assert.equal(loadConfig({}).assistantAbstention, false);
+  assert.equal(loadConfig({ ASSISTANT_ABSTENTION: "on" }).assistantAbstention, true);
+  assert.throws(() => loadConfig({ ASSISTANT_ABSTENTION: "maybe" }), /ASSISTANT_ABSTENTION/);
+});

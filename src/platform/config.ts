@@ -201,6 +201,12 @@ const schema = z.object({
    * `phrase` — it only rephrases the extractive policy answer (for models without tool calling).
    */
   LLM_MODE: z.enum(["agent", "phrase"]).default("agent"),
+  /**
+   * Calibrated abstention of extractive policy answers (src/assistant/knowledge/abstain.ts): "on"
+   * hands off an answer the model of abstention.json judges probably wrong. Off by default: with
+   * today's features it withholds more right answers than wrong ones on the fixtures (README).
+   */
+  ASSISTANT_ABSTENTION: z.enum(["on", "off"]).default("off"),
   /** Agent mode: model responses that may request tools in one turn (1–8); then the reply must come. */
   LLM_MAX_TOOL_ROUNDS: positiveInt.max(8).default(3),
   /** Bearer key sent to LLM_BASE_URL (optional: local servers often need none). */
@@ -259,6 +265,8 @@ export interface Config {
    * src/assistant/agent (`mode: "agent"`) or the phrasing of policy answers (`"phrase"`); null =
    * extractive only.
    */
+  /** Calibrated abstention of extractive policy answers (ASSISTANT_ABSTENTION). */
+  assistantAbstention: boolean;
   llm: {
     baseUrl: string;
     apiKey: string | undefined;
@@ -356,6 +364,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       listsMinRows: e.VECTOR_FILTER_INDEX_LISTS_MIN_ROWS,
     },
     ops: { metricsPort: e.METRICS_PORT, metricsToken: e.METRICS_TOKEN },
+    assistantAbstention: e.ASSISTANT_ABSTENTION === "on",
     llm: e.LLM_BASE_URL
       ? {
           baseUrl: e.LLM_BASE_URL.replace(/\/$/, ""),

@@ -46,7 +46,7 @@ import {
 import { SEASONS, THRESHOLD, YES_IDIOMS, applyRewrites, asksWhoPays } from "./lexicon.js";
 import { disagreement, factsOf, productClasses, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
 import { WEEKDAY, analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
-import type { Citation, Conflict, PolicyAnswer } from "./types.js";
+import type { AnswerConfidence, Citation, Conflict, PolicyAnswer } from "./types.js";
 import { escapeMarkdown } from "../markdown/escape.js";
 
 export const MAX_PASSAGES = 4;
@@ -405,6 +405,7 @@ export function extractive(
   question = "",
   frame: Lang = "en",
   indexed: readonly IndexedPassage[] = [],
+  groups: readonly QueryGroup[] = [],
 ): Extract<PolicyAnswer, { kind: "answer" }> | null {
   const eligible = scored.filter((s) => s.score >= SENTENCE_MIN_SCORE && s.answerable);
   if (eligible.length === 0) return null;
@@ -530,6 +531,16 @@ export function extractive(
   // "Who pays …?" is not answered by an amount.
   const leadKinds = asksWhoPays(normalize(question)) ? new Set([...asked].filter((k) => k !== "money")) : asked;
   const direct = directAnswer(ranked[0]!, leadKinds) ?? (opposed ? null : yesNo);
+  const top = ranked[0]!;
+  const rival = ranked.find((s) => s.passageRank !== top.passageRank || !sameCitation(s.citation, top.citation));
+  const real = groups.filter((g) => !g.virtual);
+  const confidence: AnswerConfidence = {
+    match: top.match,
+    score: rank(top),
+    margin: rival ? rank(top) - rank(rival) : rank(top),
+    typed: asked.size === 0 ? null : states(top),
+    coverage: real.length === 0 ? 1 : real.filter((g) => top.inText.has(g)).length / real.length,
+  };
   return {
     kind: "answer",
     markdown: paragraphs.join("\n\n"),
@@ -537,6 +548,7 @@ export function extractive(
     passages,
     phrased_by: "extractive",
     ...(direct ? { direct } : {}),
+    confidence,
   };
 }
 

@@ -16,6 +16,7 @@ import {
   type Scored,
 } from "./retrieval.js";
 import type { Part } from "./parts.js";
+import { NO_ABSTENTION, confident, probabilityRight, type AbstentionModel } from "./abstain.js";
 import { isStopWord, quantities, sentences, type Lang } from "./text.js";
 import type { Conflict, PolicyAnswer } from "./types.js";
 
@@ -72,6 +73,7 @@ export async function ground(
   threadLang: Lang,
   rerank: Rerank = async (c) => normalizeScores(c),
   context?: ReadonlySet<string>,
+  abstention: AbstentionModel = NO_ABSTENTION,
 ): Promise<PolicyAnswer> {
   const { lang, groups } = prepareQuery(index, text, threadLang, context);
   // Framing text is in the thread's language; quotes stay in the policies' language.
@@ -83,7 +85,7 @@ export async function ground(
   const conflicts = findConflicts(scored, groups, lang, text);
   if (conflicts.length > 0) return conflictResult(conflicts, frame);
   const asked = askedKinds(groups, text);
-  const answer = extractive(scored, asked, text, frame, index.passages);
+  const answer = extractive(scored, asked, text, frame, index.passages, groups);
   if (!answer) return { kind: "no_evidence", markdown: noEvidenceMarkdown(frame) };
   // A question that asks for no value ("what's your return policy?") answered with one ("… 30
   // days"): a policy stating another value for the same subject is a conflict all the same, so
@@ -96,6 +98,14 @@ export async function ground(
   if (unasked.size > 0 && !procedure) {
     const implicit = findConflicts(scored, groups, lang, text, { asked: unasked, quoted });
     if (implicit.length > 0) return conflictResult(implicit, frame);
+  }
+  // Calibrated abstention: an answer that is probably wrong is handed off instead.
+  if (!confident(answer.confidence, abstention)) {
+    return {
+      kind: "no_evidence",
+      markdown: noEvidenceMarkdown(frame),
+      abstained: { confidence: answer.confidence!, probability_right: probabilityRight(answer.confidence!, abstention) },
+    };
   }
   return answer;
 }
@@ -111,13 +121,14 @@ export async function groundParts(
   threadLang: Lang,
   rerank?: Rerank,
   context?: ReadonlySet<string>,
+  abstention: AbstentionModel = NO_ABSTENTION,
 ): Promise<PolicyAnswer> {
   // A part's borrowed words are read with it, weighed as context (as a follow-up's are).
   const asked = given.map((p) => (typeof p === "string" ? { text: p, borrowed: [] } : p));
   const parts = asked.map((p) => (p.borrowed.length > 0 ? `${p.text} ${p.borrowed.join(" ")}` : p.text));
   const contextOf = (i: number) => (asked[i]!.borrowed.length > 0 ? new Set([...(context ?? []), ...asked[i]!.borrowed]) : context);
-  if (parts.length === 1) return ground(index, parts[0]!, threadLang, rerank, contextOf(0));
-  const results = await Promise.all(parts.map((p, i) => ground(index, p, threadLang, rerank, contextOf(i))));
+  if (parts.length === 1) return ground(index, parts[0]!, threadLang, rerank, contextOf(0), abstention);
+  const results = await Promise.all(parts.map((p, i) => ground(index, p, threadLang, rerank, contextOf(i), abstention)));
   // Every part's conflicts are reported (each pair of policies once), not only the first part's.
   const conflicts = results
     .flatMap((r) => (r.kind === "conflict" ? r.conflicts : []))
@@ -152,6 +163,11 @@ export async function groundParts(
     .filter(Boolean)
     .join("\n\n");
   const directs = answered.map((a) => a.direct).filter((d): d is string => Boolean(d));
+  // The whole answer is as sure as its least sure part.
+  const confidence = answered
+    .map((a) => a.confidence)
+    .filter((c) => c !== undefined)
+    .sort((a, b) => a.score - b.score)[0];
   return {
     kind: "answer",
     markdown,
@@ -159,6 +175,7 @@ export async function groundParts(
     passages: answered.flatMap((a) => a.passages),
     phrased_by: "extractive",
     ...(directs.length > 0 ? { direct: [...new Set(directs)].join(" · ") } : {}),
+    ...(confidence ? { confidence } : {}),
     ...(answered.length < results.length ? { unanswered: asked.filter((_, i) => results[i]!.kind !== "answer").map((p) => p.text) } : {}),
   };
 }

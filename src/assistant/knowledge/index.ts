@@ -25,6 +25,7 @@ import type { PoliciesRepository } from "../policies/repository.js";
 import type { AssistantSettingsService } from "../settings/service.js";
 import { classifyText, describesProduct, isVague, requestsProducts, softOrderRemainder } from "./classify.js";
 import { warmDictionary } from "./dictionary.js";
+import { ABSTENTION, NO_ABSTENTION } from "./abstain.js";
 import { conflictMarkdown, noEvidenceMarkdown, reframeLead } from "./compose.js";
 import { conflictCheck, groundParts, hasEvidence } from "./ground.js";
 import { borrowedWords, isFollowUp, pointsBack, questionParts, withFollowUp } from "./parts.js";
@@ -233,7 +234,8 @@ export class KnowledgeEngine implements Knowledge {
     const lang: Lang = textLang(text, thread);
     const { question, borrowed } = readQuestion(text, options.previous, lang);
     const rerank = (candidates: Scored[], part: string) => this.rerank(entry, part, candidates);
-    let result = await groundParts(index, questionParts(question, lang), lang, rerank, borrowed);
+    const abstention = this.ctx.config.assistantAbstention ? ABSTENTION : NO_ABSTENTION;
+    let result = await groundParts(index, questionParts(question, lang), lang, rerank, borrowed, abstention);
     // No evidence for the question as read (an injection may have left little of it): the policies
     // may still disagree on what the whole text asks about, and then the reply says so.
     // A message that is nothing but instructions continues the thread's question (the previous one).

@@ -49,9 +49,30 @@ export type PolicyAnswer =
       direct?: string;
       /** Parts of a multi-part question that no policy answers. */
       unanswered?: string[];
+      /** How sure the extractive answer is (compose.ts extractive(); abstention, ground.ts). */
+      confidence?: AnswerConfidence;
     }
   | { kind: "conflict"; markdown: string; conflicts: Conflict[]; citations: Citation[] }
-  | { kind: "no_evidence"; markdown: string };
+  | {
+      kind: "no_evidence";
+      markdown: string;
+      /** An extractive answer was found but withheld: its probability of being right fell below the bar (abstain.ts). */
+      abstained?: { confidence: AnswerConfidence; probability_right: number };
+    };
+
+/** Features of an extractive answer's best sentence: what calibrated abstention reads (ground.ts). */
+export interface AnswerConfidence {
+  /** The best sentence's own match of the question (text share + heading bonus), 0–1+. */
+  match: number;
+  /** Its score: the match weighted by its passage's relevance. */
+  score: number;
+  /** Its score minus the best score of a sentence of another passage (0 when there is none). */
+  margin: number;
+  /** The question asks for a value (a duration, an amount): whether the best sentence states one; null when none is asked. */
+  typed: boolean | null;
+  /** Share of the question's (non-virtual) word groups the best sentence's own text matches. */
+  coverage: number;
+}
 
 export interface KnowledgeVersions {
   /** concept_id → version used by this answer's index. */

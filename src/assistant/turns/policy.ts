@@ -14,6 +14,8 @@ export async function policyTurn(t: TurnTools): Promise<TurnReply> {
   await t.emit(EVENT.retrievalCompleted, {
     result: result.kind,
     citations: result.kind === "no_evidence" ? [] : result.citations,
+    ...(result.kind === "answer" && result.confidence ? { confidence: result.confidence } : {}),
+    ...(result.kind === "no_evidence" && result.abstained ? { abstained: result.abstained } : {}),
     policies: versions.policies,
     index_built_at: versions.index_built_at,
   });

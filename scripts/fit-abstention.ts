@@ -1,0 +1,76 @@
+// `npm run fit:abstention -- FEATURES.jsonl [FEATURES.jsonl …]`: fits calibrated abstention for
+// the assistant's extractive policy answers (issue 36) and writes
+// src/assistant/knowledge/abstention.json.
+// Input: the lines `npm run eval:assistant -- --fixture retailers --features FILE` writes (with
+// `--set FILE` for a blind set), one per extractive policy answer: its confidence features
+// (types.ts AnswerConfidence), its split and whether it was wrong (answered without the key fact, or
+// answered where another outcome was expected).
+// Model: logistic regression (ml-logistic-regression) of "wrong" on [1, match, score, margin,
+// coverage, asked value not stated, asked value stated], trained on dev and blind lines only.
+// Threshold: the least probability of being right at which the engine still answers, chosen on
+// dev to maximise right answers kept − 2 × wrong answers kept (a wrong answer costs a store more
+// than a handoff). The test lines are only reported.
+import fs from "node:fs";
+import path from "node:path";
+import LogisticRegression from "ml-logistic-regression";
+import { Matrix } from "ml-matrix";
+import { abstentionFeatures, type AbstentionModel } from "../src/assistant/knowledge/abstain.js";
+import type { AnswerConfidence } from "../src/assistant/knowledge/types.js";
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const OUT = path.resolve(here, "../src/assistant/knowledge/abstention.json");
+const WRONG_COST = 2;
+
+type Line = AnswerConfidence & { id: string; split: string; wrong: boolean };
+const files = process.argv.slice(2);
+if (files.length === 0) throw new Error("name the features files written by eval:assistant --features");
+const lines: Line[] = files.flatMap((f) =>
+  fs
+    .readFileSync(f, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Line),
+);
+const dev = lines.filter((l) => l.split !== "test");
+const test = lines.filter((l) => l.split === "test");
+
+const lr = new LogisticRegression({ numSteps: 20000, learningRate: 5e-3 });
+lr.train(new Matrix(dev.map(abstentionFeatures)), Matrix.columnVector(dev.map((l) => (l.wrong ? 1 : 0))));
+// classifiers[0] is trained on "not class 0" (right = 0), i.e. on being wrong.
+const weights = lr.classifiers[0]!.weights.to1DArray();
+const model: AbstentionModel = { weights, minRight: 0 };
+const pRight = (l: Line) => 1 - 1 / (1 + Math.exp(-abstentionFeatures(l).reduce((s, x, i) => s + x * weights[i]!, 0)));
+
+const outcome = (ls: Line[], bar: number) => {
+  const kept = ls.filter((l) => pRight(l) >= bar);
+  const wrong = kept.filter((l) => l.wrong).length;
+  return { kept: kept.length, wrong, right: kept.length - wrong, dropped: ls.filter((l) => pRight(l) < bar && !l.wrong).length };
+};
+const bars = Array.from({ length: 41 }, (_, i) => 0.6 + i * 0.01);
+let best = { bar: 0, utility: -Infinity };
+for (const bar of [0, ...bars]) {
+  const o = outcome(dev, bar);
+  const utility = o.right - WRONG_COST * o.wrong;
+  if (utility > best.utility) best = { bar, utility };
+}
+model.minRight = Math.round(best.bar * 100) / 100;
+
+const report = (name: string, ls: Line[]) => {
+  const all = outcome(ls, 0);
+  const at = outcome(ls, model.minRight);
+  console.log(
+    `${name.padEnd(5)} ${ls.length} answers: wrong ${all.wrong} → ${at.wrong} kept; right ${all.right} → ${at.right} kept (${at.dropped} handed off)`,
+  );
+};
+console.log(`weights [1, match, score, margin, coverage, value missing, value stated]: ${weights.map((w) => w.toFixed(3)).join(", ")}`);
+console.log(`least probability of being right: ${model.minRight} (dev utility right − ${WRONG_COST} × wrong)`);
+report("dev", dev);
+report("test", test);
+console.log("curve (dev / test): bar  kept  wrong");
+for (const bar of [0.7, 0.75, 0.8, 0.85, 0.9, 0.95]) {
+  const d = outcome(dev, bar);
+  const t = outcome(test, bar);
+  console.log(`  ${bar.toFixed(2)}  ${d.kept}/${t.kept}  ${d.wrong}/${t.wrong}`);
+}
+fs.writeFileSync(OUT, JSON.stringify({ ...model, about: "Written by scripts/fit-abstention.ts; do not edit by hand." }, null, 2) + "\n");
+console.log(`wrote ${OUT}`);
