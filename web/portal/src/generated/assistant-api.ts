@@ -931,7 +931,7 @@ export interface paths {
                                         path?: string;
                                     }[];
                                     handoff: {
-                                        /** @description policy_conflict | no_evidence */
+                                        /** @description policy_conflict | no_evidence | requested (the shopper asked for a person) */
                                         reason: string;
                                         support_contact: {
                                             email?: string;
@@ -1543,7 +1543,7 @@ export interface paths {
                                     path?: string;
                                 }[];
                                 handoff: {
-                                    /** @description policy_conflict | no_evidence */
+                                    /** @description policy_conflict | no_evidence | requested (the shopper asked for a person) */
                                     reason: string;
                                     support_contact: {
                                         email?: string;
