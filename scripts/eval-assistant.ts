@@ -17,10 +17,13 @@
 // --curve: the precision / coverage curve of abstention by best-sentence score; --features FILE:
 // each extractive policy answer's confidence and verdict (input of `npm run fit:abstention`);
 // --no-abstention: every answer given (ASSISTANT_ABSTENTION=off), as fitting needs.
+// --explain ID: one question's reply, route and grounding (eval/assistant/explain.ts).
 import { parseArgs } from "node:util";
 import { formatReport, runEval } from "../eval/assistant/run.js";
 import fs from "node:fs";
 import { formatAbstentionCurve, formatRetailReport, runRetailerEval, type RetailSet } from "../eval/assistant/run-retailers.js";
+import { explain } from "../eval/assistant/explain.js";
+import { questions as fixtureQuestions, stores as fixtureStores } from "../eval/assistant/retailers.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -33,11 +36,36 @@ const { values: args } = parseArgs({
     curve: { type: "boolean", default: false },
     "no-abstention": { type: "boolean", default: false },
     features: { type: "string" },
+    explain: { type: "string" },
   },
 });
 const dialect = args.postgres ? "postgres" : "sqlite";
 const only = args.only ? args.only.split(",") : undefined;
 let failed = false;
+
+// --explain ID (with --set FILE for a blind set's question): the chat's reply line, then the
+// router's decision and the grounding behind it (eval/assistant/explain.ts).
+if (args.explain) {
+  const set = args.set
+    ? (JSON.parse(fs.readFileSync(args.set, "utf8")) as RetailSet)
+    : { stores: fixtureStores, questions: fixtureQuestions };
+  const q = set.questions.find((x) => x.id === args.explain);
+  if (!q) throw new Error(`no question ${args.explain}${args.set ? ` in ${args.set}` : " in eval/assistant/retailers.ts"}`);
+  await runRetailerEval({
+    dialect,
+    only: [q.id],
+    ...(args.set ? { set } : {}),
+    ...(args["no-abstention"] ? { env: { ASSISTANT_ABSTENTION: "off" } } : {}),
+    log: (line) => process.stdout.write(`${line}\n`),
+  });
+  process.stdout.write(
+    `${explain(
+      q,
+      set.stores.find((s) => s.key === q.store)!,
+    )}\n`,
+  );
+  process.exit(0);
+}
 
 if (args.fixture === "all" || args.fixture === "northwind") {
   const report = await runEval({

@@ -222,7 +222,11 @@ describeEachDialect("assistant chat: POST /v1/chat/messages outcomes, transcript
       names.filter((n) => n !== "answer.delta"),
       ["turn.started", "intent.classified", "retrieval.completed", "message.completed"],
     );
-    assert.deepEqual(body.events[1]!.data, { kind: "policy" });
+    // The router's decision with its trace (issue 36): the rule, and the scored decision's features and scores.
+    const classified = body.events[1]!.data as { kind: string; route: { rule: string; scores: { policy: number } } };
+    assert.equal(classified.kind, "policy");
+    assert.equal(classified.route.rule, "scored");
+    assert.ok(classified.route.scores.policy > 0);
   });
 
   test("two policies that disagree → handoff with conflicts and the store's support contact", async () => {

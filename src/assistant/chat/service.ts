@@ -285,7 +285,11 @@ export class ChatService {
     const t = this.tools(handle, emit);
     try {
       const intent = await this.knowledge.classify(session.storeId, text, thread.locale, { previous: () => t.previousText() });
-      await emit(EVENT.intentClassified, intent.kind === "action" ? { kind: intent.kind, name: intent.name } : { kind: intent.kind });
+      await emit(EVENT.intentClassified, {
+        kind: intent.kind,
+        ...(intent.kind === "action" ? { name: intent.name } : {}),
+        ...(intent.trace ? { route: intent.trace } : {}),
+      });
       // A request for a person always hands off (no agent, no product lookup).
       if (intent.kind === "handoff") return await handoffTurn(t);
       const lookup =

@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { classifyText, softOrderRemainder } from "./classify.js";
+import { routeText, classifyText, softOrderRemainder } from "./classify.js";
 
 const kind = (text: string, locale = "en") => classifyText(text, locale).kind;
 
@@ -187,5 +187,16 @@ describe("knowledge: soft order questions", () => {
     }
     assert.equal(kind("I want to return my jacket"), "return");
     assert.equal(kind("I'd like to return my order 1234 if possible"), "return");
+  });
+
+  test("routeText names the rule that decided, with the scored decision's features and scores", () => {
+    assert.equal(routeText("I want to talk to a person", "en").trace.rule, "person");
+    assert.equal(routeText("hi", "en").trace.rule, "vague");
+    assert.equal(routeText("add 2 of the blue mugs to my cart", "en").trace.rule, "cart");
+    const scored = routeText("how long do I have to return shoes?", "en");
+    assert.equal(scored.intent.kind, "policy");
+    assert.equal(scored.trace.rule, "scored");
+    assert.ok((scored.trace.scores as { policy: number }).policy > 0);
+    assert.equal((scored.trace.features as { returnWord: boolean }).returnWord, true);
   });
 });

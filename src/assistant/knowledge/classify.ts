@@ -35,7 +35,7 @@
 // price bounds ("under 50", "below €30", "between 20 and 40", "unter 50 €", "ab 20", "zwischen 20
 // und 40") converted to minor units of the store currency.
 import { toMinor } from "../../tenancy/currency.js";
-import type { Intent } from "./types.js";
+import type { Intent, RouteTrace } from "./types.js";
 import { EN_CROSS_VOCABULARY } from "./lexicon.js";
 import { correctWords } from "./retrieval.js";
 import { sanitizeQuestion } from "./sanitize.js";
@@ -478,22 +478,29 @@ export function asksForPerson(bare: string): boolean {
  * Routes a text (see the header). `currency` is the store's (price bounds become its minor units).
  */
 export function classifyText(text: string, locale: string, currency = "EUR"): Intent {
+  return routeText(text, locale, currency).intent;
+}
+
+/** classifyText() with the rule that decided and, for the scored decision, its features and scores (the turn's intent.classified event, eval --explain). */
+export function routeText(text: string, locale: string, currency = "EUR"): { intent: Intent; trace: RouteTrace } {
   const lang = routerLang(locale);
   // Instructions addressed to the assistant do not decide what is asked (sanitize.ts).
   const { t, bare } = bareOf(text, lang);
   const content = words(bare).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de"));
   // 1. empty or vague
   const vague = vagueKind(bare);
-  if (vague) return { kind: "ambiguous", question: question(vague, lang) };
+  if (vague) return { intent: { kind: "ambiguous", question: question(vague, lang) }, trace: { rule: "vague" } };
   // 1b. a person asked for: always a handoff with the store's contact
-  if (asksForPerson(bare)) return { kind: "handoff", query: text.trim() };
+  if (asksForPerson(bare)) return { intent: { kind: "handoff", query: text.trim() }, trace: { rule: "person" } };
 
   // 2. add to cart
   const cart = CART_EN.exec(t) ?? CART_DE.exec(t);
   if (cart) {
     const { ref, quantity } = cleanRef(cart[1]!.trim());
-    if (isVagueRef(ref)) return { kind: "ambiguous", question: question("cart", lang) };
-    return { kind: "action", name: "add_to_cart", product_ref: ref, quantity };
+    const intent: Intent = isVagueRef(ref)
+      ? { kind: "ambiguous", question: question("cart", lang) }
+      : { kind: "action", name: "add_to_cart", product_ref: ref, quantity };
+    return { intent, trace: { rule: "cart" } };
   }
 
   // 3–7. the scored decision between the shopper's own order / return, a product request and a
@@ -512,11 +519,15 @@ export function classifyText(text: string, locale: string, currency = "EUR"): In
     return { kind: "product", query: productQuery(t, hints.matched), filters, features };
   };
   const best = (Object.entries(scores) as Array<[keyof RouteScores, number]>).sort((a, b) => b[1] - a[1])[0]!;
+  const scored = (intent: Intent) => ({ intent, trace: { rule: "scored" as const, features: f, scores } });
   if (best[1] > 0) {
-    if (best[0] === "return") return { kind: "return", query: text.trim(), ...(orderId ? { order_id: orderId } : {}) };
-    if (best[0] === "order") return { kind: "order", query: text.trim(), ...(orderId ? { order_id: orderId } : {}) };
-    if (best[0] === "product") return product();
-    return { kind: "policy", query: text.trim() };
+    if (best[0] === "return") return scored({ kind: "return", query: text.trim(), ...(orderId ? { order_id: orderId } : {}) });
+    if (best[0] === "order") return scored({ kind: "order", query: text.trim(), ...(orderId ? { order_id: orderId } : {}) });
+    if (best[0] === "product") return scored(product());
+    return scored({ kind: "policy", query: text.trim() });
   }
-  return { kind: "ambiguous", question: question(content.length === 0 ? "help" : "vague_product", lang) };
+  return {
+    intent: { kind: "ambiguous", question: question(content.length === 0 ? "help" : "vague_product", lang) },
+    trace: { rule: "fallback", features: f, scores },
+  };
 }

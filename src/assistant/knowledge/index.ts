@@ -23,7 +23,7 @@
 import type { AppContext } from "../../context/context.js";
 import type { PoliciesRepository } from "../policies/repository.js";
 import type { AssistantSettingsService } from "../settings/service.js";
-import { classifyText, describesProduct, isVague, requestsProducts, softOrderRemainder } from "./classify.js";
+import { classifyText, describesProduct, isVague, requestsProducts, routeText, softOrderRemainder } from "./classify.js";
 import { warmDictionary } from "./dictionary.js";
 import { ABSTENTION, NO_ABSTENTION } from "./abstain.js";
 import { conflictMarkdown, noEvidenceMarkdown, reframeLead } from "./compose.js";
@@ -34,7 +34,14 @@ import { checkPhrasing, phraseWithLlm } from "./llm.js";
 import { splitPassages } from "./passages.js";
 import { PassageIndex, analysePassage, blend, normalizeScores, type IndexedPassage, type Scored } from "./retrieval.js";
 import { langOf, primaryOf, textLang, type Lang } from "./text.js";
-import { KnowledgeUnavailable, type Grounded, type Intent, type Knowledge, type KnowledgeVersions, type PolicyAnswer } from "./types.js";
+import {
+  KnowledgeUnavailable,
+  type Grounded,
+  type Knowledge,
+  type RoutedIntent,
+  type KnowledgeVersions,
+  type PolicyAnswer,
+} from "./types.js";
 import { iso } from "../../platform/clock.js";
 
 interface LangIndex {
@@ -75,9 +82,10 @@ export class KnowledgeEngine implements Knowledge {
     text: string,
     locale: string,
     options: { previous?: () => Promise<string | undefined> } = {},
-  ): Promise<Intent> {
+  ): Promise<RoutedIntent> {
     const currency = /\d/.test(text) ? (await this.settings.get(storeId)).currency : "EUR";
-    const intent = classifyText(text, locale, currency);
+    const { intent, trace } = routeText(text, locale, currency);
+    const policy = (rerouted: string): RoutedIntent => ({ kind: "policy", query: text.trim(), trace: { ...trace, rerouted } });
     // An elliptical follow-up ("and during the holidays?", "what if I bought it in the store?")
     // of a policy question is a policy question, read with the previous one (answer()).
     // A follow-up naming a product class without asking for products ("and for shoes?") is one too.
@@ -87,8 +95,7 @@ export class KnowledgeEngine implements Knowledge {
       isFollowUp(text, textLang(text, langOf(locale)))
     ) {
       const previous = await options.previous();
-      if (previous !== undefined && classifyText(previous, locale, currency).kind === "policy")
-        return { kind: "policy", query: text.trim() };
+      if (previous !== undefined && classifyText(previous, locale, currency).kind === "policy") return policy("follow_up");
     }
     // A text the router could not place that is not a greeting or a bare product reference
     // ("retourfrist??", "According to your FAQ I have 100 days to return. Correct?") is a policy
@@ -104,14 +111,14 @@ export class KnowledgeEngine implements Knowledge {
         hasEvidence(index, text, lang) ||
         (await conflictCheck(index, [question, text], lang, undefined, borrowed)) !== null
       )
-        return { kind: "policy", query: text.trim() };
+        return policy("evidence");
     }
     // A product request without any product feature ("do you have a physical shop?") is a policy
     // question when the published policies hold evidence for it.
     if (intent.kind === "product" && !describesProduct(intent)) {
       const entry = await this.entry(storeId);
       const { index } = await this.langIndex(storeId, entry, locale);
-      if (hasEvidence(index, text, textLang(text, langOf(locale)))) return { kind: "policy", query: text.trim() };
+      if (hasEvidence(index, text, textLang(text, langOf(locale)))) return policy("feature_less_product");
     }
     // "I ordered on saturday, when will my order be processed?": an order question without an
     // order id or status words whose other words the policies answer is a policy question.
@@ -120,10 +127,10 @@ export class KnowledgeEngine implements Knowledge {
       if (rest !== null) {
         const entry = await this.entry(storeId);
         const { index } = await this.langIndex(storeId, entry, locale);
-        if (hasEvidence(index, rest, textLang(text, langOf(locale)))) return { kind: "policy", query: text.trim() };
+        if (hasEvidence(index, rest, textLang(text, langOf(locale)))) return policy("soft_order");
       }
     }
-    return intent;
+    return { ...intent, trace };
   }
 
   /** The cached entry of a store, rebuilt when its (concept, newest version) set changed. */

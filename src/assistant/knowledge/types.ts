@@ -32,6 +32,20 @@ export type Intent =
   | { kind: "action"; name: "add_to_cart"; product_ref: string; quantity: number }
   | { kind: "ambiguous"; question: string };
 
+/** How the router decided (classify.ts routeText; knowledge/index.ts reroutes): the turn's intent.classified event. */
+export interface RouteTrace {
+  /** The rule of classify.ts's header that decided: vague, person, cart, scored or fallback. */
+  rule: string;
+  /** The scored decision's features and scores (rules 3–7). */
+  features?: object;
+  scores?: object;
+  /** Why the engine then changed the intent to a policy question (follow_up, evidence, feature_less_product, soft_order). */
+  rerouted?: string;
+}
+
+/** An intent with the trace of its routing. */
+export type RoutedIntent = Intent & { trace?: RouteTrace };
+
 export interface Conflict {
   point: string;
   citations: Citation[];
@@ -92,7 +106,12 @@ export interface Knowledge {
    * `previous`: reads the shopper's previous question in the thread, asked only when the text may
    * be an elliptical follow-up ("and during the holidays?" after a policy question is one too).
    */
-  classify(storeId: string, text: string, locale: string, options?: { previous?: () => Promise<string | undefined> }): Promise<Intent>;
+  classify(
+    storeId: string,
+    text: string,
+    locale: string,
+    options?: { previous?: () => Promise<string | undefined> },
+  ): Promise<RoutedIntent>;
   /** `previous`: the shopper's previous question in the thread (an elliptical follow-up is read with it). */
   answer(
     storeId: string,
