@@ -14,7 +14,7 @@
 // {stores: RetailerStore[], questions: RetailQuestion[]} (eval/assistant/blind/README.md), every
 // question reported as "blind"; "wrong answers" (answered without the key fact, or answered where
 // another outcome was expected) are printed per split.
-// --curve: the precision / coverage curve of abstention by best-sentence score; --features FILE:
+// --curve: the precision / coverage curve of abstention by the model's probability of being right; --features FILE:
 // each extractive policy answer's confidence and verdict (input of `npm run fit:abstention`);
 // --no-abstention: every answer given (ASSISTANT_ABSTENTION=off), as fitting needs.
 // --explain ID: one question's reply, route and grounding (eval/assistant/explain.ts).
@@ -95,7 +95,7 @@ if (args.fixture === "all" || args.fixture === "retailers") {
         },
   });
   process.stdout.write(`\n${formatRetailReport(results, dialect)}\n`);
-  if (args.curve) process.stdout.write(`\n${formatAbstentionCurve(results, [0, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2])}\n`);
+  if (args.curve) process.stdout.write(`\n${formatAbstentionCurve(results, [0, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95])}\n`);
   // --features FILE: each answered question's confidence and verdict, one JSON line (fitting abstention).
   if (args.features)
     fs.writeFileSync(

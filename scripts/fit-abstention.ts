@@ -14,7 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import LogisticRegression from "ml-logistic-regression";
 import { Matrix } from "ml-matrix";
-import { abstentionFeatures, type AbstentionModel } from "../src/assistant/knowledge/abstain.js";
+import { abstentionFeatures, probabilityRight, type AbstentionModel } from "../src/assistant/knowledge/abstain.js";
 import type { AnswerConfidence } from "../src/assistant/knowledge/types.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -39,7 +39,7 @@ lr.train(new Matrix(dev.map(abstentionFeatures)), Matrix.columnVector(dev.map((l
 // classifiers[0] is trained on "not class 0" (right = 0), i.e. on being wrong.
 const weights = lr.classifiers[0]!.weights.to1DArray();
 const model: AbstentionModel = { weights, minRight: 0 };
-const pRight = (l: Line) => 1 - 1 / (1 + Math.exp(-abstentionFeatures(l).reduce((s, x, i) => s + x * weights[i]!, 0)));
+const pRight = (l: Line) => probabilityRight(l, model);
 
 const outcome = (ls: Line[], bar: number) => {
   const kept = ls.filter((l) => pRight(l) >= bar);

@@ -22,9 +22,7 @@ export function explain(q: RetailQuestion, store: RetailerStore): string {
   out.push(`route: rule ${trace.rule} → ${JSON.stringify(intent)}`);
   if (trace.features) out.push(`  features ${JSON.stringify(trace.features)}`, `  scores ${JSON.stringify(trace.scores)}`);
 
-  const index = new PassageIndex(
-    store.policies.filter((p) => p.published).flatMap((p) => splitPassages({ ...p, version: 1, locale: p.locale })),
-  );
+  const index = new PassageIndex(store.policies.filter((p) => p.published).flatMap((p) => splitPassages({ ...p, version: 1 })));
   const { lang, groups } = prepareQuery(index, q.text, langOf(q.locale));
   out.push(
     `groups (${lang}): ${groups.map((g) => `${g.surface}${g.virtual ? "*" : ""}[${g.alts.slice(0, 4).join("|")}] w${fixed(g.weight)}`).join(", ")}`,

@@ -19,6 +19,7 @@ import { createTestApp, type DialectName, type TestApp } from "../../test/suppor
 import { bearer, freshIp } from "../../test/support/factories.js";
 import { numbersIn, quantities } from "../../src/assistant/knowledge/text.js";
 import type { AnswerConfidence } from "../../src/assistant/knowledge/types.js";
+import { probabilityRight } from "../../src/assistant/knowledge/abstain.js";
 import { setUpStore } from "./run.js";
 import {
   questions as allQuestions,
@@ -309,20 +310,20 @@ export function formatRetailReport(results: RetailResult[], dialect = "sqlite"):
 
 /**
  * The precision / coverage curve of abstention (issue 36): over the policy answers the engine gave
- * (those carrying a confidence), for each least confidence `bar` — answer only when the best
- * sentence's score is at least `bar` — how many answers remain, how many of them are wrong, and the
+ * (those carrying a confidence), for each `bar` — answer only when the abstention model's
+ * probability of being right is at least `bar` — how many answers remain, how many of them are wrong, and the
  * handoffs it adds where an answer was right.
  */
 export function formatAbstentionCurve(results: RetailResult[], bars: number[]): string {
   const answered = results.filter((r) => r.confidence !== undefined && r.outcome === "answer");
   const out = [
-    `abstention on ${answered.length} extractive policy answers: bar = least best-sentence score`,
+    `abstention on ${answered.length} extractive policy answers: bar = least probability of being right (abstain.ts, abstention.json's weights)`,
     "  bar   kept  wrong kept  right dropped  precision",
   ];
   for (const bar of bars) {
-    const kept = answered.filter((r) => r.confidence!.score >= bar);
+    const kept = answered.filter((r) => probabilityRight(r.confidence!) >= bar);
     const wrong = kept.filter((r) => r.wrong).length;
-    const dropped = answered.filter((r) => r.confidence!.score < bar && !r.wrong).length;
+    const dropped = answered.filter((r) => probabilityRight(r.confidence!) < bar && !r.wrong).length;
     out.push(
       `  ${bar.toFixed(2)}  ${String(kept.length).padStart(5)}  ${String(wrong).padStart(10)}  ${String(dropped).padStart(13)}  ${kept.length ? ((100 * (kept.length - wrong)) / kept.length).toFixed(0).padStart(8) : "       -"} %`,
     );

@@ -20,7 +20,7 @@ import { colorMatches, dominantOf, parseColorFilter, sqlConditions, type Metadat
 import type { SearchService } from "../search/service.js";
 import { anyTermCondition, type CatalogRepository, type CatalogRow } from "./repository.js";
 import { coverage, stemOf, words } from "../../lexical/query.js";
-import { MIN_WORD_SHARE } from "../search/fusion.js";
+import { coversWordShare } from "../search/fusion.js";
 
 /** Products scanned at most for a lexical or filter-only match. */
 const SCAN_LIMIT = 5000;
@@ -148,8 +148,8 @@ export class SearchCatalog implements CatalogPort {
     const analysed = q && q.trim() !== "" ? await this.search.analyse(storeId, q) : undefined;
     const groups = analysed?.groups ?? [];
     if (analysed && groups.length === 0) return [];
-    // At least half the query's words must be found (a word the store lacks counts against it).
-    const needed = analysed ? MIN_WORD_SHARE * (groups.length + analysed.unmatched.length) : 0;
+    // The minimum word share of text search (fusion.ts): a word the store lacks counts against it.
+    const share = { groups: groups.length, words: groups.length + (analysed?.unmatched.length ?? 0) };
     const terms = [...new Set(groups.flatMap((g) => g.alternatives.flatMap((a) => a.words.map(likeTerm))))];
     const conds = sqlConditions(this.ctx.database.dialect, filters);
     if (terms.length > 0) conds.push(anyTermCondition(this.ctx.database.dialect, terms));
@@ -168,7 +168,7 @@ export class SearchCatalog implements CatalogPort {
             groups,
             words(`${row.name ?? ""} ${row.category ?? ""} ${row.brand ?? ""} ${row.color_name ?? ""} ${row.metadata}`),
           ).weight;
-          if (score === 0 || score < needed) continue;
+          if (score === 0 || !coversWordShare(score, share)) continue;
         }
         found.push({ row, score });
       }

@@ -544,14 +544,8 @@ export class SearchService {
         // hits are looked up (one query fewer on most searches).
         const share = { groups: lexical.groups, words: lexical.words };
         const lowest = scored.length > 0 ? scored[scored.length - 1]!.score : 0;
-        const wanted =
-          lex.method === "rrf"
-            ? []
-            : lex.method === "coverage"
-              ? matches.length < k || lowest < minVisual
-                ? []
-                : outside.filter((h) => !coversWordShare(h.coverage, share))
-              : outside;
+        const decides = lex.method === "coverage" && matches.length >= k && lowest >= minVisual;
+        const wanted = lex.method === "blend" ? outside : decides ? outside.filter((h) => !coversWordShare(h.coverage, share)) : [];
         const missing = new Set(wanted.map((h) => h.productId));
         let visualOf: Map<string, number> | undefined;
         if (missing.size > 0) {
