@@ -262,6 +262,8 @@ async function httpBench(kind: "sqlite" | "postgres", catalogue: Catalogue) {
     const names = Object.keys(VARIANTS) as VariantName[];
     // --stages: each stage's time, charged to the variant whose request is running.
     let running: VariantName | undefined;
+    /** The round being measured (the first 20 warm up and are not charged). */
+    let i = 0;
     const stageMs = new Map<string, number>();
     const timeStage = ctx.metrics.timeSearchStage.bind(ctx.metrics);
     ctx.metrics.timeSearchStage = async (stage, fn) => {
@@ -273,7 +275,6 @@ async function httpBench(kind: "sqlite" | "postgres", catalogue: Catalogue) {
         if (running && i >= 20) stageMs.set(key, (stageMs.get(key) ?? 0) + performance.now() - started);
       }
     };
-    let i = 0;
     /**
      * p50/p95 of each variant, measured interleaved (one request of each per round, same query),
      * so that other work on the machine weighs on all of them alike. `fresh`: every round a query
