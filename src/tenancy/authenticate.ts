@@ -60,6 +60,16 @@ declare module "fastify" {
 
 export const ACTIVE_TENANT_HEADER = "x-service-active-tenant";
 
+/**
+ * Whether a machine token was issued before the store's last client-secret rotation, which revokes
+ * every machine token and refresh chain minted before it. Compared by whole seconds, the precision
+ * of `iat`: a token issued in the same second as the rotation still passes (see README, Security).
+ */
+export function issuedBeforeRotation(claims: Pick<AccessClaims, "iat">, store: { secret_rotated_at: number | string | null }): boolean {
+  if (store.secret_rotated_at === null) return false;
+  return claims.iat < Math.floor(Number(store.secret_rotated_at) / 1000);
+}
+
 /** last_used_at of an API key is written at most this often. */
 const KEY_TOUCH_INTERVAL_MS = 60_000;
 
@@ -120,6 +130,9 @@ export function createAuthenticator(
       // Machine credentials act on their own store only; the active-tenant header is ignored.
       const store = await repo.findStore(principal.storeId);
       if (!store || store.status !== "active") throw new AppError("unauthorized");
+      if (principal.kind === "client" && issuedBeforeRotation(principal.claims, store)) {
+        throw new AppError("unauthorized", "The client secret was rotated after this token was issued; obtain a new grant.");
+      }
       if (!(await ipAllowedForStore(security, store.id, request.ip))) throw ipNotAllowed(request.ip);
       const base = { id: store.id, slug: store.slug, name: store.name, plan: planOf(store.plan) };
       return principal.kind === "client"

@@ -118,6 +118,8 @@ export class TokenSigner {
         issuer: ISSUER,
         currentDate: new Date(this.clock.now()),
         clockTolerance: graceSeconds,
+        // A correctly signed token without an expiry would never expire: refused.
+        requiredClaims: ["exp", "iat", "jti", "sub"],
       });
       if (typeof payload.jti !== "string" || typeof payload.sub !== "string") {
         throw new AppError("unauthorized");

@@ -324,6 +324,39 @@ describeEachDialect("auth: tokens, login, refresh, throttles, active tenant", (d
     await machineToken(t.search, { ...store, clientSecret: next });
   });
 
+  test("rotating the client secret revokes every machine token and refresh chain minted before it", async () => {
+    const store = await registerStore(t);
+    const old = await machineToken(t.search, store);
+    // A refresh chain started before the rotation: two generations deep.
+    let chain = old;
+    for (let i = 0; i < 2; i++) {
+      const refreshed = await t.search.inject({ method: "POST", url: "/oauth/refresh", remoteAddress: freshIp(), headers: bearer(chain) });
+      assert.equal(refreshed.statusCode, 200, refreshed.body);
+      chain = refreshed.json().access_token as string;
+    }
+    const spare = await machineToken(t.search, store);
+    clock.advance(1000); // iat has whole-second precision: the rotation happens a second later
+    const rotate = await t.search.inject({ method: "POST", url: "/v1/security/client-secret/rotate", headers: bearer(spare) });
+    assert.equal(rotate.statusCode, 200, rotate.body);
+    const next = rotate.json().client_secret as string;
+    for (const token of [chain, spare]) {
+      const call = await t.search.inject({ method: "GET", url: "/v1/security/api-keys", headers: bearer(token) });
+      assert.equal(call.statusCode, 401, call.body);
+      assert.match(call.json().message, /rotated/);
+      const refresh = await t.search.inject({ method: "POST", url: "/oauth/refresh", remoteAddress: freshIp(), headers: bearer(token) });
+      assert.equal(refresh.statusCode, 401, refresh.body);
+      assert.equal(refresh.json().error, "unauthorized");
+    }
+    // A grant with the new secret works at once, in the rotation's own second, and refreshes.
+    const fresh = await machineToken(t.search, { ...store, clientSecret: next });
+    assert.equal((await t.search.inject({ method: "GET", url: "/v1/security/api-keys", headers: bearer(fresh) })).statusCode, 200);
+    const refreshed = await t.search.inject({ method: "POST", url: "/oauth/refresh", remoteAddress: freshIp(), headers: bearer(fresh) });
+    assert.equal(refreshed.statusCode, 200, refreshed.body);
+    // User logins are not machine tokens: the owner's session survives the rotation.
+    const owner = await loginToken(t.search, store.email, store.password);
+    assert.equal((await t.search.inject({ method: "GET", url: "/v1/security/api-keys", headers: bearer(owner) })).statusCode, 200);
+  });
+
   test("a second store's token never acts on the first store", async () => {
     const a = await registerStore(t);
     const b = await registerStore(t);

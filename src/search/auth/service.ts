@@ -16,6 +16,7 @@ import { planOf } from "../../tenancy/plans.js";
 import { AccountsRepository, type MembershipRow, type StoreRow } from "../../tenancy/stores/repository.js";
 import { SecurityRepository } from "../../tenancy/security/repository.js";
 import { ipAllowedForStore, ipNotAllowed } from "../../tenancy/security/allowlist.js";
+import { issuedBeforeRotation } from "../../tenancy/authenticate.js";
 import { iso } from "../../platform/clock.js";
 
 export const REFRESH_GRACE_SECONDS = 300;
@@ -187,6 +188,9 @@ export class AuthService {
     if (claims.user_type === "client") {
       const store = await this.repo.findStore(claims.sub);
       if (!store || store.status !== "active") throw new AppError("unauthorized");
+      if (issuedBeforeRotation(claims, store)) {
+        throw new AppError("unauthorized", "The client secret was rotated after this token was issued; obtain a new grant.");
+      }
       return this.ctx.signer.issue(this.clientClaims(store));
     }
     const user = await this.repo.findUser(claims.sub);

@@ -182,7 +182,8 @@ export async function securityRoutes(
     "/v1/security/client-secret/rotate",
     storeRoute(requireRole("owner", "admin"), {
       tags: ["security"],
-      summary: "Generate a new client secret (shown once); the old one stops working at once",
+      summary:
+        "Generate a new client secret (shown once); the old one stops working at once, and so does every machine token issued before the rotation",
       response: {
         200: Type.Object({
           client_id: Type.String({ format: "uuid" }),

@@ -1029,7 +1029,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Generate a new client secret (shown once); the old one stops working at once */
+        /** Generate a new client secret (shown once); the old one stops working at once, and so does every machine token issued before the rotation */
         post: {
             parameters: {
                 query?: never;
