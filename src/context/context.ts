@@ -105,7 +105,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const adopting = imageStore
     .adopt()
     .catch((error: unknown) => log.warn(`moving images into the ${imageStore.kind} image store failed: ${(error as Error).message}`));
-  const jobs = new JobQueue(database, clock);
+  const jobs = new JobQueue(database, clock, {
+    concurrency: config.jobs.concurrency,
+    perStore: config.jobs.perStore,
+    sliceMs: config.jobs.sliceMs,
+  });
   // Process metrics (event-loop delay monitor, GC observer) only outside tests, which build many contexts.
   const metrics = createMetrics({
     queue: () => jobs.snapshot(),

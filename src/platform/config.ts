@@ -120,6 +120,12 @@ const schema = z.object({
   DUPLICATE_DETECTION: z.enum(["auto", "on", "off"]).default("auto"),
   /** Bulk-import items processed at once per job (image downloads and embeddings). */
   BULK_CONCURRENCY: positiveInt.max(64).default(32),
+  /** Jobs (bulk imports) one process runs at once. */
+  JOBS_CONCURRENCY: positiveInt.max(64).default(2),
+  /** Jobs of one store running at once over every worker process (within one process a store also leaves a slot free: at most JOBS_CONCURRENCY − 1, at least 1). */
+  JOBS_PER_STORE: positiveInt.max(64).default(4),
+  /** A job that has run this long hands its slot back (and goes to the back of the queue) when another store's job is waiting. */
+  JOBS_SLICE_SECONDS: positiveInt.max(3600).default(30),
   /** Embedded vector index: storage of vectors inside HNSW (f16 halves, i8 quarters the f32 memory; see README "Vector index"). */
   VECTOR_QUANTIZATION: z.enum(["f32", "f16", "i8"]).default("f16"),
   /**
@@ -253,6 +259,8 @@ export interface Config {
   duplicateThreshold: number;
   duplicateDetection: "auto" | "on" | "off";
   bulkConcurrency: number;
+  /** The job queue: jobs per process, running jobs per store over all processes, time slice before yielding to another store. */
+  jobs: { concurrency: number; perStore: number; sliceMs: number };
   vectorQuantization: "f32" | "f16" | "i8";
   /** HNSW search depth when VECTOR_EF_SEARCH is set (else the engine default). */
   vectorEfSearch: number | undefined;
@@ -356,6 +364,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     duplicateThreshold: e.DUPLICATE_THRESHOLD,
     duplicateDetection: e.DUPLICATE_DETECTION,
     bulkConcurrency: e.BULK_CONCURRENCY,
+    jobs: {
+      concurrency: e.JOBS_CONCURRENCY,
+      perStore: e.JOBS_PER_STORE,
+      sliceMs: e.JOBS_SLICE_SECONDS * 1000,
+    },
     vectorQuantization: e.VECTOR_QUANTIZATION,
     vectorEfSearch: e.VECTOR_EF_SEARCH,
     vectorFilterIndexes: {

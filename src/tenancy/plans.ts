@@ -16,6 +16,18 @@ export const PLANS: Record<Plan["plan_name"], Plan> = {
   enterprise: { plan_name: "enterprise", price_per_month: 299.99, max_products: null, requests_per_minute: null },
 };
 
+/**
+ * Bulk-import items a store may have waiting (pending in unfinished jobs) per plan: more is refused
+ * with 429 queue_limit_reached, so one store cannot fill the shared job queue. Not part of the
+ * spec's plan table (so not in /v1/billing/plans); documented in the README (Bulk jobs).
+ */
+export const QUEUED_BULK_ITEMS: Record<Plan["plan_name"], number> = {
+  free: 2_000,
+  basic: 10_000,
+  premium: 50_000,
+  enterprise: 200_000,
+};
+
 // The plan a new store starts on is the setting DEFAULT_PLAN (config.billing.defaultPlan): free
 // with billing on, enterprise (no limits) on a self-hosted install with BILLING_MODE=off.
 

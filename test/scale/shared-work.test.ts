@@ -174,4 +174,28 @@ describeEachDialect("scale: two worker processes share one database", (dialect) 
     assert.equal((await b.search.inject({ method: "DELETE", url: `/v1/security/api-keys/${id}`, headers: bearer(owner) })).statusCode, 200);
     assert.equal((await a.search.inject({ method: "GET", url: "/v1/products", headers: bearer(key) })).statusCode, 401);
   });
+
+  test("claims across both processes are fair: the store running fewer jobs goes first, and a store stops at its cap (4)", async () => {
+    const s = await registerStore(a.asTestApp());
+    const u = await registerStore(a.asTestApp());
+    for (const peer of [a, b]) peer.ctx.jobs.register<{ n: number }>({ kind: "scale.fair", run: () => Promise.resolve() });
+    const enqueue = async (storeId: string, n: number) => {
+      clock.advance(1); // a distinct age per job
+      return a.ctx.database.transaction((tx) => a.ctx.jobs.enqueue(tx, storeId, "scale.fair", { n }));
+    };
+    const many: string[] = [];
+    for (let n = 0; n < 6; n++) many.push(await enqueue(s.clientId, n));
+    const single = await enqueue(u.clientId, 0);
+    const first = await a.ctx.jobs.claim();
+    assert.equal(first?.id, many[0], "oldest job first while no store runs anything");
+    const second = await b.ctx.jobs.claim();
+    assert.equal(second?.id, single, "the other process prefers the store running nothing over an older job of the busy one");
+    const next = [await a.ctx.jobs.claim(), await b.ctx.jobs.claim(), await a.ctx.jobs.claim()];
+    assert.deepEqual(
+      next.map((j) => j?.id),
+      many.slice(1, 4),
+    );
+    assert.equal(await b.ctx.jobs.claim(), undefined, "the store runs 4 jobs over both processes: its cap");
+    await a.ctx.database.db.deleteFrom("jobs").where("kind", "=", "scale.fair").execute();
+  });
 });

@@ -41,15 +41,19 @@ export async function solidImage(hex: string, opts: { size?: number; format?: "p
 export interface ImageHost extends Started {
   /** Serves `body` at `path` with the given content type (default image/png). */
   put(path: string, body: Buffer, contentType?: string): string;
+  /** Requests to `path` are accepted and never answered (a host that hangs until the client gives up). */
+  hang(path: string): string;
   hits(path: string): number;
 }
 
 export async function startImageHost(): Promise<ImageHost> {
   const files = new Map<string, { body: Buffer; type: string }>();
+  const hanging = new Set<string>();
   const hits = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0]!;
     hits.set(path, (hits.get(path) ?? 0) + 1);
+    if (hanging.has(path)) return;
     const f = files.get(path);
     if (!f) {
       res.writeHead(404).end("not found");
@@ -62,6 +66,10 @@ export async function startImageHost(): Promise<ImageHost> {
     url,
     put(path, body, contentType = "image/png") {
       files.set(path, { body, type: contentType });
+      return `${url}${path}`;
+    },
+    hang(path) {
+      hanging.add(path);
       return `${url}${path}`;
     },
     hits: (path) => hits.get(path) ?? 0,

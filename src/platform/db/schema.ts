@@ -110,6 +110,8 @@ export interface JobsTable {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
+  /** When a worker last claimed it (migration 0025): the fair order's "served least recently". */
+  claimed_at: Generated<number | null>;
 }
 
 export interface BulkJobsTable {

@@ -44,6 +44,10 @@ export const catalogue = {
   // --- limits
   rate_limit_exceeded: { status: 429, message: "Rate limit exceeded.", assistantCode: "RATE_LIMITED" },
   too_many_requests: { status: 429, message: "Too many attempts; try again later." },
+  queue_limit_reached: {
+    status: 429,
+    message: "The store has as many bulk items waiting as its plan allows; wait for its jobs to finish or upgrade the plan.",
+  },
 
   // --- images and outbound fetches (src/platform/outbound, src/embeddings)
   invalid_url: { status: 400, message: "The URL is not a valid http(s) URL." },

@@ -4,6 +4,16 @@
 // RETURNING), and the lease is renewed while the handler runs. A process killed mid-job stops
 // renewing; once the lease lapses another worker (or the restarted process) claims the job again.
 // Handlers must therefore be idempotent: a job may run more than once.
+//
+// Fairness between stores:
+//   - one store's jobs never fill every slot of a process: it holds at most max(1, concurrency − 1)
+//     of them, so with two or more slots another store's job starts at once;
+//   - over all processes a store runs at most `perStore` jobs (counted from the lease-holding rows;
+//     on PostgreSQL claims take a transaction-scoped advisory lock, so they see each other);
+//   - a claim takes the store running the fewest jobs, then the store served least recently (its
+//     latest `claimed_at`: round-robin between stores), then the job waiting longest;
+//   - a handler that has run for `sliceMs` while another store's job waits (JobContext.turnOver)
+//     returns "yield": the job goes to the back of the queue without counting an attempt.
 import { sql } from "kysely";
 import type { Clock } from "../clock.js";
 import type { Database, Executor } from "../db/index.js";
@@ -21,13 +31,20 @@ export interface JobContext<P> {
   attempt: number;
   /** Aborted when the queue stops; long handlers check it between units of work. */
   signal: AbortSignal;
+  /**
+   * Aborted once this run has lasted the queue's time slice while another store has a job waiting
+   * that it may run: the handler should start nothing new, finish what is in flight and return "yield".
+   */
+  turnOver: AbortSignal;
 }
 
 export interface JobHandler<P = unknown> {
   kind: string;
   /** Attempts before the job is marked failed. */
   maxAttempts?: number;
-  run(job: JobContext<P>): Promise<void>;
+  /** Resolves when the job is done, or with "yield" to be continued later (see turnOver). */
+  // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- handlers that finish resolve with nothing (async functions), "yield" is the one outcome they name
+  run(job: JobContext<P>): Promise<void | "yield">;
   /** Called once when the job has failed for good. */
   onFailed?(job: JobContext<P>, error: Error): Promise<void>;
 }
@@ -38,16 +55,31 @@ export interface QueueOptions {
   pollMs?: number;
   /** Jobs run at once by this process. */
   concurrency?: number;
+  /** Jobs of one store running at once over every worker process (default 4). */
+  perStore?: number;
+  /** How long a job runs before it yields its slot to a waiting store's job (default 30 s). */
+  sliceMs?: number;
   onError?: (error: unknown, job: JobRow) => void;
 }
 
 const retryDelayMs = (attempt: number) => Math.min(60_000, 1000 * 2 ** (attempt - 1));
+
+/** The advisory lock PostgreSQL claims hold for their transaction (any constant; "jobs" in ASCII). */
+const CLAIM_LOCK = 0x6a6f6273;
+
+/** How often a job past its slice looks for a waiting store (a query each time). */
+const YIELD_CHECK_MS = 1000;
 
 export class JobQueue {
   readonly instanceId: string;
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly concurrency: number;
+  private readonly perStore: number;
+  private readonly perStoreHere: number;
+  private readonly sliceMs: number;
+  /** Jobs this process runs, per store (the loop's, not drain's). */
+  private readonly runningHere = new Map<string, number>();
   private readonly handlers = new Map<string, JobHandler>();
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
@@ -64,6 +96,9 @@ export class JobQueue {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.pollMs = options.pollMs ?? 250;
     this.concurrency = options.concurrency ?? 2;
+    this.perStore = options.perStore ?? 4;
+    this.perStoreHere = Math.max(1, this.concurrency - 1);
+    this.sliceMs = options.sliceMs ?? 30_000;
   }
 
   /** Registers the handler of one job kind; `P` types its payload where it is written (`register<{ n: number }>({…})`). */
@@ -130,37 +165,82 @@ export class JobQueue {
     this.wake?.();
   }
 
-  /** Claims one due job (queued, or running with a lapsed lease), or returns undefined. */
-  async claim(): Promise<JobRow | undefined> {
-    const now = this.clock.now();
-    const kinds = [...this.handlers.keys()];
-    if (kinds.length === 0) return undefined;
-    const due = this.database.db
-      .selectFrom("jobs")
-      .select("id")
-      .where("kind", "in", kinds)
+  /**
+   * The jobs of `j`'s store that hold a live lease: what the per-store cap and the fair order read
+   * (the jobs_claim_idx index on (status, run_after) finds the few running rows).
+   */
+  private runningOfStore(now: number) {
+    return sql<number>`(SELECT count(*) FROM jobs r WHERE r.store_id = j.store_id AND r.status = 'running' AND r.locked_until >= ${now})`;
+  }
+
+  /** When `j`'s store last had a job claimed (null: never), read through jobs_store_claimed_idx. */
+  private lastServedOfStore() {
+    return sql<number | null>`(SELECT max(c.claimed_at) FROM jobs c WHERE c.store_id = j.store_id)`;
+  }
+
+  /** Due jobs of this queue's kinds whose store is under its running cap. */
+  private dueJobs(executor: Executor, now: number) {
+    return executor
+      .selectFrom("jobs as j")
+      .where("j.kind", "in", [...this.handlers.keys()])
       .where((eb) =>
         eb.or([
-          eb.and([eb("status", "=", "queued"), eb("run_after", "<=", now)]),
-          eb.and([eb("status", "=", "running"), eb("locked_until", "<", now)]),
+          eb.and([eb("j.status", "=", "queued"), eb("j.run_after", "<=", now)]),
+          eb.and([eb("j.status", "=", "running"), eb("j.locked_until", "<", now)]),
         ]),
       )
-      .orderBy("run_after")
-      .limit(1);
-    const pick = this.database.dialect === "postgres" ? due.forUpdate().skipLocked() : due;
-    const row = await this.database.db
-      .updateTable("jobs")
-      .set({
-        status: "running",
-        locked_by: this.instanceId,
-        locked_until: now + this.leaseMs,
-        attempts: sql`attempts + 1`,
-        updated_at: now,
-      })
-      .where("id", "=", pick)
-      .returningAll()
+      .where(this.runningOfStore(now), "<", this.perStore);
+  }
+
+  /**
+   * Claims one due job (queued, or running with a lapsed lease), or returns undefined: from the
+   * store running the fewest jobs, under its cap, then the job waiting longest.
+   */
+  async claim(): Promise<JobRow | undefined> {
+    if (this.handlers.size === 0) return undefined;
+    const pickIn = async (tx: Executor) => {
+      const now = this.clock.now();
+      const full = [...this.runningHere].filter(([, n]) => n >= this.perStoreHere).map(([store]) => store);
+      let due = this.dueJobs(tx, now)
+        .select("j.id")
+        .orderBy(this.runningOfStore(now))
+        .orderBy(sql`${this.lastServedOfStore()} IS NOT NULL`)
+        .orderBy(this.lastServedOfStore())
+        .orderBy("j.run_after")
+        .orderBy("j.id")
+        .limit(1);
+      if (full.length > 0) due = due.where("j.store_id", "not in", full);
+      return tx
+        .updateTable("jobs")
+        .set({
+          status: "running",
+          locked_by: this.instanceId,
+          locked_until: now + this.leaseMs,
+          attempts: sql`attempts + 1`,
+          updated_at: now,
+          claimed_at: now,
+        })
+        .where("id", "=", this.database.dialect === "postgres" ? due.forUpdate().skipLocked() : due)
+        .returningAll()
+        .executeTakeFirst();
+    };
+    // SQLite: one process, and the UPDATE is one atomic statement. PostgreSQL: claims from every
+    // process take turns, so the running counts they read are never stale.
+    if (this.database.dialect !== "postgres") return pickIn(this.database.db);
+    return this.database.transaction(async (tx) => {
+      await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(tx);
+      return pickIn(tx);
+    });
+  }
+
+  /** Whether a store other than `storeId` has a due job it may run now (under its cap). */
+  async othersWaiting(storeId: string): Promise<boolean> {
+    const row = await this.dueJobs(this.database.db, this.clock.now())
+      .select("j.id")
+      .where("j.store_id", "<>", storeId)
+      .limit(1)
       .executeTakeFirst();
-    return row;
+    return row !== undefined;
   }
 
   /**
@@ -218,7 +298,12 @@ export class JobQueue {
             this.options.onError?.(error, undefined as unknown as JobRow);
           }
           if (!job) break;
+          const store = job.store_id;
+          this.runningHere.set(store, (this.runningHere.get(store) ?? 0) + 1);
           const p = this.execute(job).finally(() => {
+            const left = (this.runningHere.get(store) ?? 1) - 1;
+            if (left > 0) this.runningHere.set(store, left);
+            else this.runningHere.delete(store);
             this.running.delete(p);
             this.wake?.();
           });
@@ -246,13 +331,22 @@ export class JobQueue {
   private async execute(job: JobRow): Promise<void> {
     const handler = this.handlers.get(job.kind);
     if (!handler) return;
+    const turn = new AbortController();
     const ctx: JobContext<unknown> = {
       id: job.id,
       storeId: job.store_id,
       payload: JSON.parse(job.payload),
       attempt: job.attempts,
       signal: this.stopping.signal,
+      turnOver: turn.signal,
     };
+    const startedAt = this.clock.now();
+    const turnWatch = setInterval(() => {
+      if (turn.signal.aborted || this.clock.now() - startedAt < this.sliceMs) return;
+      void this.othersWaiting(job.store_id)
+        .then((waiting) => waiting && turn.abort())
+        .catch(() => undefined);
+    }, YIELD_CHECK_MS);
     const heartbeat = setInterval(
       () => {
         void this.database.db
@@ -266,9 +360,10 @@ export class JobQueue {
       Math.max(50, Math.floor(this.leaseMs / 3)),
     );
     try {
-      await handler.run(ctx);
+      const outcome = await handler.run(ctx);
       if (this.stopping.signal.aborted) return; // interrupted: leave it for the next claim
-      await this.finish(job.id, "completed", null);
+      if (outcome === "yield") await this.requeue(job.id);
+      else await this.finish(job.id, "completed", null);
     } catch (error) {
       if (this.stopping.signal.aborted) return;
       this.options.onError?.(error, job);
@@ -293,7 +388,19 @@ export class JobQueue {
       }
     } finally {
       clearInterval(heartbeat);
+      clearInterval(turnWatch);
     }
+  }
+
+  /** A job that yielded its slot: back of the queue, due now, and this run is not an attempt. */
+  private async requeue(id: string): Promise<void> {
+    const now = this.clock.now();
+    await this.database.db
+      .updateTable("jobs")
+      .set({ status: "queued", run_after: now, attempts: sql`attempts - 1`, locked_by: null, locked_until: null, updated_at: now })
+      .where("id", "=", id)
+      .where("locked_by", "=", this.instanceId)
+      .execute();
   }
 
   private async finish(id: string, status: "completed" | "failed", error: string | null): Promise<void> {

@@ -135,7 +135,14 @@ describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect
     const stopped = new AbortController();
     stopped.abort();
     const handler = t.services.bulkJobs.handler();
-    await handler.run({ id: job_id, storeId: store.clientId, payload: { jobId: job_id }, attempt: 1, signal: stopped.signal });
+    await handler.run({
+      id: job_id,
+      storeId: store.clientId,
+      payload: { jobId: job_id },
+      attempt: 1,
+      signal: stopped.signal,
+      turnOver: new AbortController().signal,
+    });
     const row = await t.ctx.database.db
       .selectFrom("jobs")
       .select(["status", "locked_by", "locked_until"])

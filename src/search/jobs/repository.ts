@@ -41,6 +41,19 @@ export class BulkJobsRepository {
       .execute();
   }
 
+  /** Items still pending in the store's unfinished jobs: what its queue holds. */
+  async queuedItems(storeId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom("bulk_job_items as i")
+      .innerJoin("bulk_jobs as j", "j.job_id", "i.job_id")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("j.store_id", "=", storeId)
+      .where("j.status", "=", "processing")
+      .where("i.status", "=", "pending")
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   async counts(storeId: string, jobId: string): Promise<{ succeeded: number; failed: number; pending: number }> {
     const rows = await this.db
       .selectFrom("bulk_job_items")

@@ -5,7 +5,12 @@ import { searchErrors } from "../../platform/http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import { ProductInput } from "../products/schemas.js";
+import { QUEUED_BULK_ITEMS } from "../../tenancy/plans.js";
 import { BULK_MAX_ITEMS } from "./service.js";
+
+const queueLimits = Object.entries(QUEUED_BULK_ITEMS)
+  .map(([plan, max]) => `${plan} ${max.toLocaleString("en")}`)
+  .join(", ");
 import type { BulkJobsService } from "./service.js";
 
 export async function jobRoutes(app: App, { bulkJobs: bulk }: { bulkJobs: BulkJobsService }) {
@@ -16,7 +21,9 @@ export async function jobRoutes(app: App, { bulkJobs: bulk }: { bulkJobs: BulkJo
         tags: ["products"],
         summary: `Index up to ${BULK_MAX_ITEMS} products in the background; 202 at once`,
         description:
-          'When the job finishes, callback_url receives {event: "bulk.completed", job_id, status, total, succeeded, failed, finished_at} signed like webhooks (X-Webhook-Signature) with callback_secret — the one given, or one generated and returned here once.',
+          'When the job finishes, callback_url receives {event: "bulk.completed", job_id, status, total, succeeded, failed, finished_at} signed like webhooks (X-Webhook-Signature) with callback_secret — the one given, or one generated and returned here once. ' +
+          `A store may have a plan-dependent number of items waiting (${queueLimits}); a job that would exceed it is refused with 429 queue_limit_reached. ` +
+          "Jobs of different stores share the workers fairly: one store runs at most JOBS_PER_STORE jobs at once, and a long job yields its slot to a waiting store after JOBS_SLICE_SECONDS.",
         body: Type.Object(
           {
             products: Type.Array(ProductInput, { minItems: 1, maxItems: BULK_MAX_ITEMS }),
@@ -32,12 +39,15 @@ export async function jobRoutes(app: App, { bulkJobs: bulk }: { bulkJobs: BulkJo
             total: Type.Integer(),
             callback_secret: Type.Optional(Type.String()),
           }),
-          ...searchErrors(400, 401, 403, 413),
+          ...searchErrors(400, 401, 403, 413, 429),
         },
       }),
       bodyLimit: 8 * 1024 * 1024,
     },
-    async (request, reply) => reply.status(202).send(await bulk.create(storeOf(request).id, request.body)),
+    async (request, reply) => {
+      const store = storeOf(request);
+      return reply.status(202).send(await bulk.create(store.id, store.plan, request.body));
+    },
   );
 
   app.get(

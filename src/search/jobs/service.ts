@@ -15,6 +15,10 @@
 // The default, twice the model's batch, keeps each batch full: 16 items wait, decoded, while the
 // previous 16 are embedded (with 24 the batches alternated 16 and 8).
 //
+// Fairness: after the queue's time slice (JOBS_SLICE_SECONDS), when another store's job waits, the
+// handler starts no new item, lets the items in flight commit and returns "yield"; the job goes to
+// the back of the queue and resumes from its pending items (src/platform/jobs/queue.ts).
+//
 // Stopping (SIGTERM): stop() aborts the job's signal; no new item starts, the items in flight
 // finish and commit, and the job goes back to the queue at once (its unstarted items still
 // pending) so the next start, or another worker, resumes it without waiting for the lease.
@@ -31,6 +35,7 @@ import { WebhooksService } from "../webhooks/service.js";
 import { BatchCommitter } from "./batch-committer.js";
 import { BulkJobsRepository, type BulkItemRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";
+import { QUEUED_BULK_ITEMS, type Plan } from "../../tenancy/plans.js";
 
 export const BULK_MAX_ITEMS = 1000;
 export const BULK_JOB_KIND = "bulk_import";
@@ -95,6 +100,7 @@ export class BulkJobsService {
 
   async create(
     storeId: string,
+    plan: Plan,
     input: { products: ProductInput[]; callback_url?: string | undefined; callback_secret?: string | undefined },
   ) {
     const seen = new Set<string>();
@@ -105,6 +111,17 @@ export class BulkJobsService {
       });
     }
     if (input.callback_url !== undefined) checkTargetUrl(input.callback_url, this.ctx.config.outbound.allowPrivate);
+    const limit = QUEUED_BULK_ITEMS[plan.plan_name];
+    const queued = await this.repo.queuedItems(storeId);
+    if (queued + input.products.length > limit) {
+      throw new AppError(
+        "queue_limit_reached",
+        `The ${plan.plan_name} plan allows ${limit} bulk items waiting per store; ${queued} are waiting and this job adds ${input.products.length}. ` +
+          `Wait for the store's jobs to finish (GET /v1/jobs/{job_id}), send a smaller job, or upgrade the plan.`,
+        { limit: "queued_bulk_items", max: limit, queued, requested: input.products.length, plan: plan.plan_name, retry_after: 60 },
+        { "retry-after": "60" },
+      );
+    }
     const generatedSecret = input.callback_url && !input.callback_secret ? randomSecret("cbs_", 24) : undefined;
     const now = this.ctx.clock.now();
     const jobId = await this.ctx.database.transaction(async (tx) => {
@@ -176,7 +193,8 @@ export class BulkJobsService {
         let next = 0;
         let failure: { error: unknown } | undefined;
         const worker = async () => {
-          while (next < items.length && !job.signal.aborted && !failure) {
+          // Past its time slice with another store waiting (turnOver): start nothing new.
+          while (next < items.length && !job.signal.aborted && !failure && !job.turnOver.aborted) {
             const item = items[next++]!;
             try {
               await committer.add(await this.prepare(item));
@@ -194,6 +212,8 @@ export class BulkJobsService {
           await this.ctx.jobs.release(job.id);
           return;
         }
+        // What is in flight has committed; the queue puts the job at the back with its items pending.
+        if (next < items.length && job.turnOver.aborted) return "yield";
         await this.complete(webhooks, storeId, jobId, "completed");
       },
       onFailed: async (job) => {

@@ -20,6 +20,7 @@ import m0021 from "./0021_vector_filter_indexes.js";
 import m0022 from "./0022_filter_index_lists.js";
 import m0023 from "./0023_search_vocabulary.js";
 import m0024 from "./0024_drop_trigram_index.js";
+import m0025 from "./0025_job_turns.js";
 
 export const migrations: Record<string, MigrationFactory> = {
   "0001_accounts": m0001,
@@ -42,4 +43,5 @@ export const migrations: Record<string, MigrationFactory> = {
   "0022_filter_index_lists": m0022,
   "0023_search_vocabulary": m0023,
   "0024_drop_trigram_index": m0024,
+  "0025_job_turns": m0025,
 };

@@ -4999,7 +4999,7 @@ export interface paths {
         put?: never;
         /**
          * Index up to 1000 products in the background; 202 at once
-         * @description When the job finishes, callback_url receives {event: "bulk.completed", job_id, status, total, succeeded, failed, finished_at} signed like webhooks (X-Webhook-Signature) with callback_secret — the one given, or one generated and returned here once.
+         * @description When the job finishes, callback_url receives {event: "bulk.completed", job_id, status, total, succeeded, failed, finished_at} signed like webhooks (X-Webhook-Signature) with callback_secret — the one given, or one generated and returned here once. A store may have a plan-dependent number of items waiting (free 2,000, basic 10,000, premium 50,000, enterprise 200,000); a job that would exceed it is refused with 429 queue_limit_reached. Jobs of different stores share the workers fairly: one store runs at most JOBS_PER_STORE jobs at once, and a long job yields its slot to a waiting store after JOBS_SLICE_SECONDS.
          */
         post: {
             parameters: {
@@ -5099,6 +5099,22 @@ export interface paths {
                 };
                 /** @description Search API error */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
