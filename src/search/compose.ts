@@ -144,7 +144,7 @@ export function composeSearch(ctx: AppContext, repositories: SearchRepositories 
     team: new TeamService(ctx, { repo: r.team, accounts: r.accounts, users: r.users }),
     twoFactor: new TwoFactorService(ctx, { repo: r.accounts }),
     usageMeter,
-    users: new UsersService(ctx, { repo: r.users, accounts: r.accounts }),
+    users: new UsersService(ctx, { repo: r.users, accounts: r.accounts, security: r.security }),
     webhooks,
     widgetKeys: new WidgetKeysService(ctx, { repo: r.widgetKeys, accounts: r.accounts }),
     widgetSearch: new WidgetSearchService({ search, products: r.products }),

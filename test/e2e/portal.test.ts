@@ -22,6 +22,7 @@ import { createTestApp, type TestApp } from "../support/harness.js";
 import { bearer, freshIp, lastMailTo, loginToken, machineToken, registerStore, type RegisteredStore } from "../support/factories.js";
 import { solidImage, startImageHost, type ImageHost } from "../support/servers.js";
 import { freePort } from "../support/process.js";
+import { addMember } from "../support/members.js";
 import {
   describeInChromium,
   launchChromium,
@@ -334,6 +335,28 @@ describeInChromium(SUITE, () => {
       await page.getByRole("cell", { name: "new.colleague@example.com" }).waitFor();
       await noErrorNotice(page, "team");
       await shot(page, "10-team");
+      // Removing a member says, before the owner confirms, that the API key they created is revoked.
+      const leaver = await addMember(t, await machineToken(t.search, store), "admin", { emailPrefix: "leaver" });
+      const leaverKey = await t.search.inject({
+        method: "POST",
+        url: "/v1/security/api-keys",
+        headers: bearer(leaver.token),
+        payload: { name: "leaver's sync", scopes: { products: ["read"] } },
+      });
+      assert.equal(leaverKey.statusCode, 201, leaverKey.body);
+      await page.reload();
+      const leaverRow = page.getByRole("row").filter({ has: page.getByRole("cell", { name: leaver.email }) });
+      let asked = "";
+      page.once("dialog", (dialog) => {
+        asked = dialog.message();
+        void dialog.accept();
+      });
+      await leaverRow.getByRole("button", { name: "Remove" }).click();
+      await page.getByRole("cell", { name: leaver.email }).waitFor({ state: "detached" });
+      assert.match(asked, /The active API key they created is revoked at once: calls using it get 401\./);
+      const afterRemoval = await t.search.inject({ method: "GET", url: "/v1/products", headers: bearer(leaverKey.json().key as string) });
+      assert.equal(afterRemoval.statusCode, 401, "the removed member's key is revoked");
+      await noErrorNotice(page, "team after removal");
 
       // Two-factor authentication: on (it was enabled through the API).
       await openSection(page, "Two-factor authentication", "Two-factor authentication");

@@ -16,7 +16,7 @@ import {
   type Grant,
   type ScopesInput,
 } from "../../tenancy/permissions.js";
-import { SecurityRepository, type ApiKeyRow } from "../../tenancy/security/repository.js";
+import { SecurityRepository, type ApiKeyRow, type ApiKeyWithCreator } from "../../tenancy/security/repository.js";
 import { iso } from "../../platform/clock.js";
 
 const DAY_MS = 86_400_000;
@@ -37,7 +37,7 @@ export interface Actor {
 
 export type ApiKeyStatus = "active" | "expired" | "revoked";
 
-export function apiKeyView(row: ApiKeyRow, now: number) {
+export function apiKeyView(row: ApiKeyWithCreator, now: number) {
   const status: ApiKeyStatus = row.revoked_at !== null ? "revoked" : row.expires_at <= now ? "expired" : "active";
   return {
     id: row.id,
@@ -49,6 +49,7 @@ export function apiKeyView(row: ApiKeyRow, now: number) {
     expires_at: iso(row.expires_at),
     last_used_at: iso(row.last_used_at),
     revoked_at: iso(row.revoked_at),
+    created_by: row.created_by === null ? null : { user_id: row.created_by, email: row.creator_email, name: row.creator_name },
   };
 }
 
@@ -90,7 +91,8 @@ export class ApiKeysService {
       revoked_at: null,
     };
     await this.repo.createApiKey(storeId, row);
-    return { ...apiKeyView({ ...row, store_id: storeId }, now), key };
+    const created = await this.repo.findApiKey(storeId, row.id);
+    return { ...apiKeyView(created ?? { ...row, store_id: storeId, creator_email: null, creator_name: null }, now), key };
   }
 
   async list(storeId: string) {

@@ -49,6 +49,20 @@ const ApiKeyView = Type.Object({
   expires_at: DateTime,
   last_used_at: NullableDate,
   revoked_at: NullableDate,
+  created_by: Type.Union(
+    [
+      Type.Object({
+        user_id: Type.String(),
+        email: Type.Union([Type.String(), Type.Null()], { description: "null when the user account no longer exists" }),
+        name: Type.Union([Type.String(), Type.Null()]),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        "The user who created the key; null when it was created with the store's machine grant. Removing a member from the store revokes the keys they created.",
+    },
+  ),
 });
 
 const AllowlistEntry = Type.Object({

@@ -174,9 +174,17 @@ export async function teamRoutes(app: App, { team, users }: { team: TeamService;
     "/v1/team/members/:user_id",
     storeRoute("team:write", {
       tags,
-      summary: "Remove a member from the store (the user's account stays; the last owner cannot be removed)",
+      summary:
+        "Remove a member from the store (the user's account stays; the last owner cannot be removed); the API keys they created are revoked",
       params: MemberParams,
-      response: { 200: Type.Object({ removed: Type.Literal(true), id: Type.String() }), ...searchErrors(401, 403, 404, 409) },
+      response: {
+        200: Type.Object({
+          removed: Type.Literal(true),
+          id: Type.String(),
+          revoked_api_keys: Type.Integer({ description: "How many API keys the member had created that were revoked with the removal" }),
+        }),
+        ...searchErrors(401, 403, 404, 409),
+      },
     }),
     async (request) => users.removeMember(storeOf(request).id, actorOf(request), request.params.user_id),
   );

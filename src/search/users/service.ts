@@ -29,6 +29,7 @@ import {
   type Permission,
 } from "../../tenancy/permissions.js";
 import { UsersRepository, type GroupRow, type MemberRow } from "../../tenancy/users/repository.js";
+import type { SecurityRepository } from "../../tenancy/security/repository.js";
 import { iso } from "../../platform/clock.js";
 
 /** Who is acting: its role in the store (or machine / super admin) and what it holds. */
@@ -94,13 +95,15 @@ function memberView(m: MemberRow, customGroups: readonly string[]) {
 export class UsersService {
   private readonly repo: UsersRepository;
   private readonly accounts: AccountsRepository;
+  private readonly security: SecurityRepository;
 
   constructor(
     private readonly ctx: AppContext,
-    deps: { repo: UsersRepository; accounts: AccountsRepository },
+    deps: { repo: UsersRepository; accounts: AccountsRepository; security: SecurityRepository },
   ) {
     this.repo = deps.repo;
     this.accounts = deps.accounts;
+    this.security = deps.security;
   }
 
   // --- members
@@ -176,12 +179,15 @@ export class UsersService {
     const target = await this.repo.findMember(storeId, userId);
     if (!target) throw new AppError("not_found", `No member ${userId} in this store.`);
     checkRank(actor, target.role);
-    await this.ctx.database.transaction(async (tx) => {
+    // The API keys the member created go with them (revoked, not reassigned): a key is a credential
+    // its creator may have copied, and after the removal nobody in the store answers for it.
+    const revokedKeys = await this.ctx.database.transaction(async (tx) => {
       const repo = this.repo.with(tx);
       await repo.removeMember(storeId, userId);
       if (target.role === "owner" && (await repo.countOwners(storeId)) === 0) throw new AppError("last_owner");
+      return this.security.with(tx).revokeApiKeysCreatedBy(storeId, userId, this.ctx.clock.now());
     });
-    return { removed: true as const, id: userId };
+    return { removed: true as const, id: userId, revoked_api_keys: revokedKeys };
   }
 
   // --- groups

@@ -259,7 +259,7 @@ describeEachDialect("users, groups and members", (dialect) => {
 
     const removed = await call("DELETE", `/v1/team/members/${dev.id}`, admin.token);
     assert.equal(removed.statusCode, 200);
-    assert.deepEqual(removed.json(), { removed: true, id: dev.id });
+    assert.deepEqual(removed.json(), { removed: true, id: dev.id, revoked_api_keys: 0 });
     const afterRemoval = await call("GET", "/v1/users", dev.token);
     assert.equal(afterRemoval.statusCode, 403, "a removed member's token no longer reaches the store");
     assert.equal((await call("DELETE", `/v1/team/members/${dev.id}`, admin.token)).statusCode, 404);
@@ -267,6 +267,40 @@ describeEachDialect("users, groups and members", (dialect) => {
     assert.equal(contradict.statusCode, 400);
     assert.equal((await call("PATCH", `/v1/team/members/${admin.id}`, admin.token, {})).statusCode, 400);
     assert.equal((await call("PATCH", `/v1/team/members/${admin.id}`, admin.token, { role: "boss" })).statusCode, 400);
+  });
+
+  test("removing a member revokes the API keys they created; the key list names each key's creator and last use", async () => {
+    const store = await registerStore(t);
+    const owner = await loginToken(t.search, store.email, store.password);
+    const admin = await addMember(t, owner, "admin");
+    const scopes = { products: ["read", "write"] };
+    const adminKey = await call("POST", "/v1/security/api-keys", admin.token, { name: "admin's sync", scopes });
+    assert.equal(adminKey.statusCode, 201, adminKey.body);
+    assert.deepEqual(adminKey.json().created_by, { user_id: admin.id, email: admin.email, name: "A admin" });
+    const ownerKey = await call("POST", "/v1/security/api-keys", owner, { name: "owner's sync", scopes });
+    const machineKey = await call("POST", "/v1/security/api-keys", await machineToken(t.search, store), { name: "machine", scopes });
+    assert.equal(machineKey.json().created_by, null, "a key created with the machine grant has no user behind it");
+    const key = adminKey.json().key as string;
+    assert.equal((await call("GET", "/v1/products", key)).statusCode, 200);
+
+    const listed = (await call("GET", "/v1/security/api-keys", owner)).json() as {
+      id: string;
+      created_by: unknown;
+      last_used_at: string | null;
+    }[];
+    const adminRow = listed.find((k) => k.id === adminKey.json().id);
+    assert.deepEqual(adminRow?.created_by, { user_id: admin.id, email: admin.email, name: "A admin" });
+    assert.ok(adminRow?.last_used_at, "last use is shown");
+
+    const removed = await call("DELETE", `/v1/team/members/${admin.id}`, owner);
+    assert.deepEqual(removed.json(), { removed: true, id: admin.id, revoked_api_keys: 1 });
+    const after = await call("GET", "/v1/products", key);
+    assert.equal(after.statusCode, 401, "the removed member's key no longer reads the store");
+    assert.equal((await call("DELETE", "/v1/products/any", key)).statusCode, 401);
+    assert.equal((await call("GET", "/v1/products", ownerKey.json().key as string)).statusCode, 200, "other keys keep working");
+    assert.equal((await call("GET", "/v1/products", machineKey.json().key as string)).statusCode, 200);
+    const status = (await call("GET", "/v1/security/api-keys", owner)).json() as { id: string; status: string }[];
+    assert.equal(status.find((k) => k.id === adminKey.json().id)?.status, "revoked");
   });
 
   test("replaced /v1/users/* endpoints answer 410 naming the /v1/team/* replacement", async () => {

@@ -6,6 +6,8 @@ import type { Executor } from "../../platform/db/index.js";
 import type { ApiKeysTable, IpAllowlistTable, Role } from "../../platform/db/schema.js";
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
+/** A key with the e-mail and name of the user who created it (null: the machine grant, or a deleted user). */
+export type ApiKeyWithCreator = ApiKeyRow & { creator_email: string | null; creator_name: string | null };
 export type AllowlistRow = Selectable<IpAllowlistTable>;
 
 export interface FailedLoginRow {
@@ -28,6 +30,10 @@ export interface MemberTwoFactorRow {
 export class SecurityRepository {
   constructor(private readonly db: Executor) {}
 
+  with(db: Executor): SecurityRepository {
+    return new SecurityRepository(db);
+  }
+
   // --- API keys
   async createApiKey(storeId: string, row: Omit<ApiKeyRow, "store_id">): Promise<void> {
     await this.db
@@ -36,25 +42,43 @@ export class SecurityRepository {
       .execute();
   }
 
-  listApiKeys(storeId: string): Promise<ApiKeyRow[]> {
-    return this.db.selectFrom("api_keys").selectAll().where("store_id", "=", storeId).orderBy("created_at", "desc").orderBy("id").execute();
+  private keysWithCreator(storeId: string) {
+    return this.db
+      .selectFrom("api_keys as k")
+      .leftJoin("users as u", "u.id", "k.created_by")
+      .selectAll("k")
+      .select(["u.email as creator_email", "u.full_name as creator_name"])
+      .where("k.store_id", "=", storeId);
+  }
+
+  listApiKeys(storeId: string): Promise<ApiKeyWithCreator[]> {
+    return this.keysWithCreator(storeId).orderBy("k.created_at", "desc").orderBy("k.id").execute();
   }
 
   /** Keys neither revoked nor expired at `now`. */
-  listActiveApiKeys(storeId: string, now: number): Promise<ApiKeyRow[]> {
-    return this.db
-      .selectFrom("api_keys")
-      .selectAll()
-      .where("store_id", "=", storeId)
-      .where("revoked_at", "is", null)
-      .where("expires_at", ">", now)
-      .orderBy("created_at", "desc")
-      .orderBy("id")
+  listActiveApiKeys(storeId: string, now: number): Promise<ApiKeyWithCreator[]> {
+    return this.keysWithCreator(storeId)
+      .where("k.revoked_at", "is", null)
+      .where("k.expires_at", ">", now)
+      .orderBy("k.created_at", "desc")
+      .orderBy("k.id")
       .execute();
   }
 
-  findApiKey(storeId: string, keyId: string): Promise<ApiKeyRow | undefined> {
-    return this.db.selectFrom("api_keys").selectAll().where("store_id", "=", storeId).where("id", "=", keyId).executeTakeFirst();
+  findApiKey(storeId: string, keyId: string): Promise<ApiKeyWithCreator | undefined> {
+    return this.keysWithCreator(storeId).where("k.id", "=", keyId).executeTakeFirst();
+  }
+
+  /** Revokes every unrevoked key `userId` created in the store (the member is being removed); how many. */
+  async revokeApiKeysCreatedBy(storeId: string, userId: string, now: number): Promise<number> {
+    const res = await this.db
+      .updateTable("api_keys")
+      .set({ revoked_at: now })
+      .where("store_id", "=", storeId)
+      .where("created_by", "=", userId)
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows);
   }
 
   /** Authentication lookup by the SHA-256 of the presented key (the store is not known yet). */

@@ -1132,6 +1132,13 @@ export interface paths {
                             expires_at: string;
                             last_used_at: string | null;
                             revoked_at: string | null;
+                            /** @description The user who created the key; null when it was created with the store's machine grant. Removing a member from the store revokes the keys they created. */
+                            created_by: {
+                                user_id: string;
+                                /** @description null when the user account no longer exists */
+                                email: string | null;
+                                name: string | null;
+                            } | null;
                         }[];
                     };
                 };
@@ -1223,6 +1230,13 @@ export interface paths {
                             expires_at: string;
                             last_used_at: string | null;
                             revoked_at: string | null;
+                            /** @description The user who created the key; null when it was created with the store's machine grant. Removing a member from the store revokes the keys they created. */
+                            created_by: {
+                                user_id: string;
+                                /** @description null when the user account no longer exists */
+                                email: string | null;
+                                name: string | null;
+                            } | null;
                             /** @description The secret, shown this once */
                             key: string;
                         };
@@ -1343,6 +1357,13 @@ export interface paths {
                             expires_at: string;
                             last_used_at: string | null;
                             revoked_at: string | null;
+                            /** @description The user who created the key; null when it was created with the store's machine grant. Removing a member from the store revokes the keys they created. */
+                            created_by: {
+                                user_id: string;
+                                /** @description null when the user account no longer exists */
+                                email: string | null;
+                                name: string | null;
+                            } | null;
                         };
                     };
                 };
@@ -1738,6 +1759,13 @@ export interface paths {
                                 expires_at: string;
                                 last_used_at: string | null;
                                 revoked_at: string | null;
+                                /** @description The user who created the key; null when it was created with the store's machine grant. Removing a member from the store revokes the keys they created. */
+                                created_by: {
+                                    user_id: string;
+                                    /** @description null when the user account no longer exists */
+                                    email: string | null;
+                                    name: string | null;
+                                } | null;
                             }[];
                             ip_whitelist: {
                                 /** @description true when the list is non-empty */
@@ -2378,7 +2406,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a member from the store (the user's account stays; the last owner cannot be removed) */
+        /** Remove a member from the store (the user's account stays; the last owner cannot be removed); the API keys they created are revoked */
         delete: {
             parameters: {
                 query?: never;
@@ -2400,6 +2428,8 @@ export interface paths {
                             /** @enum {boolean} */
                             removed: true;
                             id: string;
+                            /** @description How many API keys the member had created that were revoked with the removal */
+                            revoked_api_keys: number;
                         };
                     };
                 };

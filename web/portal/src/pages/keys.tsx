@@ -10,7 +10,11 @@ import type { AssistantOk, Item, SearchOk } from "../api-types";
 export type CreatedKey =
   SearchOk<"/v1/security/api-keys", "post"> | SearchOk<"/v1/widget/keys", "post"> | AssistantOk<"/v1/admin/public-keys", "post">;
 
-type ApiKey = Item<SearchOk<"/v1/security/api-keys">>;
+export type ApiKey = Item<SearchOk<"/v1/security/api-keys">>;
+
+/** Who created a key: the member's name or e-mail, or the store's machine grant. */
+const creatorOf = (k: ApiKey): string =>
+  k.created_by === null ? "machine grant" : (k.created_by.name ?? k.created_by.email ?? k.created_by.user_id);
 type PermissionInfo = Item<SearchOk<"/v1/user-groups/permissions">>;
 
 /**
@@ -142,7 +146,7 @@ export function ApiKeysPage({ slug }: StoreProps) {
           state={keys}
           what="keys"
           empty="No API keys yet."
-          columns={["Name", "Key", "Scopes", "Status", "Expires", "Last used"]}
+          columns={["Name", "Key", "Scopes", "Status", "Created by", "Expires", "Last used"]}
           actions="Actions"
           row={(k) => (
             <tr key={k.id}>
@@ -158,6 +162,7 @@ export function ApiKeysPage({ slug }: StoreProps) {
               <td>
                 <Badge status={k.status} />
               </td>
+              <td class="small">{creatorOf(k)}</td>
               <td class="small">{fmtDate(k.expires_at)}</td>
               <td class="small">{fmtDate(k.last_used_at)}</td>
               <td>

@@ -4,6 +4,7 @@ import { DeleteButton, ListTable, Options } from "../components";
 import { ErrorNotice, Field, Section, Success, fmtDate, useAction, useLoad } from "../ui";
 import type { StoreProps } from "./store";
 import type { Item, SearchOk } from "../api-types";
+import type { ApiKey } from "./keys";
 
 type Member = Item<SearchOk<"/v1/team/members">>;
 type Invite = Item<SearchOk<"/v1/team/invites">>;
@@ -12,6 +13,18 @@ const ROLES = ["owner", "admin", "developer", "viewer"] as const;
 export function TeamPage({ slug, session }: StoreProps) {
   const members = useLoad(() => api<Member[]>("/v1/team/members", { store: slug }), [slug]);
   const invites = useLoad(() => api<Invite[]>("/v1/team/invites", { store: slug }), [slug]);
+  // The API keys each member created (revoked with their removal); null without security:read.
+  const keys = useLoad(() => api<ApiKey[]>("/v1/security/api-keys", { store: slug }).catch(() => null), [slug]);
+  const removalQuestion = (m: Member): string => {
+    const own = keys.data?.filter((k) => k.status === "active" && k.created_by?.user_id === m.id).length;
+    const consequence =
+      own === undefined
+        ? "API keys they created are revoked at once."
+        : own === 0
+          ? "They created no active API keys."
+          : `The ${own === 1 ? "active API key" : `${own} active API keys`} they created ${own === 1 ? "is" : "are"} revoked at once: calls using ${own === 1 ? "it" : "them"} get 401.`;
+    return `Remove ${m.email} from this store? Their account stays. ${consequence}`;
+  };
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<string>("viewer");
   const [sent, setSent] = useState<string | null>(null);
@@ -90,8 +103,11 @@ export function TeamPage({ slug, session }: StoreProps) {
                     act={act}
                     store={slug}
                     path={`/v1/team/members/${encodeURIComponent(m.id)}`}
-                    question={`Remove ${m.email} from this store? Their account stays.`}
-                    onDone={members.reload}
+                    question={removalQuestion(m)}
+                    onDone={() => {
+                      members.reload();
+                      keys.reload();
+                    }}
                   >
                     Remove
                   </DeleteButton>
