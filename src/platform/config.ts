@@ -91,6 +91,14 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Trust X-Forwarded-For from a reverse proxy: "true", a hop count, or a comma-separated list of proxy addresses/CIDRs. */
   TRUST_PROXY: z.string().optional(),
+  /** Time to receive a whole request, headers and body, in milliseconds; a slower one is cut with 408 (0: no limit). */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
+  /** Time to receive a request's headers, in milliseconds (at most HTTP_REQUEST_TIMEOUT_MS when that is set). */
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(15_000),
+  /** How long an idle keep-alive connection stays open, in milliseconds (above a load balancer's idle timeout). */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(72_000),
+  /** A socket with no traffic either way for this long is closed, in milliseconds (0: never). */
+  HTTP_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(120_000),
   /** Allow outbound fetches to private/loopback addresses and plain http (local development and tests only). */
   OUTBOUND_ALLOW_PRIVATE: bool.default("false"),
   /** Total time limit of one outbound fetch, in milliseconds. */
@@ -250,6 +258,8 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string; outboxDir: string; logLinks: boolean };
   logLevel: Parsed["LOG_LEVEL"];
   trustProxy: boolean | number | string[];
+  /** HTTP server time limits (both APIs): whole request, headers, idle keep-alive, idle socket; ms, 0 = none. */
+  http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number; connectionTimeoutMs: number };
   outbound: { allowPrivate: boolean; timeoutMs: number; maxBytes: number; maxPixels: number };
   /** `explicit`: CLIP_MODEL was set (then a model that cannot load stops start-up). */
   /** `parallelWorkers`: MODEL_PARALLEL_WORKERS (undefined: the runtime's default). */
@@ -347,6 +357,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, outboxDir: path.join(dataDir, "outbox"), logLinks: e.NODE_ENV === "development" },
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    http: {
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs:
+        e.HTTP_REQUEST_TIMEOUT_MS > 0 ? Math.min(e.HTTP_HEADERS_TIMEOUT_MS, e.HTTP_REQUEST_TIMEOUT_MS) : e.HTTP_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      connectionTimeoutMs: e.HTTP_CONNECTION_TIMEOUT_MS,
+    },
     outbound: {
       allowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
       timeoutMs: e.OUTBOUND_TIMEOUT_MS,

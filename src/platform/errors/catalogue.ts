@@ -17,6 +17,11 @@ export const catalogue = {
   unsupported_media_type: { status: 415, message: "This content type is not accepted here; send application/json." },
   payload_too_large: { status: 413, message: "The request body is too large." },
   uri_too_long: { status: 414, message: "A path segment is longer than 100 characters; ids and slugs are shorter." },
+  request_timeout: {
+    status: 408,
+    message:
+      "The request did not arrive in time: the server waits HTTP_REQUEST_TIMEOUT_MS for a whole request (headers and body). Send the body at once; for large imports send smaller batches.",
+  },
   headers_too_large: { status: 431, message: "The request headers are too large; send fewer or shorter headers." },
   not_found: { status: 404, message: "No such resource." },
   route_not_found: { status: 404, message: "No such route.", assistantCode: "NOT_FOUND" },

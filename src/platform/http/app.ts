@@ -39,7 +39,7 @@ export interface HttpAppOptions {
   errors: ErrorFormat;
   /** OpenAPI security schemes besides bearer (e.g. the Search API's widget key). */
   securitySchemes?: Record<string, object>;
-  config: Pick<Config, "logLevel" | "trustProxy">;
+  config: Pick<Config, "logLevel" | "trustProxy" | "http">;
   title: string;
   description: string;
   /** Whether the service can take traffic (false while shutting down or before start-up completes). */
@@ -64,6 +64,20 @@ export async function createHttpApp(options: HttpAppOptions): Promise<App> {
     // A hop count is accepted by Fastify (proxy-addr) though its types omit it.
     trustProxy: options.config.trustProxy as boolean | string[],
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    // Time limits of the HTTP server (README "HTTP time limits"): a request trickled in slower
+    // than requestTimeout is cut with 408 in the API's shape (clientErrorHandler below).
+    requestTimeout: options.config.http.requestTimeoutMs,
+    keepAliveTimeout: options.config.http.keepAliveTimeoutMs,
+    connectionTimeout: options.config.http.connectionTimeoutMs,
+    http: {
+      headersTimeout: options.config.http.headersTimeoutMs,
+      // Node checks the two limits above on this interval (its default, 30 s, would let a
+      // trickled request run that much past its limit).
+      connectionsCheckingInterval: checkingInterval(options.config.http),
+      // A request without Host reaches the API, which answers in its own error shape (Node's own
+      // refusal is an empty 400).
+      requireHostHeader: false,
+    },
     genReqId: (req) => {
       const incoming = req.headers["x-request-id"];
       return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -91,6 +105,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<App> {
   trackOpenResponses(app); // so a stop can end open event streams (shutdown.ts)
   app.addHook("onRequest", async (request, reply) => {
     reply.header(correlationHeader, request.id);
+    if (request.raw.httpVersion === "1.1" && !request.headers.host) {
+      throw new AppError("validation_failed", "The request has no Host header, which HTTP/1.1 requires: send Host with the server's name.");
+    }
     // PostgreSQL text cannot hold NUL: refused here rather than failing in a query.
     if (/%00/.test(request.url)) throw new AppError("validation_failed", "The URL contains a NUL character (%00); remove it.");
   });
@@ -190,7 +207,14 @@ function refuseUndeclaredBodyTypes(app: App): void {
   });
 }
 
+/** How often Node checks the request and header time limits: a quarter of the shorter one, 0.25 s to 30 s. */
+function checkingInterval(limits: Config["http"]): number {
+  const shortest = Math.min(...[limits.requestTimeoutMs, limits.headersTimeoutMs].filter((ms) => ms > 0));
+  return Math.min(30_000, Math.max(250, Math.floor(shortest / 4)));
+}
+
 const CLIENT_ERRORS: Record<string, AppError> = {
+  ERR_HTTP_REQUEST_TIMEOUT: new AppError("request_timeout"),
   HPE_HEADER_OVERFLOW: new AppError("headers_too_large"),
   HPE_URI_TOO_LONG: new AppError("uri_too_long", "The request URL is too long; shorten it."),
 };
