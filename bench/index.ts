@@ -156,7 +156,10 @@ async function main() {
     const app = await buildSearchApp(ctx, { logger: false, services });
     const client = startClientThread();
     try {
-      const reg = await services.accounts.register({ client_name: "Bench", email: "bench-index@example.com", password: "Bench-pass-123" });
+      const reg = await services.accounts.register(
+        { client_name: "Bench", email: "bench-index@example.com", password: "Bench-pass-123" },
+        "127.0.0.1",
+      );
       await ctx.database.db.updateTable("stores").set({ status: "active", plan: "enterprise" }).where("id", "=", reg.client_id).execute();
       const token = (await ctx.signer.issue({ sub: reg.client_id, user_type: "client", memberships: [], is_super_admin: false }))
         .access_token;

@@ -238,7 +238,10 @@ async function httpBench(kind: "sqlite" | "postgres", catalogue: Catalogue) {
   try {
     const services = composeSearch(ctx);
     const accounts = services.accounts;
-    const reg = await accounts.register({ client_name: "Bench", email: `bench-${schema}@example.com`, password: "Bench-pass-123" });
+    const reg = await accounts.register(
+      { client_name: "Bench", email: `bench-${schema}@example.com`, password: "Bench-pass-123" },
+      "127.0.0.1",
+    );
     await ctx.database.db.updateTable("stores").set({ status: "active", plan: "enterprise" }).where("id", "=", reg.client_id).execute();
     const t0 = performance.now();
     await seed(ctx, reg.client_id, ctx.model!.fingerprint.dim, catalogue);

@@ -125,11 +125,14 @@ export async function startHarness(o: {
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    const reg = await services.accounts.register({
-      client_name: "Eval",
-      email: `eval-${randomBytes(4).toString("hex")}@example.com`,
-      password: "Eval-pass-123",
-    });
+    const reg = await services.accounts.register(
+      {
+        client_name: "Eval",
+        email: `eval-${randomBytes(4).toString("hex")}@example.com`,
+        password: "Eval-pass-123",
+      },
+      "127.0.0.1",
+    );
     await ctx.database.db.updateTable("stores").set({ status: "active", plan: "enterprise" }).where("id", "=", reg.client_id).execute();
     const token = (await ctx.signer.issue({ sub: reg.client_id, user_type: "client", memberships: [], is_super_admin: false }))
       .access_token;

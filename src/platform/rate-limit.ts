@@ -2,6 +2,7 @@
 // default, Redis when REDIS_URL is set so every process enforces one shared budget.
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { AppError } from "./errors/catalogue.js";
 
 export interface LimitResult {
   allowed: boolean;
@@ -32,6 +33,27 @@ const toResult = (res: RateLimiterRes, points: number, allowed: boolean): LimitR
   retryAfterSec: allowed ? 0 : Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
   remaining: Math.max(0, points - res.consumedPoints),
 });
+
+/** The 429 of an exhausted budget: `too_many_requests` with `details.retry_after` and Retry-After (seconds). */
+export function tooManyRequests(result: LimitResult, message?: string, details: Record<string, unknown> = {}): AppError {
+  const retryAfter = String(result.retryAfterSec);
+  return new AppError("too_many_requests", message, { ...details, retry_after: result.retryAfterSec }, { "retry-after": retryAfter });
+}
+
+/**
+ * Takes one point from each budget in turn (e.g. per client address, then per e-mail); the first
+ * exhausted one refuses the request with 429, naming `what` was throttled, its scope and when to retry.
+ */
+export async function throttle(what: string, budgets: readonly { limiter: Limiter; key: string; scope: string }[]): Promise<void> {
+  for (const { limiter, key, scope } of budgets) {
+    const result = await limiter.consume(key);
+    if (!result.allowed) {
+      throw tooManyRequests(result, `Too many ${what} for this ${scope.replace(/_/g, " ")}; try again in ${result.retryAfterSec} s.`, {
+        scope,
+      });
+    }
+  }
+}
 
 export function createLimiterFactory(redis?: Redis): LimiterFactory {
   return ({ name, points, durationSec }) => {

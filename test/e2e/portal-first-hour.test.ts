@@ -85,6 +85,10 @@ describeInChromium(SUITE, () => {
       await page.getByRole("button", { name: "Create store" }).click();
       await page.getByRole("heading", { name: "Check your e-mail" }).waitFor();
       await shot(page, "02-check-mail");
+      // A lost mail can be sent again from the same page; the newest link is the one opened below.
+      await page.getByRole("button", { name: "Send the link again" }).click();
+      await page.getByRole("status").filter({ hasText: "a new link (valid 48 hours) is on its way" }).waitFor();
+      await shot(page, "02b-link-sent-again");
 
       // The outbox file holds the link whole: copied as it is, it opens the verify page.
       const mail = rawMailTo(email);

@@ -68,7 +68,13 @@ export async function registerStore(
   const name = overrides.name ?? `Store ${counter} ${Math.random().toString(36).slice(2, 6)}`;
   const email = overrides.email ?? `owner${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const password = overrides.password ?? "Correct-horse-42";
-  const res = await t.search.inject({ method: "POST", url: "/register", payload: { client_name: name, email, password } });
+  // A fresh client address per store: sign-ups are throttled per address (10 an hour).
+  const res = await t.search.inject({
+    method: "POST",
+    url: "/register",
+    remoteAddress: freshIp(),
+    payload: { client_name: name, email, password },
+  });
   assert.equal(res.statusCode, 201, res.body);
   const { client_id, slug } = res.json() as { client_id: string; slug: string };
   if (overrides.verify === false) return { clientId: client_id, clientSecret: "", slug, email, password };

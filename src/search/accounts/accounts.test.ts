@@ -1,7 +1,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
-import { lastMailTo, registerStore, verificationTokenFor } from "../../../test/support/factories.js";
+import fs from "node:fs";
+import { freshIp, lastMailTo, registerStore, verificationTokenFor } from "../../../test/support/factories.js";
 
 describeEachDialect("accounts: /register and /verify", (dialect) => {
   let t: TestApp;
@@ -10,8 +11,12 @@ describeEachDialect("accounts: /register and /verify", (dialect) => {
   });
   after(() => t.close());
 
-  const register = (payload: unknown, headers: Record<string, string> = {}) =>
-    t.search.inject({ method: "POST", url: "/register", payload: payload as object, headers });
+  const register = (payload: unknown, headers: Record<string, string> = {}, remoteAddress = freshIp()) =>
+    t.search.inject({ method: "POST", url: "/register", remoteAddress, payload: payload as object, headers });
+  const resend = (email: string, remoteAddress = freshIp()) =>
+    t.search.inject({ method: "POST", url: "/register/resend", remoteAddress, payload: { email } });
+  const mailCount = () => (fs.existsSync(t.config.mail.outboxDir) ? fs.readdirSync(t.config.mail.outboxDir).length : 0);
+  const password = "Sturdy-pass-1";
 
   test("registers an inactive store and e-mails a verification link built on PUBLIC_BASE_URL", async () => {
     const res = await register({ client_name: "Blue Fox Boutique", email: "Owner@BlueFox.example", password: "Sturdy-pass-1" });
@@ -103,5 +108,57 @@ describeEachDialect("accounts: /register and /verify", (dialect) => {
       payload: `grant_type=client_credentials&client_id=${store.clientId}&client_secret=anything`,
     });
     assert.equal(grant.statusCode, 401);
+  });
+
+  test("sign-ups are throttled per client address (10 an hour) and per e-mail (3), in the 429 shape with the retry time", async () => {
+    const before = mailCount();
+    const address = "10.20.30.40";
+    for (let i = 0; i < 10; i++) {
+      const ok = await register({ client_name: `Flood ${i}`, email: `flood-${i}@example.com`, password }, {}, address);
+      assert.equal(ok.statusCode, 201, ok.body);
+    }
+    const over = await register({ client_name: "Flood 10", email: "flood-10@example.com", password }, {}, address);
+    assert.equal(over.statusCode, 429, over.body);
+    assert.equal(over.json().error, "too_many_requests");
+    assert.equal(over.json().details.scope, "client_address");
+    assert.ok(over.json().details.retry_after > 0);
+    assert.equal(over.headers["retry-after"], String(over.json().details.retry_after));
+    assert.match(over.json().message, /Too many sign-ups for this client address; try again in \d+ s\./);
+    assert.equal(mailCount() - before, 10, "the refused sign-up wrote no mail");
+    // Another address is not held back.
+    assert.equal((await register({ client_name: "Elsewhere", email: "elsewhere@example.com", password })).statusCode, 201);
+
+    const email = "one-address@example.com";
+    assert.equal((await register({ client_name: "Once", email, password })).statusCode, 201);
+    assert.equal((await register({ client_name: "Twice", email, password })).statusCode, 409);
+    assert.equal((await register({ client_name: "Thrice", email, password })).statusCode, 409);
+    const perEmail = await register({ client_name: "Four", email, password });
+    assert.equal(perEmail.statusCode, 429);
+    assert.equal(perEmail.json().details.scope, "email");
+  });
+
+  test("a lost verification mail can be sent again; the answer does not tell which addresses have accounts", async () => {
+    const store = await registerStore(t, { verify: false });
+    const first = verificationTokenFor(t, store.email);
+    const res = await resend(store.email.toUpperCase());
+    assert.equal(res.statusCode, 202, res.body);
+    const second = verificationTokenFor(t, store.email);
+    assert.notEqual(second, first, "a new link was mailed");
+    const before = mailCount();
+    const unknown = await resend("nobody-here@example.com");
+    assert.equal(unknown.statusCode, 202);
+    assert.equal(unknown.json().message, res.json().message, "same answer for an unknown address");
+    assert.equal(mailCount(), before, "and no mail");
+    const verified = await t.search.inject({ method: "GET", url: `/verify?token=${encodeURIComponent(second)}` });
+    assert.equal(verified.statusCode, 200, verified.body);
+    const active = await resend(store.email);
+    assert.equal(active.statusCode, 202);
+    assert.equal(mailCount(), before, "an active store gets no verification mail");
+    assert.equal((await resend(store.email)).statusCode, 202, "the third resend of the hour");
+    const over = await resend(store.email);
+    assert.equal(over.statusCode, 429, "3 resends per e-mail an hour");
+    assert.equal(over.json().details.scope, "email");
+    const bad = await t.search.inject({ method: "POST", url: "/register/resend", payload: { email: "not-an-address" } });
+    assert.equal(bad.statusCode, 400);
   });
 });

@@ -4,7 +4,7 @@ import type { App } from "../../platform/http/app.js";
 import { Email, searchErrors } from "../../platform/http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
 import { prefersHtml } from "../../platform/http/negotiate.js";
-import type { AccountsService } from "./service.js";
+import { SIGNUP_LIMITS, type AccountsService } from "./service.js";
 
 export async function accountRoutes(app: App, { accounts: service }: { accounts: AccountsService }) {
   app.post(
@@ -13,7 +13,7 @@ export async function accountRoutes(app: App, { accounts: service }: { accounts:
       schema: {
         tags: ["accounts"],
         summary: "Register a store and its owner; the account stays inactive until the e-mailed link is opened",
-        description: `Password policy: ${PASSWORD_POLICY}.`,
+        description: `Password policy: ${PASSWORD_POLICY}. At most ${SIGNUP_LIMITS.registerPerAddress.points} sign-ups per client address and ${SIGNUP_LIMITS.registerPerEmail.points} per e-mail an hour (429 too_many_requests with retry_after).`,
         body: Type.Object(
           {
             client_name: Type.String({ minLength: 1, maxLength: 120 }),
@@ -30,11 +30,28 @@ export async function accountRoutes(app: App, { accounts: service }: { accounts:
             email: Type.String(),
             verification_sent: Type.Boolean(),
           }),
-          ...searchErrors(400, 409),
+          ...searchErrors(400, 409, 429),
         },
       },
     },
-    async (request, reply) => reply.status(201).send(await service.register(request.body)),
+    async (request, reply) => reply.status(201).send(await service.register(request.body, request.ip)),
+  );
+
+  app.post(
+    "/register/resend",
+    {
+      schema: {
+        tags: ["accounts"],
+        summary: "E-mail a new verification link to the owner of a store still waiting for verification",
+        description: `The answer is the same whether or not such a store exists (it does not tell which addresses have accounts). At most ${SIGNUP_LIMITS.resendPerEmail.points} per e-mail and ${SIGNUP_LIMITS.resendPerAddress.points} per client address an hour (429 too_many_requests with retry_after).`,
+        body: Type.Object({ email: Email }, { additionalProperties: false }),
+        response: {
+          202: Type.Object({ email: Type.String(), message: Type.String() }),
+          ...searchErrors(400, 429),
+        },
+      },
+    },
+    async (request, reply) => reply.status(202).send(await service.resendVerification(request.body.email, request.ip)),
   );
 
   app.get(

@@ -1,15 +1,27 @@
 // Registration, e-mail verification and client-secret rotation.
 //   register → inactive store + owner user + membership, verification mail (one transaction,
 //   mail sent after commit); verify → store active, client secret shown once (stored as SHA-256);
-//   rotate → new secret, the old one stops working at once.
+//   rotate → new secret, the old one stops working at once;
+//   resend → a new verification link for a store still waiting for it (same answer either way).
+// Sign-ups and resends are throttled per client address and per e-mail (SIGNUP_LIMITS): each
+// writes a mail, so an unthrottled form is a mail cannon.
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { randomSecret, sha256, uuid } from "../../platform/ids.js";
 import { hashPassword, passwordProblem } from "../../platform/auth/passwords.js";
 import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { iso } from "../../platform/clock.js";
+import { throttle, type Limiter } from "../../platform/rate-limit.js";
 
 const VERIFICATION_TTL_MS = 48 * 3600 * 1000;
+
+/** Budgets of the mail-writing account routes (README "Throttles"). */
+export const SIGNUP_LIMITS = {
+  registerPerAddress: { name: "register-ip", points: 10, durationSec: 3600 },
+  registerPerEmail: { name: "register-email", points: 3, durationSec: 3600 },
+  resendPerAddress: { name: "resend-ip", points: 10, durationSec: 3600 },
+  resendPerEmail: { name: "resend-email", points: 3, durationSec: 3600 },
+} as const;
 
 export interface RegisterInput {
   client_name: string;
@@ -30,18 +42,30 @@ export function slugify(name: string): string {
 
 export class AccountsService {
   private readonly repo: AccountsRepository;
+  private readonly limits: { [K in keyof typeof SIGNUP_LIMITS]: Limiter };
 
   constructor(
     private readonly ctx: AppContext,
     deps: { repo: AccountsRepository },
   ) {
     this.repo = deps.repo;
+    const l = SIGNUP_LIMITS;
+    this.limits = {
+      registerPerAddress: ctx.limiters(l.registerPerAddress),
+      registerPerEmail: ctx.limiters(l.registerPerEmail),
+      resendPerAddress: ctx.limiters(l.resendPerAddress),
+      resendPerEmail: ctx.limiters(l.resendPerEmail),
+    };
   }
 
-  async register(input: RegisterInput) {
+  async register(input: RegisterInput, ip: string) {
     const problem = passwordProblem(input.password);
     if (problem) throw new AppError("validation_failed", problem, { errors: [{ field: "password", message: problem }] });
     const email = input.email.trim().toLowerCase();
+    await throttle("sign-ups", [
+      { limiter: this.limits.registerPerAddress, key: ip, scope: "client_address" },
+      { limiter: this.limits.registerPerEmail, key: email, scope: "email" },
+    ]);
     if (await this.repo.findUserByEmail(email)) {
       throw new AppError("conflict", "An account with this e-mail address already exists.");
     }
@@ -73,13 +97,44 @@ export class AccountsService {
       await repo.addMembership(storeId, userId, "owner", now);
       await repo.createVerificationToken(storeId, sha256(token), now + VERIFICATION_TTL_MS, now);
     });
+    await this.sendVerification(email, input.client_name.trim(), token);
+    return { client_id: storeId, slug, status: "inactive" as const, email, verification_sent: true };
+  }
+
+  /**
+   * A new verification link for a store still waiting for its e-mail to be verified, owned by
+   * `email`. The answer is the same whether or not there is one, so it tells nobody which
+   * addresses have accounts; earlier links stay valid until they expire.
+   */
+  async resendVerification(rawEmail: string, ip: string) {
+    const email = rawEmail.trim().toLowerCase();
+    await throttle("verification e-mails", [
+      { limiter: this.limits.resendPerAddress, key: ip, scope: "client_address" },
+      { limiter: this.limits.resendPerEmail, key: email, scope: "email" },
+    ]);
+    const user = await this.repo.findUserByEmail(email);
+    const waiting = user
+      ? (await this.repo.membershipsOfUser(user.id)).find((m) => m.status === "inactive" && m.role === "owner")
+      : undefined;
+    if (waiting) {
+      const now = this.ctx.clock.now();
+      const token = randomSecret("", 32);
+      await this.repo.createVerificationToken(waiting.client_id, sha256(token), now + VERIFICATION_TTL_MS, now);
+      await this.sendVerification(email, waiting.name, token);
+    }
+    return {
+      email,
+      message: "If a store waiting for verification is registered with this address, a new link (valid 48 hours) is on its way.",
+    };
+  }
+
+  private async sendVerification(email: string, storeName: string, token: string): Promise<void> {
     const link = `${this.ctx.config.publicBaseUrl}/verify?token=${encodeURIComponent(token)}`;
     await this.ctx.mailer.send({
       to: email,
       subject: "Verify your Shopsight account",
-      text: `Welcome to Shopsight, ${input.client_name.trim()}.\n\nOpen this link to activate your store (valid 48 hours):\n${link}\n\nYour client secret is shown once on that page.\n`,
+      text: `Welcome to Shopsight, ${storeName}.\n\nOpen this link to activate your store (valid 48 hours):\n${link}\n\nYour client secret is shown once on that page.\n`,
     });
-    return { client_id: storeId, slug, status: "inactive" as const, email, verification_sent: true };
   }
 
   async verify(token: string) {

@@ -11,7 +11,7 @@ import { sha256, safeEqual, uuid } from "../../platform/ids.js";
 import { secretAad } from "../../platform/secrets.js";
 import { verifyPassword } from "../../platform/auth/passwords.js";
 import type { AccessClaims, ClaimsInput, IssuedToken } from "../../platform/auth/tokens.js";
-import type { Limiter, LimitResult } from "../../platform/rate-limit.js";
+import { tooManyRequests, type Limiter } from "../../platform/rate-limit.js";
 import { planOf } from "../../tenancy/plans.js";
 import { AccountsRepository, type MembershipRow, type StoreRow } from "../../tenancy/stores/repository.js";
 import { SecurityRepository } from "../../tenancy/security/repository.js";
@@ -20,15 +20,6 @@ import { issuedBeforeRotation } from "../../tenancy/authenticate.js";
 import { iso } from "../../platform/clock.js";
 
 export const REFRESH_GRACE_SECONDS = 300;
-
-function tooMany(result: LimitResult): AppError {
-  return new AppError(
-    "too_many_requests",
-    undefined,
-    { retry_after: result.retryAfterSec },
-    { "retry-after": String(result.retryAfterSec) },
-  );
-}
 
 const TOTP_STEP_MS = 30_000;
 
@@ -111,7 +102,7 @@ export class AuthService {
   // --- user login
   async login(email: string, password: string, totpCode: string | undefined, ip: string) {
     const ipBudget = await this.loginPerIp.consume(ip);
-    if (!ipBudget.allowed) throw tooMany(ipBudget);
+    if (!ipBudget.allowed) throw tooManyRequests(ipBudget);
     const identity = email.trim().toLowerCase();
     await this.refuseWhenExhausted(this.failuresPerEmail, identity);
 
@@ -171,7 +162,7 @@ export class AuthService {
   // --- refresh
   async refresh(bearer: string | undefined, ip: string): Promise<IssuedToken> {
     const budget = await this.refreshPerIp.consume(ip);
-    if (!budget.allowed) throw tooMany(budget);
+    if (!budget.allowed) throw tooManyRequests(budget);
     if (!bearer) throw new AppError("unauthorized", "A bearer token is required.");
     let claims: AccessClaims;
     try {
@@ -226,7 +217,7 @@ export class AuthService {
 
   private async refuseWhenExhausted(limiter: Limiter, key: string): Promise<void> {
     const state = await limiter.peek(key);
-    if (!state.allowed) throw tooMany(state);
+    if (!state.allowed) throw tooManyRequests(state);
   }
 
   private async recordFailure(storeId: string | null, userId: string | null, identity: string, ip: string) {

@@ -26,7 +26,13 @@ describeEachDialect("team: invites", (dialect) => {
       payload,
     });
   const accept = (payload: object, token?: string) =>
-    t.search.inject({ method: "POST", url: "/v1/team/invites/accept", headers: token ? bearer(token) : {}, payload });
+    t.search.inject({
+      method: "POST",
+      url: "/v1/team/invites/accept",
+      remoteAddress: freshIp(),
+      headers: token ? bearer(token) : {},
+      payload,
+    });
   const cancel = (token: string, inviteId: string, headers: Record<string, string> = {}) =>
     t.search.inject({ method: "DELETE", url: `/v1/team/invites/${inviteId}`, headers: { ...bearer(token), ...headers } });
   const tokenFromMail = (email: string) => {
@@ -276,5 +282,27 @@ describeEachDialect("team: invites", (dialect) => {
     const ok = await accept({ token: tokenFromMail(email), password: "Iso-member-pass-1", full_name: "Iso" });
     assert.equal(ok.statusCode, 200, "A's invite is intact");
     assert.equal(ok.json().client_id, a.clientId);
+  });
+
+  test("invite acceptance is throttled per client address (20 an hour), so tokens cannot be guessed in bulk", async () => {
+    const address = "10.40.30.20";
+    for (let i = 0; i < 20; i++) {
+      const res = await t.search.inject({
+        method: "POST",
+        url: "/v1/team/invites/accept",
+        remoteAddress: address,
+        payload: { token: `guess-${i}-0123456789`, password: "Some-password-1", full_name: "G" },
+      });
+      assert.equal(res.statusCode, 404, res.body);
+    }
+    const over = await t.search.inject({
+      method: "POST",
+      url: "/v1/team/invites/accept",
+      remoteAddress: address,
+      payload: { token: "guess-20-0123456789", password: "Some-password-1", full_name: "G" },
+    });
+    assert.equal(over.statusCode, 429, over.body);
+    assert.equal(over.json().details.scope, "client_address");
+    assert.ok(Number(over.headers["retry-after"]) > 0);
   });
 });

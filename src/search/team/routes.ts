@@ -10,7 +10,7 @@ import { ACTIVE_TENANT_HEADER, storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import { GroupId, MemberView, RoleSchema } from "../users/schemas.js";
 import { actorOf } from "../users/routes.js";
-import { INVITE_ACCEPT_PATH } from "./service.js";
+import { ACCEPT_LIMITS, INVITE_ACCEPT_PATH } from "./service.js";
 import type { TeamService } from "./service.js";
 import type { UsersService } from "../users/service.js";
 
@@ -112,7 +112,7 @@ export async function teamRoutes(app: App, { team, users }: { team: TeamService;
       schema: {
         tags,
         summary: "Accept an invite: {token, password, full_name} as a new user, or {token} with the existing user's bearer",
-        description: `A new user and its membership are created in one transaction; an existing user (the invite's e-mail, signed in) gets the membership. Unknown token: 404 invalid_invite; used: 409 invite_already_used; cancelled or expired: 410 invite_cancelled / invite_expired. Password: ${PASSWORD_POLICY}.`,
+        description: `A new user and its membership are created in one transaction; an existing user (the invite's e-mail, signed in) gets the membership. Unknown token: 404 invalid_invite; used: 409 invite_already_used; cancelled or expired: 410 invite_cancelled / invite_expired. At most ${ACCEPT_LIMITS.perAddress.points} attempts per client address and ${ACCEPT_LIMITS.perEmail.points} per invited e-mail an hour (429 too_many_requests with retry_after). Password: ${PASSWORD_POLICY}.`,
         security: [{}, { bearer: [] }],
         body: Type.Object(
           {
@@ -132,13 +132,13 @@ export async function teamRoutes(app: App, { team, users }: { team: TeamService;
             role: RoleSchema,
             is_new_user: Type.Boolean(),
           }),
-          ...searchErrors(400, 401, 403, 404, 409, 410),
+          ...searchErrors(400, 401, 403, 404, 409, 410, 429),
         },
       },
     },
     async (request) => {
       const userId = request.principal?.kind === "user" ? request.principal.userId : null;
-      return team.accept(request.body, userId);
+      return team.accept(request.body, userId, request.ip);
     },
   );
 

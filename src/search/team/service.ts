@@ -17,6 +17,13 @@ import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { UsersRepository } from "../../tenancy/users/repository.js";
 import { TeamRepository, type InviteRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";
+import { throttle, type Limiter } from "../../platform/rate-limit.js";
+
+/** Budgets of invite acceptance (README "Throttles"). */
+export const ACCEPT_LIMITS = {
+  perAddress: { name: "invite-accept-ip", points: 20, durationSec: 3600 },
+  perEmail: { name: "invite-accept-email", points: 5, durationSec: 3600 },
+} as const;
 
 export const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
 /** The page the e-mailed link opens; it posts the token to POST /v1/team/invites/accept. */
@@ -56,6 +63,9 @@ export class TeamService {
   private readonly accounts: AccountsRepository;
   private readonly users: UsersRepository;
 
+  private readonly acceptPerAddress: Limiter;
+  private readonly acceptPerEmail: Limiter;
+
   constructor(
     private readonly ctx: AppContext,
     deps: { repo: TeamRepository; accounts: AccountsRepository; users: UsersRepository },
@@ -63,6 +73,8 @@ export class TeamService {
     this.repo = deps.repo;
     this.accounts = deps.accounts;
     this.users = deps.users;
+    this.acceptPerAddress = ctx.limiters(ACCEPT_LIMITS.perAddress);
+    this.acceptPerEmail = ctx.limiters(ACCEPT_LIMITS.perEmail);
   }
 
   /** POST /v1/team/invite. The caller (owner or super admin) was checked by the route. */
@@ -139,10 +151,13 @@ export class TeamService {
   }
 
   /** POST /v1/team/invites/accept: `signedInUserId` is the bearer's user, if one was sent. */
-  async accept(input: AcceptInput, signedInUserId: string | null) {
+  async accept(input: AcceptInput, signedInUserId: string | null, ip: string) {
+    // Every attempt counts per client address (token guessing); a found invite also per its e-mail.
+    await throttle("invite acceptances", [{ limiter: this.acceptPerAddress, key: ip, scope: "client_address" }]);
     const now = this.ctx.clock.now();
     const invite = await this.repo.findByTokenHash(sha256(input.token));
     if (!invite) throw new AppError("invalid_invite");
+    await throttle("invite acceptances", [{ limiter: this.acceptPerEmail, key: invite.email, scope: "email" }]);
     const problem = stateError(invite, now);
     if (problem) throw problem;
     const store = await this.accounts.findStore(invite.store_id);

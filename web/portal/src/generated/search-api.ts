@@ -207,7 +207,7 @@ export interface paths {
         put?: never;
         /**
          * Register a store and its owner; the account stays inactive until the e-mailed link is opened
-         * @description Password policy: at least 10 and at most 256 characters, from at least two of: lower-case letters, upper-case letters, digits, other characters.
+         * @description Password policy: at least 10 and at most 256 characters, from at least two of: lower-case letters, upper-case letters, digits, other characters. At most 10 sign-ups per client address and 3 per e-mail an hour (429 too_many_requests with retry_after).
          */
         post: {
             parameters: {
@@ -263,6 +263,103 @@ export interface paths {
                 };
                 /** @description Search API error */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/register/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a new verification link to the owner of a store still waiting for verification
+         * @description The answer is the same whether or not such a store exists (it does not tell which addresses have accounts). At most 3 per e-mail and 10 per client address an hour (429 too_many_requests with retry_after).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: email */
+                        email: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            email: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Search API error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2173,7 +2270,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invite: {token, password, full_name} as a new user, or {token} with the existing user's bearer
-         * @description A new user and its membership are created in one transaction; an existing user (the invite's e-mail, signed in) gets the membership. Unknown token: 404 invalid_invite; used: 409 invite_already_used; cancelled or expired: 410 invite_cancelled / invite_expired. Password: at least 10 and at most 256 characters, from at least two of: lower-case letters, upper-case letters, digits, other characters.
+         * @description A new user and its membership are created in one transaction; an existing user (the invite's e-mail, signed in) gets the membership. Unknown token: 404 invalid_invite; used: 409 invite_already_used; cancelled or expired: 410 invite_cancelled / invite_expired. At most 20 attempts per client address and 5 per invited e-mail an hour (429 too_many_requests with retry_after). Password: at least 10 and at most 256 characters, from at least two of: lower-case letters, upper-case letters, digits, other characters.
          */
         post: {
             parameters: {
@@ -2293,6 +2390,22 @@ export interface paths {
                 };
                 /** @description Search API error */
                 410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };

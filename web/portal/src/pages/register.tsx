@@ -3,7 +3,7 @@
 // server — in the server's log (development) and its outbox folder.
 import { useState } from "preact/hooks";
 import { api } from "../api";
-import { ErrorNotice, Field, Link, useAction } from "../ui";
+import { ErrorNotice, Field, Link, Success, useAction } from "../ui";
 import type { SearchOk } from "../api-types";
 
 type Registered = SearchOk<"/register", "post">;
@@ -13,6 +13,7 @@ export function RegisterPage() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [done, setDone] = useState<Registered | null>(null);
+  const [resent, setResent] = useState<string | null>(null);
   const act = useAction();
 
   if (done) {
@@ -28,6 +29,24 @@ export function RegisterPage() {
             Running Shopsight yourself without a mail server (no <code>SMTP_URL</code>)? The message is saved as an <code>.eml</code> file
             in the server's <code>DATA_DIR/outbox/</code> folder, and in development the link is also printed in the server's log.
           </p>
+          <p>
+            No e-mail after a few minutes?{" "}
+            <button
+              type="button"
+              class="small"
+              disabled={act.busy}
+              onClick={() =>
+                void act.run(async () => {
+                  const res = await api<SearchOk<"/register/resend", "post">>("/register/resend", { body: { email: done.email } });
+                  setResent(res.message);
+                })
+              }
+            >
+              Send the link again
+            </button>
+          </p>
+          {resent && <Success>{resent}</Success>}
+          <ErrorNotice error={act.error} />
           <p>
             <Link href="/portal/login">Go to sign in</Link>
           </p>
