@@ -63,12 +63,20 @@ export function createMailer(mail: Config["mail"], clock: Clock, options: Mailer
   }
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  // Outbox mail holds live verification and invite links: readable by the service's user only.
+  // The folder is tightened once per process (an older version created it 0755).
+  let folderReady: Promise<void> | undefined;
+  const ensureFolder = () =>
+    (folderReady ??= (async () => {
+      await fs.mkdir(mail.outboxDir, { recursive: true, mode: 0o700 });
+      await fs.chmod(mail.outboxDir, 0o700);
+    })());
   return {
     async send(m) {
       const info = await transport.sendMail({ from: mail.from, ...m });
-      await fs.mkdir(mail.outboxDir, { recursive: true });
+      await ensureFolder();
       const file = path.join(mail.outboxDir, `${clock.now()}-${uuid()}.eml`);
-      await fs.writeFile(file, withReadableBody((info.message as Buffer).toString("utf8"), m.text), "utf8");
+      await fs.writeFile(file, withReadableBody((info.message as Buffer).toString("utf8"), m.text), { encoding: "utf8", mode: 0o600 });
       if (mail.logLinks) {
         const links = linksIn(m.text);
         log(`Mail to ${m.to} (“${m.subject}”) written to ${file}${links.length ? `\n  link: ${links.join("\n  link: ")}` : ""}`);

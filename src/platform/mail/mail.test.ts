@@ -42,3 +42,23 @@ test("withReadableBody leaves multipart or non-text messages alone; linksIn find
   assert.equal(withReadableBody(multipart, "t"), multipart);
   assert.deepEqual(linksIn(`see ${LINK} and https://a.example/b.`), [LINK, "https://a.example/b"]);
 });
+
+test("outbox files are 0600 and their folder 0700 (a folder an older version made 0755 is tightened)", async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "outbox-modes-"));
+  try {
+    for (const existing of [false, true]) {
+      const dir = path.join(root, existing ? "old" : "new", "outbox");
+      if (existing) fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+      const mailer = createMailer(
+        { smtpUrl: undefined, from: "Shopsight <no-reply@shopsight.local>", outboxDir: dir, logLinks: false },
+        new ManualClock(1),
+      );
+      const file = await mailer.send({ to: "a@example.com", subject: "Invite", text: `Accept: ${LINK}\n` });
+      mailer.close();
+      assert.equal(fs.statSync(dir).mode & 0o777, 0o700, `folder (${existing ? "existing" : "new"})`);
+      assert.equal(fs.statSync(file).mode & 0o777, 0o600, "file");
+    }
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
