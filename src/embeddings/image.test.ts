@@ -402,6 +402,16 @@ describe("fetchImage", () => {
     strict.close();
   });
 
+  it("a host name that resolves to a private address is refused without saying what it resolved to; the cause keeps it for the log", async () => {
+    const strict = fetchWith({ allowPrivate: false, lookup: () => Promise.resolve([{ address: "10.0.0.5", family: 4 }]) });
+    const e = await rejectsWithCode(fetchImage(strict, "https://images.shop.test/a.jpg"), "address_not_allowed", 400);
+    assert.deepEqual(e.details, { url: "https://images.shop.test/a.jpg", host: "images.shop.test" });
+    assert.equal(e.message.includes("10.0.0.5"), false);
+    assert.match(e.message, /resolves to an address that may not be fetched \(only public internet addresses are\)/);
+    assert.equal((e.cause as { details: { reason: string } }).details.reason, "private");
+    strict.close();
+  });
+
   it("lets decodeImage refuse a fetched truncated JPEG and a fetched bomb", async () => {
     const jpeg = await solid(64, 64, "#123456").jpeg().toBuffer();
     routes.set("/cut.jpg", send(jpeg.subarray(0, jpeg.length >> 1), "image/jpeg"));

@@ -281,7 +281,14 @@ export function imageErrorFromOutbound(err: OutboundError, url: string): AppErro
     case "invalid_url":
       return new AppError("invalid_url", err.message, { url, reason: d.reason });
     case "address_not_allowed":
-      return new AppError("address_not_allowed", undefined, { url, host: d.host, reason: d.reason });
+      // The class of an address a host name resolved to stays in the log (the error's cause).
+      return new AppError(
+        "address_not_allowed",
+        err.message,
+        { url, host: d.host, ...(d.resolved ? {} : { reason: d.reason }) },
+        {},
+        { cause: err },
+      );
     case "timeout":
       return new AppError("image_timeout", `Downloading the image took longer than ${d.limit} ms.`, { url, timeoutMs: d.limit });
     case "too_large":

@@ -133,9 +133,16 @@ export class AppError extends Error {
   /** Extra response headers, e.g. Retry-After. */
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message?: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  /** `options.cause`: what went wrong inside, for the log only (never in the response). */
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    details: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+    options?: { cause?: unknown },
+  ) {
     const entry: CatalogueEntry = catalogue[code];
-    super(message ?? entry.message);
+    super(message ?? entry.message, options);
     this.code = code;
     this.status = entry.status;
     this.details = details;

@@ -155,6 +155,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<App> {
     const appError = nameAcceptedTypes(toAppError(error), request);
     if (appError.status >= 500) request.log.error({ err: error }, "request failed");
     else if (appError.reportable) request.log.warn({ err: error }, "request refused");
+    else if (appError.cause !== undefined) request.log.info({ code: appError.code, cause: detailOf(appError.cause) }, "request refused");
     for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
     return present(appError, request, reply);
   });
@@ -205,6 +206,13 @@ function refuseUndeclaredBodyTypes(app: App): void {
     const existing = route.preValidation;
     route.preValidation = existing === undefined ? [check] : [check, ...(Array.isArray(existing) ? existing : [existing])];
   });
+}
+
+/** What the log keeps of an error's internal cause: its message and any details it carries. */
+function detailOf(cause: unknown): unknown {
+  if (!(cause instanceof Error)) return cause;
+  const details = (cause as { details?: unknown }).details;
+  return { message: cause.message, ...(details && typeof details === "object" ? details : {}) };
 }
 
 /** How often Node checks the request and header time limits: a quarter of the shorter one, 0.25 s to 30 s. */

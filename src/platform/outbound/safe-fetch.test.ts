@@ -243,6 +243,7 @@ describe("safeFetch: address checks", () => {
     ["::1", ["::1"], "loopback"],
     ["a public and a private address", [PUBLIC_A, "10.1.2.3"], "private"],
   ];
+  const refusalMessages = new Set<string>();
   for (const [label, addresses, reason] of answers) {
     it(`refuses a public-looking name that resolves to ${label}`, async () => {
       const pin = pinTo({});
@@ -253,8 +254,13 @@ describe("safeFetch: address checks", () => {
         connectOverride: pin,
       });
       await rejectsWith(fetch("https://cdn.public.test/a.jpg"), "address_not_allowed", (e) => {
-        assert.equal(e.details.reason, reason);
+        assert.equal(e.details.reason, reason, "the internal details keep the class (for the log)");
+        assert.equal(e.details.resolved, true);
         assert.equal(e.details.host, "cdn.public.test");
+        // The message, which callers may show, is the same whatever the name resolved to.
+        refusalMessages.add(e.message);
+        assert.equal(refusalMessages.size, 1, [...refusalMessages].join(" | "));
+        for (const address of addresses) assert.equal(e.message.includes(address), false);
       });
       fetch.close();
       assert.deepEqual(pin.seen, [], "no connection attempted");

@@ -56,6 +56,11 @@ export interface OutboundErrorDetails {
   address?: string;
   /** The policy's refusal (an AddressRefusal, e.g. loopback) or a short machine reason (invalid_url, unreachable). */
   reason?: string;
+  /**
+   * The refused address came from resolving the host name: then `reason` (the address class) is
+   * internal too — naming it would let a caller map internal DNS names; the log keeps it.
+   */
+  resolved?: boolean;
   /** The HTTP status of the last response, when one was received. */
   status?: number;
   /** The limit that was hit (bytes, milliseconds or redirects). */
@@ -241,14 +246,18 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
     for (const a of addresses) {
       const verdict = policy(a.address, a.family);
       if (!verdict.allowed) {
+        // An address the caller wrote may be named with its class; one a host name resolved to may not.
         throw new OutboundError(
           "address_not_allowed",
-          `${hostname} resolves to an address that may not be fetched (${verdict.reason}); ${ALLOW_PRIVATE_HINT}.`,
+          literal !== 0
+            ? `${hostname} is a ${verdict.reason.replace(/_/g, " ")} address, which may not be fetched; ${ALLOW_PRIVATE_HINT}.`
+            : `${hostname} resolves to an address that may not be fetched (only public internet addresses are); ${ALLOW_PRIVATE_HINT}.`,
           {
             url: url.href,
             host: hostname,
             address: a.address,
             reason: verdict.reason,
+            resolved: literal === 0,
           },
         );
       }
