@@ -160,6 +160,19 @@ describeEachDialect("scale: two worker processes share one database", (dialect) 
       assert.equal((await p.search.inject({ method: "GET", url: "/v1/products", headers: bearer(fresh) })).statusCode, 200);
   });
 
+  test("a client-secret rotation through one process revokes older machine tokens on the other at once, refresh included", async () => {
+    const s = await registerStore(a.asTestApp());
+    const old = await machineToken(a.search, s);
+    assert.equal((await b.search.inject({ method: "GET", url: "/v1/products", headers: bearer(old) })).statusCode, 200);
+    clock.advance(1000); // iat has whole seconds
+    const rotated = await a.search.inject({ method: "POST", url: "/v1/security/client-secret/rotate", headers: bearer(old) });
+    assert.equal(rotated.statusCode, 200, rotated.body);
+    assert.equal((await b.search.inject({ method: "GET", url: "/v1/products", headers: bearer(old) })).statusCode, 401);
+    assert.equal((await b.search.inject({ method: "POST", url: "/oauth/refresh", headers: bearer(old) })).statusCode, 401);
+    const fresh = await machineToken(b.search, { ...s, clientSecret: rotated.json().client_secret as string });
+    assert.equal((await a.search.inject({ method: "GET", url: "/v1/products", headers: bearer(fresh) })).statusCode, 200);
+  });
+
   test("an API key revoked through one process is refused by the other at once", async () => {
     const owner = await loginToken(a.search, store.email, store.password);
     const created = await a.search.inject({
