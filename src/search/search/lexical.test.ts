@@ -459,6 +459,8 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
           ];
     // 0023: the vocabulary and the store synonyms.
     drop.push("DROP TABLE product_terms", "DROP TABLE search_synonyms");
+    // 0025: the jobs' claim times.
+    drop.push("DROP INDEX jobs_store_claimed_idx", "ALTER TABLE jobs DROP COLUMN claimed_at");
     for (const statement of [...drop, "DROP INDEX products_store_brand_lower_idx"]) await sql.raw(statement).execute(db);
     await db
       .deleteFrom("kysely_migration" as any)
