@@ -213,6 +213,11 @@ describeEachDialect("isolation sweep: every /v1/* route against another store's 
           ...(payloadOf ? { payload: payloadOf(A) } : route.method === "GET" || route.method === "DELETE" ? {} : { payload: {} }),
         });
         requests += 1;
+        // Rotating B's client secret revokes B's older machine tokens: the sweep goes on with a new one.
+        if (route.url === "/v1/security/client-secret/rotate" && res.statusCode === 200) {
+          const clientSecret = (res.json() as { client_secret: string }).client_secret;
+          credentials[0]!.headers = bearer(await machineToken(t.search, { ...b, clientSecret }));
+        }
         const where = `${cred.name} ${route.method} ${url} → ${res.statusCode}`;
         for (const marker of A.markers) if (res.body.includes(marker)) failures.push(`${where}: response leaks "${marker}"`);
         if (namesAnId && ![403, 404, 410].includes(res.statusCode))

@@ -3,6 +3,7 @@
 // once and handed to the APIs. Tests build a context with their own clock, data folder or
 // PostgreSQL schema; nothing else constructs adapters.
 import path from "node:path";
+import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import type { Config } from "../platform/config.js";
 import { systemClock, type Clock } from "../platform/clock.js";
@@ -70,6 +71,20 @@ export interface ContextOverrides {
   log?: LoadLog;
 }
 
+/**
+ * Rate-limit budgets in Redis belong to one deployment, which is its database: keys are prefixed
+ * with a short hash of the database (URL path or SQLite file, and the PostgreSQL schema), so two
+ * deployments — or two test runs — sharing one Redis never share a budget.
+ */
+function redisNamespace(config: Config, pgSchema: string | undefined): string {
+  const db = config.database;
+  const where = db.kind === "postgres" ? `${new URL(db.url).host}${new URL(db.url).pathname}` : db.file;
+  return createHash("sha256")
+    .update(`${db.kind}:${where}:${pgSchema ?? ""}`)
+    .digest("hex")
+    .slice(0, 12);
+}
+
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const clock = overrides.clock ?? systemClock;
   const log = overrides.log ?? { warn: (m: string) => process.stderr.write(`WARNING: ${m}\n`) };
@@ -128,7 +143,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     signer,
     secrets,
     revocations: createRevocationStore(database, clock),
-    limiters: createLimiterFactory(redis),
+    limiters: createLimiterFactory(redis, redisNamespace(config, overrides.pgSchema)),
     concurrency: createConcurrencyFactory(redis, clock),
     redis,
     fetch,

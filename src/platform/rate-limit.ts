@@ -55,9 +55,13 @@ export async function throttle(what: string, budgets: readonly { limiter: Limite
   }
 }
 
-export function createLimiterFactory(redis?: Redis): LimiterFactory {
+/**
+ * `namespace` keeps one deployment's Redis budgets apart from another's sharing the same Redis
+ * (keys `rl:<namespace>:<name>:<key>`); empty: `rl:<name>:<key>`.
+ */
+export function createLimiterFactory(redis?: Redis, namespace = ""): LimiterFactory {
   return ({ name, points, durationSec }) => {
-    const opts = { keyPrefix: `rl:${name}`, points, duration: durationSec };
+    const opts = { keyPrefix: namespace ? `rl:${namespace}:${name}` : `rl:${name}`, points, duration: durationSec };
     const rl: RateLimiterAbstract = redis
       ? new RateLimiterRedis({ ...opts, storeClient: redis, useRedisPackage: false })
       : new RateLimiterMemory(opts);
