@@ -66,6 +66,26 @@ async function buildOpsApp(ctx: AppContext, isReady: () => boolean): Promise<App
 }
 
 /** Starts `role` on `config`; resolves once every listener is open and the loops run. */
+/** What a start-up must warn of in this configuration (besides the model's stale vectors). */
+export function startupWarnings(config: Config, role: Role): { fields: Record<string, unknown>; message: string }[] {
+  const warnings: { fields: Record<string, unknown>; message: string }[] = [];
+  if (role !== "all" && !config.redisUrl) {
+    warnings.push({
+      fields: { role },
+      message:
+        "REDIS_URL is not set: rate limits, login throttles and chat concurrency bounds are enforced per process; set REDIS_URL when running more than one API process",
+    });
+  }
+  if (config.outbound.allowPrivate) {
+    warnings.push({
+      fields: { setting: "OUTBOUND_ALLOW_PRIVATE" },
+      message:
+        "OUTBOUND_ALLOW_PRIVATE=true: image URLs, webhooks and storefront URLs may reach this machine and your private network, over plain http — for development only; unset it in production",
+    });
+  }
+  return warnings;
+}
+
 export async function startRole(role: Role, config: Config = loadConfig()): Promise<Running> {
   if (role !== "all" && config.database.kind === "sqlite") {
     // The embedded vector index lives in the memory of the process that writes it: a worker's
@@ -93,12 +113,7 @@ export async function startRole(role: Role, config: Config = loadConfig()): Prom
   const workers = runWorkers ? createWorkers(ctx, services) : undefined;
   const maintenance = runWorkers ? startMaintenance(ctx, { log }) : undefined;
 
-  if (role !== "all" && !config.redisUrl) {
-    log.warn(
-      { role },
-      "REDIS_URL is not set: rate limits, login throttles and chat concurrency bounds are enforced per process; set REDIS_URL when running more than one API process",
-    );
-  }
+  for (const warning of startupWarnings(config, role)) log.warn(warning.fields, warning.message);
   if (ctx.model && serveApis) {
     const stale = await services.reindexer.stale();
     if (stale.length > 0) {

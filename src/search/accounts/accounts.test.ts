@@ -41,6 +41,9 @@ describeEachDialect("accounts: /register and /verify", (dialect) => {
     const b = await registerStore(t, { name: "Twin Shop", verify: false });
     assert.equal(a.slug, "twin-shop");
     assert.equal(b.slug, "twin-shop-2");
+    const apostrophe = await registerStore(t, { name: "Lena’s Closet", verify: false });
+    assert.equal(apostrophe.slug, "lenas-closet", "an apostrophe joins, it does not split a word");
+    assert.equal((await registerStore(t, { name: "Joe's Café & Bar", verify: false })).slug, "joes-cafe-bar");
   });
 
   for (const [label, payload, field] of [
@@ -49,6 +52,8 @@ describeEachDialect("accounts: /register and /verify", (dialect) => {
     ["an unknown field", { client_name: "X", email: "x@example.com", password: "Sturdy-pass-1", plan: "enterprise" }, "plan"],
     ["a short password", { client_name: "X", email: "x@example.com", password: "Ab1" }, "password"],
     ["a one-class password", { client_name: "X", email: "x@example.com", password: "aaaaaaaaaaaaaa" }, "password"],
+    ["a common password (a shipped list)", { client_name: "X", email: "x@example.com", password: "password12" }, "password"],
+    ["a common password in other case", { client_name: "X", email: "x@example.com", password: "Password123" }, "password"],
     ["a wrong type", { client_name: 42, email: "x@example.com", password: "Sturdy-pass-1" }, "client_name"],
   ] as const) {
     test(`rejects ${label} with 400 validation_failed naming the field`, async () => {

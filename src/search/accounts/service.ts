@@ -34,6 +34,8 @@ export function slugify(name: string): string {
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
+    // An apostrophe joins the parts of a word ("Lena's" → "lenas"); other non-letters separate words.
+    .replace(/['’ʼ`]/g, "")
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 40);

@@ -207,7 +207,7 @@ export interface paths {
         put?: never;
         /**
          * Register a store and its owner; the account stays inactive until the e-mailed link is opened
-         * @description Password policy: at least 10 and at most 256 characters, from at least two of: lower-case letters, upper-case letters, digits, other characters. At most 10 sign-ups per client address and 3 per e-mail an hour (429 too_many_requests with retry_after).
+         * @description Password policy: at least 10 and at most 256 characters, from at least two of: lower-case letters, upper-case letters, digits, other characters; not a commonly used password. At most 10 sign-ups per client address and 3 per e-mail an hour (429 too_many_requests with retry_after).
          */
         post: {
             parameters: {
@@ -222,7 +222,7 @@ export interface paths {
                         client_name: string;
                         /** Format: email */
                         email: string;
-                        /** @description at least 10 and at most 256 characters, from at least two of: lower-case letters, upper-case letters, digits, other characters */
+                        /** @description at least 10 and at most 256 characters, from at least two of: lower-case letters, upper-case letters, digits, other characters; not a commonly used password */
                         password: string;
                     };
                 };
@@ -2270,7 +2270,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invite: {token, password, full_name} as a new user, or {token} with the existing user's bearer
-         * @description A new user and its membership are created in one transaction; an existing user (the invite's e-mail, signed in) gets the membership. Unknown token: 404 invalid_invite; used: 409 invite_already_used; cancelled or expired: 410 invite_cancelled / invite_expired. At most 20 attempts per client address and 5 per invited e-mail an hour (429 too_many_requests with retry_after). Password: at least 10 and at most 256 characters, from at least two of: lower-case letters, upper-case letters, digits, other characters.
+         * @description A new user and its membership are created in one transaction; an existing user (the invite's e-mail, signed in) gets the membership. Unknown token: 404 invalid_invite; used: 409 invite_already_used; cancelled or expired: 410 invite_cancelled / invite_expired. At most 20 attempts per client address and 5 per invited e-mail an hour (429 too_many_requests with retry_after). Password: at least 10 and at most 256 characters, from at least two of: lower-case letters, upper-case letters, digits, other characters; not a commonly used password.
          */
         post: {
             parameters: {
@@ -2817,7 +2817,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user who joins the active store (role from a built-in group id, default viewer)
-         * @description group_ids: at most one built-in group (grp_owner, grp_admin, grp_developer, grp_viewer — sets the role) and any of the store's custom groups. An e-mail that already has an account is 409: invite it instead. Password: at least 10 and at most 256 characters, from at least two of: lower-case letters, upper-case letters, digits, other characters.
+         * @description group_ids: at most one built-in group (grp_owner, grp_admin, grp_developer, grp_viewer — sets the role) and any of the store's custom groups. An e-mail that already has an account is 409: invite it instead. Password: at least 10 and at most 256 characters, from at least two of: lower-case letters, upper-case letters, digits, other characters; not a commonly used password.
          */
         post: {
             parameters: {

@@ -71,7 +71,10 @@ export function AcceptInvitePage({ token, session }: { token: string; session: S
           <Field label="Full name">
             <input required value={fullName} onInput={(e) => setFullName(e.currentTarget.value)} autoComplete="name" />
           </Field>
-          <Field label="Password" hint="10 or more characters, mixing at least two of: lower case, upper case, digits, symbols.">
+          <Field
+            label="Password"
+            hint="10 or more characters, mixing at least two of: lower case, upper case, digits, symbols — and not a commonly used password."
+          >
             <input
               type="password"
               required

@@ -84,7 +84,10 @@ export function RegisterPage() {
             onInput={(e) => setEmail(e.currentTarget.value)}
           />
         </Field>
-        <Field label="Password" hint="At least 10 characters, from two kinds: lower case, upper case, digits, others.">
+        <Field
+          label="Password"
+          hint="At least 10 characters, from two kinds: lower case, upper case, digits, others — and not a commonly used password."
+        >
           <input
             type="password"
             name="password"
