@@ -424,6 +424,31 @@ describeInChromium(SUITE, () => {
     assert.deepEqual(pageErrors, []);
   });
 
+  test(
+    "a portal opened at another origin than PUBLIC_BASE_URL says so on the Assistant page and pre-fills nothing",
+    { timeout: 120_000 },
+    async () => {
+      const fresh = await registerStore(t, { name: "Elsewhere Store" });
+      const { context, page } = await newContext();
+      const elsewhere = apiBase.replace("127.0.0.1", "localhost"); // same server, another origin
+      await page.goto(`${elsewhere}/${fresh.slug}/portal/assistant`);
+      await page.waitForURL(/\/portal\/login\?next=/);
+      await page.getByLabel("E-mail").fill(fresh.email);
+      await page.getByLabel("Password").fill(fresh.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("heading", { level: 1, name: "Assistant" }).waitFor();
+      const alert = page.getByRole("alert").filter({ hasText: "PUBLIC_BASE_URL" }).first();
+      await alert.waitFor();
+      const text = (await alert.textContent()) ?? "";
+      assert.match(text, new RegExp(`This portal is open at ${elsewhere.replace(/[.:/]/g, "\\$&")}`));
+      assert.match(text, new RegExp(`Open the portal at ${apiBase.replace(/[.:/]/g, "\\$&")}`));
+      assert.doesNotMatch(text, /can't be reached/);
+      assert.equal(await page.getByLabel("Currency").count(), 0, "no settings form with values that were not loaded");
+      await shot(page, "16-portal-other-origin");
+      await context.close();
+    },
+  );
+
   test("a super admin lists the stores on /admin and overrides a plan", { timeout: 120_000 }, async () => {
     const email = `root-${Date.now()}@example.com`;
     await t.services.accounts.createSuperAdmin(email, "Root-password-1");

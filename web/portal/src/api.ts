@@ -206,12 +206,27 @@ export function serviceLinks(): Promise<ServiceLinks> {
 }
 
 /**
+ * A network failure calling the Assistant API from a page opened at another origin than the
+ * portal's configured one is, in practice, the browser refusing the answer: the Assistant API
+ * allows only the portal's origin (PUBLIC_BASE_URL). Say that instead of "can't be reached".
+ */
+function originRefusal(error: unknown, links: ServiceLinks): unknown {
+  const configured = new URL(links.portal).origin;
+  if (!(error instanceof ApiError) || error.code !== "network_error" || configured === window.location.origin) return error;
+  return new ApiError(0, "portal_origin_not_allowed", "The Assistant API did not allow this page's origin.", {
+    here: window.location.origin,
+    configured,
+  });
+}
+
+/**
  * Calls the Assistant API's admin routes (/v1/admin/*) with the user's bearer token and the
  * store as X-Service-Active-Tenant. The Assistant API answers problem details
  * (`{code, title, detail, correlation_id}`), turned into the same ApiError as Search API errors.
  */
 export async function assistantApi<T = unknown>(path: string, options: { method?: string; body?: unknown; store: string }): Promise<T> {
-  const base = (await serviceLinks()).assistant_api;
+  const links = await serviceLinks();
+  const base = links.assistant_api;
   const attempt = () => {
     const headers: Record<string, string> = { "x-service-active-tenant": options.store, accept: "application/json" };
     if (session) headers.authorization = `Bearer ${session.access_token}`;
@@ -222,7 +237,9 @@ export async function assistantApi<T = unknown>(path: string, options: { method?
       ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
     });
   };
-  let res = await attempt();
+  let res = await attempt().catch((e: unknown) => {
+    throw originRefusal(e, links);
+  });
   if (res.status === 401 && session) {
     await refresh().catch(() => {});
     res = await attempt();

@@ -7,6 +7,11 @@ const n = (v: unknown) => (typeof v === "number" || typeof v === "string" ? Stri
 
 const SENTENCES: Record<string, (d: Details, e: ApiError) => string> = {
   network_error: () => "The service can't be reached. Check your connection and try again.",
+  portal_origin_not_allowed: (d) =>
+    `This portal is open at ${n(d.here)}, but the Assistant API accepts the portal's calls only from ${n(d.configured)}, the server's PUBLIC_BASE_URL. Open the portal at ${n(d.configured)}, or set PUBLIC_BASE_URL to ${n(d.here)} and restart the server.`,
+  request_timeout: () => "The request took too long to send. Try again on a faster connection, or with fewer items at once.",
+  queue_limit_reached: (d) =>
+    `The store already has ${n(d.queued)} items waiting to be indexed, and its plan allows ${n(d.max)}. Wait for the running imports to finish, send fewer items, or move to a bigger plan under Billing.`,
   validation_failed: (d) => {
     const errors = Array.isArray(d.errors) ? (d.errors as { field?: string; message?: string }[]) : [];
     const list = errors.map((x) => `${x.field ? `${x.field} ` : ""}${x.message ?? ""}`.trim()).filter(Boolean);

@@ -24,7 +24,9 @@ const chatSnippet = (base: string, key: string) => `<script type="module" src="$
 
 function SettingsForm({ slug }: { slug: string }) {
   const settings = useLoad(() => assistantApi<Settings>("/v1/admin/settings", { store: slug }), [slug]);
-  const [f, setF] = useState({ currency: "USD", email: "", url: "", phone: "", hours: "" });
+  // Empty until the store's settings are loaded: the form is shown only then, so nothing that was
+  // not loaded (a default currency) can be saved over the store's own.
+  const [f, setF] = useState({ currency: "", email: "", url: "", phone: "", hours: "" });
   const [saved, setSaved] = useState(false);
   const act = useAction();
   useEffect(() => {
@@ -39,6 +41,14 @@ function SettingsForm({ slug }: { slug: string }) {
       });
   }, [settings.data]);
   const set = (k: keyof typeof f) => (e: { currentTarget: HTMLInputElement }) => setF({ ...f, [k]: e.currentTarget.value });
+  if (!settings.data) {
+    return (
+      <Section title="Settings">
+        <ErrorNotice error={settings.error} />
+        {settings.loading && <p class="muted">Loading the store's settings…</p>}
+      </Section>
+    );
+  }
   return (
     <Section title="Settings">
       <ErrorNotice error={act.error ?? settings.error} />
