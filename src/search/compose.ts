@@ -98,7 +98,7 @@ export function searchRepositories(ctx: AppContext): SearchRepositories {
     ...tenancyRepositories(db),
     admin: new AdminRepository(db),
     billing: new BillingRepository(db),
-    bulkJobs: new BulkJobsRepository(db),
+    bulkJobs: new BulkJobsRepository(db, dialect),
     catalog: new CatalogRepository(db, dialect),
     feedback: new FeedbackRepository(db),
     lexical: new LexicalRepository(db, dialect),

@@ -173,6 +173,45 @@ describeEachDialect("scale: two worker processes share one database", (dialect) 
     assert.equal((await a.search.inject({ method: "GET", url: "/v1/products", headers: bearer(fresh) })).statusCode, 200);
   });
 
+  test(
+    "a store's bulk jobs are counted against its plan's cap and written under one lock across processes",
+    { skip: dialect === "sqlite" ? "the embedded SQLite default runs one process, whose transactions are serial" : false },
+    async () => {
+      const s = await registerStore(a.asTestApp());
+      const token = await machineToken(b.search, s);
+      // Process A holds the store's queue lock in an open transaction …
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let taken!: () => void;
+      const lockTaken = new Promise<void>((resolve) => (taken = resolve));
+      const holder = a.ctx.database.transaction(async (tx) => {
+        await a.services.repositories.bulkJobs.with(tx).lockQueue(s.clientId);
+        taken();
+        await held;
+      });
+      await lockTaken;
+      // … so process B's new job of that store waits for it, and goes through once it is released.
+      let answered = false;
+      const waiting = b.search
+        .inject({
+          method: "POST",
+          url: "/v1/products/bulk",
+          headers: bearer(token),
+          payload: { products: [{ product_id: "locked-1", image_url: "https://images.example.com/a.png" }] },
+        })
+        .then((res) => {
+          answered = true;
+          return res;
+        });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(answered, false, "B waits for A's check-and-write of the same store");
+      release();
+      await holder;
+      assert.equal((await waiting).statusCode, 202);
+      await a.ctx.database.db.deleteFrom("jobs").where("store_id", "=", s.clientId).execute();
+    },
+  );
+
   test("an API key revoked through one process is refused by the other at once", async () => {
     const owner = await loginToken(a.search, store.email, store.password);
     const created = await a.search.inject({

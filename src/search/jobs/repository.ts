@@ -1,16 +1,28 @@
 // Bulk-import jobs and their items; `storeId` first on every method.
-import type { Selectable } from "kysely";
-import type { Executor } from "../../platform/db/index.js";
+import { sql, type Selectable } from "kysely";
+import type { Dialect, Executor } from "../../platform/db/index.js";
 import type { BulkJobItemsTable, BulkJobsTable } from "../../platform/db/schema.js";
 
 export type BulkJobRow = Selectable<BulkJobsTable>;
 export type BulkItemRow = Selectable<BulkJobItemsTable>;
 
 export class BulkJobsRepository {
-  constructor(private readonly db: Executor) {}
+  constructor(
+    private readonly db: Executor,
+    private readonly dialect: Dialect,
+  ) {}
 
   with(db: Executor): BulkJobsRepository {
-    return new BulkJobsRepository(db);
+    return new BulkJobsRepository(db, this.dialect);
+  }
+
+  /**
+   * Serialises new jobs of one store until the transaction ends (PostgreSQL: an advisory lock per
+   * store; SQLite's writers are serial already), so its waiting-items check and insert are one step.
+   */
+  async lockQueue(storeId: string): Promise<void> {
+    if (this.dialect === "postgres")
+      await sql`SELECT pg_advisory_xact_lock(hashtext(${`shopsight:bulk-queue:${storeId}`}))`.execute(this.db);
   }
 
   async create(storeId: string, job: Omit<BulkJobRow, "store_id">, items: Omit<BulkItemRow, "store_id" | "job_id">[]): Promise<void> {

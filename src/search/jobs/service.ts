@@ -112,22 +112,26 @@ export class BulkJobsService {
     }
     if (input.callback_url !== undefined) checkTargetUrl(input.callback_url, this.ctx.config.outbound.allowPrivate);
     const limit = QUEUED_BULK_ITEMS[plan.plan_name];
-    const queued = await this.repo.queuedItems(storeId);
-    if (queued + input.products.length > limit) {
-      throw new AppError(
-        "queue_limit_reached",
-        `The ${plan.plan_name} plan allows ${limit} bulk items waiting per store; ${queued} are waiting and this job adds ${input.products.length}. ` +
-          `Wait for the store's jobs to finish (GET /v1/jobs/{job_id}), send a smaller job, or upgrade the plan.`,
-        { limit: "queued_bulk_items", max: limit, queued, requested: input.products.length, plan: plan.plan_name, retry_after: 60 },
-        { "retry-after": "60" },
-      );
-    }
     const generatedSecret = input.callback_url && !input.callback_secret ? randomSecret("cbs_", 24) : undefined;
     const now = this.ctx.clock.now();
     const jobId = await this.ctx.database.transaction(async (tx) => {
+      // The store's waiting items are counted and the new ones written under one lock, so two
+      // jobs sent at once cannot both pass the plan's cap.
+      const repo = this.repo.with(tx);
+      await repo.lockQueue(storeId);
+      const queued = await repo.queuedItems(storeId);
+      if (queued + input.products.length > limit) {
+        throw new AppError(
+          "queue_limit_reached",
+          `The ${plan.plan_name} plan allows ${limit} bulk items waiting per store; ${queued} are waiting and this job adds ${input.products.length}. ` +
+            `Wait for the store's jobs to finish (GET /v1/jobs/{job_id}), send a smaller job, or upgrade the plan.`,
+          { limit: "queued_bulk_items", max: limit, queued, requested: input.products.length, plan: plan.plan_name, retry_after: 60 },
+          { "retry-after": "60" },
+        );
+      }
       const id = uuid();
       await this.ctx.jobs.enqueue<BulkPayload>(tx, storeId, BULK_JOB_KIND, { jobId: id }, id);
-      await this.repo.with(tx).create(
+      await repo.create(
         storeId,
         {
           job_id: id,
