@@ -216,7 +216,7 @@ describeInChromium(SUITE, () => {
       const res = await fetch(`${apiBase}/v1/search/analytics?days=1`, { headers: bearer(token) });
       assert.equal(res.status, 200);
       const analytics = (await res.json()) as any;
-      assert.deepEqual(analytics.searches.by_source, { api: 0, widget: 2 });
+      assert.deepEqual(analytics.searches.by_source, { api: 0, portal: 0, widget: 2 });
       assert.deepEqual(analytics.revenue, [
         { currency: "EUR", total: 180, attributed: 175, unattributed: 5, from_widget: 180, purchases: 3 },
       ]);

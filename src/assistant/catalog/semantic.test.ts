@@ -129,7 +129,7 @@ describeEachDialect("assistant: catalogue search through the Search API's text s
     assert.equal(analytics.statusCode, 200, analytics.body);
     const body = analytics.json();
     assert.equal(body.searches.total, 1, "the one Search API search, none of the assistant's");
-    assert.deepEqual(body.searches.by_source, { api: 1, widget: 0 });
+    assert.deepEqual(body.searches.by_source, { api: 1, portal: 0, widget: 0 });
     const rows = await t.ctx.database.db.selectFrom("search_history").select(["id", "source"]).where("store_id", "=", a.storeId).execute();
     assert.deepEqual(
       rows.map((r) => r.id),

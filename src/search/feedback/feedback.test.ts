@@ -266,7 +266,7 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
     assert.equal(a.searches.total, 4);
     assert.equal(a.searches.zero_results, 1);
     assert.deepEqual(a.searches.by_mode, { upload: 0, url: 1, text: 3, hybrid: 0, fusion: 0, "multi-image": 0, crop: 0, filtered: 0 });
-    assert.deepEqual(a.searches.by_source, { api: 4, widget: 0 });
+    assert.deepEqual(a.searches.by_source, { api: 4, portal: 0, widget: 0 });
     // Searches over time: one entry per UTC day of the window, the four searches on their day.
     assert.equal(a.searches.by_day.length, 31);
     assert.equal(a.searches.by_day[0].date, new Date(NOW - 30 * DAY).toISOString().slice(0, 10));
@@ -459,5 +459,22 @@ describeEachDialect("feedback, analytics, popular products and suggestions", (di
     assert.equal((await post(writer.key, "/v1/search/feedback", { result_product_id: "red-dress", action: "click" })).statusCode, 201);
     assert.equal((await get(writer.key, "/v1/search/feedback/popular")).statusCode, 403);
     assert.equal((await t.search.inject({ method: "GET", url: "/v1/search/analytics" })).statusCode, 401);
+  });
+
+  test("a search made with a user login (the portal's playground) counts under portal, a machine grant's under api", async () => {
+    const store = await registerStore(t);
+    const owner = await loginToken(t.search, store.email, store.password);
+    const machine = await machineToken(t.search, store);
+    for (const [token, path, payload] of [
+      [owner, "/v1/search/text", { query: "red dress" }],
+      [machine, "/v1/search/text", { query: "red dress" }],
+      [owner, "/v1/search/batch", { queries: [{ type: "text", query: "blue jeans" }] }],
+    ] as const) {
+      const res = await post(token, path, payload);
+      assert.equal(res.statusCode, 200, res.body);
+    }
+    await historyWriter(t.ctx).flush(); // history rows are written after the reply
+    const a = (await get(machine, "/v1/search/analytics")).json();
+    assert.deepEqual(a.searches.by_source, { api: 1, portal: 2, widget: 0 });
   });
 });

@@ -85,7 +85,13 @@ export const AnalyticsResponse = Type.Object(
       total: Type.Integer(),
       zero_results: Type.Integer({ description: "Searches that returned no result" }),
       by_mode: Type.Object(Object.fromEntries(SEARCH_MODES.map((m) => [m, Type.Integer()])), { description: "Searches per mode" }),
-      by_source: Type.Object({ api: Type.Integer(), widget: Type.Integer() }),
+      by_source: Type.Object(
+        { api: Type.Integer(), portal: Type.Integer(), widget: Type.Integer() },
+        {
+          description:
+            "api: machine grants and API keys (the store's backend); portal: user logins (the portal's playground, or a person's own token); widget: the storefront widget",
+        },
+      ),
       by_day: Type.Array(
         Type.Object({
           date: Type.String({ description: "UTC day, YYYY-MM-DD" }),

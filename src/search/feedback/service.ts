@@ -7,7 +7,7 @@
 // (422 purchase_fields_only otherwise); currency is an ISO 4217 code; money is kept in minor units.
 //
 // Analytics over the last `days` days (a rolling window ending now):
-//   searches            — total, per mode, per source (api | widget), zero-result count;
+//   searches            — total, per mode, per source (api | portal | widget), zero-result count;
 //   zero_result_rate    — searches with no result / searches;
 //   query_time_ms       — mean and p95 (nearest rank) of query_time_ms;
 //   click_through_rate  — searches of the window with ≥ 1 attributed click / searches;
@@ -49,7 +49,8 @@ export interface FeedbackInput {
 
 /** Who reported the event. */
 export interface FeedbackOrigin {
-  source: SearchSource;
+  /** Feedback comes from the store's backend or the widget (the portal reports none). */
+  source: Exclude<SearchSource, "portal">;
   widgetKeyId?: string | null;
 }
 
@@ -172,7 +173,7 @@ export class FeedbackService {
         total: totals.total,
         zero_results: totals.zeroResults,
         by_mode: Object.fromEntries(SEARCH_MODES.map((m) => [m, byMode.get(m) ?? 0])),
-        by_source: { api: bySource.get("api") ?? 0, widget: bySource.get("widget") ?? 0 },
+        by_source: { api: bySource.get("api") ?? 0, portal: bySource.get("portal") ?? 0, widget: bySource.get("widget") ?? 0 },
         // Every UTC day the window touches (days + 1 when the window does not start at midnight), zeros included.
         by_day: dayRange(w.from, w.to).map((d) => ({
           date: new Date(d * DAY_MS).toISOString().slice(0, 10),

@@ -27,7 +27,7 @@ import {
   UrlBody,
 } from "./schemas.js";
 import { modelStatus } from "./model.js";
-import { SearchService, type Common, type SearchResponse, type TextRanking, type UnderstandMode } from "./service.js";
+import { SearchService, type Common, type SearchResponse, type SearchSource, type TextRanking, type UnderstandMode } from "./service.js";
 
 const tags = ["search"];
 const errors = searchErrors(400, 401, 403, 413, 415, 422, 429, 503);
@@ -67,35 +67,45 @@ function parseRegion(text: string): Region {
  * A JSON mode: its body schema and a run typed by it. Bodies reach `run` only after that schema
  * validated them (the route's schema, or the batch item's validator), so the body is `Static<S>`.
  */
-function mode<S extends TSchema>(schema: S, run: (storeId: string, b: Static<S>) => Promise<SearchResponse>) {
-  return { schema, run: (storeId: string, body: unknown) => run(storeId, body as Static<S>) };
+function mode<S extends TSchema>(schema: S, run: (storeId: string, b: Static<S>, source: SearchSource) => Promise<SearchResponse>) {
+  return { schema, run: (storeId: string, body: unknown, source: SearchSource) => run(storeId, body as Static<S>, source) };
 }
+
+/** Where a search comes from: a user login is a person (the portal's playground), anything else the store's backend. */
+const sourceOf = (request: FastifyRequest): SearchSource => (request.principal?.kind === "user" ? "portal" : "api");
 
 /** The JSON modes, by batch `type`: each validates its body and runs. */
 function jsonModes(service: SearchService) {
   return {
-    url: mode(UrlBody, (s, b) => service.url(s, b.image_url, common(b))),
-    text: mode(TextBody, (s, b) => service.text(s, b.query, common(b), "api", { ...ranking(b), understand: understandMode(b.understand) })),
-    hybrid: mode(HybridBody, (s, b) =>
+    url: mode(UrlBody, (s, b, source) => service.url(s, b.image_url, common(b), source)),
+    text: mode(TextBody, (s, b, source) =>
+      service.text(s, b.query, common(b), source, { ...ranking(b), understand: understandMode(b.understand) }),
+    ),
+    hybrid: mode(HybridBody, (s, b, source) =>
       service.hybrid(
         s,
         { image_url: b.image_url, query: b.query, colors: b.colors, visual_weight: b.visual_weight, ...ranking(b) },
         common(b),
+        source,
       ),
     ),
-    fusion: mode(FusionBody, (s, b) =>
-      service.fusion(s, { image_url: b.image_url, query: b.query, image_weight: b.image_weight, ...ranking(b) }, common(b)),
+    fusion: mode(FusionBody, (s, b, source) =>
+      service.fusion(s, { image_url: b.image_url, query: b.query, image_weight: b.image_weight, ...ranking(b) }, common(b), source),
     ),
-    "multi-image": mode(MultiImageBody, (s, b) => service.multiImage(s, { urls: b.image_urls }, b.mode, common(b))),
-    crop: mode(CropBody, (s, b) => service.crop(s, { image_url: b.image_url, region: b.region }, common(b))),
-    filtered: mode(FilteredBody, (s, b) =>
+    "multi-image": mode(MultiImageBody, (s, b, source) => service.multiImage(s, { urls: b.image_urls }, b.mode, common(b), source)),
+    crop: mode(CropBody, (s, b, source) => service.crop(s, { image_url: b.image_url, region: b.region }, common(b), source)),
+    filtered: mode(FilteredBody, (s, b, source) =>
       service.filtered(
         s,
         { image_url: b.image_url, query: b.query },
         { ...common(b), metadata_filters: [...(b.metadata_filters ?? []), ...b.filters] },
+        source,
       ),
     ),
-  } satisfies Record<(typeof BATCH_TYPES)[number], { schema: TSchema; run: (storeId: string, body: unknown) => Promise<SearchResponse> }>;
+  } satisfies Record<
+    (typeof BATCH_TYPES)[number],
+    { schema: TSchema; run: (storeId: string, body: unknown, source: SearchSource) => Promise<SearchResponse> }
+  >;
 }
 
 export async function searchRoutes(app: App, ctx: AppContext, { search: service }: { search: SearchService }) {
@@ -137,13 +147,13 @@ export async function searchRoutes(app: App, ctx: AppContext, { search: service 
     },
     async (request) => {
       const b = request.body;
-      return service.upload(storeOf(request).id, b.image, common(b));
+      return service.upload(storeOf(request).id, b.image, common(b), sourceOf(request));
     },
   );
 
   const jsonRoute = (path: string, type: keyof typeof modes, summary: string) =>
     app.post(path, { ...gate, schema: { tags, security: bearerSecurity, summary, body: modes[type].schema, response } }, async (request) =>
-      modes[type].run(storeOf(request).id, request.body),
+      modes[type].run(storeOf(request).id, request.body, sourceOf(request)),
     );
   jsonRoute("/v1/search/url", "url", "Search by an image URL");
   jsonRoute("/v1/search/text", "text", "Natural-language search");
@@ -168,10 +178,10 @@ export async function searchRoutes(app: App, ctx: AppContext, { search: service 
       },
     },
     async (request) => {
-      if (!isMultipart(request)) return modes["multi-image"].run(storeOf(request).id, request.body);
+      if (!isMultipart(request)) return modes["multi-image"].run(storeOf(request).id, request.body, sourceOf(request));
       const b = request.body as Static<typeof MultiImageMultipart>;
       const files = Array.isArray(b.images) ? b.images : [b.images];
-      return service.multiImage(storeOf(request).id, { files }, b.mode, common(b));
+      return service.multiImage(storeOf(request).id, { files }, b.mode, common(b), sourceOf(request));
     },
   );
 
@@ -188,9 +198,9 @@ export async function searchRoutes(app: App, ctx: AppContext, { search: service 
       },
     },
     async (request) => {
-      if (!isMultipart(request)) return modes.crop.run(storeOf(request).id, request.body);
+      if (!isMultipart(request)) return modes.crop.run(storeOf(request).id, request.body, sourceOf(request));
       const b = request.body as Static<typeof CropMultipart>;
-      return service.crop(storeOf(request).id, { file: b.image, region: parseRegion(b.region) }, common(b));
+      return service.crop(storeOf(request).id, { file: b.image, region: parseRegion(b.region) }, common(b), sourceOf(request));
     },
   );
 
@@ -223,7 +233,7 @@ export async function searchRoutes(app: App, ctx: AppContext, { search: service 
         const invalid = validateBody(batchValidators[type]!, q, `queries.${i}`);
         try {
           if (invalid) throw invalid;
-          results.push(await modes[type].run(storeId, q));
+          results.push(await modes[type].run(storeId, q, sourceOf(request)));
         } catch (error) {
           if (!isAppError(error) || error.status >= 500) throw error;
           results.push({ error: error.code, message: error.message, details: error.details });

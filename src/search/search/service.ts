@@ -75,8 +75,12 @@ export interface Common extends SearchFilters {
 export type SearchResponse = Static<typeof SearchResponseSchema>;
 export type SearchResult = SearchResponse["results"][number];
 
-/** Where a search came from, kept in its history row. */
-export type SearchSource = "api" | "widget";
+/**
+ * Where a search came from, kept in its history row: "api" (machine grants and API keys: the
+ * store's backend), "portal" (a user login: the portal's playground, or a person's own token),
+ * "widget" (the storefront widget).
+ */
+export type SearchSource = "api" | "portal" | "widget";
 /**
  * The `source` argument of a search: where it came from, or `null` for an internal search made
  * on a store's behalf by another component (the Assistant API's catalogue), which writes no
@@ -337,6 +341,7 @@ export class SearchService {
       visual_weight: number;
     } & TextRanking,
     c: Common,
+    source: SearchSource = "api",
   ) {
     const startedAt = performance.now();
     if (!input.image_url && !input.query && !(input.colors && input.colors.length > 0)) {
@@ -376,10 +381,15 @@ export class SearchService {
     } else if (img ?? txt) {
       plan.vectors = [(img ?? txt)!];
     }
-    return this.run(storeId, c, plan);
+    return this.run(storeId, c, plan, source);
   }
 
-  async fusion(storeId: string, input: { image_url: string; query: string; image_weight: number } & TextRanking, c: Common) {
+  async fusion(
+    storeId: string,
+    input: { image_url: string; query: string; image_weight: number } & TextRanking,
+    c: Common,
+    source: SearchSource = "api",
+  ) {
     const startedAt = performance.now();
     const { weight, method } = this.ranking(input);
     const vectorShare = input.image_weight + (1 - input.image_weight) * weight;
@@ -392,23 +402,28 @@ export class SearchService {
     const candidates = await this.candidatesOf(storeId, c);
     const [nearest] = await this.stage("vector", () => this.ctx.vectors.search(storeId, img, { k: 1, candidates }));
     const boostCategory = nearest ? ((await this.products.find(storeId, nearest.productId))?.category ?? null) : null;
-    return this.run(storeId, c, {
-      startedAt,
-      mode: "fusion",
-      summary: {
-        image_url: input.image_url,
-        query: input.query,
-        image_weight: input.image_weight,
-        semantic_weight: weight,
-        boosted_category: boostCategory,
+    return this.run(
+      storeId,
+      c,
+      {
+        startedAt,
+        mode: "fusion",
+        summary: {
+          image_url: input.image_url,
+          query: input.query,
+          image_weight: input.image_weight,
+          semantic_weight: weight,
+          boosted_category: boostCategory,
+        },
+        queryText: input.query,
+        vectors: vectorShare > 0 ? [v] : [],
+        scale: norm,
+        boostCategory,
+        lexical: { text: input.query, weight: 1 - vectorShare, method },
+        candidates,
       },
-      queryText: input.query,
-      vectors: vectorShare > 0 ? [v] : [],
-      scale: norm,
-      boostCategory,
-      lexical: { text: input.query, weight: 1 - vectorShare, method },
-      candidates,
-    });
+      source,
+    );
   }
 
   async multiImage(
@@ -443,18 +458,33 @@ export class SearchService {
     );
   }
 
-  async crop(storeId: string, input: { image_url?: string | undefined; file?: Buffer | undefined; region: Region }, c: Common) {
+  async crop(
+    storeId: string,
+    input: { image_url?: string | undefined; file?: Buffer | undefined; region: Region },
+    c: Common,
+    source: SearchSource = "api",
+  ) {
     const startedAt = performance.now();
     const image = input.file ? await this.ctx.images.decode(input.file, input.region) : await this.urlImage(input.image_url!, input.region);
-    return this.run(storeId, c, {
-      startedAt,
-      mode: "crop",
-      summary: { image_url: input.image_url, region: input.region },
-      vectors: [await this.imageVector(image)],
-    });
+    return this.run(
+      storeId,
+      c,
+      {
+        startedAt,
+        mode: "crop",
+        summary: { image_url: input.image_url, region: input.region },
+        vectors: [await this.imageVector(image)],
+      },
+      source,
+    );
   }
 
-  async filtered(storeId: string, input: { image_url?: string | undefined; query?: string | undefined }, c: Common) {
+  async filtered(
+    storeId: string,
+    input: { image_url?: string | undefined; query?: string | undefined },
+    c: Common,
+    source: SearchSource = "api",
+  ) {
     const startedAt = performance.now();
     if ((input.image_url === undefined) === (input.query === undefined)) {
       throw new AppError("validation_failed", "Give exactly one of image_url or query.", {
@@ -462,13 +492,18 @@ export class SearchService {
       });
     }
     const v = input.image_url ? await this.imageVector(await this.urlImage(input.image_url)) : await this.textVector(input.query!);
-    return this.run(storeId, c, {
-      startedAt,
-      mode: "filtered",
-      summary: { image_url: input.image_url, query: input.query },
-      queryText: input.query,
-      vectors: [v],
-    });
+    return this.run(
+      storeId,
+      c,
+      {
+        startedAt,
+        mode: "filtered",
+        summary: { image_url: input.image_url, query: input.query },
+        queryText: input.query,
+        vectors: [v],
+      },
+      source,
+    );
   }
 
   // --- engine -------------------------------------------------------------------------------

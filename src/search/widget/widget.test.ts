@@ -397,7 +397,7 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
     assert.equal(row.widget_key_id, s.keyId);
     assert.equal(row.session_id, "sid-123");
     const analytics = (await t.search.inject({ method: "GET", url: "/v1/search/analytics", headers: bearer(s.token) })).json();
-    assert.deepEqual(analytics.searches.by_source, { api: 0, widget: 1 });
+    assert.deepEqual(analytics.searches.by_source, { api: 0, portal: 0, widget: 1 });
     assert.equal(analytics.click_through_rate, 1);
     assert.equal(analytics.conversion_rate, 1);
     assert.deepEqual(analytics.revenue, [

@@ -8650,8 +8650,10 @@ export interface paths {
                                     crop: number;
                                     filtered: number;
                                 };
+                                /** @description api: machine grants and API keys (the store's backend); portal: user logins (the portal's playground, or a person's own token); widget: the storefront widget */
                                 by_source: {
                                     api: number;
+                                    portal: number;
                                     widget: number;
                                 };
                                 /** @description Searches per UTC day, oldest first: every day the window touches, zeros included */

@@ -115,6 +115,10 @@ export function AnalyticsPage({ slug }: StoreProps) {
                       <td>{data.searches.by_source.api}</td>
                     </tr>
                     <tr>
+                      <th scope="row">from the portal (playground, signed-in people)</th>
+                      <td>{data.searches.by_source.portal}</td>
+                    </tr>
+                    <tr>
                       <th scope="row">from the widget</th>
                       <td>{data.searches.by_source.widget}</td>
                     </tr>
