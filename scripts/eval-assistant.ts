@@ -16,7 +16,8 @@
 // another outcome was expected) are printed per split.
 // --curve: the precision / coverage curve of abstention by the model's probability of being right; --features FILE:
 // each extractive policy answer's confidence and verdict (input of `npm run fit:abstention`);
-// --no-abstention: every answer given (ASSISTANT_ABSTENTION=off), as fitting needs.
+// --abstention: calibrated abstention on (ASSISTANT_ABSTENTION=on; the default is off, so without
+// it every answer is given, as fitting needs).
 // --explain ID: one question's reply, route and grounding (eval/assistant/explain.ts).
 import { parseArgs } from "node:util";
 import { formatReport, runEval } from "../eval/assistant/run.js";
@@ -34,7 +35,7 @@ const { values: args } = parseArgs({
     only: { type: "string" },
     set: { type: "string" },
     curve: { type: "boolean", default: false },
-    "no-abstention": { type: "boolean", default: false },
+    abstention: { type: "boolean", default: false },
     features: { type: "string" },
     explain: { type: "string" },
   },
@@ -55,7 +56,7 @@ if (args.explain) {
     dialect,
     only: [q.id],
     ...(args.set ? { set } : {}),
-    ...(args["no-abstention"] ? { env: { ASSISTANT_ABSTENTION: "off" } } : {}),
+    ...(args.abstention ? { env: { ASSISTANT_ABSTENTION: "on" } } : {}),
     log: (line) => process.stdout.write(`${line}\n`),
   });
   process.stdout.write(
@@ -86,7 +87,7 @@ if (args.fixture === "all" || args.fixture === "retailers") {
   const results = await runRetailerEval({
     dialect,
     ...(set ? { set } : {}),
-    ...(args["no-abstention"] ? { env: { ASSISTANT_ABSTENTION: "off" } } : {}),
+    ...(args.abstention ? { env: { ASSISTANT_ABSTENTION: "on" } } : {}),
     ...(only ? { only } : {}),
     log: args.quiet
       ? undefined

@@ -65,7 +65,6 @@ async function buildOpsApp(ctx: AppContext, isReady: () => boolean): Promise<App
   return app;
 }
 
-/** Starts `role` on `config`; resolves once every listener is open and the loops run. */
 /** What a start-up must warn of in this configuration (besides the model's stale vectors). */
 export function startupWarnings(config: Config, role: Role): { fields: Record<string, unknown>; message: string }[] {
   const warnings: { fields: Record<string, unknown>; message: string }[] = [];
@@ -86,6 +85,7 @@ export function startupWarnings(config: Config, role: Role): { fields: Record<st
   return warnings;
 }
 
+/** Starts `role` on `config`; resolves once every listener is open and the loops run. */
 export async function startRole(role: Role, config: Config = loadConfig()): Promise<Running> {
   if (role !== "all" && config.database.kind === "sqlite") {
     // The embedded vector index lives in the memory of the process that writes it: a worker's

@@ -72,9 +72,9 @@ export interface ContextOverrides {
 }
 
 /**
- * Rate-limit budgets in Redis belong to one deployment, which is its database: keys are prefixed
- * with a short hash of the database (URL path or SQLite file, and the PostgreSQL schema), so two
- * deployments — or two test runs — sharing one Redis never share a budget.
+ * What Redis holds for a deployment (rate-limit budgets, concurrency slots) belongs to it, which is
+ * its database: keys are prefixed with a short hash of the database (host and name, or the SQLite
+ * file, and the PostgreSQL schema), so deployments — or test runs — sharing one Redis never mix.
  */
 function redisNamespace(config: Config, pgSchema: string | undefined): string {
   const db = config.database;
@@ -94,7 +94,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     secrets,
     hooks: dataHooks,
   });
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+  // Every key this deployment writes (rate limits, concurrency slots) carries its namespace.
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, {
+        lazyConnect: false,
+        maxRetriesPerRequest: 2,
+        keyPrefix: `${redisNamespace(config, overrides.pgSchema)}:`,
+      })
+    : undefined;
   const mailer = overrides.mailer ?? createMailer(config.mail, clock);
   const signer = new TokenSigner(loadSigningKey(config.jwtSigningKey, config.dataDir), config.tokenTtlSeconds, clock);
   const fetch =
@@ -143,7 +150,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     signer,
     secrets,
     revocations: createRevocationStore(database, clock),
-    limiters: createLimiterFactory(redis, redisNamespace(config, overrides.pgSchema)),
+    limiters: createLimiterFactory(redis),
     concurrency: createConcurrencyFactory(redis, clock),
     redis,
     fetch,

@@ -55,13 +55,9 @@ export async function throttle(what: string, budgets: readonly { limiter: Limite
   }
 }
 
-/**
- * `namespace` keeps one deployment's Redis budgets apart from another's sharing the same Redis
- * (keys `rl:<namespace>:<name>:<key>`); empty: `rl:<name>:<key>`.
- */
-export function createLimiterFactory(redis?: Redis, namespace = ""): LimiterFactory {
+export function createLimiterFactory(redis?: Redis): LimiterFactory {
   return ({ name, points, durationSec }) => {
-    const opts = { keyPrefix: namespace ? `rl:${namespace}:${name}` : `rl:${name}`, points, duration: durationSec };
+    const opts = { keyPrefix: `rl:${name}`, points, duration: durationSec };
     const rl: RateLimiterAbstract = redis
       ? new RateLimiterRedis({ ...opts, storeClient: redis, useRedisPackage: false })
       : new RateLimiterMemory(opts);

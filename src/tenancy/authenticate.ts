@@ -65,9 +65,8 @@ export const ACTIVE_TENANT_HEADER = "x-service-active-tenant";
  * every machine token and refresh chain minted before it. Compared by whole seconds, the precision
  * of `iat`: a token issued in the same second as the rotation still passes (see README, Security).
  */
-export function issuedBeforeRotation(claims: Pick<AccessClaims, "iat">, store: { secret_rotated_at: number | string | null }): boolean {
-  if (store.secret_rotated_at === null) return false;
-  return claims.iat < Math.floor(Number(store.secret_rotated_at) / 1000);
+export function issuedBeforeRotation(claims: Pick<AccessClaims, "iat">, store: { secret_rotated_at: number | null }): boolean {
+  return store.secret_rotated_at !== null && claims.iat < Math.floor(store.secret_rotated_at / 1000);
 }
 
 /** last_used_at of an API key is written at most this often. */

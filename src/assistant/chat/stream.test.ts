@@ -360,8 +360,9 @@ describeEachDialect("assistant chat: streaming, replay and limits", (dialect) =>
 
   test("plan bound: concurrent turns per store — slots held elsewhere refuse at once; a crashed holder's lease expires", async () => {
     const limit = PLAN_TURN_LIMITS.free.concurrent_turns;
-    // Another process holding the store's slots: through Redis when configured, else this context's semaphore.
-    const peer = testEnv.redisUrl ? new Redis(testEnv.redisUrl) : undefined;
+    // Another process of the same deployment holding the store's slots: through Redis (with the
+    // deployment's key prefix) when configured, else this context's semaphore.
+    const peer = testEnv.redisUrl ? new Redis(testEnv.redisUrl, { keyPrefix: t.ctx.redis?.options.keyPrefix ?? "" }) : undefined;
     try {
       const semaphore = (peer ? createConcurrencyFactory(peer, clock) : t.ctx.concurrency)({
         name: "assistant-turns",

@@ -167,10 +167,18 @@ describe("knowledge: soft order questions", () => {
       "human please",
       "Kann ich mit einem Mitarbeiter sprechen?",
       "wie erreiche ich euch",
+      "I'd like to contact your support team",
     ]) {
       assert.equal(kind(text, text.match(/[äöü]|ich|euch/) ? "de" : "en"), "handoff", text);
     }
-    for (const text of ["how do I return shoes", "can I pay by phone", "do you ship to the UK"])
+    for (const text of [
+      "how do I return shoes",
+      "can I pay by phone",
+      "do you ship to the UK",
+      // The verb's subject is the parcel, or the question asks what the policy requires.
+      "if i post my return how long does it take to reach you",
+      "do I need to contact you before returning?",
+    ])
       assert.notEqual(kind(text), "handoff", text);
     // "sie" is the parcel here, not the store.
     assert.notEqual(kind("Meine Bestellung ist zu groß, wie kann ich sie zurückschicken?", "de"), "handoff");

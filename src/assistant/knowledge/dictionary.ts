@@ -41,8 +41,11 @@ function load(): Set<string> {
  * the event loop), so the first question does not pay for it; started when the engine is created.
  */
 export function warmDictionary(): Promise<void> {
-  warming ??= (async () => {
+  // Hunspell and WordNet load side by side, so neither waits for the other.
+  const loadHunspell = async () => {
     hunspell = await englishWords().catch(() => null);
+  };
+  const loadWordNet = async () => {
     const set = new Set<string>();
     try {
       for (const file of FILES) {
@@ -53,7 +56,8 @@ export function warmDictionary(): Promise<void> {
       return;
     }
     lemmas ??= set;
-  })();
+  };
+  warming ??= Promise.all([loadHunspell(), loadWordNet()]).then(() => undefined);
   return warming;
 }
 

@@ -64,8 +64,8 @@ export interface QueueOptions {
 
 const retryDelayMs = (attempt: number) => Math.min(60_000, 1000 * 2 ** (attempt - 1));
 
-/** The advisory lock PostgreSQL claims hold for their transaction (any constant; "jobs" in ASCII). */
-const CLAIM_LOCK = 0x6a6f6273;
+/** The advisory lock PostgreSQL claims hold for their transaction, per schema (as the vector index's locks). */
+const CLAIM_LOCK = ".shopsight:jobs-claim";
 
 /** How often a job past its slice looks for a waiting store (a query each time). */
 const YIELD_CHECK_MS = 1000;
@@ -150,10 +150,18 @@ export class JobQueue {
    * left its remaining work for later), so the next start or another worker claims it without
    * waiting for the lease to lapse.
    */
-  async release(jobId: string): Promise<void> {
+  async release(jobId: string, options: { yielded?: boolean } = {}): Promise<void> {
+    const now = this.clock.now();
     await this.database.db
       .updateTable("jobs")
-      .set({ status: "queued", locked_by: null, locked_until: null, updated_at: this.clock.now() })
+      .set({
+        status: "queued",
+        locked_by: null,
+        locked_until: null,
+        updated_at: now,
+        // A job that yielded its slot goes to the back of the queue, and its run was no attempt.
+        ...(options.yielded ? { run_after: now, attempts: sql<number>`attempts - 1` } : {}),
+      })
       .where("id", "=", jobId)
       .where("status", "=", "running")
       .where("locked_by", "=", this.instanceId)
@@ -173,14 +181,14 @@ export class JobQueue {
     return sql<number>`(SELECT count(*) FROM jobs r WHERE r.store_id = j.store_id AND r.status = 'running' AND r.locked_until >= ${now})`;
   }
 
-  /** When `j`'s store last had a job claimed (null: never), read through jobs_store_claimed_idx. */
+  /** When `j`'s store last had a job claimed (-1: never, so first), read through jobs_store_claimed_idx. */
   private lastServedOfStore() {
-    return sql<number | null>`(SELECT max(c.claimed_at) FROM jobs c WHERE c.store_id = j.store_id)`;
+    return sql<number>`(SELECT coalesce(max(c.claimed_at), -1) FROM jobs c WHERE c.store_id = j.store_id)`;
   }
 
-  /** Due jobs of this queue's kinds whose store is under its running cap. */
+  /** Due jobs of this queue's kinds whose store is under its running caps (all processes, and this one). */
   private dueJobs(executor: Executor, now: number) {
-    return executor
+    const due = executor
       .selectFrom("jobs as j")
       .where("j.kind", "in", [...this.handlers.keys()])
       .where((eb) =>
@@ -190,6 +198,9 @@ export class JobQueue {
         ]),
       )
       .where(this.runningOfStore(now), "<", this.perStore);
+    // Stores holding all the slots this process lets one store have are not due here.
+    const full = [...this.runningHere].filter(([, n]) => n >= this.perStoreHere).map(([store]) => store);
+    return full.length > 0 ? due.where("j.store_id", "not in", full) : due;
   }
 
   /**
@@ -200,16 +211,13 @@ export class JobQueue {
     if (this.handlers.size === 0) return undefined;
     const pickIn = async (tx: Executor) => {
       const now = this.clock.now();
-      const full = [...this.runningHere].filter(([, n]) => n >= this.perStoreHere).map(([store]) => store);
-      let due = this.dueJobs(tx, now)
+      const due = this.dueJobs(tx, now)
         .select("j.id")
         .orderBy(this.runningOfStore(now))
-        .orderBy(sql`${this.lastServedOfStore()} IS NOT NULL`)
         .orderBy(this.lastServedOfStore())
         .orderBy("j.run_after")
         .orderBy("j.id")
         .limit(1);
-      if (full.length > 0) due = due.where("j.store_id", "not in", full);
       return tx
         .updateTable("jobs")
         .set({
@@ -228,12 +236,12 @@ export class JobQueue {
     // process take turns, so the running counts they read are never stale.
     if (this.database.dialect !== "postgres") return pickIn(this.database.db);
     return this.database.transaction(async (tx) => {
-      await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(tx);
+      await sql`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ${CLAIM_LOCK}))`.execute(tx);
       return pickIn(tx);
     });
   }
 
-  /** Whether a store other than `storeId` has a due job it may run now (under its cap). */
+  /** Whether a store other than `storeId` has a due job this process may run now (under its caps). */
   async othersWaiting(storeId: string): Promise<boolean> {
     const row = await this.dueJobs(this.database.db, this.clock.now())
       .select("j.id")
@@ -362,7 +370,7 @@ export class JobQueue {
     try {
       const outcome = await handler.run(ctx);
       if (this.stopping.signal.aborted) return; // interrupted: leave it for the next claim
-      if (outcome === "yield") await this.requeue(job.id);
+      if (outcome === "yield") await this.release(job.id, { yielded: true });
       else await this.finish(job.id, "completed", null);
     } catch (error) {
       if (this.stopping.signal.aborted) return;
@@ -390,17 +398,6 @@ export class JobQueue {
       clearInterval(heartbeat);
       clearInterval(turnWatch);
     }
-  }
-
-  /** A job that yielded its slot: back of the queue, due now, and this run is not an attempt. */
-  private async requeue(id: string): Promise<void> {
-    const now = this.clock.now();
-    await this.database.db
-      .updateTable("jobs")
-      .set({ status: "queued", run_after: now, attempts: sql`attempts - 1`, locked_by: null, locked_until: null, updated_at: now })
-      .where("id", "=", id)
-      .where("locked_by", "=", this.instanceId)
-      .execute();
   }
 
   private async finish(id: string, status: "completed" | "failed", error: string | null): Promise<void> {

@@ -22,7 +22,7 @@ export class BulkJobsRepository {
    */
   async lockQueue(storeId: string): Promise<void> {
     if (this.dialect === "postgres")
-      await sql`SELECT pg_advisory_xact_lock(hashtext(${`shopsight:bulk-queue:${storeId}`}))`.execute(this.db);
+      await sql`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ${`.shopsight:bulk-queue:${storeId}`}))`.execute(this.db);
   }
 
   async create(storeId: string, job: Omit<BulkJobRow, "store_id">, items: Omit<BulkItemRow, "store_id" | "job_id">[]): Promise<void> {

@@ -7,11 +7,11 @@ import { storeRoute } from "../../tenancy/permissions.js";
 import { ProductInput } from "../products/schemas.js";
 import { QUEUED_BULK_ITEMS } from "../../tenancy/plans.js";
 import { BULK_MAX_ITEMS } from "./service.js";
+import type { BulkJobsService } from "./service.js";
 
 const queueLimits = Object.entries(QUEUED_BULK_ITEMS)
   .map(([plan, max]) => `${plan} ${max.toLocaleString("en")}`)
   .join(", ");
-import type { BulkJobsService } from "./service.js";
 
 export async function jobRoutes(app: App, { bulkJobs: bulk }: { bulkJobs: BulkJobsService }) {
   app.post(

@@ -295,15 +295,17 @@ export class SearchService {
     }
     // The query's embedding (model worker) and its lexical lookup (this thread on SQLite, another
     // connection on PostgreSQL) run at the same time: fused latency is about the longer of the two.
-    // The embedding is asked for first, so the worker has it before the lookup takes the thread.
-    // It is the embedding of the corrected query when the words have typos (did_you_mean): the
-    // text encoder knows "black shirt", not "blak shrit". The analysis reads the store's cached
-    // lexicon (SearchService.lexicon).
+    // The embedding of the query as typed is asked for first, so the worker has it while the words
+    // are analysed (the store's cached lexicon, SearchService.lexicon) and looked up. When the words
+    // have typos (did_you_mean) the corrected query is embedded instead: the text encoder knows
+    // "black shirt", not "blak shrit".
     validateFilters(common);
+    const asTyped = weight > 0 ? this.textVector(text) : undefined;
+    asTyped?.catch(() => undefined); // replaced below when the query is corrected
     const analysis = weight < 1 ? await this.analyse(storeId, text) : undefined;
     // did_you_mean is the whole query corrected, with the words understanding took out kept.
     const analysed = analysis && text !== query ? { ...analysis, corrected: correctedText(query, analysis.corrections) } : analysis;
-    const embedding = weight > 0 ? this.textVector(analysis?.corrected ?? text) : undefined;
+    const embedding = asTyped && analysis?.corrected ? this.textVector(analysis.corrected) : asTyped;
     const candidates = this.candidatesOf(storeId, common);
     const lexicalHits = analysed
       ? candidates === undefined

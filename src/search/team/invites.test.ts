@@ -305,4 +305,20 @@ describeEachDialect("team: invites", (dialect) => {
     assert.equal(over.json().details.scope, "client_address");
     assert.ok(Number(over.headers["retry-after"]) > 0);
   });
+
+  test("acceptances of one invite are throttled per invited e-mail (5 an hour), from whatever addresses", async () => {
+    const store = await registerStore(t);
+    const owner = await loginToken(t.search, store.email, store.password);
+    const email = `throttled-${Date.now()}@example.com`;
+    assert.equal((await invite(owner, store.slug, { email, role: "viewer" })).statusCode, 201);
+    const token = tokenFromMail(email);
+    // Five attempts with a password the policy refuses, each from a fresh address: 400 each.
+    for (let i = 0; i < 5; i++) {
+      const res = await accept({ token, password: "short", full_name: "T" });
+      assert.equal(res.statusCode, 400, res.body);
+    }
+    const over = await accept({ token, password: "Long-enough-pass-7", full_name: "T" });
+    assert.equal(over.statusCode, 429, over.body);
+    assert.equal(over.json().details.scope, "email");
+  });
 });
