@@ -13,6 +13,7 @@ import { createContext } from "./context/context.js";
 import { AppError } from "./platform/errors/catalogue.js";
 import type { AccountsRepository } from "./tenancy/stores/repository.js";
 import { composeSearch } from "./search/compose.js";
+import type { Reindexer } from "./search/products/reindex.js";
 import { isPlanName, PLANS } from "./tenancy/plans.js";
 import { isRole, runRole, ROLES } from "./serve.js";
 import { formatReport, migrateData, MigrateDataError } from "./context/migrate-data.js";
@@ -28,9 +29,15 @@ const USAGE = `Usage: npm run cli -- <command>
                                          copy the embedded database (file or DATA_DIR) into
                                          PostgreSQL, vectors included, and verify counts (exit 1 on
                                          a mismatch); see src/context/migrate-data.ts
-  reindex [--store ID|SLUG] [--all]      re-embed products from their stored images with the
+  reindex [--store ID|SLUG] [--all] [--here]
+                                         re-embed products from their stored images with the
                                          configured CLIP_MODEL: those embedded by another model,
-                                         or every product with --all (prints a JSON report per store)
+                                         or every product with --all. Queues a job per store for
+                                         the running server (which then serves each new vector at
+                                         once) and prints its progress; when no server takes the
+                                         job within 15 s it stays queued for the next start.
+                                         --here: re-embed in this process (server stopped; prints
+                                         a JSON report per store)
   vector filter-indexes                  PostgreSQL: give every category and brand with
                                          VECTOR_FILTER_INDEX_MIN_ROWS products a filter index (a
                                          compact copy of its vectors; inverted lists over those of
@@ -42,6 +49,40 @@ const USAGE = `Usage: npm run cli -- <command>
                                          (GET /metrics and /health/* on METRICS_PORT when set)`;
 
 /** The id of the store named by its id or slug. */
+/** How long `reindex` waits for a server to take its job before leaving it queued. */
+const REINDEX_CLAIM_WAIT_MS = 15_000;
+
+/** Prints the progress of reindex jobs until they end (0), or until none was taken by a server in time (0, left queued). */
+async function watchReindex(reindexer: Reindexer, jobs: { storeId: string; jobId: string }[]): Promise<number> {
+  const started = Date.now();
+  const last = new Map<string, string>();
+  for (;;) {
+    const states = await Promise.all(
+      jobs.map(async (j) => ({ ...j, status: await reindexer.status(j.storeId, j.jobId), claimed: await reindexer.claimed(j.jobId) })),
+    );
+    for (const s of states) {
+      const line = JSON.stringify({
+        store_id: s.storeId,
+        job_id: s.jobId,
+        status: s.status?.status,
+        processed: s.status?.processed,
+        total: s.status?.total,
+        summary: s.status?.summary,
+      });
+      if (last.get(s.jobId) !== line) console.log(line);
+      last.set(s.jobId, line);
+    }
+    if (states.every((s) => s.status?.status !== "processing")) return states.some((s) => s.status?.status === "failed") ? 1 : 0;
+    if (Date.now() - started > REINDEX_CLAIM_WAIT_MS && states.every((s) => !s.claimed)) {
+      console.log(
+        "No running server took the reindex job: it stays queued and runs when the server starts (npm start). To re-embed in this process instead, stop the server and run `npm run cli -- reindex --here`.",
+      );
+      return 0;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
 async function storeIdOf(repo: AccountsRepository, idOrSlug: string): Promise<string> {
   const store = (await repo.findStore(idOrSlug).catch(() => undefined)) ?? (await repo.findStoreBySlug(idOrSlug));
   if (!store) throw new AppError("not_found", `No store ${idOrSlug}.`);
@@ -156,7 +197,10 @@ async function main(argv: string[]): Promise<number | "running"> {
     }
   }
   if (group === "reindex") {
-    const { values } = parseArgs({ args: argv.slice(1), options: { store: { type: "string" }, all: { type: "boolean" } } });
+    const { values } = parseArgs({
+      args: argv.slice(1),
+      options: { store: { type: "string" }, all: { type: "boolean" }, here: { type: "boolean" } },
+    });
     const ctx = await createContext(loadConfig());
     try {
       const { reindexer, repositories } = composeSearch(ctx);
@@ -168,8 +212,13 @@ async function main(argv: string[]): Promise<number | "running"> {
       } else {
         storeIds = (await reindexer.stale()).map((s) => s.store_id);
       }
-      for (const id of storeIds) console.log(JSON.stringify(await reindexer.store(id, { all: values.all === true })));
-      return 0;
+      if (values.here) {
+        for (const id of storeIds) console.log(JSON.stringify(await reindexer.store(id, { all: values.all === true })));
+        return 0;
+      }
+      const jobs = [];
+      for (const id of storeIds) jobs.push({ storeId: id, ...(await reindexer.enqueue(id, { all: values.all === true })) });
+      return await watchReindex(reindexer, jobs);
     } finally {
       await ctx.close();
     }

@@ -115,11 +115,13 @@ export async function startRole(role: Role, config: Config = loadConfig()): Prom
 
   for (const warning of startupWarnings(config, role)) log.warn(warning.fields, warning.message);
   if (ctx.model && serveApis) {
-    const stale = await services.reindexer.stale();
-    if (stale.length > 0) {
+    // Products embedded by another model (CLIP_MODEL changed): re-embed them in the background,
+    // as a job per store (src/search/products/reindex.ts); searches use each new vector at once.
+    const queued = await services.reindexer.enqueueStale();
+    if (queued.length > 0) {
       log.warn(
-        { stores: stale },
-        `${stale.reduce((n, s) => n + s.count, 0)} products were embedded by another model than CLIP_MODEL; run \`npm run cli -- reindex\``,
+        { stores: queued },
+        `${queued.reduce((n, s) => n + s.count, 0)} products were embedded by another model than CLIP_MODEL; re-embedding them in the background (GET /v1/jobs/{job_id} shows progress)`,
       );
     }
   }

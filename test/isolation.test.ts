@@ -37,6 +37,7 @@ const PARAM_FIXTURES: Record<string, (a: StoreA) => string> = {
   user_id: (a) => a.ids.member!,
   webhook_id: (a) => a.ids.webhook!,
   widget_key_id: (a) => a.ids.widgetKey!,
+  rule_id: (a) => a.ids.rule!,
   product_id: (a) => a.ids.product!,
   job_id: (a) => a.ids.job!,
   slug: (a) => a.slug,
@@ -70,6 +71,9 @@ const PAYLOADS: Record<string, (a: StoreA) => object> = {
   "POST /v1/search/filtered": () => ({ query: "alpha product", filters: [{ field: "name", operator: "contains", value: "ALPHA" }] }),
   "POST /v1/search/batch": () => ({ queries: [{ type: "text", query: "alpha product" }] }),
   "POST /v1/search/feedback": (a) => ({ result_product_id: a.ids.product!, action: "click" }),
+  // The same condition as A's rule (uniqueness is per store), pinning A's product.
+  "POST /v1/search/rules": (a) => ({ match: "exact", query: "alpha product", pins: [{ product_id: a.ids.product!, position: 1 }] }),
+  "PUT /v1/search/rules/:rule_id": (a) => ({ match: "exact", query: "alpha product", hide: [a.ids.product!] }),
   "POST /v1/billing/checkout": () => ({ plan_name: "basic" }),
   "PUT /v1/admin/stores/:slug/plan": () => ({ plan_name: "premium" }),
 };
@@ -126,6 +130,19 @@ describeEachDialect("isolation sweep: every /v1/* route against another store's 
       metadata: { name: "ALPHA-PRODUCT" },
       embedded: { image, vector: vector! },
     });
+    // A merchandising rule for the sweep's own search text: B's searches must neither meet it nor count its hits.
+    const rule = await t.search.inject({
+      method: "POST",
+      url: "/v1/search/rules",
+      headers: bearer(ownerA),
+      payload: {
+        match: "exact",
+        query: "alpha product",
+        pins: [{ product_id: "alpha-product", position: 1 }],
+        description: "ALPHA-RULE-NOTE",
+      },
+    });
+    assert.equal(rule.statusCode, 201, rule.body);
     const job = await t.search.inject({
       method: "POST",
       url: "/v1/products/bulk",
@@ -146,6 +163,7 @@ describeEachDialect("isolation sweep: every /v1/* route against another store's 
         job: job.json().job_id as string,
         ...(webhook.statusCode === 201 ? { webhook: webhook.json().id as string } : {}),
         ...(widget.statusCode === 201 ? { widgetKey: widget.json().id as string } : {}),
+        rule: rule.json().id as string,
       },
       markers: [
         a.clientId,
@@ -157,6 +175,7 @@ describeEachDialect("isolation sweep: every /v1/* route against another store's 
         "ALPHA-GROUP",
         "alpha-hooks.example.com",
         "ALPHA-WIDGET",
+        "ALPHA-RULE-NOTE",
         "alpha-shop.example.com",
         "ALPHA-PRODUCT",
         "alpha-cdn.example.com",

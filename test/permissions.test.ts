@@ -114,6 +114,14 @@ async function gatedRoutes(t: TestApp, s: StoreWithRoles): Promise<GatedRoute[]>
     { method: "GET", url: "/v1/search/analytics", permission: "analytics:read" },
     { method: "GET", url: "/v1/search/feedback/popular", permission: "search:read" },
     { method: "GET", url: "/v1/search/suggestions", permission: "search:read" },
+    // merchandising rules (a second allowed caller's POST is 409: allowed all the same)
+    { method: "GET", url: "/v1/search/rules", permission: "search:read" },
+    {
+      method: "POST",
+      url: "/v1/search/rules",
+      permission: "products:write",
+      payload: { match: "exact", query: "matrix", hide: ["matrix-1"] },
+    },
     { method: "GET", url: "/v1/widget/keys", permission: "widget:read" },
   ];
 }

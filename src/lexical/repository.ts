@@ -210,6 +210,33 @@ export class LexicalRepository {
     );
   }
 
+  /**
+   * Up to `k` ids of the store's products whose name holds every word of `typed`, the last one as
+   * a prefix (a word still being typed: "red dre" → "Red Dress"), for type-ahead. No scoring: on
+   * SQLite the most recently indexed first, on PostgreSQL in the GIN bitmap's order; the caller
+   * ranks the few names it gets. At most 8 words; none → none.
+   */
+  async nameMatches(storeId: string, typed: string, k: number): Promise<string[]> {
+    const ws = words(typed).slice(0, 8);
+    if (ws.length === 0 || k <= 0) return [];
+    const last = ws.length - 1;
+    if (this.dialect === "sqlite") {
+      const text = `name : (${ws.map((w, i) => `"${w}"${i === last ? "*" : ""}`).join(" AND ")})`;
+      const r = await sql<{ product_id: string }>`
+        SELECT d.product_id FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
+        WHERE product_fts MATCH ${text} AND d.store_id = ${storeId}
+        ORDER BY product_fts.rowid DESC LIMIT ${k}`.execute(this.db);
+      return r.rows.map((row) => row.product_id);
+    }
+    // Weight A is the name (see upsert); a stop word drops out of the query as in text search.
+    const text = ws.map((w, i) => `${w}:${i === last ? "*" : ""}A`).join(" & ");
+    const r = await sql<{ product_id: string }>`
+      SELECT product_id FROM product_text
+      WHERE store_id = ${storeId} AND document @@ to_tsquery('english', ${text})
+      LIMIT ${k}`.execute(this.db);
+    return r.rows.map((row) => row.product_id);
+  }
+
   /** Every word of the store's product text (the lexicon's vocabulary). */
   async terms(storeId: string): Promise<string[]> {
     const r = await sql<{ term: string }>`SELECT term FROM product_terms WHERE store_id = ${storeId}`.execute(this.db);

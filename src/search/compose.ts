@@ -23,6 +23,7 @@ import { FeedbackRepository } from "./feedback/repository.js";
 import { FeedbackService } from "./feedback/service.js";
 import { BulkJobsRepository } from "./jobs/repository.js";
 import { BulkJobsService } from "./jobs/service.js";
+import { BulkActionsService } from "./jobs/actions.js";
 import { DemoCatalogue } from "./products/demo.js";
 import { Reindexer } from "./products/reindex.js";
 import { ProductsRepository } from "./products/repository.js";
@@ -38,6 +39,8 @@ import { TeamService } from "./team/service.js";
 import { UsersService } from "./users/service.js";
 import { WebhooksRepository } from "./webhooks/repository.js";
 import { WebhooksService } from "./webhooks/service.js";
+import { RulesRepository } from "./rules/repository.js";
+import { RulesService } from "./rules/service.js";
 import { SynonymsRepository } from "./synonyms/repository.js";
 import { SynonymsService } from "./synonyms/service.js";
 import { WidgetKeysRepository } from "./widget/repository.js";
@@ -56,6 +59,7 @@ export interface SearchRepositories extends TenancyRepositories {
   lexicalCached: LexicalRepository;
   products: ProductsRepository;
   search: SearchRepository;
+  rules: RulesRepository;
   synonyms: SynonymsRepository;
   team: TeamRepository;
   webhooks: WebhooksRepository;
@@ -69,6 +73,8 @@ export interface SearchServices {
   apiKeys: ApiKeysService;
   auth: AuthService;
   billing: BillingService;
+  /** Bulk delete and bulk update of a selection of products (jobs like bulk imports). */
+  bulkActions: BulkActionsService;
   bulkJobs: BulkJobsService;
   /** The assistant's view of the catalogue (src/assistant/storefront/catalog-port.ts). */
   catalog: CatalogPort;
@@ -77,6 +83,8 @@ export interface SearchServices {
   ipAllowlist: IpAllowlistService;
   products: ProductsService;
   reindexer: Reindexer;
+  /** Merchandising rules: CRUD, matching a query (cached per store), hit counts. */
+  rules: RulesService;
   search: SearchService;
   securityOverview: SecurityOverviewService;
   stripe: StripeGateway;
@@ -105,6 +113,7 @@ export function searchRepositories(ctx: AppContext): SearchRepositories {
     lexicalCached: new LexicalRepository(db, dialect, { cached: true }),
     products: new ProductsRepository(db, dialect),
     search: new SearchRepository(db, dialect, undefined, minRows),
+    rules: new RulesRepository(db),
     synonyms: new SynonymsRepository(db),
     team: new TeamRepository(db),
     webhooks: new WebhooksRepository(db),
@@ -122,7 +131,11 @@ export function composeSearch(ctx: AppContext, repositories: SearchRepositories 
   const billing = new BillingService(ctx, { repo: r.billing, gateway: stripe, meter: usageMeter });
   const webhooks = new WebhooksService(ctx, { repo: r.webhooks });
   const products = new ProductsService(ctx, { repo: r.products, lexical: r.lexical, accounts: r.accounts, webhooks });
-  const search = new SearchService(ctx, { repo: r.search, products: r.products, lexical: r.lexicalCached, synonyms: r.synonyms });
+  const bulkJobs = new BulkJobsService(ctx, { repo: r.bulkJobs, products, webhooks });
+  const rules = new RulesService(ctx, { repo: r.rules });
+  // Hit counts still pending when the context closes are written too.
+  ctx.onClose(() => rules.flushHits());
+  const search = new SearchService(ctx, { repo: r.search, products: r.products, lexical: r.lexicalCached, synonyms: r.synonyms, rules });
   return {
     repositories,
     accounts: new AccountsService(ctx, { repo: r.accounts }),
@@ -130,12 +143,14 @@ export function composeSearch(ctx: AppContext, repositories: SearchRepositories 
     apiKeys: new ApiKeysService(ctx, { repo: r.security }),
     auth: new AuthService(ctx, { repo: r.accounts, security: r.security }),
     billing,
-    bulkJobs: new BulkJobsService(ctx, { repo: r.bulkJobs, products, webhooks }),
-    catalog: new SearchCatalog(ctx, search, r.catalog),
+    bulkActions: new BulkActionsService(ctx, { repo: r.bulkJobs, products, jobs: bulkJobs }),
+    bulkJobs,
+    catalog: new SearchCatalog(ctx, search, r.catalog, rules),
     demo: new DemoCatalogue(ctx),
-    feedback: new FeedbackService(ctx, { repo: r.feedback, searches: r.search, products: r.products }),
+    feedback: new FeedbackService(ctx, { repo: r.feedback, searches: r.search, products: r.products, rules }),
     ipAllowlist: new IpAllowlistService(ctx, { repo: r.security }),
     products,
+    rules,
     reindexer: new Reindexer(ctx, { repo: r.products, text: r.lexical }),
     search,
     securityOverview: new SecurityOverviewService(ctx, { repo: r.security, accounts: r.accounts }),
@@ -147,6 +162,12 @@ export function composeSearch(ctx: AppContext, repositories: SearchRepositories 
     users: new UsersService(ctx, { repo: r.users, accounts: r.accounts, security: r.security }),
     webhooks,
     widgetKeys: new WidgetKeysService(ctx, { repo: r.widgetKeys, accounts: r.accounts }),
-    widgetSearch: new WidgetSearchService({ search, products: r.products }),
+    widgetSearch: new WidgetSearchService(ctx, {
+      search,
+      products: r.products,
+      lexical: r.lexical,
+      feedback: r.feedback,
+      widgetKeys: r.widgetKeys,
+    }),
   };
 }

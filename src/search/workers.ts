@@ -1,4 +1,4 @@
-// Background work of the Search API: the job queue's handlers (bulk imports) and the webhook
+// Background work of the Search API: the job queue's handlers (bulk imports, reindexing) and the webhook
 // dispatcher. `npm start` runs them in the API process; tests drive them step by step.
 import type { AppContext } from "../context/context.js";
 import type { SearchServices } from "./compose.js";
@@ -16,10 +16,12 @@ export interface Workers {
 /** The worker loops over the process's Search API services (composeSearch, src/search/compose.ts). */
 export function createWorkers(
   ctx: AppContext,
-  services: Pick<SearchServices, "bulkJobs" | "repositories">,
+  services: Pick<SearchServices, "bulkActions" | "bulkJobs" | "reindexer" | "repositories">,
   options: DispatcherOptions = {},
 ): Workers {
   ctx.jobs.register(services.bulkJobs.handler());
+  ctx.jobs.register(services.bulkActions.handler());
+  ctx.jobs.register(services.reindexer.handler());
   const dispatcher = new WebhookDispatcher(ctx, { repo: services.repositories.webhooks }, ctx.fetch, options);
   return {
     dispatcher,

@@ -5,6 +5,12 @@
 // 3 × 19.99 = 59.970000000000006 in a browser) are rounded half away from zero to that unit.
 
 const CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf("currency"));
+
+/**
+ * A store's currency until its owner sets one (the Assistant settings' `currency`; the widget's
+ * prices and the assistant's live prices use it).
+ */
+export const DEFAULT_STORE_CURRENCY = "USD";
 const digitsCache = new Map<string, number>();
 
 export const isCurrency = (code: string): boolean => CODES.has(code);

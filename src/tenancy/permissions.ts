@@ -20,11 +20,12 @@ import type { Role } from "../platform/db/schema.js";
 export const PERMISSIONS = {
   "products:read": "List and read indexed products (GET /v1/products, GET /v1/products/{product_id}).",
   "products:write":
-    "Index, re-index and update products, install the demo catalogue and edit the store's search synonyms (POST /v1/products, PUT/PATCH /v1/products/{product_id}, POST /v1/products/demo, POST/PUT/DELETE /v1/search/synonyms*).",
+    "Index, re-index and update products, install the demo catalogue and edit the store's search synonyms and merchandising rules (POST /v1/products, PUT/PATCH /v1/products/{product_id}, POST /v1/products/demo, POST/PUT/DELETE /v1/search/synonyms*, POST/PUT/DELETE /v1/search/rules*).",
   "products:delete": "Remove products from the index (DELETE /v1/products/{product_id}).",
-  "products:bulk": "Start bulk imports and read bulk-job status (POST /v1/products/bulk, GET /v1/jobs/{job_id}).",
+  "products:bulk":
+    "Start bulk imports and bulk actions, read bulk-job status (POST /v1/products/bulk, /bulk-delete with products:delete, /bulk-update with products:write, GET /v1/jobs/{job_id}).",
   "search:read":
-    "Read search-derived data and settings: popular products, suggestions and the store's synonyms (GET /v1/search/feedback/popular, GET /v1/search/suggestions, GET /v1/search/synonyms).",
+    "Read search-derived data and settings: popular products, suggestions, the store's synonyms and merchandising rules (GET /v1/search/feedback/popular, GET /v1/search/suggestions, GET /v1/search/synonyms, GET /v1/search/rules).",
   "search:write": "Record search feedback — clicks, add-to-cart, purchases (POST /v1/search/feedback).",
   "search:execute":
     "Run searches of every mode (POST /v1/search, /v1/search/url, /text, /hybrid, /fusion, /multi-image, /crop, /filtered, /batch).",

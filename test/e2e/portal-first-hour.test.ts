@@ -141,23 +141,7 @@ describeInChromium(SUITE, () => {
         .first()
         .waitFor();
 
-      // Playground: the active model (GET /v1/search/model, built in parallel: until the route is on
-      // this branch its 404 is answered in the browser with a body of the agreed contract, so the
-      // page's handling of it is exercised either way) with the test-model banner.
-      await page.route(`${apiBase}/v1/search/model`, async (route) => {
-        const res = await route.fetch();
-        if (res.status() !== 404) return route.fulfill({ response: res });
-        return route.fulfill({
-          json: {
-            model_id: "shopsight-tiny-test",
-            dimensions: 32,
-            is_test_model: true,
-            status: "ready",
-            duplicate_detection: { threshold: 0.95 },
-            default_semantic_weight: 0.5,
-          },
-        });
-      });
+      // Playground: the active model (GET /v1/search/model) with the test-model banner.
       // A text search shows pictures, names, prices with currency and scores.
       await openSection(page, "Search playground", "Search playground");
       await page.getByTestId("active-model").waitFor();

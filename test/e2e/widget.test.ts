@@ -5,7 +5,10 @@
 // result, adds one to the cart, searches with a photo, and on a checkout page the shop reports a
 // purchase with ServiceWidget.trackPurchase; the analytics endpoint then shows the attributed
 // revenue. The same page served from another origin gets 403 and the widget says search is
-// unavailable. Screenshots go to test-results/ (gitignored).
+// unavailable. Type-ahead (a second store whose owner set its currency to EUR, on a shop page that
+// names no currency): the search box is an ARIA combobox driven by the keyboard and the mouse,
+// debounced (the page's clock is Playwright's), one suggestions request at a time with stale
+// answers dropped, and prices in the store's currency. Screenshots go to test-results/ (gitignored).
 //
 // Without the browser binary the suite is skipped with the reason, except in CI (CI=true), where
 // it fails. CHROMIUM_PATH overrides /usr/bin/chromium.
@@ -13,7 +16,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { createTestApp, type TestApp } from "../support/harness.js";
-import { bearer, machineToken, registerStore, type RegisteredStore } from "../support/factories.js";
+import { bearer, loginToken, machineToken, registerStore, type RegisteredStore } from "../support/factories.js";
 import { solidImage, startImageHost, type ImageHost, type Started } from "../support/servers.js";
 import {
   describeInChromium,
@@ -57,6 +60,43 @@ function shopPage(apiBase: string, key: string, body: "search" | "checkout"): st
   </main>
   <script src="${apiBase}/widget.js"></script>
   <script>${setup}</script>
+</body>
+</html>`;
+}
+
+/**
+ * A shop page for the type-ahead test: no currency option (the store's applies), US English, and
+ * a fetch wrapper that counts the widget's suggestions requests, notes how many are in flight at
+ * once, and holds each one until the test releases it while `window.holdSuggestions` is true.
+ */
+function typeaheadShopPage(apiBase: string, key: string): string {
+  return `<!doctype html>
+<html lang="en-US">
+<head><meta charset="utf-8"><title>Type-ahead shop</title></head>
+<body>
+  <main>
+    <h1>Type-ahead shop</h1>
+    <div id="search"></div>
+  </main>
+  <script>
+    window.suggestCalls = [];
+    window.maxInFlight = 0;
+    window.holdSuggestions = true;
+    window.held = [];
+    var inFlight = 0;
+    var realFetch = window.fetch.bind(window);
+    window.fetch = function (url, init) {
+      var u = new URL(String(url), location.href);
+      if (u.pathname !== "/v1/widget/search/suggestions") return realFetch(url, init);
+      window.suggestCalls.push(u.searchParams.get("q"));
+      inFlight += 1;
+      window.maxInFlight = Math.max(window.maxInFlight, inFlight);
+      var gate = window.holdSuggestions ? new Promise(function (release) { window.held.push(release); }) : Promise.resolve();
+      return gate.then(function () { return realFetch(url, init); }).finally(function () { inFlight -= 1; });
+    };
+  </script>
+  <script src="${apiBase}/widget.js"></script>
+  <script>ServiceWidget.mount(document.getElementById("search"), { key: ${JSON.stringify(key)}, limit: 4 });</script>
 </body>
 </html>`;
 }
@@ -264,6 +304,175 @@ describeInChromium(SUITE, () => {
     assert.equal(await page.getByRole("button", { name: "yellow top", exact: true }).count(), 0, "no correction of a correct query");
     await page.context().close();
   });
+
+  test(
+    "type-ahead: an ARIA combobox, debounced, one request at a time, stale answers dropped; prices in the store's currency",
+    { timeout: 120_000 },
+    async () => {
+      // A second store: EUR set in its Assistant settings; "red dress" searched three times by its backend.
+      const second = await registerStore(t);
+      await seedSolidProducts(t, images, second.clientId, [
+        { id: "red-dress", hex: "#d01010", metadata: { name: "Red Dress", price: 47.4 } },
+        { id: "red-scarf", hex: "#c01818", metadata: { name: "Red Scarf", price: 19.9 } },
+        { id: "red-denim", hex: "#b01020", metadata: { name: "Red Denim Jacket", price: 89 } },
+        { id: "yellow-top", hex: "#e8d010", metadata: { name: "Yellow Top", price: 25, currency: "GBP" } },
+      ]);
+      const owner = await loginToken(t.search, second.email, second.password);
+      const settings = await t.assistant.inject({
+        method: "PUT",
+        url: "/v1/admin/settings",
+        headers: bearer(owner),
+        payload: { currency: "EUR", support_contact: null },
+      });
+      assert.equal(settings.statusCode, 200, settings.body);
+      const backend = await machineToken(t.search, second);
+      for (let i = 0; i < 3; i++) {
+        const res = await t.search.inject({
+          method: "POST",
+          url: "/v1/search/text",
+          headers: bearer(backend),
+          payload: { query: "red dress" },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+      }
+      await historyWriter(t.ctx).flush();
+      let secondKey = "";
+      const secondShop = await servePages((p) => (p === "/" ? typeaheadShopPage(apiBase, secondKey) : undefined));
+      try {
+        const minted = await fetch(`${apiBase}/v1/widget/keys`, {
+          method: "POST",
+          headers: { ...bearer(backend), "content-type": "application/json" },
+          body: JSON.stringify({ name: "type-ahead shop", allowed_origins: [secondShop.url] }),
+        });
+        assert.equal(minted.status, 201, await minted.clone().text());
+        secondKey = ((await minted.json()) as { key: string }).key;
+
+        const page = await newPage();
+        await page.clock.install();
+        await page.goto(secondShop.url);
+        await page.waitForFunction(() => typeof (window as any).ServiceWidget?.mount === "function");
+        const box = page.getByRole("combobox", { name: "Search products" });
+        const listbox = page.getByRole("listbox", { name: "Suggestions", includeHidden: true });
+        const calls = () => page.evaluate(() => (window as any).suggestCalls as string[]);
+        const attr = (name: string) => box.getAttribute(name);
+        const listboxId = await listbox.getAttribute("id");
+        assert.ok(listboxId);
+        assert.equal(await attr("aria-controls"), listboxId);
+        assert.equal(await attr("aria-expanded"), "false");
+        assert.equal(await attr("aria-autocomplete"), "list");
+
+        // Debounced: nothing is asked while the shopper keeps typing; 150 ms after the last key, one request.
+        await box.focus();
+        await page.keyboard.type("re");
+        await page.clock.runFor(100);
+        await page.keyboard.type("d");
+        await page.clock.runFor(100);
+        assert.deepEqual(await calls(), [], "no request while typing");
+        await page.clock.runFor(50);
+        assert.deepEqual(await calls(), ["red"]);
+
+        // The answer for "red" is still out (held) when the shopper types on: no second request...
+        await page.keyboard.type(" d");
+        await page.clock.runFor(200);
+        assert.deepEqual(await calls(), ["red"], "never two requests at once");
+        // ...until it comes back; it is then stale ("red" ≠ "red d") and dropped, and "red d" is asked.
+        await page.evaluate(() => (window as any).held.shift()());
+        // The next request is made once the answer for "red" was handled (and is held in turn).
+        await page.waitForFunction(() => (window as any).suggestCalls.length === 2);
+        assert.equal(await listbox.isHidden(), true, "the stale answer for “red” is not shown");
+        assert.deepEqual(await calls(), ["red", "red d"]);
+        await page.evaluate(() => {
+          (window as any).holdSuggestions = false;
+          (window as any).held.shift()();
+        });
+        await listbox.waitFor();
+        const options = listbox.getByRole("option");
+        // The popular search; product names only from a last word of two characters.
+        assert.deepEqual(await options.allTextContents(), ["red dress"]);
+        assert.equal(await attr("aria-expanded"), "true");
+
+        // Backspace: "red " is asked: the popular search first, then product names (the Red Dress
+        // product is not offered twice).
+        await page.keyboard.press("Backspace");
+        await page.clock.runFor(150);
+        await options.nth(1).waitFor();
+        assert.deepEqual(await options.allTextContents(), ["red dress", "Red Scarf", "Red Denim Jacket"]);
+        assert.equal(await attr("aria-activedescendant"), null, "nothing highlighted before the arrow keys");
+
+        // ArrowDown / ArrowUp move the highlight (wrapping); aria-activedescendant follows it.
+        await page.keyboard.press("ArrowDown");
+        assert.equal(await attr("aria-activedescendant"), await options.nth(0).getAttribute("id"));
+        assert.equal(await options.nth(0).getAttribute("aria-selected"), "true");
+        await page.keyboard.press("ArrowDown");
+        assert.equal(await attr("aria-activedescendant"), await options.nth(1).getAttribute("id"));
+        assert.equal(await options.nth(0).getAttribute("aria-selected"), "false");
+        await page.keyboard.press("ArrowDown");
+        await page.keyboard.press("ArrowDown");
+        assert.equal(await attr("aria-activedescendant"), await options.nth(0).getAttribute("id"), "wraps to the first");
+        await page.keyboard.press("ArrowUp");
+        assert.equal(await attr("aria-activedescendant"), await options.nth(2).getAttribute("id"), "wraps to the last");
+        await screenshot(page, "widget-6-typeahead");
+
+        // Escape closes the list and keeps what was typed.
+        await page.keyboard.press("Escape");
+        assert.equal(await listbox.isHidden(), true);
+        assert.equal(await attr("aria-expanded"), "false");
+        assert.equal(await attr("aria-activedescendant"), null);
+        assert.equal(await box.inputValue(), "red ");
+
+        // Typing on: "red sc"; Enter on the highlighted suggestion searches it.
+        await page.keyboard.type("sc");
+        await page.clock.runFor(150);
+        await listbox.waitFor();
+        assert.deepEqual(await options.allTextContents(), ["Red Scarf"]);
+        await page.keyboard.press("ArrowDown");
+        const [picked] = await Promise.all([page.waitForResponse(isWidgetCall("text")), page.keyboard.press("Enter")]);
+        assert.equal(JSON.parse(picked.request().postData() ?? "{}").query, "Red Scarf");
+        const pickedBody = (await picked.json()) as { currency: string; results: { product_id: string }[] };
+        assert.equal(pickedBody.currency, "EUR", "the answer carries the store's currency");
+        assert.equal(pickedBody.results[0]!.product_id, "red-scarf");
+        assert.equal(await box.inputValue(), "Red Scarf");
+        assert.equal(await listbox.isHidden(), true, "a search closes the list");
+        assert.equal(await attr("aria-expanded"), "false");
+        await page.getByRole("status").filter({ hasText: "found for “Red Scarf”" }).waitFor();
+        const results = page.getByRole("list", { name: "Results" }).getByRole("listitem");
+        // No currency option on this page: the store's EUR, formatted for the page's en-US.
+        assert.equal(await results.first().locator(".ssw-price").textContent(), "€19.90");
+        await screenshot(page, "widget-7-store-currency");
+
+        // A click elsewhere on the page closes the list; so does leaving the box with Tab.
+        await box.fill("red ");
+        await listbox.waitFor(); // "red " was answered before: shown at once
+        await page.getByRole("heading", { name: "Type-ahead shop" }).click();
+        assert.equal(await listbox.isHidden(), true, "closed by a click outside");
+        await box.focus();
+        await page.keyboard.press("ArrowDown");
+        await listbox.waitFor();
+        await page.keyboard.press("Tab");
+        assert.equal(await listbox.isHidden(), true, "closed on blur");
+
+        // A suggestion picked with the mouse searches it.
+        await box.fill("re");
+        await page.clock.runFor(150);
+        await listbox.waitFor();
+        const [clicked] = await Promise.all([
+          page.waitForResponse(isWidgetCall("text")),
+          listbox.getByRole("option", { name: "Red Denim Jacket" }).click(),
+        ]);
+        assert.equal(JSON.parse(clicked.request().postData() ?? "{}").query, "Red Denim Jacket");
+        await page.getByRole("status").filter({ hasText: "found for “Red Denim Jacket”" }).waitFor();
+        assert.equal(await box.inputValue(), "Red Denim Jacket");
+        assert.equal(await results.first().locator(".ssw-price").textContent(), "€89.00");
+        // One request per pause in typing; "red " was answered from the widget's memory the second time.
+        assert.deepEqual(await calls(), ["red", "red d", "red ", "red sc", "re"]);
+        assert.equal(await page.evaluate(() => (window as any).maxInFlight), 1, "never more than one request in flight");
+        assert.deepEqual(consoleErrors, [], "no console errors");
+        await page.context().close();
+      } finally {
+        await secondShop.close();
+      }
+    },
+  );
 
   test("the same page on another origin gets 403 and the widget says search is unavailable", { timeout: 60_000 }, async () => {
     await historyWriter(t.ctx).flush(); // history rows are written after the reply

@@ -21,10 +21,22 @@
  *   apiBaseUrl  Search API address; default: where this script was loaded from
  *   limit       results per search (1–50, default 12)
  *   currency    ISO 4217 code of metadata.price when a product names none in metadata.currency;
- *               a price with neither is shown as a plain number
+ *               default: the store's currency, which every search answer carries (`currency`: set
+ *               in the portal's Assistant settings, USD until set)
+ *   locale      BCP 47 tag prices are formatted for; default: the page's <html lang>, else the
+ *               browser's language ("€47.40" in en, "47,40 €" in de)
+ *   suggestions false turns type-ahead off (default on: see below)
  *   onSelect(detail), onAddToCart(detail)  callbacks; the element also receives the DOM events
  *               "servicewidget:select" and "servicewidget:addtocart" ({product_id, search_id, metadata, image_url})
  * mount() returns { search(text), searchImageUrl(url), searchImageFile(file), destroy() }.
+ *
+ * Type-ahead: the search box is an ARIA 1.2 combobox. From the second character typed, after a
+ * pause of 150 ms, it asks GET /v1/widget/search/suggestions for the store's popular searches and
+ * product names and lists them; one request at a time (what was typed meanwhile is asked next,
+ * an answer for older text is dropped), answers kept per text for the page's life. ArrowDown /
+ * ArrowUp move through the list, Enter searches the highlighted suggestion (or, with none
+ * highlighted, the text typed), Escape closes the list, and so do leaving the box or clicking
+ * elsewhere. Type-ahead fails quietly: without suggestions the box is a plain search box.
  */
 (function () {
   "use strict";
@@ -36,6 +48,10 @@
   var ATTRIBUTION_MAX = 200;
   var ATTRIBUTION_TTL_MS = 30 * 24 * 3600 * 1000;
   var NAVIGATION_WAIT_MS = 400;
+  var SUGGEST_DELAY_MS = 150;
+  var SUGGEST_MIN_CHARS = 2;
+  var SUGGEST_LIMIT = 8;
+  var SUGGEST_CACHE_MAX = 100;
 
   var scriptOrigin = (function () {
     try {
@@ -154,16 +170,17 @@
     return e;
   }
 
+  /** POSTs `body` (JSON or FormData) to `path`; without a body, GETs `path`. */
   function call(cfg, path, body) {
     var isForm = typeof FormData !== "undefined" && body instanceof FormData;
     var headers = { "X-Service-Key": cfg.key };
-    if (!isForm) headers["Content-Type"] = "application/json";
+    if (body !== undefined && !isForm) headers["Content-Type"] = "application/json";
     return fetch(cfg.apiBaseUrl + path, {
-      method: "POST",
+      method: body === undefined ? "GET" : "POST",
       mode: "cors",
       credentials: "omit",
       headers: headers,
-      body: isForm ? body : JSON.stringify(body),
+      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
     }).then(
       function (res) {
         return res
@@ -229,6 +246,13 @@
     ".ssw-name{font-weight:600}" +
     ".ssw-heading{font-size:1.1rem;margin:.5rem 0}" +
     ".ssw-suggestion{background:none;border:0;padding:0;color:inherit;text-decoration:underline;cursor:pointer;font:inherit}" +
+    ".ssw-combo{position:relative;flex:1 1 14rem;min-width:0;display:flex}" +
+    ".ssw-combo input[type=search]{flex:1 1 auto;width:100%}" +
+    ".ssw-listbox{position:absolute;z-index:1000;top:100%;left:0;right:0;margin:.15rem 0 0;padding:.25rem 0;list-style:none;background:#fff;color:#1a1a1a;border:1px solid #6b6b6b;border-radius:.3rem;box-shadow:0 4px 12px rgba(0,0,0,.15);max-height:20rem;overflow-y:auto}" +
+    ".ssw-option{padding:.4rem .6rem;cursor:pointer}" +
+    ".ssw-option:hover{background:#eef2fb}" +
+    ".ssw-option[aria-selected=true]{background:#1d3f8f;color:#fff}" +
+    ".ssw-option b{font-weight:700}" +
     ".ssw-visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}";
 
   function injectStyles() {
@@ -267,25 +291,57 @@
     counter += 1;
     var id = "ssw-" + counter;
     var limit = Math.max(1, Math.min(50, Number(options.limit) || 12));
-    // One formatter per currency: a product's own metadata.currency, else the mount option.
+    // One formatter per currency (a product's own metadata.currency, else the mount option, else
+    // the store's currency from the search answer), in the page's language, else the browser's.
+    var locale = typeof options.locale === "string" && options.locale ? options.locale : document.documentElement.lang || undefined;
     var priceFormats = {};
+    function numberFormat(code) {
+      try {
+        return new Intl.NumberFormat(locale, { style: "currency", currency: code });
+      } catch {
+        try {
+          return new Intl.NumberFormat(undefined, { style: "currency", currency: code }); // an invalid locale tag
+        } catch {
+          return null; // not a currency Intl knows
+        }
+      }
+    }
     function formatPrice(amount, currency) {
       var code = typeof currency === "string" && /^[A-Za-z]{3}$/.test(currency) ? currency.toUpperCase() : null;
       if (code === null) return amount.toFixed(2);
-      if (!(code in priceFormats)) {
-        try {
-          priceFormats[code] = new Intl.NumberFormat(undefined, { style: "currency", currency: code });
-        } catch {
-          priceFormats[code] = null;
-        }
-      }
+      if (!(code in priceFormats)) priceFormats[code] = numberFormat(code);
       return priceFormats[code] ? priceFormats[code].format(amount) : amount.toFixed(2) + " " + code;
     }
+    function isCode(value) {
+      return typeof value === "string" && /^[A-Za-z]{3}$/.test(value);
+    }
 
-    var query = el("input", { id: id + "-q", type: "search", name: "q", autocomplete: "off", required: true, maxlength: "500" });
+    var typeahead = options.suggestions !== false;
+    var query = el("input", {
+      id: id + "-q",
+      type: "search",
+      name: "q",
+      autocomplete: "off",
+      required: true,
+      maxlength: "500",
+      role: typeahead ? "combobox" : null,
+      "aria-autocomplete": typeahead ? "list" : null,
+      "aria-expanded": typeahead ? "false" : null,
+      "aria-controls": typeahead ? id + "-suggestions" : null,
+    });
+    var listbox = el("ul", {
+      id: id + "-suggestions",
+      className: "ssw-listbox",
+      role: "listbox",
+      "aria-label": "Suggestions",
+      hidden: true,
+    });
     var textForm = el("form", { className: "ssw-form", role: "search", "aria-label": "Product search" }, [
       el("label", { for: id + "-q", text: "Search products" }),
-      el("div", { className: "ssw-row" }, [query, el("button", { type: "submit", text: "Search" })]),
+      el("div", { className: "ssw-row" }, [
+        typeahead ? el("div", { className: "ssw-combo" }, [query, listbox]) : query,
+        el("button", { type: "submit", text: "Search" }),
+      ]),
     ]);
     var urlInput = el("input", {
       id: id + "-url",
@@ -377,7 +433,8 @@
           ]).then(go, go);
         }
       });
-      var price = typeof meta.price === "number" ? formatPrice(meta.price, meta.currency || options.currency) : null;
+      var currency = isCode(meta.currency) ? meta.currency : isCode(options.currency) ? options.currency : current.currency;
+      var price = typeof meta.price === "number" ? formatPrice(meta.price, currency) : null;
       var cart = el("button", { type: "button", className: "ssw-cart", "aria-label": "Add " + name + " to cart", text: "Add to cart" });
       cart.addEventListener("click", function () {
         track("add_to_cart", result);
@@ -435,6 +492,7 @@
 
     function run(path, body, label, moveFocus) {
       var mine = (sequence += 1);
+      closeSuggestions(true);
       clearError();
       status.textContent = "Searching…";
       list.setAttribute("aria-busy", "true");
@@ -456,6 +514,190 @@
       );
     }
 
+    // --- type-ahead (ARIA 1.2 combobox; see the header) ----------------------------------------
+    var suggestions = []; // what the list shows: [{kind, text, product_id?}]
+    var active = -1; // the highlighted option, -1 for none
+    var suggestCache = {}; // normalised text → suggestions
+    var suggestCacheKeys = [];
+    var suggestTimer = null;
+    var inFlight = null; // the text being asked for, or null
+    var wanted = null; // the text to ask for once the request in flight is answered
+    var suggestEpoch = 0; // bumped when the list is closed on purpose: answers asked before are dropped
+    var suggestPausedUntil = 0; // after a 429, until its Retry-After
+
+    function normalised(text) {
+      return text.toLowerCase().replace(/\s+/g, " ").replace(/^ /, "");
+    }
+    function isOpen() {
+      return !listbox.hidden;
+    }
+    function setActive(index) {
+      active = index;
+      Array.prototype.forEach.call(listbox.children, function (option, i) {
+        option.setAttribute("aria-selected", i === index ? "true" : "false");
+      });
+      if (index >= 0 && listbox.children[index]) {
+        query.setAttribute("aria-activedescendant", listbox.children[index].id);
+        var option = listbox.children[index];
+        if (option.offsetTop < listbox.scrollTop) listbox.scrollTop = option.offsetTop;
+        else if (option.offsetTop + option.offsetHeight > listbox.scrollTop + listbox.clientHeight)
+          listbox.scrollTop = option.offsetTop + option.offsetHeight - listbox.clientHeight;
+      } else {
+        query.removeAttribute("aria-activedescendant");
+      }
+    }
+    function openList() {
+      if (suggestions.length === 0) return;
+      listbox.hidden = false;
+      query.setAttribute("aria-expanded", "true");
+    }
+    /** Closes the list; `cancel`: also forget what was being typed (a search starts, or Escape). */
+    function closeSuggestions(cancel) {
+      if (!typeahead) return;
+      setActive(-1);
+      listbox.hidden = true;
+      query.setAttribute("aria-expanded", "false");
+      if (cancel) {
+        clearTimeout(suggestTimer);
+        suggestTimer = null;
+        wanted = null;
+        suggestEpoch += 1;
+        suggestions = [];
+        listbox.textContent = "";
+      }
+    }
+    /** The typed prefix in bold, the rest plain (text nodes only: nothing is parsed as HTML). */
+    function optionContent(node, text, typed) {
+      var lower = text.toLowerCase();
+      var prefix = typed.trim();
+      if (prefix && lower.indexOf(prefix) === 0) {
+        node.appendChild(el("b", { text: text.slice(0, prefix.length) }));
+        node.appendChild(document.createTextNode(text.slice(prefix.length)));
+      } else {
+        node.textContent = text;
+      }
+    }
+    function showSuggestions(list, typed) {
+      suggestions = list;
+      listbox.textContent = "";
+      list.forEach(function (s, i) {
+        var option = el("li", { id: id + "-option-" + i, className: "ssw-option", role: "option", "aria-selected": "false" });
+        optionContent(option, s.text, typed);
+        // mousedown would move focus out of the box (and close the list) before the click lands.
+        option.addEventListener("mousedown", function (event) {
+          event.preventDefault();
+        });
+        option.addEventListener("click", function () {
+          pick(i);
+        });
+        listbox.appendChild(option);
+      });
+      setActive(-1);
+      if (list.length > 0 && document.activeElement === query) openList();
+      else closeSuggestions(false);
+    }
+    function pick(index) {
+      var s = suggestions[index];
+      if (!s) return;
+      query.value = s.text;
+      api.search(s.text).catch(swallow);
+    }
+    function cacheSuggestions(text, list) {
+      if (!(text in suggestCache)) suggestCacheKeys.push(text);
+      suggestCache[text] = list;
+      if (suggestCacheKeys.length > SUGGEST_CACHE_MAX) delete suggestCache[suggestCacheKeys.shift()];
+    }
+    /** Asks for the suggestions of `text`: at most one request at a time; a stale answer is dropped. */
+    function askSuggestions(text) {
+      if (text in suggestCache) {
+        showSuggestions(suggestCache[text], text);
+        return;
+      }
+      if (inFlight !== null) {
+        wanted = text; // asked once the request in flight is answered
+        return;
+      }
+      if (Date.now() < suggestPausedUntil) return;
+      inFlight = text;
+      var epoch = suggestEpoch;
+      call(cfg, "/v1/widget/search/suggestions?q=" + encodeURIComponent(text) + "&limit=" + SUGGEST_LIMIT)
+        .then(
+          function (answer) {
+            var list = answer && Array.isArray(answer.suggestions) ? answer.suggestions : [];
+            cacheSuggestions(text, list);
+            if (epoch === suggestEpoch && normalised(query.value) === text) showSuggestions(list, text);
+          },
+          function (err) {
+            if (err.status === 429) suggestPausedUntil = Date.now() + (err.retryAfter || 60) * 1000;
+          },
+        )
+        .then(function () {
+          inFlight = null;
+          var next = wanted;
+          wanted = null;
+          if (next !== null && next !== text && normalised(query.value) === next) askSuggestions(next);
+        });
+    }
+    function typed() {
+      var text = normalised(query.value);
+      clearTimeout(suggestTimer);
+      suggestTimer = null;
+      if (text.trim().length < SUGGEST_MIN_CHARS) {
+        wanted = null;
+        suggestions = [];
+        closeSuggestions(false);
+        return;
+      }
+      if (text in suggestCache) {
+        showSuggestions(suggestCache[text], text);
+        return;
+      }
+      suggestTimer = setTimeout(function () {
+        suggestTimer = null;
+        askSuggestions(text);
+      }, SUGGEST_DELAY_MS);
+    }
+    function onKeyDown(event) {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      var n = suggestions.length;
+      if (event.key === "ArrowDown" || event.key === "Down") {
+        if (n === 0) return;
+        event.preventDefault();
+        if (!isOpen()) {
+          openList();
+          setActive(0);
+        } else setActive(active + 1 >= n ? 0 : active + 1);
+      } else if (event.key === "ArrowUp" || event.key === "Up") {
+        if (n === 0) return;
+        event.preventDefault();
+        if (!isOpen()) {
+          openList();
+          setActive(n - 1);
+        } else setActive(active <= 0 ? n - 1 : active - 1);
+      } else if (event.key === "Enter") {
+        if (isOpen() && active >= 0) {
+          event.preventDefault();
+          pick(active);
+        } // else the form searches the text typed (and run() closes the list)
+      } else if (event.key === "Escape" || event.key === "Esc") {
+        if (isOpen()) {
+          event.preventDefault(); // a search box would clear itself on Escape
+          closeSuggestions(true);
+        }
+      }
+    }
+    function onOutside(event) {
+      if (isOpen() && !textForm.contains(event.target)) closeSuggestions(false);
+    }
+    if (typeahead) {
+      query.addEventListener("input", typed);
+      query.addEventListener("keydown", onKeyDown);
+      query.addEventListener("blur", function () {
+        closeSuggestions(false);
+      });
+      document.addEventListener("mousedown", onOutside, true);
+    }
+
     var swallow = function () {};
     var api = {
       search: function (text) {
@@ -471,6 +713,8 @@
         return run("/v1/widget/search/upload", form, "your photo", true);
       },
       destroy: function () {
+        closeSuggestions(true);
+        document.removeEventListener("mousedown", onOutside, true);
         element.textContent = "";
       },
     };

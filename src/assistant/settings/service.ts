@@ -3,12 +3,12 @@
 // settings gets the defaults: USD and no support contact.
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
-import { isCurrency } from "../../tenancy/currency.js";
+import { DEFAULT_STORE_CURRENCY, isCurrency } from "../../tenancy/currency.js";
 import type { SettingsRepository } from "./repository.js";
 import { iso } from "../../platform/clock.js";
 import type { AssistantSettings, AssistantSettingsView, SupportContact } from "./schemas.js";
 
-export const DEFAULT_CURRENCY = "USD";
+export const DEFAULT_CURRENCY = DEFAULT_STORE_CURRENCY;
 
 const CONTACT_KEYS = ["email", "url", "phone", "hours"] as const;
 

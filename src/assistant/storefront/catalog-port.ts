@@ -12,10 +12,12 @@ export interface CatalogProduct {
   metadata: Record<string, unknown>;
 }
 
-/** A product's current price (major units of the store currency) and metadata, read at request time. */
+/** A product's current price (major units of the store currency), stated availability and metadata, read at request time. */
 export interface CatalogLiveRow {
   product_id: string;
   price: number | null;
+  /** The stock the store stated for the product (product API, bulk upload, portal), or null when it gave none. */
+  availability: { state: "in_stock" | "low_stock" | "out_of_stock"; quantity: number | null } | null;
   metadata: Record<string, unknown>;
 }
 

@@ -4,15 +4,17 @@
 //
 // Live read: the port's fresh read of the product at request time. Price: the `price` column
 // (metadata.price, in major units of the store currency from settings) → minor units; null →
-// unavailable. Stock: metadata `inventory_quantity`, else `stock`, else `quantity` (a number:
-// ≤ 0 out of stock, ≤ 5 low stock, else in stock, with the quantity), else `in_stock` /
-// `available` (a boolean: in or out of stock); none of these → availability unavailable.
+// unavailable. Stock: the product's `availability` as the store stated it (product API, bulk
+// upload, portal: its state, with its quantity when given); without one, metadata
+// `inventory_quantity`, else `stock`, else `quantity` (a number: ≤ 0 out of stock, ≤ 5 low stock,
+// else in stock, with the quantity), else `in_stock` / `available` (a boolean: in or out of
+// stock); none of these → availability unavailable ("availability not checked" on the card).
 import type { AppContext } from "../../context/context.js";
 import { AppError, isAppError } from "../../platform/errors/catalogue.js";
 import { iso } from "../../platform/clock.js";
 import { prefixedId } from "../../platform/ids.js";
 import { toMinor } from "../../tenancy/currency.js";
-import type { CatalogPort, CatalogProduct } from "./catalog-port.js";
+import type { CatalogLiveRow, CatalogPort, CatalogProduct } from "./catalog-port.js";
 import { rawIdsOf, stockFromQuantity, toCardId, type Candidate, type CatalogConnector, type LiveRead } from "./connector.js";
 import { StorefrontRepository, cartCounts, cartLines } from "./repository.js";
 import {
@@ -29,6 +31,13 @@ const MAX_ORDERS = 20;
 
 interface Ref {
   raw: string;
+}
+
+/** The live stock of a product: the availability the store stated, else what its metadata says. */
+export function liveStockOf(row: Pick<CatalogLiveRow, "availability" | "metadata">): { state: StockState; quantity?: number } | null {
+  const stated = row.availability;
+  if (stated) return stated.quantity === null ? { state: stated.state } : { state: stated.state, quantity: stated.quantity };
+  return stockOf(row.metadata);
 }
 
 export function stockOf(meta: Record<string, unknown>): { state: StockState; quantity?: number } | null {
@@ -86,12 +95,11 @@ export class EmbeddedConnector implements CatalogConnector {
       for (const c of candidates) {
         const row = rows.get((c.ref as Ref).raw);
         if (!row) continue; // deleted since matching: not read
-        const meta = row.metadata;
         const price =
           row.price !== null && Number.isFinite(row.price) && row.price >= 0
             ? { amount_minor: toMinor(row.price, this.currency), currency: this.currency }
             : null;
-        out.set(c.product_id, { price, availability: stockOf(meta), read_at: readAt });
+        out.set(c.product_id, { price, availability: liveStockOf(row), read_at: readAt });
       }
     } catch (e) {
       this.unavailable(e);

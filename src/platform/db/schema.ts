@@ -79,6 +79,10 @@ export interface ProductsTable {
   model: string;
   created_at: number;
   updated_at: number;
+  /** in_stock | low_stock | out_of_stock; null = unknown (migration 0026) */
+  availability: string | null;
+  /** Units in stock (≥ 0); null = not given (migration 0026) */
+  stock_quantity: number | null;
 }
 
 export interface ProductImagesTable {
@@ -123,7 +127,11 @@ export interface BulkJobsTable {
   callback_secret: string | null;
   created_at: number;
   finished_at: number | null;
+  /** What the job does to its items (migration 0028; earlier jobs are imports). */
+  action: Generated<BulkAction>;
 }
+
+export type BulkAction = "import" | "delete" | "update";
 
 export interface BulkJobItemsTable {
   job_id: string;
@@ -641,6 +649,37 @@ export interface SearchSynonymsTable {
   created_at: number;
 }
 
+/** A store's merchandising rules of text search (migration 0027; src/search/rules). */
+export interface SearchRulesTable {
+  id: string;
+  store_id: string;
+  match: "exact" | "contains";
+  /** The normalised query text: lower-case words joined by one space. */
+  query: string;
+  /** JSON array of {product_id, position}. */
+  pins: string;
+  /** JSON array of product ids. */
+  hide: string;
+  /** JSON array of {field, value}. */
+  boost: string;
+  /** JSON array of {field, value}. */
+  bury: string;
+  /** 1 | 0 */
+  enabled: number;
+  description: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** How many searches a merchandising rule applied to, per UTC day (migration 0027). */
+export interface SearchRuleHitsTable {
+  rule_id: string;
+  store_id: string;
+  /** Days since 1970-01-01 (UTC). */
+  day: number;
+  hits: number;
+}
+
 /** The words of a store's product text (migration 0023; src/lexical). */
 export interface ProductTermsTable {
   store_id: string;
@@ -668,6 +707,8 @@ export interface Schema {
   search_history: SearchHistoryTable;
   search_feedback: SearchFeedbackTable;
   search_synonyms: SearchSynonymsTable;
+  search_rules: SearchRulesTable;
+  search_rule_hits: SearchRuleHitsTable;
   product_terms: ProductTermsTable;
   widget_keys: WidgetKeysTable;
   assistant_public_keys: AssistantPublicKeysTable;

@@ -80,22 +80,32 @@ const ALTERNATIVE = new Set(["const", "enum", "type"]);
 function allowedBy(issue: ValidationIssue): string[] {
   if (issue.keyword === "const") return [shown(issue.params?.allowedValue)];
   if (issue.keyword === "enum") return ((issue.params?.allowedValues as unknown[] | undefined) ?? []).map(shown);
-  return [`a ${shown(issue.params?.type ?? "value")}`];
+  const type = shown(issue.params?.type ?? "value");
+  return [type === "null" ? "null" : `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`];
 }
 
 /**
  * A value that matches no branch of a union (`anyOf`, e.g. a Union of Literals) produces one
  * "must be equal to constant" per branch plus "must match a schema in anyOf". Those become one
- * issue per field listing the allowed values once; other issues are kept as they are.
+ * issue per field listing the allowed values once; other issues are kept as they are. When the
+ * value has the type of a branch and fails inside it (an object of a nullable object with a bad
+ * field), the issues inside say what to fix and the other branches' "must be null" is left out.
  */
 function collapseAlternatives(issues: readonly ValidationIssue[]): ValidationIssue[] {
   const unions = new Set(issues.filter((i) => i.keyword === "anyOf" || i.keyword === "oneOf").map((i) => i.instancePath ?? ""));
+  const alternative = (i: ValidationIssue) => ALTERNATIVE.has(i.keyword ?? "") || i.keyword === "anyOf" || i.keyword === "oneOf";
+  const failedInside = new Set(
+    [...unions].filter((u) =>
+      issues.some((i) => (i.instancePath ?? "").startsWith(`${u}/`) || ((i.instancePath ?? "") === u && !alternative(i))),
+    ),
+  );
   const out: ValidationIssue[] = [];
   const merged = new Map<string, ValidationIssue & { allowed: string[] }>();
   for (const issue of issues) {
     const path = issue.instancePath ?? "";
     const isEnum = issue.keyword === "enum";
-    const inUnion = unions.has(path) && (ALTERNATIVE.has(issue.keyword ?? "") || issue.keyword === "anyOf" || issue.keyword === "oneOf");
+    const inUnion = unions.has(path) && alternative(issue);
+    if (inUnion && failedInside.has(path) && issue.keyword !== "const" && issue.keyword !== "enum") continue;
     if (!inUnion && !isEnum) {
       out.push(issue);
       continue;

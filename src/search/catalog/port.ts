@@ -8,11 +8,14 @@
 // name, category, brand, colour and metadata, ranked by word coverage (src/lexical/query.ts); a
 // product holding less than MIN_WORD_SHARE of the query's words (those the store lacks included;
 // the rule of text search, fusion.ts) is left out, so "purple umbrella" in a store without umbrellas finds nothing.
-// Without `q`, the filtered catalogue in indexing order. Filters: category → metadata.category (any of, ignoring case); colours → the Search
+// With `q`, the store's merchandising rules apply (src/search/rules): text search applies them,
+// and the scan too (hidden products left out, boosted and buried ones moved, pinned ones placed,
+// when published and passing the filters). Without `q`, the filtered catalogue in indexing order. Filters: category → metadata.category (any of, ignoring case); colours → the Search
 // colour filter (metadata.color_name or a dominant colour within ΔE00 15; any of them);
 // size → metadata.size (any of, ignoring case); sku → metadata.sku.
 // Published: every product except those whose metadata says `published: false` or
 // `status: "draft" | "archived"`.
+import { sql, type SqlBool } from "kysely";
 import type { AppContext } from "../../context/context.js";
 import { isAppError } from "../../platform/errors/catalogue.js";
 import type { CatalogLiveRow, CatalogMatch, CatalogPort, CatalogProduct } from "../../assistant/storefront/catalog-port.js";
@@ -21,6 +24,9 @@ import type { SearchService } from "../search/service.js";
 import { anyTermCondition, type CatalogRepository, type CatalogRow } from "./repository.js";
 import { coverage, stemOf, words } from "../../lexical/query.js";
 import { coversWordShare } from "../search/fusion.js";
+import { arrange } from "../rules/apply.js";
+import type { RulesService } from "../rules/service.js";
+import { availabilityOf } from "../products/service.js";
 
 /** Products scanned at most for a lexical or filter-only match. */
 const SCAN_LIMIT = 5000;
@@ -66,6 +72,7 @@ export class SearchCatalog implements CatalogPort {
     private readonly ctx: AppContext,
     private readonly search: SearchService,
     private readonly repo: CatalogRepository,
+    private readonly rules: RulesService,
   ) {}
 
   private filters(query: CatalogMatch): SearchFilters {
@@ -97,6 +104,7 @@ export class SearchCatalog implements CatalogPort {
     return (await this.repo.liveRows(storeId, productIds)).map((r) => ({
       product_id: r.product_id,
       price: r.price,
+      availability: availabilityOf(r),
       metadata: parseMeta(r.metadata),
     }));
   }
@@ -115,20 +123,39 @@ export class SearchCatalog implements CatalogPort {
   ): Promise<CatalogProduct[] | null> {
     const runs = colors.length === 0 ? [undefined] : colors;
     const best = new Map<string, number>();
+    // One run: the search's own order (merchandising rules applied, so not always by score).
+    let order: string[] = [];
     try {
-      for (const color of runs) {
-        const res = await this.search.text(storeId, q, { ...filters, ...(color ? { color } : {}), limit: depth, threshold: 0 }, null);
+      for (const [i, color] of runs.entries()) {
+        const res = await this.search.text(
+          storeId,
+          q,
+          { ...filters, ...(color ? { color } : {}), limit: depth, threshold: 0 },
+          null,
+          i === 0 ? {} : { countRules: false }, // one assistant search: its rules' hits counted once
+        );
+        if (runs.length === 1) order = res.results.map((r) => r.product_id);
         for (const r of res.results) best.set(r.product_id, Math.max(best.get(r.product_id) ?? -1, r.similarity_score));
       }
     } catch (e) {
       if (isAppError(e) && e.code === "model_unavailable") return null;
       throw e;
     }
-    const ids = [...best]
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-      .slice(0, depth)
-      .map(([id]) => id);
+    // Several colours: the runs merged by score, then the rules applied to the merged list again
+    // (each run applied them: hidden products are absent, pinned ones present where they passed).
+    let ids = runs.length === 1 ? order : [...best].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([id]) => id);
     const rows = new Map((await this.repo.rows(storeId, ids)).map((r) => [r.product_id, r]));
+    const m = runs.length > 1 ? await this.rules.matching(storeId, q) : null;
+    if (m) {
+      const items = ids.map((productId) => ({ productId }));
+      const pinned = new Set(m.pins.map((p) => p.product_id));
+      ids = arrange(items, m, {
+        limit: depth,
+        pinnable: new Map(items.filter((i) => pinned.has(i.productId)).map((i) => [i.productId, i])),
+        metaOf: (id) => parseMeta(rows.get(id)?.metadata ?? "{}"),
+      }).map((a) => a.item.productId);
+    }
+    ids = ids.slice(0, depth);
     return ids.flatMap((id) => {
       const row = rows.get(id);
       if (!row) return [];
@@ -147,7 +174,7 @@ export class SearchCatalog implements CatalogPort {
   ): Promise<CatalogProduct[]> {
     const analysed = q && q.trim() !== "" ? await this.search.analyse(storeId, q) : undefined;
     const groups = analysed?.groups ?? [];
-    if (analysed && groups.length === 0) return [];
+    if (analysed && groups.length === 0) return this.merchandised(storeId, q!, filters, colors, [], depth);
     // The minimum word share of text search (fusion.ts): a word the store lacks counts against it.
     const share = { groups: groups.length, words: groups.length + (analysed?.unmatched.length ?? 0) };
     const terms = [...new Set(groups.flatMap((g) => g.alternatives.flatMap((a) => a.words.map(likeTerm))))];
@@ -176,6 +203,52 @@ export class SearchCatalog implements CatalogPort {
       if (page.length < PAGE || (terms.length === 0 && found.length >= depth)) break;
     }
     if (terms.length > 0) found.sort((a, b) => b.score - a.score);
-    return found.slice(0, depth).map((f) => product(f.row));
+    if (q === undefined || q.trim() === "") return found.slice(0, depth).map((f) => product(f.row));
+    return this.merchandised(
+      storeId,
+      q,
+      filters,
+      colors,
+      found.map((f) => f.row),
+      depth,
+    );
+  }
+
+  /**
+   * The scan's results for `q` after the store's merchandising rules (src/search/rules/apply.ts):
+   * a pinned product the scan did not find is read when it passes the filters and colours.
+   */
+  private async merchandised(
+    storeId: string,
+    q: string,
+    filters: SearchFilters,
+    colors: string[],
+    found: CatalogRow[],
+    depth: number,
+  ): Promise<CatalogProduct[]> {
+    const m = await this.rules.matching(storeId, q);
+    if (!m) return found.slice(0, depth).map((row) => product(row));
+    this.rules.recordHits(storeId, m.ruleIds);
+    const rows = new Map(found.map((r) => [r.product_id, r]));
+    const unfound = m.pins.map((p) => p.product_id).filter((id) => !rows.has(id));
+    if (unfound.length > 0) {
+      const conds = sqlConditions(this.ctx.database.dialect, filters);
+      conds.push(sql<SqlBool>`product_id IN (${sql.join(unfound)})`);
+      const colorFilters = colors.map(parseColorFilter);
+      for (const row of await this.repo.page(storeId, conds, unfound.length, 0)) {
+        const dominant = dominantOf(row);
+        if (colorFilters.length === 0 || colorFilters.some((f) => colorMatches(f, row.color_name, dominant))) rows.set(row.product_id, row);
+      }
+    }
+    const items = found.map((row) => ({ productId: row.product_id, row }));
+    const pinnable = new Map(
+      m.pins.flatMap((p) => {
+        const row = rows.get(p.product_id);
+        return row ? [[p.product_id, { productId: p.product_id, row }] as const] : [];
+      }),
+    );
+    return arrange(items, m, { limit: depth, pinnable, metaOf: (id) => parseMeta(rows.get(id)?.metadata ?? "{}") }).map((a) =>
+      product(a.item.row),
+    );
   }
 }

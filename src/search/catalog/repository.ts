@@ -19,6 +19,8 @@ export interface LiveRow {
   product_id: string;
   price: number | null;
   metadata: string;
+  availability: string | null;
+  stock_quantity: number | null;
 }
 
 const CATALOG_COLUMNS = [
@@ -56,12 +58,12 @@ export class CatalogRepository {
       .execute();
   }
 
-  /** The live read: price column and metadata, straight from the table at request time. */
+  /** The live read: price column, stated availability and metadata, straight from the table at request time. */
   liveRows(storeId: string, productIds: readonly string[]): Promise<LiveRow[]> {
     if (productIds.length === 0) return Promise.resolve([]);
     return this.db
       .selectFrom("products")
-      .select(["product_id", "price", "metadata"])
+      .select(["product_id", "price", "metadata", "availability", "stock_quantity"])
       .where("store_id", "=", storeId)
       .where("product_id", "in", [...productIds])
       .execute();

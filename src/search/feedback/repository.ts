@@ -180,13 +180,14 @@ export class FeedbackRepository {
   /**
    * Text queries of the window (case and surrounding spaces ignored), most searched first; ties
    * alphabetical. `withResultsOnly` keeps searches that returned at least one result; `prefix`
-   * (lower case) keeps queries starting with it.
+   * (lower case) keeps queries starting with it; `sources` keeps searches of those sources;
+   * `minSearches` keeps queries searched at least that often.
    */
   async queryCounts(
     storeId: string,
     from: number,
     limit: number,
-    options: { withResultsOnly?: boolean; prefix?: string | undefined } = {},
+    options: { withResultsOnly?: boolean; prefix?: string | undefined; sources?: readonly string[]; minSearches?: number } = {},
   ): Promise<QueryCount[]> {
     let q = this.db
       .selectFrom("search_history")
@@ -201,6 +202,9 @@ export class FeedbackRepository {
       .where(sql<boolean>`trim(query_text) <> ''`);
     if (options.withResultsOnly) q = q.where("result_count", ">", 0);
     if (options.prefix) q = q.where(sql<boolean>`${normalisedQuery} like ${prefixPattern(options.prefix)} escape '\\'`);
+    if (options.sources) q = q.where("source", "in", [...options.sources]);
+    if (options.minSearches !== undefined && options.minSearches > 1)
+      q = q.having(sql<boolean>`count(*) >= ${sql.lit(Math.floor(options.minSearches))}`);
     const rows = await q
       .groupBy(normalisedQuery)
       .orderBy(sql`count(*)`, "desc")

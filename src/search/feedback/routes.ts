@@ -49,7 +49,7 @@ export async function feedbackRoutes(app: App, { feedback: service }: { feedback
       tags: ["analytics"],
       summary: "Search analytics over the last `days` days (1–365, default 30)",
       description:
-        "Searches (total, per mode, per source), zero-result rate, mean and p95 query time, click-through / add-to-cart / conversion rates (share of the window's searches with at least one such attributed event), revenue per currency split into attributed and unattributed, and the top text queries.",
+        "Searches (total, per mode, per source), zero-result rate, mean and p95 query time, click-through / add-to-cart / conversion rates (share of the window's searches with at least one such attributed event), revenue per currency split into attributed and unattributed, the top text queries, and every merchandising rule with the searches it applied to (`rules`).",
       querystring: AnalyticsQuery,
       response: { 200: AnalyticsResponse, ...searchErrors(400, 401, 403, 429) },
     }),

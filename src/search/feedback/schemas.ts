@@ -3,6 +3,7 @@
 import { Type } from "typebox";
 import { SEARCH_MODES } from "../search/service.js";
 import type { Weights } from "./repository.js";
+import { RuleHitsView } from "../rules/schemas.js";
 
 /** Weights of the events in the popular-products ranking. */
 export const POPULAR_WEIGHTS: Weights = { click: 1, add_to_cart: 3, purchase: 5 };
@@ -132,6 +133,10 @@ export const AnalyticsResponse = Type.Object(
       }),
       { description: `The ${TOP_QUERIES} most frequent text queries, most searched first` },
     ),
+    rules: Type.Array(RuleHitsView, {
+      description:
+        "Every merchandising rule of the store (GET /v1/search/rules) with the searches it applied to on the window's UTC days (the first day counted whole), most applied first: searches of the API, the portal, the widget and the assistant's catalogue",
+    }),
   },
   { description: "Search analytics of the window" },
 );

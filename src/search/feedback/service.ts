@@ -16,7 +16,9 @@
 //   events              — feedback events of the window per action (and units purchased);
 //   revenue             — purchases of the window with a value, per currency: total, attributed,
 //                         unattributed and the part reported by the browser widget;
-//   top_queries         — the most frequent text queries (case-insensitive) and their zero-result count.
+//   top_queries         — the most frequent text queries (case-insensitive) and their zero-result count;
+//   rules               — every merchandising rule of the store (src/search/rules) with the searches
+//                         it applied to on the window's UTC days (counted per day: the first day whole).
 // Popular products: Σ weight × quantity over the window's feedback, weights click 1 (quantity not
 // counted), add_to_cart 3 × quantity, purchase 5 × quantity.
 // Suggestions: the most frequent text queries of the window that returned at least one result.
@@ -30,6 +32,7 @@ import { historyWriter } from "../search/history-writer.js";
 import { SEARCH_MODES, type SearchSource } from "../search/service.js";
 import { fromMinor, isCurrency, toMinor } from "../../tenancy/currency.js";
 import { FeedbackRepository } from "./repository.js";
+import type { RulesService } from "../rules/service.js";
 import { iso } from "../../platform/clock.js";
 import { DEFAULT_DAYS, POPULAR_WEIGHTS, TOP_QUERIES, type FeedbackView as FeedbackViewSchema } from "./schemas.js";
 import type { Static } from "typebox";
@@ -69,14 +72,16 @@ export class FeedbackService {
   private readonly repo: FeedbackRepository;
   private readonly searches: SearchRepository;
   private readonly products: ProductsRepository;
+  private readonly rules: RulesService;
 
   constructor(
     private readonly ctx: AppContext,
-    deps: { repo: FeedbackRepository; searches: SearchRepository; products: ProductsRepository },
+    deps: { repo: FeedbackRepository; searches: SearchRepository; products: ProductsRepository; rules: RulesService },
   ) {
     this.repo = deps.repo;
     this.searches = deps.searches;
     this.products = deps.products;
+    this.rules = deps.rules;
   }
 
   async record(storeId: string, input: FeedbackInput, origin: FeedbackOrigin): Promise<FeedbackView> {
@@ -152,7 +157,7 @@ export class FeedbackService {
     await historyWriter(this.ctx).flush();
     // Analytics are replica-eligible reads (DATABASE_READ_URLS; src/platform/db/replicas.ts).
     const repo = this.repo.with(this.ctx.database.reader(storeId));
-    const [totals, byMode, bySource, engaged, events, revenue, top, byDay] = await Promise.all([
+    const [totals, byMode, bySource, engaged, events, revenue, top, byDay, rules] = await Promise.all([
       repo.searchTotals(storeId, w.from),
       repo.searchesBy(storeId, w.from, "mode"),
       repo.searchesBy(storeId, w.from, "source"),
@@ -161,6 +166,7 @@ export class FeedbackService {
       repo.revenue(storeId, w.from),
       repo.queryCounts(storeId, w.from, TOP_QUERIES),
       repo.searchesByDay(storeId, w.from),
+      this.rules.hitsSince(storeId, w.from),
     ]);
     // p95 by nearest rank: the ⌈0.95·N⌉-th fastest search, read with one ordered OFFSET query.
     const p95 = totals.total === 0 ? null : await repo.latencyAtRank(storeId, w.from, Math.ceil(0.95 * totals.total) - 1);
@@ -204,6 +210,7 @@ export class FeedbackService {
         purchases: r.purchases,
       })),
       top_queries: top.map((q) => ({ query: q.query, searches: q.searches, zero_result_searches: q.zeroResults })),
+      rules,
     };
   }
 

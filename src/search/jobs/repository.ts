@@ -1,7 +1,8 @@
-// Bulk-import jobs and their items; `storeId` first on every method.
+// Bulk jobs (imports, deletes, updates) and their items; `storeId` first on every method.
 import { sql, type Selectable } from "kysely";
 import type { Dialect, Executor } from "../../platform/db/index.js";
 import type { BulkJobItemsTable, BulkJobsTable } from "../../platform/db/schema.js";
+import { sqlConditions, type SearchFilters } from "../search/filters.js";
 
 export type BulkJobRow = Selectable<BulkJobsTable>;
 export type BulkItemRow = Selectable<BulkJobItemsTable>;
@@ -23,6 +24,33 @@ export class BulkJobsRepository {
   async lockQueue(storeId: string): Promise<void> {
     if (this.dialect === "postgres")
       await sql`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ${`.shopsight:bulk-queue:${storeId}`}))`.execute(this.db);
+  }
+
+  /**
+   * One page of the store's products passing the SQL part of `filters` (colour is the caller's),
+   * oldest first, after `after`: what a filter selects for a bulk action.
+   */
+  selectionPage(
+    storeId: string,
+    filters: SearchFilters & { availability?: string | undefined },
+    after: { createdAt: number; productId: string } | undefined,
+    limit: number,
+  ): Promise<{ product_id: string; created_at: number; color_name: string | null; dominant_colors: string }[]> {
+    let q = this.db
+      .selectFrom("products")
+      .select(["product_id", "created_at", "color_name", "dominant_colors"])
+      .where("store_id", "=", storeId);
+    for (const cond of sqlConditions(this.dialect, filters)) q = q.where(cond);
+    if (filters.availability !== undefined) q = q.where("availability", "=", filters.availability);
+    if (after) {
+      q = q.where((eb) =>
+        eb.or([
+          eb("created_at", ">", after.createdAt),
+          eb.and([eb("created_at", "=", after.createdAt), eb("product_id", ">", after.productId)]),
+        ]),
+      );
+    }
+    return q.orderBy("created_at").orderBy("product_id").limit(limit).execute();
   }
 
   async create(storeId: string, job: Omit<BulkJobRow, "store_id">, items: Omit<BulkItemRow, "store_id" | "job_id">[]): Promise<void> {

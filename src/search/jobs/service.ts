@@ -36,6 +36,7 @@ import { BatchCommitter } from "./batch-committer.js";
 import { BulkJobsRepository, type BulkItemRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";
 import { QUEUED_BULK_ITEMS, type Plan } from "../../tenancy/plans.js";
+import type { BulkAction } from "../../platform/db/schema.js";
 
 export const BULK_MAX_ITEMS = 1000;
 export const BULK_JOB_KIND = "bulk_import";
@@ -79,7 +80,13 @@ export function jobSummary(
         `remove products or upgrade the plan, then submit those items again.`,
     );
   }
-  const other = codes.filter((c) => c.code !== "plan_limit_reached");
+  const missing = codes.find((c) => c.code === "not_found");
+  if (missing) {
+    parts.push(
+      `${plural(missing.count, "product was", "products were")} not found in this store (deleted already, or not this store's ids): nothing was done to ${missing.count === 1 ? "it" : "them"}.`,
+    );
+  }
+  const other = codes.filter((c) => c.code !== "plan_limit_reached" && c.code !== "not_found");
   if (other.length > 0) parts.push(`Other failures: ${other.map((c) => `${c.count} ${c.code}`).join(", ")} (see errors).`);
   return parts.join(" ");
 }
@@ -110,9 +117,37 @@ export class BulkJobsService {
         errors: [{ field: "products", message: "product_id values must be unique within one request" }],
       });
     }
-    if (input.callback_url !== undefined) checkTargetUrl(input.callback_url, this.ctx.config.outbound.allowPrivate);
+    return this.enqueue(storeId, plan, {
+      action: "import",
+      kind: BULK_JOB_KIND,
+      payload: (jobId): BulkPayload => ({ jobId }),
+      items: input.products.map((p) => ({ product_id: p.product_id, payload: JSON.stringify(p) })),
+      callback_url: input.callback_url,
+      callback_secret: input.callback_secret,
+    });
+  }
+
+  /**
+   * Stores a bulk job (imports here, deletes and updates: ./actions.ts) with one pending row per
+   * item and queues it under `kind`; the store's waiting items stay within its plan's cap.
+   */
+  async enqueue(
+    storeId: string,
+    plan: Plan,
+    job: {
+      action: BulkAction;
+      kind: string;
+      /** The queue payload its handler reads. */
+      payload: (jobId: string) => object;
+      items: readonly { product_id: string; payload: string }[];
+      callback_url?: string | undefined;
+      callback_secret?: string | undefined;
+    },
+  ) {
+    if (job.callback_url !== undefined) checkTargetUrl(job.callback_url, this.ctx.config.outbound.allowPrivate);
     const limit = QUEUED_BULK_ITEMS[plan.plan_name];
-    const generatedSecret = input.callback_url && !input.callback_secret ? randomSecret("cbs_", 24) : undefined;
+    const generatedSecret = job.callback_url && !job.callback_secret ? randomSecret("cbs_", 24) : undefined;
+    const total = job.items.length;
     const now = this.ctx.clock.now();
     const jobId = await this.ctx.database.transaction(async (tx) => {
       // The store's waiting items are counted and the new ones written under one lock, so two
@@ -120,32 +155,33 @@ export class BulkJobsService {
       const repo = this.repo.with(tx);
       await repo.lockQueue(storeId);
       const queued = await repo.queuedItems(storeId);
-      if (queued + input.products.length > limit) {
+      if (queued + total > limit) {
         throw new AppError(
           "queue_limit_reached",
-          `The ${plan.plan_name} plan allows ${limit} bulk items waiting per store; ${queued} are waiting and this job adds ${input.products.length}. ` +
+          `The ${plan.plan_name} plan allows ${limit} bulk items waiting per store; ${queued} are waiting and this job adds ${total}. ` +
             `Wait for the store's jobs to finish (GET /v1/jobs/{job_id}), send a smaller job, or upgrade the plan.`,
-          { limit: "queued_bulk_items", max: limit, queued, requested: input.products.length, plan: plan.plan_name, retry_after: 60 },
+          { limit: "queued_bulk_items", max: limit, queued, requested: total, plan: plan.plan_name, retry_after: 60 },
           { "retry-after": "60" },
         );
       }
       const id = uuid();
-      await this.ctx.jobs.enqueue<BulkPayload>(tx, storeId, BULK_JOB_KIND, { jobId: id }, id);
+      await this.ctx.jobs.enqueue(tx, storeId, job.kind, job.payload(id), id);
       await repo.create(
         storeId,
         {
           job_id: id,
           status: "processing",
-          total: input.products.length,
-          callback_url: input.callback_url ?? null,
-          callback_secret: sealedCallbackSecret(this.ctx, id, input.callback_secret ?? generatedSecret),
+          action: job.action,
+          total,
+          callback_url: job.callback_url ?? null,
+          callback_secret: sealedCallbackSecret(this.ctx, id, job.callback_secret ?? generatedSecret),
           created_at: now,
           finished_at: null,
         },
-        input.products.map((p, idx) => ({
+        job.items.map((item, idx) => ({
           idx,
-          product_id: p.product_id,
-          payload: JSON.stringify(p),
+          product_id: item.product_id,
+          payload: item.payload,
           status: "pending" as const,
           error_code: null,
           error_message: null,
@@ -158,7 +194,7 @@ export class BulkJobsService {
     return {
       job_id: jobId,
       status: "processing" as const,
-      total: input.products.length,
+      total,
       ...(generatedSecret ? { callback_secret: generatedSecret } : {}),
     };
   }
@@ -172,6 +208,7 @@ export class BulkJobsService {
     return {
       job_id: job.job_id,
       status: job.status,
+      action: job.action,
       total: job.total,
       processed: counts.succeeded + counts.failed,
       succeeded: counts.succeeded,
@@ -260,6 +297,7 @@ export class BulkJobsService {
               productId: input.product_id,
               imageUrl: input.image_url,
               metadata: input.metadata ?? {},
+              availability: input.availability ?? null,
               embedded,
               claim: (tx: Tx) =>
                 this.repo
@@ -281,6 +319,11 @@ export class BulkJobsService {
         for (const { item, embedded, error } of batch) if (!embedded) await settleFailed(tx, item, error);
       },
     });
+  }
+
+  /** Marks a job finished (once) and queues its callback, if it has one (bulk actions: ./actions.ts). */
+  finish(storeId: string, jobId: string, status: "completed" | "failed"): Promise<void> {
+    return this.complete(this.webhooks, storeId, jobId, status);
   }
 
   private async complete(webhooks: WebhooksService, storeId: string, jobId: string, status: "completed" | "failed"): Promise<void> {

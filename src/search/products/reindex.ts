@@ -3,10 +3,42 @@
 // stored copy (no download), embeds in batches and replaces each vector in its own transaction,
 // so an interrupted run can simply be started again. It also rewrites every product's lexical
 // index row from its metadata (issue 15).
+//
+// Live (issue 38): a reindex runs as a job of the queue (REINDEX_JOB_KIND), so the process that
+// serves searches is the one that writes the new vectors and its in-memory index follows at once
+// (the embedded index sees no other process's writes). `npm run cli -- reindex`, POST
+// /v1/products/reindex and a server starting with another model than its products' enqueue it;
+// progress is the share of the store's products embedded by the loaded model (GET /v1/jobs/{id}).
+// "All" marks every product stale when the job is enqueued, so a resumed job goes on where it was.
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
+import type { JobHandler } from "../../platform/jobs/queue.js";
+import { iso } from "../../platform/clock.js";
 import { LexicalRepository } from "../../lexical/repository.js";
 import { ProductsRepository } from "./repository.js";
+
+export const REINDEX_JOB_KIND = "reindex";
+
+export interface ReindexPayload {
+  /** Products to embed when the job was enqueued. */
+  total: number;
+  /** Written when the job ends: products whose stored image could not be read (still on the old model). */
+  failed?: number;
+}
+
+/** A reindex job as GET /v1/jobs/{job_id} shows it (the bulk job's shape: nothing fails item by item). */
+export interface ReindexStatus {
+  job_id: string;
+  status: "processing" | "completed" | "failed";
+  total: number;
+  processed: number;
+  succeeded: number;
+  failed: number;
+  errors: { product_id: string; error: string; message: string }[];
+  summary: string;
+  created_at: string;
+  finished_at: string | null;
+}
 
 export interface ReindexReport {
   store_id: string;
@@ -38,13 +70,17 @@ export class Reindexer {
     return this.repo.staleByStore(this.ctx.images.modelKey());
   }
 
-  /** Re-embeds the store's products (only stale ones unless `all`). */
-  async store(storeId: string, options: { all?: boolean } = {}): Promise<ReindexReport> {
+  /**
+   * Re-embeds the store's products (only stale ones unless `all`). `stop` is asked between
+   * batches: when it says so, the run returns with `done` false (the rest stays stale).
+   */
+  async store(storeId: string, options: { all?: boolean; stop?: () => boolean } = {}): Promise<ReindexReport & { done: boolean }> {
     const model = this.ctx.images.modelKey();
     const rows = await this.repo.embeddingsOfStore(storeId);
     const todo = options.all ? rows : rows.filter((r) => r.model !== model);
     const report: ReindexReport = { store_id: storeId, model, checked: rows.length, reindexed: 0, lexical: 0, failed: [] };
     for (let i = 0; i < todo.length; i += BATCH) {
+      if (options.stop?.()) return { ...report, done: false };
       const batch = todo.slice(i, i + BATCH);
       const decoded = [];
       const ok = [];
@@ -71,7 +107,126 @@ export class Reindexer {
       }
     }
     report.lexical = await this.lexical(storeId);
-    return report;
+    return { ...report, done: true };
+  }
+
+  /**
+   * Enqueues a reindex of the store for the worker that serves it, or returns the one already
+   * waiting or running. `all`: every product, not only those embedded by another model.
+   */
+  async enqueue(storeId: string, options: { all?: boolean } = {}): Promise<{ jobId: string; queued: boolean }> {
+    const model = this.ctx.images.modelKey();
+    return this.ctx.database.transaction(async (tx) => {
+      const pending = await tx
+        .selectFrom("jobs")
+        .select("id")
+        .where("store_id", "=", storeId)
+        .where("kind", "=", REINDEX_JOB_KIND)
+        .where("status", "in", ["queued", "running"])
+        .executeTakeFirst();
+      const products = this.repo.with(tx);
+      if (options.all) await products.markStale(storeId);
+      if (pending) return { jobId: pending.id, queued: false };
+      const total = await products.countStale(storeId, model);
+      return { jobId: await this.ctx.jobs.enqueue<ReindexPayload>(tx, storeId, REINDEX_JOB_KIND, { total }), queued: true };
+    });
+  }
+
+  /** Enqueues a reindex of every store with products embedded by another model (a server starting with a new CLIP_MODEL). */
+  async enqueueStale(): Promise<{ store_id: string; count: number; job_id: string }[]> {
+    const out = [];
+    for (const s of await this.stale()) out.push({ ...s, job_id: (await this.enqueue(s.store_id)).jobId });
+    return out;
+  }
+
+  /** A reindex job of the store, or undefined when the id names none. */
+  async status(storeId: string, jobId: string): Promise<ReindexStatus | undefined> {
+    const job = await this.ctx.database.db
+      .selectFrom("jobs")
+      .selectAll()
+      .where("store_id", "=", storeId)
+      .where("id", "=", jobId)
+      .where("kind", "=", REINDEX_JOB_KIND)
+      .executeTakeFirst();
+    if (!job) return undefined;
+    const { total, failed = 0 } = JSON.parse(job.payload) as ReindexPayload;
+    const status = job.status === "failed" ? "failed" : job.status === "completed" ? "completed" : "processing";
+    // While it runs, what is left is what is still embedded by another model.
+    const done =
+      status === "processing" ? total - Math.min(total, await this.repo.countStale(storeId, this.ctx.images.modelKey())) : total - failed;
+    return {
+      job_id: job.id,
+      status,
+      total,
+      processed: status === "processing" ? done : total,
+      succeeded: done,
+      failed: status === "processing" ? 0 : failed,
+      errors: [],
+      summary:
+        status === "processing"
+          ? `Re-embedding with the loaded model: ${done} of ${total} products done; searches use each new vector as soon as it is written.`
+          : status === "completed"
+            ? failed === 0
+              ? "Reindexed: every product is embedded by the loaded model."
+              : `Reindexed, but ${failed} products could not be re-embedded (their stored image could not be read): upload them again (POST /v1/products).`
+            : `The reindex failed (${job.error ?? "unknown error"}); start it again with POST /v1/products/reindex: it goes on where it stopped.`,
+      created_at: iso(job.created_at),
+      finished_at: iso(job.finished_at),
+    };
+  }
+
+  /** The store's products embedded by another model, and its latest reindex (GET /v1/search/model). */
+  async progress(
+    storeId: string,
+  ): Promise<{ stale_products: number; job: Pick<ReindexStatus, "job_id" | "status" | "processed" | "total" | "summary"> | null }> {
+    if (!this.ctx.images.available) return { stale_products: 0, job: null };
+    const latest = await this.ctx.database.db
+      .selectFrom("jobs")
+      .select("id")
+      .where("store_id", "=", storeId)
+      .where("kind", "=", REINDEX_JOB_KIND)
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    const status = latest ? await this.status(storeId, latest.id) : undefined;
+    return {
+      stale_products: await this.repo.countStale(storeId, this.ctx.images.modelKey()),
+      job: status
+        ? { job_id: status.job_id, status: status.status, processed: status.processed, total: status.total, summary: status.summary }
+        : null,
+    };
+  }
+
+  /** Whether a worker has taken the job (it was claimed at least once). */
+  async claimed(jobId: string): Promise<boolean> {
+    const row = await this.ctx.database.db.selectFrom("jobs").select(["claimed_at", "status"]).where("id", "=", jobId).executeTakeFirst();
+    return row !== undefined && (row.claimed_at !== null || row.status !== "queued");
+  }
+
+  /** The queue handler: re-embeds the store's stale products, yielding its slot like a bulk job. */
+  handler(): JobHandler<ReindexPayload> {
+    return {
+      kind: REINDEX_JOB_KIND,
+      maxAttempts: 5,
+      run: async (job) => {
+        const report = await this.store(job.storeId, { stop: () => job.signal.aborted || job.turnOver.aborted });
+        if (report.done) {
+          // Every stale product was tried in this run: those that failed are the job's outcome.
+          const payload: ReindexPayload = { ...job.payload, failed: report.failed.length };
+          await this.ctx.database.db
+            .updateTable("jobs")
+            .set({ payload: JSON.stringify(payload) })
+            .where("id", "=", job.id)
+            .execute();
+          return;
+        }
+        if (job.signal.aborted) {
+          await this.ctx.jobs.release(job.id);
+          return;
+        }
+        return "yield";
+      },
+    };
   }
 
   /** Rewrites the store's lexical index rows from the products' metadata (in batches, each one transaction). */

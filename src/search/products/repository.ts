@@ -154,6 +154,22 @@ export class ProductsRepository {
     await this.db.updateTable("products").set({ model }).where("store_id", "=", storeId).where("product_id", "=", productId).execute();
   }
 
+  /** How many of the store's products are embedded by another model than `model`. */
+  async countStale(storeId: string, model: string): Promise<number> {
+    const row = await this.db
+      .selectFrom("products")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("store_id", "=", storeId)
+      .where("model", "!=", model)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Marks every product of the store as embedded by no known model (a reindex of all of them). */
+  async markStale(storeId: string): Promise<void> {
+    await this.db.updateTable("products").set({ model: "" }).where("store_id", "=", storeId).execute();
+  }
+
   /** Across stores (operator command): how many products each store has embedded by another model. */
   async staleByStore(model: string): Promise<{ store_id: string; count: number }[]> {
     const rows = await this.db

@@ -4,7 +4,7 @@ import type { App } from "../../platform/http/app.js";
 import { searchErrors } from "../../platform/http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
-import { ImageUrl, IndexResponse, Metadata, ProductId, ProductInput, ProductView } from "./schemas.js";
+import { AvailabilityInput, ImageUrl, IndexResponse, Metadata, ProductId, ProductInput, ProductView } from "./schemas.js";
 import type { DemoCatalogue } from "./demo.js";
 import type { ProductsService } from "./service.js";
 
@@ -71,10 +71,11 @@ export async function productRoutes(app: App, { products, demo }: { demo: DemoCa
     "/v1/products/:product_id",
     storeRoute("products:write", {
       tags,
-      summary: "Update image_url and/or metadata (metadata is replaced as a whole); re-embeds only when image_url changed",
+      summary:
+        "Update image_url, metadata and/or availability (each given field is replaced as a whole; availability null clears it); re-embeds only when image_url changed",
       params: idParams,
       body: Type.Object(
-        { image_url: Type.Optional(ImageUrl), metadata: Type.Optional(Metadata) },
+        { image_url: Type.Optional(ImageUrl), metadata: Type.Optional(Metadata), availability: Type.Optional(AvailabilityInput) },
         { additionalProperties: false, minProperties: 1 },
       ),
       response: { 200: IndexResponse, ...searchErrors(400, 401, 403, 404, 413, 415, 422, 503) },

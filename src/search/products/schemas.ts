@@ -23,8 +23,38 @@ export const Metadata = Type.Object(
 
 export const ImageUrl = Type.String({ minLength: 1, maxLength: 2048, description: "http(s) URL of the product image" });
 
+/** What a store may say about a product's stock (migration 0026); no value = unknown. */
+export const AVAILABILITY_STATES = ["in_stock", "low_stock", "out_of_stock"] as const;
+export const AvailabilityState = Type.Union([Type.Literal("in_stock"), Type.Literal("low_stock"), Type.Literal("out_of_stock")], {
+  description: "in_stock, low_stock or out_of_stock",
+});
+export const STOCK_QUANTITY_MAX = 1_000_000_000;
+
+export const AvailabilityInput = Type.Union(
+  [
+    Type.Object(
+      {
+        state: AvailabilityState,
+        quantity: Type.Optional(
+          Type.Integer({
+            minimum: 0,
+            maximum: STOCK_QUANTITY_MAX,
+            description: "Units in stock; informational, not checked against state",
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Null(),
+  ],
+  {
+    description:
+      "The product's stock as the store states it, shown to shoppers by the assistant as a live read. null or left out = unknown (on PUT, left out keeps the current value and null clears it).",
+  },
+);
+
 export const ProductInput = Type.Object(
-  { product_id: ProductId, image_url: ImageUrl, metadata: Type.Optional(Metadata) },
+  { product_id: ProductId, image_url: ImageUrl, metadata: Type.Optional(Metadata), availability: Type.Optional(AvailabilityInput) },
   { additionalProperties: false },
 );
 
@@ -36,6 +66,9 @@ export const ProductView = Type.Object({
   image_url: Type.String(),
   metadata: Type.Object({}, { additionalProperties: true }),
   dominant_colors: Type.Array(DominantColor),
+  availability: Type.Union([Type.Object({ state: AvailabilityState, quantity: Type.Union([Type.Integer(), Type.Null()]) }), Type.Null()], {
+    description: "The stock the store stated; null = unknown",
+  }),
   created_at: Type.String({ format: "date-time" }),
   updated_at: Type.String({ format: "date-time" }),
 });

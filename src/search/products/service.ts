@@ -20,7 +20,7 @@ import { duplicateDetectionOn } from "./duplicates.js";
 import { dotRow, normalized } from "../../vectors/math.js";
 import { ProductsRepository, type Cursor, type ListFilter, type ProductRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";
-import type { IndexResponse, ProductView as ProductViewSchema } from "./schemas.js";
+import { AVAILABILITY_STATES, type IndexResponse, type ProductView as ProductViewSchema } from "./schemas.js";
 import type { Static } from "typebox";
 
 export const METADATA_MAX_BYTES = 16 * 1024;
@@ -34,10 +34,19 @@ export type Metadata = Record<string, unknown> & {
   tags?: string[];
 };
 
+/** The stock a store states for a product (migration 0026); null = unknown. */
+export interface Availability {
+  state: AvailabilityState;
+  quantity?: number | null | undefined;
+}
+export type AvailabilityState = (typeof AVAILABILITY_STATES)[number];
+
 export interface ProductInput {
   product_id: string;
   image_url: string;
   metadata?: Metadata | undefined;
+  /** Left out or null: unknown. */
+  availability?: Availability | null | undefined;
 }
 
 export type ProductView = Static<typeof ProductViewSchema>;
@@ -50,6 +59,8 @@ export interface ProductWrite {
   productId: string;
   imageUrl: string;
   metadata: Metadata;
+  /** The stated stock: null = unknown; left out (undefined) keeps the existing product's (unknown for a new one). */
+  availability?: Availability | null | undefined;
   /** The (re)fetched image and its vector. */
   embedded?: { image: PreparedImage; vector: Float32Array } | undefined;
   /**
@@ -58,6 +69,11 @@ export interface ProductWrite {
    * outside an open transaction (SQLite has one connection).
    */
   claim?: ((tx: Tx) => Promise<boolean>) | undefined;
+  /**
+   * A change of the product's current metadata (bulk updates): applied inside the transaction to the
+   * metadata read under the store's lock, instead of `metadata`; the image and its URL stay as they are.
+   */
+  metadataOf?: ((current: Metadata) => Metadata) | undefined;
 }
 
 /** A write of a batch (writeBatch). */
@@ -89,9 +105,18 @@ export const toView = (p: ProductRow): ProductView => ({
   image_url: p.image_url,
   metadata: JSON.parse(p.metadata) as Metadata,
   dominant_colors: JSON.parse(p.dominant_colors) as ProductView["dominant_colors"],
+  availability: availabilityOf(p),
   created_at: iso(p.created_at),
   updated_at: iso(p.updated_at),
 });
+
+/** The availability stored in a product row, or null (unknown). */
+export function availabilityOf(
+  p: Pick<ProductRow, "availability" | "stock_quantity">,
+): { state: AvailabilityState; quantity: number | null } | null {
+  const state = AVAILABILITY_STATES.find((s) => s === p.availability);
+  return state ? { state, quantity: p.stock_quantity ?? null } : null;
+}
 
 export function checkMetadata(metadata: Metadata): void {
   const size = Buffer.byteLength(JSON.stringify(metadata));
@@ -170,12 +195,17 @@ export class ProductsService {
       productId: input.product_id,
       imageUrl: input.image_url,
       metadata,
+      availability: input.availability ?? null,
       embedded: { image, vector: vector! },
     }))!;
   }
 
   /** PUT /v1/products/{id}: partial update; the image is fetched and embedded again only when image_url changed. */
-  async update(storeId: string, productId: string, patch: { image_url?: string | undefined; metadata?: Metadata | undefined }) {
+  async update(
+    storeId: string,
+    productId: string,
+    patch: { image_url?: string | undefined; metadata?: Metadata | undefined; availability?: Availability | null | undefined },
+  ) {
     const existing = await this.repo.find(storeId, productId);
     if (!existing) throw new AppError("not_found", `No product "${productId}".`, { product_id: productId });
     const metadata = patch.metadata ?? (JSON.parse(existing.metadata) as Metadata);
@@ -183,23 +213,59 @@ export class ProductsService {
     if (patch.image_url !== undefined && patch.image_url !== existing.image_url) {
       const image = await this.ctx.images.fromUrl(patch.image_url);
       const [vector] = await this.ctx.images.embed([image.decoded]);
-      return (await this.write(storeId, { productId, imageUrl: patch.image_url, metadata, embedded: { image, vector: vector! } }))!;
+      const embedded = { image, vector: vector! };
+      return (await this.write(storeId, { productId, imageUrl: patch.image_url, metadata, availability: patch.availability, embedded }))!;
     }
-    return (await this.write(storeId, { productId, imageUrl: existing.image_url, metadata }))!;
+    return (await this.write(storeId, { productId, imageUrl: existing.image_url, metadata, availability: patch.availability }))!;
   }
 
   async remove(storeId: string, productId: string): Promise<void> {
-    const now = this.ctx.clock.now();
     await this.ctx.database.transaction(async (tx) => {
-      const repo = this.repo.with(tx);
-      const existing = await repo.find(storeId, productId);
+      const existing = await this.repo.with(tx).find(storeId, productId);
       if (!existing) throw new AppError("not_found", `No product "${productId}".`, { product_id: productId });
-      await repo.delete(storeId, productId);
-      await this.ctx.vectors.remove(tx, storeId, [productId]);
-      await repo.dropImageIfUnused(storeId, existing.image_sha256);
-      await this.webhooks.emit(tx, storeId, "product.deleted", { product_id: productId, deleted_at: iso(now) }, productId);
+      await this.removeIn(tx, storeId, existing);
     });
-    this.ctx.vectors.afterCommit(storeId, { removedProductIds: [productId] });
+    this.afterRemove(storeId, [productId]);
+  }
+
+  /**
+   * Many removals of one store in ONE transaction (bulk delete jobs), each by the same path as
+   * remove(). `claim(tx, found)` runs first for each product, inside the transaction (bulk jobs
+   * settle their item there), and answers whether to remove it. Returns the ids removed.
+   */
+  async removeMany(
+    storeId: string,
+    items: readonly { productId: string; claim?: ((tx: Tx, found: boolean) => Promise<boolean>) | undefined }[],
+  ): Promise<string[]> {
+    const removed = await this.ctx.database.transaction(async (tx) => {
+      const done: string[] = [];
+      for (const item of items) {
+        const existing = await this.repo.with(tx).find(storeId, item.productId);
+        if (item.claim && !(await item.claim(tx, existing !== undefined))) continue;
+        if (!existing) continue;
+        await this.removeIn(tx, storeId, existing);
+        done.push(item.productId);
+      }
+      return done;
+    });
+    if (removed.length > 0) this.afterRemove(storeId, removed);
+    return removed;
+  }
+
+  /** Inside `tx`: the product row (its lexical row goes by cascade), its vector, its image unless shared, and the outbox rows. */
+  private async removeIn(tx: Tx, storeId: string, existing: ProductRow): Promise<void> {
+    const repo = this.repo.with(tx);
+    const productId = existing.product_id;
+    await repo.delete(storeId, productId);
+    await this.ctx.vectors.remove(tx, storeId, [productId]);
+    await repo.dropImageIfUnused(storeId, existing.image_sha256);
+    const deletedAt = iso(this.ctx.clock.now());
+    await this.webhooks.emit(tx, storeId, "product.deleted", { product_id: productId, deleted_at: deletedAt }, productId);
+  }
+
+  /** After a commit that removed products: the in-memory index and the lexical caches follow. */
+  private afterRemove(storeId: string, productIds: string[]): void {
+    this.ctx.vectors.afterCommit(storeId, { removedProductIds: productIds });
     noteTextChange(storeId);
     this.ctx.jobs.poke();
   }
@@ -261,7 +327,8 @@ export class ProductsService {
   /** Inside `tx`: plan limit, product row, lexical row, vector, stored image and the outbox rows of one product. */
   private async writeIn(tx: Tx, storeId: string, item: ProductWrite, similar: Duplicate | undefined): Promise<Written | null> {
     if (item.claim && !(await item.claim(tx))) return null;
-    const { productId, imageUrl, metadata, embedded } = item;
+    const { productId, embedded } = item;
+    let { imageUrl, metadata } = item;
     checkMetadata(metadata);
     const image = embedded?.image;
     const now = this.ctx.clock.now();
@@ -269,9 +336,15 @@ export class ProductsService {
     const repo = this.repo.with(tx);
     await repo.lockStore(storeId);
     const existing = await repo.find(storeId, productId);
-    if (!existing) await this.checkPlanLimit(tx, storeId);
     if (!existing && !embedded) throw new AppError("not_found", `No product "${productId}".`);
+    if (!existing) await this.checkPlanLimit(tx, storeId);
+    if (existing && item.metadataOf) {
+      metadata = item.metadataOf(JSON.parse(existing.metadata) as Metadata);
+      imageUrl = existing.image_url;
+      checkMetadata(metadata);
+    }
     const vectorId = embedded ? uuid() : existing!.vector_id;
+    const availability = item.availability === undefined ? (existing ? availabilityOf(existing) : null) : item.availability;
     const row: ProductRow = {
       store_id: storeId,
       product_id: productId,
@@ -288,6 +361,8 @@ export class ProductsService {
       model: image ? model : existing!.model,
       created_at: existing?.created_at ?? now,
       updated_at: now,
+      availability: availability?.state ?? null,
+      stock_quantity: availability?.quantity ?? null,
     };
     await repo.upsert(storeId, row);
     // The lexical index row in the same transaction (removed with the product by cascade).
@@ -322,6 +397,8 @@ export class ProductsService {
       );
     } else {
       const changes = changedPaths(JSON.parse(existing.metadata) as Metadata, metadata);
+      if (existing.availability !== row.availability) changes.push("availability.state");
+      if (existing.stock_quantity !== row.stock_quantity) changes.push("availability.quantity");
       if (existing.image_url !== imageUrl) changes.unshift("image_url");
       else if (image && existing.image_sha256 !== image.sha256) changes.unshift("image");
       if (changes.length > 0) {

@@ -361,6 +361,7 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
       default_semantic_weight: 0.2,
       default_fusion_method: "coverage",
       visual_min_score: 0,
+      reindex: { stale_products: 0, job: null },
     });
     assert.equal(res.headers["x-shopsight-model"], "shopsight-tiny-test-model");
     assert.equal((await text("blue")).headers["x-shopsight-model"], "shopsight-tiny-test-model");
@@ -461,6 +462,12 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     drop.push("DROP TABLE product_terms", "DROP TABLE search_synonyms");
     // 0025: the jobs' claim times.
     drop.push("DROP INDEX jobs_store_claimed_idx", "ALTER TABLE jobs DROP COLUMN claimed_at");
+    // 0026: the products' stated availability.
+    drop.push("ALTER TABLE products DROP COLUMN availability", "ALTER TABLE products DROP COLUMN stock_quantity");
+    // 0028: what a bulk job does.
+    drop.push("ALTER TABLE bulk_jobs DROP COLUMN action");
+    // 0027: merchandising rules and their hit counts.
+    drop.push("DROP TABLE search_rule_hits", "DROP TABLE search_rules");
     for (const statement of [...drop, "DROP INDEX products_store_brand_lower_idx"]) await sql.raw(statement).execute(db);
     await db
       .deleteFrom("kysely_migration" as any)
@@ -501,6 +508,7 @@ describeEachDialect("search: without a model", (dialect) => {
           default_semantic_weight: 0,
           default_fusion_method: "coverage",
           visual_min_score: 0,
+          reindex: { stale_products: 0, job: null },
         },
       );
       const search = await t.search.inject({

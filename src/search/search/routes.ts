@@ -19,7 +19,7 @@ import {
   FusionBody,
   HybridBody,
   MultiImageBody,
-  ModelStatusSchema,
+  StoreModelStatusSchema,
   MultiImageMultipart,
   SearchResponseSchema,
   TextBody,
@@ -27,6 +27,7 @@ import {
   UrlBody,
 } from "./schemas.js";
 import { modelStatus } from "./model.js";
+import type { Reindexer } from "../products/reindex.js";
 import { SearchService, type Common, type SearchResponse, type SearchSource, type TextRanking, type UnderstandMode } from "./service.js";
 
 const tags = ["search"];
@@ -108,7 +109,11 @@ function jsonModes(service: SearchService) {
   >;
 }
 
-export async function searchRoutes(app: App, ctx: AppContext, { search: service }: { search: SearchService }) {
+export async function searchRoutes(
+  app: App,
+  ctx: AppContext,
+  { search: service, reindexer }: { search: SearchService; reindexer: Reindexer },
+) {
   const modes = jsonModes(service);
   // Every search response names the active model (X-Shopsight-Model), errors included.
   const modelHeader = async (_request: FastifyRequest, reply: FastifyReply) => {
@@ -125,10 +130,10 @@ export async function searchRoutes(app: App, ctx: AppContext, { search: service 
         security: bearerSecurity,
         summary:
           "The active embedding model: id, dimensions, whether it is the built-in test model, status, duplicate detection and text-ranking defaults",
-        response: { 200: ModelStatusSchema, ...searchErrors(401, 403, 429) },
+        response: { 200: StoreModelStatusSchema, ...searchErrors(401, 403, 429) },
       },
     },
-    async () => modelStatus(ctx),
+    async (request) => ({ ...modelStatus(ctx), reindex: await reindexer.progress(storeOf(request).id) }),
   );
   const response = { 200: SearchResponseSchema, ...errors };
 

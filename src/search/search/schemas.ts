@@ -152,9 +152,20 @@ export const SearchResponseSchema = Type.Object({
       product_id: Type.String(),
       similarity_score: Type.Number({ minimum: 0, maximum: 1 }),
       metadata: Type.Object({}, { additionalProperties: true }),
+      pinned: Type.Optional(
+        Type.Literal(true, {
+          description:
+            "Placed at its position by a merchandising rule's pin (GET /v1/search/rules); its similarity_score is 0 when the ranking did not return it",
+        }),
+      ),
     }),
   ),
   search_id: Type.String({ format: "uuid" }),
+  applied_rules: Type.Optional(
+    Type.Array(Type.String(), {
+      description: "The store's merchandising rules (/v1/search/rules) the query met, in the order they applied; absent when none did",
+    }),
+  ),
   did_you_mean: Type.Optional(
     Type.String({
       description:
@@ -194,6 +205,29 @@ export const ModelStatusSchema = Type.Object({
     description:
       "Text search's relevance bar: a product whose text matches no word of the query is a result only with an image similarity of at least this (SEARCH_VISUAL_MIN_SCORE, else the model's calibrated value)",
   }),
+});
+
+/** GET /v1/search/model: the model, and where this store's products stand with it. */
+export const StoreModelStatusSchema = Type.Object({
+  ...ModelStatusSchema.properties,
+  reindex: Type.Object(
+    {
+      stale_products: Type.Integer({
+        description: "The store's products embedded by another model than the loaded one (0 without a model)",
+      }),
+      job: Type.Union([
+        Type.Object({
+          job_id: Type.String(),
+          status: Type.Union([Type.Literal("processing"), Type.Literal("completed"), Type.Literal("failed")]),
+          processed: Type.Integer(),
+          total: Type.Integer(),
+          summary: Type.String(),
+        }),
+        Type.Null(),
+      ]),
+    },
+    { description: "The store's latest reindex (POST /v1/products/reindex, or queued by a start with a new CLIP_MODEL)" },
+  ),
 });
 
 export const BATCH_TYPES = ["url", "text", "hybrid", "fusion", "multi-image", "crop", "filtered"] as const;

@@ -30,6 +30,8 @@ import { englishWords } from "../../lexical/dictionary.js";
 import { analyseQuery, correctedText, type AnalysedQuery } from "../../lexical/query.js";
 import { BUILTIN_SYNONYMS, synonymMap } from "../../lexical/synonyms/index.js";
 import type { SynonymsRepository } from "../synonyms/repository.js";
+import { arrange, type Merchandising } from "../rules/apply.js";
+import type { RulesService } from "../rules/service.js";
 import { storeCached } from "./store-cache.js";
 import { modelStatus } from "./model.js";
 import { SearchRepository } from "./repository.js";
@@ -37,7 +39,7 @@ import { understandQuery, type Understanding } from "./understand.js";
 import { storeCategories } from "./categories.js";
 import { historyWriter } from "./history-writer.js";
 import { filterCandidates } from "./memory-filter.js";
-import { isDeferred, type Candidates } from "../../vectors/candidates.js";
+import { isDeferred, passing, type Candidates } from "../../vectors/candidates.js";
 import type { SearchResponseSchema } from "./schemas.js";
 import type { Static } from "typebox";
 
@@ -110,6 +112,8 @@ interface Plan {
   lexicalHits?: Promise<LexicalLookup>;
   /** The filter's candidates when the mode already computed them (fusion, text), so run() does not again. */
   candidates?: Awaited<ReturnType<typeof filterCandidates>> | undefined;
+  /** false: merchandising rules apply but their hits are not counted (the assistant's further colour runs). */
+  countRules?: boolean;
   understanding?: QueryUnderstanding;
 }
 
@@ -159,15 +163,23 @@ export class SearchService {
   private readonly products: ProductsRepository;
   private readonly lexical: LexicalRepository;
   private readonly synonyms: SynonymsRepository;
+  private readonly rules: RulesService;
 
   constructor(
     private readonly ctx: AppContext,
-    deps: { repo: SearchRepository; products: ProductsRepository; lexical: LexicalRepository; synonyms: SynonymsRepository },
+    deps: {
+      repo: SearchRepository;
+      products: ProductsRepository;
+      lexical: LexicalRepository;
+      synonyms: SynonymsRepository;
+      rules: RulesService;
+    },
   ) {
     this.repo = deps.repo;
     this.products = deps.products;
     this.lexical = deps.lexical;
     this.synonyms = deps.synonyms;
+    this.rules = deps.rules;
   }
 
   /** The store's lexicon: its words and synonyms (built-in and its own), cached (store-cache.ts). */
@@ -269,7 +281,7 @@ export class SearchService {
     query: string,
     c: Common,
     source: HistorySource = "api",
-    options: TextRanking & { understand?: UnderstandMode | undefined } = {},
+    options: TextRanking & { understand?: UnderstandMode | undefined; countRules?: boolean } = {},
   ) {
     const startedAt = performance.now();
     const { weight, method } = this.ranking(options);
@@ -329,6 +341,7 @@ export class SearchService {
         ...(lexicalHits ? { lexicalHits } : {}),
         ...(boost ? { boost } : {}),
         ...(understanding ? { understanding } : {}),
+        ...(options.countRules === false ? { countRules: false } : {}),
       },
       source,
     );
@@ -508,16 +521,62 @@ export class SearchService {
     );
   }
 
+  /**
+   * The page after the store's merchandising rules (src/search/rules/apply.ts): the ranking's
+   * results above the threshold without hidden products, reordered by boost and bury, with pinned
+   * products at their positions. A pinned product the ranking did not return is read from the
+   * store when it passes the request's filters (score 0: no similarity was measured); one it did
+   * return keeps its score, below the threshold or not. Rows read here join `rows`.
+   */
+  private async merchandise(
+    storeId: string,
+    c: Common,
+    scored: readonly { productId: string; score: number }[],
+    rows: Map<string, ProductRow>,
+    m: Merchandising,
+    candidates: Candidates | undefined,
+  ): Promise<{ productId: string; score: number; pinned: boolean }[]> {
+    const ranked = new Map(scored.map((s) => [s.productId, s]));
+    const pinnable = new Map<string, { productId: string; score: number }>();
+    const unranked: string[] = [];
+    for (const p of m.pins) {
+      const s = ranked.get(p.product_id);
+      if (s) pinnable.set(p.product_id, s);
+      else unranked.push(p.product_id);
+    }
+    if (unranked.length > 0) {
+      const allowed = candidates ? await passing(candidates, unranked) : undefined;
+      const ids = allowed ? unranked.filter((id) => allowed.has(id)) : unranked;
+      for (const r of ids.length > 0 ? await this.products.findMany(storeId, ids) : []) {
+        rows.set(r.product_id, r);
+        pinnable.set(r.product_id, { productId: r.product_id, score: 0 });
+      }
+    }
+    const organic = scored.filter((s) => s.score >= c.threshold);
+    const metadata = new Map<string, unknown>();
+    if (m.boost.length > 0 || m.bury.length > 0) {
+      const unread = organic.filter((s) => !rows.has(s.productId)).map((s) => s.productId);
+      if (unread.length > 0) for (const r of await this.products.findMany(storeId, unread)) rows.set(r.product_id, r);
+    }
+    const metaOf = (id: string) => {
+      if (!metadata.has(id)) metadata.set(id, rows.has(id) ? JSON.parse(rows.get(id)!.metadata) : undefined);
+      return metadata.get(id);
+    };
+    return arrange(organic, m, { limit: c.limit, pinnable, metaOf }).map((a) => ({ ...a.item, pinned: a.pinned }));
+  }
+
   // --- engine -------------------------------------------------------------------------------
   private async run(storeId: string, c: Common, plan: Plan, source: HistorySource = "api"): Promise<SearchResponse> {
     validateFilters(c);
     const candidates = plan.candidates ?? (await this.candidatesOf(storeId, c));
+    // The store's merchandising rules the query meets (src/search/rules; cached per store).
+    const merch = plan.queryText ? await this.rules.matching(storeId, plan.queryText) : null;
     const colors = plan.colors ?? [];
     const lex = plan.lexical && plan.lexical.weight > 0 ? plan.lexical : undefined;
     const boost = plan.boost && (plan.boost.colors.length > 0 || plan.boost.categories.length > 0) ? plan.boost : undefined;
-    // Re-ranking (colours, category boost, understood boosts) and fusion need a deeper first stage than the page.
+    // Re-ranking (colours, category boost, understood boosts), fusion and merchandising rules need a deeper first stage than the page.
     const rerank = colors.length > 0 || plan.boostCategory || boost;
-    const k = rerank || lex ? fusedDepth(c.limit) : c.limit;
+    const k = rerank || lex || merch ? fusedDepth(c.limit) : c.limit;
     const lexicalHits = (text: string) =>
       plan.lexicalHits ?? this.lexicalLookup(storeId, text, c.limit, plan.vectors.length > 0, candidates);
 
@@ -639,7 +698,10 @@ export class SearchService {
       }
     }
     if (plan.multi !== "union") scored.sort((a, b) => b.score - a.score || (a.productId < b.productId ? -1 : 1));
-    const page = scored.filter((s) => s.score >= c.threshold).slice(0, c.limit);
+    const page: { productId: string; score: number; pinned?: boolean }[] = merch
+      ? await this.merchandise(storeId, c, scored, rows, merch, candidates)
+      : scored.filter((s) => s.score >= c.threshold).slice(0, c.limit);
+    if (merch && plan.countRules !== false) this.rules.recordHits(storeId, merch.ruleIds);
 
     const missing = page.filter((s) => !rows.has(s.productId)).map((s) => s.productId);
     if (missing.length > 0) for (const r of await this.products.findMany(storeId, missing)) rows.set(r.product_id, r);
@@ -649,6 +711,7 @@ export class SearchService {
         product_id: s.productId,
         similarity_score: round(s.score),
         metadata: JSON.parse(rows.get(s.productId)!.metadata) as Record<string, unknown>,
+        ...(s.pinned ? { pinned: true } : {}),
       }));
 
     const searchId = uuid();
@@ -657,6 +720,7 @@ export class SearchService {
     const echo = {
       ...(lexical?.corrected ? { did_you_mean: lexical.corrected } : {}),
       ...(plan.understanding ? { query_understanding: plan.understanding } : {}),
+      ...(merch ? { applied_rules: merch.ruleIds } : {}),
     };
     if (source === null) return { query_time_ms: queryTimeMs, count: results.length, results, search_id: searchId, ...echo };
     historyWriter(this.ctx).add(storeId, {

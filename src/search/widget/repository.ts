@@ -69,4 +69,14 @@ export class WidgetKeysRepository {
   async touch(storeId: string, keyId: string, now: number): Promise<void> {
     await this.db.updateTable("widget_keys").set({ last_used_at: now }).where("store_id", "=", storeId).where("id", "=", keyId).execute();
   }
+
+  /**
+   * The store's currency as its owner set it (the Assistant settings' `currency`, one row per
+   * store, written by the Assistant API), or null when never set. Read here rather than through
+   * the Assistant's code: the Search API imports the Assistant only to implement its catalogue port.
+   */
+  async storeCurrency(storeId: string): Promise<string | null> {
+    const row = await this.db.selectFrom("assistant_settings").select("currency").where("store_id", "=", storeId).executeTakeFirst();
+    return row?.currency ?? null;
+  }
 }

@@ -8,7 +8,9 @@
 //   2. Origin: on the key's allow-list (exact scheme, host, port) → 403 origin_not_allowed when absent or unlisted;
 //   3. rate limits (fixed one-minute windows, shared through Redis when REDIS_URL is set):
 //        60 requests per minute per key and client IP, 600 per minute per key in total
-//        → 429 rate_limit_exceeded with Retry-After;
+//        → 429 rate_limit_exceeded with Retry-After; type-ahead suggestions (one request per
+//        pause in typing) have windows of the same size of their own, so typing never uses up a
+//        shopper's searches;
 //   4. the key's store becomes the request's store (so calls are metered as usage like any /v1/* call).
 // CORS: Access-Control-Allow-Origin is set only to an origin on the key's allow-list (with
 // Vary: Origin), so browsers let only the shop's pages read answers. Preflights (OPTIONS) carry
@@ -31,10 +33,10 @@ import { modelStatus } from "../search/model.js";
 import { common as commonOf, understandMode, type CommonFields } from "../search/routes.js";
 import type { Common } from "../search/service.js";
 import { canonicalOrigin } from "./origins.js";
-import { WIDGET_KEY_MAX_ACTIVE, WIDGET_KEY_MAX_ORIGINS, type WidgetCaller } from "./service.js";
+import { SUGGESTION_MIN_SEARCHES, WIDGET_KEY_MAX_ACTIVE, WIDGET_KEY_MAX_ORIGINS, type WidgetCaller } from "./service.js";
 import type { FeedbackService } from "../feedback/service.js";
 import type { WidgetKeysService, WidgetSearchService } from "./service.js";
-import { WidgetSearchResponseSchema } from "./schemas.js";
+import { WidgetSearchResponseSchema, WidgetSuggestionsQuery, WidgetSuggestionsResponse } from "./schemas.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -51,12 +53,15 @@ export const WIDGET_RATE_LIMITS = {
   perKey: { points: 600, durationSec: 60 },
 } as const;
 
-export const WIDGET_PATHS = [
-  "/v1/widget/search/text",
-  "/v1/widget/search/upload",
-  "/v1/widget/search/url",
-  "/v1/widget/search/feedback",
-] as const;
+/** The public endpoints and the method each answers (for the CORS preflights). */
+export const WIDGET_PATHS = {
+  "/v1/widget/search/text": "POST",
+  "/v1/widget/search/upload": "POST",
+  "/v1/widget/search/url": "POST",
+  "/v1/widget/search/feedback": "POST",
+  "/v1/widget/search/suggestions": "GET",
+} as const;
+const SUGGESTIONS_PATH = "/v1/widget/search/suggestions";
 const ALLOWED_HEADERS = "Content-Type, X-Service-Key, X-Request-Id";
 const EXPOSED_HEADERS = "Retry-After, X-Request-Id, X-Shopsight-Model";
 /** The widget key may do exactly this (kept on request.store for anything that reads permissions). */
@@ -141,6 +146,9 @@ export async function widgetRoutes(
   const script = loadScript(fileURLToPath(new URL("../../../web/widget/widget.js", import.meta.url)));
   const perClient = ctx.limiters({ name: "widget-client", ...WIDGET_RATE_LIMITS.perClient });
   const perKey = ctx.limiters({ name: "widget-key", ...WIDGET_RATE_LIMITS.perKey });
+  // Type-ahead's own windows of the same size (see the header).
+  const suggestPerClient = ctx.limiters({ name: "widget-suggest-client", ...WIDGET_RATE_LIMITS.perClient });
+  const suggestPerKey = ctx.limiters({ name: "widget-suggest-key", ...WIDGET_RATE_LIMITS.perKey });
   const limitsText = `${WIDGET_RATE_LIMITS.perClient.points} requests per minute per key and client IP, ${WIDGET_RATE_LIMITS.perKey.points} per minute per key in total`;
 
   // --- key management (Bearer) -----------------------------------------------------------------
@@ -212,14 +220,14 @@ export async function widgetRoutes(
   );
 
   // --- CORS preflights of the widget endpoints ---------------------------------------------------
-  for (const path of WIDGET_PATHS) {
+  for (const [path, method] of Object.entries(WIDGET_PATHS)) {
     app.options(path, { config: { auth: "none" }, schema: { hide: true } }, async (request, reply) => {
       const origin = canonicalOrigin(single(request.headers.origin));
       reply.header("vary", "Origin, Access-Control-Request-Method, Access-Control-Request-Headers");
       if (origin !== null) {
         reply
           .header("access-control-allow-origin", origin)
-          .header("access-control-allow-methods", "POST")
+          .header("access-control-allow-methods", method)
           .header("access-control-allow-headers", ALLOWED_HEADERS)
           .header("access-control-max-age", "600");
       }
@@ -232,10 +240,10 @@ export async function widgetRoutes(
     const scope = plugin.withTypeProvider<TypeBoxTypeProvider>();
     scope.decorateRequest("widget", null);
 
-    async function throttle(caller: WidgetCaller, ip: string): Promise<void> {
+    async function throttle(caller: WidgetCaller, ip: string, suggest: boolean): Promise<void> {
       for (const [scopeName, limiter, key] of [
-        ["client", perClient, `${caller.keyId}:${ip}`],
-        ["key", perKey, caller.keyId],
+        ["client", suggest ? suggestPerClient : perClient, `${caller.keyId}:${ip}`],
+        ["key", suggest ? suggestPerKey : perKey, caller.keyId],
       ] as const) {
         const result = await limiter.consume(key);
         if (!result.allowed) {
@@ -261,7 +269,7 @@ export async function widgetRoutes(
       }
       const caller = check.caller;
       allowOrigin(reply, caller.origin);
-      await throttle(caller, request.ip);
+      await throttle(caller, request.ip, request.routeOptions.url === SUGGESTIONS_PATH);
       request.widget = caller;
       request.store = { ...caller.store, role: "api_key", permissions: WIDGET_GRANT };
     });
@@ -313,6 +321,23 @@ export async function widgetRoutes(
         const b = request.body;
         return search.upload(widgetOf(request).store.id, b.image, common(b));
       },
+    );
+
+    scope.get(
+      SUGGESTIONS_PATH,
+      {
+        config: { auth: "none" },
+        schema: {
+          tags,
+          security: widgetKey,
+          summary: "Widget: type-ahead suggestions for what the shopper has typed (popular searches, then product names)",
+          description: `Headers: X-Service-Key (public key) and the browser's Origin, as for the other widget calls (403 origin_not_allowed, 401). Rate limits: windows of the same size as the other widget calls (${limitsText}) but of their own, so typing does not use up searches (429 rate_limit_exceeded with Retry-After). Popular searches: the store's shoppers' text searches of the last 30 days (widget and backend, not the portal's playground) that returned results, each at least ${SUGGESTION_MIN_SEARCHES} times, starting with \`q\`; product names: products whose name holds every word of \`q\`, the last one as a prefix (from a last word of two characters). Records no search.`,
+          headers: WidgetHeaders,
+          querystring: WidgetSuggestionsQuery,
+          response: { 200: WidgetSuggestionsResponse, ...searchErrors(400, 401, 403, 429) },
+        },
+      },
+      async (request) => search.suggestions(widgetOf(request).store.id, request.query.q, request.query.limit),
     );
 
     scope.post(

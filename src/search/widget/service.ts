@@ -9,19 +9,33 @@
 //
 // Widget searches are the ordinary search modes (history rows with source "widget", so every
 // search has a search_id the widget's feedback attributes to); each result also carries the
-// product's `image_url` so the widget can show it.
+// product's `image_url` so the widget can show it, and the answer the store's currency (the
+// Assistant settings' currency, USD until set) for prices that name none.
+//
+// Type-ahead suggestions (GET /v1/widget/search/suggestions?q=): the store's popular searches
+// that start with what the shopper typed, then the names of products holding every typed word
+// (the last as a prefix). Popular searches are the text searches of the last 30 days made by the
+// store's shoppers (sources "widget" and "api", not the owner's portal playground) that returned
+// results, at least SUGGESTION_MIN_SEARCHES times, the SUGGESTION_POOL most frequent; they are
+// computed once per store and cached (storeCached: 30 s), so a keystroke costs a filter in memory
+// and one name lookup in the lexical index. The minimum keeps a query that one shopper typed
+// (an e-mail, an order number) from being shown to others.
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
 import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { planOf, type Plan } from "../../tenancy/plans.js";
 import { ProductsRepository } from "../products/repository.js";
-import type { WidgetSearchResponseSchema } from "./schemas.js";
+import type { WidgetSearchResponseSchema, WidgetSuggestionsResponse } from "./schemas.js";
 import type { Static } from "typebox";
 import { SearchService, type Common, type SearchResponse, type TextRanking, type UnderstandMode } from "../search/service.js";
 import { canonicalOrigin, originProblem } from "./origins.js";
 import { WidgetKeysRepository, type WidgetKeyRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";
+import { DEFAULT_STORE_CURRENCY } from "../../tenancy/currency.js";
+import type { FeedbackRepository } from "../feedback/repository.js";
+import type { LexicalRepository } from "../../lexical/repository.js";
+import { storeCached } from "../search/store-cache.js";
 
 export const WIDGET_KEY_PREFIX = "pk_live_";
 export const WIDGET_KEY_MAX_ACTIVE = 20;
@@ -187,23 +201,126 @@ export class WidgetKeysService {
 
 /** A search result as the widget gets it: the search response item plus the product's image URL. */
 export type WidgetSearchResponse = Static<typeof WidgetSearchResponseSchema>;
+export type WidgetSuggestions = Static<typeof WidgetSuggestionsResponse>;
+
+/** A query becomes a public suggestion once the store's shoppers searched it this often (see the header). */
+export const SUGGESTION_MIN_SEARCHES = 3;
+/** The popular searches a store's suggestions are drawn from. */
+const SUGGESTION_POOL = 1000;
+const SUGGESTION_DAYS = 30;
+/** Products whose names are looked up per keystroke (the best few are suggested). */
+const NAME_CANDIDATES = 50;
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Lower case, runs of spaces as one, no leading space (a trailing one says the last word is whole). */
+const typedText = (text: string) => text.toLowerCase().replace(/\s+/g, " ").replace(/^ /, "");
+
+/**
+ * Names ranked for type-ahead: a name starting with the typed text first, then one with a word
+ * starting with the typed text's first word, then the rest; shorter names first, then alphabetical.
+ */
+function rankNames(names: readonly { text: string; product_id: string }[], typed: string) {
+  const whole = typed.trim();
+  const first = whole.split(" ")[0] ?? "";
+  const tier = (name: string) => {
+    const lower = name.toLowerCase();
+    if (lower.startsWith(whole)) return 0;
+    return lower.split(/[^\p{L}\p{N}]+/u).some((w) => w.startsWith(first)) ? 1 : 2;
+  };
+  return names
+    .map((n) => ({ ...n, tier: tier(n.text) }))
+    .sort((a, b) => a.tier - b.tier || a.text.length - b.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+}
 
 export class WidgetSearchService {
   private readonly search: SearchService;
   private readonly products: ProductsRepository;
+  private readonly lexical: LexicalRepository;
+  private readonly feedback: FeedbackRepository;
+  private readonly keys: WidgetKeysRepository;
 
-  constructor(deps: { search: SearchService; products: ProductsRepository }) {
+  constructor(
+    private readonly ctx: AppContext,
+    deps: {
+      search: SearchService;
+      products: ProductsRepository;
+      lexical: LexicalRepository;
+      feedback: FeedbackRepository;
+      widgetKeys: WidgetKeysRepository;
+    },
+  ) {
     this.search = deps.search;
     this.products = deps.products;
+    this.lexical = deps.lexical;
+    this.feedback = deps.feedback;
+    this.keys = deps.widgetKeys;
   }
 
   private async withImages(storeId: string, response: SearchResponse): Promise<WidgetSearchResponse> {
-    const rows = await this.products.findMany(
-      storeId,
-      response.results.map((r) => r.product_id),
-    );
+    const [rows, currency] = await Promise.all([
+      this.products.findMany(
+        storeId,
+        response.results.map((r) => r.product_id),
+      ),
+      this.keys.storeCurrency(storeId),
+    ]);
     const images = new Map(rows.map((r) => [r.product_id, r.image_url]));
-    return { ...response, results: response.results.map((r) => ({ ...r, image_url: images.get(r.product_id) ?? null })) };
+    return {
+      ...response,
+      results: response.results.map((r) => ({ ...r, image_url: images.get(r.product_id) ?? null })),
+      currency: currency ?? DEFAULT_STORE_CURRENCY,
+    };
+  }
+
+  /** The store's popular searches, most frequent first (see the header; cached per store). */
+  private popularQueries(storeId: string): Promise<string[]> {
+    return storeCached(this.ctx, "widget-popular-queries", storeId, async () => {
+      const rows = await this.feedback.queryCounts(storeId, this.ctx.clock.now() - SUGGESTION_DAYS * DAY_MS, SUGGESTION_POOL, {
+        withResultsOnly: true,
+        sources: ["api", "widget"],
+        minSearches: SUGGESTION_MIN_SEARCHES,
+      });
+      return rows.map((r) => typedText(r.query).trim());
+    });
+  }
+
+  /**
+   * Type-ahead for `typed` (see the header): popular searches starting with it, then product
+   * names; names take up to half of `limit` when there are enough of both. Product names are
+   * looked up once the last word has two characters.
+   */
+  async suggestions(storeId: string, typed: string, limit: number): Promise<WidgetSuggestions> {
+    const query = typedText(typed);
+    if (query.trim() === "") return { query, suggestions: [] };
+    const lastWord = query.trim().split(" ").pop() ?? "";
+    const [popular, ids] = await Promise.all([
+      this.popularQueries(storeId),
+      lastWord.length >= 2 ? this.lexical.nameMatches(storeId, query, NAME_CANDIDATES) : Promise.resolve([]),
+    ]);
+    const queries = popular.filter((q) => q.startsWith(query) && q !== "").slice(0, limit);
+    const rows = ids.length > 0 ? await this.products.findMany(storeId, ids) : [];
+    const names = rankNames(
+      rows
+        .filter((r) => typeof r.name === "string" && r.name.trim() !== "")
+        .map((r) => ({ text: r.name!.trim(), product_id: r.product_id })),
+      query,
+    );
+    const seen = new Set<string>();
+    const out: WidgetSuggestions["suggestions"] = [];
+    const nameShare = Math.min(names.length, Math.floor(limit / 2));
+    for (const q of queries.slice(0, limit - nameShare)) {
+      if (seen.has(q)) continue;
+      seen.add(q);
+      out.push({ kind: "query", text: q });
+    }
+    for (const n of names) {
+      if (out.length >= limit) break;
+      const key = n.text.toLowerCase();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ kind: "product", text: n.text, product_id: n.product_id });
+    }
+    return { query, suggestions: out };
   }
 
   async text(storeId: string, query: string, common: Common, options: TextRanking & { understand?: UnderstandMode } = {}) {

@@ -7,6 +7,7 @@ import { addMember, createApiKey } from "../../../test/support/members.js";
 import { multipart } from "../../../test/support/multipart.js";
 import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
 import { WIDGET_RATE_LIMITS } from "./routes.js";
+import { SUGGESTION_MIN_SEARCHES } from "./service.js";
 import { historyWriter } from "../search/history-writer.js";
 
 const SHOP = "https://shop.example";
@@ -237,7 +238,8 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
     assert.equal(text.statusCode, 200, text.body);
     const body = text.json();
     // The spec's fields, and the echo of query understanding (on by default; the query names a colour).
-    assert.deepEqual(Object.keys(body).sort(), ["count", "query_time_ms", "query_understanding", "results", "search_id"]);
+    assert.deepEqual(Object.keys(body).sort(), ["count", "currency", "query_time_ms", "query_understanding", "results", "search_id"]);
+    assert.equal(body.currency, "USD", "the store's currency: USD until the owner sets one");
     assert.equal(body.count, 2);
     assert.equal(body.results[0].product_id, "red-dress");
     assert.equal(body.results[0].image_url, url["red-dress"]);
@@ -330,19 +332,25 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
   });
 
   test("preflight: OPTIONS answers 204 for any http(s) origin with the allowed methods and headers; no origin, no grant", async () => {
-    for (const path of ["text", "upload", "url", "feedback"]) {
+    for (const [path, method] of [
+      ["text", "POST"],
+      ["upload", "POST"],
+      ["url", "POST"],
+      ["feedback", "POST"],
+      ["suggestions", "GET"],
+    ]) {
       const res = await t.search.inject({
         method: "OPTIONS",
         url: `/v1/widget/search/${path}`,
         headers: {
           origin: "https://anyone.example",
-          "access-control-request-method": "POST",
+          "access-control-request-method": method,
           "access-control-request-headers": "content-type,x-service-key",
         },
       });
       assert.equal(res.statusCode, 204, path);
       assert.equal(res.headers["access-control-allow-origin"], "https://anyone.example");
-      assert.equal(res.headers["access-control-allow-methods"], "POST");
+      assert.equal(res.headers["access-control-allow-methods"], method, path);
       assert.match(String(res.headers["access-control-allow-headers"]), /X-Service-Key/i);
       assert.match(String(res.headers["access-control-allow-headers"]), /Content-Type/i);
       assert.match(String(res.headers.vary), /Origin/);
@@ -433,6 +441,131 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
     assert.equal(analyticsB.searches.total, 1, "only B's own widget search");
   });
 
+  // --- type-ahead and the store's currency -------------------------------------------------------
+  /** `origin` null: no Origin header. */
+  const suggest = (key: string, query: string, origin: string | null = SHOP, remoteAddress = "127.0.0.1") =>
+    t.search.inject({
+      method: "GET",
+      url: `/v1/widget/search/suggestions?${query}`,
+      remoteAddress,
+      headers: { "x-service-key": key, ...(origin !== null ? { origin } : {}) },
+    });
+  const texts = (res: { json(): { suggestions: { kind: string; text: string; product_id?: string }[] } }) =>
+    res.json().suggestions.map((x) => (x.kind === "product" ? `product:${x.text}:${x.product_id}` : `query:${x.text}`));
+
+  test(`type-ahead: shoppers' searches made ${SUGGESTION_MIN_SEARCHES}+ times starting with q, then product names; no search recorded`, async () => {
+    const s = await shop();
+    const owner = await loginToken(t.search, s.store.email, s.store.password);
+    const searchAs = async (headers: Record<string, string>, url: string, query: string) => {
+      const res = await t.search.inject({ method: "POST", url, headers, payload: { query } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.ok(res.json().count > 0, `${query} found something`);
+    };
+    // "red dress": twice from the widget (case and surrounding spaces ignored), once from the store's backend.
+    await searchAs({ "x-service-key": s.key, origin: SHOP }, "/v1/widget/search/text", "Red Dress");
+    await searchAs({ "x-service-key": s.key, origin: SHOP }, "/v1/widget/search/text", "  red dress ");
+    await searchAs(bearer(s.token), "/v1/search/text", "red dress");
+    // Searched too rarely to be shown to other shoppers.
+    for (let i = 1; i < SUGGESTION_MIN_SEARCHES; i++)
+      await searchAs({ "x-service-key": s.key, origin: SHOP }, "/v1/widget/search/text", "red jeans");
+    // The owner's tries in the portal's playground (a user login) are not shoppers' searches.
+    for (let i = 0; i < SUGGESTION_MIN_SEARCHES; i++) await searchAs(bearer(owner), "/v1/search/text", "red green");
+    await historyWriter(t.ctx).flush();
+    const searches = async () =>
+      (await t.ctx.database.db.selectFrom("search_history").select("id").where("store_id", "=", s.store.clientId).execute()).length;
+    const before = await searches();
+
+    const red = await suggest(s.key, "q=RED");
+    assert.equal(red.statusCode, 200, red.body);
+    assert.equal(red.headers["access-control-allow-origin"], SHOP);
+    assert.equal(red.json().query, "red");
+    // The popular search first; the product of the same name is not offered twice.
+    assert.deepEqual(texts(red), ["query:red dress"]);
+    assert.deepEqual(texts(await suggest(s.key, "q=red%20")), ["query:red dress"], "a trailing space: the word is whole");
+    assert.deepEqual(texts(await suggest(s.key, "q=r")), ["query:red dress"], "one letter: popular searches only");
+    // Product names holding every typed word, the last as a prefix; shorter names first.
+    assert.deepEqual(texts(await suggest(s.key, "q=dres")), ["product:red dress:red-dress", "product:green dress:green-dress"]);
+    assert.deepEqual(texts(await suggest(s.key, "q=dres&limit=1")), ["product:red dress:red-dress"]);
+    assert.deepEqual(texts(await suggest(s.key, "q=green%20dr")), ["product:green dress:green-dress"]);
+    assert.deepEqual(texts(await suggest(s.key, "q=blue%20je")), ["product:blue jeans:blue-jeans"]);
+    assert.deepEqual(texts(await suggest(s.key, "q=xyz")), []);
+    assert.equal(await searches(), before, "suggestions record no search");
+
+    for (const [label, query] of [
+      ["no q", "limit=3"],
+      ["empty q", "q="],
+      ["limit over 10", "q=red&limit=11"],
+      ["unknown parameter", "q=red&prefix=red"],
+    ] as const) {
+      const res = await suggest(s.key, query);
+      assert.equal(res.statusCode, 400, `${label}: ${res.body}`);
+      assert.equal(res.headers["access-control-allow-origin"], SHOP, "errors are readable by the shop's page");
+    }
+    assert.equal((await suggest(s.key, "q=red", "https://evil.example")).statusCode, 403);
+    assert.equal((await suggest(s.key, "q=red", null)).statusCode, 403);
+    assert.equal((await suggest("pk_live_unknown", "q=red")).statusCode, 401);
+    const bearerCall = await t.search.inject({
+      method: "GET",
+      url: "/v1/widget/search/suggestions?q=red",
+      headers: { ...bearer(s.token), origin: SHOP },
+    });
+    assert.equal(bearerCall.statusCode, 401, "a bearer token is not a widget key");
+  });
+
+  test("isolation: a key suggests only its own store's searches and product names", async () => {
+    const a = await shop(["red-dress", "blue-jeans"]);
+    const b = await shop(["b-red-scarf"]);
+    for (let i = 0; i < SUGGESTION_MIN_SEARCHES; i++) {
+      assert.equal((await widget("text", a.key, SHOP, { query: "red dress" })).statusCode, 200);
+    }
+    await historyWriter(t.ctx).flush();
+    assert.deepEqual(texts(await suggest(a.key, "q=red")), ["query:red dress"]);
+    assert.deepEqual(
+      texts(await suggest(b.key, "q=red")),
+      ["product:b red scarf:b-red-scarf"],
+      "B sees neither A's search nor A's product",
+    );
+    assert.deepEqual(texts(await suggest(b.key, "q=blue%20je")), []);
+    assert.deepEqual(texts(await suggest(a.key, "q=scar")), []);
+  });
+
+  test("type-ahead has its own rate-limit windows: typing never uses up a shopper's searches", async () => {
+    const s = await shop(["red-dress"]);
+    const perClient = WIDGET_RATE_LIMITS.perClient.points;
+    for (let i = 0; i < perClient; i++) {
+      const res = await suggest(s.key, "q=re", SHOP, "10.40.0.1");
+      assert.equal(res.statusCode, 200, `request ${i + 1}: ${res.body}`);
+    }
+    const limited = await suggest(s.key, "q=red", SHOP, "10.40.0.1");
+    assert.equal(limited.statusCode, 429, limited.body);
+    assert.equal(limited.json().error, "rate_limit_exceeded");
+    assert.equal(limited.json().details.scope, "client");
+    assert.ok(Number(limited.headers["retry-after"]) >= 1);
+    assert.equal(limited.headers["access-control-allow-origin"], SHOP);
+    const search = await widget("text", s.key, SHOP, { query: "red dress" }, "10.40.0.1");
+    assert.equal(search.statusCode, 200, "the shopper can still search");
+  });
+
+  test("widget search answers carry the store's currency: USD until set, then the Assistant settings' currency", async () => {
+    const s = await shop(["red-dress"]);
+    const b = await shop(["b-red-scarf"]);
+    assert.equal((await widget("text", s.key, SHOP, { query: "red" })).json().currency, "USD");
+    const owner = await loginToken(t.search, s.store.email, s.store.password);
+    const put = await t.assistant.inject({
+      method: "PUT",
+      url: "/v1/admin/settings",
+      headers: bearer(owner),
+      payload: { currency: "eur", support_contact: null },
+    });
+    assert.equal(put.statusCode, 200, put.body);
+    for (const path of ["text", "url"] as const) {
+      const res = await widget(path, s.key, SHOP, path === "text" ? { query: "red" } : { image_url: url["red-dress"] });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().currency, "EUR", path);
+    }
+    assert.equal((await widget("text", b.key, SHOP, { query: "red" })).json().currency, "USD", "another store keeps its own");
+  });
+
   test(`rate limits: ${WIDGET_RATE_LIMITS.perClient.points}/min per key and client IP, ${WIDGET_RATE_LIMITS.perKey.points}/min per key → 429 with Retry-After`, async () => {
     const s = await shop(["red-dress"]);
     const perClient = WIDGET_RATE_LIMITS.perClient.points;
@@ -513,6 +646,11 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
       assert.ok(doc.paths[path].post.responses["403"], `${path} documents 403`);
       assert.ok(doc.paths[path].post.responses["429"], `${path} documents 429`);
     }
+    const suggestions = doc.paths["/v1/widget/search/suggestions"].get;
+    assert.deepEqual(suggestions.security, [{ widgetKey: [] }]);
+    assert.ok(suggestions.responses["429"]);
+    assert.ok(suggestions.responses["200"].content["application/json"].schema.properties.suggestions);
+    assert.ok(doc.paths["/v1/widget/search/text"].post.responses["200"].content["application/json"].schema.properties.currency);
     assert.ok(doc.paths["/v1/widget/keys"].post.responses["201"]);
     const analytics = doc.paths["/v1/search/analytics"].get.responses["200"].content["application/json"].schema;
     for (const field of [

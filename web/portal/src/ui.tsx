@@ -1,6 +1,6 @@
 // Shared pieces: error notices, async loading, forms.
-import type { ComponentChildren } from "preact";
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { createContext, type ComponentChildren } from "preact";
+import { useCallback, useContext, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { explain } from "./errors";
 import { assistantApi } from "./api";
 import { linkHandler } from "./router";
@@ -90,22 +90,62 @@ export function useLoad<T>(
   return { ...state, reload };
 }
 
-/** Runs an action with busy and error state. */
+/** The successes of a page's actions (NoticeScope). */
+interface Notices {
+  /** Successes so far, as rendered. */
+  successes: number;
+  /** Successes so far, at once (an error recorded in the same tick as a success comes after it). */
+  count: { current: number };
+  succeeded: () => void;
+}
+const NoticeContext = createContext<Notices | null>(null);
+
+/**
+ * The notices of one page: every action that succeeds on the page (useAction's `run`) counts,
+ * and an action's error notice stays only until the next success on the same page, its own or
+ * another's (a failed add, then a successful delete: the add's error is old news). Errors of
+ * loads (useLoad) are not affected: they go when that load succeeds. The store portal gives each
+ * page (store and section) a scope of its own, so a notice never follows the owner to another
+ * page or store.
+ */
+export function NoticeScope({ children }: { children: ComponentChildren }) {
+  const count = useRef(0);
+  const [successes, setSuccesses] = useState(0);
+  const succeeded = useCallback(() => setSuccesses((count.current += 1)), []);
+  const value = useMemo(() => ({ successes, count, succeeded }), [successes, succeeded]);
+  return <NoticeContext.Provider value={value}>{children}</NoticeContext.Provider>;
+}
+
+/**
+ * Runs an action with busy and error state. The error clears when the action runs again, and on
+ * the next success of any action of the page (NoticeScope); `setError` sets or clears it by hand.
+ */
 export function useAction() {
+  const scope = useContext(NoticeContext);
+  const count = scope?.count;
+  const succeeded = scope?.succeeded;
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const run = useCallback(async <T,>(fn: () => Promise<T>): Promise<T | undefined> => {
-    setBusy(true);
-    setError(null);
-    try {
-      return await fn();
-    } catch (e) {
-      setError(e);
-      return undefined;
-    } finally {
-      setBusy(false);
-    }
-  }, []);
+  // The error with the page's success count when it happened.
+  const [failure, setFailure] = useState<{ error: unknown; at: number } | null>(null);
+  const setError = useCallback((error: unknown) => setFailure(error ? { error, at: count?.current ?? 0 } : null), [count]);
+  const run = useCallback(
+    async <T,>(fn: () => Promise<T>): Promise<T | undefined> => {
+      setBusy(true);
+      setFailure(null);
+      try {
+        const result = await fn();
+        succeeded?.();
+        return result;
+      } catch (e) {
+        setError(e);
+        return undefined;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [setError, succeeded],
+  );
+  const error = failure !== null && failure.at >= (scope?.successes ?? 0) ? failure.error : null;
   return { busy, error, setError, run };
 }
 
@@ -261,3 +301,22 @@ const SCORE = new Intl.NumberFormat(undefined, { minimumFractionDigits: 3, maxim
 export const fmtScore = (x: number) => SCORE.format(x);
 const PERCENT = new Intl.NumberFormat(undefined, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
 export const pct = (x: number) => PERCENT.format(x);
+
+/** A bulk job's per-product errors (GET /v1/jobs/{id}), the first 50, folded. */
+export function JobErrors({ errors, what }: { errors: { product_id: string; error: string; message: string }[]; what: string }) {
+  if (errors.length === 0) return null;
+  return (
+    <details>
+      <summary>
+        {errors.length} product(s) {what}
+      </summary>
+      <ul>
+        {errors.slice(0, 50).map((x) => (
+          <li key={x.product_id}>
+            <code>{x.product_id}</code>: {x.message} ({x.error})
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

@@ -21,6 +21,9 @@ import m0022 from "./0022_filter_index_lists.js";
 import m0023 from "./0023_search_vocabulary.js";
 import m0024 from "./0024_drop_trigram_index.js";
 import m0025 from "./0025_job_turns.js";
+import m0026 from "./0026_product_availability.js";
+import m0027 from "./0027_search_rules.js";
+import m0028 from "./0028_bulk_actions.js";
 
 export const migrations: Record<string, MigrationFactory> = {
   "0001_accounts": m0001,
@@ -44,4 +47,7 @@ export const migrations: Record<string, MigrationFactory> = {
   "0023_search_vocabulary": m0023,
   "0024_drop_trigram_index": m0024,
   "0025_job_turns": m0025,
+  "0026_product_availability": m0026,
+  "0027_search_rules": m0027,
+  "0028_bulk_actions": m0028,
 };

@@ -4368,6 +4368,12 @@ export interface paths {
                                     hex: string;
                                     share: number;
                                 }[];
+                                /** @description The stock the store stated; null = unknown */
+                                availability: {
+                                    /** @description in_stock, low_stock or out_of_stock */
+                                    state: "in_stock" | "low_stock" | "out_of_stock";
+                                    quantity: number | null;
+                                } | null;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -4455,6 +4461,13 @@ export interface paths {
                         } & {
                             [key: string]: unknown;
                         };
+                        /** @description The product's stock as the store states it, shown to shoppers by the assistant as a live read. null or left out = unknown (on PUT, left out keeps the current value and null clears it). */
+                        availability?: {
+                            /** @description in_stock, low_stock or out_of_stock */
+                            state: "in_stock" | "low_stock" | "out_of_stock";
+                            /** @description Units in stock; informational, not checked against state */
+                            quantity?: number;
+                        } | null;
                     };
                 };
             };
@@ -4662,6 +4675,12 @@ export interface paths {
                                 hex: string;
                                 share: number;
                             }[];
+                            /** @description The stock the store stated; null = unknown */
+                            availability: {
+                                /** @description in_stock, low_stock or out_of_stock */
+                                state: "in_stock" | "low_stock" | "out_of_stock";
+                                quantity: number | null;
+                            } | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -4735,7 +4754,7 @@ export interface paths {
                 };
             };
         };
-        /** Update image_url and/or metadata (metadata is replaced as a whole); re-embeds only when image_url changed */
+        /** Update image_url, metadata and/or availability (each given field is replaced as a whole; availability null clears it); re-embeds only when image_url changed */
         put: {
             parameters: {
                 query?: never;
@@ -4762,6 +4781,13 @@ export interface paths {
                         } & {
                             [key: string]: unknown;
                         };
+                        /** @description The product's stock as the store states it, shown to shoppers by the assistant as a live read. null or left out = unknown (on PUT, left out keeps the current value and null clears it). */
+                        availability?: {
+                            /** @description in_stock, low_stock or out_of_stock */
+                            state: "in_stock" | "low_stock" | "out_of_stock";
+                            /** @description Units in stock; informational, not checked against state */
+                            quantity?: number;
+                        } | null;
                     };
                 };
             };
@@ -5170,6 +5196,13 @@ export interface paths {
                             } & {
                                 [key: string]: unknown;
                             };
+                            /** @description The product's stock as the store states it, shown to shoppers by the assistant as a live read. null or left out = unknown (on PUT, left out keeps the current value and null clears it). */
+                            availability?: {
+                                /** @description in_stock, low_stock or out_of_stock */
+                                state: "in_stock" | "low_stock" | "out_of_stock";
+                                /** @description Units in stock; informational, not checked against state */
+                                quantity?: number;
+                            } | null;
                         }[];
                         callback_url?: string;
                         callback_secret?: string;
@@ -5280,6 +5313,305 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/products/bulk-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a selection of products (with their vectors, images and text index rows) in the background; 202 at once
+         * @description Needs products:bulk and products:delete. Select products by ids (up to 1000) or by a filter (the search pre-filters plus brand, tags and availability; at most 10,000 matches), not both; the selection is fixed when the job is created. Ids the store does not have (another store's included) are reported per item as not_found; an empty selection is 400. Progress, per-item errors and the callback are those of bulk imports (GET /v1/jobs/{job_id}); the job's items count against the plan's waiting bulk items.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Up to 1000 product ids (repeats count once). Ids the store does not have are reported as not_found in the job. */
+                        ids?: string[];
+                        /** @description The search pre-filters (category, price_min, price_max, color, metadata_filters, as POST /v1/search/*) plus brand, tags and availability; every condition must hold. At least one condition. */
+                        filter?: {
+                            category?: string;
+                            price_min?: number;
+                            price_max?: number;
+                            /** @description Colour name (e.g. navy blue) or hex #rrggbb; hex matches dominant colours within ΔE00 15 */
+                            color?: string;
+                            metadata_filters?: {
+                                /** @description Metadata key; dotted for nested keys */
+                                field: string;
+                                operator: "eq" | "ne" | "in" | "nin" | "gt" | "gte" | "lt" | "lte" | "contains";
+                                value: string | number | boolean | (string | number | boolean)[];
+                            }[];
+                            /** @description metadata.brand equal to this, ignoring case */
+                            brand?: string;
+                            /** @description Products whose metadata.tags hold every one of these (ignoring case) */
+                            tags?: string[];
+                            /** @description in_stock, low_stock or out_of_stock */
+                            availability?: "in_stock" | "low_stock" | "out_of_stock";
+                        };
+                        callback_url?: string;
+                        callback_secret?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            job_id: string;
+                            /** @enum {string} */
+                            status: "processing";
+                            action: "delete" | "update";
+                            /** @description Products selected (ids once each, or the filter's matches when the job was created) */
+                            total: number;
+                            callback_secret?: string;
+                        };
+                    };
+                };
+                /** @description Search API error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/products/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set category, brand, tags or availability of a selection of products in the background; 202 at once
+         * @description Needs products:bulk and products:write. `set` replaces fields (null removes one); add_tags and remove_tags change the tags (ignoring case) and cannot be combined with set.tags. Other metadata, the image and the vector are kept. Select products by ids (up to 1000) or by a filter (the search pre-filters plus brand, tags and availability; at most 10,000 matches), not both; the selection is fixed when the job is created. Ids the store does not have (another store's included) are reported per item as not_found; an empty selection is 400. Progress, per-item errors and the callback are those of bulk imports (GET /v1/jobs/{job_id}); the job's items count against the plan's waiting bulk items.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Up to 1000 product ids (repeats count once). Ids the store does not have are reported as not_found in the job. */
+                        ids?: string[];
+                        /** @description The search pre-filters (category, price_min, price_max, color, metadata_filters, as POST /v1/search/*) plus brand, tags and availability; every condition must hold. At least one condition. */
+                        filter?: {
+                            category?: string;
+                            price_min?: number;
+                            price_max?: number;
+                            /** @description Colour name (e.g. navy blue) or hex #rrggbb; hex matches dominant colours within ΔE00 15 */
+                            color?: string;
+                            metadata_filters?: {
+                                /** @description Metadata key; dotted for nested keys */
+                                field: string;
+                                operator: "eq" | "ne" | "in" | "nin" | "gt" | "gte" | "lt" | "lte" | "contains";
+                                value: string | number | boolean | (string | number | boolean)[];
+                            }[];
+                            /** @description metadata.brand equal to this, ignoring case */
+                            brand?: string;
+                            /** @description Products whose metadata.tags hold every one of these (ignoring case) */
+                            tags?: string[];
+                            /** @description in_stock, low_stock or out_of_stock */
+                            availability?: "in_stock" | "low_stock" | "out_of_stock";
+                        };
+                        callback_url?: string;
+                        callback_secret?: string;
+                        set?: {
+                            /** @description New metadata.category; null removes it */
+                            category?: string | null;
+                            /** @description New metadata.brand; null removes it */
+                            brand?: string | null;
+                            /** @description Replaces metadata.tags; null removes them */
+                            tags?: string[] | null;
+                            /** @description The product's stock as the store states it, shown to shoppers by the assistant as a live read. null or left out = unknown (on PUT, left out keeps the current value and null clears it). */
+                            availability?: {
+                                /** @description in_stock, low_stock or out_of_stock */
+                                state: "in_stock" | "low_stock" | "out_of_stock";
+                                /** @description Units in stock; informational, not checked against state */
+                                quantity?: number;
+                            } | null;
+                        };
+                        /** @description Added to metadata.tags (kept once, ignoring case) */
+                        add_tags?: string[];
+                        /** @description Taken out of metadata.tags (ignoring case) */
+                        remove_tags?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            job_id: string;
+                            /** @enum {string} */
+                            status: "processing";
+                            action: "delete" | "update";
+                            /** @description Products selected (ids once each, or the filter's matches when the job was created) */
+                            total: number;
+                            callback_secret?: string;
+                        };
+                    };
+                };
+                /** @description Search API error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/jobs/{job_id}": {
         parameters: {
             query?: never;
@@ -5287,7 +5619,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Status of a bulk job: processing, completed or failed, with per-item errors */
+        /** Status of a bulk job or a reindex (POST /v1/products/reindex): processing, completed or failed, with per-item errors */
         get: {
             parameters: {
                 query?: never;
@@ -5308,6 +5640,8 @@ export interface paths {
                         "application/json": {
                             job_id: string;
                             status: "processing" | "completed" | "failed";
+                            /** @description What a bulk job does: import (POST /v1/products/bulk), delete or update (bulk actions) */
+                            action?: "import" | "delete" | "update";
                             total: number;
                             processed: number;
                             succeeded: number;
@@ -5377,6 +5711,120 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/products/reindex": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-embed the store's products with the loaded model in the background; 202 at once
+         * @description Re-embeds, from their stored images, the products embedded by another model than the loaded CLIP_MODEL (all of them with `?all=true`), as a background job of the server: each new vector is searched as soon as it is written. A reindex already waiting or running for the store is returned instead of a second one (`queued: false`). Progress: GET /v1/jobs/{job_id}. 503 model_unavailable when the service runs without a model.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description Every product, not only those embedded by another model */
+                    all?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            job_id: string;
+                            /** @enum {string} */
+                            status: "processing";
+                            /** @description Products to re-embed when the job was queued. */
+                            total: number;
+                            /** @description false: a reindex of the store was already waiting or running; this is that job. */
+                            queued: boolean;
+                        };
+                    };
+                };
+                /** @description Search API error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -5781,6 +6229,18 @@ export interface paths {
                             default_fusion_method: "coverage" | "blend" | "rrf";
                             /** @description Text search's relevance bar: a product whose text matches no word of the query is a result only with an image similarity of at least this (SEARCH_VISUAL_MIN_SCORE, else the model's calibrated value) */
                             visual_min_score: number;
+                            /** @description The store's latest reindex (POST /v1/products/reindex, or queued by a start with a new CLIP_MODEL) */
+                            reindex: {
+                                /** @description The store's products embedded by another model than the loaded one (0 without a model) */
+                                stale_products: number;
+                                job: {
+                                    job_id: string;
+                                    status: "processing" | "completed" | "failed";
+                                    processed: number;
+                                    total: number;
+                                    summary: string;
+                                } | null;
+                            };
                         };
                     };
                 };
@@ -5898,9 +6358,16 @@ export interface paths {
                                 metadata: {
                                     [key: string]: unknown;
                                 };
+                                /**
+                                 * @description Placed at its position by a merchandising rule's pin (GET /v1/search/rules); its similarity_score is 0 when the ranking did not return it
+                                 * @enum {boolean}
+                                 */
+                                pinned?: true;
                             }[];
                             /** Format: uuid */
                             search_id: string;
+                            /** @description The store's merchandising rules (/v1/search/rules) the query met, in the order they applied; absent when none did */
+                            applied_rules?: string[];
                             /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
                             did_you_mean?: string;
                             /** @description Text search, unless the request set understand to false or "off" */
@@ -6116,9 +6583,16 @@ export interface paths {
                                 metadata: {
                                     [key: string]: unknown;
                                 };
+                                /**
+                                 * @description Placed at its position by a merchandising rule's pin (GET /v1/search/rules); its similarity_score is 0 when the ranking did not return it
+                                 * @enum {boolean}
+                                 */
+                                pinned?: true;
                             }[];
                             /** Format: uuid */
                             search_id: string;
+                            /** @description The store's merchandising rules (/v1/search/rules) the query met, in the order they applied; absent when none did */
+                            applied_rules?: string[];
                             /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
                             did_you_mean?: string;
                             /** @description Text search, unless the request set understand to false or "off" */
@@ -6340,9 +6814,16 @@ export interface paths {
                                 metadata: {
                                     [key: string]: unknown;
                                 };
+                                /**
+                                 * @description Placed at its position by a merchandising rule's pin (GET /v1/search/rules); its similarity_score is 0 when the ranking did not return it
+                                 * @enum {boolean}
+                                 */
+                                pinned?: true;
                             }[];
                             /** Format: uuid */
                             search_id: string;
+                            /** @description The store's merchandising rules (/v1/search/rules) the query met, in the order they applied; absent when none did */
+                            applied_rules?: string[];
                             /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
                             did_you_mean?: string;
                             /** @description Text search, unless the request set understand to false or "off" */
@@ -6566,9 +7047,16 @@ export interface paths {
                                 metadata: {
                                     [key: string]: unknown;
                                 };
+                                /**
+                                 * @description Placed at its position by a merchandising rule's pin (GET /v1/search/rules); its similarity_score is 0 when the ranking did not return it
+                                 * @enum {boolean}
+                                 */
+                                pinned?: true;
                             }[];
                             /** Format: uuid */
                             search_id: string;
+                            /** @description The store's merchandising rules (/v1/search/rules) the query met, in the order they applied; absent when none did */
+                            applied_rules?: string[];
                             /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
                             did_you_mean?: string;
                             /** @description Text search, unless the request set understand to false or "off" */
@@ -6791,9 +7279,16 @@ export interface paths {
                                 metadata: {
                                     [key: string]: unknown;
                                 };
+                                /**
+                                 * @description Placed at its position by a merchandising rule's pin (GET /v1/search/rules); its similarity_score is 0 when the ranking did not return it
+                                 * @enum {boolean}
+                                 */
+                                pinned?: true;
                             }[];
                             /** Format: uuid */
                             search_id: string;
+                            /** @description The store's merchandising rules (/v1/search/rules) the query met, in the order they applied; absent when none did */
+                            applied_rules?: string[];
                             /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
                             did_you_mean?: string;
                             /** @description Text search, unless the request set understand to false or "off" */
@@ -7017,9 +7512,16 @@ export interface paths {
                                 metadata: {
                                     [key: string]: unknown;
                                 };
+                                /**
+                                 * @description Placed at its position by a merchandising rule's pin (GET /v1/search/rules); its similarity_score is 0 when the ranking did not return it
+                                 * @enum {boolean}
+                                 */
+                                pinned?: true;
                             }[];
                             /** Format: uuid */
                             search_id: string;
+                            /** @description The store's merchandising rules (/v1/search/rules) the query met, in the order they applied; absent when none did */
+                            applied_rules?: string[];
                             /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
                             did_you_mean?: string;
                             /** @description Text search, unless the request set understand to false or "off" */
@@ -7258,9 +7760,16 @@ export interface paths {
                                 metadata: {
                                     [key: string]: unknown;
                                 };
+                                /**
+                                 * @description Placed at its position by a merchandising rule's pin (GET /v1/search/rules); its similarity_score is 0 when the ranking did not return it
+                                 * @enum {boolean}
+                                 */
+                                pinned?: true;
                             }[];
                             /** Format: uuid */
                             search_id: string;
+                            /** @description The store's merchandising rules (/v1/search/rules) the query met, in the order they applied; absent when none did */
+                            applied_rules?: string[];
                             /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
                             did_you_mean?: string;
                             /** @description Text search, unless the request set understand to false or "off" */
@@ -7505,9 +8014,16 @@ export interface paths {
                                 metadata: {
                                     [key: string]: unknown;
                                 };
+                                /**
+                                 * @description Placed at its position by a merchandising rule's pin (GET /v1/search/rules); its similarity_score is 0 when the ranking did not return it
+                                 * @enum {boolean}
+                                 */
+                                pinned?: true;
                             }[];
                             /** Format: uuid */
                             search_id: string;
+                            /** @description The store's merchandising rules (/v1/search/rules) the query met, in the order they applied; absent when none did */
+                            applied_rules?: string[];
                             /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
                             did_you_mean?: string;
                             /** @description Text search, unless the request set understand to false or "off" */
@@ -7708,9 +8224,16 @@ export interface paths {
                                     metadata: {
                                         [key: string]: unknown;
                                     };
+                                    /**
+                                     * @description Placed at its position by a merchandising rule's pin (GET /v1/search/rules); its similarity_score is 0 when the ranking did not return it
+                                     * @enum {boolean}
+                                     */
+                                    pinned?: true;
                                 }[];
                                 /** Format: uuid */
                                 search_id: string;
+                                /** @description The store's merchandising rules (/v1/search/rules) the query met, in the order they applied; absent when none did */
+                                applied_rules?: string[];
                                 /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
                                 did_you_mean?: string;
                                 /** @description Text search, unless the request set understand to false or "off" */
@@ -8283,6 +8806,550 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/search/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The store's merchandising rules, oldest first, with their hit counts
+         * @description Applied to this store's text search and to hybrid, fusion and filtered searches with a query, to the widget's text search and to the assistant's catalogue search: after ranking, hidden products are removed, results meeting a boost condition move above the others and those meeting a bury condition below them, and pinned products take their positions (shown even when the ranking did not return them, if the store holds them and they pass the request's filters). A response shaped by rules lists them in `applied_rules` and marks pinned results `pinned: true`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description rule_… */
+                            id: string;
+                            /** @description exact: the search's normalised query equals `query`; contains: the search's query holds the words of `query` in a row (whole words) */
+                            match: "exact" | "contains";
+                            /** @description Normalised */
+                            query: string;
+                            /** @description By position */
+                            pins: {
+                                product_id: string;
+                                /** @description 1-based position in the results */
+                                position: number;
+                            }[];
+                            hide: string[];
+                            boost: {
+                                /** @description Metadata key, e.g. category, brand, tags; dotted for nested keys */
+                                field: string;
+                                /** @description Met when the metadata value equals it (strings ignoring case), or a list (tags) holds it */
+                                value: string | number | boolean;
+                            }[];
+                            bury: {
+                                /** @description Metadata key, e.g. category, brand, tags; dotted for nested keys */
+                                field: string;
+                                /** @description Met when the metadata value equals it (strings ignoring case), or a list (tags) holds it */
+                                value: string | number | boolean;
+                            }[];
+                            enabled: boolean;
+                            description: string | null;
+                            /** @description Searches the rule applied to since it was made */
+                            hits: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+                /** @description Search API error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a merchandising rule: pin, hide, boost or bury products for a query
+         * @description Applied to this store's text search and to hybrid, fusion and filtered searches with a query, to the widget's text search and to the assistant's catalogue search: after ranking, hidden products are removed, results meeting a boost condition move above the others and those meeting a bury condition below them, and pinned products take their positions (shown even when the ranking did not return them, if the store holds them and they pass the request's filters). A response shaped by rules lists them in `applied_rules` and marks pinned results `pinned: true`. At most 500 rules per store (422 beyond); a second rule with the same match and query is 409.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description exact: the search's normalised query equals `query`; contains: the search's query holds the words of `query` in a row (whole words) */
+                        match: "exact" | "contains";
+                        /** @description 1–10 words; stored normalised (lower-case words of letters or digits, one space between) */
+                        query: string;
+                        /** @description Products placed at these positions (shown even when the ranking missed them) */
+                        pins?: {
+                            product_id: string;
+                            /** @description 1-based position in the results */
+                            position: number;
+                        }[];
+                        /** @description Products removed from the results */
+                        hide?: string[];
+                        /** @description Results meeting a condition move above the others */
+                        boost?: {
+                            /** @description Metadata key, e.g. category, brand, tags; dotted for nested keys */
+                            field: string;
+                            /** @description Met when the metadata value equals it (strings ignoring case), or a list (tags) holds it */
+                            value: string | number | boolean;
+                        }[];
+                        /** @description Results meeting a condition move below the others */
+                        bury?: {
+                            /** @description Metadata key, e.g. category, brand, tags; dotted for nested keys */
+                            field: string;
+                            /** @description Met when the metadata value equals it (strings ignoring case), or a list (tags) holds it */
+                            value: string | number | boolean;
+                        }[];
+                        /**
+                         * @description A disabled rule is kept but never applied
+                         * @default true
+                         */
+                        enabled?: boolean;
+                        /** @description A note for people */
+                        description?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description rule_… */
+                            id: string;
+                            /** @description exact: the search's normalised query equals `query`; contains: the search's query holds the words of `query` in a row (whole words) */
+                            match: "exact" | "contains";
+                            /** @description Normalised */
+                            query: string;
+                            /** @description By position */
+                            pins: {
+                                product_id: string;
+                                /** @description 1-based position in the results */
+                                position: number;
+                            }[];
+                            hide: string[];
+                            boost: {
+                                /** @description Metadata key, e.g. category, brand, tags; dotted for nested keys */
+                                field: string;
+                                /** @description Met when the metadata value equals it (strings ignoring case), or a list (tags) holds it */
+                                value: string | number | boolean;
+                            }[];
+                            bury: {
+                                /** @description Metadata key, e.g. category, brand, tags; dotted for nested keys */
+                                field: string;
+                                /** @description Met when the metadata value equals it (strings ignoring case), or a list (tags) holds it */
+                                value: string | number | boolean;
+                            }[];
+                            enabled: boolean;
+                            description: string | null;
+                            /** @description Searches the rule applied to since it was made */
+                            hits: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Search API error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/rules/{rule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a merchandising rule (every field; absent lists become empty, absent enabled true) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rule_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description exact: the search's normalised query equals `query`; contains: the search's query holds the words of `query` in a row (whole words) */
+                        match: "exact" | "contains";
+                        /** @description 1–10 words; stored normalised (lower-case words of letters or digits, one space between) */
+                        query: string;
+                        /** @description Products placed at these positions (shown even when the ranking missed them) */
+                        pins?: {
+                            product_id: string;
+                            /** @description 1-based position in the results */
+                            position: number;
+                        }[];
+                        /** @description Products removed from the results */
+                        hide?: string[];
+                        /** @description Results meeting a condition move above the others */
+                        boost?: {
+                            /** @description Metadata key, e.g. category, brand, tags; dotted for nested keys */
+                            field: string;
+                            /** @description Met when the metadata value equals it (strings ignoring case), or a list (tags) holds it */
+                            value: string | number | boolean;
+                        }[];
+                        /** @description Results meeting a condition move below the others */
+                        bury?: {
+                            /** @description Metadata key, e.g. category, brand, tags; dotted for nested keys */
+                            field: string;
+                            /** @description Met when the metadata value equals it (strings ignoring case), or a list (tags) holds it */
+                            value: string | number | boolean;
+                        }[];
+                        /**
+                         * @description A disabled rule is kept but never applied
+                         * @default true
+                         */
+                        enabled?: boolean;
+                        /** @description A note for people */
+                        description?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description rule_… */
+                            id: string;
+                            /** @description exact: the search's normalised query equals `query`; contains: the search's query holds the words of `query` in a row (whole words) */
+                            match: "exact" | "contains";
+                            /** @description Normalised */
+                            query: string;
+                            /** @description By position */
+                            pins: {
+                                product_id: string;
+                                /** @description 1-based position in the results */
+                                position: number;
+                            }[];
+                            hide: string[];
+                            boost: {
+                                /** @description Metadata key, e.g. category, brand, tags; dotted for nested keys */
+                                field: string;
+                                /** @description Met when the metadata value equals it (strings ignoring case), or a list (tags) holds it */
+                                value: string | number | boolean;
+                            }[];
+                            bury: {
+                                /** @description Metadata key, e.g. category, brand, tags; dotted for nested keys */
+                                field: string;
+                                /** @description Met when the metadata value equals it (strings ignoring case), or a list (tags) holds it */
+                                value: string | number | boolean;
+                            }[];
+                            enabled: boolean;
+                            description: string | null;
+                            /** @description Searches the rule applied to since it was made */
+                            hits: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Search API error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a merchandising rule (and its hit counts) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    rule_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            deleted: true;
+                            id: string;
+                        };
+                    };
+                };
+                /** @description Search API error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/search/feedback": {
         parameters: {
             query?: never;
@@ -8609,7 +9676,7 @@ export interface paths {
         };
         /**
          * Search analytics over the last `days` days (1–365, default 30)
-         * @description Searches (total, per mode, per source), zero-result rate, mean and p95 query time, click-through / add-to-cart / conversion rates (share of the window's searches with at least one such attributed event), revenue per currency split into attributed and unattributed, and the top text queries.
+         * @description Searches (total, per mode, per source), zero-result rate, mean and p95 query time, click-through / add-to-cart / conversion rates (share of the window's searches with at least one such attributed event), revenue per currency split into attributed and unattributed, the top text queries, and every merchandising rule with the searches it applied to (`rules`).
          */
         get: {
             parameters: {
@@ -8702,6 +9769,16 @@ export interface paths {
                                 query: string;
                                 searches: number;
                                 zero_result_searches: number;
+                            }[];
+                            /** @description Every merchandising rule of the store (GET /v1/search/rules) with the searches it applied to on the window's UTC days (the first day counted whole), most applied first: searches of the API, the portal, the widget and the assistant's catalogue */
+                            rules: {
+                                id: string;
+                                /** @description exact: the search's normalised query equals `query`; contains: the search's query holds the words of `query` in a row (whole words) */
+                                match: "exact" | "contains";
+                                query: string;
+                                enabled: boolean;
+                                /** @description Searches of the window the rule applied to */
+                                hits: number;
                             }[];
                         };
                     };
@@ -9486,6 +10563,8 @@ export interface paths {
                             }[];
                             /** Format: uuid */
                             search_id: string;
+                            /** @description The store's merchandising rules (/v1/search/rules) the query met, in the order they applied; absent when none did */
+                            applied_rules?: string[];
                             /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
                             did_you_mean?: string;
                             /** @description Text search, unless the request set understand to false or "off" */
@@ -9501,6 +10580,8 @@ export interface paths {
                                 /** @description The text searched (the query without its price phrases) */
                                 remaining_text: string;
                             };
+                            /** @description The store's currency (ISO 4217), in which the widget shows `metadata.price` of a product that names no `metadata.currency`: the currency the store set in its Assistant settings (PUT /v1/admin/settings on the Assistant API, or the portal's Assistant page), USD until it sets one */
+                            currency: string;
                         };
                     };
                 };
@@ -9708,6 +10789,8 @@ export interface paths {
                             }[];
                             /** Format: uuid */
                             search_id: string;
+                            /** @description The store's merchandising rules (/v1/search/rules) the query met, in the order they applied; absent when none did */
+                            applied_rules?: string[];
                             /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
                             did_you_mean?: string;
                             /** @description Text search, unless the request set understand to false or "off" */
@@ -9723,6 +10806,8 @@ export interface paths {
                                 /** @description The text searched (the query without its price phrases) */
                                 remaining_text: string;
                             };
+                            /** @description The store's currency (ISO 4217), in which the widget shows `metadata.price` of a product that names no `metadata.currency`: the currency the store set in its Assistant settings (PUT /v1/admin/settings on the Assistant API, or the portal's Assistant page), USD until it sets one */
+                            currency: string;
                         };
                     };
                 };
@@ -9931,6 +11016,8 @@ export interface paths {
                             }[];
                             /** Format: uuid */
                             search_id: string;
+                            /** @description The store's merchandising rules (/v1/search/rules) the query met, in the order they applied; absent when none did */
+                            applied_rules?: string[];
                             /** @description Text search: the query with each word that matched nothing as typed replaced by the store's nearest word (typo tolerance); absent when every word was found */
                             did_you_mean?: string;
                             /** @description Text search, unless the request set understand to false or "off" */
@@ -9946,6 +11033,8 @@ export interface paths {
                                 /** @description The text searched (the query without its price phrases) */
                                 remaining_text: string;
                             };
+                            /** @description The store's currency (ISO 4217), in which the widget shows `metadata.price` of a product that names no `metadata.currency`: the currency the store set in its Assistant settings (PUT /v1/admin/settings on the Assistant API, or the portal's Assistant page), USD until it sets one */
+                            currency: string;
                         };
                     };
                 };
@@ -10079,6 +11168,131 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/widget/search/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Widget: type-ahead suggestions for what the shopper has typed (popular searches, then product names)
+         * @description Headers: X-Service-Key (public key) and the browser's Origin, as for the other widget calls (403 origin_not_allowed, 401). Rate limits: windows of the same size as the other widget calls (60 requests per minute per key and client IP, 600 per minute per key in total) but of their own, so typing does not use up searches (429 rate_limit_exceeded with Retry-After). Popular searches: the store's shoppers' text searches of the last 30 days (widget and backend, not the portal's playground) that returned results, each at least 3 times, starting with `q`; product names: products whose name holds every word of `q`, the last one as a prefix (from a last word of two characters). Records no search.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description What the shopper has typed so far */
+                    q: string;
+                    /** @description Suggestions wanted (default 8, at most 10) */
+                    limit: number;
+                };
+                header: {
+                    /** @description Public widget key pk_live_… */
+                    "x-service-key": string;
+                    /** @description Set by the browser; must be on the key's allow-list */
+                    origin: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description `q` as matched: lower-cased, spaces collapsed */
+                            query: string;
+                            /** @description Popular searches first, then product names; no text twice (case ignored) */
+                            suggestions: {
+                                /** @description `query`: a popular search of this store's shoppers; `product`: a product's name */
+                                kind: "query" | "product";
+                                /** @description What the widget shows and searches when the shopper picks it */
+                                text: string;
+                                /** @description The product, for `product` suggestions */
+                                product_id?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Search API error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Search API error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable error code, e.g. unauthorized, validation_failed */
+                            error: string;
+                            message: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -433,6 +433,7 @@ function ChatPreview({ chatBase, keyValue, setKey }: { chatBase: string; keyValu
     let alive = true;
     loadChatComponent().then(() => {
       if (!alive) return;
+      setError(null); // an earlier failure to load is over
       // A fresh element per key (the component keeps its session per tab in sessionStorage).
       el.textContent = "";
       const chat = document.createElement("commerce-ai-chat");

@@ -41,22 +41,72 @@ function ModelInfo({ slug }: { slug: string }) {
     [slug],
   );
   const m = model.data;
+  const reindexing = m?.reindex.job?.status === "processing";
+  // While a reindex runs, its progress is read again every 2 s.
+  useEffect(() => {
+    if (!reindexing) return;
+    const timer = setTimeout(model.reload, 2000);
+    return () => clearTimeout(timer);
+  }, [m, reindexing, model.reload]);
   if (!m) return null;
   return (
     <>
       <p class="muted model-line" data-testid="active-model">
         Model: <code>{m.model_id}</code> · {fmtNumber(m.dimensions)} dimensions · {m.status}
       </p>
+      <ReindexNotice slug={slug} reindex={m.reindex} onStarted={model.reload} />
       {m.is_test_model && (
         <div class="notice warning" role="status">
           <p class="notice-title">This server runs the built-in test model.</p>
           <p>
             It is a tiny model for tests and trials: its results show that search works, not how well a real model ranks your catalogue. Set{" "}
-            <code>CLIP_MODEL</code> (e.g. Xenova/clip-vit-base-patch32) and restart, then run <code>npm run cli -- reindex</code>.
+            <code>CLIP_MODEL</code> (e.g. Xenova/clip-vit-base-patch32) and restart: the server re-embeds your products in the background,
+            and searches use each new vector at once.
           </p>
         </div>
       )}
     </>
+  );
+}
+
+/**
+ * Products embedded by another model than the loaded one: the running reindex with its progress,
+ * or a button that starts one (POST /v1/products/reindex; a start with a new CLIP_MODEL queues it).
+ */
+function ReindexNotice({ slug, reindex, onStarted }: { slug: string; reindex: ActiveModel["reindex"]; onStarted: () => void }) {
+  const action = useAction();
+  const job = reindex.job;
+  if (job?.status === "processing") {
+    return (
+      <div class="notice" role="status" data-testid="reindex-progress">
+        <p class="notice-title">
+          Re-embedding products with this model: {fmtNumber(job.processed)} of {fmtNumber(job.total)}
+        </p>
+        <progress max={Math.max(1, job.total)} value={job.processed} />
+        <p class="muted">Searches use each new vector as soon as it is written.</p>
+      </div>
+    );
+  }
+  if (reindex.stale_products === 0) return null;
+  return (
+    <div class="notice warning" role="status" data-testid="reindex-needed">
+      <p class="notice-title">{fmtNumber(reindex.stale_products)} products were embedded by another model.</p>
+      <p>Image search can't compare them with this model's vectors until they are re-embedded from their stored images.</p>
+      {job?.status === "failed" && <p>{job.summary}</p>}
+      <button
+        type="button"
+        disabled={action.busy}
+        onClick={() =>
+          void action.run(async () => {
+            await api("/v1/products/reindex", { store: slug, method: "POST" });
+            onStarted();
+          })
+        }
+      >
+        Re-embed now
+      </button>
+      <ErrorNotice error={action.error} />
+    </div>
   );
 }
 

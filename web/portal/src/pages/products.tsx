@@ -1,13 +1,51 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { DeleteButton, FilterForm, ListTable, Pager, useCursors } from "../components";
-import { productsFromFile, type ProductInput } from "../csv";
-import { Alert, ErrorNotice, Field, Section, Success, fmtDate, fmtNumber, fmtPrice, useAction, useLoad, useStoreCurrency } from "../ui";
+import { productsFromFile, rowNamedError, type ProductInput } from "../csv";
+import {
+  Alert,
+  ErrorNotice,
+  Field,
+  JobErrors,
+  Section,
+  Success,
+  fmtDate,
+  fmtNumber,
+  fmtPrice,
+  useAction,
+  useLoad,
+  useStoreCurrency,
+} from "../ui";
 import type { StoreProps } from "./store";
 import { GetStarted } from "./start";
-import type { SearchOk } from "../api-types";
+import { BulkActions, SelectBox, useSelection } from "./bulk-actions";
+import type { Item, SearchOk } from "../api-types";
 
 type ProductList = SearchOk<"/v1/products">;
+type Availability = Item<ProductList["products"]>["availability"];
+type AvailabilityState = NonNullable<Availability>["state"];
+
+/** The states a store can state, in the words the portal shows (the API's values in the CSV and JSON). */
+export const AVAILABILITY_LABELS: Record<AvailabilityState, string> = {
+  in_stock: "In stock",
+  low_stock: "Low stock",
+  out_of_stock: "Out of stock",
+};
+const AVAILABILITY_BADGE: Record<AvailabilityState, string> = {
+  in_stock: "badge active",
+  low_stock: "badge low",
+  out_of_stock: "badge failed",
+};
+
+function AvailabilityCell({ availability }: { availability: Availability }) {
+  if (!availability) return <span class="muted">Unknown</span>;
+  return (
+    <>
+      <span class={AVAILABILITY_BADGE[availability.state]}>{AVAILABILITY_LABELS[availability.state]}</span>
+      {availability.quantity !== null && <div class="muted small">{fmtNumber(availability.quantity)} in stock</div>}
+    </>
+  );
+}
 type Job = SearchOk<"/v1/jobs/{job_id}">;
 /** What the page shows of a job: known from the bulk answer before the first poll. */
 type JobProgress = Pick<Job, "job_id" | "status" | "total" | "processed" | "succeeded" | "failed" | "errors">;
@@ -23,6 +61,9 @@ export function ProductsPage({ slug, session }: StoreProps) {
   );
   const del = useAction();
   const currency = useStoreCurrency(slug);
+  // Rows checked for a bulk action: the current page's only (cleared when the page or filter changes).
+  const selection = useSelection();
+  useEffect(() => selection.clear(), [slug, cursor, applied]);
   // An empty store shows the "what next" checklist; it stays while the first products come in.
   const [welcome, setWelcome] = useState(false);
   useEffect(() => {
@@ -61,6 +102,15 @@ export function ProductsPage({ slug, session }: StoreProps) {
         }
       >
         <ErrorNotice error={list.error ?? del.error} />
+        {list.data && (
+          <BulkActions
+            slug={slug}
+            pageIds={list.data.products.map((p) => p.product_id)}
+            selection={selection}
+            availabilityLabels={AVAILABILITY_LABELS}
+            onDone={list.reload}
+          />
+        )}
         <ListTable
           state={{ data: list.data?.products, loading: list.loading }}
           what="products"
@@ -80,10 +130,13 @@ export function ProductsPage({ slug, session }: StoreProps) {
             </>
           }
           label="Products"
-          columns={["Image", "Product", "Category / brand", "Price", "Colours", "Added"]}
+          columns={["Select", "Image", "Product", "Category / brand", "Price", "Availability", "Colours", "Added"]}
           actions="Actions"
           row={(p) => (
             <tr key={p.product_id}>
+              <td>
+                <SelectBox id={p.product_id} selection={selection} />
+              </td>
               <td>
                 <img class="thumb" src={p.image_url} alt="" loading="lazy" referrerpolicy="no-referrer" />
               </td>
@@ -93,6 +146,9 @@ export function ProductsPage({ slug, session }: StoreProps) {
               </td>
               <td>{[p.metadata.category, p.metadata.brand].filter(Boolean).join(" · ") || "—"}</td>
               <td>{typeof p.metadata.price === "number" ? fmtPrice(p.metadata.price, p.metadata.currency, currency) : "—"}</td>
+              <td>
+                <AvailabilityCell availability={p.availability} />
+              </td>
               <td>
                 {p.dominant_colors.slice(0, 4).map((c) => (
                   <span key={c.hex} class="color-dot" style={{ background: c.hex }} title={`${c.hex} (${Math.round(c.share * 100)}%)`} />
@@ -121,11 +177,23 @@ export function ProductsPage({ slug, session }: StoreProps) {
 }
 
 function AddProduct({ slug, onAdded }: { slug: string; onAdded: () => void }) {
-  const empty = { product_id: "", image_url: "", name: "", category: "", brand: "", price: "", color_name: "", tags: "" };
+  const empty = {
+    product_id: "",
+    image_url: "",
+    name: "",
+    category: "",
+    brand: "",
+    price: "",
+    color_name: "",
+    tags: "",
+    availability: "",
+    quantity: "",
+  };
   const [f, setF] = useState(empty);
   const [added, setAdded] = useState<string | null>(null);
   const { busy, error, run } = useAction();
-  const set = (k: keyof typeof empty) => (e: { currentTarget: HTMLInputElement }) => setF({ ...f, [k]: e.currentTarget.value });
+  const set = (k: keyof typeof empty) => (e: { currentTarget: HTMLInputElement | HTMLSelectElement }) =>
+    setF({ ...f, [k]: e.currentTarget.value });
   return (
     <Section title="Add a product by image URL">
       <form
@@ -142,9 +210,12 @@ function AddProduct({ slug, onAdded }: { slug: string; onAdded: () => void }) {
                 .split(",")
                 .map((t) => t.trim())
                 .filter(Boolean);
+            // No state chosen: availability unknown (the quantity field is off then).
+            const state = f.availability as AvailabilityState | "";
+            const availability = state ? { state, ...(f.quantity.trim() ? { quantity: Number(f.quantity) } : {}) } : undefined;
             const res = await api<SearchOk<"/v1/products", "post">>("/v1/products", {
               store: slug,
-              body: { product_id: f.product_id.trim(), image_url: f.image_url.trim(), metadata },
+              body: { product_id: f.product_id.trim(), image_url: f.image_url.trim(), metadata, ...(availability ? { availability } : {}) },
             });
             setAdded(`${res.product_id}: ${res.message}`);
             setF(empty);
@@ -176,6 +247,19 @@ function AddProduct({ slug, onAdded }: { slug: string; onAdded: () => void }) {
         <Field label="Tags" hint="Separated by commas">
           <input name="tags" value={f.tags} onInput={set("tags")} />
         </Field>
+        <Field label="Availability" hint="What the shopping assistant tells shoppers about stock">
+          <select name="availability" value={f.availability} onChange={set("availability")}>
+            <option value="">Unknown</option>
+            {Object.entries(AVAILABILITY_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Quantity in stock" hint={f.availability ? "Optional" : "Choose a stock state first"}>
+          <input name="quantity" type="number" min="0" step="1" value={f.quantity} disabled={!f.availability} onInput={set("quantity")} />
+        </Field>
         <div class="form-actions">
           <button type="submit" disabled={busy}>
             {busy ? "Indexing…" : "Add product"}
@@ -188,6 +272,9 @@ function AddProduct({ slug, onAdded }: { slug: string; onAdded: () => void }) {
   );
 }
 
+/** Job polls that may fail in a row before the page stops asking. */
+const POLL_TRIES = 5;
+
 function BulkUpload({ slug, onDone }: { slug: string; onDone: () => void }) {
   const [items, setItems] = useState<ProductInput[] | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
@@ -196,24 +283,33 @@ function BulkUpload({ slug, onDone }: { slug: string; onDone: () => void }) {
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const poll = (id: string) => {
-    timer.current = setTimeout(async () => {
-      try {
-        const j = await api<Job>(`/v1/jobs/${encodeURIComponent(id)}`, { store: slug });
-        setJob(j);
-        if (j.status === "processing") poll(id);
-        else onDone();
-      } catch (e) {
-        setError(e);
-      }
-    }, 1000);
+  // A failed poll (a network blip, the service restarting) shows its error and asks again, up to
+  // POLL_TRIES times in a row; the next answer clears the error.
+  const poll = (id: string, failures = 0) => {
+    timer.current = setTimeout(
+      async () => {
+        try {
+          const j = await api<Job>(`/v1/jobs/${encodeURIComponent(id)}`, { store: slug });
+          setError(null);
+          setJob(j);
+          if (j.status === "processing") poll(id);
+          else onDone();
+        } catch (e) {
+          setError(e);
+          if (failures + 1 < POLL_TRIES) poll(id, failures + 1);
+        }
+      },
+      failures > 0 ? 3000 : 1000,
+    );
   };
 
   return (
     <Section title="Bulk upload">
       <p class="muted">
-        A CSV file with a header row (<code>product_id,image_url,name,category,brand,price,color_name,tags</code>; tags separated by{" "}
-        <code>|</code>) or a JSON array of <code>{"{product_id, image_url, metadata}"}</code>. Up to 1,000 products per upload.
+        A CSV file with a header row (<code>product_id,image_url,name,category,brand,price,color_name,tags,availability,quantity</code>;
+        tags separated by <code>|</code>; availability <code>in_stock</code>, <code>low_stock</code> or <code>out_of_stock</code>, quantity
+        a whole number) or a JSON array of <code>{"{product_id, image_url, metadata, availability: {state, quantity}}"}</code>. Up to 1,000
+        products per upload.
       </p>
       <Field label="Products file (CSV or JSON)">
         <input
@@ -248,6 +344,8 @@ function BulkUpload({ slug, onDone }: { slug: string; onDone: () => void }) {
                 const res = await api<SearchOk<"/v1/products/bulk", "post">>("/v1/products/bulk", {
                   store: slug,
                   body: { products: items },
+                }).catch((e: unknown) => {
+                  throw rowNamedError(e, items);
                 });
                 setJob({ job_id: res.job_id, status: "processing", total: res.total, processed: 0, succeeded: 0, failed: 0, errors: [] });
                 poll(res.job_id);
@@ -266,18 +364,7 @@ function BulkUpload({ slug, onDone }: { slug: string; onDone: () => void }) {
             {fmtNumber(job.total)} done ({fmtNumber(job.succeeded)} indexed, {fmtNumber(job.failed)} failed)
             <progress max={job.total} value={job.processed} />
           </label>
-          {job.errors.length > 0 && (
-            <details>
-              <summary>{job.errors.length} product(s) failed</summary>
-              <ul>
-                {job.errors.slice(0, 50).map((x) => (
-                  <li key={x.product_id}>
-                    <code>{x.product_id}</code>: {x.message} ({x.error})
-                  </li>
-                ))}
-              </ul>
-            </details>
-          )}
+          <JobErrors errors={job.errors} what="failed" />
         </div>
       )}
     </Section>

@@ -1,7 +1,7 @@
 import { useEffect } from "preact/hooks";
 import type { Session } from "../api";
 import { TopBar } from "../topbar";
-import { Alert, Link } from "../ui";
+import { Alert, Link, NoticeScope } from "../ui";
 import { ProductsPage } from "./products";
 import { PlaygroundPage } from "./playground";
 import { AnalyticsPage } from "./analytics";
@@ -13,6 +13,7 @@ import { BillingPage } from "./billing";
 import { StartPage } from "./start";
 import { AssistantPage } from "./assistant";
 import { SynonymsPage } from "./synonyms";
+import { RulesPage } from "./rules";
 
 export interface StoreProps {
   slug: string;
@@ -24,6 +25,7 @@ const SECTIONS: { id: string; label: string; view: (p: StoreProps) => preact.JSX
   { id: "products", label: "Products", view: (p) => <ProductsPage {...p} /> },
   { id: "playground", label: "Search playground", view: (p) => <PlaygroundPage {...p} /> },
   { id: "synonyms", label: "Synonyms", view: (p) => <SynonymsPage {...p} /> },
+  { id: "merchandising", label: "Merchandising", view: (p) => <RulesPage {...p} /> },
   { id: "analytics", label: "Analytics", view: (p) => <AnalyticsPage {...p} /> },
   { id: "api-keys", label: "API keys", view: (p) => <ApiKeysPage {...p} /> },
   { id: "widget-keys", label: "Widget keys", view: (p) => <WidgetKeysPage {...p} /> },
@@ -77,7 +79,8 @@ export function StorePortal({ session, slug, section }: { session: Session; slug
         </nav>
         <main class="page" id="main">
           {current ? (
-            current.view({ slug, session })
+            // A page's notices are its own: a new scope per store and section (see NoticeScope).
+            <NoticeScope key={`${slug}/${current.id}`}>{current.view({ slug, session })}</NoticeScope>
           ) : (
             <>
               <h1>Page not found</h1>
