@@ -35,7 +35,7 @@ const USAGE = `Usage: npm run cli -- <command>
                                          or every product with --all. Queues a job per store for
                                          the running server (which then serves each new vector at
                                          once) and prints its progress; when no server takes the
-                                         job within 15 s it stays queued for the next start.
+                                         job within 15 s it stays queued for the next start (exit 3).
                                          --here: re-embed in this process (server stopped; prints
                                          a JSON report per store)
   vector filter-indexes                  PostgreSQL: give every category and brand with
@@ -77,7 +77,7 @@ async function watchReindex(reindexer: Reindexer, jobs: { storeId: string; jobId
       console.log(
         "No running server took the reindex job: it stays queued and runs when the server starts (npm start). To re-embed in this process instead, stop the server and run `npm run cli -- reindex --here`.",
       );
-      return 0;
+      return 3;
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }

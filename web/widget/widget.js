@@ -517,7 +517,7 @@
     // --- type-ahead (ARIA 1.2 combobox; see the header) ----------------------------------------
     var suggestions = []; // what the list shows: [{kind, text, product_id?}]
     var active = -1; // the highlighted option, -1 for none
-    var suggestCache = {}; // normalised text → suggestions
+    var suggestCache = Object.create(null); // normalised text → suggestions (no prototype: "constructor" is a word)
     var suggestCacheKeys = [];
     var suggestTimer = null;
     var inFlight = null; // the text being asked for, or null

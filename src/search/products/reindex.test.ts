@@ -163,4 +163,48 @@ describeEachDialect("reindex: products embedded by another model are re-embedded
       [],
     );
   });
+
+  test("a product replaced while a reindex runs keeps its new image's vector (the job skips it)", async () => {
+    const store = await registerStore(t);
+    const embed = async (hex: string) => {
+      const image = await t.ctx.images.fromBytes(await solidImage(hex));
+      const [vector] = await t.ctx.images.embed([image.decoded]);
+      return { image, vector: vector! };
+    };
+    await t.services.products.write(store.clientId, {
+      productId: "p",
+      imageUrl: "https://cdn.example/red.png",
+      metadata: {},
+      embedded: await embed("#d01010"),
+    });
+    await t.ctx.database.db.updateTable("products").set({ model: "0000000000000000/64" }).where("store_id", "=", store.clientId).execute();
+    const blue = await embed("#1030c0");
+    const late = await t.services.reindexer.store(store.clientId, {
+      stop: () => false,
+      beforeWrite: async () => {
+        await t.services.products.write(store.clientId, {
+          productId: "p",
+          imageUrl: "https://cdn.example/blue.png",
+          metadata: {},
+          embedded: blue,
+        });
+      },
+    });
+    assert.equal(late.reindexed, 0, "the replaced product is skipped");
+    await t.ctx.vectors.settled();
+    const token = await machineToken(t.search, store);
+    const res = await t.search.inject({
+      method: "POST",
+      url: "/v1/search/text",
+      headers: bearer(token),
+      payload: { query: "blue", limit: 1, semantic_weight: 1 },
+    });
+    assert.ok(res.json().results[0].similarity_score > 0.5, res.body);
+    const row = await t.ctx.database.db
+      .selectFrom("products")
+      .select(["model"])
+      .where("store_id", "=", store.clientId)
+      .executeTakeFirstOrThrow();
+    assert.notEqual(row.model, "0000000000000000/64", "the replacement wrote the loaded model");
+  });
 });

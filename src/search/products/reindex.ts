@@ -74,7 +74,14 @@ export class Reindexer {
    * Re-embeds the store's products (only stale ones unless `all`). `stop` is asked between
    * batches: when it says so, the run returns with `done` false (the rest stays stale).
    */
-  async store(storeId: string, options: { all?: boolean; stop?: () => boolean } = {}): Promise<ReindexReport & { done: boolean }> {
+  async store(
+    storeId: string,
+    options: {
+      all?: boolean;
+      stop?: () => boolean;
+      /** Runs after a batch is embedded, before it is written (tests: a write racing the job). */ beforeWrite?: () => Promise<void>;
+    } = {},
+  ): Promise<ReindexReport & { done: boolean }> {
     const model = this.ctx.images.modelKey();
     const rows = await this.repo.embeddingsOfStore(storeId);
     const todo = options.all ? rows : rows.filter((r) => r.model !== model);
@@ -96,12 +103,19 @@ export class Reindexer {
       }
       if (ok.length === 0) continue;
       const vectors = await this.ctx.images.embed(decoded);
+      await options.beforeWrite?.();
       for (const [j, row] of ok.entries()) {
         const vector = vectors[j]!;
-        await this.ctx.database.transaction(async (tx) => {
+        // Under the store's write lock, and only if the product is still the one read above: a
+        // product replaced (new image) or deleted while the job ran keeps what that write did.
+        const written = await this.ctx.database.transaction(async (tx) => {
+          const products = this.repo.with(tx);
+          await products.lockStore(storeId);
+          if (!(await products.setModelIfUnchanged(storeId, row, model))) return false;
           await this.ctx.vectors.upsert(tx, storeId, { vectorId: row.vector_id, productId: row.product_id, model, vector });
-          await this.repo.with(tx).setModel(storeId, row.product_id, model);
+          return true;
         });
+        if (!written) continue;
         this.ctx.vectors.afterCommit(storeId, { upserted: [{ vectorId: row.vector_id, productId: row.product_id, vector }] });
         report.reindexed += 1;
       }
@@ -125,8 +139,10 @@ export class Reindexer {
         .where("status", "in", ["queued", "running"])
         .executeTakeFirst();
       const products = this.repo.with(tx);
-      if (options.all) await products.markStale(storeId);
+      // A reindex already waiting or running is returned as it is (with `all` too: its list of
+      // products is fixed, so marking more stale now would leave them undone; ask again after it).
       if (pending) return { jobId: pending.id, queued: false };
+      if (options.all) await products.markStale(storeId);
       const total = await products.countStale(storeId, model);
       return { jobId: await this.ctx.jobs.enqueue<ReindexPayload>(tx, storeId, REINDEX_JOB_KIND, { total }), queued: true };
     });
@@ -151,24 +167,24 @@ export class Reindexer {
     if (!job) return undefined;
     const { total, failed = 0 } = JSON.parse(job.payload) as ReindexPayload;
     const status = job.status === "failed" ? "failed" : job.status === "completed" ? "completed" : "processing";
-    // While it runs, what is left is what is still embedded by another model.
-    const done =
-      status === "processing" ? total - Math.min(total, await this.repo.countStale(storeId, this.ctx.images.modelKey())) : total - failed;
+    // While it runs, and when it failed (no outcome written), what is left is what is still embedded by another model.
+    const left = status === "completed" ? failed : Math.min(total, await this.repo.countStale(storeId, this.ctx.images.modelKey()));
+    const done = total - left;
     return {
       job_id: job.id,
       status,
       total,
       processed: status === "processing" ? done : total,
       succeeded: done,
-      failed: status === "processing" ? 0 : failed,
+      failed: status === "processing" ? 0 : left,
       errors: [],
       summary:
         status === "processing"
           ? `Re-embedding with the loaded model: ${done} of ${total} products done; searches use each new vector as soon as it is written.`
           : status === "completed"
-            ? failed === 0
+            ? left === 0
               ? "Reindexed: every product is embedded by the loaded model."
-              : `Reindexed, but ${failed} products could not be re-embedded (their stored image could not be read): upload them again (POST /v1/products).`
+              : `Reindexed, but ${left} products could not be re-embedded (their stored image could not be read): upload them again (POST /v1/products).`
             : `The reindex failed (${job.error ?? "unknown error"}); start it again with POST /v1/products/reindex: it goes on where it stopped.`,
       created_at: iso(job.created_at),
       finished_at: iso(job.finished_at),
@@ -231,14 +247,20 @@ export class Reindexer {
 
   /** Rewrites the store's lexical index rows from the products' metadata (in batches, each one transaction). */
   async lexical(storeId: string): Promise<number> {
-    const rows = await this.repo.metadataOfStore(storeId);
-    for (let i = 0; i < rows.length; i += LEXICAL_BATCH) {
-      await this.ctx.database.transaction(async (tx) => {
+    const ids = (await this.repo.metadataOfStore(storeId)).map((r) => r.product_id);
+    let written = 0;
+    for (let i = 0; i < ids.length; i += LEXICAL_BATCH) {
+      // Each batch's metadata is read again under the store's write lock, so a product changed or
+      // deleted since the list was read is written as it is now (or not at all).
+      written += await this.ctx.database.transaction(async (tx) => {
+        const products = this.repo.with(tx);
+        await products.lockStore(storeId);
         const lexical = this.text.with(tx);
-        for (const r of rows.slice(i, i + LEXICAL_BATCH))
-          await lexical.upsert(storeId, r.product_id, JSON.parse(r.metadata) as Record<string, unknown>);
+        const rows = await products.metadataOfStore(storeId, ids.slice(i, i + LEXICAL_BATCH));
+        for (const r of rows) await lexical.upsert(storeId, r.product_id, JSON.parse(r.metadata) as Record<string, unknown>);
+        return rows.length;
       });
     }
-    return rows.length;
+    return written;
   }
 }

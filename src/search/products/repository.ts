@@ -140,18 +140,31 @@ export class ProductsRepository {
       .execute();
   }
 
-  /** Product ids and metadata of a store (rebuilding the lexical index). */
-  metadataOfStore(storeId: string): Promise<{ product_id: string; metadata: string }[]> {
-    return this.db
-      .selectFrom("products")
-      .select(["product_id", "metadata"])
-      .where("store_id", "=", storeId)
-      .orderBy("product_id")
-      .execute();
+  /** Product ids and metadata of a store, or of those of `productIds` it holds (rebuilding the lexical index). */
+  metadataOfStore(storeId: string, productIds?: readonly string[]): Promise<{ product_id: string; metadata: string }[]> {
+    let q = this.db.selectFrom("products").select(["product_id", "metadata"]).where("store_id", "=", storeId);
+    if (productIds) {
+      if (productIds.length === 0) return Promise.resolve([]);
+      q = q.where("product_id", "in", productIds);
+    }
+    return q.orderBy("product_id").execute();
   }
 
-  async setModel(storeId: string, productId: string, model: string): Promise<void> {
-    await this.db.updateTable("products").set({ model }).where("store_id", "=", storeId).where("product_id", "=", productId).execute();
+  /** Sets the product's model when it still has the image and vector id read before (a reindex); false when it changed or is gone. */
+  async setModelIfUnchanged(
+    storeId: string,
+    read: { product_id: string; image_sha256: string; vector_id: string },
+    model: string,
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable("products")
+      .set({ model })
+      .where("store_id", "=", storeId)
+      .where("product_id", "=", read.product_id)
+      .where("image_sha256", "=", read.image_sha256)
+      .where("vector_id", "=", read.vector_id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   /** How many of the store's products are embedded by another model than `model`. */
