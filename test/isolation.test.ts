@@ -66,6 +66,9 @@ const PAYLOADS: Record<string, (a: StoreA) => object> = {
   "POST /v1/products": (a) => ({ product_id: a.ids.product!, image_url: "http://127.0.0.1:9/x.png" }),
   "PUT /v1/products/:product_id": () => ({ metadata: { name: "sweep" } }),
   "POST /v1/products/bulk": (a) => ({ products: [{ product_id: a.ids.product!, image_url: "http://127.0.0.1:9/x.png" }] }),
+  // A's product by id: another store's job must count it not found and leave it in place.
+  "POST /v1/products/bulk-delete": (a) => ({ ids: [a.ids.product!] }),
+  "POST /v1/products/bulk-update": (a) => ({ ids: [a.ids.product!], set: { brand: "sweep" } }),
   "POST /v1/search/text": () => ({ query: "alpha product" }),
   "POST /v1/search/hybrid": () => ({ query: "alpha product" }),
   "POST /v1/search/filtered": () => ({ query: "alpha product", filters: [{ field: "name", operator: "contains", value: "ALPHA" }] }),

@@ -11,6 +11,11 @@ const CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf("currency"));
  * prices and the assistant's live prices use it).
  */
 export const DEFAULT_STORE_CURRENCY = "USD";
+
+/** Per-store counter of currency changes made through this process (caches of the currency compare it). */
+const currencyVersions = new Map<string, number>();
+export const noteCurrencyChange = (storeId: string): void => void currencyVersions.set(storeId, currencyVersion(storeId) + 1);
+export const currencyVersion = (storeId: string): number => currencyVersions.get(storeId) ?? 0;
 const digitsCache = new Map<string, number>();
 
 export const isCurrency = (code: string): boolean => CODES.has(code);

@@ -93,7 +93,7 @@ describeInChromium(SUITE, () => {
       assert.deepEqual(added.request().postDataJSON().availability, { state: "low_stock", quantity: 3 });
       await page.getByRole("status").filter({ hasText: "Indexed red-dress" }).waitFor();
       await page.getByRole("cell", { name: /^Red Dress/ }).waitFor();
-      assert.match(await rowText(page, "Red Dress"), /Low stock\s*3 in stock/);
+      assert.match(await rowText(page, "Red Dress"), /Low stock\s*Quantity: 3/);
 
       // A CSV with an unknown availability and a quantity that is not a number: refused before any
       // job starts, each value named by its row and product id.
@@ -124,8 +124,8 @@ describeInChromium(SUITE, () => {
       await t.workers.drain();
       await page.getByText(/completed — 3 of 3 done \(3 indexed, 0 failed\)/).waitFor({ timeout: 20_000 });
       await page.getByRole("cell", { name: /^White Cap/ }).waitFor();
-      assert.match(await rowText(page, "Yellow Top"), /In stock\s*7 in stock/);
-      assert.match(await rowText(page, "Black Bag"), /Out of stock\s*0 in stock/);
+      assert.match(await rowText(page, "Yellow Top"), /In stock\s*Quantity: 7/);
+      assert.match(await rowText(page, "Black Bag"), /Out of stock\s*Quantity: 0/);
       assert.match(await rowText(page, "White Cap"), /Unknown/);
       await shot(page, "03-catalogue");
 

@@ -351,6 +351,9 @@ describeInChromium(SUITE, () => {
         await page.clock.install();
         await page.goto(secondShop.url);
         await page.waitForFunction(() => typeof (window as any).ServiceWidget?.mount === "function");
+        // Time stands still from here but for runFor (an installed clock otherwise also ticks with real
+        // time, and a loaded machine lets the debounce run out between two keys).
+        await page.clock.pauseAt(Date.now() + 1000);
         const box = page.getByRole("combobox", { name: "Search products" });
         const listbox = page.getByRole("listbox", { name: "Suggestions", includeHidden: true });
         const calls = () => page.evaluate(() => (window as any).suggestCalls as string[]);

@@ -33,7 +33,7 @@
  * Type-ahead: the search box is an ARIA 1.2 combobox. From the second character typed, after a
  * pause of 150 ms, it asks GET /v1/widget/search/suggestions for the store's popular searches and
  * product names and lists them; one request at a time (what was typed meanwhile is asked next,
- * an answer for older text is dropped), answers kept per text for the page's life. ArrowDown /
+ * an answer for older text is dropped), the last 100 answers kept per text. ArrowDown /
  * ArrowUp move through the list, Enter searches the highlighted suggestion (or, with none
  * highlighted, the text typed), Escape closes the list, and so do leaving the box or clicking
  * elsewhere. Type-ahead fails quietly: without suggestions the box is a plain search box.
@@ -307,7 +307,7 @@
       }
     }
     function formatPrice(amount, currency) {
-      var code = typeof currency === "string" && /^[A-Za-z]{3}$/.test(currency) ? currency.toUpperCase() : null;
+      var code = isCode(currency) ? currency.toUpperCase() : null;
       if (code === null) return amount.toFixed(2);
       if (!(code in priceFormats)) priceFormats[code] = numberFormat(code);
       return priceFormats[code] ? priceFormats[code].format(amount) : amount.toFixed(2) + " " + code;

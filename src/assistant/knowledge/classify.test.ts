@@ -168,6 +168,9 @@ describe("knowledge: soft order questions", () => {
       "Kann ich mit einem Mitarbeiter sprechen?",
       "wie erreiche ich euch",
       "I'd like to contact your support team",
+      "I need to contact your team",
+      "can I contact your support team?",
+      "could we call you",
     ]) {
       assert.equal(kind(text, text.match(/[äöü]|ich|euch/) ? "de" : "en"), "handoff", text);
     }
@@ -178,6 +181,7 @@ describe("knowledge: soft order questions", () => {
       // The verb's subject is the parcel, or the question asks what the policy requires.
       "if i post my return how long does it take to reach you",
       "do I need to contact you before returning?",
+      "can I contact you before sending it back or just return it?",
     ])
       assert.notEqual(kind(text), "handoff", text);
     // "sie" is the parcel here, not the store.

@@ -458,9 +458,12 @@ const PERSON_REQUEST = new RegExp(
   [
     String.raw`\b(?:talk|speak|chat)\s+(?:to|with)\s+(?:a\s+|an\s+|your\s+|the\s+|some\s+)?(?:real\s+|live\s+|actual\s+)?(?:person|human|people|agent|some\s*one|somebody|representative|rep|staff|team|customer\s+(?:service|support|care)|support|manager|employee)\b`,
     String.raw`\b(?:how|where)\s+(?:can|do|could|should)\s+i\s+(?:contact|reach|call|e-?mail|phone|get\s+(?:in\s+touch|hold)\s+(?:with|of))\b`,
-    // The shopper as the subject of the wish: "how long does it take to reach you" (a parcel) and
-    // "do I need to contact you before returning" ask about a policy, not for a person.
-    String.raw`\b(?:i|we)(?:\s+want\s+to|\s+would\s+like\s+to|['’]d\s+like\s+to|\s+wanna)\s+(?:contact|reach|call|e-?mail|phone)\s+(?:you|your\s+(?:team|store|shop|support|staff)|the\s+(?:store|shop|team|support))\b`,
+    // The shopper stating (or asking leave for) the wish to reach the store: "I need to contact your
+    // team", "can I call you". Not when the parcel is the subject ("how long does it take to reach
+    // you") or the question asks what a policy requires ("do I need to contact you before returning":
+    // an inverted question, "do/does/must/should I need to …").
+    String.raw`(?<!\b(?:do|does|did|must|should|will)\s)\b(?:i|we)(?:\s+(?:want|need|have)\s+to|\s+would\s+like\s+to|['’]d\s+like\s+to|\s+wanna)\s+(?:contact|reach|call|e-?mail|phone)\s+(?:you|your\s+(?:team|store|shop|support|staff)|the\s+(?:store|shop|team|support))\b`,
+    String.raw`\b(?:can|could|may)\s+(?:i|we)\s+(?:contact|call|e-?mail|phone)\s+(?:you|your\s+(?:support\s+)?(?:team|store|shop|support|staff)|the\s+(?:store|shop|team|support))\s*\??$`,
     String.raw`\b(?:your|the\s+store'?s|the\s+shop'?s)\s+(?:phone\s+number|telephone\s+number|e-?mail\s+address|contact\s+(?:details|info(?:rmation)?))\b`,
     String.raw`\b(?:customer\s+(?:service|support|care)|support)\s+(?:phone|number|e-?mail|contact)\b`,
     String.raw`^(?:a\s+)?(?:human|real\s+person|live\s+agent|agent|representative)(?:\s+please)?$`,

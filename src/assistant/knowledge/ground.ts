@@ -163,11 +163,11 @@ export async function groundParts(
     .filter(Boolean)
     .join("\n\n");
   const directs = answered.map((a) => a.direct).filter((d): d is string => Boolean(d));
-  // The whole answer is as sure as its least sure part.
+  // The whole answer is as sure as its least sure part, judged as abstention judges it.
   const confidence = answered
     .map((a) => a.confidence)
     .filter((c) => c !== undefined)
-    .sort((a, b) => a.score - b.score)[0];
+    .sort((a, b) => probabilityRight(a) - probabilityRight(b))[0];
   return {
     kind: "answer",
     markdown,

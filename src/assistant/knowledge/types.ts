@@ -80,7 +80,7 @@ export interface AnswerConfidence {
   match: number;
   /** Its score: the match weighted by its passage's relevance. */
   score: number;
-  /** Its score minus the best score of a sentence of another passage (0 when there is none). */
+  /** Its rank score minus the best of a sentence of another passage (its own rank score when there is none). */
   margin: number;
   /** The question asks for a value (a duration, an amount): whether the best sentence states one; null when none is asked. */
   typed: boolean | null;

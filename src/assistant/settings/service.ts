@@ -3,7 +3,7 @@
 // settings gets the defaults: USD and no support contact.
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
-import { DEFAULT_STORE_CURRENCY, isCurrency } from "../../tenancy/currency.js";
+import { DEFAULT_STORE_CURRENCY, isCurrency, noteCurrencyChange } from "../../tenancy/currency.js";
 import type { SettingsRepository } from "./repository.js";
 import { iso } from "../../platform/clock.js";
 import type { AssistantSettings, AssistantSettingsView, SupportContact } from "./schemas.js";
@@ -61,6 +61,7 @@ export class AssistantSettingsService {
       updated_by: actorUserId,
       updated_at: this.ctx.clock.now(),
     });
+    noteCurrencyChange(storeId);
     return this.view(storeId);
   }
 }

@@ -131,6 +131,8 @@ export class Reindexer {
   async enqueue(storeId: string, options: { all?: boolean } = {}): Promise<{ jobId: string; queued: boolean }> {
     const model = this.ctx.images.modelKey();
     return this.ctx.database.transaction(async (tx) => {
+      // One at a time per store (two API processes starting together, two calls at once).
+      await this.repo.with(tx).lockStore(storeId);
       const pending = await tx
         .selectFrom("jobs")
         .select("id")
@@ -157,18 +159,45 @@ export class Reindexer {
 
   /** A reindex job of the store, or undefined when the id names none. */
   async status(storeId: string, jobId: string): Promise<ReindexStatus | undefined> {
-    const job = await this.ctx.database.db
-      .selectFrom("jobs")
-      .selectAll()
-      .where("store_id", "=", storeId)
-      .where("id", "=", jobId)
-      .where("kind", "=", REINDEX_JOB_KIND)
-      .executeTakeFirst();
-    if (!job) return undefined;
+    const job = await this.jobs().where("store_id", "=", storeId).where("id", "=", jobId).executeTakeFirst();
+    return job && this.describe(job, job.status === "completed" ? 0 : await this.countStale(storeId));
+  }
+
+  /** The store's products embedded by another model, and its latest reindex (GET /v1/search/model). */
+  async progress(
+    storeId: string,
+  ): Promise<{ stale_products: number; job: Pick<ReindexStatus, "job_id" | "status" | "processed" | "total" | "summary"> | null }> {
+    if (!this.ctx.images.available) return { stale_products: 0, job: null };
+    const [latest, stale] = await Promise.all([
+      this.jobs().where("store_id", "=", storeId).orderBy("created_at", "desc").limit(1).executeTakeFirst(),
+      this.countStale(storeId),
+    ]);
+    const status = latest && this.describe(latest, stale);
+    return {
+      stale_products: stale,
+      job: status
+        ? { job_id: status.job_id, status: status.status, processed: status.processed, total: status.total, summary: status.summary }
+        : null,
+    };
+  }
+
+  private jobs() {
+    return this.ctx.database.db.selectFrom("jobs").selectAll().where("kind", "=", REINDEX_JOB_KIND);
+  }
+
+  private countStale(storeId: string): Promise<number> {
+    return this.repo.countStale(storeId, this.ctx.images.modelKey());
+  }
+
+  /** The job as GET /v1/jobs shows it; `stale`: the store's products still embedded by another model. */
+  private describe(
+    job: { id: string; status: string; payload: string; error: string | null; created_at: number; finished_at: number | null },
+    stale: number,
+  ): ReindexStatus {
     const { total, failed = 0 } = JSON.parse(job.payload) as ReindexPayload;
     const status = job.status === "failed" ? "failed" : job.status === "completed" ? "completed" : "processing";
     // While it runs, and when it failed (no outcome written), what is left is what is still embedded by another model.
-    const left = status === "completed" ? failed : Math.min(total, await this.repo.countStale(storeId, this.ctx.images.modelKey()));
+    const left = status === "completed" ? failed : Math.min(total, stale);
     const done = total - left;
     return {
       job_id: job.id,
@@ -190,29 +219,6 @@ export class Reindexer {
       finished_at: iso(job.finished_at),
     };
   }
-
-  /** The store's products embedded by another model, and its latest reindex (GET /v1/search/model). */
-  async progress(
-    storeId: string,
-  ): Promise<{ stale_products: number; job: Pick<ReindexStatus, "job_id" | "status" | "processed" | "total" | "summary"> | null }> {
-    if (!this.ctx.images.available) return { stale_products: 0, job: null };
-    const latest = await this.ctx.database.db
-      .selectFrom("jobs")
-      .select("id")
-      .where("store_id", "=", storeId)
-      .where("kind", "=", REINDEX_JOB_KIND)
-      .orderBy("created_at", "desc")
-      .limit(1)
-      .executeTakeFirst();
-    const status = latest ? await this.status(storeId, latest.id) : undefined;
-    return {
-      stale_products: await this.repo.countStale(storeId, this.ctx.images.modelKey()),
-      job: status
-        ? { job_id: status.job_id, status: status.status, processed: status.processed, total: status.total, summary: status.summary }
-        : null,
-    };
-  }
-
   /** Whether a worker has taken the job (it was claimed at least once). */
   async claimed(jobId: string): Promise<boolean> {
     const row = await this.ctx.database.db.selectFrom("jobs").select(["claimed_at", "status"]).where("id", "=", jobId).executeTakeFirst();
@@ -247,7 +253,7 @@ export class Reindexer {
 
   /** Rewrites the store's lexical index rows from the products' metadata (in batches, each one transaction). */
   async lexical(storeId: string): Promise<number> {
-    const ids = (await this.repo.metadataOfStore(storeId)).map((r) => r.product_id);
+    const ids = await this.repo.idsOfStore(storeId);
     let written = 0;
     for (let i = 0; i < ids.length; i += LEXICAL_BATCH) {
       // Each batch's metadata is read again under the store's write lock, so a product changed or

@@ -140,14 +140,22 @@ export class ProductsRepository {
       .execute();
   }
 
-  /** Product ids and metadata of a store, or of those of `productIds` it holds (rebuilding the lexical index). */
-  metadataOfStore(storeId: string, productIds?: readonly string[]): Promise<{ product_id: string; metadata: string }[]> {
-    let q = this.db.selectFrom("products").select(["product_id", "metadata"]).where("store_id", "=", storeId);
-    if (productIds) {
-      if (productIds.length === 0) return Promise.resolve([]);
-      q = q.where("product_id", "in", productIds);
-    }
-    return q.orderBy("product_id").execute();
+  /** The store's product ids, in order. */
+  async idsOfStore(storeId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom("products").select("product_id").where("store_id", "=", storeId).orderBy("product_id").execute();
+    return rows.map((r) => r.product_id);
+  }
+
+  /** Product ids and metadata of those of `productIds` the store holds (rebuilding the lexical index). */
+  metadataOfStore(storeId: string, productIds: readonly string[]): Promise<{ product_id: string; metadata: string }[]> {
+    if (productIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom("products")
+      .select(["product_id", "metadata"])
+      .where("store_id", "=", storeId)
+      .where("product_id", "in", productIds)
+      .orderBy("product_id")
+      .execute();
   }
 
   /** Sets the product's model when it still has the image and vector id read before (a reindex); false when it changed or is gone. */

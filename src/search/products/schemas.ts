@@ -1,6 +1,9 @@
 // Product schemas shared by the single, bulk and list routes.
 import { Type } from "typebox";
 
+/** A metadata key, dotted for nested keys (search filters' and merchandising rules' `field`). */
+export const FIELD_PATTERN = "^[A-Za-z_][A-Za-z0-9_]{0,63}(\\.[A-Za-z_][A-Za-z0-9_]{0,63}){0,3}$";
+
 export const ProductId = Type.String({
   pattern: "^[A-Za-z0-9][A-Za-z0-9._:@-]{0,199}$",
   description: "Caller-chosen id: 1–200 characters from letters, digits and . _ : @ -, starting with a letter or digit",

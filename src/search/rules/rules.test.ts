@@ -12,7 +12,7 @@ import { solidImage } from "../../../test/support/servers.js";
 import type { AppContext } from "../../context/context.js";
 import { SearchCatalog } from "../catalog/port.js";
 import { arrange, combine, conditionMet, queryText, StoreRules, type ActiveRule } from "./apply.js";
-import { RULES_CACHE_TTL_MS } from "./service.js";
+import { STORE_CACHE_TTL_MS } from "../cache/store-cache.js";
 
 const CATALOGUE = [
   { id: "red-dress", hex: "#c02020", meta: { name: "Red Summer Dress", category: "Dresses", brand: "Acme", tags: ["sale"], price: 50 } },
@@ -385,7 +385,7 @@ describeEachDialect("merchandising rules", (dialect) => {
       .execute();
     try {
       assert.equal((await search("dress")).applied_rules, undefined, "not yet: written by another process");
-      offset += RULES_CACHE_TTL_MS + 1;
+      offset += STORE_CACHE_TTL_MS + 1;
       assert.deepEqual((await search("dress")).applied_rules, ["rule_elsewhere"]);
     } finally {
       offset = 0;
@@ -438,6 +438,16 @@ describeEachDialect("merchandising rules", (dialect) => {
       );
     }
     const first = await add({ match: "contains", query: "Silk scarf", hide: ["silk-scarf"] });
+    // A replacement is checked as a new rule is, and a refused one leaves the rule as it was.
+    for (const [payload, field] of cases) {
+      const res = await call("PUT", `/v1/search/rules/${first.id}`, payload);
+      assert.equal(res.statusCode, 400, `PUT ${JSON.stringify(payload)}: ${res.body}`);
+      assert.ok(
+        (res.json().details.errors as { field: string }[]).some((e) => e.field === field),
+        `PUT names ${field}: ${res.body}`,
+      );
+    }
+    assert.deepEqual((await call("GET", "/v1/search/rules")).json().find((r: { id: string }) => r.id === first.id).hide, ["silk-scarf"]);
     try {
       const again = await call("POST", "/v1/search/rules", {
         match: "contains",

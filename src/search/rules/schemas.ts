@@ -1,5 +1,6 @@
 // Request and response schemas of /v1/search/rules (merchandising rules; issue 38, item 4).
 import { Type } from "typebox";
+import { FIELD_PATTERN, ProductId } from "../products/schemas.js";
 
 /** Rules a store may hold. */
 export const RULES_MAX_PER_STORE = 500;
@@ -14,10 +15,6 @@ export const RULE_MAX_POSITION = 100;
 /** Words of a rule's query. */
 export const RULE_MAX_QUERY_WORDS = 10;
 
-/** A metadata key, dotted for nested keys (the pattern of the search filters' `field`). */
-export const RULE_FIELD_PATTERN = "^[A-Za-z_][A-Za-z0-9_]{0,63}(\\.[A-Za-z_][A-Za-z0-9_]{0,63}){0,3}$";
-
-const ProductId = Type.String({ minLength: 1, maxLength: 200 });
 const Match = Type.Union([Type.Literal("exact"), Type.Literal("contains")], {
   description:
     "exact: the search's normalised query equals `query`; contains: the search's query holds the words of `query` in a row (whole words)",
@@ -25,7 +22,7 @@ const Match = Type.Union([Type.Literal("exact"), Type.Literal("contains")], {
 const Condition = Type.Object(
   {
     field: Type.String({
-      pattern: RULE_FIELD_PATTERN,
+      pattern: FIELD_PATTERN,
       description: "Metadata key, e.g. category, brand, tags; dotted for nested keys",
     }),
     value: Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Number(), Type.Boolean()], {

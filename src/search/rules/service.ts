@@ -6,8 +6,8 @@
 // that a query meets and count the applying ones with recordHits().
 //
 // Hot path: a store's enabled rules are held in memory, indexed for matching (StoreRules), and
-// rebuilt after a change made through this process (at once) or RULES_CACHE_TTL_MS after they
-// were read (changes by other processes). A store without rules costs one map lookup a search.
+// rebuilt after a change made through this process (at once) or STORE_CACHE_TTL_MS after they
+// were read (changes by other processes; storeCached). A store without rules costs one map lookup a search.
 //
 // Hit counts: each search a rule applies to counts one hit for it, on the UTC day of the search.
 // Counts add up in memory and are written after the reply (setImmediate), many per statement
@@ -20,9 +20,8 @@ import { prefixedId } from "../../platform/ids.js";
 import { queryText, StoreRules, type Merchandising, type RuleCondition, type RuleMatch, type RulePin } from "./apply.js";
 import type { RuleFields, RuleHitIncrement, RuleRow, RulesRepository } from "./repository.js";
 import { RULE_MAX_QUERY_WORDS, RULES_MAX_PER_STORE } from "./schemas.js";
+import { storeCached } from "../cache/store-cache.js";
 
-/** How long a process uses a store's rules before reading them again (changes by other processes). */
-export const RULES_CACHE_TTL_MS = 30_000;
 const DAY_MS = 86_400_000;
 
 export interface RuleInput {
@@ -115,15 +114,8 @@ export function ruleView(row: RuleRow, hits: number) {
 const versions = new Map<string, number>();
 const noteRulesChange = (storeId: string) => versions.set(storeId, (versions.get(storeId) ?? 0) + 1);
 
-interface CacheEntry {
-  version: number;
-  readAt: number;
-  rules: Promise<StoreRules>;
-}
-
 export class RulesService {
   private readonly repo: RulesRepository;
-  private readonly cache = new Map<string, CacheEntry>();
   private pending = new Map<string, RuleHitIncrement>();
   private scheduled = false;
   /** The write in progress (writes run one at a time, in order). */
@@ -156,7 +148,7 @@ export class RulesService {
     const now = this.ctx.clock.now();
     const row: RuleRow = { id: prefixedId("rule"), created_at: now, updated_at: now, ...fields };
     await this.repo.insert(storeId, row);
-    this.changed(storeId);
+    noteRulesChange(storeId);
     return ruleView(row, 0);
   }
 
@@ -167,7 +159,7 @@ export class RulesService {
     await this.checkUnique(storeId, fields, id);
     const now = this.ctx.clock.now();
     await this.repo.update(storeId, id, fields, now);
-    this.changed(storeId);
+    noteRulesChange(storeId);
     await this.flushHits();
     const hits = await this.repo.hits(storeId);
     return ruleView({ ...row, ...fields, updated_at: now }, hits.get(id) ?? 0);
@@ -175,7 +167,7 @@ export class RulesService {
 
   async remove(storeId: string, id: string) {
     if (!(await this.repo.delete(storeId, id))) throw this.notFound(id);
-    this.changed(storeId);
+    noteRulesChange(storeId);
     return { deleted: true as const, id };
   }
 
@@ -227,22 +219,8 @@ export class RulesService {
   }
 
   private rulesOf(storeId: string): Promise<StoreRules> {
-    const version = versions.get(storeId) ?? 0;
-    const now = this.ctx.clock.now();
-    const hit = this.cache.get(storeId);
-    if (hit && hit.version === version && now - hit.readAt < RULES_CACHE_TTL_MS) return hit.rules;
-    const rules = this.repo.list(storeId).then((rows) => new StoreRules(rows.filter((r) => r.enabled)));
-    const entry: CacheEntry = { version, readAt: now, rules };
-    this.cache.set(storeId, entry);
-    rules.catch(() => {
-      if (this.cache.get(storeId) === entry) this.cache.delete(storeId);
-    });
-    return rules;
-  }
-
-  private changed(storeId: string): void {
-    noteRulesChange(storeId);
-    this.cache.delete(storeId);
+    const read = () => this.repo.list(storeId).then((rows) => new StoreRules(rows.filter((r) => r.enabled)));
+    return storeCached(this.ctx, "rules", storeId, read, versions.get(storeId) ?? 0);
   }
 
   private async checkUnique(storeId: string, fields: RuleFields, except?: string): Promise<void> {

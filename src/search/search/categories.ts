@@ -3,7 +3,7 @@
 // than the rest of a search.
 import type { AppContext } from "../../context/context.js";
 import type { SearchRepository } from "./repository.js";
-import { storeCached } from "./store-cache.js";
+import { storeCached } from "../cache/store-cache.js";
 import { categoryVocabulary, type CategoryVocabulary } from "./understand.js";
 
 /** The store's category vocabulary, from the cache when it is current. */

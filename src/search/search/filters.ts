@@ -9,6 +9,7 @@
 // Everything but colour compiles to SQL for the dialect in use; colour is checked in code
 // against each candidate's dominant colours. String comparisons of the metadata fields the
 // products table keeps in columns (STRING_COLUMNS) read those columns, so indexes can serve them.
+import { FIELD_PATTERN } from "../products/schemas.js";
 import { sql, type RawBuilder, type SqlBool } from "kysely";
 import type { Dialect } from "../../platform/db/index.js";
 import type { VectorScope } from "../../vectors/candidates.js";
@@ -38,7 +39,6 @@ export const COLOR_MATCH_DELTA_E = 15;
 /** Dominant colours covering less of the product than this are ignored by colour filters. */
 export const COLOR_MIN_SHARE = 0.15;
 
-export const FIELD_PATTERN = "^[A-Za-z_][A-Za-z0-9_]{0,63}(\\.[A-Za-z_][A-Za-z0-9_]{0,63}){0,3}$";
 const FIELD = new RegExp(FIELD_PATTERN);
 
 export const hasFilters = (f: SearchFilters): boolean =>

@@ -2,7 +2,8 @@
 // given per content type (JSON, multipart/form-data); multipart fields arrive as text and are
 // coerced (the `x-coerce` marker selects the coercing validator).
 import { Type, type TSchema } from "typebox";
-import { FIELD_PATTERN, OPERATORS } from "./filters.js";
+import { OPERATORS } from "./filters.js";
+import { FIELD_PATTERN } from "../products/schemas.js";
 
 export const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 10, description: "Results wanted (default 10, at most 100)" });
 export const Threshold = Type.Number({ minimum: 0, maximum: 1, default: 0, description: "Minimum similarity_score (0–1, default 0)" });

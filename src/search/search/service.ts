@@ -32,7 +32,7 @@ import { BUILTIN_SYNONYMS, synonymMap } from "../../lexical/synonyms/index.js";
 import type { SynonymsRepository } from "../synonyms/repository.js";
 import { arrange, type Merchandising } from "../rules/apply.js";
 import type { RulesService } from "../rules/service.js";
-import { storeCached } from "./store-cache.js";
+import { storeCached } from "../cache/store-cache.js";
 import { modelStatus } from "./model.js";
 import { SearchRepository } from "./repository.js";
 import { understandQuery, type Understanding } from "./understand.js";

@@ -5,7 +5,7 @@
 //   multi_way — every phrase of `words` finds the others ("hoodie", "sweatshirt", "pullover").
 // A phrase is 1–MAX_PHRASE_WORDS words of letters or digits, kept lower-case with one space
 // between words. A change is used by this process's next search; other processes pick it up
-// within STORE_CACHE_TTL_MS (src/search/search/store-cache.ts).
+// within STORE_CACHE_TTL_MS (src/search/cache/store-cache.ts).
 import type { AppContext } from "../../context/context.js";
 import { iso } from "../../platform/clock.js";
 import { AppError } from "../../platform/errors/catalogue.js";

@@ -32,10 +32,10 @@ import { SearchService, type Common, type SearchResponse, type TextRanking, type
 import { canonicalOrigin, originProblem } from "./origins.js";
 import { WidgetKeysRepository, type WidgetKeyRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";
-import { DEFAULT_STORE_CURRENCY } from "../../tenancy/currency.js";
+import { currencyVersion, DEFAULT_STORE_CURRENCY } from "../../tenancy/currency.js";
 import type { FeedbackRepository } from "../feedback/repository.js";
 import type { LexicalRepository } from "../../lexical/repository.js";
-import { storeCached } from "../search/store-cache.js";
+import { storeCached } from "../cache/store-cache.js";
 
 export const WIDGET_KEY_PREFIX = "pk_live_";
 export const WIDGET_KEY_MAX_ACTIVE = 20;
@@ -262,7 +262,8 @@ export class WidgetSearchService {
         storeId,
         response.results.map((r) => r.product_id),
       ),
-      this.keys.storeCurrency(storeId),
+      // Cached per store; a settings change through this process shows at once, another's within 30 s.
+      storeCached(this.ctx, "store-currency", storeId, () => this.keys.storeCurrency(storeId), currencyVersion(storeId)),
     ]);
     const images = new Map(rows.map((r) => [r.product_id, r.image_url]));
     return {

@@ -4,6 +4,7 @@ import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { api } from "./api";
 import { Loaded, type useAction } from "./ui";
+import type { Item, SearchOk } from "./api-types";
 
 /** A `table.table` with one header row; `actions` adds a last, visually hidden header (a column of buttons or links). */
 export function Table({
@@ -149,6 +150,29 @@ export function Options({ values }: { values: readonly string[] }) {
       {values.map((v) => (
         <option key={v} value={v}>
           {v}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** A product's stated stock (POST /v1/products `availability.state`). */
+export type AvailabilityState = NonNullable<Item<SearchOk<"/v1/products">["products"]>["availability"]>["state"];
+
+/** The states a store can state, in the words the portal shows (the API's values in the CSV and JSON). */
+export const AVAILABILITY_LABELS: Record<AvailabilityState, string> = {
+  in_stock: "In stock",
+  low_stock: "Low stock",
+  out_of_stock: "Out of stock",
+};
+
+/** The <option>s of the availability states. */
+export function AvailabilityOptions() {
+  return (
+    <>
+      {Object.entries(AVAILABILITY_LABELS).map(([value, label]) => (
+        <option key={value} value={value}>
+          {label}
         </option>
       ))}
     </>

@@ -2,7 +2,7 @@
 import { createContext, type ComponentChildren } from "preact";
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { explain } from "./errors";
-import { assistantApi } from "./api";
+import { api, assistantApi } from "./api";
 import { linkHandler } from "./router";
 import type { AssistantOk } from "./api-types";
 
@@ -320,3 +320,59 @@ export function JobErrors({ errors, what }: { errors: { product_id: string; erro
     </details>
   );
 }
+
+/** Job polls that may fail in a row before the page stops asking. */
+const POLL_TRIES = 5;
+
+/**
+ * A bulk job's progress, polled from GET /v1/jobs/{job_id} every second while it is processing
+ * (bulk upload, bulk actions). A failed poll (a network blip, the service restarting) is handed to
+ * `onError` and asked again 3 s later, up to POLL_TRIES times in a row; the next answer clears it
+ * (`onError(null)`). After the last try `stalled` is true, so the page no longer counts it as running.
+ */
+export function useJobPoll<J extends { job_id: string; status: string }>(
+  slug: string,
+  { onError, onEnd }: { onError: (e: unknown) => void; onEnd: (job: J) => void },
+) {
+  const [job, setJob] = useState<J | null>(null);
+  const [stalled, setStalled] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const poll = (id: string, failures: number) => {
+    timer.current = setTimeout(
+      async () => {
+        try {
+          const j = await api<J>(`/v1/jobs/${encodeURIComponent(id)}`, { store: slug });
+          onError(null);
+          setJob(j);
+          if (j.status === "processing") poll(id, 0);
+          else onEnd(j);
+        } catch (e) {
+          onError(e);
+          if (failures + 1 < POLL_TRIES) poll(id, failures + 1);
+          else setStalled(true);
+        }
+      },
+      failures > 0 ? 3000 : 1000,
+    );
+  };
+  return {
+    job,
+    stalled,
+    clear: () => setJob(null),
+    /** Shows `first` (the 202 answer) and polls from there. */
+    start: (first: J) => {
+      clearTimeout(timer.current);
+      setStalled(false);
+      setJob(first);
+      poll(first.job_id, 0);
+    },
+  };
+}
+
+/** The words of a comma-separated field ("summer dress, red scarf"), trimmed, empty ones left out. */
+export const commaList = (text: string): string[] =>
+  text
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);

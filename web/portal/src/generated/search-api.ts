@@ -8841,6 +8841,7 @@ export interface paths {
                             query: string;
                             /** @description By position */
                             pins: {
+                                /** @description Caller-chosen id: 1–200 characters from letters, digits and . _ : @ -, starting with a letter or digit */
                                 product_id: string;
                                 /** @description 1-based position in the results */
                                 position: number;
@@ -8924,6 +8925,7 @@ export interface paths {
                         query: string;
                         /** @description Products placed at these positions (shown even when the ranking missed them) */
                         pins?: {
+                            /** @description Caller-chosen id: 1–200 characters from letters, digits and . _ : @ -, starting with a letter or digit */
                             product_id: string;
                             /** @description 1-based position in the results */
                             position: number;
@@ -8970,6 +8972,7 @@ export interface paths {
                             query: string;
                             /** @description By position */
                             pins: {
+                                /** @description Caller-chosen id: 1–200 characters from letters, digits and . _ : @ -, starting with a letter or digit */
                                 product_id: string;
                                 /** @description 1-based position in the results */
                                 position: number;
@@ -9113,6 +9116,7 @@ export interface paths {
                         query: string;
                         /** @description Products placed at these positions (shown even when the ranking missed them) */
                         pins?: {
+                            /** @description Caller-chosen id: 1–200 characters from letters, digits and . _ : @ -, starting with a letter or digit */
                             product_id: string;
                             /** @description 1-based position in the results */
                             position: number;
@@ -9159,6 +9163,7 @@ export interface paths {
                             query: string;
                             /** @description By position */
                             pins: {
+                                /** @description Caller-chosen id: 1–200 characters from letters, digits and . _ : @ -, starting with a letter or digit */
                                 product_id: string;
                                 /** @description 1-based position in the results */
                                 position: number;

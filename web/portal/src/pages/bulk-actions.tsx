@@ -2,19 +2,18 @@
 // page, then deleted or given a category, brand, tags or availability as one bulk job
 // (POST /v1/products/bulk-delete, /bulk-update), after a confirmation. The job's progress is
 // polled from GET /v1/jobs/{job_id}; when it ends the list is loaded again and the selection cleared.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api } from "../api";
+import { AVAILABILITY_LABELS, AvailabilityOptions, type AvailabilityState } from "../components";
 import type { SearchBody, SearchOk } from "../api-types";
-import { Alert, ErrorNotice, Field, JobErrors, Success, fmtNumber, useAction } from "../ui";
+import { Alert, ErrorNotice, Field, JobErrors, Success, commaList, fmtNumber, useAction, useJobPoll } from "../ui";
 
 type Job = SearchOk<"/v1/jobs/{job_id}">;
 type Started = SearchOk<"/v1/products/bulk-delete", "post">;
 type Changes = NonNullable<SearchBody<"/v1/products/bulk-update">["set"]>;
-type AvailabilityState = NonNullable<Changes["availability"]>["state"];
 /** What the bar shows of a job: known from the 202 answer before the first poll. */
-type Progress = Pick<Job, "job_id" | "status" | "total" | "processed" | "succeeded" | "failed" | "errors"> & {
+type Progress = Pick<Job, "job_id" | "status" | "total" | "processed" | "succeeded" | "failed" | "errors" | "action"> & {
   summary?: string;
-  action: "delete" | "update";
 };
 
 /** The ids checked on the catalogue page. */
@@ -48,11 +47,6 @@ export function SelectBox({ id, selection }: { id: string; selection: Selection 
 }
 
 const plural = (n: number) => `${fmtNumber(n)} product${n === 1 ? "" : "s"}`;
-const tagList = (text: string) =>
-  text
-    .split(",")
-    .map((t) => t.trim())
-    .filter(Boolean);
 
 /**
  * The action bar above the catalogue: "Select all on this page", the count, Delete… and
@@ -62,46 +56,43 @@ export function BulkActions({
   slug,
   pageIds,
   selection,
-  availabilityLabels,
   onDone,
 }: {
   slug: string;
   pageIds: readonly string[];
   selection: Selection;
-  availabilityLabels: Record<AvailabilityState, string>;
   onDone: () => void;
 }) {
   const [editing, setEditing] = useState(false);
-  const [job, setJob] = useState<Progress | null>(null);
   const { busy, error, run, setError } = useAction();
-  const timer = useRef<ReturnType<typeof setTimeout>>();
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const progress = useJobPoll<Progress>(slug, {
+    onError: setError,
+    onEnd: () => {
+      selection.clear();
+      onDone();
+    },
+  });
+  const job = progress.job;
 
   const count = selection.ids.size;
-  const running = job?.status === "processing";
-  const allOnPage = pageIds.length > 0 && pageIds.every((id) => selection.has(id));
+  const running = job?.status === "processing" && !progress.stalled;
+  const allOnPage = pageIds.every((id) => selection.has(id));
   const someOnPage = pageIds.some((id) => selection.has(id));
 
-  const poll = (id: string, action: "delete" | "update") => {
-    timer.current = setTimeout(async () => {
-      try {
-        const j = await api<Job>(`/v1/jobs/${encodeURIComponent(id)}`, { store: slug });
-        setJob({ ...j, action });
-        if (j.status === "processing") return poll(id, action);
-        selection.clear();
-        onDone();
-      } catch (e) {
-        setError(e);
-      }
-    }, 1000);
-  };
-
-  const start = (path: "/v1/products/bulk-delete" | "/v1/products/bulk-update", body: object, action: "delete" | "update") =>
+  const start = (path: "/v1/products/bulk-delete" | "/v1/products/bulk-update", body: object) =>
     run(async () => {
       const res = await api<Started>(path, { store: slug, body: { ids: [...selection.ids], ...body } });
       setEditing(false);
-      setJob({ job_id: res.job_id, status: "processing", total: res.total, processed: 0, succeeded: 0, failed: 0, errors: [], action });
-      poll(res.job_id, action);
+      progress.start({
+        job_id: res.job_id,
+        status: "processing",
+        total: res.total,
+        processed: 0,
+        succeeded: 0,
+        failed: 0,
+        errors: [],
+        action: res.action,
+      });
     });
 
   return (
@@ -116,12 +107,9 @@ export function BulkActions({
               ref={(el) => {
                 if (el) el.indeterminate = someOnPage && !allOnPage;
               }}
-              disabled={pageIds.length === 0 || running}
-              onChange={(e) =>
-                selection.set(
-                  e.currentTarget.checked ? [...selection.ids, ...pageIds] : [...selection.ids].filter((id) => !pageIds.includes(id)),
-                )
-              }
+              disabled={running}
+              // The selection is this page's only (cleared when the page or filter changes).
+              onChange={(e) => selection.set(e.currentTarget.checked ? pageIds : [])}
             />{" "}
             Select all on this page
           </label>
@@ -135,7 +123,7 @@ export function BulkActions({
             onClick={() => {
               if (!confirm(`Delete ${plural(count)}? Their images, vectors and search data are removed too. This cannot be undone.`))
                 return;
-              void start("/v1/products/bulk-delete", {}, "delete");
+              void start("/v1/products/bulk-delete", {});
             }}
           >
             Delete…
@@ -149,9 +137,8 @@ export function BulkActions({
         <ChangeForm
           count={count}
           busy={busy}
-          availabilityLabels={availabilityLabels}
           onCancel={() => setEditing(false)}
-          onApply={(body) => void start("/v1/products/bulk-update", body, "update")}
+          onApply={(body) => void start("/v1/products/bulk-update", body)}
         />
       )}
       <ErrorNotice error={error} />
@@ -163,13 +150,11 @@ export function BulkActions({
 function ChangeForm({
   count,
   busy,
-  availabilityLabels,
   onCancel,
   onApply,
 }: {
   count: number;
   busy: boolean;
-  availabilityLabels: Record<AvailabilityState, string>;
   onCancel: () => void;
   onApply: (body: SearchBody<"/v1/products/bulk-update">) => void;
 }) {
@@ -189,15 +174,15 @@ function ChangeForm({
         if (f.brand.trim()) changes.brand = f.brand.trim();
         if (f.availability === "unknown") changes.availability = null;
         else if (f.availability) changes.availability = { state: f.availability as AvailabilityState };
-        const add = tagList(f.add);
-        const remove = tagList(f.remove);
+        const add = commaList(f.add);
+        const remove = commaList(f.remove);
         const described = [
           changes.category !== undefined && `category “${changes.category}”`,
           changes.brand !== undefined && `brand “${changes.brand}”`,
           add.length > 0 && `add tags ${add.join(", ")}`,
           remove.length > 0 && `remove tags ${remove.join(", ")}`,
           changes.availability !== undefined &&
-            `availability ${changes.availability ? availabilityLabels[changes.availability.state] : "unknown"}`,
+            `availability ${changes.availability ? AVAILABILITY_LABELS[changes.availability.state] : "unknown"}`,
         ].filter(Boolean);
         if (described.length === 0) {
           setProblem("Enter at least one change: a category, a brand, tags to add or remove, or an availability.");
@@ -229,11 +214,7 @@ function ChangeForm({
         <Field label="New availability">
           <select name="bulk_availability" value={f.availability} onChange={set("availability")}>
             <option value="">Keep as it is</option>
-            {Object.entries(availabilityLabels).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
+            <AvailabilityOptions />
             <option value="unknown">Unknown</option>
           </select>
         </Field>

@@ -42,12 +42,12 @@ function ModelInfo({ slug }: { slug: string }) {
   );
   const m = model.data;
   const reindexing = m?.reindex.job?.status === "processing";
-  // While a reindex runs, its progress is read again every 2 s.
+  // While a reindex runs, its progress is read again every 2 s (a failed read too: it is shown, and asked again).
   useEffect(() => {
     if (!reindexing) return;
     const timer = setTimeout(model.reload, 2000);
     return () => clearTimeout(timer);
-  }, [m, reindexing, model.reload]);
+  }, [m, model.error, reindexing, model.reload]);
   if (!m) return null;
   return (
     <>
@@ -55,6 +55,7 @@ function ModelInfo({ slug }: { slug: string }) {
         Model: <code>{m.model_id}</code> · {fmtNumber(m.dimensions)} dimensions · {m.status}
       </p>
       <ReindexNotice slug={slug} reindex={m.reindex} onStarted={model.reload} />
+      {reindexing && <ErrorNotice error={model.error} />}
       {m.is_test_model && (
         <div class="notice warning" role="status">
           <p class="notice-title">This server runs the built-in test model.</p>

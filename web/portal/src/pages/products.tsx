@@ -1,6 +1,15 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
-import { DeleteButton, FilterForm, ListTable, Pager, useCursors } from "../components";
+import {
+  AVAILABILITY_LABELS,
+  AvailabilityOptions,
+  DeleteButton,
+  FilterForm,
+  ListTable,
+  Pager,
+  useCursors,
+  type AvailabilityState,
+} from "../components";
 import { productsFromFile, rowNamedError, type ProductInput } from "../csv";
 import {
   Alert,
@@ -8,11 +17,13 @@ import {
   Field,
   JobErrors,
   Section,
+  commaList,
   Success,
   fmtDate,
   fmtNumber,
   fmtPrice,
   useAction,
+  useJobPoll,
   useLoad,
   useStoreCurrency,
 } from "../ui";
@@ -23,14 +34,6 @@ import type { Item, SearchOk } from "../api-types";
 
 type ProductList = SearchOk<"/v1/products">;
 type Availability = Item<ProductList["products"]>["availability"];
-type AvailabilityState = NonNullable<Availability>["state"];
-
-/** The states a store can state, in the words the portal shows (the API's values in the CSV and JSON). */
-export const AVAILABILITY_LABELS: Record<AvailabilityState, string> = {
-  in_stock: "In stock",
-  low_stock: "Low stock",
-  out_of_stock: "Out of stock",
-};
 const AVAILABILITY_BADGE: Record<AvailabilityState, string> = {
   in_stock: "badge active",
   low_stock: "badge low",
@@ -42,7 +45,7 @@ function AvailabilityCell({ availability }: { availability: Availability }) {
   return (
     <>
       <span class={AVAILABILITY_BADGE[availability.state]}>{AVAILABILITY_LABELS[availability.state]}</span>
-      {availability.quantity !== null && <div class="muted small">{fmtNumber(availability.quantity)} in stock</div>}
+      {availability.quantity !== null && <div class="muted small">Quantity: {fmtNumber(availability.quantity)}</div>}
     </>
   );
 }
@@ -103,13 +106,7 @@ export function ProductsPage({ slug, session }: StoreProps) {
       >
         <ErrorNotice error={list.error ?? del.error} />
         {list.data && (
-          <BulkActions
-            slug={slug}
-            pageIds={list.data.products.map((p) => p.product_id)}
-            selection={selection}
-            availabilityLabels={AVAILABILITY_LABELS}
-            onDone={list.reload}
-          />
+          <BulkActions slug={slug} pageIds={list.data.products.map((p) => p.product_id)} selection={selection} onDone={list.reload} />
         )}
         <ListTable
           state={{ data: list.data?.products, loading: list.loading }}
@@ -205,11 +202,7 @@ function AddProduct({ slug, onAdded }: { slug: string; onAdded: () => void }) {
             const metadata: Record<string, unknown> = {};
             for (const k of ["name", "category", "brand", "color_name"] as const) if (f[k].trim()) metadata[k] = f[k].trim();
             if (f.price.trim()) metadata.price = Number(f.price);
-            if (f.tags.trim())
-              metadata.tags = f.tags
-                .split(",")
-                .map((t) => t.trim())
-                .filter(Boolean);
+            if (f.tags.trim()) metadata.tags = commaList(f.tags);
             // No state chosen: availability unknown (the quantity field is off then).
             const state = f.availability as AvailabilityState | "";
             const availability = state ? { state, ...(f.quantity.trim() ? { quantity: Number(f.quantity) } : {}) } : undefined;
@@ -250,11 +243,7 @@ function AddProduct({ slug, onAdded }: { slug: string; onAdded: () => void }) {
         <Field label="Availability" hint="What the shopping assistant tells shoppers about stock">
           <select name="availability" value={f.availability} onChange={set("availability")}>
             <option value="">Unknown</option>
-            {Object.entries(AVAILABILITY_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
+            <AvailabilityOptions />
           </select>
         </Field>
         <Field label="Quantity in stock" hint={f.availability ? "Optional" : "Choose a stock state first"}>
@@ -272,36 +261,12 @@ function AddProduct({ slug, onAdded }: { slug: string; onAdded: () => void }) {
   );
 }
 
-/** Job polls that may fail in a row before the page stops asking. */
-const POLL_TRIES = 5;
-
 function BulkUpload({ slug, onDone }: { slug: string; onDone: () => void }) {
   const [items, setItems] = useState<ProductInput[] | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
-  const [job, setJob] = useState<JobProgress | null>(null);
   const { busy, error, run, setError } = useAction();
-  const timer = useRef<ReturnType<typeof setTimeout>>();
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  // A failed poll (a network blip, the service restarting) shows its error and asks again, up to
-  // POLL_TRIES times in a row; the next answer clears the error.
-  const poll = (id: string, failures = 0) => {
-    timer.current = setTimeout(
-      async () => {
-        try {
-          const j = await api<Job>(`/v1/jobs/${encodeURIComponent(id)}`, { store: slug });
-          setError(null);
-          setJob(j);
-          if (j.status === "processing") poll(id);
-          else onDone();
-        } catch (e) {
-          setError(e);
-          if (failures + 1 < POLL_TRIES) poll(id, failures + 1);
-        }
-      },
-      failures > 0 ? 3000 : 1000,
-    );
-  };
+  const progress = useJobPoll<JobProgress>(slug, { onError: setError, onEnd: onDone });
+  const job = progress.job;
 
   return (
     <Section title="Bulk upload">
@@ -318,7 +283,7 @@ function BulkUpload({ slug, onDone }: { slug: string; onDone: () => void }) {
           onChange={async (e) => {
             setFileError(null);
             setItems(null);
-            setJob(null);
+            progress.clear();
             const file = e.currentTarget.files?.[0];
             if (!file) return;
             try {
@@ -347,8 +312,15 @@ function BulkUpload({ slug, onDone }: { slug: string; onDone: () => void }) {
                 }).catch((e: unknown) => {
                   throw rowNamedError(e, items);
                 });
-                setJob({ job_id: res.job_id, status: "processing", total: res.total, processed: 0, succeeded: 0, failed: 0, errors: [] });
-                poll(res.job_id);
+                progress.start({
+                  job_id: res.job_id,
+                  status: "processing",
+                  total: res.total,
+                  processed: 0,
+                  succeeded: 0,
+                  failed: 0,
+                  errors: [],
+                });
               })
             }
           >

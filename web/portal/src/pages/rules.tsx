@@ -5,7 +5,7 @@
 import { useState } from "preact/hooks";
 import { api, ApiError } from "../api";
 import { DeleteButton, ListTable } from "../components";
-import { ErrorNotice, Field, Section, Success, fmtDate, fmtNumber, useAction, useLoad } from "../ui";
+import { ErrorNotice, Field, Section, Success, commaList, fmtDate, fmtNumber, useAction, useLoad } from "../ui";
 import type { StoreProps } from "./store";
 import type { Item, SearchBody, SearchOk } from "../api-types";
 
@@ -26,20 +26,13 @@ interface Form {
 
 const EMPTY: Form = { match: "exact", query: "", pins: "", hide: "", boost: "", bury: "", enabled: true, description: "" };
 
-/** Comma-separated entries (blank ones dropped). */
-const entries = (text: string): string[] =>
-  text
-    .split(",")
-    .map((p) => p.trim())
-    .filter((p) => p !== "");
-
 /** A mistake in the form, named as the API names its fields. */
 const invalid = (field: string, message: string) =>
   new ApiError(400, "validation_failed", `${field} ${message}`, { errors: [{ field, message }] });
 
 /** "product-id:position" entries; the position after the last colon. */
 function parsePins(text: string): RuleBody["pins"] {
-  return entries(text).map((entry, i) => {
+  return commaList(text).map((entry, i) => {
     const at = entry.lastIndexOf(":");
     const position = Number(entry.slice(at + 1).trim());
     if (at <= 0 || !Number.isInteger(position) || position < 1) {
@@ -51,7 +44,7 @@ function parsePins(text: string): RuleBody["pins"] {
 
 /** "field=value" entries; numbers and true/false as such, other values as text. */
 function parseConditions(field: "boost" | "bury", text: string): Condition[] {
-  return entries(text).map((entry, i) => {
+  return commaList(text).map((entry, i) => {
     const eq = entry.indexOf("=");
     if (eq <= 0 || eq === entry.length - 1) throw invalid(`${field}.${i}`, `“${entry}” needs a field and a value, e.g. brand=Acme`);
     const raw = entry.slice(eq + 1).trim();
@@ -81,7 +74,7 @@ function bodyOf(f: Form): RuleBody {
     match: f.match,
     query: f.query,
     pins: parsePins(f.pins),
-    hide: entries(f.hide),
+    hide: commaList(f.hide),
     boost: parseConditions("boost", f.boost),
     bury: parseConditions("bury", f.bury),
     enabled: f.enabled,

@@ -4,18 +4,11 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
 import { DeleteButton, ListTable } from "../components";
-import { ErrorNotice, Field, Section, Success, fmtDate, useAction, useLoad } from "../ui";
+import { ErrorNotice, Field, Section, Success, commaList, fmtDate, useAction, useLoad } from "../ui";
 import type { StoreProps } from "./store";
 import type { Item, SearchOk } from "../api-types";
 
 type Synonym = Item<SearchOk<"/v1/search/synonyms">>;
-
-/** Comma-separated phrases as a list (blank ones dropped). */
-const phrases = (text: string): string[] =>
-  text
-    .split(",")
-    .map((p) => p.trim())
-    .filter((p) => p !== "");
 
 export function SynonymsPage({ slug }: StoreProps) {
   const list = useLoad(() => api<Synonym[]>("/v1/search/synonyms", { store: slug }), [slug]);
@@ -40,7 +33,7 @@ export function SynonymsPage({ slug }: StoreProps) {
             setAdded(null);
             void act.run(async () => {
               const body =
-                kind === "multi_way" ? { kind, words: phrases(words) } : { kind, words: phrases(words), synonyms: phrases(synonyms) };
+                kind === "multi_way" ? { kind, words: commaList(words) } : { kind, words: commaList(words), synonyms: commaList(synonyms) };
               const created = await api<Synonym>("/v1/search/synonyms", { store: slug, body });
               setAdded(created.words.join(", "));
               setWords("");
