@@ -60,9 +60,9 @@ import { composeSearch } from "../src/search/compose.js";
 import { buildSearchApp } from "../src/search/app.js";
 import { indexAllProducts } from "../src/lexical/repository.js";
 import { createStores } from "../test/support/database.js";
-import { SearchRepository } from "../src/search/search/repository.js";
+import { SearchRepository } from "../src/search/query/repository.js";
 import type { Candidates } from "../src/vectors/candidates.js";
-import type { SearchFilters } from "../src/search/search/filters.js";
+import type { SearchFilters } from "../src/search/query/filters.js";
 
 const { values: args } = parseArgs({
   options: {

@@ -22,8 +22,8 @@ import { openDatabase } from "../src/platform/db/index.js";
 import { EmbeddedVectorIndex } from "../src/vectors/embedded.js";
 import { resolveOptions } from "../src/vectors/index.js";
 import { clusteredVectors, exactTopK, queriesLike, recall } from "../src/vectors/synthetic.js";
-import { SearchRepository } from "../src/search/search/repository.js";
-import { attributeFilter } from "../src/search/search/memory-filter.js";
+import { SearchRepository } from "../src/search/query/repository.js";
+import { attributeFilter } from "../src/search/query/memory-filter.js";
 import type { ProductAttributes } from "../src/vectors/attributes.js";
 
 const { values: args } = parseArgs({

@@ -54,7 +54,7 @@ import { MAX_SHARE, probesFor } from "../../src/vectors/filter-indexes.js";
 import { isDeferred } from "../../src/vectors/candidates.js";
 import { toPgVector } from "../../src/vectors/math.js";
 import { prng, recall } from "../../src/vectors/synthetic.js";
-import { SearchRepository } from "../../src/search/search/repository.js";
+import { SearchRepository } from "../../src/search/query/repository.js";
 import { createStores, productRow, randomPgSchema, withPg } from "../../test/support/database.js";
 import { testEnv } from "../../test/support/env.js";
 import { readDataset, type DatasetProduct } from "../search/dataset.js";

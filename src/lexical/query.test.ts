@@ -1,12 +1,12 @@
 // Query analysis (src/lexical/query.ts) against a store's lexicon with the English dictionary, and
-// the minimum word share of coverage ranking (src/search/search/fusion.ts): pure, no database.
+// the minimum word share of coverage ranking (src/search/query/fusion.ts): pure, no database.
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { analyseQuery } from "./query.js";
 import { StoreLexicon } from "./lexicon.js";
 import { englishWords, type WordCheck } from "./dictionary.js";
 import { BUILTIN_SYNONYMS } from "./synonyms/index.js";
-import { coversWordShare, MIN_WORD_SHARE, rankByCoverage } from "../search/search/fusion.js";
+import { coversWordShare, MIN_WORD_SHARE, rankByCoverage } from "../search/query/fusion.js";
 
 const STORE_WORDS = ["hood", "sweatshirt", "heels", "black", "shirt", "dress"];
 

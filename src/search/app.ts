@@ -14,7 +14,7 @@ import { reindexRoutes } from "./products/reindex-routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
 import { synonymRoutes } from "./synonyms/routes.js";
 import { ruleRoutes } from "./rules/routes.js";
-import { searchRoutes } from "./search/routes.js";
+import { searchRoutes } from "./query/routes.js";
 import { feedbackRoutes } from "./feedback/routes.js";
 import { widgetRoutes } from "./widget/routes.js";
 import { createPlanRateLimit } from "./billing/rate-limit.js";

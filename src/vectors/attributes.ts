@@ -4,7 +4,7 @@
 // The index stores the fields as the products table holds them (category, price, colour name,
 // dominant colours and metadata as JSON text); what a filter means is decided by the caller,
 // which hands the index an AttributeFilter (a cache key and a row test; the search resource
-// compiles its filters into one, see src/search/search/memory-filter.ts). Bitmaps are cached per
+// compiles its filters into one, see src/search/query/memory-filter.ts). Bitmaps are cached per
 // group and filter key until a row or an attribute of the group changes.
 
 /** The filterable fields of one product, as stored in `products`. */

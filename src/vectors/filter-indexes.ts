@@ -37,7 +37,7 @@
 // (README "Sizing notes").
 //
 // Routing (postgres.ts). A filter that requires one field to equal one of some values (`category
-// = x`, a `brand` or `category` metadata filter with eq or in: search/search/filters.ts) carries
+// = x`, a `brand` or `category` metadata filter with eq or in: search/query/filters.ts) carries
 // them as a scope; when every value has ready copies, the search reads the copies (scanned, or
 // through the lists when the scope is the whole filter) instead of the store's rows, and checks
 // the hits against the whole filter as for any other path.

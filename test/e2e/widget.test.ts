@@ -27,7 +27,7 @@ import {
   seedSolidProducts,
   servePages,
 } from "../support/browser.js";
-import { historyWriter } from "../../src/search/search/history-writer.js";
+import { historyWriter } from "../../src/search/query/history-writer.js";
 
 const CATALOGUE = [
   { id: "red-dress", hex: "#d01010", name: "Red Dress", price: 80 },

@@ -13,7 +13,7 @@ import { testEnv } from "./env.js";
 import { createWorkers, type Workers } from "../../src/search/workers.js";
 import { createTestStorage, openTestContext, testConfig, type DialectName } from "./database.js";
 import { composeSearch, searchRepositories, type SearchServices } from "../../src/search/compose.js";
-import { SearchRepository } from "../../src/search/search/repository.js";
+import { SearchRepository } from "../../src/search/query/repository.js";
 
 export { testModelDir, type DialectName } from "./database.js";
 

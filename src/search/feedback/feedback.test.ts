@@ -5,7 +5,7 @@ import { createTestApp, describeEachDialect, type TestApp } from "../../../test/
 import { bearer, loginToken, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { addMember, createApiKey } from "../../../test/support/members.js";
 import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
-import { historyWriter } from "../search/history-writer.js";
+import { historyWriter } from "../query/history-writer.js";
 
 const CATALOGUE = [
   { id: "red-dress", hex: "#d01010", meta: { name: "Red Dress", category: "dresses", price: 80, color_name: "Red" } },

@@ -1,7 +1,7 @@
 // Request and response schemas of feedback, analytics, popular products and suggestions. The
 // feedback body is shared by POST /v1/search/feedback and POST /v1/widget/search/feedback.
 import { Type } from "typebox";
-import { SEARCH_MODES } from "../search/service.js";
+import { SEARCH_MODES } from "../query/service.js";
 import type { Weights } from "./repository.js";
 import { RuleHitsView } from "../rules/schemas.js";
 

@@ -19,7 +19,7 @@ import { AppError, isAppError } from "../../platform/errors/catalogue.js";
 import type { JobContext, JobHandler } from "../../platform/jobs/queue.js";
 import type { Plan } from "../../tenancy/plans.js";
 import type { Metadata, ProductsService } from "../products/service.js";
-import { colorMatches, dominantOf, hasFilters, parseColorFilter, validateFilters, type MetadataFilter } from "../search/filters.js";
+import { colorMatches, dominantOf, hasFilters, parseColorFilter, validateFilters, type MetadataFilter } from "../query/filters.js";
 import type { BulkItemRow, BulkJobsRepository } from "./repository.js";
 import { BULK_ACTION_MAX_MATCHED, type BulkChanges, type BulkUpdateBody, type SelectionFilter } from "./schemas.js";
 import type { BulkJobsService } from "./service.js";

@@ -2,7 +2,7 @@
 import { sql, type Selectable } from "kysely";
 import type { Dialect, Executor } from "../../platform/db/index.js";
 import type { BulkJobItemsTable, BulkJobsTable } from "../../platform/db/schema.js";
-import { sqlConditions, type SearchFilters } from "../search/filters.js";
+import { sqlConditions, type SearchFilters } from "../query/filters.js";
 
 export type BulkJobRow = Selectable<BulkJobsTable>;
 export type BulkItemRow = Selectable<BulkJobItemsTable>;

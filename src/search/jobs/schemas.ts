@@ -3,7 +3,7 @@
 // for updates, the changes.
 import { Type, type Static } from "typebox";
 import { AvailabilityInput, AvailabilityState, ProductId } from "../products/schemas.js";
-import { filterFields } from "../search/schemas.js";
+import { filterFields } from "../query/schemas.js";
 
 /** Product ids one request may name. */
 export const BULK_ACTION_MAX_IDS = 1000;

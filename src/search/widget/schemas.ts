@@ -1,7 +1,7 @@
 // The widget search response: a search response whose results carry the product's image URL, and
 // the store's currency; the widget's type-ahead suggestions.
 import { Type } from "typebox";
-import { SearchResponseSchema } from "../search/schemas.js";
+import { SearchResponseSchema } from "../query/schemas.js";
 
 /** Suggestions a type-ahead answer holds at most. */
 export const WIDGET_SUGGESTIONS_MAX = 10;

@@ -28,7 +28,7 @@ import { planOf, type Plan } from "../../tenancy/plans.js";
 import { ProductsRepository } from "../products/repository.js";
 import type { WidgetSearchResponseSchema, WidgetSuggestionsResponse } from "./schemas.js";
 import type { Static } from "typebox";
-import { SearchService, type Common, type SearchResponse, type TextRanking, type UnderstandMode } from "../search/service.js";
+import { SearchService, type Common, type SearchResponse, type TextRanking, type UnderstandMode } from "../query/service.js";
 import { canonicalOrigin, originProblem } from "./origins.js";
 import { WidgetKeysRepository, type WidgetKeyRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";

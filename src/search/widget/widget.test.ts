@@ -8,7 +8,7 @@ import { multipart } from "../../../test/support/multipart.js";
 import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
 import { WIDGET_RATE_LIMITS } from "./routes.js";
 import { SUGGESTION_MIN_SEARCHES } from "./service.js";
-import { historyWriter } from "../search/history-writer.js";
+import { historyWriter } from "../query/history-writer.js";
 
 const SHOP = "https://shop.example";
 

@@ -1,5 +1,5 @@
 // Search filters compare a brand ignoring case (`metadata_filters` on `brand` compile to the
-// `brand` column: src/search/search/filters.ts); this index serves them as
+// `brand` column: src/search/query/filters.ts); this index serves them as
 // products_store_category_lower_idx (migration 0003) serves category filters. Without it such a
 // filter reads every product of the store (bench:scale, 1,000,000 products: 338 ms per search).
 // On PostgreSQL the build holds product writes back while it runs at the first start after the
