@@ -26,6 +26,7 @@ import sharp, { type Metadata } from "sharp";
 import { AppError, messageOf } from "../platform/errors/catalogue.js";
 import { isOutboundError, type OutboundError, type SafeFetch } from "../platform/outbound/safe-fetch.js";
 import type { DecodedImage } from "./types.js";
+import "./errors.js"; // registers the error codes thrown here
 
 export type ImageType = "jpeg" | "png" | "webp" | "gif" | "avif" | "tiff";
 

@@ -9,6 +9,7 @@ import { decodeImage, fetchImage, type Region } from "./image.js";
 import { dominantColors } from "./colors.js";
 import { QueryEmbeddingCache } from "./query-cache.js";
 import { fingerprintKey, type DecodedImage, type EmbeddingModel } from "./types.js";
+import "./errors.js"; // registers the error codes thrown here
 
 export const STORED_IMAGE_MAX_SIDE = 512;
 

@@ -30,6 +30,7 @@ import type { Config } from "../platform/config.js";
 import { AppError, messageOf } from "../platform/errors/catalogue.js";
 import type { LoadedInfo, ProgressEvent, WorkerRequest, WorkerResponse } from "./runtime-worker.js";
 import type { DecodedImage, EmbeddingModel, EmbeddingStats, ModelFingerprint, PreprocessSpec } from "./types.js";
+import "./errors.js"; // registers the error codes thrown here
 
 export type { DecodedImage, EmbeddingModel, EmbeddingStats, ModelFingerprint, PreprocessSpec } from "./types.js";
 export {

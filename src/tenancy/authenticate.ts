@@ -21,6 +21,7 @@ import { ipAllowedForStore, ipNotAllowed } from "./security/allowlist.js";
 import type { UsersRepository } from "./users/repository.js";
 import type { TenancyRepositories } from "./compose.js";
 import { isPermission, permissionOfHandlers, ROLE_PERMISSIONS, type Grant, type Permission } from "./permissions.js";
+import "./errors/codes.js"; // registers the error codes thrown here
 
 export type AuthMode = "none" | "user" | "user_optional" | "store";
 

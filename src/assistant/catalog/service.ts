@@ -2,6 +2,7 @@
 // catalogue that cannot be read becomes 503 storefront_unavailable.
 import { AppError } from "../../platform/errors/catalogue.js";
 import { StorefrontUnavailable, type CatalogQuery, type CatalogSearchResult, type StorefrontGateway } from "../storefront/types.js";
+import "../errors/codes.js"; // registers the error codes thrown here
 
 export class CatalogService {
   constructor(private readonly gateway: StorefrontGateway) {}

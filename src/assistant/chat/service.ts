@@ -28,6 +28,7 @@ import { ordersTurn } from "../turns/orders.js";
 import { handoffTurn, policyTurn } from "../turns/policy.js";
 import { AVAILABILITY_CUE, mayNameProduct, namedProduct, namedProductTurn, productsTurn } from "../turns/products.js";
 import { EVENT, type Emit, type TurnHandle, type TurnReply, type TurnTools } from "../turns/tools.js";
+import "../errors/codes.js"; // registers the error codes thrown here
 
 export { EVENT, type TurnHandle } from "../turns/tools.js";
 import type { ChatRepository, EventRow, IntentRow } from "../threads/repository.js";

@@ -15,6 +15,7 @@ import { normaliseStoreUrl, ShopifyClient, type StorefrontCheck } from "../store
 import type { ConnectionRow, ConnectionsRepository } from "../storefront/connections-repository.js";
 import { iso } from "../../platform/clock.js";
 import type { ConnectionView } from "./schemas.js";
+import "../errors/codes.js"; // registers the error codes thrown here
 
 export function viewOf(row: ConnectionRow): ConnectionView {
   return {

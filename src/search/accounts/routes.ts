@@ -1,7 +1,8 @@
 // /register and /verify (spec: Accounts and tokens; States: Account).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import { Email, searchErrors } from "../../platform/http/schemas.js";
+import { Email } from "../../platform/http/schemas.js";
+import { searchErrors } from "../http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
 import { prefersHtml } from "../../platform/http/negotiate.js";
 import { SIGNUP_LIMITS, type AccountsService } from "./service.js";

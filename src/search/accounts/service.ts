@@ -12,6 +12,7 @@ import { hashPassword, passwordProblem } from "../../platform/auth/passwords.js"
 import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { iso } from "../../platform/clock.js";
 import { throttle, type Limiter } from "../../platform/rate-limit.js";
+import "../errors/codes.js"; // registers the error codes thrown here
 
 const VERIFICATION_TTL_MS = 48 * 3600 * 1000;
 

@@ -4,7 +4,8 @@
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../platform/http/app.js";
 import { AppError } from "../../platform/errors/catalogue.js";
-import { searchErrors, bearerSecurity } from "../../platform/http/schemas.js";
+import { bearerSecurity } from "../../platform/http/schemas.js";
+import { searchErrors } from "../http/schemas.js";
 import type { AdminService } from "./service.js";
 import { ListQuery, ListResponse, PlanBody, PlanResponse, SlugParams } from "./schemas.js";
 

@@ -1,7 +1,8 @@
 // /oauth/token, /oauth/login, /oauth/refresh (spec: Accounts and tokens; Authentication 1, 2, 4, 5).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import { bearerSecurity, Email, searchErrors } from "../../platform/http/schemas.js";
+import { bearerSecurity, Email } from "../../platform/http/schemas.js";
+import { searchErrors } from "../http/schemas.js";
 import { bearerOf } from "../../tenancy/authenticate.js";
 import type { AuthService } from "./service.js";
 

@@ -18,6 +18,8 @@ import { SecurityRepository } from "../../tenancy/security/repository.js";
 import { ipAllowedForStore, ipNotAllowed } from "../../tenancy/security/allowlist.js";
 import { issuedBeforeRotation } from "../../tenancy/authenticate.js";
 import { iso } from "../../platform/clock.js";
+import "../../tenancy/errors/codes.js"; // registers the error codes thrown here
+import "../errors/codes.js"; // registers the error codes thrown here
 
 export const REFRESH_GRACE_SECONDS = 300;
 

@@ -10,7 +10,7 @@ import { Type } from "typebox";
 import type { FastifyReply } from "fastify";
 import type { AppContext } from "../../context/context.js";
 import type { App } from "../../platform/http/app.js";
-import { searchErrors } from "../../platform/http/schemas.js";
+import { searchErrors } from "../http/schemas.js";
 import { toAppError } from "../../platform/errors/map.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";

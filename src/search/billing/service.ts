@@ -22,6 +22,7 @@ import type { UsageMeter } from "./usage-meter.js";
 import type { Checkout, CurrentPlan, Invoice, Usage } from "./schemas.js";
 import type { Static } from "typebox";
 import { iso } from "../../platform/clock.js";
+import "../errors/codes.js"; // registers the error codes thrown here
 
 export const CHECKOUT_SESSION_TTL_MS = 60 * 60 * 1000;
 export const LOCAL_SESSION_PREFIX = "cs_local_";

@@ -6,6 +6,7 @@ import Stripe from "stripe";
 import { ConfigError, type Config } from "../../platform/config.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import type { PaidPlanName } from "../../tenancy/plans.js";
+import "../errors/codes.js"; // registers the error codes thrown here
 
 /** The fields of a Stripe event this service reads; objects are read defensively (API versions differ). */
 export interface StripeEventLike {

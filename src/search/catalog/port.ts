@@ -27,6 +27,7 @@ import { coversWordShare } from "../query/fusion.js";
 import { arrange } from "../rules/apply.js";
 import type { RulesService } from "../rules/service.js";
 import { availabilityOf } from "../products/service.js";
+import "../../embeddings/errors.js"; // registers the error codes thrown here
 
 /** Products scanned at most for a lexical or filter-only match. */
 const SCAN_LIMIT = 5000;

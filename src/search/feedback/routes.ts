@@ -1,7 +1,7 @@
 // /v1/search/feedback, /v1/search/feedback/popular, /v1/search/analytics, /v1/search/suggestions
 // (spec: Feedback and analytics (Bearer)).
 import type { App } from "../../platform/http/app.js";
-import { searchErrors } from "../../platform/http/schemas.js";
+import { searchErrors } from "../http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import {

@@ -36,6 +36,7 @@ import type { RulesService } from "../rules/service.js";
 import { iso } from "../../platform/clock.js";
 import { DEFAULT_DAYS, POPULAR_WEIGHTS, TOP_QUERIES, type FeedbackView as FeedbackViewSchema } from "./schemas.js";
 import type { Static } from "typebox";
+import "../errors/codes.js"; // registers the error codes thrown here
 
 export const FEEDBACK_ACTIONS = ["click", "add_to_cart", "purchase"] as const satisfies readonly FeedbackAction[];
 const DAY_MS = 86_400_000;

@@ -23,6 +23,7 @@ import { colorMatches, dominantOf, hasFilters, parseColorFilter, validateFilters
 import type { BulkItemRow, BulkJobsRepository } from "./repository.js";
 import { BULK_ACTION_MAX_MATCHED, type BulkChanges, type BulkUpdateBody, type SelectionFilter } from "./schemas.js";
 import type { BulkJobsService } from "./service.js";
+import "../../embeddings/errors.js"; // registers the error codes thrown here
 
 export const BULK_ACTION_JOB_KIND = "bulk_action";
 /** Products changed per transaction. */

@@ -2,7 +2,7 @@
 // GET /v1/jobs/{job_id} (spec: Products and jobs).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import { searchErrors } from "../../platform/http/schemas.js";
+import { searchErrors } from "../http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { requirePermission, storeRoute } from "../../tenancy/permissions.js";
 import { ProductInput } from "../products/schemas.js";

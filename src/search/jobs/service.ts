@@ -37,6 +37,8 @@ import { BulkJobsRepository, type BulkItemRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";
 import { QUEUED_BULK_ITEMS, type Plan } from "../../tenancy/plans.js";
 import type { BulkAction } from "../../platform/db/schema.js";
+import "../../embeddings/errors.js"; // registers the error codes thrown here
+import "../errors/codes.js"; // registers the error codes thrown here
 
 export const BULK_MAX_ITEMS = 1000;
 export const BULK_JOB_KIND = "bulk_import";

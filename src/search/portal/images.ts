@@ -7,7 +7,7 @@
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../context/context.js";
-import { searchErrors } from "../../platform/http/schemas.js";
+import { searchErrors } from "../http/schemas.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";

@@ -2,7 +2,7 @@
 // the spec, which has no such call). Progress: GET /v1/jobs/{job_id} (src/search/jobs/routes.ts).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import { searchErrors } from "../../platform/http/schemas.js";
+import { searchErrors } from "../http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import type { Reindexer } from "./reindex.js";

@@ -1,7 +1,7 @@
 // /v1/products (spec: Products and jobs): index, list, get, update, delete, demo (bulk: ../jobs/routes.ts).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import { searchErrors } from "../../platform/http/schemas.js";
+import { searchErrors } from "../http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import { AvailabilityInput, ImageUrl, IndexResponse, Metadata, ProductId, ProductInput, ProductView } from "./schemas.js";

@@ -22,6 +22,7 @@ import { ProductsRepository, type Cursor, type ListFilter, type ProductRow } fro
 import { iso } from "../../platform/clock.js";
 import { AVAILABILITY_STATES, type IndexResponse, type ProductView as ProductViewSchema } from "./schemas.js";
 import type { Static } from "typebox";
+import "../errors/codes.js"; // registers the error codes thrown here
 
 export const METADATA_MAX_BYTES = 16 * 1024;
 

@@ -5,7 +5,8 @@ import { Type, type Static, type TSchema } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../context/context.js";
 import { AppError, isAppError } from "../../platform/errors/catalogue.js";
-import { searchErrors, SearchErrorSchema, bearerSecurity } from "../../platform/http/schemas.js";
+import { bearerSecurity } from "../../platform/http/schemas.js";
+import { searchErrors, SearchErrorSchema } from "../http/schemas.js";
 import { strictAjv, validateBody } from "../../platform/http/validation.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { requirePermission } from "../../tenancy/permissions.js";
@@ -29,6 +30,7 @@ import {
 import { modelStatus } from "./model.js";
 import type { Reindexer } from "../products/reindex.js";
 import { SearchService, type Common, type SearchResponse, type SearchSource, type TextRanking, type UnderstandMode } from "./service.js";
+import "../../embeddings/errors.js"; // registers the error codes thrown here
 
 const tags = ["search"];
 const errors = searchErrors(400, 401, 403, 413, 415, 422, 429, 503);

@@ -2,7 +2,7 @@
 // spec: the issue decides). Reading needs search:read, changing products:write (as synonyms: the
 // people who edit the catalogue also tune how it is found).
 import type { App } from "../../platform/http/app.js";
-import { searchErrors } from "../../platform/http/schemas.js";
+import { searchErrors } from "../http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import { RULES_MAX_PER_STORE, RuleBody, RuleDeleted, RuleIdParams, RuleView } from "./schemas.js";

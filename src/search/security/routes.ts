@@ -2,7 +2,8 @@
 // keys, the IP allow-list and the security overview per store.
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import { searchErrors, bearerSecurity } from "../../platform/http/schemas.js";
+import { bearerSecurity } from "../../platform/http/schemas.js";
+import { searchErrors } from "../http/schemas.js";
 import { actorUserIdOf, requireRole, storeOf, userIdOf } from "../../tenancy/authenticate.js";
 import { API_KEY_SCOPE_AREAS, storeRoute } from "../../tenancy/permissions.js";
 import { API_KEY_DEFAULT_DAYS, API_KEY_MAX_DAYS } from "./api-keys.js";

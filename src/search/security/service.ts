@@ -8,6 +8,7 @@ import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { consumeTotp, sealTotpSecret } from "../auth/service.js";
+import "../errors/codes.js"; // registers the error codes thrown here
 
 const ISSUER = "Shopsight";
 

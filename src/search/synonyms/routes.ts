@@ -3,7 +3,7 @@
 // catalogue also tune how it is found).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import { searchErrors } from "../../platform/http/schemas.js";
+import { searchErrors } from "../http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import { MAX_PHRASE_WORDS } from "../../lexical/synonyms/index.js";

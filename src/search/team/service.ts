@@ -18,6 +18,7 @@ import { UsersRepository } from "../../tenancy/users/repository.js";
 import { TeamRepository, type InviteRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";
 import { throttle, type Limiter } from "../../platform/rate-limit.js";
+import "../errors/codes.js"; // registers the error codes thrown here
 
 /** Budgets of invite acceptance (README "Throttles"). */
 export const ACCEPT_LIMITS = {

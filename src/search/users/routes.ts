@@ -4,7 +4,8 @@
 import { Type } from "typebox";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../platform/http/app.js";
-import { Email, searchErrors } from "../../platform/http/schemas.js";
+import { Email } from "../../platform/http/schemas.js";
+import { searchErrors } from "../http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";

@@ -31,6 +31,7 @@ import {
 import { UsersRepository, type GroupRow, type MemberRow } from "../../tenancy/users/repository.js";
 import type { SecurityRepository } from "../../tenancy/security/repository.js";
 import { iso } from "../../platform/clock.js";
+import "../errors/codes.js"; // registers the error codes thrown here
 
 /** Who is acting: its role in the store (or machine / super admin) and what it holds. */
 export interface Actor {

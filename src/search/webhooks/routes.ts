@@ -1,7 +1,7 @@
 // /v1/search/webhooks (spec: Webhooks (Bearer); Events).
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import { searchErrors } from "../../platform/http/schemas.js";
+import { searchErrors } from "../http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import { WEBHOOK_EVENTS } from "./events.js";

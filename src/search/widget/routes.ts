@@ -24,7 +24,7 @@ import type { App } from "../../platform/http/app.js";
 import { loadScript, sendScript } from "../../platform/http/scripts.js";
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
-import { searchErrors } from "../../platform/http/schemas.js";
+import { searchErrors } from "../http/schemas.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute, type Permission } from "../../tenancy/permissions.js";
 import { FeedbackBody, FeedbackView } from "../feedback/schemas.js";

@@ -36,6 +36,7 @@ import { currencyVersion, DEFAULT_STORE_CURRENCY } from "../../tenancy/currency.
 import type { FeedbackRepository } from "../feedback/repository.js";
 import type { LexicalRepository } from "../../lexical/repository.js";
 import { storeCached } from "../cache/store-cache.js";
+import "../errors/codes.js"; // registers the error codes thrown here
 
 export const WIDGET_KEY_PREFIX = "pk_live_";
 export const WIDGET_KEY_MAX_ACTIVE = 20;

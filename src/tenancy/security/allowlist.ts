@@ -3,6 +3,7 @@
 import { AppError } from "../../platform/errors/catalogue.js";
 import { addressAllowed } from "./ip.js";
 import type { SecurityRepository } from "./repository.js";
+import "../errors/codes.js"; // registers the error codes thrown here
 
 /** Whether `ip` may use the store's machine credentials (an empty allow-list allows everyone). */
 export async function ipAllowedForStore(security: SecurityRepository, storeId: string, ip: string): Promise<boolean> {
