@@ -47,7 +47,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { sql } from "kysely";
 import { from as copyFrom } from "pg-copy-streams";
-import { openDatabase, type Database } from "../src/platform/db/index.js";
+import { openDatabase, type Database } from "../src/db/index.js";
 import { createVectorIndex } from "../src/vectors/index.js";
 import { hnswIndexDdl, hnswIndexName, type PostgresVectorIndex } from "../src/vectors/postgres.js";
 import { TopK } from "../src/vectors/math.js";

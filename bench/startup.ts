@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createStores } from "../test/support/database.js";
-import { openDatabase } from "../src/platform/db/index.js";
+import { openDatabase } from "../src/db/index.js";
 import { EmbeddedVectorIndex } from "../src/vectors/embedded.js";
 import { resolveOptions } from "../src/vectors/index.js";
 import { clusteredVectors, exactTopK, queriesLike, recall } from "../src/vectors/synthetic.js";

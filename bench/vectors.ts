@@ -17,7 +17,7 @@ import { randomBytes } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { createStores } from "../test/support/database.js";
-import { openDatabase, type Database } from "../src/platform/db/index.js";
+import { openDatabase, type Database } from "../src/db/index.js";
 import { createVectorIndex } from "../src/vectors/index.js";
 import { clusteredVectors, exactTopK, prng, queriesLike, recall, type ClusteredData } from "../src/vectors/synthetic.js";
 import { testEnv } from "../test/support/env.js";

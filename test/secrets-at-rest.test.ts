@@ -10,10 +10,11 @@ import path from "node:path";
 import { Migrator, type Kysely } from "kysely";
 import { createTestApp, type TestApp } from "./support/harness.js";
 import { bearer, loginToken, machineToken, registerStore } from "./support/factories.js";
-import { openDatabase } from "../src/platform/db/index.js";
-import { migrations } from "../src/platform/db/migrations/index.js";
-import type { ColumnTypes } from "../src/platform/db/migrate.js";
-import { SecretBox, isSealed, secretAad } from "../src/platform/secrets.js";
+import { openDatabase } from "../src/db/index.js";
+import { migrations } from "../src/db/migrations/index.js";
+import type { ColumnTypes } from "../src/db/migrations/types.js";
+import { SecretBox, isSealed } from "../src/platform/secrets.js";
+import { secretAad } from "../src/db/sealed-columns.js";
 
 describe("secrets at rest", () => {
   let t: TestApp;

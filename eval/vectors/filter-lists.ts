@@ -46,7 +46,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "kysely";
 import sharp from "sharp";
-import { openDatabase, type Database } from "../../src/platform/db/index.js";
+import { openDatabase, type Database } from "../../src/db/index.js";
 import { loadEmbeddingModel, type DecodedImage } from "../../src/embeddings/runtime.js";
 import { createVectorIndex } from "../../src/vectors/index.js";
 import { copiesRescored, type PostgresVectorIndex } from "../../src/vectors/postgres.js";

@@ -11,6 +11,7 @@ import { publicKeyRoutes } from "./public-keys/routes.js";
 import { sessionRoutes } from "./sessions/routes.js";
 import { policyRoutes } from "./policies/routes.js";
 import { chatRoutes } from "./chat/routes.js";
+import { chatActionRoutes } from "./chat/actions-routes.js";
 import { assistantWidgetRoutes } from "./widget/routes.js";
 import { registerAdminAudit } from "./audit/hook.js";
 import { auditRoutes } from "./audit/routes.js";
@@ -47,6 +48,7 @@ export async function buildAssistantApp(ctx: AppContext, options: AssistantBuild
   await sessionRoutes(app, services);
   await policyRoutes(app, services);
   await chatRoutes(app, services);
+  await chatActionRoutes(app, services);
   await connectionRoutes(app, services);
   await catalogRoutes(app, services);
   await exchangeRoutes(app, services);

@@ -38,7 +38,7 @@ import { SessionsRepository } from "./sessions/repository.js";
 import { SessionsService } from "./sessions/service.js";
 import { SettingsRepository } from "./settings/repository.js";
 import { AssistantSettingsService } from "./settings/service.js";
-import type { CatalogPort } from "./storefront/catalog-port.js";
+import type { CatalogPort } from "../shared/catalog-port.js";
 import { ConnectionsRepository } from "./storefront/connections-repository.js";
 import { createStorefrontGateway } from "./storefront/index.js";
 import { StorefrontRepository } from "./storefront/repository.js";

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import type { Config } from "../platform/config.js";
 import { systemClock, type Clock } from "../platform/clock.js";
-import { openDatabase, type Database } from "../platform/db/index.js";
+import { openDatabase, type Database } from "../db/index.js";
 import { createMailer, type Mailer } from "../platform/mail/index.js";
 import { TokenSigner, loadSigningKey } from "../platform/auth/tokens.js";
 import { secretBoxFor, type SecretBox } from "../platform/secrets.js";
@@ -22,8 +22,8 @@ import { loadConfiguredModel, type LoadLog } from "../embeddings/load.js";
 import type { EmbeddingModel } from "../embeddings/types.js";
 import { createVectorIndex, type VectorIndex } from "../vectors/index.js";
 import { indexAllProducts, indexAllTerms } from "../lexical/repository.js";
-import type { DataHooks } from "../platform/db/migrate.js";
-import { createImageStore, type ImageStore } from "../platform/images/store.js";
+import type { DataHooks } from "../db/migrations/types.js";
+import { createImageStore, type ImageStore } from "../shared/images/store.js";
 
 export interface AppContext {
   config: Config;
@@ -134,7 +134,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   });
   // Process metrics (event-loop delay monitor, GC observer) only outside tests, which build many contexts.
   const metrics = createMetrics({
-    queue: () => jobs.snapshot(),
+    queue: async () => ({ ...(await jobs.snapshot()), outboxPending: await pendingWebhookDeliveries(database) }),
     parallelModelWorkers: () => model?.stats?.().parallelWorkers ?? 0,
     defaults: config.env !== "test",
   });
@@ -176,4 +176,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       await database.close();
     },
   };
+}
+
+/** Webhook deliveries still to send (the outbox gauge of /metrics). */
+async function pendingWebhookDeliveries(database: Database): Promise<number> {
+  const row = await database.db
+    .selectFrom("webhook_deliveries")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }

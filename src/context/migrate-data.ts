@@ -33,14 +33,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql, type RawBuilder } from "kysely";
 import { dataHooks } from "./context.js";
-import { openDatabase, type Database } from "../platform/db/index.js";
+import { openDatabase, type Database } from "../db/index.js";
 import type { MigrationDb } from "../platform/db/migrate.js";
 import { LexicalRepository } from "../lexical/repository.js";
-import { migrations } from "../platform/db/migrations/index.js";
+import { migrations } from "../db/migrations/index.js";
 import { createVectorIndex } from "../vectors/index.js";
 import { VectorRepository } from "../vectors/repository.js";
 import { fromBlob, toPgVector, vectorsEqual } from "../vectors/math.js";
-import { ImageFiles } from "../platform/images/store.js";
+import { ImageFiles } from "../shared/images/store.js";
 
 export interface MigrateDataOptions {
   /** The SQLite file, or a DATA_DIR holding `shopsight.db`. */

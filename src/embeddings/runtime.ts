@@ -19,7 +19,7 @@
 // time images pile up), which never wait for each other. At most one kind of lane runs at a time
 // — the many-threaded worker or the single-threaded ones — so the model never has more threads at
 // work than the machine has cores. Texts stay on the main worker unless the parallel lanes are
-// already running (see dispatch()). Measured on 2 cores with a full-size CLIP (README "The
+// already running (see dispatch()). Measured on 2 cores with a full-size CLIP (docs/operations.md "The
 // embedding model").
 // The queue is bounded: past `maxQueue` waiting items a call is refused at once with a 503
 // (AppError 'service_unavailable', Retry-After) instead of queueing without limit.

@@ -116,7 +116,7 @@ const schema = z.object({
   /**
    * Text search's relevance cut-off: a product whose text matches no word of the query is a result
    * only when its image's similarity to the query is at least this. Unset: the active model's
-   * calibrated bar (GET /v1/search/model visual_min_score; README "Search relevance").
+   * calibrated bar (GET /v1/search/model visual_min_score; docs/api-search.md "Relevance cut-off").
    */
   SEARCH_VISUAL_MIN_SCORE: z.coerce.number().min(0).max(1).optional(),
   /** Similarity above which a newly indexed product is reported as a near-duplicate (product.duplicate_detected). */
@@ -134,12 +134,12 @@ const schema = z.object({
   JOBS_PER_STORE: positiveInt.max(64).default(4),
   /** A job that has run this long hands its slot back (and goes to the back of the queue) when another store's job is waiting. */
   JOBS_SLICE_SECONDS: positiveInt.max(3600).default(30),
-  /** Embedded vector index: storage of vectors inside HNSW (f16 halves, i8 quarters the f32 memory; see README "Vector index"). */
+  /** Embedded vector index: storage of vectors inside HNSW (f16 halves, i8 quarters the f32 memory; see docs/operations.md "Vector index"). */
   VECTOR_QUANTIZATION: z.enum(["f32", "f16", "i8"]).default("f16"),
   /**
    * HNSW search depth (ef: neighbours a search collects before the best k). Unset: 64 embedded;
    * on PostgreSQL 100, growing with the square root of the index past 250,000 vectors (200 at a
-   * million). Raise it for large embedded stores (README "Sizing notes": recall falls with size).
+   * million). Raise it for large embedded stores (docs/operations.md "Sizing notes": recall falls with size).
    */
   VECTOR_EF_SEARCH: positiveInt.min(10).max(1000).optional(),
   /**
@@ -159,7 +159,7 @@ const schema = z.object({
   /** Skip loading the model at start (the API then answers model-dependent calls with 503). */
   MODEL_DISABLED: bool.default("false"),
   /**
-   * Single-threaded model workers that take image batches in parallel while images pile up (README
+   * Single-threaded model workers that take image batches in parallel while images pile up (docs/operations.md
    * "The embedding model"); each holds its own copy of the model, loaded at the first backlog
    * while twice their size is available. Unset: as many as the model's threads (the CPUs, at most
    * 4) when that is 2 or more; 0 = none.
@@ -218,7 +218,7 @@ const schema = z.object({
   /**
    * Calibrated abstention of extractive policy answers (src/assistant/knowledge/abstain.ts): "on"
    * hands off an answer the model of abstention.json judges probably wrong. Off by default: with
-   * today's features it withholds more right answers than wrong ones on the fixtures (README).
+   * today's features it withholds more right answers than wrong ones on the fixtures (docs/evaluation.md).
    */
   ASSISTANT_ABSTENTION: z.enum(["on", "off"]).default("off"),
   /** Agent mode: model responses that may request tools in one turn (1–8); then the reply must come. */

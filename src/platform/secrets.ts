@@ -68,14 +68,6 @@ const ENVELOPE = /^v1\.[0-9a-f]{8}\.[A-Za-z0-9_-]{38,}$/;
 /** True when `value` has the shape of a sealed envelope (migration 0014 seals only the rest). */
 export const isSealed = (value: string): boolean => ENVELOPE.test(value);
 
-/** The additional authenticated data of each sealed column: its table, column and row id. */
-export const secretAad = {
-  totp: (userId: string) => `users.totp_secret:${userId}`,
-  webhook: (webhookId: string) => `webhooks.secret:${webhookId}`,
-  delivery: (deliveryId: string) => `webhook_deliveries.secret:${deliveryId}`,
-  callback: (jobId: string) => `bulk_jobs.callback_secret:${jobId}`,
-};
-
 const boxes = new WeakMap<Config, SecretBox>();
 
 /** One SecretBox per configuration (the key file is read once). */

@@ -6,7 +6,7 @@
 // Each process role calls composeSearch once: src/serve.ts (api, worker, all) and src/cli.ts.
 // Tests take their services from the composition of their test app (test/support/harness.ts).
 import type { AppContext } from "../context/context.js";
-import type { CatalogPort } from "../assistant/storefront/catalog-port.js";
+import type { CatalogPort } from "../shared/catalog-port.js";
 import { LexicalRepository } from "../lexical/repository.js";
 import { tenancyRepositories, type TenancyRepositories } from "../tenancy/compose.js";
 import { AccountsService } from "./accounts/service.js";
@@ -30,10 +30,10 @@ import { ProductsRepository } from "./products/repository.js";
 import { ProductsService } from "./products/service.js";
 import { SearchRepository } from "./query/repository.js";
 import { SearchService } from "./query/service.js";
-import { ApiKeysService } from "./security/api-keys.js";
-import { IpAllowlistService } from "./security/ip-allowlist.js";
-import { SecurityOverviewService } from "./security/overview.js";
-import { TwoFactorService } from "./security/service.js";
+import { ApiKeysService } from "./api-keys/service.js";
+import { IpAllowlistService } from "./ip-allowlist/service.js";
+import { SecurityOverviewService } from "./security/service.js";
+import { TwoFactorService } from "./two-factor/service.js";
 import { TeamRepository } from "./team/repository.js";
 import { TeamService } from "./team/service.js";
 import { UsersService } from "./users/service.js";
@@ -76,7 +76,7 @@ export interface SearchServices {
   /** Bulk delete and bulk update of a selection of products (jobs like bulk imports). */
   bulkActions: BulkActionsService;
   bulkJobs: BulkJobsService;
-  /** The assistant's view of the catalogue (src/assistant/storefront/catalog-port.ts). */
+  /** The assistant's view of the catalogue (src/shared/catalog-port.ts). */
   catalog: CatalogPort;
   demo: DemoCatalogue;
   feedback: FeedbackService;

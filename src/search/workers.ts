@@ -27,6 +27,8 @@ export function createWorkers(
     dispatcher,
     async start() {
       await ctx.jobs.recoverInterrupted();
+      // Embedded mode is one process: deliveries leased by a process that is gone are due at once.
+      if (ctx.database.dialect === "sqlite") await services.repositories.webhooks.releaseLeases();
       ctx.jobs.start();
       dispatcher.start();
     },

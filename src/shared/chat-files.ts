@@ -1,6 +1,6 @@
 // The <commerce-ai-chat> component's files (web/chat/), which both APIs serve: the Assistant API
 // under /widget/ (src/assistant/widget/routes.ts) and the Search API's portal beside the widget's
-// own loader (src/search/portal/routes.ts). Code both APIs need lives in src/shared or src/tenancy.
+// own loader (src/search/portal/chat-routes.ts). Code both APIs need lives in src/shared or src/tenancy.
 import { fileURLToPath } from "node:url";
 import { loadScript, type Script } from "../platform/http/scripts.js";
 

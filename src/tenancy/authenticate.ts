@@ -7,13 +7,13 @@
 // Bearers: a signed access token (JWT) from /oauth/token or /oauth/login, or a scoped API key
 // `sk_live_…` (POST /v1/security/api-keys), which acts on its own store within its scopes.
 // The store's IP allow-list, when not empty, applies to machine grants and API keys: other client
-// addresses get 403 ip_not_allowed. User logins are not restricted by it (see README).
+// addresses get 403 ip_not_allowed. User logins are not restricted by it (see docs/api-search.md, "IP allow-list").
 // The hook runs in onRequest, before body validation: authenticate → validate → authorize.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context/context.js";
 import { AppError } from "../platform/errors/catalogue.js";
 import type { AccessClaims } from "../platform/auth/tokens.js";
-import type { Role } from "../platform/db/schema.js";
+import type { Role } from "../db/schema.js";
 import type { App } from "../platform/http/app.js";
 import { sha256 } from "../platform/ids.js";
 import { planOf, type Plan } from "./plans.js";
@@ -64,7 +64,7 @@ export const ACTIVE_TENANT_HEADER = "x-service-active-tenant";
 /**
  * Whether a machine token was issued before the store's last client-secret rotation, which revokes
  * every machine token and refresh chain minted before it. Compared by whole seconds, the precision
- * of `iat`: a token issued in the same second as the rotation still passes (see README, Security).
+ * of `iat`: a token issued in the same second as the rotation still passes (see docs/api-search.md, "Client-secret rotation revokes machine tokens").
  */
 export function issuedBeforeRotation(claims: Pick<AccessClaims, "iat">, store: { secret_rotated_at: number | null }): boolean {
   return store.secret_rotated_at !== null && claims.iat < Math.floor(store.secret_rotated_at / 1000);

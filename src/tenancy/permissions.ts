@@ -14,7 +14,7 @@
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../platform/errors/catalogue.js";
 import { bearerSecurity } from "../platform/http/schemas.js";
-import type { Role } from "../platform/db/schema.js";
+import type { Role } from "../db/schema.js";
 import "./errors/codes.js"; // registers the error codes thrown here
 
 /** Every permission the service knows, with the endpoints it opens. */

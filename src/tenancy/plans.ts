@@ -19,7 +19,7 @@ export const PLANS: Record<Plan["plan_name"], Plan> = {
 /**
  * Bulk-import items a store may have waiting (pending in unfinished jobs) per plan: more is refused
  * with 429 queue_limit_reached, so one store cannot fill the shared job queue. Not part of the
- * spec's plan table (so not in /v1/billing/plans); documented in the README (Bulk jobs).
+ * spec's plan table (so not in /v1/billing/plans); documented in docs/api-search.md (Jobs are shared fairly).
  */
 export const QUEUED_BULK_ITEMS: Record<Plan["plan_name"], number> = {
   free: 2_000,

@@ -9,7 +9,7 @@
 // (100,000 rows) 460–830 ms (bench:scale). The same scan over a value's half-precision copies,
 // stored side by side and reached by one primary-key range, reads a tenth of the pages: 8–10 ms
 // for 10,000 rows and ~46 ms for 50,000, warm (the best few dozen are then re-scored from the
-// full vectors). An HNSW index per value was tried first (README "Sizing notes"): fast, but a
+// full vectors). An HNSW index per value was tried first (docs/benchmarks.md "Filter indexes"): fast, but a
 // graph over a category that follows the clusters ranks a query far from all of them badly
 // (recall@10 0.50 for two categories at a million products), where the scan found 0.998.
 //
@@ -34,7 +34,7 @@
 // the value has grown or shrunk fourfold since; a build that fails is reported and retried next
 // round, and each round first drops list indexes no registry row uses. A graph over a value failed
 // where these lists hold: a query far from every vector of a category that follows the clusters
-// (README "Sizing notes").
+// (docs/benchmarks.md "Inverted lists over large filter indexes").
 //
 // Routing (postgres.ts). A filter that requires one field to equal one of some values (`category
 // = x`, a `brand` or `category` metadata filter with eq or in: search/query/filters.ts) carries
@@ -43,7 +43,7 @@
 // the hits against the whole filter as for any other path.
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../platform/db/index.js";
-import type { Schema } from "../platform/db/schema.js";
+import type { Schema } from "../db/schema.js";
 import type { Clock } from "../platform/clock.js";
 import type { VectorScope } from "./candidates.js";
 

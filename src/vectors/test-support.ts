@@ -3,7 +3,7 @@
 // store rows to hang vectors on.
 import path from "node:path";
 import type { Config } from "../platform/config.js";
-import { openDatabase, type Database } from "../platform/db/index.js";
+import { openDatabase, type Database } from "../db/index.js";
 import { testEnv } from "../../test/support/env.js";
 import { createTestStorage } from "../../test/support/database.js";
 

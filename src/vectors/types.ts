@@ -99,7 +99,7 @@ export interface VectorIndexOptions {
   annCostRatio?: number;
   /**
    * HNSW parameters: M (default 16), ef_construction (default 128), ef_search (default 64;
-   * PostgreSQL 100, growing with the index past 250,000 vectors when not given: README "Sizing
+   * PostgreSQL 100, growing with the index past 250,000 vectors when not given: docs/operations.md "Sizing
    * notes").
    */
   hnsw?: { connectivity?: number; expansionAdd?: number; expansionSearch?: number };
@@ -108,7 +108,7 @@ export interface VectorIndexOptions {
   /**
    * PostgreSQL: index half-precision copies (`halfvec`, pgvector 0.7+) instead of full vectors:
    * half the index size and memory (`product_vectors_hnswh_<dim>`), recall@10 0.997 vs 1.000 at
-   * 100,000 × 512-d (README "Sizing notes"); scores are still computed from the full vectors.
+   * 100,000 × 512-d (docs/operations.md "Sizing notes"); scores are still computed from the full vectors.
    * Default false.
    */
   halfvec?: boolean;
@@ -130,7 +130,7 @@ export interface VectorIndexOptions {
   copiesRescoreMargin?: number;
   /**
    * Embedded: how vectors are stored inside the HNSW index — "f16" (default: half the memory of
-   * "f32", the same results in eval:search, README "Vector index"), "f32" or "i8" (a quarter).
+   * "f32", the same results in eval:search, docs/operations.md "Vector index"), "f32" or "i8" (a quarter).
    * Exact search and the re-scoring of HNSW candidates always use the f32 matrix, so scores stay
    * exact; only which neighbours HNSW finds can change.
    */

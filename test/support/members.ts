@@ -1,7 +1,7 @@
 // Test data for team, users, groups and API keys, built through the public API: a store with one
 // signed-in member per role, custom groups and scoped API keys.
 import assert from "node:assert/strict";
-import type { Role } from "../../src/platform/db/schema.js";
+import type { Role } from "../../src/db/schema.js";
 import type { TestApp } from "./harness.js";
 import { bearer, loginToken, machineToken, registerStore, type RegisteredStore } from "./factories.js";
 

@@ -21,7 +21,7 @@
 //     { method: "POST", url: "/v1/products", permission: "products:write", payload: {...} },
 //   ]);
 import assert from "node:assert/strict";
-import type { Role } from "../../src/platform/db/schema.js";
+import type { Role } from "../../src/db/schema.js";
 import {
   API_KEY_PERMISSIONS,
   NOT_FOR_API_KEYS,

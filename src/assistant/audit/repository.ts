@@ -1,7 +1,7 @@
 // The admin audit trail of the Assistant API. storeId first on every method.
 import type { Selectable } from "kysely";
 import type { Executor } from "../../platform/db/index.js";
-import type { AssistantAuditEventsTable } from "../../platform/db/schema.js";
+import type { AssistantAuditEventsTable } from "../../db/schema.js";
 
 export type AuditRow = Selectable<AssistantAuditEventsTable>;
 

@@ -7,7 +7,7 @@ import { adminRoutes } from "../http/routes.js";
 import type { AssistantGuards } from "../http/auth.js";
 import { CorrelationId, problems } from "../http/schemas.js";
 import type { AuditService } from "./service.js";
-import { AuditEventSchema } from "./schemas.js";
+import { AuditEventSchema, AuditListQuery } from "./schemas.js";
 
 export async function auditRoutes(app: App, deps: { guards: AssistantGuards; audit: AuditService }): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -18,14 +18,7 @@ export async function auditRoutes(app: App, deps: { guards: AssistantGuards; aud
     "/v1/admin/audit",
     admin({
       summary: "The store's admin audit trail (every /v1/admin/* call), newest first",
-      querystring: Type.Object(
-        {
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-          cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-          operation: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: "^[a-z_]+\\.[a-z_]+$" })),
-        },
-        { additionalProperties: false },
-      ),
+      querystring: AuditListQuery,
       response: {
         200: Type.Object({
           events: Type.Array(AuditEventSchema),

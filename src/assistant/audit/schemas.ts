@@ -1,4 +1,5 @@
-// TypeBox schema of an audit event (routes.ts documents with it; service.ts types its values from it).
+// TypeBox schemas of the audit trail: an audit event (routes.ts documents with it; service.ts types
+// its values from it) and the list route's querystring.
 import { Type, type Static } from "typebox";
 
 export const AuditEventSchema = Type.Object({
@@ -17,3 +18,13 @@ export const AuditEventSchema = Type.Object({
 });
 
 export type AuditEventView = Static<typeof AuditEventSchema>;
+
+/** GET /v1/admin/audit's querystring. */
+export const AuditListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    operation: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: "^[a-z_]+\\.[a-z_]+$" })),
+  },
+  { additionalProperties: false },
+);

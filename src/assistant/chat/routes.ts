@@ -1,28 +1,15 @@
-// Chat turns and actions: POST /v1/chat/messages, POST /v1/chat/messages/stream,
-// GET /v1/chat/sessions/{thread_id}/events, POST /v1/chat/actions/confirm|cancel.
+// Chat turns: POST /v1/chat/messages, POST /v1/chat/messages/stream and
+// GET /v1/chat/sessions/{thread_id}/events. The actions (confirm/cancel) are in ./actions-routes.ts.
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import { shopperOf, type AssistantGuards } from "../http/auth.js";
 import { shopperRoutes } from "../http/routes.js";
 import { CorrelationId, problems } from "../http/schemas.js";
-import { MAX_REPLAY_EVENTS, MAX_TEXT_LENGTH } from "../turns/limits.js";
-import { CancelResultSchema, ConfirmResultSchema, MessageResponseSchema, ReplaySchema } from "./schemas.js";
+import { MAX_REPLAY_EVENTS } from "../turns/limits.js";
+import { MessageBody, MessageResponseSchema, ReplayHeaders, ReplayQuery, ReplaySchema, ThreadParams } from "./schemas.js";
 import type { ChatService } from "./service.js";
 import { openSse } from "./sse.js";
-
-const ThreadId = Type.String({ minLength: 1, maxLength: 100, description: "thr_…" });
-const MessageBody = Type.Object(
-  {
-    thread_id: ThreadId,
-    text: Type.String({ minLength: 1, maxLength: MAX_TEXT_LENGTH, pattern: "\\S", description: "The shopper's message" }),
-  },
-  { additionalProperties: false },
-);
-const IntentBody = Type.Object(
-  { thread_id: ThreadId, intent_id: Type.String({ minLength: 1, maxLength: 100, description: "int_…" }) },
-  { additionalProperties: false },
-);
 
 const LIMITS_NOTE =
   "Refused with 429 RATE_LIMITED (details.window: session_turns_per_minute, thread_turns, store_turns_per_minute, store_concurrent_turns; details.retry_after seconds and Retry-After header) — never queued.";
@@ -79,12 +66,9 @@ export async function chatRoutes(app: App, deps: { guards: AssistantGuards; chat
       description:
         `Events with id greater than the Last-Event-ID header (or the \`after\` query; the header wins; default 0), at most ${MAX_REPLAY_EVENTS} per call. ` +
         "As text/event-stream (closed after the stored events), or as JSON when Accept names application/json and not text/event-stream.",
-      params: Type.Object({ thread_id: ThreadId }, { additionalProperties: false }),
-      querystring: Type.Object(
-        { after: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })) },
-        { additionalProperties: false },
-      ),
-      headers: Type.Object({ "last-event-id": Type.Optional(Type.String({ pattern: "^[0-9]{1,15}$" })) }),
+      params: ThreadParams,
+      querystring: ReplayQuery,
+      headers: ReplayHeaders,
       response: {
         200: Type.Object({ ...ReplaySchema.properties, correlation_id: CorrelationId }),
         ...problems(400, 404),
@@ -103,40 +87,5 @@ export async function chatRoutes(app: App, deps: { guards: AssistantGuards; chat
       stream.end();
       return reply;
     },
-  );
-
-  r.post(
-    "/v1/chat/actions/confirm",
-    chat({
-      summary: "Consent to a proposed action: runs it once with exactly the previewed arguments",
-      description:
-        "409 CONFIRMATION_INVALID when the intent is not bound to this session and thread, expired, already used or cancelled (details.reason). " +
-        "503 SERVICE_UNAVAILABLE when the store could not run it (the intent is then used up: ask again for a fresh preview).",
-      body: IntentBody,
-      response: {
-        200: Type.Object({ ...ConfirmResultSchema.properties, correlation_id: CorrelationId }),
-        ...problems(400, 409, 503),
-      },
-    }),
-    async (request) => ({
-      ...(await service.confirm(shopperOf(request), request.body.thread_id, request.body.intent_id)),
-      correlation_id: request.id,
-    }),
-  );
-
-  r.post(
-    "/v1/chat/actions/cancel",
-    chat({
-      summary: "Decline a proposed action (idempotent); 409 CONFIRMATION_INVALID when it was already used or is not bound to this session",
-      body: IntentBody,
-      response: {
-        200: Type.Object({ ...CancelResultSchema.properties, correlation_id: CorrelationId }),
-        ...problems(400, 409),
-      },
-    }),
-    async (request) => ({
-      ...(await service.cancel(shopperOf(request), request.body.thread_id, request.body.intent_id)),
-      correlation_id: request.id,
-    }),
   );
 }

@@ -1,8 +1,9 @@
 // TypeBox schemas of the chat routes: the thread's events, the message response, the replay and
-// the action confirm/cancel results (routes.ts documents with them; service.ts types its values
-// from them).
+// the action confirm/cancel results (routes.ts and actions-routes.ts document with them; service.ts
+// types its values from them), and the requests those routes validate.
 import { Type, type Static } from "typebox";
 import { AnswerSchema, OutcomeSchema, type Outcome } from "../answers/schemas.js";
+import { MAX_TEXT_LENGTH } from "../turns/limits.js";
 
 export const EventSchema = Type.Object({
   id: Type.Integer({ description: "Per-thread sequence number (also the SSE id and Last-Event-ID)" }),
@@ -50,3 +51,23 @@ export type TurnResult = Omit<Static<typeof MessageResponseSchema>, "correlation
 export type Replay = Static<typeof ReplaySchema>;
 export type ConfirmResult = Static<typeof ConfirmResultSchema>;
 export type CancelResult = Static<typeof CancelResultSchema>;
+
+// Requests: the bodies, params, querystring and headers the chat routes validate.
+const ThreadId = Type.String({ minLength: 1, maxLength: 100, description: "thr_…" });
+export const MessageBody = Type.Object(
+  {
+    thread_id: ThreadId,
+    text: Type.String({ minLength: 1, maxLength: MAX_TEXT_LENGTH, pattern: "\\S", description: "The shopper's message" }),
+  },
+  { additionalProperties: false },
+);
+export const IntentBody = Type.Object(
+  { thread_id: ThreadId, intent_id: Type.String({ minLength: 1, maxLength: 100, description: "int_…" }) },
+  { additionalProperties: false },
+);
+export const ThreadParams = Type.Object({ thread_id: ThreadId }, { additionalProperties: false });
+export const ReplayQuery = Type.Object(
+  { after: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })) },
+  { additionalProperties: false },
+);
+export const ReplayHeaders = Type.Object({ "last-event-id": Type.Optional(Type.String({ pattern: "^[0-9]{1,15}$" })) });

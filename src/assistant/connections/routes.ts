@@ -12,15 +12,7 @@ import { adminRoutes } from "../http/routes.js";
 import type { AssistantGuards } from "../http/auth.js";
 import { CorrelationId, problems } from "../http/schemas.js";
 import type { ConnectionsService } from "./service.js";
-import { ConnectionViewSchema } from "./schemas.js";
-
-const Token = Type.String({
-  minLength: 8,
-  maxLength: 500,
-  pattern: "^[\\x21-\\x7e]+$",
-  description: "Private (Admin API) access token; never echoed",
-});
-const Reason = Type.String({ minLength: 1, maxLength: 500, pattern: "\\S" });
+import { ConnectBody, ConnectionIdParams, ConnectionViewSchema, TokenBody } from "./schemas.js";
 
 export async function connectionRoutes(app: App, deps: { guards: AssistantGuards; connections: ConnectionsService }): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -32,10 +24,7 @@ export async function connectionRoutes(app: App, deps: { guards: AssistantGuards
     admin({
       summary:
         "Connect a Shopify-style storefront as the store's catalogue (the token, when given, is validated against the store before anything is kept)",
-      body: Type.Object(
-        { store_url: Type.String({ minLength: 1, maxLength: 2000 }), private_token: Type.Optional(Token), reason: Reason },
-        { additionalProperties: false },
-      ),
+      body: ConnectBody,
       response: { 201: Type.Object({ ...ConnectionViewSchema.properties, correlation_id: CorrelationId }), ...problems(400, 422) },
     }),
     async (request, reply) => {
@@ -49,10 +38,7 @@ export async function connectionRoutes(app: App, deps: { guards: AssistantGuards
     "/v1/admin/connections/storefront/token",
     admin({
       summary: "Switch a connection to a private token (validated against the store before it replaces anything)",
-      body: Type.Object(
-        { connection_id: Type.String({ pattern: "^conn_[A-Za-z0-9]{1,64}$" }), private_token: Token, reason: Reason },
-        { additionalProperties: false },
-      ),
+      body: TokenBody,
       response: {
         200: Type.Object({ ...ConnectionViewSchema.properties, correlation_id: CorrelationId }),
         ...problems(400, 404, 409, 422),
@@ -83,7 +69,7 @@ export async function connectionRoutes(app: App, deps: { guards: AssistantGuards
     "/v1/admin/connections/:id",
     admin({
       summary: "Disconnect a storefront: the store's own Shopsight catalogue is used again",
-      params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      params: ConnectionIdParams,
       response: { 204: Type.Null(), ...problems(404) },
     }),
     async (request, reply) => {

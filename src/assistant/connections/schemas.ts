@@ -1,4 +1,5 @@
-// TypeBox schema of a storefront connection (routes.ts documents with it; service.ts types its values from it).
+// TypeBox schemas of a storefront connection (routes.ts documents with it; service.ts types its
+// values from it) and of the requests the connection routes validate.
 import { Type, type Static } from "typebox";
 
 const DateTime = Type.String({ format: "date-time" });
@@ -19,3 +20,21 @@ export const ConnectionViewSchema = Type.Object({
 });
 
 export type ConnectionView = Static<typeof ConnectionViewSchema>;
+
+// Requests: the bodies and params the connection routes validate.
+const Token = Type.String({
+  minLength: 8,
+  maxLength: 500,
+  pattern: "^[\\x21-\\x7e]+$",
+  description: "Private (Admin API) access token; never echoed",
+});
+const Reason = Type.String({ minLength: 1, maxLength: 500, pattern: "\\S" });
+export const ConnectBody = Type.Object(
+  { store_url: Type.String({ minLength: 1, maxLength: 2000 }), private_token: Type.Optional(Token), reason: Reason },
+  { additionalProperties: false },
+);
+export const TokenBody = Type.Object(
+  { connection_id: Type.String({ pattern: "^conn_[A-Za-z0-9]{1,64}$" }), private_token: Token, reason: Reason },
+  { additionalProperties: false },
+);
+export const ConnectionIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });

@@ -1,7 +1,7 @@
 // Exchange secrets and used assertion ids (the session itself: SessionsRepository). storeId first on every method.
 import type { Selectable } from "kysely";
 import type { Executor } from "../../platform/db/index.js";
-import type { AssistantExchangeSecretsTable } from "../../platform/db/schema.js";
+import type { AssistantExchangeSecretsTable } from "../../db/schema.js";
 
 export type ExchangeSecretRow = Selectable<AssistantExchangeSecretsTable>;
 

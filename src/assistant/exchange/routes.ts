@@ -7,9 +7,9 @@ import type { App } from "../../platform/http/app.js";
 import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
 import { adminRoutes } from "../http/routes.js";
 import type { AssistantGuards } from "../http/auth.js";
-import { CorrelationId, Locale, problems } from "../http/schemas.js";
+import { CorrelationId, problems } from "../http/schemas.js";
 import { MAX_ASSERTION_LIFETIME_SECONDS, type ExchangeService } from "./service.js";
-import { SecretInfoFields } from "./schemas.js";
+import { ExchangeBody, RotateSecretBody, SecretInfoFields } from "./schemas.js";
 
 export async function exchangeRoutes(app: App, deps: { guards: AssistantGuards; exchange: ExchangeService }): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -23,13 +23,7 @@ export async function exchangeRoutes(app: App, deps: { guards: AssistantGuards; 
       schema: {
         tags: ["sessions"],
         summary: `Exchange the store backend's signed assertion (HS256 JWT: iss = store id, aud, sub = customer id, single-use jti, exp ≤ ${MAX_ASSERTION_LIFETIME_SECONDS} s after iat) for a customer session`,
-        body: Type.Object(
-          {
-            assertion: Type.String({ minLength: 10, maxLength: 4096, pattern: "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$" }),
-            locale: Type.Optional(Locale),
-          },
-          { additionalProperties: false },
-        ),
+        body: ExchangeBody,
         response: {
           200: Type.Object({
             session_token: Type.String({ description: "Opaque bearer ast_…" }),
@@ -61,7 +55,7 @@ export async function exchangeRoutes(app: App, deps: { guards: AssistantGuards; 
     "/v1/admin/exchange-secret",
     admin({
       summary: "Create or rotate the store's exchange secret (shown once; the previous one stops verifying at once)",
-      body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500, pattern: "\\S" }) }, { additionalProperties: false }),
+      body: RotateSecretBody,
       response: {
         201: Type.Object({
           ...SecretInfoFields,

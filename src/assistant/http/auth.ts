@@ -15,7 +15,7 @@ import { bearerOf, createAuthenticator } from "../../tenancy/authenticate.js";
 import type { TenancyRepositories } from "../../tenancy/compose.js";
 import { requirePermission, type Permission, type PermissionCheck } from "../../tenancy/permissions.js";
 import type { App } from "../../platform/http/app.js";
-import type { AssistantSessionsTable } from "../../platform/db/schema.js";
+import type { AssistantSessionsTable } from "../../db/schema.js";
 
 export const SESSION_TOKEN_PREFIX = "ast_";
 

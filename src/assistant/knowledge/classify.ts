@@ -322,7 +322,7 @@ export interface RouteScores {
 }
 
 /**
- * Weights of the scored router (set on the dev half of eval/assistant/retailers.ts and the
+ * Weights of the scored router (set on the dev half of eval/assistant/retailers/ and the
  * classify tests): an explicit "I want to return …" or an order status question outweighs policy
  * words; policy topics with a conditional question ("will I have to pay for shipping?") outweigh
  * a mention of "my order" or of an amount; a product feature or request outweighs a bare question.

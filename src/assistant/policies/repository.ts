@@ -1,6 +1,6 @@
 // Versioned store policies. storeId is the first argument of every method.
 import type { Kysely, Selectable } from "kysely";
-import type { AssistantPolicyVersionsTable, Schema } from "../../platform/db/schema.js";
+import type { AssistantPolicyVersionsTable, Schema } from "../../db/schema.js";
 
 export type PolicyVersionRow = Selectable<AssistantPolicyVersionsTable>;
 

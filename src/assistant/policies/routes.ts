@@ -8,7 +8,7 @@ import { adminRoutes } from "../http/routes.js";
 import type { AssistantGuards } from "../http/auth.js";
 import { CorrelationId, problems } from "../http/schemas.js";
 import type { PoliciesService } from "./service.js";
-import { PolicyFields, PolicyViewSchema, Slug } from "./schemas.js";
+import { ConceptParams, PolicyBody, PolicyViewSchema } from "./schemas.js";
 
 export async function policyRoutes(app: App, deps: { guards: AssistantGuards; policies: PoliciesService }): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -19,8 +19,8 @@ export async function policyRoutes(app: App, deps: { guards: AssistantGuards; po
     "/v1/admin/policies/:concept_id",
     admin({
       summary: "Create or change a store policy; every change adds a concept_version (identical content changes nothing)",
-      params: Type.Object({ concept_id: Slug }, { additionalProperties: false }),
-      body: Type.Object(PolicyFields, { additionalProperties: false }),
+      params: ConceptParams,
+      body: PolicyBody,
       response: {
         200: Type.Object({ ...PolicyViewSchema.properties, changed: Type.Boolean(), correlation_id: CorrelationId }),
         ...problems(400, 409),
@@ -45,7 +45,7 @@ export async function policyRoutes(app: App, deps: { guards: AssistantGuards; po
     "/v1/admin/policies/:concept_id/versions",
     admin({
       summary: "Every version of one policy, newest first (its history: each PUT that changed something added one)",
-      params: Type.Object({ concept_id: Slug }, { additionalProperties: false }),
+      params: ConceptParams,
       response: { 200: Type.Object({ versions: Type.Array(PolicyViewSchema), correlation_id: CorrelationId }), ...problems(400, 404) },
     }),
     async (request) => ({ versions: await service.versions(storeOf(request).id, request.params.concept_id), correlation_id: request.id }),

@@ -21,3 +21,7 @@ export const PolicyInputSchema = Type.Object(PolicyFields);
 
 export type PolicyInput = Static<typeof PolicyInputSchema>;
 export type PolicyView = Static<typeof PolicyViewSchema>;
+
+// Requests: the params and body the policy routes validate.
+export const ConceptParams = Type.Object({ concept_id: Slug }, { additionalProperties: false });
+export const PolicyBody = Type.Object(PolicyFields, { additionalProperties: false });

@@ -1,6 +1,6 @@
 // Store public keys (store_pub_…) of the Assistant API. storeId first on every store-scoped query.
 import type { Kysely, Selectable } from "kysely";
-import type { AssistantPublicKeysTable, Schema } from "../../platform/db/schema.js";
+import type { AssistantPublicKeysTable, Schema } from "../../db/schema.js";
 
 export type PublicKeyRow = Selectable<AssistantPublicKeysTable>;
 

@@ -8,7 +8,7 @@ import { adminRoutes } from "../http/routes.js";
 import type { AssistantGuards } from "../http/auth.js";
 import { CorrelationId, problems } from "../http/schemas.js";
 import type { PublicKeysService } from "./service.js";
-import { PublicKeyViewSchema } from "./schemas.js";
+import { PublicKeyBody, PublicKeyIdParams, PublicKeyViewSchema } from "./schemas.js";
 
 export async function publicKeyRoutes(app: App, deps: { guards: AssistantGuards; publicKeys: PublicKeysService }): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -19,7 +19,7 @@ export async function publicKeyRoutes(app: App, deps: { guards: AssistantGuards;
     "/v1/admin/public-keys",
     admin({
       summary: "Mint a store public key (store_pub_…) for the chat widget; the key is shown once",
-      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100, pattern: "\\S" }) }, { additionalProperties: false }),
+      body: PublicKeyBody,
       response: {
         201: Type.Object({
           ...PublicKeyViewSchema.properties,
@@ -48,7 +48,7 @@ export async function publicKeyRoutes(app: App, deps: { guards: AssistantGuards;
     "/v1/admin/public-keys/:id",
     admin({
       summary: "Revoke a public key: no new sessions can be minted with it",
-      params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      params: PublicKeyIdParams,
       response: { 204: Type.Null(), ...problems(404) },
     }),
     async (request, reply) => {

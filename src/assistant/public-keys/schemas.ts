@@ -1,4 +1,5 @@
-// TypeBox schema of a widget public key (routes.ts documents with it; service.ts types its values from it).
+// TypeBox schemas of a widget public key (routes.ts documents with it; service.ts types its values
+// from it) and of the requests the public-key routes validate.
 import { Type, type Static } from "typebox";
 
 export const PublicKeyViewSchema = Type.Object({
@@ -11,3 +12,10 @@ export const PublicKeyViewSchema = Type.Object({
 });
 
 export type PublicKeyView = Static<typeof PublicKeyViewSchema>;
+
+// Requests: the body and params the public-key routes validate.
+export const PublicKeyBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 100, pattern: "\\S" }) },
+  { additionalProperties: false },
+);
+export const PublicKeyIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });

@@ -1,7 +1,7 @@
 // Shopper sessions and chat threads. storeId is the first argument of every store-scoped query.
 import type { Selectable } from "kysely";
 import type { Executor } from "../../platform/db/index.js";
-import type { AssistantSessionsTable, AssistantThreadsTable } from "../../platform/db/schema.js";
+import type { AssistantSessionsTable, AssistantThreadsTable } from "../../db/schema.js";
 
 export type SessionRow = Selectable<AssistantSessionsTable>;
 export type ThreadRow = Selectable<AssistantThreadsTable>;

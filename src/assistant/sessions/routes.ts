@@ -5,11 +5,9 @@ import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import { shopperOf, type AssistantGuards } from "../http/auth.js";
 import { shopperRoutes } from "../http/routes.js";
-import { CorrelationId, Locale, problems } from "../http/schemas.js";
+import { CorrelationId, problems } from "../http/schemas.js";
 import { MINT_LIMIT, type SessionsService } from "./service.js";
-import { TranscriptSchema } from "./schemas.js";
-
-const ThreadParams = Type.Object({ thread_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+import { AnonymousSessionBody, RevokeBody, ThreadBody, ThreadParams, TranscriptSchema } from "./schemas.js";
 
 export async function sessionRoutes(app: App, deps: { guards: AssistantGuards; sessions: SessionsService }): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -24,10 +22,7 @@ export async function sessionRoutes(app: App, deps: { guards: AssistantGuards; s
       schema: {
         tags: ["sessions"],
         summary: `Mint an anonymous shopper session with the store's public key (at most ${MINT_LIMIT.points} per ${MINT_LIMIT.durationSec} s per client address)`,
-        body: Type.Object(
-          { store_public_key: Type.String({ minLength: 1, maxLength: 200 }), locale: Type.Optional(Locale) },
-          { additionalProperties: false },
-        ),
+        body: AnonymousSessionBody,
         response: {
           200: Type.Object({
             session_token: Type.String({ description: "Opaque bearer ast_…" }),
@@ -49,7 +44,7 @@ export async function sessionRoutes(app: App, deps: { guards: AssistantGuards; s
     "/v1/sessions/revoke",
     sessions({
       summary: "Revoke the calling session: its token stops working at once",
-      body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }),
+      body: RevokeBody,
       response: { 204: Type.Null(), ...problems(400) },
     }),
     async (request, reply) => {
@@ -62,7 +57,7 @@ export async function sessionRoutes(app: App, deps: { guards: AssistantGuards; s
     "/v1/chat/sessions",
     chat({
       summary: "Open a chat thread bound to the calling session",
-      body: Type.Object({ locale: Type.Optional(Locale) }, { additionalProperties: false }),
+      body: ThreadBody,
       response: { 201: Type.Object({ thread_id: Type.String({ description: "thr_…" }), correlation_id: CorrelationId }), ...problems(400) },
     }),
     async (request, reply) => {

@@ -1,7 +1,8 @@
-// TypeBox schema of a thread's transcript (routes.ts documents with it; service.ts types its values
-// from it).
+// TypeBox schemas of a thread's transcript (routes.ts documents with it; service.ts types its values
+// from it) and of the requests the session and thread routes validate.
 import { Type, type Static } from "typebox";
 import { AnswerSchema } from "../answers/schemas.js";
+import { Locale } from "../http/schemas.js";
 
 /**
  * A thread's transcript: per turn, the user's message, then (once the turn completed) the
@@ -26,3 +27,12 @@ export const TranscriptSchema = Type.Object({
 
 export type TranscriptMessage = Static<typeof TranscriptMessageSchema>;
 export type Transcript = Static<typeof TranscriptSchema>;
+
+// Requests: the bodies and params the session and thread routes validate.
+export const AnonymousSessionBody = Type.Object(
+  { store_public_key: Type.String({ minLength: 1, maxLength: 200 }), locale: Type.Optional(Locale) },
+  { additionalProperties: false },
+);
+export const RevokeBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false });
+export const ThreadBody = Type.Object({ locale: Type.Optional(Locale) }, { additionalProperties: false });
+export const ThreadParams = Type.Object({ thread_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });

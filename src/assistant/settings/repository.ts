@@ -1,7 +1,7 @@
 // Per-store assistant settings (currency, support contact). storeId first on every method.
 import type { Selectable } from "kysely";
 import type { Executor } from "../../platform/db/index.js";
-import type { AssistantSettingsTable } from "../../platform/db/schema.js";
+import type { AssistantSettingsTable } from "../../db/schema.js";
 
 export type SettingsRow = Selectable<AssistantSettingsTable>;
 

@@ -7,7 +7,7 @@ import { adminRoutes } from "../http/routes.js";
 import type { AssistantGuards } from "../http/auth.js";
 import { CorrelationId, problems } from "../http/schemas.js";
 import type { AssistantSettingsService } from "./service.js";
-import { SettingsFields, SettingsViewFields } from "./schemas.js";
+import { SettingsBody, SettingsViewFields } from "./schemas.js";
 
 const SettingsView = Type.Object({ ...SettingsViewFields, correlation_id: CorrelationId });
 
@@ -26,7 +26,7 @@ export async function settingsRoutes(app: App, deps: { guards: AssistantGuards; 
     "/v1/admin/settings",
     admin({
       summary: "Replace the store's assistant settings",
-      body: Type.Object(SettingsFields, { additionalProperties: false }),
+      body: SettingsBody,
       response: { 200: SettingsView, ...problems(400) },
     }),
     async (request) => ({ ...(await service.put(storeOf(request).id, request.body, actorUserIdOf(request))), correlation_id: request.id }),

@@ -25,3 +25,6 @@ export const SettingsViewSchema = Type.Object(SettingsViewFields);
 export type SupportContact = Static<typeof SupportContactSchema>;
 export type AssistantSettings = Static<typeof SettingsSchema>;
 export type AssistantSettingsView = Static<typeof SettingsViewSchema>;
+
+/** PUT /v1/admin/settings's body. */
+export const SettingsBody = Type.Object(SettingsFields, { additionalProperties: false });

@@ -1,7 +1,7 @@
 // Storefront connections of a store (at most one "connected"). storeId first on every method.
 import type { Selectable } from "kysely";
 import type { Executor } from "../../platform/db/index.js";
-import type { AssistantStorefrontConnectionsTable } from "../../platform/db/schema.js";
+import type { AssistantStorefrontConnectionsTable } from "../../db/schema.js";
 
 export type ConnectionRow = Selectable<AssistantStorefrontConnectionsTable>;
 

@@ -14,7 +14,7 @@ import { AppError, isAppError } from "../../platform/errors/catalogue.js";
 import { iso } from "../../platform/clock.js";
 import { prefixedId } from "../../platform/ids.js";
 import { toMinor } from "../../tenancy/currency.js";
-import type { CatalogLiveRow, CatalogPort, CatalogProduct } from "./catalog-port.js";
+import type { CatalogLiveRow, CatalogPort, CatalogProduct } from "../../shared/catalog-port.js";
 import { rawIdsOf, stockFromQuantity, toCardId, type Candidate, type CatalogConnector, type LiveRead } from "./connector.js";
 import { StorefrontRepository, cartCounts, cartLines } from "./repository.js";
 import {

@@ -4,7 +4,7 @@ import type { AppContext } from "../../context/context.js";
 import type { ConnectionRow, ConnectionsRepository } from "./connections-repository.js";
 import type { AssistantSettingsService } from "../settings/service.js";
 import type { StorefrontRepository } from "./repository.js";
-import type { CatalogPort } from "./catalog-port.js";
+import type { CatalogPort } from "../../shared/catalog-port.js";
 import type { CatalogConnector } from "./connector.js";
 import { EmbeddedConnector } from "./embedded.js";
 import { searchWithRules } from "./rules.js";
@@ -14,7 +14,7 @@ import { StorefrontUnavailable, type StorefrontGateway } from "./types.js";
 export { StorefrontUnavailable } from "./types.js";
 export { EMBEDDED_SOURCE } from "./embedded.js";
 export { LIVE_READ_LIMIT, NOT_VERIFIED_LIVE } from "./rules.js";
-export type { CatalogPort } from "./catalog-port.js";
+export type { CatalogPort } from "../../shared/catalog-port.js";
 
 /** AAD binding a connection's token envelope to its store and connection. */
 export const tokenAad = (storeId: string, connectionId: string): string => `storefront-token:${storeId}:${connectionId}`;

@@ -2,7 +2,7 @@
 // the products themselves are read through the catalogue port). storeId first on every method.
 import type { Selectable } from "kysely";
 import type { Dialect, Executor } from "../../platform/db/index.js";
-import type { AssistantCartsTable, AssistantOrdersTable, AssistantReturnsTable } from "../../platform/db/schema.js";
+import type { AssistantCartsTable, AssistantOrdersTable, AssistantReturnsTable } from "../../db/schema.js";
 import { prefixedId } from "../../platform/ids.js";
 
 export type CartRow = Selectable<AssistantCartsTable>;

@@ -2,7 +2,7 @@
 // every method; everything else is scoped by it.
 import type { Kysely, Selectable } from "kysely";
 import { isUniqueViolation } from "../../platform/errors/map.js";
-import type { AssistantEventsTable, AssistantIntentsTable, AssistantTurnsTable, Schema } from "../../platform/db/schema.js";
+import type { AssistantEventsTable, AssistantIntentsTable, AssistantTurnsTable, Schema } from "../../db/schema.js";
 
 export type TurnRow = Selectable<AssistantTurnsTable>;
 export type EventRow = Selectable<AssistantEventsTable>;

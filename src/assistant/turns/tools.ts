@@ -46,7 +46,7 @@ export interface TurnTools {
   policyAnswer(): ReturnType<Knowledge["answer"]>;
 }
 
-/** Event names of the thread log (README: Chat events). */
+/** Event names of the thread log (docs/api-assistant.md: Chat, "Streaming"). */
 export const EVENT = {
   turnStarted: "turn.started",
   intentClassified: "intent.classified",

@@ -3,6 +3,18 @@
 import type { Clock } from "../clock.js";
 import type { Database } from "../db/index.js";
 
+export interface RevokedTokensTable {
+  jti: string;
+  /** When the token can no longer be refreshed (its expiry + the refresh grace); pruned after. */
+  expires_at: number;
+}
+
+declare module "../db/types.js" {
+  interface Tables {
+    revoked_tokens: RevokedTokensTable;
+  }
+}
+
 export interface RevocationStore {
   /** Revokes `jti`; false when it was already revoked (so two refreshes of one token cannot both win). */
   revoke(jti: string, expiresAtMs: number): Promise<boolean>;

@@ -1,6 +1,7 @@
 // Database access: Kysely over embedded SQLite (better-sqlite3, WAL, foreign keys on) by default,
 // or PostgreSQL when DATABASE_URL is set. Both dialects share one schema, one set of migrations
-// and one set of repositories. Portable conventions used everywhere:
+// and one set of repositories; the tables and migrations are the product's (src/db), handed in
+// by the caller. Portable conventions used everywhere:
 //   - ids are text (UUIDs or prefixed ids), timestamps are epoch milliseconds in bigint columns,
 //   - flags are integers 0/1, JSON documents are text (jsonb on PostgreSQL, returned as text).
 import fs from "node:fs";
@@ -10,14 +11,13 @@ import { statementCache } from "./statement-cache.js";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { Config } from "../config.js";
-import { runMigrations, type DataHooks } from "./migrate.js";
+import type { Migration } from "kysely";
+import { runMigrations } from "./migrate.js";
 import { ReplicaRouter } from "./replicas.js";
 import { withSessionSettings } from "./session.js";
-import type { Schema } from "./schema.js";
-import type { SecretBox } from "../secrets.js";
 
 export type { Db, Dialect, Executor, Tx } from "./types.js";
-import type { Db, Dialect, Tx } from "./types.js";
+import type { Db, Dialect, Tables, Tx } from "./types.js";
 
 export interface Database {
   db: Db;
@@ -50,11 +50,10 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 export interface OpenOptions {
   /** PostgreSQL schema to use (tests isolate themselves in a schema of their own). */
   pgSchema?: string;
-  migrate?: boolean;
-  /** Seals secrets still in clear when migration 0014 runs (the connector key's box). */
-  secrets?: SecretBox;
-  /** Data steps of migrations that need the product's code (the application hands them in). */
-  hooks?: DataHooks;
+  /** Append-only event logs whose writes do not send a request's later reads to the primary (see replicas.ts). */
+  eventTables?: readonly string[];
+  /** The migrations to apply at open (name → migration, in name order), made for the dialect opened. */
+  migrations?: (dialect: Dialect) => Record<string, Migration>;
 }
 
 export async function openDatabase(target: Config["database"], options: OpenOptions = {}): Promise<Database> {
@@ -70,7 +69,7 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     sqlite.pragma("synchronous = NORMAL");
-    db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: statementCache(sqlite) }) });
+    db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: statementCache(sqlite) }) });
   } else {
     dialect = "postgres";
     const pgOptions = options.pgSchema ? `-c search_path=${options.pgSchema},public` : undefined;
@@ -80,10 +79,11 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
       replicas = new ReplicaRouter(pool, pgDialect.createDriver(), {
         urls: target.readUrls,
         ...(target.readMaxLagMs ? { maxLagMs: target.readMaxLagMs } : {}),
+        ...(options.eventTables ? { eventTables: options.eventTables } : {}),
         pgOptions,
       });
     }
-    db = new Kysely<Schema>({ dialect: pgDialect, ...(replicas ? { plugins: [replicas.writeWatcher] } : {}) });
+    db = new Kysely<Tables>({ dialect: pgDialect, ...(replicas ? { plugins: [replicas.writeWatcher] } : {}) });
     if (options.pgSchema) {
       await pool.query(`CREATE SCHEMA IF NOT EXISTS "${options.pgSchema.replace(/"/g, "")}"`);
     }
@@ -104,8 +104,7 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
       await db.destroy();
     },
   };
-  if (options.migrate !== false)
-    await runMigrations(db, dialect, { pgSchema: options.pgSchema, secrets: options.secrets, hooks: options.hooks });
+  if (options.migrations) await runMigrations(db, dialect, options.migrations(dialect), { pgSchema: options.pgSchema });
   // After migrations, so that a replica has something to replay before the first poll.
   await replicas?.start();
   return database;

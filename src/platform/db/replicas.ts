@@ -7,9 +7,9 @@
 //   1. the current request has already written (in-request consistency: everything after a write
 //      in the same request reads the primary). A request is a scope (`readScope`, entered by the
 //      HTTP apps for every request); a write is any statement through `database.db` or a
-//      transaction that is not a SELECT, except appends to the event logs in EVENT_TABLES
-//      (search history, usage counters: every search writes them, and reads after them need not
-//      see them);
+//      transaction that is not a SELECT, except inserts and updates of the append-only event logs
+//      named in `eventTables` (the product's search history and usage counters: every search
+//      writes them, and reads after them need not see them);
 //   2. the store has written recently and no replica has replayed that write yet
 //      (read-your-writes across requests): when a request that wrote ends, the primary's WAL
 //      insert position (`pg_current_wal_insert_lsn()`, one round trip per writing request, only
@@ -44,11 +44,8 @@ import {
   type UnknownRow,
 } from "kysely";
 import pg from "pg";
-import type { Schema } from "./schema.js";
+import type { Tables } from "./types.js";
 import { withSessionSettings } from "./session.js";
-
-/** Append-only event logs: writing them does not send later reads to the primary. */
-export const EVENT_TABLES: ReadonlySet<string> = new Set(["search_history", "billing_usage"]);
 
 export interface ReplicaOptions {
   urls: string[];
@@ -60,6 +57,8 @@ export interface ReplicaOptions {
   pgOptions?: string | undefined;
   /** Clock for the lag measure (tests). */
   now?: () => number;
+  /** Append-only event logs: writing them does not send the request's later reads to the primary. */
+  eventTables?: readonly string[];
 }
 
 interface Scope {
@@ -103,6 +102,8 @@ export class ReplicaRouter {
   private next = 0;
   readonly stats: ReadStats = { replica: 0, primary: 0, fallbacks: 0 };
 
+  private readonly eventTables: ReadonlySet<string>;
+
   constructor(
     private readonly primaryPool: pg.Pool,
     private readonly primaryDriver: Driver,
@@ -111,6 +112,7 @@ export class ReplicaRouter {
     this.maxLagMs = options.maxLagMs ?? 5_000;
     this.pollMs = options.pollMs ?? 200;
     this.now = options.now ?? Date.now;
+    this.eventTables = new Set(options.eventTables ?? []);
     this.replicas = options.urls.map((url) => {
       const pool = new pg.Pool(
         withSessionSettings({
@@ -151,7 +153,7 @@ export class ReplicaRouter {
     return this.scopes.run({ wrote: false }, fn);
   }
 
-  /** Whether the current request has written (see EVENT_TABLES). */
+  /** Whether the current request has written (see ReplicaOptions.eventTables). */
   get wrote(): boolean {
     return this.scopes.getStore()?.wrote ?? false;
   }
@@ -160,7 +162,7 @@ export class ReplicaRouter {
   readonly writeWatcher: KyselyPlugin = {
     transformQuery: (args: PluginTransformQueryArgs): RootOperationNode => {
       const scope = this.scopes.getStore();
-      if (scope && !scope.wrote && isWrite(args.node)) scope.wrote = true;
+      if (scope && !scope.wrote && isWrite(args.node, this.eventTables)) scope.wrote = true;
       return args.node;
     },
     transformResult: async (args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> => args.result,
@@ -179,7 +181,7 @@ export class ReplicaRouter {
   }
 
   /** The Kysely for a replica-eligible read of a store. */
-  reader(storeId: string): Kysely<Schema> {
+  reader(storeId: string): Kysely<Tables> {
     const driver: Driver = {
       init: async () => undefined,
       acquireConnection: async () => this.connectionFor(storeId),
@@ -191,7 +193,7 @@ export class ReplicaRouter {
       releaseConnection: async () => undefined,
       destroy: async () => undefined,
     };
-    return new Kysely<Schema>({
+    return new Kysely<Tables>({
       dialect: {
         createAdapter: () => new PostgresAdapter(),
         createDriver: () => driver,
@@ -328,17 +330,17 @@ function isServerSideFailure(error: unknown): boolean {
 }
 
 /** Any statement but a SELECT (or a raw `SELECT …` / `WITH … SELECT` text) counts as a write, except appends to the event logs. */
-function isWrite(node: RootOperationNode): boolean {
+function isWrite(node: RootOperationNode, eventTables: ReadonlySet<string>): boolean {
   switch (node.kind) {
     case "SelectQueryNode":
       return false;
     case "InsertQueryNode": {
       const table = node.into?.table.identifier.name;
-      return !(table && EVENT_TABLES.has(table));
+      return !(table && eventTables.has(table));
     }
     case "UpdateQueryNode": {
       const table = node.table && TableNode.is(node.table) ? node.table.table.identifier.name : undefined;
-      return !(table && EVENT_TABLES.has(table));
+      return !(table && eventTables.has(table));
     }
     case "RawNode": {
       const text = node.sqlFragments.join("?").trimStart().toLowerCase();

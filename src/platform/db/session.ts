@@ -2,7 +2,7 @@
 // on each new connection before it is handed out (a connection whose settings fail is closed and
 // the query that asked for it fails). A statement rather than a startup parameter, so poolers
 // that refuse `options` still connect; behind PgBouncer in transaction mode a SET sticks to
-// whichever server connection ran it, so there set it for the role as well (README "Sizing
+// whichever server connection ran it, so there set it for the role as well (docs/operations.md "Sizing
 // notes": `ALTER ROLE … SET jit = off`).
 //
 // jit = off: PostgreSQL compiles any statement the planner costs above jit_above_cost, which

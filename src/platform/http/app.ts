@@ -64,7 +64,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<App> {
     // A hop count is accepted by Fastify (proxy-addr) though its types omit it.
     trustProxy: options.config.trustProxy as boolean | string[],
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
-    // Time limits of the HTTP server (README "HTTP time limits"): a request trickled in slower
+    // Time limits of the HTTP server (README "Configuration", HTTP_*_TIMEOUT_MS): a request trickled in slower
     // than requestTimeout is cut with 408 in the API's shape (clientErrorHandler below).
     requestTimeout: options.config.http.requestTimeoutMs,
     keepAliveTimeout: options.config.http.keepAliveTimeoutMs,

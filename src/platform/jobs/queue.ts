@@ -17,10 +17,35 @@
 import { sql } from "kysely";
 import type { Clock } from "../clock.js";
 import type { Database, Executor } from "../db/index.js";
-import type { JobsTable } from "../db/schema.js";
 import { uuid } from "../ids.js";
 import { messageOf } from "../errors/catalogue.js";
-import type { Selectable } from "kysely";
+import type { Generated, Selectable } from "kysely";
+
+export type JobStatus = "queued" | "running" | "completed" | "failed";
+
+export interface JobsTable {
+  id: string;
+  store_id: string;
+  kind: string;
+  payload: string;
+  status: JobStatus;
+  attempts: Generated<number>;
+  run_after: number;
+  locked_by: string | null;
+  locked_until: number | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+  /** When a worker last claimed it (migration 0025): the fair order's "served least recently". */
+  claimed_at: Generated<number | null>;
+}
+
+declare module "../db/types.js" {
+  interface Tables {
+    jobs: JobsTable;
+  }
+}
 
 export type JobRow = Selectable<JobsTable>;
 
@@ -141,7 +166,6 @@ export class JobQueue {
       .set({ status: "queued", locked_by: null, locked_until: null })
       .where("status", "=", "running")
       .executeTakeFirst();
-    await this.database.db.updateTable("webhook_deliveries").set({ locked_until: null }).where("status", "=", "pending").execute();
     return Number(res.numUpdatedRows);
   }
 
@@ -252,13 +276,12 @@ export class JobQueue {
   }
 
   /**
-   * Unfinished jobs per (kind, status) and the age of the oldest queued job per kind, plus the
-   * webhook outbox's pending deliveries: the figures /metrics reports (read at scrape time).
+   * Unfinished jobs per (kind, status) and the age of the oldest queued job per kind: figures
+   * /metrics reports (read at scrape time).
    */
   async snapshot(): Promise<{
     counts: { kind: string; status: string; count: number }[];
     oldest: { kind: string; ageSeconds: number }[];
-    outboxPending: number;
   }> {
     const db = this.database.db;
     const now = this.clock.now();
@@ -268,15 +291,9 @@ export class JobQueue {
       .where("status", "in", ["queued", "running"])
       .groupBy(["kind", "status"])
       .execute();
-    const pending = await db
-      .selectFrom("webhook_deliveries")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("status", "=", "pending")
-      .executeTakeFirst();
     return {
       counts: counts.map((r) => ({ kind: r.kind, status: r.status, count: r.n })),
       oldest: counts.filter((r) => r.status === "queued").map((r) => ({ kind: r.kind, ageSeconds: Math.max(0, (now - r.oldest) / 1000) })),
-      outboxPending: pending?.n ?? 0,
     };
   }
 

@@ -1,11 +1,10 @@
 // /register and /verify (spec: Accounts and tokens; States: Account).
-import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import { Email } from "../../platform/http/schemas.js";
 import { searchErrors } from "../http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
 import { prefersHtml } from "../../platform/http/negotiate.js";
 import { SIGNUP_LIMITS, type AccountsService } from "./service.js";
+import { RegisterBody, Registered, ResendAccepted, ResendBody, Verified, VerifyQuery, VerifyRedirect } from "./schemas.js";
 
 export async function accountRoutes(app: App, { accounts: service }: { accounts: AccountsService }) {
   app.post(
@@ -15,24 +14,8 @@ export async function accountRoutes(app: App, { accounts: service }: { accounts:
         tags: ["accounts"],
         summary: "Register a store and its owner; the account stays inactive until the e-mailed link is opened",
         description: `Password policy: ${PASSWORD_POLICY}. At most ${SIGNUP_LIMITS.registerPerAddress.points} sign-ups per client address and ${SIGNUP_LIMITS.registerPerEmail.points} per e-mail an hour (429 too_many_requests with retry_after).`,
-        body: Type.Object(
-          {
-            client_name: Type.String({ minLength: 1, maxLength: 120 }),
-            email: Email,
-            password: Type.String({ minLength: 1, maxLength: 256, description: PASSWORD_POLICY }),
-          },
-          { additionalProperties: false },
-        ),
-        response: {
-          201: Type.Object({
-            client_id: Type.String({ format: "uuid" }),
-            slug: Type.String(),
-            status: Type.Literal("inactive"),
-            email: Type.String(),
-            verification_sent: Type.Boolean(),
-          }),
-          ...searchErrors(400, 409, 429),
-        },
+        body: RegisterBody,
+        response: { 201: Registered, ...searchErrors(400, 409, 429) },
       },
     },
     async (request, reply) => reply.status(201).send(await service.register(request.body, request.ip)),
@@ -45,11 +28,8 @@ export async function accountRoutes(app: App, { accounts: service }: { accounts:
         tags: ["accounts"],
         summary: "E-mail a new verification link to the owner of a store still waiting for verification",
         description: `The answer is the same whether or not such a store exists (it does not tell which addresses have accounts). At most ${SIGNUP_LIMITS.resendPerEmail.points} per e-mail and ${SIGNUP_LIMITS.resendPerAddress.points} per client address an hour (429 too_many_requests with retry_after).`,
-        body: Type.Object({ email: Email }, { additionalProperties: false }),
-        response: {
-          202: Type.Object({ email: Type.String(), message: Type.String() }),
-          ...searchErrors(400, 429),
-        },
+        body: ResendBody,
+        response: { 202: ResendAccepted, ...searchErrors(400, 429) },
       },
     },
     async (request, reply) => reply.status(202).send(await service.resendVerification(request.body.email, request.ip)),
@@ -63,16 +43,8 @@ export async function accountRoutes(app: App, { accounts: service }: { accounts:
         summary: "Activate the store; returns client_id and the client secret, shown this once",
         description:
           "A browser opening the e-mailed link (Accept prefers text/html) is redirected (302) to the portal page /portal/verify?token=…, which calls this route as JSON, shows the secret once with copy buttons and continues to sign-in. API clients (curl, fetch: Accept */* or application/json) get the JSON below.",
-        querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }),
-        response: {
-          200: Type.Object({
-            client_id: Type.String({ format: "uuid" }),
-            client_secret: Type.String(),
-            status: Type.Literal("active"),
-          }),
-          302: Type.Null({ description: "Browsers: redirect to /portal/verify?token=…" }),
-          ...searchErrors(400),
-        },
+        querystring: VerifyQuery,
+        response: { 200: Verified, 302: VerifyRedirect, ...searchErrors(400) },
       },
     },
     async (request, reply) => {

@@ -16,7 +16,7 @@ import "../errors/codes.js"; // registers the error codes thrown here
 
 const VERIFICATION_TTL_MS = 48 * 3600 * 1000;
 
-/** Budgets of the mail-writing account routes (README "Throttles"). */
+/** Budgets of the mail-writing account routes (docs/api-search.md "Throttles"). */
 export const SIGNUP_LIMITS = {
   registerPerAddress: { name: "register-ip", points: 10, durationSec: 3600 },
   registerPerEmail: { name: "register-email", points: 3, durationSec: 3600 },

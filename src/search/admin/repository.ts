@@ -2,7 +2,7 @@
 // read across stores on purpose, so they have no storeId argument; every caller is gated by
 // requireSuperAdmin.
 import { sql, type Kysely } from "kysely";
-import type { Schema } from "../../platform/db/schema.js";
+import type { Schema } from "../../db/schema.js";
 
 export interface AdminStoreRow {
   id: string;

@@ -1,38 +1,10 @@
 // /oauth/token, /oauth/login, /oauth/refresh (spec: Accounts and tokens; Authentication 1, 2, 4, 5).
-import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
-import { bearerSecurity, Email } from "../../platform/http/schemas.js";
+import { bearerSecurity } from "../../platform/http/schemas.js";
 import { searchErrors } from "../http/schemas.js";
 import { bearerOf } from "../../tenancy/authenticate.js";
 import type { AuthService } from "./service.js";
-
-const TokenResponse = Type.Object({
-  access_token: Type.String(),
-  token_type: Type.Literal("Bearer"),
-  expires_in: Type.Integer(),
-});
-
-const Membership = Type.Object({
-  client_id: Type.String({ format: "uuid" }),
-  slug: Type.String(),
-  name: Type.String(),
-  role: Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("developer"), Type.Literal("viewer")]),
-  plan: Type.String(),
-  last_used_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
-});
-
-const LoginResponse = Type.Object({
-  access_token: Type.String(),
-  token_type: Type.Literal("Bearer"),
-  expires_in: Type.Integer(),
-  user_type: Type.Literal("user"),
-  user_id: Type.String({ format: "uuid" }),
-  user_name: Type.String(),
-  is_super_admin: Type.Boolean(),
-  memberships: Type.Array(Membership),
-  redirect: Type.String({ description: "/{slug}/portal, /portal/select-store or /admin" }),
-  client_name: Type.Optional(Type.String({ description: "The store's name when the user has exactly one store" })),
-});
+import { ClientCredentialsBody, LoginBody, LoginResponse, TokenResponse } from "./schemas.js";
 
 export async function authRoutes(app: App, { auth: service }: { auth: AuthService }) {
   // The machine grant accepts form-urlencoded bodies only: JSON is refused with 415.
@@ -45,14 +17,7 @@ export async function authRoutes(app: App, { auth: service }: { auth: AuthServic
           tags: ["auth"],
           summary: "Machine grant (client credentials); body is application/x-www-form-urlencoded",
           consumes: ["application/x-www-form-urlencoded"],
-          body: Type.Object(
-            {
-              grant_type: Type.Literal("client_credentials"),
-              client_id: Type.String({ minLength: 1, maxLength: 100 }),
-              client_secret: Type.String({ minLength: 1, maxLength: 200 }),
-            },
-            { additionalProperties: false },
-          ),
+          body: ClientCredentialsBody,
           response: { 200: TokenResponse, ...searchErrors(400, 401, 415, 429) },
         },
       },
@@ -70,14 +35,7 @@ export async function authRoutes(app: App, { auth: service }: { auth: AuthServic
       schema: {
         tags: ["auth"],
         summary: "User login (JSON); 401 requires_2fa when 2FA is on and no code was sent",
-        body: Type.Object(
-          {
-            email: Email,
-            password: Type.String({ minLength: 1, maxLength: 256 }),
-            totp_code: Type.Optional(Type.String({ pattern: "^[0-9]{6}$" })),
-          },
-          { additionalProperties: false },
-        ),
+        body: LoginBody,
         response: { 200: LoginResponse, ...searchErrors(400, 401, 403, 429) },
       },
     },

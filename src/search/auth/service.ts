@@ -8,7 +8,7 @@ import { authenticator } from "otplib";
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { sha256, safeEqual, uuid } from "../../platform/ids.js";
-import { secretAad } from "../../platform/secrets.js";
+import { secretAad } from "../../db/sealed-columns.js";
 import { verifyPassword } from "../../platform/auth/passwords.js";
 import type { AccessClaims, ClaimsInput, IssuedToken } from "../../platform/auth/tokens.js";
 import { tooManyRequests, type Limiter } from "../../platform/rate-limit.js";

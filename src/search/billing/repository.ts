@@ -4,12 +4,7 @@
 // checkout token are the only methods that start without one.
 import type { Selectable, Updateable } from "kysely";
 import type { Executor } from "../../platform/db/index.js";
-import type {
-  BillingAccountsTable,
-  BillingCheckoutSessionsTable,
-  BillingInvoicesTable,
-  BillingProvider,
-} from "../../platform/db/schema.js";
+import type { BillingAccountsTable, BillingCheckoutSessionsTable, BillingInvoicesTable, BillingProvider } from "../../db/schema.js";
 
 export type AccountRow = Selectable<BillingAccountsTable>;
 export type CheckoutSessionRow = Selectable<BillingCheckoutSessionsTable>;

@@ -1,4 +1,5 @@
-// Response schemas of the billing routes; the service's views are their static types.
+// Request and response schemas of the billing routes and pages; the service's views are the
+// response schemas' static types.
 import { Type } from "typebox";
 import { PlanNameSchema } from "../../tenancy/plans.js";
 
@@ -65,3 +66,39 @@ export const Checkout = Type.Object({
   session_id: Type.String(),
   expires_at: Type.Union([DateTime, Type.Null()]),
 });
+
+export const PlansResponse = Type.Object({ plans: Type.Array(PlanRow) });
+
+export const BillingMode = Type.Object({
+  billing_enabled: Type.Boolean({
+    description: "false with BILLING_MODE=off: no prices, POST /v1/billing/checkout answers 409 billing_disabled",
+  }),
+  checkout: Type.Union([Type.Literal("stripe"), Type.Literal("local"), Type.Literal("off")], {
+    description: "stripe (STRIPE_SECRET_KEY set), local (the TEST MODE page) or off (BILLING_MODE=off)",
+  }),
+  default_plan: PlanNameSchema,
+});
+
+export const InvoicesQuery = Type.Object(
+  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })) },
+  { additionalProperties: false },
+);
+export const InvoiceList = Type.Array(Invoice);
+
+export const CheckoutBody = Type.Object({ plan_name: PlanNameSchema }, { additionalProperties: false });
+
+// --- pages (local TEST MODE checkout, Stripe's return page) and the Stripe webhook
+
+export const SessionParams = Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 200 }) });
+export const Html = Type.String({ description: "HTML page" });
+
+export const ReturnQuery = Type.Object(
+  {
+    result: Type.Union([Type.Literal("success"), Type.Literal("cancel")]),
+    session_id: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+
+export const StripeSignatureHeaders = Type.Object({ "stripe-signature": Type.String({ minLength: 1, maxLength: 4096 }) });
+export const WebhookReceipt = Type.Object({ received: Type.Boolean(), duplicate: Type.Boolean(), outcome: Type.String() });

@@ -9,6 +9,7 @@
 // additive upsert makes that exact, so no shared counter (Redis) is needed for correctness.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../../context/context.js";
+import type { App } from "../../platform/http/app.js";
 import { hourBucket } from "./period.js";
 import type { BillingRepository, UsageIncrement } from "./repository.js";
 
@@ -115,4 +116,11 @@ export function createUsageMeter(ctx: Pick<AppContext, "clock">, repo: BillingRe
       await flush();
     },
   };
+}
+
+/** Hooks the composition's usage meter into `app`: counts on response, flushes on close. */
+export function installUsageMeter(app: App, meter: UsageMeter): void {
+  meter.setLog(app.log);
+  app.addHook("onResponse", (request, reply) => meter.onResponse(request, reply));
+  app.addHook("onClose", async () => meter.close());
 }

@@ -1,4 +1,4 @@
-// The Search API's side of the assistant's catalogue port (src/assistant/storefront/catalog-port.ts):
+// The Search API's side of the assistant's catalogue port (src/shared/catalog-port.ts):
 // the store's published products, matched by the Search API's own engine.
 //
 // Matching: with `q`, the Search API's text search (SearchService.text: lexical + visual ranking,
@@ -18,7 +18,7 @@
 import { sql, type SqlBool } from "kysely";
 import type { AppContext } from "../../context/context.js";
 import { isAppError } from "../../platform/errors/catalogue.js";
-import type { CatalogLiveRow, CatalogMatch, CatalogPort, CatalogProduct } from "../../assistant/storefront/catalog-port.js";
+import type { CatalogLiveRow, CatalogMatch, CatalogPort, CatalogProduct } from "../../shared/catalog-port.js";
 import { colorMatches, dominantOf, parseColorFilter, sqlConditions, type MetadataFilter, type SearchFilters } from "../query/filters.js";
 import type { SearchService } from "../query/service.js";
 import { anyTermCondition, type CatalogRepository, type CatalogRow } from "./repository.js";

@@ -4,7 +4,7 @@
 // guess the type of a parameter inside CASE.
 import { sql, type Selectable } from "kysely";
 import type { Executor } from "../../platform/db/index.js";
-import type { FeedbackAction, SearchFeedbackTable } from "../../platform/db/schema.js";
+import type { FeedbackAction, SearchFeedbackTable } from "../../db/schema.js";
 
 export type FeedbackRow = Selectable<SearchFeedbackTable>;
 

@@ -23,7 +23,7 @@
 // counted), add_to_cart 3 × quantity, purchase 5 × quantity.
 // Suggestions: the most frequent text queries of the window that returned at least one result.
 import type { AppContext } from "../../context/context.js";
-import type { FeedbackAction } from "../../platform/db/schema.js";
+import type { FeedbackAction } from "../../db/schema.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId } from "../../platform/ids.js";
 import { ProductsRepository } from "../products/repository.js";

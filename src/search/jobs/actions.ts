@@ -1,4 +1,4 @@
-// Bulk actions on products (issue 38, item 5; README "Bulk actions"): delete a selection of
+// Bulk actions on products (issue 38, item 5; docs/api-search.md "Bulk actions"): delete a selection of
 // products, or set its category, brand, tags or availability, as a bulk job like an import
 // (./service.ts): 202 at once, one row per product, progress through GET /v1/jobs/{job_id}.
 //

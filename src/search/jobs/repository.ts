@@ -1,7 +1,7 @@
 // Bulk jobs (imports, deletes, updates) and their items; `storeId` first on every method.
 import { sql, type Selectable } from "kysely";
 import type { Dialect, Executor } from "../../platform/db/index.js";
-import type { BulkJobItemsTable, BulkJobsTable } from "../../platform/db/schema.js";
+import type { BulkJobItemsTable, BulkJobsTable } from "../../db/schema.js";
 import { sqlConditions, type SearchFilters } from "../query/filters.js";
 
 export type BulkJobRow = Selectable<BulkJobsTable>;

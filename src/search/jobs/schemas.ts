@@ -1,9 +1,48 @@
-// Request and response schemas of bulk actions on products (POST /v1/products/bulk-delete and
+// Request and response schemas of bulk jobs: imports (POST /v1/products/bulk), a job's status
+// (GET /v1/jobs/{job_id}) and bulk actions on products (POST /v1/products/bulk-delete and
 // /v1/products/bulk-update): a selection (ids, or a filter shaped like search's pre-filters) and,
 // for updates, the changes.
 import { Type, type Static } from "typebox";
-import { AvailabilityInput, AvailabilityState, ProductId } from "../products/schemas.js";
+import { AvailabilityInput, AvailabilityState, ProductId, ProductInput } from "../products/schemas.js";
 import { filterFields } from "../query/schemas.js";
+import { BULK_MAX_ITEMS } from "./service.js";
+
+export const BulkImportBody = Type.Object(
+  {
+    products: Type.Array(ProductInput, { minItems: 1, maxItems: BULK_MAX_ITEMS }),
+    callback_url: Type.Optional(Type.String({ maxLength: 2048 })),
+    callback_secret: Type.Optional(Type.String({ minLength: 16, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export const BulkImportAccepted = Type.Object({
+  job_id: Type.String(),
+  status: Type.Literal("processing"),
+  total: Type.Integer(),
+  callback_secret: Type.Optional(Type.String()),
+});
+
+export const JobParams = Type.Object({ job_id: Type.String({ maxLength: 100 }) });
+export const JobStatus = Type.Object({
+  job_id: Type.String(),
+  status: Type.Union([Type.Literal("processing"), Type.Literal("completed"), Type.Literal("failed")]),
+  action: Type.Optional(
+    Type.Union([Type.Literal("import"), Type.Literal("delete"), Type.Literal("update")], {
+      description: "What a bulk job does: import (POST /v1/products/bulk), delete or update (bulk actions)",
+    }),
+  ),
+  total: Type.Integer(),
+  processed: Type.Integer(),
+  succeeded: Type.Integer(),
+  failed: Type.Integer(),
+  errors: Type.Array(Type.Object({ product_id: Type.String(), error: Type.String(), message: Type.String() })),
+  summary: Type.String({
+    description:
+      "One sentence on where the job stands; when items failed on the plan's product limit it names the limit and what to do (remove products or upgrade, then resubmit those items).",
+  }),
+  created_at: Type.String({ format: "date-time" }),
+  finished_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+});
 
 /** Product ids one request may name. */
 export const BULK_ACTION_MAX_IDS = 1000;

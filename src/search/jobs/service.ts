@@ -26,7 +26,7 @@ import type { AppContext } from "../../context/context.js";
 import type { Tx } from "../../platform/db/index.js";
 import { AppError, isAppError } from "../../platform/errors/catalogue.js";
 import { randomSecret, uuid } from "../../platform/ids.js";
-import { secretAad } from "../../platform/secrets.js";
+import { secretAad } from "../../db/sealed-columns.js";
 import type { JobContext, JobHandler } from "../../platform/jobs/queue.js";
 import { checkTargetUrl } from "../../platform/outbound/target.js";
 import type { PreparedImage } from "../../embeddings/pipeline.js";
@@ -36,7 +36,7 @@ import { BatchCommitter } from "./batch-committer.js";
 import { BulkJobsRepository, type BulkItemRow } from "./repository.js";
 import { iso } from "../../platform/clock.js";
 import { QUEUED_BULK_ITEMS, type Plan } from "../../tenancy/plans.js";
-import type { BulkAction } from "../../platform/db/schema.js";
+import type { BulkAction } from "../../db/schema.js";
 import "../../embeddings/errors.js"; // registers the error codes thrown here
 import "../errors/codes.js"; // registers the error codes thrown here
 

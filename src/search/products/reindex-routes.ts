@@ -1,11 +1,11 @@
 // POST /v1/products/reindex (issue 38: a reindex that takes effect in the running server; not in
 // the spec, which has no such call). Progress: GET /v1/jobs/{job_id} (src/search/jobs/routes.ts).
-import { Type } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import { searchErrors } from "../http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import type { Reindexer } from "./reindex.js";
+import { ReindexAccepted, ReindexQuery } from "./schemas.js";
 
 export async function reindexRoutes(app: App, { reindexer }: { reindexer: Reindexer }) {
   app.post(
@@ -16,19 +16,8 @@ export async function reindexRoutes(app: App, { reindexer }: { reindexer: Reinde
       description:
         "Re-embeds, from their stored images, the products embedded by another model than the loaded CLIP_MODEL (all of them with `?all=true`), as a background job of the server: each new vector is searched as soon as it is written. " +
         "A reindex already waiting or running for the store is returned instead of a second one (`queued: false`). Progress: GET /v1/jobs/{job_id}. 503 model_unavailable when the service runs without a model.",
-      querystring: Type.Object(
-        { all: Type.Optional(Type.Boolean({ default: false, description: "Every product, not only those embedded by another model" })) },
-        { additionalProperties: false },
-      ),
-      response: {
-        202: Type.Object({
-          job_id: Type.String(),
-          status: Type.Literal("processing"),
-          total: Type.Integer({ description: "Products to re-embed when the job was queued." }),
-          queued: Type.Boolean({ description: "false: a reindex of the store was already waiting or running; this is that job." }),
-        }),
-        ...searchErrors(400, 401, 403, 503),
-      },
+      querystring: ReindexQuery,
+      response: { 202: ReindexAccepted, ...searchErrors(400, 401, 403, 503) },
     }),
     async (request, reply) => {
       const storeId = storeOf(request).id;

@@ -1,7 +1,7 @@
 // Products and their stored images; every method is scoped by `storeId` first.
 import { sql, type Selectable } from "kysely";
 import type { Dialect, Executor } from "../../platform/db/index.js";
-import type { ProductImagesTable, ProductsTable } from "../../platform/db/schema.js";
+import type { ProductImagesTable, ProductsTable } from "../../db/schema.js";
 
 export type ProductRow = Selectable<ProductsTable>;
 export type ProductImageRow = Selectable<ProductImagesTable>;

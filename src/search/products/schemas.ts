@@ -1,4 +1,5 @@
-// Product schemas shared by the single, bulk and list routes.
+// Product schemas shared by the single, bulk and list routes, with the request and response
+// schemas of the product routes (./routes.ts, ./demo-routes.ts, ./reindex-routes.ts).
 import { Type } from "typebox";
 
 /** A metadata key, dotted for nested keys (search filters' and merchandising rules' `field`). */
@@ -81,4 +82,48 @@ export const IndexResponse = Type.Object({
   product_id: Type.String(),
   vector_id: Type.String(),
   message: Type.String(),
+});
+
+/** The path parameter of one product's routes. */
+export const ProductIdParams = Type.Object({ product_id: ProductId }, { additionalProperties: false });
+
+export const ListProductsQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    cursor: Type.Optional(Type.String({ maxLength: 500 })),
+    category: Type.Optional(Type.String({ maxLength: 100 })),
+    brand: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+export const ProductList = Type.Object({
+  products: Type.Array(ProductView),
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+  total: Type.Integer(),
+});
+
+export const UpdateProductBody = Type.Object(
+  { image_url: Type.Optional(ImageUrl), metadata: Type.Optional(Metadata), availability: Type.Optional(AvailabilityInput) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+/** POST /v1/products/demo. */
+export const DemoInstalled = Type.Object({
+  installed: Type.Integer(),
+  failed: Type.Array(Type.Object({ product_id: Type.String(), error: Type.String(), message: Type.String() })),
+  products: Type.Array(Type.String()),
+});
+export const DemoImageParams = Type.Object({ name: Type.String({ pattern: "^[a-z0-9-]+\\.png$" }) });
+
+/** POST /v1/products/reindex. */
+export const ReindexQuery = Type.Object(
+  { all: Type.Optional(Type.Boolean({ default: false, description: "Every product, not only those embedded by another model" })) },
+  { additionalProperties: false },
+);
+export const ReindexAccepted = Type.Object({
+  job_id: Type.String(),
+  status: Type.Literal("processing"),
+  total: Type.Integer({ description: "Products to re-embed when the job was queued." }),
+  queued: Type.Boolean({ description: "false: a reindex of the store was already waiting or running; this is that job." }),
 });

@@ -34,7 +34,7 @@ export const RRF_K = 60;
  * some of its words): such hits say little about what was asked ("red dress"
  * against a catalogue whose texts never name colours matches every "dress" and nothing red), so
  * the visual evidence leads. Chosen on the dev half of `npm run eval:search` with full and with
- * sparse product text (see README "Search relevance evaluation").
+ * sparse product text (see docs/evaluation.md "Search relevance evaluation").
  */
 export const PARTIAL_MATCH_SEMANTIC_WEIGHT = 0.7;
 

@@ -10,7 +10,7 @@
 import type { Selectable } from "kysely";
 import type { AppContext } from "../../context/context.js";
 import type { Database } from "../../platform/db/index.js";
-import type { SearchHistoryTable } from "../../platform/db/schema.js";
+import type { SearchHistoryTable } from "../../db/schema.js";
 
 type HistoryRow = Selectable<SearchHistoryTable>;
 

@@ -14,7 +14,7 @@ import { modelIdentity } from "../../embeddings/identity.js";
 import { duplicateDetectionOn } from "../products/duplicates.js";
 import type { FusionMethod } from "./fusion.js";
 
-/** Chosen on the dev shopper queries of eval:search-shopper (README: Search relevance). */
+/** Chosen on the dev shopper queries of eval:search-shopper (docs/api-search.md: Text ranking, Defaults). */
 export const DEFAULT_SEMANTIC_WEIGHT = 0.8;
 export const DEFAULT_FUSION_METHOD: FusionMethod = "coverage";
 /**

@@ -4,7 +4,7 @@ import { sql, type Selectable, type SelectQueryBuilder, type SqlBool } from "kys
 import { remembering, type Candidates } from "../../vectors/candidates.js";
 import { DEFAULT_MIN_ROWS } from "../../vectors/filter-indexes.js";
 import type { Dialect, Executor } from "../../platform/db/index.js";
-import type { Schema, SearchHistoryTable } from "../../platform/db/schema.js";
+import type { Schema, SearchHistoryTable } from "../../db/schema.js";
 import { colorMatches, dominantOf, filterScopes, parseColorFilter, sqlConditions, type SearchFilters } from "./filters.js";
 
 export type SearchHistoryRow = Selectable<SearchHistoryTable>;

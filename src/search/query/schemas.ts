@@ -4,6 +4,7 @@
 import { Type, type TSchema } from "typebox";
 import { OPERATORS } from "./filters.js";
 import { FIELD_PATTERN } from "../products/schemas.js";
+import { SearchErrorSchema } from "../http/schemas.js";
 
 export const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 10, description: "Results wanted (default 10, at most 100)" });
 export const Threshold = Type.Number({ minimum: 0, maximum: 1, default: 0, description: "Minimum similarity_score (0–1, default 0)" });
@@ -239,3 +240,5 @@ export const BatchBody = body({
     description: "1–20 queries: {type, …the JSON body of that mode}",
   }),
 });
+/** POST /v1/search/batch: per query, a search response or that query's error. */
+export const BatchResponse = Type.Object({ results: Type.Array(Type.Union([SearchResponseSchema, SearchErrorSchema])) });

@@ -1,66 +1,76 @@
-// Two-factor authentication per user (spec: Authentication 5; Security records).
-//   setup  → a new pending secret (not yet enforced) and a QR code of its otpauth:// URL;
-//   enable → the pending secret becomes active once a code from it verifies;
-//   disable → needs a current code; status → enabled / pending.
-import { authenticator } from "otplib";
-import QRCode from "qrcode";
+// GET /v1/security/overview: one read of the store's security posture — 2FA per member, active
+// API keys (never secrets), the IP allow-list, recent failed logins (auth_events "login_failed")
+// and the last client-secret rotation (stores.secret_rotated_at).
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { AccountsRepository } from "../../tenancy/stores/repository.js";
-import { consumeTotp, sealTotpSecret } from "../auth/service.js";
-import "../errors/codes.js"; // registers the error codes thrown here
+import { apiKeyView } from "../api-keys/service.js";
+import { allowlistView } from "../ip-allowlist/service.js";
+import { SecurityRepository } from "../../tenancy/security/repository.js";
+import { ROLES } from "../../tenancy/permissions.js";
+import { iso } from "../../platform/clock.js";
 
-const ISSUER = "Shopsight";
+/** Failed logins are reported for this window, at most FAILED_LOGINS_SHOWN of them. */
+export const FAILED_LOGIN_WINDOW_HOURS = 24 * 7;
+export const FAILED_LOGINS_SHOWN = 20;
 
-export class TwoFactorService {
-  private readonly repo: AccountsRepository;
+export class SecurityOverviewService {
+  private readonly repo: SecurityRepository;
+  private readonly accounts: AccountsRepository;
 
   constructor(
     private readonly ctx: AppContext,
-    deps: { repo: AccountsRepository },
+    deps: { repo: SecurityRepository; accounts: AccountsRepository },
   ) {
     this.repo = deps.repo;
+    this.accounts = deps.accounts;
   }
 
-  private async user(userId: string) {
-    const user = await this.repo.findUser(userId);
-    if (!user) throw new AppError("unauthorized");
-    return user;
-  }
-
-  async setup(userId: string) {
-    const user = await this.user(userId);
-    if (user.totp_enabled === 1) {
-      throw new AppError("invalid_totp_setup", "Two-factor authentication is already enabled; disable it first.");
-    }
-    const secret = authenticator.generateSecret(20);
-    await this.repo.setTotp(userId, sealTotpSecret(this.ctx, userId, secret), false);
-    const otpauthUrl = authenticator.keyuri(user.email, ISSUER, secret);
-    const qrCodeUrl = await QRCode.toDataURL(otpauthUrl, { errorCorrectionLevel: "M", margin: 1, width: 240 });
-    return { secret, otpauth_url: otpauthUrl, qr_code_url: qrCodeUrl };
-  }
-
-  async enable(userId: string, code: string) {
-    const user = await this.user(userId);
-    if (user.totp_enabled === 1) throw new AppError("invalid_totp_setup", "Two-factor authentication is already enabled.");
-    if (!user.totp_secret) throw new AppError("invalid_totp_setup", "Call /v1/security/2fa/setup first.");
-    if (!(await consumeTotp(this.ctx, this.repo, user, code))) throw new AppError("invalid_2fa");
-    await this.repo.setTotp(userId, user.totp_secret, true);
-    return { enabled: true };
-  }
-
-  async disable(userId: string, code: string) {
-    const user = await this.user(userId);
-    if (user.totp_enabled !== 1 || !user.totp_secret) {
-      throw new AppError("invalid_totp_setup", "Two-factor authentication is not enabled.");
-    }
-    if (!(await consumeTotp(this.ctx, this.repo, user, code))) throw new AppError("invalid_2fa");
-    await this.repo.setTotp(userId, null, false);
-    return { enabled: false };
-  }
-
-  async status(userId: string) {
-    const user = await this.user(userId);
-    return { enabled: user.totp_enabled === 1, pending_setup: user.totp_enabled !== 1 && user.totp_secret !== null };
+  async overview(storeId: string) {
+    const now = this.ctx.clock.now();
+    const since = now - FAILED_LOGIN_WINDOW_HOURS * 3600_000;
+    const store = await this.accounts.findStore(storeId);
+    if (!store) throw new AppError("not_found");
+    const [members, keys, allowlist, failed, failedCount] = await Promise.all([
+      this.repo.membersTwoFactor(storeId),
+      this.repo.listActiveApiKeys(storeId, now),
+      this.repo.listAllowlist(storeId),
+      this.repo.failedLogins(storeId, since, FAILED_LOGINS_SHOWN),
+      this.repo.countFailedLogins(storeId, since),
+    ]);
+    return {
+      client_id: store.id,
+      slug: store.slug,
+      two_factor: {
+        enabled_count: members.filter((m) => m.totp_enabled === 1).length,
+        member_count: members.length,
+        users: [...members]
+          .sort((x, y) => ROLES.indexOf(x.role) - ROLES.indexOf(y.role) || x.email.localeCompare(y.email))
+          .map((m) => ({
+            user_id: m.user_id,
+            email: m.email,
+            full_name: m.full_name,
+            role: m.role,
+            enabled: m.totp_enabled === 1,
+          })),
+      },
+      api_keys: keys.map((k) => apiKeyView(k, now)),
+      ip_whitelist: {
+        enforced: allowlist.length > 0,
+        entries: allowlist.map(allowlistView),
+      },
+      failed_logins: {
+        window_hours: FAILED_LOGIN_WINDOW_HOURS,
+        count: failedCount,
+        recent: failed.map((e) => ({
+          at: iso(e.created_at),
+          kind: e.store_id === storeId && e.user_id === null ? ("machine_grant" as const) : ("user_login" as const),
+          identity: e.identity,
+          user_id: e.user_id,
+          ip: e.ip,
+        })),
+      },
+      last_secret_rotation: iso(store.secret_rotated_at),
+    };
   }
 }

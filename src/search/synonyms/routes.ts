@@ -6,32 +6,10 @@ import type { App } from "../../platform/http/app.js";
 import { searchErrors } from "../http/schemas.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
-import { MAX_PHRASE_WORDS } from "../../lexical/synonyms/index.js";
-import { SYNONYMS_MAX_PER_STORE, SYNONYM_MAX_PHRASES, type SynonymsService } from "./service.js";
+import { SYNONYMS_MAX_PER_STORE, type SynonymsService } from "./service.js";
+import { Synonym, SynonymBody, SynonymDeleted, SynonymIdParams } from "./schemas.js";
 
 const tags = ["synonyms"];
-const Phrase = Type.String({ minLength: 1, maxLength: 80, description: `1–${MAX_PHRASE_WORDS} words; stored lower-case` });
-const Phrases = Type.Array(Phrase, { minItems: 1, maxItems: SYNONYM_MAX_PHRASES });
-const Kind = Type.Union([Type.Literal("one_way"), Type.Literal("multi_way")], {
-  description:
-    "one_way: each of `words` also finds each of `synonyms`, never the reverse; multi_way: every phrase of `words` finds the others",
-});
-const Body = Type.Object(
-  {
-    kind: Kind,
-    words: Phrases,
-    synonyms: Type.Optional(Type.Array(Phrase, { maxItems: SYNONYM_MAX_PHRASES, description: "one_way only" })),
-  },
-  { additionalProperties: false },
-);
-const Synonym = Type.Object({
-  id: Type.String(),
-  kind: Kind,
-  words: Type.Array(Type.String()),
-  synonyms: Type.Array(Type.String({ description: "Empty for multi_way" })),
-  created_at: Type.String({ format: "date-time" }),
-});
-const IdParams = Type.Object({ synonym_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 const APPLIES =
   "Applied to this store's text search, widget text search and the assistant's catalogue search, beside the built-in vocabulary (gender and apparel words in en/de, colour families); a match through a synonym ranks below the word itself.";
 
@@ -53,7 +31,7 @@ export async function synonymRoutes(app: App, { synonyms }: { synonyms: Synonyms
       tags,
       summary: "Add a synonym entry (one_way or multi_way)",
       description: `${APPLIES} At most ${SYNONYMS_MAX_PER_STORE} entries per store (422 beyond); the same entry twice is 409.`,
-      body: Body,
+      body: SynonymBody,
       response: { 201: Synonym, ...searchErrors(400, 401, 403, 409, 422) },
     }),
     async (request, reply) => reply.status(201).send(await synonyms.create(storeOf(request).id, request.body)),
@@ -64,8 +42,8 @@ export async function synonymRoutes(app: App, { synonyms }: { synonyms: Synonyms
     storeRoute("products:write", {
       tags,
       summary: "Replace a synonym entry's kind and phrases",
-      params: IdParams,
-      body: Body,
+      params: SynonymIdParams,
+      body: SynonymBody,
       response: { 200: Synonym, ...searchErrors(400, 401, 403, 404, 409) },
     }),
     async (request) => synonyms.replace(storeOf(request).id, request.params.synonym_id, request.body),
@@ -76,8 +54,8 @@ export async function synonymRoutes(app: App, { synonyms }: { synonyms: Synonyms
     storeRoute("products:write", {
       tags,
       summary: "Delete a synonym entry",
-      params: IdParams,
-      response: { 200: Type.Object({ deleted: Type.Literal(true), id: Type.String() }), ...searchErrors(401, 403, 404) },
+      params: SynonymIdParams,
+      response: { 200: SynonymDeleted, ...searchErrors(401, 403, 404) },
     }),
     async (request) => synonyms.remove(storeOf(request).id, request.params.synonym_id),
   );

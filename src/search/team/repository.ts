@@ -2,7 +2,7 @@
 // presents a token and the store is not known yet (the token identifies the invite).
 import type { Selectable } from "kysely";
 import type { Executor } from "../../platform/db/index.js";
-import type { TeamInvitesTable } from "../../platform/db/schema.js";
+import type { TeamInvitesTable } from "../../db/schema.js";
 
 export type InviteRow = Selectable<TeamInvitesTable>;
 

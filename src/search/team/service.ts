@@ -11,7 +11,7 @@ import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret, sha256, uuid } from "../../platform/ids.js";
 import { hashPassword, passwordProblem } from "../../platform/auth/passwords.js";
-import type { Role } from "../../platform/db/schema.js";
+import type { Role } from "../../db/schema.js";
 import type { Tx } from "../../platform/db/index.js";
 import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import { UsersRepository } from "../../tenancy/users/repository.js";
@@ -20,7 +20,7 @@ import { iso } from "../../platform/clock.js";
 import { throttle, type Limiter } from "../../platform/rate-limit.js";
 import "../errors/codes.js"; // registers the error codes thrown here
 
-/** Budgets of invite acceptance (README "Throttles"). */
+/** Budgets of invite acceptance (docs/api-search.md "Throttles"). */
 export const ACCEPT_LIMITS = {
   perAddress: { name: "invite-accept-ip", points: 20, durationSec: 3600 },
   perEmail: { name: "invite-accept-email", points: 5, durationSec: 3600 },

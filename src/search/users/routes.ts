@@ -1,23 +1,15 @@
-// /v1/users and /v1/user-groups (spec: Users and groups; Team, users, groups; Errors 410).
+// /v1/users (spec: Users and groups; Team, users, groups; Errors 410).
 // POST/GET /v1/users keep working; every other path under /v1/users/* was replaced by
-// /v1/team/* and answers 410 with `replacement` naming the new path.
-import { Type } from "typebox";
-import type { FastifyRequest } from "fastify";
+// /v1/team/* and answers 410 with `replacement` naming the new path. /v1/user-groups is in
+// group-routes.ts.
 import type { App } from "../../platform/http/app.js";
-import { Email } from "../../platform/http/schemas.js";
 import { searchErrors } from "../http/schemas.js";
 import { PASSWORD_POLICY } from "../../platform/auth/passwords.js";
-import { actorUserIdOf, storeOf } from "../../tenancy/authenticate.js";
+import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
-import { GroupId, GroupView, MemberView, PermissionName, RoleSchema } from "./schemas.js";
-import { type Actor } from "./service.js";
+import { actorOf } from "./actor.js";
+import { CreateUserBody, MemberList, MemberView, Replaced } from "./schemas.js";
 import type { UsersService } from "./service.js";
-
-/** The acting principal as the users/team services see it. */
-export function actorOf(request: FastifyRequest): Actor {
-  const store = storeOf(request);
-  return { userId: actorUserIdOf(request), role: store.role, grant: store.permissions };
-}
 
 const SAFE_ID = /^[A-Za-z0-9._:@-]{1,100}$/;
 
@@ -45,15 +37,7 @@ export async function userRoutes(app: App, { users }: { users: UsersService }) {
       tags: ["users"],
       summary: "Create a user who joins the active store (role from a built-in group id, default viewer)",
       description: `group_ids: at most one built-in group (grp_owner, grp_admin, grp_developer, grp_viewer — sets the role) and any of the store's custom groups. An e-mail that already has an account is 409: invite it instead. Password: ${PASSWORD_POLICY}.`,
-      body: Type.Object(
-        {
-          email: Email,
-          password: Type.String({ minLength: 1, maxLength: 256 }),
-          full_name: Type.String({ minLength: 1, maxLength: 120 }),
-          group_ids: Type.Optional(Type.Array(GroupId, { maxItems: 50, uniqueItems: true })),
-        },
-        { additionalProperties: false },
-      ),
+      body: CreateUserBody,
       response: { 201: MemberView, ...searchErrors(400, 401, 403, 404, 409) },
     }),
     async (request, reply) => reply.status(201).send(await users.createUser(storeOf(request).id, actorOf(request), request.body)),
@@ -64,7 +48,7 @@ export async function userRoutes(app: App, { users }: { users: UsersService }) {
     storeRoute("team:read", {
       tags: ["users"],
       summary: "Members of the active store with role, groups and 2FA status",
-      response: { 200: Type.Array(MemberView), ...searchErrors(401, 403) },
+      response: { 200: MemberList, ...searchErrors(401, 403) },
     }),
     async (request) => users.listMembers(storeOf(request).id),
   );
@@ -76,14 +60,7 @@ export async function userRoutes(app: App, { users }: { users: UsersService }) {
     schema: {
       tags: ["users"],
       summary: "Replaced: answers 410 with `replacement` naming the /v1/team/* path",
-      response: {
-        410: Type.Object({
-          error: Type.Literal("gone"),
-          message: Type.String(),
-          replacement: Type.String(),
-          details: Type.Object({ replacement: Type.String(), method: Type.String() }),
-        }),
-      },
+      response: { 410: Replaced },
     },
     handler: async (request, reply) => {
       const rest = (request.params as { "*"?: string })["*"] ?? "";
@@ -96,65 +73,4 @@ export async function userRoutes(app: App, { users }: { users: UsersService }) {
       });
     },
   });
-
-  app.post(
-    "/v1/user-groups",
-    storeRoute("team:write", {
-      tags: ["users"],
-      summary: "Create a custom group with permissions (you may grant only permissions you hold)",
-      body: Type.Object(
-        {
-          name: Type.String({ minLength: 1, maxLength: 100 }),
-          permission_names: Type.Array(PermissionName, { minItems: 1, uniqueItems: true }),
-          description: Type.Optional(Type.String({ maxLength: 500 })),
-        },
-        { additionalProperties: false },
-      ),
-      response: { 201: GroupView, ...searchErrors(400, 401, 403, 409) },
-    }),
-    async (request, reply) => reply.status(201).send(await users.createGroup(storeOf(request).id, actorOf(request), request.body)),
-  );
-
-  app.get(
-    "/v1/user-groups",
-    storeRoute("team:read", {
-      tags: ["users"],
-      summary: "The built-in group of each role, then the store's custom groups",
-      response: { 200: Type.Array(GroupView), ...searchErrors(401, 403) },
-    }),
-    async (request) => users.listGroups(storeOf(request).id),
-  );
-
-  app.get(
-    "/v1/user-groups/permissions",
-    storeRoute("team:read", {
-      tags: ["users"],
-      summary: "Every permission name with its description, whether it can be an API-key scope, and the roles holding it",
-      response: {
-        200: Type.Array(
-          Type.Object({
-            name: Type.String(),
-            area: Type.String(),
-            action: Type.String(),
-            description: Type.String(),
-            api_key_scope: Type.Boolean(),
-            roles: Type.Array(RoleSchema),
-          }),
-        ),
-        ...searchErrors(401, 403),
-      },
-    }),
-    async () => users.permissions(),
-  );
-
-  app.delete(
-    "/v1/user-groups/:group_id",
-    storeRoute("team:write", {
-      tags: ["users"],
-      summary: "Delete a custom group (its members lose its permissions at once)",
-      params: Type.Object({ group_id: GroupId }, { additionalProperties: false }),
-      response: { 200: Type.Object({ deleted: Type.Literal(true), id: Type.String() }), ...searchErrors(401, 403, 404, 409) },
-    }),
-    async (request) => users.deleteGroup(storeOf(request).id, request.params.group_id),
-  );
 }

@@ -10,7 +10,7 @@ import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, uuid } from "../../platform/ids.js";
 import { hashPassword, passwordProblem } from "../../platform/auth/passwords.js";
-import type { Role } from "../../platform/db/schema.js";
+import type { Role } from "../../db/schema.js";
 import { AccountsRepository } from "../../tenancy/stores/repository.js";
 import type { ActiveStore } from "../../tenancy/authenticate.js";
 import {

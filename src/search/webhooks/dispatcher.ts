@@ -4,7 +4,7 @@
 // is logged (status code, duration, error, next retry). Safe to run in several processes.
 import type { AppContext } from "../../context/context.js";
 import { uuid } from "../../platform/ids.js";
-import { secretAad } from "../../platform/secrets.js";
+import { secretAad } from "../../db/sealed-columns.js";
 import { OutboundError, type SafeFetch } from "../../platform/outbound/safe-fetch.js";
 import { DELIVERY_ID_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody } from "./events.js";
 import { WebhooksRepository, type DeliveryRow } from "./repository.js";

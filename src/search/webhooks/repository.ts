@@ -2,7 +2,7 @@
 // the dispatcher's claim works across stores (it delivers for every store) and is marked so.
 import { sql, type Selectable } from "kysely";
 import type { Executor } from "../../platform/db/index.js";
-import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from "../../platform/db/schema.js";
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from "../../db/schema.js";
 
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -89,6 +89,14 @@ export class WebhooksRepository {
    * Cross-store (dispatcher only): claims up to `limit` due deliveries, each the oldest pending
    * one of its (store, target, ordering key), and leases them until `leaseUntil`.
    */
+  /**
+   * Embedded (SQLite) mode runs one process: at start, leases on pending deliveries were left by
+   * a process that is gone, so they are claimable at once.
+   */
+  async releaseLeases(): Promise<void> {
+    await this.db.updateTable("webhook_deliveries").set({ locked_until: null }).where("status", "=", "pending").execute();
+  }
+
   async claimDue(now: number, leaseUntil: number, limit: number, forUpdate: boolean): Promise<DeliveryRow[]> {
     // One statement selects and leases, so two workers never take the same delivery
     // (PostgreSQL skips rows another worker is leasing; SQLite serialises writers).

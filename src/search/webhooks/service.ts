@@ -3,7 +3,7 @@
 // dispatcher (dispatcher.ts) sends them. Secrets are the caller's HMAC keys and are never echoed.
 import type { AppContext } from "../../context/context.js";
 import type { Executor } from "../../platform/db/index.js";
-import { secretAad } from "../../platform/secrets.js";
+import { secretAad } from "../../db/sealed-columns.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, uuid } from "../../platform/ids.js";
 import { checkTargetUrl } from "../../platform/outbound/target.js";

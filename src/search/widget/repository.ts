@@ -2,7 +2,7 @@
 // before the store is known (the key identifies the store, as with API keys).
 import type { Selectable } from "kysely";
 import type { Executor } from "../../platform/db/index.js";
-import type { WidgetKeysTable } from "../../platform/db/schema.js";
+import type { WidgetKeysTable } from "../../db/schema.js";
 
 export type WidgetKeyRow = Selectable<WidgetKeysTable>;
 

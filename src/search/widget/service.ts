@@ -40,7 +40,6 @@ import "../errors/codes.js"; // registers the error codes thrown here
 
 export const WIDGET_KEY_PREFIX = "pk_live_";
 export const WIDGET_KEY_MAX_ACTIVE = 20;
-export const WIDGET_KEY_MAX_ORIGINS = 20;
 /** last_used_at is written at most this often. */
 const TOUCH_INTERVAL_MS = 60_000;
 

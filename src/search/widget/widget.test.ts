@@ -6,7 +6,7 @@ import { bearer, loginToken, machineToken, registerStore, type RegisteredStore }
 import { addMember, createApiKey } from "../../../test/support/members.js";
 import { multipart } from "../../../test/support/multipart.js";
 import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
-import { WIDGET_RATE_LIMITS } from "./routes.js";
+import { WIDGET_RATE_LIMITS } from "./gate.js";
 import { SUGGESTION_MIN_SEARCHES } from "./service.js";
 import { historyWriter } from "../query/history-writer.js";
 

@@ -3,7 +3,7 @@
 // store is known (the key identifies the store, as a machine grant's token does).
 import type { Selectable } from "kysely";
 import type { Executor } from "../../platform/db/index.js";
-import type { ApiKeysTable, IpAllowlistTable, Role } from "../../platform/db/schema.js";
+import type { ApiKeysTable, IpAllowlistTable, Role } from "../../db/schema.js";
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 /** A key with the e-mail and name of the user who created it (null: the machine grant, or a deleted user). */

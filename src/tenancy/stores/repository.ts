@@ -2,7 +2,7 @@
 // by `storeId` first; users are global (one person may belong to several stores), so user
 // methods take the user id or e-mail first.
 import type { Executor } from "../../platform/db/index.js";
-import type { Role, StoresTable, UsersTable } from "../../platform/db/schema.js";
+import type { Role, StoresTable, UsersTable } from "../../db/schema.js";
 import type { Selectable } from "kysely";
 
 export type StoreRow = Selectable<StoresTable>;

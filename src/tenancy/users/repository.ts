@@ -2,7 +2,7 @@
 // members. `storeId` is the first argument of every method.
 import type { Selectable } from "kysely";
 import type { Executor } from "../../platform/db/index.js";
-import type { Role, UserGroupsTable } from "../../platform/db/schema.js";
+import type { Role, UserGroupsTable } from "../../db/schema.js";
 
 export type GroupRow = Selectable<UserGroupsTable>;
 

@@ -5,7 +5,7 @@ import { Table } from "../components";
 import { ErrorNotice, Loaded, Section, fmtMoney, pct, fmtNumber, useLoad } from "../ui";
 
 const orDash = (v: number | null) => (v === null ? "—" : fmtNumber(v));
-import type { StoreProps } from "./store";
+import type { StoreProps } from "./store-props";
 import type { SearchOk } from "../api-types";
 
 type Analytics = SearchOk<"/v1/search/analytics">;

@@ -1,7 +1,7 @@
 // The shopping assistant of the store, over the Assistant API's admin routes (CHAT_PORT; its
 // address comes from the Search API's `GET /`). The Assistant API answers the portal's origin on
 // /v1/admin/* with CORS (src/assistant/widget/routes.ts) and the portal's CSP allows connecting to
-// it (src/search/portal/routes.ts). Admin calls need a user login with connector:write:store
+// it (src/search/portal/page.ts). Admin calls need a user login with connector:write:store
 // (owners and admins).
 //   Settings     currency and support contact               GET/PUT /v1/admin/settings
 //   Policies     create, edit, publish; each change is a new version   GET /v1/admin/policies, PUT /v1/admin/policies/{concept_id}
@@ -13,7 +13,7 @@ import { assistantApi, serviceLinks } from "../api";
 import { Badge, DeleteButton, ListTable } from "../components";
 import { ErrorNotice, Field, Loaded, Section, Snippet, Success, fmtDate, forgetStoreCurrency, useAction, useLoad } from "../ui";
 import { CreateKeyForm, type CreatedKey } from "./keys";
-import type { StoreProps } from "./store";
+import type { StoreProps } from "./store-props";
 import type { AssistantOk, Item } from "../api-types";
 
 type Settings = AssistantOk<"/v1/admin/settings">;

@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { Badge, ListTable } from "../components";
 import { Alert, ErrorNotice, Loaded, Section, fmtDate, fmtMoney, fmtNumber, useAction, useLoad } from "../ui";
-import type { StoreProps } from "./store";
+import type { StoreProps } from "./store-props";
 import type { Item, SearchOk } from "../api-types";
 
 type CurrentPlan = SearchOk<"/v1/billing/current-plan">;

@@ -3,7 +3,7 @@ import { useState } from "preact/hooks";
 import { api } from "../api";
 import { Badge, CheckSet, DeleteButton, ListTable } from "../components";
 import { ErrorNotice, Field, Section, SecretOnce, Snippet, fmtDate, useAction, useLoad } from "../ui";
-import type { StoreProps } from "./store";
+import type { StoreProps } from "./store-props";
 import type { AssistantOk, Item, SearchOk } from "../api-types";
 
 /** The answer of any of the key-creating routes this page and the chat-key page call (the secret, once). */

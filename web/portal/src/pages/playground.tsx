@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, api, imageUrl } from "../api";
 import { ErrorNotice, Field, Section, fmtNumber, fmtPrice, fmtScore, useAction, useLoad, useStoreCurrency } from "../ui";
-import type { StoreProps } from "./store";
+import type { StoreProps } from "./store-props";
 import type { SearchOk } from "../api-types";
 
 /** GET /v1/search/model: the embedding model this server searches with. */

@@ -27,7 +27,7 @@ import {
   useLoad,
   useStoreCurrency,
 } from "../ui";
-import type { StoreProps } from "./store";
+import type { StoreProps } from "./store-props";
 import { GetStarted } from "./start";
 import { BulkActions, SelectBox, useSelection } from "./bulk-actions";
 import type { Item, SearchOk } from "../api-types";

@@ -6,7 +6,7 @@ import { useState } from "preact/hooks";
 import { api, ApiError } from "../api";
 import { DeleteButton, ListTable } from "../components";
 import { ErrorNotice, Field, Section, Success, commaList, fmtDate, fmtNumber, useAction, useLoad } from "../ui";
-import type { StoreProps } from "./store";
+import type { StoreProps } from "./store-props";
 import type { Item, SearchBody, SearchOk } from "../api-types";
 
 type Rule = Item<SearchOk<"/v1/search/rules">>;

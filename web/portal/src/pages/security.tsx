@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import QRCode from "qrcode";
 import { api } from "../api";
 import { ErrorNotice, Field, Loaded, Section, Success, useAction, useLoad } from "../ui";
-import type { StoreProps } from "./store";
+import type { StoreProps } from "./store-props";
 import type { SearchOk } from "../api-types";
 
 type Setup = SearchOk<"/v1/security/2fa/setup", "post">;

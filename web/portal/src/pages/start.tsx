@@ -4,7 +4,7 @@
 import { useState } from "preact/hooks";
 import { api, assistantApi } from "../api";
 import { ErrorNotice, Link, Section, Success, useAction, useLoad } from "../ui";
-import type { StoreProps } from "./store";
+import type { StoreProps } from "./store-props";
 import type { AssistantOk, SearchOk } from "../api-types";
 
 type DemoResult = SearchOk<"/v1/products/demo", "post">;

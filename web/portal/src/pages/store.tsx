@@ -14,11 +14,7 @@ import { StartPage } from "./start";
 import { AssistantPage } from "./assistant";
 import { SynonymsPage } from "./synonyms";
 import { RulesPage } from "./rules";
-
-export interface StoreProps {
-  slug: string;
-  session: Session;
-}
+import type { StoreProps } from "./store-props";
 
 const SECTIONS: { id: string; label: string; view: (p: StoreProps) => preact.JSX.Element }[] = [
   { id: "start", label: "Get started", view: (p) => <StartPage {...p} /> },

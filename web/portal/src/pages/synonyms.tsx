@@ -5,7 +5,7 @@ import { useState } from "preact/hooks";
 import { api } from "../api";
 import { DeleteButton, ListTable } from "../components";
 import { ErrorNotice, Field, Section, Success, commaList, fmtDate, useAction, useLoad } from "../ui";
-import type { StoreProps } from "./store";
+import type { StoreProps } from "./store-props";
 import type { Item, SearchOk } from "../api-types";
 
 type Synonym = Item<SearchOk<"/v1/search/synonyms">>;

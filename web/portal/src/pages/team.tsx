@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { api } from "../api";
 import { DeleteButton, ListTable, Options } from "../components";
 import { ErrorNotice, Field, Section, Success, fmtDate, useAction, useLoad } from "../ui";
-import type { StoreProps } from "./store";
+import type { StoreProps } from "./store-props";
 import type { Item, SearchOk } from "../api-types";
 import type { ApiKey } from "./keys";
 

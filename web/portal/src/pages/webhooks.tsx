@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { api } from "../api";
 import { Badge, CheckSet, DeleteButton, ListTable } from "../components";
 import { ErrorNotice, Field, Loaded, Section, fmtDate, useAction, useLoad } from "../ui";
-import type { StoreProps } from "./store";
+import type { StoreProps } from "./store-props";
 import type { Item, SearchOk } from "../api-types";
 
 type Webhook = Item<SearchOk<"/v1/search/webhooks">>;

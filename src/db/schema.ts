@@ -1,5 +1,9 @@
 // Row types of every table, as Kysely sees them. Timestamps are epoch milliseconds.
 import type { Generated } from "kysely";
+import type { Tables } from "../platform/db/types.js";
+
+/** Every table, the product's and the ground layer's (what `Db` is typed with). */
+export type Schema = Tables;
 
 export interface StoresTable {
   id: string;
@@ -43,12 +47,6 @@ export interface VerificationTokensTable {
   expires_at: number;
   used_at: number | null;
   created_at: number;
-}
-
-export interface RevokedTokensTable {
-  jti: string;
-  /** When the token can no longer be refreshed (its expiry + the refresh grace); pruned after. */
-  expires_at: number;
 }
 
 export interface AuthEventsTable {
@@ -96,26 +94,6 @@ export interface ProductImagesTable {
   /** "database" or "filesystem" (0017_image_store). */
   stored_in: Generated<string>;
   created_at: number;
-}
-
-export type JobStatus = "queued" | "running" | "completed" | "failed";
-
-export interface JobsTable {
-  id: string;
-  store_id: string;
-  kind: string;
-  payload: string;
-  status: JobStatus;
-  attempts: Generated<number>;
-  run_after: number;
-  locked_by: string | null;
-  locked_until: number | null;
-  error: string | null;
-  created_at: number;
-  updated_at: number;
-  finished_at: number | null;
-  /** When a worker last claimed it (migration 0025): the fair order's "served least recently". */
-  claimed_at: Generated<number | null>;
 }
 
 export interface BulkJobsTable {
@@ -686,19 +664,18 @@ export interface ProductTermsTable {
   term: string;
 }
 
-export interface Schema {
+/** The product's tables (the job queue's `jobs` and the token revocations' `revoked_tokens` are declared beside their modules in src/platform). */
+export interface ProductTables {
   stores: StoresTable;
   users: UsersTable;
   memberships: MembershipsTable;
   verification_tokens: VerificationTokensTable;
-  revoked_tokens: RevokedTokensTable;
   auth_events: AuthEventsTable;
   products: ProductsTable;
   product_vectors: ProductVectorsTable;
   vector_filter_indexes: VectorFilterIndexesTable;
   product_vector_copies: ProductVectorCopiesTable;
   product_images: ProductImagesTable;
-  jobs: JobsTable;
   bulk_jobs: BulkJobsTable;
   bulk_job_items: BulkJobItemsTable;
   webhooks: WebhooksTable;
@@ -737,4 +714,10 @@ export interface Schema {
   user_groups: UserGroupsTable;
   user_group_permissions: UserGroupPermissionsTable;
   user_group_members: UserGroupMembersTable;
+}
+
+// Every handle of src/platform/db is typed with these tables (see Tables there).
+declare module "../platform/db/types.js" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the product's tables, merged into the ground layer's empty Tables
+  interface Tables extends ProductTables {}
 }

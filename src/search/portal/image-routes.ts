@@ -12,9 +12,9 @@ import { AppError } from "../../platform/errors/catalogue.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { storeRoute } from "../../tenancy/permissions.js";
 import type { ProductsRepository } from "../products/repository.js";
-import { ProductId } from "../products/schemas.js";
+import { ProductIdParams } from "../products/schemas.js";
 
-export async function productImageRoutes(app: App, ctx: AppContext, repo: ProductsRepository) {
+export async function productImageRoutes(app: App, ctx: AppContext, { products: repo }: { products: ProductsRepository }) {
   app.get(
     "/v1/products/:product_id/image",
     storeRoute("products:read", {
@@ -22,7 +22,7 @@ export async function productImageRoutes(app: App, ctx: AppContext, repo: Produc
       summary: "The product's stored image (the copy made at indexing), for showing it in the portal",
       description:
         "Answers the image bytes with their content type (image/jpeg, image/png or image/webp), `Cache-Control: private, max-age=300` and an ETag of the image's SHA-256.",
-      params: Type.Object({ product_id: ProductId }, { additionalProperties: false }),
+      params: ProductIdParams,
       produces: ["image/jpeg", "image/png", "image/webp"],
       response: {
         200: Type.Any({ description: "Image bytes" }),

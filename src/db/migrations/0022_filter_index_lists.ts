@@ -8,7 +8,7 @@
 //
 // IVFFlat rather than a graph: a query far from every vector of the value (a category that
 // follows the clusters, where the shopper's photo is of something else) still lands in the lists
-// whose centres are nearest to it, where a graph over the value wanders (README "Sizing notes").
+// whose centres are nearest to it, where a graph over the value wanders (docs/benchmarks.md "Inverted lists over large filter indexes").
 import { sql } from "kysely";
 import type { MigrationDb, MigrationFactory } from "./types.js";
 

@@ -5,7 +5,8 @@
 //   - secrets still in clear are sealed with the connector key (src/platform/secrets.ts):
 //     users.totp_secret, webhooks.secret, webhook_deliveries.secret, bulk_jobs.callback_secret.
 import type { MigrationDb, MigrationFactory } from "./types.js";
-import { isSealed, secretAad } from "../../secrets.js";
+import { isSealed } from "../../platform/secrets.js";
+import { secretAad } from "../sealed-columns.js";
 
 const REFRESH_GRACE_MS = 300_000;
 

@@ -15,7 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
-import type { Database } from "../db/index.js";
+import type { Database } from "../../platform/db/index.js";
 
 export type ImageStoreKind = "database" | "filesystem";
 

@@ -1,16 +1,11 @@
 // What every migration file is: a factory of a Kysely migration for the dialect's column types
 // (kept apart from migrate.ts, which imports the migrations, so that no import cycle runs through it).
-import type { Kysely, Migration } from "kysely";
-import type { Dialect } from "../types.js";
-import type { SecretBox } from "../../secrets.js";
+import type { Migration } from "kysely";
+import type { Dialect } from "../../platform/db/types.js";
+import type { SecretBox } from "../../platform/secrets.js";
 
-/**
- * The database a migration works on. A migration sees the schema as it was when it was written,
- * which no current TypeScript type describes, so it is untyped (Kysely's documented choice for
- * migrations); everything outside migrations uses the typed Schema.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
-export type MigrationDb = Kysely<any>;
+export type { MigrationDb } from "../../platform/db/migrate.js";
+import type { MigrationDb } from "../../platform/db/migrate.js";
 
 /** Column types that differ between the two dialects. */
 export interface ColumnTypes {

@@ -1,7 +1,7 @@
 // The store's IP allow-list (spec: Security records "IP whitelist"; issue 7).
 // Entries are single IPv4/IPv6 addresses or CIDR ranges, kept in canonical form. While the list
 // is non-empty, machine grants (/oauth/token and their tokens) and API keys of the store are
-// refused from any other client address with 403 ip_not_allowed. User logins are not: see README.
+// refused from any other client address with 403 ip_not_allowed. User logins are not: see docs/api-search.md, "IP allow-list".
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId } from "../../platform/ids.js";

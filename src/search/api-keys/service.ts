@@ -3,7 +3,7 @@
 //            map to permission names; a user may only grant scopes it holds itself;
 //   list   → every key of the store with its status, never the secret;
 //   revoke → the key stops working at once (401 on its next use).
-// Presented as `Authorization: Bearer sk_live_…` on /v1/* calls (see auth/authenticate.ts).
+// Presented as `Authorization: Bearer sk_live_…` on /v1/* calls (see src/tenancy/authenticate.ts).
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
 import { prefixedId, randomSecret, sha256 } from "../../platform/ids.js";
