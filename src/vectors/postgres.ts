@@ -284,18 +284,7 @@ export class PostgresVectorIndex implements VectorIndex {
    * and looks each product up (1 % brand 135 ms, 10 % two categories 630 ms), as for a list of ids.
    */
   private async exact(storeId: string, unit: Float32Array, k: number, candidates: Candidates | undefined): Promise<Row[]> {
-    const q = toPgVector(unit);
-    const restrict = !candidates
-      ? sql``
-      : isDeferred(candidates)
-        ? sql`AND product_id IN ${candidates.subquery}` // kysely parenthesises a nested query
-        : sql`AND product_id = ANY(${[...candidates]}::text[])`;
-    const { rows } = await sql<Row>`
-      SELECT product_id, vector_id, embedding <=> ${q}::vector AS distance
-      FROM product_vectors
-      WHERE store_id = ${storeId} AND dim = ${unit.length} ${restrict}
-      ORDER BY distance, product_id
-      LIMIT ${k}`.execute(this.database.reader(storeId));
+    const { rows } = await exactQuery(storeId, unit, k, candidates).execute(this.database.reader(storeId));
     return rows;
   }
 
@@ -343,28 +332,7 @@ export class PostgresVectorIndex implements VectorIndex {
     candidates: DeferredCandidates,
     narrower: boolean,
   ): Promise<Row[] | undefined> {
-    const nearest = narrower
-      ? sql`SELECT c.product_id, c.vector_id FROM product_vector_copies c
-          WHERE c.index_id = ANY(${ids}::int[]) AND c.store_id = ${storeId} AND c.product_id IN ${candidates.subquery}
-          ORDER BY c.embedding <=> ${q}::halfvec
-          LIMIT ${wanted}`
-      : sql`SELECT n.product_id, n.vector_id
-          FROM product_vector_copies_nearest(${storeId}, ${dim}, ${ids}::int[], ${q}::halfvec, ${wanted}) n
-          ORDER BY n.distance
-          LIMIT ${wanted}`;
-    // The registry is read in the same statement: another process may have dropped one of the
-    // values since this one cached their ids, and a scan missing a value's products is wrong. The
-    // nearest copies are checked against the whole filter here too (a semi-join looking each of
-    // them up by primary key), which saves the round trip of a check afterwards (two categories at
-    // a million, both statements side by side, interleaved with the old form: p50 12.5–14.0 →
-    // 11.1–12.8 ms).
-    const check = narrower ? sql`` : sql`WHERE c.product_id IN ${candidates.subquery}`;
-    const { rows } = await sql<Row & { ready: number }>`
-      SELECT c.product_id, c.vector_id, v.embedding <=> ${q}::vector AS distance,
-        (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY(${ids}::int[]) AND f.ready) AS ready
-      FROM (${nearest}) c
-      JOIN product_vectors v ON v.store_id = ${storeId} AND v.product_id = c.product_id AND v.dim = ${dim}
-      ${check}`.execute(this.database.reader(storeId));
+    const { rows } = await nearestCopiesQuery(storeId, q, dim, ids, wanted, candidates, narrower).execute(this.database.reader(storeId));
     // No row at all carries no verdict: the function skips a value that is no longer ready, and a
     // copy lagging its product fails the check; the exact scan decides.
     return rows.length === 0 || rows.some((r) => r.ready < ids.length) ? undefined : rows;
@@ -411,7 +379,7 @@ export class PostgresVectorIndex implements VectorIndex {
    * hnsw.ef_search for a round asking for `wanted` rows of an index of `indexSize` vectors: at
    * least `wanted`; the configured depth, or by default 100 at 250,000 vectors, following the
    * index's size (EF_GROWTH: HNSW finds fewer true neighbours at a fixed depth as the graph grows,
-   * and a small graph needs less; README "Sizing notes") and at least 40; at most pgvector's 1,000.
+   * and a small graph needs less; docs/operations.md "Sizing notes") and at least 40; at most pgvector's 1,000.
    */
   efSearch(wanted: number, indexSize: number): number {
     const base = this.options.expansionSearch;
@@ -471,8 +439,66 @@ export function hnswIndexDdl(dim: number, options: Pick<ResolvedOptions, "connec
     WHERE dim = ${d}`;
 }
 
+/**
+ * The exact scan of PostgresVectorIndex.exact(): every vector of the store (or of the candidates)
+ * compared, no HNSW; candidates left in the database join as a subquery.
+ */
+export function exactQuery(storeId: string, unit: Float32Array, k: number, candidates: Candidates | undefined) {
+  const q = toPgVector(unit);
+  const restrict = !candidates
+    ? sql``
+    : isDeferred(candidates)
+      ? sql`AND product_id IN ${candidates.subquery}` // kysely parenthesises a nested query
+      : sql`AND product_id = ANY(${[...candidates]}::text[])`;
+  return sql<Row>`
+      SELECT product_id, vector_id, embedding <=> ${q}::vector AS distance
+      FROM product_vectors
+      WHERE store_id = ${storeId} AND dim = ${unit.length} ${restrict}
+      ORDER BY distance, product_id
+      LIMIT ${k}`;
+}
+
+/**
+ * The statement of PostgresVectorIndex.nearestCopies(): the `wanted` copies of the filter indexes
+ * `ids` nearest to `q` (the query vector's text form) by half precision, re-scored from the full
+ * vectors, with how many of the values are still ready; `narrower`: the filter applied in an exact
+ * scan of the copies, else each value's nearest through product_vector_copies_nearest.
+ */
+export function nearestCopiesQuery(
+  storeId: string,
+  q: string,
+  dim: number,
+  ids: number[],
+  wanted: number,
+  candidates: Pick<DeferredCandidates, "subquery">,
+  narrower: boolean,
+) {
+  const nearest = narrower
+    ? sql`SELECT c.product_id, c.vector_id FROM product_vector_copies c
+          WHERE c.index_id = ANY(${ids}::int[]) AND c.store_id = ${storeId} AND c.product_id IN ${candidates.subquery}
+          ORDER BY c.embedding <=> ${q}::halfvec
+          LIMIT ${wanted}`
+    : sql`SELECT n.product_id, n.vector_id
+          FROM product_vector_copies_nearest(${storeId}, ${dim}, ${ids}::int[], ${q}::halfvec, ${wanted}) n
+          ORDER BY n.distance
+          LIMIT ${wanted}`;
+  // The registry is read in the same statement: another process may have dropped one of the
+  // values since this one cached their ids, and a scan missing a value's products is wrong. The
+  // nearest copies are checked against the whole filter here too (a semi-join looking each of
+  // them up by primary key), which saves the round trip of a check afterwards (two categories at
+  // a million, both statements side by side, interleaved with the old form: p50 12.5–14.0 →
+  // 11.1–12.8 ms).
+  const check = narrower ? sql`` : sql`WHERE c.product_id IN ${candidates.subquery}`;
+  return sql<Row & { ready: number }>`
+      SELECT c.product_id, c.vector_id, v.embedding <=> ${q}::vector AS distance,
+        (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY(${ids}::int[]) AND f.ready) AS ready
+      FROM (${nearest}) c
+      JOIN product_vectors v ON v.store_id = ${storeId} AND v.product_id = c.product_id AND v.dim = ${dim}
+      ${check}`;
+}
+
 /** The HNSW query: one call of the dimension's function (created with its index). */
-function annQuery(storeId: string, unit: Float32Array, wanted: number, ef: number, halfvec: boolean) {
+export function annQuery(storeId: string, unit: Float32Array, wanted: number, ef: number, halfvec: boolean) {
   return sql<Row>`SELECT product_id, vector_id, distance FROM ${sql.id(annFunction(unit.length, halfvec))}(${storeId}, ${toPgVector(unit)}::vector, ${wanted}, ${ef})`;
 }
 
