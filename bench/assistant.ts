@@ -1,7 +1,7 @@
 // `npm run bench:assistant [-- --turns 60 --seconds 10 --clients 4]`
 //
 // The Assistant API over a real listener on loopback (SQLite, tiny test model), with the
-// evaluation's fixture store (14 policies, 12 products; eval/assistant/fixture.ts):
+// evaluation's fixture store (14 policies, 12 products; eval/assistant/northwind.json):
 //   1. sequential turns, p50/p95 per kind: a policy question (retrieval + extractive answer), a
 //      product request (catalogue search + live reads), a clarification, and catalogue search;
 //   2. streaming: time to the first event and to message.completed;

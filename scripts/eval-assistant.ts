@@ -1,16 +1,16 @@
 // `npm run eval:assistant` (tsx scripts/eval-assistant.ts [--fixture northwind|retailers|all]
 // [--postgres] [--quiet] [--show-test] [--only id,id]): asks the fixture questions through the
 // real Assistant API and prints the figures.
-//   northwind — eval/assistant/fixture.ts (the original store): outcome accuracy, citation
+//   northwind — eval/assistant/northwind.json (the original store): outcome accuracy, citation
 //               precision/recall and the price check;
-//   retailers — eval/assistant/retailers.ts (twelve real retailers' policies): per split (dev/test)
+//   retailers — eval/assistant/retailers/ (twelve real retailers' policies): per split (dev/test)
 //               and category: outcome, strict correctness, citation P/R, conflicts, avoidable
 //               handoffs, invented numbers/prices, latency. Per-question lines are printed for
 //               the dev half only unless --show-test is given (tuning happens on dev).
 // Default: both. Exits 1 when any price in a Northwind reply matches neither a live fact nor a
 // cited policy, or any retailer reply invents a price.
 // --postgres runs on the TEST_DATABASE_URL server (a fresh schema) instead of SQLite.
-// --set FILE (with --fixture retailers): a helper-written set instead of retailers.ts — JSON
+// --set FILE (with --fixture retailers): a helper-written set instead of retailers/ — JSON
 // {stores: RetailerStore[], questions: RetailQuestion[]} (eval/assistant/blind/README.md), every
 // question reported as "blind"; "wrong answers" (answered without the key fact, or answered where
 // another outcome was expected) are printed per split.
@@ -22,9 +22,9 @@
 import { parseArgs } from "node:util";
 import { formatReport, runEval } from "../eval/assistant/run.js";
 import fs from "node:fs";
-import { formatAbstentionCurve, formatRetailReport, runRetailerEval, type RetailSet } from "../eval/assistant/run-retailers.js";
+import { formatAbstentionCurve, formatRetailReport, runRetailerEval } from "../eval/assistant/run-retailers.js";
 import { explain } from "../eval/assistant/explain.js";
-import { questions as fixtureQuestions, stores as fixtureStores } from "../eval/assistant/retailers.js";
+import { questions as fixtureQuestions, readRetailSet, stores as fixtureStores } from "../eval/assistant/retailers.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -47,11 +47,9 @@ let failed = false;
 // --explain ID (with --set FILE for a blind set's question): the chat's reply line, then the
 // router's decision and the grounding behind it (eval/assistant/explain.ts).
 if (args.explain) {
-  const set = args.set
-    ? (JSON.parse(fs.readFileSync(args.set, "utf8")) as RetailSet)
-    : { stores: fixtureStores, questions: fixtureQuestions };
+  const set = args.set ? readRetailSet(args.set) : { stores: fixtureStores, questions: fixtureQuestions };
   const q = set.questions.find((x) => x.id === args.explain);
-  if (!q) throw new Error(`no question ${args.explain}${args.set ? ` in ${args.set}` : " in eval/assistant/retailers.ts"}`);
+  if (!q) throw new Error(`no question ${args.explain}${args.set ? ` in ${args.set}` : " in eval/assistant/retailers/"}`);
   await runRetailerEval({
     dialect,
     only: [q.id],
@@ -83,7 +81,7 @@ if (args.fixture === "all" || args.fixture === "northwind") {
 }
 
 if (args.fixture === "all" || args.fixture === "retailers") {
-  const set = args.set ? (JSON.parse(fs.readFileSync(args.set, "utf8")) as RetailSet) : undefined;
+  const set = args.set ? readRetailSet(args.set) : undefined;
   const results = await runRetailerEval({
     dialect,
     ...(set ? { set } : {}),

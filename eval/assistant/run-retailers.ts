@@ -1,4 +1,4 @@
-// The retailer evaluation (eval/assistant/retailers.ts): builds every retailer store through the
+// The retailer evaluation (eval/assistant/retailers/): builds every retailer store through the
 // HTTP API (in-process apps, SQLite by default, tiny test model), asks each question in its own
 // anonymous session and thread (earlier turns of a follow-up first, in the same thread) and
 // scores the reply. Figures per split (dev / test) and per category:
@@ -52,7 +52,7 @@ export interface RetailResult {
   id: string;
   store: string;
   category: Category;
-  /** dev / test of eval/assistant/retailers.ts, or "blind": a helper-written set (--set). */
+  /** dev / test of eval/assistant/retailers/, or "blind": a helper-written set (--set). */
   split: "dev" | "test" | "blind";
   text: string;
   outcome: string;
@@ -201,7 +201,7 @@ export interface RetailSet {
 export interface RetailOptions {
   dialect?: DialectName;
   only?: string[];
-  /** Instead of eval/assistant/retailers.ts. */
+  /** Instead of eval/assistant/retailers/. */
   set?: RetailSet;
   /** Extra environment of the app (e.g. ASSISTANT_ABSTENTION=off). */
   env?: Record<string, string>;
