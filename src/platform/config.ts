@@ -246,7 +246,7 @@ export interface Config {
   redisUrl: string | undefined;
   /** PostgreSQL vector index over halfvec copies (VECTOR_HALFVEC). */
   vectorHalfvec: boolean;
-  /** The image store (src/platform/images/store.ts). */
+  /** The image store (src/shared/images/store.ts). */
   imageStore: { kind: "filesystem" | "database"; path: string };
   publicBaseUrl: string;
   chatPublicBaseUrl: string;

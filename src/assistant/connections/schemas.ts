@@ -1,8 +1,8 @@
 // TypeBox schemas of a storefront connection (routes.ts documents with it; service.ts types its
 // values from it) and of the requests the connection routes validate.
 import { Type, type Static } from "typebox";
+import { DateTime } from "../../platform/http/schemas.js";
 
-const DateTime = Type.String({ format: "date-time" });
 export const ConnectionViewSchema = Type.Object({
   connection_id: Type.String({ description: "conn_…" }),
   store_url: Type.String({ description: "Normalised origin of the storefront" }),

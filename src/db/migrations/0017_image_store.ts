@@ -1,4 +1,4 @@
-// Product images out of the main database (src/platform/images/store.ts): where each image's
+// Product images out of the main database (src/shared/images/store.ts): where each image's
 // bytes are. "database": in `bytes` (every existing row); "filesystem": a content-addressed file
 // of the image store, `bytes` empty. A column with a default works on both dialects without a
 // table rebuild (SQLite cannot drop NOT NULL from `bytes`).

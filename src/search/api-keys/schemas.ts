@@ -1,10 +1,8 @@
 // Request and response schemas of the scoped API key routes (/v1/security/api-keys*).
 import { Type } from "typebox";
+import { DateTime, NullableDate } from "../../platform/http/schemas.js";
 import { API_KEY_SCOPE_AREAS } from "../../tenancy/permissions.js";
 import { API_KEY_DEFAULT_DAYS, API_KEY_MAX_DAYS } from "./service.js";
-
-const DateTime = Type.String({ format: "date-time" });
-const NullableDate = Type.Union([DateTime, Type.Null()]);
 
 /** `{area: [action, …]}` with the areas and actions an API key may carry. */
 export const ScopesInput = Type.Object(

@@ -1,10 +1,10 @@
 // Request and response schemas of the billing routes and pages; the service's views are the
 // response schemas' static types.
 import { Type } from "typebox";
+import { DateTime } from "../../platform/http/schemas.js";
 import { PlanNameSchema } from "../../tenancy/plans.js";
 
 const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(t: T) => Type.Union([t, Type.Null()]);
-const DateTime = Type.String({ format: "date-time" });
 
 /** A plan's row of the plan table (GET /v1/billing/plans and the current plan share it). */
 const planFields = {

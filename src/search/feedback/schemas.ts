@@ -1,6 +1,7 @@
 // Request and response schemas of feedback, analytics, popular products and suggestions. The
 // feedback body is shared by POST /v1/search/feedback and POST /v1/widget/search/feedback.
 import { Type } from "typebox";
+import { DateTime } from "../../platform/http/schemas.js";
 import { SEARCH_MODES } from "../query/service.js";
 import type { Weights } from "./repository.js";
 import { RuleHitsView } from "../rules/schemas.js";
@@ -12,7 +13,6 @@ export const DEFAULT_DAYS = 30;
 /** Queries listed in the analytics' top queries. */
 export const TOP_QUERIES = 10;
 
-const DateTime = Type.String({ format: "date-time" });
 const Action = Type.Enum(["click", "add_to_cart", "purchase"], { description: "click | add_to_cart | purchase" });
 
 export const FeedbackBody = Type.Object(

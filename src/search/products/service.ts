@@ -374,7 +374,7 @@ export class ProductsService {
         ? await this.sameImage(repo, storeId, productId, embedded.image.sha256)
         : similar;
     if (embedded) {
-      // The image store writes its copy before this transaction commits (src/platform/images/store.ts).
+      // The image store writes its copy before this transaction commits (src/shared/images/store.ts).
       const kept = await this.ctx.imageStore.put(storeId, embedded.image.sha256, embedded.image.stored.bytes);
       await repo.putImage(storeId, {
         sha256: embedded.image.sha256,

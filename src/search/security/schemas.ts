@@ -1,10 +1,9 @@
 // Response schemas of the store's security routes: client-secret rotation and the overview.
 import { Type } from "typebox";
+import { DateTime, NullableDate } from "../../platform/http/schemas.js";
 import { ApiKeyView } from "../api-keys/schemas.js";
 import { AllowlistEntry } from "../ip-allowlist/schemas.js";
 
-const DateTime = Type.String({ format: "date-time" });
-const NullableDate = Type.Union([DateTime, Type.Null()]);
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
 export const RotatedSecret = Type.Object({

@@ -1,10 +1,8 @@
 // Request and response schemas of the team routes (/v1/team/*): invites and members.
 import { Type } from "typebox";
-import { Email } from "../../platform/http/schemas.js";
+import { Email, DateTime } from "../../platform/http/schemas.js";
 import { ACTIVE_TENANT_HEADER } from "../../tenancy/authenticate.js";
 import { GroupId, RoleSchema } from "../users/schemas.js";
-
-const DateTime = Type.String({ format: "date-time" });
 
 // --- invites
 

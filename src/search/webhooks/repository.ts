@@ -86,10 +86,6 @@ export class WebhooksRepository {
   }
 
   /**
-   * Cross-store (dispatcher only): claims up to `limit` due deliveries, each the oldest pending
-   * one of its (store, target, ordering key), and leases them until `leaseUntil`.
-   */
-  /**
    * Embedded (SQLite) mode runs one process: at start, leases on pending deliveries were left by
    * a process that is gone, so they are claimable at once.
    */
@@ -97,6 +93,10 @@ export class WebhooksRepository {
     await this.db.updateTable("webhook_deliveries").set({ locked_until: null }).where("status", "=", "pending").execute();
   }
 
+  /**
+   * Cross-store (dispatcher only): claims up to `limit` due deliveries, each the oldest pending
+   * one of its (store, target, ordering key), and leases them until `leaseUntil`.
+   */
   async claimDue(now: number, leaseUntil: number, limit: number, forUpdate: boolean): Promise<DeliveryRow[]> {
     // One statement selects and leases, so two workers never take the same delivery
     // (PostgreSQL skips rows another worker is leasing; SQLite serialises writers).

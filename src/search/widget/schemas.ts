@@ -2,6 +2,7 @@
 // bodies and the headers they need, the widget search response (a search response whose results
 // carry the product's image URL, and the store's currency) and the type-ahead suggestions.
 import { Type } from "typebox";
+import { DateTime, NullableDate } from "../../platform/http/schemas.js";
 import { filterFields, SearchResponseSchema, SemanticWeight, Threshold, Understand } from "../query/schemas.js";
 
 /** Suggestions a type-ahead answer holds at most. */
@@ -10,8 +11,6 @@ export const WIDGET_SUGGESTIONS_MAX = 10;
 export const WIDGET_KEY_MAX_ORIGINS = 20;
 
 // --- widget keys (Bearer) ----------------------------------------------------------------------
-const DateTime = Type.String({ format: "date-time" });
-const NullableDate = Type.Union([DateTime, Type.Null()]);
 
 export const WidgetKeyView = Type.Object({
   id: Type.String({ description: "wk_…" }),
