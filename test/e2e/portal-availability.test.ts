@@ -12,7 +12,7 @@ import { createTestApp, type TestApp } from "../support/harness.js";
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../support/factories.js";
 import { solidImage, startImageHost, type ImageHost } from "../support/servers.js";
 import { freePort } from "../support/process.js";
-import { describeInChromium, launchChromium, listenOnLoopback, recordConsoleErrors, screenshot } from "../support/browser.js";
+import { describeInChromium, launchChromium, listenOnLoopback, recordConsoleErrors, screenshot, signIn } from "../support/browser.js";
 import { ensurePortalBuilt } from "../../src/search/portal/build.js";
 
 const SUITE = "product availability in the store portal in headless Chromium";
@@ -71,9 +71,7 @@ describeInChromium(SUITE, () => {
       const page = await context.newPage();
       recordConsoleErrors(page, pageErrors, { pageErrors: true, ignore: (text) => text.startsWith("Failed to load resource") });
       await page.goto(`${apiBase}/portal/login`);
-      await page.getByLabel("E-mail").fill(store.email);
-      await page.getByLabel("Password").fill(store.password);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await signIn(page, store);
       await page.getByRole("heading", { level: 1, name: "Products" }).waitFor();
 
       // The form: the quantity waits for an availability, then both are sent.

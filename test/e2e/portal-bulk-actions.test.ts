@@ -16,6 +16,7 @@ import {
   recordConsoleErrors,
   screenshot,
   seedSolidProducts,
+  signIn,
 } from "../support/browser.js";
 import { ensurePortalBuilt } from "../../src/search/portal/build.js";
 
@@ -79,9 +80,7 @@ describeInChromium("portal bulk actions in headless Chromium", () => {
       recordConsoleErrors(page, pageErrors, { pageErrors: true, ignore: (text) => text.startsWith("Failed to load resource") });
       await page.goto(`${apiBase}/${store.slug}/portal`);
       await page.waitForURL(/\/portal\/login/);
-      await page.getByLabel("E-mail").fill(store.email);
-      await page.getByLabel("Password").fill(store.password);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await signIn(page, store);
       await page.getByRole("heading", { level: 1, name: "Products" }).waitFor();
       await rowOf(page, "Black Boots").waitFor();
       const bar = page.getByRole("toolbar", { name: "Bulk actions" });

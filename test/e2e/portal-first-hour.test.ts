@@ -15,7 +15,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { createTestApp, type TestApp } from "../support/harness.js";
 import { freePort } from "../support/process.js";
-import { describeInChromium, launchChromium, listenOnLoopback, recordConsoleErrors, screenshot } from "../support/browser.js";
+import { describeInChromium, launchChromium, listenOnLoopback, recordConsoleErrors, screenshot, signIn } from "../support/browser.js";
 import { ensurePortalBuilt } from "../../src/search/portal/build.js";
 
 const SUITE = "the first hour of a self-hosted store in headless Chromium";
@@ -112,9 +112,7 @@ describeInChromium(SUITE, () => {
       await second.close();
 
       await page.getByRole("link", { name: "Continue to sign in" }).click();
-      await page.getByLabel("E-mail").fill(email);
-      await page.getByLabel("Password").fill(password);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await signIn(page, { email: email, password: password });
       await page.getByRole("heading", { level: 1, name: "Products" }).waitFor();
       const checklist = page.getByRole("list", { name: "Getting started" });
       await checklist.waitFor();

@@ -12,7 +12,8 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { createTestApp, type TestApp } from "../support/harness.js";
-import { bearer, lastMailTo, loginToken, registerStore, type RegisteredStore } from "../support/factories.js";
+import { registerStore, type RegisteredStore } from "../support/factories.js";
+import { joinByInvite } from "../support/members.js";
 import { solidImage, startImageHost, type ImageHost } from "../support/servers.js";
 import {
   describeInChromium,
@@ -21,6 +22,7 @@ import {
   recordConsoleErrors,
   screenshot,
   seedSolidProducts,
+  signIn,
 } from "../support/browser.js";
 import { ensurePortalBuilt } from "../../src/search/portal/build.js";
 
@@ -48,22 +50,7 @@ describeInChromium(SUITE, () => {
     ]);
     yellowUrl = images.put("/yellow-top.png", await solidImage("#e8d010", { seed: 8, size: 160 }));
     // The owner of the first store joins the second one: two stores to switch between.
-    const otherOwner = await loginToken(t.search, other.email, other.password);
-    const invite = await t.search.inject({
-      method: "POST",
-      url: "/v1/team/invite",
-      headers: { ...bearer(otherOwner), "x-service-active-tenant": other.slug },
-      payload: { email: store.email, role: "admin" },
-    });
-    assert.equal(invite.statusCode, 201, invite.body);
-    const token = /\/portal\/accept-invite\?token=([A-Za-z0-9_%-]+)/.exec(lastMailTo(t, store.email))![1]!;
-    const accepted = await t.search.inject({
-      method: "POST",
-      url: "/v1/team/invites/accept",
-      headers: bearer(await loginToken(t.search, store.email, store.password)),
-      payload: { token: decodeURIComponent(token) },
-    });
-    assert.ok(accepted.statusCode < 300, accepted.body);
+    await joinByInvite(t, other, store, "admin");
     browser = await launchChromium();
   });
 
@@ -80,9 +67,7 @@ describeInChromium(SUITE, () => {
     recordConsoleErrors(page, pageErrors, { pageErrors: true, ignore: (text) => text.startsWith("Failed to load resource") });
     page.on("dialog", (d) => void d.accept());
     await page.goto(`${apiBase}/portal/login`);
-    await page.getByLabel("E-mail").fill(store.email);
-    await page.getByLabel("Password").fill(store.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await signIn(page, store);
     await page.waitForURL(/\/portal\/select-store$/);
     return page;
   }

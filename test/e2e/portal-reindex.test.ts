@@ -16,6 +16,7 @@ import {
   recordConsoleErrors,
   screenshot,
   seedSolidProducts,
+  signIn,
 } from "../support/browser.js";
 import { ensurePortalBuilt } from "../../src/search/portal/build.js";
 
@@ -58,9 +59,7 @@ describeInChromium("portal: products of another model are re-embedded from the p
       const errors: string[] = [];
       recordConsoleErrors(page, errors, { pageErrors: true, ignore: (text) => text.startsWith("Failed to load resource") });
       await page.goto(`${apiBase}/portal`);
-      await page.getByLabel("E-mail").fill(store.email);
-      await page.getByLabel("Password").fill(store.password);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await signIn(page, store);
       await page.getByRole("heading", { level: 1, name: "Products" }).waitFor();
       await page.getByRole("navigation", { name: "Store sections" }).getByRole("link", { name: "Search playground" }).click();
       await page.getByRole("heading", { level: 1, name: "Search playground" }).waitFor();

@@ -9,7 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { createTestApp, type TestApp } from "../support/harness.js";
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../support/factories.js";
 import { freePort } from "../support/process.js";
-import { describeInChromium, launchChromium, listenOnLoopback, recordConsoleErrors, screenshot } from "../support/browser.js";
+import { describeInChromium, launchChromium, listenOnLoopback, recordConsoleErrors, screenshot, signIn } from "../support/browser.js";
 import { solidImage } from "../support/servers.js";
 import { ensurePortalBuilt } from "../../src/search/portal/build.js";
 
@@ -70,9 +70,7 @@ describeInChromium("the portal's merchandising rules in headless Chromium", () =
     page.on("dialog", (d) => void d.accept());
 
     await page.goto(`${apiBase}/portal/login`);
-    await page.getByLabel("E-mail").fill(store.email);
-    await page.getByLabel("Password").fill(store.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await signIn(page, store);
     await page.getByRole("heading", { level: 1, name: "Products" }).waitFor();
 
     const nav = page.getByRole("navigation", { name: "Store sections" });

@@ -19,10 +19,10 @@ import assert from "node:assert/strict";
 import { authenticator } from "otplib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createTestApp, type TestApp } from "../support/harness.js";
-import { bearer, freshIp, lastMailTo, loginToken, machineToken, registerStore, type RegisteredStore } from "../support/factories.js";
+import { bearer, freshIp, loginToken, machineToken, registerStore, type RegisteredStore } from "../support/factories.js";
 import { solidImage, startImageHost, type ImageHost } from "../support/servers.js";
 import { freePort } from "../support/process.js";
-import { addMember } from "../support/members.js";
+import { addMember, joinByInvite } from "../support/members.js";
 import {
   describeInChromium,
   launchChromium,
@@ -30,6 +30,7 @@ import {
   recordConsoleErrors,
   screenshot,
   seedSolidProducts,
+  signIn,
 } from "../support/browser.js";
 import { ensurePortalBuilt } from "../../src/search/portal/build.js";
 
@@ -73,23 +74,8 @@ describeInChromium(SUITE, () => {
     csvUrls.black = images.put("/black-bag.png", await solidImage("#101010", { seed: 9, size: 160 }));
 
     // The owner of the first store is invited into the second one: two stores, so login asks to choose.
-    const otherOwner = await loginToken(t.search, other.email, other.password);
-    const invite = await t.search.inject({
-      method: "POST",
-      url: "/v1/team/invite",
-      headers: { ...bearer(otherOwner), "x-service-active-tenant": other.slug },
-      payload: { email: store.email, role: "viewer" },
-    });
-    assert.equal(invite.statusCode, 201, invite.body);
-    const token = /\/portal\/accept-invite\?token=([A-Za-z0-9_%-]+)/.exec(lastMailTo(t, store.email))![1]!;
+    await joinByInvite(t, other, store, "viewer");
     const owner = await loginToken(t.search, store.email, store.password);
-    const accepted = await t.search.inject({
-      method: "POST",
-      url: "/v1/team/invites/accept",
-      headers: bearer(owner),
-      payload: { token: decodeURIComponent(token) },
-    });
-    assert.ok(accepted.statusCode < 300, accepted.body);
 
     // Two-factor authentication on, through the API.
     const setup = await t.search.inject({ method: "POST", url: "/v1/security/2fa/setup", headers: bearer(owner) });
@@ -392,9 +378,7 @@ describeInChromium(SUITE, () => {
     const { context, page } = await newContext();
     await page.goto(`${apiBase}/${fresh.slug}/portal/security`);
     await page.waitForURL(/\/portal\/login\?next=/);
-    await page.getByLabel("E-mail").fill(fresh.email);
-    await page.getByLabel("Password").fill(fresh.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await signIn(page, fresh);
     // Back to the page asked for, after sign-in.
     await page.getByRole("heading", { level: 1, name: "Two-factor authentication" }).waitFor();
     await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
@@ -433,9 +417,7 @@ describeInChromium(SUITE, () => {
       const elsewhere = apiBase.replace("127.0.0.1", "localhost"); // same server, another origin
       await page.goto(`${elsewhere}/${fresh.slug}/portal/assistant`);
       await page.waitForURL(/\/portal\/login\?next=/);
-      await page.getByLabel("E-mail").fill(fresh.email);
-      await page.getByLabel("Password").fill(fresh.password);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await signIn(page, fresh);
       await page.getByRole("heading", { level: 1, name: "Assistant" }).waitFor();
       const alert = page.getByRole("alert").filter({ hasText: "PUBLIC_BASE_URL" }).first();
       await alert.waitFor();
@@ -454,9 +436,7 @@ describeInChromium(SUITE, () => {
     await t.services.accounts.createSuperAdmin(email, "Root-password-1");
     const { context, page } = await newContext();
     await page.goto(`${apiBase}/portal/login`);
-    await page.getByLabel("E-mail").fill(email);
-    await page.getByLabel("Password").fill("Root-password-1");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await signIn(page, { email: email, password: "Root-password-1" });
     await page.waitForURL(/\/admin$/);
     await page.getByRole("heading", { level: 1, name: "Stores" }).waitFor();
     const row = page.getByRole("row").filter({ hasText: other.slug });

@@ -49,6 +49,13 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /** A full-page screenshot at test-results/<name>.png. */
+/** Fills the portal's sign-in form on `page` (already showing it) and submits it. */
+export async function signIn(page: Page, who: { email: string; password: string }): Promise<void> {
+  await page.getByLabel("E-mail").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
 export const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
 /** Makes `app` listen on loopback (a free port unless given); resolves with its base URL. */

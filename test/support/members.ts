@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import type { Role } from "../../src/db/schema.js";
 import type { TestApp } from "./harness.js";
-import { bearer, loginToken, machineToken, registerStore, type RegisteredStore } from "./factories.js";
+import { bearer, lastMailTo, loginToken, machineToken, registerStore, type RegisteredStore } from "./factories.js";
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter += 1)}${Math.random().toString(36).slice(2, 6)}`;
@@ -111,4 +111,24 @@ export async function setGroups(t: TestApp, token: string, userId: string, group
     payload: { group_ids: groupIds },
   });
   assert.equal(res.statusCode, 200, res.body);
+}
+
+/** The owner of `guest` joins `host` with `role` as a user would: invited by host's owner, accepting the e-mailed link. */
+export async function joinByInvite(t: TestApp, host: RegisteredStore, guest: RegisteredStore, role: Role): Promise<void> {
+  const hostOwner = await loginToken(t.search, host.email, host.password);
+  const invite = await t.search.inject({
+    method: "POST",
+    url: "/v1/team/invite",
+    headers: { ...bearer(hostOwner), "x-service-active-tenant": host.slug },
+    payload: { email: guest.email, role },
+  });
+  assert.equal(invite.statusCode, 201, invite.body);
+  const token = /\/portal\/accept-invite\?token=([A-Za-z0-9_%-]+)/.exec(lastMailTo(t, guest.email))![1]!;
+  const accepted = await t.search.inject({
+    method: "POST",
+    url: "/v1/team/invites/accept",
+    headers: bearer(await loginToken(t.search, guest.email, guest.password)),
+    payload: { token: decodeURIComponent(token) },
+  });
+  assert.ok(accepted.statusCode < 300, accepted.body);
 }

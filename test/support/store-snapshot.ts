@@ -54,3 +54,34 @@ export async function snapshot(t: TestApp, tables: string[], storeId: string, op
   }
   return JSON.stringify(parts);
 }
+
+/** What one product left in each table the write path fills, and its outbox events (sorted). */
+export async function productRowsOf(t: TestApp, storeId: string, productId: string) {
+  const db = t.ctx.database.db;
+  const count = async (table: "products" | "product_vectors") =>
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("store_id", "=", storeId)
+          .where("product_id", "=", productId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const { rows } = await sql<{
+    n: number | string;
+  }>`SELECT count(*) AS n FROM product_text WHERE store_id = ${storeId} AND product_id = ${productId}`.execute(db);
+  const events = await db
+    .selectFrom("webhook_deliveries")
+    .select("event")
+    .where("store_id", "=", storeId)
+    .where("ordering_key", "=", productId)
+    .execute();
+  return {
+    products: await count("products"),
+    vectors: await count("product_vectors"),
+    lexical: Number(rows[0]!.n),
+    events: events.map((e) => e.event).sort(),
+  };
+}

@@ -5,6 +5,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
+import { productRowsOf } from "../../../test/support/store-snapshot.js";
 import { bearer, loginToken, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { solidImage, startReceiver, type Receiver } from "../../../test/support/servers.js";
 import { createApiKey } from "../../../test/support/members.js";
@@ -66,36 +67,7 @@ describeEachDialect("bulk actions: delete and update a selection of products as 
   const jobOf = async (who: Tenant, jobId: string) =>
     (await t.search.inject({ method: "GET", url: `/v1/jobs/${jobId}`, headers: bearer(who.token) })).json();
 
-  /** What a product left in each table the write path fills, and its outbox events. */
-  async function rowsOf(storeId: string, productId: string) {
-    const db = t.ctx.database.db;
-    const count = async (table: "products" | "product_vectors") =>
-      Number(
-        (
-          await db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as("n"))
-            .where("store_id", "=", storeId)
-            .where("product_id", "=", productId)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    const { rows } = await sql<{
-      n: number | string;
-    }>`SELECT count(*) AS n FROM product_text WHERE store_id = ${storeId} AND product_id = ${productId}`.execute(db);
-    const events = await db
-      .selectFrom("webhook_deliveries")
-      .select("event")
-      .where("store_id", "=", storeId)
-      .where("ordering_key", "=", productId)
-      .execute();
-    return {
-      products: await count("products"),
-      vectors: await count("product_vectors"),
-      lexical: Number(rows[0]!.n),
-      events: events.map((e) => e.event).sort(),
-    };
-  }
+  const rowsOf = (storeId: string, productId: string) => productRowsOf(t, storeId, productId);
   const gone = { products: 0, vectors: 0, lexical: 0, events: ["product.deleted"] };
   const kept = { products: 1, vectors: 1, lexical: 1, events: [] };
 

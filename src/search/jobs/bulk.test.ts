@@ -1,9 +1,9 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
+import { productRowsOf } from "../../../test/support/store-snapshot.js";
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { solidImage, startImageHost, startReceiver, type ImageHost, type Receiver } from "../../../test/support/servers.js";
-import { sql } from "kysely";
 import type { Tx } from "../../platform/db/index.js";
 import { isAppError } from "../../platform/errors/catalogue.js";
 import { BulkJobsRepository } from "./repository.js";
@@ -160,36 +160,7 @@ describeEachDialect("bulk jobs: 202, per-item errors, signed callback", (dialect
     assert.deepEqual([done.status, done.succeeded], ["completed", 2]);
   });
 
-  /** Rows a product left in each table the write path fills, and its outbox rows by event. */
-  async function rowsOf(storeId: string, productId: string) {
-    const db = t.ctx.database.db;
-    const count = async (table: "products" | "product_vectors") =>
-      Number(
-        (
-          await db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as("n"))
-            .where("store_id", "=", storeId)
-            .where("product_id", "=", productId)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    const { rows } = await sql<{
-      n: number | string;
-    }>`SELECT count(*) AS n FROM product_text WHERE store_id = ${storeId} AND product_id = ${productId}`.execute(db);
-    const events = await db
-      .selectFrom("webhook_deliveries")
-      .select("event")
-      .where("store_id", "=", storeId)
-      .where("ordering_key", "=", productId)
-      .execute();
-    return {
-      products: await count("products"),
-      vectors: await count("product_vectors"),
-      lexical: Number(rows[0]!.n),
-      events: events.map((e) => e.event).sort(),
-    };
-  }
+  const rowsOf = (storeId: string, productId: string) => productRowsOf(t, storeId, productId);
 
   async function storeWithWebhook() {
     const s = await registerStore(t);
