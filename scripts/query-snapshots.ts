@@ -106,6 +106,8 @@ function recordingDatabase(dialect: Dialect, respond: Responder = () => []): { d
     readScope: (fn) => fn(),
     afterRequest: async () => undefined,
     replicas: undefined,
+    watchWrites: () => () => undefined,
+    foreignCommits: () => undefined,
     ping: async () => undefined,
     close: () => db.destroy(),
   };

@@ -12,6 +12,8 @@ import { createMailer, type Mailer } from "../platform/mail/index.js";
 import { TokenSigner, loadSigningKey } from "../platform/auth/tokens.js";
 import { secretBoxFor, type SecretBox } from "../platform/secrets.js";
 import { createRevocationStore, type RevocationStore } from "../platform/auth/revocations.js";
+import { createInvalidations, type Invalidations } from "../platform/invalidation.js";
+import { announceAuthChanges } from "../tenancy/auth-cache.js";
 import { createLimiterFactory, type LimiterFactory } from "../platform/rate-limit.js";
 import { createConcurrencyFactory, type ConcurrencyFactory } from "../platform/concurrency.js";
 import { createSafeFetch, type SafeFetch } from "../platform/outbound/safe-fetch.js";
@@ -38,6 +40,8 @@ export interface AppContext {
   /** Counting semaphores with leases (concurrent chat turns per store); Redis-backed when REDIS_URL is set. */
   concurrency: ConcurrencyFactory;
   redis: Redis | undefined;
+  /** Tells every process of the deployment of a change (over Redis when REDIS_URL is set), so caches empty. */
+  invalidations: Invalidations;
   /** Every outbound HTTP call (images, webhooks, callbacks, storefronts) goes through this. */
   fetch: SafeFetch;
   model: EmbeddingModel | null;
@@ -95,13 +99,16 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     hooks: dataHooks,
   });
   // Every key this deployment writes (rate limits, concurrency slots) carries its namespace.
+  const namespace = redisNamespace(config, overrides.pgSchema);
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, {
         lazyConnect: false,
         maxRetriesPerRequest: 2,
-        keyPrefix: `${redisNamespace(config, overrides.pgSchema)}:`,
+        keyPrefix: `${namespace}:`,
       })
     : undefined;
+  const invalidations = createInvalidations(redis, `${namespace}:invalidate`);
+  announceAuthChanges({ database, invalidations });
   const mailer = overrides.mailer ?? createMailer(config.mail, clock);
   const signer = new TokenSigner(loadSigningKey(config.jwtSigningKey, config.dataDir), config.tokenTtlSeconds, clock);
   const fetch =
@@ -153,6 +160,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     limiters: createLimiterFactory(redis),
     concurrency: createConcurrencyFactory(redis, clock),
     redis,
+    invalidations,
     fetch,
     model,
     images,
@@ -170,6 +178,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       await adopting;
       mailer.close();
       fetch.close();
+      await invalidations.close();
       redis?.disconnect();
       if (ownsModel) await model?.close();
       await vectors.close();

@@ -60,6 +60,13 @@ const schema = z.object({
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
     .optional(),
+  /**
+   * Credentials whose authentication reads (store, key, revocation, allow-list, memberships) each
+   * process keeps in memory, emptied on any change to them (docs/operations.md, "Authentication
+   * cache"); 0 turns the cache off. On PostgreSQL it is used only with REDIS_URL, which tells the
+   * other processes of a change.
+   */
+  AUTH_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   /** Public address of the Search API, used in e-mailed links. Default http://localhost:PORT. */
   PUBLIC_BASE_URL: z.string().url().optional(),
   /** Public address of the Assistant API. Default http://localhost:CHAT_PORT. */
@@ -244,6 +251,8 @@ export interface Config {
   dataDir: string;
   database: { kind: "sqlite"; file: string } | { kind: "postgres"; url: string; readUrls?: string[]; readMaxLagMs?: number };
   redisUrl: string | undefined;
+  /** AUTH_CACHE_ENTRIES: how many authentication lookups a process caches (0: none). */
+  authCacheEntries: number;
   /** PostgreSQL vector index over halfvec copies (VECTOR_HALFVEC). */
   vectorHalfvec: boolean;
   /** The image store (src/shared/images/store.ts). */
@@ -344,6 +353,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { kind: "postgres", url: e.DATABASE_URL, readUrls: e.DATABASE_READ_URLS ?? [], readMaxLagMs: e.DATABASE_READ_MAX_LAG_MS }
       : { kind: "sqlite", file: path.join(dataDir, "shopsight.db") },
     redisUrl: e.REDIS_URL,
+    authCacheEntries: e.AUTH_CACHE_ENTRIES,
     vectorHalfvec: e.VECTOR_HALFVEC,
     imageStore: {
       kind: e.IMAGE_STORE ?? (e.DATABASE_URL ? "database" : "filesystem"),

@@ -10,14 +10,17 @@
 // addresses get 403 ip_not_allowed. User logins are not restricted by it (see docs/api-search.md, "IP allow-list").
 // The hook runs in onRequest, before body validation: authenticate → validate → authorize.
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { AppContext } from "../context/context.js";
+import type { Clock } from "../platform/clock.js";
+import type { TokenSigner } from "../platform/auth/tokens.js";
+import type { RevocationStore } from "../platform/auth/revocations.js";
 import { AppError } from "../platform/errors/catalogue.js";
 import type { AccessClaims } from "../platform/auth/tokens.js";
 import type { Role } from "../db/schema.js";
 import type { App } from "../platform/http/app.js";
 import { sha256 } from "../platform/ids.js";
 import { planOf, type Plan } from "./plans.js";
-import { ipAllowedForStore, ipNotAllowed } from "./security/allowlist.js";
+import { ipNotAllowed, rangesAllow } from "./security/allowlist.js";
+import { authCacheOf, type CacheContext } from "./auth-cache.js";
 import type { UsersRepository } from "./users/repository.js";
 import type { TenancyRepositories } from "./compose.js";
 import { isPermission, permissionOfHandlers, ROLE_PERMISSIONS, type Grant, type Permission } from "./permissions.js";
@@ -92,23 +95,34 @@ export async function memberPermissions(
   return set;
 }
 
+/** What authentication needs of the context (src/context/context.ts). */
+export interface AuthContext extends CacheContext {
+  clock: Clock;
+  signer: TokenSigner;
+  revocations: RevocationStore;
+}
+
 /**
  * The onRequest hook of an API, over the composition root's repositories (src/search/compose.ts).
- * TRANSITION: without `repositories` it builds its own over ctx.database (the Assistant API's
- * call, until its composition root hands them in).
  */
 export function createAuthenticator(
-  ctx: AppContext,
+  ctx: AuthContext,
   repositories: TenancyRepositories,
 ): (request: FastifyRequest, reply?: FastifyReply) => Promise<void> {
   const { accounts: repo, security, users } = repositories;
+  // Every read below goes through the process's authentication cache (./auth-cache.ts): a
+  // credential seen recently costs no statement until something it depends on changes.
+  const cache = authCacheOf(ctx);
+  const K = "\u0000";
 
   async function apiKeyPrincipal(key: string): Promise<Principal> {
-    const row = await security.findApiKeyByHash(sha256(key));
+    const hash = sha256(key);
+    const row = await cache.get(`key${K}${hash}`, () => security.findApiKeyByHash(hash));
     if (!row || row.revoked_at !== null) throw new AppError("unauthorized", "The API key is invalid or has been revoked.");
     const now = ctx.clock.now();
     if (row.expires_at <= now) throw new AppError("unauthorized", "The API key has expired.");
     if (row.last_used_at === null || now - row.last_used_at >= KEY_TOUCH_INTERVAL_MS) {
+      row.last_used_at = now; // the cached row too: the touch is written once per interval
       await security.touchApiKey(row.store_id, row.id, now);
     }
     const scopes = new Set((JSON.parse(row.scopes) as string[]).filter(isPermission));
@@ -120,7 +134,8 @@ export function createAuthenticator(
     if (!token) throw new AppError("unauthorized", "A bearer token is required.");
     if (token.startsWith(API_KEY_PREFIX)) return apiKeyPrincipal(token);
     const claims = await ctx.signer.verify(token);
-    if (await ctx.revocations.isRevoked(claims.jti)) throw new AppError("unauthorized", "The token has been revoked.");
+    if (await cache.get(`jti${K}${claims.jti}`, () => ctx.revocations.isRevoked(claims.jti)))
+      throw new AppError("unauthorized", "The token has been revoked.");
     if (claims.user_type === "client") return { kind: "client", storeId: claims.sub, claims };
     return { kind: "user", userId: claims.sub, isSuperAdmin: claims.is_super_admin, claims };
   }
@@ -128,12 +143,13 @@ export function createAuthenticator(
   async function storeFor(principal: Principal, request: FastifyRequest): Promise<ActiveStore> {
     if (principal.kind === "client" || principal.kind === "api_key") {
       // Machine credentials act on their own store only; the active-tenant header is ignored.
-      const store = await repo.findStore(principal.storeId);
+      const store = await cache.get(`store${K}${principal.storeId}`, () => repo.findStore(principal.storeId));
       if (!store || store.status !== "active") throw new AppError("unauthorized");
       if (principal.kind === "client" && issuedBeforeRotation(principal.claims, store)) {
         throw new AppError("unauthorized", "The client secret was rotated after this token was issued; obtain a new grant.");
       }
-      if (!(await ipAllowedForStore(security, store.id, request.ip))) throw ipNotAllowed(request.ip);
+      const ranges = await cache.get(`ranges${K}${store.id}`, () => security.allowlistRanges(store.id));
+      if (!rangesAllow(ranges, request.ip)) throw ipNotAllowed(request.ip);
       const base = { id: store.id, slug: store.slug, name: store.name, plan: planOf(store.plan) };
       return principal.kind === "client"
         ? { ...base, role: "machine", permissions: "all" }
@@ -141,7 +157,10 @@ export function createAuthenticator(
     }
     const header = request.headers[ACTIVE_TENANT_HEADER];
     const slug = typeof header === "string" ? header.trim() : undefined;
-    const memberships = (await repo.membershipsOfUser(principal.userId)).filter((m) => m.status === "active");
+    const userId = principal.userId;
+    const memberships = (await cache.get(`memberships${K}${userId}`, () => repo.membershipsOfUser(userId))).filter(
+      (m) => m.status === "active",
+    );
     const asMember = async (m: (typeof memberships)[number]): Promise<ActiveStore> => ({
       id: m.client_id,
       slug: m.slug,
@@ -149,13 +168,15 @@ export function createAuthenticator(
       plan: planOf(m.plan),
       // A super admin acts as super admin even in a store it is a member of.
       role: principal.isSuperAdmin ? "super_admin" : m.role,
-      permissions: principal.isSuperAdmin ? "all" : await memberPermissions(users, m.client_id, principal.userId, m.role),
+      permissions: principal.isSuperAdmin
+        ? "all"
+        : await cache.get(`permissions${K}${m.client_id}${K}${userId}`, () => memberPermissions(users, m.client_id, userId, m.role)),
     });
     if (slug) {
       const m = memberships.find((x) => x.slug === slug);
       if (m) return asMember(m);
       if (principal.isSuperAdmin) {
-        const store = await repo.findStoreBySlug(slug);
+        const store = await cache.get(`slug${K}${slug}`, () => repo.findStoreBySlug(slug));
         if (store) {
           return { id: store.id, slug: store.slug, name: store.name, plan: planOf(store.plan), role: "super_admin", permissions: "all" };
         }

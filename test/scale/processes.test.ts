@@ -9,10 +9,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { freePort, runEntry, waitFor200, type Started } from "../support/process.js";
+import { freePort, grantOverHttp, registerOverHttp, runEntry, waitFor200, type Started } from "../support/process.js";
 import { testEnv } from "../support/env.js";
 import { testModelDir, withPg } from "../support/database.js";
-import { verificationTokenIn } from "../support/factories.js";
 import { solidImage, startImageHost, type ImageHost } from "../support/servers.js";
 import { describeWithPostgresAndRedis } from "../support/peers.js";
 
@@ -71,32 +70,9 @@ describeWithPostgresAndRedis("scale: api, all and worker processes over one Post
 
   /** Registers a store through the api process, verifies it from the mail, sets its plan, returns a machine token. */
   async function store(plan: "free" | "enterprise"): Promise<{ id: string; token: string }> {
-    const email = `scale-${randomBytes(4).toString("hex")}@example.com`;
-    const reg = await call(ports.api, "POST", "/register", undefined, {
-      client_name: `Scale ${email}`,
-      email,
-      password: "Scale-password-1",
-    });
-    assert.equal(reg.status, 201, JSON.stringify(reg.json));
-    const outbox = path.join(dataDir, "outbox");
-    const mail = fs
-      .readdirSync(outbox)
-      .map((f) => fs.readFileSync(path.join(outbox, f), "utf8"))
-      .find((m) => m.includes(`To: ${email}`));
-    const verified = await call(ports.all, "GET", `/verify?token=${encodeURIComponent(verificationTokenIn(mail!))}`);
-    assert.equal(verified.status, 200);
-    await withPg((db) => db.query("UPDATE stores SET plan = $1 WHERE id = $2", [plan, verified.json.client_id]), databaseUrl);
-    const grant = await fetch(`http://127.0.0.1:${ports.api}/oauth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "client_credentials",
-        client_id: verified.json.client_id,
-        client_secret: verified.json.client_secret,
-      }),
-    });
-    assert.equal(grant.status, 200);
-    return { id: verified.json.client_id, token: ((await grant.json()) as { access_token: string }).access_token };
+    const registered = await registerOverHttp(`http://127.0.0.1:${ports.api}`, dataDir);
+    await withPg((db) => db.query("UPDATE stores SET plan = $1 WHERE id = $2", [plan, registered.id]), databaseUrl);
+    return { id: registered.id, token: await grantOverHttp(`http://127.0.0.1:${ports.api}`, registered) };
   }
 
   test("each process logged one JSON ready line with its role and ports", () => {

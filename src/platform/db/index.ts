@@ -15,6 +15,7 @@ import type { Migration } from "kysely";
 import { runMigrations } from "./migrate.js";
 import { ReplicaRouter } from "./replicas.js";
 import { withSessionSettings } from "./session.js";
+import { withAfterCommit, WriteWatch, type WatchedTables } from "./writes.js";
 
 export type { Db, Dialect, Executor, Tx } from "./types.js";
 import type { Db, Dialect, Tables, Tx } from "./types.js";
@@ -36,6 +37,17 @@ export interface Database {
   afterRequest(storeId: string | undefined): Promise<void>;
   /** The replica router, when DATABASE_READ_URLS is set. */
   replicas: ReplicaRouter | undefined;
+  /**
+   * Calls `fn` with the table after each committed write to one of `tables` made through this
+   * handle (see writes.ts); returns the unsubscribe function.
+   */
+  watchWrites(tables: WatchedTables, fn: (table: string) => void): () => void;
+  /**
+   * A number that changes when another connection — another process — has committed to the
+   * database since the last call (SQLite's data_version, no table read); undefined where the engine
+   * cannot tell without a round trip (PostgreSQL: another process must say so, e.g. through Redis).
+   */
+  foreignCommits(): number | undefined;
   /** A cheap round trip, for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -60,6 +72,8 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
   let db: Db;
   let dialect: Dialect;
   let replicas: ReplicaRouter | undefined;
+  let foreignCommits: () => number | undefined = () => undefined;
+  const writes = new WriteWatch();
   if (target.kind === "sqlite") {
     dialect = "sqlite";
     if (target.file !== ":memory:") createPrivately(target.file);
@@ -69,7 +83,8 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     sqlite.pragma("synchronous = NORMAL");
-    db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: statementCache(sqlite) }) });
+    db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: statementCache(sqlite) }), plugins: [writes] });
+    foreignCommits = () => sqlite.pragma("data_version", { simple: true }) as number;
   } else {
     dialect = "postgres";
     const pgOptions = options.pgSchema ? `-c search_path=${options.pgSchema},public` : undefined;
@@ -83,7 +98,7 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
         pgOptions,
       });
     }
-    db = new Kysely<Tables>({ dialect: pgDialect, ...(replicas ? { plugins: [replicas.writeWatcher] } : {}) });
+    db = new Kysely<Tables>({ dialect: pgDialect, plugins: replicas ? [replicas.writeWatcher, writes] : [writes] });
     if (options.pgSchema) {
       await pool.query(`CREATE SCHEMA IF NOT EXISTS "${options.pgSchema.replace(/"/g, "")}"`);
     }
@@ -91,11 +106,13 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
   const database: Database = {
     db,
     dialect,
-    transaction: (fn) => db.transaction().execute(fn),
+    transaction: (fn) => withAfterCommit(() => db.transaction().execute(fn)),
     reader: (storeId) => (replicas ? replicas.reader(storeId) : db),
     readScope: (fn) => (replicas ? replicas.run(fn) : fn()),
     afterRequest: async (storeId) => replicas?.afterRequest(storeId),
     replicas,
+    watchWrites: (tables, fn) => writes.watch(tables, fn),
+    foreignCommits: () => foreignCommits(),
     ping: async () => {
       await db.selectNoFrom((eb) => eb.lit(1).as("one")).execute();
     },

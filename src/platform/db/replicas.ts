@@ -32,7 +32,6 @@ import {
   PostgresDialect,
   PostgresIntrospector,
   PostgresQueryCompiler,
-  TableNode,
   type CompiledQuery,
   type DatabaseConnection,
   type Driver,
@@ -44,6 +43,7 @@ import {
   type UnknownRow,
 } from "kysely";
 import pg from "pg";
+import { writtenTable } from "./writes.js";
 import type { Tables } from "./types.js";
 import { withSessionSettings } from "./session.js";
 
@@ -334,12 +334,9 @@ function isWrite(node: RootOperationNode, eventTables: ReadonlySet<string>): boo
   switch (node.kind) {
     case "SelectQueryNode":
       return false;
-    case "InsertQueryNode": {
-      const table = node.into?.table.identifier.name;
-      return !(table && eventTables.has(table));
-    }
+    case "InsertQueryNode":
     case "UpdateQueryNode": {
-      const table = node.table && TableNode.is(node.table) ? node.table.table.identifier.name : undefined;
+      const table = writtenTable(node);
       return !(table && eventTables.has(table));
     }
     case "RawNode": {

@@ -7,7 +7,11 @@ import "../errors/codes.js"; // registers the error codes thrown here
 
 /** Whether `ip` may use the store's machine credentials (an empty allow-list allows everyone). */
 export async function ipAllowedForStore(security: SecurityRepository, storeId: string, ip: string): Promise<boolean> {
-  const ranges = await security.allowlistRanges(storeId);
+  return rangesAllow(await security.allowlistRanges(storeId), ip);
+}
+
+/** Whether an allow-list of `ranges` lets `ip` in (an empty one lets everyone in). */
+export function rangesAllow(ranges: readonly string[], ip: string): boolean {
   return ranges.length === 0 || addressAllowed(ip, ranges);
 }
 
