@@ -11,14 +11,23 @@
 //     text encoding, request by request; the same with a repeated query (cache hits);
 //   - image-URL search p50 (new URLs) against raw batch-1 image encoding plus one fetch from the
 //     local image host, request by request;
-//   - text search with 16 concurrent clients (new queries, autocannon) against
-//     raw batch-16 text encoding, in four alternating windows of a quarter of `--seconds`.
-//   - the same 16 clients with one repeated query (no model time): req/s and the process's CPU per
-//     request, i.e. what everything but the model costs, the client included, and the service's
-//     event-loop time per request (BENCH_PROFILE=FILE writes a CPU profile of the main thread over
-//     that window).
-// The clients run in a thread of their own (client-thread.ts): nothing of theirs runs on the
-// service's event loop, nor do they wait for its work after a reply.
+//   - CPU per text search with 16 concurrent clients (new queries, autocannon) against the raw
+//     model's CPU per text at batch 16, in four alternating windows of a quarter of `--seconds`:
+//     this process's CPU (process.cpuUsage, user + system, every thread: the model's workers
+//     included) over the service's windows (the raw model idle; the search-history rows written
+//     after the last reply included) ÷ requests served, and over the raw windows (the service
+//     idle) ÷ texts encoded. Requests per second are printed too, but the load generator shares
+//     the cores, so CPU per request is the measure;
+//   - the same 16 clients with one repeated query (no model time): req/s and the service's CPU per
+//     request, i.e. what everything but the model costs, and its event-loop time per request
+//     (BENCH_PROFILE=FILE writes a CPU profile of the main thread over that window);
+//   - the mean server time per search by stage (the service's shopsight_search_stage_duration_seconds:
+//     http, auth, lexical, vector, fusion, hydrate, history, serialise beside the model's embed),
+//     for the request-by-request text searches and for the 16-client windows, with the sum of the
+//     non-model stages and the server's whole time per request (its HTTP duration histogram).
+// The clients run in a process of their own (client-process.ts): this process's CPU is the
+// service's (and the raw model's), nothing of the clients runs on the service's event loop, nor do
+// they wait for its work after a reply.
 // `--contend` keeps one core busy with a spinning child process for the whole run (both parts).
 // `--parallel N` sets MODEL_PARALLEL_WORKERS (default: the service's); they are started before
 // measuring. The raw model is one worker with the default threads, as the service's main worker.
@@ -40,7 +49,10 @@ import { TEST_MODEL_VERSION } from "../src/embeddings/testmodel/build.js";
 import { loadEmbeddingModel, WorkerEmbeddingModel } from "../src/embeddings/runtime.js";
 import { decodeImage } from "../src/embeddings/image.js";
 import type { DecodedImage } from "../src/embeddings/types.js";
-import { startClientThread } from "./client-thread.js";
+import type { Histogram } from "prom-client";
+import { SEARCH_STAGES } from "../src/platform/metrics.js";
+import { historyWriter } from "../src/search/query/history-writer.js";
+import { startClientProcess } from "./client-process.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -131,15 +143,17 @@ async function main() {
     };
     await raw.embedTexts([query(99_999)]);
     let nextRaw = 200_000;
-    /** Raw batch-16 text encoding for `seconds` (new texts): [texts, seconds]. */
-    const rawTextWindow = async (seconds: number): Promise<[number, number]> => {
+    /** Raw batch-16 text encoding for `seconds` (new texts): [texts, seconds, this process's CPU in µs]. */
+    const rawTextWindow = async (seconds: number): Promise<[number, number, number]> => {
+      const cpuFrom = process.cpuUsage();
       const started = performance.now();
       let texts = 0;
       while (performance.now() - started < seconds * 1000) {
         await raw.embedTexts(Array.from({ length: 16 }, () => query(nextRaw++)));
         texts += 16;
       }
-      return [texts, (performance.now() - started) / 1000];
+      const cpu = process.cpuUsage(cpuFrom);
+      return [texts, (performance.now() - started) / 1000, cpu.user + cpu.system];
     };
 
     // ---------------------------------------------------------------- the service
@@ -154,7 +168,7 @@ async function main() {
     const services = composeSearch(ctx);
     const workers = createWorkers(ctx, services);
     const app = await buildSearchApp(ctx, { logger: false, services });
-    const client = startClientThread();
+    const client = startClientProcess();
     try {
       const reg = await services.accounts.register(
         { client_name: "Bench", email: "bench-index@example.com", password: "Bench-pass-123" },
@@ -166,7 +180,7 @@ async function main() {
       await app.listen({ port: 0, host: "127.0.0.1" });
       const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
       const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-      /** One request from the client thread: the answer's JSON and the round trip in ms. */
+      /** One request from the client process: the answer's JSON and the round trip in ms. */
       const timedCall = async (method: string, url: string, body?: object) => {
         const res = await client.call(method, `${base}${url}`, headers, body ? JSON.stringify(body) : undefined);
         if (res.status >= 300) throw new Error(`${url} answered ${res.status}: ${res.text}`);
@@ -218,14 +232,67 @@ async function main() {
       const bulkPerS = N / bulkSeconds;
       await ctx.vectors.settled();
 
+      /** Observations per search stage so far, read without rendering the whole registry. */
+      const stageCounts = async () => {
+        const counts = new Map<string, number>();
+        const histogram = ctx.metrics.registry.getSingleMetric("shopsight_search_stage_duration_seconds") as Histogram;
+        for (const v of (await histogram.get()).values) if (v.metricName?.endsWith("_count")) counts.set(String(v.labels.stage), v.value);
+        return counts;
+      };
+      /**
+       * Waits until every search that reached its handler has answered (some were in flight when
+       * the clients stopped) and their search-history rows are written (the searches' `history`
+       * stage): this process's CPU meanwhile, in µs.
+       */
+      const settled = async () => {
+        const from = process.cpuUsage();
+        const until = performance.now() + 5000;
+        for (let c = await stageCounts(); (c.get("serialise") ?? 0) < (c.get("http") ?? 0); c = await stageCounts()) {
+          if (performance.now() > until) break; // an error answer is never serialised by the search's serialiser
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        await historyWriter(ctx).flush();
+        const cpu = process.cpuUsage(from);
+        return cpu.user + cpu.system;
+      };
+      /** The service's stage histogram so far (seconds per stage, searches) and its text searches' HTTP duration. */
+      const snapshot = async (): Promise<Snapshot> => {
+        const text = await ctx.metrics.render();
+        const stages = new Map<string, number>();
+        for (const m of text.matchAll(/^shopsight_search_stage_duration_seconds_sum\{stage="([^"]+)"\} (\S+)$/gm)) {
+          stages.set(m[1]!, Number(m[2]));
+        }
+        const searches = Number(text.match(/^shopsight_search_stage_duration_seconds_count\{stage="http"\} (\S+)$/m)?.[1] ?? 0);
+        const request = (part: "sum" | "count") =>
+          text
+            .split("\n")
+            .filter((l) => l.startsWith(`shopsight_http_request_duration_seconds_${part}{`) && l.includes('route="/v1/search/text"'))
+            .reduce((sum, l) => sum + Number(l.split(" ").pop()), 0);
+        return { stages, searches, requestSeconds: request("sum"), requests: request("count") };
+      };
+      /** Stage seconds, searches and requests from `before` to `after`, added to `into`. */
+      const addDelta = (into: Snapshot, before: Snapshot, after: Snapshot) => {
+        for (const [stage, sum] of after.stages)
+          into.stages.set(stage, (into.stages.get(stage) ?? 0) + sum - (before.stages.get(stage) ?? 0));
+        into.searches += after.searches - before.searches;
+        into.requestSeconds += after.requestSeconds - before.requestSeconds;
+        into.requests += after.requests - before.requests;
+      };
+      const empty = (): Snapshot => ({ stages: new Map(), searches: 0, requestSeconds: 0, requests: 0 });
+
       await call("POST", "/v1/search/text", { query: "warm up", limit: 10 });
+      await settled();
       // Raw and service alternate request by request, so both see the same machine load.
       const rawText: number[] = [];
       const serviceText: number[] = [];
+      const idleStages = empty();
+      const idleBefore = await snapshot();
       await timeEach(60, async (i) => {
         rawText.push((await timeEach(1, () => raw.embedTexts([query(100_000 + i)])))[0]!);
         serviceText.push(await roundTrip("POST", "/v1/search/text", { query: query(300_000 + i), limit: 10 }));
       });
+      await settled();
+      addDelta(idleStages, idleBefore, await snapshot());
       const rawText1 = pct(rawText, 50);
       const text1 = pct(serviceText, 50);
       const cachedText: number[] = [];
@@ -246,9 +313,15 @@ async function main() {
       // 16 concurrent clients against raw batch-16 encoding, in alternating windows (4 of each, a
       // quarter of --seconds each) so that both see the same machine load.
       let next = 400_000;
-      /** 16 clients searching text for a quarter of --seconds, the requests' bodies `bodies` in turn. */
-      const sixteenClients = (bodies: object[], cycle = false) =>
-        client.cannon({
+      /**
+       * 16 clients searching text for a quarter of --seconds, the requests' bodies `bodies` in turn:
+       * what they counted, the service's CPU (µs) from their start until every search they started
+       * answered and wrote its history row, and the service's stage histogram over the window.
+       */
+      const sixteenClients = async (bodies: object[], cycle = false) => {
+        const stages = empty();
+        const before = await snapshot();
+        const volley = await client.cannon({
           url: `${base}/v1/search/text`,
           headers,
           connections: 16,
@@ -256,43 +329,58 @@ async function main() {
           bodies: bodies.map((b) => JSON.stringify(b)),
           cycle,
         });
+        const cpu = volley.cpu.user + volley.cpu.system + (await settled());
+        addDelta(stages, before, await snapshot());
+        return { volley, cpu, stages };
+      };
       /** More new queries than 16 clients can send in a window (they would repeat past them). */
       const newQueries = () => Array.from({ length: Math.ceil(SECONDS * 250) }, () => ({ query: query(next++), limit: 10 }));
       let rawTexts = 0;
       let rawSeconds = 0;
+      let rawCpu = 0;
       let served = 0;
       let servedSeconds = 0;
+      let servedCpu = 0;
       let non2xx = 0;
+      const busyStages = empty();
       for (let round = 0; round < 4; round++) {
-        const [texts, seconds] = await rawTextWindow(SECONDS / 4);
+        const [texts, seconds, cpu] = await rawTextWindow(SECONDS / 4);
         rawTexts += texts;
         rawSeconds += seconds;
-        const window = await sixteenClients(newQueries());
-        served += window.requests;
-        servedSeconds += window.seconds;
-        non2xx += window.non2xx + window.errors + window.timeouts;
+        rawCpu += cpu;
+        const { volley, cpu: windowCpu, stages } = await sixteenClients(newQueries());
+        servedCpu += windowCpu;
+        addDelta(busyStages, empty(), stages);
+        served += volley.requests;
+        servedSeconds += volley.seconds;
+        non2xx += volley.non2xx + volley.errors + volley.timeouts;
       }
       const rawTextsPerS = rawTexts / rawSeconds;
+      const rawCpuMs = rawCpu / 1000 / rawTexts;
+      // Per search the service answered (a few more than the clients counted: those in flight when they stopped).
+      const servedCpuMs = servedCpu / 1000 / busyStages.searches;
       // The same 16 clients with one repeated query (every embedding from the cache): what the rest
-      // of the pipeline costs in CPU per request, the load generator (a thread of this process)
-      // included, and how long the service's event loop was busy per request.
+      // of the pipeline costs in CPU per request, and how long the service's event loop was busy per
+      // request.
       const profiler = process.env.BENCH_PROFILE ? new (await import("node:inspector/promises")).Session() : undefined;
       if (profiler) {
         profiler.connect();
         await profiler.post("Profiler.enable");
         await profiler.post("Profiler.start");
       }
-      const cpuBefore = process.cpuUsage();
       const eluBefore = perfHooks.eventLoopUtilization();
-      const cachedWindow = await sixteenClients([{ query: "red silk dress", limit: 10 }], true);
-      const cpu = process.cpuUsage(cpuBefore);
-      // The service's share: the time its event loop (this thread) was busy, per request.
-      const serviceMs = perfHooks.eventLoopUtilization(eluBefore).active / cachedWindow.requests;
+      const {
+        volley: cachedWindow,
+        cpu: cachedCpu,
+        stages: cachedStages,
+      } = await sixteenClients([{ query: "red silk dress", limit: 10 }], true);
+      // The time the service's event loop (this thread) was busy, per request.
+      const serviceMs = perfHooks.eventLoopUtilization(eluBefore).active / cachedStages.searches;
       if (profiler) {
         const { profile } = await profiler.post("Profiler.stop");
         fs.writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
       }
-      const cachedCpuMs = (cpu.user + cpu.system) / 1000 / cachedWindow.requests;
+      const cachedCpuMs = cachedCpu / 1000 / cachedStages.searches;
       const cachedPerS = cachedWindow.requests / cachedWindow.seconds;
       const servedPerS = served / servedSeconds;
       const rows: [string, string, string, number, string][] = [
@@ -319,11 +407,11 @@ async function main() {
           "≤ 1.2",
         ],
         [
-          "text search, 16 clients",
-          `${servedPerS.toFixed(0)} req/s (non-2xx or failed ${non2xx})`,
-          `${rawTextsPerS.toFixed(0)} texts/s (batch 16)`,
-          servedPerS / rawTextsPerS,
-          "≥ 0.9",
+          "text search CPU, 16 clients (new queries)",
+          `${servedCpuMs.toFixed(2)} ms CPU/search (${servedPerS.toFixed(0)} req/s, non-2xx or failed ${non2xx})`,
+          `${rawCpuMs.toFixed(2)} ms CPU/text at batch 16 (${rawTextsPerS.toFixed(0)} texts/s)`,
+          servedCpuMs / rawCpuMs,
+          "≤ 1.1",
         ],
       ];
       rows.push([
@@ -336,6 +424,10 @@ async function main() {
       console.log("| measure | product | raw model | ratio | goal |\n|---|---|---|---|---|");
       for (const [m, p, r, ratio, goal] of rows)
         console.log(`| ${m} | ${p} | ${r} | ${Number.isNaN(ratio) ? "–" : ratio.toFixed(2)} | ${goal} |`);
+      printStages([
+        [`request by request (${idleStages.searches} new queries)`, idleStages],
+        [`16 clients, new queries (${busyStages.searches} searches)`, busyStages],
+      ]);
       const described = Object.entries(batches).map(
         ([kind, b]) =>
           `${b.n} ${kind} batches of ${(b.items / b.n).toFixed(1)} on average, ${((1000 * b.seconds) / b.items).toFixed(1)} ms per ${kind}`,
@@ -354,6 +446,31 @@ async function main() {
     host.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+interface Snapshot {
+  /** Seconds per search stage (shopsight_search_stage_duration_seconds_sum). */
+  stages: Map<string, number>;
+  /** Searches that reached their handler (the `http` stage's count). */
+  searches: number;
+  /** The text searches' HTTP duration (shopsight_http_request_duration_seconds, route /v1/search/text): seconds and requests. */
+  requestSeconds: number;
+  requests: number;
+}
+
+/** The mean server time per search by stage of each run, the sum of the non-model stages and the whole request's. */
+function printStages(runs: [string, Snapshot][]): void {
+  const ms = (seconds: number, searches: number) => ((seconds * 1000) / searches).toFixed(2);
+  console.log(`\nServer time per search by stage (mean ms per search; stages overlap: embed beside lexical, vector beside lexical):`);
+  console.log(`| stage | ${runs.map(([name]) => name).join(" | ")} |\n|---|${runs.map(() => "---|").join("")}`);
+  const stages = [...SEARCH_STAGES.filter((s) => s !== "embed"), "embed"] as const;
+  for (const stage of stages) {
+    const label = stage === "embed" ? "embed (the model)" : stage;
+    console.log(`| ${label} | ${runs.map(([, d]) => ms(d.stages.get(stage) ?? 0, d.searches)).join(" | ")} |`);
+  }
+  const nonModel = (d: Snapshot) => [...d.stages].filter(([stage]) => stage !== "embed").reduce((sum, [, s]) => sum + s, 0);
+  console.log(`| **non-model stages, sum** | ${runs.map(([, d]) => ms(nonModel(d), d.searches)).join(" | ")} |`);
+  console.log(`| request in the server (HTTP duration) | ${runs.map(([, d]) => ms(d.requestSeconds, d.requests)).join(" | ")} |`);
 }
 
 main().then(

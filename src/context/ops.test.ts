@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../test/support/harness.js";
 import { bearer, machineToken, registerStore } from "../../test/support/factories.js";
 import { solidImage } from "../../test/support/servers.js";
-import { createMetrics } from "../platform/metrics.js";
+import { createMetrics, SEARCH_STAGES } from "../platform/metrics.js";
+import { historyWriter } from "../search/query/history-writer.js";
 
 /** The value of a sample line `name{labels} value` (0 when absent). */
 function sample(text: string, name: string, labels: string): number {
@@ -118,10 +119,17 @@ describeEachDialect("ops: /health/live, /health/ready and /metrics", (dialect) =
       payload: { query: "red", category: "dresses" },
     });
     assert.equal(filtered.statusCode, 200, filtered.body);
+    await historyWriter(t.ctx).flush(); // the history stage is recorded once its row is written, after the reply
     const after = (await t.search.inject({ method: "GET", url: "/metrics" })).body;
     assert.equal(count(after, "embed") - count(before, "embed"), 2);
     assert.equal(count(after, "vector") - count(before, "vector"), 2);
     assert.equal(count(after, "filter") - count(before, "filter"), 1, "only the filtered search ran the pre-filter");
+    // Every other stage once per text search: http, auth, lexical, fusion, hydrate, history, serialise.
+    for (const stage of SEARCH_STAGES.filter((s) => !["embed", "vector", "filter"].includes(s))) {
+      assert.equal(count(after, stage) - count(before, stage), 2, `stage ${stage}`);
+    }
+    const seconds = (text: string, stage: string) => sample(text, "shopsight_search_stage_duration_seconds_sum", `stage="${stage}"`);
+    assert.ok(seconds(after, "http") > seconds(before, "http"), "the http stage took time");
     const inferred = (s: string) => sample(s, "shopsight_model_inference_items_total", 'kind="text"');
     assert.ok(inferred(after) - inferred(before) >= 2, "both query texts went through the model");
     assert.ok(sample(after, "shopsight_model_inference_seconds_count", 'kind="image"') >= 1, "the product image was embedded");

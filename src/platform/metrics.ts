@@ -6,7 +6,19 @@
 //   shopsight_http_request_duration_seconds{api,method,route,status}  histogram
 //       `route` is the route pattern (/v1/products/:product_id), never the raw URL; requests
 //       that matched no route are labelled "unmatched" so a URL scan cannot blow up cardinality.
-//   shopsight_search_stage_duration_seconds{stage}   histogram (embed, vector, filter)
+//   shopsight_search_stage_duration_seconds{stage}   histogram: a search's server time by stage
+//       (SEARCH_STAGES): http (request start to the handler: routing, body parsing, validation,
+//       the onRequest hooks other than authentication), auth (the authentication hooks), embed
+//       (the model: the only stage not the service's own), lexical (query understanding, the
+//       query's analysis in the store's lexicon and the lexical lookup), filter (the filters'
+//       candidates), vector (index lookups), fusion (merchandising rules, merging and ranking the
+//       two retrievals, re-ranking with the product rows it reads), hydrate (the page's product
+//       rows and their metadata), history (the search-history row: building it and its share of
+//       the batched write that follows the reply) and serialise (the reply's JSON). http, auth and
+//       serialise are recorded by the JSON search routes and the widget's searches. Stages are
+//       wall time and may overlap (embed runs beside lexical, vector beside lexical); under
+//       concurrency a stage that awaits also holds other requests' work. Some run twice in one
+//       search (a second vector lookup, multi-image): sum ÷ searches is the mean per search.
 //   shopsight_model_inference_seconds{kind}          histogram (image, text): one model batch
 //   shopsight_model_inference_items_total{kind}      counter
 //   shopsight_webhook_deliveries_total{outcome}      counter (delivered, retry, failed, cancelled)
@@ -21,7 +33,9 @@
 // dashboards should use max() over instances, not sum().
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
-export type SearchStage = "embed" | "vector" | "filter" | "lexical";
+/** The stages of shopsight_search_stage_duration_seconds (see the header). */
+export const SEARCH_STAGES = ["http", "auth", "embed", "lexical", "filter", "vector", "fusion", "hydrate", "history", "serialise"] as const;
+export type SearchStage = (typeof SEARCH_STAGES)[number];
 export type WebhookOutcome = "delivered" | "retry" | "failed" | "cancelled";
 
 export interface QueueSnapshot {
@@ -49,8 +63,6 @@ export interface Metrics {
   observeRequest(api: string, method: string, route: string, status: number, seconds: number): void;
   /** Records how long one search stage took. */
   observeSearchStage(stage: SearchStage, seconds: number): void;
-  /** Runs `fn` and records its duration as `stage` (also when it throws). */
-  timeSearchStage<T>(stage: SearchStage, fn: () => Promise<T>): Promise<T>;
   /** Records one model batch. */
   observeInference(kind: "image" | "text", items: number, seconds: number): void;
   webhookDelivery(outcome: WebhookOutcome): void;
@@ -80,7 +92,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   });
   const stages = new Histogram({
     name: "shopsight_search_stage_duration_seconds",
-    help: "Time spent in each search stage: embed (model), vector (index lookup), filter (metadata filters and hydration).",
+    help: "Server time of a search by stage: http, auth, embed (model), lexical, filter, vector, fusion, hydrate, history, serialise.",
     labelNames: ["stage"] as const,
     buckets: STAGE_BUCKETS,
     registers: [registry],
@@ -153,7 +165,10 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
   });
 
-  const observeSearchStage = (stage: SearchStage, seconds: number) => stages.observe({ stage }, seconds);
+  // One child per stage, so that an observation allocates no label object.
+  const stageChildren = {} as Record<SearchStage, ReturnType<typeof stages.labels>>;
+  for (const stage of SEARCH_STAGES) stageChildren[stage] = stages.labels({ stage });
+  const observeSearchStage = (stage: SearchStage, seconds: number) => stageChildren[stage].observe(seconds);
   return {
     registry,
     contentType: registry.contentType,
@@ -163,14 +178,6 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       duration.observe(labels, seconds);
     },
     observeSearchStage,
-    async timeSearchStage(stage, fn) {
-      const started = performance.now();
-      try {
-        return await fn();
-      } finally {
-        observeSearchStage(stage, (performance.now() - started) / 1000);
-      }
-    },
     observeInference(kind, items, seconds) {
       inference.observe({ kind }, seconds);
       inferenceItems.inc({ kind }, items);

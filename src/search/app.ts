@@ -37,6 +37,7 @@ import { productImageRoutes } from "./portal/image-routes.js";
 import { portalChatRoutes } from "./portal/chat-routes.js";
 import { rootRoutes } from "./portal/root-routes.js";
 import { searchErrors, searchSecuritySchemes } from "./errors.js";
+import { timedAuthentication } from "./http/stage-timing.js";
 import type { SearchServices } from "./compose.js";
 
 export interface SearchBuildOptions extends BuildOptions {
@@ -68,7 +69,8 @@ export async function buildSearchApp(ctx: AppContext, options: SearchBuildOption
   });
   // /health/live, /health/ready, /metrics and the request metrics hook (first, so every route is measured).
   await opsRoutes(app, ctx, { api: "search", isReady: options.isReady ?? (() => true) });
-  app.addHook("onRequest", createAuthenticator(ctx, services.repositories));
+  // Timed into request.authMs: a search records it as its `auth` stage (src/search/http/stage-timing.ts).
+  app.addHook("onRequest", timedAuthentication(app, createAuthenticator(ctx, services.repositories)));
   trackRoutes(app); // route list for the isolation sweep and permission matrix (test/)
   // Counts authenticated /v1/* calls per store (batched; flushed every 5 s and on close).
   installUsageMeter(app, services.usageMeter);

@@ -7,9 +7,13 @@
 //
 // A batch that fails (e.g. the store was deleted meanwhile) is retried row by row; rows that still
 // fail are dropped with a warning, as a failed history insert never failed the search either.
+//
+// Each row's cost is recorded as one `history` search stage (shopsight_search_stage_duration_seconds):
+// the time its search spent building and queueing it, plus its share of the batch's write.
 import type { Selectable } from "kysely";
 import type { AppContext } from "../../context/context.js";
 import type { Database } from "../../platform/db/index.js";
+import type { Metrics } from "../../platform/metrics.js";
 import type { SearchHistoryTable } from "../../db/schema.js";
 
 type HistoryRow = Selectable<SearchHistoryTable>;
@@ -19,6 +23,8 @@ const ROWS_PER_STATEMENT = 200;
 
 export class SearchHistoryWriter {
   private queue: HistoryRow[] = [];
+  /** Milliseconds the searches of `queue` spent building and queueing its rows. */
+  private queuedMs = 0;
   private scheduled = false;
   /** The write in progress (writes run one at a time, in order). */
   private writing: Promise<void> = Promise.resolve();
@@ -26,11 +32,17 @@ export class SearchHistoryWriter {
   constructor(
     private readonly database: Database,
     private readonly warn: (message: string) => void = (m) => process.stderr.write(`WARNING: ${m}\n`),
+    /** Where each row's `history` stage is recorded (none: not recorded). */
+    private readonly metrics?: Pick<Metrics, "observeSearchStage">,
   ) {}
 
-  /** Queues a row; it is written after the current reply went out. */
-  add(storeId: string, row: Omit<HistoryRow, "store_id">): void {
+  /**
+   * Queues a row; it is written after the current reply went out. `startedAt`: performance.now()
+   * when the search began building the row (that time joins the row's `history` stage).
+   */
+  add(storeId: string, row: Omit<HistoryRow, "store_id">, startedAt?: number): void {
     this.queue.push({ ...row, store_id: storeId });
+    if (startedAt !== undefined) this.queuedMs += performance.now() - startedAt;
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => void this.flush());
@@ -46,12 +58,15 @@ export class SearchHistoryWriter {
     this.scheduled = false;
     if (this.queue.length === 0) return this.writing;
     const rows = this.queue;
+    const queuedMs = this.queuedMs;
     this.queue = [];
-    this.writing = this.writing.then(() => this.write(rows));
+    this.queuedMs = 0;
+    this.writing = this.writing.then(() => this.write(rows, queuedMs));
     return this.writing;
   }
 
-  private async write(rows: HistoryRow[]): Promise<void> {
+  private async write(rows: HistoryRow[], queuedMs: number): Promise<void> {
+    const startedAt = performance.now();
     try {
       await this.database.transaction(async (tx) => {
         for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
@@ -71,6 +86,11 @@ export class SearchHistoryWriter {
         }
       }
       if (lost > 0) this.warn(`${lost} search-history row(s) could not be written (store deleted or database unavailable).`);
+    } finally {
+      if (this.metrics) {
+        const perRow = (queuedMs + performance.now() - startedAt) / rows.length / 1000;
+        for (let i = 0; i < rows.length; i++) this.metrics.observeSearchStage("history", perRow);
+      }
     }
   }
 }
@@ -81,7 +101,7 @@ const writers = new WeakMap<AppContext, SearchHistoryWriter>();
 export function historyWriter(ctx: AppContext): SearchHistoryWriter {
   let writer = writers.get(ctx);
   if (!writer) {
-    const created = new SearchHistoryWriter(ctx.database);
+    const created = new SearchHistoryWriter(ctx.database, undefined, ctx.metrics);
     writer = created;
     writers.set(ctx, created);
     ctx.onClose(() => created.flush());

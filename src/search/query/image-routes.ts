@@ -32,5 +32,5 @@ export async function imageSearchRoutes(app: App, ctx: AppContext, { search: ser
     },
   );
 
-  jsonModeRoute(app, gate, modes, "/v1/search/url", "url", "Search by an image URL");
+  jsonModeRoute(app, ctx, modes, "/v1/search/url", "url", "Search by an image URL");
 }

@@ -6,6 +6,7 @@ import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../context/context.js";
 import { bearerSecurity } from "../../platform/http/schemas.js";
 import { searchErrors } from "../http/schemas.js";
+import { searchArrived, timedSerializer } from "../http/stage-timing.js";
 import { storeOf } from "../../tenancy/authenticate.js";
 import { requirePermission } from "../../tenancy/permissions.js";
 import { SearchResponseSchema } from "./schemas.js";
@@ -26,16 +27,17 @@ export function searchGate(ctx: AppContext) {
   };
   return { config: { auth: "store" as const }, onRequest: modelHeader, preHandler: requirePermission("search:execute") };
 }
-export type SearchGate = ReturnType<typeof searchGate>;
 
 /** Where a search comes from: a user login is a person (the portal's playground), anything else the store's backend. */
 export const sourceOf = (request: FastifyRequest): SearchSource => (request.principal?.kind === "user" ? "portal" : "api");
 
 export const isMultipart = (request: FastifyRequest) => (request.headers["content-type"] ?? "").startsWith("multipart/form-data");
 
-/** POST `path`: the JSON mode `type` (its body schema, its run). */
-export function jsonModeRoute(app: App, gate: SearchGate, modes: JsonModes, path: string, type: keyof JsonModes, summary: string) {
-  app.post(path, { ...gate, schema: { tags, security: bearerSecurity, summary, body: modes[type].schema, response } }, async (request) =>
-    modes[type].run(storeOf(request).id, request.body, sourceOf(request)),
-  );
+/** POST `path`: the JSON mode `type` (its body schema, its run), its stages around the search timed (stage-timing.ts). */
+export function jsonModeRoute(app: App, ctx: AppContext, modes: JsonModes, path: string, type: keyof JsonModes, summary: string) {
+  const schema = { tags, security: bearerSecurity, summary, body: modes[type].schema, response };
+  app.post(path, { ...searchGate(ctx), schema, serializerCompiler: timedSerializer(app, ctx.metrics) }, async (request, reply) => {
+    searchArrived(ctx.metrics, request, reply);
+    return modes[type].run(storeOf(request).id, request.body, sourceOf(request));
+  });
 }

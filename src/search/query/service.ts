@@ -206,9 +206,21 @@ export class SearchService {
     return { weight: r.semantic_weight ?? status.default_semantic_weight, method: r.fusion_method ?? status.default_fusion_method };
   }
 
-  /** Times one search stage for GET /metrics (shopsight_search_stage_duration_seconds). */
-  private stage<T>(stage: SearchStage, fn: () => Promise<T>): Promise<T> {
-    return this.ctx.metrics.timeSearchStage(stage, fn);
+  /**
+   * Records a search stage for GET /metrics (shopsight_search_stage_duration_seconds): the time
+   * since `startedAt` (performance.now() when the stage began) plus `spentMs` spent on it before.
+   */
+  private observe(stage: SearchStage, startedAt: number, spentMs = 0): void {
+    this.ctx.metrics.observeSearchStage(stage, (performance.now() - startedAt + spentMs) / 1000);
+  }
+
+  /** `work` recorded as `stage` from `startedAt` (taken before the work began) to its end, failed or not. */
+  private async timed<T>(stage: SearchStage, startedAt: number, work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } finally {
+      this.observe(stage, startedAt);
+    }
   }
 
   /**
@@ -220,18 +232,25 @@ export class SearchService {
    */
   /** The store's products that pass the request's filters (undefined: no filter asked). */
   private candidatesOf(storeId: string, c: Common): Promise<Candidates> | undefined {
-    return hasFilters(c) ? this.stage("filter", () => filterCandidates(this.ctx, this.reader(storeId), storeId, c)) : undefined;
+    return hasFilters(c)
+      ? this.timed("filter", performance.now(), filterCandidates(this.ctx, this.reader(storeId), storeId, c))
+      : undefined;
   }
 
-  /** The text's word groups in the store's lexicon (src/lexical/query.ts) and their lexical hits. */
-  private lexicalLookup(
+  /**
+   * The text's word groups in the store's lexicon (src/lexical/query.ts) and their lexical hits,
+   * recorded as the `lexical` stage with `spentMs` (the query's understanding and analysis done before).
+   */
+  private async lexicalLookup(
     storeId: string,
     query: string | AnalysedQuery,
     limit: number,
     visual: boolean,
     candidates?: Candidates,
+    spentMs = 0,
   ): Promise<LexicalLookup> {
-    return this.stage("lexical", async () => {
+    const startedAt = performance.now();
+    try {
       const analysed = typeof query === "string" ? await this.analyse(storeId, query) : query;
       const found = await this.lexical.search(storeId, analysed.groups, fusedDepth(limit), candidates, visual ? 1 : limit);
       return {
@@ -240,17 +259,19 @@ export class SearchService {
         words: analysed.groups.length + analysed.unmatched.length,
         corrected: analysed.corrected,
       };
-    });
+    } finally {
+      this.observe("lexical", startedAt, spentMs);
+    }
   }
 
   // --- query inputs -------------------------------------------------------------------------
   private async imageVector(image: DecodedImage): Promise<Float32Array> {
-    const [v] = await this.stage("embed", () => this.ctx.images.embed([image]));
+    const [v] = await this.timed("embed", performance.now(), this.ctx.images.embed([image]));
     return v!;
   }
 
   private async textVector(text: string): Promise<Float32Array> {
-    const [v] = await this.stage("embed", () => this.ctx.images.embedTexts([text]));
+    const [v] = await this.timed("embed", performance.now(), this.ctx.images.embedTexts([text]));
     return v!;
   }
 
@@ -290,7 +311,10 @@ export class SearchService {
     let text = query;
     let understanding: QueryUnderstanding | undefined;
     let boost: Plan["boost"];
+    // The query's understanding and analysis: the `lexical` stage's part before the lookup.
+    let lexicalMs = 0;
     if (mode !== "off") {
+      const understandFrom = performance.now();
       const u: Understanding = understandQuery(query, await storeCategories(this.ctx, this.repo, storeId));
       const found = u.colors.length > 0 || u.categories.length > 0 || u.price_min !== null || u.price_max !== null;
       if (mode !== "auto" || found) understanding = { ...u, applied_as: mode === "filter" ? "filter" : "boost" };
@@ -304,6 +328,7 @@ export class SearchService {
       } else {
         boost = { colors: u.colors, categories: u.categories };
       }
+      lexicalMs = performance.now() - understandFrom;
     }
     // The query's embedding (model worker) and its lexical lookup (this thread on SQLite, another
     // connection on PostgreSQL) run at the same time: fused latency is about the longer of the two.
@@ -314,16 +339,19 @@ export class SearchService {
     validateFilters(common);
     const asTyped = weight > 0 ? this.textVector(text) : undefined;
     asTyped?.catch(() => undefined); // replaced below when the query is corrected
+    const analysisFrom = performance.now();
     const analysis = weight < 1 ? await this.analyse(storeId, text) : undefined;
+    if (analysis) lexicalMs += performance.now() - analysisFrom;
     // did_you_mean is the whole query corrected, with the words understanding took out kept.
     const analysed = analysis && text !== query ? { ...analysis, corrected: correctedText(query, analysis.corrections) } : analysis;
     const embedding = asTyped && analysis?.corrected ? this.textVector(analysis.corrected) : asTyped;
     const candidates = this.candidatesOf(storeId, common);
     const lexicalHits = analysed
       ? candidates === undefined
-        ? this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined)
-        : candidates.then((ids) => this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined, ids))
+        ? this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined, undefined, lexicalMs)
+        : candidates.then((ids) => this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined, ids, lexicalMs))
       : undefined;
+    if (!analysed && lexicalMs > 0) this.ctx.metrics.observeSearchStage("lexical", lexicalMs / 1000);
     // Awaited below or in run(); a failure of one must not go unhandled while the other is awaited.
     for (const p of [embedding, candidates, lexicalHits]) p?.catch(() => undefined);
     const vectors = embedding ? [await embedding] : [];
@@ -415,7 +443,7 @@ export class SearchService {
     ]);
     const { v, norm } = vectorShare > 0 && txt ? blend(img, txt, input.image_weight / vectorShare) : { v: img, norm: 1 };
     const candidates = await this.candidatesOf(storeId, c);
-    const [nearest] = await this.stage("vector", () => this.ctx.vectors.search(storeId, img, { k: 1, candidates }));
+    const [nearest] = await this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, img, { k: 1, candidates }));
     const boostCategory = nearest ? ((await this.products.find(storeId, nearest.productId))?.category ?? null) : null;
     return this.run(
       storeId,
@@ -458,7 +486,7 @@ export class SearchService {
         errors: [{ field: "image_urls", message: "must hold 2 to 10 images" }],
       });
     }
-    const vectors = await this.stage("embed", () => this.ctx.images.embed(decoded));
+    const vectors = await this.timed("embed", performance.now(), this.ctx.images.embed(decoded));
     return this.run(
       storeId,
       c,
@@ -569,8 +597,12 @@ export class SearchService {
   private async run(storeId: string, c: Common, plan: Plan, source: HistorySource = "api"): Promise<SearchResponse> {
     validateFilters(c);
     const candidates = plan.candidates ?? (await this.candidatesOf(storeId, c));
+    // The `fusion` stage: the rules' lookup here, then from the retrievals' end to the page (a
+    // second vector lookup apart): merging, ranking, re-ranking, merchandising.
+    let fusionFrom = performance.now();
     // The store's merchandising rules the query meets (src/search/rules; cached per store).
     const merch = plan.queryText ? await this.rules.matching(storeId, plan.queryText) : null;
+    let fusionMs = performance.now() - fusionFrom;
     const colors = plan.colors ?? [];
     const lex = plan.lexical && plan.lexical.weight > 0 ? plan.lexical : undefined;
     const boost = plan.boost && (plan.boost.colors.length > 0 || plan.boost.categories.length > 0) ? plan.boost : undefined;
@@ -585,27 +617,33 @@ export class SearchService {
     // Text search's relevance bar (coverage ranking): results need a matched word or this visual similarity.
     const minVisual =
       plan.mode === "text" && (plan.lexical?.method ?? "coverage") === "coverage" ? modelStatus(this.ctx).visual_min_score : 0;
+    fusionFrom = performance.now(); // each retrieval below starts the clock again once it answered
     if (candidates && candidates.size === 0) {
       scored = [];
     } else if (lex && plan.vectors.length === 0) {
       // Lexical evidence only (semantic_weight 0).
       lexical = await lexicalHits(lex.text);
+      fusionFrom = performance.now();
       scored =
         lex.method === "coverage"
           ? rankByCoverage([], lexical.hits, { groups: lexical.groups, words: lexical.words, semanticWeight: 0, minVisual: 1 })
           : fuse([], lexical.hits, { weight: 1, method: lex.method });
     } else if (plan.vectors.length === 0) {
       // Colours only: every candidate scored by colour.
-      const rows = await this.stage("filter", () => this.reader(storeId).filteredRows(storeId, c, true));
+      const rows = await this.timed("filter", performance.now(), this.reader(storeId).filteredRows(storeId, c, true));
+      fusionFrom = performance.now();
       // The rows pass the SQL filters; candidates in hand may also hold the colour filter's verdict.
       const allowed = candidates && !isDeferred(candidates) ? candidates : undefined;
       scored = rows
         .filter((r) => !allowed || allowed.has(r.product_id))
         .map((r) => ({ productId: r.product_id, score: colorScore(colors, dominantOf(r)) }));
     } else if (plan.multi === "best" || plan.multi === "union") {
-      const lists = await this.stage("vector", () =>
+      const lists = await this.timed(
+        "vector",
+        performance.now(),
         Promise.all(plan.vectors.map((v) => this.ctx.vectors.search(storeId, v, { k, candidates }))),
       );
+      fusionFrom = performance.now();
       const best = new Map<string, number>();
       if (plan.multi === "best") {
         for (const list of lists) for (const m of list) best.set(m.productId, Math.max(best.get(m.productId) ?? -1, m.score));
@@ -623,9 +661,10 @@ export class SearchService {
       const query = plan.vectors[0]!;
       const scale = plan.scale ?? 1;
       const [matches, found] = await Promise.all([
-        this.stage("vector", () => this.ctx.vectors.search(storeId, query, { k, candidates })),
+        this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k, candidates })),
         lex ? lexicalHits(lex.text) : undefined,
       ]);
+      fusionFrom = performance.now();
       lexical = found;
       scored = matches.map((m) => ({ productId: m.productId, score: clamp01(m.score * scale) }));
       if (lex && lexical) {
@@ -645,7 +684,13 @@ export class SearchService {
         const missing = new Set(wanted.map((h) => h.productId));
         let visualOf: Map<string, number> | undefined;
         if (missing.size > 0) {
-          const extra = await this.stage("vector", () => this.ctx.vectors.search(storeId, query, { k: missing.size, candidates: missing }));
+          fusionMs += performance.now() - fusionFrom;
+          const extra = await this.timed(
+            "vector",
+            performance.now(),
+            this.ctx.vectors.search(storeId, query, { k: missing.size, candidates: missing }),
+          );
+          fusionFrom = performance.now();
           visualOf = new Map(extra.map((m) => [m.productId, clamp01(m.score * scale)]));
         }
         scored =
@@ -702,7 +747,10 @@ export class SearchService {
       ? await this.merchandise(storeId, c, scored, rows, merch, candidates)
       : scored.filter((s) => s.score >= c.threshold).slice(0, c.limit);
     if (merch && plan.countRules !== false) this.rules.recordHits(storeId, merch.ruleIds);
+    this.observe("fusion", fusionFrom, fusionMs);
 
+    // The `hydrate` stage: the page's product rows and their metadata.
+    const hydrateFrom = performance.now();
     const missing = page.filter((s) => !rows.has(s.productId)).map((s) => s.productId);
     if (missing.length > 0) for (const r of await this.products.findMany(storeId, missing)) rows.set(r.product_id, r);
     const results: SearchResult[] = page
@@ -713,6 +761,7 @@ export class SearchService {
         metadata: JSON.parse(rows.get(s.productId)!.metadata) as Record<string, unknown>,
         ...(s.pinned ? { pinned: true } : {}),
       }));
+    this.observe("hydrate", hydrateFrom);
 
     const searchId = uuid();
     const queryTimeMs = Math.round(performance.now() - plan.startedAt);
@@ -723,18 +772,24 @@ export class SearchService {
       ...(merch ? { applied_rules: merch.ruleIds } : {}),
     };
     if (source === null) return { query_time_ms: queryTimeMs, count: results.length, results, search_id: searchId, ...echo };
-    historyWriter(this.ctx).add(storeId, {
-      id: searchId,
-      mode: plan.mode,
-      query_text: plan.queryText ?? null,
-      query_summary: JSON.stringify(plan.summary),
-      filters: JSON.stringify({ ...filterFields, limit, threshold }),
-      results: JSON.stringify(results.map((r, i) => ({ product_id: r.product_id, rank: i + 1, score: r.similarity_score }))),
-      result_count: results.length,
-      latency_ms: queryTimeMs,
-      source,
-      created_at: this.ctx.clock.now(),
-    });
+    // The `history` stage: the row built here and its share of the write after the reply (history-writer.ts).
+    const historyFrom = performance.now();
+    historyWriter(this.ctx).add(
+      storeId,
+      {
+        id: searchId,
+        mode: plan.mode,
+        query_text: plan.queryText ?? null,
+        query_summary: JSON.stringify(plan.summary),
+        filters: JSON.stringify({ ...filterFields, limit, threshold }),
+        results: JSON.stringify(results.map((r, i) => ({ product_id: r.product_id, rank: i + 1, score: r.similarity_score }))),
+        result_count: results.length,
+        latency_ms: queryTimeMs,
+        source,
+        created_at: this.ctx.clock.now(),
+      },
+      historyFrom,
+    );
     return { query_time_ms: queryTimeMs, count: results.length, results, search_id: searchId, ...echo };
   }
 }

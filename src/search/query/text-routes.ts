@@ -3,14 +3,13 @@
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../context/context.js";
 import { jsonModes } from "./modes.js";
-import { jsonModeRoute, searchGate } from "./route-options.js";
+import { jsonModeRoute } from "./route-options.js";
 import type { SearchService } from "./service.js";
 
 export async function textSearchRoutes(app: App, ctx: AppContext, { search: service }: { search: SearchService }) {
   const modes = jsonModes(service);
-  const gate = searchGate(ctx);
   const route = (path: string, type: "text" | "hybrid" | "fusion" | "filtered", summary: string) =>
-    jsonModeRoute(app, gate, modes, path, type, summary);
+    jsonModeRoute(app, ctx, modes, path, type, summary);
 
   route("/v1/search/text", "text", "Natural-language search");
   route(

@@ -79,6 +79,7 @@ export function installWidgetGate(scope: App, ctx: AppContext, keys: WidgetKeysS
   }
 
   scope.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
+    const started = performance.now();
     request.widget = null;
     reply.header("vary", "Origin");
     const check = await keys.check(single(request.headers["x-service-key"])?.trim(), single(request.headers.origin));
@@ -91,5 +92,6 @@ export function installWidgetGate(scope: App, ctx: AppContext, keys: WidgetKeysS
     await throttle(caller, request.ip, request.routeOptions.url === SUGGESTIONS_PATH);
     request.widget = caller;
     request.store = { ...caller.store, role: "api_key", permissions: WIDGET_GRANT };
+    request.authMs += performance.now() - started; // a widget search's `auth` stage (src/search/http/stage-timing.ts)
   });
 }

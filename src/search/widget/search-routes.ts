@@ -5,6 +5,7 @@ import type { TSchema } from "typebox";
 import type { App } from "../../platform/http/app.js";
 import type { AppContext } from "../../context/context.js";
 import { searchErrors } from "../http/schemas.js";
+import { searchArrived, timedSerializer } from "../http/stage-timing.js";
 import { modelStatus } from "../query/model.js";
 import { common as commonOf, understandMode, type CommonFields } from "../query/modes.js";
 import type { Common } from "../query/service.js";
@@ -19,8 +20,10 @@ const errors = searchErrors(400, 401, 403, 413, 415, 422, 429, 503);
 
 export async function widgetSearchRoutes(scope: App, ctx: AppContext, { widgetSearch: search }: { widgetSearch: WidgetSearchService }) {
   /** The options every widget search route shares; only the summary and body differ. */
+  // Their stages around the search are timed like the API's (src/search/http/stage-timing.ts).
   const widgetSearch = <B extends TSchema>(summary: string, body: B, extra: { consumes?: string[] } = {}) => ({
     config: { auth: "none" as const },
+    serializerCompiler: timedSerializer(scope, ctx.metrics),
     onRequest: async (_request: FastifyRequest, reply: FastifyReply) => {
       reply.header("x-shopsight-model", modelStatus(ctx).model_id);
     },
@@ -36,16 +39,18 @@ export async function widgetSearchRoutes(scope: App, ctx: AppContext, { widgetSe
     },
   });
 
-  scope.post("/v1/widget/search/text", widgetSearch("Widget: natural-language search", WidgetTextBody), async (request) =>
-    search.text(widgetOf(request).store.id, request.body.query, common(request.body), {
+  scope.post("/v1/widget/search/text", widgetSearch("Widget: natural-language search", WidgetTextBody), async (request, reply) => {
+    searchArrived(ctx.metrics, request, reply);
+    return search.text(widgetOf(request).store.id, request.body.query, common(request.body), {
       semantic_weight: request.body.semantic_weight,
       understand: understandMode(request.body.understand),
-    }),
-  );
+    });
+  });
 
-  scope.post("/v1/widget/search/url", widgetSearch("Widget: search by an image URL", WidgetUrlBody), async (request) =>
-    search.url(widgetOf(request).store.id, request.body.image_url, common(request.body)),
-  );
+  scope.post("/v1/widget/search/url", widgetSearch("Widget: search by an image URL", WidgetUrlBody), async (request, reply) => {
+    searchArrived(ctx.metrics, request, reply);
+    return search.url(widgetOf(request).store.id, request.body.image_url, common(request.body));
+  });
 
   scope.post(
     "/v1/widget/search/upload",
@@ -54,7 +59,8 @@ export async function widgetSearchRoutes(scope: App, ctx: AppContext, { widgetSe
       WidgetUploadBody,
       { consumes: ["multipart/form-data"] },
     ),
-    async (request) => {
+    async (request, reply) => {
+      searchArrived(ctx.metrics, request, reply);
       const b = request.body;
       return search.upload(widgetOf(request).store.id, b.image, common(b));
     },

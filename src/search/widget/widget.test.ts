@@ -234,8 +234,17 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
   // --- the public endpoints ----------------------------------------------------------------------
   test("text, URL and upload search with key + Origin answer the search response with search_id and image_url, as widget history", async () => {
     const s = await shop();
+    const stagesBefore = await t.ctx.metrics.render();
     const text = await widget("text", s.key, SHOP, { query: "a red dress", limit: 2 });
     assert.equal(text.statusCode, 200, text.body);
+    // Its server time by stage, as the API's searches (src/search/http/stage-timing.ts); auth is the widget gate's.
+    const stagesAfter = await t.ctx.metrics.render();
+    const stage = (text: string, part: "count" | "sum", name: string) =>
+      Number(text.match(new RegExp(`^shopsight_search_stage_duration_seconds_${part}\\{stage="${name}"\\} (\\S+)$`, "m"))?.[1] ?? 0);
+    for (const name of ["http", "auth", "lexical", "vector", "fusion", "hydrate", "serialise"]) {
+      assert.equal(stage(stagesAfter, "count", name) - stage(stagesBefore, "count", name), 1, `stage ${name}`);
+    }
+    assert.ok(stage(stagesAfter, "sum", "auth") > stage(stagesBefore, "sum", "auth"), "the widget gate's time is the auth stage");
     const body = text.json();
     // The spec's fields, and the echo of query understanding (on by default; the query names a colour).
     assert.deepEqual(Object.keys(body).sort(), ["count", "currency", "query_time_ms", "query_understanding", "results", "search_id"]);
