@@ -78,12 +78,15 @@ export class AuthCache {
     const { config, database, invalidations, metrics } = ctx;
     const enabled = config.authCacheEntries > 0 && (database.dialect === "sqlite" || invalidations.shared);
     this.stats = { enabled, hits: 0, misses: 0, invalidations: 0 };
-    this.lookups = new Counter({
-      name: "shopsight_auth_cache_lookups_total",
-      help: "Authentication reads by result: hit (from this process's cache, no statement), miss (read from the database), off (cache disabled).",
-      labelNames: ["result"] as const,
-      registers: [metrics.registry],
-    });
+    const name = "shopsight_auth_cache_lookups_total";
+    this.lookups =
+      (metrics.registry.getSingleMetric(name) as Counter<"result"> | undefined) ??
+      new Counter({
+        name,
+        help: "Authentication reads by result: hit (from this process's cache, no statement), miss (read from the database), off (cache disabled).",
+        labelNames: ["result"] as const,
+        registers: [metrics.registry],
+      });
     if (!enabled) return;
     this.entries = new LRUCache({ max: config.authCacheEntries, ttl: AUTH_CACHE_TTL_MS });
     this.foreign = database.foreignCommits();
@@ -125,9 +128,9 @@ export class AuthCache {
 
 const caches = new WeakMap<object, AuthCache>();
 
-/** The context's one authentication cache (both APIs of a process share it). */
+/** The one authentication cache of a database handle (both APIs of a process, and contexts derived from one, share it). */
 export function authCacheOf(ctx: CacheContext): AuthCache {
-  let cache = caches.get(ctx);
-  if (!cache) caches.set(ctx, (cache = new AuthCache(ctx)));
+  let cache = caches.get(ctx.database);
+  if (!cache) caches.set(ctx.database, (cache = new AuthCache(ctx)));
   return cache;
 }
