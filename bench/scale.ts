@@ -1,6 +1,6 @@
 // `npm run bench:scale [-- --n 100000] [--dim 512] [--queries 50] [--m 16] [--ef-construction 128]
 //   [--ef-search default,100,200] [--maintenance-work-mem 1GB] [--halfvec] [--keep] [--schema NAME] [--postgres URL]
-//   [--model DIR] [--filter-indexes 128] [--workloads TEXT]`
+//   [--model DIR] [--filter-indexes 128] [--workloads TEXT] [--redis URL|none]`
 //
 // One store with `--n` products on PostgreSQL + pgvector, as a big catalogue would be:
 //   1. load: products (realistic metadata: name, 20 categories that follow the vector clusters as
@@ -31,6 +31,8 @@
 //      filled first, its time printed), p50/p95 unfiltered and with filters of 1 % (brand, a
 //      metadata filter), 5 % (one category) and 50 % (price window), at the last --ef-search.
 //      Every query is new (no query-cache hit) and holds words of the products' names.
+//      With Redis (--redis URL, default TEST_REDIS_URL; --redis none for none) the authentication
+//      cache is on, as for API processes at scale.
 // --halfvec indexes half-precision copies (the adapter's `halfvec` option).
 // --keep keeps the schema (printed) and --schema NAME reuses a loaded one (skips 1–2), for
 // tuning ef_search without reloading (the exact answers of a kept schema are saved beside it in
@@ -78,6 +80,7 @@ const { values: args } = parseArgs({
     halfvec: { type: "boolean", default: false },
     schema: { type: "string" },
     postgres: { type: "string" },
+    redis: { type: "string" },
     model: { type: "string" },
     workloads: { type: "string" },
   },
@@ -95,6 +98,8 @@ const BRANDS = 100;
 const STORE = "scale-store";
 const MODEL = `bench@${DIM}`;
 const URL = args.postgres ?? testEnv.databaseUrl;
+/** Redis for the HTTP stage (--redis, else TEST_REDIS_URL when set; "none" for none). */
+const REDIS = args.redis === "none" ? undefined : (args.redis ?? testEnv.redisUrl);
 if (!URL) throw new Error("Give --postgres postgres://… or set TEST_DATABASE_URL");
 
 // ------------------------------------------------------------- data ---
@@ -507,6 +512,8 @@ async function httpStage(database: Database, schema: string, halfvec: boolean, e
     LOG_LEVEL: "silent",
     CLIP_MODEL: path.resolve(args.model!),
     VECTOR_HALFVEC: String(halfvec),
+    // With Redis, as API processes run at scale: the authentication cache is on (docs/operations.md).
+    ...(REDIS ? { REDIS_URL: REDIS } : {}),
     ...(ef === undefined ? {} : { VECTOR_EF_SEARCH: String(ef) }),
   });
   const ctx = await createContext(config, { pgSchema: schema });
