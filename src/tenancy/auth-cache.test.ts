@@ -19,6 +19,17 @@ describe("authentication cache (one process, SQLite)", () => {
 
   const products = (token: string, remoteAddress = "127.0.0.1") =>
     t.search.inject({ method: "GET", url: "/v1/products", headers: bearer(token), remoteAddress });
+  /** A products:read API key made by `owner`'s login. */
+  const createKey = async (owner: string): Promise<{ key: string; id: string }> => {
+    const created = await t.search.inject({
+      method: "POST",
+      url: "/v1/security/api-keys",
+      headers: bearer(owner),
+      payload: { name: "sync", scopes: { products: ["read"] } },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    return created.json() as { key: string; id: string };
+  };
   /** Lookups of one request: how many the cache answered and how many read the database. */
   const lookupsOf = async (request: () => Promise<{ statusCode: number; body: string }>, status = 200) => {
     const stats = authCacheOf(t.ctx).stats;
@@ -41,13 +52,7 @@ describe("authentication cache (one process, SQLite)", () => {
     // A user login: revocation, memberships, the member's permissions.
     assert.deepEqual(await lookupsOf(() => products(owner)), { hits: 3, misses: 0 });
 
-    const created = await t.search.inject({
-      method: "POST",
-      url: "/v1/security/api-keys",
-      headers: bearer(owner),
-      payload: { name: "sync", scopes: { products: ["read"] } },
-    });
-    const key = created.json().key as string;
+    const { key } = await createKey(owner);
     await lookupsOf(() => products(key));
     // An API key: the key, the store, its allow-list; its last-used time is not a change.
     assert.deepEqual(await lookupsOf(() => products(key)), { hits: 3, misses: 0 });
@@ -56,13 +61,7 @@ describe("authentication cache (one process, SQLite)", () => {
   test("a revoked API key is refused by the next request", async () => {
     const store = await registerStore(t);
     const owner = await loginToken(t.search, store.email, store.password);
-    const created = await t.search.inject({
-      method: "POST",
-      url: "/v1/security/api-keys",
-      headers: bearer(owner),
-      payload: { name: "sync", scopes: { products: ["read"] } },
-    });
-    const { key, id } = created.json() as { key: string; id: string };
+    const { key, id } = await createKey(owner);
     assert.equal((await products(key)).statusCode, 200);
     assert.equal((await products(key)).statusCode, 200);
     const revoked = await t.search.inject({ method: "DELETE", url: `/v1/security/api-keys/${id}`, headers: bearer(owner) });
