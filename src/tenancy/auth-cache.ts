@@ -11,7 +11,7 @@
 //     last-used time is not a change. Emptying all of it is coarse on purpose: such writes are
 //     rare (a sign-in refresh, an admin's change), and no change can be missed by a narrower rule.
 //   - SQLite: a commit by another process (e.g. `npm run cli -- plan set` beside the server) is
-//     seen from the file's data_version before each lookup.
+//     seen from the file's data_version, read once per request (sync()).
 //   - a lookup that started before an invalidation does not store its (possibly older) answer.
 //   - entries also expire after AUTH_CACHE_TTL_MS, a bound for what no one announced (a write by
 //     raw SQL, a Redis message lost during a disconnection).
@@ -63,8 +63,6 @@ export interface AuthCacheStats {
   enabled: boolean;
   hits: number;
   misses: number;
-  /** How many times the cache was emptied. */
-  invalidations: number;
 }
 
 export class AuthCache {
@@ -72,14 +70,15 @@ export class AuthCache {
   private generation = 0;
   private foreign: number | undefined;
   readonly stats: AuthCacheStats;
-  private readonly lookups: Counter<"result">;
+  /** shopsight_auth_cache_lookups_total's children, one per result (no label object per lookup). */
+  private readonly counted: Record<"hit" | "miss" | "off", { inc(): void }>;
 
   constructor(private readonly ctx: CacheContext) {
     const { config, database, invalidations, metrics } = ctx;
     const enabled = config.authCacheEntries > 0 && (database.dialect === "sqlite" || invalidations.shared);
-    this.stats = { enabled, hits: 0, misses: 0, invalidations: 0 };
+    this.stats = { enabled, hits: 0, misses: 0 };
     const name = "shopsight_auth_cache_lookups_total";
-    this.lookups =
+    const lookups =
       (metrics.registry.getSingleMetric(name) as Counter<"result"> | undefined) ??
       new Counter({
         name,
@@ -87,32 +86,41 @@ export class AuthCache {
         labelNames: ["result"] as const,
         registers: [metrics.registry],
       });
+    this.counted = { hit: lookups.labels("hit"), miss: lookups.labels("miss"), off: lookups.labels("off") };
     if (!enabled) return;
     this.entries = new LRUCache({ max: config.authCacheEntries, ttl: AUTH_CACHE_TTL_MS });
     this.foreign = database.foreignCommits();
     invalidations.subscribe(TOPIC, () => this.clear()); // announceAuthChanges publishes
   }
 
-  /** The cached answer of `key`, or `load()`'s (kept unless an invalidation came meanwhile). */
-  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const entries = this.entries;
-    if (!entries) {
-      this.lookups.inc({ result: "off" });
-      return load();
-    }
+  /**
+   * Once per request, before its lookups: empties the cache when another process has committed to
+   * the database since the last check (SQLite's data_version; PostgreSQL relies on publications).
+   */
+  sync(): void {
+    if (!this.entries) return;
     const foreign = this.ctx.database.foreignCommits();
     if (foreign !== this.foreign) {
       this.foreign = foreign;
       this.clear();
     }
+  }
+
+  /** The cached answer of `key`, or `load()`'s (kept unless an invalidation came meanwhile). */
+  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const entries = this.entries;
+    if (!entries) {
+      this.counted.off.inc();
+      return load();
+    }
     const hit = entries.get(key);
     if (hit) {
       this.stats.hits++;
-      this.lookups.inc({ result: "hit" });
+      this.counted.hit.inc();
       return hit.value as T;
     }
     this.stats.misses++;
-    this.lookups.inc({ result: "miss" });
+    this.counted.miss.inc();
     const generation = this.generation;
     const value = await load();
     if (generation === this.generation) entries.set(key, { value });
@@ -121,7 +129,6 @@ export class AuthCache {
 
   private clear(): void {
     this.generation++;
-    this.stats.invalidations++;
     this.entries?.clear();
   }
 }

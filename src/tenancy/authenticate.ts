@@ -202,6 +202,7 @@ export function createAuthenticator(
     const mode = request.routeOptions.config.auth ?? "none";
     if (mode === "none") return;
     if (mode === "user_optional" && bearerOf(request) === undefined) return;
+    cache.sync();
     const principal = await principalFor(request);
     request.principal = principal;
     if (mode === "user" || mode === "user_optional") {
