@@ -38,7 +38,12 @@ export async function loadConfiguredModel(
   options: RuntimeOptions = {},
 ): Promise<EmbeddingModel | null> {
   if (model.disabled) return null;
-  options = { parallelWorkers: model.parallelWorkers ?? defaultParallelWorkers(), onWarning: (line) => log.warn(line), ...options };
+  options = {
+    parallelWorkers: model.parallelWorkers ?? defaultParallelWorkers(),
+    ...(model.batchWaitMs !== undefined && { batchWaitMs: model.batchWaitMs }),
+    onWarning: (line) => log.warn(line),
+    ...options,
+  };
   try {
     return await loadEmbeddingModel(model, options);
   } catch (error) {

@@ -101,18 +101,6 @@ describe("embedding", () => {
     assert.ok(after.largestBatch >= TEXTS.length);
   });
 
-  test("an idle runtime sends a lone call to the model within the same tick, and gathers calls while a batch runs", async () => {
-    const before = model.stats();
-    const lone = model.embedTexts(["red"]);
-    await null; // one microtask: no timer has had a chance to fire
-    assert.equal(model.stats().inFlight, 1, "dispatched without waiting for a batch window");
-    const waiting = [model.embedTexts(["blue"]), model.embedTexts(["green"]), model.embedTexts(["white"])];
-    assert.equal(model.stats().queued, 3, "later calls wait for the running batch");
-    await Promise.all([lone, ...waiting]);
-    const after = model.stats();
-    assert.equal(after.batches - before.batches, 2, "the three waiting calls went to the model together");
-  });
-
   test("splits more items than the batch size into several batches", async () => {
     const many = Array.from({ length: 40 }, (_, i) => `${["red", "blue", "green", "black"][i % 4]} shirt ${i}`);
     const before = model.stats();
@@ -128,6 +116,64 @@ describe("embedding", () => {
     await assert.rejects(model.embedImages([images[0]!, { rgb: new Uint8Array(10), width: 4, height: 4 }]), TypeError);
     assert.equal(model.stats().queued, 0);
     assert.equal(model.stats().items, before.items);
+  });
+});
+
+describe("holding a batch for concurrent callers", () => {
+  // A long wait, so that "held" never depends on the machine's speed; the hold ends by its callers arriving.
+  const WAIT_MS = 500;
+  let held: WorkerEmbeddingModel;
+  before(async () => {
+    held = await loadEmbeddingModel({ id: modelDir, cacheDir: path.join(root, "cache") }, { batchWaitMs: WAIT_MS, threads: 1 });
+  });
+  after(async () => held?.close());
+
+  test("an idle runtime sends a lone call to the model within the same tick, and gathers calls while a batch runs", async () => {
+    const before = held.stats();
+    const lone = held.embedTexts(["red"]);
+    await null; // one microtask: no timer has had a chance to fire
+    assert.equal(held.stats().inFlight, 1, "a lone caller is not held");
+    const waiting = [held.embedTexts(["blue"]), held.embedTexts(["green"]), held.embedTexts(["white"])];
+    assert.equal(held.stats().queued, 3, "later calls wait for the running batch");
+    // Four callers were waiting or running at once: when the first batch ends, the three that
+    // waited are held for the fourth, which sends its next call as soon as it has its answer.
+    const next = lone.then(() => {
+      assert.equal(held.stats().inFlight, 0, "the three waiting calls are held, not sent");
+      assert.equal(held.stats().queued, 3);
+      return held.embedTexts(["black"]);
+    });
+    await Promise.all([next, ...waiting]);
+    const after = held.stats();
+    assert.equal(after.batches - before.batches, 2, "the three waiting calls and the fourth caller's next one went together");
+    assert.equal(after.largestBatch, 4);
+  });
+
+  test("a wait that runs out sends what there is and lowers the estimate, so the next lone call is not held", async () => {
+    // The last test saw four callers at once; a lone call now is held for the others...
+    const lone = held.embedTexts(["navy"]);
+    await null;
+    assert.equal(held.stats().inFlight, 0, "held while the recent concurrency is four");
+    assert.equal(held.stats().queued, 1);
+    await lone; // ...until the wait runs out and the timer sends it
+    const alone = held.embedTexts(["beige"]);
+    await null;
+    assert.equal(held.stats().inFlight, 1, "after a wait ran out, a lone call goes at once");
+    await alone;
+  });
+
+  test("batchWaitMs 0 never holds", async () => {
+    const never = await loadEmbeddingModel({ id: modelDir, cacheDir: path.join(root, "cache") }, { batchWaitMs: 0, threads: 1 });
+    try {
+      const first = never.embedTexts(["red"]);
+      await null; // sent alone; the next two wait behind it
+      const rest = [never.embedTexts(["blue"]), never.embedTexts(["green"])];
+      await first;
+      assert.equal(never.stats().inFlight, 2, "what waited is sent as soon as the first batch ends");
+      await Promise.all(rest);
+      assert.equal(never.limits.batchWaitMs, 0);
+    } finally {
+      await never.close();
+    }
   });
 });
 

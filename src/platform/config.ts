@@ -173,6 +173,12 @@ const schema = z.object({
    */
   MODEL_PARALLEL_WORKERS: z.coerce.number().int().min(0).max(16).optional(),
   /**
+   * Under concurrent load, the longest (ms) the free model worker holds a batch smaller than the
+   * recent concurrency for the other callers to arrive (docs/operations.md "The embedding model").
+   * Unset: the runtime's default (10); 0 = never hold. A lone caller is never held.
+   */
+  MODEL_BATCH_WAIT_MS: z.coerce.number().int().min(0).max(1000).optional(),
+  /**
    * Stripe secret API key (sk_test_… / sk_live_…). Set: POST /v1/billing/checkout creates Stripe
    * Checkout Sessions (then STRIPE_WEBHOOK_SECRET and the three STRIPE_PRICE_* are required).
    * Unset: a local checkout page marked TEST MODE, served by the Search API, completes purchases.
@@ -271,8 +277,15 @@ export interface Config {
   http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number; connectionTimeoutMs: number };
   outbound: { allowPrivate: boolean; timeoutMs: number; maxBytes: number; maxPixels: number };
   /** `explicit`: CLIP_MODEL was set (then a model that cannot load stops start-up). */
-  /** `parallelWorkers`: MODEL_PARALLEL_WORKERS (undefined: the runtime's default). */
-  model: { id: string; explicit: boolean; cacheDir: string; disabled: boolean; parallelWorkers: number | undefined };
+  /** `parallelWorkers`: MODEL_PARALLEL_WORKERS, `batchWaitMs`: MODEL_BATCH_WAIT_MS (undefined: the runtime's defaults). */
+  model: {
+    id: string;
+    explicit: boolean;
+    cacheDir: string;
+    disabled: boolean;
+    parallelWorkers: number | undefined;
+    batchWaitMs: number | undefined;
+  };
   /** SEARCH_VISUAL_MIN_SCORE (undefined: the model's calibrated bar). */
   searchVisualMinScore: number | undefined;
   duplicateThreshold: number;
@@ -386,6 +399,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cacheDir: path.join(dataDir, "models"),
       disabled: e.MODEL_DISABLED,
       parallelWorkers: e.MODEL_PARALLEL_WORKERS,
+      batchWaitMs: e.MODEL_BATCH_WAIT_MS,
     },
     searchVisualMinScore: e.SEARCH_VISUAL_MIN_SCORE,
     duplicateThreshold: e.DUPLICATE_THRESHOLD,
