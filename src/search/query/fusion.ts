@@ -5,7 +5,8 @@
 //           its text holds: 1 per exact word, less for a typo, synonym or prefix; src/lexical/query.ts)
 //           orders the results; within one coverage, (1 − s) × lexical' + s × visual' (s =
 //           semantic_weight, lexical' the engine score over the query's best, visual' the
-//           similarity min-max scaled over the visual candidates) breaks the tie, so the image
+//           similarity min-max scaled over the products compared: the visual candidates and the
+//           lexical hits) breaks the tie, so the image
 //           carries what the words cannot (occasion, style). score = (B × coverage + within) /
 //           (B × groups + 1), B = COVERAGE_BUCKET: a coverage differing by one typo (0.25) is never
 //           overtaken, and the score reads as the share of the query's words matched. Products
@@ -62,13 +63,26 @@ export function coversWordShare(coverage: number, o: Pick<CoverageOptions, "grou
   return coverage >= MIN_WORD_SHARE * Math.max(o.groups, o.words ?? 0);
 }
 
+/**
+ * Bounds of rankByCoverage's scores for a query: the least score of a product covering the word
+ * share (coversWordShare) and the most of a product whose text matches no group. The first is
+ * above the second by a factor of COVERAGE_BUCKET × MIN_WORD_SHARE at least, so products matching
+ * no word never outrank a product covering the share.
+ */
+export function coverageBounds(o: Pick<CoverageOptions, "groups" | "words">): { covering: number; unmatched: number } {
+  const denominator = COVERAGE_BUCKET * o.groups + 1;
+  return { covering: (COVERAGE_BUCKET * MIN_WORD_SHARE * Math.max(o.groups, o.words ?? 0)) / denominator, unmatched: 1 / denominator };
+}
+
 /** Coverage ranking (see the header). `visual` sorted best first, raw similarities in [0, 1]. */
 export function rankByCoverage(visual: readonly Scored[], lexical: readonly LexicalHit[], o: CoverageOptions): Scored[] {
   const passing = visual.filter((v) => v.score >= o.minVisual);
   if (o.groups === 0 || lexical.length === 0) return passing.map((v) => ({ ...v }));
   const vis = new Map(visual.map((v) => [v.productId, v.score]));
-  const hi = visual.length ? visual[0]!.score : 0;
-  const lo = visual.length ? visual[visual.length - 1]!.score : 0;
+  // The similarities compared: the visual candidates' and those of the lexical hits outside them.
+  const similarities = [...visual.map((v) => v.score), ...(o.visualOf?.values() ?? [])];
+  const hi = similarities.length ? Math.max(...similarities) : 0;
+  const lo = similarities.length ? Math.min(...similarities) : 0;
   const cal = (s: number | undefined) => (s === undefined ? 0 : hi > lo ? Math.max(0, Math.min(1, (s - lo) / (hi - lo))) : 1);
   const maxLex = lexical.reduce((m, h) => Math.max(m, h.score), 0);
   const sw = Math.max(0, Math.min(1, o.semanticWeight));

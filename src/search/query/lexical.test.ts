@@ -321,6 +321,40 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     assert.equal(none.json().count, 0, "no word of the query exists in the store: no results");
   });
 
+  test("a page of products holding the query's words is ranked without a nearest-neighbour search; a short one asks the vector index", async () => {
+    const vectors = app.ctx.vectors;
+    const original = vectors.search.bind(vectors);
+    const calls: { k: number; listed: boolean }[] = [];
+    vectors.search = (storeId, query, options) => {
+      calls.push({ k: options.k, listed: options.candidates instanceof Set });
+      return original(storeId, query, options);
+    };
+    try {
+      // Two products hold "acme" (p-dress and p-shirt): a page of one is full of them.
+      const full = await text("acme", { limit: 1 });
+      assert.equal(full.statusCode, 200, full.body);
+      assert.equal(full.json().count, 1);
+      assert.ok(["p-dress", "p-shirt"].includes(ids(full)[0]!), "a product holding the word");
+      assert.deepEqual(
+        calls.filter((c) => !c.listed),
+        [],
+        "no nearest-neighbour search: only the hits' own similarities, read by id",
+      );
+      assert.ok(calls.some((c) => c.listed && c.k === 2), "the two hits' similarities were read");
+      calls.length = 0;
+      // A page of ten is not: products matching no word may fill it, from the visual side.
+      const short = await text("acme", { limit: 10 });
+      assert.equal(short.statusCode, 200, short.body);
+      assert.ok(
+        calls.some((c) => !c.listed && c.k >= 10),
+        "a nearest-neighbour search deeper than the page",
+      );
+      assert.deepEqual(ids(short).slice(0, 2).sort(), ["p-dress", "p-shirt"], "the products holding the word first");
+    } finally {
+      vectors.search = original;
+    }
+  });
+
   test("the cached category vocabulary follows product writes and deletes, per store", async () => {
     const categoriesOf = async (query: string, tok = token) => {
       const res = await text(query, { understand: true }, tok);

@@ -23,7 +23,7 @@ import type { Region } from "../../embeddings/image.js";
 import type { DecodedImage } from "../../embeddings/types.js";
 import { ProductsRepository, type ProductRow } from "../products/repository.js";
 import { colorMatches, colorScore, dominantOf, hasFilters, parseColorFilter, validateFilters, type SearchFilters } from "./filters.js";
-import { coversWordShare, fuse, lexicalShare, rankByCoverage, type FusionMethod } from "./fusion.js";
+import { coverageBounds, coversWordShare, fuse, lexicalShare, rankByCoverage, type FusionMethod } from "./fusion.js";
 import { LexicalRepository, type LexicalHit } from "../../lexical/repository.js";
 import { StoreLexicon } from "../../lexical/lexicon.js";
 import { englishWords } from "../../lexical/dictionary.js";
@@ -131,6 +131,18 @@ interface LexicalLookup {
 
 /** Depth of the first stage when results are re-ranked or fused: deeper than the page. */
 const fusedDepth = (limit: number) => Math.max(100, limit * 5);
+
+/** The highest score the re-ranking in run() gives a product scored `score` when it meets every boost (no colour re-score). */
+export function boostCeiling(
+  score: number,
+  boostCategory: string | null | undefined,
+  boost: { colors: readonly string[]; categories: readonly string[] } | undefined,
+): number {
+  let s = score;
+  if (boostCategory) s += (1 - s) * FUSION_CATEGORY_BOOST;
+  for (let i = 0; i < (boost?.colors.length ?? 0) + (boost && boost.categories.length > 0 ? 1 : 0); i++) s += (1 - s) * UNDERSTOOD_BOOST;
+  return s;
+}
 /** A product row's dominant colours (stored as JSON). */
 const clamp01 = (x: number) => Math.max(0, Math.min(1, x));
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -660,28 +672,32 @@ export class SearchService {
     } else {
       const query = plan.vectors[0]!;
       const scale = plan.scale ?? 1;
-      const [matches, found] = await Promise.all([
-        this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k, candidates })),
-        lex ? lexicalHits(lex.text) : undefined,
+      const found = lex ? lexicalHits(lex.text) : undefined;
+      // Coverage ranking takes from the visual candidates only products matching no word of the
+      // query, and those rank below every product covering the word share (coverageBounds) even
+      // with every boost of the re-ranking below (boostCeiling; a colour re-score, which can lower
+      // a score, rules this out). So when the lexical hits (looked up beside the embedding, done
+      // by now) hold a page of such products, no nearest-neighbour search is made; the hits'
+      // visual similarities, which break ties within a coverage, are read by id below.
+      let depth = k;
+      if (lex?.method === "coverage" && !merch && colors.length === 0 && found) {
+        const hits = await found;
+        const share = { groups: hits.groups, words: hits.words };
+        const bounds = coverageBounds(share);
+        const covering = hits.hits.filter((h) => coversWordShare(h.coverage, share)).length;
+        if (covering >= c.limit && boostCeiling(bounds.unmatched, plan.boostCategory, boost) < bounds.covering) depth = 0;
+      }
+      const [matches, hits] = await Promise.all([
+        depth > 0 ? this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k: depth, candidates })) : [],
+        found,
       ]);
       fusionFrom = performance.now();
-      lexical = found;
+      lexical = hits;
       scored = matches.map((m) => ({ productId: m.productId, score: clamp01(m.score * scale) }));
       if (lex && lexical) {
-        // The blend and coverage need the visual similarity of lexical hits outside the visual candidates.
+        // Both fusions need the visual similarity of the lexical hits outside the visual candidates.
         const seen = new Set(scored.map((s) => s.productId));
-        const outside = lexical.hits.filter((h) => !seen.has(h.productId));
-        // Coverage: a hit outside the visual candidates is less similar than the least of them (an
-        // approximate index may miss a closer one now and then), which calibrates to 0
-        // (rankByCoverage), so its similarity only matters where it falls short of the word share
-        // and could still clear the bar — and not at all when the candidates are every product
-        // with a vector (fewer than k came back) or the least of them is below the bar. Only those
-        // hits are looked up (one query fewer on most searches).
-        const share = { groups: lexical.groups, words: lexical.words };
-        const lowest = scored.length > 0 ? scored[scored.length - 1]!.score : 0;
-        const decides = lex.method === "coverage" && matches.length >= k && lowest >= minVisual;
-        const wanted = lex.method === "blend" ? outside : decides ? outside.filter((h) => !coversWordShare(h.coverage, share)) : [];
-        const missing = new Set(wanted.map((h) => h.productId));
+        const missing = new Set(lexical.hits.filter((h) => !seen.has(h.productId)).map((h) => h.productId));
         let visualOf: Map<string, number> | undefined;
         if (missing.size > 0) {
           fusionMs += performance.now() - fusionFrom;
