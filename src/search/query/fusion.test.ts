@@ -11,7 +11,7 @@ test("coverageBounds: every product covering the word share scores at least `cov
   // A seeded walk over queries of 1–4 groups (and up to 2 words the store lacks), hits of every
   // coverage step, similarities and semantic weights.
   let seed = 7;
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   for (let round = 0; round < 300; round++) {
     const groups = 1 + Math.floor(random() * 4);
     const words = groups + Math.floor(random() * 3);
@@ -22,7 +22,8 @@ test("coverageBounds: every product covering the word share scores at least `cov
     const bounds = coverageBounds(share);
     for (const r of ranked) {
       const h = hits.find((x) => x.productId === r.productId);
-      if (h && coversWordShare(h.coverage, share)) assert.ok(r.score >= bounds.covering - 1e-12, `covering ${r.score} < ${bounds.covering}`);
+      if (h && coversWordShare(h.coverage, share))
+        assert.ok(r.score >= bounds.covering - 1e-12, `covering ${r.score} < ${bounds.covering}`);
       if (!h) assert.ok(r.score <= bounds.unmatched + 1e-12, `unmatched ${r.score} > ${bounds.unmatched}`);
     }
     assert.ok(bounds.unmatched < bounds.covering);

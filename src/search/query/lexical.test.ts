@@ -340,7 +340,10 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
         [],
         "no nearest-neighbour search: only the hits' own similarities, read by id",
       );
-      assert.ok(calls.some((c) => c.listed && c.k === 2), "the two hits' similarities were read");
+      assert.ok(
+        calls.some((c) => c.listed && c.k === 2),
+        "the two hits' similarities were read",
+      );
       calls.length = 0;
       // A page of ten is not: products matching no word may fill it, from the visual side.
       const short = await text("acme", { limit: 10 });
