@@ -685,7 +685,11 @@ export class SearchService {
         const share = { groups: hits.groups, words: hits.words };
         const bounds = coverageBounds(share);
         const covering = hits.hits.filter((h) => coversWordShare(h.coverage, share)).length;
+        const boosted = boostCeiling(0, plan.boostCategory, boost) > 0;
         if (covering >= c.limit && boostCeiling(bounds.unmatched, plan.boostCategory, boost) < bounds.covering) depth = 0;
+        // Without a boost, products matching no word keep their visual order: the page takes at
+        // most `limit` of them, and the nearest limit + hits hold that many that are not hits.
+        else if (!boosted) depth = Math.min(k, c.limit + hits.hits.length);
       }
       const [matches, hits] = await Promise.all([
         depth > 0 ? this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k: depth, candidates })) : [],
