@@ -77,23 +77,26 @@ describe("coverage ranking: minimum word share", () => {
     );
   });
 
-  test("a hit outside the visual candidates that covers the word share ranks alike with or without its similarity", () => {
-    // The search service skips looking such hits up (one vector query fewer): this is why it may.
+  test("a hit outside the visual candidates ranks by its own similarity, read by id, within its coverage", () => {
+    // The search service reads every such hit's similarity (issue 39: the visual candidates may be none).
     const visual = [
       { productId: "v1", score: 0.9 },
       { productId: "v2", score: 0.7 },
     ];
     const lexical = [hit("v1", 1), hit("outside-a", 1), hit("outside-b", 0.5)];
     const o = { groups: 1, words: 1, semanticWeight: 0.8, minVisual: 0.64 };
-    const without = rankByCoverage(visual, lexical, o);
-    const withSimilarity = rankByCoverage(visual, lexical, {
+    const ranked = rankByCoverage(visual, lexical, {
       ...o,
       visualOf: new Map([
         ["outside-a", 0.69],
         ["outside-b", 0.5],
       ]),
     });
-    assert.deepEqual(withSimilarity, without);
+    assert.deepEqual(
+      [...ranked].sort((a, b) => b.score - a.score).map((r) => r.productId),
+      ["v1", "outside-a", "outside-b", "v2"],
+      "coverage first, the similarity within it; a product matching no word last",
+    );
     assert.ok(coversWordShare(1, o) && coversWordShare(0.5, o) && !coversWordShare(0.4, o));
   });
 });
