@@ -132,6 +132,9 @@ interface LexicalLookup {
 /** Depth of the first stage when results are re-ranked or fused: deeper than the page. */
 const fusedDepth = (limit: number) => Math.max(100, limit * 5);
 
+/** One boost of the re-ranking in run(): `share` of the way from `score` to 1. */
+const lift = (score: number, share: number) => score + (1 - score) * share;
+
 /** The highest score the re-ranking in run() gives a product scored `score` when it meets every boost (no colour re-score). */
 export function boostCeiling(
   score: number,
@@ -139,8 +142,8 @@ export function boostCeiling(
   boost: { colors: readonly string[]; categories: readonly string[] } | undefined,
 ): number {
   let s = score;
-  if (boostCategory) s += (1 - s) * FUSION_CATEGORY_BOOST;
-  for (let i = 0; i < (boost?.colors.length ?? 0) + (boost && boost.categories.length > 0 ? 1 : 0); i++) s += (1 - s) * UNDERSTOOD_BOOST;
+  if (boostCategory) s = lift(s, FUSION_CATEGORY_BOOST);
+  for (let i = 0; i < (boost?.colors.length ?? 0) + (boost && boost.categories.length > 0 ? 1 : 0); i++) s = lift(s, UNDERSTOOD_BOOST);
   return s;
 }
 /** A product row's dominant colours (stored as JSON). */
@@ -749,15 +752,15 @@ export class SearchService {
           s.score = (1 - HYBRID_COLOR_WEIGHT) * s.score + HYBRID_COLOR_WEIGHT * colorScore(colors, dominantOf(row));
         }
         if (plan.boostCategory && row.category !== null && row.category.toLowerCase() === plan.boostCategory.toLowerCase()) {
-          s.score = s.score + (1 - s.score) * FUSION_CATEGORY_BOOST;
+          s.score = lift(s.score, FUSION_CATEGORY_BOOST);
         }
         if (boost) {
           const dominant = dominantOf(row);
           for (const color of boost.colors) {
-            if (colorMatches(parseColorFilter(color), row.color_name, dominant)) s.score += (1 - s.score) * UNDERSTOOD_BOOST;
+            if (colorMatches(parseColorFilter(color), row.color_name, dominant)) s.score = lift(s.score, UNDERSTOOD_BOOST);
           }
           if (row.category !== null && boost.categories.some((cat) => cat.toLowerCase() === row.category!.toLowerCase())) {
-            s.score += (1 - s.score) * UNDERSTOOD_BOOST;
+            s.score = lift(s.score, UNDERSTOOD_BOOST);
           }
         }
       }
