@@ -370,6 +370,17 @@ export function useJobPoll<J extends { job_id: string; status: string }>(
   };
 }
 
+/** A bulk job as its 202 answer starts it, for `useJobPoll().start`: nothing processed yet. */
+export const startedJob = (res: { job_id: string; total: number }) => ({
+  job_id: res.job_id,
+  status: "processing" as const,
+  total: res.total,
+  processed: 0,
+  succeeded: 0,
+  failed: 0,
+  errors: [],
+});
+
 /** The words of a comma-separated field ("summer dress, red scarf"), trimmed, empty ones left out. */
 export const commaList = (text: string): string[] =>
   text

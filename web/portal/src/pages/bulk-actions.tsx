@@ -6,7 +6,7 @@ import { useState } from "preact/hooks";
 import { api } from "../api";
 import { AVAILABILITY_LABELS, AvailabilityOptions, type AvailabilityState } from "../components";
 import type { SearchBody, SearchOk } from "../api-types";
-import { Alert, ErrorNotice, Field, JobErrors, Success, commaList, fmtNumber, useAction, useJobPoll } from "../ui";
+import { Alert, ErrorNotice, Field, JobErrors, Success, commaList, fmtNumber, startedJob, useAction, useJobPoll } from "../ui";
 
 type Job = SearchOk<"/v1/jobs/{job_id}">;
 type Started = SearchOk<"/v1/products/bulk-delete", "post">;
@@ -83,16 +83,7 @@ export function BulkActions({
     run(async () => {
       const res = await api<Started>(path, { store: slug, body: { ids: [...selection.ids], ...body } });
       setEditing(false);
-      progress.start({
-        job_id: res.job_id,
-        status: "processing",
-        total: res.total,
-        processed: 0,
-        succeeded: 0,
-        failed: 0,
-        errors: [],
-        action: res.action,
-      });
+      progress.start({ ...startedJob(res), action: res.action });
     });
 
   return (

@@ -22,6 +22,7 @@ import {
   fmtDate,
   fmtNumber,
   fmtPrice,
+  startedJob,
   useAction,
   useJobPoll,
   useLoad,
@@ -312,15 +313,7 @@ function BulkUpload({ slug, onDone }: { slug: string; onDone: () => void }) {
                 }).catch((e: unknown) => {
                   throw rowNamedError(e, items);
                 });
-                progress.start({
-                  job_id: res.job_id,
-                  status: "processing",
-                  total: res.total,
-                  processed: 0,
-                  succeeded: 0,
-                  failed: 0,
-                  errors: [],
-                });
+                progress.start(startedJob(res));
               })
             }
           >
