@@ -19,12 +19,16 @@
 // --abstention: calibrated abstention on (ASSISTANT_ABSTENTION=on; the default is off, so without
 // it every answer is given, as fitting needs).
 // --explain ID: one question's reply, route and grounding (eval/assistant/explain.ts).
+// --llm fake-adversarial: the same questions in LLM agent mode with an adversarial local model
+// (test/support/adversarial-llm.ts); the report adds how many of its replies were used and why
+// the others were refused. Every figure should equal the run without a model.
 import { parseArgs } from "node:util";
 import { formatReport, runEval } from "../eval/assistant/run.js";
 import fs from "node:fs";
 import { formatAbstentionCurve, formatRetailReport, runRetailerEval } from "../eval/assistant/run-retailers.js";
 import { explain } from "../eval/assistant/explain.js";
 import { questions as fixtureQuestions, readRetailSet, stores as fixtureStores } from "../eval/assistant/retailers.js";
+import { startAdversarialLlm } from "../test/support/adversarial-llm.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -38,8 +42,19 @@ const { values: args } = parseArgs({
     abstention: { type: "boolean", default: false },
     features: { type: "string" },
     explain: { type: "string" },
+    llm: { type: "string" },
   },
 });
+// --llm fake-adversarial: LLM agent mode against test/support/adversarial-llm.ts, a local model
+// that answers every question with an invented price, a stock or delivery promise, an unstated
+// window, discount or eligibility, a claimed action, a link, a vacuous citation or a product line.
+if (args.llm !== undefined && args.llm !== "fake-adversarial")
+  throw new Error(`--llm: only "fake-adversarial" is known, not "${args.llm}"`);
+const adversary = args.llm ? await startAdversarialLlm() : undefined;
+const env: Record<string, string> = {
+  ...(args.abstention ? { ASSISTANT_ABSTENTION: "on" } : {}),
+  ...(adversary ? { LLM_BASE_URL: adversary.url, LLM_MODEL: "fake-adversarial", LLM_MODE: "agent", OUTBOUND_ALLOW_PRIVATE: "true" } : {}),
+};
 const dialect = args.postgres ? "postgres" : "sqlite";
 const only = args.only ? args.only.split(",") : undefined;
 let failed = false;
@@ -54,7 +69,7 @@ if (args.explain) {
     dialect,
     only: [q.id],
     ...(args.set ? { set } : {}),
-    ...(args.abstention ? { env: { ASSISTANT_ABSTENTION: "on" } } : {}),
+    env,
     log: (line) => process.stdout.write(`${line}\n`),
   });
   process.stdout.write(
@@ -69,6 +84,7 @@ if (args.explain) {
 if (args.fixture === "all" || args.fixture === "northwind") {
   const report = await runEval({
     dialect,
+    env,
     ...(only ? { only } : {}),
     log: args.quiet ? () => {} : (line) => process.stdout.write(`${line}\n`),
   });
@@ -85,7 +101,7 @@ if (args.fixture === "all" || args.fixture === "retailers") {
   const results = await runRetailerEval({
     dialect,
     ...(set ? { set } : {}),
-    ...(args.abstention ? { env: { ASSISTANT_ABSTENTION: "on" } } : {}),
+    env,
     ...(only ? { only } : {}),
     log: args.quiet
       ? undefined
@@ -107,4 +123,5 @@ if (args.fixture === "all" || args.fixture === "retailers") {
   if (results.some((r) => r.inventedPrices.length > 0)) failed = true;
 }
 
+await adversary?.close();
 process.exit(failed ? 1 : 0);

@@ -70,6 +70,8 @@ export interface RetailResult {
   wrong: boolean;
   /** The engine's confidence in an extractive policy answer (the retrieval.completed event), when it answered one. */
   confidence?: AnswerConfidence;
+  /** LLM agent mode only (--llm): whether the model's reply was used, else why it was refused (the agent.completed event). */
+  agent?: { accepted: boolean; reason: string | null };
   invented: string[];
   inventedPrices: string[];
   ms: number;
@@ -166,6 +168,7 @@ function score(q: RetailQuestion, store: RetailerStore, split: RetailResult["spl
   // A wrong answer: the reply answers, but an answer was not expected or it lacks a key fact.
   const wrong = reply.outcome === "answer" && (!outcomeOk || why.some((w) => w.startsWith("fact ")));
   const confidence = reply.events?.find((ev) => ev.event === "retrieval.completed")?.data.confidence as AnswerConfidence | undefined;
+  const agent = reply.events?.find((ev) => ev.event === "agent.completed")?.data as RetailResult["agent"] | undefined;
   return {
     id: q.id,
     store: q.store,
@@ -185,6 +188,7 @@ function score(q: RetailQuestion, store: RetailerStore, split: RetailResult["spl
     avoidableHandoff,
     wrong,
     ...(confidence ? { confidence } : {}),
+    ...(agent ? { agent: { accepted: agent.accepted, reason: agent.reason } } : {}),
     invented,
     inventedPrices,
     ms,
@@ -281,6 +285,9 @@ function row(label: string, rs: RetailResult[]): string {
   ].join(" ");
 }
 
+/** A refusal's kind without its detail: "reply_refused:number_not_in_sources:45" → "reply_refused:number_not_in_sources". */
+const kindOf = (reason: string | null) => (reason ?? "none").split(":").slice(0, 2).join(":");
+
 export function formatRetailReport(results: RetailResult[], dialect = "sqlite"): string {
   const header = `${"category".padEnd(13)}    n outcome strict  citeP  citeR  confl. avoid. wrong  inv. inv$  p50/p95 ms`;
   const out: string[] = [
@@ -304,6 +311,16 @@ export function formatRetailReport(results: RetailResult[], dialect = "sqlite"):
     out.push(
       `wrong answers: ${wrong} of ${answered} answers (${answered ? ((100 * wrong) / answered).toFixed(0) : 0} %), ${((100 * wrong) / rs.length).toFixed(0)} % of questions`,
     );
+    const agent = rs.filter((r) => r.agent);
+    if (agent.length > 0) {
+      const reasons = new Map<string, number>();
+      for (const r of agent) if (!r.agent!.accepted) reasons.set(kindOf(r.agent!.reason), (reasons.get(kindOf(r.agent!.reason)) ?? 0) + 1);
+      const accepted = agent.filter((r) => r.agent!.accepted);
+      out.push(
+        `LLM agent: ${accepted.length} of ${agent.length} replies used (${accepted.filter((r) => r.strict).length} of them strictly right), refused: ` +
+          ([...reasons].map(([k, n]) => `${k} ${n}`).join(", ") || "none"),
+      );
+    }
   }
   return out.join("\n");
 }

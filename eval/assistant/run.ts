@@ -77,6 +77,8 @@ export interface EvalReport {
 }
 
 export interface EvalOptions {
+  /** Extra configuration of the app (e.g. an LLM: eval:assistant --llm). */
+  env?: Record<string, string>;
   dialect?: DialectName;
   /** Question ids to ask (default: all). */
   only?: string[];
@@ -223,7 +225,7 @@ export async function runEval(options: EvalOptions = {}): Promise<EvalReport> {
   const dialect = options.dialect ?? "sqlite";
   const log = options.log ?? (() => {});
   const questions = options.only ? allQuestions.filter((q) => options.only!.includes(q.id)) : allQuestions;
-  const t = await createTestApp({ dialect, model: true });
+  const t = await createTestApp({ dialect, model: true, ...(options.env ? { env: options.env } : {}) });
   try {
     const { publicKey } = await setUp(t);
     const results: QuestionResult[] = [];

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { LiveFact, ProductCard } from "../storefront/types.js";
-import { checkReply, type Seen } from "./check.js";
+import { checkReply, type Question, type Seen } from "./check.js";
 
 const citation = (concept: string) => ({ handle: concept, concept_id: concept, concept_version: 2, title: concept });
 const card = (
@@ -115,4 +115,92 @@ test("promises, links, claimed actions and ungrounded text are refused", () => {
   });
   assert.deepEqual(checkReply("Your refund has been processed.", seen([]), "en"), { ok: false, reason: "claims_action" });
   assert.deepEqual(checkReply("Happy to help!", seen([sony]), "en"), { ok: false, reason: "ungrounded" });
+});
+
+test("commitments of delivery, timing and eligibility need their family in a cited passage or a named title", () => {
+  assert.deepEqual(checkReply("The Sony WH-1000XM5 Headphones are in stock and ship today.", seen([sony]), "en"), {
+    ok: false,
+    reason: "commitment_not_in_sources:ship",
+  });
+  assert.deepEqual(checkReply("Orders over €50 ship free, and yours qualifies [P2].", seen([]), "en"), {
+    ok: false,
+    reason: "commitment_not_in_sources:qualifies",
+  });
+  assert.deepEqual(checkReply("Your order is eligible for next-day delivery [P2].", seen([]), "en"), {
+    ok: false,
+    reason: "commitment_not_in_sources:delivery",
+  });
+  // The passage speaks of shipping: "ships" and "shipping" are one family.
+  assert.equal(checkReply("Orders over €50 ship free [P2].", seen([]), "en").ok, true);
+  assert.deepEqual(checkReply("Express shipping costs €9.95 and arrives tomorrow [P3].", seen([]), "en"), {
+    ok: false,
+    reason: "commitment_not_in_sources:arrives",
+  });
+  assert.deepEqual(checkReply("Der Versand erfolgt noch heute [P2].", seen([]), "de"), {
+    ok: false,
+    reason: "commitment_not_in_sources:heute",
+  });
+});
+
+test("a reply to a policy question must cite a passage the grounding answers from and carry the value it found", () => {
+  const grounding = (direct?: string): Question => ({
+    kind: "policy",
+    text: "How much is shipping?",
+    grounding: {
+      kind: "answer",
+      markdown: "**€4.95** Standard shipping costs €4.95; orders over €50 ship free.",
+      citations: [citation("shipping")],
+      passages: [],
+      phrased_by: "extractive",
+      ...(direct ? { direct } : {}),
+    },
+  });
+  const ask = grounding("€4.95");
+  assert.equal(checkReply("Standard shipping costs €4.95 [P2].", seen([]), "en", ask).ok, true);
+  // Vacuous: cites the answering passage, says nothing of it.
+  assert.deepEqual(checkReply("Here is what our policy says [P2].", seen([]), "en", ask), {
+    ok: false,
+    reason: "carries_nothing_of_the_answer",
+  });
+  assert.deepEqual(checkReply("Standard shipping costs €9.95 [P3].", seen([]), "en", ask), {
+    ok: false,
+    reason: "misses_asked_value:€4.95",
+  });
+  // No value asked: what the answer says beyond the question must be carried.
+  const how = grounding();
+  assert.deepEqual(checkReply("Our shipping policy explains it [P2].", seen([]), "en", how), {
+    ok: false,
+    reason: "carries_nothing_of_the_answer",
+  });
+  assert.equal(checkReply("Standard shipping is charged per order; over €50 it is free [P2].", seen([]), "en", how).ok, true);
+  assert.deepEqual(checkReply("Returns are kostenlos [P1].", seen([]), "en", ask), { ok: false, reason: "cites_no_answering_passage" });
+  // Naming a product is grounding for a product question, never for a policy question.
+  assert.equal(checkReply("The Sony WH-1000XM5 Headphones are in stock.", seen([sony]), "en").ok, true);
+  assert.deepEqual(checkReply("The Sony WH-1000XM5 Headphones are in stock.", seen([sony]), "en", ask), {
+    ok: false,
+    reason: "policy_without_passage",
+  });
+  // A product line answers a product question only, not a greeting or a cart request.
+  assert.equal(checkReply("You might like the Sony WH-1000XM5 Headphones.", seen([sony]), "en", { kind: "product" }).ok, true);
+  assert.deepEqual(checkReply("You might like the Sony WH-1000XM5 Headphones.", seen([sony]), "en", { kind: "other" }), {
+    ok: false,
+    reason: "products_for_another_question",
+  });
+  // A product question's price bound holds for every product named.
+  const under = (max: number): Question => ({ kind: "product", price_max_minor: max });
+  assert.equal(checkReply("You might like the Sony WH-1000XM5 Headphones.", seen([sony]), "en", under(35000)).ok, true);
+  assert.deepEqual(checkReply("You might like the Sony WH-1000XM5 Headphones.", seen([sony]), "en", under(30000)), {
+    ok: false,
+    reason: "product_outside_price_bound:prd_sony",
+  });
+  // No answer found by the grounding: no reply answers it.
+  const none: Question = { kind: "policy", text: "How much is shipping?", grounding: { kind: "no_evidence", markdown: "…" } };
+  assert.deepEqual(checkReply("Standard shipping costs €4.95 [P2].", seen([]), "en", none), { ok: false, reason: "policy_not_grounded" });
+  // A "No" lead needs a negation; "Yes" and a lead without numbers are read as words.
+  assert.deepEqual(checkReply("Orders over €50 ship free [P2].", seen([]), "en", grounding("No")), {
+    ok: false,
+    reason: "misses_asked_value:No",
+  });
+  assert.equal(checkReply("No, orders under €50 do not ship free [P2].", seen([]), "en", grounding("No")).ok, true);
+  assert.equal(checkReply("Orders over €50 ship free [P2].", seen([]), "en", grounding("Yes")).ok, true);
 });

@@ -15,13 +15,26 @@
 //   7. a money figure ("€49.90", "12 EUR") is neither a live price of a named product (same
 //      amount and currency) nor a money figure of a cited passage;
 //   8. it states a stock level ("in stock", "sold out", "nur noch wenige") that no named product's
-//      live availability has.
+//      live availability has;
+//   9. it answers a question other than a product question with no passage cited, only products
+//      named (a product line is no answer to a greeting or a cart request);
+//  10. it names, in reply to a product question with a price bound ("under 500 euros"), a product
+//      whose live price is outside the bound or was not read live;
+//  11. it answers a policy question (`Question`) without citing a passage of a policy the turn's
+//      extractive grounding answers from — naming a product is no grounding there, and when the
+//      grounding found no answer no reply is one — or without what that answer says: at least
+//      MIN_CARRIED of its content terms beyond the question's own, and the value it found for the
+//      asked type (its `direct` lead: each number of it, or its words; a "No" lead needs a
+//      negation). A vacuous "here is what our policy says [P1]" is thus refused, and the
+//      extractive answer is used.
+// Commitments of delivery, timing and eligibility ("ships today", "you are eligible") are checked
+// with the promise words in 6 (knowledge/llm.ts checkPhrasing).
 // What passes is returned with the citation markers removed, live prices written as answers/format.ts
 // writes them ("$49.9" → "$49.90", "349,00 €" → "€349.00"), the citations in order of first
 // mention (one per concept version) and the named products.
-import type { Citation } from "../knowledge/types.js";
+import type { Citation, PolicyAnswer } from "../knowledge/types.js";
 import { checkPhrasing } from "../knowledge/llm.js";
-import { quantities, type Quantity } from "../knowledge/text.js";
+import { isStopWord, normalize, numbersIn, quantities, stem, words, type Quantity } from "../knowledge/text.js";
 import { currencyDigits, formatMoney, isMoney } from "../answers/format.js";
 import type { ChatLang } from "../answers/i18n.js";
 import type { LiveFact, Money, ProductCard, StockState } from "../storefront/types.js";
@@ -32,6 +45,16 @@ export interface Seen {
   products: ReadonlyMap<string, ProductCard>;
   facts: ReadonlyMap<string, LiveFact[]>;
 }
+
+/**
+ * What the reply answers: a policy question (its text and the turn's extractive grounding of it),
+ * a product question, or anything else (a greeting, a cart request, a clarification): naming a
+ * product grounds a reply only to a product question.
+ */
+export type Question =
+  | { kind: "policy"; text: string; grounding: PolicyAnswer }
+  | { kind: "product"; price_min_minor?: number | undefined; price_max_minor?: number | undefined }
+  | { kind: "other" };
 
 export type ReplyCheck = { ok: true; text: string; citations: Citation[]; products: ProductCard[] } | { ok: false; reason: string };
 
@@ -80,7 +103,58 @@ function sameCurrency(q: Extract<Quantity, { kind: "money" }>, currency: string)
   return q.currency === currency || (q.text.includes("$") && formatMoney({ amount_minor: 0, currency }).includes("$"));
 }
 
-export function checkReply(raw: string, seen: Seen, lang: ChatLang): ReplyCheck {
+/** "Yes" / "No" leads (compose.ts polarity) in the languages answers are framed in. */
+const NO_LEAD = new Set(["no", "nein"]);
+const YES_LEAD = new Set(["yes", "ja"]);
+const NEGATION = /\b(?:not|no|never|cannot|can't|won't|don't|doesn't|isn't|aren't|unable|nicht|kein\w*|nie|niemals)\b/i;
+
+/**
+ * Content terms of a text in either language: the stems of its words that are a stop word in
+ * neither (quotes keep the policy's language, the reply may be in the thread's).
+ */
+const contentWords = (text: string): string[] => words(text).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de"));
+const termsOf = (text: string): Set<string> => new Set(contentWords(text).flatMap((w) => [stem(w, "en"), stem(w, "de")]));
+/** Terms of the grounded answer, beyond the question's own, that a reply must carry (fewer when the answer adds fewer). */
+const MIN_CARRIED = 2;
+
+/**
+ * Why a reply to a policy question does not answer it as the grounding does (rule 11), or null.
+ * `cited`: the passages the reply cites; `text`: the reply without markers.
+ */
+function policyGap(cited: Citation[], text: string, question: Extract<Question, { kind: "policy" }>): string | null {
+  const { grounding } = question;
+  if (cited.length === 0) return "policy_without_passage";
+  if (grounding.kind !== "answer") return "policy_not_grounded";
+  const answering = new Set(grounding.citations.map((c) => c.concept_id));
+  if (!cited.some((c) => answering.has(c.concept_id))) return "cites_no_answering_passage";
+  // What the answer says beyond the question ("prepaid label", "drop-off point"): a reply that
+  // carries none of it ("Here is what our policy says [P1].") answers nothing.
+  const asked = termsOf(question.text);
+  const answerWords = new Set(contentWords(grounding.markdown).filter((w) => !asked.has(stem(w, "en")) && !asked.has(stem(w, "de"))));
+  const adds = termsOf([...answerWords].join(" "));
+  const carried = new Set(contentWords(text).filter((w) => adds.has(stem(w, "en")) || adds.has(stem(w, "de"))));
+  if (carried.size < Math.min(MIN_CARRIED, answerWords.size)) return "carries_nothing_of_the_answer";
+  const numbers = new Set(numbersIn(text).map((n) => Math.round(n * 1000) / 1000));
+  const replyWords = new Set(words(text));
+  for (const lead of (grounding.direct ?? "")
+    .split(" · ")
+    .map((d) => d.replace(/\*/g, "").trim())
+    .filter(Boolean)) {
+    const l = normalize(lead);
+    if (YES_LEAD.has(l)) continue;
+    if (NO_LEAD.has(l)) {
+      if (!NEGATION.test(normalize(text))) return `misses_asked_value:${lead}`;
+      continue;
+    }
+    const wanted = numbersIn(lead);
+    const missing =
+      wanted.length > 0 ? wanted.some((n) => !numbers.has(Math.round(n * 1000) / 1000)) : words(lead).some((w) => !replyWords.has(w));
+    if (missing) return `misses_asked_value:${lead}`;
+  }
+  return null;
+}
+
+export function checkReply(raw: string, seen: Seen, lang: ChatLang, question: Question = { kind: "product" }): ReplyCheck {
   const cited: Citation[] = [];
   const citedTexts: string[] = [];
   const keys = new Set<string>();
@@ -108,7 +182,18 @@ export function checkReply(raw: string, seen: Seen, lang: ChatLang): ReplyCheck 
 
   const products = [...seen.products.values()].filter((card) => names(text, card));
   if (cited.length === 0 && products.length === 0) return { ok: false, reason: "ungrounded" };
+  if (cited.length === 0 && question.kind === "other") return { ok: false, reason: "products_for_another_question" };
   const facts = products.flatMap((p) => seen.facts.get(p.product_id) ?? []);
+  if (question.kind === "product" && (question.price_min_minor !== undefined || question.price_max_minor !== undefined)) {
+    for (const p of products) {
+      const price = (seen.facts.get(p.product_id) ?? []).map((f) => f.value).find(isMoney);
+      const within =
+        price !== undefined &&
+        price.amount_minor >= (question.price_min_minor ?? 0) &&
+        price.amount_minor <= (question.price_max_minor ?? Number.POSITIVE_INFINITY);
+      if (!within) return { ok: false, reason: `product_outside_price_bound:${p.product_id}` };
+    }
+  }
   const prices = facts.map((f) => f.value).filter(isMoney);
   const liveNumbers = [
     ...prices.map(major),
@@ -142,5 +227,7 @@ export function checkReply(raw: string, seen: Seen, lang: ChatLang): ReplyCheck 
     }
     rest = rest.replace(re, " ");
   }
+  const gap = question.kind === "policy" ? policyGap(cited, text, question) : null;
+  if (gap) return { ok: false, reason: gap };
   return { ok: true, text: formatted, citations: cited, products };
 }

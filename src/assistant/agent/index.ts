@@ -13,7 +13,8 @@
 //     product's live price and stock;
 //   - the model's final text is checked (./check.ts): cited passages must have been retrieved in
 //     this turn, numbers, prices, stock words and promises must come from those passages or the
-//     live facts of the products it names. A text that passes becomes the answer: citations of
+//     live facts of the products it names; a reply to a policy question must cite a passage the
+//     turn's extractive grounding answers from and carry the value it found. A text that passes becomes the answer: citations of
 //     the passages it cites, product cards of the products it names with one line each (price and
 //     stock formatted from live facts, as every chat answer does);
 //   - anything else — the model unreachable, a timeout, a non-2xx status, a malformed body, too
@@ -32,7 +33,7 @@ import type { Limitation } from "../answers/schemas.js";
 import { searchLimitations, type TurnReply, type TurnTools } from "../turns/tools.js";
 import { NOT_VERIFIED_LIVE } from "../storefront/index.js";
 import type { ProductCard } from "../storefront/types.js";
-import { checkReply } from "./check.js";
+import { checkReply, type Question } from "./check.js";
 import { AgentTools, TOOL_DEFINITIONS, type ReceivedToolCall, type ToolOutcome } from "./tools.js";
 
 export const AGENT_EVENT = "agent.completed";
@@ -110,7 +111,15 @@ class LlmAgent implements TurnAgent {
         const requested: ReceivedToolCall[] = res.message.tool_calls ?? [];
         if (requested.length === 0) {
           // Reasoning models may prefix their reasoning in <think> tags; it is never shown.
-          const checked = checkReply((res.message.content ?? "").replace(/<think>[\s\S]*?<\/think>/gi, ""), tools, t.lang);
+          // A policy question's reply is held to the turn's extractive grounding, a product
+          // question's to its price bounds (check.ts rules 10 and 11).
+          const question: Question =
+            intent.kind === "policy"
+              ? { kind: "policy", text: t.handle.text, grounding: (await t.policyGrounding()).result }
+              : intent.kind === "product"
+                ? { kind: "product", price_min_minor: intent.filters.price_min_minor, price_max_minor: intent.filters.price_max_minor }
+                : { kind: "other" };
+          const checked = checkReply((res.message.content ?? "").replace(/<think>[\s\S]*?<\/think>/gi, ""), tools, t.lang, question);
           return checked.ok ? { reply: this.answer(t, tools, checked) } : { fallback: `reply_refused:${checked.reason}` };
         }
         if (last) return { fallback: "max_tool_rounds" };

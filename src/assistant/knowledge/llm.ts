@@ -17,7 +17,9 @@
 //     passage or of a live fact — this covers prices, amounts, durations and percentages;
 //   - every promise word it uses (guarantee, free, always, never, refund, money back, lifetime,
 //     unlimited, no questions asked, any time … and the German counterparts) occurs in a cited
-//     passage.
+//     passage;
+//   - every commitment about delivery, timing or eligibility (ships, delivered, today, next day,
+//     eligible, covered … and German) has a word of its family in a cited passage.
 // Anything else keeps the extractive answer (phrased_by "extractive"); it is not a failure. In
 // agent mode phraseWithLlm() does nothing: the agent writes the reply, and when the agent's reply
 // is refused the extractive answer is used as it is (one model, one chance per turn).
@@ -74,6 +76,57 @@ const PROMISES: Record<"en" | "de", string[]> = {
   ],
 };
 
+/**
+ * Commitments about delivery, timing and eligibility, in families of words (en and de): a word of
+ * a family in the model's text needs a word of the same family in its sources ("… is in stock and
+ * ships today" beside a returns passage that says nothing of shipping is refused). Inflections are
+ * listed, not stemmed, so that a family stays one concept.
+ */
+const COMMITMENTS: readonly (readonly string[])[] = [
+  [
+    "ship",
+    "ships",
+    "shipped",
+    "shipping",
+    "dispatch",
+    "dispatches",
+    "dispatched",
+    "versand",
+    "versandt",
+    "versendet",
+    "verschickt",
+    "versenden",
+  ],
+  [
+    "deliver",
+    "delivers",
+    "delivered",
+    "delivery",
+    "deliveries",
+    "arrive",
+    "arrives",
+    "arrived",
+    "arrival",
+    "liefern",
+    "geliefert",
+    "lieferung",
+    "zugestellt",
+    "zustellung",
+  ],
+  ["today", "heute"],
+  ["tomorrow", "morgen"],
+  ["tonight"],
+  ["overnight", "über nacht"],
+  ["same day", "same-day", "am selben tag", "noch heute"],
+  ["next day", "next-day", "am nächsten tag"],
+  ["this week", "diese woche"],
+  ["express"],
+  ["right away", "asap", "as soon as possible", "umgehend"],
+  ["eligible", "eligibility", "ineligible", "qualify", "qualifies", "qualified", "berechtigt", "anspruch"],
+  ["covered", "covers", "coverage", "abgedeckt"],
+  ["exempt", "waived", "befreit"],
+];
+
 export interface PhrasingCheck {
   ok: boolean;
   reason?: string;
@@ -103,6 +156,12 @@ export function checkPhrasing(text: string, cited: string[], lang: Lang, liveNum
     if (!present) continue;
     const inSource = multi ? src.includes(promise) : srcStems.has(stem(promise, l)) || srcStems.has(stem(promise, "en"));
     if (!inSource) return { ok: false, reason: `promise_not_in_sources:${promise}` };
+  }
+  const srcWords = new Set(words(source));
+  const has = (w: string, all: Set<string>, text: string) => (/[\s-]/.test(w) ? text.includes(w) : all.has(w));
+  for (const family of COMMITMENTS) {
+    const used = family.find((w) => has(w, outWords, out));
+    if (used !== undefined && !family.some((w) => has(w, srcWords, src))) return { ok: false, reason: `commitment_not_in_sources:${used}` };
   }
   return { ok: true };
 }
