@@ -1,5 +1,6 @@
 // `npm run eval:search-shopper [-- --queries FILE[,FILE…]] [--dataset DIR] [--model DIR] [--metadata full|name|sparse]
-//                               [--settings JSON[;JSON…]] [--concurrency 4] [--calibrate] [--explain CLASS]`
+//                               [--settings JSON[;JSON…]] [--concurrency 4] [--calibrate] [--explain CLASS]
+//                               [--visual-min-score BAR]`
 //
 // Text search on queries written the way shoppers type (issue 35), by helpers who saw neither the
 // code nor the other query sets, over the test split of ../shared/datasets/fashion-products with
@@ -35,6 +36,7 @@ const { values: args } = parseArgs({
     concurrency: { type: "string", default: "4" },
     calibrate: { type: "boolean", default: false },
     explain: { type: "string" },
+    "visual-min-score": { type: "string" },
   },
 });
 
@@ -144,8 +146,12 @@ async function main() {
     model: args.model!,
     metadata: args.metadata as Metadata,
     concurrency: Number(args.concurrency),
-    // Calibration reads the raw visual similarities: no bar.
-    ...(args.calibrate ? { env: { SEARCH_VISUAL_MIN_SCORE: "0" } } : {}),
+    // Calibration reads the raw visual similarities: no bar. --visual-min-score tries another bar.
+    ...(args.calibrate
+      ? { env: { SEARCH_VISUAL_MIN_SCORE: "0" } }
+      : args["visual-min-score"]
+        ? { env: { SEARCH_VISUAL_MIN_SCORE: args["visual-min-score"] } }
+        : {}),
   });
   try {
     // A plain BM25 over the same text the service indexes.
