@@ -321,6 +321,18 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     assert.equal(none.json().count, 0, "no word of the query exists in the store: no results");
   });
 
+  test("a query for a kind of product the store does not sell finds nothing; a kind it sells is found", async () => {
+    for (const query of ["anti dandruff shampoo", "diamond engagement ring", "bicycle helmet for kids"]) {
+      const res = await text(query);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().count, 0, `${query}: no evidence in this store`);
+    }
+    // Its head is a store word (a dress), whatever else it names.
+    assert.ok(ids(await text("summer dress for a wedding")).includes("p-dress"));
+    // Another store's text does not decide for this one: o-dress's store has no shampoo either.
+    assert.equal((await text("anti dandruff shampoo", {}, otherToken)).json().count, 0);
+  });
+
   test("a page of products holding the query's words is ranked without a nearest-neighbour search; a short one asks the vector index", async () => {
     const vectors = app.ctx.vectors;
     const original = vectors.search.bind(vectors);

@@ -29,6 +29,7 @@ import { StoreLexicon } from "../../lexical/lexicon.js";
 import { englishWords } from "../../lexical/dictionary.js";
 import { analyseQuery, correctedText, type AnalysedQuery } from "../../lexical/query.js";
 import { BUILTIN_SYNONYMS, synonymMap } from "../../lexical/synonyms/index.js";
+import { askedKindUnsold } from "../../lexical/kinds.js";
 import type { SynonymsRepository } from "../synonyms/repository.js";
 import { arrange, type Merchandising } from "../rules/apply.js";
 import type { RulesService } from "../rules/service.js";
@@ -360,7 +361,10 @@ export class SearchService {
     // did_you_mean is the whole query corrected, with the words understanding took out kept.
     const analysed = analysis && text !== query ? { ...analysis, corrected: correctedText(query, analysis.corrections) } : analysis;
     const embedding = asTyped && analysis?.corrected ? this.textVector(analysis.corrected) : asTyped;
-    const candidates = this.candidatesOf(storeId, common);
+    // A query for a kind of product the store does not sell ("red lipstick" in a clothing store;
+    // src/lexical/kinds.ts) has no evidence here: no candidate passes.
+    const unsold = analysis !== undefined && askedKindUnsold(query, await this.lexicon(storeId));
+    const candidates = unsold ? Promise.resolve(new Set<string>()) : this.candidatesOf(storeId, common);
     const lexicalHits = analysed
       ? candidates === undefined
         ? this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined, undefined, lexicalMs)
