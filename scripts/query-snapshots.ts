@@ -328,17 +328,17 @@ export const AREAS: readonly Area[] = [
           ),
       },
       {
-        title: `nearestCopiesQuery(${args(STORE, toPgVector(UNIT), 4, [7, 9], 40, "<deferred>", false)})`,
+        title: `nearestCopiesQuery(${args(STORE, toPgVector(UNIT), 4, [7, 9], 10, 40, "<deferred>", false)})`,
         note: `Copies of whole values through their inverted lists (product_vector_copies_nearest), checked against the filter ${JSON.stringify({ category: "Shoes" })}.`,
         dialects: PG,
         run: async () =>
-          nearestCopiesQuery(STORE, toPgVector(UNIT), 4, [7, 9], 40, await deferred(wideDatabase(), { category: "Shoes" }), false),
+          nearestCopiesQuery(STORE, toPgVector(UNIT), 4, [7, 9], 10, 40, await deferred(wideDatabase(), { category: "Shoes" }), false),
       },
       {
-        title: `nearestCopiesQuery(${args(STORE, toPgVector(UNIT), 4, [7], 40, "<deferred>", true)})`,
+        title: `nearestCopiesQuery(${args(STORE, toPgVector(UNIT), 4, [7], 10, 40, "<deferred>", true)})`,
         note: `A filter narrower than the value: its copies scanned exactly under the filter ${JSON.stringify(CATEGORY_AND_PRICE)}.`,
         dialects: PG,
-        run: async () => nearestCopiesQuery(STORE, toPgVector(UNIT), 4, [7], 40, await deferred(wideDatabase(), CATEGORY_AND_PRICE), true),
+        run: async () => nearestCopiesQuery(STORE, toPgVector(UNIT), 4, [7], 10, 40, await deferred(wideDatabase(), CATEGORY_AND_PRICE), true),
       },
     ],
   },

@@ -106,49 +106,57 @@ SELECT f.id, f.rows, f.lists, f.probes FROM v
 LEFT JOIN vector_filter_indexes f
   ON f.store_id = $2 AND f.dim = $3 AND f.field = $4 AND f.value = v.value AND f.ready;
 
--- nearestCopiesQuery("store_a", "[0.5,0.5,0.5,0.5]", 4, [7,9], 40, <deferred>, false)
+-- nearestCopiesQuery("store_a", "[0.5,0.5,0.5,0.5]", 4, [7,9], 10, 40, <deferred>, false)
 -- Copies of whole values through their inverted lists (product_vector_copies_nearest), checked against the filter {"category":"Shoes"}.
--- 12 parameters:
---   $1 = "[0.5,0.5,0.5,0.5]"
---   $2 = [7,9]
---   $3 = "store_a"
---   $4 = 4
---   $5 = [7,9]
---   $6 = "[0.5,0.5,0.5,0.5]"
---   $7 = 40
---   $8 = 40
---   $9 = "store_a"
---   $10 = 4
---   $11 = "store_a"
---   $12 = "Shoes"
-SELECT c.product_id, c.vector_id, v.embedding <=> $1::vector AS distance,
-  (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY($2::int[]) AND f.ready) AS ready
-FROM (SELECT n.product_id, n.vector_id
-    FROM product_vector_copies_nearest($3, $4, $5::int[], $6::halfvec, $7) n
-    ORDER BY n.distance
-    LIMIT $8) c
-JOIN product_vectors v ON v.store_id = $9 AND v.product_id = c.product_id AND v.dim = $10
-WHERE c.product_id IN (select "product_id" from "products" where "store_id" = $11 and lower(category) = lower($12));
-
--- nearestCopiesQuery("store_a", "[0.5,0.5,0.5,0.5]", 4, [7], 40, <deferred>, true)
--- A filter narrower than the value: its copies scanned exactly under the filter {"category":"Shoes","price_min":20,"price_max":80}.
--- 12 parameters:
---   $1 = "[0.5,0.5,0.5,0.5]"
---   $2 = [7]
---   $3 = [7]
---   $4 = "store_a"
---   $5 = "store_a"
---   $6 = "Shoes"
---   $7 = 20
---   $8 = 80
+-- 14 parameters:
+--   $1 = "store_a"
+--   $2 = 4
+--   $3 = [7,9]
+--   $4 = "[0.5,0.5,0.5,0.5]"
+--   $5 = 40
+--   $6 = 40
+--   $7 = "store_a"
+--   $8 = "Shoes"
 --   $9 = "[0.5,0.5,0.5,0.5]"
---   $10 = 40
+--   $10 = [7,9]
 --   $11 = "store_a"
 --   $12 = 4
-SELECT c.product_id, c.vector_id, v.embedding <=> $1::vector AS distance,
-  (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY($2::int[]) AND f.ready) AS ready
-FROM (SELECT c.product_id, c.vector_id FROM product_vector_copies c
-    WHERE c.index_id = ANY($3::int[]) AND c.store_id = $4 AND c.product_id IN (select "product_id" from "products" where "store_id" = $5 and lower(category) = lower($6) and price >= $7 and price <= $8)
-    ORDER BY c.embedding <=> $9::halfvec
-    LIMIT $10) c
-JOIN product_vectors v ON v.store_id = $11 AND v.product_id = c.product_id AND v.dim = $12;
+--   $13 = 9
+--   $14 = 0.00390625
+WITH n AS MATERIALIZED (SELECT n.product_id, n.vector_id, n.distance
+    FROM product_vector_copies_nearest($1, $2, $3::int[], $4::halfvec, $5) n
+    ORDER BY n.distance
+    LIMIT $6), passed AS MATERIALIZED (SELECT * FROM n WHERE n.product_id IN (select "product_id" from "products" where "store_id" = $7 and lower(category) = lower($8)))
+SELECT c.product_id, c.vector_id, v.embedding <=> $9::vector AS distance,
+  (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY($10::int[]) AND f.ready) AS ready
+FROM passed c
+JOIN product_vectors v ON v.store_id = $11 AND v.product_id = c.product_id AND v.dim = $12
+WHERE c.distance <= coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $13 LIMIT 1), 'Infinity') + $14;
+
+-- nearestCopiesQuery("store_a", "[0.5,0.5,0.5,0.5]", 4, [7], 10, 40, <deferred>, true)
+-- A filter narrower than the value: its copies scanned exactly under the filter {"category":"Shoes","price_min":20,"price_max":80}.
+-- 15 parameters:
+--   $1 = "[0.5,0.5,0.5,0.5]"
+--   $2 = [7]
+--   $3 = "store_a"
+--   $4 = "store_a"
+--   $5 = "Shoes"
+--   $6 = 20
+--   $7 = 80
+--   $8 = "[0.5,0.5,0.5,0.5]"
+--   $9 = 40
+--   $10 = "[0.5,0.5,0.5,0.5]"
+--   $11 = [7]
+--   $12 = "store_a"
+--   $13 = 4
+--   $14 = 9
+--   $15 = 0.00390625
+WITH n AS MATERIALIZED (SELECT c.product_id, c.vector_id, c.embedding <=> $1::halfvec AS distance FROM product_vector_copies c
+    WHERE c.index_id = ANY($2::int[]) AND c.store_id = $3 AND c.product_id IN (select "product_id" from "products" where "store_id" = $4 and lower(category) = lower($5) and price >= $6 and price <= $7)
+    ORDER BY c.embedding <=> $8::halfvec
+    LIMIT $9), passed AS MATERIALIZED (SELECT * FROM n )
+SELECT c.product_id, c.vector_id, v.embedding <=> $10::vector AS distance,
+  (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY($11::int[]) AND f.ready) AS ready
+FROM passed c
+JOIN product_vectors v ON v.store_id = $12 AND v.product_id = c.product_id AND v.dim = $13
+WHERE c.distance <= coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $14 LIMIT 1), 'Infinity') + $15;
