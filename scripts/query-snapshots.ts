@@ -338,7 +338,8 @@ export const AREAS: readonly Area[] = [
         title: `nearestCopiesQuery(${args(STORE, toPgVector(UNIT), 4, [7], 10, 40, "<deferred>", true)})`,
         note: `A filter narrower than the value: its copies scanned exactly under the filter ${JSON.stringify(CATEGORY_AND_PRICE)}.`,
         dialects: PG,
-        run: async () => nearestCopiesQuery(STORE, toPgVector(UNIT), 4, [7], 10, 40, await deferred(wideDatabase(), CATEGORY_AND_PRICE), true),
+        run: async () =>
+          nearestCopiesQuery(STORE, toPgVector(UNIT), 4, [7], 10, 40, await deferred(wideDatabase(), CATEGORY_AND_PRICE), true),
       },
     ],
   },

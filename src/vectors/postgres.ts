@@ -347,9 +347,7 @@ export class PostgresVectorIndex implements VectorIndex {
     candidates: DeferredCandidates,
     narrower: boolean,
   ): Promise<Row[] | undefined> {
-    const { rows } = await nearestCopiesQuery(storeId, q, dim, ids, k, wanted, candidates, narrower).execute(
-      this.database.reader(storeId),
-    );
+    const { rows } = await nearestCopiesQuery(storeId, q, dim, ids, k, wanted, candidates, narrower).execute(this.database.reader(storeId));
     // No row at all carries no verdict: the function skips a value that is no longer ready, and a
     // copy lagging its product fails the check; the exact scan decides.
     return rows.length === 0 || rows.some((r) => r.ready < ids.length) ? undefined : rows;
