@@ -81,6 +81,19 @@ export async function openThread(t: TestApp, token: string): Promise<string> {
   return (res.json() as { thread_id: string }).thread_id;
 }
 
+/** One message in a new anonymous session and thread of the shop: the body of its 200 reply. */
+export async function askInNewThread<T>(t: TestApp, shop: ChatShop, text: string): Promise<T> {
+  const token = await anonymousSession(t, shop);
+  const res = await t.assistant.inject({
+    method: "POST",
+    url: "/v1/chat/messages",
+    headers: bearer(token),
+    payload: { thread_id: await openThread(t, token), text },
+  });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json() as T;
+}
+
 export interface PolicyInput {
   handle: string;
   title: string;

@@ -5,17 +5,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
-import { bearer } from "../../../test/support/factories.js";
 import { ADVERSARIAL_STYLES, startAdversarialLlm, type AdversarialLlm } from "../../../test/support/adversarial-llm.js";
-import {
-  anonymousSession,
-  chatShop,
-  openThread,
-  putCatalogProduct,
-  putPolicy,
-  putSettings,
-  type ChatShop,
-} from "../../../test/support/chat.js";
+import { askInNewThread, chatShop, putCatalogProduct, putPolicy, putSettings, type ChatShop } from "../../../test/support/chat.js";
 import { AGENT_EVENT } from "./index.js";
 
 interface Reply {
@@ -59,18 +50,7 @@ async function shopOf(t: TestApp): Promise<ChatShop> {
   return shop;
 }
 
-async function ask(t: TestApp, shop: ChatShop, text: string): Promise<Reply> {
-  const token = await anonymousSession(t, shop);
-  const thread = await openThread(t, token);
-  const res = await t.assistant.inject({
-    method: "POST",
-    url: "/v1/chat/messages",
-    headers: bearer(token),
-    payload: { thread_id: thread, text },
-  });
-  assert.equal(res.statusCode, 200, res.body);
-  return res.json() as Reply;
-}
+const ask = (t: TestApp, shop: ChatShop, text: string) => askInNewThread<Reply>(t, shop, text);
 
 /** What a shopper sees: the outcome, the text, the policies cited and the products shown. */
 const seen = (r: Reply) => ({

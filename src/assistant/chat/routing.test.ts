@@ -5,16 +5,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
-import { bearer } from "../../../test/support/factories.js";
-import {
-  anonymousSession,
-  chatShop,
-  openThread,
-  putCatalogProduct,
-  putPolicy,
-  putSettings,
-  type ChatShop,
-} from "../../../test/support/chat.js";
+import { askInNewThread, chatShop, putCatalogProduct, putPolicy, putSettings, type ChatShop } from "../../../test/support/chat.js";
 
 interface Reply {
   outcome: string;
@@ -33,17 +24,7 @@ describeEachDialect("assistant chat: the store's own catalogue, requests for a p
   let a: ChatShop;
   let b: ChatShop;
 
-  const ask = async (shop: ChatShop, text: string): Promise<Reply> => {
-    const token = await anonymousSession(t, shop);
-    const res = await t.assistant.inject({
-      method: "POST",
-      url: "/v1/chat/messages",
-      headers: bearer(token),
-      payload: { thread_id: await openThread(t, token), text },
-    });
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json() as Reply;
-  };
+  const ask = (shop: ChatShop, text: string) => askInNewThread<Reply>(t, shop, text);
   const ids = (r: Reply) => r.answer.products.map((p) => p.product_id);
 
   before(async () => {
