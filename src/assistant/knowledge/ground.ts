@@ -1,7 +1,16 @@
 // The answer pipeline over one passage index, without I/O (the store cache, embeddings and the LLM
 // live in ./index.ts): groups → BM25 candidates → evidence threshold → optional re-rank →
 // conflicts → extractive answer.
-import { askedKinds, conflictMarkdown, extractive, findConflicts, noEvidenceMarkdown, scoreSentences, sentencePool } from "./compose.js";
+import {
+  askedKinds,
+  conflictMarkdown,
+  extractive,
+  findConflicts,
+  LEAD_SEPARATOR,
+  noEvidenceMarkdown,
+  scoreSentences,
+  sentencePool,
+} from "./compose.js";
 import { CROSS, EN_CROSS_VOCABULARY, applyRewrites, crossKey } from "./lexicon.js";
 import {
   PassageIndex,
@@ -174,7 +183,7 @@ export async function groundParts(
     citations,
     passages: answered.flatMap((a) => a.passages),
     phrased_by: "extractive",
-    ...(directs.length > 0 ? { direct: [...new Set(directs)].join(" · ") } : {}),
+    ...(directs.length > 0 ? { direct: [...new Set(directs)].join(LEAD_SEPARATOR) } : {}),
     ...(confidence ? { confidence } : {}),
     ...(answered.length < results.length ? { unanswered: asked.filter((_, i) => results[i]!.kind !== "answer").map((p) => p.text) } : {}),
   };

@@ -127,6 +127,9 @@ const COMMITMENTS: readonly (readonly string[])[] = [
   ["exempt", "waived", "befreit"],
 ];
 
+/** Numbers as the checks compare them: to a thousandth (49.9 and 49.90 are one number). */
+export const roundedNumber = (n: number): number => Math.round(n * 1000) / 1000;
+
 export interface PhrasingCheck {
   ok: boolean;
   reason?: string;
@@ -141,9 +144,9 @@ export function checkPhrasing(text: string, cited: string[], lang: Lang, liveNum
   if (!trimmed) return { ok: false, reason: "empty" };
   if (trimmed.length > MAX_LLM_CHARS) return { ok: false, reason: "too_long" };
   const source = cited.join("\n");
-  const allowed = new Set([...numbersIn(source), ...liveNumbers].map((n) => Math.round(n * 1000) / 1000));
+  const allowed = new Set([...numbersIn(source), ...liveNumbers].map(roundedNumber));
   for (const n of numbersIn(trimmed)) {
-    if (!allowed.has(Math.round(n * 1000) / 1000)) return { ok: false, reason: `number_not_in_sources:${n}` };
+    if (!allowed.has(roundedNumber(n))) return { ok: false, reason: `number_not_in_sources:${n}` };
   }
   const l = lang === "de" ? "de" : "en";
   const src = normalize(source);

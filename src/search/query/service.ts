@@ -30,6 +30,7 @@ import { englishWords } from "../../lexical/dictionary.js";
 import { analyseQuery, correctedText, type AnalysedQuery } from "../../lexical/query.js";
 import { BUILTIN_SYNONYMS, synonymMap } from "../../lexical/synonyms/index.js";
 import { askedKindUnsold } from "../../lexical/kinds.js";
+import { wordNetNouns } from "../../lexical/wordnet.js";
 import type { SynonymsRepository } from "../synonyms/repository.js";
 import { arrange, type Merchandising } from "../rules/apply.js";
 import type { RulesService } from "../rules/service.js";
@@ -201,7 +202,13 @@ export class SearchService {
   /** The store's lexicon: its words and synonyms (built-in and its own), cached (store-cache.ts). */
   lexicon(storeId: string): Promise<StoreLexicon> {
     return storeCached(this.ctx, "lexicon", storeId, async () => {
-      const [terms, own, dictionary] = await Promise.all([this.lexical.terms(storeId), this.synonyms.list(storeId), englishWords()]);
+      // WordNet is read with the first lexicon too (kinds.ts asks it), as the English dictionary is.
+      const [terms, own, dictionary] = await Promise.all([
+        this.lexical.terms(storeId),
+        this.synonyms.list(storeId),
+        englishWords(),
+        wordNetNouns(),
+      ]);
       return new StoreLexicon(terms, own.length > 0 ? synonymMap(own, BUILTIN_SYNONYMS) : BUILTIN_SYNONYMS, dictionary);
     });
   }
@@ -356,21 +363,23 @@ export class SearchService {
     const asTyped = weight > 0 ? this.textVector(text) : undefined;
     asTyped?.catch(() => undefined); // replaced below when the query is corrected
     const analysisFrom = performance.now();
-    const analysis = weight < 1 ? await this.analyse(storeId, text) : undefined;
+    const lexicon = weight < 1 ? await this.lexicon(storeId) : undefined;
+    const analysis = lexicon ? analyseQuery(text, lexicon) : undefined;
     if (analysis) lexicalMs += performance.now() - analysisFrom;
     // did_you_mean is the whole query corrected, with the words understanding took out kept.
     const analysed = analysis && text !== query ? { ...analysis, corrected: correctedText(query, analysis.corrections) } : analysis;
     const embedding = asTyped && analysis?.corrected ? this.textVector(analysis.corrected) : asTyped;
     // A query for a kind of product the store does not sell ("red lipstick" in a clothing store;
     // src/lexical/kinds.ts) has no evidence here: no candidate passes.
-    const unsold = analysis !== undefined && askedKindUnsold(query, await this.lexicon(storeId));
+    const unsold = lexicon !== undefined && askedKindUnsold(query, lexicon, await wordNetNouns());
     const candidates = unsold ? Promise.resolve(new Set<string>()) : this.candidatesOf(storeId, common);
-    const lexicalHits = analysed
-      ? candidates === undefined
-        ? this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined, undefined, lexicalMs)
-        : candidates.then((ids) => this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined, ids, lexicalMs))
-      : undefined;
-    if (!analysed && lexicalMs > 0) this.ctx.metrics.observeSearchStage("lexical", lexicalMs / 1000);
+    const lexicalHits =
+      analysed && !unsold
+        ? candidates === undefined
+          ? this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined, undefined, lexicalMs)
+          : candidates.then((ids) => this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined, ids, lexicalMs))
+        : undefined;
+    if ((!analysed || unsold) && lexicalMs > 0) this.ctx.metrics.observeSearchStage("lexical", lexicalMs / 1000);
     // Awaited below or in run(); a failure of one must not go unhandled while the other is awaited.
     for (const p of [embedding, candidates, lexicalHits]) p?.catch(() => undefined);
     const vectors = embedding ? [await embedding] : [];
