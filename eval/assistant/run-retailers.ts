@@ -314,7 +314,10 @@ export function formatRetailReport(results: RetailResult[], dialect = "sqlite"):
     const agent = rs.filter((r) => r.agent);
     if (agent.length > 0) {
       const reasons = new Map<string, number>();
-      for (const r of agent) if (!r.agent!.accepted) reasons.set(kindOf(r.agent!.reason), (reasons.get(kindOf(r.agent!.reason)) ?? 0) + 1);
+      for (const r of agent.filter((x) => !x.agent!.accepted)) {
+        const kind = kindOf(r.agent!.reason);
+        reasons.set(kind, (reasons.get(kind) ?? 0) + 1);
+      }
       const accepted = agent.filter((r) => r.agent!.accepted);
       out.push(
         `LLM agent: ${accepted.length} of ${agent.length} replies used (${accepted.filter((r) => r.strict).length} of them strictly right), refused: ` +
