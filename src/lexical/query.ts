@@ -18,7 +18,8 @@
 //                       "hood" — half a word, so the minimum word share of ranking (fusion.ts)
 //                       drops "dog food" while "heals" still finds heels;
 //   Stop words (the `stopword` package's English and German lists) that are no synonym key form no
-//   group; a word with no alternative in the store forms none either (`unmatched`): it matches
+//   group, even when the store's text holds them ("Scullers For Her" must not make "for" a matched
+//   word of "jeans for women"), unless the query is nothing but stop words; a word with no alternative in the store forms none either (`unmatched`): it matches
 //   nothing, so it can never pull a ranking toward anything — visual evidence carries it.
 //   `corrected`: the query with each typo replaced by its best correction (did_you_mean), or null;
 //   a correctly spelled word is never corrected.
@@ -106,6 +107,7 @@ export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): Ana
   const unmatched: string[] = [];
   const stopwords: string[] = [];
   const corrections = new Map<number, string>();
+  const allStopwords = tokens.every((t) => STOPWORDS.has(t));
   const inStore = (phrase: string) => phrase.split(" ").every((w) => lexicon.has(w));
   const synonymAlternatives = (phrase: string, weight: number): Alternative[] =>
     (lexicon.synonymsOf(phrase) ?? []).filter(inStore).map((s) => ({ words: s.split(" "), weight, kind: "synonym" as const }));
@@ -136,7 +138,7 @@ export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): Ana
     const exact = lexicon.has(word);
     if (exact) alternatives.push({ words: [word], weight: WEIGHTS.exact, kind: "exact" });
     alternatives.push(...synonymAlternatives(word, WEIGHTS.synonym));
-    if (alternatives.length === 0 && STOPWORDS.has(word)) {
+    if (STOPWORDS.has(word) && (lexicon.synonymsOf(word) === undefined || alternatives.length === 0) && !allStopwords) {
       stopwords.push(word);
       i++;
       continue;
