@@ -48,11 +48,20 @@ describe("query analysis with the English dictionary", () => {
   test("a stop word forms no group even when the store's text holds it, unless the query is nothing else", () => {
     const store = new StoreLexicon([...STORE_WORDS, "for", "the", "her", "women"], BUILTIN_SYNONYMS, dictionary);
     const a = analyseQuery("a black dress for the evening", store);
-    assert.deepEqual(a.groups.map((g) => g.text), ["black", "dress"]);
+    assert.deepEqual(
+      a.groups.map((g) => g.text),
+      ["black", "dress"],
+    );
     assert.deepEqual(a.stopwords, ["a", "for", "the"]);
     // "her" is a stop word and a synonym key (a gender word), so it still forms a group.
-    assert.deepEqual(analyseQuery("shirt for her", store).groups.map((g) => g.text), ["shirt", "her"]);
-    assert.deepEqual(analyseQuery("for the", store).groups.map((g) => g.text), ["for", "the"]);
+    assert.deepEqual(
+      analyseQuery("shirt for her", store).groups.map((g) => g.text),
+      ["shirt", "her"],
+    );
+    assert.deepEqual(
+      analyseQuery("for the", store).groups.map((g) => g.text),
+      ["for", "the"],
+    );
   });
 
   test("without a dictionary every unknown word may be a typo", () => {
