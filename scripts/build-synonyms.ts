@@ -3,7 +3,7 @@
 //   colour families — every XKCD colour-survey name (949) and X11 / CSS colour name of one or two
 //     words (package color-name-lists) that is not itself a catalogue colour name is mapped one-way
 //     to the catalogue colour names (src/embeddings/colors.ts COLOR_NAMES) nearest to it by
-//     CIEDE2000, those within FAMILY_DE00 (at most FAMILY_MAX), and to its family: the nearest
+//     CIEDE2000 with the textile lightness weight (kL = TEXTILE_KL = 2), those within FAMILY_DE00 (at most FAMILY_MAX), and to its family: the nearest
 //     of the eleven basic colour terms (Berlin & Kay: black, white, red, green, yellow, blue,
 //     brown, purple, pink, orange, grey), with the second nearest too when it is within
 //     FAMILY_TIE_DE00 of the first ("teal" → blue, green; "maroon" → red; "ecru" → cream, beige);
@@ -35,6 +35,8 @@ const here = path.dirname(new URL(import.meta.url).pathname);
 const OUT = path.resolve(here, "../src/lexical/synonyms/builtin.json");
 
 const FAMILY_DE00 = 12;
+/** Lightness weight of CIEDE2000 for textiles (kL = 2, as CMC 2:1 and CIE94 for textiles): a light purple is a purple, not a pink. */
+const TEXTILE_KL = 2;
 const FAMILY_MAX = 3;
 const FAMILY_TIE_DE00 = 5;
 const BASIC_TERMS = ["black", "white", "red", "green", "yellow", "blue", "brown", "purple", "pink", "orange", "grey"];
@@ -219,7 +221,7 @@ for (const [alias, key] of aliases) {
 
 function addColour(name: string, lab: Lab): void {
   const byDistance = catalogue
-    .map((c) => ({ name: c.name, d: ciede2000(lab, c.lab) }))
+    .map((c) => ({ name: c.name, d: ciede2000(lab, c.lab, TEXTILE_KL) }))
     .filter((c) => c.name !== name)
     .sort((a, b) => a.d - b.d);
   const near = byDistance.filter((c) => c.d <= FAMILY_DE00).slice(0, FAMILY_MAX);
