@@ -3,8 +3,8 @@
 //   colour families — every XKCD colour-survey name (949) and X11 / CSS colour name of one or two
 //     words (package color-name-lists) that is not itself a catalogue colour name is mapped one-way
 //     to the catalogue colour names (src/embeddings/colors.ts COLOR_NAMES) nearest to it by
-//     CIEDE2000 with the textile lightness weight (kL = TEXTILE_KL = 2), those within FAMILY_DE00 (at most FAMILY_MAX), and to its family: the nearest
-//     of the eleven basic colour terms (Berlin & Kay: black, white, red, green, yellow, blue,
+//     CIEDE2000 with the textile lightness weight (kL = TEXTILE_KL = 2), those within FAMILY_DE00
+//     (at most FAMILY_MAX), and to its family: the nearest of the eleven basic colour terms (Berlin & Kay: black, white, red, green, yellow, blue,
 //     brown, purple, pink, orange, grey), with the second nearest too when it is within
 //     FAMILY_TIE_DE00 of the first ("teal" → blue, green; "maroon" → red; "ecru" → cream, beige);
 //     a chromatic colour (CIELAB chroma ≥ CHROMATIC_CHROMA) never to black, white or grey, and a
@@ -27,7 +27,15 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import * as prettier from "prettier";
-import { ciede2000, COLOR_ALIASES, COLOR_NAMES, hexToLab, normalizeColorName, type Lab } from "../src/embeddings/colors.js";
+import {
+  BASIC_COLOR_TERMS,
+  ciede2000,
+  COLOR_ALIASES,
+  COLOR_NAMES,
+  hexToLab,
+  normalizeColorName,
+  type Lab,
+} from "../src/embeddings/colors.js";
 import { NOUN_ARTIFACT, readWordNetNouns } from "../src/lexical/wordnet.js";
 
 const require = createRequire(import.meta.url);
@@ -39,7 +47,6 @@ const FAMILY_DE00 = 12;
 const TEXTILE_KL = 2;
 const FAMILY_MAX = 3;
 const FAMILY_TIE_DE00 = 5;
-const BASIC_TERMS = ["black", "white", "red", "green", "yellow", "blue", "brown", "purple", "pink", "orange", "grey"];
 const ACHROMATIC = ["black", "white", "grey"];
 /** CIELAB chroma (√(a*² + b*²)) from which a colour counts as chromatic (CIE's "colourfulness"; ~15 separates greys from tints). */
 const CHROMATIC_CHROMA = 15;
@@ -229,12 +236,12 @@ function addColour(name: string, lab: Lab): void {
   // than blue by CIEDE2000, yet a blue).
   const chromatic = Math.hypot(lab[1], lab[2]) >= CHROMATIC_CHROMA;
   // A basic term is its own family ("green" is no yellow, however near their swatches are).
-  const basic = byDistance.filter((c) => BASIC_TERMS.includes(c.name) && !(chromatic && ACHROMATIC.includes(c.name)));
-  const family = BASIC_TERMS.includes(name) ? [] : basic.filter((c) => c.d <= basic[0]!.d + FAMILY_TIE_DE00).slice(0, 2);
+  const basic = byDistance.filter((c) => BASIC_COLOR_TERMS.includes(c.name) && !(chromatic && ACHROMATIC.includes(c.name)));
+  const family = BASIC_COLOR_TERMS.includes(name) ? [] : basic.filter((c) => c.d <= basic[0]!.d + FAMILY_TIE_DE00).slice(0, 2);
   // The head of a compound name is its last word ("forest green" is a green): when that word is a
   // basic term or a catalogue colour, it is the name's family first.
   const words = name.split(" ");
-  const head = words.length > 1 && (BASIC_TERMS.includes(words.at(-1)!) || COLOR_NAMES[words.at(-1)!]) ? [words.at(-1)!] : [];
+  const head = words.length > 1 && (BASIC_COLOR_TERMS.includes(words.at(-1)!) || COLOR_NAMES[words.at(-1)!]) ? [words.at(-1)!] : [];
   const to = [...new Set([...head, ...[...family, ...near].map((c) => c.name)])].filter((t) => t !== name);
   if (to.length === 0) return;
   addOneWay(name, to);

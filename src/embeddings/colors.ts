@@ -504,6 +504,21 @@ export const COLOR_NAMES: Readonly<Record<string, string | null>> = Object.freez
   multi: null,
 });
 
+/** The eleven basic colour terms (Berlin & Kay), each a key of `COLOR_NAMES`. */
+export const BASIC_COLOR_TERMS: readonly string[] = [
+  "black",
+  "white",
+  "red",
+  "green",
+  "yellow",
+  "blue",
+  "brown",
+  "purple",
+  "pink",
+  "orange",
+  "grey",
+];
+
 /** Alternative spellings and synonyms → the key used in `COLOR_NAMES`. */
 export const COLOR_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   gray: "grey",

@@ -19,8 +19,9 @@
 //                       drops "dog food" while "heals" still finds heels;
 //   Stop words (the `stopword` package's English and German lists) that are no synonym key form no
 //   group, even when the store's text holds them ("Scullers For Her" must not make "for" a matched
-//   word of "jeans for women"), unless the query is nothing but stop words; a word with no alternative in the store forms none either (`unmatched`): it matches
-//   nothing, so it can never pull a ranking toward anything — visual evidence carries it.
+//   word of "jeans for women"), unless the query is nothing but stop words; a word with no
+//   alternative in the store forms none either (`unmatched`): it matches nothing, so it can never
+//   pull a ranking toward anything — visual evidence carries it.
 //   `corrected`: the query with each typo replaced by its best correction (did_you_mean), or null;
 //   a correctly spelled word is never corrected.
 import { stemmer } from "stemmer";
@@ -138,7 +139,8 @@ export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): Ana
     const exact = lexicon.has(word);
     if (exact) alternatives.push({ words: [word], weight: WEIGHTS.exact, kind: "exact" });
     alternatives.push(...synonymAlternatives(word, WEIGHTS.synonym));
-    if (STOPWORDS.has(word) && (lexicon.synonymsOf(word) === undefined || alternatives.length === 0) && !allStopwords) {
+    const synonymKey = lexicon.synonymsOf(word) !== undefined && alternatives.length > 0;
+    if (STOPWORDS.has(word) && !synonymKey && !allStopwords) {
       stopwords.push(word);
       i++;
       continue;

@@ -2,26 +2,26 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { BUILTIN_SYNONYMS } from "./index.js";
-
-const BASIC_TERMS = ["black", "white", "red", "green", "yellow", "blue", "brown", "purple", "pink", "orange", "grey"];
+import { BASIC_COLOR_TERMS } from "../../embeddings/colors.js";
 
 describe("built-in colour synonyms", () => {
   test("another spelling of a catalogue colour means that colour", () => {
-    for (const [alias, name] of <[string, string][]>[
+    const cases: [string, string][] = [
       ["multicolour", "multi"],
       ["multi colour", "multi"],
       ["golden", "gold"],
       ["neon green", "fluorescent green"],
       ["offwhite", "off white"],
       ["darkgreen", "dark green"],
-    ]) {
+    ];
+    for (const [alias, name] of cases) {
       assert.ok(BUILTIN_SYNONYMS.get(alias)?.includes(name), `${alias} → ${name}: ${BUILTIN_SYNONYMS.get(alias)?.join(", ")}`);
     }
   });
 
   test("a basic colour term is its own family: it never finds another basic term", () => {
-    for (const term of BASIC_TERMS) {
-      const others = (BUILTIN_SYNONYMS.get(term) ?? []).filter((s) => BASIC_TERMS.includes(s));
+    for (const term of BASIC_COLOR_TERMS) {
+      const others = (BUILTIN_SYNONYMS.get(term) ?? []).filter((s) => BASIC_COLOR_TERMS.includes(s));
       assert.deepEqual(others, [], term);
     }
   });
