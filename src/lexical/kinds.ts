@@ -2,8 +2,9 @@
 // relevance cut-off): "diamond engagement ring" or "red lipstick" in a clothing store name a kind
 // of product the store does not sell, and a page of wallets or red T-shirts is no answer to them.
 //
-// The rule (askedKindUnsold): the query's head noun — its last word before the first preposition,
-// as English noun phrases put the head last ("anti dandruff shampoo", "tie for office") — is
+// The rule (askedKindUnsold): the query's head noun (query.ts headWord: its last word before the
+// first preposition, as English noun phrases put the head last: "anti dandruff shampoo", "tie for
+// office") is
 //   1. not a word of the store (no exact word, synonym or joined form: query.ts's analysis);
 //   2. a noun naming a specific artifact in WordNet 3.1: one of its senses is in the
 //      lexicographer file noun.artifact (objects made by people — "ring", "lipstick", "helmet",
@@ -19,36 +20,13 @@
 // Such a query has no evidence in the store: text search answers it with nothing (and counts it
 // in the zero-result rate). WordNet is read by src/lexical/wordnet.ts, with the store's first
 // lexicon (SearchService.lexicon); a synset is parsed when first met.
-import { typoBudget, words, type Lexicon } from "./query.js";
+import { headWord, typoBudget, words, type Lexicon } from "./query.js";
 import { NOUN_ARTIFACT, type NounSynset, type WordNetNouns } from "./wordnet.js";
 
 /** Hypernym steps searched for a store word (beyond them the kinds are too general: "commodity", "artifact"). */
 export const HYPERNYM_DEPTH = 3;
 /** Taxonomy depth from which an artifact sense names a specific kind of object (measured: stuff 3, item 4, goods 5, wear 6; lipstick 9, mug 9, tent 7, charger 7). */
 export const MIN_ARTIFACT_DEPTH = 7;
-/** Words that end the head's noun phrase. */
-const PREPOSITIONS = new Set([
-  "for",
-  "to",
-  "with",
-  "in",
-  "on",
-  "at",
-  "from",
-  "of",
-  "under",
-  "below",
-  "over",
-  "above",
-  "without",
-  "by",
-  "near",
-  "like",
-  "that",
-  "which",
-  "who",
-]);
-
 /** The noun senses of a word: as written, else its singular ("earrings" → earring, "dresses" → dress). */
 function sensesOf(n: WordNetNouns, word: string): string[] {
   for (const form of [word, word.replace(/ies$/, "y"), word.replace(/(?:s|x|z|ch|sh)es$/, (m) => m.slice(0, -2)), word.replace(/s$/, "")]) {
@@ -63,13 +41,6 @@ function depthOf(n: WordNetNouns, s: NounSynset, seen = new Set<NounSynset>()): 
   if (s.hypernyms.length === 0 || seen.has(s)) return 0;
   seen.add(s);
   return 1 + Math.min(...s.hypernyms.map((o) => depthOf(n, n.synset(o), seen)));
-}
-
-/** The head noun of a query's words: the last word before the first preposition (undefined when there is none). */
-export function headWord(words: readonly string[]): string | undefined {
-  const end = words.findIndex((w) => PREPOSITIONS.has(w));
-  const phrase = end < 0 ? words : words.slice(0, end);
-  return [...phrase].reverse().find((w) => /\p{L}/u.test(w));
 }
 
 /**

@@ -5,7 +5,10 @@
 //   near         — typo candidates: a Pass-Join index (mnemonist's PassjoinIndex, Li et al. 2011)
 //                  of the words and the single-word synonym keys finds every word within
 //                  Levenshtein distance 2, verified by the restricted Damerau–Levenshtein distance (natural's,
-//                  transpositions count 1); built on the first typo a store's queries meet;
+//                  transpositions count 1), a different first letter counting one more (typoDistance:
+//                  Meilisearch's rule, a typo on the first character costs two — shoppers seldom
+//                  miss the first letter, so "night" is no typo of "light" while "sandels" is one of
+//                  "sandals"); built on the first typo a store's queries meet;
 //   completes    — whether words begin with a prefix (a scan of the vocabulary, only for a last
 //                  word that matched nothing else).
 // Lexicons are cached per store (storeCached: rebuilt after the store's text or synonyms change
@@ -13,7 +16,7 @@
 import type { WordCheck } from "./dictionary.js";
 import { PassjoinIndex } from "mnemonist";
 import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
-import { stemOf, type Lexicon } from "./query.js";
+import { stemOf, words, type Lexicon } from "./query.js";
 import type { SynonymMap } from "./synonyms/index.js";
 
 /** Longest word considered for typo candidates (longer ones are ids, codes, URLs' remains). */
@@ -24,9 +27,13 @@ const stemPhrase = (phrase: string) => phrase.split(" ").map(stemOf).join(" ");
 // edited twice). natural's unrestricted form returns 0 for some pairs one insertion apart
 // ("yelow" → "yellow"), which the candidate filter below took for the word itself.
 const distance = (a: string, b: string) => DamerauLevenshteinDistance(a, b, { restricted: true });
+/** The typo distance of a query word from a store word: the edit distance, plus one when the first letters differ (see the header). */
+export const typoDistance = (a: string, b: string): number => distance(a, b) + (a[0] === b[0] ? 0 : 1);
 
 export class StoreLexicon implements Lexicon {
   private readonly byStem = new Map<string, string[]>();
+  /** Stems of the words of the store's category values. */
+  private readonly kindStems = new Set<string>();
   /** Synonym keys by their words' stems. */
   private readonly synonymsByStem = new Map<string, string[]>();
   private fuzzy: PassjoinIndex<string> | undefined;
@@ -36,7 +43,10 @@ export class StoreLexicon implements Lexicon {
     readonly synonyms: SynonymMap,
     /** The language's dictionary (src/lexical/dictionary.ts); without it every unknown word may be a typo. */
     private readonly dictionary?: WordCheck,
+    /** The store's category values (query.ts namesKind); without them no word names a kind. */
+    categories: Iterable<string> = [],
   ) {
+    for (const c of categories) for (const w of words(c)) this.kindStems.add(stemOf(w));
     for (const t of terms) {
       const s = stemOf(t);
       const list = this.byStem.get(s);
@@ -57,6 +67,10 @@ export class StoreLexicon implements Lexicon {
     return this.dictionary?.(word) ?? false;
   }
 
+  namesKind(word: string): boolean {
+    return this.kindStems.has(stemOf(word));
+  }
+
   has(word: string): boolean {
     return this.byStem.has(stemOf(word));
   }
@@ -70,7 +84,7 @@ export class StoreLexicon implements Lexicon {
     if (maxDistance <= 0 || word.length > MAX_FUZZY_LENGTH) return [];
     this.fuzzy ??= this.buildFuzzy();
     return [...this.fuzzy.search(word)]
-      .map((w) => ({ word: w, distance: distance(word, w) }))
+      .map((w) => ({ word: w, distance: typoDistance(word, w) }))
       .filter((c) => c.distance > 0 && c.distance <= maxDistance)
       .sort(
         (a, b) =>

@@ -2,7 +2,7 @@
 // the minimum word share of coverage ranking (src/search/query/fusion.ts): pure, no database.
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { analyseQuery } from "./query.js";
+import { analyseQuery, contentWords } from "./query.js";
 import { StoreLexicon } from "./lexicon.js";
 import { englishWords, type WordCheck } from "./dictionary.js";
 import { BUILTIN_SYNONYMS } from "./synonyms/index.js";
@@ -36,10 +36,10 @@ describe("query analysis with the English dictionary", () => {
   });
 
   test("a real word the store lacks counts half as a typo and is never corrected", () => {
-    const food = analyseQuery("dog food", lexicon);
-    assert.deepEqual(food.unmatched, ["dog"]);
-    assert.deepEqual(food.groups[0]!.alternatives, [{ words: ["hood"], weight: 0.5, kind: "typo" }]);
-    assert.equal(food.corrected, null);
+    const hook = analyseQuery("dog hook", lexicon);
+    assert.deepEqual(hook.unmatched, ["dog"]);
+    assert.deepEqual(hook.groups[0]!.alternatives, [{ words: ["hood"], weight: 0.5, kind: "typo" }]);
+    assert.equal(hook.corrected, null);
     const heals = analyseQuery("heals", lexicon);
     assert.deepEqual(heals.groups[0]!.alternatives, [{ words: ["heels"], weight: 0.5, kind: "typo" }]);
     assert.equal(heals.corrected, null);
@@ -66,8 +66,38 @@ describe("query analysis with the English dictionary", () => {
 
   test("without a dictionary every unknown word may be a typo", () => {
     const bare = new StoreLexicon(STORE_WORDS, BUILTIN_SYNONYMS);
-    assert.equal(analyseQuery("dog food", bare).groups[0]!.alternatives[0]!.weight, 0.75);
-    assert.equal(analyseQuery("dog food", bare).corrected, "dog hood");
+    assert.equal(analyseQuery("dog hook", bare).groups[0]!.alternatives[0]!.weight, 0.75);
+    assert.equal(analyseQuery("dog hook", bare).corrected, "dog hood");
+  });
+
+  test("the unmatched words before a head noun that names one of the store's categories modify it", () => {
+    const store = new StoreLexicon([...STORE_WORDS, "men", "dresses", "ringer", "trousers"], BUILTIN_SYNONYMS, dictionary, [
+      "Dresses",
+      "Heels",
+      "Trousers",
+    ]);
+    const date = analyseQuery("date night dress", store);
+    assert.deepEqual(date.unmatched, ["date", "night"]);
+    assert.deepEqual(date.modifiers, ["date", "night"]);
+    assert.equal(contentWords(date), 1, "the dress alone is the content of the query");
+    // Only words before the head modify it; a word after a preposition still counts.
+    assert.deepEqual(analyseQuery("party dress for yoga", store).modifiers, ["party"]);
+    assert.equal(contentWords(analyseQuery("party dress for yoga", store)), 2);
+    // A head that names no category of the store (an audience), or that the store holds only as a
+    // synonym of another sense ("hose" trousers) or a prefix ("ring" of "ringer"), has no modifiers.
+    for (const q of ["office party men", "garden hose", "engagement ring"]) assert.deepEqual(analyseQuery(q, store).modifiers, [], q);
+    // A misspelt head still names its kind.
+    assert.deepEqual(analyseQuery("party dres", store).modifiers, ["party"]);
+  });
+});
+
+describe("typo distance", () => {
+  test("a typo on the first letter counts two (Meilisearch's rule)", async () => {
+    const lexicon = new StoreLexicon(["hood", "light", "sandals"], new Map(), await englishWords());
+    assert.deepEqual(lexicon.near("food", 1), [], "food is no typo of hood");
+    assert.deepEqual(lexicon.near("night", 1), [], "night is no typo of light");
+    assert.deepEqual(lexicon.near("sandels", 1), [{ word: "sandals", distance: 1 }]);
+    assert.deepEqual(lexicon.near("bandals", 2), [{ word: "sandals", distance: 2 }]);
   });
 });
 
@@ -75,7 +105,7 @@ describe("coverage ranking: minimum word share", () => {
   const hit = (productId: string, coverage: number) => ({ productId, score: coverage, coverage, matched: coverage > 0 ? 1 : 0 });
 
   test(`below ${MIN_WORD_SHARE} of the query's words a result needs visual evidence above the bar`, () => {
-    // "dog food": one group (food → hood at 0.5) of two content words.
+    // "dog hook": one group (hook → hood at 0.5) of two content words.
     const lexical = [hit("hoodie", 0.5), hit("hood-pictured", 0.5)];
     const visual = [{ productId: "hood-pictured", score: 0.7 }];
     const ranked = rankByCoverage(visual, lexical, { groups: 1, words: 2, semanticWeight: 0.8, minVisual: 0.64 });

@@ -10,7 +10,8 @@
 //                       store's vocabulary holds it; 0.6 for a one-way synonym of a synonym's
 //                       typo-corrected key;
 //     typo     0.75   — a word of the store's vocabulary within the typo budget of the word
-//                       (Damerau–Levenshtein distance: 0 below 4 letters, 1 from 4, 2 from 8;
+//                       (Damerau–Levenshtein distance, a different first letter counting one
+//                       more: lexicon.ts typoDistance; 0 below 4 letters, 1 from 4, 2 from 8;
 //                       0.6 at distance 2), only when the word itself is not in the vocabulary;
 //              0.5    — the same when the word is a correctly spelled word of the language
 //                       (Lexicon.isWord, src/lexical/dictionary.ts; 0.4 at distance 2): "heals"
@@ -62,6 +63,13 @@ export interface Group {
 export interface AnalysedQuery {
   groups: Group[];
   unmatched: string[];
+  /**
+   * The unmatched words before a matched head noun (headIndex): what modifies the kind asked
+   * ("date night" of "date night dress"). They are no content word of the minimum word share
+   * (fusion.ts): a dress is evidence for "date night dress", the store's text just never says
+   * what it is worn for.
+   */
+  modifiers: string[];
   stopwords: string[];
   corrected: string | null;
   /** Each corrected word of the query and its correction. */
@@ -80,6 +88,8 @@ export interface Lexicon {
   synonymsOf(phrase: string): readonly string[] | undefined;
   /** Whether the word is correctly spelled in the language (then it is no typo); absent: no dictionary. */
   isWord?(word: string): boolean;
+  /** Whether the word is a word of one of the store's category values (compared by stems: "dress" of "Dresses"); absent: no categories known. */
+  namesKind?(word: string): boolean;
 }
 
 const STOPWORDS = new Set([...eng, ...deu]);
@@ -94,6 +104,41 @@ export function correctedText(text: string, corrections: ReadonlyMap<string, str
 /** The words of a query as the index sees them: lower-case letters and digits, in order. */
 export const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
+/** Words that end the head's noun phrase. */
+const PREPOSITIONS = new Set([
+  "for",
+  "to",
+  "with",
+  "in",
+  "on",
+  "at",
+  "from",
+  "of",
+  "under",
+  "below",
+  "over",
+  "above",
+  "without",
+  "by",
+  "near",
+  "like",
+  "that",
+  "which",
+  "who",
+]);
+
+/** Where the head noun of a query's words is: the last word before the first preposition (-1 when there is none). */
+export function headIndex(words: readonly string[]): number {
+  const end = words.findIndex((w) => PREPOSITIONS.has(w));
+  for (let i = (end < 0 ? words.length : end) - 1; i >= 0; i--) if (/\p{L}/u.test(words[i]!)) return i;
+  return -1;
+}
+
+/** The head noun of a query's words (headIndex), or undefined when there is none. */
+export function headWord(words: readonly string[]): string | undefined {
+  return words[headIndex(words)];
+}
+
 /** The typo budget of a word of `length` letters (see the header). */
 export function typoBudget(length: number): number {
   return length >= 8 ? 2 : length >= 4 ? 1 : 0;
@@ -106,6 +151,9 @@ export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): Ana
   const tokens = words(text).slice(0, maxWords);
   const groups: Group[] = [];
   const unmatched: string[] = [];
+  const unmatchedAt: number[] = [];
+  /** The group each token of a group belongs to, by the token's position. */
+  const groupAt = new Map<number, Group>();
   const stopwords: string[] = [];
   const corrections = new Map<number, string>();
   const allStopwords = tokens.every((t) => STOPWORDS.has(t));
@@ -126,6 +174,7 @@ export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): Ana
         alternatives.push(...synonymAlternatives(phrase, WEIGHTS.synonym));
         if (alternatives.length > 0) {
           groups.push({ text: phrase, alternatives: dedupe(alternatives) });
+          for (let t = i; t < i + n; t++) groupAt.set(t, groups.at(-1)!);
           taken = n;
         }
       }
@@ -159,12 +208,37 @@ export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): Ana
     if (alternatives.length === 0 && i === tokens.length - 1 && word.length >= PREFIX_MIN && lexicon.completes(word)) {
       alternatives.push({ words: [word], weight: WEIGHTS.prefix, kind: "prefix", prefix: true });
     }
-    if (alternatives.length > 0) groups.push({ text: word, alternatives: dedupe(alternatives) });
-    else unmatched.push(word);
+    if (alternatives.length > 0) {
+      groups.push({ text: word, alternatives: dedupe(alternatives) });
+      groupAt.set(i, groups.at(-1)!);
+    } else {
+      unmatched.push(word);
+      unmatchedAt.push(i);
+    }
     i++;
   }
+  // The head names the kind asked when the store writes it (as typed, joined or misspelt, or as a
+  // phrase the synonyms know: "t shirt") and it is a word of one of the store's categories ("dress"
+  // of Dresses; not "men" of "office wear men", an audience): a one-word synonym, which may be of
+  // another sense or a colour ("hose" socks, "lipstick" red), or a prefix ("ring" of "ringer")
+  // says too little of the kind.
+  const head = headIndex(tokens);
+  const headGroup = head >= 0 ? groupAt.get(head) : undefined;
+  const names = (a: Alternative) =>
+    (a.kind === "exact" ||
+      a.kind === "joined" ||
+      (a.kind === "typo" && a.weight >= WEIGHTS.typo2) ||
+      (a.kind === "synonym" && headGroup!.text.includes(" "))) &&
+    a.words.some((w) => lexicon.namesKind?.(w) ?? false);
+  const headMatched = headGroup?.alternatives.some(names) ?? false;
+  const modifiers = headMatched ? unmatchedAt.filter((at) => at < head).map((at) => tokens[at]!) : [];
   const corrected = corrections.size > 0 ? tokens.map((t, i) => corrections.get(i) ?? t).join(" ") : null;
-  return { groups, unmatched, stopwords, corrected, corrections: new Map([...corrections].map(([i, c]) => [tokens[i]!, c])) };
+  return { groups, unmatched, modifiers, stopwords, corrected, corrections: new Map([...corrections].map(([i, c]) => [tokens[i]!, c])) };
+}
+
+/** The query's content words for the minimum word share (fusion.ts): its groups and the words the store lacks, but not the modifiers of a matched head. */
+export function contentWords(a: Pick<AnalysedQuery, "groups" | "unmatched" | "modifiers">): number {
+  return a.groups.length + a.unmatched.length - a.modifiers.length;
 }
 
 /** One alternative per phrase, the heaviest. */

@@ -1,4 +1,4 @@
-// The built-in vocabulary's colour entries (scripts/build-synonyms.ts): pure, reads builtin.json.
+// The built-in vocabulary's colour and apparel entries (scripts/build-synonyms.ts): pure, reads builtin.json.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { BUILTIN_SYNONYMS } from "./index.js";
@@ -24,5 +24,14 @@ describe("built-in colour synonyms", () => {
       const others = (BUILTIN_SYNONYMS.get(term) ?? []).filter((s) => BASIC_COLOR_TERMS.includes(s));
       assert.deepEqual(others, [], term);
     }
+  });
+});
+
+describe("built-in apparel words", () => {
+  test("the placeholder nouns of clothing find the store's word for all of it, one way", () => {
+    for (const placeholder of ["wear", "clothes", "outfit"]) {
+      assert.ok(BUILTIN_SYNONYMS.get(placeholder)?.includes("apparel"), `${placeholder}: ${BUILTIN_SYNONYMS.get(placeholder)?.join(", ")}`);
+    }
+    assert.equal(BUILTIN_SYNONYMS.get("apparel")?.includes("wear") ?? false, false, "apparel does not find every product named wear");
   });
 });

@@ -22,7 +22,7 @@ import type { CatalogLiveRow, CatalogMatch, CatalogPort, CatalogProduct } from "
 import { colorMatches, dominantOf, parseColorFilter, sqlConditions, type MetadataFilter, type SearchFilters } from "../query/filters.js";
 import type { SearchService } from "../query/service.js";
 import { anyTermCondition, type CatalogRepository, type CatalogRow } from "./repository.js";
-import { coverage, stemOf, words } from "../../lexical/query.js";
+import { contentWords, coverage, stemOf, words } from "../../lexical/query.js";
 import { coversWordShare } from "../query/fusion.js";
 import { arrange } from "../rules/apply.js";
 import type { RulesService } from "../rules/service.js";
@@ -177,7 +177,7 @@ export class SearchCatalog implements CatalogPort {
     const groups = analysed?.groups ?? [];
     if (analysed && groups.length === 0) return this.merchandised(storeId, q!, filters, colors, [], depth);
     // The minimum word share of text search (fusion.ts): a word the store lacks counts against it.
-    const share = { groups: groups.length, words: groups.length + (analysed?.unmatched.length ?? 0) };
+    const share = { groups: groups.length, words: analysed ? contentWords(analysed) : groups.length };
     const terms = [...new Set(groups.flatMap((g) => g.alternatives.flatMap((a) => a.words.map(likeTerm))))];
     const conds = sqlConditions(this.ctx.database.dialect, filters);
     if (terms.length > 0) conds.push(anyTermCondition(this.ctx.database.dialect, terms));

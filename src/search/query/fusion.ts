@@ -12,7 +12,8 @@
 //           overtaken, and the score reads as the share of the query's words matched. Products
 //           whose text matches no group come last and only with a visual similarity of at least
 //           the relevance bar (`minVisual`); so do those whose coverage is below MIN_WORD_SHARE
-//           of the query's content words, the words the store lacks included (Elasticsearch's
+//           of the query's content words (query.ts contentWords: the words the store lacks
+//           included, not those modifying a head noun that names a store category) (Elasticsearch's
 //           minimum_should_match "50%": "dog food" in a clothing store matches "hood" by a typo
 //           of one word in two, which is no evidence); a query with no group in the store's
 //           vocabulary is ranked by visual similarity alone, above the bar;

@@ -333,6 +333,16 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     assert.equal((await text("anti dandruff shampoo", {}, otherToken)).json().count, 0);
   });
 
+  test("words the store lacks before a head noun naming one of its categories do not count against the word share", async () => {
+    // "cocktail party dress": only "dress" is a word of this store, one of three; it is the head
+    // and a word of the category Dresses, so the dress has the evidence of the whole query.
+    assert.deepEqual(await lexicalIds("cocktail party dress"), ["p-dress"]);
+    // The same words around a head that names no category ("linen" is a tag) are no evidence.
+    assert.deepEqual(await lexicalIds("cocktail party linen"), []);
+    // After a preposition a word the store lacks still counts: one of three words is too few.
+    assert.deepEqual(await lexicalIds("dress for cocktail parties"), [], "dress, cocktail, parties: a third");
+  });
+
   test("a page of products holding the query's words is ranked without a nearest-neighbour search; a short one asks the vector index", async () => {
     const vectors = app.ctx.vectors;
     const original = vectors.search.bind(vectors);

@@ -27,7 +27,7 @@ import { coverageBounds, coversWordShare, fuse, lexicalShare, rankByCoverage, ty
 import { LexicalRepository, type LexicalHit } from "../../lexical/repository.js";
 import { StoreLexicon } from "../../lexical/lexicon.js";
 import { englishWords } from "../../lexical/dictionary.js";
-import { analyseQuery, correctedText, type AnalysedQuery } from "../../lexical/query.js";
+import { analyseQuery, contentWords, correctedText, type AnalysedQuery } from "../../lexical/query.js";
 import { BUILTIN_SYNONYMS, synonymMap } from "../../lexical/synonyms/index.js";
 import { askedKindUnsold } from "../../lexical/kinds.js";
 import { wordNetNouns } from "../../lexical/wordnet.js";
@@ -203,13 +203,14 @@ export class SearchService {
   lexicon(storeId: string): Promise<StoreLexicon> {
     return storeCached(this.ctx, "lexicon", storeId, async () => {
       // WordNet is read with the first lexicon too (kinds.ts asks it), as the English dictionary is.
-      const [terms, own, dictionary] = await Promise.all([
+      const [terms, own, dictionary, , categories] = await Promise.all([
         this.lexical.terms(storeId),
         this.synonyms.list(storeId),
         englishWords(),
         wordNetNouns(),
+        this.repo.categories(storeId),
       ]);
-      return new StoreLexicon(terms, own.length > 0 ? synonymMap(own, BUILTIN_SYNONYMS) : BUILTIN_SYNONYMS, dictionary);
+      return new StoreLexicon(terms, own.length > 0 ? synonymMap(own, BUILTIN_SYNONYMS) : BUILTIN_SYNONYMS, dictionary, categories);
     });
   }
 
@@ -279,7 +280,7 @@ export class SearchService {
       return {
         ...found,
         groups: analysed.groups.length,
-        words: analysed.groups.length + analysed.unmatched.length,
+        words: contentWords(analysed),
         corrected: analysed.corrected,
       };
     } finally {
@@ -372,6 +373,7 @@ export class SearchService {
     // A query for a kind of product the store does not sell ("red lipstick" in a clothing store;
     // src/lexical/kinds.ts) has no evidence here: no candidate passes.
     const unsold = lexicon !== undefined && askedKindUnsold(query, lexicon, await wordNetNouns());
+    if (process.env.PROBE) console.error("PROBE", query, "unsold", unsold, JSON.stringify(analysis));
     const candidates = unsold ? Promise.resolve(new Set<string>()) : this.candidatesOf(storeId, common);
     const lexicalHits =
       analysed && !unsold
