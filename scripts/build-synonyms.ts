@@ -19,6 +19,11 @@
 //     hypernym chain reaches clothing, footwear, bag, jewelry or timepiece are synonyms of it
 //     (multi-way: "sneaker" ↔ "gym shoe" ↔ "tennis shoe"); the synsets' direct hyponyms are one-way
 //     synonyms of the head word ("footwear" → "sandal", never the reverse);
+//   activities — WordNet 3.1: every single-word lemma under the most frequent senses of sport,
+//     exercise and athletic facility ("tennis", "jogging", "workout", "gym") finds "sports" one
+//     way (a catalogue's usage for athletic wear), when that activity is the lemma's most frequent
+//     sense, it (or a noun of its stem: "bicycle" of "bicycling") names no other kind of object
+//     than equipment and it is no adjective;
 //   everyday words WordNet does not hold and the German words — SEEDS' own lists (gender words
 //     "ladies" → women, "guys" → men; "kicks" → shoes; "Damen" → women, "Schuhe" → shoes): a
 //     general vocabulary of how shoppers name genders and products, not any store's words.
@@ -36,7 +41,8 @@ import {
   normalizeColorName,
   type Lab,
 } from "../src/embeddings/colors.js";
-import { NOUN_ARTIFACT, readWordNetNouns } from "../src/lexical/wordnet.js";
+import { NOUN_ARTIFACT, readWordNetNouns, wordNetDir } from "../src/lexical/wordnet.js";
+import { stemOf } from "../src/lexical/query.js";
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -137,6 +143,9 @@ const SEEDS: { multi?: string[][]; oneWay?: [string[], string[]][] } = {
 };
 
 const WORDNET_ROOTS = ["clothing", "footwear", "bag", "jewelry", "timepiece"];
+/** Roots of the activities (their most frequent noun senses) whose hyponyms find ACTIVITY_TO. */
+const ACTIVITY_ROOTS = ["sport", "exercise", "athletic facility"];
+const ACTIVITY_TO = ["sports"];
 
 // --- WordNet ---------------------------------------------------------------------------------
 const nouns = readWordNetNouns();
@@ -203,6 +212,53 @@ for (const group of SEEDS.multi ?? []) {
 }
 for (const [from, to] of SEEDS.oneWay ?? []) for (const f of from) addOneWay(clean(f), to.map(clean));
 
+// Activities: every sport, physical exercise and athletic facility finds "sports" (one way).
+const adjectives = new Set(
+  fs
+    .readFileSync(path.join(wordNetDir(), "index.adj"), "utf8")
+    .split("\n")
+    .map((l) => l.split(" ")[0]),
+);
+const equipment = nouns.senses("equipment")[0]!;
+const reaches = (offset: string, target: string, steps: number): boolean =>
+  offset === target || (steps > 0 && synset(offset).hypernyms.some((h) => reaches(h, target, steps - 1)));
+const otherObject = (offset: string, under: ReadonlySet<string>) =>
+  !under.has(offset) && synset(offset).lexfile === NOUN_ARTIFACT && !reaches(offset, equipment, 4);
+let activityWords = 0;
+// Single-word nouns by their Porter stem, as the lexicon compares synonym keys.
+const objectStems = new Map<string, string[]>();
+for (const w of nouns.lemmas()) {
+  if (!/^[a-z]+$/.test(w)) continue;
+  const list = objectStems.get(stemOf(w));
+  if (list) list.push(w);
+  else objectStems.set(stemOf(w), [w]);
+}
+for (const root of ACTIVITY_ROOTS) {
+  const under = new Set<string>();
+  const walk = (o: string) => {
+    if (under.has(o)) return;
+    under.add(o);
+    for (const h of synset(o).hyponyms) walk(h);
+  };
+  walk(nouns.senses(root)[0]!);
+  for (const o of under) {
+    for (const lemma of synset(o).lemmas) {
+      if (!/^[a-z]+$/.test(lemma) || oneWay.has(lemma)) continue;
+      const senses = nouns.senses(lemma);
+      // Its most frequent sense is the activity ("tennis", not "cricket" the insect), it is no
+      // other kind of object than the game's equipment ("football" the ball, not "conditioner" for
+      // hair), and no adjective a shopper may mean ("clean", "floating").
+      if (!under.has(senses[0]!) || adjectives.has(lemma)) continue;
+      if (senses.some((x) => otherObject(x, under))) continue;
+      // Nor does a word of its stem name such an object (the lexicon compares keys by stems:
+      // "bicycling" would otherwise be found by "bicycle", "boxing" by "box").
+      if ((objectStems.get(stemOf(lemma)) ?? []).some((w) => w !== lemma && otherObject(nouns.senses(w)[0]!, under))) continue;
+      addOneWay(lemma, ACTIVITY_TO);
+      activityWords++;
+    }
+  }
+}
+
 // Colour families.
 const xkcd = require("color-name-lists/lib/colors/xkcd.json") as { name: string; hex: string }[];
 const x11 = require("color-name-lists/lib/colors/x11.json") as { name: string; hex: string }[];
@@ -263,5 +319,5 @@ fs.mkdirSync(path.dirname(OUT), { recursive: true });
 // Formatted as the repository formats JSON (prettier --check runs in CI).
 fs.writeFileSync(OUT, await prettier.format(JSON.stringify(out), { ...(await prettier.resolveConfig(OUT)), filepath: OUT }));
 console.log(
-  `${OUT}: ${multi.length} multi-way groups (${wordnetSynonyms} lemmas from WordNet), ${oneWay.size} one-way entries (${wordnetHyponyms} WordNet hyponyms, ${colourNames} colour names)`,
+  `${OUT}: ${multi.length} multi-way groups (${wordnetSynonyms} lemmas from WordNet), ${oneWay.size} one-way entries (${wordnetHyponyms} WordNet hyponyms, ${activityWords} activities, ${colourNames} colour names)`,
 );

@@ -40,6 +40,11 @@ export class WordNetNouns {
     }
   }
 
+  /** Every lemma (as the index writes it: lower case, underscores for spaces). */
+  lemmas(): IterableIterator<string> {
+    return this.index.keys();
+  }
+
   /** Synset offsets of a lemma ("gym shoe" or "gym_shoe"), most frequent sense first. */
   senses(lemma: string): string[] {
     return this.index.get(lemma.replace(/ /g, "_")) ?? [];

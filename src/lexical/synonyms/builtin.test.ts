@@ -34,4 +34,15 @@ describe("built-in apparel words", () => {
     }
     assert.equal(BUILTIN_SYNONYMS.get("apparel")?.includes("wear") ?? false, false, "apparel does not find every product named wear");
   });
+
+  test("sports, physical exercises and athletic facilities find sports; other senses and objects do not", () => {
+    for (const activity of ["tennis", "football", "jogging", "workout", "gym"]) {
+      assert.ok(BUILTIN_SYNONYMS.get(activity)?.includes("sports"), `${activity}: ${BUILTIN_SYNONYMS.get(activity)?.join(", ")}`);
+    }
+    // cricket is first an insect, conditioner is also for hair, clean is an adjective, and
+    // bicycling shares its stem with the bicycle, an object.
+    for (const word of ["cricket", "conditioner", "clean", "bicycling", "bicycle"]) {
+      assert.equal(BUILTIN_SYNONYMS.get(word)?.includes("sports") ?? false, false, word);
+    }
+  });
 });
