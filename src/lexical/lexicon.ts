@@ -17,7 +17,7 @@ import type { WordCheck } from "./dictionary.js";
 import { PassjoinIndex } from "mnemonist";
 import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
 import { stemOf, words, type Lexicon } from "./query.js";
-import type { SynonymMap } from "./synonyms/index.js";
+import { BUILTIN_BROADER, type SynonymMap } from "./synonyms/index.js";
 
 /** Longest word considered for typo candidates (longer ones are ids, codes, URLs' remains). */
 const MAX_FUZZY_LENGTH = 30;
@@ -34,6 +34,8 @@ export class StoreLexicon implements Lexicon {
   private readonly byStem = new Map<string, string[]>();
   /** Stems of the words of the store's category values. */
   private readonly kindStems = new Set<string>();
+  /** Broader synonyms (synonyms/index.ts) by their keys' stems. */
+  private readonly broaderByStem = new Map<string, Set<string>>();
   /** Synonym keys by their words' stems. */
   private readonly synonymsByStem = new Map<string, string[]>();
   private fuzzy: PassjoinIndex<string> | undefined;
@@ -45,6 +47,8 @@ export class StoreLexicon implements Lexicon {
     private readonly dictionary?: WordCheck,
     /** The store's category values (query.ts namesKind); without them no word names a kind. */
     categories: Iterable<string> = [],
+    /** Synonyms that are a key's family rather than its shade (query.ts isBroader). */
+    broader: SynonymMap = BUILTIN_BROADER,
   ) {
     for (const c of categories) for (const w of words(c)) this.kindStems.add(stemOf(w));
     for (const t of terms) {
@@ -52,6 +56,10 @@ export class StoreLexicon implements Lexicon {
       const list = this.byStem.get(s);
       if (list) list.push(t);
       else this.byStem.set(s, [t]);
+    }
+    for (const [key, to] of broader) {
+      const k = stemPhrase(key);
+      this.broaderByStem.set(k, new Set([...(this.broaderByStem.get(k) ?? []), ...to]));
     }
     for (const [key, to] of synonyms) {
       const k = stemPhrase(key);
@@ -61,6 +69,10 @@ export class StoreLexicon implements Lexicon {
 
   synonymsOf(phrase: string): readonly string[] | undefined {
     return this.synonymsByStem.get(stemPhrase(phrase));
+  }
+
+  isBroader(phrase: string, synonym: string): boolean {
+    return this.broaderByStem.get(stemPhrase(phrase))?.has(synonym) ?? false;
   }
 
   isWord(word: string): boolean {

@@ -91,6 +91,17 @@ describe("query analysis with the English dictionary", () => {
   });
 });
 
+describe("colour synonyms", () => {
+  test("a colour's shade counts more than its broader family", () => {
+    const store = new StoreLexicon(["olive", "green", "tshirt"], BUILTIN_SYNONYMS);
+    const a = analyseQuery("army green tshirt", store);
+    const weights = Object.fromEntries(a.groups[0]!.alternatives.map((x) => [x.words.join(" "), x.weight]));
+    assert.equal(a.groups[0]!.text, "army green");
+    assert.equal(weights["olive"], 0.8, "olive is army green's shade");
+    assert.equal(weights["green"], 0.7, "green is its family");
+  });
+});
+
 describe("typo distance", () => {
   test("a typo on the first letter counts two (Meilisearch's rule)", async () => {
     const lexicon = new StoreLexicon(["hood", "light", "sandals"], new Map(), await englishWords());

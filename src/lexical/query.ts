@@ -7,8 +7,9 @@
 //                       Porter stem ("sock" finds "socks");
 //     joined   0.95   — two query words the store writes as one;
 //     synonym  0.8    — a synonym of the word or phrase (built-in and the store's own), when the
-//                       store's vocabulary holds it; 0.6 for a one-way synonym of a synonym's
-//                       typo-corrected key;
+//                       store's vocabulary holds it; 0.7 for a broader one (a colour's family,
+//                       not its shade: synonyms/index.ts); 0.6 for a one-way synonym of a
+//                       synonym's typo-corrected key;
 //     typo     0.75   — a word of the store's vocabulary within the typo budget of the word
 //                       (Damerau–Levenshtein distance, a different first letter counting one
 //                       more: lexicon.ts typoDistance; 0 below 4 letters, 1 from 4, 2 from 8;
@@ -35,6 +36,7 @@ export const WEIGHTS = {
   prefix: 0.9,
   synonym: 0.8,
   typo: 0.75,
+  broader: 0.7,
   typo2: 0.6,
   synonymOfTypo: 0.6,
   realWordTypo: 0.5,
@@ -86,6 +88,8 @@ export interface Lexicon {
   completes(prefix: string): boolean;
   /** The synonyms of a word or phrase (compared by stems: "flip flop" finds "flip flops"), or undefined when it is no synonym key. */
   synonymsOf(phrase: string): readonly string[] | undefined;
+  /** Whether `synonym`, one of the phrase's synonyms, is its broader family (weighed WEIGHTS.broader); absent: none is. */
+  isBroader?(phrase: string, synonym: string): boolean;
   /** Whether the word is correctly spelled in the language (then it is no typo); absent: no dictionary. */
   isWord?(word: string): boolean;
   /** Whether the word is a word of one of the store's category values (compared by stems: "dress" of "Dresses"); absent: no categories known. */
@@ -159,7 +163,11 @@ export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): Ana
   const allStopwords = tokens.every((t) => STOPWORDS.has(t));
   const inStore = (phrase: string) => phrase.split(" ").every((w) => lexicon.has(w));
   const synonymAlternatives = (phrase: string, weight: number): Alternative[] =>
-    (lexicon.synonymsOf(phrase) ?? []).filter(inStore).map((s) => ({ words: s.split(" "), weight, kind: "synonym" as const }));
+    (lexicon.synonymsOf(phrase) ?? []).filter(inStore).map((s) => ({
+      words: s.split(" "),
+      weight: lexicon.isBroader?.(phrase, s) ? Math.min(weight, WEIGHTS.broader) : weight,
+      kind: "synonym" as const,
+    }));
 
   for (let i = 0; i < tokens.length;) {
     // A phrase the synonyms know, longest first, or two words the store writes as one.

@@ -3,7 +3,10 @@
 // gender and product words in en and de) and a store's own entries (API: /v1/search/synonyms).
 //   multi-way — every phrase of the group finds the others ("hoodie" ↔ "sweatshirt");
 //   one-way   — the phrase on the left also finds those on the right, never the reverse
-//               ("ladies" → women; "cobalt" → blue, dark blue).
+//               ("ladies" → women; "cobalt" → blue, dark blue);
+//   broader   — (built-in only) of a colour's one-way synonyms, those that are its family rather
+//               than its shade ("army green" → green, where olive is its shade): weighed lower
+//               (query.ts WEIGHTS.broader).
 // Phrases are lower-case words separated by one space (at most MAX_PHRASE_WORDS words).
 import builtin from "./builtin.json" with { type: "json" };
 
@@ -53,3 +56,6 @@ export const BUILTIN_SYNONYMS: SynonymMap = synonymMap([
     synonyms: to,
   })),
 ]);
+
+/** The built-in broader synonyms: phrase → those of its one-way synonyms that are its family. */
+export const BUILTIN_BROADER: ReadonlyMap<string, readonly string[]> = new Map(Object.entries(builtin.broader as Record<string, string[]>));
