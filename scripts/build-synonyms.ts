@@ -9,7 +9,8 @@
 //     FAMILY_TIE_DE00 of the first ("teal" → blue, green; "maroon" → red; "ecru" → cream, beige);
 //     a chromatic colour (CIELAB chroma ≥ CHROMATIC_CHROMA) never to black, white or grey, and a
 //     compound name to its head, the last word, when that is a basic term or catalogue colour
-//     ("forest green" → green, "midnight blue" → blue); the head and family are written to
+//     ("forest green" → green, "midnight blue" → blue), and its other words that are catalogue
+//     colours (but no basic term) are its shade ("olive green" → olive); the head and family are written to
 //     `broader` too (unless among the nearest), to be weighed below the shade ("army green" →
 //     olive 0.8, green 0.7);
 //     catalogue names the survey does not name get their family and nearest other catalogue names
@@ -313,12 +314,15 @@ function addColour(name: string, lab: Lab): void {
   // basic term or a catalogue colour, it is the name's family first.
   const words = name.split(" ");
   const head = words.length > 1 && (BASIC_COLOR_TERMS.includes(words.at(-1)!) || COLOR_NAMES[words.at(-1)!]) ? [words.at(-1)!] : [];
-  const to = [...new Set([...head, ...[...family, ...near].map((c) => c.name)])].filter((t) => t !== name);
+  // Its other words that are catalogue colours but no basic term name its shade ("olive green" is
+  // olive; "grey blue" is a blue).
+  const shade = words.slice(0, -1).filter((w) => COLOR_NAMES[w] && !BASIC_COLOR_TERMS.includes(w));
+  const to = [...new Set([...shade, ...head, ...[...family, ...near].map((c) => c.name)])].filter((t) => t !== name);
   if (to.length === 0) return;
   addOneWay(name, to);
   // The head and the family are broader than the name's nearest catalogue colours ("army green":
   // olive is its shade, green its family), unless they are among those nearest too.
-  const nearest = new Set(near.map((c) => c.name));
+  const nearest = new Set([...shade, ...near.map((c) => c.name)]);
   addBroader(
     name,
     [...head, ...family.map((c) => c.name)].filter((t) => t !== name && !nearest.has(t)),
