@@ -185,16 +185,13 @@ const multi: string[][] = [];
 const oneWay = new Map<string, Set<string>>();
 /** Per key, the one-way synonyms that are a broader family, not the same shade (weighed below; query.ts WEIGHTS.broader). */
 const broader = new Map<string, Set<string>>();
-const addBroader = (from: string, to: string[]) => {
-  const set = broader.get(from) ?? new Set<string>();
+const adder = (map: Map<string, Set<string>>) => (from: string, to: string[]) => {
+  const set = map.get(from) ?? new Set<string>();
   for (const t of to) if (t !== from) set.add(t);
-  if (set.size > 0) broader.set(from, set);
+  if (set.size > 0) map.set(from, set);
 };
-const addOneWay = (from: string, to: string[]) => {
-  const set = oneWay.get(from) ?? new Set<string>();
-  for (const t of to) if (t !== from) set.add(t);
-  if (set.size > 0) oneWay.set(from, set);
-};
+const addOneWay = adder(oneWay);
+const addBroader = adder(broader);
 const clean = (w: string) => w.toLowerCase().trim();
 const singleOrPair = (w: string) => /^[a-zäöüß]+( [a-zäöüß]+)?$/.test(w);
 

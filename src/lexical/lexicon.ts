@@ -30,12 +30,22 @@ const distance = (a: string, b: string) => DamerauLevenshteinDistance(a, b, { re
 /** The typo distance of a query word from a store word: the edit distance, plus one when the first letters differ (see the header). */
 export const typoDistance = (a: string, b: string): number => distance(a, b) + (a[0] === b[0] ? 0 : 1);
 
+let broader: Map<string, Set<string>> | undefined;
+/** The built-in broader synonyms (synonyms/index.ts) by their keys' stems, made once per process. */
+function broaderByStem(): Map<string, Set<string>> {
+  if (broader) return broader;
+  broader = new Map();
+  for (const [key, to] of BUILTIN_BROADER) {
+    const k = stemPhrase(key);
+    broader.set(k, new Set([...(broader.get(k) ?? []), ...to]));
+  }
+  return broader;
+}
+
 export class StoreLexicon implements Lexicon {
   private readonly byStem = new Map<string, string[]>();
   /** Stems of the words of the store's category values. */
   private readonly kindStems = new Set<string>();
-  /** Broader synonyms (synonyms/index.ts) by their keys' stems. */
-  private readonly broaderByStem = new Map<string, Set<string>>();
   /** Synonym keys by their words' stems. */
   private readonly synonymsByStem = new Map<string, string[]>();
   private fuzzy: PassjoinIndex<string> | undefined;
@@ -47,8 +57,6 @@ export class StoreLexicon implements Lexicon {
     private readonly dictionary?: WordCheck,
     /** The store's category values (query.ts namesKind); without them no word names a kind. */
     categories: Iterable<string> = [],
-    /** Synonyms that are a key's family rather than its shade (query.ts isBroader). */
-    broader: SynonymMap = BUILTIN_BROADER,
   ) {
     for (const c of categories) for (const w of words(c)) this.kindStems.add(stemOf(w));
     for (const t of terms) {
@@ -56,10 +64,6 @@ export class StoreLexicon implements Lexicon {
       const list = this.byStem.get(s);
       if (list) list.push(t);
       else this.byStem.set(s, [t]);
-    }
-    for (const [key, to] of broader) {
-      const k = stemPhrase(key);
-      this.broaderByStem.set(k, new Set([...(this.broaderByStem.get(k) ?? []), ...to]));
     }
     for (const [key, to] of synonyms) {
       const k = stemPhrase(key);
@@ -72,7 +76,7 @@ export class StoreLexicon implements Lexicon {
   }
 
   isBroader(phrase: string, synonym: string): boolean {
-    return this.broaderByStem.get(stemPhrase(phrase))?.has(synonym) ?? false;
+    return broaderByStem().get(stemPhrase(phrase))?.has(synonym) ?? false;
   }
 
   isWord(word: string): boolean {

@@ -154,7 +154,7 @@ export const stemOf = (word: string): string => stemmer(word);
 export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): AnalysedQuery {
   const tokens = words(text).slice(0, maxWords);
   const groups: Group[] = [];
-  const unmatched: string[] = [];
+  /** Positions of the words with no alternative in the store (`unmatched`). */
   const unmatchedAt: number[] = [];
   /** The group each token of a group belongs to, by the token's position. */
   const groupAt = new Map<number, Group>();
@@ -219,10 +219,7 @@ export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): Ana
     if (alternatives.length > 0) {
       groups.push({ text: word, alternatives: dedupe(alternatives) });
       groupAt.set(i, groups.at(-1)!);
-    } else {
-      unmatched.push(word);
-      unmatchedAt.push(i);
-    }
+    } else unmatchedAt.push(i);
     i++;
   }
   // The head names the kind asked when the store writes it (as typed, joined or misspelt, or as a
@@ -241,7 +238,14 @@ export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): Ana
   const headMatched = headGroup?.alternatives.some(names) ?? false;
   const modifiers = headMatched ? unmatchedAt.filter((at) => at < head).map((at) => tokens[at]!) : [];
   const corrected = corrections.size > 0 ? tokens.map((t, i) => corrections.get(i) ?? t).join(" ") : null;
-  return { groups, unmatched, modifiers, stopwords, corrected, corrections: new Map([...corrections].map(([i, c]) => [tokens[i]!, c])) };
+  return {
+    groups,
+    unmatched: unmatchedAt.map((at) => tokens[at]!),
+    modifiers,
+    stopwords,
+    corrected,
+    corrections: new Map([...corrections].map(([i, c]) => [tokens[i]!, c])),
+  };
 }
 
 /** The query's content words for the minimum word share (fusion.ts): its groups and the words the store lacks, but not the modifiers of a matched head. */

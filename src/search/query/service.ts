@@ -202,15 +202,21 @@ export class SearchService {
   /** The store's lexicon: its words and synonyms (built-in and its own), cached (store-cache.ts). */
   lexicon(storeId: string): Promise<StoreLexicon> {
     return storeCached(this.ctx, "lexicon", storeId, async () => {
-      // WordNet is read with the first lexicon too (kinds.ts asks it), as the English dictionary is.
+      // WordNet is read with the first lexicon too (kinds.ts asks it), as the English dictionary is;
+      // the categories are query understanding's cached vocabulary (one read for both).
       const [terms, own, dictionary, , categories] = await Promise.all([
         this.lexical.terms(storeId),
         this.synonyms.list(storeId),
         englishWords(),
         wordNetNouns(),
-        this.repo.categories(storeId),
+        storeCategories(this.ctx, this.repo, storeId),
       ]);
-      return new StoreLexicon(terms, own.length > 0 ? synonymMap(own, BUILTIN_SYNONYMS) : BUILTIN_SYNONYMS, dictionary, categories);
+      return new StoreLexicon(
+        terms,
+        own.length > 0 ? synonymMap(own, BUILTIN_SYNONYMS) : BUILTIN_SYNONYMS,
+        dictionary,
+        categories.phrases.map((p) => p.value),
+      );
     });
   }
 
@@ -373,7 +379,6 @@ export class SearchService {
     // A query for a kind of product the store does not sell ("red lipstick" in a clothing store;
     // src/lexical/kinds.ts) has no evidence here: no candidate passes.
     const unsold = lexicon !== undefined && askedKindUnsold(query, lexicon, await wordNetNouns());
-    if (process.env.PROBE) console.error("PROBE", query, "unsold", unsold, JSON.stringify(analysis));
     const candidates = unsold ? Promise.resolve(new Set<string>()) : this.candidatesOf(storeId, common);
     const lexicalHits =
       analysed && !unsold
