@@ -237,6 +237,40 @@ export class LexicalRepository {
     return r.rows.map((row) => row.product_id);
   }
 
+  /**
+   * The phrases (word lists, as query.ts words() gives them) that the name of some product of the
+   * store holds, word for word in order ("max 1" of "Nike Air Max 1"). One indexed lookup per
+   * phrase: FTS5's phrase query on the name column; on PostgreSQL the name's weight-A lexemes in
+   * order (`<->`) narrow through the GIN index and the product's words confirm the phrase (the
+   * english configuration drops stop words such as "under" from the tsvector).
+   */
+  async namePhrases(storeId: string, phrases: readonly (readonly string[])[]): Promise<Set<string>> {
+    const held = new Set<string>();
+    for (const ws of phrases) {
+      if (ws.length === 0) continue;
+      let found: boolean;
+      if (this.dialect === "sqlite") {
+        const text = `name : ${ftsPhrase(ws, false)}`;
+        const r = await sql<{ one: number }>`
+          SELECT 1 AS one FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
+          WHERE product_fts MATCH ${text} AND d.store_id = ${storeId} LIMIT 1`.execute(this.db);
+        found = r.rows.length > 0;
+      } else {
+        const narrow = ws.map((w) => `${w}:A`).join(" <-> ");
+        // words() keeps letters and digits only: the pattern holds no metacharacter of its own.
+        const pattern = `(^|[^[:alnum:]])${ws.join("[^[:alnum:]]+")}([^[:alnum:]]|$)`;
+        const r = await sql<{ one: number }>`
+          SELECT 1 AS one FROM product_text
+          WHERE store_id = ${storeId} AND document @@ to_tsquery('english', ${narrow}) AND lower(words) ~ ${pattern} LIMIT 1`.execute(
+          this.db,
+        );
+        found = r.rows.length > 0;
+      }
+      if (found) held.add(ws.join(" "));
+    }
+    return held;
+  }
+
   /** Every word of the store's product text (the lexicon's vocabulary). */
   async terms(storeId: string): Promise<string[]> {
     const r = await sql<{ term: string }>`SELECT term FROM product_terms WHERE store_id = ${storeId}`.execute(this.db);

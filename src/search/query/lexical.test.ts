@@ -266,6 +266,31 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     assert.deepEqual(ids(filtered), ["p-dress"], "the category became a filter");
   });
 
+  test("query understanding leaves a price phrase that a product name holds ('Air Max 1') as words", async () => {
+    const res = await post("/v1/products", {
+      product_id: "p-max",
+      image_url: url["p-shirt"],
+      metadata: { name: "Nike Air Max 1", category: "Shoes", brand: "Nike", color_name: "Red", price: 120 },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    try {
+      const named = await text("nike air max 1");
+      assert.equal(named.statusCode, 200, named.body);
+      assert.equal(named.json().query_understanding?.price_max ?? null, null, "'max 1' is the product's name, not a price");
+      assert.equal(ids(named)[0], "p-max");
+      const priced = await text("nike air max 1 under 100");
+      assert.equal(priced.json().query_understanding.price_max, 100, "a phrase no name holds is still a price");
+      assert.ok(!ids(priced).includes("p-max"), "the price still filters");
+      const other = await text("shirt max 50");
+      assert.equal(other.json().query_understanding.price_max, 50, "'max 50' is in no name");
+      // Another store's names never keep this store's price phrase as words.
+      const theirs = await text("summer dress max 1", {}, otherToken);
+      assert.equal(theirs.json().query_understanding.price_max, 1);
+    } finally {
+      assert.equal((await app.search.inject({ method: "DELETE", url: "/v1/products/p-max", headers: bearer(token) })).statusCode, 204);
+    }
+  });
+
   test("typo tolerance by word length from the store's own words, with did_you_mean; never another store's words", async () => {
     const typo = await text("jeens", { semantic_weight: 0 });
     assert.equal(typo.statusCode, 200, typo.body);

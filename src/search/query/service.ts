@@ -37,7 +37,7 @@ import type { RulesService } from "../rules/service.js";
 import { storeCached } from "../cache/store-cache.js";
 import { modelStatus } from "./model.js";
 import { SearchRepository } from "./repository.js";
-import { understandQuery, type Understanding } from "./understand.js";
+import { pricePhrases, understandQuery, type Understanding } from "./understand.js";
 import { storeCategories } from "./categories.js";
 import { historyWriter } from "./history-writer.js";
 import { filterCandidates } from "./memory-filter.js";
@@ -345,7 +345,9 @@ export class SearchService {
     let lexicalMs = 0;
     if (mode !== "off") {
       const understandFrom = performance.now();
-      const u: Understanding = understandQuery(query, await storeCategories(this.ctx, this.repo, storeId));
+      const phrases = pricePhrases(query);
+      const names = phrases.length > 0 ? await this.lexical.namePhrases(storeId, phrases) : undefined;
+      const u: Understanding = understandQuery(query, await storeCategories(this.ctx, this.repo, storeId), names);
       const found = u.colors.length > 0 || u.categories.length > 0 || u.price_min !== null || u.price_max !== null;
       if (mode !== "auto" || found) understanding = { ...u, applied_as: mode === "filter" ? "filter" : "boost" };
       text = u.remaining_text || query;

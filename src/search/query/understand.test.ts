@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { understandQuery } from "./understand.js";
+import { pricePhrases, understandQuery } from "./understand.js";
 import { fuse, lexicalShare, PARTIAL_MATCH_SEMANTIC_WEIGHT } from "./fusion.js";
 
 const CATS = ["Dresses", "Casual Shoes", "Jeans", "Watches", "Kleider"];
@@ -32,6 +32,19 @@ test("German price phrases and inflected colour words", () => {
   const z = u("schwarze Kleider zwischen 20 und 40");
   assert.deepEqual([z.colors, z.categories, z.price_min, z.price_max], [["black"], ["Kleider"], 20, 40]);
   assert.deepEqual(u("dunkelblaue Jeans").colors, ["dark blue"]);
+});
+
+test("a price phrase that a product name of the store holds stays words; others still become bounds", () => {
+  const query = "nike air max 1 white shoes under 80";
+  assert.deepEqual(pricePhrases(query), [
+    ["max", "1"],
+    ["under", "80"],
+  ]);
+  const plain = understandQuery(query, CATS);
+  assert.equal(plain.price_max, 1, "without the store's names, 'max 1' reads as a price");
+  const named = understandQuery(query, CATS, new Set(["max 1"]));
+  assert.equal(named.price_max, 80);
+  assert.equal(named.remaining_text, "nike air max 1 white shoes");
 });
 
 test("nothing understood leaves the query as it is", () => {

@@ -8,6 +8,8 @@
 //               "dollars" and a decimal comma ("49,99");
 //   categories — the store's own category values, matched word by word after Porter stemming
 //               ("dresses" finds the category "Dress", "running shoes" finds "Running Shoe").
+// A price phrase that a product name of the store holds word for word stays words ("nike air max 1":
+// the store sells an "Air Max 1"; the service asks the lexical index, pricePhrases/namePhrases).
 // Price phrases are cut from the text that is embedded and looked up lexically (`remaining_text`);
 // colour and category words stay in it.
 import { stemmer } from "stemmer";
@@ -59,7 +61,7 @@ const NUM = (s: string) => Number(s.replace(",", "."));
 
 interface PricePattern {
   re: RegExp;
-  apply(m: RegExpExecArray): { min?: number; max?: number };
+  apply(m: RegExpMatchArray): { min?: number; max?: number };
 }
 
 const PRICE_PATTERNS: PricePattern[] = [
@@ -140,18 +142,39 @@ export function categoryVocabulary(storeCategories: readonly string[]): Category
   };
 }
 
-/** Understands `query` against the store's category values. */
-export function understandQuery(query: string, categories: CategoryVocabulary | readonly string[]): Understanding {
+const globally = (re: RegExp) => new RegExp(re.source, re.flags + "g");
+
+/**
+ * The words of every price phrase the patterns find in `query` ("max 1" of "nike air max 1"), to
+ * ask the store whether its names hold them (understandQuery's `names`).
+ */
+export function pricePhrases(query: string): string[][] {
+  return PRICE_PATTERNS.flatMap((p) => [...` ${query} `.matchAll(globally(p.re))].map((m) => words(m[0])));
+}
+
+/**
+ * Understands `query` against the store's category values. `names`: the price phrases (their
+ * words joined by a space) that a product name of the store holds; they stay words ("Air Max 1"
+ * is a name, not a price up to 1).
+ */
+export function understandQuery(
+  query: string,
+  categories: CategoryVocabulary | readonly string[],
+  names: ReadonlySet<string> = new Set(),
+): Understanding {
   let text = ` ${query} `;
   let min: number | null = null;
   let max: number | null = null;
   for (const p of PRICE_PATTERNS) {
-    for (let m = p.re.exec(text); m; m = p.re.exec(text)) {
+    const cuts: [number, number][] = [];
+    for (const m of text.matchAll(globally(p.re))) {
+      if (names.has(words(m[0]).join(" "))) continue;
       const r = p.apply(m);
       if (r.min !== undefined && Number.isFinite(r.min)) min = min === null ? r.min : Math.max(min, r.min);
       if (r.max !== undefined && Number.isFinite(r.max)) max = max === null ? r.max : Math.min(max, r.max);
-      text = text.slice(0, m.index) + " " + text.slice(m.index + m[0].length);
+      cuts.push([m.index!, m.index! + m[0].length]);
     }
+    for (const [from, to] of cuts.reverse()) text = text.slice(0, from) + " " + text.slice(to);
   }
   if (min !== null && max !== null && min > max) [min, max] = [max, min];
   const remaining = text.replace(/\s+/g, " ").trim();
