@@ -30,6 +30,8 @@ export interface LoadedInfo {
   hash: string;
   /** Files that went into `hash`, relative to the model folder. */
   hashedFiles: string[];
+  /** Their total size in bytes: the least memory a worker holding the model takes. */
+  fileBytes: number;
   preprocess: PreprocessSpec;
   loadMs: number;
   hashMs: number;
@@ -180,20 +182,22 @@ async function load(source: ModelSource, threads: number, spinning: boolean, dty
 
   // Fingerprint: sha256 over the ONNX graphs, the preprocessor config and the tokenizer. Runs
   // while the sessions are created (for a folder model; a download must finish first).
-  const fingerprint = async (): Promise<{ hash: string; hashedFiles: string[]; hashMs: number }> => {
+  const fingerprint = async (): Promise<{ hash: string; hashedFiles: string[]; fileBytes: number; hashMs: number }> => {
     const hashStarted = performance.now();
     const hashedFiles: string[] = [];
+    let fileBytes = 0;
     const outer = createHash("sha256");
     for (const rel of [...onnxFiles, ...onnxFiles.map((f) => `${f}_data`), "preprocessor_config.json", "tokenizer.json"]) {
       const file = path.join(dir, rel);
       if (!(await exists(file))) continue;
       hashedFiles.push(rel);
+      fileBytes += (await stat(file)).size;
       outer.update(`${rel}:${await sha256File(file)}\n`);
     }
     if (!onnxFiles.every((f) => hashedFiles.includes(f))) {
       throw new Error(`could not find ${onnxFiles.join(" and ")} under ${dir} to fingerprint them`);
     }
-    return { hash: outer.digest("hex"), hashedFiles, hashMs: performance.now() - hashStarted };
+    return { hash: outer.digest("hex"), hashedFiles, fileBytes, hashMs: performance.now() - hashStarted };
   };
   const early = source.kind === "folder" ? fingerprint() : undefined;
   early?.catch(() => undefined);
@@ -227,7 +231,7 @@ async function load(source: ModelSource, threads: number, spinning: boolean, dty
   ]);
   const text = textModel as unknown as CallableModel;
   const vision = visionModel as unknown as CallableModel;
-  const { hash, hashedFiles, hashMs } = await (early ?? fingerprint());
+  const { hash, hashedFiles, fileBytes, hashMs } = await (early ?? fingerprint());
   const loadMs = performance.now() - started;
 
   const m: Loaded = {
@@ -246,7 +250,7 @@ async function load(source: ModelSource, threads: number, spinning: boolean, dty
   if (t.dim !== v.dim) throw new Error(`text embeddings have ${t.dim} dimensions but image embeddings ${v.dim}`);
   m.dim = v.dim;
   loaded = m;
-  return { modelType, dim: m.dim, hash, hashedFiles, preprocess: spec, loadMs, hashMs, warmupMs, threads, spinning };
+  return { modelType, dim: m.dim, hash, hashedFiles, fileBytes, preprocess: spec, loadMs, hashMs, warmupMs, threads, spinning };
 }
 
 function describe(e: unknown): string {

@@ -700,7 +700,9 @@ export async function loadEmbeddingModel(
     { maxBatch: options.maxBatch ?? 16, batchWaitMs: options.batchWaitMs ?? 10, maxQueue: options.maxQueue ?? 128, parallelWorkers },
     startParallel,
     options.onWarning ?? ((line: string) => process.stderr.write(line + "\n")),
-    Math.max(0, process.memoryUsage().rss - rssBefore),
+    // The process's growth while the worker loaded, at least the model files' size (the growth
+    // reads 0 when the load reused memory the process had freed before).
+    Math.max(process.memoryUsage().rss - rssBefore, info.fileBytes),
     options.freeMemory,
     options.parallelIdleMs,
   );

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, runEntry, waitFor200, type Started } from "../support/process.js";
+import { runEntry, startOnFreePorts, waitFor200, type Started } from "../support/process.js";
 
 let dataDir: string;
 let server: Started;
@@ -15,18 +15,24 @@ let chatPort: number;
 
 before(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsight-e2e-"));
-  port = await freePort();
-  chatPort = await freePort();
-  server = runEntry("main.ts", [], {
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    CHAT_PORT: String(chatPort),
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "warn",
-    MODEL_DISABLED: "true",
-  });
-  await waitFor200(`http://127.0.0.1:${port}/health`, 30_000, server);
-  await waitFor200(`http://127.0.0.1:${chatPort}/health`, 10_000, server);
+  const run = await startOnFreePorts(
+    2,
+    ([p, chat]) =>
+      runEntry("main.ts", [], {
+        DATA_DIR: dataDir,
+        PORT: String(p),
+        CHAT_PORT: String(chat),
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "warn",
+        MODEL_DISABLED: "true",
+      }),
+    async ([p, chat], started) => {
+      await waitFor200(`http://127.0.0.1:${p}/health`, 30_000, started);
+      await waitFor200(`http://127.0.0.1:${chat}/health`, 10_000, started);
+    },
+  );
+  server = run.started;
+  [port, chatPort] = run.ports as [number, number];
 });
 
 after(() => {

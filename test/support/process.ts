@@ -20,6 +20,31 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Starts a server on `count` free ports and waits until `ready`; when another process took one of
+ * them between freePort() and the server's listen (the server exits with EADDRINUSE), starts it
+ * again on new ports, up to `attempts` times.
+ */
+export async function startOnFreePorts(
+  count: number,
+  start: (ports: number[]) => Started,
+  ready: (ports: number[], started: Started) => Promise<void>,
+  attempts = 3,
+): Promise<{ started: Started; ports: number[] }> {
+  for (let attempt = 1; ; attempt++) {
+    const ports: number[] = [];
+    for (let i = 0; i < count; i++) ports.push(await freePort());
+    const started = start(ports);
+    try {
+      await ready(ports, started);
+      return { started, ports };
+    } catch (err) {
+      if (started.child.exitCode === null) started.child.kill("SIGKILL");
+      if (attempt >= attempts || !started.output().includes("EADDRINUSE")) throw err;
+    }
+  }
+}
+
 export interface Started {
   child: ChildProcess;
   output: () => string;
