@@ -27,6 +27,8 @@
 //     way (a catalogue's usage for athletic wear), when that activity is the lemma's most frequent
 //     sense, it (or a noun of its stem: "bicycle" of "bicycling") names no other kind of object
 //     than equipment and it is no adjective;
+//   occasions of a dress code — DRESS_CODES: the occasions Wikipedia's articles on the Western
+//     dress codes name for a code find the code's everyday name one way ("office" → formal);
 //   everyday words WordNet does not hold and the German words — SEEDS' own lists (gender words
 //     "ladies" → women, "guys" → men; "kicks" → shoes; "Damen" → women, "Schuhe" → shoes): a
 //     general vocabulary of how shoppers name genders and products, not any store's words.
@@ -145,6 +147,19 @@ const SEEDS: { multi?: string[][]; oneWay?: [string[], string[]][] } = {
   ],
 };
 
+/**
+ * Occasions that call for a dress code, as Wikipedia's articles on the Western dress codes name
+ * them, each finding the code's everyday name one way. Informal wear (https://en.wikipedia.org/wiki/Informal_wear):
+ * "also called business wear, corporate/office wear", "commonly applied for office use … as well as
+ * certain events such as job interviews"; in loose usage it is called "formal", as that article
+ * notes, and catalogues file it so. Formal wear (https://en.wikipedia.org/wiki/Formal_wear): "the
+ * most formal occasions such as weddings, christenings, confirmations, funerals".
+ */
+const DRESS_CODES: [string[], string[]][] = [
+  [["office", "business", "corporate", "interview"], ["formal"]],
+  [["wedding", "christening", "funeral"], ["formal"]],
+];
+
 const WORDNET_ROOTS = ["clothing", "footwear", "bag", "jewelry", "timepiece"];
 /** Roots of the activities (their most frequent noun senses) whose hyponyms find ACTIVITY_TO. */
 const ACTIVITY_ROOTS = ["sport", "exercise", "athletic facility"];
@@ -217,7 +232,7 @@ for (const group of SEEDS.multi ?? []) {
   }
   multi.push([...words]);
 }
-for (const [from, to] of SEEDS.oneWay ?? []) for (const f of from) addOneWay(clean(f), to.map(clean));
+for (const [from, to] of [...(SEEDS.oneWay ?? []), ...DRESS_CODES]) for (const f of from) addOneWay(clean(f), to.map(clean));
 
 // Activities: every sport, physical exercise and athletic facility finds "sports" (one way).
 const adjectives = new Set(

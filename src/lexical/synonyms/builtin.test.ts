@@ -45,4 +45,11 @@ describe("built-in apparel words", () => {
       assert.equal(BUILTIN_SYNONYMS.get(word)?.includes("sports") ?? false, false, word);
     }
   });
+
+  test("the occasions of a dress code find its everyday name, one way", () => {
+    for (const occasion of ["office", "interview", "wedding"]) {
+      assert.ok(BUILTIN_SYNONYMS.get(occasion)?.includes("formal"), `${occasion}: ${BUILTIN_SYNONYMS.get(occasion)?.join(", ")}`);
+    }
+    assert.equal(BUILTIN_SYNONYMS.get("formal")?.includes("office") ?? false, false, "formal does not find every product named office");
+  });
 });
