@@ -116,11 +116,16 @@ const SEEDS: { multi?: string[][]; oneWay?: [string[], string[]][] } = {
   ],
   oneWay: [
     // gender in everyday words (en, de)
-    [["ladies", "lady", "woman", "womens", "female", "females", "her", "she", "damen", "frauen", "frau"], ["women"]],
+    [
+      ["ladies", "lady", "woman", "womens", "female", "females", "her", "she", "damen", "frauen", "frau"],
+      ["women", "unisex"],
+    ],
     [
       ["guys", "guy", "man", "mens", "male", "males", "him", "his", "he", "gents", "gentlemen", "herren", "männer", "maenner", "mann"],
-      ["men"],
+      ["men", "unisex"],
     ],
+    // what is unisex is for either ("designed for or suitable to both sexes", WordNet's gloss)
+    [["women", "men"], ["unisex"]],
     [
       ["kids", "children", "child", "kinder", "kind"],
       ["boys", "girls"],

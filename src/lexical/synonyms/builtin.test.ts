@@ -46,6 +46,14 @@ describe("built-in apparel words", () => {
     }
   });
 
+  test("a gender word finds unisex products too, never the other gender", () => {
+    for (const word of ["women", "ladies", "men", "mens"]) {
+      assert.ok(BUILTIN_SYNONYMS.get(word)?.includes("unisex"), `${word}: ${BUILTIN_SYNONYMS.get(word)?.join(", ")}`);
+    }
+    assert.equal(BUILTIN_SYNONYMS.get("ladies")?.includes("men") ?? false, false);
+    assert.equal(BUILTIN_SYNONYMS.get("unisex")?.includes("women") ?? false, false, "unisex asks for unisex products only");
+  });
+
   test("the occasions of a dress code find its everyday name, one way", () => {
     for (const occasion of ["office", "interview", "wedding"]) {
       assert.ok(BUILTIN_SYNONYMS.get(occasion)?.includes("formal"), `${occasion}: ${BUILTIN_SYNONYMS.get(occasion)?.join(", ")}`);
