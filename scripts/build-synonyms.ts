@@ -13,6 +13,8 @@
 //     colours (but no basic term) are its shade ("olive green" → olive); the head and family are written to
 //     `broader` too (unless among the nearest), to be weighed below the shade ("army green" →
 //     olive 0.8, green 0.7);
+//     a one-word colour the survey also names "<colour> <basic term>" with one basic term only
+//     ("charcoal grey", "coral pink") has that term as a broader family too;
 //     catalogue names the survey does not name get their family and nearest other catalogue names
 //     the same way from the catalogue's own appearance (COLOR_NAMES); a basic term is its own
 //     family; each alias of COLOR_ALIASES ("multicolour", "neon green", "golden") and each survey
@@ -307,6 +309,18 @@ for (const { name, hex } of [...xkcd, ...x11]) {
   if (lab) addColour(n, lab);
 }
 for (const c of catalogue) if (!oneWay.has(c.name)) addColour(c.name, c.lab);
+// How the survey's own names file a colour: when it names "<colour> <basic term>" with one basic
+// term only ("charcoal grey", "coral pink"; not "violet red" beside "violet blue"), that term is a
+// broader family of the one-word colour too.
+const surveyNames = new Set(xkcd.map((c) => clean(c.name)));
+for (const [name] of oneWay) {
+  if (name.includes(" ") || BASIC_COLOR_TERMS.includes(name) || !surveyNames.has(name)) continue;
+  const named = BASIC_COLOR_TERMS.filter((b) => surveyNames.has(`${name} ${b}`) || (b === "grey" && surveyNames.has(`${name} gray`)));
+  if (named.length !== 1) continue;
+  const extra = named.filter((b) => !oneWay.get(name)!.has(b));
+  addOneWay(name, extra);
+  addBroader(name, extra);
+}
 // The catalogue's alternative spellings ("multicolour" → multi, "neon green" → fluorescent green,
 // "golden" → gold) mean their catalogue name, and what it means.
 for (const [alias, key] of aliases) {

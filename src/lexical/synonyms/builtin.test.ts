@@ -19,6 +19,13 @@ describe("built-in colour synonyms", () => {
     }
   });
 
+  test("a colour the survey names with one basic term only is of that family too; one named with several is not", () => {
+    assert.ok(BUILTIN_SYNONYMS.get("charcoal")?.includes("grey"), "charcoal grey");
+    assert.ok(BUILTIN_SYNONYMS.get("coral")?.includes("pink"), "coral pink");
+    // "violet red", "violet blue" and "violet pink" are blends, not a filing of violet.
+    assert.equal(BUILTIN_SYNONYMS.get("violet")?.includes("red") ?? false, false);
+  });
+
   test("a basic colour term is its own family: it never finds another basic term", () => {
     for (const term of BASIC_COLOR_TERMS) {
       const others = (BUILTIN_SYNONYMS.get(term) ?? []).filter((s) => BASIC_COLOR_TERMS.includes(s));
