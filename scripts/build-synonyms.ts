@@ -126,7 +126,7 @@ const SEEDS: { multi?: string[][]; oneWay?: [string[], string[]][] } = {
       ["guys", "guy", "man", "mens", "male", "males", "him", "his", "he", "gents", "gentlemen", "herren", "männer", "maenner", "mann"],
       ["men", "unisex"],
     ],
-    // what is unisex is for either ("designed for or suitable to both sexes", WordNet's gloss)
+    // what is unisex is for either ("designed for or suitable to both sexes", WordNet's gloss; broader, below)
     [["women", "men"], ["unisex"]],
     [
       ["kids", "children", "child", "kinder", "kind"],
@@ -166,6 +166,8 @@ const DRESS_CODES: [string[], string[]][] = [
   [["office", "business", "corporate", "interview"], ["formal"]],
   [["wedding", "christening", "funeral"], ["formal"]],
 ];
+
+const UNISEX = "unisex";
 
 const WORDNET_ROOTS = ["clothing", "footwear", "bag", "jewelry", "timepiece"];
 /** Roots of the activities (their most frequent noun senses) whose hyponyms find ACTIVITY_TO. */
@@ -240,6 +242,9 @@ for (const group of SEEDS.multi ?? []) {
   multi.push([...words]);
 }
 for (const [from, to] of [...(SEEDS.oneWay ?? []), ...DRESS_CODES]) for (const f of from) addOneWay(clean(f), to.map(clean));
+// Unisex is the broader audience of a gender: weighed below the gender itself ("ladies" finds
+// women's products before unisex ones).
+for (const [from, to] of oneWay) if (to.has(UNISEX)) addBroader(from, [UNISEX]);
 
 // Activities: every sport, physical exercise and athletic facility finds "sports" (one way).
 const adjectives = new Set(

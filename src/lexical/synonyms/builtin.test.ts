@@ -1,7 +1,7 @@
 // The built-in vocabulary's colour and apparel entries (scripts/build-synonyms.ts): pure, reads builtin.json.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { BUILTIN_SYNONYMS } from "./index.js";
+import { BUILTIN_BROADER, BUILTIN_SYNONYMS } from "./index.js";
 import { BASIC_COLOR_TERMS } from "../../embeddings/colors.js";
 
 describe("built-in colour synonyms", () => {
@@ -59,6 +59,7 @@ describe("built-in apparel words", () => {
     }
     assert.equal(BUILTIN_SYNONYMS.get("ladies")?.includes("men") ?? false, false);
     assert.equal(BUILTIN_SYNONYMS.get("unisex")?.includes("women") ?? false, false, "unisex asks for unisex products only");
+    assert.ok(BUILTIN_BROADER.get("ladies")?.includes("unisex"), "unisex is the broader audience: weighed below women");
   });
 
   test("the occasions of a dress code find its everyday name, one way", () => {
