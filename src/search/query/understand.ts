@@ -172,7 +172,7 @@ export function understandQuery(
       const r = p.apply(m);
       if (r.min !== undefined && Number.isFinite(r.min)) min = min === null ? r.min : Math.max(min, r.min);
       if (r.max !== undefined && Number.isFinite(r.max)) max = max === null ? r.max : Math.min(max, r.max);
-      cuts.push([m.index!, m.index! + m[0].length]);
+      cuts.push([m.index, m.index + m[0].length]);
     }
     for (const [from, to] of cuts.reverse()) text = text.slice(0, from) + " " + text.slice(to);
   }
