@@ -34,7 +34,8 @@
 // mention (one per concept version) and the named products.
 import type { Citation, PolicyAnswer } from "../knowledge/types.js";
 import { checkPhrasing, roundedNumber } from "../knowledge/llm.js";
-import { isStopWord, numbersIn, quantities, stem, words, type Quantity } from "../knowledge/text.js";
+import { numbersIn, quantities, words, type Quantity } from "../knowledge/text.js";
+import { alternation, isStopWordOfAny, languages, perRegistry, type LanguagePack } from "../language/index.js";
 import { LEAD_SEPARATOR, statesNegation, yesNoLead } from "../knowledge/compose.js";
 import { currencyDigits, formatMoney, isMoney } from "../answers/format.js";
 import type { ChatLang } from "../answers/i18n.js";
@@ -61,27 +62,29 @@ export type ReplyCheck = { ok: true; text: string; citations: Citation[]; produc
 
 /** "[P1]", "[P1, P3]", "[p2; P4]". */
 const MARKER = /\[\s*(P\d+(?:\s*[,;]\s*P\d+)*)\s*\]/gi;
-/** A money figure as written: "$49.9", "CA$129.99", "€ 4,95", "49,90 €", "12 EUR", "20 dollars". */
-const MONEY_TEXT =
-  /(?:\b[A-Z]{1,2})?\$\s?\d+(?:[.,]\d+)*|[€£¥]\s?\d+(?:[.,]\d+)*|\b(?:EUR|USD|GBP|CHF)\s?\d+(?:[.,]\d+)*|\d+(?:[.,]\d+)*\s?(?:[$€£]|\b(?:EUR|USD|GBP|CHF|euros?|dollars?)\b)/gi;
+/** The patterns of every language's words a reply is checked for (the language packs' checks; currency names of router.price). */
+const patterns = perRegistry(() => {
+  const stock = (pick: (s: LanguagePack["checks"]["stockPhrases"]) => RegExp) =>
+    new RegExp(
+      alternation((p) => pick(p.checks.stockPhrases)),
+      "giu",
+    );
+  return {
+    /** A money figure as written: "$49.9", "CA$129.99", "€ 4,95", "49,90 €", "12 EUR", "20 dollars". */
+    moneyText: new RegExp(
+      String.raw`(?:\b[A-Z]{1,2})?\$\s?\d+(?:[.,]\d+)*|[€£¥]\s?\d+(?:[.,]\d+)*|\b(?:EUR|USD|GBP|CHF)\s?\d+(?:[.,]\d+)*|\d+(?:[.,]\d+)*\s?(?:[$€£]|\b(?:GBP|CHF|${alternation((p) => p.router.price.currencies)})\b)`,
+      "gi",
+    ),
+    actionClaims: languages().flatMap((p) => p.checks.actionClaims),
+    /** Stock phrases, most specific first (each match is cut out before the next pattern runs). */
+    stockPhrases: [
+      [stock((s) => s.outOfStock), ["out_of_stock"]],
+      [stock((s) => s.lowStock), ["low_stock"]],
+      [stock((s) => s.inStock), ["in_stock", "low_stock"]],
+    ] as Array<[RegExp, StockState[]]>,
+  };
+});
 const LINK = /\]\(|\bhttps?:\/\/|\bwww\.|\bmailto:|\btel:|<\s*[a-z/!]/i;
-const ACTION_CLAIMS: RegExp[] = [
-  /\b(?:i|we)(?:'ve|\s+have|\s+just)?\s+(?:added|put|placed|ordered|started|initiated|opened|processed|issued|refunded|cancel+ed|booked)\b/i,
-  /\b(?:has|have|was|were)\s+been\s+(?:added|placed|ordered|started|initiated|processed|refunded|cancel+ed)\b/i,
-  /\badded\s+(?:\S+\s+){0,4}to\s+your\s+(?:cart|basket|bag)\b/i,
-  /\b(?:habe|haben)\b[^.!?]{0,60}\b(?:hinzugefügt|gelegt|gestartet|erstattet|storniert|bestellt)\b/i,
-  /\b(?:wurde|wurden|ist|sind)\b[^.!?]{0,60}\b(?:hinzugefügt|in\s+den\s+warenkorb\s+gelegt|gestartet|erstattet|storniert)\b/i,
-];
-/** Stock phrases, most specific first (each match is cut out before the next pattern runs). */
-const STOCK_PHRASES: Array<[RegExp, StockState[]]> = [
-  [
-    /\b(?:out\s+of\s+stock|sold\s+out|not\s+in\s+stock|no\s+longer\s+in\s+stock)\b|\bnicht\s+(?:auf\s+lager|vorrätig|lieferbar)|\bausverkauft\b|\bvergriffen\b/giu,
-    ["out_of_stock"],
-  ],
-  [/\blow\s+(?:on\s+)?stock\b|\bonly\s+(?:a\s+few|\w+)\s+left\b|\bnur\s+noch\s+(?:wenige|\w+)\b/giu, ["low_stock"]],
-  [/\bin\s+stock\b|\bauf\s+lager\b|\bvorrätig\b|\blieferbar\b/giu, ["in_stock", "low_stock"]],
-];
-
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Whether the text names the product: its whole title (any case, any spacing) or its id. */
@@ -105,11 +108,11 @@ function sameCurrency(q: Extract<Quantity, { kind: "money" }>, currency: string)
 }
 
 /**
- * Content terms of a text in either language: the stems of its words that are a stop word in
- * neither (quotes keep the policy's language, the reply may be in the thread's).
+ * Content terms of a text in any language: the stems (in every language) of its words that are a
+ * stop word in none (quotes keep the policy's language, the reply may be in the thread's).
  */
-const contentWords = (text: string): string[] => words(text).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de"));
-const stemsOf = (w: string): string[] => [stem(w, "en"), stem(w, "de")];
+const contentWords = (text: string): string[] => words(text).filter((w) => !isStopWordOfAny(w));
+const stemsOf = (w: string): string[] => languages().map((p) => p.words.stem(w));
 const termsOf = (text: string): Set<string> => new Set(contentWords(text).flatMap(stemsOf));
 /** Terms of the grounded answer, beyond the question's own, that a reply must carry (fewer when the answer adds fewer). */
 const MIN_CARRIED = 2;
@@ -168,7 +171,7 @@ export function checkReply(raw: string, seen: Seen, lang: ChatLang, question: Qu
     .trim();
   if (!text) return { ok: false, reason: "empty" };
   if (LINK.test(text)) return { ok: false, reason: "link_not_allowed" };
-  if (ACTION_CLAIMS.some((re) => re.test(text))) return { ok: false, reason: "claims_action" };
+  if (patterns().actionClaims.some((re) => re.test(text))) return { ok: false, reason: "claims_action" };
 
   const products = [...seen.products.values()].filter((card) => names(text, card));
   if (cited.length === 0 && products.length === 0) return { ok: false, reason: "ungrounded" };
@@ -203,7 +206,7 @@ export function checkReply(raw: string, seen: Seen, lang: ChatLang, question: Qu
     if (!livePrice(q) && !quoted) return { ok: false, reason: `money_not_in_sources:${q.text}` };
   }
   // A live price in the text is written as every chat answer writes it (answers/format.ts): "$49.9" → "$49.90".
-  const formatted = text.replace(MONEY_TEXT, (figure) => {
+  const formatted = text.replace(patterns().moneyText, (figure) => {
     const [q] = moneyOf(figure);
     const price = q ? livePrice(q) : undefined;
     return price ? formatMoney(price) : figure;
@@ -211,7 +214,7 @@ export function checkReply(raw: string, seen: Seen, lang: ChatLang, question: Qu
 
   const states = new Set(facts.flatMap((f) => (isMoney(f.value) ? [] : [f.value.state])));
   let rest = claims;
-  for (const [re, allowed] of STOCK_PHRASES) {
+  for (const [re, allowed] of patterns().stockPhrases) {
     for (const m of rest.matchAll(re)) {
       if (!allowed.some((s) => states.has(s))) return { ok: false, reason: `stock_not_live:${m[0].toLowerCase()}` };
     }

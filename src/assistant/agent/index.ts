@@ -30,6 +30,7 @@ import { chatCompletion, type LlmMessage, type LlmToolCall } from "../knowledge/
 import type { Intent } from "../knowledge/types.js";
 import { composeAnswer, escapeMarkdown, productLines } from "../answers/compose.js";
 import { T } from "../answers/i18n.js";
+import { packOrDefault } from "../language/index.js";
 import type { Limitation } from "../answers/schemas.js";
 import { searchLimitations, type TurnReply, type TurnTools } from "../turns/tools.js";
 import { NOT_VERIFIED_LIVE } from "../storefront/index.js";
@@ -54,7 +55,7 @@ export function agentFor(ctx: AppContext): TurnAgent | undefined {
 }
 
 function systemPrompt(t: TurnTools, previous: string | undefined): string {
-  const language = t.lang === "de" ? "German" : "English";
+  const language = packOrDefault(t.lang).name;
   return [
     `You are the shopping assistant of an online store. Answer the shopper in ${language}, briefly (at most four sentences).`,
     "Use the tools: search_policies for the store's rules (shipping, returns, payment, warranty …), search_catalogue for products, read_product for a product's current price and stock, propose_cart_action when the shopper asks to add a product to the cart.",
@@ -191,7 +192,7 @@ class LlmAgent implements TurnAgent {
       answer: composeAnswer(
         {
           answer_status: "awaiting_confirmation",
-          response_markdown: `${T.cartConfirm(t.lang, quantity, escapeMarkdown(product.title))}\n\n${productLines([product], facts, t.lang)[0]}`,
+          response_markdown: `${T(t.lang).cartConfirm(quantity, escapeMarkdown(product.title))}\n\n${productLines([product], facts, t.lang)[0]}`,
           products: [product],
           live_facts: facts,
           limitations: this.limitations([product]),

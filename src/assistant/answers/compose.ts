@@ -5,6 +5,7 @@ import type { LiveFact, OrderSummary, ProductCard } from "../storefront/types.js
 import { escapeMarkdown } from "../markdown/escape.js";
 import { formatLiveFact } from "./format.js";
 import { T, type ChatLang } from "./i18n.js";
+import { DEFAULT_LANGUAGE } from "../language/index.js";
 import type { Answer, AnswerStatus, Limitation, NextAction, SupportContact } from "./schemas.js";
 import { iso } from "../../platform/clock.js";
 
@@ -57,26 +58,33 @@ export function composeAnswer(parts: AnswerParts, now: number): Answer {
 }
 
 /** The support contact as one markdown line (in the thread's language), or null when the store has none. */
-export function contactLine(contact: SupportContact | null, lang: ChatLang = "en"): string | null {
-  return T.contact(lang, contact);
+export function contactLine(contact: SupportContact | null, lang: ChatLang = DEFAULT_LANGUAGE): string | null {
+  if (!contact) return null;
+  const words = T(lang).contact;
+  const channels: string[] = [];
+  if (contact.email) channels.push(`${words.email} ${contact.email}`);
+  if (contact.phone) channels.push(`${words.phone} ${contact.phone}`);
+  if (contact.url) channels.push(contact.url);
+  if (channels.length === 0 && !contact.hours) return null;
+  return words.sentence(channels, contact.hours ? ` (${contact.hours})` : "");
 }
 
 export const contactAction = (): NextAction => ({ type: "contact_support", label: "Contact the store" });
 
 /** One line per product card: title, then price and stock only from this answer's live facts. */
-export function productLines(cards: ProductCard[], facts: LiveFact[], lang: ChatLang = "en"): string[] {
+export function productLines(cards: ProductCard[], facts: LiveFact[], lang: ChatLang = DEFAULT_LANGUAGE): string[] {
   return cards.map((card) => {
     const price = facts.find((f) => f.product_id === card.product_id && f.field === "price");
     const stock = facts.find((f) => f.product_id === card.product_id && f.field === "availability");
-    const priceText = card.price_state === "live" && price ? formatLiveFact(price, lang) : T.priceUnavailable(lang);
-    const stockText = card.availability_state === "live" && stock ? formatLiveFact(stock, lang) : T.availabilityUnchecked(lang);
+    const priceText = card.price_state === "live" && price ? formatLiveFact(price, lang) : T(lang).priceUnavailable;
+    const stockText = card.availability_state === "live" && stock ? formatLiveFact(stock, lang) : T(lang).availabilityUnchecked;
     return `- **${escapeMarkdown(card.title)}** — ${priceText} · ${stockText}`;
   });
 }
 
 /** Order lines show id, status and date: no amounts (a total is not a live fact of the answer). */
-export function orderLines(orders: OrderSummary[], lang: ChatLang = "en"): string[] {
-  return orders.map((o) => T.orderLine(lang, escapeMarkdown(o.order_id), escapeMarkdown(o.status), o.placed_at.slice(0, 10)));
+export function orderLines(orders: OrderSummary[], lang: ChatLang = DEFAULT_LANGUAGE): string[] {
+  return orders.map((o) => T(lang).orderLine(escapeMarkdown(o.order_id), escapeMarkdown(o.status), o.placed_at.slice(0, 10)));
 }
 
 /** Splits text into chunks whose concatenation is exactly the text (for answer.delta events). */

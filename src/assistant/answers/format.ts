@@ -4,6 +4,7 @@
 // every price in an answer matches a live fact.
 import type { LiveFact, Money } from "../storefront/types.js";
 import { T, type ChatLang } from "./i18n.js";
+import { DEFAULT_LANGUAGE } from "../language/index.js";
 
 /** Digits after the decimal point of an ISO 4217 currency (JPY 0, EUR 2, KWD 3 …). */
 export function currencyDigits(currency: string): number {
@@ -35,7 +36,7 @@ export function isMoney(value: LiveFact["value"]): value is Money {
 }
 
 /** Text of a live fact: a formatted price or a stock state (in the thread's language). */
-export function formatLiveFact(fact: LiveFact, lang: ChatLang = "en"): string {
+export function formatLiveFact(fact: LiveFact, lang: ChatLang = DEFAULT_LANGUAGE): string {
   if (isMoney(fact.value)) return formatMoney(fact.value);
-  return T.stock(lang, fact.value.state);
+  return T(lang).stock[fact.value.state];
 }

@@ -26,7 +26,7 @@ import { INTENT_TTL_MS, MAX_REPLAY_EVENTS, PLAN_TURN_LIMITS, SESSION_LIMITS, TUR
 import { cartTurn } from "../turns/cart.js";
 import { ordersTurn } from "../turns/orders.js";
 import { handoffTurn, policyTurn } from "../turns/policy.js";
-import { AVAILABILITY_CUE, mayNameProduct, namedProduct, namedProductTurn, productsTurn } from "../turns/products.js";
+import { asksAvailability, mayNameProduct, namedProduct, namedProductTurn, productsTurn } from "../turns/products.js";
 import { EVENT, type Emit, type TurnHandle, type TurnReply, type TurnTools } from "../turns/tools.js";
 import "../errors/codes.js"; // registers the error codes thrown here
 
@@ -296,7 +296,7 @@ export class ChatService {
       const lookup =
         intent.kind === "product" || intent.kind === "ambiguous"
           ? mayNameProduct(text) || intent.kind === "product"
-          : intent.kind === "policy" && AVAILABILITY_CUE.test(text) && mayNameProduct(text);
+          : intent.kind === "policy" && asksAvailability(text) && mayNameProduct(text);
       // Whichever path would answer a policy question (the agent, a product named in it), two
       // published policies disagreeing on what it asks make the reply the policy turn's handoff
       // quoting both. Only the grounding and conflict check run here (no phrasing); the full answer
@@ -343,7 +343,7 @@ export class ChatService {
           answer: composeAnswer(
             {
               answer_status: "unavailable",
-              response_markdown: T.unavailable(t.lang, dependency),
+              response_markdown: T(t.lang).unavailable(dependency),
               limitations: [
                 { code: "dependency_unavailable", message: `${what} was unavailable while answering; nothing was answered from it.` },
               ],

@@ -1,6 +1,7 @@
-// The deterministic router: what a shopper's text asks for, from English and German keyword sets
-// (both are tried whatever the thread locale, since shoppers switch language; the thread's
-// language only picks the language of clarification questions). First matching rule wins:
+// The deterministic router: what a shopper's text asks for, from the keyword sets of every language
+// pack (src/assistant/language/: router; all are tried whatever the thread locale, since shoppers
+// switch language; the thread's language only picks the language of clarification questions and
+// whether misspelt words are corrected). First matching rule wins:
 //
 //  1. empty or vague — a greeting or "help" alone, or a bare reference such as "the blue one?",
 //     "this one", "die blaue?" → ambiguous, with a clarification question;
@@ -35,124 +36,114 @@
 // price bounds ("under 50", "below €30", "between 20 and 40", "unter 50 €", "ab 20", "zwischen 20
 // und 40") converted to minor units of the store currency.
 import { toMinor } from "../../tenancy/currency.js";
+import {
+  alternation,
+  isStopWordOfAny,
+  languages,
+  mergedRecord,
+  packOrDefault,
+  perRegistry,
+  threadLanguage,
+  type Lang,
+  type LanguagePack,
+} from "../language/index.js";
 import type { Intent, RouteTrace } from "./types.js";
-import { EN_CROSS_VOCABULARY } from "./lexicon.js";
+import { commerceVocabulary } from "./lexicon.js";
 import { correctWords } from "./retrieval.js";
 import { sanitizeQuestion } from "./sanitize.js";
-import { isStopWord, langOf, normalize, NUMBER_WORDS, parseNumber, words } from "./text.js";
+import { normalize, numberWords, parseNumber, words } from "./text.js";
 
 type ProductFilters = Extract<Intent, { kind: "product" }>["filters"];
 
-const COLORS: Record<string, string> = {
-  red: "red",
-  blue: "blue",
-  green: "green",
-  black: "black",
-  white: "white",
-  yellow: "yellow",
-  pink: "pink",
-  purple: "purple",
-  orange: "orange",
-  brown: "brown",
-  grey: "grey",
-  gray: "grey",
-  beige: "beige",
-  navy: "navy",
-  gold: "gold",
-  silver: "silver",
-  violet: "purple",
-  turquoise: "turquoise",
-  cream: "beige",
-  rot: "red",
-  blau: "blue",
-  grün: "green",
-  grun: "green",
-  schwarz: "black",
-  weiß: "white",
-  weiss: "white",
-  gelb: "yellow",
-  rosa: "pink",
-  lila: "purple",
-  violett: "purple",
-  braun: "brown",
-  grau: "grey",
-  silber: "silver",
-  türkis: "turquoise",
-};
-const DE_ADJ = /^(.+?)(?:e|en|er|es|em)$/;
+/** The router's patterns and word lists, from every language's router vocabulary. */
+const router = perRegistry(() => {
+  const alt = (pick: (r: LanguagePack["router"]) => RegExp | undefined) => alternation((p) => pick(p.router));
+  const list = (pick: (r: LanguagePack["router"]) => readonly string[]) => new Set(languages().flatMap((p) => pick(p.router)));
+  const orderWords = alternation((p) => p.vocabulary.orders.words);
+  const orderNumber = alternation((p) => p.vocabulary.orders.number);
+  const amount = String.raw`\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:${alt((r) => r.price.currencies)}|€|\$|£)?`;
+  return {
+    colors: mergedRecord((p) => p.router.colors),
+    adjectiveEndings: languages().flatMap((p) => (p.router.adjectiveEnding ? [p.router.adjectiveEnding] : [])),
+    categories: languages().flatMap((p) => p.router.categories),
+    /** Quantities written as words ("add two of …", "zwei davon"): the number words, and the articles that say one ("a"). */
+    quantityWords: {
+      ...Object.fromEntries(languages().flatMap((p) => p.router.articlesOfOne.map((a) => [a, 1] as const))),
+      ...numberWords(),
+    },
+    determiners: list((r) => r.determiners),
+    quantityLinks: list((r) => r.quantityLinks),
+    referenceTails: list((r) => r.referenceTails),
+    vagueReferences: new RegExp(`^(?:${alt((r) => r.vagueReferences)})$`),
+    propertyReferences: languages().flatMap((p) => (p.router.propertyReference ? [p.router.propertyReference] : [])),
+    bareReference: new RegExp(
+      `^(?:(?:${alt((r) => r.bareReference.openings)})\\s+)?(?:${alt((r) => r.bareReference.determiners)})\\s+(\\S+)(?:\\s+(${alt((r) => r.bareReference.ones)}))?$`,
+    ),
+    greeting: new RegExp(`^(?:${alt((r) => r.greetings.words)}|\\?+)(?:\\s+(?:${alt((r) => r.greetings.tails)}))?$`),
+    policyWords: new RegExp(`\\b(?:${alt((r) => r.policyWords)})\\b`),
+    /** Words of policy topics beyond policyWords: card brands and wallets, discounts, membership, fees. */
+    policyExtras: new RegExp(`\\b(?:${alt((r) => r.policyExtras)})\\b`, "g"),
+    request: new RegExp(`\\b(?:${alt((r) => r.request)})\\b`),
+    requestStrip: new RegExp(`\\b(?:${alt((r) => r.requestStrip.openings)})?(?:${alt((r) => r.requestStrip.phrases)})\\b`, "g"),
+    questionStart: new RegExp(`^(?:${alt((r) => r.questionStart)})\\b`),
+    carts: languages().map((p) => p.router.cart),
+    orderId: new RegExp(`\\b(?:${orderWords})\\s*(?:${orderNumber})?\\s*#?\\s*([a-z]*-?\\d[a-z0-9-]*)|#\\s?([a-z]*-?\\d[a-z0-9-]*)\\b`),
+    returnOwn: new RegExp(`\\b(?:${alt((r) => r.returnOwn)})`),
+    returnWord: new RegExp(`\\b(?:${alt((r) => r.returnWord)})\\b`),
+    orderOwn: new RegExp(`\\b(?:${alt((r) => r.orderOwn)})\\b`),
+    size: new RegExp(`\\b(?:${alt((r) => r.sizeWords)})\\s*([a-z0-9]{1,4})\\b|\\b(xxs|xs|xl|xxl|xxxl)\\b|\\bin\\s+(s|m|l)\\b(?!\\s*\\w)`),
+    priceBetween: new RegExp(`\\b(?:${alt((r) => r.price.between)})${amount}\\s*(?:${alt((r) => r.price.and)}|-)${amount}`),
+    priceMax: new RegExp(`(?:\\b(?:${alt((r) => r.price.max)})|<)${amount}`),
+    priceMin: new RegExp(`(?:\\b(?:${alt((r) => r.price.min)})|>)${amount}`),
+    queryFillers: new RegExp(`\\b(?:${alt((r) => r.queryFillers)})\\b`, "g"),
+    queryArticles: new RegExp(`^\\s*(?:${alt((r) => r.queryArticles)})\\s+`),
+    /** A subordinate clause about buying ("when I buy …", "wenn ich … kaufe"). */
+    buyingClause: new RegExp(`\\b(?:${alt((r) => r.buyingClause)})\\b`, "g"),
+    /** Questions about conditions ("can I …", "how long …", "will I have to …", "wie lange …"). */
+    conditional: new RegExp(`\\b(?:${alt((r) => r.conditional)})\\b`),
+    /** A conditional clause up to its end ("if I return my jacket", "what if …", "wenn ich …", "falls …"): hypothetical, never the shopper's own request. */
+    hypothetical: new RegExp(`\\b(?:${alt((r) => r.hypothetical)})\\b[^,;.!?]*`, "g"),
+    /** The shopper asks about the state of their own order. */
+    orderStatus: new RegExp(`\\b(?:${alt((r) => r.orderStatus)})`),
+    moneyMention: new RegExp(`(?:€|\\$|£)\\s?\\d|\\d\\s?(?:€|${alt((r) => r.price.currencies)})\\b`),
+    /**
+     * A clause that asks about conditions ("…, how long do I have?", "…, what's your return policy?",
+     * "…, wie lange habe ich?"), or whether something is allowed ("Can I send back my jacket after 40
+     * days?", "Darf ich … zurückschicken?"): a question, not the request to start a return.
+     */
+    conditionsClause: new RegExp(
+      `(?:^|[,;.!?]\\s*|\\s[-–—]\\s|\\b(?:${alt((r) => r.clauseConjunctions)})\\s+)(?:${alt((r) => r.conditionsClause)})\\b`,
+    ),
+    /** Words that ask about the state of one's own order outright ("where is my …", "track", "status", "has my order …"). */
+    orderStatusOutright: new RegExp(`\\b(?:${alt((r) => r.orderStatusOutright)})`),
+    ownOrder: languages().map((p) => p.router.ownOrder),
+    orderWords: list((r) => r.orderWords),
+    /**
+     * Rule 1b: the shopper asks for a person, or for how to reach the store's team ("I want to talk to
+     * a person", "how can I contact you", "kann ich mit einem Mitarbeiter sprechen").
+     */
+    personRequest: new RegExp(alt((r) => r.personRequest)),
+  };
+});
 
-const CATEGORIES: Array<[RegExp, [string, string]]> = [
-  [/^(dress|dresses|kleid|kleider|kleidern)$/, ["dress", "dresses"]],
-  [/^(shirt|shirts|t-shirt|t-shirts|tshirt|tshirts|tee|tees|hemd|hemden)$/, ["shirt", "shirts"]],
-  [/^(jeans)$/, ["jeans", "jeans"]],
-  [/^(trousers|pants|hose|hosen)$/, ["trousers", "pants"]],
-  [/^(shoe|shoes|schuh|schuhe|schuhen)$/, ["shoe", "shoes"]],
-  [/^(sneaker|sneakers|trainers)$/, ["sneaker", "sneakers"]],
-  [/^(boot|boots|stiefel)$/, ["boot", "boots"]],
-  [/^(jacket|jackets|jacke|jacken)$/, ["jacket", "jackets"]],
-  [/^(coat|coats|mantel|mäntel)$/, ["coat", "coats"]],
-  [/^(sweater|sweaters|jumper|jumpers|pullover|pullovers|pulli|hoodie|hoodies)$/, ["sweater", "sweaters"]],
-  [/^(skirt|skirts|rock|röcke)$/, ["skirt", "skirts"]],
-  [/^(bag|bags|handbag|handbags|tasche|taschen|handtasche|handtaschen)$/, ["bag", "bags"]],
-  [/^(hat|hats|cap|caps|mütze|mützen|hut|hüte)$/, ["hat", "hats"]],
-  [/^(scarf|scarves|schal|schals)$/, ["scarf", "scarves"]],
-  [/^(belt|belts|gürtel)$/, ["belt", "belts"]],
-  [/^(sock|socks|socken)$/, ["sock", "socks"]],
-  [/^(blouse|blouses|bluse|blusen)$/, ["blouse", "blouses"]],
-  [/^(shorts)$/, ["shorts", "shorts"]],
-];
-
-/** Quantities written as words ("add two of …", "zwei davon"): the number words of the knowledge engine, and "a"/"an". */
-const QUANTITY_WORDS: Record<string, number> = { a: 1, an: 1, ...NUMBER_WORDS };
-const ARTICLES = new Set(["the", "this", "that", "these", "those", "some", "der", "die", "das", "den", "dem", "diese", "diesen", "dieses"]);
-const VAGUE_REFS =
-  /^(?:it|this|that|them|these|those|this one|that one|these ones|those ones|one|the one|es|das|dies|diese|diesen|dieses|den|die|das da|den da|die da)$/;
-
-const POLICY_KW =
-  /\b(?:returns?|returning|returned|refunds?|refunded|exchanges?|exchanging|shipping|ship|ships|shipped|shipment|deliver(?:y|ies|ed)?|postage|dispatch(?:ed)?|warrant(?:y|ies)|guarantees?|payments?|pay|paying|paypal|credit\s+cards?|klarna|invoices?|privacy|personal\s+data|gdpr|cookies?|cancel(?:l?ation|l?ed|ling)?|withdraw(?:al|ing|n)?|rücktritt\w*|zurücktret\w*|zurückzutreten|terms|conditions|polic(?:y|ies)|gift\s*cards?|vouchers?|\w*gutschein\w*|coupons?|discount\s+codes?|promo\s+codes?|price\s+match(?:ing)?|customs|duties|international(?:ly)?|abroad|countries|opening\s+hours|rückgabe\w*|rücksend\w*|zurück(?:schick|send|geb|gegeb|gesend|geschick)\w*|retoure\w*|umtausch\w*|umtauschen|erstattung\w*|rückerstattung\w*|widerruf\w*|versand\w*|versenden|lieferung\w*|lieferzeit\w*|liefern|porto|garantie\w*|gewährleistung\w*|zahlung\w*|bezahl\w*|zahlungsart\w*|rechnung|kreditkarte\w*|datenschutz\w*|agb|stornier\w*|gutschein\w*|rabatt\w*|zoll\w*|ausland\w*)\b/;
-const REQUEST =
-  /\b(?:show\s+me|looking\s+for|look\s+for|search(?:ing)?\s+for|find\s+me|find|do\s+you\s+(?:have|sell|carry|stock)|have\s+you\s+got|i(?:\s+(?:need|want|would\s+like)|'d\s+like)\s+(?:a|an|some|to\s+buy)|recommend|suggest|buy|shop\s+for|(?:are|is)\s+.+\s+(?:in\s+stock|available)|zeig(?:e|t)?\s+mir|ich\s+suche|suche\s+nach|suche|habt\s+ihr|haben\s+sie|führt\s+ihr|verkauft\s+ihr|ich\s+brauche|ich\s+(?:möchte|will|hätte\s+gerne?)\s+(?:ein|eine|einen)|empfiehl\w*|empfehl\w*|kaufen|auf\s+lager|verfügbar)\b/;
-const QUESTION_START =
-  /^(?:what|which|how|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|was|wie|welche\w*|wann|wo|warum|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden)\b/;
-
-const CART_EN = /\b(?:add|put|place|throw)\s+(.+?)\s+(?:to|in|into|onto)\s+(?:my\s+|the\s+|your\s+)?(?:shopping\s+)?(?:cart|basket|bag)\b/;
-const CART_DE =
-  /(?:\b(?:leg\w*|füg\w*|pack\w*|tu|tue|gib|mach\w*)\s+(?:mir\s+)?(?:bitte\s+)?|^)(.+?)\s+(?:in\s+(?:den|meinen)|zum|zu\s+(?:meinem|dem))\s+(?:warenkorb|einkaufswagen|korb)\b/;
-
-const ORDER_ID =
-  /(?:\border|\bbestellung|\bauftrag)\s*(?:number|no\.?|nr\.?|nummer)?\s*#?\s*([a-z]*-?\d[a-z0-9-]*)|#\s?([a-z]*-?\d[a-z0-9-]*)\b/;
-const RETURN_OWN =
-  /\b(?:i(?:\s+(?:want|would\s+like|wish)|'d\s+like)\s+to\s+(?:return|send\s+back|exchange)|i(?:\s+(?:want|would\s+like)|'d\s+like)\s+(?:a\s+)?(?:return|refund)\s+(?:for|of)\s+my|return\s+(?:my|order)\b|start\s+a\s+return|(?:make|initiate|open|create|begin)\s+a\s+return|send\s+back\s+my|send\s+my\s+\w+\s+back|ich\s+(?:möchte|will|würde\s+gerne?|muss)\s+(?:\w+\s+){0,5}(?:zurückschicken|zurücksenden|zurückgeben|retournieren|umtauschen|reklamieren)|retoure\s+(?:starten|anmelden|beginnen|einleiten)|meine\s+bestellung\s+(?:\w+\s+){0,2}(?:zurück\w*|retournieren))/;
-const RETURN_WORD = /\b(?:return|send\s+(?:\w+\s+){0,3}back|refund|rücksend\w*|retoure\w*|zurück\w*|retournieren|umtauschen)\b/;
-const ORDER_OWN =
-  /\b(?:where(?:'s|\s+is|\s+are)\s+my\s+(?:order|package|parcel|delivery|stuff|things|items)|my\s+(?:last\s+|recent\s+|latest\s+)?orders?\b|track(?:ing)?\s+(?:of\s+)?(?:my\s+)?(?:order|package|parcel)|(?:order|delivery)\s+status|status\s+of\s+(?:my\s+)?order|(?:has|have)\s+my\s+(?:order|package|parcel)|when\s+will\s+my\s+(?:order|package|parcel)|did\s+my\s+order|wo\s+(?:ist|bleibt)\s+meine?\s+(?:bestellung|paket|lieferung|sendung)|meine[rn]?\s+(?:letzten?\s+)?bestellung(?:en)?|sendungsverfolgung|bestellstatus|status\s+meiner\s+bestellung|wann\s+kommt\s+meine?\s+(?:bestellung|paket|lieferung|sendung))\b/;
-
-const SIZE_RE = /\b(?:size|größe|grösse|gr\.)\s*([a-z0-9]{1,4})\b|\b(xxs|xs|xl|xxl|xxxl)\b|\bin\s+(s|m|l)\b(?!\s*\w)/;
-const PRICE_BETWEEN =
-  /\b(?:between|zwischen)\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:euros?|eur|dollars?|usd|€|\$|£)?\s*(?:and|und|-|bis)\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:euros?|eur|dollars?|usd|€|\$|£)?/;
-const PRICE_MAX =
-  /(?:\b(?:under|below|less\s+than|cheaper\s+than|up\s+to|max(?:imum)?|at\s+most|no\s+more\s+than|unter|bis(?:\s+zu)?|höchstens|maximal|weniger\s+als|günstiger\s+als|billiger\s+als)|<)\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:euros?|eur|dollars?|usd|€|\$|£)?/;
-const PRICE_MIN =
-  /(?:\b(?:over|above|more\s+than|at\s+least|from|min(?:imum)?|über|ab|mindestens|mehr\s+als)|>)\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:euros?|eur|dollars?|usd|€|\$|£)?/;
-
-function question(kind: "vague_product" | "help" | "cart", lang: "en" | "de"): string {
-  if (lang === "de") {
-    if (kind === "vague_product") return "Welches Produkt meinen Sie? Nennen Sie bitte den Namen oder beschreiben Sie es.";
-    if (kind === "cart") return "Welches Produkt soll ich in Ihren Warenkorb legen? Nennen Sie bitte den Namen.";
-    return "Wobei kann ich helfen? Sie können nach Produkten, Ihrer Bestellung oder den Richtlinien des Shops (Rückgabe, Versand, Zahlung) fragen.";
-  }
-  if (kind === "vague_product") return "Which product do you mean? Please tell me its name or describe it.";
-  if (kind === "cart") return "Which product should I add to your cart? Please tell me its name.";
-  return "What can I help you with? You can ask about a product, your order, or the store's policies (returns, shipping, payment).";
+/** The clarification question of a vague text, in the thread's language. */
+function clarification(clarify: LanguagePack["replies"]["clarify"], kind: "vague_product" | "help"): string {
+  return kind === "help" ? clarify.help : clarify.vagueProduct;
 }
 
 function colorOf(word: string): string | undefined {
-  if (COLORS[word]) return COLORS[word];
-  const m = DE_ADJ.exec(word);
-  return m ? COLORS[m[1]!] : undefined;
+  const { colors, adjectiveEndings } = router();
+  if (colors[word]) return colors[word];
+  // An inflected adjective ("blaue"): its colour word.
+  for (const ending of adjectiveEndings) {
+    const m = ending.exec(word);
+    if (m) return colors[m[1]!];
+  }
+  return undefined;
 }
 
 function cleanRef(ref: string): { ref: string; quantity: number } {
+  const { quantityWords, quantityLinks, determiners, referenceTails } = router();
   let tokens = ref
     .replace(/[?!.,]+$/g, "")
     .split(/\s+/)
@@ -163,18 +154,19 @@ function cleanRef(ref: string): { ref: string; quantity: number } {
     if (/^\d{1,3}$/.test(first)) {
       quantity = Number(first);
       tokens = tokens.slice(1);
-    } else if (QUANTITY_WORDS[first] !== undefined) {
-      quantity = QUANTITY_WORDS[first]!;
+    } else if (quantityWords[first] !== undefined) {
+      quantity = quantityWords[first]!;
       tokens = tokens.slice(1);
     }
   }
-  if (tokens[0] === "x" || tokens[0] === "of") tokens = tokens.slice(1);
-  while (tokens.length > 0 && ARTICLES.has(tokens[0]!)) tokens = tokens.slice(1);
-  while (tokens.length > 0 && ["please", "bitte", "mir"].includes(tokens[tokens.length - 1]!)) tokens = tokens.slice(0, -1);
+  if (tokens[0] === "x" || quantityLinks.has(tokens[0] ?? "")) tokens = tokens.slice(1);
+  while (tokens.length > 0 && determiners.has(tokens[0]!)) tokens = tokens.slice(1);
+  while (tokens.length > 0 && referenceTails.has(tokens[tokens.length - 1]!)) tokens = tokens.slice(0, -1);
   return { ref: tokens.join(" "), quantity: Math.min(99, Math.max(1, quantity)) };
 }
 
-const isVagueRef = (ref: string): boolean => VAGUE_REFS.test(ref) || /^(?:the\s+|that\s+|this\s+)?\w+\s+one$/.test(ref) || ref.length === 0;
+const isVagueRef = (ref: string): boolean =>
+  router().vagueReferences.test(ref) || router().propertyReferences.some((re) => re.test(ref)) || ref.length === 0;
 
 /** What a text says of a product: colours, sizes, product-type nouns; price bounds in major units (converted by the caller). */
 export function productHints(t: string): {
@@ -189,14 +181,14 @@ export function productHints(t: string): {
   for (const w of t.split(/[^\p{L}\p{N}-]+/u).filter(Boolean)) {
     const c = colorOf(w);
     if (c) color.add(c);
-    const cat = CATEGORIES.find(([re]) => re.test(w));
+    const cat = router().categories.find(([re]) => re.test(w));
     if (cat) {
       category.add(w);
       cat[1].forEach((x) => category.add(x));
     }
   }
   const size: string[] = [];
-  const sm = SIZE_RE.exec(t);
+  const sm = router().size.exec(t);
   if (sm) {
     const s = (sm[1] ?? sm[2] ?? sm[3])!;
     size.push(/^[a-z]+$/.test(s) ? s.toUpperCase() : s);
@@ -204,7 +196,7 @@ export function productHints(t: string): {
   }
   let priceMin: number | undefined;
   let priceMax: number | undefined;
-  const between = PRICE_BETWEEN.exec(t);
+  const between = router().priceBetween.exec(t);
   if (between) {
     const a = parseNumber(between[1]!);
     const b = parseNumber(between[2]!);
@@ -212,12 +204,12 @@ export function productHints(t: string): {
     priceMax = Math.max(a, b);
     matched.push(between[0]);
   } else {
-    const max = PRICE_MAX.exec(t);
+    const max = router().priceMax.exec(t);
     if (max) {
       priceMax = parseNumber(max[1]!);
       matched.push(max[0]);
     }
-    const min = PRICE_MIN.exec(t);
+    const min = router().priceMin.exec(t);
     if (min) {
       priceMin = parseNumber(min[1]!);
       matched.push(min[0]);
@@ -230,49 +222,16 @@ export function productHints(t: string): {
   return { filters, ...(priceMin !== undefined ? { priceMin } : {}), ...(priceMax !== undefined ? { priceMax } : {}), matched };
 }
 
-const REQUEST_STRIP =
-  /\b(?:can\s+you\s+|could\s+you\s+|please\s+)?(?:show\s+me|i'?m\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|look\s+for|search(?:ing)?\s+for|find\s+me|find|do\s+you\s+(?:have|sell|carry|stock|offer)|have\s+you\s+got|i(?:\s+(?:need|want|would\s+like)|'d\s+like)(?:\s+to\s+buy)?|recommend(?:\s+me)?|suggest|buy|shop\s+for|zeig(?:e|t)?\s+mir|ich\s+suche(?:\s+nach)?|suche\s+nach|suche|habt\s+ihr|haben\s+sie|führt\s+ihr|verkauft\s+ihr|ich\s+brauche|ich\s+(?:möchte|will|hätte\s+gerne?))\b/g;
-
 function productQuery(t: string, matched: string[]): string {
   let q = t;
   for (const m of matched) q = q.replace(m, " ");
   q = q
-    .replace(REQUEST_STRIP, " ")
-    .replace(/\b(?:please|bitte|any|some|irgendwelche|etwas)\b/g, " ")
+    .replace(router().requestStrip, " ")
+    .replace(router().queryFillers, " ")
     .replace(/[?!.,;:]+/g, " ");
-  q = q
-    .replace(/^\s*(?:a|an|the|ein|eine|einen)\s+/, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  q = q.replace(router().queryArticles, " ").replace(/\s+/g, " ").trim();
   return q || t.replace(/[?!.]+$/, "").trim();
 }
-
-/** Words of policy topics beyond POLICY_KW: card brands and wallets, discounts, membership, fees. */
-const POLICY_EXTRA =
-  /\b(?:visa|mastercard|mc|amex|american\s+express|discover|afterpay|zip\s*pay|apple\s+pay|google\s+pay|shop\s+pay|discounts?|student|members?(?:hip)?|restocking|receipts?|fees?|expire[sd]?|price\s+(?:guarantee|adjustment|protection|drop)|rma|rabatt\w*|mitglied\w*|quittung|kassenbon|nachnahme|vorkasse|preisgarantie|verfallen|gebühr\w*|installation|installed|assembly|montage|aufbau|gpay)\b/g;
-/** A subordinate clause about buying ("when I buy …", "wenn ich … kaufe"). */
-const BUYING_CLAUSE =
-  /\b(?:when|if|once|after|before|whenever)\s+(?:i|we|you)\s+(?:\w+\s+)?(?:buy|purchase|order|shop)\b|\b(?:wenn|falls|nachdem|sobald)\s+(?:ich|wir)\s+(?:\S+\s+){0,4}(?:kaufe|kaufen|bestelle|bestellen)\b/g;
-/** Questions about conditions ("can I …", "how long …", "will I have to …", "wie lange …"). */
-const CONDITIONAL =
-  /\b(?:if|when|can\s+i|could\s+i|do\s+i|does|do\s+you|will\s+i|would\s+i|is\s+there|are\s+there|is|are|how\s+(?:do|can|long|much|many)|until\s+when|what\s+if|what\s+do|wenn|kann\s+ich|darf\s+ich|muss\s+ich|wie\s+lange|wie\s+viel|gibt\s+es|bis\s+wann|ist|sind)\b/;
-/** A conditional clause up to its end ("if I return my jacket", "what if …", "wenn ich …", "falls …"): hypothetical, never the shopper's own request. */
-const HYPOTHETICAL_CLAUSE = /\b(?:what\s+if|if|in\s+case|suppose|supposing|assuming|wenn|falls|angenommen)\b[^,;.!?]*/g;
-/** The shopper asks about the state of their own order. */
-const ORDER_STATUS =
-  /\b(?:where(?:'s|\s+is|\s+are)\s+my|track(?:ing)?\b|(?:order|delivery)\s+status|status\s+of|(?:has|have)\s+my\s+(?:order|package|parcel)|when\s+will\s+my\s+(?:order|package|parcel)|did\s+my\s+order|wo\s+(?:ist|bleibt)|sendungsverfolgung|bestellstatus|status\s+meiner|wann\s+kommt\s+meine?)/;
-const MONEY_MENTION = /(?:€|\$|£)\s?\d|\d\s?(?:€|eur|euros?|usd|dollars?)\b/;
-/**
- * A clause that asks about conditions ("…, how long do I have?", "…, what's your return policy?",
- * "…, wie lange habe ich?"), or whether something is allowed ("Can I send back my jacket after 40
- * days?", "Darf ich … zurückschicken?"): a question, not the request to start a return.
- */
-const CONDITIONS_CLAUSE =
-  /(?:^|[,;.!?]\s*|\s[-–—]\s|\b(?:but|and|so|aber|und)\s+)(?:(?:can|could|may)\s+i|(?:kann|darf)\s+ich|do\s+you|(?:does|will|would)\s+(?:it|that|this)|how\s+(?:long|much|many)|what(?:'s|\s+is|\s+are)\s+(?:your|the)|is\s+there|are\s+there|do\s+i\s+(?:need|have)|is\s+(?:it|that|this)\s+(?:free|ok|okay|possible|allowed)|does\s+(?:it|that)\s+cost|will\s+i\s+(?:get|be\s+charged|have\s+to)|wie\s+(?:lange?|viel|mache|geht|funktioniert)|was\s+kostet|kostet\s+(?:das|es)|ist\s+(?:das|es)\s+(?:kostenlos|möglich|gratis)|gibt\s+es|muss\s+ich|brauche\s+ich)\b/;
-
-/** Words that ask about the state of one's own order outright ("where is my …", "track", "status", "has my order …"). */
-const ORDER_STATUS_OUTRIGHT =
-  /\b(?:where(?:'s|\s+is|\s+are)\s+my|track(?:ing)?\b|(?:order|delivery)\s+status|status\s+of|(?:has|have)\s+my\s+(?:order|package|parcel)|did\s+my\s+order|wo\s+(?:ist|bleibt)|sendungsverfolgung|bestellstatus|status\s+meiner)/;
 
 /**
  * An order question that may be a policy question in disguise: no order id, no outright status
@@ -282,18 +241,17 @@ const ORDER_STATUS_OUTRIGHT =
  * order be processed?"), else null. The engine answers it as a policy question when the policies hold
  * evidence for that remainder.
  */
-const OWN_ORDER_EN = /\bmy\s+(?:last\s+|recent\s+|latest\s+)?(?:orders?|package|parcel|delivery|stuff|things|items)\b/g;
-const OWN_ORDER_DE = /\bmeine[rn]?\s+(?:letzten?\s+)?(?:bestellung(?:en)?|paket|lieferung|sendung)\b/g;
-
 export function softOrderRemainder(text: string): string | null {
   const t = normalize(text).replace(/\s+/g, " ").trim();
-  if (ORDER_STATUS_OUTRIGHT.test(t) || ORDER_ID.test(t)) return null;
-  if (!ORDER_OWN.test(t)) return null;
+  const { orderStatusOutright, orderId, orderOwn, ownOrder, orderWords } = router();
+  if (orderStatusOutright.test(t) || orderId.test(t)) return null;
+  if (!orderOwn.test(t)) return null;
   // "my order was declined, …" → "it was declined, …": the clause stays the shopper's circumstance.
-  const rest = t.replace(OWN_ORDER_EN, " it ").replace(OWN_ORDER_DE, " es ").replace(/\s+/g, " ").trim();
-  const content = words(rest.replace(/[?!.,;:]+/g, " ")).filter(
-    (w) => !isStopWord(w, "en") && !isStopWord(w, "de") && !/^(?:order|orders|bestellung|arrive|come|ship|kommt|it|es)$/.test(w),
-  );
+  const rest = ownOrder
+    .reduce((x, [re, pronoun]) => x.replace(re, pronoun), t)
+    .replace(/\s+/g, " ")
+    .trim();
+  const content = words(rest.replace(/[?!.,;:]+/g, " ")).filter((w) => !isStopWordOfAny(w) && !orderWords.has(w));
   return content.length >= 2 ? rest : null;
 }
 
@@ -351,29 +309,30 @@ export function routeFeatures(
   hints: ReturnType<typeof productHints>,
   orderId: boolean,
 ): RouteFeatures {
-  const asksConditions = CONDITIONS_CLAUSE.test(t);
+  const r = router();
+  const asksConditions = r.conditionsClause.test(t);
   // "how many days do I get to send my clothes back?": returning is the topic the clause asks about.
   const topics = Math.max(
-    (t.match(new RegExp(POLICY_KW.source, "g"))?.length ?? 0) + (t.match(POLICY_EXTRA)?.length ?? 0),
-    asksConditions && RETURN_WORD.test(t) ? 1 : 0,
+    (t.match(new RegExp(r.policyWords.source, "g"))?.length ?? 0) + (t.match(r.policyExtras)?.length ?? 0),
+    asksConditions && r.returnWord.test(t) ? 1 : 0,
   );
   return {
     // "if I return my jacket, …", "what if I want to send it back": a hypothetical return is a question about the policy.
-    returnOwn: RETURN_OWN.test(t.replace(HYPOTHETICAL_CLAUSE, " ")),
+    returnOwn: r.returnOwn.test(t.replace(r.hypothetical, " ")),
     asksConditions,
-    orderStatus: ORDER_STATUS.test(t) && ORDER_OWN.test(t),
-    myOrder: ORDER_OWN.test(t),
+    orderStatus: r.orderStatus.test(t) && r.orderOwn.test(t),
+    myOrder: r.orderOwn.test(t),
     orderId,
-    returnWord: RETURN_WORD.test(t),
+    returnWord: r.returnWord.test(t),
     policyTopics: topics,
-    conditional: CONDITIONAL.test(bare),
-    moneyMention: MONEY_MENTION.test(t),
+    conditional: r.conditional.test(bare),
+    moneyMention: r.moneyMention.test(t),
     // "… when I buy a washer?" states a circumstance; it requests no product.
-    request: REQUEST.test(t.replace(BUYING_CLAUSE, " ")),
+    request: r.request.test(t.replace(r.buyingClause, " ")),
     // A price bound next to a policy topic is the topic's threshold ("Was kostet eine Rücksendung unter 50 €?"), not a product filter.
     productFeature:
       Object.keys(hints.filters).length > 0 || (topics === 0 && (hints.priceMin !== undefined || hints.priceMax !== undefined)),
-    questionForm: QUESTION_START.test(bare) || t.endsWith("?"),
+    questionForm: r.questionStart.test(bare) || t.endsWith("?"),
     contentWords,
   };
 }
@@ -397,11 +356,11 @@ export function routeScores(f: RouteFeatures): RouteScores {
 
 /**
  * The bare text (lower case, no punctuation) of what a router reads: instructions to the assistant
- * left out; in an English thread, misspelt commerce words corrected.
+ * left out; misspelt commerce words corrected in a language with a dictionary (English).
  */
-function bareOf(text: string, lang: "en" | "de" = "en"): { t: string; bare: string } {
+function bareOf(text: string, lang: Lang): { t: string; bare: string } {
   const sanitized = normalize(sanitizeQuestion(text) || text);
-  const t = (lang === "en" ? correctWords(sanitized, EN_CROSS_VOCABULARY, "en") : sanitized).replace(/\s+/g, " ").trim();
+  const t = correctWords(sanitized, commerceVocabulary(lang), lang).replace(/\s+/g, " ").trim();
   const bare = t
     .replace(/[?!.,;:]+/g, " ")
     .replace(/\s+/g, " ")
@@ -412,29 +371,21 @@ function bareOf(text: string, lang: "en" | "de" = "en"): { t: string; bare: stri
 /** Rule 1: nothing, a greeting or "help" alone ("help"), or a bare reference to a product ("the blue one?": "vague_product"). */
 function vagueKind(bare: string): "help" | "vague_product" | null {
   if (bare.length === 0) return "help";
-  if (/^(?:help|hilfe|hi|hello|hey|hallo|moin|servus|ok|okay|yes|no|ja|nein|thanks|danke|\?+)(?:\s+(?:me|please|bitte|there))?$/.test(bare))
-    return "help";
-  const reference =
-    /^(?:and\s+|what\s+about\s+|how\s+about\s+|und\s+|was\s+ist\s+mit\s+)?(?:the|this|that|der|die|das|den|dem)\s+(\S+)(?:\s+(one|ones|da|hier))?$/.exec(
-      bare,
-    );
+  if (router().greeting.test(bare)) return "help";
+  const reference = router().bareReference.exec(bare);
   // "the blue one?", "that red one", "die blaue?": which product is meant is not said.
   if (reference && (reference[2] !== undefined || colorOf(reference[1]!) !== undefined)) return "vague_product";
   if (isVagueRef(bare)) return "vague_product";
   return null;
 }
 
-/** The language a router reads a thread's text in (its locale's; English unless German). */
-function routerLang(locale: string): "en" | "de" {
-  return langOf(locale) === "de" ? "de" : "en";
-}
-
 /**
  * Whether the text asks for products outright ("show me", "do you have", "ich suche" …), read in
- * the thread's language (`locale`): only an English thread's words are spelling-corrected.
+ * the thread's language (`locale`): only words of a language with a dictionary are spelling-corrected.
  */
 export function requestsProducts(text: string, locale: string): boolean {
-  return REQUEST.test(bareOf(text, routerLang(locale)).t.replace(BUYING_CLAUSE, " "));
+  const { request, buyingClause } = router();
+  return request.test(bareOf(text, threadLanguage(locale)).t.replace(buyingClause, " "));
 }
 
 /**
@@ -442,7 +393,7 @@ export function requestsProducts(text: string, locale: string): boolean {
  * store's policies could answer, whatever words they use. Read in the thread's language (`locale`).
  */
 export function isVague(text: string, locale: string): boolean {
-  return vagueKind(bareOf(text, routerLang(locale)).bare) !== null;
+  return vagueKind(bareOf(text, threadLanguage(locale)).bare) !== null;
 }
 
 /** Whether a product intent says anything of the product (a colour, type, size or price bound). */
@@ -450,33 +401,9 @@ export function describesProduct(intent: Extract<Intent, { kind: "product" }>): 
   return Object.keys(intent.filters).length > 0 || Object.keys(intent.features).length > 0;
 }
 
-/**
- * Rule 1b: the shopper asks for a person, or for how to reach the store's team ("I want to talk to
- * a person", "how can I contact you", "kann ich mit einem Mitarbeiter sprechen").
- */
-const PERSON_REQUEST = new RegExp(
-  [
-    String.raw`\b(?:talk|speak|chat)\s+(?:to|with)\s+(?:a\s+|an\s+|your\s+|the\s+|some\s+)?(?:real\s+|live\s+|actual\s+)?(?:person|human|people|agent|some\s*one|somebody|representative|rep|staff|team|customer\s+(?:service|support|care)|support|manager|employee)\b`,
-    String.raw`\b(?:how|where)\s+(?:can|do|could|should)\s+i\s+(?:contact|reach|call|e-?mail|phone|get\s+(?:in\s+touch|hold)\s+(?:with|of))\b`,
-    // The shopper stating (or asking leave for) the wish to reach the store: "I need to contact your
-    // team", "can I call you". Not when the parcel is the subject ("how long does it take to reach
-    // you") or the question asks what a policy requires ("do I need to contact you before returning":
-    // an inverted question, "do/does/must/should I need to …").
-    String.raw`(?<!\b(?:do|does|did|must|should|will)\s)\b(?:i|we)(?:\s+(?:want|need|have)\s+to|\s+would\s+like\s+to|['’]d\s+like\s+to|\s+wanna)\s+(?:contact|reach|call|e-?mail|phone)\s+(?:you|your\s+(?:team|store|shop|support|staff)|the\s+(?:store|shop|team|support))\b`,
-    String.raw`\b(?:can|could|may)\s+(?:i|we)\s+(?:contact|call|e-?mail|phone)\s+(?:you|your\s+(?:support\s+)?(?:team|store|shop|support|staff)|the\s+(?:store|shop|team|support))\s*\??$`,
-    String.raw`\b(?:your|the\s+store'?s|the\s+shop'?s)\s+(?:phone\s+number|telephone\s+number|e-?mail\s+address|contact\s+(?:details|info(?:rmation)?))\b`,
-    String.raw`\b(?:customer\s+(?:service|support|care)|support)\s+(?:phone|number|e-?mail|contact)\b`,
-    String.raw`^(?:a\s+)?(?:human|real\s+person|live\s+agent|agent|representative)(?:\s+please)?$`,
-    String.raw`\bmit\s+(?:einem|einer|jemandem|dem)\s+(?:echten\s+)?(?:mitarbeiter(?:in)?|menschen|person|berater(?:in)?|kundenservice|support)\s+(?:sprechen|reden|chatten|telefonieren)\b`,
-    String.raw`\bwie\s+(?:kann\s+ich\s+(?:sie|euch|den\s+kundenservice|den\s+shop|das\s+team)\s+(?:erreichen|kontaktieren|anrufen|anschreiben)|(?:erreiche|kontaktiere)\s+ich\s+(?:sie|euch|den\s+kundenservice|den\s+shop|das\s+team))\b`,
-    String.raw`\b(?:kundenservice|kundendienst|support)\s+(?:kontaktieren|erreichen|anrufen)\b`,
-    String.raw`\b(?:ihre|eure|die)\s+(?:telefonnummer|e-?mail-?adresse|kontaktdaten)\b`,
-  ].join("|"),
-);
-
 /** Whether the text asks for a person or for the store's contact (rule 1b). */
 export function asksForPerson(bare: string): boolean {
-  return PERSON_REQUEST.test(bare);
+  return router().personRequest.test(bare);
 }
 
 /**
@@ -488,29 +415,32 @@ export function classifyText(text: string, locale: string, currency = "EUR"): In
 
 /** classifyText() with the rule that decided and, for the scored decision, its features and scores (the turn's intent.classified event, eval --explain). */
 export function routeText(text: string, locale: string, currency = "EUR"): { intent: Intent; trace: RouteTrace } {
-  const lang = routerLang(locale);
+  const clarify = packOrDefault(threadLanguage(locale)).replies.clarify;
   // Instructions addressed to the assistant do not decide what is asked (sanitize.ts).
-  const { t, bare } = bareOf(text, lang);
-  const content = words(bare).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de"));
+  const { t, bare } = bareOf(text, threadLanguage(locale));
+  const content = words(bare).filter((w) => !isStopWordOfAny(w));
   // 1. empty or vague
   const vague = vagueKind(bare);
-  if (vague) return { intent: { kind: "ambiguous", question: question(vague, lang) }, trace: { rule: "vague" } };
+  if (vague) return { intent: { kind: "ambiguous", question: clarification(clarify, vague) }, trace: { rule: "vague" } };
   // 1b. a person asked for: always a handoff with the store's contact
   if (asksForPerson(bare)) return { intent: { kind: "handoff", query: text.trim() }, trace: { rule: "person" } };
 
   // 2. add to cart
-  const cart = CART_EN.exec(t) ?? CART_DE.exec(t);
+  // The first language whose cart request the text is.
+  const cart = router()
+    .carts.map((re) => re.exec(t))
+    .find((m) => m !== null);
   if (cart) {
     const { ref, quantity } = cleanRef(cart[1]!.trim());
     const intent: Intent = isVagueRef(ref)
-      ? { kind: "ambiguous", question: question("cart", lang) }
+      ? { kind: "ambiguous", question: clarify.cart }
       : { kind: "action", name: "add_to_cart", product_ref: ref, quantity };
     return { intent, trace: { rule: "cart" } };
   }
 
   // 3–7. the scored decision between the shopper's own order / return, a product request and a
   // policy question (see ROUTE_WEIGHTS).
-  const idMatch = ORDER_ID.exec(t);
+  const idMatch = router().orderId.exec(t);
   const orderId = idMatch ? (idMatch[1] ?? idMatch[2])?.toUpperCase() : undefined;
   const hints = productHints(t);
   const f = routeFeatures(t, bare, content.length, hints, orderId !== undefined);
@@ -532,7 +462,7 @@ export function routeText(text: string, locale: string, currency = "EUR"): { int
     return scored({ kind: "policy", query: text.trim() });
   }
   return {
-    intent: { kind: "ambiguous", question: question(content.length === 0 ? "help" : "vague_product", lang) },
+    intent: { kind: "ambiguous", question: clarification(clarify, content.length === 0 ? "help" : "vague_product") },
     trace: { rule: "fallback", features: f, scores },
   };
 }

@@ -43,9 +43,18 @@ import {
   type QueryGroup,
   type Scored,
 } from "./retrieval.js";
-import { SEASONS, THRESHOLD, YES_IDIOMS, applyRewrites, asksWhoPays } from "./lexicon.js";
+import {
+  DEFAULT_LANGUAGE,
+  alternation,
+  languages,
+  packOrDefault,
+  perRegistry,
+  wordAlternation,
+  type LanguagePack,
+} from "../language/index.js";
+import { applyRewrites, asksWhoPays } from "./lexicon.js";
 import { disagreement, factsOf, productClasses, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
-import { WEEKDAY, analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
+import { mentionsWeekday, analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { AnswerConfidence, Citation, Conflict, PolicyAnswer } from "./types.js";
 import { escapeMarkdown } from "../markdown/escape.js";
 
@@ -125,37 +134,48 @@ export function passageSentences(passage: { text: string; labelled?: string }): 
   );
 }
 
-const UNIT_WORDS = new Set([
-  "day",
-  "days",
-  "week",
-  "month",
-  "year",
-  "hour",
-  "business",
-  "working",
-  "calendar",
-  "tag",
-  "woch",
-  "monat",
-  "jahr",
-  "stund",
-  "werktag",
-  "eur",
-  "euro",
-  "usd",
-  "gbp",
-  "chf",
-  "dollar",
-  "percent",
-  "prozent",
-  VIRTUAL_DURATION,
-  VIRTUAL_MONEY,
-]);
+/**
+ * The patterns of every language that read a policy sentence (its language is the policy's, not
+ * the question's): the packs' answers and vocabulary members.
+ */
+const patterns = perRegistry(() => {
+  const alt = (pick: (a: LanguagePack["answers"]) => RegExp | undefined) => alternation((p) => pick(p.answers));
+  // A season is its months: names and months of every language, joined by the season's key.
+  const seasons = [...new Set(languages().flatMap((p) => Object.keys(p.vocabulary.seasons)))].map((key) => {
+    const of = languages().flatMap((p) => p.vocabulary.seasons[key] ?? []);
+    return { names: new RegExp(`^(?:${of.map((s) => s.names.source).join("|")})`), months: of.flatMap((s) => s.months) };
+  });
+  const months = wordAlternation((p) => [...p.dates.months, ...(p.dates.monthAbbreviations ?? [])]);
+  return {
+    /** Unit and currency words (and the virtual value terms): not what two sentences' contexts share. */
+    unitTerms: new Set([...languages().flatMap((p) => p.answers.unitTerms), "eur", "usd", "gbp", "chf", VIRTUAL_DURATION, VIRTUAL_MONEY]),
+    seasons,
+    /** Words that make an amount a threshold, not a price (directAnswer): before it, or after it. */
+    threshold: {
+      before: new RegExp(`\\b(?:${alt((a) => a.threshold.before)})\\s*$`, "i"),
+      valueBefore: new RegExp(`\\b(?:${alt((a) => a.threshold.valueBefore)})$`, "i"),
+      after: new RegExp(`^\\s*(?:${alt((a) => a.threshold.after)})\\b`, "i"),
+    },
+    /** A date written as a deadline. */
+    deadline: new RegExp(`\\b(?:${alt((a) => a.deadline)})(?:\\d|${months})`, "i"),
+    until: new RegExp(`\\b(?:${alt((a) => a.until)})\\b`, "i"),
+    /** A time, though no number ("on the next business day", "am nächsten Werktag"). */
+    nextDay: new RegExp(`\\b(?:${alt((a) => a.nextDay)})\\b`, "i"),
+    announcesList: new RegExp(`\\b(?:${alt((a) => a.announcesList)})\\b`, "i"),
+    /** A sentence that leans on the one before it. */
+    refersBack: new RegExp(`^(?:${alt((a) => a.refersBack)})\\b`, "i"),
+    /** A sentence that continues its predecessor's case ("In this case …", "In diesem Fall …", "Dafür …"). */
+    continues: new RegExp(`^(?:${alt((a) => a.continues)})\\b`, "i"),
+    /** A sentence that qualifies the one before it: an exception, a condition, a limit. */
+    qualifies: new RegExp(`^(?:${alt((a) => a.qualifies.start)})\\b|\\b(?:${alt((a) => a.qualifies.anywhere)})\\b`, "i"),
+    conditioned: new RegExp(`\\b(?:${alt((a) => a.conditioned)})\\b`),
+  };
+});
 
 function context(s: ScoredSentence): Set<string> {
   const out = new Set<string>();
-  for (const t of [...s.terms, ...s.headTerms]) if (!/^\d/.test(t) && !UNIT_WORDS.has(t)) out.add(t);
+  const { unitTerms } = patterns();
+  for (const t of [...s.terms, ...s.headTerms]) if (!/^\d/.test(t) && !unitTerms.has(t)) out.add(t);
   return out;
 }
 
@@ -223,7 +243,9 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
   // A question naming a country ("ship to Japan?", rewritten "japan country") asks in the international scope.
   const abroad = groups.some((g) => g.alts.includes("country")) ? ["international"] : [];
   // A season is its months: "over the holidays?" asks about "received between November 15 and December 25".
-  const season = SEASONS.filter((s) => groups.some((g) => g.alts.some((a) => s.names.test(a)))).flatMap((s) => s.months);
+  const season = patterns()
+    .seasons.filter((s) => groups.some((g) => g.alts.some((a) => s.names.test(a))))
+    .flatMap((s) => s.months);
   const questionScope = scopeOf([...groups.flatMap((g) => g.alts), ...abroad, ...season], lang);
   const out: ScoredSentence[] = [];
   const evidence = pool.filter(isEvidence);
@@ -242,7 +264,8 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
     const relevance = best > 0 ? Math.min(1, c.score / best) : c.score;
     analysed.forEach(({ text, terms: ownTerms, facts, quantities: qs, label }, position) => {
       // A sentence that refers back ("In diesem Fall berechnen wir … 30,- €") is about its predecessor's subject too.
-      const allTerms = position > 0 && CONTINUES.test(text) ? new Set([...ownTerms, ...analysed[position - 1]!.terms]) : ownTerms;
+      const allTerms =
+        position > 0 && patterns().continues.test(text) ? new Set([...ownTerms, ...analysed[position - 1]!.terms]) : ownTerms;
       // "within 30 days of delivery" is not about delivery: a duration's start event is no match.
       const terms = facts.startTerms.size > 0 ? new Set([...allTerms].filter((x) => !facts.startTerms.has(x))) : allTerms;
       const inText = new Set(groups.filter((g) => PassageIndex.matches(terms, g, lang)));
@@ -403,7 +426,7 @@ export function extractive(
   scored: ScoredSentence[],
   asked: Set<"duration" | "money"> = new Set(),
   question = "",
-  frame: Lang = "en",
+  frame: Lang = DEFAULT_LANGUAGE,
   indexed: readonly IndexedPassage[] = [],
   groups: readonly QueryGroup[] = [],
 ): Extract<PolicyAnswer, { kind: "answer" }> | null {
@@ -415,9 +438,9 @@ export function extractive(
   const states = (s: ScoredSentence) =>
     (asked.has("duration") &&
       (s.facts.durations.length > 0 ||
-        (s.facts.dates.size > 0 && DEADLINE.test(s.text)) ||
-        WEEKDAY.test(s.text) ||
-        NEXT_DAY.test(s.text))) ||
+        (s.facts.dates.size > 0 && patterns().deadline.test(s.text)) ||
+        mentionsWeekday(s.text) ||
+        patterns().nextDay.test(s.text))) ||
     (asked.has("money") && s.facts.amounts.size + s.facts.percents.size > 0);
   const valued = eligible.some(states);
   const rank = (s: ScoredSentence) => (valued && !states(s) ? VALUE_MISSING_FACTOR * s.score : s.score);
@@ -482,14 +505,14 @@ export function extractive(
       chosen.some(
         (x) => x.citation.concept_id === c.citation.concept_id && (x.text === text || (x.next === text && x.text.trimEnd().endsWith("?"))),
       );
-    if (c.prev && REFERS_BACK.test(c.text) && !has(c.prev)) chosen.push(near(c.prev, -1));
+    if (c.prev && patterns().refersBack.test(c.text) && !has(c.prev)) chosen.push(near(c.prev, -1));
     const offset = c.text.trimEnd().endsWith("?") ? 2 : 1;
-    if (c.after && QUALIFIES.test(c.after) && !has(c.after)) chosen.push(near(c.after, offset));
+    if (c.after && patterns().qualifies.test(c.after) && !has(c.after)) chosen.push(near(c.after, offset));
   }
   // A quoted lead-in ("… using any of the following:") is quoted with its list items.
   for (const c of [...chosen]) {
     // Only a lead-in that announces a list ("… any of the following:"), not a list's own heading.
-    if (!/:\s*$/.test(c.text) || !ANNOUNCES_LIST.test(c.text)) continue;
+    if (!/:\s*$/.test(c.text) || !patterns().announcesList.test(c.text)) continue;
     const items = indexed
       .filter((p) => p.lead !== undefined && p.lead.trim().endsWith(c.text.trim()) && sameCitation(p.citation, c.citation))
       .slice(0, MAX_LIST_ITEMS);
@@ -552,17 +575,6 @@ export function extractive(
   };
 }
 
-const ANNOUNCES_LIST = /\b(?:following|these|any\s+of|one\s+of|either|includes?|including|as\s+follows|folgende\w*|eine[sr]?\s+der)\b/i;
-
-/** A sentence that leans on the one before it. */
-const REFERS_BACK =
-  /^(?:this|these|that|those|it|they|such|in\s+(?:this|that|such\s+a)\s+case|dies\w*|das|diese\w*|sie|dafür|damit|dabei|hierfür|in\s+diesem\s+fall)\b/i;
-/** A sentence that continues its predecessor's case ("In this case …", "In diesem Fall …", "Dafür …"). */
-const CONTINUES = /^(?:in\s+(?:this|that|such\s+a)\s+case|in\s+diesem\s+fall|in\s+diesen\s+fällen|dafür|hierfür|dabei)\b/i;
-/** A sentence that qualifies the one before it: an exception, a condition, a limit. */
-const QUALIFIES =
-  /^(?:however|but|otherwise|except|unless|only|if|note|please\s+note|this\s+does\s+not|these\s+do\s+not|sonst|andernfalls|ausgenommen|außer|allerdings|jedoch|nur|wenn|ausnahme)\b|\b(?:except(?:ion)?s?|excluding|unless|not\s+(?:eligible|accepted|apply|applicable|covered|be\s+\w+ed)|are\s+excluded|is\s+excluded|final\s+sale|außer|ausgenommen|ausgeschlossen|nicht\s+(?:möglich|zurück\w*|erstattet))\b/i;
-
 /** Whether two sentences state the same value of an asked kind (a duration from the same start event, an amount, a percentage). */
 function sameValue(a: SentenceFacts, b: SentenceFacts, asked: Set<"duration" | "money">): boolean {
   if (
@@ -589,7 +601,7 @@ export function directAnswer(best: ScoredSentence, asked: Set<"duration" | "mone
   if (asked.has("duration")) {
     const dates = datesIn(text);
     const d = quantities(text).find((q) => q.kind === "duration");
-    if (dates.length > 0 && (!d || /\b(?:until|through|by|bis)\b/i.test(text)))
+    if (dates.length > 0 && (!d || patterns().until.test(text)))
       return dates[dates.length - 1]!.text.replace(/^\w/, (c) => c.toUpperCase());
     if (d) return asWritten(text, d.text);
   }
@@ -601,39 +613,18 @@ export function directAnswer(best: ScoredSentence, asked: Set<"duration" | "mone
   return null;
 }
 
-/** "On the next business day", "am nächsten Werktag": a time, though no number. */
-const NEXT_DAY = /\b(?:next|following)\s+(?:business\s+|working\s+)?day\b|\b(?:nächsten|folgenden)\s+(?:werk|arbeits)?tag\b/i;
-
-/** A date written as a deadline. */
-const DEADLINE =
-  /\b(?:through|thru|until|till|by|no\s+later\s+than|before|bis(?:\s+zum)?|spätestens(?:\s+am)?)\s+(?:the\s+)?(?:\d|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec|januar|februar|märz|mai|juni|juli|oktober|dezember)/i;
-
 /** Whether the amount is written as a threshold ("over $99", "ab 50 €"). */
-function isThreshold(text: string, amount: string): boolean {
+export function isThreshold(text: string, amount: string): boolean {
   const t = normalize(text);
   const at = t.indexOf(amount);
   if (at < 0) return false;
+  const { before, valueBefore, after } = patterns().threshold;
   return (
-    THRESHOLD.before.test(t.slice(Math.max(0, at - 20), at)) ||
-    THRESHOLD.valueBefore.test(t.slice(Math.max(0, at - 30), at)) ||
-    THRESHOLD.after.test(t.slice(at + amount.length, at + amount.length + 30))
+    before.test(t.slice(Math.max(0, at - 20), at)) ||
+    valueBefore.test(t.slice(Math.max(0, at - 30), at)) ||
+    after.test(t.slice(at + amount.length, at + amount.length + 30))
   );
 }
-
-const YES_NO_Q: Record<"en" | "de", RegExp> = {
-  en: /^(?:(?:and|so|but|also|ok|okay)\s+)?(?:can|could|may|do|does|did|is|are|will|would|should|must|have|has)\b/,
-  de: /^(?:(?:und|aber|also)\s+)?(?:kann|könnt\w*|darf|dürfen|muss|müssen|ist|sind|gibt|habe|hat|wird|werden|bekomme|bekommt|verfallen|verfällt|nehmt|nehmen|akzeptiert|akzeptieren)\b/,
-};
-const NEGATIVE: Record<"en" | "de", RegExp> = {
-  en: /\b(?:not|no|never|cannot|can't|won't|don't|doesn't|isn't|aren't|unable|non-refundable|nonrefundable|final\s+sale|excluded|ineligible)\b/,
-  de: /\b(?:nicht|kein\w*|nie|ausgeschlossen)\b/,
-};
-const POSITIVE: Record<"en" | "de", RegExp> = {
-  en: /\b(?:can|may|must|required|accepted|we\s+accept|are\s+eligible|is\s+eligible|sure)\b/,
-  de: /\b(?:kann|können|kannst|darf|dürfen|muss|müssen|möglich|kostenlos|kostenfrei)\b/,
-};
-const CONDITIONED =
-  /\b(?:if|unless|except|only|however|depend\w*|vary|varies|may\s+allow|can\s+allow|wenn|sofern|außer|ausser|nur|jedoch|allerdings|abhängig)\b/;
 
 /**
  * "Yes" / "No" before the quote of a yes/no question ("Do gift cards expire?" → No: "Gift cards do
@@ -642,8 +633,9 @@ const CONDITIONED =
  * question that is itself negated, gets no lead: the quote speaks for itself.
  */
 export function polarity(question: string, best: ScoredSentence, frame: Lang): string | null {
-  const l = best.lang === "de" ? "de" : "en";
-  const ql = frame === "de" ? "de" : "en";
+  // The question is read in the framing language, the quote in its policy's (the default language for one without a pack).
+  const quotedIn = packOrDefault(best.lang);
+  const asked = packOrDefault(frame);
   // The asking clause is the last one ("I have order 55123 paid with a gift card, do gift cards expire?").
   const q =
     normalize(question)
@@ -651,30 +643,28 @@ export function polarity(question: string, best: ScoredSentence, frame: Lang): s
       .split(/[,;:]\s*|\s[-–—]\s/)
       .filter(Boolean)
       .pop() ?? "";
-  if (!YES_NO_Q[ql].test(q) || NEGATIVE[ql].test(q)) return null;
+  if (!asked.answers.yesNoQuestion.test(q) || asked.answers.negative.test(q)) return null;
   // An FAQ question is answered by the sentence after it; an idiom may say yes ("No problem.").
   const quoted = best.text.trimEnd().endsWith("?") && best.next ? best.next : best.text;
-  const text = applyRewrites(normalize(quoted), YES_IDIOMS[l]);
-  if (CONDITIONED.test(text)) return null;
-  if (NEGATIVE[l].test(text)) return LEADS[ql].no;
-  if (POSITIVE[l].test(text)) return LEADS[ql].yes;
+  const text = applyRewrites(normalize(quoted), quotedIn.rewrites.yesIdioms);
+  if (patterns().conditioned.test(text)) return null;
+  if (quotedIn.answers.negative.test(text)) return asked.replies.no;
+  if (quotedIn.answers.positive.test(text)) return asked.replies.yes;
   return null;
 }
 
-/** The yes/no lead words per framing language. */
-const LEADS = { en: { yes: "Yes", no: "No" }, de: { yes: "Ja", no: "Nein" } } as const;
 /** What joins the leads of a multi-part answer's parts in `direct` ("Yes · 45 days"). */
 export const LEAD_SEPARATOR = " · ";
 
-/** Whether a lead is the Yes or the No lead, in either framing language; null for a quoted value. */
+/** Whether a lead is the Yes or the No lead, in any framing language; null for a quoted value. */
 export function yesNoLead(lead: string): "yes" | "no" | null {
-  return lead === LEADS.en.yes || lead === LEADS.de.yes ? "yes" : lead === LEADS.en.no || lead === LEADS.de.no ? "no" : null;
+  return languages().some((p) => p.replies.yes === lead) ? "yes" : languages().some((p) => p.replies.no === lead) ? "no" : null;
 }
 
-/** Whether a text states a negation, in English or German (what a "No" lead says). */
+/** Whether a text states a negation, in any language (what a "No" lead says). */
 export function statesNegation(text: string): boolean {
   const t = normalize(text);
-  return NEGATIVE.en.test(t) || NEGATIVE.de.test(t);
+  return languages().some((p) => p.answers.negative.test(t));
 }
 
 /**
@@ -682,7 +672,7 @@ export function statesNegation(text: string): boolean {
  * is joined by LEAD_SEPARATOR) in that language; a quoted value stays as it is.
  */
 export function reframeLead(direct: string, lang: Lang): string {
-  const to = LEADS[lang === "de" ? "de" : "en"];
+  const to = packOrDefault(lang).replies;
   return direct
     .split(LEAD_SEPARATOR)
     .map((d) => {
@@ -697,17 +687,11 @@ export function conflictMarkdown(conflicts: Conflict[], lang: Lang): string {
   const lines = conflicts.flatMap((c) =>
     c.citations.map((cit, i) => `- **${escapeMarkdown(cit.title)}**: “${escapeMarkdown(c.statements[i] ?? "")}”`),
   );
-  return lang === "de"
-    ? ["Die Richtlinien des Shops widersprechen sich in diesem Punkt, daher kann ich keine verlässliche Antwort geben:", "", ...lines].join(
-        "\n",
-      )
-    : ["The store's policies disagree on this point, so I can't give you a reliable answer:", "", ...lines].join("\n");
+  return [packOrDefault(lang).replies.conflict, "", ...lines].join("\n");
 }
 
 export function noEvidenceMarkdown(lang: Lang): string {
-  return lang === "de"
-    ? "Die veröffentlichten Richtlinien des Shops beantworten diese Frage nicht, daher kann ich sie nicht beantworten."
-    : "The store's published policies don't cover this question, so I can't answer it.";
+  return packOrDefault(lang).replies.noEvidence;
 }
 
 /** Content terms used by the LLM check (words of the cited passages). */

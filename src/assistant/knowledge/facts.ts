@@ -8,9 +8,12 @@
 //     season (holiday, a month), product class (cell phones, appliances, electronics, mattress,
 //     software, used gear …), channel (online, in store, by mail) — plus the row label of a table
 //     row. Two statements with different scopes are an exception and its rule, not a conflict.
+// The words of each (start events, scope words, "free", negations, "unless") are the language
+// packs' (src/assistant/language/: facts).
+import { alternation, languages, packOrDefault, perRegistry, type LanguagePack, type StartEvent } from "../language/index.js";
 import { analyze, datesIn, normalize, quantities, stem, type Lang } from "./text.js";
 
-export type StartEvent = "delivery" | "purchase" | "shipment" | "rma" | "order";
+export type { StartEvent } from "../language/index.js";
 
 export interface SentenceFacts {
   durations: Array<{ days: number; start: StartEvent | null }>;
@@ -22,118 +25,54 @@ export interface SentenceFacts {
   startTerms: Set<string>;
 }
 
-const START_EVENTS: Array<[RegExp, StartEvent]> = [
-  [/^(?:deliver|receiv|receipt|arriv|empfang|erhalt|liefer|zustell|besitz)/, "delivery"],
-  [/^(?:purchas|buy|bought|kauf|gekauft)/, "purchase"],
-  [/^(?:ship|dispatch|versand|versend)/, "shipment"],
-  [/^(?:rma|issuanc)/, "rma"],
-  [/^(?:order|bestell|placing)/, "order"],
-];
+/** The start events in the order they are tried, each a pattern of every language's stem beginnings. */
+const START_EVENT_ORDER: readonly StartEvent[] = ["delivery", "purchase", "shipment", "rma", "order"];
 
-const SCOPE_WORDS: Record<"en" | "de", string[]> = {
-  en: [
-    "member",
-    "members",
-    "membership",
-    "elite",
-    "plus",
-    "non-member",
-    "nonmember",
-    "holiday",
-    "holidays",
-    "christmas",
-    "november",
-    "december",
-    "phone",
-    "phones",
-    "cellular",
-    "tablet",
-    "tablets",
-    "wearable",
-    "wearables",
-    "appliance",
-    "appliances",
-    "electronics",
-    "mattress",
-    "mattresses",
-    "software",
-    "used",
-    "re/supply",
-    "refurbished",
-    "clearance",
-    "online",
-    "in-store",
-    "mail",
-    "custom",
-    "personalized",
-    "international",
-    "express",
-    "overnight",
-    "alaska",
-    "hawaii",
-  ],
-  de: [
-    "mitglied",
-    "mitglieder",
-    "weihnachten",
-    "november",
-    "dezember",
-    "elektronik",
-    "matratze",
-    "software",
-    "gebraucht",
-    "online",
-    "filiale",
-    "express",
-    "ausland",
-  ],
-};
+/** The patterns of facts of every language (a sentence's facts are read whatever its language). */
+const patterns = perRegistry(() => {
+  const stems = (pick: (f: LanguagePack["facts"]) => readonly string[]) =>
+    new Set(languages().flatMap((p) => pick(p.facts).flatMap((w) => analyze(w, p.code))));
+  return {
+    startEvents: START_EVENT_ORDER.map((event) => [new RegExp(`^(?:${alternation((p) => p.facts.startEvents[event])})`), event] as const),
+    /** "within 30 (calendar) days of|from|after … delivery", "14 Tage nach Erhalt": the start event's words follow. */
+    startAfter: new RegExp(
+      `^\\s*(?:(?:${alternation((p) => p.facts.durationStart.qualifiers)})\\s+)?(?:\\S+\\s+)??(?:${alternation((p) => p.facts.durationStart.words)})\\s+(.{0,40})`,
+    ),
+    /** The product classes among the scope words (each analysed in its own language). */
+    productClasses: stems((f) => f.productClasses),
+    free: new RegExp(`\\b(?:${alternation((p) => p.facts.free)})\\b`, "g"),
+    negatedBefore: new RegExp(
+      `(?:${alternation((p) => p.facts.negation)})\\s+(?:(?:${alternation((p) => p.facts.negationBridge)})\\s+){0,4}$`,
+      "u",
+    ),
+    unless: new RegExp(`\\b(?:${alternation((p) => p.facts.unless)})\\b[^.;]*`),
+    unlessHead: new RegExp(`^(?:${alternation((p) => p.facts.unless)})\\b`),
+  };
+});
 
-const scopeStems: Record<"en" | "de", Set<string>> = {
-  en: new Set(SCOPE_WORDS.en.flatMap((w) => analyze(w, "en"))),
-  de: new Set(SCOPE_WORDS.de.flatMap((w) => analyze(w, "de"))),
-};
-
-/** The product classes among the scope words (en, de): a statement about them is narrower than one about "most products". */
-const PRODUCT_CLASS = new Set(
-  [
-    ...["phone", "phones", "cellular", "tablet", "tablets", "wearable", "wearables", "appliance", "appliances", "electronics"],
-    ...["mattress", "mattresses", "software", "used", "refurbished", "clearance", "custom", "personalized"],
-  ].flatMap((w) => analyze(w, "en")),
-);
-const PRODUCT_CLASS_DE = new Set(["elektronik", "matratze", "software", "gebraucht"].flatMap((w) => analyze(w, "de")));
+/** The scope stems of a language: its scope words analysed in it. */
+const scopeStems = perRegistry(() => new Map(languages().map((p) => [p.code, new Set(p.facts.scope.flatMap((w) => analyze(w, p.code)))])));
 
 /** The product-class qualifiers of a scope. */
 export function productClasses(scope: Set<string>): string[] {
-  return [...scope].filter((x) => PRODUCT_CLASS.has(x) || PRODUCT_CLASS_DE.has(x));
+  return [...scope].filter((x) => patterns().productClasses.has(x));
 }
 
-/** The scope qualifiers among analysed terms. */
+/** The scope qualifiers among analysed terms (none in a language without a pack). */
 export function scopeOf(terms: Iterable<string>, lang: Lang): Set<string> {
-  if (lang === "other") return new Set();
-  const set = scopeStems[lang];
+  const set = scopeStems().get(lang);
+  if (!set) return new Set();
   return new Set([...terms].filter((t) => set.has(t)));
 }
 
-/** "Free" in policy wording (an amount of 0). */
-export const FREE = /\b(?:free(?:\s+of\s+charge)?|no\s+charge|at\s+no\s+cost|kostenlos|kostenfrei|gratis|versandkostenfrei)\b/g;
 /**
- * A negation that reaches the "free" right after it: directly ("not free", "nicht kostenlos") or
- * only through words that say whether something is eligible for, includes or comes with it ("not
- * eligible for free shipping", "does not include free returns", "no longer free", "nicht mehr
- * kostenlos"). Any other word in between ("No code needed for free shipping", "Not only is
- * shipping free") breaks it. Tested against the text just before one "free".
+ * "Free" in policy wording (an amount of 0), and a negation that reaches it: directly ("not
+ * free", "nicht kostenlos") or only through words that say whether something is eligible for,
+ * includes or comes with it ("not eligible for free shipping", "does not include free returns",
+ * "no longer free", "nicht mehr kostenlos"). Any other word in between ("No code needed for free
+ * shipping", "Not only is shipping free") breaks it. Tested against the text just before one
+ * "free". How far back a negation may stand before the "free" it negates:
  */
-const NEGATED_BEFORE = new RegExp(
-  "(?:\\b(?:not|no|never|nicht|kein\\w*)|n't)\\s+(?:(?:" +
-    [
-      "be|been|longer|always|a|an|eligible|qualify|qualifies|qualified|include|includes|included|including|apply|applies|available|offered|provided|entitled|come|comes|for|with|as|to",
-      "mehr|immer|ganz|berechtigt|inklusive|inbegriffen|enthalten|erhältlich|verfügbar|gilt|gelten|für|mit|als|zu",
-    ].join("|") +
-    ")\\s+){0,4}$",
-  "u",
-);
-/** How far back a negation may stand before the "free" it negates. */
 const NEGATION_REACH = 80;
 
 /**
@@ -143,19 +82,20 @@ const NEGATION_REACH = 80;
  * speak of money in retrieval.
  */
 export function statesFree(t: string): boolean {
-  for (const m of t.matchAll(FREE)) {
-    if (!NEGATED_BEFORE.test(t.slice(Math.max(0, m.index - NEGATION_REACH), m.index))) return true;
+  const { free, negatedBefore } = patterns();
+  for (const m of t.matchAll(free)) {
+    if (!negatedBefore.test(t.slice(Math.max(0, m.index - NEGATION_REACH), m.index))) return true;
   }
   return false;
 }
 
 function startAfter(text: string, index: number, lang: Lang, startTerms: Set<string>): StartEvent | null {
   const tail = text.slice(index, index + 60);
-  const m = /^\s*(?:calendar\s+|business\s+)?(?:\S+\s+)??(?:of|from|after|since|nach|ab|seit)\s+(.{0,40})/.exec(tail);
+  const m = patterns().startAfter.exec(tail);
   if (!m) return null;
   for (const w of m[1]!.split(/\s+/).filter(Boolean).slice(0, 5)) {
-    const s = stem(w.replace(/[^\p{L}]/gu, ""), lang === "other" ? "en" : lang);
-    const hit = START_EVENTS.find(([re]) => re.test(s) || re.test(w));
+    const s = stem(w.replace(/[^\p{L}]/gu, ""), packOrDefault(lang).code);
+    const hit = patterns().startEvents.find(([re]) => re.test(s) || re.test(w));
     if (hit) {
       startTerms.add(s);
       return hit[1];
@@ -182,18 +122,16 @@ export function factsOf(text: string, terms: Iterable<string>, lang: Lang, extra
   const dates = new Set(datesIn(text).map((d) => `${d.year ?? "?"}-${d.month}-${d.day}`));
   // A qualifier inside an "unless …" clause names the exception to the statement, not its scope
   // ("… on the following Monday, unless Monday is a holiday").
-  const unless = new Set(analyze((UNLESS_CLAUSE.exec(t)?.[0] ?? "").replace(UNLESS_CLAUSE_HEAD, " "), lang === "other" ? "en" : lang));
+  const { unless: clause, unlessHead } = patterns();
+  const unless = new Set(analyze((clause.exec(t)?.[0] ?? "").replace(unlessHead, " "), packOrDefault(lang).code));
   const scope = [...scopeOf(terms, lang)].filter((x) => !unless.has(x) || ownScopeOutside(t, x, lang));
   return { durations, amounts, percents, dates, scope: new Set([...scope, ...extraScope]), startTerms };
 }
 
-const UNLESS_CLAUSE = /\b(?:unless|except\s+(?:if|when)|es\s+sei\s+denn|außer\s+wenn)\b[^.;]*/;
-const UNLESS_CLAUSE_HEAD = /^(?:unless|except\s+(?:if|when)|es\s+sei\s+denn|außer\s+wenn)\b/;
-
 /** Whether a scope stem also occurs outside the sentence's "unless …" clause. */
 function ownScopeOutside(t: string, scopeStem: string, lang: Lang): boolean {
-  const outside = t.replace(UNLESS_CLAUSE, " ");
-  return analyze(outside, lang === "other" ? "en" : lang).includes(scopeStem);
+  const outside = t.replace(patterns().unless, " ");
+  return analyze(outside, packOrDefault(lang).code).includes(scopeStem);
 }
 
 const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));

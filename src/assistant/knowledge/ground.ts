@@ -11,7 +11,8 @@ import {
   scoreSentences,
   sentencePool,
 } from "./compose.js";
-import { CROSS, EN_CROSS_VOCABULARY, applyRewrites, crossKey } from "./lexicon.js";
+import { OTHER } from "../language/index.js";
+import { commerceVocabulary, translation } from "./lexicon.js";
 import {
   PassageIndex,
   RERANK_DEPTH,
@@ -59,21 +60,21 @@ export function prepareQuery(
   context?: ReadonlySet<string>,
 ): { lang: Lang; groups: QueryGroup[] } {
   const lang = index.queryLang(threadLang);
-  const key = crossKey(threadLang, lang);
+  const translate = translation(threadLang, lang);
   // The question's own stop words go after translation: analysed in the policies' language they
   // would be content words ("and" meets "Standardversand", "die" is an English verb).
-  const query = key
-    ? applyRewrites(correctWords(rewrite(text, threadLang), EN_CROSS_VOCABULARY, threadLang), CROSS[key]).replace(/\p{L}+/gu, (w) =>
+  const query = translate
+    ? translate(correctWords(rewrite(text, threadLang), commerceVocabulary(threadLang), threadLang)).replace(/\p{L}+/gu, (w) =>
         isStopWord(w, threadLang) && !isStopWord(w, lang) ? " " : w,
       )
     : text;
   const groups = queryGroups(query, lang, context);
   // What the question asks for (a duration, an amount, a procedure, a start) is read in its own
   // language too: the word-level translation may lose "when" or "period".
-  if (key)
+  if (translate)
     for (const g of queryGroups(text, threadLang, context))
       if (g.virtual && !groups.some((x) => x.alts[0] === g.alts[0])) groups.unshift(g);
-  return { lang, groups: index.weigh(index.correct(groups, lang), lang, key !== null) };
+  return { lang, groups: index.weigh(index.correct(groups, lang), lang, translate !== undefined) };
 }
 
 export async function ground(
@@ -86,7 +87,7 @@ export async function ground(
 ): Promise<PolicyAnswer> {
   const { lang, groups } = prepareQuery(index, text, threadLang, context);
   // Framing text is in the thread's language; quotes stay in the policies' language.
-  const frame = threadLang === "other" ? lang : threadLang;
+  const frame = threadLang === OTHER ? lang : threadLang;
   const candidates = index.query(groups, lang, RERANK_DEPTH);
   if (!candidates.some(isEvidence)) return { kind: "no_evidence", markdown: noEvidenceMarkdown(frame) };
   const pool = sentencePool(await rerank(candidates, text));
@@ -142,7 +143,7 @@ export async function groundParts(
   const conflicts = results
     .flatMap((r) => (r.kind === "conflict" ? r.conflicts : []))
     .filter((c, i, all) => all.findIndex((x) => conflictKey(x) === conflictKey(c)) === i);
-  if (conflicts.length > 0) return conflictResult(conflicts, threadLang === "other" ? index.queryLang(threadLang) : threadLang);
+  if (conflicts.length > 0) return conflictResult(conflicts, threadLang === OTHER ? index.queryLang(threadLang) : threadLang);
   const answered = results.filter((r): r is Extract<PolicyAnswer, { kind: "answer" }> => r.kind === "answer");
   if (answered.length === 0) return results[0]!;
   const citations = answered
@@ -211,7 +212,7 @@ export async function conflictCheck(
     if (!candidates.some(isEvidence)) continue;
     const scored = scoreSentences(sentencePool(await rerank(candidates, text)), groups, prepared.lang);
     const conflicts = findConflicts(scored, groups, prepared.lang, text);
-    if (conflicts.length > 0) return conflictResult(conflicts, threadLang === "other" ? prepared.lang : threadLang);
+    if (conflicts.length > 0) return conflictResult(conflicts, threadLang === OTHER ? prepared.lang : threadLang);
   }
   return null;
 }

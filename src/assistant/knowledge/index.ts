@@ -16,15 +16,15 @@
 // computed for the embedding re-rank and the analysed passages per concept version; a rebuild
 // reuses the vectors and analysed passages of the concept versions that are still current, so one
 // changed policy is the only one analysed again. Each part of a multi-part question is re-ranked
-// against its own text. The WordNet word list of the typo corrector (./dictionary.ts) is loaded in
-// the background when the engine is created.
+// against its own text. The language packs' word lists (English: the typo corrector's WordNet
+// list, ../language/en-dictionary.ts) are loaded in the background when the engine is created.
 // Embeddings: used only when ctx.model is loaded; when it is loaded and embedding fails the call
 // throws KnowledgeUnavailable (the chat answers temporary_failure). LLM failures never throw.
 import type { AppContext } from "../../context/context.js";
 import type { PoliciesRepository } from "../policies/repository.js";
 import type { AssistantSettingsService } from "../settings/service.js";
 import { classifyText, describesProduct, isVague, requestsProducts, routeText, softOrderRemainder } from "./classify.js";
-import { warmDictionary } from "./dictionary.js";
+import { OTHER, languages } from "../language/index.js";
 import { ABSTENTION, NO_ABSTENTION } from "./abstain.js";
 import { conflictMarkdown, noEvidenceMarkdown, reframeLead } from "./compose.js";
 import { conflictCheck, groundParts, hasEvidence } from "./ground.js";
@@ -74,7 +74,7 @@ export class KnowledgeEngine implements Knowledge {
     this.repo = deps.policies;
     this.settings = deps.settings;
     // The typo corrector's word list loads in the background, not on the first question.
-    void warmDictionary();
+    for (const pack of languages()) void pack.words.warm?.();
   }
 
   async classify(
@@ -250,7 +250,7 @@ export class KnowledgeEngine implements Knowledge {
       const continues = question.trim() === "" && options.previous !== undefined ? [options.previous] : [];
       result = (await conflictCheck(index, [question, text, ...continues], lang, rerank, borrowed)) ?? result;
     }
-    if (lang !== thread && thread !== "other") result = reframed(result, thread);
+    if (lang !== thread && thread !== OTHER) result = reframed(result, thread);
     return { result, versions, lang };
   }
 }

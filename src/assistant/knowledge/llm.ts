@@ -16,116 +16,28 @@
 //   - every number it states (digits in en/de notation, number words) is a number of a cited
 //     passage or of a live fact — this covers prices, amounts, durations and percentages;
 //   - every promise word it uses (guarantee, free, always, never, refund, money back, lifetime,
-//     unlimited, no questions asked, any time … and the German counterparts) occurs in a cited
-//     passage;
+//     unlimited, no questions asked, any time … — the default language's and the thread's: the
+//     language packs' checks.promises) occurs in a cited passage;
 //   - every commitment about delivery, timing or eligibility (ships, delivered, today, next day,
-//     eligible, covered … and German) has a word of its family in a cited passage.
+//     eligible, covered … in any language: checks.commitments) has a word of its family in a cited
+//     passage.
 // Anything else keeps the extractive answer (phrased_by "extractive"); it is not a failure. In
 // agent mode phraseWithLlm() does nothing: the agent writes the reply, and when the agent's reply
 // is refused the extractive answer is used as it is (one model, one chance per turn).
 import type { AppContext } from "../../context/context.js";
 import { OutboundError } from "../../platform/outbound/safe-fetch.js";
+import { DEFAULT_LANGUAGE, languagePack, languages, packOrDefault, perRegistry } from "../language/index.js";
 import { normalize, numbersIn, stem, words, type Lang } from "./text.js";
 
 export const MAX_LLM_CHARS = 1500;
 
-const PROMISES: Record<"en" | "de", string[]> = {
-  en: [
-    "guarantee",
-    "guaranteed",
-    "guarantees",
-    "free",
-    "always",
-    "never",
-    "refund",
-    "refunds",
-    "refunded",
-    "lifetime",
-    "unlimited",
-    "forever",
-    "promise",
-    "promised",
-    "instantly",
-    "immediately",
-    "anytime",
-    "money back",
-    "no questions asked",
-    "any time",
-    "100%",
-  ],
-  de: [
-    "garantie",
-    "garantiert",
-    "garantieren",
-    "kostenlos",
-    "kostenfrei",
-    "gratis",
-    "immer",
-    "nie",
-    "niemals",
-    "erstattung",
-    "erstattet",
-    "rückerstattung",
-    "lebenslang",
-    "unbegrenzt",
-    "versprechen",
-    "sofort",
-    "jederzeit",
-    "geld zurück",
-    "ohne angabe von gründen",
-  ],
-};
-
-/**
- * Commitments about delivery, timing and eligibility, in families of words (en and de): a word of
- * a family in the model's text needs a word of the same family in its sources ("… is in stock and
- * ships today" beside a returns passage that says nothing of shipping is refused). Inflections are
- * listed, not stemmed, so that a family stays one concept.
- */
-const COMMITMENTS: readonly (readonly string[])[] = [
-  [
-    "ship",
-    "ships",
-    "shipped",
-    "shipping",
-    "dispatch",
-    "dispatches",
-    "dispatched",
-    "versand",
-    "versandt",
-    "versendet",
-    "verschickt",
-    "versenden",
-  ],
-  [
-    "deliver",
-    "delivers",
-    "delivered",
-    "delivery",
-    "deliveries",
-    "arrive",
-    "arrives",
-    "arrived",
-    "arrival",
-    "liefern",
-    "geliefert",
-    "lieferung",
-    "zugestellt",
-    "zustellung",
-  ],
-  ["today", "heute"],
-  ["tomorrow", "morgen"],
-  ["tonight"],
-  ["overnight", "über nacht"],
-  ["same day", "same-day", "am selben tag", "noch heute"],
-  ["next day", "next-day", "am nächsten tag"],
-  ["this week", "diese woche"],
-  ["express"],
-  ["right away", "asap", "as soon as possible", "umgehend"],
-  ["eligible", "eligibility", "ineligible", "qualify", "qualifies", "qualified", "berechtigt", "anspruch"],
-  ["covered", "covers", "coverage", "abgedeckt"],
-  ["exempt", "waived", "befreit"],
-];
+/** The commitment families of every language, joined by their key (each family's words in registry order). */
+const commitments = perRegistry(() => {
+  const families = new Map<string, string[]>();
+  for (const p of languages())
+    for (const [key, family] of Object.entries(p.checks.commitments)) families.set(key, [...(families.get(key) ?? []), ...family]);
+  return [...families.values()];
+});
 
 /** Numbers as the checks compare them: to a thousandth (49.9 and 49.90 are one number). */
 export const roundedNumber = (n: number): number => Math.round(n * 1000) / 1000;
@@ -148,21 +60,23 @@ export function checkPhrasing(text: string, cited: string[], lang: Lang, liveNum
   for (const n of numbersIn(trimmed)) {
     if (!allowed.has(roundedNumber(n))) return { ok: false, reason: `number_not_in_sources:${n}` };
   }
-  const l = lang === "de" ? "de" : "en";
+  // The thread's language (the default one for a language without a pack); the default language's promise words are checked in every thread.
+  const own = packOrDefault(lang);
+  const fallback = languagePack(DEFAULT_LANGUAGE)!;
   const src = normalize(source);
-  const srcStems = new Set(words(source).map((w) => stem(w, l)));
+  const srcStems = new Set(words(source).map((w) => stem(w, own.code)));
   const out = normalize(trimmed);
   const outWords = new Set(words(trimmed));
-  for (const promise of [...PROMISES.en, ...(l === "de" ? PROMISES.de : [])]) {
+  for (const promise of [...fallback.checks.promises, ...(own === fallback ? [] : own.checks.promises)]) {
     const multi = /\s|%/.test(promise);
     const present = multi ? out.includes(promise) : outWords.has(promise);
     if (!present) continue;
-    const inSource = multi ? src.includes(promise) : srcStems.has(stem(promise, l)) || srcStems.has(stem(promise, "en"));
+    const inSource = multi ? src.includes(promise) : srcStems.has(stem(promise, own.code)) || srcStems.has(stem(promise, fallback.code));
     if (!inSource) return { ok: false, reason: `promise_not_in_sources:${promise}` };
   }
   const srcWords = new Set(words(source));
   const has = (w: string, all: Set<string>, text: string) => (/[\s-]/.test(w) ? text.includes(w) : all.has(w));
-  for (const family of COMMITMENTS) {
+  for (const family of commitments()) {
     const used = family.find((w) => has(w, outWords, out));
     if (used !== undefined && !family.some((w) => has(w, srcWords, src))) return { ok: false, reason: `commitment_not_in_sources:${used}` };
   }
@@ -237,7 +151,7 @@ export async function phraseWithLlm(
   lang: Lang,
 ): Promise<string | null> {
   if (ctx.config.llm?.mode !== "phrase") return null;
-  const language = lang === "de" ? "German" : "English";
+  const language = packOrDefault(lang).name;
   const reply = await chatCompletion(ctx, {
     temperature: 0,
     max_tokens: 400,

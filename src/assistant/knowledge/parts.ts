@@ -8,25 +8,31 @@
 // withFollowUp(): an elliptical turn ("and for Elite members?", "what if it was delivered on
 // Dec 18?", "und nach Österreich?") is read together with the shopper's previous question in
 // the thread: the current words first, then the previous question's words it lacks.
-import { QUESTION_FRAME_WORDS, rewrite } from "./retrieval.js";
+// The words of each (question words, pronouns, follow-up openings) are the language packs'
+// (src/assistant/language/: questions); a follow-up is recognised in any language.
+import { alternation, packOrDefault, perRegistry, type LanguagePack } from "../language/index.js";
+import { questionFrameWords, rewrite } from "./retrieval.js";
 import { isStopWord, normalize, words, type Lang } from "./text.js";
 
 export const MAX_PARTS = 3;
 
-const QUESTION_WORD: Record<"en" | "de", RegExp> = {
-  en: /^(?:how|what|which|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|until)\b/,
-  de: /^(?:wie|was|welche\w*|wann|wo|warum|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden|bis)\b/,
-};
-const PRONOUN_PART = /\b(?:it|that|this|they|them|es|das|dies|sie)\b/;
-const FOLLOW_UP =
-  /^(?:and|also|what\s+about|how\s+about|what\s+if|and\s+if|if|but|or|und|aber|oder|was\s+ist\s+mit|wie\s+ist\s+es\s+mit|und\s+wenn|wenn)\b/;
-
-/**
- * "Does that include …?", "Gilt das auch für …?": a question about the previous one's subject; so
- * is doubting the previous answer ("are you sure? …", "Bist du sicher?", "really?").
- */
-const ASKS_ABOUT_THAT =
-  /^(?:(?:and|but|und|aber)\s+)?(?:(?:does|do|is|would|will|can|could|gilt|ist|zählt|geht)\s+(?:that|this|das|dies)\b|(?:are\s+you\s+sure|really|bist\s+du\s+(?:dir\s+)?sicher|sind\s+sie\s+(?:sich\s+)?sicher|wirklich|echt)\b)/;
+const patterns = perRegistry(() => {
+  const alt = (pick: (q: LanguagePack["questions"]) => RegExp) => alternation((p) => pick(p.questions));
+  const about = (pick: (a: LanguagePack["questions"]["aboutThat"]) => RegExp) => alt((q) => pick(q.aboutThat));
+  return {
+    pronounPart: new RegExp(`\\b(?:${alt((q) => q.pronouns)})\\b`),
+    followUp: new RegExp(`^(?:${alt((q) => q.followUp)})\\b`),
+    /**
+     * "Does that include …?", "Gilt das auch für …?": a question about the previous one's subject;
+     * so is doubting the previous answer ("are you sure? …", "Bist du sicher?", "really?").
+     */
+    asksAboutThat: new RegExp(
+      `^(?:(?:${about((a) => a.connectives)})\\s+)?(?:(?:${about((a) => a.verbs)})\\s+(?:${about((a) => a.demonstratives)})\\b|(?:${about((a) => a.doubts)})\\b)`,
+    ),
+    pointsBack: new RegExp(`\\b(?:${alt((q) => q.pointsBack)})\\b`),
+    partJoiners: alt((q) => q.partJoiners),
+  };
+});
 
 function content(text: string, lang: Lang): string[] {
   return words(text).filter((w) => !isStopWord(w, lang));
@@ -48,21 +54,23 @@ export function splitParts(text: string, lang: Lang): string[] {
  * part, "amex" only helps).
  */
 export function questionParts(text: string, lang: Lang): Part[] {
-  const l = lang === "de" ? "de" : "en";
+  // Parts start with a question word of the question's language (the default language's for one without a pack).
+  const questionWord = packOrDefault(lang).questions.questionWord;
+  const { pronounPart, partJoiners } = patterns();
   const pieces = normalize(text)
     .split(/\?+\s*/)
-    .flatMap((p) => p.split(new RegExp(`,?\\s+(?:and|und|also|plus)\\s+(?=${QUESTION_WORD[l].source.slice(1)})`)))
+    .flatMap((p) => p.split(new RegExp(`,?\\s+(?:${partJoiners})\\s+(?=${questionWord.source.slice(1)})`)))
     .map((p) => p.trim())
     // A part that is only a question about "it" ("… and how much is it?") stays: it borrows its subject below.
-    .filter((p, i) => content(p, lang).length > 0 || (i > 0 && PRONOUN_PART.test(p) && QUESTION_WORD[l].test(p)));
+    .filter((p, i) => content(p, lang).length > 0 || (i > 0 && pronounPart.test(p) && questionWord.test(p)));
   if (pieces.length < 2) return [{ text, borrowed: [] }];
   const parts: Part[] = [];
   for (const p of pieces.slice(0, MAX_PARTS)) {
     const prev = parts[parts.length - 1];
-    if (prev && PRONOUN_PART.test(p) && content(p, lang).length <= 2) {
+    if (prev && pronounPart.test(p) && content(p, lang).length <= 2) {
       // The subject is borrowed, not the previous part's question frame ("how fast …, and what does it cost?").
       const borrowed = content(rewrite(`${prev.text} ${prev.borrowed.join(" ")}`, lang), lang).filter(
-        (w) => !p.includes(w) && !QUESTION_FRAME_WORDS.has(w),
+        (w) => !p.includes(w) && !questionFrameWords().has(w),
       );
       parts.push({ text: p, borrowed });
     } else parts.push({ text: p, borrowed: [] });
@@ -73,7 +81,8 @@ export function questionParts(text: string, lang: Lang): Part[] {
 /** Whether a turn reads as a follow-up of the one before it. */
 export function isFollowUp(text: string, lang: Lang): boolean {
   const t = normalize(text).trim();
-  return FOLLOW_UP.test(t) || (content(t, lang).length <= 2 && PRONOUN_PART.test(t)) || ASKS_ABOUT_THAT.test(t);
+  const { followUp, pronounPart, asksAboutThat } = patterns();
+  return followUp.test(t) || (content(t, lang).length <= 2 && pronounPart.test(t)) || asksAboutThat.test(t);
 }
 
 /**
@@ -81,7 +90,7 @@ export function isFollowUp(text: string, lang: Lang): boolean {
  * phones?", "gilt das auch für …"): its borrowed words name what is asked about, not context.
  */
 export function pointsBack(text: string): boolean {
-  return /\b(?:that|this|dies|das|dafür|davon)\b/.test(normalize(text));
+  return patterns().pointsBack.test(normalize(text));
 }
 
 /** The previous question's words a follow-up lacks (none when the turn is not a follow-up). */

@@ -5,14 +5,15 @@
 // version takes the concept out of answers; older published versions are not used). Policies
 // whose locale has the thread's language are used; when the store has none in that language, all
 // its published policies are (each analysed in its own language). Documents are analysed here
-// (stop words, stemming: text.ts) and handed to MiniSearch pre-tokenised; German terms of four
-// letters or more are matched as prefixes so that "versand" finds the compound "versandkosten".
+// (stop words, stemming: text.ts) and handed to MiniSearch pre-tokenised; in a language that writes
+// compounds as one word (German: its pack's words.compounds) terms of four letters or more are
+// matched as prefixes so that "versand" finds the compound "versandkosten".
 //
 // Query: the shopper's words become *groups* — one group per content word with its synonyms
-// (a small per-language table below) — plus two virtual groups: `qdur` when the question asks for
-// a duration ("how long", "how many days", "window", "wie lange", "Frist" …) and `qmoney` when it
-// asks for an amount ("how much", "cost", "fee", "wie viel", "Gebühr" …); passages stating a
-// duration / an amount carry the matching virtual term.
+// (the language pack's vocabulary.synonyms) — plus two virtual groups: `qdur` when the question
+// asks for a duration ("how long", "how many days", "window", "wie lange", "Frist" …: the pack's
+// questions.duration) and `qmoney` when it asks for an amount ("how much", "cost", "fee", "wie
+// viel", "Gebühr" …); passages stating a duration / an amount carry the matching virtual term.
 //
 // German compounds: besides the prefix/suffix matching above, a question word the policies never use
 // is split into modifier + head when the policies use the head ("Versandkosten" → versand + kosten,
@@ -31,37 +32,10 @@
 // passage))`, with passage vectors cached in the store's index entry.
 import MiniSearch from "minisearch";
 import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
-import { isEnglishWord } from "./dictionary.js";
+import { OTHER, alternation, languagePack, languages, perRegistry, type LanguagePack } from "../language/index.js";
 import { statesFree } from "./facts.js";
-import {
-  COUNTRY_NAMES,
-  COUNTRY_NAMES_DE,
-  COUNTRY_WORDS,
-  GOODS,
-  PHRASES,
-  SEPARABLE_GE,
-  SEPARABLE_SPLIT,
-  SEPARABLE_ZU,
-  SHORTHAND,
-  TOPICS,
-  applyRewrites,
-  asksWhoPays,
-} from "./lexicon.js";
-import {
-  WEEKDAY,
-  analyze,
-  hasDate,
-  langOf,
-  normalize,
-  quantities,
-  stopWords,
-  words,
-  stem,
-  stemDe,
-  stemEn,
-  isStopWord,
-  type Lang,
-} from "./text.js";
+import { applyRewrites, asksWhoPays, countryWords, goods, markCountries } from "./lexicon.js";
+import { analyze, hasDate, isStopWord, langOf, mentionsWeekday, normalize, quantities, stem, stopWords, words, type Lang } from "./text.js";
 
 /** Whether a word is one typo away from a stop word of 5+ letters. */
 function nearStopWord(word: string, lang: Lang): boolean {
@@ -102,27 +76,39 @@ export const VIRTUAL_MONEY = "qmoney";
 export const VIRTUAL_HOW = "qhow";
 export const VIRTUAL_START = "qstart";
 
-/** "From when does it count?": the question asks for the event a period starts with; passages naming one carry `qstart`. */
-const START_Q: Record<"en" | "de", RegExp> = {
-  en: /\bfrom\s+when\b|\bwhen\s+does\s+(?:the\s+|my\s+|it\s+)?(?:\w+\s+)?(?:start|begin)|\b(?:start|begin)s?\s+(?:counting|from)\b|\bcounted\s+from\b|\bclock\s+start/,
-  de: /\bab\s+wann\b|\bwann\s+beginnt\b|\bbeginnt\s+die\b|\bzählt\s+(?:die|ab)\b|\bgerechnet\b/,
-};
-const START_PASSAGE =
-  /\b(?:ab\s+dem\s+tag|ab\s+(?:erhalt|empfang|zugang|lieferung|kaufdatum)|beginnt\s+mit|from\s+the\s+(?:day|date|time)|(?:begins?|starts?|beginning|starting)\s+(?:on|with|the\s+day|when)|(?:of|from|after)\s+(?:the\s+(?:date\s+of\s+)?)?(?:delivery|purchase|receipt))\b/;
-/** The words of a start question's frame (START_Q), dropped from its groups. */
-const START_FRAME = new Set(
-  "from when does do the my it start starts begin begins counting counted clock ab wann beginnt die der das zählt gerechnet".split(" "),
-);
-/** Nouns of the period itself: with a start question they name the subject ("ab wann zählt die Frist?"). */
-const PERIOD_NOUNS = new Set(["frist", "fristen", "window", "period", "deadline"]);
-
-/** "How do I return …?": the question asks for a procedure; passages naming a channel or a step carry `qhow`. */
-const HOW_Q: Record<"en" | "de", RegExp> = {
-  en: /\bhow\s+(?:do|can|should|would|to)\s+(?:i|we|you)?\s*(?!long|much|many)\w+|\bwhat\s+do\s+i\s+(?:need|have)\s+to\b|\bwhere\s+(?:do|can)\s+i\b/,
-  de: /\bwie\s+(?:kann|muss|soll|mache|funktioniert)\b|\bwas\s+muss\s+ich\b|\bwo\s+kann\s+ich\b/,
-};
-const HOW_PASSAGE =
-  /\b(?:in-store|in\s+store|by\s+mail|online|visit|bring|drop|print|log\s+in|sign\s+in|select|choose|contact|e-?mail|call|request|fill|pack|label|start|send|must\s+include|need|required|via|filiale|per\s+post|etikett|anmelden|kontakt\w*|schick\w*)\b/;
+/**
+ * Patterns of every language: a passage is read whatever the question's language, and the words
+ * that frame a question (not its subject) are dropped whatever language they are in.
+ * - startPassage: a passage names the event a period starts with; it carries `qstart` ("From when
+ *   does it count?" asks for that event: the pack's questions.start).
+ * - howPassage: a passage names a channel or a step; it carries `qhow` ("How do I return …?" asks
+ *   for a procedure: questions.how).
+ */
+const shared = perRegistry(() => {
+  const wordSet = (pick: (q: LanguagePack["questions"]) => readonly string[]) => new Set(languages().flatMap((p) => pick(p.questions)));
+  const orders = (pick: (o: LanguagePack["vocabulary"]["orders"]) => RegExp) => alternation((p) => pick(p.vocabulary.orders));
+  return {
+    startPassage: new RegExp(`\\b(?:${alternation((p) => p.questions.startPassage)})\\b`),
+    howPassage: new RegExp(`\\b(?:${alternation((p) => p.questions.howPassage)})\\b`),
+    /** The words of a start question's frame, dropped from its groups. */
+    startWords: wordSet((q) => q.startWords),
+    /** Nouns of the period itself: with a start question they name the subject ("ab wann zählt die Frist?"). */
+    periodNouns: wordSet((q) => q.periodNouns),
+    durationWords: wordSet((q) => q.durationWords),
+    moneyWords: wordSet((q) => q.moneyWords),
+    /** When the shopper did something ("last month", "yesterday", "vor 2 Wochen", "letzte Woche"): circumstance, not subject. */
+    timeReference: new RegExp(`\\b(?:${alternation((p) => p.questions.timeReference)})\\b`, "gu"),
+    /** A stated duration that dates the shopper's purchase ("3 weeks ago", "vor 2 Monaten"). */
+    ago: new RegExp(`\\b(?:${alternation((p) => p.questions.ago)})\\b`),
+    /** Order numbers ("order #1234", "order number BBY01-806123", "Bestellung 4711") name no subject. */
+    orderReference: new RegExp(
+      `\\b(?:${orders((o) => o.words)})\\s*(?:${orders((o) => o.number)}|id)?\\s*(?:(?:${orders((o) => o.is)})\\s+)?#?\\s*[\\p{L}]*-?\\d[\\p{L}\\p{N}-]*|#\\s?\\d[\\p{L}\\p{N}-]*`,
+      "gu",
+    ),
+    /** Not having something ("without receipt", "ohne Quittung"), as the packs' phrases rewrite it. */
+    without: new RegExp(`\\b(?:${alternation((p) => p.questions.without)})\\s+(\\p{L}+)`, "gu"),
+  };
+});
 
 export interface IndexedPassage extends Passage {
   lang: Lang;
@@ -172,11 +158,6 @@ export interface QueryGroup {
   required?: boolean;
 }
 
-const ASKS_VALUE: Record<"en" | "de", RegExp> = {
-  en: /\bhow\s+(?:much|long|many\s+\w+)\b|\bwhat\s+(?:does|do|is|are|will)\b.*\bcost/,
-  de: /\bwie\s+(?:viel|viele|lange?)\b|\bwas\s+kostet\b/,
-};
-
 /**
  * Weight (share of its IDF weight) of a word that occurs only in a declarative clause about the
  * shopper ("I ordered online", "my order number is …", "ich habe … bestellt") next to the clause that
@@ -185,31 +166,22 @@ const ASKS_VALUE: Record<"en" | "de", RegExp> = {
  */
 export const CONTEXT_WEIGHT = 0.35;
 
-const CONTEXT_CLAUSE: Record<"en" | "de", RegExp> = {
-  en: /^(?:(?:so|but|and|because|since|as|well|also|btw|ok|okay)\s+)?(?:i|i'm|i've|i'd|im|ive|we|we've|my|our|it|it's|its|they)\b/,
-  de: /^(?:(?:und|aber|weil|da|also|naja|nachdem|obwohl)\s+)?(?:ich|wir|mein\w*|unser\w*|es)\b/,
-};
-const ASKING_CLAUSE: Record<"en" | "de", RegExp> = {
-  en: /^(?:(?:so|but|and|also|then|ok|okay)\s+)?(?:how|what|which|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|must|tell\s+me)\b|\b(?:can|could|may|do|will|should|must)\s+i\b/,
-  de: /^(?:(?:und|aber|also|dann)\s+)?(?:wie|was|welche\w*|wann|wo|warum|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden|bekomme)\b|\b(?:kann|darf|muss|soll)\s+ich\b/,
-};
-
 /**
  * Words said only in clauses that state the shopper's circumstances, when another clause asks the
  * question. Clauses are split at punctuation; a clause starting with the shopper as subject
  * ("I …", "my …", "ich …") and not asking anything is context.
  */
 export function contextWords(text: string, lang: Lang): Set<string> {
-  if (lang === "other") return new Set();
-  // "a washer I ordered online": a subject pronoun after a noun starts a relative clause.
-  const t = normalize(text);
-  const marked = lang === "en" ? t.replace(RELATIVE_I, "$1, $2 ") : t;
+  const q = languagePack(lang)?.questions;
+  if (!q) return new Set();
+  // "a washer I ordered online": a subject pronoun after a noun starts a relative clause (the pack's clauseMarks).
+  const marked = applyRewrites(normalize(text), q.clauseMarks);
   const clauses = marked
     .split(/[,;:.!?]+|\s[-–—]\s/)
     .map((c) => c.trim())
     .filter(Boolean);
   if (clauses.length < 2) return new Set();
-  const isContext = (c: string) => CONTEXT_CLAUSE[lang].test(c) && !ASKING_CLAUSE[lang].test(c);
+  const isContext = (c: string) => q.contextClause.test(c) && !q.askingClause.test(c);
   const asking = clauses.filter((c) => !isContext(c));
   if (asking.length === 0 || asking.length === clauses.length) return new Set();
   const main = new Set(asking.flatMap((c) => words(c)));
@@ -220,21 +192,6 @@ export function contextWords(text: string, lang: Lang): Set<string> {
       .filter((w) => !main.has(w)),
   );
 }
-
-const RELATIVE_I =
-  /\b(?!(?:can|could|do|does|did|should|shall|will|would|may|might|must|am|have|has|had|if|when|and|but|or|so|because|since|that|as|where|how|what|why|which|who|until|unless|before|after|once|while)\b)(\p{L}{2,})\s+(i|we)\s+(?=\p{L})/gu;
-
-/** When the shopper did something ("last month", "yesterday", "vor 2 Wochen", "letzte Woche"): circumstance, not subject. */
-const TIME_REF =
-  /\b(?:(?:last|this|next|past)\s+(?:week|month|year|weekend|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|tonight|tomorrow|the\s+other\s+day|a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)\s+ago|(?:letzte[nrs]?|diese[nrs]?|nächste[nrs]?|vorige[nrs]?)\s+(?:woche|monat|jahr|wochenende)|gestern|heute|morgen|vorgestern|(?:in\s+the\s+)?(?:morning|afternoon|evening|night)|morgens|vormittags?|nachmittags?|abends?|nachts)\b/gu;
-
-/** A stated duration that dates the shopper's purchase ("3 weeks ago", "vor 2 Monaten"). */
-const AGO =
-  /\b(?:\d+|a|an|one|two|three|four|five|six)\s+(?:days?|weeks?|months?|years?)\s+ago\b|\bvor\s+(?:\d+|einem|einer|zwei|drei|vier)\s+(?:tag|tagen|wochen?|monat|monaten|jahr|jahren)\b/;
-
-/** Order numbers ("order #1234", "order number BBY01-806123", "Bestellung 4711") name no subject. */
-const ORDER_REF =
-  /\b(?:order|bestellung|auftrag)\s*(?:number|no\.?|nr\.?|nummer|id)?\s*(?:is\s+|ist\s+)?#?\s*[\p{L}]*-?\d[\p{L}\p{N}-]*|#\s?\d[\p{L}\p{N}-]*/gu;
 
 /** An identifier (order number, SKU: letters and digits mixed, or 5+ digits) names no subject. */
 const IDENTIFIER = /^(?=.*\d)(?=.*\p{L})[\p{L}\p{N}]+$|^\d{5,}$/u;
@@ -253,196 +210,21 @@ export interface Scored {
 
 // --- synonyms and question phrases --------------------------------------------------------------
 
-const SYNONYMS: Record<"en" | "de", string[][]> = {
-  en: [
-    ["return", "refund", "exchang"],
-    ["refund", "return", "money"],
-    ["ship", "shipment", "delivery", "deliver", "postag", "dispatch"],
-    ["delivery", "deliver", "ship", "shipment", "dispatch", "arriv"],
-    ["deliver", "delivery", "ship", "shipment", "dispatch", "arriv"],
-    ["warranty", "guarante", "defect", "defective"],
-    ["guarante", "warranty"],
-    ["pay", "payment", "paypal", "card", "invoice", "klarna"],
-    ["payment", "pay", "paypal", "card", "invoice", "klarna"],
-    ["exchang", "swap", "return"],
-    ["cancel", "cancellation", "cancel"],
-    ["abroad", "international", "country", "worldwide"],
-    ["international", "abroad", "country", "worldwide"],
-    ["cost", "price", "fee", "charge"],
-    ["broken", "damag", "defective", "defect"],
-    ["damag", "broken", "defective", "defect"],
-    ["privacy", "data", "personal"],
-    ["data", "privacy", "personal"],
-    ["take", "accept"],
-    ["buy", "purchas", "bought"],
-    ["send", "ship", "mail", "return", "submit", "provid", "includ"],
-    ["expir", "valid"],
-    ["valid", "expir"],
-    ["charg", "fee", "cost"],
-    ["fee", "charg", "cost"],
-    ["packag", "box", "packaging"],
-    ["phone", "cell"],
-    ["cell", "phone"],
-    ["fridg", "appliance", "refrigerator"],
-    ["washer", "appliance"],
-    ["dryer", "appliance"],
-    ["member", "membership", "elit"],
-    ["receiv", "deliver", "delivery", "arriv"],
-    ["arriv", "receiv", "deliver", "delivery"],
-    ["clock", "period", "begin"],
-    ["start", "begin", "period"],
-    ["secur", "encryption", "protect"],
-    ["respons", "responsibility", "borne", "expens"],
-    ["saturday", "weekend"],
-    ["websit", "online", "internet"],
-    ["web", "online", "internet"],
-    ["sunday", "weekend"],
-  ],
-  de: [
-    ...[
-      ["rückgabe", "retoure", "umtausch", "widerruf", "rücksendung"],
-      ["rücksendung", "rückgabe", "retoure"],
-      ["retoure", "rückgabe", "widerruf"],
-      ["erstattung", "erstatten", "rückerstattung", "rückzahlung"],
-      ["rückzahlung", "erstattung", "erstatten", "rückerstattung", "zahlung"],
-      ["versand", "liefern", "lieferung", "zustellung"],
-      ["liefern", "lieferung", "versand", "zustellung"],
-      ["lieferung", "versand", "liefern", "zustellung"],
-      ["garantie", "gewährleistung"],
-      ["gewährleistung", "garantie"],
-      ["zahlen", "bezahlen", "zahlung", "zahlungsart", "paypal", "rechnung", "kreditkarte"],
-      ["bezahlen", "zahlen", "zahlung", "paypal", "rechnung", "kreditkarte"],
-      ["zahlung", "zahlen", "bezahlen", "paypal", "rechnung", "kreditkarte"],
-      ["kosten", "gebühr", "preis"],
-      ["porto", "kosten", "versandkosten", "lieferkosten"],
-      ["gebühr", "kosten", "preis"],
-      ["datenschutz", "daten"],
-      ["ausland", "international", "land", "länder"],
-    ].map((g) => g.map((w) => stemDe(w))),
-    // Noun and verb of the same act: "zurücktreten" / "Rücktritt(sfrist)".
-    [stemDe("zurücktreten"), stemDe("rücktritt"), "widerruf"],
-    [stemDe("rücktritt"), stemDe("zurücktreten"), "widerruf"],
-    [stemDe("widerruf"), stemDe("rücktritt"), stemDe("zurücktreten")],
-    [stemDe("kosmetik"), "beauty"],
-    // Verb and noun of the same act with another vowel: "angeben" / "Angabe".
-    [stemDe("angeben"), stemDe("angabe")],
-    [stemDe("angabe"), stemDe("angeben")],
-  ],
-};
-
-/** Endings of one or two letters a German stem may still carry. */
-const INFLECTION = /^(?:e|t|n|s|er|en|et|st|es|em|ig)$/;
-
-/** German compound heads that name no subject of their own. */
-const GENERIC_HEADS =
-  /^(?:regelung(?:en)?|regeln?|bedingung(?:en)?|richtlinien?|politik|infos?|informationen?|möglichkeit(?:en)?|optionen?|rechte?s?|frist(?:en)?|zeitraum|zeit|dauer|seiten?)$/;
-
-/**
- * English synonym entries are stems or words; a word ("appliance") is also read as its stem
- * ("applianc"), since passages hold stems.
- */
-const SYNONYM_GROUPS: Record<"en" | "de", string[][]> = {
-  en: SYNONYMS.en.map((g) => [...new Set(g.flatMap((a) => (/^[a-z]+$/.test(a) ? [a, stemEn(a)] : [a])))]),
-  de: SYNONYMS.de,
-};
-
-/** A stem with its synonyms (the stem first). */
+/** A stem with its synonyms (the stem first): the group of the language's synonyms that the stem leads. */
 function groupAlts(s: string, lang: Lang): string[] {
-  const syn = lang === "other" ? undefined : SYNONYM_GROUPS[lang].find((g) => g[0] === s);
+  const syn = languagePack(lang)?.vocabulary.synonyms.find((g) => g[0] === s);
   return syn ? [...new Set(syn)] : [s];
 }
 
-const DURATION_Q: Record<"en" | "de", RegExp> = {
-  // "Can I still return it?", "is it too late?" ask whether the period is still open.
-  en: /\bhow\s+(?:long|fast|quick(?:ly)?|soon|many\s+(?:days|weeks|months|years|hours))\b|\b(?:window|period|deadline|time\s*limit|time\s*frame|timeframe|days?\s+(?:do|have)|until\s+when|when|(?:can|could|may)\s+i\s+still|too\s+late)\b/,
-  de: /\bwie\s+(?:lange?|schnell|viele\s+(?:tage|wochen|monate|jahre|stunden)|viel\s+zeit)\b|\b(?:\p{L}*frist\p{L}*|\p{L}*zeitraum|wann|bis\s+wann|dauer\w*|dauert|zahlungsziel|(?:kann|darf)\s+ich\s+(?:\p{L}+\s+)?noch|zu\s+spät)\b/u,
-};
-const DURATION_WORDS = new Set([
-  "zeit",
-  "how",
-  "long",
-  "fast",
-  "quick",
-  "quickly",
-  "soon",
-  "schnell",
-  "many",
-  "days",
-  "day",
-  "weeks",
-  "week",
-  "months",
-  "month",
-  "years",
-  "year",
-  "hours",
-  "window",
-  "period",
-  "deadline",
-  "time",
-  "limit",
-  "frame",
-  "timeframe",
-  "until",
-  "when",
-  "take",
-  "takes",
-  "wie",
-  "lange",
-  "lang",
-  "viele",
-  "tage",
-  "wochen",
-  "monate",
-  "jahre",
-  "stunden",
-  "frist",
-  "fristen",
-  "zeitraum",
-  "wann",
-  "bis",
-  "dauer",
-  "dauert",
-]);
-const MONEY_Q: Record<"en" | "de", RegExp> = {
-  en: /\bhow\s+much\b|\bwhat\s+(?:does|do|is|are|will)\b.*\b(?:cost|costs|fee|fees|charge)\b|\b(?:fee|fees|minimum|threshold)\b|^(?:is|are|will|would)\b.*\bfree\b/,
-  de: /\bwie\s+viel\b(?!\s+zeit)|\b(?:kostet|kosten|gebühr\w*|gebuhr\w*|preis|mindestbestellwert|mindest\w*)\b/,
-};
-const MONEY_WORDS = new Set([
-  "how",
-  "much",
-  "cost",
-  "costs",
-  "fee",
-  "fees",
-  "charge",
-  "charges",
-  "wie",
-  "viel",
-  "kostet",
-  "kosten",
-  "gebühr",
-  "gebühren",
-  "preis",
-]);
-
 /** Words that frame a question for a duration or an amount ("how long", "how fast", "cost"), not its subject. */
-export const QUESTION_FRAME_WORDS: ReadonlySet<string> = new Set([...DURATION_WORDS, ...MONEY_WORDS]);
+export const questionFrameWords = perRegistry((): ReadonlySet<string> => new Set([...shared().durationWords, ...shared().moneyWords]));
 
 export function rewrite(text: string, lang: Lang): string {
-  let t = normalize(text);
-  if (lang === "other") return t;
-  if (lang === "de") {
-    t = t.replace(SEPARABLE_ZU, "$1$2").replace(SEPARABLE_GE, "$1$2");
-    // Each sentence on its own ("Hallo! Wann kommt mein Paket an?").
-    for (const sentence of t.split(/(?<=[.!?])\s+/)) {
-      const split = SEPARABLE_SPLIT.exec(sentence.trim());
-      if (split) t = `${t} ${split[2]}${split[1]}`;
-    }
-  }
-  t = applyRewrites(t, SHORTHAND[lang]);
-  for (const [re, to] of PHRASES[lang]) t = t.replace(re, to);
-  return t;
+  const t = normalize(text);
+  const pack = languagePack(lang);
+  if (!pack) return t;
+  const { joinVerbParts, shorthand, phrases } = pack.rewrites;
+  return applyRewrites(applyRewrites(joinVerbParts ? joinVerbParts(t) : t, shorthand), phrases);
 }
 
 /** Analyses a passage's text in its own language (with phrase rewrites and virtual terms). */
@@ -456,9 +238,9 @@ export function passageTerms(text: string, lang: Lang): Set<string> {
   // "Free" (kostenlos) states an amount: zero.
   if (statesFree(normalize(text))) terms.add(VIRTUAL_MONEY);
   // A deadline ("through January 14, 2020") or a weekday ("on the following Monday") answers "when".
-  if (hasDate(text) || WEEKDAY.test(text)) terms.add(VIRTUAL_DURATION);
-  if (HOW_PASSAGE.test(normalize(text))) terms.add(VIRTUAL_HOW);
-  if (START_PASSAGE.test(normalize(text))) terms.add(VIRTUAL_START);
+  if (hasDate(text) || mentionsWeekday(text)) terms.add(VIRTUAL_DURATION);
+  if (shared().howPassage.test(normalize(text))) terms.add(VIRTUAL_HOW);
+  if (shared().startPassage.test(normalize(text))) terms.add(VIRTUAL_START);
   return terms;
 }
 
@@ -489,16 +271,18 @@ export function nearestWord<T>(
 }
 
 /**
- * Misspelt English words of a question corrected against a given vocabulary (the words a
- * translation table knows, lexicon.ts crossVocabulary): a word WordNet does not know, of 4+
- * letters, is replaced by the vocabulary word within Damerau-Levenshtein distance 1 (2 for 8+
- * letters), the first such word on a tie ("retrun windwo" → "return window"). Other languages are
- * left as they are (no word list tells a German typo from a rare word).
+ * Misspelt words of a question corrected against a given vocabulary (the words a translation
+ * table knows, lexicon.ts commerceVocabulary): a word of 4+ letters the language's dictionary
+ * (words.isKnownWord: WordNet for English) does not know is replaced by the vocabulary word within
+ * Damerau-Levenshtein distance 1 (2 for 8+ letters), the first such word on a tie ("retrun windwo"
+ * → "return window"). A language without a dictionary is left as it is (nothing tells its typos
+ * from rare words).
  */
 export function correctWords(text: string, vocabulary: readonly string[], lang: Lang): string {
-  if (lang !== "en") return text;
+  const isKnownWord = languagePack(lang)?.words.isKnownWord;
+  if (!isKnownWord) return text;
   return text.replace(/\p{L}{4,}/gu, (w) => {
-    if (isEnglishWord(w) || vocabulary.includes(w)) return w;
+    if (isKnownWord(w) || vocabulary.includes(w)) return w;
     return (
       nearestWord(
         w,
@@ -510,33 +294,32 @@ export function correctWords(text: string, vocabulary: readonly string[], lang: 
 
 /** The groups of a question (before weighting). */
 export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<string>): Array<Omit<QueryGroup, "weight">> {
-  const rewritten = rewrite(text, lang)
-    .replace(ORDER_REF, " ")
-    .replace(TIME_REF, " ")
-    .replace(COUNTRY_NAMES, lang === "en" ? " $1 country " : " $1 ")
-    .replace(COUNTRY_NAMES_DE, lang === "de" ? " $1 land " : " $1 ");
+  const { orderReference, timeReference, ago, without, startWords, periodNouns, durationWords, moneyWords } = shared();
+  const rewritten = markCountries(rewrite(text, lang).replace(orderReference, " ").replace(timeReference, " "), lang);
   const groups: Array<Omit<QueryGroup, "weight">> = [];
-  const l = lang === "other" ? null : lang;
-  const asksDuration = l !== null && DURATION_Q[l].test(rewritten);
-  const asksMoney = l !== null && !asksWhoPays(normalize(text)) && MONEY_Q[l].test(rewritten);
-  const outright = l !== null && ASKS_VALUE[l].test(rewritten) ? { required: true } : {};
+  // What the question asks for, in its own language's question patterns (none in a language without a pack).
+  const questions = languagePack(lang)?.questions;
+  const asksDuration = questions !== undefined && questions.duration.test(rewritten);
+  const asksMoney = questions !== undefined && !asksWhoPays(normalize(text)) && questions.money.test(rewritten);
+  const outright = questions !== undefined && questions.asksValue.test(rewritten) ? { required: true } : {};
   if (asksDuration) groups.push({ surface: "duration", alts: [VIRTUAL_DURATION], virtual: true, ...outright });
-  if (l !== null && !asksDuration && HOW_Q[l].test(rewritten)) groups.push({ surface: "procedure", alts: [VIRTUAL_HOW], virtual: true });
+  if (questions !== undefined && !asksDuration && questions.how.test(rewritten))
+    groups.push({ surface: "procedure", alts: [VIRTUAL_HOW], virtual: true });
   if (asksMoney) groups.push({ surface: "amount", alts: [VIRTUAL_MONEY], virtual: true, ...outright });
-  const asksStart = l !== null && START_Q[l].test(rewritten);
+  const asksStart = questions !== undefined && questions.start.test(rewritten);
   if (asksStart) groups.push({ surface: "start", alts: [VIRTUAL_START], virtual: true });
   const seen = new Set<string>();
   // A number inside a quantity the question states ("10 days after I ordered") is context, not a subject word.
   // A duration the shopper states about their own purchase ("3 weeks ago") is context too, unit included.
   const stated = new Set(
     quantities(rewritten).flatMap((q) =>
-      words(q.text).filter((w) => /^\d/.test(w) || q.kind === "money" || (q.kind === "duration" && AGO.test(rewritten))),
+      words(q.text).filter((w) => /^\d/.test(w) || q.kind === "money" || (q.kind === "duration" && ago.test(rewritten))),
     ),
   );
   const context = contextWords(rewritten, lang);
   // Not having something ("I lost the receipt, …") is the condition the question hinges on, never mere context.
   const crux = new Set<string>();
-  for (const m of rewritten.matchAll(/\b(?:without|ohne)\s+(\p{L}+)/gu)) {
+  for (const m of rewritten.matchAll(without)) {
     for (const w of [m[0].split(/\s+/)[0]!, m[1]!]) {
       context.delete(w);
       crux.add(w);
@@ -544,28 +327,19 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
   }
   // The day an order is placed ("I ordered on Saturday", "friday night") decides when it is processed.
   for (const w of words(rewritten))
-    if (WEEKDAY.test(w)) {
+    if (mentionsWeekday(w)) {
       context.delete(w);
       crux.add(w);
     }
-  for (const w of borrowed ?? [])
-    for (const x of [
-      normalize(w),
-      ...words(
-        normalize(w)
-          .replace(COUNTRY_NAMES, lang === "en" ? "$1 country" : "$1")
-          .replace(COUNTRY_NAMES_DE, lang === "de" ? "$1 land" : "$1"),
-      ),
-    ])
-      context.add(x);
+  for (const w of borrowed ?? []) for (const x of [normalize(w), ...words(markCountries(normalize(w), lang, ""))]) context.add(x);
   // The words that ask for the start ("ab wann zählt …") frame the question; "zählt" is no "zahlt".
   // Only the frame words go: "when does processing start?" still asks about processing.
   const unframed = asksStart
     ? rewritten.replace(
-        new RegExp(START_Q[l].source, "gu"),
+        new RegExp(questions.start.source, "gu"),
         (m) =>
           ` ${words(m)
-            .filter((w) => !START_FRAME.has(w))
+            .filter((w) => !startWords.has(w))
             .join(" ")} `,
       )
     : rewritten;
@@ -573,8 +347,8 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
     // A bare number outside a stated quantity is a model or reference number ("Kobra 3"), no subject.
     if (stated.has(w) || IDENTIFIER.test(w) || /^\d+$/.test(w)) continue;
     if (isStopWord(w, lang)) continue;
-    if (asksDuration && DURATION_WORDS.has(w) && !(asksStart && PERIOD_NOUNS.has(w))) continue;
-    if (asksMoney && MONEY_WORDS.has(w)) continue;
+    if (asksDuration && durationWords.has(w) && !(asksStart && periodNouns.has(w))) continue;
+    if (asksMoney && moneyWords.has(w)) continue;
     const s = stem(w, lang);
     if (!s || seen.has(s)) continue;
     seen.add(s);
@@ -591,6 +365,33 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
 
 // --- the index ----------------------------------------------------------------------------------
 
+/** The compound rules of a language that writes compounds as one word (its pack's words.compounds), compiled. */
+interface CompoundRules {
+  /** A remainder of one or two letters the stemmer left ("zahl" → "zahlt"): no compound part. */
+  inflection: RegExp;
+  /** A compound head that names no subject ("Rückgaberegelung", "Versandbedingungen"). */
+  genericHead: RegExp;
+  /** A linking element ending a compound's first part ("Rücktritt-s-frist"). */
+  linking: RegExp;
+}
+
+const compoundRules = perRegistry(() => {
+  const out = new Map<Lang, CompoundRules>();
+  for (const p of languages()) {
+    const c = p.words.compounds;
+    if (c)
+      out.set(p.code, {
+        inflection: new RegExp(`^(?:${c.inflection.source})$`),
+        genericHead: new RegExp(`^(?:${c.genericHeads.source})$`),
+        linking: new RegExp(`(?:${c.linking.source})$`),
+      });
+  }
+  return out;
+});
+
+/** The compound rules a group is matched with: its language's, for a real (non-virtual) group. */
+const compoundsFor = (lang: Lang, virtual = false): CompoundRules | undefined => (virtual ? undefined : compoundRules().get(lang));
+
 export interface VectorCache {
   get(id: string): Float32Array | undefined;
   set(id: string, v: Float32Array): void;
@@ -600,7 +401,7 @@ export class PassageIndex {
   private readonly search: MiniSearch<{ id: string; body: string; head: string }>;
   private readonly byId = new Map<string, IndexedPassage>();
   readonly passages: IndexedPassage[];
-  /** Languages present; German prefix matching applies when the query's language is "de". */
+  /** Passage vectors for the embedding re-rank, by passage id. */
   readonly vectors = new Map<string, Float32Array>();
 
   /** Every word of the passages (after rewrites) → its stem, for typo correction. */
@@ -645,18 +446,18 @@ export class PassageIndex {
    * language without analyser, answered from the fallback set) the most common passage language.
    */
   queryLang(lang: Lang): Lang {
-    if (lang !== "other" && (this.passages.length === 0 || this.passages.some((p) => p.lang === lang))) return lang;
+    if (lang !== OTHER && (this.passages.length === 0 || this.passages.some((p) => p.lang === lang))) return lang;
     const counts = new Map<Lang, number>();
     for (const p of this.passages) counts.set(p.lang, (counts.get(p.lang) ?? 0) + 1);
-    return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "other";
+    return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? OTHER;
   }
 
   /**
-   * Whether a term set holds `alt`; in German (`compound`) also as the first part of a compound
-   * (prefix, 4+ letters: versand → versandkosten) or its last part (suffix, 5+ letters:
-   * versand → standardversand).
+   * Whether a term set holds `alt`; in a language of compounds (`compound`: German) also as the
+   * first part of a compound (prefix, 4+ letters: versand → versandkosten) or its last part
+   * (suffix, 5+ letters: versand → standardversand).
    */
-  private static has(terms: Set<string>, alt: string, compound: boolean): boolean {
+  private static has(terms: Set<string>, alt: string, compound: CompoundRules | undefined): boolean {
     if (terms.has(alt)) return true;
     if (!compound || alt.length < 3) return false;
     // German compounds either way: versand → versandkosten / standardversand, and
@@ -666,7 +467,7 @@ export class PassageIndex {
       // A remainder of one or two letters is an inflection the stemmer left ("zahl" → "zahlt") or
       // another word, not a compound part ("angeb" is not "angebot(ene)").
       if (
-        (alt.length >= 4 && t.startsWith(alt) && (t.length - alt.length > 2 || INFLECTION.test(t.slice(alt.length)))) ||
+        (alt.length >= 4 && t.startsWith(alt) && (t.length - alt.length > 2 || compound.inflection.test(t.slice(alt.length)))) ||
         ((alt.length >= 5 || t.length >= alt.length + 6) && t.endsWith(alt))
       )
         return true;
@@ -677,14 +478,14 @@ export class PassageIndex {
 
   /** 1 when the group's own word occurs, SYNONYM_STRENGTH when only a synonym does, else 0. */
   static strength(terms: Set<string>, group: QueryGroup, lang: Lang): number {
-    const compound = lang === "de" && !group.virtual;
+    const compound = compoundsFor(lang, group.virtual);
     if (PassageIndex.has(terms, group.alts[0]!, compound)) return 1;
     return group.alts.slice(1).some((a) => PassageIndex.has(terms, a, compound)) ? SYNONYM_STRENGTH : 0;
   }
 
   /** Whether a term set contains any alternative of a group (prefix rule of the query language). */
   static matches(terms: Set<string>, group: QueryGroup, lang: Lang): boolean {
-    return group.alts.some((a) => PassageIndex.has(terms, a, lang === "de" && !group.virtual));
+    return group.alts.some((a) => PassageIndex.has(terms, a, compoundsFor(lang, group.virtual)));
   }
 
   /** Passages per section (see sectionKey), table rows left out. */
@@ -694,24 +495,25 @@ export class PassageIndex {
   private allTerms: string[] | null = null;
 
   /**
-   * German: the index terms a question term meets as a compound part either way (see has()):
-   * "rücksendeetikett" → "etikett" of "Retouren-Etikett", "versand" → "versandkosten". BM25
-   * candidates are searched with them, so a passage that coverage would accept is also found.
+   * In a language of compounds: the index terms a question term meets as a compound part either
+   * way (see has()): "rücksendeetikett" → "etikett" of "Retouren-Etikett", "versand" →
+   * "versandkosten". BM25 candidates are searched with them, so a passage that coverage would
+   * accept is also found.
    */
-  private compoundTerms(alt: string): string[] {
+  private compoundTerms(alt: string, compound: CompoundRules): string[] {
     let out = this.compoundCache.get(alt);
     if (!out) {
       this.allTerms ??= [...new Set(this.passages.flatMap((p) => [...p.terms, ...p.headTerms]))].filter(
         (t) => !/^q(?:dur|money|how|start)$/.test(t),
       );
-      out = this.allTerms.filter((t) => t !== alt && !t.startsWith(alt) && PassageIndex.has(new Set([t]), alt, true)).slice(0, 16);
+      out = this.allTerms.filter((t) => t !== alt && !t.startsWith(alt) && PassageIndex.has(new Set([t]), alt, compound)).slice(0, 16);
       if (this.compoundCache.size < 20_000) this.compoundCache.set(alt, out);
     }
     return out;
   }
 
-  private df(alt: string, compound: boolean): number {
-    const key = `${compound ? 1 : 0}${alt}`;
+  private df(alt: string, compound: CompoundRules | undefined): number {
+    const key = `${compound ? compound.inflection.source : ""}|${alt}`;
     let n = this.dfCache.get(key);
     if (n === undefined) {
       n = this.passages.filter((p) => PassageIndex.has(p.terms, alt, compound) || PassageIndex.has(p.headTerms, alt, compound)).length;
@@ -727,37 +529,38 @@ export class PassageIndex {
    */
   correct(groups: Array<Omit<QueryGroup, "weight">>, lang: Lang): Array<Omit<QueryGroup, "weight">> {
     const out: Array<Omit<QueryGroup, "weight">> = [];
+    const compound = compoundsFor(lang);
     for (const g of groups) {
-      // German: a compound with a generic head the policies use as a word ("Rückgaberecht") also
-      // means its modifier ("Rückgabe"): the policies may state the rule under the modifier alone
-      // ("Die Rückgabefrist beträgt 30 Tage").
-      const modifier = lang === "de" && !g.virtual && g.alts.length === 1 ? this.genericModifier(g.surface) : null;
+      // In a language of compounds (German): a compound with a generic head the policies use as a
+      // word ("Rückgaberecht") also means its modifier ("Rückgabe"): the policies may state the
+      // rule under the modifier alone ("Die Rückgabefrist beträgt 30 Tage").
+      const modifier = compound && !g.virtual && g.alts.length === 1 ? this.genericModifier(g.surface, lang, compound) : null;
       if (modifier !== null) {
-        out.push({ ...g, alts: [...new Set([...g.alts, ...groupAlts(stem(modifier, "de"), "de")])] });
+        out.push({ ...g, alts: [...new Set([...g.alts, ...groupAlts(stem(modifier, lang), lang)])] });
         continue;
       }
       if (
         g.virtual ||
         g.surface.length < 4 ||
         /\d/.test(g.surface) ||
-        g.alts.some((a) => this.df(a, false) > 0) ||
-        (lang === "en" && isEnglishWord(g.surface))
+        g.alts.some((a) => this.df(a, undefined) > 0) ||
+        languagePack(lang)?.words.isKnownWord?.(g.surface) === true
       ) {
         out.push(g);
         continue;
       }
-      // German: a word the policies use only as part of a compound ("zurückschiken" starts with
-      // "zurück") is still a misspelling when a policy word is one edit away ("zurückschicken").
-      if (lang === "de" && g.alts.some((a) => this.df(a, true) > 0)) {
+      // A word the policies use only as part of a compound ("zurückschiken" starts with "zurück")
+      // is still a misspelling when a policy word is one edit away ("zurückschicken").
+      if (compound && g.alts.some((a) => this.df(a, compound) > 0)) {
         const near = this.closest(g.surface, 1);
         out.push(near && !isStopWord(near.word, lang) ? { ...g, surface: near.word, alts: [near.stem] } : g);
         continue;
       }
-      // German: a compound the policies never use is read as its parts when they use its head
+      // A compound the policies never use is read as its parts when they use its head
       // ("Versandkosten" → versand + kosten, meeting "Lieferkosten" through versand ≈ liefer).
-      const parts = lang === "de" ? this.decompound(g.surface) : null;
+      const parts = compound ? this.decompound(g.surface, lang, compound) : null;
       if (parts) {
-        out.push(...parts.map((w) => ({ ...g, surface: w, alts: groupAlts(stem(w, "de"), "de") })));
+        out.push(...parts.map((w) => ({ ...g, surface: w, alts: groupAlts(stem(w, lang), lang) })));
         continue;
       }
       const best = this.closest(g.surface, typoLimit(g.surface));
@@ -775,44 +578,44 @@ export class PassageIndex {
       max,
       // A misspelling keeps its first or its second letter.
       admit: (word) => word[0] === surface[0] || word[1] === surface[1],
-      prefer: (a, b) => this.df(a, false) > this.df(b, false),
+      prefer: (a, b) => this.df(a, undefined) > this.df(b, undefined),
     });
     return near && { word: near.word, stem: near.value };
   }
 
-  /** The modifier of a German compound with a generic head ("rückgaberecht" → "rückgabe") the policies use; else null. */
-  private genericModifier(word: string): string | null {
+  /** The modifier of a compound with a generic head ("rückgaberecht" → "rückgabe") the policies use; else null. */
+  private genericModifier(word: string, lang: Lang, compound: CompoundRules): string | null {
     const w = normalize(word);
     for (let at = 3; at <= w.length - 4; at++) {
-      if (!GENERIC_HEADS.test(w.slice(at))) continue;
-      const modifier = this.usedModifier(w, at);
+      if (!compound.genericHead.test(w.slice(at))) continue;
+      const modifier = this.usedModifier(w, at, lang, compound);
       if (modifier !== null) return modifier;
     }
     return null;
   }
 
-  /** The part of `w` before `at` (without a linking -s-/-es-/-n-/-en-/-e-) when the policies use it or a synonym. */
-  private usedModifier(w: string, at: number): string | null {
-    for (const modifier of [w.slice(0, at), w.slice(0, at).replace(/(?:es|s|en|n|e)$/, "")]) {
+  /** The part of `w` before `at` (without a linking element: German -s-/-es-/-n-/-en-/-e-) when the policies use it or a synonym. */
+  private usedModifier(w: string, at: number, lang: Lang, compound: CompoundRules): string | null {
+    for (const modifier of [w.slice(0, at), w.slice(0, at).replace(compound.linking, "")]) {
       if (modifier.length < 3) continue;
-      if (groupAlts(stem(modifier, "de"), "de").some((a) => this.df(a, true) > 0)) return modifier;
+      if (groupAlts(stem(modifier, lang), lang).some((a) => this.df(a, compound) > 0)) return modifier;
     }
     return null;
   }
 
   /**
-   * A German compound split into modifier and head (head of 4+ letters, modifier of 3+ after a
-   * linking -s-/-es-/-n-/-en-/-e-), when the policies use the head as a word and the modifier (or
-   * one of its synonyms); the split with the longest head wins. Null when there is none.
+   * A compound split into modifier and head (head of 4+ letters, modifier of 3+ after a linking
+   * element), when the policies use the head as a word and the modifier (or one of its synonyms);
+   * the split with the longest head wins. Null when there is none.
    */
-  private decompound(word: string): string[] | null {
+  private decompound(word: string, lang: Lang, compound: CompoundRules): string[] | null {
     const w = normalize(word);
     for (let at = 3; at <= w.length - 4; at++) {
       const head = w.slice(at);
       // A head that names no subject ("Rückgaberegelung", "Versandbedingungen") leaves the modifier.
-      const generic = GENERIC_HEADS.test(head);
-      if (!generic && this.df(stem(head, "de"), false) === 0) continue;
-      const modifier = this.usedModifier(w, at);
+      const generic = compound.genericHead.test(head);
+      if (!generic && this.df(stem(head, lang), undefined) === 0) continue;
+      const modifier = this.usedModifier(w, at, lang, compound);
       if (modifier !== null) return generic ? [modifier] : [modifier, head];
     }
     return null;
@@ -820,7 +623,7 @@ export class PassageIndex {
 
   /** Whether the store's policies use the group's word or one of its synonyms (text or heading). */
   uses(group: Omit<QueryGroup, "weight">, lang: Lang): boolean {
-    return group.alts.some((a) => this.df(a, lang === "de" && !group.virtual) > 0);
+    return group.alts.some((a) => this.df(a, compoundsFor(lang, group.virtual)) > 0);
   }
 
   /** IDF weights of the query's groups over this index; `crossLanguage` drops words the policies never use. */
@@ -832,7 +635,7 @@ export class PassageIndex {
       let best = 0;
       let seen = false;
       for (const a of g.alts) {
-        const df = this.df(a, lang === "de" && !g.virtual);
+        const df = this.df(a, compoundsFor(lang, g.virtual));
         if (df > 0) {
           seen = true;
           best = Math.max(best, idf(df));
@@ -841,7 +644,7 @@ export class PassageIndex {
       return { g, best, seen };
     });
     // A policy topic the store's policies hold makes an unknown item ("a tent") the question's object.
-    const topics = lang === "other" ? null : TOPICS[lang];
+    const topics = languagePack(lang)?.vocabulary.topics ?? null;
     const topical = topics !== null && stats.some((s) => s.seen && !s.g.virtual && s.g.alts.some((a) => topics.has(a)));
     return (
       stats
@@ -849,8 +652,8 @@ export class PassageIndex {
         // Floors keep a word found in every passage from weighing nothing.
         // "How do I …" only breaks ties between passages that match the question's words.
         .map((s) => {
-          // A country the policies never name is said by "country" (COUNTRY_NAMES), not by its name.
-          const object = (topical && GOODS.has(s.g.surface)) || COUNTRY_WORDS.has(s.g.surface);
+          // A country the policies never name is said by "country" (lexicon.ts markCountries), not by its name.
+          const object = (topical && goods().has(s.g.surface)) || countryWords().has(s.g.surface);
           const weight =
             s.g.alts[0] === VIRTUAL_HOW
               ? 0.15 * maxIdf
@@ -867,8 +670,8 @@ export class PassageIndex {
 
   /** BM25 candidates with coverage, best first. */
   query(groups: QueryGroup[], lang: Lang, limit = RERANK_DEPTH): Scored[] {
-    const de = lang === "de";
-    const withParts = (g: QueryGroup, a: string) => (de && !g.virtual ? [a, ...this.compoundTerms(a)] : [a]);
+    const compound = compoundsFor(lang);
+    const withParts = (g: QueryGroup, a: string) => (compound && !g.virtual ? [a, ...this.compoundTerms(a, compound)] : [a]);
     const terms = [...new Set(groups.flatMap((g) => g.alts.flatMap((a) => withParts(g, a))))];
     const primary = new Set(groups.flatMap((g) => withParts(g, g.alts[0]!)));
     const crux = new Set(groups.filter((g) => g.crux).flatMap((g) => withParts(g, g.alts[0]!)));
@@ -876,7 +679,7 @@ export class PassageIndex {
     const results = this.search.search(terms.join(" "), {
       tokenize: (s) => s.split(" ").filter(Boolean),
       processTerm: (t) => t,
-      prefix: (term) => lang === "de" && term.length >= 4 && !term.startsWith("q"),
+      prefix: (term) => compound !== undefined && term.length >= 4 && !term.startsWith("q"),
       boost: { body: 1, head: HEAD_BOOST },
       boostTerm: (term) => (crux.has(term) ? CRUX_BOOST : primary.has(term) ? 1 : SYNONYM_STRENGTH),
       combineWith: "OR",

@@ -26,16 +26,13 @@ export async function cartTurn(t: TurnTools, intent: Extract<Intent, { kind: "ac
   if (matches.length === 0) {
     return limitedAnswer(
       t,
-      T.cartNotFound(t.lang, escapeMarkdown(intent.product_ref)),
+      T(t.lang).cartNotFound(escapeMarkdown(intent.product_ref)),
       [{ code: "no_match", message: "No product of the catalogue matches the item to add." }],
       base,
     );
   }
   if (matches.length > 1) {
-    const question = T.cartWhich(
-      t.lang,
-      matches.map((p) => escapeMarkdown(p.title)),
-    );
+    const question = T(t.lang).cartWhich(matches.map((p) => escapeMarkdown(p.title)));
     return {
       outcome: "clarification",
       answer: composeAnswer(
@@ -62,7 +59,7 @@ export async function cartTurn(t: TurnTools, intent: Extract<Intent, { kind: "ac
       {
         ...base,
         answer_status: "awaiting_confirmation",
-        response_markdown: `${T.cartConfirm(t.lang, quantity, escapeMarkdown(product.title))}\n\n${line}`,
+        response_markdown: `${T(t.lang).cartConfirm(quantity, escapeMarkdown(product.title))}\n\n${line}`,
         products: [product],
         limitations: searchLimitations(found).filter((l) => l.code !== "excluded_without_live_price"),
         next_actions: proposal,

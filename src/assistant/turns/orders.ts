@@ -13,7 +13,7 @@ export async function ordersTurn(t: TurnTools, intent: Extract<Intent, { kind: "
       answer: composeAnswer(
         {
           answer_status: "denied",
-          response_markdown: T.signIn(t.lang, intent.kind),
+          response_markdown: T(t.lang).signIn(intent.kind),
           limitations: [{ code: "sign_in_required", message: "Order and return questions need a signed-in (exchanged) session." }],
           next_actions: [{ type: "sign_in", label: "Sign in" }],
         },
@@ -25,12 +25,12 @@ export async function ordersTurn(t: TurnTools, intent: Extract<Intent, { kind: "
   await t.emit(EVENT.ordersRead, { count: orders.length });
   const wanted = intent.order_id ? orders.filter((o) => o.order_id.toLowerCase() === intent.order_id!.toLowerCase()) : orders;
   if (intent.order_id && wanted.length === 0) {
-    return limitedAnswer(t, T.orderNotFound(t.lang, escapeMarkdown(intent.order_id)), [
+    return limitedAnswer(t, T(t.lang).orderNotFound(escapeMarkdown(intent.order_id)), [
       { code: "order_not_found", message: "No order with that id belongs to the signed-in customer." },
     ]);
   }
   if (wanted.length === 0) {
-    return limitedAnswer(t, T.noOrders(t.lang), [{ code: "no_orders", message: "The signed-in customer has no orders in this store." }]);
+    return limitedAnswer(t, T(t.lang).noOrders, [{ code: "no_orders", message: "The signed-in customer has no orders in this store." }]);
   }
   if (intent.kind === "order") {
     const recent = wanted.slice(0, 5);
@@ -39,14 +39,14 @@ export async function ordersTurn(t: TurnTools, intent: Extract<Intent, { kind: "
       answer: composeAnswer(
         {
           answer_status: "answered",
-          response_markdown: [T.orders(t.lang, recent.length === 1), orderLines(recent, t.lang).join("\n")].join("\n\n"),
+          response_markdown: [T(t.lang).orders(recent.length === 1), orderLines(recent, t.lang).join("\n")].join("\n\n"),
         },
         t.now(),
       ),
     };
   }
   if (wanted.length > 1) {
-    const question = T.whichOrder(t.lang);
+    const question = T(t.lang).whichOrder;
     return {
       outcome: "clarification",
       answer: composeAnswer(
@@ -67,7 +67,7 @@ export async function ordersTurn(t: TurnTools, intent: Extract<Intent, { kind: "
     answer: composeAnswer(
       {
         answer_status: "awaiting_confirmation",
-        response_markdown: T.startReturn(t.lang, escapeMarkdown(order.order_id)),
+        response_markdown: T(t.lang).startReturn(escapeMarkdown(order.order_id)),
         next_actions: proposal,
       },
       t.now(),

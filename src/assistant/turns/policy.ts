@@ -3,7 +3,7 @@
 // the engine found one (a duration, deadline or amount quoted from the cited sentence); a conflict
 // or missing evidence hands off to the store's team (or, without a support contact, says so), as
 // does a request for a person (handoffTurn).
-import { composeAnswer, contactAction } from "../answers/compose.js";
+import { composeAnswer, contactAction, contactLine } from "../answers/compose.js";
 import { T } from "../answers/i18n.js";
 import type { Limitation } from "../answers/schemas.js";
 import { EVENT, type TurnReply, type TurnTools } from "./tools.js";
@@ -25,7 +25,7 @@ export async function policyTurn(t: TurnTools): Promise<TurnReply> {
     const parts = [
       result.direct && result.phrased_by === "extractive" ? `**${result.direct}**` : null,
       result.markdown,
-      result.unanswered?.length ? T.unansweredParts(t.lang, result.unanswered) : null,
+      result.unanswered?.length ? T(t.lang).unansweredParts(result.unanswered) : null,
     ];
     return {
       outcome: "answer",
@@ -36,7 +36,7 @@ export async function policyTurn(t: TurnTools): Promise<TurnReply> {
     };
   }
   const { support_contact: contact } = await t.settings.get(session.storeId);
-  const line = T.contact(t.lang, contact);
+  const line = contactLine(contact, t.lang);
   if (result.kind === "conflict") {
     const limitations: Limitation[] = line
       ? []
@@ -47,7 +47,7 @@ export async function policyTurn(t: TurnTools): Promise<TurnReply> {
         {
           ...base,
           answer_status: "handed_off",
-          response_markdown: [result.markdown, line ?? T.noContactForConflict(t.lang)].join("\n\n"),
+          response_markdown: [result.markdown, line ?? T(t.lang).noContactForConflict].join("\n\n"),
           citations: result.citations,
           conflicts: result.conflicts,
           limitations,
@@ -58,7 +58,7 @@ export async function policyTurn(t: TurnTools): Promise<TurnReply> {
       ),
     };
   }
-  const noEvidence = result.markdown.trim() || T.noEvidence(t.lang);
+  const noEvidence = result.markdown.trim() || T(t.lang).noEvidence;
   if (line) {
     return {
       outcome: "handoff",
@@ -98,7 +98,7 @@ export async function policyTurn(t: TurnTools): Promise<TurnReply> {
  */
 export async function handoffTurn(t: TurnTools): Promise<TurnReply> {
   const { support_contact: contact } = await t.settings.get(t.handle.session.storeId);
-  const line = T.contact(t.lang, contact);
+  const line = contactLine(contact, t.lang);
   const now = t.now();
   if (!line) {
     return {
@@ -106,7 +106,7 @@ export async function handoffTurn(t: TurnTools): Promise<TurnReply> {
       answer: composeAnswer(
         {
           answer_status: "limited",
-          response_markdown: T.noContactForPerson(t.lang),
+          response_markdown: T(t.lang).noContactForPerson,
           limitations: [{ code: "no_support_contact", message: "The store has not configured a support contact to hand over to." }],
         },
         now,
@@ -118,7 +118,7 @@ export async function handoffTurn(t: TurnTools): Promise<TurnReply> {
     answer: composeAnswer(
       {
         answer_status: "handed_off",
-        response_markdown: `${T.handingOver(t.lang)}\n\n${line}`,
+        response_markdown: `${T(t.lang).handingOver}\n\n${line}`,
         handoff: { reason: "requested", support_contact: contact },
         next_actions: [contactAction()],
       },

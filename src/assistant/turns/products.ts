@@ -6,7 +6,8 @@
 // product (namedProduct): the catalogue is searched with the text and each result's title is
 // compared with the words of the text; the product whose title words are found best (at least
 // half of them and two words, or all of a one-word title) wins when no other product ties with it.
-import { isStopWord, words } from "../knowledge/text.js";
+import { words } from "../knowledge/text.js";
+import { alternation, isStopWordOfAny, perRegistry } from "../language/index.js";
 import type { Intent } from "../knowledge/types.js";
 import type { CatalogSearchResult, ProductCard } from "../storefront/types.js";
 import { composeAnswer, escapeMarkdown, productLines, type AnswerParts } from "../answers/compose.js";
@@ -17,7 +18,7 @@ import { EVENT, limitedAnswer, searchLimitations, type TurnReply, type TurnTools
 /** Share of a title's words that must occur in the text. */
 export const TITLE_MIN_COVERAGE = 0.5;
 
-const titleWords = (title: string): string[] => [...new Set(words(title).filter((w) => !isStopWord(w, "en") && !isStopWord(w, "de")))];
+const titleWords = (title: string): string[] => [...new Set(words(title).filter((w) => !isStopWordOfAny(w)))];
 
 /** The product whose title the text names (see the header), or null. `refOnly`: the text is just a product reference. */
 export function matchTitle(products: ProductCard[], text: string, refOnly = false): ProductCard | null {
@@ -52,15 +53,19 @@ export async function namedProduct(
   return product ? { product, found } : null;
 }
 
-/** Cues that a text asks about a product's availability or price (a policy-like question about a named product). */
-export const AVAILABILITY_CUE =
-  /\b(?:in\s+stock|available|availability|sold\s+out|how\s+much\s+(?:is|are|does|do)\s+(?:the|a|an)\b|price\s+of|verfügbar|auf\s+lager|vorrätig|ausverkauft|was\s+kostet\s+(?:der|die|das)\b|habt\s+ihr\s+(?:die|den|das)\b|do\s+you\s+have\s+the\b)/i;
+const cues = perRegistry(() => ({
+  availability: new RegExp(`\\b(?:${alternation((p) => p.router.availability)})`, "i"),
+  notModelNumbers: new RegExp(`\\b\\d+\\s*(?:${alternation((p) => p.router.notModelNumbers)}|%)\\b`, "gi"),
+}));
+
+/** Whether a text asks about a product's availability or price (a policy-like question about a named product), in any language. */
+export const asksAvailability = (text: string): boolean => cues().availability.test(text);
 
 /** Whether the text may name a product: a cue, a model number, or two capitalised words in a row. */
 export function mayNameProduct(text: string): boolean {
   return (
-    AVAILABILITY_CUE.test(text) ||
-    /\b[a-z]+-?\d+[a-z]*\b/i.test(text.replace(/\b\d+\s*(?:days?|tage?n?|%|am|pm)\b/gi, "")) ||
+    asksAvailability(text) ||
+    /\b[a-z]+-?\d+[a-z]*\b/i.test(text.replace(cues().notModelNumbers, "")) ||
     /\b[A-Z][\w-]*\s+[A-Z0-9][\w-]*/.test(text.slice(1))
   );
 }
@@ -77,7 +82,7 @@ export async function namedProductTurn(t: TurnTools, named: { product: ProductCa
         catalog_source: found.source,
         live_facts: facts,
         answer_status: "answered",
-        response_markdown: [T.foundNamed(t.lang), productLines([product], facts, t.lang).join("\n")].join("\n\n"),
+        response_markdown: [T(t.lang).foundNamed, productLines([product], facts, t.lang).join("\n")].join("\n\n"),
         products: [product],
         limitations: searchLimitations(found).filter((l) => l.code !== "excluded_without_live_price"),
       },
@@ -100,7 +105,7 @@ export async function productsTurn(t: TurnTools, intent: Extract<Intent, { kind:
   if (found.products.length === 0) {
     return limitedAnswer(
       t,
-      T.noProducts(t.lang, escapeMarkdown(intent.query)),
+      T(t.lang).noProducts(escapeMarkdown(intent.query)),
       [{ code: "no_products", message: "No product of the store's catalogue matches the request." }, ...limitations],
       base,
     );
@@ -112,7 +117,7 @@ export async function productsTurn(t: TurnTools, intent: Extract<Intent, { kind:
         ...base,
         answer_status: "answered",
         response_markdown: [
-          T.found(t.lang, escapeMarkdown(intent.query)),
+          T(t.lang).found(escapeMarkdown(intent.query)),
           productLines(found.products, found.live_facts, t.lang).join("\n"),
         ].join("\n\n"),
         products: found.products,

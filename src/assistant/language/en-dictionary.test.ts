@@ -2,7 +2,7 @@
 // words too, so a question's "came" is never "corrected" into a policy's "name".
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { isEnglishWord, warmDictionary } from "./dictionary.js";
+import { isEnglishWord, warmDictionary } from "./en-dictionary.js";
 
 before(() => warmDictionary());
 
