@@ -68,6 +68,9 @@ const CHROMATIC_CHROMA = 15;
  * Head words and what shoppers also call them. `multi`: all words of the group are one another's
  * synonyms; `to`: one-way (the words on the left also find the words on the right).
  */
+/** The audience of either gender (a broader synonym of each gender word, below). */
+const UNISEX = "unisex";
+
 const SEEDS: { multi?: string[][]; oneWay?: [string[], string[]][] } = {
   multi: [
     // en
@@ -120,14 +123,14 @@ const SEEDS: { multi?: string[][]; oneWay?: [string[], string[]][] } = {
     // gender in everyday words (en, de)
     [
       ["ladies", "lady", "woman", "womens", "female", "females", "her", "she", "damen", "frauen", "frau"],
-      ["women", "unisex"],
+      ["women", UNISEX],
     ],
     [
       ["guys", "guy", "man", "mens", "male", "males", "him", "his", "he", "gents", "gentlemen", "herren", "männer", "maenner", "mann"],
-      ["men", "unisex"],
+      ["men", UNISEX],
     ],
     // what is unisex is for either ("designed for or suitable to both sexes", WordNet's gloss; broader, below)
-    [["women", "men"], ["unisex"]],
+    [["women", "men"], [UNISEX]],
     [
       ["kids", "children", "child", "kinder", "kind"],
       ["boys", "girls"],
@@ -166,8 +169,6 @@ const DRESS_CODES: [string[], string[]][] = [
   [["office", "business", "corporate", "interview"], ["formal"]],
   [["wedding", "christening", "funeral"], ["formal"]],
 ];
-
-const UNISEX = "unisex";
 
 const WORDNET_ROOTS = ["clothing", "footwear", "bag", "jewelry", "timepiece"];
 /** Roots of the activities (their most frequent noun senses) whose hyponyms find ACTIVITY_TO. */

@@ -81,6 +81,8 @@ const router = perRegistry(() => {
     ),
     greeting: new RegExp(`^(?:${alt((r) => r.greetings.words)}|\\?+)(?:\\s+(?:${alt((r) => r.greetings.tails)}))?$`),
     policyWords: new RegExp(`\\b(?:${alt((r) => r.policyWords)})\\b`),
+    /** policyWords, every occurrence (counted). */
+    policyWordsAll: new RegExp(`\\b(?:${alt((r) => r.policyWords)})\\b`, "g"),
     /** Words of policy topics beyond policyWords: card brands and wallets, discounts, membership, fees. */
     policyExtras: new RegExp(`\\b(?:${alt((r) => r.policyExtras)})\\b`, "g"),
     request: new RegExp(`\\b(?:${alt((r) => r.request)})\\b`),
@@ -313,7 +315,7 @@ export function routeFeatures(
   const asksConditions = r.conditionsClause.test(t);
   // "how many days do I get to send my clothes back?": returning is the topic the clause asks about.
   const topics = Math.max(
-    (t.match(new RegExp(r.policyWords.source, "g"))?.length ?? 0) + (t.match(r.policyExtras)?.length ?? 0),
+    (t.match(r.policyWordsAll)?.length ?? 0) + (t.match(r.policyExtras)?.length ?? 0),
     asksConditions && r.returnWord.test(t) ? 1 : 0,
   );
   return {

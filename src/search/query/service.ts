@@ -346,8 +346,11 @@ export class SearchService {
     if (mode !== "off") {
       const understandFrom = performance.now();
       const phrases = pricePhrases(query);
-      const names = phrases.length > 0 ? await this.lexical.namePhrases(storeId, phrases) : undefined;
-      const u: Understanding = understandQuery(query, await storeCategories(this.ctx, this.repo, storeId), names);
+      const [categories, names] = await Promise.all([
+        storeCategories(this.ctx, this.repo, storeId),
+        phrases.length > 0 ? this.lexical.namePhrases(storeId, phrases) : undefined,
+      ]);
+      const u: Understanding = understandQuery(query, categories, names);
       const found = u.colors.length > 0 || u.categories.length > 0 || u.price_min !== null || u.price_max !== null;
       if (mode !== "auto" || found) understanding = { ...u, applied_as: mode === "filter" ? "filter" : "boost" };
       text = u.remaining_text || query;
