@@ -8,6 +8,7 @@
 import { routeText } from "../../src/assistant/knowledge/classify.js";
 import { splitPassages } from "../../src/assistant/knowledge/passages.js";
 import { PassageIndex, RERANK_DEPTH, isEvidence, normalizeScores } from "../../src/assistant/knowledge/retrieval.js";
+import { NO_STORE_WORDS, StoreVocabulary } from "../../src/assistant/knowledge/store-words.js";
 import { prepareQuery } from "../../src/assistant/knowledge/ground.js";
 import { askedKinds, extractive, scoreSentences, sentencePool } from "../../src/assistant/knowledge/compose.js";
 import { ABSTENTION, confident, probabilityRight } from "../../src/assistant/knowledge/abstain.js";
@@ -22,7 +23,10 @@ export function explain(q: RetailQuestion, store: RetailerStore): string {
   out.push(`route: rule ${trace.rule} → ${JSON.stringify(intent)}`);
   if (trace.features) out.push(`  features ${JSON.stringify(trace.features)}`, `  scores ${JSON.stringify(trace.scores)}`);
 
-  const index = new PassageIndex(store.policies.filter((p) => p.published).flatMap((p) => splitPassages({ ...p, version: 1 })));
+  const index = new PassageIndex(
+    store.policies.filter((p) => p.published).flatMap((p) => splitPassages({ ...p, version: 1 })),
+    store.vocabulary ? new StoreVocabulary(store.vocabulary) : NO_STORE_WORDS,
+  );
   const { lang, groups } = prepareQuery(index, q.text, langOf(q.locale));
   out.push(
     `groups (${lang}): ${groups.map((g) => `${g.surface}${g.virtual ? "*" : ""}[${g.alts.slice(0, 4).join("|")}] w${fixed(g.weight)}`).join(", ")}`,
@@ -34,7 +38,7 @@ export function explain(q: RetailQuestion, store: RetailerStore): string {
       `  ${fixed(c.score)} cov ${fixed(c.coverage)}${isEvidence(c) ? " evidence" : ""} ${c.passage.citation.concept_id}: ${JSON.stringify(c.passage.text.slice(0, 110))}`,
     );
   }
-  const scored = scoreSentences(sentencePool(normalizeScores(candidates)), groups, lang);
+  const scored = scoreSentences(sentencePool(normalizeScores(candidates)), groups, lang, index.store);
   out.push("sentences:");
   for (const s of [...scored].sort((a, b) => b.score - a.score).slice(0, 6)) {
     const f = s.facts;

@@ -225,6 +225,7 @@ export async function runRetailerEval(options: RetailOptions = {}): Promise<Reta
       if (!questions.some((q) => q.store === s.key)) continue;
       const { publicKey } = await setUpStore(t, {
         settings: { currency: s.currency, support_contact: s.support_contact },
+        ...(s.vocabulary ? { vocabulary: s.vocabulary } : {}),
         policies: s.policies,
         products: s.products,
       });

@@ -18,6 +18,7 @@ import { createTestApp, type DialectName, type TestApp } from "../../test/suppor
 import { bearer, freshIp, loginToken, machineToken, registerStore } from "../../test/support/factories.js";
 import { solidImage, startImageHost } from "../../test/support/servers.js";
 import { quantities } from "../../src/assistant/knowledge/text.js";
+import type { AssistantVocabulary } from "../../src/assistant/settings/schemas.js";
 import {
   policies as allPolicies,
   products as allProducts,
@@ -97,6 +98,8 @@ export function pricesIn(markdown: string): Array<{ text: string; minor: number 
 
 export interface StoreSpec {
   settings: { currency: string; support_contact: Record<string, string> | null };
+  /** The store's own words, when it keeps any. */
+  vocabulary?: AssistantVocabulary;
   policies: FixturePolicy[];
   products: FixtureProduct[];
 }
@@ -109,6 +112,15 @@ export async function setUpStore(t: TestApp, spec: StoreSpec): Promise<{ publicK
 
   const s = await t.assistant.inject({ method: "PUT", url: "/v1/admin/settings", headers: bearer(owner), payload: spec.settings });
   assert.equal(s.statusCode, 200, s.body);
+  if (spec.vocabulary) {
+    const v = await t.assistant.inject({
+      method: "PUT",
+      url: "/v1/admin/settings/vocabulary",
+      headers: bearer(owner),
+      payload: spec.vocabulary,
+    });
+    assert.equal(v.statusCode, 200, v.body);
+  }
 
   for (const p of spec.policies) {
     for (const body of [...(p.earlier ?? []), p.body_markdown]) {

@@ -1,6 +1,7 @@
 // The shapes of the assistant evaluation's data files (northwind.json, retailers/, blind/): TypeBox
 // schemas that load.ts checks every file against, and the types the runners use (from the schemas).
 import { Type, type Static, type TSchema } from "typebox";
+import { VocabularySchema } from "../../src/assistant/settings/schemas.js";
 
 const strict = { additionalProperties: false };
 
@@ -82,6 +83,8 @@ export const RetailerStore = Type.Object(
     currency: Type.String(),
     sources: Type.Array(Type.String()),
     support_contact: SupportContact,
+    /** The store's own words (PUT /v1/admin/settings/vocabulary), as its owner would enter them. */
+    vocabulary: Type.Optional(VocabularySchema),
     policies: Type.Array(FixturePolicy),
     products: Type.Array(FixtureProduct),
   },

@@ -471,6 +471,18 @@ export interface AssistantSettingsTable {
   updated_at: number;
 }
 
+export interface AssistantVocabularyTable {
+  store_id: string;
+  /** JSON array of word groups (arrays of lower-case words). */
+  synonyms: string;
+  /** JSON array of lower-case words. */
+  scope_words: string;
+  /** JSON array of lower-case words. */
+  product_words: string;
+  updated_by: string | null;
+  updated_at: number;
+}
+
 export interface AssistantStorefrontConnectionsTable {
   /** conn_… */
   id: string;
@@ -696,6 +708,7 @@ export interface ProductTables {
   assistant_events: AssistantEventsTable;
   assistant_intents: AssistantIntentsTable;
   assistant_settings: AssistantSettingsTable;
+  assistant_vocabulary: AssistantVocabularyTable;
   assistant_storefront_connections: AssistantStorefrontConnectionsTable;
   assistant_audit_events: AssistantAuditEventsTable;
   assistant_exchange_secrets: AssistantExchangeSecretsTable;

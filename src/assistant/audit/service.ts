@@ -37,6 +37,8 @@ const OPERATIONS: Record<string, string> = {
   "DELETE /v1/admin/connections/:id": "connection.delete",
   "GET /v1/admin/settings": "settings.read",
   "PUT /v1/admin/settings": "settings.put",
+  "GET /v1/admin/settings/vocabulary": "vocabulary.read",
+  "PUT /v1/admin/settings/vocabulary": "vocabulary.put",
   "POST /v1/admin/exchange-secret": "exchange_secret.rotate",
   "GET /v1/admin/exchange-secret": "exchange_secret.read",
   "GET /v1/admin/audit": "audit.read",

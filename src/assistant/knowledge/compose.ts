@@ -53,7 +53,8 @@ import {
   type LanguagePack,
 } from "../language/index.js";
 import { applyRewrites, asksWhoPays } from "./lexicon.js";
-import { disagreement, factsOf, productClasses, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
+import { disagreement, factsOf, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
+import type { StoreVocabulary } from "./store-words.js";
 import { mentionsWeekday, analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { AnswerConfidence, Citation, Conflict, PolicyAnswer } from "./types.js";
 import { escapeMarkdown } from "../markdown/escape.js";
@@ -209,25 +210,27 @@ interface AnalysedSentence {
   label: string | null;
 }
 
-/** Per passage (an index's passages live as long as the index): its sentences analysed once. */
-const analysedCache = new WeakMap<IndexedPassage, AnalysedSentence[]>();
+/**
+ * Per passage (an index's passages live as long as the index) and store vocabulary (its scope
+ * words are facts): its sentences analysed once.
+ */
+const analysedCache = new WeakMap<IndexedPassage, { store: StoreVocabulary; sentences: AnalysedSentence[] }>();
 
-function analysedSentences(passage: IndexedPassage): AnalysedSentence[] {
-  let out = analysedCache.get(passage);
-  if (!out) {
-    out = passageSentences(passage).map((text) => {
-      const terms = passageTerms(text, passage.lang);
-      return {
-        text,
-        terms,
-        facts: factsOf(text, [...terms, ...passage.headTerms], passage.lang),
-        quantities: quantities(text),
-        label: labelOf(passage, text),
-      };
-    });
-    analysedCache.set(passage, out);
-  }
-  return out;
+function analysedSentences(passage: IndexedPassage, store: StoreVocabulary): AnalysedSentence[] {
+  const cached = analysedCache.get(passage);
+  if (cached?.store === store) return cached.sentences;
+  const sentences = passageSentences(passage).map((text) => {
+    const terms = passageTerms(text, passage.lang);
+    return {
+      text,
+      terms,
+      facts: factsOf(text, [...terms, ...passage.headTerms], passage.lang, store),
+      quantities: quantities(text),
+      label: labelOf(passage, text),
+    };
+  });
+  analysedCache.set(passage, { store, sentences });
+  return sentences;
 }
 
 /** The unit a passage ranks as: a terse list item with its list, a table row with its table, anything else on its own. */
@@ -238,7 +241,7 @@ function unitOf(c: Scored): string {
 }
 
 /** Scores the sentences of the evidence passages (best passage first). */
-export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang): ScoredSentence[] {
+export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang, store: StoreVocabulary): ScoredSentence[] {
   const total = groups.reduce((s, g) => s + g.weight, 0) || 1;
   // A question naming a country ("ship to Japan?", rewritten "japan country") asks in the international scope.
   const abroad = groups.some((g) => g.alts.includes("country")) ? ["international"] : [];
@@ -246,7 +249,7 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
   const season = patterns()
     .seasons.filter((s) => groups.some((g) => g.alts.some((a) => s.names.test(a))))
     .flatMap((s) => s.months);
-  const questionScope = scopeOf([...groups.flatMap((g) => g.alts), ...abroad, ...season], lang);
+  const questionScope = scopeOf([...groups.flatMap((g) => g.alts), ...abroad, ...season], lang, store);
   const out: ScoredSentence[] = [];
   const evidence = pool.filter(isEvidence);
   const best = evidence[0]?.score ?? 0;
@@ -257,7 +260,7 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang)
     // The terse items of one list (same policy, heading and lead-in) rank as one passage.
     const unitRank = evidenceRank < 0 ? -1 : new Set(evidence.slice(0, evidenceRank + 1).map(unitOf)).size - 1;
     const answerable = evidenceRank >= 0 && unitRank < MAX_PASSAGES && c.score >= PASSAGE_MIN_RELATIVE * best;
-    const analysed = analysedSentences(c.passage);
+    const analysed = analysedSentences(c.passage, store);
     const parts = analysed.map((a) => a.text);
     // Relevance relative to the best evidence passage: a passage ranked above it that is no
     // evidence (it matches too little of the question) does not lower every answer sentence.
@@ -481,7 +484,7 @@ export function extractive(
       (s) =>
         !concepts.some((c) => sameCitation(c, s.citation)) &&
         sameValue(lead.facts, s.facts, asked) &&
-        productClasses(s.facts.scope).every((x) => lead.facts.scope.has(x)),
+        [...s.facts.productClasses].every((x) => lead.facts.scope.has(x)),
     );
     if (same) {
       concepts.push(same.citation);

@@ -4,13 +4,15 @@
 //     → delivery; "of the issuance of the RMA" → rma);
 //   - amounts in minor units with their currency; percentages; "free" / "kostenlos" = amount 0;
 //   - calendar dates (deadlines, "through January 14, 2020");
-//   - scope: the qualifiers the statement is limited to — membership (member, Elite, non-member),
-//     season (holiday, a month), product class (cell phones, appliances, electronics, mattress,
-//     software, used gear …), channel (online, in store, by mail) — plus the row label of a table
-//     row. Two statements with different scopes are an exception and its rule, not a conflict.
+//   - scope: the qualifiers the statement is limited to — membership (member, non-member),
+//     season (holiday, a month), product class (cell phones, appliances, electronics, software,
+//     used …), channel (online, in store, by mail), and the store's own scope and product words
+//     (a tier "Elite", a region, "mattress": store-words.ts). Two statements with different
+//     scopes are an exception and its rule, not a conflict.
 // The words of each (start events, scope words, "free", negations, "unless") are the language
-// packs' (src/assistant/language/: facts).
+// packs' (src/assistant/language/: facts) and the store's (its assistant settings' vocabulary).
 import { alternation, languages, packOrDefault, perRegistry, type LanguagePack, type StartEvent } from "../language/index.js";
+import { NO_STORE_WORDS, type StoreVocabulary } from "./store-words.js";
 import { analyze, datesIn, normalize, quantities, stem, type Lang } from "./text.js";
 
 export type { StartEvent } from "../language/index.js";
@@ -21,6 +23,8 @@ export interface SentenceFacts {
   percents: Set<string>;
   dates: Set<string>;
   scope: Set<string>;
+  /** The product classes among the scope's qualifiers ("mattress", "phone"). */
+  productClasses: Set<string>;
   /** Stems of the words naming a duration's start event ("of delivery" → deliver): not the subject. */
   startTerms: Set<string>;
 }
@@ -53,16 +57,12 @@ const patterns = perRegistry(() => {
 /** The scope stems of a language: its scope words analysed in it. */
 const scopeStems = perRegistry(() => new Map(languages().map((p) => [p.code, new Set(p.facts.scope.flatMap((w) => analyze(w, p.code)))])));
 
-/** The product-class qualifiers of a scope. */
-export function productClasses(scope: Set<string>): string[] {
-  return [...scope].filter((x) => patterns().productClasses.has(x));
-}
-
-/** The scope qualifiers among analysed terms (none in a language without a pack). */
-export function scopeOf(terms: Iterable<string>, lang: Lang): Set<string> {
+/** The scope qualifiers among analysed terms: the language pack's and the store's (none in a language without a pack). */
+export function scopeOf(terms: Iterable<string>, lang: Lang, store: StoreVocabulary = NO_STORE_WORDS): Set<string> {
   const set = scopeStems().get(lang);
   if (!set) return new Set();
-  return new Set([...terms].filter((t) => set.has(t)));
+  const own = store.scope(lang);
+  return new Set([...terms].filter((t) => set.has(t) || own.has(t)));
 }
 
 /**
@@ -104,8 +104,8 @@ function startAfter(text: string, index: number, lang: Lang, startTerms: Set<str
   return null;
 }
 
-/** Typed facts of one sentence; `extraScope` adds qualifiers (a table row's label). */
-export function factsOf(text: string, terms: Iterable<string>, lang: Lang, extraScope: Iterable<string> = []): SentenceFacts {
+/** Typed facts of one sentence; `store`: the store's own scope and product words. */
+export function factsOf(text: string, terms: Iterable<string>, lang: Lang, store: StoreVocabulary = NO_STORE_WORDS): SentenceFacts {
   const t = normalize(text);
   const durations: SentenceFacts["durations"] = [];
   const amounts = new Set<string>();
@@ -124,8 +124,10 @@ export function factsOf(text: string, terms: Iterable<string>, lang: Lang, extra
   // ("… on the following Monday, unless Monday is a holiday").
   const { unless: clause, unlessHead } = patterns();
   const unless = new Set(analyze((clause.exec(t)?.[0] ?? "").replace(unlessHead, " "), packOrDefault(lang).code));
-  const scope = [...scopeOf(terms, lang)].filter((x) => !unless.has(x) || ownScopeOutside(t, x, lang));
-  return { durations, amounts, percents, dates, scope: new Set([...scope, ...extraScope]), startTerms };
+  const scope = [...scopeOf(terms, lang, store)].filter((x) => !unless.has(x) || ownScopeOutside(t, x, lang));
+  const ownClasses = store.productClasses(lang);
+  const productClasses = new Set(scope.filter((x) => patterns().productClasses.has(x) || ownClasses.has(x)));
+  return { durations, amounts, percents, dates, scope: new Set(scope), productClasses, startTerms };
 }
 
 /** Whether a scope stem also occurs outside the sentence's "unless …" clause. */

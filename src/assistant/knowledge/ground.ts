@@ -68,11 +68,11 @@ export function prepareQuery(
         isStopWord(w, threadLang) && !isStopWord(w, lang) ? " " : w,
       )
     : text;
-  const groups = queryGroups(query, lang, context);
+  const groups = queryGroups(query, lang, context, index.store);
   // What the question asks for (a duration, an amount, a procedure, a start) is read in its own
   // language too: the word-level translation may lose "when" or "period".
   if (translate)
-    for (const g of queryGroups(text, threadLang, context))
+    for (const g of queryGroups(text, threadLang, context, index.store))
       if (g.virtual && !groups.some((x) => x.alts[0] === g.alts[0])) groups.unshift(g);
   return { lang, groups: index.weigh(index.correct(groups, lang), lang, translate !== undefined) };
 }
@@ -91,7 +91,7 @@ export async function ground(
   const candidates = index.query(groups, lang, RERANK_DEPTH);
   if (!candidates.some(isEvidence)) return { kind: "no_evidence", markdown: noEvidenceMarkdown(frame) };
   const pool = sentencePool(await rerank(candidates, text));
-  const scored = scoreSentences(pool, groups, lang);
+  const scored = scoreSentences(pool, groups, lang, index.store);
   const conflicts = findConflicts(scored, groups, lang, text);
   if (conflicts.length > 0) return conflictResult(conflicts, frame);
   const asked = askedKinds(groups, text);
@@ -210,7 +210,7 @@ export async function conflictCheck(
     if (!groups.some((g) => !g.virtual)) continue;
     const candidates = index.query(groups, prepared.lang, RERANK_DEPTH);
     if (!candidates.some(isEvidence)) continue;
-    const scored = scoreSentences(sentencePool(await rerank(candidates, text)), groups, prepared.lang);
+    const scored = scoreSentences(sentencePool(await rerank(candidates, text)), groups, prepared.lang, index.store);
     const conflicts = findConflicts(scored, groups, prepared.lang, text);
     if (conflicts.length > 0) return conflictResult(conflicts, threadLang === OTHER ? prepared.lang : threadLang);
   }

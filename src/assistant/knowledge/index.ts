@@ -9,9 +9,10 @@
 //   - otherwise                      → the extractive answer (./compose.ts), phrased by the LLM
 //                                      when one is configured and its text passes the check
 //                                      (./llm.ts); phrased_by says which text won.
-// Index cache: per store in memory, keyed by the store's (concept_id, newest version) set. Every
-// call first runs one cheap grouped query (PoliciesRepository.newestVersions); when the set
-// differs from the cached one — a PUT in this or any other process — the index is rebuilt. Each
+// Index cache: per store in memory, keyed by the store's (concept_id, newest version) set and the
+// time its vocabulary (store-words.ts, saved in the assistant settings) last changed. Every call
+// first runs two cheap queries (PoliciesRepository.newestVersions, the vocabulary row); when
+// either differs from the cached one — a PUT in this or any other process — the index is rebuilt. Each
 // store entry holds one index per thread language (built on first use), the passage vectors
 // computed for the embedding re-rank and the analysed passages per concept version; a rebuild
 // reuses the vectors and analysed passages of the concept versions that are still current, so one
@@ -33,6 +34,7 @@ import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
 import { checkPhrasing, phraseWithLlm } from "./llm.js";
 import { splitPassages } from "./passages.js";
 import { PassageIndex, analysePassage, blend, normalizeScores, type IndexedPassage, type Scored } from "./retrieval.js";
+import { StoreVocabulary } from "./store-words.js";
 import { langOf, primaryOf, textLang, type Lang } from "./text.js";
 import {
   KnowledgeUnavailable,
@@ -51,6 +53,8 @@ interface LangIndex {
 
 interface StoreEntry {
   fingerprint: string;
+  /** The store's own words (synonyms, scope and product words). */
+  vocabulary: StoreVocabulary;
   builtAt: string;
   byLang: Map<string, Promise<LangIndex>>;
   vectors: Map<string, Float32Array>;
@@ -133,10 +137,10 @@ export class KnowledgeEngine implements Knowledge {
     return { ...intent, trace };
   }
 
-  /** The cached entry of a store, rebuilt when its (concept, newest version) set changed. */
+  /** The cached entry of a store, rebuilt when its (concept, newest version) set or its vocabulary changed. */
   private async entry(storeId: string): Promise<StoreEntry> {
-    const newest = await this.repo.newestVersions(storeId);
-    const fingerprint = newest.map((r) => `${r.concept_id}:${r.version}`).join("|");
+    const [newest, own] = await Promise.all([this.repo.newestVersions(storeId), this.settings.vocabulary(storeId)]);
+    const fingerprint = `${newest.map((r) => `${r.concept_id}:${r.version}`).join("|")}#${own.updated_at ?? ""}`;
     const cached = this.cache.get(storeId);
     if (cached && cached.fingerprint === fingerprint) {
       this.cache.delete(storeId);
@@ -147,7 +151,14 @@ export class KnowledgeEngine implements Knowledge {
     const current = new Set(newest.map((r) => `${r.concept_id}@${r.version}`));
     const analysed = new Map([...(cached?.analysed ?? [])].filter(([key]) => current.has(key)));
     const vectors = new Map([...(cached?.vectors ?? [])].filter(([id]) => current.has(id.slice(0, id.indexOf("#")))));
-    const entry: StoreEntry = { fingerprint, builtAt: iso(this.ctx.clock.now()), byLang: new Map(), vectors, analysed };
+    const entry: StoreEntry = {
+      fingerprint,
+      vocabulary: new StoreVocabulary({ synonyms: own.synonyms, scope_words: own.scope_words, product_words: own.product_words }),
+      builtAt: iso(this.ctx.clock.now()),
+      byLang: new Map(),
+      vectors,
+      analysed,
+    };
     this.cache.set(storeId, entry);
     if (this.cache.size > MAX_CACHED_STORES) this.cache.delete(this.cache.keys().next().value!);
     return entry;
@@ -177,7 +188,10 @@ export class KnowledgeEngine implements Knowledge {
           }
           return done;
         });
-        return { index: new PassageIndex(passages), policies: Object.fromEntries(chosen.map((r) => [r.concept_id, r.version])) };
+        return {
+          index: new PassageIndex(passages, entry.vocabulary),
+          policies: Object.fromEntries(chosen.map((r) => [r.concept_id, r.version])),
+        };
       })();
       entry.byLang.set(key, built);
       built.catch(() => entry.byLang.delete(key));

@@ -10,7 +10,7 @@
 // matched as prefixes so that "versand" finds the compound "versandkosten".
 //
 // Query: the shopper's words become *groups* — one group per content word with its synonyms
-// (the language pack's vocabulary.synonyms) — plus two virtual groups: `qdur` when the question
+// (the language pack's vocabulary.synonyms and the store's own: store-words.ts) — plus two virtual groups: `qdur` when the question
 // asks for a duration ("how long", "how many days", "window", "wie lange", "Frist" …: the pack's
 // questions.duration) and `qmoney` when it asks for an amount ("how much", "cost", "fee", "wie
 // viel", "Gebühr" …); passages stating a duration / an amount carry the matching virtual term.
@@ -35,6 +35,7 @@ import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.j
 import { OTHER, alternation, languagePack, languages, perRegistry, type LanguagePack } from "../language/index.js";
 import { statesFree } from "./facts.js";
 import { applyRewrites, asksWhoPays, countryWords, goods, markCountries } from "./lexicon.js";
+import { NO_STORE_WORDS, type StoreVocabulary } from "./store-words.js";
 import { analyze, hasDate, isStopWord, langOf, mentionsWeekday, normalize, quantities, stem, stopWords, words, type Lang } from "./text.js";
 
 /** Whether a word is one typo away from a stop word of 5+ letters. */
@@ -210,10 +211,13 @@ export interface Scored {
 
 // --- synonyms and question phrases --------------------------------------------------------------
 
-/** A stem with its synonyms (the stem first): the group of the language's synonyms that the stem leads. */
-function groupAlts(s: string, lang: Lang): string[] {
+/**
+ * A stem with its synonyms (the stem first): the group of the language's synonyms that the stem
+ * leads, then the store's own synonyms of it.
+ */
+function groupAlts(s: string, lang: Lang, store: StoreVocabulary): string[] {
   const syn = languagePack(lang)?.vocabulary.synonyms.find((g) => g[0] === s);
-  return syn ? [...new Set(syn)] : [s];
+  return [...new Set([...(syn ?? [s]), ...store.synonymsOf(s, lang)])];
 }
 
 /** Words that frame a question for a duration or an amount ("how long", "how fast", "cost"), not its subject. */
@@ -293,7 +297,12 @@ export function correctWords(text: string, vocabulary: readonly string[], lang: 
 }
 
 /** The groups of a question (before weighting). */
-export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<string>): Array<Omit<QueryGroup, "weight">> {
+export function queryGroups(
+  text: string,
+  lang: Lang,
+  borrowed?: ReadonlySet<string>,
+  store: StoreVocabulary = NO_STORE_WORDS,
+): Array<Omit<QueryGroup, "weight">> {
   const { orderReference, timeReference, ago, without, startWords, periodNouns, durationWords, moneyWords } = shared();
   const rewritten = markCountries(rewrite(text, lang).replace(orderReference, " ").replace(timeReference, " "), lang);
   const groups: Array<Omit<QueryGroup, "weight">> = [];
@@ -354,7 +363,7 @@ export function queryGroups(text: string, lang: Lang, borrowed?: ReadonlySet<str
     seen.add(s);
     groups.push({
       surface: w,
-      alts: groupAlts(s, lang),
+      alts: groupAlts(s, lang, store),
       virtual: false,
       ...(context.has(w) ? { context: true } : {}),
       ...(crux.has(w) ? { crux: true } : {}),
@@ -407,7 +416,11 @@ export class PassageIndex {
   /** Every word of the passages (after rewrites) → its stem, for typo correction. */
   private readonly vocabulary = new Map<string, string>();
 
-  constructor(passages: Array<Passage | IndexedPassage>) {
+  /** `store`: the store's own vocabulary (its synonyms, scope and product words). */
+  constructor(
+    passages: Array<Passage | IndexedPassage>,
+    readonly store: StoreVocabulary = NO_STORE_WORDS,
+  ) {
     this.passages = passages.map((p) => ("terms" in p ? p : analysePassage(p)));
     for (const p of this.passages) for (const [w, s] of p.vocabulary) this.vocabulary.set(w, s);
     this.search = new MiniSearch({
@@ -536,7 +549,7 @@ export class PassageIndex {
       // rule under the modifier alone ("Die Rückgabefrist beträgt 30 Tage").
       const modifier = compound && !g.virtual && g.alts.length === 1 ? this.genericModifier(g.surface, lang, compound) : null;
       if (modifier !== null) {
-        out.push({ ...g, alts: [...new Set([...g.alts, ...groupAlts(stem(modifier, lang), lang)])] });
+        out.push({ ...g, alts: [...new Set([...g.alts, ...groupAlts(stem(modifier, lang), lang, this.store)])] });
         continue;
       }
       if (
@@ -560,7 +573,7 @@ export class PassageIndex {
       // ("Versandkosten" → versand + kosten, meeting "Lieferkosten" through versand ≈ liefer).
       const parts = compound ? this.decompound(g.surface, lang, compound) : null;
       if (parts) {
-        out.push(...parts.map((w) => ({ ...g, surface: w, alts: groupAlts(stem(w, lang), lang) })));
+        out.push(...parts.map((w) => ({ ...g, surface: w, alts: groupAlts(stem(w, lang), lang, this.store) })));
         continue;
       }
       const best = this.closest(g.surface, typoLimit(g.surface));
@@ -598,7 +611,7 @@ export class PassageIndex {
   private usedModifier(w: string, at: number, lang: Lang, compound: CompoundRules): string | null {
     for (const modifier of [w.slice(0, at), w.slice(0, at).replace(compound.linking, "")]) {
       if (modifier.length < 3) continue;
-      if (groupAlts(stem(modifier, lang), lang).some((a) => this.df(a, compound) > 0)) return modifier;
+      if (groupAlts(stem(modifier, lang), lang, this.store).some((a) => this.df(a, compound) > 0)) return modifier;
     }
     return null;
   }
@@ -653,7 +666,7 @@ export class PassageIndex {
         // "How do I …" only breaks ties between passages that match the question's words.
         .map((s) => {
           // A country the policies never name is said by "country" (lexicon.ts markCountries), not by its name.
-          const object = (topical && goods().has(s.g.surface)) || countryWords().has(s.g.surface);
+          const object = (topical && (goods().has(s.g.surface) || this.store.goods.has(s.g.surface))) || countryWords().has(s.g.surface);
           const weight =
             s.g.alts[0] === VIRTUAL_HOW
               ? 0.15 * maxIdf

@@ -15,6 +15,7 @@ import { asksWhoPays, commerceVocabulary, translation } from "./lexicon.js";
 import { de } from "../language/de.js";
 import { en } from "../language/en.js";
 import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
+import { StoreVocabulary } from "./store-words.js";
 import { quantities, stem, textLang } from "./text.js";
 
 const policy = (concept_id: string, body_markdown: string, extra: Partial<PolicySource> = {}): PolicySource => ({
@@ -81,7 +82,10 @@ describe("knowledge: typed facts", () => {
     assert.deepEqual(factsOf("Return within 14 days from purchase.", [], "en").durations, [{ days: 14, start: "purchase" }]);
     assert.deepEqual([...factsOf("Standard shipping is free.", [], "en").amounts], ["*:0"]);
     assert.deepEqual([...factsOf("Purchases can be returned through January 14, 2020.", [], "en").dates], ["2020-1-14"]);
-    assert.deepEqual([...factsOf("Elite members have 30 days.", ["elit", "member"], "en").scope].sort(), ["elit", "member"]);
+    // "member" is the pack's scope word; "Elite" is a tier of one store, a scope word of that store's own vocabulary.
+    assert.deepEqual([...factsOf("Elite members have 30 days.", ["elit", "member"], "en").scope].sort(), ["member"]);
+    const tiers = new StoreVocabulary({ synonyms: [], scope_words: ["elite"], product_words: [] });
+    assert.deepEqual([...factsOf("Elite members have 30 days.", ["elit", "member"], "en", tiers).scope].sort(), ["elit", "member"]);
   });
 
   test("a negation takes 'free' away only when it reaches that 'free'", () => {
@@ -881,7 +885,7 @@ describe("knowledge: the commerce lexicon, by class", () => {
     const idx = index(policy("r", "# Returns\n\nItems received between November 15 and December 25 can be returned until January 31."));
     const score = (q: string) => {
       const { groups } = prepareQuery(idx, q, "en");
-      return scoreSentences(sentencePool(normalizeScores(idx.query(groups, "en", RERANK_DEPTH))), groups, "en")[0]?.score ?? 0;
+      return scoreSentences(sentencePool(normalizeScores(idx.query(groups, "en", RERANK_DEPTH))), groups, "en", idx.store)[0]?.score ?? 0;
     };
     for (const season of ["the holidays", "christmas"])
       assert.ok(score(`Can I return items over ${season}?`) > score("Can I return items over the weekend?"), season);

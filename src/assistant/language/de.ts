@@ -225,7 +225,7 @@ export const de: LanguagePack = {
           [/\b(?:nicht|kein\w*)[-\s]?mitglied\w*/g, " non-member "],
           [/\bmitglied\w*/g, " member "],
           [/\b(?:jacke|jacken)\b/g, " jacket "],
-          // store-specific: to move to per-store settings (issue 36 item 8) — "Matratze".
+          // A dictionary entry like Jacke → jacket (whether mattresses are a class of their own is the store's vocabulary).
           [/\bmatratze\w*/g, " mattress "],
           [/\bwaschmaschine\w*/g, " washer "],
           [/\b(?:bezahl\w*|zahlung\w*|zahlen|zahle)\b/g, " pay payment "],
@@ -270,8 +270,7 @@ export const de: LanguagePack = {
     topics: new Set(["rückgabe", "retoure", "umtausch", "erstattung", "versand", "liefern", "lieferung", "garantie"].map(stem)),
     goods: (
       "artikel ware produkt produkte jacke jacken schuhe schuh stiefel kleid kleider hemd hemden hose tasche handy fernseher laptop stuhl sofa tisch bett " +
-      // store-specific: to move to per-store settings (issue 36 item 8) — "matratze".
-      "lampe matratze drucker fahrrad zelt"
+      "lampe drucker fahrrad zelt"
     ).split(" "),
     countries: {
       DE: ["deutschland"],
@@ -477,8 +476,6 @@ export const de: LanguagePack = {
       "november",
       "dezember",
       "elektronik",
-      // store-specific: to move to per-store settings (issue 36 item 8) — "Matratze".
-      "matratze",
       "software",
       "gebraucht",
       "online",
@@ -486,8 +483,7 @@ export const de: LanguagePack = {
       "express",
       "ausland",
     ],
-    // store-specific: to move to per-store settings (issue 36 item 8) — "matratze".
-    productClasses: ["elektronik", "matratze", "software", "gebraucht"],
+    productClasses: ["elektronik", "software", "gebraucht"],
     free: /kostenlos|kostenfrei|gratis|versandkostenfrei/,
     negation: /\b(?:nicht|kein\w*)/,
     negationBridge: /mehr|immer|ganz|berechtigt|inklusive|inbegriffen|enthalten|erhältlich|verfügbar|gilt|gelten|für|mit|als|zu/,

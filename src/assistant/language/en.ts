@@ -95,8 +95,7 @@ const SYNONYMS: string[][] = [
   ["fridg", "appliance", "refrigerator"],
   ["washer", "appliance"],
   ["dryer", "appliance"],
-  // store-specific: to move to per-store settings (issue 36 item 8) — "elit" (Best Buy's "Elite" tier).
-  ["member", "membership", "elit"],
+  ["member", "membership"],
   ["receiv", "deliver", "delivery", "arriv"],
   ["arriv", "receiv", "deliver", "delivery"],
   ["clock", "period", "begin"],
@@ -198,8 +197,11 @@ export const en: LanguagePack = {
       [/\bintl\b/g, " international "],
       [/\bo(?:ver)?seas\b|\bfrom\s+abroad\b|\bfrom\s+another\s+country\b/g, " international currency "],
       [/\bswap(?:ped|ping|s)?\b/g, " exchange "],
-      // store-specific: to move to per-store settings (issue 36 item 8) — "co-op" (REI's membership).
-      [/\b(?:not\s+(?:a\s+)?(?:co-?op\s+)?member|no\s+membership|without\s+(?:a\s+)?membership|non\s+member)s?\b/g, " non-members "],
+      // "not a member", "not a <tier or programme> member": one qualifier word may stand before "member".
+      [
+        /\b(?:not\s+(?:a\s+)?(?:[a-z]+(?:-[a-z]+)?\s+)?member|no\s+membership|without\s+(?:a\s+)?membership|non\s+member)s?\b/g,
+        " non-members ",
+      ],
       [/\b(?:billed|billing)\b/g, " charged "],
       [/\bcash\s+(?:it\s+)?out\b/g, " redeemable for cash "],
       [/\b(?:for|as|in)\s+cash\b/g, " redeemable for cash "],
@@ -272,8 +274,7 @@ export const en: LanguagePack = {
     goods: (
       "item items product products thing things stuff order purchase gift gifts tent tents laptop laptops computer computers tablet tablets phone phones " +
       "iphone ipad mac macbook tv tvs television camera cameras headphones earbuds speaker speakers watch watches console fridge refrigerator freezer washer " +
-      // store-specific: to move to per-store settings (issue 36 item 8) — "mattress".
-      "dryer dishwasher microwave oven appliance chair chairs sofa sofas couch table tables desk desks bed beds bookcase shelf lamp lamps rug mattress " +
+      "dryer dishwasher microwave oven appliance chair chairs sofa sofas couch table tables desk desks bed beds bookcase shelf lamp lamps rug " +
       "furniture bike bikes jacket jackets coat coats shoe shoes boot boots sneaker sneakers dress dresses shirt shirts jeans pants trousers sweater skirt " +
       "bag bags backpack hat scarf gloves socks printer printers rod reel knife knives kayak tent helmet"
     ).split(" "),
@@ -522,9 +523,6 @@ export const en: LanguagePack = {
       "member",
       "members",
       "membership",
-      // store-specific: to move to per-store settings (issue 36 item 8) — Best Buy's "Elite" / "Elite Plus" tiers.
-      "elite",
-      "plus",
       "non-member",
       "nonmember",
       "holiday",
@@ -542,13 +540,8 @@ export const en: LanguagePack = {
       "appliance",
       "appliances",
       "electronics",
-      // store-specific: to move to per-store settings (issue 36 item 8) — mattresses.
-      "mattress",
-      "mattresses",
       "software",
       "used",
-      // store-specific: to move to per-store settings (issue 36 item 8) — REI's used-gear programme.
-      "re/supply",
       "refurbished",
       "clearance",
       "online",
@@ -559,14 +552,10 @@ export const en: LanguagePack = {
       "international",
       "express",
       "overnight",
-      // store-specific: to move to per-store settings (issue 36 item 8) — US shipping zones.
-      "alaska",
-      "hawaii",
     ],
     productClasses: [
       ...["phone", "phones", "cellular", "tablet", "tablets", "wearable", "wearables", "appliance", "appliances", "electronics"],
-      // store-specific: to move to per-store settings (issue 36 item 8) — "mattress", "mattresses".
-      ...["mattress", "mattresses", "software", "used", "refurbished", "clearance", "custom", "personalized"],
+      ...["software", "used", "refurbished", "clearance", "custom", "personalized"],
     ],
     free: /free(?:\s+of\s+charge)?|no\s+charge|at\s+no\s+cost/,
     negation: /\b(?:not|no|never)|n't/,

@@ -24,6 +24,7 @@ import m0025 from "./0025_job_turns.js";
 import m0026 from "./0026_product_availability.js";
 import m0027 from "./0027_search_rules.js";
 import m0028 from "./0028_bulk_actions.js";
+import m0029 from "./0029_assistant_vocabulary.js";
 
 export const migrations: Record<string, MigrationFactory> = {
   "0001_accounts": m0001,
@@ -50,4 +51,5 @@ export const migrations: Record<string, MigrationFactory> = {
   "0026_product_availability": m0026,
   "0027_search_rules": m0027,
   "0028_bulk_actions": m0028,
+  "0029_assistant_vocabulary": m0029,
 };

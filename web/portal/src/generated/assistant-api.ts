@@ -3419,6 +3419,195 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/settings/vocabulary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The store's own words for the policy answers (synonyms, scope words, product words) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Groups of words that mean the same at this store (e.g. ["member", "elite"] when the members' tier is called Elite). Each word of a group finds the others, weighed below the word itself. */
+                            synonyms: string[][];
+                            /** @description Words that limit where a policy statement applies at this store: a membership tier, a programme, a region (e.g. "elite", "alaska"). A statement naming one is an exception to its rule, not a conflict with it, and answers a question naming it first. */
+                            scope_words: string[];
+                            /** @description Kinds of product the store's policies set apart (e.g. "mattress"): scope words that are product classes, and the object of a policy question that names them. */
+                            product_words: string[];
+                            /** @description null: never saved (empty) */
+                            updated_at: string | null;
+                            /** @description The request's correlation id (also in X-Correlation-Id) */
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail: string;
+                            /** @description Stable code, e.g. VALIDATION_FAILED, UNAUTHENTICATED, RATE_LIMITED */
+                            code: string;
+                            correlation_id: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail: string;
+                            /** @description Stable code, e.g. VALIDATION_FAILED, UNAUTHENTICATED, RATE_LIMITED */
+                            code: string;
+                            correlation_id: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Replace the store's own words for the policy answers */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Groups of words that mean the same at this store (e.g. ["member", "elite"] when the members' tier is called Elite). Each word of a group finds the others, weighed below the word itself. */
+                        synonyms: string[][];
+                        /** @description Words that limit where a policy statement applies at this store: a membership tier, a programme, a region (e.g. "elite", "alaska"). A statement naming one is an exception to its rule, not a conflict with it, and answers a question naming it first. */
+                        scope_words: string[];
+                        /** @description Kinds of product the store's policies set apart (e.g. "mattress"): scope words that are product classes, and the object of a policy question that names them. */
+                        product_words: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Groups of words that mean the same at this store (e.g. ["member", "elite"] when the members' tier is called Elite). Each word of a group finds the others, weighed below the word itself. */
+                            synonyms: string[][];
+                            /** @description Words that limit where a policy statement applies at this store: a membership tier, a programme, a region (e.g. "elite", "alaska"). A statement naming one is an exception to its rule, not a conflict with it, and answers a question naming it first. */
+                            scope_words: string[];
+                            /** @description Kinds of product the store's policies set apart (e.g. "mattress"): scope words that are product classes, and the object of a policy question that names them. */
+                            product_words: string[];
+                            /** @description null: never saved (empty) */
+                            updated_at: string | null;
+                            /** @description The request's correlation id (also in X-Correlation-Id) */
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail: string;
+                            /** @description Stable code, e.g. VALIDATION_FAILED, UNAUTHENTICATED, RATE_LIMITED */
+                            code: string;
+                            correlation_id: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail: string;
+                            /** @description Stable code, e.g. VALIDATION_FAILED, UNAUTHENTICATED, RATE_LIMITED */
+                            code: string;
+                            correlation_id: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail: string;
+                            /** @description Stable code, e.g. VALIDATION_FAILED, UNAUTHENTICATED, RATE_LIMITED */
+                            code: string;
+                            correlation_id: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/audit": {
         parameters: {
             query?: never;

@@ -5,6 +5,8 @@
 // (owners and admins).
 //   Settings     currency and support contact               GET/PUT /v1/admin/settings
 //   Policies     create, edit, publish; each change is a new version   GET /v1/admin/policies, PUT /v1/admin/policies/{concept_id}
+//   Vocabulary   the store's synonyms, scope words and product words for the policy answers
+//                (./vocabulary.tsx)                                    GET/PUT /v1/admin/settings/vocabulary
 //   Chat keys    public keys with the <commerce-ai-chat> snippet      GET/POST /v1/admin/public-keys, DELETE …/{id}
 //   Preview      the real <commerce-ai-chat> component (served to the portal under /portal/chat/)
 //                talking to the Assistant API with one of the store's public keys.
@@ -14,6 +16,7 @@ import { Badge, DeleteButton, ListTable } from "../components";
 import { ErrorNotice, Field, Loaded, Section, Snippet, Success, fmtDate, forgetStoreCurrency, useAction, useLoad } from "../ui";
 import { CreateKeyForm, type CreatedKey } from "./keys";
 import type { StoreProps } from "./store-props";
+import { VocabularyForm } from "./vocabulary";
 import type { AssistantOk, Item } from "../api-types";
 
 type Settings = AssistantOk<"/v1/admin/settings">;
@@ -488,6 +491,7 @@ export function AssistantPage({ slug }: StoreProps) {
           <>
             <SettingsForm slug={slug} />
             <Policies slug={slug} />
+            <VocabularyForm slug={slug} />
             <ChatKeys slug={slug} chatBase={l.assistant_api} onKey={setPreviewKey} />
             <ChatPreview chatBase={l.assistant_api} keyValue={previewKey} setKey={setPreviewKey} />
           </>

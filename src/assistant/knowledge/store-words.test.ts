@@ -1,0 +1,79 @@
+// A store's own vocabulary in the policy engine (issue 36 item 8): its synonyms find each other,
+// its scope words make a statement an exception instead of a conflict, its product words are
+// product classes — and none of them reach a store that does not keep them. Pure: no database.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { factsOf } from "./facts.js";
+import { ground } from "./ground.js";
+import { splitPassages, type PolicySource } from "./passages.js";
+import { PassageIndex, queryGroups } from "./retrieval.js";
+import { NO_STORE_WORDS, StoreVocabulary } from "./store-words.js";
+import { analyze, stem } from "./text.js";
+
+const policy = (concept_id: string, body_markdown: string): PolicySource => ({
+  concept_id,
+  version: 1,
+  handle: concept_id,
+  title: concept_id,
+  locale: "en",
+  body_markdown,
+});
+
+const words = (lists: Partial<ConstructorParameters<typeof StoreVocabulary>[0]>) =>
+  new StoreVocabulary({ synonyms: [], scope_words: [], product_words: [], ...lists });
+
+describe("store vocabulary", () => {
+  test("a synonym group is multi-way, in the language's stems", () => {
+    const v = words({ synonyms: [["member", "elite", "insider"]] });
+    assert.deepEqual([...v.synonymsOf(stem("elite", "en"), "en")].sort(), [stem("insider", "en"), stem("member", "en")].sort());
+    assert.ok(v.synonymsOf(stem("member", "en"), "en").includes(stem("elite", "en")));
+    assert.deepEqual(v.synonymsOf(stem("return", "en"), "en"), []);
+  });
+
+  test("a question's word carries the store's synonyms as alternatives after itself; another store's groups do not", () => {
+    const v = words({ synonyms: [["insider", "member"]] });
+    const own = queryGroups("do insiders get longer returns", "en", undefined, v).find((g) => g.surface === "insiders")!;
+    assert.equal(own.alts[0], stem("insiders", "en"));
+    assert.ok(own.alts.includes(stem("member", "en")));
+    const plain = queryGroups("do insiders get longer returns", "en").find((g) => g.surface === "insiders")!;
+    assert.deepEqual(plain.alts, [stem("insiders", "en")]);
+  });
+
+  test("scope and product words are facts of a sentence only for the store that keeps them", () => {
+    const text = "Orders to Alaska ship within 10 business days.";
+    const terms = analyze(text, "en");
+    assert.deepEqual([...factsOf(text, terms, "en").scope], []);
+    const v = words({ scope_words: ["alaska", "hawaii"] });
+    assert.deepEqual([...factsOf(text, terms, "en", v).scope], [stem("alaska", "en")]);
+    const bed = "Mattresses may be returned within 100 days.";
+    const mattress = factsOf(bed, analyze(bed, "en"), "en", words({ product_words: ["mattress"] }));
+    assert.deepEqual([...mattress.productClasses], [stem("mattresses", "en")]);
+    assert.deepEqual([...factsOf(bed, analyze(bed, "en"), "en").productClasses], []);
+  });
+
+  test("words the engine cannot read change nothing; the empty vocabulary is empty", () => {
+    assert.equal(NO_STORE_WORDS.isEmpty, true);
+    assert.equal(words({ scope_words: ["the"] }).scope("en").size, 0);
+  });
+
+  // Two policies state different windows; one names a region. Unless the store says the region
+  // limits a statement, the two are a conflict; when it does, the region's statement is the
+  // exception that answers only a question naming the region.
+  const shipping = [
+    policy("shipping", "# Shipping\n\nOrders ship within 3 business days."),
+    policy("faq", "# FAQ\n\n**How long does shipping take to Alaska?** Orders to Alaska ship within 10 business days."),
+  ].flatMap(splitPassages);
+
+  test("a region the store names as a scope word is an exception, not a conflict", async () => {
+    const plain = await ground(new PassageIndex(shipping), "how long does shipping take?", "en");
+    assert.equal(plain.kind, "conflict", JSON.stringify(plain));
+    const scoped = new PassageIndex(shipping, words({ scope_words: ["alaska", "hawaii"] }));
+    const general = await ground(scoped, "how long does shipping take?", "en");
+    assert.equal(general.kind, "answer", JSON.stringify(general));
+    assert.match(general.markdown, /3 business days/);
+    assert.doesNotMatch(general.markdown, /10 business days/);
+    const alaska = await ground(scoped, "how long does shipping to alaska take?", "en");
+    assert.equal(alaska.kind, "answer", JSON.stringify(alaska));
+    assert.match(alaska.markdown, /10 business days/);
+  });
+});

@@ -1,0 +1,78 @@
+// A store's own words for the policy engine: the vocabulary a store keeps in its assistant
+// settings (PUT /v1/admin/settings/vocabulary), never in the engine or a language pack.
+//   - synonyms: groups of words that mean the same at this store ("member", "elite" for a store
+//     whose members' tier is called Elite). Every word of a group finds the others, weighed as a
+//     synonym (retrieval.ts SYNONYM_STRENGTH), below the word itself.
+//   - scope words: words that limit where a policy statement applies at this store — a membership
+//     tier ("elite", "plus"), a programme ("re/supply"), a region ("alaska", "hawaii"). A statement
+//     that names one is an exception to its rule, not a conflict with it, and answers a question
+//     that names it before one that does not (facts.ts scope).
+//   - product words: kinds of product the store's policies carve out ("mattress"): scope words
+//     that are product classes (facts.ts productClasses) and the objects of a policy question
+//     (retrieval.ts weigh: "can I return a mattress?" asks about returns).
+// Words are read in every language the engine analyses (each analysed in it), as the packs' are.
+import { analyze, normalize, type Lang } from "./text.js";
+
+/** A store's vocabulary as it is saved (lower-case words; the settings service validates them). */
+export interface StoreWordLists {
+  synonyms: string[][];
+  scope_words: string[];
+  product_words: string[];
+}
+
+interface Analysed {
+  /** A stem → the stems of every group it belongs to (itself excluded). */
+  synonyms: Map<string, string[]>;
+  /** Stems of the scope and product words. */
+  scope: Set<string>;
+  /** Stems of the product words. */
+  productClasses: Set<string>;
+}
+
+export class StoreVocabulary {
+  /** The product words as written (a question's object, before analysis). */
+  readonly goods: ReadonlySet<string>;
+  private readonly byLang = new Map<Lang, Analysed>();
+
+  constructor(readonly lists: StoreWordLists) {
+    this.goods = new Set(lists.product_words.map(normalize));
+  }
+
+  get isEmpty(): boolean {
+    return this.lists.synonyms.length === 0 && this.lists.scope_words.length === 0 && this.lists.product_words.length === 0;
+  }
+
+  /** The stems of the store's synonyms of a stem, in a language (none when it has none). */
+  synonymsOf(stem: string, lang: Lang): readonly string[] {
+    return this.analysed(lang).synonyms.get(stem) ?? [];
+  }
+
+  /** The store's scope stems in a language (scope and product words). */
+  scope(lang: Lang): ReadonlySet<string> {
+    return this.analysed(lang).scope;
+  }
+
+  /** The store's product-class stems (every language's analysis). */
+  productClasses(lang: Lang): ReadonlySet<string> {
+    return this.analysed(lang).productClasses;
+  }
+
+  private analysed(lang: Lang): Analysed {
+    let out = this.byLang.get(lang);
+    if (!out) {
+      const stems = (w: string) => analyze(w, lang);
+      const synonyms = new Map<string, string[]>();
+      for (const group of this.lists.synonyms) {
+        const all = [...new Set(group.flatMap(stems))];
+        for (const s of all) synonyms.set(s, [...new Set([...(synonyms.get(s) ?? []), ...all.filter((x) => x !== s)])]);
+      }
+      const productClasses = new Set(this.lists.product_words.flatMap(stems));
+      out = { synonyms, scope: new Set([...this.lists.scope_words.flatMap(stems), ...productClasses]), productClasses };
+      this.byLang.set(lang, out);
+    }
+    return out;
+  }
+}
+
+/** The vocabulary of a store that keeps none. */
+export const NO_STORE_WORDS = new StoreVocabulary({ synonyms: [], scope_words: [], product_words: [] });
