@@ -1,5 +1,6 @@
 // English (see ./types.ts for what each member means). English is also the registry's default:
 // replies in a language without a pack are framed in English (./index.ts).
+import { createRequire } from "node:module";
 import { isEnglishWord, warmDictionary } from "./en-dictionary.js";
 import type { LanguagePack } from "./types.js";
 
@@ -19,30 +20,29 @@ const STOP_WORDS = new Set(
   ).split(/\s+/),
 );
 
-/** Irregular forms that the suffix rules cannot reach. */
-const IRREGULAR: Record<string, string> = {
-  paid: "pay",
-  bought: "buy",
-  sent: "send",
-  sold: "sell",
-  took: "take",
-  taken: "take",
-  gave: "give",
-  given: "give",
-};
+/**
+ * Irregular forms that the suffix rules cannot reach, mapped to their lemma: WordNet 3.0's
+ * exception lists of verbs and nouns (verb.exc, noun.exc, as the `wink-lexicon` package ships
+ * them: "came" → come, "bought" → buy, "wore" → wear, "children" → child).
+ */
+const require = createRequire(import.meta.url);
+const VERB_EXCEPTIONS = require("wink-lexicon/src/wn-verb-exceptions.js") as Readonly<Record<string, string>>;
+const NOUN_EXCEPTIONS = require("wink-lexicon/src/wn-noun-exceptions.js") as Readonly<Record<string, string>>;
+const lemmaOf = (w: string): string | undefined =>
+  Object.hasOwn(VERB_EXCEPTIONS, w) ? VERB_EXCEPTIONS[w] : Object.hasOwn(NOUN_EXCEPTIONS, w) ? NOUN_EXCEPTIONS[w] : undefined;
 
 function undoDouble(stem: string): string {
   return /([bdfgmnprt])\1$/.test(stem) ? stem.slice(0, -1) : stem;
 }
 
 /**
- * Light stemming: possessive and plural endings (ies→y, sses→ss, (s|x|z|ch|sh)es→…, s), -ing /
+ * Light stemming: an irregular form is read as its lemma first (lemmaOf), then possessive and plural endings (ies→y, sses→ss, (s|x|z|ch|sh)es→…, s), -ing /
  * -ed (with a doubled final consonant undone: shipping → ship), -able / -ible, then a final -e
  * (exchange, exchanged, exchanging → exchang).
  */
 function stem(word: string): string {
   let w = word.replace(/'s$/, "").replace(/'/g, "");
-  if (IRREGULAR[w]) return IRREGULAR[w]!;
+  w = lemmaOf(w) ?? w;
   if (w.length <= 3 || /^\d/.test(w)) return w;
   if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("sses")) w = w.slice(0, -2);

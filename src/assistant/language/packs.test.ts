@@ -371,3 +371,18 @@ describe("language packs: the built-in packs implement every member", () => {
     });
   }
 });
+
+describe("the built-in packs' stemmers", () => {
+  test("English reads an irregular form as its WordNet lemma (verb.exc, noun.exc), then stems it as the lemma", () => {
+    const s = (w: string) => en.words.stem(w);
+    assert.equal(s("came"), s("come"));
+    assert.equal(s("wore"), s("wear"));
+    assert.equal(s("worn"), s("wear"));
+    assert.equal(s("bought"), s("buy"));
+    assert.equal(s("children"), s("child"));
+    assert.equal(s("broken"), s("break"));
+    // A regular form keeps the suffix rules.
+    assert.equal(s("shipping"), "ship");
+    assert.equal(s("returns"), s("return"));
+  });
+});
