@@ -9,8 +9,8 @@
 //   - otherwise                      → the extractive answer (./compose.ts), phrased by the LLM
 //                                      when one is configured and its text passes the check
 //                                      (./llm.ts); phrased_by says which text won.
-// Index cache: per store in memory, keyed by the store's (concept_id, newest version) set and the
-// time its vocabulary (store-words.ts, saved in the assistant settings) last changed. Every call
+// Index cache: per store in memory, keyed by the store's (concept_id, newest version) set and its
+// vocabulary's words (store-words.ts, saved in the assistant settings). Every call
 // first runs two cheap queries (PoliciesRepository.newestVersions, the vocabulary row); when
 // either differs from the cached one — a PUT in this or any other process — the index is rebuilt. Each
 // store entry holds one index per thread language (built on first use), the passage vectors
@@ -140,7 +140,8 @@ export class KnowledgeEngine implements Knowledge {
   /** The cached entry of a store, rebuilt when its (concept, newest version) set or its vocabulary changed. */
   private async entry(storeId: string): Promise<StoreEntry> {
     const [newest, own] = await Promise.all([this.repo.newestVersions(storeId), this.settings.vocabulary(storeId)]);
-    const fingerprint = `${newest.map((r) => `${r.concept_id}:${r.version}`).join("|")}#${own.updated_at ?? ""}`;
+    const lists = { synonyms: own.synonyms, scope_words: own.scope_words, product_words: own.product_words };
+    const fingerprint = `${newest.map((r) => `${r.concept_id}:${r.version}`).join("|")}#${JSON.stringify(lists)}`;
     const cached = this.cache.get(storeId);
     if (cached && cached.fingerprint === fingerprint) {
       this.cache.delete(storeId);
@@ -153,7 +154,9 @@ export class KnowledgeEngine implements Knowledge {
     const vectors = new Map([...(cached?.vectors ?? [])].filter(([id]) => current.has(id.slice(0, id.indexOf("#")))));
     const entry: StoreEntry = {
       fingerprint,
-      vocabulary: new StoreVocabulary({ synonyms: own.synonyms, scope_words: own.scope_words, product_words: own.product_words }),
+      // The same vocabulary object while its words are the same: sentence facts are cached per passage and vocabulary (compose.ts).
+      vocabulary:
+        cached && JSON.stringify(cached.vocabulary.lists) === JSON.stringify(lists) ? cached.vocabulary : new StoreVocabulary(lists),
       builtAt: iso(this.ctx.clock.now()),
       byLang: new Map(),
       vectors,
