@@ -552,6 +552,8 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     drop.push("ALTER TABLE bulk_jobs DROP COLUMN action");
     // 0027: merchandising rules and their hit counts.
     drop.push("DROP TABLE search_rule_hits", "DROP TABLE search_rules");
+    // 0029: the assistant's per-store vocabulary.
+    drop.push("DROP TABLE assistant_vocabulary");
     for (const statement of [...drop, "DROP INDEX products_store_brand_lower_idx"]) await sql.raw(statement).execute(db);
     await db
       .deleteFrom("kysely_migration" as any)
