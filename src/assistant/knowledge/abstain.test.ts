@@ -2,20 +2,13 @@
 // extractive answer the model judges probably wrong (handed off as no evidence, with the reason).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { splitPassages, type PolicySource } from "./passages.js";
+import { splitPassages } from "./passages.js";
 import { PassageIndex } from "./retrieval.js";
 import { ground } from "./ground.js";
 import { ABSTENTION, NO_ABSTENTION, abstentionFeatures, confident, probabilityRight, type AbstentionModel } from "./abstain.js";
 import type { AnswerConfidence } from "./types.js";
+import { policySource as policy } from "../../../test/support/policies.js";
 
-const policy = (concept_id: string, body_markdown: string): PolicySource => ({
-  concept_id,
-  version: 1,
-  handle: concept_id,
-  title: concept_id,
-  locale: "en",
-  body_markdown,
-});
 const index = new PassageIndex(
   [
     policy("returns", "# Returns\n\nYou can return any item within 30 days of delivery. Items must be unworn."),

@@ -5,19 +5,11 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { factsOf } from "./facts.js";
 import { ground } from "./ground.js";
-import { splitPassages, type PolicySource } from "./passages.js";
+import { splitPassages } from "./passages.js";
 import { PassageIndex, queryGroups } from "./retrieval.js";
 import { NO_STORE_WORDS, StoreVocabulary } from "./store-words.js";
 import { analyze, stem } from "./text.js";
-
-const policy = (concept_id: string, body_markdown: string): PolicySource => ({
-  concept_id,
-  version: 1,
-  handle: concept_id,
-  title: concept_id,
-  locale: "en",
-  body_markdown,
-});
+import { policySource as policy } from "../../../test/support/policies.js";
 
 const words = (lists: Partial<ConstructorParameters<typeof StoreVocabulary>[0]>) =>
   new StoreVocabulary({ synonyms: [], scope_words: [], product_words: [], ...lists });
@@ -52,7 +44,9 @@ describe("store vocabulary", () => {
   });
 
   test("words the engine cannot read change nothing; the empty vocabulary is empty", () => {
-    assert.equal(NO_STORE_WORDS.isEmpty, true);
+    assert.equal(NO_STORE_WORDS.scope("en").size, 0);
+    assert.equal(NO_STORE_WORDS.productClasses("en").size, 0);
+    assert.deepEqual(NO_STORE_WORDS.synonymsOf(stem("member", "en"), "en"), []);
     assert.equal(words({ scope_words: ["the"] }).scope("en").size, 0);
   });
 

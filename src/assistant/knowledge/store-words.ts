@@ -38,10 +38,6 @@ export class StoreVocabulary {
     this.goods = new Set(lists.product_words.map(normalize));
   }
 
-  get isEmpty(): boolean {
-    return this.lists.synonyms.length === 0 && this.lists.scope_words.length === 0 && this.lists.product_words.length === 0;
-  }
-
   /** The stems of the store's synonyms of a stem, in a language (none when it has none). */
   synonymsOf(stem: string, lang: Lang): readonly string[] {
     return this.analysed(lang).synonyms.get(stem) ?? [];
@@ -52,7 +48,7 @@ export class StoreVocabulary {
     return this.analysed(lang).scope;
   }
 
-  /** The store's product-class stems (every language's analysis). */
+  /** The store's product-class stems in a language (its product words). */
   productClasses(lang: Lang): ReadonlySet<string> {
     return this.analysed(lang).productClasses;
   }

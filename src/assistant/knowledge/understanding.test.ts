@@ -17,16 +17,8 @@ import { en } from "../language/en.js";
 import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
 import { StoreVocabulary } from "./store-words.js";
 import { quantities, stem, textLang } from "./text.js";
+import { policySource as policy } from "../../../test/support/policies.js";
 
-const policy = (concept_id: string, body_markdown: string, extra: Partial<PolicySource> = {}): PolicySource => ({
-  concept_id,
-  version: 1,
-  handle: concept_id,
-  title: concept_id,
-  locale: "en",
-  body_markdown,
-  ...extra,
-});
 const index = (...ps: PolicySource[]) => new PassageIndex(ps.flatMap(splitPassages));
 
 const TIERS = policy(

@@ -26,10 +26,16 @@ const STOP_WORDS = new Set(
  * them: "came" → come, "bought" → buy, "wore" → wear, "children" → child).
  */
 const require = createRequire(import.meta.url);
-const VERB_EXCEPTIONS = require("wink-lexicon/src/wn-verb-exceptions.js") as Readonly<Record<string, string>>;
-const NOUN_EXCEPTIONS = require("wink-lexicon/src/wn-noun-exceptions.js") as Readonly<Record<string, string>>;
-const lemmaOf = (w: string): string | undefined =>
-  Object.hasOwn(VERB_EXCEPTIONS, w) ? VERB_EXCEPTIONS[w] : Object.hasOwn(NOUN_EXCEPTIONS, w) ? NOUN_EXCEPTIONS[w] : undefined;
+/** Both lists as one map, read on first use (about 40 ms: not at start-up). */
+let exceptions: ReadonlyMap<string, string> | null = null;
+function lemmaOf(w: string): string | undefined {
+  exceptions ??= new Map([
+    ...Object.entries(require("wink-lexicon/src/wn-noun-exceptions.js") as Record<string, string>),
+    // A form in both lists (e.g. "axes") is read as the verb's, as before.
+    ...Object.entries(require("wink-lexicon/src/wn-verb-exceptions.js") as Record<string, string>),
+  ]);
+  return exceptions.get(w);
+}
 
 function undoDouble(stem: string): string {
   return /([bdfgmnprt])\1$/.test(stem) ? stem.slice(0, -1) : stem;

@@ -8,7 +8,7 @@ import { AppError } from "../../platform/errors/catalogue.js";
 import { DEFAULT_STORE_CURRENCY, isCurrency, noteCurrencyChange } from "../../tenancy/currency.js";
 import type { SettingsRepository } from "./repository.js";
 import { iso } from "../../platform/clock.js";
-import { languages } from "../language/index.js";
+import { isStopWord, languages } from "../language/index.js";
 import type { AssistantSettings, AssistantSettingsView, AssistantVocabulary, AssistantVocabularyView, SupportContact } from "./schemas.js";
 
 export const DEFAULT_CURRENCY = DEFAULT_STORE_CURRENCY;
@@ -91,7 +91,7 @@ export class AssistantSettingsService {
       const word = w.normalize("NFC").toLowerCase().replace(/\s+/g, " ").trim();
       // Read as the engine reads it (knowledge/text.ts analyze): its words, less the language's stop words.
       const tokens = word.match(/[\p{L}\p{N}]+/gu) ?? [];
-      const unread = languages().find((p) => tokens.every((x) => p.words.stopWords.has(x)));
+      const unread = languages().find((p) => tokens.every((x) => isStopWord(x, p.code)));
       if (unread)
         errors.push({
           field,
