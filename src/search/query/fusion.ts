@@ -163,3 +163,42 @@ export function fuse(visual: readonly Scored[], lexical: readonly LexicalHit[], 
   }
   return out;
 }
+
+/** Best score first; ties by product id, so a ranking is the same on every engine. */
+export const byScore = (a: { productId: string; score: number }, b: { productId: string; score: number }): number =>
+  b.score - a.score || (a.productId < b.productId ? -1 : 1);
+
+/**
+ * Re-ranks `scored` (sorted here, best first) by boosts that only lift a score, reading rows only
+ * as deep as the page needs (Fagin's threshold rule): a page's worth (`step`) at a time, products
+ * are read and re-ranked in score order until the next one's `ceiling` (the most its boosts can
+ * lift it) is below the limit-th re-ranked score, or below `threshold` while fewer than `limit`
+ * re-ranked scores reach it. No unread product can then reach the page, so the page is the one a
+ * re-ranking of every product gives. Returns how many products were read.
+ */
+export async function reRankInScoreOrder<T extends { productId: string; score: number }>(
+  scored: T[],
+  o: {
+    limit: number;
+    threshold: number;
+    step: number;
+    ceiling: (score: number) => number;
+    read: (part: readonly T[]) => Promise<void>;
+    reRank: (s: T) => void;
+  },
+): Promise<number> {
+  scored.sort(byScore);
+  const pageBar = (ranked: readonly T[]): number => {
+    const passing = ranked.map((r) => r.score).filter((x) => x >= o.threshold);
+    return passing.length < o.limit ? o.threshold : passing.sort((a, b) => b - a)[o.limit - 1]!;
+  };
+  let read = 0;
+  while (read < scored.length) {
+    const part = scored.slice(read, read + Math.max(1, o.step));
+    await o.read(part);
+    for (const s of part) o.reRank(s);
+    read += part.length;
+    if (read < scored.length && o.ceiling(scored[read]!.score) < pageBar(scored.slice(0, read))) break;
+  }
+  return read;
+}

@@ -23,7 +23,16 @@ import type { Region } from "../../embeddings/image.js";
 import type { DecodedImage } from "../../embeddings/types.js";
 import { ProductsRepository, type ProductRow } from "../products/repository.js";
 import { colorMatches, colorScore, dominantOf, hasFilters, parseColorFilter, validateFilters, type SearchFilters } from "./filters.js";
-import { coverageBounds, coversWordShare, fuse, lexicalShare, rankByCoverage, type FusionMethod } from "./fusion.js";
+import {
+  byScore,
+  coverageBounds,
+  coversWordShare,
+  fuse,
+  lexicalShare,
+  rankByCoverage,
+  reRankInScoreOrder,
+  type FusionMethod,
+} from "./fusion.js";
 import { LexicalRepository, type LexicalHit } from "../../lexical/repository.js";
 import { StoreLexicon } from "../../lexical/lexicon.js";
 import { englishWords } from "../../lexical/dictionary.js";
@@ -760,37 +769,54 @@ export class SearchService {
       }
     }
 
-    let rows = new Map<string, ProductRow>();
-    if (rerank && scored.length > 0) {
-      rows = new Map(
-        (
-          await this.products.findMany(
-            storeId,
-            scored.map((s) => s.productId),
-          )
-        ).map((r) => [r.product_id, r]),
-      );
-      for (const s of scored) {
-        const row = rows.get(s.productId);
-        if (!row) continue;
-        if (colors.length > 0 && (plan.vectors.length > 0 || lex)) {
-          s.score = (1 - HYBRID_COLOR_WEIGHT) * s.score + HYBRID_COLOR_WEIGHT * colorScore(colors, dominantOf(row));
+    const rows = new Map<string, ProductRow>();
+    /** A product's re-ranked score: the colour re-score, the category boost and the understood boosts its row meets. */
+    const reRank = (s: { productId: string; score: number }): void => {
+      const row = rows.get(s.productId);
+      if (!row) return;
+      if (colors.length > 0 && (plan.vectors.length > 0 || lex)) {
+        s.score = (1 - HYBRID_COLOR_WEIGHT) * s.score + HYBRID_COLOR_WEIGHT * colorScore(colors, dominantOf(row));
+      }
+      if (plan.boostCategory && row.category !== null && row.category.toLowerCase() === plan.boostCategory.toLowerCase()) {
+        s.score = lift(s.score, FUSION_CATEGORY_BOOST);
+      }
+      if (boost) {
+        const dominant = dominantOf(row);
+        for (const color of boost.colors) {
+          if (colorMatches(parseColorFilter(color), row.color_name, dominant)) s.score = lift(s.score, UNDERSTOOD_BOOST);
         }
-        if (plan.boostCategory && row.category !== null && row.category.toLowerCase() === plan.boostCategory.toLowerCase()) {
-          s.score = lift(s.score, FUSION_CATEGORY_BOOST);
-        }
-        if (boost) {
-          const dominant = dominantOf(row);
-          for (const color of boost.colors) {
-            if (colorMatches(parseColorFilter(color), row.color_name, dominant)) s.score = lift(s.score, UNDERSTOOD_BOOST);
-          }
-          if (row.category !== null && boost.categories.some((cat) => cat.toLowerCase() === row.category!.toLowerCase())) {
-            s.score = lift(s.score, UNDERSTOOD_BOOST);
-          }
+        if (row.category !== null && boost.categories.some((cat) => cat.toLowerCase() === row.category!.toLowerCase())) {
+          s.score = lift(s.score, UNDERSTOOD_BOOST);
         }
       }
+    };
+    if (rerank && scored.length > 0) {
+      const read = async (part: readonly { productId: string }[]) => {
+        const found = await this.products.findMany(
+          storeId,
+          part.map((s) => s.productId),
+        );
+        for (const r of found) rows.set(r.product_id, r);
+      };
+      // Understood and category boosts only lift a score, so the rows are read in score order only
+      // as deep as the page needs (reRankInScoreOrder), not all of the fused depth. A colour
+      // re-score (which can lower a score), merchandising rules (which read every row) and union
+      // order (kept unsorted) read them all at once.
+      if (colors.length > 0 || merch !== null || plan.multi === "union") {
+        await read(scored);
+        for (const s of scored) reRank(s);
+      } else {
+        await reRankInScoreOrder(scored, {
+          limit: c.limit,
+          threshold: c.threshold,
+          step: Math.max(2 * c.limit, 20),
+          ceiling: (score) => boostCeiling(score, plan.boostCategory, boost),
+          read,
+          reRank,
+        });
+      }
     }
-    if (plan.multi !== "union") scored.sort((a, b) => b.score - a.score || (a.productId < b.productId ? -1 : 1));
+    if (plan.multi !== "union") scored.sort(byScore);
     const page: { productId: string; score: number; pinned?: boolean }[] = merch
       ? await this.merchandise(storeId, c, scored, rows, merch, candidates)
       : scored.filter((s) => s.score >= c.threshold).slice(0, c.limit);
