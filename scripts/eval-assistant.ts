@@ -18,6 +18,8 @@
 // each extractive policy answer's confidence and verdict (input of `npm run fit:abstention`);
 // --abstention: calibrated abstention on (ASSISTANT_ABSTENTION=on; the default is off, so without
 // it every answer is given, as fitting needs).
+// --route-features FILE: each question the router sent to product search with a product feature: the
+// trained route model's inputs and whether products were expected (input of `npm run fit:router`).
 // --explain ID: one question's reply, route and grounding (eval/assistant/explain.ts).
 // --llm fake-adversarial: the same questions in LLM agent mode with an adversarial local model
 // (test/support/adversarial-llm.ts); the report adds how many of its replies were used and why
@@ -41,6 +43,7 @@ const { values: args } = parseArgs({
     curve: { type: "boolean", default: false },
     abstention: { type: "boolean", default: false },
     features: { type: "string" },
+    "route-features": { type: "string" },
     explain: { type: "string" },
     llm: { type: "string" },
   },
@@ -118,6 +121,15 @@ if (args.fixture === "all" || args.fixture === "retailers") {
       results
         .filter((r) => r.confidence)
         .map((r) => JSON.stringify({ id: r.id, split: r.split, outcome: r.outcome, wrong: r.wrong, strict: r.strict, ...r.confidence }))
+        .join("\n") + "\n",
+    );
+  // --route-features FILE: each product-routed question's route-model inputs and label (fitting the router: npm run fit:router).
+  if (args["route-features"])
+    fs.writeFileSync(
+      args["route-features"],
+      results
+        .filter((r) => r.routeModel)
+        .map((r) => JSON.stringify({ id: r.id, split: r.split, product: r.productExpected, ...r.routeModel }))
         .join("\n") + "\n",
     );
   if (results.some((r) => r.inventedPrices.length > 0)) failed = true;

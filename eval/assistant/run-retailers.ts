@@ -72,6 +72,10 @@ export interface RetailResult {
   confidence?: AnswerConfidence;
   /** LLM agent mode only (--llm): whether the model's reply was used, else why it was refused (the agent.completed event). */
   agent?: { accepted: boolean; reason: string | null };
+  /** The router's trained product-or-policy decision (intent.classified's route.model), when it made one. */
+  routeModel?: { inputs: number[]; policy: number };
+  /** The question asks for products (category product, or product cards expected): the route model's label. */
+  productExpected: boolean;
   invented: string[];
   inventedPrices: string[];
   ms: number;
@@ -169,6 +173,8 @@ function score(q: RetailQuestion, store: RetailerStore, split: RetailResult["spl
   const wrong = reply.outcome === "answer" && (!outcomeOk || why.some((w) => w.startsWith("fact ")));
   const confidence = reply.events?.find((ev) => ev.event === "retrieval.completed")?.data.confidence as AnswerConfidence | undefined;
   const agent = reply.events?.find((ev) => ev.event === "agent.completed")?.data as RetailResult["agent"] | undefined;
+  const route = reply.events?.find((ev) => ev.event === "intent.classified")?.data.route as
+    { model?: RetailResult["routeModel"] } | undefined;
   return {
     id: q.id,
     store: q.store,
@@ -189,6 +195,8 @@ function score(q: RetailQuestion, store: RetailerStore, split: RetailResult["spl
     wrong,
     ...(confidence ? { confidence } : {}),
     ...(agent ? { agent: { accepted: agent.accepted, reason: agent.reason } } : {}),
+    ...(route?.model ? { routeModel: route.model } : {}),
+    productExpected: q.category === "product" || (e.products?.length ?? 0) > 0,
     invented,
     inventedPrices,
     ms,

@@ -222,3 +222,9 @@ export function hasEvidence(index: PassageIndex, text: string, threadLang: Lang)
   const { lang, groups } = prepareQuery(index, text, threadLang);
   return index.query(groups, lang, RERANK_DEPTH).some(isEvidence);
 }
+
+/** The best coverage (retrieval.ts: the IDF-weighted share of the question's word groups) a published passage has of the text; 0 when none matches. */
+export function policyCoverage(index: PassageIndex, text: string, threadLang: Lang): number {
+  const { lang, groups } = prepareQuery(index, text, threadLang);
+  return Math.max(0, ...index.query(groups, lang, RERANK_DEPTH).map((s) => s.coverage));
+}

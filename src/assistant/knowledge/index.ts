@@ -24,11 +24,20 @@
 import type { AppContext } from "../../context/context.js";
 import type { PoliciesRepository } from "../policies/repository.js";
 import type { AssistantSettingsService } from "../settings/service.js";
-import { classifyText, describesProduct, isVague, requestsProducts, routeText, softOrderRemainder } from "./classify.js";
+import {
+  classifyText,
+  describesProduct,
+  isVague,
+  requestsProducts,
+  routeText,
+  softOrderRemainder,
+  type RouteFeatures,
+} from "./classify.js";
 import { OTHER, languages } from "../language/index.js";
 import { ABSTENTION, NO_ABSTENTION } from "./abstain.js";
 import { conflictMarkdown, noEvidenceMarkdown, reframeLead } from "./compose.js";
-import { conflictCheck, groundParts, hasEvidence } from "./ground.js";
+import { conflictCheck, groundParts, hasEvidence, policyCoverage } from "./ground.js";
+import { POLICY_MIN_PROBABILITY, probabilityPolicy, routeModelInputs } from "./route-model.js";
 import { borrowedWords, isFollowUp, pointsBack, questionParts, withFollowUp } from "./parts.js";
 import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
 import { checkPhrasing, phraseWithLlm } from "./llm.js";
@@ -123,6 +132,17 @@ export class KnowledgeEngine implements Knowledge {
       const entry = await this.entry(storeId);
       const { index } = await this.langIndex(storeId, entry, locale);
       if (hasEvidence(index, text, textLang(text, langOf(locale)))) return policy("feature_less_product");
+    }
+    // One naming a product feature is a policy question about the product when the trained
+    // decision says so (route-model.ts), from the router's features and the policies' coverage.
+    if (intent.kind === "product" && describesProduct(intent) && trace.features) {
+      const entry = await this.entry(storeId);
+      const { index } = await this.langIndex(storeId, entry, locale);
+      const inputs = routeModelInputs(trace.features as RouteFeatures, policyCoverage(index, text, textLang(text, langOf(locale))));
+      const model = { inputs, policy: probabilityPolicy(inputs) };
+      if (model.policy >= POLICY_MIN_PROBABILITY)
+        return { kind: "policy", query: text.trim(), trace: { ...trace, model, rerouted: "classifier" } };
+      return { ...intent, trace: { ...trace, model } };
     }
     // "I ordered on saturday, when will my order be processed?": an order question without an
     // order id or status words whose other words the policies answer is a policy question.

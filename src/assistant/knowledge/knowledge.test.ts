@@ -14,6 +14,7 @@ import { SettingsRepository } from "../settings/repository.js";
 import { AssistantSettingsService } from "../settings/service.js";
 import { createKnowledge, KnowledgeEngine, type KnowledgeDeps } from "./index.js";
 import { KnowledgeUnavailable } from "./types.js";
+import { POLICY_MIN_PROBABILITY } from "./route-model.js";
 
 /** The engine's collaborators over `ctx`'s database (the app builds them in src/assistant/compose.ts). */
 const depsOf = (ctx: AppContext): KnowledgeDeps => ({
@@ -283,6 +284,32 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     assert.equal((await engine.classify(storeA, "Do you have umbrellas?", "en")).kind, "product");
     const priced = await engine.classify(storeA, "red dresses under 20", "en");
     assert.equal(priced.kind === "product" && priced.filters.price_max_minor, 2000);
+  });
+
+  test("classify: the trained decision sends a policy question naming a product to the policies, and keeps product requests", async () => {
+    const engine = createKnowledge(t.ctx, depsOf(t.ctx));
+    await put(ownerA, "store-returns", {
+      handle: "store-returns",
+      title: "Returns in our stores",
+      locale: "en",
+      published: true,
+      body_markdown: "Items bought in one of our stores can be brought back to any store within 60 days of purchase with the receipt.",
+    });
+    const question = "bought a sweater at the store in the mall 5 weeks ago, still ok to bring it back?";
+    const routed = await engine.classify(storeA, question, "en");
+    assert.equal(routed.kind, "policy");
+    assert.equal(routed.trace?.rerouted, "classifier");
+    assert.ok(routed.trace?.model && routed.trace.model.policy >= POLICY_MIN_PROBABILITY, JSON.stringify(routed.trace));
+    // Another store's policies are not read: without a policy that covers it, the keyword route stands.
+    const elsewhere = await engine.classify(storeB, question, "en");
+    assert.equal(elsewhere.kind, "product");
+    assert.ok(elsewhere.trace?.model && elsewhere.trace.model.policy < POLICY_MIN_PROBABILITY, JSON.stringify(elsewhere.trace));
+    // Product requests stay product requests, with the decision in the trace.
+    for (const text of ["do you have red sweaters under 50", "any black sweaters?", "show me sweaters"]) {
+      const r = await engine.classify(storeA, text, "en");
+      assert.equal(r.kind, "product", text);
+      assert.ok(r.trace?.model, text);
+    }
   });
 
   test("conflicts whichever path: a text the router cannot place, a question with no evidence as read", async () => {

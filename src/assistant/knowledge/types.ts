@@ -39,8 +39,10 @@ export interface RouteTrace {
   /** The scored decision's features and scores (rules 3–7). */
   features?: object;
   scores?: object;
-  /** Why the engine then changed the intent to a policy question (follow_up, evidence, feature_less_product, soft_order). */
+  /** Why the engine then changed the intent to a policy question (follow_up, evidence, feature_less_product, soft_order, classifier). */
   rerouted?: string;
+  /** The trained product-or-policy decision of a product request (route-model.ts): its inputs and the probability of a policy question. */
+  model?: { inputs: number[]; policy: number };
 }
 
 /** An intent with the trace of its routing. */
