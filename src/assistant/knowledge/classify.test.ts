@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { routeText, classifyText, softOrderRemainder } from "./classify.js";
+import { productHints, routeText, classifyText, softOrderRemainder } from "./classify.js";
 
 const kind = (text: string, locale = "en") => classifyText(text, locale).kind;
 
@@ -211,4 +211,11 @@ describe("knowledge: soft order questions", () => {
     assert.ok((scored.trace.scores as { policy: number }).policy > 0);
     assert.equal((scored.trace.features as { returnWord: boolean }).returnWord, true);
   });
+});
+
+test("a language's adjective ending reads only that language's colour words ('blaue' is blue; 'reden' is no red)", () => {
+  assert.deepEqual(productHints("die blaue jacke").filters.color, ["blue"]);
+  assert.deepEqual(productHints("rote schuhe").filters.color, ["red"]);
+  assert.equal(productHints("ich möchte mit jemandem vom kundenservice reden").filters.color, undefined);
+  assert.notEqual(classifyText("ich möchte bitte mit jemandem vom kundenservice reden", "de").kind, "product");
 });

@@ -64,7 +64,10 @@ const router = perRegistry(() => {
   const amount = String.raw`\s*(?:€|\$|£)?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:${alt((r) => r.price.currencies)}|€|\$|£)?`;
   return {
     colors: mergedRecord((p) => p.router.colors),
-    adjectiveEndings: languages().flatMap((p) => (p.router.adjectiveEnding ? [p.router.adjectiveEnding] : [])),
+    /** Each language's inflection of an adjective with that language's own colour words ("blaue" → blau; never "reden" → red). */
+    adjectiveEndings: languages().flatMap((p) =>
+      p.router.adjectiveEnding ? [{ ending: p.router.adjectiveEnding, colors: p.router.colors }] : [],
+    ),
     categories: languages().flatMap((p) => p.router.categories),
     /** Quantities written as words ("add two of …", "zwei davon"): the number words, and the articles that say one ("a"). */
     quantityWords: {
@@ -137,9 +140,9 @@ function colorOf(word: string): string | undefined {
   const { colors, adjectiveEndings } = router();
   if (colors[word]) return colors[word];
   // An inflected adjective ("blaue"): its colour word.
-  for (const ending of adjectiveEndings) {
+  for (const { ending, colors: own } of adjectiveEndings) {
     const m = ending.exec(word);
-    if (m) return colors[m[1]!];
+    if (m && own[m[1]!]) return own[m[1]!];
   }
   return undefined;
 }
