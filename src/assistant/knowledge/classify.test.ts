@@ -219,3 +219,15 @@ test("a language's adjective ending reads only that language's colour words ('bl
   assert.equal(productHints("ich möchte mit jemandem vom kundenservice reden").filters.color, undefined);
   assert.notEqual(classifyText("ich möchte bitte mit jemandem vom kundenservice reden", "de").kind, "product");
 });
+
+test("a request for a person in German, however it is put, hands off", () => {
+  for (const text of [
+    "ich möchte bitte mit jemandem vom kundenservice reden",
+    "Bitte verbinden Sie mich mit einem Mitarbeiter.",
+    "kann ich mit jemandem sprechen?",
+    "verbindet mich mit dem Kundenservice",
+  ])
+    assert.equal(classifyText(text, "de").kind, "handoff", text);
+  // Not a person: the subject of the sentence is something else.
+  assert.notEqual(classifyText("kann ich mit dem Gutschein bezahlen?", "de").kind, "handoff");
+});

@@ -444,6 +444,9 @@ export const de: LanguagePack = {
     personRequest: new RegExp(
       [
         String.raw`\bmit\s+(?:einem|einer|jemandem|dem)\s+(?:echten\s+)?(?:mitarbeiter(?:in)?|menschen|person|berater(?:in)?|kundenservice|support)\s+(?:sprechen|reden|chatten|telefonieren)\b`,
+        // "mit jemandem (vom Kundenservice) reden", "verbinden Sie mich mit einem Mitarbeiter"
+        String.raw`\bmit\s+jemandem\s+(?:(?:vom|aus\s+dem|von\s+(?:ihrem|eurem|dem))\s+(?:kundenservice|kundendienst|support|team)\s+)?(?:sprechen|reden|chatten|telefonieren)\b`,
+        String.raw`\bverbinde[nt]?\s+(?:sie\s+|du\s+)?mich\s+(?:bitte\s+)?mit\s+(?:einem|einer|jemandem|dem|der)\b`,
         String.raw`\bwie\s+(?:kann\s+ich\s+(?:sie|euch|den\s+kundenservice|den\s+shop|das\s+team)\s+(?:erreichen|kontaktieren|anrufen|anschreiben)|(?:erreiche|kontaktiere)\s+ich\s+(?:sie|euch|den\s+kundenservice|den\s+shop|das\s+team))\b`,
         String.raw`\b(?:kundenservice|kundendienst|support)\s+(?:kontaktieren|erreichen|anrufen)\b`,
         String.raw`\b(?:ihre|eure|die)\s+(?:telefonnummer|e-?mail-?adresse|kontaktdaten)\b`,
