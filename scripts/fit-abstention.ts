@@ -12,8 +12,7 @@
 // than a handoff). The test lines are only reported.
 import fs from "node:fs";
 import path from "node:path";
-import LogisticRegression from "ml-logistic-regression";
-import { Matrix } from "ml-matrix";
+import { fitLogistic, readFitLines } from "./fit-lines.js";
 import { abstentionFeatures, probabilityRight, type AbstentionModel } from "../src/assistant/knowledge/abstain.js";
 import type { AnswerConfidence } from "../src/assistant/knowledge/types.js";
 
@@ -22,22 +21,11 @@ const OUT = path.resolve(here, "../src/assistant/knowledge/abstention.json");
 const WRONG_COST = 2;
 
 type Line = AnswerConfidence & { id: string; split: string; wrong: boolean };
-const files = process.argv.slice(2);
-if (files.length === 0) throw new Error("name the features files written by eval:assistant --features");
-const lines: Line[] = files.flatMap((f) =>
-  fs
-    .readFileSync(f, "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Line),
+const { dev, test } = readFitLines<Line>("--features");
+const weights = fitLogistic(
+  dev.map(abstentionFeatures),
+  dev.map((l) => (l.wrong ? 1 : 0)),
 );
-const dev = lines.filter((l) => l.split !== "test");
-const test = lines.filter((l) => l.split === "test");
-
-const lr = new LogisticRegression({ numSteps: 20000, learningRate: 5e-3 });
-lr.train(new Matrix(dev.map(abstentionFeatures)), Matrix.columnVector(dev.map((l) => (l.wrong ? 1 : 0))));
-// classifiers[0] is trained on "not class 0" (right = 0), i.e. on being wrong.
-const weights = lr.classifiers[0]!.weights.to1DArray();
 const model: AbstentionModel = { weights, minRight: 0 };
 const pRight = (l: Line) => probabilityRight(l, model);
 

@@ -9,8 +9,7 @@
 // only reported.
 import fs from "node:fs";
 import path from "node:path";
-import LogisticRegression from "ml-logistic-regression";
-import { Matrix } from "ml-matrix";
+import { fitLogistic, readFitLines } from "./fit-lines.js";
 import { POLICY_MIN_PROBABILITY, ROUTE_MODEL_INPUTS, probabilityPolicy, type RouteModel } from "../src/assistant/knowledge/route-model.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -22,22 +21,13 @@ interface Line {
   product: boolean;
   inputs: number[];
 }
-const files = process.argv.slice(2);
-if (files.length === 0) throw new Error("name the files written by eval:assistant --route-features");
-const lines: Line[] = files.flatMap((f) =>
-  fs
-    .readFileSync(f, "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Line),
+const { dev, test } = readFitLines<Line>("--route-features");
+// Class 1: a policy question (0: a product request).
+const weights = fitLogistic(
+  dev.map((l) => l.inputs),
+  dev.map((l) => (l.product ? 0 : 1)),
 );
-const dev = lines.filter((l) => l.split !== "test");
-const test = lines.filter((l) => l.split === "test");
-
-const lr = new LogisticRegression({ numSteps: 20000, learningRate: 5e-3 });
-lr.train(new Matrix(dev.map((l) => l.inputs)), Matrix.columnVector(dev.map((l) => (l.product ? 0 : 1))));
-// classifiers[0] is trained on "not class 0" (a product request = 0), i.e. on being a policy question.
-const model: RouteModel = { weights: lr.classifiers[0]!.weights.to1DArray().map((w) => Math.round(w * 1e4) / 1e4) };
+const model: RouteModel = { weights: weights.map((w) => Math.round(w * 1e4) / 1e4) };
 
 const report = (name: string, ls: Line[]) => {
   const policy = ls.filter((l) => !l.product);
