@@ -134,13 +134,16 @@ export class KnowledgeEngine implements Knowledge {
       if (hasEvidence(index, text, textLang(text, langOf(locale)))) return policy("feature_less_product");
     }
     // One naming a product feature is a policy question about the product when the trained
-    // decision says so (route-model.ts), from the router's features and the policies' coverage.
+    // decision says so (route-model.ts), from the router's features and the policies' coverage —
+    // and only when some published passage covers part of it: every policy question of the
+    // training lines had coverage, so a long product description no policy touches stays a product request.
     if (intent.kind === "product" && describesProduct(intent) && trace.features) {
       const entry = await this.entry(storeId);
       const { index } = await this.langIndex(storeId, entry, locale);
-      const inputs = routeModelInputs(trace.features as RouteFeatures, policyCoverage(index, text, textLang(text, langOf(locale))));
+      const coverage = policyCoverage(index, text, textLang(text, langOf(locale)));
+      const inputs = routeModelInputs(trace.features as RouteFeatures, coverage);
       const model = { inputs, policy: probabilityPolicy(inputs) };
-      if (model.policy >= POLICY_MIN_PROBABILITY)
+      if (coverage > 0 && model.policy >= POLICY_MIN_PROBABILITY)
         return { kind: "policy", query: text.trim(), trace: { ...trace, model, rerouted: "classifier" } };
       return { ...intent, trace: { ...trace, model } };
     }

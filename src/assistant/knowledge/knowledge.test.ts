@@ -304,8 +304,14 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     const elsewhere = await engine.classify(storeB, question, "en");
     assert.equal(elsewhere.kind, "product");
     assert.ok(elsewhere.trace?.model && elsewhere.trace.model.policy < POLICY_MIN_PROBABILITY, JSON.stringify(elsewhere.trace));
-    // Product requests stay product requests, with the decision in the trace.
-    for (const text of ["do you have red sweaters under 50", "any black sweaters?", "show me sweaters"]) {
+    // Product requests stay product requests, with the decision in the trace; so does a long
+    // product description no published passage covers.
+    for (const text of [
+      "do you have red sweaters under 50",
+      "any black sweaters?",
+      "show me sweaters",
+      "black wool sweater with zip collar and elbow patches for winter hikes",
+    ]) {
       const r = await engine.classify(storeA, text, "en");
       assert.equal(r.kind, "product", text);
       assert.ok(r.trace?.model, text);
