@@ -47,7 +47,9 @@ import {
   type Lang,
   type LanguagePack,
 } from "../language/index.js";
-import type { Intent, RouteTrace } from "./types.js";
+import type { Intent, RouteFeatures, RouteScores, RouteTrace } from "./types.js";
+
+export type { RouteFeatures, RouteScores } from "./types.js";
 import { commerceVocabulary } from "./lexicon.js";
 import { correctWords } from "./retrieval.js";
 import { sanitizeQuestion } from "./sanitize.js";
@@ -258,30 +260,6 @@ export function softOrderRemainder(text: string): string | null {
     .trim();
   const content = words(rest.replace(/[?!.,;:]+/g, " ")).filter((w) => !isStopWordOfAny(w) && !orderWords.has(w));
   return content.length >= 2 ? rest : null;
-}
-
-export interface RouteFeatures {
-  returnOwn: boolean;
-  /** Besides a return request, a clause asks about the conditions (a policy question, not the start of a return). */
-  asksConditions: boolean;
-  orderStatus: boolean;
-  myOrder: boolean;
-  orderId: boolean;
-  returnWord: boolean;
-  policyTopics: number;
-  conditional: boolean;
-  moneyMention: boolean;
-  request: boolean;
-  productFeature: boolean;
-  questionForm: boolean;
-  contentWords: number;
-}
-
-export interface RouteScores {
-  return: number;
-  order: number;
-  product: number;
-  policy: number;
 }
 
 /**

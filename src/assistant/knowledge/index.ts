@@ -24,15 +24,7 @@
 import type { AppContext } from "../../context/context.js";
 import type { PoliciesRepository } from "../policies/repository.js";
 import type { AssistantSettingsService } from "../settings/service.js";
-import {
-  classifyText,
-  describesProduct,
-  isVague,
-  requestsProducts,
-  routeText,
-  softOrderRemainder,
-  type RouteFeatures,
-} from "./classify.js";
+import { classifyText, describesProduct, isVague, requestsProducts, routeText, softOrderRemainder } from "./classify.js";
 import { OTHER, languages } from "../language/index.js";
 import { ABSTENTION, NO_ABSTENTION } from "./abstain.js";
 import { conflictMarkdown, noEvidenceMarkdown, reframeLead } from "./compose.js";
@@ -141,7 +133,7 @@ export class KnowledgeEngine implements Knowledge {
       const entry = await this.entry(storeId);
       const { index } = await this.langIndex(storeId, entry, locale);
       const coverage = policyCoverage(index, text, textLang(text, langOf(locale)));
-      const inputs = routeModelInputs(trace.features as RouteFeatures, coverage);
+      const inputs = routeModelInputs(trace.features, coverage);
       const model = { inputs, policy: probabilityPolicy(inputs) };
       if (coverage > 0 && model.policy >= POLICY_MIN_PROBABILITY)
         return { kind: "policy", query: text.trim(), trace: { ...trace, model, rerouted: "classifier" } };

@@ -1,7 +1,7 @@
 // The router's trained product-or-policy decision, pure (the engine around it: knowledge.test.ts).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { RouteFeatures } from "./classify.js";
+import type { RouteFeatures } from "./types.js";
 import { POLICY_MIN_PROBABILITY, ROUTE_MODEL, ROUTE_MODEL_INPUTS, probabilityPolicy, routeModelInputs } from "./route-model.js";
 
 const features = (over: Partial<RouteFeatures> = {}): RouteFeatures => ({

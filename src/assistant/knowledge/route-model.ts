@@ -7,7 +7,7 @@
 // with the one thing the keyword rules cannot see: how much of the question the store's published
 // policies cover (the best passage's coverage, retrieval.ts). When it gives a policy question at
 // least POLICY_MIN_PROBABILITY, the engine answers the text as one (trace: rerouted "classifier").
-import type { RouteFeatures } from "./classify.js";
+import type { RouteFeatures } from "./types.js";
 import fitted from "./route-model.json" with { type: "json" };
 
 export interface RouteModel {

@@ -32,13 +32,38 @@ export type Intent =
   | { kind: "action"; name: "add_to_cart"; product_ref: string; quantity: number }
   | { kind: "ambiguous"; question: string };
 
+/** What the scored router (classify.ts routeFeatures) reads in a text. */
+export interface RouteFeatures {
+  returnOwn: boolean;
+  /** Besides a return request, a clause asks about the conditions (a policy question, not the start of a return). */
+  asksConditions: boolean;
+  orderStatus: boolean;
+  myOrder: boolean;
+  orderId: boolean;
+  returnWord: boolean;
+  policyTopics: number;
+  conditional: boolean;
+  moneyMention: boolean;
+  request: boolean;
+  productFeature: boolean;
+  questionForm: boolean;
+  contentWords: number;
+}
+
+export interface RouteScores {
+  return: number;
+  order: number;
+  product: number;
+  policy: number;
+}
+
 /** How the router decided (classify.ts routeText; knowledge/index.ts reroutes): the turn's intent.classified event. */
 export interface RouteTrace {
   /** The rule of classify.ts's header that decided: vague, person, cart, scored or fallback. */
   rule: string;
   /** The scored decision's features and scores (rules 3–7). */
-  features?: object;
-  scores?: object;
+  features?: RouteFeatures;
+  scores?: RouteScores;
   /** Why the engine then changed the intent to a policy question (follow_up, evidence, feature_less_product, soft_order, classifier). */
   rerouted?: string;
   /** The trained product-or-policy decision of a product request (route-model.ts): its inputs and the probability of a policy question. */

@@ -117,13 +117,14 @@ export class AssistantSettingsService {
         },
       );
     }
+    const updatedAt = this.ctx.clock.now();
     await this.repo.upsertVocabulary(storeId, {
       synonyms: JSON.stringify(vocabulary.synonyms),
       scope_words: JSON.stringify(vocabulary.scope_words),
       product_words: JSON.stringify(vocabulary.product_words),
       updated_by: actorUserId,
-      updated_at: this.ctx.clock.now(),
+      updated_at: updatedAt,
     });
-    return this.vocabulary(storeId);
+    return { ...vocabulary, updated_at: iso(updatedAt) };
   }
 }
