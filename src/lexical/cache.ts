@@ -2,7 +2,7 @@
 export interface LexicalHit {
   productId: string;
   score: number;
-  /** The summed weights of the query's groups the product's text holds (query.ts coverage()). */
+  /** The summed weights of the query's groups the product's text holds (query.ts coverageOf()). */
   coverage: number;
   /** How many of the query's groups it holds. */
   matched: number;

@@ -2,7 +2,7 @@
 // the minimum word share of coverage ranking (src/search/query/fusion.ts): pure, no database.
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { analyseQuery, contentWords } from "./query.js";
+import { analyseQuery, contentWords, coverageOf, type Group } from "./query.js";
 import { StoreLexicon } from "./lexicon.js";
 import { englishWords, type WordCheck } from "./dictionary.js";
 import { BUILTIN_SYNONYMS } from "./synonyms/index.js";
@@ -166,5 +166,44 @@ describe("typo candidates", () => {
     const lexicon = new StoreLexicon(["yellow", "top"], new Map());
     assert.deepEqual(lexicon.near("yelow", 1), [{ word: "yellow", distance: 1 }]);
     assert.deepEqual(lexicon.near("yellwo", 1), [{ word: "yellow", distance: 1 }], "two neighbours swapped");
+  });
+});
+
+describe("coverage of a product's text", () => {
+  const groups: Group[] = [
+    {
+      text: "black",
+      alternatives: [
+        { words: ["charcoal"], weight: 0.7, kind: "synonym" },
+        { words: ["black"], weight: 1, kind: "exact" },
+      ],
+    },
+    {
+      text: "tshirts",
+      alternatives: [
+        { words: ["t", "shirt"], weight: 0.8, kind: "synonym" },
+        { words: ["tee"], weight: 0.9, kind: "synonym" },
+      ],
+    },
+    { text: "chrono", alternatives: [{ words: ["chrono"], weight: 1, kind: "exact", prefix: true }] },
+  ];
+  const covered = coverageOf(groups);
+
+  test("each group counts its heaviest alternative the text holds, compared by stem", () => {
+    assert.deepEqual(covered("Charcoal and Black Tees"), { weight: 1 + 0.9, matched: 2 });
+    assert.deepEqual(covered("charcoal T-Shirts"), { weight: 0.7 + 0.8, matched: 2 });
+  });
+
+  test("a phrase's words must follow one another; a prefix matches the beginning of a word", () => {
+    assert.deepEqual(covered("shirt with a t print"), { weight: 0, matched: 0 });
+    assert.deepEqual(covered("Chronograph watch, black"), { weight: 2, matched: 2 });
+  });
+
+  test("the same text measured again, and a text of many words, give the same answer", () => {
+    const long = `${Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ")} black t shirt`;
+    for (let i = 0; i < 2; i++) {
+      assert.deepEqual(covered("Charcoal and Black Tees"), { weight: 1.9, matched: 2 });
+      assert.deepEqual(covered(long), { weight: 1.8, matched: 2 });
+    }
   });
 });

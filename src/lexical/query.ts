@@ -268,43 +268,110 @@ export function plainGroups(text: string): Group[] {
   return [...new Set(words(text))].map((w) => ({ text: w, alternatives: [{ words: [w], weight: WEIGHTS.exact, kind: "exact" as const }] }));
 }
 
+// Coverage is computed for every hit of a lexical query (up to SCORED_MAX per query), so its
+// inputs are remembered: each word's Porter stem as a small integer (equal stems, equal numbers),
+// and each product text's words and stem numbers, by the text itself. Product texts come back in
+// the results of query after query; splitting and stemming them, and comparing stems as strings,
+// was most of the cost of ranking a long result list. Both are bounded and emptied together when
+// full.
 const STEM_CACHE_MAX = 200_000;
-const stemCache = new Map<string, string>();
-/** stemOf through a cache (product texts repeat their words). */
-function cachedStem(word: string): string {
-  let s = stemCache.get(word);
-  if (s === undefined) {
-    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
-    stemCache.set(word, (s = stemOf(word)));
+/** Characters of product text remembered at most (about 50,000 texts of 160 characters). */
+const TEXT_CACHE_MAX_CHARS = 8_000_000;
+const stemNumbers = new Map<string, number>();
+const wordStems = new Map<string, number>();
+const textCache = new Map<string, { words: string[]; stems: Int32Array }>();
+let textCacheChars = 0;
+/** Incremented whenever the numbers are forgotten: numbers taken before are then void. */
+let stemGeneration = 0;
+
+function forgetStems(): void {
+  stemGeneration++;
+  stemNumbers.clear();
+  wordStems.clear();
+  textCache.clear();
+  textCacheChars = 0;
+}
+
+/** The number of a word's Porter stem (equal for words of one stem). */
+function stemNumber(word: string): number {
+  let n = wordStems.get(word);
+  if (n === undefined) {
+    if (wordStems.size >= STEM_CACHE_MAX) forgetStems();
+    const stem = stemOf(word);
+    n = stemNumbers.get(stem);
+    if (n === undefined) stemNumbers.set(stem, (n = stemNumbers.size));
+    wordStems.set(word, n);
   }
-  return s;
+  return n;
+}
+
+/** A text's words and their stem numbers (remembered, see above). */
+function wordsAndStems(text: string): { words: string[]; stems: Int32Array } {
+  let entry = textCache.get(text);
+  if (entry === undefined) {
+    const ws = words(text);
+    const generation = stemGeneration;
+    let stems = Int32Array.from(ws, stemNumber);
+    if (generation !== stemGeneration) stems = Int32Array.from(ws, stemNumber); // emptied halfway
+    if (textCacheChars + text.length > TEXT_CACHE_MAX_CHARS) {
+      textCache.clear();
+      textCacheChars = 0;
+    }
+    entry = { words: ws, stems };
+    textCache.set(text, entry);
+    textCacheChars += text.length;
+  }
+  return entry;
 }
 
 /**
  * How well a product's text matches the groups: the sum over groups of the weight of the best
  * alternative the text holds (0 when none), and how many groups it holds. Words are compared by
- * their Porter stem, as the engines do; a phrase's words must follow one another.
+ * their Porter stem, as the engines do; a phrase's words must follow one another. Returns the
+ * measure for the groups, to apply to many texts (a result list): the alternatives' stems are
+ * taken once, heaviest alternative first, so a group's first hit is its best.
  */
-export function coverage(groups: readonly Group[], textWords: readonly string[]): { weight: number; matched: number } {
-  const stems = textWords.map(cachedStem);
-  const present = new Set(stems);
-  let weight = 0;
-  let matched = 0;
-  for (const g of groups) {
-    let best = 0;
-    for (const a of g.alternatives) {
-      if (a.weight <= best) continue;
-      if (a.prefix ? textWords.some((w) => w.startsWith(a.words[0]!)) : holds(a.words.map(cachedStem), stems, present)) best = a.weight;
+export function coverageOf(groups: readonly Group[]): (text: string) => { weight: number; matched: number } {
+  const compile = () =>
+    groups.map((g) =>
+      g.alternatives
+        .filter((a) => a.weight > 0)
+        .map((a) => ({ weight: a.weight, prefix: a.prefix === true ? a.words[0]! : undefined, stems: a.words.map(stemNumber) }))
+        .sort((a, b) => b.weight - a.weight),
+    );
+  let compiled = compile();
+  let generation = stemGeneration;
+  return (text) => {
+    const { words: textWords, stems } = wordsAndStems(text);
+    // The numbers were forgotten since the alternatives' were taken: take them again.
+    if (generation !== stemGeneration) {
+      compiled = compile();
+      generation = stemGeneration;
     }
-    if (best > 0) matched++;
-    weight += best;
-  }
-  return { weight, matched };
+    let weight = 0;
+    let matched = 0;
+    for (const alternatives of compiled) {
+      for (const a of alternatives) {
+        if (a.prefix !== undefined ? textWords.some((w) => w.startsWith(a.prefix!)) : holds(a.stems, stems)) {
+          matched++;
+          weight += a.weight;
+          break;
+        }
+      }
+    }
+    return { weight, matched };
+  };
 }
 
-function holds(phrase: readonly string[], stems: readonly string[], present: ReadonlySet<string>): boolean {
-  if (!phrase.every((p) => present.has(p))) return false;
+/** Whether `stems` holds the phrase's stems one after another. */
+function holds(phrase: readonly number[], stems: Int32Array): boolean {
+  const first = stems.indexOf(phrase[0]!);
+  if (first < 0) return false;
   if (phrase.length === 1) return true;
-  for (let i = 0; i + phrase.length <= stems.length; i++) if (phrase.every((p, j) => stems[i + j] === p)) return true;
+  for (let i = first; i + phrase.length <= stems.length; i++) {
+    let j = 0;
+    while (j < phrase.length && stems[i + j] === phrase[j]) j++;
+    if (j === phrase.length) return true;
+  }
   return false;
 }

@@ -5,7 +5,7 @@
 //     the alternatives that count as it in this store: the word, its typo corrections, synonyms).
 //     Matching is AND-first: the products holding an alternative of every group; only when fewer
 //     than `enough` products (after the pre-filters) do, the products holding any alternative are
-//     added (OR). Every hit carries its coverage (query.ts coverage(): the summed weights of the
+//     added (OR). Every hit carries its coverage (query.ts coverageOf(): the summed weights of the
 //     groups its text holds, and how many it holds), computed from the product's words, and hits
 //     are ranked by coverage, then by the engine's score (bm25 / ts_rank: the field weights below
 //     and word rarity). AND-first keeps the engines from scoring every product that holds one
@@ -31,7 +31,7 @@ import { sql } from "kysely";
 import { isDeferred, passing, type Candidates } from "../vectors/candidates.js";
 import type { Dialect, Executor } from "../platform/db/types.js";
 import { allWords, lexicalDocument, LEXICAL_FIELDS } from "./document.js";
-import { coverage, plainGroups, words, type Group } from "./query.js";
+import { coverageOf, plainGroups, words, type Group } from "./query.js";
 import { lexicalCacheOf, type LexicalCache, type LexicalHit } from "./cache.js";
 
 export type { LexicalHit } from "./cache.js";
@@ -201,9 +201,10 @@ export class LexicalRepository {
         LIMIT ${scoredLimit(k)}`.execute(this.db)
       ).rows;
     }
+    const covered = coverageOf(groups);
     return best(
       rows.map((row) => {
-        const c = coverage(groups, words(row.words));
+        const c = covered(row.words);
         return { productId: row.product_id, score: row.s, coverage: c.weight, matched: c.matched };
       }),
       k,

@@ -22,7 +22,7 @@ import type { CatalogLiveRow, CatalogMatch, CatalogPort, CatalogProduct } from "
 import { colorMatches, dominantOf, parseColorFilter, sqlConditions, type MetadataFilter, type SearchFilters } from "../query/filters.js";
 import type { SearchService } from "../query/service.js";
 import { anyTermCondition, type CatalogRepository, type CatalogRow } from "./repository.js";
-import { contentWords, coverage, stemOf, words } from "../../lexical/query.js";
+import { contentWords, coverageOf, stemOf } from "../../lexical/query.js";
 import { coversWordShare } from "../query/fusion.js";
 import { arrange } from "../rules/apply.js";
 import type { RulesService } from "../rules/service.js";
@@ -182,6 +182,7 @@ export class SearchCatalog implements CatalogPort {
     const conds = sqlConditions(this.ctx.database.dialect, filters);
     if (terms.length > 0) conds.push(anyTermCondition(this.ctx.database.dialect, terms));
     const colorFilters = colors.map(parseColorFilter);
+    const covered = coverageOf(groups);
     const found: Array<{ row: CatalogRow; score: number }> = [];
     for (let offset = 0; offset < SCAN_LIMIT; offset += PAGE) {
       const page = await this.repo.page(storeId, conds, PAGE, offset);
@@ -192,10 +193,7 @@ export class SearchCatalog implements CatalogPort {
         }
         let score = 0;
         if (groups.length > 0) {
-          score = coverage(
-            groups,
-            words(`${row.name ?? ""} ${row.category ?? ""} ${row.brand ?? ""} ${row.color_name ?? ""} ${row.metadata}`),
-          ).weight;
+          score = covered(`${row.name ?? ""} ${row.category ?? ""} ${row.brand ?? ""} ${row.color_name ?? ""} ${row.metadata}`).weight;
           if (score === 0 || !coversWordShare(score, share)) continue;
         }
         found.push({ row, score });
