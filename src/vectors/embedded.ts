@@ -160,6 +160,16 @@ export class EmbeddedVectorIndex implements VectorIndex {
     return new FilteredProducts(filter, [...(this.stores.get(storeId)?.values() ?? [])]);
   }
 
+  attributes(storeId: string, productIds: readonly string[]): Map<string, ProductAttributes> | undefined {
+    if (!this.initialised) return undefined;
+    const out = new Map<string, ProductAttributes>();
+    for (const id of productIds) {
+      const a = this.attributesOf(storeId, id);
+      if (a !== undefined) out.set(id, a);
+    }
+    return out;
+  }
+
   get(storeId: string, productId: string): Promise<Float32Array | undefined> {
     return this.repo.get(storeId, productId);
   }

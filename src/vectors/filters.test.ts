@@ -101,6 +101,13 @@ describe("embedded index: in-memory filters", () => {
     assert.equal(index.filterCandidates("other", byCategory("bags"))!.size, 0);
   });
 
+  test("a product's kept fields are read from memory for the products the store's index holds, never another store's", () => {
+    const held = index.attributes("f", [pid(0), pid(1), "unknown"])!;
+    assert.deepEqual([...held.keys()], [pid(0), pid(1)]);
+    assert.equal(held.get(pid(1))!.category, category[1]);
+    assert.equal(index.attributes("other", [pid(0)])!.size, 0);
+  });
+
   test("attribute changes, removals and rows moved by a removal are seen by the next filtered search", async () => {
     const query = data.row(3);
     const before = index.filterCandidates("f", byCategory("coats"))!;

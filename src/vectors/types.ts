@@ -55,6 +55,12 @@ export interface VectorIndex {
    * `candidates`. Undefined when the adapter filters in SQL (PostgreSQL).
    */
   filterCandidates?(storeId: string, filter: AttributeFilter): ReadonlySet<string> | undefined;
+  /**
+   * Embedded only: the fields kept beside the vectors of those of `productIds` the index holds,
+   * read from memory (a search re-ranks by them without reading product rows). Undefined when the
+   * adapter keeps none (PostgreSQL) or has not loaded them yet.
+   */
+  attributes?(storeId: string, productIds: readonly string[]): Map<string, ProductAttributes> | undefined;
   /** The k most similar vectors of the store with the query's dimension, best first. */
   search(storeId: string, query: Float32Array, options: VectorSearchOptions): Promise<VectorMatch[]>;
   /** The stored (unit-length) vector of a product, e.g. for "more like this" and near-duplicate checks. */

@@ -40,7 +40,8 @@ function categoryOf(a: ProductAttributes): string {
   return c;
 }
 
-function colorsOf(a: ProductAttributes): { hex: string; share: number }[] {
+/** The product's dominant colours, parsed once per attributes object. */
+export function dominantColorsOf(a: ProductAttributes): { hex: string; share: number }[] {
   let c = parsedColors.get(a);
   if (c === undefined) {
     c = JSON.parse(a.dominantColors) as { hex: string; share: number }[];
@@ -132,7 +133,7 @@ export function attributeFilter(f: SearchFilters): AttributeFilter {
   }
   if (f.color !== undefined) {
     const color = parseColorFilter(f.color);
-    tests.push((a) => colorMatches(color, a.colorName, colorsOf(a)));
+    tests.push((a) => colorMatches(color, a.colorName, dominantColorsOf(a)));
   }
   const key = JSON.stringify([f.category ?? null, f.price_min ?? null, f.price_max ?? null, f.color ?? null, f.metadata_filters ?? []]);
   return { key, test: (a) => tests.every((t) => t(a)) };

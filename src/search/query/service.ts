@@ -49,7 +49,8 @@ import { SearchRepository } from "./repository.js";
 import { pricePhrases, understandQuery, type Understanding } from "./understand.js";
 import { storeCategories } from "./categories.js";
 import { historyWriter } from "./history-writer.js";
-import { filterCandidates } from "./memory-filter.js";
+import { dominantColorsOf, filterCandidates } from "./memory-filter.js";
+import type { ProductAttributes } from "../../vectors/attributes.js";
 import { isDeferred, passing, type Candidates } from "../../vectors/candidates.js";
 import type { SearchResponseSchema } from "./schemas.js";
 import type { Static } from "typebox";
@@ -142,6 +143,19 @@ interface LexicalLookup {
 
 /** Depth of the first stage when results are re-ranked or fused: deeper than the page. */
 const fusedDepth = (limit: number) => Math.max(100, limit * 5);
+
+/** What re-ranking reads of a product (its category, colour name and dominant colours). */
+interface RankFacts {
+  category: string | null;
+  colorName: string | null;
+  dominant(): readonly { hex: string; share: number }[];
+}
+const rowFacts = (r: ProductRow): RankFacts => ({ category: r.category, colorName: r.color_name, dominant: () => dominantOf(r) });
+const attributeFacts = (a: ProductAttributes): RankFacts => ({
+  category: a.category,
+  colorName: a.colorName,
+  dominant: () => dominantColorsOf(a),
+});
 
 /** One boost of the re-ranking in run(): `share` of the way from `score` to 1. */
 const lift = (score: number, share: number) => score + (1 - score) * share;
@@ -770,20 +784,22 @@ export class SearchService {
     }
 
     const rows = new Map<string, ProductRow>();
+    /** What re-ranking reads of a product: from its row, or from the fields the embedded index keeps in memory. */
+    const facts = new Map<string, RankFacts>();
     /** A product's re-ranked score: the colour re-score, the category boost and the understood boosts its row meets. */
     const reRank = (s: { productId: string; score: number }): void => {
-      const row = rows.get(s.productId);
+      const row = facts.get(s.productId);
       if (!row) return;
       if (colors.length > 0 && (plan.vectors.length > 0 || lex)) {
-        s.score = (1 - HYBRID_COLOR_WEIGHT) * s.score + HYBRID_COLOR_WEIGHT * colorScore(colors, dominantOf(row));
+        s.score = (1 - HYBRID_COLOR_WEIGHT) * s.score + HYBRID_COLOR_WEIGHT * colorScore(colors, row.dominant());
       }
       if (plan.boostCategory && row.category !== null && row.category.toLowerCase() === plan.boostCategory.toLowerCase()) {
         s.score = lift(s.score, FUSION_CATEGORY_BOOST);
       }
       if (boost) {
-        const dominant = dominantOf(row);
+        const dominant = row.dominant();
         for (const color of boost.colors) {
-          if (colorMatches(parseColorFilter(color), row.color_name, dominant)) s.score = lift(s.score, UNDERSTOOD_BOOST);
+          if (colorMatches(parseColorFilter(color), row.colorName, dominant)) s.score = lift(s.score, UNDERSTOOD_BOOST);
         }
         if (row.category !== null && boost.categories.some((cat) => cat.toLowerCase() === row.category!.toLowerCase())) {
           s.score = lift(s.score, UNDERSTOOD_BOOST);
@@ -791,17 +807,21 @@ export class SearchService {
       }
     };
     if (rerank && scored.length > 0) {
+      // The embedded index answers from memory; products it does not hold (and PostgreSQL) from their rows.
       const read = async (part: readonly { productId: string }[]) => {
-        const found = await this.products.findMany(
-          storeId,
-          part.map((s) => s.productId),
-        );
-        for (const r of found) rows.set(r.product_id, r);
+        const ids = part.map((s) => s.productId);
+        const held = this.ctx.vectors.attributes?.(storeId, ids);
+        for (const [id, a] of held ?? []) facts.set(id, attributeFacts(a));
+        const unread = held ? ids.filter((id) => !held.has(id)) : ids;
+        for (const r of unread.length > 0 ? await this.products.findMany(storeId, unread) : []) {
+          rows.set(r.product_id, r);
+          facts.set(r.product_id, rowFacts(r));
+        }
       };
-      // Understood and category boosts only lift a score, so the rows are read in score order only
-      // as deep as the page needs (reRankInScoreOrder), not all of the fused depth. A colour
-      // re-score (which can lower a score), merchandising rules (which read every row) and union
-      // order (kept unsorted) read them all at once.
+      // Understood and category boosts only lift a score, so the products are read in score order
+      // only as deep as the page needs (reRankInScoreOrder), not all of the fused depth. A colour
+      // re-score (which can lower a score), merchandising rules and union order (kept unsorted)
+      // read them all at once.
       if (colors.length > 0 || merch !== null || plan.multi === "union") {
         await read(scored);
         for (const s of scored) reRank(s);
