@@ -145,6 +145,23 @@ describe("knowledge: classify (deterministic router)", () => {
     assert.equal(kind("die blaue?", "de"), "ambiguous");
     assert.equal(kind("maybe"), "ambiguous");
   });
+
+  test("courtesy messages (greeting, thanks, goodbye with only fillers) ask nothing: a clarification, never a policy answer", () => {
+    const question = (text: string, locale: string) => {
+      const r = routeText(text, locale);
+      assert.equal(r.trace.rule, "vague", text);
+      return r.intent.kind === "ambiguous" ? r.intent.question : "";
+    };
+    for (const text of ["cool thanks, that's all I needed!", "thanks, that helped a lot!", "cheers, bye"])
+      assert.match(question(text, "en"), /You're welcome/, text);
+    assert.match(question("hi! just browsing for now 🙂", "en"), /What can I help you with/);
+    assert.match(question("Danke, schönen Tag noch!", "de"), /Gern geschehen/);
+    assert.match(question("Guten Morgen!", "de"), /Wobei kann ich helfen/);
+    // A question beside the courtesy is routed as a question.
+    for (const text of ["thanks! can I return a worn jacket", "hi, do you ship to canada"])
+      assert.notEqual(routeText(text, "en").trace.rule, "vague", text);
+    assert.notEqual(routeText("danke, wann kommt meine bestellung", "de").trace.rule, "vague");
+  });
 });
 
 describe("knowledge: soft order questions", () => {

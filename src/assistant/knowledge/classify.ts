@@ -85,6 +85,11 @@ const router = perRegistry(() => {
       `^(?:(?:${alt((r) => r.bareReference.openings)})\\s+)?(?:${alt((r) => r.bareReference.determiners)})\\s+(\\S+)(?:\\s+(${alt((r) => r.bareReference.ones)}))?$`,
     ),
     greeting: new RegExp(`^(?:${alt((r) => r.greetings.words)}|\\?+)(?:\\s+(?:${alt((r) => r.greetings.tails)}))?$`),
+    courtesy: {
+      greetings: list((r) => r.courtesy.greetings),
+      thanks: list((r) => r.courtesy.thanks),
+      fillers: list((r) => r.courtesy.fillers),
+    },
     policyWords: new RegExp(`\\b(?:${alt((r) => r.policyWords)})\\b`),
     /** policyWords, every occurrence (counted). */
     policyWordsAll: new RegExp(`\\b(?:${alt((r) => r.policyWords)})\\b`, "g"),
@@ -134,8 +139,8 @@ const router = perRegistry(() => {
 });
 
 /** The clarification question of a vague text, in the thread's language. */
-function clarification(clarify: LanguagePack["replies"]["clarify"], kind: "vague_product" | "help"): string {
-  return kind === "help" ? clarify.help : clarify.vagueProduct;
+function clarification(clarify: LanguagePack["replies"]["clarify"], kind: VagueKind): string {
+  return kind === "help" ? clarify.help : kind === "welcome" ? clarify.welcome : clarify.vagueProduct;
 }
 
 function colorOf(word: string): string | undefined {
@@ -351,15 +356,37 @@ function bareOf(text: string, lang: Lang): { t: string; bare: string } {
   return { t, bare };
 }
 
-/** Rule 1: nothing, a greeting or "help" alone ("help"), or a bare reference to a product ("the blue one?": "vague_product"). */
-function vagueKind(bare: string): "help" | "vague_product" | null {
+type VagueKind = "help" | "welcome" | "vague_product";
+
+/**
+ * Rule 1: nothing, a greeting or "help" alone ("help"), a courtesy message (courtesyKind), or a
+ * bare reference to a product ("the blue one?": "vague_product"). `t`: the text before its
+ * punctuation was dropped (`bare`).
+ */
+function vagueKind(t: string, bare: string): VagueKind | null {
   if (bare.length === 0) return "help";
   if (router().greeting.test(bare)) return "help";
+  const courtesy = courtesyKind(t, bare);
+  if (courtesy) return courtesy;
   const reference = router().bareReference.exec(bare);
   // "the blue one?", "that red one", "die blaue?": which product is meant is not said.
   if (reference && (reference[2] !== undefined || colorOf(reference[1]!) !== undefined)) return "vague_product";
   if (isVagueRef(bare)) return "vague_product";
   return null;
+}
+
+/**
+ * A courtesy message (LanguagePack router.courtesy): a greeting ("help"), or thanks or a goodbye
+ * ("welcome"), with nothing else but fillers and stop words, and no question mark.
+ */
+function courtesyKind(t: string, bare: string): "help" | "welcome" | null {
+  if (t.includes("?")) return null;
+  const { greetings, thanks, fillers } = router().courtesy;
+  // A contraction counts as its first word ("that's" → that).
+  const ws = words(bare).map((w) => w.split(/['’]/)[0]!);
+  if (!ws.every((w) => greetings.has(w) || thanks.has(w) || fillers.has(w) || isStopWordOfAny(w))) return null;
+  if (ws.some((w) => thanks.has(w))) return "welcome";
+  return ws.some((w) => greetings.has(w)) ? "help" : null;
 }
 
 /**
@@ -376,7 +403,8 @@ export function requestsProducts(text: string, locale: string): boolean {
  * store's policies could answer, whatever words they use. Read in the thread's language (`locale`).
  */
 export function isVague(text: string, locale: string): boolean {
-  return vagueKind(bareOf(text, threadLanguage(locale)).bare) !== null;
+  const { t, bare } = bareOf(text, threadLanguage(locale));
+  return vagueKind(t, bare) !== null;
 }
 
 /** Whether a product intent says anything of the product (a colour, type, size or price bound). */
@@ -403,7 +431,7 @@ export function routeText(text: string, locale: string, currency = "EUR"): { int
   const { t, bare } = bareOf(text, threadLanguage(locale));
   const content = words(bare).filter((w) => !isStopWordOfAny(w));
   // 1. empty or vague
-  const vague = vagueKind(bare);
+  const vague = vagueKind(t, bare);
   if (vague) return { intent: { kind: "ambiguous", question: clarification(clarify, vague) }, trace: { rule: "vague" } };
   // 1b. a person asked for: always a handoff with the store's contact
   if (asksForPerson(bare)) return { intent: { kind: "handoff", query: text.trim() }, trace: { rule: "person" } };

@@ -272,6 +272,13 @@ export interface LanguagePack {
     readonly bareReference: { readonly openings: RegExp; readonly determiners: RegExp; readonly ones: RegExp };
     /** Greetings or "help" alone: alternations of the word and what may follow it ("help me", "hilfe bitte"). */
     readonly greetings: { readonly words: RegExp; readonly tails: RegExp };
+    /**
+     * Courtesy messages (the dialogue acts of greeting, thanking and closing): a message is one when
+     * it holds a greeting or a thanks word and otherwise only fillers and stop words — "cool thanks,
+     * that's all I needed", "hi! just browsing", "Danke, schönen Tag noch!". It asks nothing the
+     * policies could answer. Words lower case.
+     */
+    readonly courtesy: { readonly greetings: readonly string[]; readonly thanks: readonly string[]; readonly fillers: readonly string[] };
     /** Alternation: "I want to return …", "ich möchte … zurückschicken": starting a return of one's own. */
     readonly returnOwn: RegExp;
     /** Alternation: any word of returning ("return", "Retoure"). */
@@ -405,8 +412,8 @@ export interface LanguagePack {
     readonly noEvidence: string;
     /** The parts of a multi-part question the policies say nothing about. */
     readonly unansweredParts: (parts: readonly string[]) => string;
-    /** The router's clarification questions: nothing asked ("help"), a vague product reference, a cart request naming no product. */
-    readonly clarify: { readonly help: string; readonly vagueProduct: string; readonly cart: string };
+    /** The router's clarification questions: nothing asked ("help"), a vague product reference, a cart request naming no product, thanks or goodbye ("welcome"). */
+    readonly clarify: { readonly help: string; readonly vagueProduct: string; readonly cart: string; readonly welcome: string };
     /** A product's live stock state. */
     readonly stock: Readonly<Record<"in_stock" | "low_stock" | "out_of_stock" | "unknown", string>>;
     readonly priceUnavailable: string;
