@@ -48,8 +48,6 @@ import {
   type LanguagePack,
 } from "../language/index.js";
 import type { Intent, RouteFeatures, RouteScores, RouteTrace } from "./types.js";
-
-export type { RouteFeatures, RouteScores } from "./types.js";
 import { commerceVocabulary } from "./lexicon.js";
 import { correctWords } from "./retrieval.js";
 import { sanitizeQuestion } from "./sanitize.js";
@@ -84,7 +82,6 @@ const router = perRegistry(() => {
     bareReference: new RegExp(
       `^(?:(?:${alt((r) => r.bareReference.openings)})\\s+)?(?:${alt((r) => r.bareReference.determiners)})\\s+(\\S+)(?:\\s+(${alt((r) => r.bareReference.ones)}))?$`,
     ),
-    greeting: new RegExp(`^(?:${alt((r) => r.greetings.words)}|\\?+)(?:\\s+(?:${alt((r) => r.greetings.tails)}))?$`),
     courtesy: {
       greetings: list((r) => r.courtesy.greetings),
       thanks: list((r) => r.courtesy.thanks),
@@ -365,7 +362,6 @@ type VagueKind = "help" | "welcome" | "vague_product";
  */
 function vagueKind(t: string, bare: string): VagueKind | null {
   if (bare.length === 0) return "help";
-  if (router().greeting.test(bare)) return "help";
   const courtesy = courtesyKind(t, bare);
   if (courtesy) return courtesy;
   const reference = router().bareReference.exec(bare);
@@ -376,15 +372,16 @@ function vagueKind(t: string, bare: string): VagueKind | null {
 }
 
 /**
- * A courtesy message (LanguagePack router.courtesy): a greeting ("help"), or thanks or a goodbye
- * ("welcome"), with nothing else but fillers and stop words, and no question mark.
+ * A courtesy message (LanguagePack router.courtesy): a greeting or "help" ("help"), or thanks or a
+ * goodbye ("welcome"), with nothing else but fillers and stop words. With a question mark the stop
+ * words carry a question ("hi, how much is it?"): then only courtesy words and fillers may follow.
  */
 function courtesyKind(t: string, bare: string): "help" | "welcome" | null {
-  if (t.includes("?")) return null;
   const { greetings, thanks, fillers } = router().courtesy;
+  const asks = t.includes("?");
   // A contraction counts as its first word ("that's" → that).
   const ws = words(bare).map((w) => w.split(/['’]/)[0]!);
-  if (!ws.every((w) => greetings.has(w) || thanks.has(w) || fillers.has(w) || isStopWordOfAny(w))) return null;
+  if (!ws.every((w) => greetings.has(w) || thanks.has(w) || fillers.has(w) || (!asks && isStopWordOfAny(w)))) return null;
   if (ws.some((w) => thanks.has(w))) return "welcome";
   return ws.some((w) => greetings.has(w)) ? "help" : null;
 }

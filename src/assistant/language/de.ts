@@ -425,9 +425,8 @@ export const de: LanguagePack = {
     referenceTails: ["bitte", "mir"],
     vagueReferences: /es|das|dies|diese|diesen|dieses|den|die|das da|den da|die da/,
     bareReference: { openings: /und|was\s+ist\s+mit/, determiners: /der|die|das|den|dem/, ones: /da|hier/ },
-    greetings: { words: /hilfe|hallo|moin|servus|ja|nein|danke/, tails: /bitte/ },
     courtesy: {
-      greetings: ["hallo", "hi", "hey", "moin", "servus", "grüß", "grüezi", "morgen", "tag", "abend"],
+      greetings: ["hilfe", "hallo", "hi", "hey", "moin", "servus", "grüß", "grüezi", "morgen", "tag", "abend", "ja", "nein"],
       thanks: ["danke", "dankeschön", "dank", "tschüss", "tschüs", "ciao", "wiedersehen"],
       fillers: [
         "guten",
@@ -458,6 +457,7 @@ export const de: LanguagePack = {
         "erstmal",
         "klasse",
         "auf",
+        "bitte",
       ],
     },
     returnOwn:

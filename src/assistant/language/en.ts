@@ -468,9 +468,8 @@ export const en: LanguagePack = {
     vagueReferences: /it|this|that|them|these|those|this one|that one|these ones|those ones|one|the one/,
     propertyReference: /^(?:the\s+|that\s+|this\s+)?\w+\s+one$/,
     bareReference: { openings: /and|what\s+about|how\s+about/, determiners: /the|this|that/, ones: /one|ones/ },
-    greetings: { words: /help|hi|hello|hey|ok|okay|yes|no|thanks/, tails: /me|please|there/ },
     courtesy: {
-      greetings: ["hi", "hello", "hey", "hiya", "howdy", "morning", "afternoon", "evening"],
+      greetings: ["help", "hi", "hello", "hey", "hiya", "howdy", "morning", "afternoon", "evening", "ok", "okay", "yes", "no"],
       thanks: ["thanks", "thank", "thx", "ty", "cheers", "bye", "goodbye"],
       fillers: [
         "good",
@@ -519,6 +518,8 @@ export const en: LanguagePack = {
         "see",
         "later",
         "team",
+        "me",
+        "please",
       ],
     },
     returnOwn:

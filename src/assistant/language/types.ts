@@ -270,13 +270,11 @@ export interface LanguagePack {
     readonly propertyReference?: RegExp;
     /** A bare reference to a product ("the blue one?", "die blaue?"): alternations of an opening ("what about"), the determiner, and the word after the property ("one", "da"). */
     readonly bareReference: { readonly openings: RegExp; readonly determiners: RegExp; readonly ones: RegExp };
-    /** Greetings or "help" alone: alternations of the word and what may follow it ("help me", "hilfe bitte"). */
-    readonly greetings: { readonly words: RegExp; readonly tails: RegExp };
     /**
-     * Courtesy messages (the dialogue acts of greeting, thanking and closing): a message is one when
-     * it holds a greeting or a thanks word and otherwise only fillers and stop words — "cool thanks,
-     * that's all I needed", "hi! just browsing", "Danke, schönen Tag noch!". It asks nothing the
-     * policies could answer. Words lower case.
+     * Courtesy messages (the dialogue acts of greeting, thanking and closing, and "help" alone): a
+     * message is one when it holds a greeting or a thanks word and otherwise only fillers and stop
+     * words — "help me", "cool thanks, that's all I needed", "hi! just browsing", "Danke, schönen
+     * Tag noch!". It asks nothing the policies could answer. Words lower case.
      */
     readonly courtesy: { readonly greetings: readonly string[]; readonly thanks: readonly string[]; readonly fillers: readonly string[] };
     /** Alternation: "I want to return …", "ich möchte … zurückschicken": starting a return of one's own. */
