@@ -97,6 +97,8 @@ export interface Lexicon {
 }
 
 const STOPWORDS = new Set([...eng, ...deu]);
+/** Whether a word is a stop word (the `stopword` package's English and German lists). */
+export const isStopword = (word: string): boolean => STOPWORDS.has(word);
 const MAX_TYPO_ALTERNATIVES = 3;
 
 /** `text`'s words with the corrections of an analysis of it or of part of it (did_you_mean), or null when none applies. */

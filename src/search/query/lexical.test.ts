@@ -322,6 +322,23 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     }
   });
 
+  test("a brand's short forms find it, in its own store only (acronyms.ts)", async () => {
+    const created = await post(
+      "/v1/products",
+      { product_id: "o-polo", image_url: url["p-shirt"], metadata: { name: "Striped Tee", brand: "U.S. Polo Assn.", category: "Tshirts" } },
+      otherToken,
+    );
+    assert.equal(created.statusCode, 201, created.body);
+    try {
+      for (const q of ["uspa tee", "us polo tee", "US Polo striped"]) {
+        assert.deepEqual(ids(await text(q, { semantic_weight: 0 }, otherToken)), ["o-polo"], q);
+      }
+      assert.deepEqual(ids(await text("uspa", { semantic_weight: 0 })), [], "another store's brand gives no short form here");
+    } finally {
+      await app.search.inject({ method: "DELETE", url: "/v1/products/o-polo", headers: bearer(otherToken) });
+    }
+  });
+
   test("built-in synonyms: gender words, apparel words and colour families", async () => {
     assert.deepEqual(ids(await text("kleid", { semantic_weight: 0 })), ["p-dress"], "German kleid → dress (multi-way)");
     const cobalt = await text("cobalt", { semantic_weight: 0 });

@@ -159,6 +159,18 @@ export class SearchRepository {
     return rows.map((r) => r.category!);
   }
 
+  /** The store's distinct brand values (their short forms are synonyms: src/lexical/acronyms.ts). */
+  async brands(storeId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom("products")
+      .select("brand")
+      .distinct()
+      .where("store_id", "=", storeId)
+      .where("brand", "is not", null)
+      .execute();
+    return rows.map((r) => r.brand!);
+  }
+
   findHistory(storeId: string, searchId: string): Promise<SearchHistoryRow | undefined> {
     return this.db.selectFrom("search_history").selectAll().where("store_id", "=", storeId).where("id", "=", searchId).executeTakeFirst();
   }

@@ -35,6 +35,7 @@ import {
 } from "./fusion.js";
 import { LexicalRepository, type LexicalHit } from "../../lexical/repository.js";
 import { StoreLexicon } from "../../lexical/lexicon.js";
+import { brandAcronyms } from "../../lexical/acronyms.js";
 import { englishWords } from "../../lexical/dictionary.js";
 import { analyseQuery, contentWords, correctedText, type AnalysedQuery } from "../../lexical/query.js";
 import { BUILTIN_SYNONYMS, synonymMap } from "../../lexical/synonyms/index.js";
@@ -227,16 +228,20 @@ export class SearchService {
     return storeCached(this.ctx, "lexicon", storeId, async () => {
       // WordNet is read with the first lexicon too (kinds.ts asks it), as the English dictionary is;
       // the categories are query understanding's cached vocabulary (one read for both).
-      const [terms, own, dictionary, , categories] = await Promise.all([
+      // The short forms of its brands (acronyms.ts) come before the store's own entries, which add to them.
+      const [terms, own, dictionary, , categories, brands] = await Promise.all([
         this.lexical.terms(storeId),
         this.synonyms.list(storeId),
         englishWords(),
         wordNetNouns(),
         storeCategories(this.ctx, this.repo, storeId),
+        this.repo.brands(storeId),
       ]);
+      const vocabulary = new Set(terms);
+      const entries = [...brandAcronyms(brands, { has: (w) => vocabulary.has(w), isWord: dictionary }), ...own];
       return new StoreLexicon(
         terms,
-        own.length > 0 ? synonymMap(own, BUILTIN_SYNONYMS) : BUILTIN_SYNONYMS,
+        entries.length > 0 ? synonymMap(entries, BUILTIN_SYNONYMS) : BUILTIN_SYNONYMS,
         dictionary,
         categories.phrases.map((p) => p.value),
       );
