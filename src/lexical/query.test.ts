@@ -2,7 +2,7 @@
 // the minimum word share of coverage ranking (src/search/query/fusion.ts): pure, no database.
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { analyseQuery, contentWords, coverageOf, type Group } from "./query.js";
+import { analyseQuery, contentWords, coverageOf, OUTSIDE_NAME, type Group } from "./query.js";
 import { StoreLexicon } from "./lexicon.js";
 import { englishWords, type WordCheck } from "./dictionary.js";
 import { BUILTIN_SYNONYMS } from "./synonyms/index.js";
@@ -187,7 +187,12 @@ describe("coverage of a product's text", () => {
     },
     { text: "chrono", alternatives: [{ words: ["chrono"], weight: 1, kind: "exact", prefix: true }] },
   ];
-  const covered = coverageOf(groups);
+  const measure = coverageOf(groups);
+  /** The coverage alone (the attribute score has its own test). */
+  const covered = (text: string) => {
+    const { weight, matched } = measure(text);
+    return { weight, matched };
+  };
 
   test("each group counts its heaviest alternative the text holds, compared by stem", () => {
     assert.deepEqual(covered("Charcoal and Black Tees"), { weight: 1 + 0.9, matched: 2 });
@@ -197,6 +202,14 @@ describe("coverage of a product's text", () => {
   test("a phrase's words must follow one another; a prefix matches the beginning of a word", () => {
     assert.deepEqual(covered("shirt with a t print"), { weight: 0, matched: 0 });
     assert.deepEqual(covered("Chronograph watch, black"), { weight: 2, matched: 2 });
+  });
+
+  test("the attribute score: a word in the name counts whole, elsewhere half, plus the share of the name the query takes", () => {
+    assert.equal(measure("Black Tee Cotton Men Black Tees", "Black Tee").attribute, 1.9 + 1);
+    assert.equal(measure("Cotton Top Men Black Tees", "Cotton Top").attribute, 1.9 * OUTSIDE_NAME);
+    assert.equal(measure("Black Cotton Top Men Tees", "Black Cotton Top").attribute, 1 + 0.9 * OUTSIDE_NAME + 1 / 3);
+    assert.equal(measure("Charcoal and Black Tees").attribute, 1.9 + 2 / 4, "without a name the whole text is the name");
+    assert.equal(measure("shirt with a t print").attribute, 0);
   });
 
   test("the same text measured again, and a text of many words, give the same answer", () => {

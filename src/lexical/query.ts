@@ -281,7 +281,7 @@ const STEM_CACHE_MAX = 200_000;
 const TEXT_CACHE_MAX_CHARS = 8_000_000;
 const stemNumbers = new Map<string, number>();
 const wordStems = new Map<string, number>();
-const textCache = new Map<string, { words: string[]; stems: Int32Array }>();
+const textCache = new Map<string, { words: string[]; stems: Int32Array; nameWords?: number }>();
 let textCacheChars = 0;
 /** Incremented whenever the numbers are forgotten: numbers taken before are then void. */
 let stemGeneration = 0;
@@ -308,7 +308,7 @@ function stemNumber(word: string): number {
 }
 
 /** A text's words and their stem numbers (remembered, see above). */
-function wordsAndStems(text: string): { words: string[]; stems: Int32Array } {
+function wordsAndStems(text: string): { words: string[]; stems: Int32Array; nameWords?: number } {
   let entry = textCache.get(text);
   if (entry === undefined) {
     const ws = words(text);
@@ -326,14 +326,33 @@ function wordsAndStems(text: string): { words: string[]; stems: Int32Array } {
   return entry;
 }
 
+/** How a product's text matches a query's groups (coverageOf). */
+export interface Coverage {
+  /** The summed weights of the best alternative of each group the text holds. */
+  weight: number;
+  /** How many groups it holds. */
+  matched: number;
+  /**
+   * Where they stand (the attribute and exactness rules of Meilisearch's ranking): each held
+   * group's weight counted whole when its first occurrence is in the name (the text's first
+   * `nameWords` words), OUTSIDE_NAME of it elsewhere, plus the share of the name's words the
+   * query's matches take (a name that is nothing but the query is the most exact). Without
+   * `nameWords` the whole text is the name.
+   */
+  attribute: number;
+}
+
+/** The share of a group's weight that an occurrence outside the name counts in `attribute`. */
+export const OUTSIDE_NAME = 0.5;
+
 /**
- * How well a product's text matches the groups: the sum over groups of the weight of the best
- * alternative the text holds (0 when none), and how many groups it holds. Words are compared by
- * their Porter stem, as the engines do; a phrase's words must follow one another. Returns the
- * measure for the groups, to apply to many texts (a result list): the alternatives' stems are
- * taken once, heaviest alternative first, so a group's first hit is its best.
+ * How well a product's text matches the groups (Coverage). Words are compared by their Porter
+ * stem, as the engines do; a phrase's words must follow one another. Returns the measure for the
+ * groups, to apply to many texts (a result list): the alternatives' stems are taken once,
+ * heaviest alternative first, so a group's first hit is its best. `nameWords` — how many of the
+ * text's first words are the product's name — is remembered with the text's words.
  */
-export function coverageOf(groups: readonly Group[]): (text: string) => { weight: number; matched: number } {
+export function coverageOf(groups: readonly Group[]): (text: string, name?: string) => Coverage {
   const compile = () =>
     groups.map((g) =>
       g.alternatives
@@ -343,8 +362,11 @@ export function coverageOf(groups: readonly Group[]): (text: string) => { weight
     );
   let compiled = compile();
   let generation = stemGeneration;
-  return (text) => {
-    const { words: textWords, stems } = wordsAndStems(text);
+  return (text, name) => {
+    const entry = wordsAndStems(text);
+    const { words: textWords, stems } = entry;
+    if (name !== undefined) entry.nameWords ??= words(name).length;
+    const nameWords = name === undefined ? textWords.length : entry.nameWords!;
     // The numbers were forgotten since the alternatives' were taken: take them again.
     if (generation !== stemGeneration) {
       compiled = compile();
@@ -352,28 +374,35 @@ export function coverageOf(groups: readonly Group[]): (text: string) => { weight
     }
     let weight = 0;
     let matched = 0;
+    let attribute = 0;
+    let inName = 0;
     for (const alternatives of compiled) {
       for (const a of alternatives) {
-        if (a.prefix !== undefined ? textWords.some((w) => w.startsWith(a.prefix!)) : holds(a.stems, stems)) {
+        const at = a.prefix !== undefined ? textWords.findIndex((w) => w.startsWith(a.prefix!)) : position(a.stems, stems);
+        if (at >= 0) {
           matched++;
           weight += a.weight;
+          if (at < nameWords) {
+            attribute += a.weight;
+            inName += a.stems.length;
+          } else attribute += a.weight * OUTSIDE_NAME;
           break;
         }
       }
     }
-    return { weight, matched };
+    if (nameWords > 0) attribute += Math.min(1, inName / nameWords);
+    return { weight, matched, attribute };
   };
 }
 
-/** Whether `stems` holds the phrase's stems one after another. */
-function holds(phrase: readonly number[], stems: Int32Array): boolean {
+/** Where `stems` holds the phrase's stems one after another first (-1: nowhere). */
+function position(phrase: readonly number[], stems: Int32Array): number {
   const first = stems.indexOf(phrase[0]!);
-  if (first < 0) return false;
-  if (phrase.length === 1) return true;
+  if (first < 0 || phrase.length === 1) return first;
   for (let i = first; i + phrase.length <= stems.length; i++) {
     let j = 0;
     while (j < phrase.length && stems[i + j] === phrase[j]) j++;
-    if (j === phrase.length) return true;
+    if (j === phrase.length) return i;
   }
-  return false;
+  return -1;
 }

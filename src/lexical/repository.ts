@@ -7,8 +7,9 @@
 //     than `enough` products (after the pre-filters) do, the products holding any alternative are
 //     added (OR). Every hit carries its coverage (query.ts coverageOf(): the summed weights of the
 //     groups its text holds, and how many it holds), computed from the product's words, and hits
-//     are ranked by coverage, then by the engine's score (bm25 / ts_rank: the field weights below
-//     and word rarity). AND-first keeps the engines from scoring every product that holds one
+//     are ranked by coverage, then by a score: on SQLite coverageOf()'s attribute score (where the
+//     words stand: in the name or elsewhere, and how much of the name the query takes), on
+//     PostgreSQL ts_rank (the field weights below and word frequency). AND-first keeps the engines from scoring every product that holds one
 //     common word (the cost of a query grows with the number of products it matches).
 //   A last word that matches nothing as typed and begins words of the store's vocabulary is
 //     matched as a prefix (query.ts: a word still being typed, "chrono").
@@ -20,7 +21,9 @@
 //     sort) and the first ones in table order on PostgreSQL (the GIN bitmap's heap order). A query
 //     matching more products than that is unspecific: its words alone do not tell which of them
 //     is best, the visual evidence of fused ranking does.
-//   SQLite: FTS5 with porter stemming, ranked by bm25 with per-column weights (BM25_WEIGHTS).
+//   SQLite: FTS5 with porter stemming, matched in rowid order; not ranked by bm25, whose word
+//     statistics FTS5 gathers by walking every row of each query word and synonym (about half the
+//     statement's time at 50,000 products: docs/benchmarks.md).
 //   PostgreSQL: weighted tsvector (A name; B brand, category, colour; C tags, description;
 //     D other metadata) matched through its GIN index by `to_tsquery('english', …)` (& for AND,
 //     | for OR, <-> for phrases, :* for the prefix), ranked by ts_rank.
@@ -30,22 +33,11 @@
 import { sql } from "kysely";
 import { isDeferred, passing, type Candidates } from "../vectors/candidates.js";
 import type { Dialect, Executor } from "../platform/db/types.js";
-import { allWords, lexicalDocument, LEXICAL_FIELDS } from "./document.js";
+import { allWords, lexicalDocument } from "./document.js";
 import { coverageOf, plainGroups, words, type Group } from "./query.js";
 import { lexicalCacheOf, type LexicalCache, type LexicalHit } from "./cache.js";
 
 export type { LexicalHit } from "./cache.js";
-
-/** bm25 weights of the FTS5 columns, in LEXICAL_FIELDS order. */
-export const BM25_WEIGHTS: Record<(typeof LEXICAL_FIELDS)[number], number> = {
-  name: 10,
-  brand: 6,
-  category: 6,
-  color: 5,
-  tags: 4,
-  description: 2,
-  other: 1,
-};
 
 const MAX_TERMS = 16;
 /** Longer words are not kept in the vocabulary (ids, codes). */
@@ -180,18 +172,27 @@ export class LexicalRepository {
 
   /** The engine's matches of `text` (the groups' match text), scored, with their coverage. */
   private async match(storeId: string, groups: readonly Group[], text: string, k: number, ids: string | null): Promise<LexicalHit[]> {
-    let rows: { product_id: string; s: number; words: string }[];
+    const covered = coverageOf(groups);
     if (this.dialect === "sqlite") {
-      const weights = sql.raw(LEXICAL_FIELDS.map((f) => BM25_WEIGHTS[f]).join(", "));
+      // Scored by where the words stand (coverageOf's attribute), not by bm25 (see the header).
       const restrict = ids === null ? sql`` : sql`AND d.product_id IN (SELECT value FROM json_each(${ids}))`;
-      rows = (
-        await sql<{ product_id: string; s: number; words: string }>`
-        SELECT d.product_id, -bm25(product_fts, ${weights}) AS s, d.words
+      const found = (
+        await sql<{ product_id: string; name: string; words: string }>`
+        SELECT d.product_id, d.name, d.words
         FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
         WHERE product_fts MATCH ${text} AND d.store_id = ${storeId} ${restrict}
         ORDER BY product_fts.rowid DESC LIMIT ${scoredLimit(k)}`.execute(this.db)
       ).rows;
-    } else {
+      return best(
+        found.map((row) => {
+          const c = covered(row.words, row.name);
+          return { productId: row.product_id, score: c.attribute, coverage: c.weight, matched: c.matched };
+        }),
+        k,
+      );
+    }
+    let rows: { product_id: string; s: number; words: string }[];
+    {
       const restrict = ids === null ? sql`` : sql`AND product_id = ANY (SELECT jsonb_array_elements_text(${ids}::jsonb))`;
       rows = (
         await sql<{ product_id: string; s: number; words: string }>`
@@ -201,7 +202,6 @@ export class LexicalRepository {
         LIMIT ${scoredLimit(k)}`.execute(this.db)
       ).rows;
     }
-    const covered = coverageOf(groups);
     return best(
       rows.map((row) => {
         const c = covered(row.words);
