@@ -19,8 +19,9 @@
 //    against fused ranking (`semantic_weight: 0.5` blend and rrf, and the model's default), lexical
 //    only, unfiltered and filtered (price_max 49: 20 % of the store); the variants' requests interleaved (one of each per round, same
 //    query), so load from elsewhere weighs on all alike. Two query streams:
-//      repeated — eight popular queries over and over (the query-embedding cache and, on SQLite,
-//                 the lexical ranking cache answer all but the first of each);
+//      repeated — eight popular queries over and over (the query-embedding cache and the lexical
+//                 ranking cache answer all but the first of each; on PostgreSQL a ranking serves
+//                 for up to 30 s, src/lexical/cache.ts);
 //      new      — every request a query never seen: both caches emptied before each request.
 //    Product text (`--data`): `real` (the default when ../shared/datasets/fashion-products is
 //    present) gives product i the name, article type (category), base colour and other labels of

@@ -43,3 +43,24 @@ test("least recently used rankings go first beyond the hit budget", async () => 
   cache.clear();
   assert.equal(cache.size, 0);
 });
+
+test("with a maximum age, a ranking older than it is recomputed even at the same version", async () => {
+  let now = 0;
+  const cache = new LexicalCache(100, () => now);
+  let calls = 0;
+  const compute = async () => {
+    calls++;
+    return hits(2, `c${calls}`);
+  };
+  await cache.through("s1 red", 1, compute, 30_000);
+  now = 29_999;
+  await cache.through("s1 red", 1, compute, 30_000);
+  assert.equal(calls, 1, "younger than the maximum age: reused");
+  now = 30_000;
+  const fresh = await cache.through("s1 red", 1, compute, 30_000);
+  assert.equal(calls, 2, "as old as the maximum age: recomputed");
+  assert.equal(fresh[0]!.productId, "c2-0");
+  now = 1e9;
+  await cache.through("s1 red", 1, compute);
+  assert.equal(calls, 2, "without a maximum age only the version counts");
+});

@@ -7,19 +7,26 @@ export interface LexicalHit {
   /** How many of the query's groups it holds. */
   matched: number;
 }
-// Cached lexical rankings (issue 15), embedded SQLite only. FTS5 scores every product a query
-// matches before it can return the best few, so a query whose words are common in a large store
-// (a colour, a product type) costs milliseconds however few results are wanted. Rankings are
-// kept per store, query words, matching mode (AND / OR) and depth, beside the store's
-// lexical version (`product_text_versions`, bumped by triggers in the transaction of every change
-// to the store's text rows; migration 0019), which a search reads first: a ranking is only reused
-// while the store's text is exactly the text it was computed from. Least recently used rankings
-// are dropped beyond LEXICAL_CACHE_MAX_HITS hits in all.
+// Cached lexical rankings (issue 15). An engine scores every product a query matches before it
+// can return the best few, so a query whose words are common in a large store (a colour, a product
+// type) costs milliseconds however few results are wanted. Rankings are kept per store, query
+// words, matching mode (AND / OR) and depth, beside a version of the store's text:
+//   SQLite — the store's lexical version (`product_text_versions`, bumped by triggers in the
+//            transaction of every change to the store's text rows; migration 0019), which a search
+//            reads first: a ranking is only reused while the store's text is exactly the text it
+//            was computed from;
+//   PostgreSQL — the store's change counter in this process (changes.ts; a shared counter row
+//            would serialise a store's concurrent writers), and at most TEXT_CACHE_TTL_MS old: a
+//            write through another process shows after at most that long, as the lexicon and the
+//            other per-store caches do (a deleted product never shows: results are read by id).
+// Least recently used rankings are dropped beyond LEXICAL_CACHE_MAX_HITS hits in all.
 
 export const LEXICAL_CACHE_MAX_HITS = 200_000;
 
 interface Entry {
   version: number;
+  /** When it was computed (the cache's clock). */
+  at: number;
   hits: readonly unknown[];
 }
 
@@ -27,23 +34,27 @@ export class LexicalCache {
   private readonly entries = new Map<string, Entry>();
   private held = 0;
 
-  constructor(private readonly maxHits = LEXICAL_CACHE_MAX_HITS) {}
+  constructor(
+    private readonly maxHits = LEXICAL_CACHE_MAX_HITS,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
-  /** The cached ranking for `key` at `version`, else `compute()`'s, kept for next time. */
-  async through<T>(key: string, version: number, compute: () => Promise<T[]>): Promise<T[]> {
+  /** The cached ranking for `key` at `version` computed less than `maxAgeMs` ago, else `compute()`'s, kept for next time. */
+  async through<T>(key: string, version: number, compute: () => Promise<T[]>, maxAgeMs = Infinity): Promise<T[]> {
     const hit = this.entries.get(key);
     if (hit) {
       this.drop(key, hit);
-      if (hit.version === version) {
+      if (hit.version === version && this.now() - hit.at < maxAgeMs) {
         this.entries.set(key, hit); // most recently used last
         this.held += hit.hits.length;
         return hit.hits as T[];
       }
     }
+    const at = this.now();
     const hits = await compute();
     const old = this.entries.get(key);
     if (old) this.drop(key, old);
-    this.entries.set(key, { version, hits });
+    this.entries.set(key, { version, at, hits });
     this.held += hits.length;
     for (const [k, e] of this.entries) {
       if (this.held <= this.maxHits || k === key) break;

@@ -36,6 +36,7 @@ import type { Dialect, Executor } from "../platform/db/types.js";
 import { allWords, lexicalDocument } from "./document.js";
 import { coverageOf, plainGroups, words, type Group } from "./query.js";
 import { lexicalCacheOf, type LexicalCache, type LexicalHit } from "./cache.js";
+import { TEXT_CACHE_TTL_MS, textVersion } from "./changes.js";
 
 export type { LexicalHit } from "./cache.js";
 
@@ -78,13 +79,13 @@ function matchText(groups: readonly Group[], all: boolean, dialect: Dialect): st
 export class LexicalRepository {
   private readonly cache: LexicalCache | undefined;
 
-  /** `cached`: reuse rankings while the store's text is unchanged (SQLite only; see cache.ts). */
+  /** `cached`: reuse rankings while the store's text is unchanged (see cache.ts). */
   constructor(
     private readonly db: Executor,
     private readonly dialect: Dialect,
     options: { cached?: boolean } = {},
   ) {
-    this.cache = options.cached && dialect === "sqlite" ? lexicalCacheOf(db) : undefined;
+    this.cache = options.cached ? lexicalCacheOf(db) : undefined;
   }
 
   with(db: Executor): LexicalRepository {
@@ -148,12 +149,13 @@ export class LexicalRepository {
     };
     // Rankings restricted in SQL depend on the candidates and are not cached.
     const version = this.cache && ids === null ? await this.version(storeId) : undefined;
+    const maxAge = this.dialect === "sqlite" ? Infinity : TEXT_CACHE_TTL_MS;
     const run = (all: boolean) => {
       const text = matchText(groups, all, this.dialect);
       const compute = () => this.match(storeId, groups, text, depth, ids);
       // The key holds the alternatives' weights too: coverage depends on them.
       const key = `${storeId}\u0000${depth}\u0000${text}\u0000${groups.map((g) => g.alternatives.map((a) => a.weight).join(",")).join(";")}`;
-      return version === undefined ? compute() : this.cache!.through(key, version, compute);
+      return version === undefined ? compute() : this.cache!.through(key, version, compute, maxAge);
     };
     let hits = await keep(await run(true));
     if (hits.length < Math.min(enough, k) && groups.length > 1) {
@@ -164,8 +166,9 @@ export class LexicalRepository {
     return { hits, partial: !hits.some((h) => h.matched === groups.length) };
   }
 
-  /** The store's lexical version (SQLite; migration 0019). */
+  /** The store's lexical version: SQLite's (migration 0019), PostgreSQL's in this process (cache.ts). */
   private async version(storeId: string): Promise<number> {
+    if (this.dialect === "postgres") return textVersion(storeId);
     const r = await sql<{ version: number }>`SELECT version FROM product_text_versions WHERE store_id = ${storeId}`.execute(this.db);
     return r.rows[0]?.version ?? 0;
   }

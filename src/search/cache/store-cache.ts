@@ -5,9 +5,9 @@
 // src/lexical/changes.ts; a caller may pass its own), and at the latest STORE_CACHE_TTL_MS after it
 // was built (writes by other processes). A failed build is not kept.
 import type { AppContext } from "../../context/context.js";
-import { textVersion } from "../../lexical/changes.js";
+import { TEXT_CACHE_TTL_MS, textVersion } from "../../lexical/changes.js";
 
-export const STORE_CACHE_TTL_MS = 30_000;
+export const STORE_CACHE_TTL_MS = TEXT_CACHE_TTL_MS;
 
 interface Entry {
   version: number;

@@ -15,6 +15,7 @@ import { AppError } from "../../platform/errors/catalogue.js";
 import type { JobHandler } from "../../platform/jobs/queue.js";
 import { iso } from "../../platform/clock.js";
 import { LexicalRepository } from "../../lexical/repository.js";
+import { noteTextChange } from "../../lexical/changes.js";
 import { ProductsRepository } from "./repository.js";
 
 export const REINDEX_JOB_KIND = "reindex";
@@ -266,6 +267,7 @@ export class Reindexer {
         for (const r of rows) await lexical.upsert(storeId, r.product_id, JSON.parse(r.metadata) as Record<string, unknown>);
         return rows.length;
       });
+      noteTextChange(storeId); // after the commit (changes.ts): caches of the text are rebuilt
     }
     return written;
   }
