@@ -182,7 +182,8 @@ export function contextWords(text: string, lang: Lang): Set<string> {
     .map((c) => c.trim())
     .filter(Boolean);
   if (clauses.length < 2) return new Set();
-  const isContext = (c: string) => q.contextClause.test(c) && !q.askingClause.test(c);
+  // A clause of circumstances: "I ordered online", or one whose subject was left out ("got one last week").
+  const isContext = (c: string) => (q.contextClause.test(c) || (q.narrativeClause?.(c) ?? false)) && !q.askingClause.test(c);
   const asking = clauses.filter((c) => !isContext(c));
   if (asking.length === 0 || asking.length === clauses.length) return new Set();
   const main = new Set(asking.flatMap((c) => words(c)));

@@ -37,6 +37,27 @@ function lemmaOf(w: string): string | undefined {
   return exceptions.get(w);
 }
 
+/** The part-of-speech tags of English words, most frequent first (wink-lexicon's lexicon), read on first use. */
+let tags: Readonly<Record<string, readonly string[]>> | null = null;
+let verbForms: ReadonlyMap<string, string> | null = null;
+
+/**
+ * A clause whose subject was left out begins, after a conjunction, with a past-tense verb ("got an
+ * interface last week", "bought these in March", "wore them once"): the word's most frequent tag
+ * in wink-lexicon is VBD, or, for a word its lexicon lacks, WordNet's verb exceptions hold it as
+ * another verb's form.
+ */
+function pastTenseClause(clause: string): boolean {
+  const word = /^(?:(?:so|but|and|because|since|as|well|also|btw|ok|okay)\s+)?([a-z]+)\b/.exec(clause)?.[1];
+  if (word === undefined) return false;
+  tags ??= require("wink-lexicon/src/lexicon.js") as Record<string, string[]>;
+  const known = tags[word];
+  if (known) return known[0] === "VBD";
+  verbForms ??= new Map(Object.entries(require("wink-lexicon/src/wn-verb-exceptions.js") as Record<string, string>));
+  const lemma = verbForms.get(word);
+  return lemma !== undefined && lemma !== word;
+}
+
 function undoDouble(stem: string): string {
   return /([bdfgmnprt])\1$/.test(stem) ? stem.slice(0, -1) : stem;
 }
@@ -342,6 +363,7 @@ export const en: LanguagePack = {
       /^(?:(?:so|but|and|because|since|as|well|also|btw|ok|okay)\s+)?(?:i|i'm|i've|i'd|im|ive|we|we've|my|our|it|it's|its|they)\b/,
     askingClause:
       /^(?:(?:so|but|and|also|then|ok|okay)\s+)?(?:how|what|which|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|must|tell\s+me)\b|\b(?:can|could|may|do|will|should|must)\s+i\b/,
+    narrativeClause: pastTenseClause,
     clauseMarks: [
       // "a washer I ordered online": a subject pronoun after a noun starts a relative clause.
       [

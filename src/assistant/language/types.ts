@@ -177,6 +177,11 @@ export interface LanguagePack {
     readonly contextClause: RegExp;
     /** Pattern: a clause that asks ("how …", "can I …", "kann ich …"). */
     readonly askingClause: RegExp;
+    /**
+     * Whether a clause (normalised text) states circumstances with its subject left out, as casual
+     * writing does ("got one last week", "wore them once"); absent: only contextClause makes one.
+     */
+    readonly narrativeClause?: (clause: string) => boolean;
     /** Rewrites that mark where a clause starts inside a sentence (en: "a washer I ordered" → "a washer, I ordered"). */
     readonly clauseMarks: readonly Rewrite[];
     /** Alternation: when the shopper did something ("last month", "gestern"): a circumstance, not the subject. */
