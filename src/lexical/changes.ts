@@ -1,8 +1,9 @@
 // A per-store change counter of the product text, for caches derived from it (the category
-// vocabulary of query understanding, the lexicon, PostgreSQL's lexical rankings). ProductsService bumps it after a write or delete commits
-// (never before: a read racing the transaction would otherwise cache the old text under the new
-// count). A cache compares the counter it was built at; writes by other processes (PostgreSQL
-// with several instances) are seen once the cache's time-to-live has run out.
+// vocabulary of query understanding, the lexicon, PostgreSQL's lexical rankings). ProductsService
+// bumps it after a write or delete commits, the reindexer after each batch of lexical rows (never
+// before: a read racing the transaction would otherwise cache the old text under the new count).
+// A cache compares the counter it was built at; writes by other processes (PostgreSQL with
+// several instances) are seen once the cache's time-to-live (TEXT_CACHE_TTL_MS) has run out.
 const versions = new Map<string, number>();
 
 /** How long a cache derived from the text may serve after it was built: writes by other processes show after at most this long. */

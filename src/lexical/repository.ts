@@ -9,8 +9,9 @@
 //     groups its text holds, and how many it holds), computed from the product's words, and hits
 //     are ranked by coverage, then by a score: on SQLite coverageOf()'s attribute score (where the
 //     words stand: in the name or elsewhere, and how much of the name the query takes), on
-//     PostgreSQL ts_rank (the field weights below and word frequency). AND-first keeps the engines from scoring every product that holds one
-//     common word (the cost of a query grows with the number of products it matches).
+//     PostgreSQL ts_rank (the field weights below and word frequency). AND-first keeps the
+//     engines from scoring every product that holds one common word (the cost of a query grows
+//     with the number of products it matches).
 //   A last word that matches nothing as typed and begins words of the store's vocabulary is
 //     matched as a prefix (query.ts: a word still being typed, "chrono").
 //   Bounded scoring: the engines score every product they rank, and a query whose words are

@@ -148,27 +148,24 @@ export class SearchRepository {
   }
 
   /** The store's distinct category values (query understanding). */
-  async categories(storeId: string): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom("products")
-      .select("category")
-      .distinct()
-      .where("store_id", "=", storeId)
-      .where("category", "is not", null)
-      .execute();
-    return rows.map((r) => r.category!);
+  categories(storeId: string): Promise<string[]> {
+    return this.distinct(storeId, "category");
   }
 
   /** The store's distinct brand values (their short forms are synonyms: src/lexical/acronyms.ts). */
-  async brands(storeId: string): Promise<string[]> {
+  brands(storeId: string): Promise<string[]> {
+    return this.distinct(storeId, "brand");
+  }
+
+  private async distinct(storeId: string, column: "category" | "brand"): Promise<string[]> {
     const rows = await this.db
       .selectFrom("products")
-      .select("brand")
+      .select(column)
       .distinct()
       .where("store_id", "=", storeId)
-      .where("brand", "is not", null)
+      .where(column, "is not", null)
       .execute();
-    return rows.map((r) => r.brand!);
+    return rows.map((r) => r[column]!);
   }
 
   findHistory(storeId: string, searchId: string): Promise<SearchHistoryRow | undefined> {
