@@ -9,7 +9,7 @@
 --   #1 = "(\"red\") AND (\"leather\") AND (\"boots\")"
 --   #2 = "store_a"
 --   #3 = 1000
-SELECT d.product_id, -bm25(product_fts, 10, 6, 6, 5, 4, 2, 1) AS s, d.words
+SELECT d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ?
 ORDER BY product_fts.rowid DESC LIMIT ?;
@@ -18,7 +18,7 @@ ORDER BY product_fts.rowid DESC LIMIT ?;
 --   #1 = "\"red\" OR \"leather\" OR \"boots\""
 --   #2 = "store_a"
 --   #3 = 1000
-SELECT d.product_id, -bm25(product_fts, 10, 6, 6, 5, 4, 2, 1) AS s, d.words
+SELECT d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ?
 ORDER BY product_fts.rowid DESC LIMIT ?;
@@ -35,7 +35,7 @@ WHERE store_id = ?;
 --   #1 = "(\"red\") AND (\"leather\") AND (\"boots\")"
 --   #2 = "store_a"
 --   #3 = 1000
-SELECT d.product_id, -bm25(product_fts, 10, 6, 6, 5, 4, 2, 1) AS s, d.words
+SELECT d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ?
 ORDER BY product_fts.rowid DESC LIMIT ?;
@@ -44,7 +44,7 @@ ORDER BY product_fts.rowid DESC LIMIT ?;
 --   #1 = "\"red\" OR \"leather\" OR \"boots\""
 --   #2 = "store_a"
 --   #3 = 1000
-SELECT d.product_id, -bm25(product_fts, 10, 6, 6, 5, 4, 2, 1) AS s, d.words
+SELECT d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ?
 ORDER BY product_fts.rowid DESC LIMIT ?;
@@ -56,7 +56,7 @@ ORDER BY product_fts.rowid DESC LIMIT ?;
 --   #2 = "store_a"
 --   #3 = "[\"p1\",\"p2\",\"p3\"]"
 --   #4 = 1000
-SELECT d.product_id, -bm25(product_fts, 10, 6, 6, 5, 4, 2, 1) AS s, d.words
+SELECT d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ? AND d.product_id IN (SELECT value FROM json_each(?))
 ORDER BY product_fts.rowid DESC LIMIT ?;
@@ -66,7 +66,7 @@ ORDER BY product_fts.rowid DESC LIMIT ?;
 --   #2 = "store_a"
 --   #3 = "[\"p1\",\"p2\",\"p3\"]"
 --   #4 = 1000
-SELECT d.product_id, -bm25(product_fts, 10, 6, 6, 5, 4, 2, 1) AS s, d.words
+SELECT d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ? AND d.product_id IN (SELECT value FROM json_each(?))
 ORDER BY product_fts.rowid DESC LIMIT ?;
