@@ -7,9 +7,10 @@
 //                  no stop words ("ucb");
 //   letters      — its single letters run together, alone ("hm") or with the next words of the
 //                  brand, two or three in all ("us polo", "us polo assn").
-// A short form is kept only when it could not mean something else in the store: at least two
-// letters, no stop word, not a word of the store's text, not a correctly spelled word of the
-// language (`isWord`) unless it is one of several words ("us polo").
+// Every form has two letters or more (a brand has two words or more). A one-word form is kept
+// only when it could not mean something else in the store: no stop word, not a word of the
+// store's text, not a correctly spelled word of the language (`isWord`); a form of several words
+// ("us polo") always is.
 import { MAX_PHRASE_WORDS, phraseOf, type SynonymEntry } from "./synonyms/index.js";
 import { isStopword } from "./query.js";
 
@@ -24,9 +25,8 @@ export interface AcronymContext {
 export function brandAcronyms(brands: Iterable<string>, store: AcronymContext): SynonymEntry[] {
   const byForm = new Map<string, Set<string>>();
   const add = (form: string, brand: string) => {
-    const one = !form.includes(" ");
-    if (form.replace(/ /g, "").length < 2 || form === brand) return;
-    if (one && (isStopword(form) || store.has(form) || (store.isWord?.(form) ?? false))) return;
+    // A form of one word (initials, or letters that are the whole brand) could be another word.
+    if (!form.includes(" ") && (isStopword(form) || store.has(form) || (store.isWord?.(form) ?? false))) return;
     let set = byForm.get(form);
     if (!set) byForm.set(form, (set = new Set()));
     set.add(brand);

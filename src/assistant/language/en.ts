@@ -26,20 +26,29 @@ const STOP_WORDS = new Set(
  * them: "came" → come, "bought" → buy, "wore" → wear, "children" → child).
  */
 const require = createRequire(import.meta.url);
-/** Both lists as one map, read on first use (about 40 ms: not at start-up). */
+/** Both lists as one map, read on first use (about 40 ms: not at start-up); the verbs' alone too. */
 let exceptions: ReadonlyMap<string, string> | null = null;
+let verbForms: ReadonlyMap<string, string> | null = null;
+function verbExceptions(): ReadonlyMap<string, string> {
+  verbForms ??= new Map(Object.entries(require("wink-lexicon/src/wn-verb-exceptions.js") as Record<string, string>));
+  return verbForms;
+}
 function lemmaOf(w: string): string | undefined {
   exceptions ??= new Map([
     ...Object.entries(require("wink-lexicon/src/wn-noun-exceptions.js") as Record<string, string>),
     // A form in both lists (e.g. "axes") is read as the verb's, as before.
-    ...Object.entries(require("wink-lexicon/src/wn-verb-exceptions.js") as Record<string, string>),
+    ...verbExceptions(),
   ]);
   return exceptions.get(w);
 }
 
+/** The words that may open a clause of circumstances before its subject or verb ("so I …", "but got …"). */
+const CONTEXT_OPENERS = "(?:so|but|and|because|since|as|well|also|btw|ok|okay)";
+/** A clause's first word after its opener. */
+const FIRST_WORD = new RegExp(`^(?:${CONTEXT_OPENERS}\\s+)?([a-z]+)\\b`);
+
 /** The part-of-speech tags of English words, most frequent first (wink-lexicon's lexicon), read on first use. */
 let tags: Readonly<Record<string, readonly string[]>> | null = null;
-let verbForms: ReadonlyMap<string, string> | null = null;
 
 /**
  * A clause whose subject was left out begins, after a conjunction, with a past-tense verb ("got an
@@ -48,13 +57,12 @@ let verbForms: ReadonlyMap<string, string> | null = null;
  * another verb's form.
  */
 function pastTenseClause(clause: string): boolean {
-  const word = /^(?:(?:so|but|and|because|since|as|well|also|btw|ok|okay)\s+)?([a-z]+)\b/.exec(clause)?.[1];
+  const word = FIRST_WORD.exec(clause)?.[1];
   if (word === undefined) return false;
   tags ??= require("wink-lexicon/src/lexicon.js") as Record<string, string[]>;
   const known = tags[word];
   if (known) return known[0] === "VBD";
-  verbForms ??= new Map(Object.entries(require("wink-lexicon/src/wn-verb-exceptions.js") as Record<string, string>));
-  const lemma = verbForms.get(word);
+  const lemma = verbExceptions().get(word);
   return lemma !== undefined && lemma !== word;
 }
 
@@ -359,8 +367,7 @@ export const en: LanguagePack = {
     startPassage:
       /from\s+the\s+(?:day|date|time)|(?:begins?|starts?|beginning|starting)\s+(?:on|with|the\s+day|when)|(?:of|from|after)\s+(?:the\s+(?:date\s+of\s+)?)?(?:delivery|purchase|receipt)/,
     periodNouns: ["window", "period", "deadline"],
-    contextClause:
-      /^(?:(?:so|but|and|because|since|as|well|also|btw|ok|okay)\s+)?(?:i|i'm|i've|i'd|im|ive|we|we've|my|our|it|it's|its|they)\b/,
+    contextClause: new RegExp(`^(?:${CONTEXT_OPENERS}\\s+)?(?:i|i'm|i've|i'd|im|ive|we|we've|my|our|it|it's|its|they)\\b`),
     askingClause:
       /^(?:(?:so|but|and|also|then|ok|okay)\s+)?(?:how|what|which|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|must|tell\s+me)\b|\b(?:can|could|may|do|will|should|must)\s+i\b/,
     narrativeClause: pastTenseClause,

@@ -3,9 +3,8 @@
 // `product_text` bump `product_text_versions.version` in the transaction of every insert, update
 // or delete of a store's text rows (API writes, reindex, cascades, any SQL), so the lexical
 // result cache (src/lexical/cache.ts) can tell with one primary-key read whether a cached ranking
-// is still the index's answer. PostgreSQL does not cache lexical results (its lexical query runs
-// beside the vector query on another connection) and has no counter: a shared counter row would
-// serialise a store's concurrent writers.
+// is still the index's answer. PostgreSQL has no counter: a shared counter row would serialise a
+// store's concurrent writers (its cached rankings follow this process's writes and expire: cache.ts).
 // PostgreSQL: the GIN indexes of the documents (and trigrams) are written directly (fastupdate off) instead of
 // through its pending list, which every search scans in full until (auto)vacuum merges it (up to
 // 4 MB by default: tens of milliseconds per query after a bulk load); the list left by earlier

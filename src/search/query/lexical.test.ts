@@ -55,6 +55,17 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     return ids(res);
   };
 
+  /** Runs `check` while the second store holds one more product (its image: p-shirt's), deleted afterwards. */
+  const withOtherProduct = async (productId: string, metadata: Record<string, unknown>, check: () => Promise<void>) => {
+    const created = await post("/v1/products", { product_id: productId, image_url: url["p-shirt"], metadata }, otherToken);
+    assert.equal(created.statusCode, 201, created.body);
+    try {
+      await check();
+    } finally {
+      await app.search.inject({ method: "DELETE", url: `/v1/products/${productId}`, headers: bearer(otherToken) });
+    }
+  };
+
   before(async () => {
     storage = createTestStorage(dialect, "shopsight-lexical");
     app = await open();
@@ -303,13 +314,7 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     assert.deepEqual(ids(await text("jeasn", { semantic_weight: 0 })), ["p-jeans"], "two letters swapped count as one edit");
     assert.deepEqual(ids(await text("chronogrhap", { semantic_weight: 0 })), ["p-watch"], "11 letters: two edits allowed");
     assert.deepEqual(ids(await text("jxxns", { semantic_weight: 0 })), [], "two edits in five letters: beyond the budget");
-    const created = await post(
-      "/v1/products",
-      { product_id: "o-zanzibar", image_url: url["p-shirt"], metadata: { name: "Zanzibar Tote" } },
-      otherToken,
-    );
-    assert.equal(created.statusCode, 201, created.body);
-    try {
+    await withOtherProduct("o-zanzibar", { name: "Zanzibar Tote" }, async () => {
       assert.deepEqual(
         ids(await text("zanzibr", { semantic_weight: 0 }, otherToken)),
         ["o-zanzibar"],
@@ -318,44 +323,26 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
       const here = await text("zanzibr", { semantic_weight: 0 });
       assert.deepEqual(ids(here), [], "another store's word is never a correction here");
       assert.equal(here.json().did_you_mean, undefined);
-    } finally {
-      await app.search.inject({ method: "DELETE", url: "/v1/products/o-zanzibar", headers: bearer(otherToken) });
-    }
+    });
   });
 
   test("a cached ranking is recomputed after a write to the store's text", async () => {
     // The same words before and after: the ranking cache (src/lexical/cache.ts) answers the second ask.
     assert.deepEqual(ids(await text("dress", { semantic_weight: 0 }, otherToken)), ["o-dress"]);
     assert.deepEqual(ids(await text("dress", { semantic_weight: 0 }, otherToken)), ["o-dress"]);
-    const created = await post(
-      "/v1/products",
-      { product_id: "o-dress2", image_url: url["p-shirt"], metadata: { name: "Evening Dress" } },
-      otherToken,
-    );
-    assert.equal(created.statusCode, 201, created.body);
-    try {
+    await withOtherProduct("o-dress2", { name: "Evening Dress" }, async () => {
       assert.deepEqual(ids(await text("dress", { semantic_weight: 0 }, otherToken)).sort(), ["o-dress", "o-dress2"]);
-    } finally {
-      await app.search.inject({ method: "DELETE", url: "/v1/products/o-dress2", headers: bearer(otherToken) });
-    }
+    });
     assert.deepEqual(ids(await text("dress", { semantic_weight: 0 }, otherToken)), ["o-dress"], "and after a delete");
   });
 
   test("a brand's short forms find it, in its own store only (acronyms.ts)", async () => {
-    const created = await post(
-      "/v1/products",
-      { product_id: "o-polo", image_url: url["p-shirt"], metadata: { name: "Striped Tee", brand: "U.S. Polo Assn.", category: "Tshirts" } },
-      otherToken,
-    );
-    assert.equal(created.statusCode, 201, created.body);
-    try {
+    await withOtherProduct("o-polo", { name: "Striped Tee", brand: "U.S. Polo Assn.", category: "Tshirts" }, async () => {
       for (const q of ["uspa tee", "us polo tee", "US Polo striped"]) {
         assert.deepEqual(ids(await text(q, { semantic_weight: 0 }, otherToken)), ["o-polo"], q);
       }
       assert.deepEqual(ids(await text("uspa", { semantic_weight: 0 })), [], "another store's brand gives no short form here");
-    } finally {
-      await app.search.inject({ method: "DELETE", url: "/v1/products/o-polo", headers: bearer(otherToken) });
-    }
+    });
   });
 
   test("built-in synonyms: gender words, apparel words and colour families", async () => {
