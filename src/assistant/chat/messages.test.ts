@@ -245,7 +245,7 @@ describeEachDialect("assistant chat: POST /v1/chat/messages outcomes, transcript
     assert.ok(body.answer.next_actions.some((n) => n.type === "contact_support"));
   });
 
-  test("no evidence → handoff with the support contact, or a stated limitation when the store has none", async () => {
+  test("no evidence → handoff with the support contact; a store without one still hands off and says it has none", async () => {
     const ta = await anonymousSession(t, a);
     const ra = await send(ta, await openThread(t, ta), "Can I pay with bitcoin?");
     assert.equal(ra.outcome, "handoff");
@@ -256,9 +256,11 @@ describeEachDialect("assistant chat: POST /v1/chat/messages outcomes, transcript
 
     const tb = await anonymousSession(t, b);
     const rb = await send(tb, await openThread(t, tb), "Can I pay with bitcoin?");
-    assert.equal(rb.outcome, "answer");
-    assert.equal(rb.answer.answer_status, "limited");
-    assert.equal(rb.answer.handoff, null);
+    assert.equal(rb.outcome, "handoff");
+    assert.equal(rb.answer.answer_status, "handed_off");
+    assert.deepEqual(rb.answer.handoff, { reason: "no_evidence", support_contact: null });
+    assert.deepEqual(rb.answer.next_actions, []);
+    assert.match(rb.answer.response_markdown, /no support contact is configured/);
     assert.deepEqual(rb.answer.citations, []);
     assert.deepEqual(rb.answer.limitations.map((l) => l.code).sort(), ["no_evidence", "no_support_contact"]);
     assert.doesNotMatch(rb.answer.response_markdown, /bitcoin is|we accept/i);

@@ -78,11 +78,15 @@ describeEachDialect("assistant chat: the store's own catalogue, requests for a p
       assert.equal(r.answer.handoff?.support_contact?.email, "help@shop-a.example");
       assert.match(r.answer.response_markdown, /help@shop-a\.example/);
     }
-    // A store without a contact says so instead of pretending to hand over.
+    // A store without a contact still hands off (the outcome tells the client a person is needed),
+    // and says no contact is configured instead of naming one.
     const none = await ask(b, "I want to talk to a person");
-    assert.equal(none.outcome, "answer");
-    assert.equal(none.answer.answer_status, "limited");
+    assert.equal(none.outcome, "handoff");
+    assert.equal(none.answer.answer_status, "handed_off");
+    assert.deepEqual(none.answer.handoff, { reason: "requested", support_contact: null });
     assert.ok(none.answer.limitations.some((l) => l.code === "no_support_contact"));
+    assert.match(none.answer.response_markdown, /no support contact is configured/);
+    assert.doesNotMatch(none.answer.response_markdown, /take it from here/);
   });
 
   test("a hypothetical return is a policy question, not a sign-in for the shopper's own return", async () => {

@@ -626,8 +626,10 @@ export const de: LanguagePack = {
       sentence: (channels, hours) => `Sie erreichen das Team des Shops${channels.length > 0 ? ` per ${channels.join(", ")}` : ""}${hours}.`,
     },
     noContactForConflict: "Das Team des Shops muss das klären; für diesen Shop ist kein Support-Kontakt hinterlegt.",
+    noContactForEvidence: "Das muss eine Person aus dem Team des Shops beantworten; für diesen Shop ist kein Support-Kontakt hinterlegt.",
     handingOver: "Gern verbinde ich Sie mit dem Team des Shops.",
-    noContactForPerson: "Für diesen Shop ist leider kein Support-Kontakt hinterlegt; ich helfe gern weiter, wo ich kann.",
+    noContactForPerson:
+      "Dabei hilft Ihnen gern das Team des Shops; hier ist allerdings kein Support-Kontakt hinterlegt. Die Kontaktwege stehen auf der Website des Shops.",
     found: (query) => `Das habe ich zu „${query}“ gefunden:`,
     foundNamed: "Dieses Produkt meinen Sie:",
     noProducts: (query) => `Ich habe im Katalog des Shops keine Produkte zu „${query}“ gefunden.`,

@@ -750,8 +750,10 @@ export const en: LanguagePack = {
       sentence: (channels, hours) => `You can reach the store's team${channels.length > 0 ? ` by ${channels.join(", ")}` : ""}${hours}.`,
     },
     noContactForConflict: "The store's team needs to settle this; no support contact is configured for this store.",
+    noContactForEvidence: "A person from the store's team needs to answer this; no support contact is configured for this store.",
     handingOver: "Of course — the store's team will take it from here.",
-    noContactForPerson: "This store has not configured a support contact, so I can't pass you on; I'm happy to help where I can.",
+    noContactForPerson:
+      "A person from the store's team can help with this, but no support contact is configured for this store here; the store's own website lists its ways to get in touch.",
     found: (query) => `Here is what I found for “${query}”:`,
     foundNamed: "Here is that product:",
     noProducts: (query) => `I couldn't find products matching “${query}” in this store's catalogue.`,

@@ -192,6 +192,7 @@ const eo: LanguagePack = {
       sentence: (channels, hours) => `Vi atingas la teamon per ${channels.join(", ")}${hours}.`,
     },
     noContactForConflict: "La teamo de la butiko devas decidi tion.",
+    noContactForEvidence: "Homo de la butiko devas respondi tion.",
     handingOver: "La teamo de la butiko daŭrigos.",
     noContactForPerson: "Ĉi tiu butiko ne agordis kontakton.",
     found: (query) => `Jen kion mi trovis por «${query}»:`,

@@ -430,6 +430,8 @@ export interface LanguagePack {
       readonly sentence: (channels: readonly string[], hours: string) => string;
     };
     readonly noContactForConflict: string;
+    /** A handoff for want of evidence at a store without a support contact. */
+    readonly noContactForEvidence: string;
     readonly handingOver: string;
     readonly noContactForPerson: string;
     readonly found: (query: string) => string;

@@ -1,15 +1,13 @@
 // A policy question: the knowledge engine's grounded answer (with the thread's previous question
 // for follow-ups), framed in the thread's language. An answer leads with the value asked for when
 // the engine found one (a duration, deadline or amount quoted from the cited sentence); a conflict
-// or missing evidence hands off to the store's team (or, without a support contact, says so), as
-// does a request for a person (handoffTurn).
-import { composeAnswer, contactAction, contactLine } from "../answers/compose.js";
+// or missing evidence hands off to the store's team, as does a request for a person (handoffTurn).
+import { composeAnswer, contactAction, contactLine, type AnswerParts } from "../answers/compose.js";
 import { T } from "../answers/i18n.js";
 import type { Limitation } from "../answers/schemas.js";
 import { EVENT, type TurnReply, type TurnTools } from "./tools.js";
 
 export async function policyTurn(t: TurnTools): Promise<TurnReply> {
-  const { session } = t.handle;
   const { result, versions } = await t.policyAnswer();
   await t.emit(EVENT.retrievalCompleted, {
     result: result.kind,
@@ -35,94 +33,57 @@ export async function policyTurn(t: TurnTools): Promise<TurnReply> {
       ),
     };
   }
-  const { support_contact: contact } = await t.settings.get(session.storeId);
-  const line = contactLine(contact, t.lang);
   if (result.kind === "conflict") {
-    const limitations: Limitation[] = line
-      ? []
-      : [{ code: "no_support_contact", message: "The store has not configured a support contact." }];
-    return {
-      outcome: "handoff",
-      answer: composeAnswer(
-        {
-          ...base,
-          answer_status: "handed_off",
-          response_markdown: [result.markdown, line ?? T(t.lang).noContactForConflict].join("\n\n"),
-          citations: result.citations,
-          conflicts: result.conflicts,
-          limitations,
-          handoff: { reason: "policy_conflict", support_contact: contact },
-          next_actions: line ? [contactAction()] : [],
-        },
-        now,
-      ),
-    };
+    return handOff(t, {
+      reason: "policy_conflict",
+      markdown: result.markdown,
+      noContact: T(t.lang).noContactForConflict,
+      extra: { ...base, citations: result.citations, conflicts: result.conflicts },
+    });
   }
-  const noEvidence = result.markdown.trim() || T(t.lang).noEvidence;
-  if (line) {
-    return {
-      outcome: "handoff",
-      answer: composeAnswer(
-        {
-          ...base,
-          answer_status: "handed_off",
-          response_markdown: `${noEvidence}\n\n${line}`,
-          limitations: [{ code: "no_evidence", message: "No published policy of the store covers this question." }],
-          handoff: { reason: "no_evidence", support_contact: contact },
-          next_actions: [contactAction()],
-        },
-        now,
-      ),
-    };
-  }
-  return {
-    outcome: "answer",
-    answer: composeAnswer(
-      {
-        ...base,
-        answer_status: "limited",
-        response_markdown: noEvidence,
-        limitations: [
-          { code: "no_evidence", message: "No published policy of the store covers this question." },
-          { code: "no_support_contact", message: "The store has not configured a support contact to hand over to." },
-        ],
-      },
-      now,
-    ),
-  };
+  return handOff(t, {
+    reason: "no_evidence",
+    markdown: result.markdown.trim() || T(t.lang).noEvidence,
+    noContact: T(t.lang).noContactForEvidence,
+    extra: { ...base, limitations: [{ code: "no_evidence", message: "No published policy of the store covers this question." }] },
+  });
+}
+
+/** The shopper asked for a person (router rule 1b): a handoff with the store's support contact, whatever the question. */
+export async function handoffTurn(t: TurnTools): Promise<TurnReply> {
+  const { support_contact: contact } = await t.settings.get(t.handle.session.storeId);
+  const handingOver = contactLine(contact, t.lang) ? T(t.lang).handingOver : "";
+  return handOff(t, { reason: "requested", markdown: handingOver, noContact: T(t.lang).noContactForPerson, extra: {} });
 }
 
 /**
- * The shopper asked for a person (router rule 1b): a handoff with the store's support contact,
- * whatever the question; without a configured contact, a limited answer that says so.
+ * Every handoff (a conflict, no evidence, a request for a person): the outcome says a person has to
+ * take over, and the reply names the store's support contact. A store that configured none still
+ * hands off (its own page may offer a person some other way), and the reply says no contact is
+ * configured, with a `no_support_contact` limitation and no contact action.
  */
-export async function handoffTurn(t: TurnTools): Promise<TurnReply> {
+async function handOff(
+  t: TurnTools,
+  h: { reason: "policy_conflict" | "no_evidence" | "requested"; markdown: string; noContact: string; extra: Partial<AnswerParts> },
+): Promise<TurnReply> {
   const { support_contact: contact } = await t.settings.get(t.handle.session.storeId);
   const line = contactLine(contact, t.lang);
-  const now = t.now();
-  if (!line) {
-    return {
-      outcome: "answer",
-      answer: composeAnswer(
-        {
-          answer_status: "limited",
-          response_markdown: T(t.lang).noContactForPerson,
-          limitations: [{ code: "no_support_contact", message: "The store has not configured a support contact to hand over to." }],
-        },
-        now,
-      ),
-    };
-  }
+  const limitations: Limitation[] = [
+    ...(h.extra.limitations ?? []),
+    ...(line ? [] : [{ code: "no_support_contact", message: "The store has not configured a support contact to hand over to." }]),
+  ];
   return {
     outcome: "handoff",
     answer: composeAnswer(
       {
+        ...h.extra,
         answer_status: "handed_off",
-        response_markdown: `${T(t.lang).handingOver}\n\n${line}`,
-        handoff: { reason: "requested", support_contact: contact },
-        next_actions: [contactAction()],
+        response_markdown: [h.markdown, line ?? h.noContact].filter(Boolean).join("\n\n"),
+        limitations,
+        handoff: { reason: h.reason, support_contact: line ? contact : null },
+        next_actions: line ? [contactAction()] : [],
       },
-      now,
+      t.now(),
     ),
   };
 }
