@@ -206,6 +206,23 @@ describe("knowledge: soft order questions", () => {
     assert.equal(kind("wie kann ich Sie erreichen", "de"), "handoff");
   });
 
+  test("a question in a later clause makes a question, so a described problem is no product clarification", () => {
+    // Before: only a text opening with a question word (or ending in "?") was a question, so these
+    // fell through to "Which product do you mean?".
+    for (const text of [
+      "the kettle arrived with a dent in it, what can i do",
+      "got a lamp last week and it flickers - can you fix it",
+      "whats the most i can load on the card",
+      "die Lampe flackert seit gestern, kann ich da was machen",
+    ]) {
+      const { intent, trace } = routeText(text, text.startsWith("die") ? "de" : "en");
+      assert.equal(intent.kind, "policy", text);
+      assert.equal(trace.features?.questionForm, true, text);
+    }
+    // A statement without a question stays unplaced.
+    assert.equal(kind("the kettle arrived with a dent in it"), "ambiguous");
+  });
+
   test("a conditional clause never makes the shopper's own return", () => {
     for (const text of [
       "if I return my jacket do I pay for shipping",

@@ -26,8 +26,8 @@
 //     word ("do you sell umbrellas?") → product — but the engine (index.ts) turns such a
 //     feature-less product request into a policy question when the store's policies hold
 //     evidence for it ("do you have a physical shop?");
-//  7. a question of at least two content words → policy (the knowledge engine answers it or says
-//     it has no evidence);
+//  7. a question (any clause opening with a question word, or a final "?") of at least two content
+//     words → policy (the knowledge engine answers it or says it has no evidence);
 //  8. otherwise → ambiguous.
 // Product features: colours (en/de → English names) and product-type nouns (the word as typed
 // plus the English singular and plural, e.g. "Kleider" → kleider, dress, dresses) are evidence for
@@ -94,7 +94,14 @@ const router = perRegistry(() => {
     policyExtras: new RegExp(`\\b(?:${alt((r) => r.policyExtras)})\\b`, "g"),
     request: new RegExp(`\\b(?:${alt((r) => r.request)})\\b`),
     requestStrip: new RegExp(`\\b(?:${alt((r) => r.requestStrip.openings)})?(?:${alt((r) => r.requestStrip.phrases)})\\b`, "g"),
-    questionStart: new RegExp(`^(?:${alt((r) => r.questionStart)})\\b`),
+    /**
+     * A clause that opens with a question word — the text's first or one after a comma, a dash or a
+     * conjunction ("bought a lamp in the sale and it wobbles, can I return it"); a question word
+     * written without its apostrophe counts ("whats").
+     */
+    questionClause: new RegExp(
+      `(?:^|[,;.!?]\\s*|\\s[-–—]\\s|\\b(?:${alt((r) => r.clauseConjunctions)})\\s+)(?:${alt((r) => r.questionStart)})s?\\b`,
+    ),
     carts: languages().map((p) => p.router.cart),
     orderId: new RegExp(`\\b(?:${orderWords})\\s*(?:${orderNumber})?\\s*#?\\s*([a-z]*-?\\d[a-z0-9-]*)|#\\s?([a-z]*-?\\d[a-z0-9-]*)\\b`),
     returnOwn: new RegExp(`\\b(?:${alt((r) => r.returnOwn)})`),
@@ -317,7 +324,7 @@ export function routeFeatures(
     // A price bound next to a policy topic is the topic's threshold ("Was kostet eine Rücksendung unter 50 €?"), not a product filter.
     productFeature:
       Object.keys(hints.filters).length > 0 || (topics === 0 && (hints.priceMin !== undefined || hints.priceMax !== undefined)),
-    questionForm: r.questionStart.test(bare) || t.endsWith("?"),
+    questionForm: r.questionClause.test(t) || t.endsWith("?"),
     contentWords,
   };
 }
