@@ -49,7 +49,7 @@ export function explain(q: RetailQuestion, store: RetailerStore): string {
       ...[...f.scope].map((x) => `scope:${x}`),
     ];
     out.push(
-      `  ${fixed(s.score)} match ${fixed(s.match)}${s.answerable ? "" : " (not answerable)"} ${s.citation.concept_id} [${facts.join(" ")}] ${JSON.stringify(s.text.slice(0, 110))}`,
+      `  ${fixed(s.score)} match ${fixed(s.match)}${s.evidence ? "" : " (no evidence)"} ${s.citation.concept_id} [${facts.join(" ")}] ${JSON.stringify(s.text.slice(0, 110))}`,
     );
   }
   const asked = askedKinds(groups, q.text);

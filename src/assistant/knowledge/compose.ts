@@ -1,7 +1,7 @@
 // Extractive answers and conflicts, from the evidence passages of retrieval.ts.
 //
-// Sentences: every sentence of the best evidence passages (at most MAX_PASSAGES, each scoring at
-// least PASSAGE_MIN_RELATIVE of the best) is scored by the IDF-weighted share of the question's
+// Sentences: every sentence of every evidence passage (no gate on the passage's rank: the sentence
+// that states the asked value may sit in a lower-ranked passage) is scored by the IDF-weighted share of the question's
 // groups it matches in its own text (a synonym-only match counts SYNONYM_STRENGTH), plus
 // HEADING_BONUS × the share matched only by its heading path, times its passage's relevance
 // (PASSAGE_WEIGHT_FLOOR + (1 − floor) × the passage's normalised score), so that "return within
@@ -59,10 +59,8 @@ import { mentionsWeekday, analyze, datesIn, normalize, quantities, sentences, ty
 import type { AnswerConfidence, Citation, Conflict, PolicyAnswer } from "./types.js";
 import { escapeMarkdown } from "../markdown/escape.js";
 
-export const MAX_PASSAGES = 4;
 export const MAX_CONFLICT_PASSAGES = 10;
 export const CONFLICT_MIN_COVERAGE = 0.3;
-export const PASSAGE_MIN_RELATIVE = 0.35;
 export const HEADING_BONUS = 0.25;
 /** Terse passages (retrieval.ts isTerse) count their heading matches at TERSE_HEADING_BONUS. */
 export const TERSE_HEADING_BONUS = 0.6;
@@ -83,9 +81,7 @@ export const MAX_LIST_ITEMS = 6;
 
 export interface ScoredSentence {
   text: string;
-  /** The passage may give answer sentences (rank < MAX_PASSAGES, score within PASSAGE_MIN_RELATIVE of the best). */
-  answerable: boolean;
-  /** The passage is evidence for the question (retrieval.ts isEvidence), whatever its rank. */
+  /** The passage is evidence for the question (retrieval.ts isEvidence), whatever its rank: its sentences may answer. */
   evidence: boolean;
   /** The passage's next sentence (an FAQ question's answer is pulled in with it). */
   next: string | null;
@@ -233,13 +229,6 @@ function analysedSentences(passage: IndexedPassage, store: StoreVocabulary): Ana
   return sentences;
 }
 
-/** The unit a passage ranks as: a terse list item with its list, a table row with its table, anything else on its own. */
-function unitOf(c: Scored): string {
-  const p = c.passage;
-  // The rows of one table rank as one passage too.
-  return p.labelled !== undefined || isTerse(p) ? `${p.citation.concept_id}|${p.heading}|${p.lead ?? ""}` : p.id;
-}
-
 /** Scores the sentences of the evidence passages (best passage first). */
 export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang, store: StoreVocabulary): ScoredSentence[] {
   const total = groups.reduce((s, g) => s + g.weight, 0) || 1;
@@ -257,9 +246,6 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang,
   const used = new Set(pool.flatMap((c) => [...c.matched]));
   pool.forEach((c, passageRank) => {
     const evidenceRank = evidence.indexOf(c);
-    // The terse items of one list (same policy, heading and lead-in) rank as one passage.
-    const unitRank = evidenceRank < 0 ? -1 : new Set(evidence.slice(0, evidenceRank + 1).map(unitOf)).size - 1;
-    const answerable = evidenceRank >= 0 && unitRank < MAX_PASSAGES && c.score >= PASSAGE_MIN_RELATIVE * best;
     const analysed = analysedSentences(c.passage, store);
     const parts = analysed.map((a) => a.text);
     // Relevance relative to the best evidence passage: a passage ranked above it that is no
@@ -294,7 +280,6 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang,
       if (!realInText && !(only && !(terse && unnamed)) && !headed) return;
       out.push({
         text,
-        answerable,
         evidence: evidenceRank >= 0,
         next: parts[position + 1] ?? null,
         prev: position > 0 ? parts[position - 1]! : null,
@@ -321,8 +306,7 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang,
 }
 
 /**
- * The passages sentences are taken from, best first: evidence passages within
- * PASSAGE_MIN_RELATIVE of the best and among the first MAX_PASSAGES may give answer sentences;
+ * The passages sentences are taken from, best first: evidence passages may give answer sentences;
  * every candidate with at least CONFLICT_MIN_COVERAGE (at most MAX_CONFLICT_PASSAGES) is checked
  * for conflicts with them, so a contradicting statement is seen even when it matches fewer of the
  * question's words or one policy has many passages.
@@ -433,7 +417,7 @@ export function extractive(
   indexed: readonly IndexedPassage[] = [],
   groups: readonly QueryGroup[] = [],
 ): Extract<PolicyAnswer, { kind: "answer" }> | null {
-  const eligible = scored.filter((s) => s.score >= SENTENCE_MIN_SCORE && s.answerable);
+  const eligible = scored.filter((s) => s.score >= SENTENCE_MIN_SCORE && s.evidence);
   if (eligible.length === 0) return null;
   // A question asking for a value is answered by a sentence stating one when any does.
   // A date states a deadline after "through", "until", "bis" …; "purchases made after December 25"
