@@ -166,8 +166,22 @@ const patterns = perRegistry(() => {
     /** A sentence that qualifies the one before it: an exception, a condition, a limit. */
     qualifies: new RegExp(`^(?:${alt((a) => a.qualifies.start)})\\b|\\b(?:${alt((a) => a.qualifies.anywhere)})\\b`, "i"),
     conditioned: new RegExp(`\\b(?:${alt((a) => a.conditioned)})\\b`),
+    /** The question asks for a phone number / for which ones (the packs' questions.phone and .list). */
+    asksPhone: new RegExp(alternation((p) => p.questions.phone) || "(?!)", "i"),
+    asksList: new RegExp(alternation((p) => p.questions.list) || "(?!)", "i"),
   };
 });
+
+/** The forms of answer a question asks for beyond a value: a phone number, an enumeration ("which cards …"). */
+export type AnswerForm = "phone" | "list";
+
+export function askedForms(question: string): Set<AnswerForm> {
+  const q = normalize(question);
+  const forms = new Set<AnswerForm>();
+  if (patterns().asksPhone.test(q)) forms.add("phone");
+  if (patterns().asksList.test(q)) forms.add("list");
+  return forms;
+}
 
 function context(s: ScoredSentence): Set<string> {
   const out = new Set<string>();
@@ -417,18 +431,27 @@ export function extractive(
   indexed: readonly IndexedPassage[] = [],
   groups: readonly QueryGroup[] = [],
 ): Extract<PolicyAnswer, { kind: "answer" }> | null {
-  const eligible = scored.filter((s) => s.score >= SENTENCE_MIN_SCORE && s.evidence);
-  if (eligible.length === 0) return null;
   // A question asking for a value is answered by a sentence stating one when any does.
   // A date states a deadline after "through", "until", "bis" …; "purchases made after December 25"
   // only bounds where a rule applies.
-  const states = (s: ScoredSentence) =>
+  const statesValue = (s: ScoredSentence) =>
     (asked.has("duration") &&
       (s.facts.durations.length > 0 ||
         (s.facts.dates.size > 0 && patterns().deadline.test(s.text)) ||
         mentionsWeekday(s.text) ||
         patterns().nextDay.test(s.text))) ||
     (asked.has("money") && s.facts.amounts.size + s.facts.percents.size > 0);
+  const forms = askedForms(question);
+  // … and one asking for a phone number or for which ones, by a sentence giving them.
+  const formed = (s: ScoredSentence) => (forms.has("phone") && s.facts.phone) || (forms.has("list") && s.facts.enumeration);
+  const states = (s: ScoredSentence) => statesValue(s) || formed(s);
+  // A sentence giving the asked form (an enumeration, a phone number) seldom repeats the question's
+  // words ("which credit cards do you take" — "We accept Visa, …"): it competes at the share of its
+  // score the others keep when it wins (VALUE_MISSING_FACTOR), so it is eligible from that share of the minimum.
+  const eligible = scored.filter(
+    (s) => s.evidence && (s.score >= SENTENCE_MIN_SCORE || (formed(s) && s.score >= VALUE_MISSING_FACTOR * SENTENCE_MIN_SCORE)),
+  );
+  if (eligible.length === 0) return null;
   const valued = eligible.some(states);
   const rank = (s: ScoredSentence) => (valued && !states(s) ? VALUE_MISSING_FACTOR * s.score : s.score);
   const ranked = [...eligible].sort((a, b) => rank(b) - rank(a) || a.passageRank - b.passageRank || a.position - b.position);
@@ -548,7 +571,7 @@ export function extractive(
     match: top.match,
     score: rank(top),
     margin: rival ? rank(top) - rank(rival) : rank(top),
-    typed: asked.size === 0 ? null : states(top),
+    typed: asked.size === 0 && forms.size === 0 ? null : states(top),
     coverage: real.length === 0 ? 1 : real.filter((g) => top.inText.has(g)).length / real.length,
   };
   return {

@@ -27,6 +27,10 @@ export interface SentenceFacts {
   productClasses: Set<string>;
   /** Stems of the words naming a duration's start event ("of delivery" → deliver): not the subject. */
   startTerms: Set<string>;
+  /** The sentence enumerates (payment methods, countries, carriers …: enumerates()). */
+  enumeration: boolean;
+  /** The sentence gives a phone number (givesPhone()). */
+  phone: boolean;
 }
 
 /** The start events in the order they are tried, each a pattern of every language's stem beginnings. */
@@ -51,6 +55,8 @@ const patterns = perRegistry(() => {
     ),
     unless: new RegExp(`\\b(?:${alternation((p) => p.facts.unless)})\\b[^.;]*`),
     unlessHead: new RegExp(`^(?:${alternation((p) => p.facts.unless)})\\b`),
+    /** Between an enumeration's items: a comma, semicolon or slash, or a joining word of any language ("and", "oder"). */
+    listSeparator: new RegExp(`\\s*(?:[,;/]|\\s(?:${alternation((p) => p.answers.listJoiners) || "(?!)"})\\s)\\s*`, "i"),
   };
 });
 
@@ -124,10 +130,64 @@ export function factsOf(text: string, terms: Iterable<string>, lang: Lang, store
   // ("… on the following Monday, unless Monday is a holiday").
   const { unless: clause, unlessHead } = patterns();
   const unless = new Set(analyze((clause.exec(t)?.[0] ?? "").replace(unlessHead, " "), packOrDefault(lang).code));
-  const scope = [...scopeOf(terms, lang, store)].filter((x) => !unless.has(x) || ownScopeOutside(t, x, lang));
+  const enumeration = enumerates(text);
+  // The names an enumeration lists are not scopes ("… Diners Club and American Express").
+  const named = enumeration ? nameStems(text, lang) : new Set<string>();
+  const scope = [...scopeOf(terms, lang, store)].filter((x) => (!unless.has(x) || ownScopeOutside(t, x, lang)) && !named.has(x));
   const ownClasses = store.productClasses(lang);
   const productClasses = new Set(scope.filter((x) => patterns().productClasses.has(x) || ownClasses.has(x)));
-  return { durations, amounts, percents, dates, scope: new Set(scope), productClasses, startTerms };
+  return { durations, amounts, percents, dates, scope: new Set(scope), productClasses, startTerms, enumeration, phone: givesPhone(text) };
+}
+
+/**
+ * The stems of the words of names in an enumerating sentence, in a language that capitalises only
+ * names mid-sentence: runs of two or more capitalised words after the sentence's first word ("We
+ * accept Visa, Mastercard and American Express" → american, express).
+ */
+function nameStems(text: string, lang: Lang): Set<string> {
+  const pack = packOrDefault(lang);
+  const out = new Set<string>();
+  if (!pack.facts.namesByCapitals) return out;
+  const tokens = text.split(/\s+/).filter(Boolean);
+  let run: string[] = [];
+  const flush = () => {
+    if (run.length >= 2) for (const w of run) for (const s of analyze(w, pack.code)) out.add(s);
+    run = [];
+  };
+  tokens.forEach((token, i) => {
+    const word = token.replace(/^[("'“‘]+|[)"'”’.,;:!?]+$/g, "");
+    if (i > 0 && /^\p{Lu}/u.test(word)) run.push(word);
+    else flush();
+    // Punctuation after a word ends the name ("Visa, Mastercard").
+    if (/[,;:.!?)]$/.test(token)) flush();
+  });
+  flush();
+  return out;
+}
+
+/** Whether a sentence gives a phone number: a run of 7–15 digits in groups ("1-800-441-5713", "0344 499 4686"), not a date. */
+export function givesPhone(text: string): boolean {
+  for (const m of text.matchAll(/\+?\(?\d[\d\s()./-]{5,}\d/g)) {
+    const digits = m[0].replace(/\D/g, "").length;
+    if (digits >= 7 && digits <= 15 && !/^\d{4}-\d{2}-\d{2}$/.test(m[0].trim()) && /[\s()./-]/.test(m[0])) return true;
+  }
+  return false;
+}
+
+/** ENUMERATION_MIN_ITEMS short items (at most ENUMERATION_ITEM_WORDS words each) joined by commas, slashes or "and"/"or": an enumeration. */
+export const ENUMERATION_MIN_ITEMS = 3;
+export const ENUMERATION_ITEM_WORDS = 4;
+
+/** Whether a sentence enumerates ("We accept Visa, Mastercard, Diners Club and American Express."): its last items are short. */
+export function enumerates(text: string): boolean {
+  const items = text
+    .replace(/[.!?:]+\s*$/, "")
+    .split(patterns().listSeparator)
+    .map((x) => x.trim())
+    .filter(Boolean);
+  // The first item carries the lead ("We accept Visa"); the items after it must all be short.
+  const rest = items.slice(1);
+  return items.length >= ENUMERATION_MIN_ITEMS && rest.every((x) => x.split(/\s+/).length <= ENUMERATION_ITEM_WORDS);
 }
 
 /** Whether a scope stem also occurs outside the sentence's "unless …" clause. */

@@ -314,6 +314,8 @@ export const de: LanguagePack = {
     money: /\bwie\s+viel\b(?!\s+zeit)|\b(?:kostet|kosten|gebühr\w*|gebuhr\w*|preis|mindestbestellwert|mindest\w*)\b/,
     moneyWords: ["wie", "viel", "kostet", "kosten", "gebühr", "gebühren", "preis"],
     asksValue: /\bwie\s+(?:viel|viele|lange?)\b|\bwas\s+kostet\b/,
+    phone: /\b(?:telefon\w*|rufnummer|hotline|welche\s+nummer|unter\s+welcher\s+nummer)\b/,
+    list: /\bwelche[nmrs]?\s+(?:\w+\s+)?\w*(?:arten|methoden|länder|laender|karten|optionen|möglichkeiten|anbieter|marken|dienstleister)\b/,
     how: /\bwie\s+(?:kann|muss|soll|mache|funktioniert)\b|\bwas\s+muss\s+ich\b|\bwo\s+kann\s+ich\b/,
     howPassage: /filiale|per\s+post|etikett|anmelden|kontakt\w*|schick\w*/,
     start: /\bab\s+wann\b|\bwann\s+beginnt\b|\bbeginnt\s+die\b|\bzählt\s+(?:die|ab)\b|\bgerechnet\b/,
@@ -499,6 +501,8 @@ export const de: LanguagePack = {
     notModelNumbers: /tage?n?/,
   },
   facts: {
+    // German capitalises every noun: capitals mark no names.
+    namesByCapitals: false,
     startEvents: {
       delivery: /empfang|erhalt|liefer|zustell|besitz/,
       purchase: /kauf|gekauft/,
@@ -529,6 +533,7 @@ export const de: LanguagePack = {
 
   answers: {
     unitTerms: ["tag", "woch", "monat", "jahr", "stund", "werktag", "prozent"],
+    listJoiners: /und|oder|sowie/,
     threshold: {
       before: /ab|über|mehr\s+als|mindestens/,
       // "einen Warenwert von 50,- €".

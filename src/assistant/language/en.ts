@@ -358,6 +358,8 @@ export const en: LanguagePack = {
       /\bhow\s+much\b|\bwhat\s+(?:does|do|is|are|will)\b.*\b(?:cost|costs|fee|fees|charge)\b|\b(?:fee|fees|minimum|threshold)\b|^(?:is|are|will|would)\b.*\bfree\b/,
     moneyWords: ["how", "much", "cost", "costs", "fee", "fees", "charge", "charges"],
     asksValue: /\bhow\s+(?:much|long|many\s+\w+)\b|\bwhat\s+(?:does|do|is|are|will)\b.*\bcost/,
+    phone: /\b(?:(?:tele)?phone\s+(?:number|line)|what\s+number|which\s+number|number\s+(?:do\s+i|to)\s+call|hotline)\b/,
+    list: /\b(?:which|what)\s+(?:(?:kinds?|types?|sorts?)\s+of\b|(?:\w+\s+)?\w+s\s+(?:do|does|are|can|will|you|u)\b)/,
     how: /\bhow\s+(?:do|can|should|would|to)\s+(?:i|we|you)?\s*(?!long|much|many)\w+|\bwhat\s+do\s+i\s+(?:need|have)\s+to\b|\bwhere\s+(?:do|can)\s+i\b/,
     howPassage:
       /in-store|in\s+store|by\s+mail|online|visit|bring|drop|print|log\s+in|sign\s+in|select|choose|contact|e-?mail|call|request|fill|pack|label|start|send|must\s+include|need|required|via/,
@@ -599,6 +601,7 @@ export const en: LanguagePack = {
     notModelNumbers: /days?|am|pm/,
   },
   facts: {
+    namesByCapitals: true,
     startEvents: {
       delivery: /deliver|receiv|receipt|arriv/,
       purchase: /purchas|buy|bought/,
@@ -654,6 +657,7 @@ export const en: LanguagePack = {
 
   answers: {
     unitTerms: ["day", "days", "week", "month", "year", "hour", "business", "working", "calendar", "euro", "dollar", "percent"],
+    listJoiners: /and|or/,
     threshold: {
       before: /over|above|more\s+than|at\s+least|minimum(?:\s+of)?|exceeding|from/,
       after: /or\s+(?:more|less|above|over)|and\s+(?:up|above|over)/,

@@ -161,6 +161,10 @@ export interface LanguagePack {
     readonly moneyWords: readonly string[];
     /** Pattern: the question asks for the value outright ("how much", "wie lange"): evidence must state it. */
     readonly asksValue: RegExp;
+    /** Pattern: the question asks for a phone number ("what number do I call", "Telefonnummer"): a sentence giving one answers it. */
+    readonly phone?: RegExp;
+    /** Pattern: the question asks which ones ("which credit cards", "welche Zahlungsarten"): a sentence enumerating them answers it. */
+    readonly list?: RegExp;
     /** Pattern: the question asks for a procedure ("how do I …", "wie kann …"). */
     readonly how: RegExp;
     /** Alternation: a passage names a channel or a step ("in store", "by mail", "Etikett"): it answers a procedure question. */
@@ -339,6 +343,12 @@ export interface LanguagePack {
      * online …) is an exception to the general rule, not a conflict with it.
      */
     readonly scope: readonly string[];
+    /**
+     * The language capitalises only names mid-sentence (English): a scope word inside a run of
+     * capitalised words there is part of a name ("American Express", "Diners Club"), not a scope.
+     * Absent or false (German capitalises every noun): no such reading.
+     */
+    readonly namesByCapitals?: boolean;
     /** The product classes among the scope words: a statement about them is narrower than one about "most products". */
     readonly productClasses: readonly string[];
     /** Alternation: "free" in policy wording (an amount of 0). */
@@ -355,6 +365,8 @@ export interface LanguagePack {
   readonly answers: {
     /** Stems of unit words ("day", "woch", "percent"): left out when two sentences' contexts are compared. */
     readonly unitTerms: readonly string[];
+    /** Alternation: the words that join the last items of an enumeration ("and", "or", "und"). */
+    readonly listJoiners?: RegExp;
     /** Words that make an amount a threshold, not a price: alternations before it ("over $99", "ab 50 €"), right before it after a value noun ("Warenwert von 50 €"), and after it ("$50 or more"). */
     readonly threshold: { readonly before: RegExp; readonly valueBefore?: RegExp; readonly after: RegExp };
     /** Alternation: the words before a date that make it a deadline ("through January 14", "bis zum 7. Januar"), with an article if the language puts one there. */

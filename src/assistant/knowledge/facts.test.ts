@@ -1,0 +1,70 @@
+// Unit tests of typed facts read from policy sentences (facts.ts) and the answer forms a question
+// asks for (compose.ts askedForms): enumerations, phone numbers and names that are no scope.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { enumerates, factsOf, givesPhone } from "./facts.js";
+import { askedForms } from "./compose.js";
+import { splitPassages } from "./passages.js";
+import { PassageIndex } from "./retrieval.js";
+import { ground } from "./ground.js";
+import { analyze } from "./text.js";
+
+const facts = (text: string, lang: "en" | "de" = "en") => factsOf(text, analyze(text, lang), lang);
+
+describe("knowledge: typed facts of a sentence", () => {
+  test("an enumeration is a lead and at least two more short items joined by commas or a joining word", () => {
+    for (const text of [
+      "We accept Visa, Mastercard, Diners Club and American Express.",
+      "You can pay by PayPal, credit card or invoice.",
+      "Wir akzeptieren Visa, Mastercard und PayPal.",
+    ])
+      assert.equal(enumerates(text), true, text);
+    for (const text of [
+      "With credit card you can pay quickly and 100% securely.",
+      "Returns, exchanges and refunds are handled by our team in Leeds, who will contact you within 5 days.",
+    ])
+      assert.equal(enumerates(text), false, text);
+  });
+
+  test("a phone number is 7–15 digits in groups, never a date or an amount", () => {
+    for (const text of ["Call us at 1-800-441-5713.", "Ring 0344 499 4686 (Mon-Fri).", "Call 955-9091.", "+49 6348 60 6070"])
+      assert.equal(givesPhone(text), true, text);
+    for (const text of ["Returns within 30 days of 2020-01-14.", "Orders over $1,000.00 ship free.", "Order 12345678 shipped."])
+      assert.equal(givesPhone(text), false, text);
+  });
+
+  test("the names an English enumeration lists are no scope ('American Express' is no express delivery)", () => {
+    assert.deepEqual([...facts("We accept Visa, Mastercard, Diners Club and American Express.").scope], []);
+    // A scope word outside an enumerated name still limits the statement.
+    assert.deepEqual([...facts("Express delivery costs $9.95.").scope], ["express"]);
+    assert.deepEqual([...facts("Choose Express Delivery at checkout for next-day arrival.").scope], ["express"]);
+  });
+
+  test("a question asking which ones or for a number asks for that form", () => {
+    assert.deepEqual([...askedForms("which credit cards do you take")], ["list"]);
+    assert.deepEqual([...askedForms("Welche Zahlungsarten gibt es?")], ["list"]);
+    assert.deepEqual([...askedForms("what number do i call to get a return authorization")], ["phone"]);
+    assert.deepEqual([...askedForms("what happens if it is late")], []);
+    assert.deepEqual([...askedForms("welche Frist gilt für Rücksendungen?")], []);
+  });
+
+  test("the sentence giving the asked form answers, not the one that only shares more words", async () => {
+    const payment = {
+      concept_id: "payment",
+      version: 1,
+      handle: "payment",
+      title: "Payment",
+      locale: "en",
+      body_markdown:
+        "# Payment\n\nWith credit card you can pay quickly and securely, and your credit card data is encrypted. We accept Visa, Mastercard, Diners Club and American Express.\n\nOrders by phone: call 0800 123 4567 from Monday to Friday. We take orders online, by phone and in our stores.",
+    };
+    const index = new PassageIndex(splitPassages(payment));
+    const cards = await ground(index, "which cards do you accept", "en");
+    assert.equal(cards.kind, "answer");
+    // Both sentences match half of the question; the one enumerating the cards answers alone.
+    assert.match(cards.kind === "answer" ? cards.markdown : "", /^We accept Visa, Mastercard, Diners Club and American Express\.$/);
+    const phone = await ground(index, "what number do I call to order by phone", "en");
+    assert.equal(phone.kind, "answer");
+    assert.match(phone.kind === "answer" ? phone.passages[0]!.text : "", /0800 123 4567/);
+  });
+});
