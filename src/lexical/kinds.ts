@@ -21,7 +21,7 @@
 // in the zero-result rate). WordNet is read by src/lexical/wordnet.ts, with the store's first
 // lexicon (SearchService.lexicon); a synset is parsed when first met.
 import { headWord, typoBudget, words, type Lexicon } from "./query.js";
-import { NOUN_ARTIFACT, type NounSynset, type WordNetNouns } from "./wordnet.js";
+import { NOUN_ARTIFACT, NOUN_FOOD, NOUN_PLANT, NOUN_SUBSTANCE, type NounSynset, type WordNetNouns } from "./wordnet.js";
 
 /** Hypernym steps searched for a store word (beyond them the kinds are too general: "commodity", "artifact"). */
 export const HYPERNYM_DEPTH = 3;
@@ -76,4 +76,17 @@ export function askedKindUnsold(text: string, lexicon: Lexicon, nouns: WordNetNo
   const at = tokens.lastIndexOf(head);
   if (at > 0 && (named(`${tokens[at - 1]} ${head}`) || lexicon.has(`${tokens[at - 1]}${head}`))) return false;
   return unsoldArtifact(head, named, nouns);
+}
+
+/** The lexicographer files of things one buys: artifacts, foods, plants and substances. */
+const GOODS_LEXFILES: ReadonlySet<number> = new Set([NOUN_ARTIFACT, NOUN_FOOD, NOUN_PLANT, NOUN_SUBSTANCE]);
+
+/**
+ * Whether a word names goods: its most frequent noun sense (as written, else its singular) is an
+ * artifact, a food, a plant or a substance in WordNet ("bowl", "salad", "pants", "lotion"; not
+ * "points", "receipt", "student", "wedding"). False when WordNet does not know it as a noun.
+ */
+export function namesGoods(word: string, nouns: WordNetNouns): boolean {
+  const first = sensesOf(nouns, word)[0];
+  return first !== undefined && GOODS_LEXFILES.has(nouns.synset(first).lexfile);
 }

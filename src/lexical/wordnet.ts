@@ -8,8 +8,11 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
-/** The lexicographer file of artifacts (WordNet's lexnames: noun.artifact). */
+/** Lexicographer files (WordNet's lexnames): noun.artifact, noun.food, noun.plant, noun.substance. */
 export const NOUN_ARTIFACT = 6;
+export const NOUN_FOOD = 13;
+export const NOUN_PLANT = 20;
+export const NOUN_SUBSTANCE = 27;
 
 export interface NounSynset {
   /** Lexicographer file number (NOUN_ARTIFACT …). */

@@ -113,6 +113,15 @@ describe("knowledge: passages", () => {
 });
 
 describe("knowledge: retrieval, answers, conflicts", () => {
+  test("goods the policies never name are the question's object (WordNet's nouns), not its subject", async () => {
+    // "salad" and "bowl" name goods (a food, an artifact): a returns policy covering "any item" answers.
+    const r = await ground(index(RETURNS, SHIPPING, WARRANTY), "how long can I return a salad bowl I bought", "en");
+    assert.equal(r.kind, "answer");
+    assert.match(r.kind === "answer" ? r.markdown : "", /30 days of delivery/);
+    // Words that name no goods ("loyalty points") still count against the evidence.
+    assert.equal((await ground(index(RETURNS, SHIPPING, WARRANTY), "can I collect loyalty points on returns", "en")).kind, "no_evidence");
+  });
+
   test("an answer quotes the matching sentences and cites exactly the concept versions used", async () => {
     const r = await ground(index(RETURNS, SHIPPING, WARRANTY), "Can I return swimwear?", "en");
     assert.equal(r.kind, "answer");

@@ -658,7 +658,8 @@ export class PassageIndex {
       return { g, best, seen };
     });
     // A policy topic the store's policies hold makes an unknown item ("a tent") the question's object.
-    const topics = languagePack(lang)?.vocabulary.topics ?? null;
+    const pack = languagePack(lang);
+    const topics = pack?.vocabulary.topics ?? null;
     const topical = topics !== null && stats.some((s) => s.seen && !s.g.virtual && s.g.alts.some((a) => topics.has(a)));
     return (
       stats
@@ -667,7 +668,10 @@ export class PassageIndex {
         // "How do I …" only breaks ties between passages that match the question's words.
         .map((s) => {
           // A country the policies never name is said by "country" (lexicon.ts markCountries), not by its name.
-          const object = (topical && (goods().has(s.g.surface) || this.store.goods.has(s.g.surface))) || countryWords().has(s.g.surface);
+          const object =
+            (topical &&
+              (goods().has(s.g.surface) || this.store.goods.has(s.g.surface) || pack?.words.namesGoods?.(s.g.surface) === true)) ||
+            countryWords().has(s.g.surface);
           const weight =
             s.g.alts[0] === VIRTUAL_HOW
               ? 0.15 * maxIdf

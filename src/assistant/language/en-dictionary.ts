@@ -10,11 +10,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { englishWords, type WordCheck } from "../../lexical/dictionary.js";
-import { wordNetDir } from "../../lexical/wordnet.js";
+import { namesGoods } from "../../lexical/kinds.js";
+import { readWordNetNouns, wordNetDir, wordNetNouns, type WordNetNouns } from "../../lexical/wordnet.js";
 
 let lemmas: Set<string> | null = null;
 let hunspell: WordCheck | null = null;
 let warming: Promise<void> | null = null;
+let nouns: WordNetNouns | null = null;
 
 const FILES = ["index.noun", "index.verb", "index.adj", "index.adv"];
 
@@ -57,7 +59,10 @@ export function warmDictionary(): Promise<void> {
     }
     lemmas ??= set;
   };
-  warming ??= Promise.all([loadHunspell(), loadWordNet()]).then(() => undefined);
+  const loadNouns = async () => {
+    nouns ??= await wordNetNouns();
+  };
+  warming ??= Promise.all([loadHunspell(), loadWordNet(), loadNouns()]).then(() => undefined);
   return warming;
 }
 
@@ -77,4 +82,14 @@ export function isEnglishWord(word: string): boolean {
     w.replace(/ing$/, "e"),
   ];
   return forms.some((f) => f.length > 1 && lemmas!.has(f)) || (hunspell?.(w) ?? false);
+}
+
+/** Whether the word names goods by WordNet's nouns (src/lexical/kinds.ts namesGoods); read at once if not yet warm. */
+export function namesEnglishGoods(word: string): boolean {
+  try {
+    nouns ??= readWordNetNouns();
+  } catch {
+    return false;
+  }
+  return namesGoods(word.toLowerCase(), nouns);
 }

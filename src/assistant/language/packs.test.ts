@@ -295,6 +295,7 @@ describe("language packs: the built-in packs implement every member", () => {
     "words.stopWordForm",
     "questions.narrativeClause",
     "words.isKnownWord",
+    "words.namesGoods",
     "words.warm",
     "words.compounds",
     "numbers.wholeAmount",

@@ -44,6 +44,12 @@ export interface LanguagePack {
      * spelling-corrected at all (nothing tells its typos from rare words).
      */
     readonly isKnownWord?: (word: string) => boolean;
+    /**
+     * Whether a word names goods (a thing one buys: "bowl", "salad", "Jacke"). A question's word the
+     * policies never use that names goods is the object the policy question is about, not its
+     * subject (retrieval.ts weigh). Absent: only the vocabulary's goods list says so.
+     */
+    readonly namesGoods?: (word: string) => boolean;
     /** Loads isKnownWord's word list in the background; called when the engine is created. */
     readonly warm?: () => Promise<void>;
     /**
