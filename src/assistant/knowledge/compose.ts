@@ -53,7 +53,9 @@ import {
   type LanguagePack,
 } from "../language/index.js";
 import { applyRewrites, asksWhoPays } from "./lexicon.js";
-import { disagreement, factsOf, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
+import { disagreement, factsOf, isThreshold, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
+
+export { isThreshold };
 import type { StoreVocabulary } from "./store-words.js";
 import { mentionsWeekday, analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { AnswerConfidence, Citation, Conflict, PolicyAnswer } from "./types.js";
@@ -147,12 +149,6 @@ const patterns = perRegistry(() => {
     /** Unit and currency words (and the virtual value terms): not what two sentences' contexts share. */
     unitTerms: new Set([...languages().flatMap((p) => p.answers.unitTerms), "eur", "usd", "gbp", "chf", VIRTUAL_DURATION, VIRTUAL_MONEY]),
     seasons,
-    /** Words that make an amount a threshold, not a price (directAnswer): before it, or after it. */
-    threshold: {
-      before: new RegExp(`\\b(?:${alt((a) => a.threshold.before)})\\s*$`, "i"),
-      valueBefore: new RegExp(`\\b(?:${alt((a) => a.threshold.valueBefore)})$`, "i"),
-      after: new RegExp(`^\\s*(?:${alt((a) => a.threshold.after)})\\b`, "i"),
-    },
     /** A date written as a deadline. */
     deadline: new RegExp(`\\b(?:${alt((a) => a.deadline)})(?:\\d|${months})`, "i"),
     until: new RegExp(`\\b(?:${alt((a) => a.until)})\\b`, "i"),
@@ -621,19 +617,6 @@ export function directAnswer(best: ScoredSentence, asked: Set<"duration" | "mone
     if (m) return asWritten(text, m.text);
   }
   return null;
-}
-
-/** Whether the amount is written as a threshold ("over $99", "ab 50 €"). */
-export function isThreshold(text: string, amount: string): boolean {
-  const t = normalize(text);
-  const at = t.indexOf(amount);
-  if (at < 0) return false;
-  const { before, valueBefore, after } = patterns().threshold;
-  return (
-    before.test(t.slice(Math.max(0, at - 20), at)) ||
-    valueBefore.test(t.slice(Math.max(0, at - 30), at)) ||
-    after.test(t.slice(at + amount.length, at + amount.length + 30))
-  );
 }
 
 /**

@@ -2,7 +2,7 @@
 // asks for (compose.ts askedForms): enumerations, phone numbers and names that are no scope.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { enumerates, factsOf, givesPhone } from "./facts.js";
+import { disagreement, enumerates, factsOf, givesPhone } from "./facts.js";
 import { askedForms } from "./compose.js";
 import { splitPassages } from "./passages.js";
 import { PassageIndex } from "./retrieval.js";
@@ -38,6 +38,17 @@ describe("knowledge: typed facts of a sentence", () => {
     // A scope word outside an enumerated name still limits the statement.
     assert.deepEqual([...facts("Express delivery costs $9.95.").scope], ["express"]);
     assert.deepEqual([...facts("Choose Express Delivery at checkout for next-day arrival.").scope], ["express"]);
+  });
+
+  test("two rules with different thresholds disagree on an amount; the branches of one threshold do not", () => {
+    const money = new Set(["money"] as const);
+    const over40 = facts("Standard delivery costs £3.99, or is FREE if you spend over £40.");
+    assert.deepEqual([...over40.thresholds], ["GBP:4000"]);
+    assert.equal(disagreement(over40, facts("Please note that free delivery is only available on orders over £30."), money), "amount");
+    assert.equal(disagreement(over40, facts("Orders under £40 are charged £3.99; orders over £40 ship free."), money), null);
+    // Without thresholds, amounts compare as before: free and free agree, a fee and free do not.
+    assert.equal(disagreement(facts("Returns are free."), facts("Return shipping is free of charge."), money), null);
+    assert.equal(disagreement(facts("Returns are free."), facts("Returns cost £2.50."), money), "amount");
   });
 
   test("a question asking which ones or for a number asks for that form", () => {

@@ -20,6 +20,8 @@ export type { StartEvent } from "../language/index.js";
 export interface SentenceFacts {
   durations: Array<{ days: number; start: StartEvent | null }>;
   amounts: Set<string>;
+  /** The amounts written as a threshold ("FREE on orders over £40": GBP:4000), also among amounts. */
+  thresholds: Set<string>;
   percents: Set<string>;
   dates: Set<string>;
   scope: Set<string>;
@@ -55,6 +57,12 @@ const patterns = perRegistry(() => {
     ),
     unless: new RegExp(`\\b(?:${alternation((p) => p.facts.unless)})\\b[^.;]*`),
     unlessHead: new RegExp(`^(?:${alternation((p) => p.facts.unless)})\\b`),
+    /** Words that make an amount a threshold, not a price: before it, or after it. */
+    threshold: {
+      before: new RegExp(`\\b(?:${alternation((p) => p.answers.threshold.before)})\\s*$`, "i"),
+      valueBefore: new RegExp(`\\b(?:${alternation((p) => p.answers.threshold.valueBefore)})$`, "i"),
+      after: new RegExp(`^\\s*(?:${alternation((p) => p.answers.threshold.after)})\\b`, "i"),
+    },
     /** Between an enumeration's items: a comma, semicolon or slash, or a joining word of any language ("and", "oder"). */
     listSeparator: new RegExp(`\\s*(?:[,;/]|\\s(?:${alternation((p) => p.answers.listJoiners) || "(?!)"})\\s)\\s*`, "i"),
   };
@@ -115,14 +123,17 @@ export function factsOf(text: string, terms: Iterable<string>, lang: Lang, store
   const t = normalize(text);
   const durations: SentenceFacts["durations"] = [];
   const amounts = new Set<string>();
+  const thresholds = new Set<string>();
   const percents = new Set<string>();
   const startTerms = new Set<string>();
   for (const q of quantities(text)) {
     if (q.kind === "duration") {
       const at = t.indexOf(q.text);
       durations.push({ days: Math.round(q.days * 100) / 100, start: at >= 0 ? startAfter(t, at + q.text.length, lang, startTerms) : null });
-    } else if (q.kind === "money") amounts.add(`${q.currency}:${q.minor}`);
-    else percents.add(String(q.value));
+    } else if (q.kind === "money") {
+      amounts.add(`${q.currency}:${q.minor}`);
+      if (isThreshold(text, q.text)) thresholds.add(`${q.currency}:${q.minor}`);
+    } else percents.add(String(q.value));
   }
   if (statesFree(t)) amounts.add("*:0");
   const dates = new Set(datesIn(text).map((d) => `${d.year ?? "?"}-${d.month}-${d.day}`));
@@ -136,7 +147,18 @@ export function factsOf(text: string, terms: Iterable<string>, lang: Lang, store
   const scope = [...scopeOf(terms, lang, store)].filter((x) => (!unless.has(x) || ownScopeOutside(t, x, lang)) && !named.has(x));
   const ownClasses = store.productClasses(lang);
   const productClasses = new Set(scope.filter((x) => patterns().productClasses.has(x) || ownClasses.has(x)));
-  return { durations, amounts, percents, dates, scope: new Set(scope), productClasses, startTerms, enumeration, phone: givesPhone(text) };
+  return {
+    durations,
+    amounts,
+    thresholds,
+    percents,
+    dates,
+    scope: new Set(scope),
+    productClasses,
+    startTerms,
+    enumeration,
+    phone: givesPhone(text),
+  };
 }
 
 /**
@@ -190,6 +212,19 @@ export function enumerates(text: string): boolean {
   return items.length >= ENUMERATION_MIN_ITEMS && rest.every((x) => x.split(/\s+/).length <= ENUMERATION_ITEM_WORDS);
 }
 
+/** Whether the amount is written as a threshold ("over $99", "ab 50 €"). */
+export function isThreshold(text: string, amount: string): boolean {
+  const t = normalize(text);
+  const at = t.indexOf(amount);
+  if (at < 0) return false;
+  const { before, valueBefore, after } = patterns().threshold;
+  return (
+    before.test(t.slice(Math.max(0, at - 20), at)) ||
+    valueBefore.test(t.slice(Math.max(0, at - 30), at)) ||
+    after.test(t.slice(at + amount.length, at + amount.length + 30))
+  );
+}
+
 /** Whether a scope stem also occurs outside the sentence's "unless …" clause. */
 function ownScopeOutside(t: string, scopeStem: string, lang: Lang): boolean {
   const outside = t.replace(patterns().unless, " ");
@@ -211,7 +246,8 @@ function amountsDisagree(a: Set<string>, b: Set<string>): boolean {
 
 /**
  * The kind of disagreement between two sentences' facts on the kinds asked for, or null:
- * durations differ (or are counted from different events), amounts differ ("free" vs a fee),
+ * durations differ (or are counted from different events), amounts differ ("free" vs a fee) or
+ * the thresholds of two rules do ("free over £40" vs "free over £30"),
  * percentages differ, deadlines differ.
  */
 export function disagreement(a: SentenceFacts, b: SentenceFacts, asked: Set<"duration" | "money">): "duration" | "amount" | "date" | null {
@@ -227,7 +263,11 @@ export function disagreement(a: SentenceFacts, b: SentenceFacts, asked: Set<"dur
     if (a.dates.size > 0 && b.dates.size > 0 && ![...a.dates].some((d) => b.dates.has(d))) return "date";
   }
   if (asked.has("money")) {
-    if (amountsDisagree(a.amounts, b.amounts)) return "amount";
+    // Two thresholds of the same rule ("FREE on orders over £40" / "over £30"): the rule disagrees;
+    // the same threshold: the prices on either side of it are its branches, not a disagreement.
+    if (a.thresholds.size > 0 && b.thresholds.size > 0) {
+      if (![...a.thresholds].some((x) => b.thresholds.has(x))) return "amount";
+    } else if (amountsDisagree(a.amounts, b.amounts)) return "amount";
     if (a.percents.size > 0 && b.percents.size > 0 && ![...a.percents].some((p) => b.percents.has(p))) return "amount";
   }
   return null;
