@@ -275,6 +275,17 @@ export class KnowledgeEngine implements Knowledge {
     const rerank = (candidates: Scored[], part: string) => this.rerank(entry, part, candidates);
     const abstention = this.ctx.config.assistantAbstention ? ABSTENTION : NO_ABSTENTION;
     let result = await groundParts(index, questionParts(question, lang), lang, rerank, borrowed, abstention);
+    // A turn without evidence of its own that was not read as a follow-up ("do I need to bring
+    // anything with me?" after a question on returns) is read in the thread's context: the previous
+    // question's words it lacks are added as context (weighed CONTEXT_WEIGHT, so its own words must
+    // still carry the evidence).
+    if (result.kind === "no_evidence" && options.previous !== undefined && borrowed.size === 0) {
+      const inContext = readQuestion(text, options.previous, lang, true);
+      if (inContext.borrowed.size > 0) {
+        const carried = await groundParts(index, questionParts(inContext.question, lang), lang, rerank, inContext.borrowed, abstention);
+        if (carried.kind !== "no_evidence") result = carried;
+      }
+    }
     // No evidence for the question as read (an injection may have left little of it): the policies
     // may still disagree on what the whole text asks about, and then the reply says so.
     // A message that is nothing but instructions continues the thread's question (the previous one).
@@ -304,11 +315,16 @@ function reframed(result: PolicyAnswer, lang: Lang): PolicyAnswer {
  * subject given the subject of the claim an injection dictated (its numbers left out); `borrowed`
  * are the words weighed as context.
  */
-function readQuestion(text: string, previous: string | undefined, lang: Lang): { question: string; borrowed: Set<string> } {
-  const asked = sanitizeQuestion(withFollowUp(text, previous, lang));
+function readQuestion(
+  text: string,
+  previous: string | undefined,
+  lang: Lang,
+  inContext = false,
+): { question: string; borrowed: Set<string> } {
+  const asked = sanitizeQuestion(withFollowUp(text, previous, lang, inContext));
   const subject = injectedSubject(text, lang);
   const question = subject.length > 0 ? `${asked.trim().replace(/[?.!]+$/, "")} ${subject.join(" ")}?` : asked;
-  const borrowed = new Set([...(pointsBack(text) ? [] : borrowedWords(text, previous, lang)), ...subject]);
+  const borrowed = new Set([...(pointsBack(text) && !inContext ? [] : borrowedWords(text, previous, lang, inContext)), ...subject]);
   return { question, borrowed };
 }
 

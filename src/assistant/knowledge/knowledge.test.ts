@@ -365,6 +365,12 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
       previous: "How long can I return items?",
     });
     assert.equal(onlyInstructions.result.kind, "conflict");
+    // A turn without evidence of its own is read in the thread's context, its own words still the subject.
+    const inContext = await engine.answer(storeA, "how long do I have for a jacket", "en", { previous: "Can I return things?" });
+    assert.equal(inContext.result.kind, "answer");
+    assert.match(inContext.result.kind === "answer" ? inContext.result.markdown : "", /30 days of delivery/);
+    const unrelated = await engine.answer(storeA, "can I pay with bitcoin?", "en", { previous: "How long can I return items?" });
+    assert.equal(unrelated.result.kind, "no_evidence");
     // Without a conflict on the subject, no evidence stays no evidence.
     assert.equal((await engine.answer(c.clientId, "my buddy swears by it: can I pay with bitcoin?", "en")).result.kind, "no_evidence");
 

@@ -93,9 +93,12 @@ export function pointsBack(text: string): boolean {
   return patterns().pointsBack.test(normalize(text));
 }
 
-/** The previous question's words a follow-up lacks (none when the turn is not a follow-up). */
-export function borrowedWords(text: string, previous: string | undefined, lang: Lang): string[] {
-  if (!previous || !isFollowUp(text, lang)) return [];
+/**
+ * The previous question's words a follow-up lacks (none when the turn is not a follow-up, unless
+ * `always`: the turn is read in the thread's context whatever its form).
+ */
+export function borrowedWords(text: string, previous: string | undefined, lang: Lang, always = false): string[] {
+  if (!previous || (!always && !isFollowUp(text, lang))) return [];
   const own = new Set(words(text));
   return words(previous).filter((w) => !own.has(w));
 }
@@ -105,8 +108,8 @@ export function borrowedWords(text: string, previous: string | undefined, lang: 
  * lacks. Retrieval weighs the borrowed words as context (retrieval.ts CONTEXT_WEIGHT): "und die
  * Rücksendung?" after "Was kostet der Versand?" asks about returns, not shipping.
  */
-export function withFollowUp(text: string, previous: string | undefined, lang: Lang): string {
-  const borrowed = borrowedWords(text, previous, lang);
+export function withFollowUp(text: string, previous: string | undefined, lang: Lang, always = false): string {
+  const borrowed = borrowedWords(text, previous, lang, always);
   if (borrowed.length === 0) return text;
   return `${text.trim().replace(/[?.!]+$/, "")} ${borrowed.join(" ")}?`;
 }
