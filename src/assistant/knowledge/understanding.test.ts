@@ -761,6 +761,20 @@ Returns within Germany remain free of charge. Please use the return label we pro
     assert.deepEqual([...factsOf("Standard shipping is free.", [], "en").amounts], ["*:0"]);
   });
 
+  test("English: a particle verb with its object between is a return, and the object stays", () => {
+    for (const [text, object] of [
+      ["is sending stuff back free", "stuff"],
+      ["can I bring the floor lamp back to a shop", "floor lamp"],
+      ["I took my old boots back yesterday", "my old boots"],
+      ["does it cost anything to post a jacket back", "a jacket"],
+    ] as const) {
+      const r = rewrite(text, "en");
+      assert.match(r, /\breturn\b/, text);
+      assert.match(r, new RegExp(`\\b${object}\\b`), text);
+      assert.doesNotMatch(r, /\bback\b/, text);
+    }
+  });
+
   test("German: a separable verb split across the question is read joined too; compound commerce words translate", () => {
     assert.match(rewrite("Wie teile ich euch meinen Rücktritt mit?", "de"), /\bmitteile\b/);
     assert.match(rewrite("Wann kommt das Paket an?", "de"), /\bankommt\b/);

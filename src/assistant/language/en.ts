@@ -253,14 +253,15 @@ export const en: LanguagePack = {
       ],
       [/\bbox\b/g, " packaging "],
       [/\bdo\s+(?:i|you)\s+(?:need|have)\s+to\s+(?:keep|bring|have)\b/g, " need "],
-      [/\b(?:ship|mail|post)\s+(?:it|them|this|that|stuff|\w+)?\s*back\b/g, " return "],
+      // A particle verb with its object between ("send stuff back", "bring the lamp back"): the object stays.
+      [/\b(?:ship|mail|post)(?:s|ed|ing)?\s+((?:\w+\s+){0,3})back\b/g, " return $1 "],
       [/\bget\s+((?:\w+\s+){0,3})back\b/g, " $1 refund "],
       [/\bpick(?:ed)?\s*up\b/g, " pickup "],
       [/\bthe\s+u\.?s\.?a?\b|\bu\.s\.a?\.?(?=\s|$)|\busa\b/g, " united states "],
     ],
     phrases: [
-      [/\bsend(?:ing)?\s+(?:(?:it|them|this|that|these|those|something|an? \w+|the \w+|my \w+)\s+)?back\b/g, " return "],
-      [/\b(?:take|bring)\s+(?:(?:it|them|this|that)\s+)?back\b/g, " return "],
+      [/\b(?:send|sends|sending|sent)\s+((?:\w+\s+){0,3})back\b/g, " return $1 "],
+      [/\b(?:take|takes|taking|took|bring|brings|bringing|brought)\s+((?:\w+\s+){0,3})back\b/g, " return $1 "],
       [/\b(?:get\s+)?(?:my\s+)?money\s+back\b/g, " refund "],
       [/\bgift\s+cards?\b/g, " giftcard "],
       [/\b(?:the\s+)?u\.?k\.?(?=\s|$|[?!,;])/g, " united kingdom "],
