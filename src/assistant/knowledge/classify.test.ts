@@ -214,13 +214,18 @@ describe("knowledge: soft order questions", () => {
       "got a lamp last week and it flickers - can you fix it",
       "whats the most i can load on the card",
       "die Lampe flackert seit gestern, kann ich da was machen",
+      // German asks by inversion and after a preposition.
+      "liefert ihr auch in die schweiz",
+      "bei wem meld ich mich wenn die rechnung nicht stimmt",
+      "from when does the 30 days count",
     ]) {
-      const { intent, trace } = routeText(text, text.startsWith("die") ? "de" : "en");
+      const { intent, trace } = routeText(text, /^(?:die|liefert|bei)\b/.test(text) ? "de" : "en");
       assert.equal(intent.kind, "policy", text);
       assert.equal(trace.features?.questionForm, true, text);
     }
-    // A statement without a question stays unplaced.
+    // A statement without a question stays unplaced; a German conditional clause is no inversion.
     assert.equal(kind("the kettle arrived with a dent in it"), "ambiguous");
+    assert.equal(routeText("wenn ich die lampe bekomme", "de").trace.features?.questionForm, false);
   });
 
   test("a conditional clause never makes the shopper's own return", () => {

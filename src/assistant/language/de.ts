@@ -419,7 +419,10 @@ export const de: LanguagePack = {
       phrases:
         /zeig(?:e|t)?\s+mir|ich\s+suche(?:\s+nach)?|suche\s+nach|suche|habt\s+ihr|haben\s+sie|führt\s+ihr|verkauft\s+ihr|ich\s+brauche|ich\s+(?:möchte|will|hätte\s+gerne?)/,
     },
-    questionStart: /wie|welche\w*|wann|wo|warum|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden/,
+    // Also a question word after a preposition ("ab wann", "bei wem") and a verb before its subject
+    // pronoun — German asks by inversion ("liefert ihr …", "hab ich …") — unless a conjunction opens the clause.
+    questionStart:
+      /wie|welche\w*|wann|wo|warum|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden|(?:ab|bis|seit|mit|an|bei|von|für|zu|nach|auf|über|um)\s+(?:wann|wem|wen|was|welche\w*|wie\w*|wo)|(?!(?:wenn|weil|dass|ob|als|falls|nachdem|obwohl|da|sobald|und|aber|oder|denn|sondern|damit|bevor|seit|bis)\s)[a-zäöüß]+\s+(?:ich|du|ihr|wir|man)/,
     cart: /(?:\b(?:leg\w*|füg\w*|pack\w*|tu|tue|gib|mach\w*)\s+(?:mir\s+)?(?:bitte\s+)?|^)(.+?)\s+(?:in\s+(?:den|meinen)|zum|zu\s+(?:meinem|dem))\s+(?:warenkorb|einkaufswagen|korb)\b/,
     determiners: ["der", "die", "das", "den", "dem", "diese", "diesen", "dieses"],
     articlesOfOne: [],

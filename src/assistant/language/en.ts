@@ -492,7 +492,8 @@ export const en: LanguagePack = {
       phrases:
         /show\s+me|i'?m\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|look\s+for|search(?:ing)?\s+for|find\s+me|find|do\s+you\s+(?:have|sell|carry|stock|offer)|have\s+you\s+got|i(?:\s+(?:need|want|would\s+like)|'d\s+like)(?:\s+to\s+buy)?|recommend(?:\s+me)?|suggest|buy|shop\s+for/,
     },
-    questionStart: /what|which|how|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|was/,
+    questionStart:
+      /what|which|how|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|was|(?:from|until|till|by|to|with|for|at)\s+(?:when|what|which|whom|where)/,
     cart: /\b(?:add|put|place|throw)\s+(.+?)\s+(?:to|in|into|onto)\s+(?:my\s+|the\s+|your\s+)?(?:shopping\s+)?(?:cart|basket|bag)\b/,
     determiners: ["the", "this", "that", "these", "those", "some"],
     articlesOfOne: ["a", "an"],
