@@ -228,6 +228,21 @@ describe("knowledge: soft order questions", () => {
     assert.equal(routeText("wenn ich die lampe bekomme", "de").trace.features?.questionForm, false);
   });
 
+  test("casual product requests: 'got any …', a text opening with 'any', 'need a …'", () => {
+    for (const [text, query] of [
+      ["got any garden hoses?", "garden hoses"],
+      ["any nike stuff", "nike stuff"],
+      ["need a 2 person tent for a weekend", "2 person tent for a weekend"],
+      ["do you guys sell roof boxes", "roof boxes"],
+    ] as const) {
+      const intent = classifyText(text, "en");
+      assert.equal(intent.kind, "product", text);
+      assert.equal(intent.kind === "product" && intent.query, query, text);
+    }
+    // "any" inside a policy question asks for no product.
+    assert.equal(kind("any fees for returns?"), "policy");
+  });
+
   test("a conditional clause never makes the shopper's own return", () => {
     for (const text of [
       "if I return my jacket do I pay for shipping",

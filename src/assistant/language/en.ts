@@ -486,11 +486,11 @@ export const en: LanguagePack = {
     policyExtras:
       /visa|mastercard|mc|amex|american\s+express|discover|afterpay|zip\s*pay|apple\s+pay|google\s+pay|shop\s+pay|discounts?|student|members?(?:hip)?|restocking|receipts?|fees?|expire[sd]?|price\s+(?:guarantee|adjustment|protection|drop)|rma|installation|installed|assembly|gpay/,
     request:
-      /show\s+me|looking\s+for|look\s+for|search(?:ing)?\s+for|find\s+me|find|do\s+you\s+(?:have|sell|carry|stock)|have\s+you\s+got|i(?:\s+(?:need|want|would\s+like)|'d\s+like)\s+(?:a|an|some|to\s+buy)|recommend|suggest|buy|shop\s+for|(?:are|is)\s+.+\s+(?:in\s+stock|available)/,
+      /show\s+me|looking\s+for|look\s+for|search(?:ing)?\s+for|find\s+me|find|do\s+you\s+(?:guys\s+)?(?:have|sell|carry|stock)|have\s+you\s+got|(?:you\s+)?got\s+any|^any|^need\s+(?:a|an|some)|i(?:\s+(?:need|want|would\s+like)|'d\s+like)\s+(?:a|an|some|to\s+buy)|recommend|suggest|buy|shop\s+for|(?:are|is)\s+.+\s+(?:in\s+stock|available)/,
     requestStrip: {
       openings: /can\s+you\s+|could\s+you\s+|please\s+/,
       phrases:
-        /show\s+me|i'?m\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|look\s+for|search(?:ing)?\s+for|find\s+me|find|do\s+you\s+(?:have|sell|carry|stock|offer)|have\s+you\s+got|i(?:\s+(?:need|want|would\s+like)|'d\s+like)(?:\s+to\s+buy)?|recommend(?:\s+me)?|suggest|buy|shop\s+for/,
+        /show\s+me|i'?m\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|look\s+for|search(?:ing)?\s+for|find\s+me|find|do\s+you\s+(?:guys\s+)?(?:have|sell|carry|stock|offer)|have\s+you\s+got|(?:you\s+)?got(?=\s+any)|^need(?=\s+(?:a|an|some)\b)|i(?:\s+(?:need|want|would\s+like)|'d\s+like)(?:\s+to\s+buy)?|recommend(?:\s+me)?|suggest|buy|shop\s+for/,
     },
     questionStart:
       /what|which|how|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|was|(?:from|until|till|by|to|with|for|at)\s+(?:when|what|which|whom|where)/,
