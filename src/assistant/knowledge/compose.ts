@@ -1,8 +1,8 @@
 // Extractive answers and conflicts, from the evidence passages of retrieval.ts.
 //
 // Sentences: every sentence of every evidence passage (no gate on the passage's rank: the sentence
-// that states the asked value may sit in a lower-ranked passage) is scored by the IDF-weighted share of the question's
-// groups it matches in its own text (a synonym-only match counts SYNONYM_STRENGTH), plus
+// that states the asked value may sit in a lower-ranked passage) is scored by the IDF-weighted
+// share of the question's groups it matches in its own text (a synonym-only match counts SYNONYM_STRENGTH), plus
 // HEADING_BONUS × the share matched only by its heading path, times its passage's relevance
 // (PASSAGE_WEIGHT_FLOOR + (1 − floor) × the passage's normalised score), so that "return within
 // 30 days of delivery" does not answer "how long does delivery take?" next to the shipping policy. A sentence must match at least one real group in its own text (or be the single sentence
@@ -54,8 +54,6 @@ import {
 } from "../language/index.js";
 import { applyRewrites, asksWhoPays } from "./lexicon.js";
 import { disagreement, factsOf, isThreshold, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
-
-export { isThreshold };
 import type { StoreVocabulary } from "./store-words.js";
 import { mentionsWeekday, analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { AnswerConfidence, Citation, Conflict, PolicyAnswer } from "./types.js";

@@ -5,8 +5,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { classifyText, isVague, requestsProducts } from "./classify.js";
-import { isThreshold, polarity, scoreSentences, sentencePool, type ScoredSentence } from "./compose.js";
-import { factsOf } from "./facts.js";
+import { polarity, scoreSentences, sentencePool, type ScoredSentence } from "./compose.js";
+import { factsOf, isThreshold } from "./facts.js";
 import { conflictCheck, ground, groundParts, prepareQuery } from "./ground.js";
 import { borrowedWords, isFollowUp, questionParts, splitParts, withFollowUp } from "./parts.js";
 import { splitPassages, type PolicySource } from "./passages.js";
