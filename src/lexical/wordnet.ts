@@ -86,6 +86,7 @@ export function readWordNetNouns(): WordNetNouns {
 }
 
 let loading: Promise<WordNetNouns | null> | undefined;
+let loaded: WordNetNouns | null = null;
 
 /** The nouns, read once per process without blocking on the files; null when they cannot be read. */
 export function wordNetNouns(): Promise<WordNetNouns | null> {
@@ -95,7 +96,23 @@ export function wordNetNouns(): Promise<WordNetNouns | null> {
       fs.promises.readFile(path.join(dir, "index.noun"), "utf8"),
       fs.promises.readFile(path.join(dir, "data.noun")),
     ]);
-    return new WordNetNouns(index, data);
+    loaded ??= new WordNetNouns(index, data);
+    return loaded;
   })().catch(() => null);
   return loading;
+}
+
+/**
+ * The same nouns for a synchronous caller: the instance wordNetNouns() loaded, or read at once (and
+ * then shared with wordNetNouns()) when it has not finished; null when the files cannot be read.
+ */
+export function wordNetNounsNow(): WordNetNouns | null {
+  if (loaded) return loaded;
+  try {
+    loaded = readWordNetNouns();
+  } catch {
+    return null;
+  }
+  loading = Promise.resolve(loaded);
+  return loaded;
 }

@@ -11,12 +11,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { englishWords, type WordCheck } from "../../lexical/dictionary.js";
 import { namesGoods } from "../../lexical/kinds.js";
-import { readWordNetNouns, wordNetDir, wordNetNouns, type WordNetNouns } from "../../lexical/wordnet.js";
+import { wordNetDir, wordNetNouns, wordNetNounsNow } from "../../lexical/wordnet.js";
 
 let lemmas: Set<string> | null = null;
 let hunspell: WordCheck | null = null;
 let warming: Promise<void> | null = null;
-let nouns: WordNetNouns | null = null;
 
 const FILES = ["index.noun", "index.verb", "index.adj", "index.adv"];
 
@@ -60,7 +59,7 @@ export function warmDictionary(): Promise<void> {
     lemmas ??= set;
   };
   const loadNouns = async () => {
-    nouns ??= await wordNetNouns();
+    await wordNetNouns();
   };
   warming ??= Promise.all([loadHunspell(), loadWordNet(), loadNouns()]).then(() => undefined);
   return warming;
@@ -86,10 +85,6 @@ export function isEnglishWord(word: string): boolean {
 
 /** Whether the word names goods by WordNet's nouns (src/lexical/kinds.ts namesGoods); read at once if not yet warm. */
 export function namesEnglishGoods(word: string): boolean {
-  try {
-    nouns ??= readWordNetNouns();
-  } catch {
-    return false;
-  }
-  return namesGoods(word.toLowerCase(), nouns);
+  const nouns = wordNetNounsNow();
+  return nouns !== null && namesGoods(word.toLowerCase(), nouns);
 }

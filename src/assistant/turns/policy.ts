@@ -50,10 +50,15 @@ export async function policyTurn(t: TurnTools): Promise<TurnReply> {
 }
 
 /** The shopper asked for a person (router rule 1b): a handoff with the store's support contact, whatever the question. */
-export async function handoffTurn(t: TurnTools): Promise<TurnReply> {
-  const { support_contact: contact } = await t.settings.get(t.handle.session.storeId);
-  const handingOver = contactLine(contact, t.lang) ? T(t.lang).handingOver : "";
-  return handOff(t, { reason: "requested", markdown: handingOver, noContact: T(t.lang).noContactForPerson, extra: {} });
+export function handoffTurn(t: TurnTools): Promise<TurnReply> {
+  // "The team will take it from here" only when there is a contact to name.
+  return handOff(t, {
+    reason: "requested",
+    markdown: "",
+    withContact: T(t.lang).handingOver,
+    noContact: T(t.lang).noContactForPerson,
+    extra: {},
+  });
 }
 
 /**
@@ -64,7 +69,15 @@ export async function handoffTurn(t: TurnTools): Promise<TurnReply> {
  */
 async function handOff(
   t: TurnTools,
-  h: { reason: "policy_conflict" | "no_evidence" | "requested"; markdown: string; noContact: string; extra: Partial<AnswerParts> },
+  h: {
+    reason: "policy_conflict" | "no_evidence" | "requested";
+    markdown: string;
+    /** Said before the contact line when the store has a contact. */
+    withContact?: string;
+    /** Said instead of the contact line when it has none. */
+    noContact: string;
+    extra: Partial<AnswerParts>;
+  },
 ): Promise<TurnReply> {
   const { support_contact: contact } = await t.settings.get(t.handle.session.storeId);
   const line = contactLine(contact, t.lang);
@@ -78,7 +91,7 @@ async function handOff(
       {
         ...h.extra,
         answer_status: "handed_off",
-        response_markdown: [h.markdown, line ?? h.noContact].filter(Boolean).join("\n\n"),
+        response_markdown: (line ? [h.markdown, h.withContact, line] : [h.markdown, h.noContact]).filter(Boolean).join("\n\n"),
         limitations,
         handoff: { reason: h.reason, support_contact: line ? contact : null },
         next_actions: line ? [contactAction()] : [],
