@@ -62,7 +62,7 @@ const dialect = args.postgres ? "postgres" : "sqlite";
 const only = args.only ? args.only.split(",") : undefined;
 let failed = false;
 
-// --explain ID (with --set FILE for a blind set's question): the chat's reply line, then the
+// --explain ID (with --set FILE for a blind set's question): the chat's reply line and text, then the
 // router's decision and the grounding behind it (eval/assistant/explain.ts).
 if (args.explain) {
   const set = args.set ? readRetailSet(args.set) : { stores: fixtureStores, questions: fixtureQuestions };
@@ -73,7 +73,7 @@ if (args.explain) {
     only: [q.id],
     ...(args.set ? { set } : {}),
     env,
-    log: (line) => process.stdout.write(`${line}\n`),
+    log: (line, r) => process.stdout.write(`${line}\nreply: ${JSON.stringify(r.markdown)}\n`),
   });
   process.stdout.write(
     `${explain(
