@@ -40,7 +40,7 @@ export function explain(q: RetailQuestion, store: RetailerStore): string {
   }
   const scored = scoreSentences(sentencePool(normalizeScores(candidates)), groups, lang, index.store);
   out.push("sentences:");
-  for (const s of [...scored].sort((a, b) => b.score - a.score).slice(0, 6)) {
+  for (const s of [...scored].sort((a, b) => b.score - a.score).slice(0, Number(process.env.EXPLAIN_SENTENCES ?? 6))) {
     const f = s.facts;
     const facts = [
       ...f.durations.map((d) => `${d.days}d${d.start ? `@${d.start}` : ""}`),

@@ -5,8 +5,10 @@
 // share of the question's groups it matches in its own text (a synonym-only match counts SYNONYM_STRENGTH), plus
 // HEADING_BONUS × the share matched only by its heading path, times its passage's relevance
 // (PASSAGE_WEIGHT_FLOOR + (1 − floor) × the passage's normalised score), so that "return within
-// 30 days of delivery" does not answer "how long does delivery take?" next to the shipping policy. A sentence must match at least one real group in its own text (or be the single sentence
-// of the best passage). The answer is the best sentences (at least SENTENCE_MIN_RELATIVE of the
+// 30 days of delivery" does not answer "how long does delivery take?" next to the shipping policy,
+// and times 1 − SCOPE_PENALTY (in part) for a scope the question does not name and for an opening
+// condition ("If your purchase was made with …, …") that shares none of its words. A sentence must
+// match at least one real group in its own text (or be the single sentence of the best passage). The answer is the best sentences (at least SENTENCE_MIN_RELATIVE of the
 // best score, at most MAX_SENTENCES, from at most MAX_CONCEPTS concepts), quoted verbatim and
 // grouped per concept in the order of first use. Citations are exactly the concept versions whose
 // sentences were used.
@@ -59,7 +61,7 @@ import { mentionsWeekday, analyze, datesIn, normalize, quantities, sentences, ty
 import type { AnswerConfidence, Citation, Conflict, PolicyAnswer } from "./types.js";
 import { escapeMarkdown } from "../markdown/escape.js";
 
-export const MAX_CONFLICT_PASSAGES = 10;
+export const MAX_CONFLICT_PASSAGES = 30;
 export const CONFLICT_MIN_COVERAGE = 0.3;
 export const HEADING_BONUS = 0.25;
 /** Terse passages (retrieval.ts isTerse) count their heading matches at TERSE_HEADING_BONUS. */
@@ -247,6 +249,7 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang,
     .seasons.filter((s) => groups.some((g) => g.alts.some((a) => s.names.test(a))))
     .flatMap((s) => s.months);
   const questionScope = scopeOf([...groups.flatMap((g) => g.alts), ...abroad, ...season], lang, store);
+  const questionTerms = new Set(groups.filter((g) => !g.virtual).flatMap((g) => g.alts));
   const out: ScoredSentence[] = [];
   const evidence = pool.filter(isEvidence);
   const best = evidence[0]?.score ?? 0;
@@ -278,6 +281,9 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang,
         (c.passage.labelled ? 1 / HEADING_BONUS : terse ? TERSE_HEADING_BONUS / HEADING_BONUS : 1);
       const unasked = [...facts.scope].filter((x) => !questionScope.has(x)).length;
       const scopeFactor = facts.scope.size === 0 ? 1 : 1 - SCOPE_PENALTY * (unasked / facts.scope.size);
+      // An opening condition is a scope too: one sharing no word with the question is another case
+      // ("If your purchase was made with the Consumer Credit Card, you have 365 days").
+      const conditionFactor = facts.condition.size === 0 || [...facts.condition].some((t) => questionTerms.has(t)) ? 1 : 1 - SCOPE_PENALTY;
       const realInText = [...inText].some((g) => !g.virtual);
       const only = evidenceRank === 0 && parts.length === 1;
       // A terse item ("Premium service: $24.95 for eligible items") may name its subject only in its
@@ -299,7 +305,8 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang,
         score:
           (textShare + HEADING_BONUS * headShare + (only && !realInText ? HEADING_BONUS : 0)) *
           (PASSAGE_WEIGHT_FLOOR + (1 - PASSAGE_WEIGHT_FLOOR) * relevance) *
-          scopeFactor,
+          scopeFactor *
+          conditionFactor,
         inText,
         terms,
         headTerms: c.passage.headTerms,

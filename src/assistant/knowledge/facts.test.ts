@@ -78,4 +78,27 @@ describe("knowledge: typed facts of a sentence", () => {
     assert.equal(phone.kind, "answer");
     assert.match(phone.kind === "answer" ? phone.passages[0]!.text : "", /0800 123 4567/);
   });
+
+  test("an opening condition is read as the sentence's scope: the general rule answers the general question", async () => {
+    assert.deepEqual(
+      [...facts("If your purchase was made with the Store Credit Card, you have 365 days to return it.").condition].sort(),
+      ["card", "credit", "make", "purchas"].sort(),
+    );
+    assert.ok(facts("Wenn du mit der Kundenkarte zahlst, hast du 365 Tage Zeit.", "de").condition.size > 0);
+    assert.deepEqual([...facts("Most items can be returned within 90 days.").condition], []);
+    const returns = {
+      concept_id: "returns",
+      version: 1,
+      handle: "returns",
+      title: "Returns",
+      locale: "en",
+      body_markdown:
+        "# Returns\n\nIf your purchase was made with the Store Credit Card, you have 365 days to return it for a full refund.\n\nMost items can be returned within 90 days with a receipt.",
+    };
+    const index = new PassageIndex(splitPassages(returns));
+    const general = await ground(index, "how long do i have to return something", "en");
+    assert.match(general.kind === "answer" ? general.passages[0]!.text : general.kind, /90 days/);
+    const card = await ground(index, "I paid with the store credit card, how long do I have to return it", "en");
+    assert.match(card.kind === "answer" ? card.passages[0]!.text : card.kind, /365 days/);
+  });
 });

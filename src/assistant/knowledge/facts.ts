@@ -33,6 +33,8 @@ export interface SentenceFacts {
   enumeration: boolean;
   /** The sentence gives a phone number (givesPhone()). */
   phone: boolean;
+  /** Stems of the content words of a condition clause opening the sentence ("If your purchase was made with the Consumer Credit Card, …"): empty when none. */
+  condition: Set<string>;
 }
 
 /** The start events in the order they are tried, each a pattern of every language's stem beginnings. */
@@ -57,6 +59,8 @@ const patterns = perRegistry(() => {
     ),
     unless: new RegExp(`\\b(?:${alternation((p) => p.facts.unless)})\\b[^.;]*`),
     unlessHead: new RegExp(`^(?:${alternation((p) => p.facts.unless)})\\b`),
+    /** A condition clause at the sentence's start, up to its comma: its words are group 1. */
+    condition: new RegExp(`^(?:${alternation((p) => p.facts.condition)})\\s+([^,;:.]{3,200})[,;:]`),
     /** Words that make an amount a threshold, not a price: before it, or after it. */
     threshold: {
       before: new RegExp(`\\b(?:${alternation((p) => p.answers.threshold.before)})\\s*$`, "i"),
@@ -158,6 +162,7 @@ export function factsOf(text: string, terms: Iterable<string>, lang: Lang, store
     startTerms,
     enumeration,
     phone: givesPhone(text),
+    condition: new Set(analyze(patterns().condition.exec(t)?.[1] ?? "", packOrDefault(lang).code)),
   };
 }
 

@@ -57,7 +57,7 @@ export function isTerse(p: { text: string }): boolean {
 }
 /** Weight of a match through a synonym only, in coverage, sentence scores and BM25 (term boost). */
 export const SYNONYM_STRENGTH = 0.6;
-export const RERANK_DEPTH = 12;
+export const RERANK_DEPTH = 30;
 export const EMBED_BLEND_BM25 = 0.8;
 const HEAD_BOOST = 0.5;
 /** BM25 term boost of the condition a question hinges on ("without receipt"). */

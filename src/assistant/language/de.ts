@@ -532,6 +532,7 @@ export const de: LanguagePack = {
     negation: /\b(?:nicht|kein\w*)/,
     negationBridge: /mehr|immer|ganz|berechtigt|inklusive|inbegriffen|enthalten|erhältlich|verfügbar|gilt|gelten|für|mit|als|zu/,
     unless: /es\s+sei\s+denn|außer\s+wenn/,
+    condition: /wenn|falls|sofern|soweit/,
   },
 
   answers: {

@@ -148,6 +148,7 @@ const eo: LanguagePack = {
     negation: /\bne/,
     negationBridge: /estas|plu/,
     unless: /krom\s+se/,
+    condition: /se/,
   },
   answers: {
     unitTerms: ["tag", "semajn"],

@@ -365,6 +365,12 @@ export interface LanguagePack {
     readonly negationBridge: RegExp;
     /** Alternation: the start of an "unless …" clause, which names the exception to a statement, not its scope. */
     readonly unless: RegExp;
+    /**
+     * Alternation: the opening of a condition clause at a sentence's start ("If your purchase was
+     * made with …, you have 365 days", "Wenn …, …"): the statement holds only for a question that
+     * shares a word of the clause.
+     */
+    readonly condition: RegExp;
   };
 
   /** How an extractive answer is read and led (knowledge/compose.ts). */
