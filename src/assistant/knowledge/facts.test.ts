@@ -51,6 +51,35 @@ describe("knowledge: typed facts of a sentence", () => {
     assert.equal(disagreement(facts("Returns are free."), facts("Returns cost £2.50."), money), "amount");
   });
 
+  test("a threshold rule and a flat price compare only the rule's other prices", () => {
+    const money = new Set(["money"] as const);
+    const over100 = facts("Orders over $100 in product value will be delivered free of shipping charge.");
+    assert.equal(disagreement(over100, facts("We offer standard delivery at a flat fee of $8.95."), money), null);
+    const over40 = facts("Standard delivery costs £3.99, or is FREE if you spend over £40.");
+    assert.equal(disagreement(over40, facts("Standard delivery costs £4.99."), money), "amount");
+    assert.equal(disagreement(over40, facts("Standard delivery costs £3.99."), money), null);
+  });
+
+  test("the time something takes is not compared with a window counted from an event", () => {
+    const duration = new Set(["duration"] as const);
+    const takes = facts("Refunds to original payment methods may take 3 to 5 business days to process.");
+    assert.deepEqual(
+      takes.durations.map((d) => d.lasts),
+      [true, true],
+    );
+    assert.equal(disagreement(takes, facts("We also accept returns within 365 days of purchase."), duration), null);
+    assert.equal(disagreement(takes, facts("Refunds are processed within 10 business days."), duration), "duration");
+    assert.equal(
+      disagreement(
+        facts("Returns are accepted within 14 days of delivery."),
+        facts("You can return items within 30 days of delivery."),
+        duration,
+      ),
+      "duration",
+    );
+    assert.equal(facts("Die Erstattung dauert in der Regel 5 Werktage.", "de").durations[0]?.lasts, true);
+  });
+
   test("a question asking which ones or for a number asks for that form", () => {
     assert.deepEqual([...askedForms("which credit cards do you take")], ["list"]);
     assert.deepEqual([...askedForms("Welche Zahlungsarten gibt es?")], ["list"]);

@@ -18,7 +18,8 @@ import { analyze, datesIn, normalize, quantities, stem, type Lang } from "./text
 export type { StartEvent } from "../language/index.js";
 
 export interface SentenceFacts {
-  durations: Array<{ days: number; start: StartEvent | null }>;
+  /** `lasts`: the time something takes ("may take 3 to 5 days"), not a window to act in. */
+  durations: Array<{ days: number; start: StartEvent | null; lasts: boolean }>;
   amounts: Set<string>;
   /** The amounts written as a threshold ("FREE on orders over £40": GBP:4000), also among amounts. */
   thresholds: Set<string>;
@@ -59,6 +60,8 @@ const patterns = perRegistry(() => {
     ),
     unless: new RegExp(`\\b(?:${alternation((p) => p.facts.unless)})\\b[^.;]*`),
     unlessHead: new RegExp(`^(?:${alternation((p) => p.facts.unless)})\\b`),
+    /** "may take (up to|about) 3 to 5 days": a duration right after these words is the time something takes. */
+    lastsBefore: new RegExp(`\\b(?:${alternation((p) => p.facts.lasts)})\\s+(?:\\S+\\s+){0,3}$`, "u"),
     /** A condition clause at the sentence's start, up to its comma: its words are group 1. */
     condition: new RegExp(`^(?:${alternation((p) => p.facts.condition)})\\s+([^,;:.]{3,200})[,;:]`),
     /** Words that make an amount a threshold, not a price: before it, or after it. */
@@ -133,7 +136,11 @@ export function factsOf(text: string, terms: Iterable<string>, lang: Lang, store
   for (const q of quantities(text)) {
     if (q.kind === "duration") {
       const at = t.indexOf(q.text);
-      durations.push({ days: Math.round(q.days * 100) / 100, start: at >= 0 ? startAfter(t, at + q.text.length, lang, startTerms) : null });
+      durations.push({
+        days: Math.round(q.days * 100) / 100,
+        start: at >= 0 ? startAfter(t, at + q.text.length, lang, startTerms) : null,
+        lasts: at >= 0 && patterns().lastsBefore.test(t.slice(Math.max(0, at - 40), at)),
+      });
     } else if (q.kind === "money") {
       amounts.add(`${q.currency}:${q.minor}`);
       if (isThreshold(text, q.text)) thresholds.add(`${q.currency}:${q.minor}`);
@@ -251,17 +258,25 @@ function amountsDisagree(a: Set<string>, b: Set<string>): boolean {
 
 /**
  * The kind of disagreement between two sentences' facts on the kinds asked for, or null:
- * durations differ (or are counted from different events), amounts differ ("free" vs a fee) or
- * the thresholds of two rules do ("free over £40" vs "free over £30"),
+ * durations differ (or are counted from different events; the time something takes is never
+ * compared with a window counted from an event), amounts differ ("free" vs a fee) or the
+ * thresholds of two rules do ("free over £40" vs "free over £30"; a threshold rule and a flat
+ * price compare only the rule's other prices),
  * percentages differ, deadlines differ.
  */
 export function disagreement(a: SentenceFacts, b: SentenceFacts, asked: Set<"duration" | "money">): "duration" | "amount" | "date" | null {
   if (asked.has("duration")) {
-    if (a.durations.length > 0 && b.durations.length > 0) {
-      const va = new Set(a.durations.map((d) => d.days));
-      const overlap = b.durations.some((d) => va.has(d.days));
-      const startsA = new Set(a.durations.map((d) => d.start).filter(Boolean));
-      const startsB = new Set(b.durations.map((d) => d.start).filter(Boolean));
+    // The time something takes and a window counted from an event are different points.
+    const window = (d: SentenceFacts["durations"][number]) => d.start !== null && !d.lasts;
+    const comparable = (x: SentenceFacts["durations"][number], y: SentenceFacts["durations"][number]) =>
+      !(x.lasts && window(y)) && !(y.lasts && window(x));
+    const da = a.durations.filter((x) => b.durations.some((y) => comparable(x, y)));
+    const db = b.durations.filter((y) => a.durations.some((x) => comparable(x, y)));
+    if (da.length > 0 && db.length > 0) {
+      const va = new Set(da.map((d) => d.days));
+      const overlap = db.some((d) => va.has(d.days));
+      const startsA = new Set(da.map((d) => d.start).filter(Boolean));
+      const startsB = new Set(db.map((d) => d.start).filter(Boolean));
       const differentStart = startsA.size > 0 && startsB.size > 0 && ![...startsA].some((s) => startsB.has(s));
       if (!overlap || differentStart) return "duration";
     }
@@ -270,8 +285,14 @@ export function disagreement(a: SentenceFacts, b: SentenceFacts, asked: Set<"dur
   if (asked.has("money")) {
     // Two thresholds of the same rule ("FREE on orders over £40" / "over £30"): the rule disagrees;
     // the same threshold: the prices on either side of it are its branches, not a disagreement.
+    // A threshold rule beside a flat price ("free over $100" / "a flat fee of $8.95"): its "free"
+    // branch and its threshold are not prices to compare, only another price it states is.
+    const branches = (x: SentenceFacts) => new Set([...x.amounts].filter((m) => !x.thresholds.has(m) && !m.endsWith(":0")));
     if (a.thresholds.size > 0 && b.thresholds.size > 0) {
       if (![...a.thresholds].some((x) => b.thresholds.has(x))) return "amount";
+    } else if (a.thresholds.size > 0 || b.thresholds.size > 0) {
+      if (amountsDisagree(a.thresholds.size > 0 ? branches(a) : a.amounts, b.thresholds.size > 0 ? branches(b) : b.amounts))
+        return "amount";
     } else if (amountsDisagree(a.amounts, b.amounts)) return "amount";
     if (a.percents.size > 0 && b.percents.size > 0 && ![...a.percents].some((p) => b.percents.has(p))) return "amount";
   }

@@ -70,8 +70,8 @@ describe("knowledge: passages keep their context", () => {
 describe("knowledge: typed facts", () => {
   test("durations keep their start event; free is an amount of 0; dates and scope are read", () => {
     const a = factsOf("You can return any item within 30 days of delivery.", [], "en");
-    assert.deepEqual(a.durations, [{ days: 30, start: "delivery" }]);
-    assert.deepEqual(factsOf("Return within 14 days from purchase.", [], "en").durations, [{ days: 14, start: "purchase" }]);
+    assert.deepEqual(a.durations, [{ days: 30, start: "delivery", lasts: false }]);
+    assert.deepEqual(factsOf("Return within 14 days from purchase.", [], "en").durations, [{ days: 14, start: "purchase", lasts: false }]);
     assert.deepEqual([...factsOf("Standard shipping is free.", [], "en").amounts], ["*:0"]);
     assert.deepEqual([...factsOf("Purchases can be returned through January 14, 2020.", [], "en").dates], ["2020-1-14"]);
     // "member" is the pack's scope word; "Elite" is a tier of one store, a scope word of that store's own vocabulary.

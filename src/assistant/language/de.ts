@@ -533,6 +533,7 @@ export const de: LanguagePack = {
     negationBridge: /mehr|immer|ganz|berechtigt|inklusive|inbegriffen|enthalten|erhältlich|verfügbar|gilt|gelten|für|mit|als|zu/,
     unless: /es\s+sei\s+denn|außer\s+wenn/,
     condition: /wenn|falls|sofern|soweit/,
+    lasts: /dauert|dauern|benötigt|benötigen|braucht|brauchen/,
   },
 
   answers: {

@@ -657,6 +657,7 @@ export const en: LanguagePack = {
       /be|been|longer|always|a|an|eligible|qualify|qualifies|qualified|include|includes|included|including|apply|applies|available|offered|provided|entitled|come|comes|for|with|as|to/,
     unless: /unless|except\s+(?:if|when)/,
     condition: /if|in\s+case|provided(?:\s+that)?/,
+    lasts: /takes?|taking|took|allow/,
   },
 
   answers: {

@@ -149,6 +149,7 @@ const eo: LanguagePack = {
     negationBridge: /estas|plu/,
     unless: /krom\s+se/,
     condition: /se/,
+    lasts: /daŭras/,
   },
   answers: {
     unitTerms: ["tag", "semajn"],

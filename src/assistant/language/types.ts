@@ -371,6 +371,12 @@ export interface LanguagePack {
      * shares a word of the clause.
      */
     readonly condition: RegExp;
+    /**
+     * Alternation: the words right before a duration that make it the time something takes ("may
+     * take 3 to 5 business days", "dauert 2 Tage"), not a window to act in ("within 30 days of
+     * purchase"): the two are different points, never a conflict.
+     */
+    readonly lasts: RegExp;
   };
 
   /** How an extractive answer is read and led (knowledge/compose.ts). */
