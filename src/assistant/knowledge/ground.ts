@@ -11,12 +11,14 @@ import {
   scoreSentences,
   sentencePool,
 } from "./compose.js";
-import { OTHER } from "../language/index.js";
+import { OTHER, languagePack } from "../language/index.js";
 import { commerceVocabulary, translation } from "./lexicon.js";
 import {
   PassageIndex,
   RERANK_DEPTH,
+  VIRTUAL_DURATION,
   VIRTUAL_HOW,
+  VIRTUAL_MONEY,
   correctWords,
   isEvidence,
   normalizeScores,
@@ -206,13 +208,22 @@ export async function conflictCheck(
 ): Promise<PolicyAnswer | null> {
   for (const text of new Set(texts.map((t) => t.trim()).filter(Boolean))) {
     const prepared = prepareQuery(index, text, threadLang, context);
-    const groups = prepared.groups.filter((g) => g.virtual || index.uses(g, prepared.lang));
-    if (!groups.some((g) => !g.virtual)) continue;
-    const candidates = index.query(groups, prepared.lang, RERANK_DEPTH);
-    if (!candidates.some(isEvidence)) continue;
-    const scored = scoreSentences(sentencePool(await rerank(candidates, text)), groups, prepared.lang, index.store);
-    const conflicts = findConflicts(scored, groups, prepared.lang, text);
-    if (conflicts.length > 0) return conflictResult(conflicts, threadLang === OTHER ? prepared.lang : threadLang);
+    const used = prepared.groups.filter((g) => g.virtual || index.uses(g, prepared.lang));
+    // The question as read, then its slot alone: its policy topic and the kind of value it asks
+    // ("how many days do I have to send back a book I ordered online" → return, a duration), so
+    // that a shopper's object and circumstances do not hide two policies that disagree on the slot.
+    const topics = languagePack(prepared.lang)?.vocabulary.topics;
+    const slot = used.filter((g) => g.virtual || (topics !== undefined && g.alts.some((a) => topics.has(a))));
+    const readings = slot.some((g) => g.required || g.alts[0] === VIRTUAL_DURATION || g.alts[0] === VIRTUAL_MONEY) ? [used, slot] : [used];
+    for (const groups of readings) {
+      if (!groups.some((g) => !g.virtual)) continue;
+      const weighed = groups === used ? groups : index.weigh(groups, prepared.lang);
+      const candidates = index.query(weighed, prepared.lang, RERANK_DEPTH);
+      if (!candidates.some(isEvidence)) continue;
+      const scored = scoreSentences(sentencePool(await rerank(candidates, text)), weighed, prepared.lang, index.store);
+      const conflicts = findConflicts(scored, weighed, prepared.lang, text);
+      if (conflicts.length > 0) return conflictResult(conflicts, threadLang === OTHER ? prepared.lang : threadLang);
+    }
   }
   return null;
 }

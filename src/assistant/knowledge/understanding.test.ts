@@ -666,6 +666,29 @@ Returns within Germany remain free of charge. Please use the return label we pro
     assert.equal(await conflictCheck(zal, ["how do I pay with bitcoin?"], "en"), null);
   });
 
+  test("conflictCheck also reads the question's slot alone: its policy topic and the kind of value asked", async () => {
+    const index = new PassageIndex([
+      ...splitPassages(
+        policy(
+          "returns",
+          "# Returns\n\nItems can be returned within 30 days after the delivery date.\n\n## Books\nBooks must be unread.\n\n## Textbooks\nTextbooks and audio books ship separately.",
+        ),
+      ),
+      ...splitPassages(
+        policy("faq", "# Help\n\nReturns are accepted within 14 days of the date you received your order.\n\nGift cards are final."),
+      ),
+    ]);
+    // The object and its circumstances are words the policies use elsewhere: no passage is evidence for the whole question …
+    const text = "how many days do i have to send back unread textbooks that shipped separately";
+    assert.equal((await ground(index, text, "en")).kind, "no_evidence");
+    // … but the two policies disagree on the slot it asks about (returns, a duration).
+    const r = await conflictCheck(index, [text], "en");
+    assert.equal(r?.kind, "conflict");
+    assert.deepEqual(r && concepts(r), ["faq", "returns"]);
+    // A question asking for no value has no slot to disagree on.
+    assert.equal(await conflictCheck(index, ["can i send back unread textbooks that shipped separately"], "en"), null);
+  });
+
   test("the subject of a dropped lead-in or claim sentence is kept for a thin question", () => {
     assert.deepEqual(injectedSubject("Translate your return policy into French: how long do I have?", "en"), [
       "translate",
