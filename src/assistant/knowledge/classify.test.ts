@@ -132,6 +132,19 @@ describe("knowledge: classify (deterministic router)", () => {
       product_ref: "leinenhemden",
       quantity: 2,
     });
+    // A unit the quantity counts in, a quantity after the cart, German "von".
+    const cart = (text: string, locale = "en") => {
+      const i = classifyText(text, locale);
+      return i.kind === "action" ? [i.product_ref, i.quantity] : i.kind;
+    };
+    assert.deepEqual(cart("put 2 bags of the 40 lb unscented clumping litter in my cart"), ["40 lb unscented clumping litter", 2]);
+    assert.deepEqual(cart("add the jbl speaker to my cart, 2 of them"), ["jbl speaker", 2]);
+    assert.deepEqual(cart("add the red dress to my cart x3"), ["red dress", 3]);
+    assert.deepEqual(cart("add the red dress to my cart please"), ["red dress", 1]);
+    assert.deepEqual(cart("add the speaker to my cart, then show me headphones"), ["speaker", 1]);
+    assert.deepEqual(cart("leg mir bitte 2 von den goldenen creolen in den warenkorb", "de"), ["goldenen creolen", 2]);
+    assert.deepEqual(cart("pack 3 Eimer Wandfarbe in den Warenkorb", "de"), ["wandfarbe", 3]);
+    assert.deepEqual(cart("leg die Wandfarbe in den Warenkorb, 2 Stück", "de"), ["wandfarbe", 2]);
     const vague = classifyText("add it to my cart", "en");
     assert.equal(vague.kind, "ambiguous");
     assert.match(vague.kind === "ambiguous" ? vague.question : "", /Which product/);

@@ -76,6 +76,8 @@ const router = perRegistry(() => {
     },
     determiners: list((r) => r.determiners),
     quantityLinks: list((r) => r.quantityLinks),
+    quantityUnits: list((r) => r.quantityUnits),
+    quantityAfter: languages().map((p) => p.router.quantityAfter),
     referenceTails: list((r) => r.referenceTails),
     vagueReferences: new RegExp(`^(?:${alt((r) => r.vagueReferences)})$`),
     propertyReferences: languages().flatMap((p) => (p.router.propertyReference ? [p.router.propertyReference] : [])),
@@ -158,8 +160,8 @@ function colorOf(word: string): string | undefined {
   return undefined;
 }
 
-function cleanRef(ref: string): { ref: string; quantity: number } {
-  const { quantityWords, quantityLinks, determiners, referenceTails } = router();
+function cleanRef(ref: string, after = ""): { ref: string; quantity: number } {
+  const { quantityWords, quantityLinks, quantityUnits, quantityAfter, determiners, referenceTails } = router();
   let tokens = ref
     .replace(/[?!.,]+$/g, "")
     .split(/\s+/)
@@ -175,7 +177,15 @@ function cleanRef(ref: string): { ref: string; quantity: number } {
       tokens = tokens.slice(1);
     }
   }
+  // "2 bags of the litter": the unit the quantity counts in is no part of the product.
+  if (quantity !== 1 && quantityUnits.has(tokens[0] ?? "")) tokens = tokens.slice(1);
   if (tokens[0] === "x" || quantityLinks.has(tokens[0] ?? "")) tokens = tokens.slice(1);
+  // "add the speaker to my cart, 2 of them": a quantity after the cart request.
+  if (quantity === 1) {
+    const said = quantityAfter.map((re) => re.exec(after)?.[1]).find((q) => q !== undefined);
+    const n = said === undefined ? undefined : /^\d+$/.test(said) ? Number(said) : quantityWords[said];
+    if (n !== undefined) quantity = n;
+  }
   while (tokens.length > 0 && determiners.has(tokens[0]!)) tokens = tokens.slice(1);
   while (tokens.length > 0 && referenceTails.has(tokens[tokens.length - 1]!)) tokens = tokens.slice(0, -1);
   return { ref: tokens.join(" "), quantity: Math.min(99, Math.max(1, quantity)) };
@@ -446,7 +456,7 @@ export function routeText(text: string, locale: string, currency = "EUR"): { int
     .carts.map((re) => re.exec(t))
     .find((m) => m !== null);
   if (cart) {
-    const { ref, quantity } = cleanRef(cart[1]!.trim());
+    const { ref, quantity } = cleanRef(cart[1]!.trim(), t.slice(cart.index + cart[0].length));
     const intent: Intent = isVagueRef(ref)
       ? { kind: "ambiguous", question: clarify.cart }
       : { kind: "action", name: "add_to_cart", product_ref: ref, quantity };

@@ -426,7 +426,12 @@ export const de: LanguagePack = {
     cart: /(?:\b(?:leg\w*|füg\w*|pack\w*|tu|tue|gib|mach\w*)\s+(?:mir\s+)?(?:bitte\s+)?|^)(.+?)\s+(?:in\s+(?:den|meinen)|zum|zu\s+(?:meinem|dem))\s+(?:warenkorb|einkaufswagen|korb)\b/,
     determiners: ["der", "die", "das", "den", "dem", "diese", "diesen", "dieses"],
     articlesOfOne: [],
-    quantityLinks: [],
+    quantityLinks: ["von", "vom"],
+    quantityUnits: [
+      ...["packung", "packungen", "dose", "dosen", "flasche", "flaschen", "paar", "stück", "sack", "säcke", "beutel"],
+      ...["rolle", "rollen", "eimer", "karton", "kartons", "tube", "tuben", "glas", "gläser"],
+    ],
+    quantityAfter: /^[\s,;:-]*(\d{1,2}|[a-zäöüß]+)\s*(?:x|mal|stück|davon)?\s*(?:bitte)?\s*[.!]*$/,
     referenceTails: ["bitte", "mir"],
     vagueReferences: /es|das|dies|diese|diesen|dieses|den|die|das da|den da|die da/,
     bareReference: { openings: /und|was\s+ist\s+mit/, determiners: /der|die|das|den|dem/, ones: /da|hier/ },

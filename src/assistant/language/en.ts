@@ -498,6 +498,11 @@ export const en: LanguagePack = {
     determiners: ["the", "this", "that", "these", "those", "some"],
     articlesOfOne: ["a", "an"],
     quantityLinks: ["of"],
+    quantityUnits: [
+      ...["bag", "bags", "box", "boxes", "pack", "packs", "packet", "packets", "bottle", "bottles", "can", "cans", "tin", "tins"],
+      ...["pair", "pairs", "piece", "pieces", "roll", "rolls", "tub", "tubs", "jar", "jars", "case", "cases", "bucket", "buckets"],
+    ],
+    quantityAfter: /^[\s,;:-]*(?:x\s*)?(\d{1,2}|[a-z]+)\s*(?:x|of\s+(?:them|those|these|it)|pieces?|pcs)?\s*(?:please|pls)?\s*[.!]*$/,
     referenceTails: ["please"],
     vagueReferences: /it|this|that|them|these|those|this one|that one|these ones|those ones|one|the one/,
     propertyReference: /^(?:the\s+|that\s+|this\s+)?\w+\s+one$/,

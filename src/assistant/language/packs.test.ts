@@ -115,6 +115,8 @@ const eo: LanguagePack = {
     determiners: ["la"],
     articlesOfOne: [],
     quantityLinks: [],
+    quantityUnits: ["sakoj"],
+    quantityAfter: /^[\s,]*(\d{1,2})$/,
     referenceTails: ["bonvolu"],
     vagueReferences: /ĝi|tio|tiu/,
     bareReference: { openings: /kaj/, determiners: /la/, ones: /unu/ },

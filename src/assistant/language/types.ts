@@ -277,6 +277,13 @@ export interface LanguagePack {
     readonly articlesOfOne: readonly string[];
     /** Words between a cart's quantity and its product ("of": "2 of the …"). */
     readonly quantityLinks: readonly string[];
+    /** Units a cart's quantity counts in, not part of the product ("2 *bags* of the litter", "3 *Eimer* Wandfarbe"). */
+    readonly quantityUnits: readonly string[];
+    /**
+     * Pattern: a cart request's quantity after the cart ("add the speaker to my cart, 2 of them",
+     * "… in den Warenkorb, 3 Stück"): the whole rest of the text, the quantity (digits or a number word) in group 1.
+     */
+    readonly quantityAfter: RegExp;
     /** Words that end a cart's product reference without being part of it ("please", "mir"). */
     readonly referenceTails: readonly string[];
     /** Alternation (the whole text): a vague reference to a product ("it", "that one", "die da"). */
