@@ -97,6 +97,7 @@ const shared = perRegistry(() => {
     periodNouns: wordSet((q) => q.periodNouns),
     durationWords: wordSet((q) => q.durationWords),
     moneyWords: wordSet((q) => q.moneyWords),
+    listWords: wordSet((q) => q.listWords ?? []),
     /** When the shopper did something ("last month", "yesterday", "vor 2 Wochen", "letzte Woche"): circumstance, not subject. */
     timeReference: new RegExp(`\\b(?:${alternation((p) => p.questions.timeReference)})\\b`, "gu"),
     /** A stated duration that dates the shopper's purchase ("3 weeks ago", "vor 2 Monaten"). */
@@ -304,7 +305,7 @@ export function queryGroups(
   borrowed?: ReadonlySet<string>,
   store: StoreVocabulary = NO_STORE_WORDS,
 ): Array<Omit<QueryGroup, "weight">> {
-  const { orderReference, timeReference, ago, without, startWords, periodNouns, durationWords, moneyWords } = shared();
+  const { orderReference, timeReference, ago, without, startWords, periodNouns, durationWords, moneyWords, listWords } = shared();
   const rewritten = markCountries(rewrite(text, lang).replace(orderReference, " ").replace(timeReference, " "), lang);
   const groups: Array<Omit<QueryGroup, "weight">> = [];
   // What the question asks for, in its own language's question patterns (none in a language without a pack).
@@ -316,6 +317,7 @@ export function queryGroups(
   if (questions !== undefined && !asksDuration && questions.how.test(rewritten))
     groups.push({ surface: "procedure", alts: [VIRTUAL_HOW], virtual: true });
   if (asksMoney) groups.push({ surface: "amount", alts: [VIRTUAL_MONEY], virtual: true, ...outright });
+  const asksList = questions?.list?.test(rewritten) === true;
   const asksStart = questions !== undefined && questions.start.test(rewritten);
   if (asksStart) groups.push({ surface: "start", alts: [VIRTUAL_START], virtual: true });
   const seen = new Set<string>();
@@ -359,6 +361,7 @@ export function queryGroups(
     if (isStopWord(w, lang)) continue;
     if (asksDuration && durationWords.has(w) && !(asksStart && periodNouns.has(w))) continue;
     if (asksMoney && moneyWords.has(w)) continue;
+    if (asksList && listWords.has(w)) continue;
     const s = stem(w, lang);
     if (!s || seen.has(s)) continue;
     seen.add(s);

@@ -236,6 +236,14 @@ describe("knowledge: the shopper's circumstances", () => {
     for (const gone of ["last", "month", "bby01", "806123", "3"]) assert.ok(!surfaces.includes(gone), `${gone} in ${surfaces.join(" ")}`);
   });
 
+  test("the kind noun of a list question frames it ('what payment methods', 'welche Zahlungsmöglichkeiten'), it is no subject", () => {
+    const of = (text: string, lang: "en" | "de") => queryGroups(text, lang).map((g) => g.surface);
+    assert.deepEqual(of("what payment methods do you take online", "en"), ["payment", "take", "online"]);
+    assert.ok(!of("welche möglichkeiten gibt es beim bezahlen", "de").includes("möglichkeiten"));
+    // Outside a list question the word stays: "is there another way to pay?".
+    assert.ok(of("is there another way to pay", "en").includes("way"));
+  });
+
   test("a policy question that also gives the order number is still answered from the policy", async () => {
     const r = await ground(
       index(APPLIANCES),

@@ -362,6 +362,7 @@ export const en: LanguagePack = {
     asksValue: /\bhow\s+(?:much|long|many\s+\w+)\b|\bwhat\s+(?:does|do|is|are|will)\b.*\bcost/,
     phone: /\b(?:(?:tele)?phone\s+(?:number|line)|what\s+number|which\s+number|number\s+(?:do\s+i|to)\s+call|hotline)\b/,
     list: /\b(?:which|what)\s+(?:(?:kinds?|types?|sorts?)\s+of\b|(?:\w+\s+)?\w+s\s+(?:do|does|are|can|will|you|u)\b)/,
+    listWords: ["method", "methods", "option", "options", "way", "ways", "kind", "kinds", "type", "types", "sort", "sorts"],
     how: /\bhow\s+(?:do|can|should|would|to)\s+(?:i|we|you)?\s*(?!long|much|many)\w+|\bwhat\s+do\s+i\s+(?:need|have)\s+to\b|\bwhere\s+(?:do|can)\s+i\b/,
     howPassage:
       /in-store|in\s+store|by\s+mail|online|visit|bring|drop|print|log\s+in|sign\s+in|select|choose|contact|e-?mail|call|request|fill|pack|label|start|send|must\s+include|need|required|via/,

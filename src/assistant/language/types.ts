@@ -171,6 +171,8 @@ export interface LanguagePack {
     readonly phone?: RegExp;
     /** Pattern: the question asks which ones ("which credit cards", "welche Zahlungsarten"): a sentence enumerating them answers it. */
     readonly list?: RegExp;
+    /** Words of a list question's frame, not its subject ("what payment *methods*", "welche *Möglichkeiten*"). */
+    readonly listWords?: readonly string[];
     /** Pattern: the question asks for a procedure ("how do I …", "wie kann …"). */
     readonly how: RegExp;
     /** Alternation: a passage names a channel or a step ("in store", "by mail", "Etikett"): it answers a procedure question. */
