@@ -36,7 +36,20 @@ import { OTHER, alternation, languagePack, languages, perRegistry, type Language
 import { statesFree } from "./facts.js";
 import { applyRewrites, asksWhoPays, countryWords, goods, markCountries } from "./lexicon.js";
 import { NO_STORE_WORDS, type StoreVocabulary } from "./store-words.js";
-import { analyze, hasDate, isStopWord, langOf, mentionsWeekday, normalize, quantities, stem, stopWords, words, type Lang } from "./text.js";
+import {
+  analyze,
+  hasDate,
+  isStopWord,
+  langOf,
+  mentionsWeekday,
+  normalize,
+  numberWords,
+  quantities,
+  stem,
+  stopWords,
+  words,
+  type Lang,
+} from "./text.js";
 
 /** Whether a word is one typo away from a stop word of 5+ letters. */
 function nearStopWord(word: string, lang: Lang): boolean {
@@ -356,8 +369,9 @@ export function queryGroups(
       )
     : rewritten;
   for (const w of words(unframed)) {
-    // A bare number outside a stated quantity is a model or reference number ("Kobra 3"), no subject.
-    if (stated.has(w) || IDENTIFIER.test(w) || /^\d+$/.test(w)) continue;
+    // A bare number outside a stated quantity is a model or reference number ("Kobra 3"), no subject;
+    // a number word counts something ("on one order", "two gift cards"), and names no subject either.
+    if (stated.has(w) || IDENTIFIER.test(w) || /^\d+$/.test(w) || numberWords()[w] !== undefined) continue;
     if (isStopWord(w, lang)) continue;
     if (asksDuration && durationWords.has(w) && !(asksStart && periodNouns.has(w))) continue;
     if (asksMoney && moneyWords.has(w)) continue;

@@ -244,6 +244,12 @@ describe("knowledge: the shopper's circumstances", () => {
     assert.ok(of("is there another way to pay", "en").includes("way"));
   });
 
+  test("a number word counts something and names no subject ('both on one order', 'zwei Gutscheine')", () => {
+    const of = (text: string, lang: "en" | "de") => queryGroups(text, lang).map((g) => g.surface);
+    assert.ok(!of("can i use two gift cards on one order", "en").some((w) => w === "one" || w === "two"));
+    assert.ok(!of("kann ich zwei gutscheine einlösen", "de").includes("zwei"));
+  });
+
   test("a policy question that also gives the order number is still answered from the policy", async () => {
     const r = await ground(
       index(APPLIANCES),
