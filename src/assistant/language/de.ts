@@ -91,6 +91,8 @@ const SYNONYMS: string[][] = [
     ["gebühr", "kosten", "preis"],
     ["datenschutz", "daten"],
     ["ausland", "international", "land", "länder"],
+    ["schicken", "senden", "versand", "liefern", "lieferung"],
+    ["senden", "schicken", "versand", "liefern", "lieferung"],
   ].map((g) => g.map((w) => stem(w))),
   // Noun and verb of the same act: "zurücktreten" / "Rücktritt(sfrist)".
   [stem("zurücktreten"), stem("rücktritt"), "widerruf"],
