@@ -20,7 +20,8 @@
 // it every answer is given, as fitting needs).
 // --route-features FILE: each question the router sent to product search with a product feature: the
 // trained route model's inputs and whether products were expected (input of `npm run fit:router`).
-// --explain ID: one question's reply, route and grounding (eval/assistant/explain.ts).
+// --explain ID: one question's reply, route and grounding (eval/assistant/explain.ts); --sentences N:
+// how many of its best sentences to show (default 6).
 // --llm fake-adversarial: the same questions in LLM agent mode with an adversarial local model
 // (test/support/adversarial-llm.ts); the report adds how many of its replies were used and why
 // the others were refused. Every figure should equal the run without a model.
@@ -45,6 +46,7 @@ const { values: args } = parseArgs({
     features: { type: "string" },
     "route-features": { type: "string" },
     explain: { type: "string" },
+    sentences: { type: "string", default: "6" },
     llm: { type: "string" },
   },
 });
@@ -79,6 +81,7 @@ if (args.explain) {
     `${explain(
       q,
       set.stores.find((s) => s.key === q.store)!,
+      Number(args.sentences),
     )}\n`,
   );
   process.exit(0);

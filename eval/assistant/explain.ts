@@ -17,7 +17,7 @@ import type { RetailerStore, RetailQuestion } from "./retailers.js";
 
 const fixed = (x: number) => x.toFixed(2);
 
-export function explain(q: RetailQuestion, store: RetailerStore): string {
+export function explain(q: RetailQuestion, store: RetailerStore, sentences = 6): string {
   const out: string[] = [`${q.id} [${q.category}] ${JSON.stringify(q.text)} — expected ${JSON.stringify(q.expect)}`];
   const { intent, trace } = routeText(q.text, q.locale, store.currency);
   out.push(`route: rule ${trace.rule} → ${JSON.stringify(intent)}`);
@@ -40,7 +40,7 @@ export function explain(q: RetailQuestion, store: RetailerStore): string {
   }
   const scored = scoreSentences(sentencePool(normalizeScores(candidates)), groups, lang, index.store);
   out.push("sentences:");
-  for (const s of [...scored].sort((a, b) => b.score - a.score).slice(0, Number(process.env.EXPLAIN_SENTENCES ?? 6))) {
+  for (const s of [...scored].sort((a, b) => b.score - a.score).slice(0, sentences)) {
     const f = s.facts;
     const facts = [
       ...f.durations.map((d) => `${d.days}d${d.start ? `@${d.start}` : ""}`),

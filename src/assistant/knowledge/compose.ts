@@ -8,9 +8,10 @@
 // 30 days of delivery" does not answer "how long does delivery take?" next to the shipping policy,
 // and times 1 − SCOPE_PENALTY (in part) for a scope the question does not name and for an opening
 // condition ("If your purchase was made with …, …") that shares none of its words. A sentence must
-// match at least one real group in its own text (or be the single sentence of the best passage). The answer is the best sentences (at least SENTENCE_MIN_RELATIVE of the
-// best score, at most MAX_SENTENCES, from at most MAX_CONCEPTS concepts), quoted verbatim and
-// grouped per concept in the order of first use. Citations are exactly the concept versions whose
+// match at least one real group in its own text (or be the single sentence of the best passage).
+// The answer is the best sentences (at least SENTENCE_MIN_RELATIVE of the best score, at most
+// MAX_SENTENCES, from at most MAX_CONCEPTS concepts), quoted verbatim and grouped per concept in the
+// order of first use. Citations are exactly the concept versions whose
 // sentences were used.
 //
 // Window: the sentence before a quoted one that refers back ("This is required …") and the one after
