@@ -56,7 +56,7 @@ import {
   type LanguagePack,
 } from "../language/index.js";
 import { applyRewrites, asksWhoPays } from "./lexicon.js";
-import { disagreement, factsOf, isThreshold, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
+import { countriesOf, disagreement, factsOf, isThreshold, sameScope, scopeOf, type SentenceFacts } from "./facts.js";
 import type { StoreVocabulary } from "./store-words.js";
 import { mentionsWeekday, analyze, datesIn, normalize, quantities, sentences, type Lang, type Quantity } from "./text.js";
 import type { AnswerConfidence, Citation, Conflict, PolicyAnswer } from "./types.js";
@@ -228,10 +228,13 @@ function analysedSentences(passage: IndexedPassage, store: StoreVocabulary): Ana
   if (cached?.store === store) return cached.sentences;
   const sentences = passageSentences(passage).map((text) => {
     const terms = passageTerms(text, passage.lang);
+    const facts = factsOf(text, [...terms, ...passage.headTerms], passage.lang, store);
+    // A policy or section headed by a country is scoped to it.
+    for (const country of countriesOf(passage.headTerms, passage.lang)) facts.scope.add(country);
     return {
       text,
       terms,
-      facts: factsOf(text, [...terms, ...passage.headTerms], passage.lang, store),
+      facts,
       quantities: quantities(text),
       label: labelOf(passage, text),
     };
@@ -249,7 +252,13 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang,
   const season = patterns()
     .seasons.filter((s) => groups.some((g) => g.alts.some((a) => s.names.test(a))))
     .flatMap((s) => s.months);
-  const questionScope = scopeOf([...groups.flatMap((g) => g.alts), ...abroad, ...season], lang, store);
+  const questionScope = new Set([
+    ...scopeOf([...groups.flatMap((g) => g.alts), ...abroad, ...season], lang, store),
+    ...countriesOf(
+      groups.flatMap((g) => g.alts),
+      lang,
+    ),
+  ]);
   const questionTerms = new Set(groups.filter((g) => !g.virtual).flatMap((g) => g.alts));
   const out: ScoredSentence[] = [];
   const evidence = pool.filter(isEvidence);

@@ -121,4 +121,32 @@ describe("knowledge: typed facts of a sentence", () => {
     const card = await ground(index, "I paid with the store credit card, how long do I have to return it", "en");
     assert.match(card.kind === "answer" ? card.passages[0]!.text : card.kind, /365 days/);
   });
+
+  test("a country is a scope: a rule for one country is an exception beside the general rule, not a conflict", async () => {
+    // A sentence naming a country states the rule where the store is; a heading names the exception.
+    assert.deepEqual([...facts("Orders over €50 ship free of charge within Germany.").scope], []);
+    const index = new PassageIndex([
+      ...splitPassages({
+        concept_id: "returns",
+        version: 1,
+        handle: "returns",
+        title: "Returns",
+        locale: "en",
+        body_markdown: "# Returns\n\nYou can return any item within 30 days of delivery.",
+      }),
+      ...splitPassages({
+        concept_id: "returns-ie",
+        version: 1,
+        handle: "returns-ie",
+        title: "Returns for Ireland",
+        locale: "en",
+        body_markdown: "# Returns for Ireland\n\nYou can return any item within 14 days of delivery.",
+      }),
+    ]);
+    const general = await ground(index, "how long do i have to return something", "en");
+    assert.equal(general.kind, "answer");
+    assert.match(general.kind === "answer" ? general.passages[0]!.text : "", /30 days/);
+    const irish = await ground(index, "i live in ireland, how long do i have to return something", "en");
+    assert.match(irish.kind === "answer" ? irish.passages[0]!.text : irish.kind, /14 days/);
+  });
 });

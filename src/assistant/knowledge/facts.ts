@@ -78,6 +78,31 @@ const patterns = perRegistry(() => {
 /** The scope stems of a language: its scope words analysed in it. */
 const scopeStems = perRegistry(() => new Map(languages().map((p) => [p.code, new Set(p.facts.scope.flatMap((w) => analyze(w, p.code)))])));
 
+/** Each language's one-word country names, analysed. */
+const countryStems = perRegistry(
+  () =>
+    new Map(
+      languages().map((p) => [
+        p.code,
+        new Set(
+          Object.values(p.vocabulary.countries).flatMap((names) =>
+            names.filter((n) => !n.includes(" ")).flatMap((n) => analyze(n, p.code)),
+          ),
+        ),
+      ]),
+    ),
+);
+
+/**
+ * The countries among analysed terms. A policy or section headed by a country ("Rückgaberecht –
+ * Conrad Österreich", "Returns for Ireland") is scoped to it (compose.ts); a sentence that only
+ * names one ("free within Germany") states the rule where the store is, no exception.
+ */
+export function countriesOf(terms: Iterable<string>, lang: Lang): Set<string> {
+  const set = countryStems().get(lang);
+  return set ? new Set([...terms].filter((t) => set.has(t))) : new Set();
+}
+
 /** The scope qualifiers among analysed terms: the language pack's and the store's (none in a language without a pack). */
 export function scopeOf(terms: Iterable<string>, lang: Lang, store: StoreVocabulary = NO_STORE_WORDS): Set<string> {
   const set = scopeStems().get(lang);
