@@ -10,9 +10,13 @@ import { ground } from "./ground.js";
 import { analyze } from "./text.js";
 
 const facts = (text: string, lang: "en" | "de" = "en") => factsOf(text, analyze(text, lang), lang);
-/** The index of one English policy. */
-const policyIndex = (concept_id: string, body_markdown: string) =>
-  new PassageIndex(splitPassages({ concept_id, version: 1, handle: concept_id, title: concept_id, locale: "en", body_markdown }));
+/** The index of English policies, each [concept_id, body]. */
+const policyIndex = (...policies: Array<[string, string]>) =>
+  new PassageIndex(
+    policies.flatMap(([concept_id, body_markdown]) =>
+      splitPassages({ concept_id, version: 1, handle: concept_id, title: concept_id, locale: "en", body_markdown }),
+    ),
+  );
 
 describe("knowledge: typed facts of a sentence", () => {
   test("an enumeration is a lead and at least two more short items joined by commas or a joining word", () => {
@@ -92,10 +96,10 @@ describe("knowledge: typed facts of a sentence", () => {
   });
 
   test("the sentence giving the asked form answers, not the one that only shares more words", async () => {
-    const index = policyIndex(
+    const index = policyIndex([
       "payment",
       "# Payment\n\nWith credit card you can pay quickly and securely, and your credit card data is encrypted. We accept Visa, Mastercard, Diners Club and American Express.\n\nOrders by phone: call 0800 123 4567 from Monday to Friday. We take orders online, by phone and in our stores.",
-    );
+    ]);
     const cards = await ground(index, "which cards do you accept", "en");
     assert.equal(cards.kind, "answer");
     // Both sentences match half of the question; the one enumerating the cards answers alone.
@@ -112,10 +116,10 @@ describe("knowledge: typed facts of a sentence", () => {
     );
     assert.ok(facts("Wenn du mit der Kundenkarte zahlst, hast du 365 Tage Zeit.", "de").condition.size > 0);
     assert.deepEqual([...facts("Most items can be returned within 90 days.").condition], []);
-    const index = policyIndex(
+    const index = policyIndex([
       "returns",
       "# Returns\n\nIf your purchase was made with the Store Credit Card, you have 365 days to return it for a full refund.\n\nMost items can be returned within 90 days with a receipt.",
-    );
+    ]);
     const general = await ground(index, "how long do i have to return something", "en");
     assert.match(general.kind === "answer" ? general.passages[0]!.text : general.kind, /90 days/);
     const card = await ground(index, "I paid with the store credit card, how long do I have to return it", "en");
@@ -125,24 +129,10 @@ describe("knowledge: typed facts of a sentence", () => {
   test("a country is a scope: a rule for one country is an exception beside the general rule, not a conflict", async () => {
     // A sentence naming a country states the rule where the store is; a heading names the exception.
     assert.deepEqual([...facts("Orders over €50 ship free of charge within Germany.").scope], []);
-    const index = new PassageIndex([
-      ...splitPassages({
-        concept_id: "returns",
-        version: 1,
-        handle: "returns",
-        title: "Returns",
-        locale: "en",
-        body_markdown: "# Returns\n\nYou can return any item within 30 days of delivery.",
-      }),
-      ...splitPassages({
-        concept_id: "returns-ie",
-        version: 1,
-        handle: "returns-ie",
-        title: "Returns for Ireland",
-        locale: "en",
-        body_markdown: "# Returns for Ireland\n\nYou can return any item within 14 days of delivery.",
-      }),
-    ]);
+    const index = policyIndex(
+      ["returns", "# Returns\n\nYou can return any item within 30 days of delivery."],
+      ["returns-ie", "# Returns for Ireland\n\nYou can return any item within 14 days of delivery."],
+    );
     const general = await ground(index, "how long do i have to return something", "en");
     assert.equal(general.kind, "answer");
     assert.match(general.kind === "answer" ? general.passages[0]!.text : "", /30 days/);
