@@ -292,9 +292,9 @@ function amountsDisagree(a: Set<string>, b: Set<string>): boolean {
 export function disagreement(a: SentenceFacts, b: SentenceFacts, asked: Set<"duration" | "money">): "duration" | "amount" | "date" | null {
   if (asked.has("duration")) {
     // The time something takes and a window counted from an event are different points.
-    const window = (d: SentenceFacts["durations"][number]) => d.start !== null && !d.lasts;
+    const counted = (d: SentenceFacts["durations"][number]) => d.start !== null && !d.lasts;
     const comparable = (x: SentenceFacts["durations"][number], y: SentenceFacts["durations"][number]) =>
-      !(x.lasts && window(y)) && !(y.lasts && window(x));
+      !(x.lasts && counted(y)) && !(y.lasts && counted(x));
     const da = a.durations.filter((x) => b.durations.some((y) => comparable(x, y)));
     const db = b.durations.filter((y) => a.durations.some((x) => comparable(x, y)));
     if (da.length > 0 && db.length > 0) {

@@ -214,7 +214,9 @@ export async function conflictCheck(
     // that a shopper's object and circumstances do not hide two policies that disagree on the slot.
     const topics = languagePack(prepared.lang)?.vocabulary.topics;
     const slot = used.filter((g) => g.virtual || (topics !== undefined && g.alts.some((a) => topics.has(a))));
-    const readings = slot.some((g) => g.required || g.alts[0] === VIRTUAL_DURATION || g.alts[0] === VIRTUAL_MONEY) ? [used, slot] : [used];
+    const asksValue = slot.some((g) => g.alts[0] === VIRTUAL_DURATION || g.alts[0] === VIRTUAL_MONEY);
+    // (A question that is its slot already is read once.)
+    const readings = asksValue && slot.length < used.length ? [used, slot] : [used];
     for (const groups of readings) {
       if (!groups.some((g) => !g.virtual)) continue;
       const weighed = groups === used ? groups : index.weigh(groups, prepared.lang);
