@@ -11,7 +11,8 @@
 //   avoidable handoffs — handoff where an answer (or another non-handoff outcome) was expected;
 //   invented    — numbers in response_markdown found nowhere in: the question (and earlier turns),
 //                 the store's cited policy bodies, the answer's live facts, the titles of its
-//                 product cards, the store's support contact. Money amounts among them are the
+//                 product cards, the store's support contact (and a cart preview's default
+//                 quantity 1 when the shopper named no number). Money amounts among them are the
 //                 invented prices;
 //   latency     — p50 / p95 of the scored turn (in-process inject, ms).
 import assert from "node:assert/strict";
@@ -152,6 +153,9 @@ function score(q: RetailQuestion, store: RetailerStore, split: RetailResult["spl
     Object.values(store.support_contact).join(" "),
   ].join("\n");
   const allowedNumbers = new Set(numbersIn(sourceText).map((n) => Math.round(n * 1000) / 1000));
+  // A cart preview of one when the shopper named no number is the default quantity, not an invention.
+  const proposed = reply.answer.next_actions.find((a) => a.type === "confirm")?.arguments?.quantity;
+  if (proposed === 1 && numbersIn([q.text, ...(q.before ?? [])].join("\n")).length === 0) allowedNumbers.add(1);
   for (const f of reply.answer.live_facts) {
     const v = f.value as { amount_minor?: number; quantity?: number };
     if (typeof v?.amount_minor === "number") allowedNumbers.add(Math.round(v.amount_minor) / 100);

@@ -202,6 +202,8 @@ describe("knowledge: soft order questions", () => {
       "I need to contact your team",
       "can I contact your support team?",
       "could we call you",
+      "can you put me through to customer services please",
+      "connect me with an agent",
     ]) {
       assert.equal(kind(text, text.match(/[äöü]|ich|euch/) ? "de" : "en"), "handoff", text);
     }
@@ -211,6 +213,7 @@ describe("knowledge: soft order questions", () => {
       "do you ship to the UK",
       // The verb's subject is the parcel, or the question asks what the policy requires.
       "if i post my return how long does it take to reach you",
+      "can you send me the receipt to my email",
       "do I need to contact you before returning?",
       "can I contact you before sending it back or just return it?",
     ])

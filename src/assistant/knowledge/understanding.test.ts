@@ -812,6 +812,28 @@ Returns within Germany remain free of charge. Please use the return label we pro
     }
   });
 
+  test("German: a symptom is read as the policies' term for a defect, a code that does not work is not", async () => {
+    for (const text of [
+      "meine motorsense ist nach 3 jahren kaputt gegangen",
+      "der akku von meinem rasenmäher ist nach einem jahr hin",
+      "die pumpe geht seit gestern nicht mehr",
+      "der staubsauger lädt nicht",
+    ])
+      assert.match(rewrite(text, "de"), /\bdefekt\b/, text);
+    assert.doesNotMatch(rewrite("mein gutscheincode geht nicht", "de"), /\bdefekt\b/);
+    // "Garantiefall" asks about the Garantie (a generic head), and the symptom meets the policy's Mängel.
+    const garantie = index(
+      policy(
+        "garantie",
+        "# Garantie\n\nAuf alle motorbetriebenen Geräte gewährt der Markt 5 Jahre Garantie. Die Garantie deckt Mängel des Produktes.\n\nAkkus und Verschleißteile sind von den Garantien ausgenommen.\n\n# Versand\n\nDer Versand kostet 4,95 Euro.",
+        { locale: "de", title: "Garantie" },
+      ),
+    );
+    const r = await ground(garantie, "der akku von meinem rasenmäher ist nach einem jahr hin, ist das ein garantiefall?", "de");
+    assert.equal(r.kind, "answer");
+    assert.match(r.kind === "answer" ? r.markdown : "", /Akkus/);
+  });
+
   test("German: a separable verb split across the question is read joined too; compound commerce words translate", () => {
     assert.match(rewrite("Wie teile ich euch meinen Rücktritt mit?", "de"), /\bmitteile\b/);
     assert.match(rewrite("Wann kommt das Paket an?", "de"), /\bankommt\b/);

@@ -81,6 +81,7 @@ const SYNONYMS: string[][] = [
     ["versand", "liefern", "lieferung", "zustellung"],
     ["liefern", "lieferung", "versand", "zustellung"],
     ["lieferung", "versand", "liefern", "zustellung"],
+    ["defekt", "mangel", "funktionsstörung", "garantie", "gewährleistung", "reklamation"],
     ["garantie", "gewährleistung"],
     ["gewährleistung", "garantie"],
     ["zahlen", "bezahlen", "zahlung", "zahlungsart", "paypal", "rechnung", "kreditkarte"],
@@ -116,7 +117,7 @@ export const de: LanguagePack = {
     stem,
     compounds: {
       genericHeads:
-        /regelung(?:en)?|regeln?|bedingung(?:en)?|richtlinien?|politik|infos?|informationen?|möglichkeit(?:en)?|optionen?|rechte?s?|frist(?:en)?|zeitraum|zeit|dauer|seiten?/,
+        /regelung(?:en)?|regeln?|bedingung(?:en)?|richtlinien?|politik|infos?|informationen?|möglichkeit(?:en)?|optionen?|rechte?s?|frist(?:en)?|zeitraum|zeit|dauer|seiten?|fall|fälle/,
       inflection: /e|t|n|s|er|en|et|st|es|em|ig/,
       linking: /es|s|en|n|e/,
     },
@@ -200,6 +201,12 @@ export const de: LanguagePack = {
       [
         /\b(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\s+(?:\w+\s+)?(?:verloren|weggeworfen)\b/g,
         " ohne $1 ",
+      ],
+      // A symptom is what policies call a defect: "ist kaputt gegangen", "der Akku ist hin", "geht nicht
+      // mehr", "lädt nicht", "hat den Geist aufgegeben" (not "der Code geht nicht": no device stopped).
+      [
+        /\bkaputt\w*(?:\s+gegangen|\s+gemacht)?|\b(?:ist|sind|war|waren)\s+(?:\w+\s+){0,3}hin\b|\b(?:geht|gehen|funktioniert|funktionieren|läuft|laufen)\s+(?:\w+\s+){0,2}nicht\s+mehr\b|\b(?:lädt|startet|springt)\s+(?:\w+\s+){0,2}nicht(?:\s+mehr|\s+an)?\b|\bstreik(?:t|en)\b|\bden\s+geist\s+aufgegeben\b|\bgibt\s+den\s+geist\s+auf\b/g,
+        " defekt ",
       ],
       // "Wer zahlt die Rücksendung?" asks who bears the cost ("Du trägst die unmittelbaren Kosten").
       [new RegExp(WHO_PAYS.asks.source, "g"), WHO_PAYS.means],

@@ -113,6 +113,7 @@ const SYNONYMS: string[][] = [
   ["abroad", "international", "country", "worldwide"],
   ["international", "abroad", "country", "worldwide"],
   ["cost", "price", "fee", "charge"],
+  ["faulty", "fault", "defective", "defect", "warranty", "guarante"],
   ["broken", "damag", "defective", "defect"],
   ["damag", "broken", "defective", "defect"],
   ["privacy", "data", "personal"],
@@ -583,6 +584,8 @@ export const en: LanguagePack = {
     personRequest: new RegExp(
       [
         String.raw`\b(?:talk|speak|chat)\s+(?:to|with)\s+(?:a\s+|an\s+|your\s+|the\s+|some\s+)?(?:real\s+|live\s+|actual\s+)?(?:person|human|people|agent|some\s*one|somebody|representative|rep|staff|team|customer\s+(?:service|support|care)|support|manager|employee)\b`,
+        // "put me through to customer services", "connect me with an agent", "transfer me to someone"
+        String.raw`\b(?:put|transfer|connect|pass|send)\s+me\s+(?:through\s+|over\s+|on\s+)?(?:to|with)\s+(?:a\s+|an\s+|your\s+|the\s+|some\s+)?(?:real\s+|live\s+|actual\s+)?(?:person|human|agent|some\s*one|somebody|representative|rep|staff|team|customer\s+(?:services?|support|care)|support|manager|employee)\b`,
         String.raw`\b(?:how|where)\s+(?:can|do|could|should)\s+i\s+(?:contact|reach|call|e-?mail|phone|get\s+(?:in\s+touch|hold)\s+(?:with|of))\b`,
         // The shopper stating (or asking leave for) the wish to reach the store: "I need to contact your
         // team", "can I call you". Not when the parcel is the subject ("how long does it take to reach

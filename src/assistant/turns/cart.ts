@@ -1,12 +1,14 @@
 // "Add N of <product> to my cart": the product is the one whose title is the reference exactly
-// (or its id), else the one whose title holds the reference best (products.ts matchTitle); one
-// product → a consent-gated add_to_cart proposal with that product and quantity; several equally
-// good → which one?; none → nothing added.
+// (or its id), else the one whose title holds the reference best (products.ts matchTitle), else
+// the found products whose titles share the most of the reference's words (closestTitles: "the
+// valspar eggshell white gallon" is the one Valspar paint); one product → a consent-gated
+// add_to_cart proposal with that product and quantity; several equally good → which one?; none
+// found → nothing added.
 import type { Intent } from "../knowledge/types.js";
 import { composeAnswer, escapeMarkdown, productLines, type AnswerParts } from "../answers/compose.js";
 import { T } from "../answers/i18n.js";
 import { MAX_PRODUCT_CARDS } from "./limits.js";
-import { matchTitle } from "./products.js";
+import { closestTitles, matchTitle } from "./products.js";
 import { EVENT, limitedAnswer, searchLimitations, type TurnReply, type TurnTools } from "./tools.js";
 
 export async function cartTurn(t: TurnTools, intent: Extract<Intent, { kind: "action" }>): Promise<TurnReply> {
@@ -22,7 +24,8 @@ export async function cartTurn(t: TurnTools, intent: Extract<Intent, { kind: "ac
   const ref = intent.product_ref.trim().toLowerCase();
   const exact = found.products.filter((p) => p.product_id.toLowerCase() === ref || p.title.trim().toLowerCase() === ref);
   const close = exact.length === 1 ? null : matchTitle(found.products, intent.product_ref, true);
-  const matches = exact.length === 1 ? exact : close ? [close] : found.products;
+  const closest = exact.length === 1 || close ? [] : closestTitles(found.products, intent.product_ref);
+  const matches = exact.length === 1 ? exact : close ? [close] : closest.length > 0 ? closest : found.products;
   if (matches.length === 0) {
     return limitedAnswer(
       t,

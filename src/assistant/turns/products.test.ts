@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { ProductCard } from "../storefront/types.js";
-import { matchTitle, mayNameProduct } from "./products.js";
+import { closestTitles, matchTitle, mayNameProduct } from "./products.js";
 
 const card = (id: string, title: string) => ({ product_id: id, title }) as ProductCard;
 const cards = [
@@ -18,6 +18,20 @@ test("a product named by its title (exact or close) resolves to that product; a 
   assert.equal(matchTitle(cards, "airpods pro", true)?.product_id, "prd_3");
   assert.equal(matchTitle(cards, "linen dress", true), null);
   assert.equal(matchTitle(cards, "How long do I have to return something?"), null);
+});
+
+test("the titles holding the most of a reference's words: one names the product, a tie asks among the tied, none is empty", () => {
+  // "eggshell white gallon" is in no title: matchTitle finds none, the one Sony title holds "sony".
+  assert.equal(matchTitle(cards, "sony black gallon pair", true), null);
+  assert.deepEqual(
+    closestTitles(cards, "sony black gallon pair").map((p) => p.product_id),
+    ["prd_1"],
+  );
+  assert.deepEqual(
+    closestTitles(cards, "the linen one in a small").map((p) => p.product_id),
+    ["prd_4", "prd_5"],
+  );
+  assert.deepEqual(closestTitles(cards, "garden hose"), []);
 });
 
 test("product-name cues", () => {

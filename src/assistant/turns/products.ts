@@ -43,6 +43,17 @@ export function matchTitle(products: ProductCard[], text: string, refOnly = fals
   return scored[0]!.p;
 }
 
+/** The products whose titles hold the most of the text's words (at least one); empty when no title holds any. */
+export function closestTitles(products: ProductCard[], text: string): ProductCard[] {
+  const refWords = titleWords(text);
+  const shared = products.map((p) => {
+    const tw = new Set(titleWords(p.title));
+    return refWords.filter((w) => tw.has(w)).length;
+  });
+  const best = Math.max(0, ...shared);
+  return best === 0 ? [] : products.filter((_, i) => shared[i] === best);
+}
+
 export async function namedProduct(
   t: TurnTools,
   query: string,
