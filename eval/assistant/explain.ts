@@ -4,8 +4,12 @@
 // with their scores, the best sentences with their scores and facts, the kind of value asked, the
 // extractive answer's confidence and the abstention model's verdict. The grounding shown is the
 // lexical pipeline over the store's policies as one index, without the embedding re-rank or the
-// question's split into parts that the chat adds (the reply line above it is the chat's own).
-import { routeText } from "../../src/assistant/knowledge/classify.js";
+// question's split into parts that the chat adds (the reply line above it is the chat's own). A
+// question with earlier turns is read as a follow-up of the thread's context (classify.ts
+// threadContext), as the chat reads it first.
+import { routeText, threadContext } from "../../src/assistant/knowledge/classify.js";
+import { borrowedWords, withFollowUp } from "../../src/assistant/knowledge/parts.js";
+import { CONTEXT_MESSAGES } from "../../src/assistant/turns/limits.js";
 import { splitPassages } from "../../src/assistant/knowledge/passages.js";
 import { PassageIndex, RERANK_DEPTH, isEvidence, normalizeScores } from "../../src/assistant/knowledge/retrieval.js";
 import { NO_STORE_WORDS, StoreVocabulary } from "../../src/assistant/knowledge/store-words.js";
@@ -27,7 +31,10 @@ export function explain(q: RetailQuestion, store: RetailerStore, sentences = 6):
     store.policies.filter((p) => p.published).flatMap((p) => splitPassages({ ...p, version: 1 })),
     store.vocabulary ? new StoreVocabulary(store.vocabulary) : NO_STORE_WORDS,
   );
-  const { lang, groups } = prepareQuery(index, q.text, langOf(q.locale));
+  const previous = threadContext([...(q.before ?? [])].reverse(), CONTEXT_MESSAGES);
+  if (previous !== undefined) out.push(`previous: ${JSON.stringify(previous)}`);
+  const borrowed = new Set(borrowedWords(q.text, previous, langOf(q.locale)));
+  const { lang, groups } = prepareQuery(index, withFollowUp(q.text, previous, langOf(q.locale)), langOf(q.locale), borrowed);
   out.push(
     `groups (${lang}): ${groups.map((g) => `${g.surface}${g.virtual ? "*" : ""}[${g.alts.slice(0, 4).join("|")}] w${fixed(g.weight)}`).join(", ")}`,
   );

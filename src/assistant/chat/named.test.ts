@@ -125,6 +125,17 @@ describeEachDialect("assistant chat: products by name, follow-ups, German framin
     assert.match(next.answer.response_markdown, /90 days/);
   });
 
+  test("a question is read with the shopper's earlier messages back to their last question", async () => {
+    const token = await anonymousSession(t, a);
+    const thread = await openThread(t, token);
+    await send(token, thread, "I'm not a member");
+    await send(token, thread, "I bought hiking boots last month");
+    const r = await send(token, thread, "how long do I have to return them?");
+    assert.equal(r.outcome, "answer");
+    assert.match(r.answer.response_markdown, /90 days/);
+    assert.doesNotMatch(r.answer.response_markdown, /365 days/);
+  });
+
   test("a policy question naming a product, on which two policies disagree, is handed off quoting both (not answered with the product)", async () => {
     const c = await conflictingReturnsShop(t);
     await putCatalogProduct(

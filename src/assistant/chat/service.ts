@@ -22,7 +22,16 @@ import type { SessionsService } from "../sessions/service.js";
 import type { ThreadRow } from "../sessions/repository.js";
 import { chunkText, composeAnswer } from "../answers/compose.js";
 import { chatLang, T } from "../answers/i18n.js";
-import { INTENT_TTL_MS, MAX_REPLAY_EVENTS, PLAN_TURN_LIMITS, SESSION_LIMITS, TURN_LEASE_MS, WINDOW_MS } from "../turns/limits.js";
+import { threadContext } from "../knowledge/classify.js";
+import {
+  CONTEXT_MESSAGES,
+  INTENT_TTL_MS,
+  MAX_REPLAY_EVENTS,
+  PLAN_TURN_LIMITS,
+  SESSION_LIMITS,
+  TURN_LEASE_MS,
+  WINDOW_MS,
+} from "../turns/limits.js";
 import { cartTurn } from "../turns/cart.js";
 import { ordersTurn } from "../turns/orders.js";
 import { handoffTurn, policyTurn } from "../turns/policy.js";
@@ -240,7 +249,11 @@ export class ChatService {
     let previous: Promise<string | undefined> | undefined;
     let grounded: Promise<Grounded> | undefined;
     let answered: ReturnType<Knowledge["answer"]> | undefined;
-    const previousText = () => (previous ??= this.repo.previousUserText(handle.session.storeId, handle.thread.id, handle.number));
+    // The shopper's earlier messages back to their last question (classify.ts threadContext).
+    const previousText = () =>
+      (previous ??= this.repo
+        .previousUserTexts(handle.session.storeId, handle.thread.id, handle.number, CONTEXT_MESSAGES)
+        .then((texts) => threadContext(texts, CONTEXT_MESSAGES)));
     const policyGrounding = () =>
       (grounded ??= previousText().then((p) =>
         this.knowledge.ground(handle.session.storeId, handle.text, handle.thread.locale, p !== undefined ? { previous: p } : {}),

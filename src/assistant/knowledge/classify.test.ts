@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { productHints, routeText, classifyText, softOrderRemainder } from "./classify.js";
+import { productHints, routeText, classifyText, softOrderRemainder, threadContext } from "./classify.js";
 
 const kind = (text: string, locale = "en") => classifyText(text, locale).kind;
 
@@ -301,4 +301,19 @@ test("a request for a person in German, however it is put, hands off", () => {
     assert.equal(classifyText(text, "de").kind, "handoff", text);
   // Not a person: the subject of the sentence is something else.
   assert.notEqual(classifyText("kann ich mit dem Gutschein bezahlen?", "de").kind, "handoff");
+});
+
+test("a turn's thread context: the shopper's earlier messages back to their last question, oldest first", () => {
+  // Newest first, as the thread stores them.
+  assert.equal(
+    threadContext(["it's way too big for our yard", "hi, I bought a trampoline last week for the kids", "do you sell tents?"], 3),
+    "do you sell tents? hi, I bought a trampoline last week for the kids. it's way too big for our yard.",
+  );
+  assert.equal(
+    threadContext(["can you change the address?", "i think i typed the wrong street on my order"], 3),
+    "can you change the address?",
+  );
+  assert.equal(threadContext(["whats the return window for electronics"], 3), "whats the return window for electronics.");
+  assert.equal(threadContext(["one", "two", "three", "four"], 3), "three. two. one.");
+  assert.equal(threadContext([], 3), undefined);
 });

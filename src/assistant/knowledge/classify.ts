@@ -426,6 +426,26 @@ export function describesProduct(intent: Extract<Intent, { kind: "product" }>): 
   return Object.keys(intent.filters).length > 0 || Object.keys(intent.features).length > 0;
 }
 
+/** Whether a message asks something (a question clause or a question mark), in any language. */
+export function asksSomething(text: string): boolean {
+  const t = normalize(text).replace(/\s+/g, " ").trim();
+  return t.endsWith("?") || router().questionClause.test(t);
+}
+
+/**
+ * The thread's context for the next message: the shopper's earlier messages (newest first) back to
+ * and including the last one that asked something, at most `max`, oldest first — "hi, I bought a
+ * trampoline last week" and "it's way too big for our yard" before "so can i return it?".
+ */
+export function threadContext(earlier: readonly string[], max: number): string | undefined {
+  const kept: string[] = [];
+  for (const text of earlier.slice(0, max)) {
+    kept.unshift(/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
+    if (asksSomething(text)) break;
+  }
+  return kept.length === 0 ? undefined : kept.join(" ");
+}
+
 /** Whether the text asks for a person or for the store's contact (rule 1b). */
 export function asksForPerson(bare: string): boolean {
   return router().personRequest.test(bare);

@@ -91,18 +91,18 @@ export class ChatRepository {
       .execute();
   }
 
-  /** The shopper's text of the thread's latest turn before turn `number` (follow-up questions), or undefined. */
-  async previousUserText(storeId: string, threadId: string, number: number): Promise<string | undefined> {
-    const row = await this.db
+  /** The shopper's messages before turn `number` in this thread, newest first, at most `limit`. */
+  async previousUserTexts(storeId: string, threadId: string, number: number, limit: number): Promise<string[]> {
+    const rows = await this.db
       .selectFrom("assistant_turns")
       .select("user_text")
       .where("store_id", "=", storeId)
       .where("thread_id", "=", threadId)
       .where("number", "<", number)
       .orderBy("number", "desc")
-      .limit(1)
-      .executeTakeFirst();
-    return row?.user_text;
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.user_text);
   }
 
   /** Appends an event with the thread's next sequence number (unique key thread_id, seq). */

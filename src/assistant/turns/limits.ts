@@ -48,3 +48,6 @@ export const MAX_PRODUCT_CARDS = 5;
 
 /** Events returned by one replay call; the client continues from the last id. */
 export const MAX_REPLAY_EVENTS = 1000;
+
+/** Earlier shopper messages a turn is read with at most: those back to their last question (classify.ts threadContext). */
+export const CONTEXT_MESSAGES = 3;
