@@ -410,6 +410,11 @@ export function findConflicts(
         return g.alts.slice(1).some((alt) => has(a, termsA, alt) && has(b, termsB, alt));
       });
       if (subject.length === 0) continue;
+      // A word the question names that one side says and the other does not, while the other's own
+      // policy gives that case a value of its own elsewhere ("Metro postcodes: $10.00" beside the
+      // same page's "Regional postcodes: $14.00", for a regional postcode): the other side is
+      // another case, not a disagreement.
+      if (anotherCase(a, b, termsB, scored, real, asked, has) || anotherCase(b, a, termsA, scored, real, asked, has)) continue;
       if (jaccard(context(a), context(b)) < CONFLICT_MIN_CONTEXT_OVERLAP) continue;
       // A statement limited to a scope (members, the holiday season, cell phones …) is an
       // exception to the general rule, not a disagreement with it.
@@ -425,6 +430,40 @@ export function findConflicts(
     }
   }
   return conflicts;
+}
+
+/** Whether `x` says group `g` (in its subject terms or its heading, by any synonym). */
+function says(
+  x: ScoredSentence,
+  terms: Set<string>,
+  g: QueryGroup,
+  has: (x: ScoredSentence, terms: Set<string>, alt: string) => boolean,
+): boolean {
+  return g.alts.some((alt) => has(x, terms, alt) || has(x, x.headTerms, alt));
+}
+
+/**
+ * Whether `b` is another case than `a` (findConflicts): a question word `a` says and `b` does not,
+ * which a sentence of `b`'s own policy says together with a value of the asked kind.
+ */
+function anotherCase(
+  a: ScoredSentence,
+  b: ScoredSentence,
+  termsB: Set<string>,
+  scored: ScoredSentence[],
+  real: QueryGroup[],
+  asked: Set<"duration" | "money">,
+  has: (x: ScoredSentence, terms: Set<string>, alt: string) => boolean,
+): boolean {
+  const states = (x: ScoredSentence) =>
+    (asked.has("duration") && x.facts.durations.length > 0) || (asked.has("money") && x.facts.amounts.size > 0);
+  return real.some(
+    (g) =>
+      !g.context &&
+      says(a, a.terms, g, has) &&
+      !says(b, termsB, g, has) &&
+      scored.some((s) => s !== b && sameCitation(s.citation, b.citation) && states(s) && says(s, s.terms, g, has)),
+  );
 }
 
 /** A sentence that is a question (an FAQ entry) is quoted with the sentence that answers it. */

@@ -669,6 +669,22 @@ Returns within Germany remain free of charge. Please use the return label we pro
     assert.deepEqual(concepts(r), ["faq", "rueckgabe"]);
   });
 
+  test("a value of another case, which its own policy states apart, is no conflict; a different value for the asked case is", async () => {
+    const delivery = policy(
+      "delivery",
+      "# Delivery\n\n## Standard delivery fees\n\n- Metro postcodes: $10.00\n- Regional postcodes: $14.00",
+    );
+    const faq = (regional: string) =>
+      policy("faq", `# Orders FAQ\n\n## What does delivery cost?\n\n- Metro postcodes: $10.00\n- Regional postcodes: ${regional}`);
+    const question = "whats the standard delivery fee for a regional postcode";
+    const same = await ground(index(delivery, faq("$14.00")), question, "en");
+    assert.equal(same.kind, "answer");
+    assert.match(same.kind === "answer" ? same.markdown : "", /\$14\.00/);
+    assert.doesNotMatch(same.kind === "answer" ? same.markdown : "", /\$10\.00/);
+    const differs = await ground(index(delivery, faq("$12.00")), question, "en");
+    assert.equal(differs.kind, "conflict");
+  });
+
   test("conflictCheck reads the text without the words the policies never use", async () => {
     const text = "my buddy at the warehouse swears by it: how long for returns?";
     assert.equal((await ground(zal, text, "en")).kind, "no_evidence");
