@@ -828,6 +828,14 @@ Returns within Germany remain free of charge. Please use the return label we pro
     }
   });
 
+  test("a negated participle is the policies' un- adjective, in English and German", () => {
+    assert.match(rewrite("how long do i have to return a tool i havent used", "en"), /\bunused\b/);
+    assert.match(rewrite("it has never been opened", "en"), /\bunopened\b/);
+    assert.match(rewrite("A gift card that has never been used cannot be cashed out.", "en"), /\bunused\b.*redeemable for cash/);
+    assert.match(rewrite("die jacke ist noch nicht getragen", "de"), /\bungetragen\b/);
+    assert.doesNotMatch(rewrite("i used it twice", "en"), /\bunused\b/);
+  });
+
   test("German: a symptom is read as the policies' term for a defect, a code that does not work is not", async () => {
     for (const text of [
       "meine motorsense ist nach 3 jahren kaputt gegangen",

@@ -208,6 +208,8 @@ export const de: LanguagePack = {
         /\bkaputt\w*(?:\s+gegangen|\s+gemacht)?|\b(?:ist|sind|war|waren)\s+(?:\w+\s+){0,3}hin\b|\b(?:geht|gehen|funktioniert|funktionieren|läuft|laufen)\s+(?:\w+\s+){0,2}nicht\s+mehr\b|\b(?:lädt|startet|springt)\s+(?:\w+\s+){0,2}nicht(?:\s+mehr|\s+an)?\b|\bstreik(?:t|en)\b|\bden\s+geist\s+aufgegeben\b|\bgibt\s+den\s+geist\s+auf\b/g,
         " defekt ",
       ],
+      // A negated participle is the policies' un- adjective: "noch nicht benutzt", "nie getragen" → unbenutzt, ungetragen.
+      [/\b(?:noch\s+)?(?:nicht|nie|gar\s+nicht)\s+(?:mal\s+)?(benutzt|getragen|geöffnet|gewaschen|aufgebaut|montiert)\b/g, " un$1 "],
       // "Wer zahlt die Rücksendung?" asks who bears the cost ("Du trägst die unmittelbaren Kosten").
       [new RegExp(WHO_PAYS.asks.source, "g"), WHO_PAYS.means],
     ],

@@ -240,7 +240,7 @@ export const en: LanguagePack = {
         " non-members ",
       ],
       [/\b(?:billed|billing)\b/g, " charged "],
-      [/\bcash\s+(?:it\s+)?out\b/g, " redeemable for cash "],
+      [/\bcash(?:ed|ing)?\s+(?:it\s+|them\s+)?out\b/g, " redeemable for cash "],
       [/\b(?:for|as|in)\s+cash\b/g, " redeemable for cash "],
       [/\b(?:the\s+)?rest\s+of\s+(?:the\s+|my\s+)?balance\b|\bleftover\s+balance\b|\bbalance\s+left\b/g, " remaining balance "],
       [
@@ -273,6 +273,11 @@ export const en: LanguagePack = {
         " without $1 ",
       ],
       [/\b(receipts?|box|packaging|tags?|labels?)\s+(?:is|are|was|were|got)\s+(?:lost|missing|gone|thrown\s+away)\b/g, " without $1 "],
+      // A negated participle is the policies' un- adjective: "i haven't used it", "never opened" → unused, unopened.
+      [
+        /\b(?:haven'?t|have\s+not|hasn'?t|has\s+not|hadn'?t|never|not|havent|hasnt)\s+(?:been\s+|even\s+|yet\s+|ever\s+)?(?:(?:it|them)\s+)?(used|opened|worn|washed|assembled)\b/g,
+        " un$1 ",
+      ],
       // "Who pays customs?" asks whose cost it is ("Customs duties: Responsibility of the customer").
       [new RegExp(WHO_PAYS.asks.source, "g"), WHO_PAYS.means],
     ],
