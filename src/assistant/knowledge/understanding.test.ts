@@ -232,6 +232,11 @@ describe("knowledge: the shopper's circumstances", () => {
       0,
       "'used' is first an adjective or participle: the subject is the gear",
     );
+    // German drops subject and auxiliary: the clause ends with a past participle.
+    const german = contextWords("falsche farbe im markt gekauft, kann ich die auch ohne bon umtauschen?", "de");
+    for (const w of ["falsche", "farbe", "markt", "gekauft"]) assert.ok(german.has(w), w);
+    for (const w of ["ohne", "umtauschen"]) assert.ok(!german.has(w), w);
+    assert.equal(contextWords("gilt das auch für reduzierte ware, und wie lange kann ich umtauschen?", "de").size, 0);
     const surfaces = queryGroups("I bought a TV last month, order #BBY01-806123, is the Kobra 3 returnable?", "en").map((g) => g.surface);
     for (const gone of ["last", "month", "bby01", "806123", "3"]) assert.ok(!surfaces.includes(gone), `${gone} in ${surfaces.join(" ")}`);
   });
@@ -828,11 +833,15 @@ Returns within Germany remain free of charge. Please use the return label we pro
     }
   });
 
-  test("a negated participle is the policies' un- adjective, in English and German", () => {
+  test("a negated participle is the policies' un- adjective, in English and German; German receipt, cash and refund words", () => {
     assert.match(rewrite("how long do i have to return a tool i havent used", "en"), /\bunused\b/);
     assert.match(rewrite("it has never been opened", "en"), /\bunopened\b/);
     assert.match(rewrite("A gift card that has never been used cannot be cashed out.", "en"), /\bunused\b.*redeemable for cash/);
     assert.match(rewrite("die jacke ist noch nicht getragen", "de"), /\bungetragen\b/);
+    // German receipts and cash as policies write them; getting something back is a refund.
+    assert.match(rewrite("kann ich ohne bon umtauschen", "de"), /\bohne kassenbon\b/);
+    assert.match(rewrite("krieg ich beim umtausch bargeld zurück", "de"), /\berstattung\b/);
+    assert.match(rewrite("gibt es bargeld", "de"), /\bbar\b/);
     assert.doesNotMatch(rewrite("i used it twice", "en"), /\bunused\b/);
   });
 

@@ -71,6 +71,17 @@ const WHO_PAYS = { asks: /\bwer\s+(?:zahlt|bezahlt|trägt|übernimmt)(?:\s+für)
 // --- vocabulary -------------------------------------------------------------------------------
 
 /** Synonym groups of stems. */
+/**
+ * A clause whose subject and auxiliary were left out ends with a past participle, as casual writing
+ * does ("falsche Farbe im Markt gekauft", "letzte Woche online bestellt"): its last word is ge…t /
+ * ge…en (also after a separable prefix: "zurückgeschickt") or an inseparable prefix's …t ("bestellt").
+ */
+function participleClause(clause: string): boolean {
+  const last = /([a-zäöüß]+)$/.exec(clause)?.[1];
+  if (last === undefined) return false;
+  return /^[a-zäöüß]*ge[a-zäöüß]{2,}(?:t|en)$/.test(last) || /^(?:be|ver|er|ent|zer|emp)[a-zäöüß]{2,}t$/.test(last);
+}
+
 const SYNONYMS: string[][] = [
   ...[
     ["rückgabe", "retoure", "umtausch", "widerruf", "rücksendung"],
@@ -83,6 +94,8 @@ const SYNONYMS: string[][] = [
     ["lieferung", "versand", "liefern", "zustellung"],
     ["defekt", "mangel", "funktionsstörung", "garantie", "gewährleistung", "reklamation"],
     ["garantie", "gewährleistung"],
+    ["kassenbon", "quittung", "kassenzettel", "beleg", "kaufbeleg"],
+    ["quittung", "kassenbon", "kassenzettel", "beleg", "kaufbeleg"],
     ["gewährleistung", "garantie"],
     ["zahlen", "bezahlen", "zahlung", "zahlungsart", "paypal", "rechnung", "kreditkarte"],
     ["bezahlen", "zahlen", "zahlung", "paypal", "rechnung", "kreditkarte"],
@@ -186,11 +199,16 @@ export const de: LanguagePack = {
       [/\bwieviele?\b/g, " wie viele "],
       [/\bhab\b/g, " habe "],
       [/\bgeschenkkarten?\b/g, " gutschein "],
+      // "Bon" is the receipt ("ohne Bon"), "Bargeld" what policies write as "in bar".
+      [/\bbons?\b/g, " kassenbon "],
+      [/\bbargeld\b/g, " bar "],
     ],
     phrases: [
       [/\bzurück(?:schick|send|geb|gegeb|gesend|geschick)\w*/g, " rückgabe "],
       [/\b(?:schick|send|geb)\w*\s+(?:\w+\s+){0,3}zurück\b/g, " rückgabe "],
       [/\bgeld\s+zurück\b/g, " erstattung "],
+      // Getting something back is a refund: "krieg ich … zurück", "bekomme ich … zurück".
+      [/\b(?:krieg|bekomm|bekomme|bekommt|erhalt|erhält)\w*\s+(?:\w+\s+){0,4}zurück\b/g, " erstattung "],
       // "Etiketten dranlassen" is not removing them.
       [/\bdran\s*(?:lass\w*|bleiben|behalten)\b|\bdranlass\w*/g, " nicht entfernen "],
       [/\bgutscheinkarten?\b|\bgeschenkkarten?\b/g, " gutschein "],
@@ -335,6 +353,7 @@ export const de: LanguagePack = {
     startPassage: /ab\s+dem\s+tag|ab\s+(?:erhalt|empfang|zugang|lieferung|kaufdatum)|beginnt\s+mit/,
     periodNouns: ["frist", "fristen"],
     contextClause: /^(?:(?:und|aber|weil|da|also|naja|nachdem|obwohl)\s+)?(?:ich|wir|mein\w*|unser\w*|es)\b/,
+    narrativeClause: participleClause,
     askingClause:
       /^(?:(?:und|aber|also|dann)\s+)?(?:wie|was|welche\w*|wann|wo|warum|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden|bekomme)\b|\b(?:kann|darf|muss|soll)\s+ich\b/,
     clauseMarks: [],
