@@ -170,6 +170,7 @@ describe("knowledge: classify (deterministic router)", () => {
     assert.match(question("hi! just browsing for now 🙂", "en"), /What can I help you with/);
     assert.match(question("Danke, schönen Tag noch!", "de"), /Gern geschehen/);
     assert.match(question("danke dir, das wars!", "de"), /Gern geschehen/);
+    assert.match(question("danke, das hilft mir weiter!", "de"), /Gern geschehen/);
     assert.match(question("Guten Morgen!", "de"), /Wobei kann ich helfen/);
     // A question beside the courtesy is routed as a question.
     for (const text of ["thanks! can I return a worn jacket", "hi, do you ship to canada"])

@@ -878,6 +878,8 @@ Returns within Germany remain free of charge. Please use the return label we pro
     assert.doesNotMatch(rewrite("Kann ich meinen Hund mit?", "de"), /mitich/);
     assert.doesNotMatch(rewrite("Muss ich das Etikett auf?", "de"), /aufich/);
     assert.match(translation("de", "en")!("gibt es eine wiedereinlagerungsgebühr für waschmaschinen?"), /restocking fee .* washer/);
+    assert.match(translation("en", "de")!("whats the phone number to make a claim without a receipt"), /telefon .*anspruch .*kassenbon/);
+    assert.doesNotMatch(translation("en", "de")!("i placed a phone order"), /telefon/);
   });
 
   test("a text is read in the language it is written in when its words say so", () => {

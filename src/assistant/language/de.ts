@@ -487,6 +487,8 @@ export const de: LanguagePack = {
         "wars",
         "hat",
         "geholfen",
+        "hilft",
+        "weiter",
         "nur",
         "umschauen",
         "stöbern",
