@@ -607,7 +607,12 @@ export function extractive(
   }));
   // A Yes / No lead only when no other quoted sentence says the opposite ("… over $100 … are
   // eligible for free shipping. International orders are not eligible …").
-  const yesNo = question ? polarity(question, ranked[0]!, frame) : null;
+  // … and only when the sentence says every word the question asks about: "do you do a student
+  // discount" is not answered Yes by "items purchased with promotional discounts".
+  const saysAll = groups
+    .filter((g) => !g.virtual && !g.context)
+    .every((g) => ranked[0]!.inText.has(g) || PassageIndex.matches(ranked[0]!.headTerms, g, ranked[0]!.lang));
+  const yesNo = question && saysAll ? polarity(question, ranked[0]!, frame) : null;
   const opposed =
     yesNo !== null &&
     chosen.some((s) => s !== ranked[0] && polarity(question, s, frame) !== null && polarity(question, s, frame) !== yesNo);

