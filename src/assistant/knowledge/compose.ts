@@ -373,7 +373,9 @@ export function findConflicts(
   if (asked.size === 0) return [];
   const real = groups.filter((g) => !g.virtual);
   const hasFacts = (f: SentenceFacts) => f.durations.length + f.amounts.size + f.percents.size + f.dates.size > 0;
-  const candidates = scored.filter((s) => s.match >= SENTENCE_MIN_SCORE && hasFacts(s.facts));
+  // A sentence that asks (an FAQ's question: "What if I want to return a gift card … to get the 3
+  // year expiry?") states no rule: its values are the asker's, not the policy's.
+  const candidates = scored.filter((s) => s.match >= SENTENCE_MIN_SCORE && hasFacts(s.facts) && !s.text.trimEnd().endsWith("?"));
   const conflicts: Conflict[] = [];
   const seenPairs = new Set<string>();
   for (let i = 0; i < candidates.length; i++) {

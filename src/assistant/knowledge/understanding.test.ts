@@ -692,6 +692,22 @@ Returns within Germany remain free of charge. Please use the return label we pro
     assert.equal(differs.kind, "conflict");
   });
 
+  test("an FAQ's question sentence states no rule: its values are never a side of a conflict", async () => {
+    const ow = index(
+      policy(
+        "returns",
+        "# Returns\n\n## Change of Mind Returns – 30 Days\n\nIf you have changed your mind about your purchase, we will offer a refund or exchange provided that:\n\n- You return the item within 30 days of purchase;\n- The item is unused.",
+      ),
+      policy(
+        "giftcards",
+        "# Gift card expiry (NSW)\n\nWhat if I want to return a gift card and repurchase it to get the 3 year expiry on my gift card? There are no returns or refunds for change of mind purchases on gift cards.",
+      ),
+    );
+    const r = await ground(ow, "how long do i have to return something if i change my mind", "en");
+    assert.equal(r.kind, "answer");
+    assert.match(md(r), /30 days/);
+  });
+
   test("conflictCheck reads the text without the words the policies never use", async () => {
     const text = "my buddy at the warehouse swears by it: how long for returns?";
     assert.equal((await ground(zal, text, "en")).kind, "no_evidence");
