@@ -334,7 +334,7 @@ export function routeFeatures(
     // A price bound next to a policy topic is the topic's threshold ("Was kostet eine Rücksendung unter 50 €?"), not a product filter.
     productFeature:
       Object.keys(hints.filters).length > 0 || (topics === 0 && (hints.priceMin !== undefined || hints.priceMax !== undefined)),
-    questionForm: r.questionClause.test(t) || t.endsWith("?"),
+    questionForm: asksSomething(t),
     contentWords,
   };
 }
