@@ -307,7 +307,7 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang,
         evidence: evidenceRank >= 0,
         next: parts[position + 1] ?? null,
         prev: position > 0 ? parts[position - 1]! : null,
-        after: parts[position + (text.trimEnd().endsWith("?") ? 2 : 1)] ?? null,
+        after: parts[position + (asksItself(text) ? 2 : 1)] ?? null,
         citation: c.passage.citation,
         passageRank,
         position,
@@ -375,7 +375,7 @@ export function findConflicts(
   const hasFacts = (f: SentenceFacts) => f.durations.length + f.amounts.size + f.percents.size + f.dates.size > 0;
   // A sentence that asks (an FAQ's question: "What if I want to return a gift card … to get the 3
   // year expiry?") states no rule: its values are the asker's, not the policy's.
-  const candidates = scored.filter((s) => s.match >= SENTENCE_MIN_SCORE && hasFacts(s.facts) && !s.text.trimEnd().endsWith("?"));
+  const candidates = scored.filter((s) => s.match >= SENTENCE_MIN_SCORE && hasFacts(s.facts) && !asksItself(s.text));
   const conflicts: Conflict[] = [];
   const seenPairs = new Set<string>();
   for (let i = 0; i < candidates.length; i++) {
@@ -416,7 +416,8 @@ export function findConflicts(
       // policy gives that case a value of its own elsewhere ("Metro postcodes: $10.00" beside the
       // same page's "Regional postcodes: $14.00", for a regional postcode): the other side is
       // another case, not a disagreement.
-      if (anotherCase(a, b, termsB, scored, real, asked, has) || anotherCase(b, a, termsA, scored, real, asked, has)) continue;
+      if (anotherCase(a, termsA, b, termsB, scored, real, asked, has) || anotherCase(b, termsB, a, termsA, scored, real, asked, has))
+        continue;
       if (jaccard(context(a), context(b)) < CONFLICT_MIN_CONTEXT_OVERLAP) continue;
       // A statement limited to a scope (members, the holiday season, cell phones …) is an
       // exception to the general rule, not a disagreement with it.
@@ -450,6 +451,7 @@ function says(
  */
 function anotherCase(
   a: ScoredSentence,
+  termsA: Set<string>,
   b: ScoredSentence,
   termsB: Set<string>,
   scored: ScoredSentence[],
@@ -462,15 +464,20 @@ function anotherCase(
   return real.some(
     (g) =>
       !g.context &&
-      says(a, a.terms, g, has) &&
+      says(a, termsA, g, has) &&
       !says(b, termsB, g, has) &&
       scored.some((s) => s !== b && sameCitation(s.citation, b.citation) && states(s) && says(s, s.terms, g, has)),
   );
 }
 
+/** Whether a sentence is itself a question (an FAQ entry's: "What if I want to return …?"). */
+function asksItself(text: string): boolean {
+  return text.trimEnd().endsWith("?");
+}
+
 /** A sentence that is a question (an FAQ entry) is quoted with the sentence that answers it. */
 const withAnswer = (s: ScoredSentence): string => {
-  const text = s.text.trimEnd().endsWith("?") && s.next ? `${s.text} ${s.next}` : s.text;
+  const text = asksItself(s.text) && s.next ? `${s.text} ${s.next}` : s.text;
   return s.label ? `${s.label}: ${text}` : text;
 };
 
@@ -514,7 +521,7 @@ export function extractive(
     if (chosen.length >= MAX_SENTENCES || rank(s) < SENTENCE_MIN_RELATIVE * best) break;
     // An FAQ question is quoted with its answer: the answer is not quoted again (and vice versa).
     const faqPair = (q: ScoredSentence, a: ScoredSentence) =>
-      q.text.trimEnd().endsWith("?") && q.next === a.text && sameCitation(q.citation, a.citation);
+      asksItself(q.text) && q.next === a.text && sameCitation(q.citation, a.citation);
     if (
       chosen.some(
         (c) =>
@@ -564,11 +571,9 @@ export function extractive(
       after: null,
     });
     const has = (text: string) =>
-      chosen.some(
-        (x) => x.citation.concept_id === c.citation.concept_id && (x.text === text || (x.next === text && x.text.trimEnd().endsWith("?"))),
-      );
+      chosen.some((x) => x.citation.concept_id === c.citation.concept_id && (x.text === text || (x.next === text && asksItself(x.text))));
     if (c.prev && patterns().refersBack.test(c.text) && !has(c.prev)) chosen.push(near(c.prev, -1));
-    const offset = c.text.trimEnd().endsWith("?") ? 2 : 1;
+    const offset = asksItself(c.text) ? 2 : 1;
     if (c.after && patterns().qualifies.test(c.after) && !has(c.after)) chosen.push(near(c.after, offset));
   }
   // A quoted lead-in ("… using any of the following:") is quoted with its list items.
@@ -699,7 +704,7 @@ export function polarity(question: string, best: ScoredSentence, frame: Lang): s
       .pop() ?? "";
   if (!asked.answers.yesNoQuestion.test(q) || asked.answers.negative.test(q)) return null;
   // An FAQ question is answered by the sentence after it; an idiom may say yes ("No problem.").
-  const quoted = best.text.trimEnd().endsWith("?") && best.next ? best.next : best.text;
+  const quoted = asksItself(best.text) && best.next ? best.next : best.text;
   const text = applyRewrites(normalize(quoted), quotedIn.rewrites.yesIdioms);
   if (patterns().conditioned.test(text)) return null;
   if (quotedIn.answers.negative.test(text)) return asked.replies.no;
