@@ -17,7 +17,8 @@ const STOP_WORDS = new Set(
     "ive i've youre you're whats what's it's its there's theres able still already even ever really actually anyway maybe " +
     "after before during since within through among " +
     "though ago i'd i'll you've you'd you'll we're we've we'd they're they've isn't aren't doesn't didn't " +
-    "that's thats who's where's how's here's let's he's she's"
+    "that's thats who's where's how's here's let's he's she's " +
+    "him his her hers himself herself itself myself yourself ourselves themselves because while"
   ).split(/\s+/),
 );
 

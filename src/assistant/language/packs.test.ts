@@ -398,3 +398,12 @@ describe("the built-in packs' stemmers", () => {
     assert.equal(s("returns"), s("return"));
   });
 });
+
+describe("the built-in packs' stop words", () => {
+  test("English pronouns of every person and case are stop words: a shopper's 'gave him' is no evidence to look for", () => {
+    for (const w of ["him", "his", "her", "hers", "himself", "herself", "myself", "themselves", "because", "while"])
+      assert.ok(en.words.stopWords.has(w), w);
+    // Content verbs stay content: "which cards do you take", "another gift card".
+    for (const w of ["take", "another", "never"]) assert.ok(!en.words.stopWords.has(w), w);
+  });
+});
