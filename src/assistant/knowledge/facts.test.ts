@@ -40,6 +40,24 @@ describe("knowledge: typed facts of a sentence", () => {
       assert.equal(givesPhone(text), false, text);
   });
 
+  test("the qualifiers of an exception clause ('except for …', 'außer für …') are no scope of the statement", () => {
+    const rule = facts(
+      "You may return it within 60 days of purchase, except for costumes, which must be returned 7 days prior to the holiday.",
+    );
+    assert.ok(!rule.scope.has("holiday"), [...rule.scope].join(" "));
+    assert.deepEqual(
+      rule.durations.map((d) => d.days),
+      [60, 7],
+    );
+    // The same qualifier outside the clause still scopes it.
+    assert.ok(facts("Holiday purchases may be returned within 60 days, excluding costumes.").scope.has("holiday"));
+    const de = facts(
+      "Du kannst Artikel innerhalb von 30 Tagen zurückgeben, ausgenommen Elektronik, die nur 14 Tage umgetauscht werden kann.",
+      "de",
+    );
+    assert.deepEqual([...de.scope], []);
+  });
+
   test("the names an English enumeration lists are no scope ('American Express' is no express delivery)", () => {
     assert.deepEqual([...facts("We accept Visa, Mastercard, Diners Club and American Express.").scope], []);
     // A scope word outside an enumerated name still limits the statement.

@@ -676,7 +676,7 @@ export const en: LanguagePack = {
     negation: /\b(?:not|no|never)|n't/,
     negationBridge:
       /be|been|longer|always|a|an|eligible|qualify|qualifies|qualified|include|includes|included|including|apply|applies|available|offered|provided|entitled|come|comes|for|with|as|to/,
-    unless: /unless|except\s+(?:if|when)/,
+    unless: /unless|except\s+(?:if|when|for)|excluding|other\s+than|apart\s+from/,
     condition: /if|in\s+case|provided(?:\s+that)?/,
     lasts: /takes?|taking|took|allow/,
   },
