@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { disagreement, enumerates, factsOf, givesPhone } from "./facts.js";
 import { askedForms } from "./compose.js";
 import { splitPassages } from "./passages.js";
-import { PassageIndex } from "./retrieval.js";
+import { PassageIndex, VIRTUAL_DURATION, queryGroups } from "./retrieval.js";
 import { ground } from "./ground.js";
 import { analyze } from "./text.js";
 
@@ -103,6 +103,14 @@ describe("knowledge: typed facts of a sentence", () => {
       "duration",
     );
     assert.equal(facts("Die Erstattung dauert in der Regel 5 Werktage.", "de").durations[0]?.lasts, true);
+  });
+
+  test("a question asking how many working days asks for a duration, in English and German", () => {
+    const asks = (q: string, lang: "en" | "de") => queryGroups(q, lang).some((g) => g.alts[0] === VIRTUAL_DURATION);
+    assert.ok(asks("im in portugal, how many working days does a boots international order take", "en"));
+    assert.ok(asks("how many business days until my refund", "en"));
+    assert.ok(asks("wie viele werktage hab ich für die rücksendung", "de"));
+    assert.ok(!asks("how many points do i get per dollar", "en"));
   });
 
   test("a question asking which ones or for a number asks for that form", () => {
