@@ -18,6 +18,9 @@ describe("knowledge: classify (deterministic router)", () => {
       "Do you offer gift wrapping?",
       "Is there a price match guarantee?",
       "Do you sell my personal data?",
+      // "do you have to" is the modal "have to", not "do you have (sell) …".
+      "how old do you have to be to join staples rewards",
+      "Do you have to pay for return shipping?",
     ]) {
       assert.equal(kind(text), "policy", text);
     }

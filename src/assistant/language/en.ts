@@ -73,13 +73,32 @@ function undoDouble(stem: string): string {
 }
 
 /**
- * Light stemming: an irregular form is read as its lemma first (lemmaOf), then possessive and plural endings (ies→y, sses→ss, (s|x|z|ch|sh)es→…, s), -ing /
+ * The positive of a comparative or superlative ("older" → old, "latest" → late, "larger" →
+ * large, "bigger" → big): WordNet's morphy rules for adjectives (-er, -est, keeping a final -e),
+ * taken only when wink-lexicon tags the word as a comparative or superlative (JJR, JJS, RBR, RBS)
+ * and the base as an adjective or adverb; WordNet's adjective exceptions first ("better" → good).
+ */
+let adjectiveForms: ReadonlyMap<string, string> | null = null;
+function positiveOf(w: string): string | undefined {
+  adjectiveForms ??= new Map(Object.entries(require("wink-lexicon/src/wn-adjective-exceptions.js") as Record<string, string>));
+  const irregular = adjectiveForms.get(w);
+  if (irregular !== undefined) return irregular;
+  const suffix = /(?:er|est)$/.exec(w)?.[0];
+  if (suffix === undefined || w.length - suffix.length < 2) return undefined;
+  tags ??= require("wink-lexicon/src/lexicon.js") as Record<string, string[]>;
+  if (!tags[w]?.some((t) => /^(?:JJ|RB)[RS]$/.test(t))) return undefined;
+  const bare = w.slice(0, -suffix.length);
+  return [bare, `${bare}e`, undoDouble(bare)].find((b) => tags![b]?.some((t) => t === "JJ" || t === "RB"));
+}
+
+/**
+ * Light stemming: an irregular form is read as its lemma first (lemmaOf), a comparative as its positive (positiveOf), then possessive and plural endings (ies→y, sses→ss, (s|x|z|ch|sh)es→…, s), -ing /
  * -ed (with a doubled final consonant undone: shipping → ship), -able / -ible, then a final -e
  * (exchange, exchanged, exchanging → exchang).
  */
 function stem(word: string): string {
   let w = word.replace(/'s$/, "").replace(/'/g, "");
-  w = lemmaOf(w) ?? w;
+  w = lemmaOf(w) ?? positiveOf(w) ?? w;
   if (w.length <= 3 || /^\d/.test(w)) return w;
   if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("sses")) w = w.slice(0, -2);
@@ -500,11 +519,11 @@ export const en: LanguagePack = {
     policyExtras:
       /visa|mastercard|mc|amex|american\s+express|discover|afterpay|zip\s*pay|apple\s+pay|google\s+pay|shop\s+pay|discounts?|student|members?(?:hip)?|restocking|receipts?|fees?|expire[sd]?|price\s+(?:guarantee|adjustment|protection|drop)|rma|installation|installed|assembly|gpay/,
     request:
-      /show\s+me|looking\s+for|look\s+for|search(?:ing)?\s+for|find\s+me|find|do\s+you\s+(?:guys\s+)?(?:have|sell|carry|stock)|have\s+you\s+got|(?:you\s+)?got\s+any|^any|^need\s+(?:a|an|some)|i(?:\s+(?:need|want|would\s+like)|'d\s+like)\s+(?:a|an|some|to\s+buy)|recommend|suggest|buy|shop\s+for|(?:are|is)\s+.+\s+(?:in\s+stock|available)/,
+      /show\s+me|looking\s+for|look\s+for|search(?:ing)?\s+for|find\s+me|find|do\s+you\s+(?:guys\s+)?(?:have(?!\s+to\b)|sell|carry|stock)|have\s+you\s+got|(?:you\s+)?got\s+any|^any|^need\s+(?:a|an|some)|i(?:\s+(?:need|want|would\s+like)|'d\s+like)\s+(?:a|an|some|to\s+buy)|recommend|suggest|buy|shop\s+for|(?:are|is)\s+.+\s+(?:in\s+stock|available)/,
     requestStrip: {
       openings: /can\s+you\s+|could\s+you\s+|please\s+/,
       phrases:
-        /show\s+me|i'?m\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|look\s+for|search(?:ing)?\s+for|find\s+me|find|do\s+you\s+(?:guys\s+)?(?:have|sell|carry|stock|offer)|have\s+you\s+got|(?:you\s+)?got(?=\s+any)|^need(?=\s+(?:a|an|some)\b)|i(?:\s+(?:need|want|would\s+like)|'d\s+like)(?:\s+to\s+buy)?|recommend(?:\s+me)?|suggest|buy|shop\s+for/,
+        /show\s+me|i'?m\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|look\s+for|search(?:ing)?\s+for|find\s+me|find|do\s+you\s+(?:guys\s+)?(?:have(?!\s+to\b)|sell|carry|stock|offer)|have\s+you\s+got|(?:you\s+)?got(?=\s+any)|^need(?=\s+(?:a|an|some)\b)|i(?:\s+(?:need|want|would\s+like)|'d\s+like)(?:\s+to\s+buy)?|recommend(?:\s+me)?|suggest|buy|shop\s+for/,
     },
     questionStart:
       /what|which|how|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|was|(?:from|until|till|by|to|with|for|at)\s+(?:when|what|which|whom|where)/,

@@ -393,6 +393,13 @@ describe("the built-in packs' stemmers", () => {
     assert.equal(s("bought"), s("buy"));
     assert.equal(s("children"), s("child"));
     assert.equal(s("broken"), s("break"));
+    // A comparative or superlative is read as its positive (WordNet's morphy rules where the lexicon tags it so).
+    assert.equal(s("older"), s("old"));
+    assert.equal(s("larger"), s("large"));
+    assert.equal(s("bigger"), s("big"));
+    assert.equal(s("better"), s("good"));
+    // Words that only end like one keep their form.
+    for (const w of ["order", "number", "paper", "customer", "never"]) assert.equal(s(w), w);
     // A regular form keeps the suffix rules.
     assert.equal(s("shipping"), "ship");
     assert.equal(s("returns"), s("return"));
