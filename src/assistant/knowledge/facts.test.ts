@@ -105,6 +105,17 @@ describe("knowledge: typed facts of a sentence", () => {
     assert.equal(facts("Die Erstattung dauert in der Regel 5 Werktage.", "de").durations[0]?.lasts, true);
   });
 
+  test("German 'free' in every inflection is an amount of 0; negated, it is none", () => {
+    for (const text of [
+      "Kostenfreie Rücksendemöglichkeit per DHL.",
+      "Die Rücksendung ist kostenlos.",
+      "Wir bieten einen kostenlosen Umtausch an.",
+      "Versandkostenfreie Lieferung ab 50 €.",
+    ])
+      assert.ok(facts(text, "de").amounts.has("*:0"), text);
+    assert.ok(!facts("Die Rücksendung ist nicht mehr kostenlos.", "de").amounts.has("*:0"));
+  });
+
   test("a question asking how many working days asks for a duration, in English and German", () => {
     const asks = (q: string, lang: "en" | "de") => queryGroups(q, lang).some((g) => g.alts[0] === VIRTUAL_DURATION);
     assert.ok(asks("im in portugal, how many working days does a boots international order take", "en"));

@@ -567,7 +567,7 @@ export const de: LanguagePack = {
       "ausland",
     ],
     productClasses: ["elektronik", "software", "gebraucht"],
-    free: /kostenlos|kostenfrei|gratis|versandkostenfrei/,
+    free: /(?:versand|rück(?:sende|versand))?kosten(?:los|frei)(?:e|en|er|es|em)?|gratis/,
     negation: /\b(?:nicht|kein\w*)/,
     negationBridge: /mehr|immer|ganz|berechtigt|inklusive|inbegriffen|enthalten|erhältlich|verfügbar|gilt|gelten|für|mit|als|zu/,
     unless: /es\s+sei\s+denn|außer\s+(?:wenn|für|bei)|ausgenommen|mit\s+ausnahme\s+(?:von|der|des)/,
