@@ -14,7 +14,9 @@ const STOP_WORDS = new Set(
     "jeder jedes bitte sagen sag wissen mochte möchte mochten möchten hallo hi danke richtlinie richtlinien regel regeln shop laden " +
     "info infos frage fragen gibt geben es etwas denn doch mal bekomme bekommen bekommt bekommst erhalte erhalten erhält kriege kriegen " +
     "benutzen benutze verwenden verwende nutzen nutze machen mache tun noch vom beim ab ob eure euren eurem eurer deinen deinem deiner ihrer ihres " +
-    "nachdem bevor sobald obwohl falls weil damit während dass gäbe wäre wären hätte hätten per"
+    "nachdem bevor sobald obwohl falls weil damit während dass gäbe wäre wären hätte hätten per " +
+    // Modal particles: the speaker's tone, not the question's content ("geht das eigentlich einfach so?").
+    "eigentlich halt eben einfach bloß ruhig etwa vielleicht wohl übrigens überhaupt irgendwie"
   ).split(/\s+/),
 );
 

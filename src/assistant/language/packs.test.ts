@@ -413,4 +413,8 @@ describe("the built-in packs' stop words", () => {
     // Content verbs stay content: "which cards do you take", "another gift card".
     for (const w of ["take", "another", "never"]) assert.ok(!en.words.stopWords.has(w), w);
   });
+
+  test("German modal particles are stop words: 'kann ich das auch einfach in der Filiale abgeben' asks nothing of 'einfach'", () => {
+    for (const w of ["eigentlich", "einfach", "halt", "eben", "übrigens", "überhaupt"]) assert.ok(de.words.stopWords.has(w), w);
+  });
 });
