@@ -301,6 +301,8 @@ test("a request for a person in German, however it is put, hands off", () => {
     "Bitte verbinden Sie mich mit einem Mitarbeiter.",
     "kann ich mit jemandem sprechen?",
     "verbindet mich mit dem Kundenservice",
+    // Spoken "nem" / "ner" for "einem" / "einer".
+    "kann ich bitte mit nem mitarbeiter sprechen",
   ])
     assert.equal(classifyText(text, "de").kind, "handoff", text);
   // Not a person: the subject of the sentence is something else.

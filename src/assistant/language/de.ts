@@ -16,7 +16,9 @@ const STOP_WORDS = new Set(
     "benutzen benutze verwenden verwende nutzen nutze machen mache tun noch vom beim ab ob eure euren eurem eurer deinen deinem deiner ihrer ihres " +
     "nachdem bevor sobald obwohl falls weil damit während dass gäbe wäre wären hätte hätten per " +
     // Modal particles: the speaker's tone, not the question's content ("geht das eigentlich einfach so?").
-    "eigentlich halt eben einfach bloß ruhig etwa vielleicht wohl übrigens überhaupt irgendwie"
+    "eigentlich halt eben einfach bloß ruhig etwa vielleicht wohl übrigens überhaupt irgendwie " +
+    // Spoken forms of articles ("nen pulli", "nach ner rücksendung") and "vor" (before, ago).
+    "nen ne nem ner vor"
   ).split(/\s+/),
 );
 
@@ -523,7 +525,7 @@ export const de: LanguagePack = {
     buyingClause: /(?:wenn|falls|nachdem|sobald)\s+(?:ich|wir)\s+(?:\S+\s+){0,4}(?:kaufe|kaufen|bestelle|bestellen)/,
     personRequest: new RegExp(
       [
-        String.raw`\bmit\s+(?:einem|einer|jemandem|dem)\s+(?:echten\s+)?(?:mitarbeiter(?:in)?|menschen|person|berater(?:in)?|kundenservice|support)\s+(?:sprechen|reden|chatten|telefonieren)\b`,
+        String.raw`\bmit\s+(?:einem|einer|nem|ner|jemandem|dem)\s+(?:echten\s+)?(?:mitarbeiter(?:in)?|menschen|person|berater(?:in)?|kundenservice|support)\s+(?:sprechen|reden|chatten|telefonieren)\b`,
         // "mit jemandem (vom Kundenservice) reden", "verbinden Sie mich mit einem Mitarbeiter"
         String.raw`\bmit\s+jemandem\s+(?:(?:vom|aus\s+dem|von\s+(?:ihrem|eurem|dem))\s+(?:kundenservice|kundendienst|support|team)\s+)?(?:sprechen|reden|chatten|telefonieren)\b`,
         String.raw`\bverbinde[nt]?\s+(?:sie\s+|du\s+)?mich\s+(?:bitte\s+)?mit\s+(?:einem|einer|jemandem|dem|der)\b`,

@@ -416,5 +416,8 @@ describe("the built-in packs' stop words", () => {
 
   test("German modal particles are stop words: 'kann ich das auch einfach in der Filiale abgeben' asks nothing of 'einfach'", () => {
     for (const w of ["eigentlich", "einfach", "halt", "eben", "übrigens", "überhaupt"]) assert.ok(de.words.stopWords.has(w), w);
+    // Spoken articles are function words too; "geht" stays content ("mein gutscheincode geht nicht").
+    for (const w of ["nen", "ner", "nem"]) assert.ok(de.words.stopWords.has(w), w);
+    assert.ok(!de.words.stopWords.has("geht"));
   });
 });
