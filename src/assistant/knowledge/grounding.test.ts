@@ -122,6 +122,16 @@ describe("knowledge: retrieval, answers, conflicts", () => {
     assert.equal((await ground(index(RETURNS, SHIPPING, WARRANTY), "can I collect loyalty points on returns", "en")).kind, "no_evidence");
   });
 
+  test("a name neither the policies nor the dictionary know is the subject of a question without a policy topic", async () => {
+    const giftCards = policy("gift-cards", "A gift card is only valid after activation, which may take up to 24 hours.");
+    // "afterpay" is what is asked about: a sentence that only shares "take" is no answer.
+    assert.equal((await ground(index(giftCards, SHIPPING), "do you take afterpay", "en")).kind, "no_evidence");
+    // With a policy topic ("return"), an unknown name is the item and weighs half as much as without one.
+    const idx = index(RETURNS, SHIPPING, WARRANTY);
+    const weightOf = (q: string) => idx.weigh(queryGroups(q, "en"), "en").find((g) => g.surface === "airpods")!.weight;
+    assert.ok(Math.abs(weightOf("how long can I return airpods") - 0.5 * weightOf("do you take airpods")) < 1e-9);
+  });
+
   test("an answer quotes the matching sentences and cites exactly the concept versions used", async () => {
     const r = await ground(index(RETURNS, SHIPPING, WARRANTY), "Can I return swimwear?", "en");
     assert.equal(r.kind, "answer");

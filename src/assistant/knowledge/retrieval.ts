@@ -23,8 +23,11 @@
 // term and weighed as the question's crux (full weight, BM25 boost, never context).
 //
 // Evidence: a passage is evidence when its *coverage* — the IDF-weighted share of the query's
-// groups it matches (text or heading; a word the store's policies never use weighs as much as the
-// rarest word) — is at least EVIDENCE_MIN_COVERAGE and it matches at least one real (non-virtual)
+// groups it matches (text or heading; a word the store's policies never use weighs half the rarest
+// word's, UNKNOWN_WORD_WEIGHT; an item the policies never name beside a policy topic they hold a
+// tenth, UNKNOWN_OBJECT_WEIGHT; a name that neither they nor the language's dictionary know, in a
+// question without such a topic, as much as the rarest: "do you take afterpay" asks about
+// Afterpay) — is at least EVIDENCE_MIN_COVERAGE and it matches at least one real (non-virtual)
 // group. Embeddings never admit a passage on their own: they only re-rank evidence.
 //
 // Embedding re-rank (only when ctx.model is loaded): the top RERANK_DEPTH passages by BM25 are
@@ -696,7 +699,9 @@ export class PassageIndex {
                 ? Math.max(s.best, 0.15 * maxIdf)
                 : object
                   ? UNKNOWN_OBJECT_WEIGHT * maxIdf
-                  : UNKNOWN_WORD_WEIGHT * maxIdf;
+                  : !topical && pack?.words.isKnownWord?.(s.g.surface) === false
+                    ? maxIdf
+                    : UNKNOWN_WORD_WEIGHT * maxIdf;
           if (s.g.crux && s.seen) return { ...s.g, weight: maxIdf };
           return { ...s.g, weight: s.g.context ? CONTEXT_WEIGHT * weight : weight };
         })
