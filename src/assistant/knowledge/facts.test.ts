@@ -116,12 +116,15 @@ describe("knowledge: typed facts of a sentence", () => {
     assert.ok(!facts("Die Rücksendung ist nicht mehr kostenlos.", "de").amounts.has("*:0"));
   });
 
-  test("a question asking how many working days asks for a duration, in English and German", () => {
+  test("a question asking how many working days, or how old, asks for a duration, in English and German", () => {
     const asks = (q: string, lang: "en" | "de") => queryGroups(q, lang).some((g) => g.alts[0] === VIRTUAL_DURATION);
     assert.ok(asks("im in portugal, how many working days does a boots international order take", "en"));
     assert.ok(asks("how many business days until my refund", "en"));
     assert.ok(asks("wie viele werktage hab ich für die rücksendung", "de"));
     assert.ok(!asks("how many points do i get per dollar", "en"));
+    // An age is a duration in years: "at least 12 years old" states it.
+    assert.ok(asks("how old do you have to be to get a beautycard", "en"));
+    assert.ok(asks("wie alt muss man für die kundenkarte sein", "de"));
   });
 
   test("a question asking which ones or for a number asks for that form", () => {

@@ -340,7 +340,7 @@ export const de: LanguagePack = {
 
   questions: {
     duration:
-      /\bwie\s+(?:lange?|schnell|viele\s+(?:werk|arbeits)?(?:tage|wochen|monate|jahre|stunden)|viel\s+zeit)\b|\b(?:\p{L}*frist\p{L}*|\p{L}*zeitraum|wann|bis\s+wann|dauer\w*|dauert|zahlungsziel|(?:kann|darf)\s+ich\s+(?:\p{L}+\s+)?noch|zu\s+spät)\b/u,
+      /\bwie\s+(?:lange?|schnell|alt|viele\s+(?:werk|arbeits)?(?:tage|wochen|monate|jahre|stunden)|viel\s+zeit)\b|\b(?:\p{L}*frist\p{L}*|\p{L}*zeitraum|wann|bis\s+wann|dauer\w*|dauert|zahlungsziel|(?:kann|darf)\s+ich\s+(?:\p{L}+\s+)?noch|zu\s+spät)\b/u,
     durationWords: "zeit schnell wie lange lang viele tage wochen monate jahre stunden frist fristen zeitraum wann bis dauer dauert".split(
       " ",
     ),

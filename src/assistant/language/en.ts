@@ -383,7 +383,7 @@ export const en: LanguagePack = {
   questions: {
     // "Can I still return it?", "is it too late?" ask whether the period is still open.
     duration:
-      /\bhow\s+(?:long|fast|quick(?:ly)?|soon|many\s+(?:(?:working|business|calendar)\s+)?(?:days|weeks|months|years|hours))\b|\b(?:window|period|deadline|time\s*limit|time\s*frame|timeframe|days?\s+(?:do|have)|until\s+when|when|(?:can|could|may)\s+i\s+still|too\s+late)\b/,
+      /\bhow\s+(?:long|fast|quick(?:ly)?|soon|old|many\s+(?:(?:working|business|calendar)\s+)?(?:days|weeks|months|years|hours))\b|\b(?:window|period|deadline|time\s*limit|time\s*frame|timeframe|days?\s+(?:do|have)|until\s+when|when|(?:can|could|may)\s+i\s+still|too\s+late)\b/,
     durationWords: (
       "how long fast quick quickly soon many working business calendar days day weeks week months month years year hours window period " +
       "deadline time limit frame timeframe until when take takes"
