@@ -105,6 +105,12 @@ describe("knowledge: typed facts of a sentence", () => {
     assert.equal(facts("Die Erstattung dauert in der Regel 5 Werktage.", "de").durations[0]?.lasts, true);
   });
 
+  test("a German clitic 'es' is read apart from its verb: 'wie lang dauerts' asks a duration, 'gibts' is no content word", () => {
+    const surfaces = (q: string) => queryGroups(q, "de").map((g) => g.surface);
+    assert.ok(!surfaces("gibts die karte auch für privatkunden").includes("gibts"));
+    assert.ok(queryGroups("wie lang dauerts bis die karte kommt", "de").some((g) => g.alts[0] === VIRTUAL_DURATION));
+  });
+
   test("German 'free' in every inflection is an amount of 0; negated, it is none", () => {
     for (const text of [
       "Kostenfreie Rücksendemöglichkeit per DHL.",

@@ -202,6 +202,8 @@ export const de: LanguagePack = {
       [/\bamex\b/g, " american express "],
       [/\bwieviele?\b/g, " wie viele "],
       [/\bhab\b/g, " habe "],
+      // A clitic "es" written onto its verb: "wie lang dauerts", "gibts", "gehts", "kostets".
+      [/\b(gibt|gab|geht|ging|dauert|kostet|ist|war|hat|klappt|braucht|gilt|kommt|passt|stimmt|reicht|lohnt)s\b/g, " $1 es "],
       [/\bgeschenkkarten?\b/g, " gutschein "],
       // "Bon" is the receipt ("ohne Bon"), "Bargeld" what policies write as "in bar".
       [/\bbons?\b/g, " kassenbon "],
