@@ -12,6 +12,7 @@
 // than a handoff). The test lines are only reported.
 import fs from "node:fs";
 import path from "node:path";
+import { format, resolveConfig } from "prettier";
 import { fitLogistic, readFitLines } from "./fit-lines.js";
 import { abstentionFeatures, probabilityRight, type AbstentionModel } from "../src/assistant/knowledge/abstain.js";
 import type { AnswerConfidence } from "../src/assistant/knowledge/types.js";
@@ -60,5 +61,7 @@ for (const bar of [0.7, 0.75, 0.8, 0.85, 0.9, 0.95]) {
   const t = outcome(test, bar);
   console.log(`  ${bar.toFixed(2)}  ${d.kept}/${t.kept}  ${d.wrong}/${t.wrong}`);
 }
-fs.writeFileSync(OUT, JSON.stringify({ ...model, about: "Written by scripts/fit-abstention.ts; do not edit by hand." }, null, 2) + "\n");
+// Written in the repository's code style (prettier), so that `npm run lint` passes on a fresh fit.
+const json = JSON.stringify({ ...model, about: "Written by scripts/fit-abstention.ts; do not edit by hand." });
+fs.writeFileSync(OUT, await format(json, { ...(await resolveConfig(OUT)), filepath: OUT }));
 console.log(`wrote ${OUT}`);
