@@ -13,7 +13,8 @@ import type { SearchFilters } from "../search/query/filters.js";
 import { isDeferred } from "./candidates.js";
 import { listsIndexName, probesFor, REFRESH_LOCK } from "./filter-indexes.js";
 import { createVectorIndex } from "./index.js";
-import type { PostgresVectorIndex } from "./postgres.js";
+import { HALF_PRECISION_SLACK, type PostgresVectorIndex } from "./postgres.js";
+import { dotRow } from "./math.js";
 import { clusteredVectors, exactTopK, queriesLike, recall } from "./synthetic.js";
 import { openTestDatabase, type TestDatabase } from "./test-support.js";
 import { withPg } from "../../test/support/database.js";
@@ -157,6 +158,43 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
         assert.equal(path, "exact-filter-index", JSON.stringify(filters));
         assert.deepEqual(ids, exactTopK(data, query, 10, keep).map(pid), JSON.stringify(filters));
       }
+    }
+  });
+
+  test("a deep search exact only at its head: the head is the exact answer, the rest within half precision's bound", async () => {
+    const brand0 = (r: number) => r % 20 === 0;
+    const candidates = await repo.candidates("a", { metadata_filters: [{ field: "brand", operator: "eq", value: "brand-0" }] });
+    assert.ok(isDeferred(candidates));
+    for (const query of queriesLike(data, 5, 35)) {
+      const deep = await index.search("a", query, { k: 60, candidates, exact: 10 });
+      assert.equal(index.lastPath, "exact-filter-index");
+      assert.equal(deep.length, 60);
+      const similarity = (id: string) => dotRow(data.matrix, Number(id.slice(1)), query);
+      // The head: the exact answer, with the full vectors' similarities.
+      const head = exactTopK(data, query, 10, brand0).map(pid);
+      assert.deepEqual(
+        deep.slice(0, 10).map((m) => m.productId),
+        head,
+      );
+      for (const m of deep.slice(0, 10)) assert.ok(Math.abs(m.score - similarity(m.productId)) < 1e-5, m.productId);
+      // Past it: half-precision similarities, off by less than half the slack, and no product that
+      // could not be among the 60 nearest.
+      const sixtieth = similarity(pid(exactTopK(data, query, 60, brand0)[59]!));
+      for (const m of deep) {
+        assert.ok(Math.abs(m.score - similarity(m.productId)) <= HALF_PRECISION_SLACK / 2, m.productId);
+        assert.ok(similarity(m.productId) >= sixtieth - HALF_PRECISION_SLACK, m.productId);
+      }
+      // … and read from the copies, not the full vectors, for most of it.
+      assert.ok(
+        deep.slice(10).some((m) => Math.abs(m.score - similarity(m.productId)) > 1e-6),
+        "past the head, similarities come from the half-precision copies",
+      );
+      // Asked exact throughout, the same head.
+      const exact = await index.search("a", query, { k: 60, candidates });
+      assert.deepEqual(
+        exact.slice(0, 10).map((m) => m.productId),
+        head,
+      );
     }
   });
 

@@ -175,7 +175,9 @@ export class PostgresVectorIndex implements VectorIndex {
     const narrower = serving !== undefined && !serving.whole;
     const listed = serving !== undefined && !narrower && serving.listed;
     const exactly = async (): Promise<VectorMatch[]> => {
-      const copied = serving && isDeferred(candidates) ? await this.copies(storeId, unit, k, candidates, serving, narrower) : undefined;
+      const exactHead = Math.max(1, Math.min(k, Math.floor(options.exact ?? k)));
+      const copied =
+        serving && isDeferred(candidates) ? await this.copies(storeId, unit, k, exactHead, candidates, serving, narrower) : undefined;
       if (copied) return this.finish(listed ? "ivf-filter-index" : "exact-filter-index", copied, k);
       return this.finish("exact-candidates", await this.exact(storeId, unit, k, candidates), k);
     };
@@ -301,7 +303,7 @@ export class PostgresVectorIndex implements VectorIndex {
 
   /**
    * The k + margin copies (copiesRescoreMargin) of the filter indexes `serving` (filter-indexes.ts) nearest by
-   * half precision, re-scored from the full vectors. A filter narrower than the values is applied
+   * half precision, the `exactHead` nearest of them re-scored from the full vectors. A filter narrower than the values is applied
    * in an exact scan of their copies (one primary-key range per value); otherwise each value's
    * nearest come through its inverted lists, or an exact scan where it has none
    * (product_vector_copies_nearest, migration 0022), and are checked against the filter in the
@@ -312,6 +314,7 @@ export class PostgresVectorIndex implements VectorIndex {
     storeId: string,
     unit: Float32Array,
     k: number,
+    exactHead: number,
     candidates: DeferredCandidates,
     serving: ServingIndexes,
     narrower: boolean,
@@ -324,7 +327,7 @@ export class PostgresVectorIndex implements VectorIndex {
     // one statement). Each statement checks its own values' readiness.
     const groups = !narrower && serving.listed && serving.ids.length > 1 ? serving.ids.map((id) => [id]) : [serving.ids];
     const answers = await Promise.all(
-      groups.map((ids) => this.nearestCopies(storeId, q, unit.length, ids, k, wanted, candidates, narrower)),
+      groups.map((ids) => this.nearestCopies(storeId, q, unit.length, ids, k, exactHead, wanted, candidates, narrower)),
     );
     if (answers.some((a) => a === undefined)) return undefined;
     const hits = answers.flatMap((a) => a!);
@@ -333,8 +336,8 @@ export class PostgresVectorIndex implements VectorIndex {
 
   /**
    * The `wanted` copies of the filter indexes `ids` nearest by half precision, of which those that
-   * can be among the k nearest (HALF_PRECISION_SLACK) and pass the filter are re-scored from the
-   * full vectors; undefined when one of the values is no longer ready, or when none is left (a
+   * can be among the k nearest (HALF_PRECISION_SLACK) and pass the filter are returned, the ones
+   * that can be among the `exactHead` nearest re-scored from the full vectors; undefined when one of the values is no longer ready, or when none is left (a
    * value no longer ready, or no copy passing: the exact scan decides).
    */
   private async nearestCopies(
@@ -343,11 +346,14 @@ export class PostgresVectorIndex implements VectorIndex {
     dim: number,
     ids: number[],
     k: number,
+    exactHead: number,
     wanted: number,
     candidates: DeferredCandidates,
     narrower: boolean,
   ): Promise<Row[] | undefined> {
-    const { rows } = await nearestCopiesQuery(storeId, q, dim, ids, k, wanted, candidates, narrower).execute(this.database.reader(storeId));
+    const { rows } = await nearestCopiesQuery(storeId, q, dim, ids, k, wanted, candidates, narrower, exactHead).execute(
+      this.database.reader(storeId),
+    );
     // No row at all carries no verdict: the function skips a value that is no longer ready, and a
     // copy lagging its product fails the check; the exact scan decides.
     return rows.length === 0 || rows.some((r) => r.ready < ids.length) ? undefined : rows;
@@ -477,7 +483,9 @@ export function exactQuery(storeId: string, unit: Float32Array, k: number, candi
  * The statement of PostgresVectorIndex.nearestCopies(): the `wanted` copies of the filter indexes
  * `ids` nearest to `q` (the query vector's text form) by half precision, re-scored from the full
  * vectors, with how many of the values are still ready; `narrower`: the filter applied in an exact
- * scan of the copies, else each value's nearest through product_vector_copies_nearest.
+ * scan of the copies, else each value's nearest through product_vector_copies_nearest. Only the
+ * copies that can be among the `exactHead` nearest (default k) are re-scored; the others that can
+ * be among the k nearest keep their half-precision distance.
  */
 export function nearestCopiesQuery(
   storeId: string,
@@ -488,6 +496,7 @@ export function nearestCopiesQuery(
   wanted: number,
   candidates: Pick<DeferredCandidates, "subquery">,
   narrower: boolean,
+  exactHead = k,
 ) {
   const nearest = narrower
     ? sql`SELECT c.product_id, c.vector_id, c.embedding <=> ${q}::halfvec AS distance FROM product_vector_copies c
@@ -505,16 +514,30 @@ export function nearestCopiesQuery(
   // a million, both statements side by side, interleaved with the old form: p50 12.5–14.0 →
   // 11.1–12.8 ms).
   // Of the copies that pass the filter, only those that can be among the k nearest by the full
-  // vectors are read again: those within HALF_PRECISION_SLACK of the k-th half-precision distance
-  // (all of them when fewer than k passed).
+  // vectors are returned: those within HALF_PRECISION_SLACK of the k-th half-precision distance
+  // (all of them when fewer than k passed). Of those, the ones that can be among the `exactHead`
+  // nearest (within the slack of the exactHead-th) are read again from the full vectors, each
+  // looked up by primary key only in that branch of the CASE; the rest keep the half-precision
+  // distance. At a million products, a brand's 10,000 copies and k = 100, the join this replaces
+  // looked up all 400 copies' full vectors (~20 ms of a 49 ms statement); a head of 10 reads 11
+  // (docs/benchmarks.md, "the fused depth re-scored only at its head").
   const check = narrower ? sql`` : sql`WHERE n.product_id IN ${candidates.subquery}`;
+  const bar = (rank: number) =>
+    sql`coalesce((SELECT distance FROM passed ORDER BY distance OFFSET ${rank - 1} LIMIT 1), 'Infinity') + ${HALF_PRECISION_SLACK}`;
+  // (A head copy whose product's vector is gone meanwhile has no distance and is left out.)
   return sql<Row & { ready: number }>`
-      WITH passed AS MATERIALIZED (SELECT * FROM (${nearest}) n ${check})
-      SELECT c.product_id, c.vector_id, v.embedding <=> ${q}::vector AS distance,
-        (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY(${ids}::int[]) AND f.ready) AS ready
-      FROM passed c
-      JOIN product_vectors v ON v.store_id = ${storeId} AND v.product_id = c.product_id AND v.dim = ${dim}
-      WHERE c.distance <= coalesce((SELECT distance FROM passed ORDER BY distance OFFSET ${k - 1} LIMIT 1), 'Infinity') + ${HALF_PRECISION_SLACK}`;
+      WITH passed AS MATERIALIZED (SELECT * FROM (${nearest}) n ${check}),
+        bars AS MATERIALIZED (SELECT ${bar(exactHead)} AS head, ${bar(k)} AS depth)
+      SELECT * FROM (
+        SELECT c.product_id, c.vector_id,
+          CASE WHEN c.distance <= bars.head
+            THEN (SELECT v.embedding <=> ${q}::vector FROM product_vectors v
+                  WHERE v.store_id = ${storeId} AND v.product_id = c.product_id AND v.dim = ${dim})
+            ELSE c.distance END AS distance,
+          (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY(${ids}::int[]) AND f.ready) AS ready
+        FROM passed c, bars
+        WHERE c.distance <= bars.depth) r
+      WHERE r.distance IS NOT NULL`;
 }
 
 /** The HNSW query: one call of the dimension's function (created with its index). */

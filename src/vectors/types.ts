@@ -20,6 +20,13 @@ export interface VectorSearchOptions {
    * the database (PostgreSQL only; see candidates.ts). undefined = no filter.
    */
   candidates?: Candidates | undefined;
+  /**
+   * How many of the k nearest must carry their similarity from the full vectors, in exact order
+   * (default k). A deeper search for fusion only needs its head exact: past it, the PostgreSQL
+   * filter-index copies' half-precision similarity (within HALF_PRECISION_SLACK / 2 of the full
+   * one) may stand, which saves reading those full vectors. The other adapters are exact throughout.
+   */
+  exact?: number | undefined;
 }
 
 export interface VectorUpsert {

@@ -748,7 +748,12 @@ export class SearchService {
         else if (!boosted) depth = Math.min(k, c.limit + hits.hits.length);
       }
       const [matches, hits] = await Promise.all([
-        depth > 0 ? this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k: depth, candidates })) : [],
+        // Past the page, the fused depth only feeds fusion and boosts: its similarities need not
+        // be exact (VectorSearchOptions.exact; a product lifted onto the page from there shows a
+        // similarity within ~0.001 of the exact one).
+        depth > 0
+          ? this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k: depth, candidates, exact: c.limit }))
+          : [],
         found,
       ]);
       fusionFrom = performance.now();
