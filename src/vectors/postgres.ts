@@ -303,8 +303,8 @@ export class PostgresVectorIndex implements VectorIndex {
 
   /**
    * The k + margin copies (copiesRescoreMargin) of the filter indexes `serving` (filter-indexes.ts) nearest by
-   * half precision, the `exactHead` nearest of them re-scored from the full vectors. A filter narrower than the values is applied
-   * in an exact scan of their copies (one primary-key range per value); otherwise each value's
+   * half precision, the `exactHead` nearest of them re-scored from the full vectors. A filter
+   * narrower than the values is applied in an exact scan of their copies (one primary-key range per value); otherwise each value's
    * nearest come through its inverted lists, or an exact scan where it has none
    * (product_vector_copies_nearest, migration 0022), and are checked against the filter in the
    * same statement (a copy may lag a write that raced the refresh's catch-up). Undefined — the
@@ -337,8 +337,9 @@ export class PostgresVectorIndex implements VectorIndex {
   /**
    * The `wanted` copies of the filter indexes `ids` nearest by half precision, of which those that
    * can be among the k nearest (HALF_PRECISION_SLACK) and pass the filter are returned, the ones
-   * that can be among the `exactHead` nearest re-scored from the full vectors; undefined when one of the values is no longer ready, or when none is left (a
-   * value no longer ready, or no copy passing: the exact scan decides).
+   * that can be among the `exactHead` nearest re-scored from the full vectors; undefined when one
+   * of the values is no longer ready, or when none is left (a value no longer ready, or no copy
+   * passing: the exact scan decides).
    */
   private async nearestCopies(
     storeId: string,

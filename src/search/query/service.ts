@@ -750,7 +750,7 @@ export class SearchService {
       const [matches, hits] = await Promise.all([
         // Past the page, the fused depth only feeds fusion and boosts: its similarities need not
         // be exact (VectorSearchOptions.exact; a product lifted onto the page from there shows a
-        // similarity within ~0.001 of the exact one).
+        // similarity within 0.002 of the exact one).
         depth > 0
           ? this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k: depth, candidates, exact: c.limit }))
           : [],
