@@ -108,7 +108,7 @@ LEFT JOIN vector_filter_indexes f
 
 -- nearestCopiesQuery("store_a", "[0.5,0.5,0.5,0.5]", 4, [7,9], 10, 40, <deferred>, false)
 -- Copies of whole values through their inverted lists (product_vector_copies_nearest), checked against the filter {"category":"Shoes"}.
--- 14 parameters:
+-- 16 parameters:
 --   $1 = "store_a"
 --   $2 = 4
 --   $3 = [7,9]
@@ -117,25 +117,33 @@ LEFT JOIN vector_filter_indexes f
 --   $6 = 40
 --   $7 = "store_a"
 --   $8 = "Shoes"
---   $9 = "[0.5,0.5,0.5,0.5]"
---   $10 = [7,9]
---   $11 = "store_a"
---   $12 = 4
---   $13 = 9
---   $14 = 0.00390625
+--   $9 = 9
+--   $10 = 0.00390625
+--   $11 = 9
+--   $12 = 0.00390625
+--   $13 = "[0.5,0.5,0.5,0.5]"
+--   $14 = "store_a"
+--   $15 = 4
+--   $16 = [7,9]
 WITH passed AS MATERIALIZED (SELECT * FROM (SELECT n.product_id, n.vector_id, n.distance
     FROM product_vector_copies_nearest($1, $2, $3::int[], $4::halfvec, $5) n
     ORDER BY n.distance
-    LIMIT $6) n WHERE n.product_id IN (select "product_id" from "products" where "store_id" = $7 and lower(category) = lower($8)))
-SELECT c.product_id, c.vector_id, v.embedding <=> $9::vector AS distance,
-  (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY($10::int[]) AND f.ready) AS ready
-FROM passed c
-JOIN product_vectors v ON v.store_id = $11 AND v.product_id = c.product_id AND v.dim = $12
-WHERE c.distance <= coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $13 LIMIT 1), 'Infinity') + $14;
+    LIMIT $6) n WHERE n.product_id IN (select "product_id" from "products" where "store_id" = $7 and lower(category) = lower($8))),
+  bars AS MATERIALIZED (SELECT coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $9 LIMIT 1), 'Infinity') + $10 AS head, coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $11 LIMIT 1), 'Infinity') + $12 AS depth)
+SELECT * FROM (
+  SELECT c.product_id, c.vector_id,
+    CASE WHEN c.distance <= bars.head
+      THEN (SELECT v.embedding <=> $13::vector FROM product_vectors v
+            WHERE v.store_id = $14 AND v.product_id = c.product_id AND v.dim = $15)
+      ELSE c.distance END AS distance,
+    (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY($16::int[]) AND f.ready) AS ready
+  FROM passed c, bars
+  WHERE c.distance <= bars.depth) r
+WHERE r.distance IS NOT NULL;
 
 -- nearestCopiesQuery("store_a", "[0.5,0.5,0.5,0.5]", 4, [7], 10, 40, <deferred>, true)
 -- A filter narrower than the value: its copies scanned exactly under the filter {"category":"Shoes","price_min":20,"price_max":80}.
--- 15 parameters:
+-- 17 parameters:
 --   $1 = "[0.5,0.5,0.5,0.5]"
 --   $2 = [7]
 --   $3 = "store_a"
@@ -145,18 +153,26 @@ WHERE c.distance <= coalesce((SELECT distance FROM passed ORDER BY distance OFFS
 --   $7 = 80
 --   $8 = "[0.5,0.5,0.5,0.5]"
 --   $9 = 40
---   $10 = "[0.5,0.5,0.5,0.5]"
---   $11 = [7]
---   $12 = "store_a"
---   $13 = 4
---   $14 = 9
---   $15 = 0.00390625
+--   $10 = 9
+--   $11 = 0.00390625
+--   $12 = 9
+--   $13 = 0.00390625
+--   $14 = "[0.5,0.5,0.5,0.5]"
+--   $15 = "store_a"
+--   $16 = 4
+--   $17 = [7]
 WITH passed AS MATERIALIZED (SELECT * FROM (SELECT c.product_id, c.vector_id, c.embedding <=> $1::halfvec AS distance FROM product_vector_copies c
     WHERE c.index_id = ANY($2::int[]) AND c.store_id = $3 AND c.product_id IN (select "product_id" from "products" where "store_id" = $4 and lower(category) = lower($5) and price >= $6 and price <= $7)
     ORDER BY c.embedding <=> $8::halfvec
-    LIMIT $9) n )
-SELECT c.product_id, c.vector_id, v.embedding <=> $10::vector AS distance,
-  (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY($11::int[]) AND f.ready) AS ready
-FROM passed c
-JOIN product_vectors v ON v.store_id = $12 AND v.product_id = c.product_id AND v.dim = $13
-WHERE c.distance <= coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $14 LIMIT 1), 'Infinity') + $15;
+    LIMIT $9) n ),
+  bars AS MATERIALIZED (SELECT coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $10 LIMIT 1), 'Infinity') + $11 AS head, coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $12 LIMIT 1), 'Infinity') + $13 AS depth)
+SELECT * FROM (
+  SELECT c.product_id, c.vector_id,
+    CASE WHEN c.distance <= bars.head
+      THEN (SELECT v.embedding <=> $14::vector FROM product_vectors v
+            WHERE v.store_id = $15 AND v.product_id = c.product_id AND v.dim = $16)
+      ELSE c.distance END AS distance,
+    (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY($17::int[]) AND f.ready) AS ready
+  FROM passed c, bars
+  WHERE c.distance <= bars.depth) r
+WHERE r.distance IS NOT NULL;
