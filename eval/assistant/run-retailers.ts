@@ -8,6 +8,7 @@
 //                 expectation + expected product cards + cart quantity;
 //   cite P / R  — micro-averaged: P = cited ∩ (required ∪ alsoOk) / cited, R = required ∩ cited / required;
 //   conflicts   — questions whose expected conflict was reported / questions expecting one;
+//   false conflicts — questions expecting no conflict whose reply said the policies disagree;
 //   avoidable handoffs — handoff where an answer (or another non-handoff outcome) was expected;
 //   invented    — numbers in response_markdown found nowhere in: the question (and earlier turns),
 //                 the store's cited policy bodies, the answer's live facts, the titles of its
@@ -258,7 +259,7 @@ export async function runRetailerEval(options: RetailOptions = {}): Promise<Reta
       );
       results.push(r);
       options.log?.(
-        `${r.strict ? "ok  " : "MISS"} ${r.split} ${r.id} [${r.category}] ${JSON.stringify(r.text)} → ${r.outcome}${r.cited.length ? ` [${r.cited.join(", ")}]` : ""}${r.why.length ? ` — ${r.why.join("; ")}` : ""}`,
+        `${r.strict ? "ok  " : "MISS"} ${r.split} ${r.id} [${r.category}] ${JSON.stringify(r.text)} → ${r.outcome}${r.conflictReported ? " (policies disagree)" : ""}${r.cited.length ? ` [${r.cited.join(", ")}]` : ""}${r.why.length ? ` — ${r.why.join("; ")}` : ""}`,
         r,
       );
     }
@@ -323,6 +324,10 @@ export function formatRetailReport(results: RetailResult[], dialect = "sqlite"):
     const wrong = rs.filter((r) => r.wrong).length;
     out.push(
       `wrong answers: ${wrong} of ${answered} answers (${answered ? ((100 * wrong) / answered).toFixed(0) : 0} %), ${((100 * wrong) / rs.length).toFixed(0)} % of questions`,
+    );
+    const noConflict = rs.filter((r) => !r.conflictExpected);
+    out.push(
+      `false conflicts: ${noConflict.filter((r) => r.conflictReported).length} of ${noConflict.length} questions expecting no conflict were told the policies disagree`,
     );
     const agent = rs.filter((r) => r.agent);
     if (agent.length > 0) {

@@ -741,12 +741,15 @@ export function reframeLead(direct: string, lang: Lang): string {
     .join(LEAD_SEPARATOR);
 }
 
-/** Markdown of a conflict: both statements quoted with their policy's title; no side picked. */
+/**
+ * Markdown of a conflict: the statements quoted with their policy's title, each once however many
+ * of the conflicts it is a side of; no side picked.
+ */
 export function conflictMarkdown(conflicts: Conflict[], lang: Lang): string {
   const lines = conflicts.flatMap((c) =>
     c.citations.map((cit, i) => `- **${escapeMarkdown(cit.title)}**: “${escapeMarkdown(c.statements[i] ?? "")}”`),
   );
-  return [packOrDefault(lang).replies.conflict, "", ...lines].join("\n");
+  return [packOrDefault(lang).replies.conflict, "", ...new Set(lines)].join("\n");
 }
 
 export function noEvidenceMarkdown(lang: Lang): string {

@@ -175,6 +175,18 @@ describe("knowledge: retrieval, answers, conflicts", () => {
     assert.match(r.markdown, /disagree/);
   });
 
+  test("a statement that is a side of several conflicts is quoted once", async () => {
+    const help = policy("help", `Items can be returned within 60 days of delivery.`);
+    const r = await ground(index(RETURNS, SHIPPING, FAQ, help), "How many days do I have to return an item?", "en");
+    assert.equal(r.kind, "conflict");
+    if (r.kind !== "conflict") return;
+    assert.equal(r.conflicts.length, 3, "three policies, three pairs");
+    const quotes = r.markdown.split("\n").filter((l) => l.startsWith("- "));
+    assert.equal(quotes.length, 3, r.markdown);
+    for (const statement of new Set(r.conflicts.flatMap((c) => c.statements)))
+      assert.equal(quotes.filter((l) => l.includes(statement)).length, 1, statement);
+  });
+
   test("no conflict when the numbers agree, concern different subjects, or the question asks for no number", async () => {
     const agreeing = policy("faq", `Returns are accepted within 30 days of delivery.`);
     assert.equal((await ground(index(RETURNS, agreeing), "How many days do I have to return an item?", "en")).kind, "answer");
