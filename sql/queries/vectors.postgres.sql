@@ -129,8 +129,8 @@ WITH passed AS MATERIALIZED (SELECT * FROM (SELECT n.product_id, n.vector_id, n.
     FROM product_vector_copies_nearest($1, $2, $3::int[], $4::halfvec, $5) n
     ORDER BY n.distance
     LIMIT $6) n WHERE n.product_id IN (select "product_id" from "products" where "store_id" = $7 and lower(category) = lower($8))),
-  bars AS MATERIALIZED (SELECT coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $9 LIMIT 1), 'Infinity') + $10 AS head, coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $11 LIMIT 1), 'Infinity') + $12 AS depth)
-SELECT * FROM (
+  bars AS MATERIALIZED (SELECT coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $9 LIMIT 1), 'Infinity') + $10 AS head, coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $11 LIMIT 1), 'Infinity') + $12 AS depth),
+  scored AS MATERIALIZED (
   SELECT c.product_id, c.vector_id,
     CASE WHEN c.distance <= bars.head
       THEN (SELECT v.embedding <=> $13::vector FROM product_vectors v
@@ -138,8 +138,8 @@ SELECT * FROM (
       ELSE c.distance END AS distance,
     (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY($16::int[]) AND f.ready) AS ready
   FROM passed c, bars
-  WHERE c.distance <= bars.depth) r
-WHERE r.distance IS NOT NULL;
+  WHERE c.distance <= bars.depth)
+SELECT * FROM scored WHERE distance IS NOT NULL;
 
 -- nearestCopiesQuery("store_a", "[0.5,0.5,0.5,0.5]", 4, [7], 10, 40, <deferred>, true)
 -- A filter narrower than the value: its copies scanned exactly under the filter {"category":"Shoes","price_min":20,"price_max":80}.
@@ -165,8 +165,8 @@ WITH passed AS MATERIALIZED (SELECT * FROM (SELECT c.product_id, c.vector_id, c.
     WHERE c.index_id = ANY($2::int[]) AND c.store_id = $3 AND c.product_id IN (select "product_id" from "products" where "store_id" = $4 and lower(category) = lower($5) and price >= $6 and price <= $7)
     ORDER BY c.embedding <=> $8::halfvec
     LIMIT $9) n ),
-  bars AS MATERIALIZED (SELECT coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $10 LIMIT 1), 'Infinity') + $11 AS head, coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $12 LIMIT 1), 'Infinity') + $13 AS depth)
-SELECT * FROM (
+  bars AS MATERIALIZED (SELECT coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $10 LIMIT 1), 'Infinity') + $11 AS head, coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $12 LIMIT 1), 'Infinity') + $13 AS depth),
+  scored AS MATERIALIZED (
   SELECT c.product_id, c.vector_id,
     CASE WHEN c.distance <= bars.head
       THEN (SELECT v.embedding <=> $14::vector FROM product_vectors v
@@ -174,5 +174,5 @@ SELECT * FROM (
       ELSE c.distance END AS distance,
     (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY($17::int[]) AND f.ready) AS ready
   FROM passed c, bars
-  WHERE c.distance <= bars.depth) r
-WHERE r.distance IS NOT NULL;
+  WHERE c.distance <= bars.depth)
+SELECT * FROM scored WHERE distance IS NOT NULL;

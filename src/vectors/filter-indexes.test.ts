@@ -13,8 +13,8 @@ import type { SearchFilters } from "../search/query/filters.js";
 import { isDeferred } from "./candidates.js";
 import { listsIndexName, probesFor, REFRESH_LOCK } from "./filter-indexes.js";
 import { createVectorIndex } from "./index.js";
-import { HALF_PRECISION_SLACK, type PostgresVectorIndex } from "./postgres.js";
-import { dotRow } from "./math.js";
+import { HALF_PRECISION_SLACK, copiesRescored, nearestCopiesQuery, type PostgresVectorIndex } from "./postgres.js";
+import { dotRow, normalized, toPgVector } from "./math.js";
 import { clusteredVectors, exactTopK, queriesLike, recall } from "./synthetic.js";
 import { openTestDatabase, type TestDatabase } from "./test-support.js";
 import { withPg } from "../../test/support/database.js";
@@ -195,6 +195,39 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
         exact.slice(0, 10).map((m) => m.productId),
         head,
       );
+    }
+  });
+
+  test("a deep search looks up each head copy's full vector once", async () => {
+    const candidates = await repo.candidates("a", { metadata_filters: [{ field: "brand", operator: "eq", value: "brand-0" }] });
+    assert.ok(isDeferred(candidates));
+    const [brandIndex] = (await registry()).filter((r) => r.key === "a brand=brand-0");
+    assert.ok(brandIndex);
+    /** Every plan node below `node` (itself included). */
+    const nodes = (node: Record<string, unknown>): Record<string, unknown>[] => [
+      node,
+      ...((node["Plans"] as Record<string, unknown>[] | undefined) ?? []).flatMap(nodes),
+    ];
+    for (const query of queriesLike(data, 3, 36)) {
+      const statement = nearestCopiesQuery(
+        "a",
+        toPgVector(normalized(query)),
+        32,
+        [brandIndex.id],
+        60,
+        copiesRescored(60, 3),
+        candidates,
+        false,
+        10,
+      );
+      const { rows } = await sql<{ "QUERY PLAN": string }>`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`.execute(t.database.db);
+      const plan = (JSON.parse(rows[0]!["QUERY PLAN"]) as [{ Plan: Record<string, unknown> }])[0].Plan;
+      // The full vectors are read by primary key, once per head copy: the head of 10 and the few
+      // copies within the slack of its 10th (a plan that copies the CASE into a filter reads twice).
+      const lookups = nodes(plan)
+        .filter((n) => n["Relation Name"] === "product_vectors")
+        .reduce((sum, n) => sum + Number(n["Actual Loops"]), 0);
+      assert.ok(lookups >= 10 && lookups <= 14, `${lookups} full-vector lookups for a head of 10`);
     }
   });
 

@@ -525,11 +525,13 @@ export function nearestCopiesQuery(
   const check = narrower ? sql`` : sql`WHERE n.product_id IN ${candidates.subquery}`;
   const bar = (rank: number) =>
     sql`coalesce((SELECT distance FROM passed ORDER BY distance OFFSET ${rank - 1} LIMIT 1), 'Infinity') + ${HALF_PRECISION_SLACK}`;
-  // (A head copy whose product's vector is gone meanwhile has no distance and is left out.)
+  // (A head copy whose product's vector is gone meanwhile has no distance and is left out. The
+  // re-scored rows are materialised before that test: as a subquery, the planner copied the CASE
+  // into its filter and looked each head copy up twice.)
   return sql<Row & { ready: number }>`
       WITH passed AS MATERIALIZED (SELECT * FROM (${nearest}) n ${check}),
-        bars AS MATERIALIZED (SELECT ${bar(exactHead)} AS head, ${bar(k)} AS depth)
-      SELECT * FROM (
+        bars AS MATERIALIZED (SELECT ${bar(exactHead)} AS head, ${bar(k)} AS depth),
+        scored AS MATERIALIZED (
         SELECT c.product_id, c.vector_id,
           CASE WHEN c.distance <= bars.head
             THEN (SELECT v.embedding <=> ${q}::vector FROM product_vectors v
@@ -537,8 +539,8 @@ export function nearestCopiesQuery(
             ELSE c.distance END AS distance,
           (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY(${ids}::int[]) AND f.ready) AS ready
         FROM passed c, bars
-        WHERE c.distance <= bars.depth) r
-      WHERE r.distance IS NOT NULL`;
+        WHERE c.distance <= bars.depth)
+      SELECT * FROM scored WHERE distance IS NOT NULL`;
 }
 
 /** The HNSW query: one call of the dimension's function (created with its index). */
