@@ -249,6 +249,25 @@ describe("knowledge: soft order questions", () => {
     assert.equal(routeText("wenn ich die lampe bekomme", "de").trace.features?.questionForm, false);
   });
 
+  test("an English auxiliary before its subject asks, wherever it stands (subject–auxiliary inversion)", () => {
+    // No comma or conjunction before the main clause: the question is only in its word order.
+    for (const text of [
+      "if something i bought goes on sale a few days later can i get the difference back",
+      "if i order online and pick it up at the store what times can i grab it",
+      "my speaker died after 10 months am i still covered",
+    ]) {
+      const { intent, trace } = routeText(text, "en");
+      assert.equal(trace.features?.questionForm, true, text);
+      assert.equal(intent.kind, "policy", text);
+    }
+    // The subject before its auxiliary is a statement, and German inverts in statements too.
+    for (const [text, lang] of [
+      ["the lamp i can see in the photo is broken", "en"],
+      ["dann kann ich die lampe bekommen", "de"],
+    ] as const)
+      assert.equal(routeText(text, lang).trace.features?.questionForm, false, text);
+  });
+
   test("casual product requests: 'got any …', a text opening with 'any', 'need a …'", () => {
     for (const [text, query] of [
       ["got any garden hoses?", "garden hoses"],

@@ -99,10 +99,11 @@ const router = perRegistry(() => {
     /**
      * A clause that opens with a question word — the text's first or one after a comma, a dash or a
      * conjunction ("bought a lamp in the sale and it wobbles, can I return it"); a question word
-     * written without its apostrophe counts ("whats").
+     * written without its apostrophe counts ("whats"). Or, in a language with questionInversion, an
+     * auxiliary before its subject anywhere ("if it goes on sale later can i get the difference").
      */
     questionClause: new RegExp(
-      `(?:^|[,;.!?]\\s*|\\s[-–—]\\s|\\b(?:${alt((r) => r.clauseConjunctions)})\\s+)(?:${alt((r) => r.questionStart)})s?\\b`,
+      `(?:^|[,;.!?]\\s*|\\s[-–—]\\s|\\b(?:${alt((r) => r.clauseConjunctions)})\\s+)(?:${alt((r) => r.questionStart)})s?\\b|\\b(?:${alt((r) => r.questionInversion)})\\b`,
     ),
     carts: languages().map((p) => p.router.cart),
     orderId: new RegExp(`\\b(?:${orderWords})\\s*(?:${orderNumber})?\\s*#?\\s*([a-z]*-?\\d[a-z0-9-]*)|#\\s?([a-z]*-?\\d[a-z0-9-]*)\\b`),

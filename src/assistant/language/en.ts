@@ -527,6 +527,8 @@ export const en: LanguagePack = {
     },
     questionStart:
       /what|which|how|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|was|(?:from|until|till|by|to|with|for|at)\s+(?:when|what|which|whom|where)/,
+    questionInversion:
+      /(?:can|could|do|does|did|am|is|are|was|were|will|would|should|shall|may|might|must|have|has)\s+(?:i|you|u|we|they|it|he|she|there)/,
     cart: /\b(?:add|put|place|throw)\s+(.+?)\s+(?:to|in|into|onto)\s+(?:my\s+|the\s+|your\s+)?(?:shopping\s+)?(?:cart|basket|bag)\b/,
     determiners: ["the", "this", "that", "these", "those", "some"],
     articlesOfOne: ["a", "an"],

@@ -307,6 +307,7 @@ describe("language packs: the built-in packs implement every member", () => {
     "rewrites.joinVerbParts",
     "router.adjectiveEnding",
     "router.propertyReference",
+    "router.questionInversion",
     "router.requestStrip.openings",
     "router.price.currencies",
     "facts.durationStart.qualifiers",

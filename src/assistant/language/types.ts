@@ -271,6 +271,13 @@ export interface LanguagePack {
     readonly requestStrip: { readonly openings?: RegExp; readonly phrases: RegExp };
     /** Alternation (at the start): a question's opening word ("what", "kann"). */
     readonly questionStart: RegExp;
+    /**
+     * Alternation: an auxiliary before its subject pronoun, anywhere in the text ("… goes on sale a
+     * week later can i get the difference back", "am i allowed"): subject–auxiliary inversion marks
+     * a question clause in a language whose statements keep the subject first. Absent in a language
+     * that inverts in statements too (German: "dann kann ich …").
+     */
+    readonly questionInversion?: RegExp;
     /** Pattern: "add <product> to my cart" (capture 1: the product reference). */
     readonly cart: RegExp;
     /** Determiners before a cart's product reference ("the", "diese"): left out of it. */
