@@ -302,10 +302,11 @@ export class PostgresVectorIndex implements VectorIndex {
   }
 
   /**
-   * The k + margin copies (copiesRescoreMargin) of the filter indexes `serving` (filter-indexes.ts) nearest by
-   * half precision, the `exactHead` nearest of them re-scored from the full vectors. A filter
-   * narrower than the values is applied in an exact scan of their copies (one primary-key range per value); otherwise each value's
-   * nearest come through its inverted lists, or an exact scan where it has none
+   * The k + margin copies (copiesRescoreMargin) of the filter indexes `serving` (filter-indexes.ts)
+   * nearest by half precision, the `exactHead` nearest of them re-scored from the full vectors. A
+   * filter narrower than the values is applied in an exact scan of their copies (one primary-key
+   * range per value); otherwise each value's nearest come through its inverted lists, or an exact
+   * scan where it has none
    * (product_vector_copies_nearest, migration 0022), and are checked against the filter in the
    * same statement (a copy may lag a write that raced the refresh's catch-up). Undefined — the
    * caller then scans the store's rows — when a value is no longer ready or fewer than k pass.

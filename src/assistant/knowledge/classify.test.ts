@@ -263,6 +263,8 @@ describe("knowledge: soft order questions", () => {
     // The subject before its auxiliary is a statement, and German inverts in statements too.
     for (const [text, lang] of [
       ["the lamp i can see in the photo is broken", "en"],
+      ["i want to have it delivered to my office", "en"],
+      ["my son broke it so i will do it myself", "en"],
       ["dann kann ich die lampe bekommen", "de"],
     ] as const)
       assert.equal(routeText(text, lang).trace.features?.questionForm, false, text);

@@ -527,8 +527,10 @@ export const en: LanguagePack = {
     },
     questionStart:
       /what|which|how|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|was|(?:from|until|till|by|to|with|for|at)\s+(?:when|what|which|whom|where)/,
+    // "do", "have" and "has" are main verbs before an object too ("do it", "have it delivered"):
+    // only a subject that cannot be an object follows them here.
     questionInversion:
-      /(?:can|could|do|does|did|am|is|are|was|were|will|would|should|shall|may|might|must|have|has)\s+(?:i|you|u|we|they|it|he|she|there)/,
+      /(?:can|could|does|did|am|is|are|was|were|will|would|should|shall|may|might|must)\s+(?:i|you|u|we|they|it|he|she|there)|(?:do|have|has)\s+(?:i|you|u|we|they|he|she)/,
     cart: /\b(?:add|put|place|throw)\s+(.+?)\s+(?:to|in|into|onto)\s+(?:my\s+|the\s+|your\s+)?(?:shopping\s+)?(?:cart|basket|bag)\b/,
     determiners: ["the", "this", "that", "these", "those", "some"],
     articlesOfOne: ["a", "an"],
