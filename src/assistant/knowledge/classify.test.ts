@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { productHints, routeText, classifyText, softOrderRemainder, threadContext } from "./classify.js";
+import { PERSON_WISH_GAP, productHints, routeText, classifyText, softOrderRemainder, threadContext } from "./classify.js";
 
 const kind = (text: string, locale = "en") => classifyText(text, locale).kind;
 
@@ -328,6 +328,23 @@ test("a request for a person in German, however it is put, hands off", () => {
     assert.equal(classifyText(text, "de").kind, "handoff", text);
   // Not a person: the subject of the sentence is something else.
   assert.notEqual(classifyText("kann ich mit dem Gutschein bezahlen?", "de").kind, "handoff");
+});
+
+test("a wish to reach a person, with other words between, hands off when it is no question (router.personWish)", () => {
+  for (const [text, locale] of [
+    ["pls get a human to call me about my faulty tv", "en"],
+    ["have someone from your team ring me back", "en"],
+    ["ich möcht bitte mit jemandem vom kundendienst persönlich sprechen", "de"],
+    ["ein mitarbeiter soll mich bitte zurückrufen", "de"],
+  ] as const) {
+    assert.equal(classifyText(text, locale).kind, "handoff", text);
+    assert.equal(routeText(text, locale).trace.rule, "person", text);
+  }
+  // A question naming a person and a call asks what a policy requires; past tense is no wish.
+  for (const text of ["do i have to call customer service to return it", "i called customer service and they said 30 days, is that right"])
+    assert.notEqual(routeText(text, "en").trace.rule, "person", text);
+  // More than PERSON_WISH_GAP words between them are no wish.
+  assert.notEqual(routeText(`a human ${"very ".repeat(PERSON_WISH_GAP + 1)}call`, "en").trace.rule, "person");
 });
 
 test("a turn's thread context: the shopper's earlier messages back to their last question, oldest first", () => {

@@ -6,7 +6,9 @@
 //  1. empty or vague — a greeting or "help" alone, or a bare reference such as "the blue one?",
 //     "this one", "die blaue?" → ambiguous, with a clarification question;
 //  1b. a request for a person or for the store's contact ("I want to talk to a person", "how can
-//     I contact you", "mit einem Mitarbeiter sprechen") → handoff, always (the store's contact);
+//     I contact you", "mit einem Mitarbeiter sprechen"), or in a statement a person and reaching
+//     them at most PERSON_WISH_GAP words apart ("pls get a human to call me") → handoff, always
+//     (the store's contact);
 //  2. add to cart — "add <product> to my cart/basket/bag", "<produkt> in den Warenkorb"
 //     → action add_to_cart with the product reference and quantity (1 unless a number or number
 //     word leads the reference; at most 99); a vague reference ("add it to my cart") → ambiguous;
@@ -142,6 +144,11 @@ const router = perRegistry(() => {
      * a person", "how can I contact you", "kann ich mit einem Mitarbeiter sprechen").
      */
     personRequest: new RegExp(alt((r) => r.personRequest)),
+    /** Rule 1b in a statement: a person and reaching them, at most PERSON_WISH_GAP words apart (LanguagePack router.personWish). */
+    personWish: personWishPattern(
+      alt((r) => r.personWish?.person),
+      alt((r) => r.personWish?.contact),
+    ),
   };
 });
 
@@ -447,9 +454,22 @@ export function threadContext(earlier: readonly string[], max: number): string |
   return kept.length === 0 ? undefined : kept.join(" ");
 }
 
-/** Whether the text asks for a person or for the store's contact (rule 1b). */
+/** Words that may stand between a person and reaching them in a wish to reach a person (router.personWish). */
+export const PERSON_WISH_GAP = 4;
+
+function personWishPattern(person: string, contact: string): RegExp {
+  const gap = `(?:\\s+\\S+){0,${PERSON_WISH_GAP}}\\s+`;
+  return new RegExp(`\\b(?:${person})\\b${gap}(?:${contact})\\b|\\b(?:${contact})\\b${gap}(?:${person})\\b`);
+}
+
+/**
+ * Whether the text asks for a person or for the store's contact (rule 1b): one of personRequest's
+ * phrases, or — in a statement, not a question ("do i have to call customer service to return it"
+ * asks a policy) — a person and reaching them near each other (router.personWish).
+ */
 export function asksForPerson(bare: string): boolean {
-  return router().personRequest.test(bare);
+  const { personRequest, personWish } = router();
+  return personRequest.test(bare) || (!asksSomething(bare) && personWish.test(bare));
 }
 
 /**

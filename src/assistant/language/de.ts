@@ -525,6 +525,10 @@ export const de: LanguagePack = {
     conditional: /wenn|kann\s+ich|darf\s+ich|muss\s+ich|wie\s+lange|wie\s+viel|gibt\s+es|bis\s+wann|ist|sind/,
     hypothetical: /wenn|falls|angenommen/,
     buyingClause: /(?:wenn|falls|nachdem|sobald)\s+(?:ich|wir)\s+(?:\S+\s+){0,4}(?:kaufe|kaufen|bestelle|bestellen)/,
+    personWish: {
+      person: /menschen?|person|mitarbeiter(?:in|innen)?|berater(?:in)?|jemand(?:em|en)?|kundenservice|kundendienst|support/,
+      contact: /sprechen|reden|chatten|telefonieren|anrufen|zurückrufen|kontaktieren|melden/,
+    },
     personRequest: new RegExp(
       [
         String.raw`\bmit\s+(?:einem|einer|nem|ner|jemandem|dem)\s+(?:echten\s+)?(?:mitarbeiter(?:in)?|menschen|person|berater(?:in)?|kundenservice|support)\s+(?:sprechen|reden|chatten|telefonieren)\b`,

@@ -531,6 +531,11 @@ export const en: LanguagePack = {
     // only a subject that cannot be an object follows them here.
     questionInversion:
       /(?:can|could|does|did|am|is|are|was|were|will|would|should|shall|may|might|must)\s+(?:i|you|u|we|they|it|he|she|there)|(?:do|have|has)\s+(?:i|you|u|we|they|he|she)/,
+    personWish: {
+      person:
+        /human|real\s+person|person|agent|some\s*one|somebody|representative|rep|staff(?:\s+member)?|team\s+member|customer\s+(?:services?|support|care)|manager|employee/,
+      contact: /talk|speak|chat|call|ring|phone|contact|e-?mail|get\s+(?:in\s+touch|back)|reach\s+out/,
+    },
     cart: /\b(?:add|put|place|throw)\s+(.+?)\s+(?:to|in|into|onto)\s+(?:my\s+|the\s+|your\s+)?(?:shopping\s+)?(?:cart|basket|bag)\b/,
     determiners: ["the", "this", "that", "these", "those", "some"],
     articlesOfOne: ["a", "an"],

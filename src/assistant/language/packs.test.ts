@@ -308,6 +308,7 @@ describe("language packs: the built-in packs implement every member", () => {
     "router.adjectiveEnding",
     "router.propertyReference",
     "router.questionInversion",
+    "router.personWish",
     "router.requestStrip.openings",
     "router.price.currencies",
     "facts.durationStart.qualifiers",

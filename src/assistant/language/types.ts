@@ -278,6 +278,14 @@ export interface LanguagePack {
      * that inverts in statements too (German: "dann kann ich …").
      */
     readonly questionInversion?: RegExp;
+    /**
+     * A wish to reach a person in a statement, whatever words stand between (rule 1b beside
+     * personRequest's set phrases): alternations of a person the store employs ("a human", "someone
+     * from customer service", "jemandem vom Kundendienst") and of reaching them ("call", "talk",
+     * "sprechen"), at most PERSON_WISH_GAP words apart in either order ("pls get a human to call me",
+     * "ich möchte bitte mit jemandem vom Kundendienst persönlich sprechen").
+     */
+    readonly personWish?: { readonly person: RegExp; readonly contact: RegExp };
     /** Pattern: "add <product> to my cart" (capture 1: the product reference). */
     readonly cart: RegExp;
     /** Determiners before a cart's product reference ("the", "diese"): left out of it. */
