@@ -58,6 +58,17 @@ describe("knowledge: typed facts of a sentence", () => {
     assert.deepEqual([...de.scope], []);
   });
 
+  test("the qualifiers of an inclusive phrase ('including …', 'inklusive …') widen the statement, they are no scope", () => {
+    const rule = facts(
+      "You may return your item to your preferred store (including products purchased online), within 14 days from the date you receive the goods.",
+    );
+    assert.ok(!rule.scope.has("onlin"), [...rule.scope].join(" "));
+    // Outside the phrase the same qualifier limits the statement.
+    assert.ok(facts("Products purchased online may be returned within 14 days, including sale items.").scope.has("onlin"));
+    assert.deepEqual([...facts("Versandkostenfrei ab 50 CHF, inklusive Express-Lieferung.", "de").scope], []);
+    assert.ok(facts("Express-Lieferung kostet 9 CHF.", "de").scope.size > 0);
+  });
+
   test("the names an English enumeration lists are no scope ('American Express' is no express delivery)", () => {
     assert.deepEqual([...facts("We accept Visa, Mastercard, Diners Club and American Express.").scope], []);
     // A scope word outside an enumerated name still limits the statement.

@@ -7,7 +7,8 @@
 //   - scope: the qualifiers the statement is limited to — membership (member, non-member),
 //     season (holiday, a month), product class (cell phones, appliances, electronics, software,
 //     used …), channel (online, in store, by mail), and the store's own scope and product words
-//     (a tier "Elite", a region, "mattress": store-words.ts). Two statements with different
+//     (a tier "Elite", a region, "mattress": store-words.ts), not counting those inside an
+//     "unless …" clause or an inclusive phrase ("including …"). Two statements with different
 //     scopes are an exception and its rule, not a conflict.
 // The words of each (start events, scope words, "free", negations, "unless") are the language
 // packs' (src/assistant/language/: facts) and the store's (its assistant settings' vocabulary).
@@ -60,6 +61,8 @@ const patterns = perRegistry(() => {
     ),
     unless: new RegExp(`\\b(?:${alternation((p) => p.facts.unless)})\\b[^.;]*`),
     unlessHead: new RegExp(`^(?:${alternation((p) => p.facts.unless)})\\b`),
+    /** An inclusive phrase up to the next comma, bracket or full stop ("(including products purchased online)"). */
+    including: new RegExp(`\\b(?:${alternation((p) => p.facts.including)})\\b[^.;,()]*`, "g"),
     /** "may take (up to|about) 3 to 5 days": a duration right after these words is the time something takes. */
     lastsBefore: new RegExp(`\\b(?:${alternation((p) => p.facts.lasts)})\\s+(?:\\S+\\s+){0,3}$`, "u"),
     /** A condition clause at the sentence's start, up to its comma: its words are group 1. */
@@ -174,9 +177,12 @@ export function factsOf(text: string, terms: Iterable<string>, lang: Lang, store
   if (statesFree(t)) amounts.add("*:0");
   const dates = new Set(datesIn(text).map((d) => `${d.year ?? "?"}-${d.month}-${d.day}`));
   // A qualifier inside an "unless …" clause names the exception to the statement, not its scope
-  // ("… on the following Monday, unless Monday is a holiday").
+  // ("… on the following Monday, unless Monday is a holiday"); one inside an inclusive phrase
+  // widens it ("return your item to your preferred store (including products purchased online)").
   const { unless: clause, unlessHead } = patterns();
-  const unless = new Set(analyze((clause.exec(t)?.[0] ?? "").replace(unlessHead, " "), packOrDefault(lang).code));
+  const unless = new Set(
+    analyze((clause.exec(t)?.[0] ?? "").replace(unlessHead, " ") + " " + inclusive(t).join(" "), packOrDefault(lang).code),
+  );
   const enumeration = enumerates(text);
   // The names an enumeration lists are not scopes ("… Diners Club and American Express").
   const named = enumeration ? nameStems(text, lang) : new Set<string>();
@@ -262,9 +268,14 @@ export function isThreshold(text: string, amount: string): boolean {
   );
 }
 
-/** Whether a scope stem also occurs outside the sentence's "unless …" clause. */
+/** The inclusive phrases of a sentence, without their opening word (facts.including). */
+function inclusive(t: string): string[] {
+  return [...t.matchAll(patterns().including)].map((m) => m[0].replace(/^\S+/, " "));
+}
+
+/** Whether a scope stem also occurs outside the sentence's "unless …" clause and its inclusive phrases. */
 function ownScopeOutside(t: string, scopeStem: string, lang: Lang): boolean {
-  const outside = t.replace(patterns().unless, " ");
+  const outside = t.replace(patterns().unless, " ").replace(patterns().including, " ");
   return analyze(outside, packOrDefault(lang).code).includes(scopeStem);
 }
 

@@ -581,6 +581,7 @@ export const de: LanguagePack = {
     negation: /\b(?:nicht|kein\w*)/,
     negationBridge: /mehr|immer|ganz|berechtigt|inklusive|inbegriffen|enthalten|erhältlich|verfügbar|gilt|gelten|für|mit|als|zu/,
     unless: /es\s+sei\s+denn|außer\s+(?:wenn|für|bei)|ausgenommen|mit\s+ausnahme\s+(?:von|der|des)/,
+    including: /einschließlich|einschliesslich|inklusive|inkl/,
     condition: /wenn|falls|sofern|soweit/,
     lasts: /dauert|dauern|benötigt|benötigen|braucht|brauchen/,
   },

@@ -705,6 +705,7 @@ export const en: LanguagePack = {
     negationBridge:
       /be|been|longer|always|a|an|eligible|qualify|qualifies|qualified|include|includes|included|including|apply|applies|available|offered|provided|entitled|come|comes|for|with|as|to/,
     unless: /unless|except\s+(?:if|when|for)|excluding|other\s+than|apart\s+from/,
+    including: /including|inclusive\s+of|as\s+well\s+as/,
     condition: /if|in\s+case|provided(?:\s+that)?/,
     lasts: /takes?|taking|took|allow/,
   },

@@ -309,6 +309,7 @@ describe("language packs: the built-in packs implement every member", () => {
     "router.propertyReference",
     "router.questionInversion",
     "router.personWish",
+    "facts.including",
     "router.requestStrip.openings",
     "router.price.currencies",
     "facts.durationStart.qualifiers",

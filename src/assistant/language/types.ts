@@ -390,6 +390,12 @@ export interface LanguagePack {
     /** Alternation: the start of an "unless …" clause, which names the exception to a statement, not its scope. */
     readonly unless: RegExp;
     /**
+     * Alternation: the start of an inclusive phrase ("including …", "einschließlich …"): a qualifier in
+     * it widens the statement, it is not the statement's scope ("return your item to any store
+     * (including products purchased online)" holds for every purchase). Optional.
+     */
+    readonly including?: RegExp;
+    /**
      * Alternation: the opening of a condition clause at a sentence's start ("If your purchase was
      * made with …, you have 365 days", "Wenn …, …"): the statement holds only for a question that
      * shares a word of the clause.
