@@ -237,6 +237,7 @@ export async function runRetailerEval(options: RetailOptions = {}): Promise<Reta
     for (const s of stores) {
       if (!questions.some((q) => q.store === s.key)) continue;
       const { publicKey } = await setUpStore(t, {
+        name: s.name,
         settings: { currency: s.currency, support_contact: s.support_contact },
         ...(s.vocabulary ? { vocabulary: s.vocabulary } : {}),
         policies: s.policies,

@@ -97,6 +97,8 @@ export function pricesIn(markdown: string): Array<{ text: string; minor: number 
 }
 
 export interface StoreSpec {
+  /** The store's name at sign-up (the engine weighs it as context in questions); a generated one when absent. */
+  name?: string;
   settings: { currency: string; support_contact: Record<string, string> | null };
   /** The store's own words, when it keeps any. */
   vocabulary?: AssistantVocabulary;
@@ -106,7 +108,7 @@ export interface StoreSpec {
 
 /** Builds one store through the HTTP API: settings, policies (older versions first), products, a public key. */
 export async function setUpStore(t: TestApp, spec: StoreSpec): Promise<{ publicKey: string }> {
-  const store = await registerStore(t);
+  const store = await registerStore(t, spec.name !== undefined ? { name: spec.name } : {});
   const owner = await loginToken(t.search, store.email, store.password);
   const machine = await machineToken(t.search, store);
 

@@ -88,7 +88,11 @@ export function composeAssistant(ctx: AppContext, options: AssistantComposeOptio
     settings,
     storefront: new StorefrontRepository(db, ctx.database.dialect),
   });
-  const knowledge = options.knowledge ?? onFirstUse(() => createKnowledge(ctx, { policies: policiesRepo, settings }));
+  const knowledge =
+    options.knowledge ??
+    onFirstUse(() =>
+      createKnowledge(ctx, { policies: policiesRepo, settings, storeName: async (id) => (await stores.findStore(id))?.name }),
+    );
   const agent = options.agent ?? agentFor(ctx);
   return {
     guards: createGuards(ctx, sessionsRepo, tenancy),

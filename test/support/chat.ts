@@ -19,8 +19,12 @@ export interface ChatShop {
 }
 
 /** A verified store (enterprise plan unless asked), its owner's dashboard session and a store public key. */
-export async function chatShop(t: TestApp, plan: "free" | "basic" | "premium" | "enterprise" = "enterprise"): Promise<ChatShop> {
-  const store = await registerStore(t, { plan });
+export async function chatShop(
+  t: TestApp,
+  plan: "free" | "basic" | "premium" | "enterprise" = "enterprise",
+  name?: string,
+): Promise<ChatShop> {
+  const store = await registerStore(t, { plan, ...(name !== undefined ? { name } : {}) });
   const owner = await loginToken(t.search, store.email, store.password);
   const res = await t.assistant.inject({
     method: "POST",

@@ -49,6 +49,28 @@ describeEachDialect("assistant chat: the store's own catalogue, requests for a p
     await t.close();
   });
 
+  test("a policy question naming the store is answered from the policy it asks about (the store's account name)", async () => {
+    const hn = await chatShop(t, "enterprise", "Harvey Norman");
+    await putPolicy(t, hn, "returns", {
+      handle: "returns",
+      title: "Returns",
+      body_markdown: "# Returns\n\nYou may return your item within 14 days from the date you receive the goods.",
+    });
+    await putPolicy(t, hn, "gift-cards", {
+      handle: "gift-cards",
+      title: "Gift cards",
+      body_markdown:
+        "# Gift cards\n\nHarvey Norman gift cards can be used at any Harvey Norman store. A Harvey Norman gift card is valid for 3 years.",
+    });
+    const r = await ask(hn, "how many days do i have to return something to harvey norman");
+    assert.equal(r.outcome, "answer", r.answer.response_markdown);
+    assert.deepEqual(
+      r.answer.citations.map((c) => c.concept_id),
+      ["returns"],
+    );
+    assert.match(r.answer.response_markdown, /14 days/);
+  });
+
   test("product questions find the store's products under its own category names", async () => {
     const nike = await ask(a, "nike shoes");
     assert.equal(nike.outcome, "answer", nike.answer.response_markdown);

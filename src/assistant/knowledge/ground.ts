@@ -63,6 +63,8 @@ export function prepareQuery(
 ): { lang: Lang; groups: QueryGroup[] } {
   const lang = index.queryLang(threadLang);
   const translate = translation(threadLang, lang);
+  // The store's own name is not the question's subject (store-words.ts).
+  text = index.store.withoutName(text);
   // The question's own stop words go after translation: analysed in the policies' language they
   // would be content words ("and" meets "Standardversand", "die" is an English verb).
   const query = translate

@@ -69,6 +69,7 @@ const MAX_CACHED_STORES = 500;
 export class KnowledgeEngine implements Knowledge {
   private readonly repo: PoliciesRepository;
   private readonly settings: AssistantSettingsService;
+  private readonly storeName: (storeId: string) => Promise<string>;
   private readonly cache = new Map<string, StoreEntry>();
 
   /** `deps`: the policies' versions and the store settings (built once by src/assistant/compose.ts). */
@@ -78,6 +79,7 @@ export class KnowledgeEngine implements Knowledge {
   ) {
     this.repo = deps.policies;
     this.settings = deps.settings;
+    this.storeName = async (storeId) => (await deps.storeName?.(storeId)) ?? "";
     // The typo corrector's word list loads in the background, not on the first question.
     for (const pack of languages()) void pack.words.warm?.();
   }
@@ -154,9 +156,13 @@ export class KnowledgeEngine implements Knowledge {
 
   /** The cached entry of a store, rebuilt when its (concept, newest version) set or its vocabulary changed. */
   private async entry(storeId: string): Promise<StoreEntry> {
-    const [newest, own] = await Promise.all([this.repo.newestVersions(storeId), this.settings.vocabulary(storeId)]);
+    const [newest, own, name] = await Promise.all([
+      this.repo.newestVersions(storeId),
+      this.settings.vocabulary(storeId),
+      this.storeName(storeId),
+    ]);
     const lists = { synonyms: own.synonyms, scope_words: own.scope_words, product_words: own.product_words };
-    const fingerprint = `${newest.map((r) => `${r.concept_id}:${r.version}`).join("|")}#${JSON.stringify(lists)}`;
+    const fingerprint = `${newest.map((r) => `${r.concept_id}:${r.version}`).join("|")}#${JSON.stringify(lists)}#${name}`;
     const cached = this.cache.get(storeId);
     if (cached && cached.fingerprint === fingerprint) {
       this.cache.delete(storeId);
@@ -171,7 +177,9 @@ export class KnowledgeEngine implements Knowledge {
       fingerprint,
       // The same vocabulary object while its words are the same: sentence facts are cached per passage and vocabulary (compose.ts).
       vocabulary:
-        cached && JSON.stringify(cached.vocabulary.lists) === JSON.stringify(lists) ? cached.vocabulary : new StoreVocabulary(lists),
+        cached && JSON.stringify(cached.vocabulary.lists) === JSON.stringify(lists) && cached.vocabulary.name === name
+          ? cached.vocabulary
+          : new StoreVocabulary(lists, name),
       builtAt: iso(this.ctx.clock.now()),
       byLang: new Map(),
       vectors,
@@ -331,6 +339,8 @@ function readQuestion(
 export interface KnowledgeDeps {
   policies: PoliciesRepository;
   settings: AssistantSettingsService;
+  /** The store's name (its account's): weighed as context in questions (store-words.ts). */
+  storeName?: (storeId: string) => Promise<string | undefined>;
 }
 
 export function createKnowledge(ctx: AppContext, deps: KnowledgeDeps): Knowledge {

@@ -70,4 +70,46 @@ describe("store vocabulary", () => {
     assert.equal(alaska.kind, "answer", JSON.stringify(alaska));
     assert.match(alaska.markdown, /10 business days/);
   });
+
+  test("the store's own name, as a question writes it, is left out of the question", () => {
+    const name = (n: string, text: string) =>
+      new StoreVocabulary({ synonyms: [], scope_words: [], product_words: [] }, n).withoutName(text).replace(/\s+/g, " ").trim();
+    assert.equal(
+      name("Holland & Barrett", "how long have i got to return something to holland and barrett"),
+      "how long have i got to return something to",
+    );
+    // Its first two words or more stand for a longer name; a possessive or dotted spelling is the name.
+    assert.equal(name("Harvey Norman New Zealand", "harvey norman's return window"), "return window");
+    assert.equal(name("L.L.Bean", "can i send boots back to ll bean"), "can i send boots back to");
+    assert.equal(name("Argos", "how long do argos refunds take"), "how long do refunds take");
+    // One word of a longer name is not the name ("leave your warehouse" at Mountain Warehouse).
+    assert.equal(name("Mountain Warehouse", "when will it leave your warehouse"), "when will it leave your warehouse");
+    assert.equal(NO_STORE_WORDS.withoutName("return to harvey norman"), "return to harvey norman");
+  });
+
+  test("a question naming the store is answered by the policy it asks about, not by the passages naming the store", async () => {
+    const policies = [
+      policy("returns", "# Returns\n\nYou may return your item within 14 days from the date you receive the goods."),
+      policy(
+        "gift-cards",
+        "# Gift cards\n\nHarvey Norman gift cards can be used at any Harvey Norman store. A Harvey Norman gift card is valid for 3 years.",
+      ),
+    ];
+    const index = (v: StoreVocabulary) =>
+      new PassageIndex(
+        policies.flatMap((p) => splitPassages(p)),
+        v,
+      );
+    const text = "how many days do i have to return something to harvey norman";
+    const named = await ground(
+      index(new StoreVocabulary({ synonyms: [], scope_words: [], product_words: [] }, "Harvey Norman")),
+      text,
+      "en",
+    );
+    assert.equal(named.kind, "answer");
+    assert.deepEqual(named.kind === "answer" ? named.citations.map((c) => c.concept_id) : [], ["returns"]);
+    // Without the store's name the name's words weigh as the question's subject.
+    const unnamed = await ground(index(NO_STORE_WORDS), text, "en");
+    assert.notDeepEqual(unnamed.kind === "answer" ? unnamed.citations.map((c) => c.concept_id) : [], ["returns"]);
+  });
 });

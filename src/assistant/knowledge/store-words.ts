@@ -10,8 +10,13 @@
 //   - product words: kinds of product the store's policies carve out ("mattress"): scope words
 //     that are product classes (facts.ts productClasses) and the objects of a policy question
 //     (retrieval.ts weigh: "can I return a mattress?" asks about returns).
+//   - the store's name ("Harvey Norman", from its account): a question naming the store ("how
+//     many days do i have to return something to harvey norman") says nothing of which policy
+//     answers it, so its words weigh as context (retrieval.ts CONTEXT_WEIGHT), not as the subject.
 // Words are read in every language the engine analyses (each analysed in it), as the packs' are.
-import { analyze, normalize, type Lang } from "./text.js";
+import { analyze, normalize, words, type Lang } from "./text.js";
+
+const escapeRegExp = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** A store's vocabulary as it is saved (lower-case words; the settings service validates them). */
 export interface StoreWordLists {
@@ -34,8 +39,26 @@ export class StoreVocabulary {
   readonly goods: ReadonlySet<string>;
   private readonly byLang = new Map<Lang, Analysed>();
 
-  constructor(readonly lists: StoreWordLists) {
+  /** The store's name as a question writes it: its words in order, joined by "and", "&", a dash or nothing, possessive or not. */
+  private readonly namePattern: RegExp | undefined;
+
+  constructor(
+    readonly lists: StoreWordLists,
+    readonly name = "",
+  ) {
     this.goods = new Set(lists.product_words.map(normalize));
+    // The whole name or its first two words or more ("Harvey Norman" of "Harvey Norman New Zealand").
+    const nameWords = words(name).filter((w) => !/^(?:and|und|the|der|die|das)$/.test(w));
+    const joined = (ws: string[]) => ws.map(escapeRegExp).join("(?:\\s+(?:and|und|n)\\s+|\\s*[-&.'’]?\\s*)");
+    const prefixes = nameWords
+      .map((_, i) => nameWords.slice(0, nameWords.length - i))
+      .filter((ws) => ws.length >= Math.min(2, nameWords.length));
+    this.namePattern = prefixes.length === 0 ? undefined : new RegExp(`\\b(?:${prefixes.map(joined).join("|")})(?:['’]?s)?\\b`, "giu");
+  }
+
+  /** The text without the store's name ("… to return something to harvey norman" → "… to return something to"). */
+  withoutName(text: string): string {
+    return this.namePattern ? text.replace(this.namePattern, " ") : text;
   }
 
   /** The stems of the store's synonyms of a stem, in a language (none when it has none). */
