@@ -191,6 +191,13 @@ describe("knowledge: soft order questions", () => {
     assert.equal(softOrderRemainder("Where is my order?"), null);
     assert.equal(softOrderRemainder("when will my order 1234 arrive?"), null);
     assert.equal(softOrderRemainder("when will my order arrive?"), null);
+    // Asking how to follow one's parcel asks for the procedure; asking where it is or its status does not.
+    assert.equal(
+      softOrderRemainder("how do i track my parcel and how do big things like a fridge get delivered"),
+      "how do i track it and how do big things like a fridge get delivered",
+    );
+    assert.equal(softOrderRemainder("can you track my parcel for me"), null);
+    assert.equal(softOrderRemainder("how do i track my order 1234"), null);
   });
 
   test("a request for a person or for the store's contact is a handoff, in English and German", () => {

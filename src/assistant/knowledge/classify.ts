@@ -137,6 +137,8 @@ const router = perRegistry(() => {
     ),
     /** Words that ask about the state of one's own order outright ("where is my …", "track", "status", "has my order …"). */
     orderStatusOutright: new RegExp(`\\b(?:${alt((r) => r.orderStatusOutright)})`),
+    /** A question for a procedure ("how do I track my parcel", "wie kann ich …"; the packs' questions.how). */
+    procedure: new RegExp(alternation((p) => p.questions.how)),
     ownOrder: languages().map((p) => p.router.ownOrder),
     orderWords: list((r) => r.orderWords),
     /**
@@ -277,8 +279,9 @@ function productQuery(t: string, matched: string[]): string {
  */
 export function softOrderRemainder(text: string): string | null {
   const t = normalize(text).replace(/\s+/g, " ").trim();
-  const { orderStatusOutright, orderId, orderOwn, ownOrder, orderWords } = router();
-  if (orderStatusOutright.test(t) || orderId.test(t)) return null;
+  const { orderStatusOutright, orderId, orderOwn, ownOrder, orderWords, procedure } = router();
+  // Asking how to follow an order ("how do i track my parcel") asks for the procedure, not its state.
+  if ((orderStatusOutright.test(t) && !procedure.test(t)) || orderId.test(t)) return null;
   if (!orderOwn.test(t)) return null;
   // "my order was declined, …" → "it was declined, …": the clause stays the shopper's circumstance.
   const rest = ownOrder
