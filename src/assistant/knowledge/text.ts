@@ -210,7 +210,7 @@ const dates = perRegistry(() => {
     anyOf(packs.flatMap((p) => [...p.dates.months, ...(abbreviated ? (p.dates.monthAbbreviations ?? []) : [])]));
   return {
     pattern: new RegExp(
-      `\\b(?:(${names(monthFirst, true)})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?|(\\d{1,2})\\.?\\s+(${names(languages(), false)})(?:\\s+(\\d{4}))?)\\b`,
+      `\\b(?:(${names(monthFirst, true)})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?|(?<![\\d.,/])(\\d{1,2})\\.?\\s+(${names(languages(), false)})(?:\\s+(\\d{4}))?)\\b`,
       "giu",
     ),
     /** The month (0–11) of a month name or abbreviation, of any language. */

@@ -76,6 +76,9 @@ describe("knowledge: typed facts", () => {
     assert.deepEqual(factsOf("Return within 14 days from purchase.", [], "en").durations, [{ days: 14, start: "purchase", lasts: false }]);
     assert.deepEqual([...factsOf("Standard shipping is free.", [], "en").amounts], ["*:0"]);
     assert.deepEqual([...factsOf("Purchases can be returned through January 14, 2020.", [], "en").dates], ["2020-1-14"]);
+    // The tail of a numeric date is no day: "12.24.23 may be returned" names no 23 May.
+    assert.deepEqual([...factsOf("Any product purchased between 11.19.23 and 12.24.23 may be returned by 1.13.24.", [], "en").dates], []);
+    assert.deepEqual([...factsOf("Umtausch bis 24. Dezember 2025.", [], "de").dates], ["2025-12-24"]);
     // "member" is the pack's scope word; "Elite" is a tier of one store, a scope word of that store's own vocabulary.
     assert.deepEqual([...factsOf("Elite members have 30 days.", ["elit", "member"], "en").scope].sort(), ["member"]);
     const tiers = new StoreVocabulary({ synonyms: [], scope_words: ["elite"], product_words: [] });
