@@ -35,7 +35,7 @@
 import type { Citation, PolicyAnswer } from "../knowledge/types.js";
 import { checkPhrasing, roundedNumber } from "../knowledge/llm.js";
 import { numbersIn, quantities, words, type Quantity } from "../knowledge/text.js";
-import { alternation, isStopWordOfAny, languages, perRegistry, type LanguagePack } from "../language/index.js";
+import { alternation, escapeRegExp, isStopWordOfAny, languages, perRegistry, type LanguagePack } from "../language/index.js";
 import { LEAD_SEPARATOR, statesNegation, yesNoLead } from "../knowledge/compose.js";
 import { currencyDigits, formatMoney, isMoney } from "../answers/format.js";
 import type { ChatLang } from "../answers/i18n.js";
@@ -85,7 +85,6 @@ const patterns = perRegistry(() => {
   };
 });
 const LINK = /\]\(|\bhttps?:\/\/|\bwww\.|\bmailto:|\btel:|<\s*[a-z/!]/i;
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Whether the text names the product: its whole title (any case, any spacing) or its id. */
 function names(text: string, card: ProductCard): boolean {

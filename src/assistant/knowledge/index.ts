@@ -339,7 +339,7 @@ function readQuestion(
 export interface KnowledgeDeps {
   policies: PoliciesRepository;
   settings: AssistantSettingsService;
-  /** The store's name (its account's): weighed as context in questions (store-words.ts). */
+  /** The store's name (its account's): left out of the questions that name it (store-words.ts). */
   storeName?: (storeId: string) => Promise<string | undefined>;
 }
 

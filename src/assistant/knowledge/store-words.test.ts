@@ -84,6 +84,9 @@ describe("store vocabulary", () => {
     assert.equal(name("Argos", "how long do argos refunds take"), "how long do refunds take");
     // One word of a longer name is not the name ("leave your warehouse" at Mountain Warehouse).
     assert.equal(name("Mountain Warehouse", "when will it leave your warehouse"), "when will it leave your warehouse");
+    // A leading article is no part of the name as shoppers write it; one word of it alone is not the name.
+    assert.equal(name("The Body Shop", "can i bring it back to body shop"), "can i bring it back to");
+    assert.equal(name("The Body Shop", "can i return body lotion"), "can i return body lotion");
     assert.equal(NO_STORE_WORDS.withoutName("return to harvey norman"), "return to harvey norman");
   });
 

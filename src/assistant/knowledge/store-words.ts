@@ -12,11 +12,10 @@
 //     (retrieval.ts weigh: "can I return a mattress?" asks about returns).
 //   - the store's name ("Harvey Norman", from its account): a question naming the store ("how
 //     many days do i have to return something to harvey norman") says nothing of which policy
-//     answers it, so its words weigh as context (retrieval.ts CONTEXT_WEIGHT), not as the subject.
+//     answers it, so the name is left out of the question (ground.ts prepareQuery).
 // Words are read in every language the engine analyses (each analysed in it), as the packs' are.
+import { alternation, escapeRegExp, isStopWordOfAny } from "../language/index.js";
 import { analyze, normalize, words, type Lang } from "./text.js";
-
-const escapeRegExp = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** A store's vocabulary as it is saved (lower-case words; the settings service validates them). */
 export interface StoreWordLists {
@@ -39,7 +38,7 @@ export class StoreVocabulary {
   readonly goods: ReadonlySet<string>;
   private readonly byLang = new Map<Lang, Analysed>();
 
-  /** The store's name as a question writes it: its words in order, joined by "and", "&", a dash or nothing, possessive or not. */
+  /** The store's name as a question writes it: its words in order, joined by "and", "&", a dash, a dot or nothing, possessive or not. */
   private readonly namePattern: RegExp | undefined;
 
   constructor(
@@ -47,9 +46,12 @@ export class StoreVocabulary {
     readonly name = "",
   ) {
     this.goods = new Set(lists.product_words.map(normalize));
-    // The whole name or its first two words or more ("Harvey Norman" of "Harvey Norman New Zealand").
-    const nameWords = words(name).filter((w) => !/^(?:and|und|the|der|die|das)$/.test(w));
-    const joined = (ws: string[]) => ws.map(escapeRegExp).join("(?:\\s+(?:and|und|n)\\s+|\\s*[-&.'’]?\\s*)");
+    // The whole name or its first two words or more ("Harvey Norman" of "Harvey Norman New Zealand"),
+    // without a leading article ("The Body Shop" as "body shop"); words joined as a list joins them.
+    const nameWords = words(name);
+    while (nameWords.length > 1 && isStopWordOfAny(nameWords[0]!)) nameWords.shift();
+    const joined = (ws: string[]) =>
+      ws.map(escapeRegExp).join(`(?:\\s+(?:${alternation((p) => p.answers.listJoiners)})\\s+|\\s*[-&.'’]?\\s*)`);
     const prefixes = nameWords
       .map((_, i) => nameWords.slice(0, nameWords.length - i))
       .filter((ws) => ws.length >= Math.min(2, nameWords.length));

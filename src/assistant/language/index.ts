@@ -149,7 +149,10 @@ export function alternation(pick: (pack: LanguagePack) => RegExp | undefined): s
   return anyOf(sources);
 }
 
+/** A text with the characters special in a regular expression escaped. */
+export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** Words as an alternation (special characters escaped), every pack's in registry order. */
 export function wordAlternation(pick: (pack: LanguagePack) => readonly string[] | undefined): string {
-  return anyOf(languages().flatMap((p) => (pick(p) ?? []).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))));
+  return anyOf(languages().flatMap((p) => (pick(p) ?? []).map(escapeRegExp)));
 }
