@@ -29,7 +29,7 @@ export function explain(q: RetailQuestion, store: RetailerStore, sentences = 6):
 
   const index = new PassageIndex(
     store.policies.filter((p) => p.published).flatMap((p) => splitPassages({ ...p, version: 1 })),
-    store.vocabulary ? new StoreVocabulary(store.vocabulary) : NO_STORE_WORDS,
+    new StoreVocabulary(store.vocabulary ?? NO_STORE_WORDS.lists, store.name),
   );
   const previous = threadContext([...(q.before ?? [])].reverse(), CONTEXT_MESSAGES);
   if (previous !== undefined) out.push(`previous: ${JSON.stringify(previous)}`);
