@@ -156,14 +156,15 @@ export class KnowledgeEngine implements Knowledge {
 
   /** The cached entry of a store, rebuilt when its (concept, newest version) set or its vocabulary changed. */
   private async entry(storeId: string): Promise<StoreEntry> {
+    const cached = this.cache.get(storeId);
+    // A store's name is set at sign-up and never changes: it is read once, when its entry is first built.
     const [newest, own, name] = await Promise.all([
       this.repo.newestVersions(storeId),
       this.settings.vocabulary(storeId),
-      this.storeName(storeId),
+      cached ? cached.vocabulary.name : this.storeName(storeId),
     ]);
     const lists = { synonyms: own.synonyms, scope_words: own.scope_words, product_words: own.product_words };
-    const fingerprint = `${newest.map((r) => `${r.concept_id}:${r.version}`).join("|")}#${JSON.stringify(lists)}#${name}`;
-    const cached = this.cache.get(storeId);
+    const fingerprint = `${newest.map((r) => `${r.concept_id}:${r.version}`).join("|")}#${JSON.stringify(lists)}`;
     if (cached && cached.fingerprint === fingerprint) {
       this.cache.delete(storeId);
       this.cache.set(storeId, cached);
@@ -177,9 +178,7 @@ export class KnowledgeEngine implements Knowledge {
       fingerprint,
       // The same vocabulary object while its words are the same: sentence facts are cached per passage and vocabulary (compose.ts).
       vocabulary:
-        cached && JSON.stringify(cached.vocabulary.lists) === JSON.stringify(lists) && cached.vocabulary.name === name
-          ? cached.vocabulary
-          : new StoreVocabulary(lists, name),
+        cached && JSON.stringify(cached.vocabulary.lists) === JSON.stringify(lists) ? cached.vocabulary : new StoreVocabulary(lists, name),
       builtAt: iso(this.ctx.clock.now()),
       byLang: new Map(),
       vectors,

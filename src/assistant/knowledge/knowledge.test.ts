@@ -181,6 +181,22 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     });
   });
 
+  test("the store's name is read once per store, however many questions follow", async () => {
+    llm.reply = "error";
+    let reads = 0;
+    const engine = createKnowledge(t.ctx, {
+      ...depsOf(t.ctx),
+      storeName: async () => {
+        reads += 1;
+        return "Acme Outdoor";
+      },
+    });
+    const named = await engine.answer(storeA, "How many days do I have to return an item to Acme Outdoor?", "en");
+    assert.deepEqual(named.result.kind === "answer" && named.result.citations.map((c) => c.concept_id), ["returns"]);
+    await engine.answer(storeA, "How many days do I have to return an item?", "en");
+    assert.equal(reads, 1);
+  });
+
   test("the thread's language picks policies in that language, falling back to any", async () => {
     llm.reply = "error";
     const engine = createKnowledge(t.ctx, depsOf(t.ctx));
