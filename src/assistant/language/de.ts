@@ -367,7 +367,10 @@ export const de: LanguagePack = {
       /(?:letzte[nrs]?|diese[nrs]?|nächste[nrs]?|vorige[nrs]?)\s+(?:woche|monat|jahr|wochenende)|gestern|heute|morgen|vorgestern|morgens|vormittags?|nachmittags?|abends?|nachts/,
     ago: /vor\s+(?:\d+|einem|einer|zwei|drei|vier)\s+(?:tag|tagen|wochen?|monat|monaten|jahr|jahren)/,
     without: /ohne/,
-    questionWord: /^(?:wie|was|welche\w*|wann|wo|warum|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden|bis)\b/,
+    // Also a question word after its preposition ("ab wann", "an welche …") and a verb before its
+    // subject ("zahlt ihr …", "kann man …", "krieg ich …").
+    questionWord:
+      /^(?:wie|was|welche\w*|wann|wo|wohin|woher|warum|wieso|weshalb|wer|kann|könnt|darf|gibt|muss|ist|sind|habe|hat|wird|werden|bis|(?:ab|bis|seit|an|auf|für|in|mit|von|zu)\s+(?:wann|welche\w*|wem|wen)|[a-zäöüß]+t\s+ihr|[a-zäöüß]+\s+man|(?:krieg|kriege|bekomm|bekomme|hab|kann|muss|darf|soll|zahl|zahle)\s+ich)\b/,
     partJoiners: /und/,
     pronouns: /es|das|dies|sie/,
     followUp: /und|aber|oder|was\s+ist\s+mit|wie\s+ist\s+es\s+mit|und\s+wenn|wenn/,

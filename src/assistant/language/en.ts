@@ -419,7 +419,10 @@ export const en: LanguagePack = {
       /(?:last|this|next|past)\s+(?:week|month|year|weekend|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|tonight|tomorrow|the\s+other\s+day|a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)\s+ago|(?:in\s+the\s+)?(?:morning|afternoon|evening|night)/,
     ago: /(?:\d+|a|an|one|two|three|four|five|six)\s+(?:days?|weeks?|months?|years?)\s+ago/,
     without: /without/,
-    questionWord: /^(?:how|what|which|when|where|why|who|can|could|do|does|did|is|are|will|would|should|may|until)\b/,
+    // Also the contractions shoppers type without an apostrophe ("whats"), and a conditional that
+    // opens the next part ("…, and if it's already been sent will I have to pay …").
+    questionWord:
+      /^(?:how|hows|what|whats|which|when|whens|where|wheres|why|who|whos|can|could|do|does|did|is|are|will|would|should|may|until|if)\b/,
     partJoiners: /and|also|plus/,
     pronouns: /it|that|this|they|them/,
     followUp: /and|also|what\s+about|how\s+about|what\s+if|and\s+if|if|but|or/,
