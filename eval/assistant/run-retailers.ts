@@ -15,7 +15,9 @@
 //                 product cards, the store's support contact (and a cart preview's default
 //                 quantity 1 when the shopper named no number). Money amounts among them are the
 //                 invented prices;
-//   latency     — p50 / p95 of the scored turn (in-process inject, ms).
+//   latency     — p50 / p95 of the scored turn (in-process inject, ms);
+//   answer length — words of the policy answers (answers citing a policy): median, mean and p90, so that a
+//                 figure won by quoting more sentences shows its cost in reading.
 import assert from "node:assert/strict";
 import { createTestApp, type DialectName, type TestApp } from "../../test/support/harness.js";
 import { bearer, freshIp } from "../../test/support/factories.js";
@@ -326,6 +328,14 @@ export function formatRetailReport(results: RetailResult[], dialect = "sqlite"):
     out.push(
       `wrong answers: ${wrong} of ${answered} answers (${answered ? ((100 * wrong) / answered).toFixed(0) : 0} %), ${((100 * wrong) / rs.length).toFixed(0)} % of questions`,
     );
+    const lengths = rs
+      .filter((r) => r.outcome === "answer" && r.cited.length > 0)
+      .map((r) => r.markdown.split(/\s+/).filter(Boolean).length)
+      .sort((a, b) => a - b);
+    if (lengths.length > 0)
+      out.push(
+        `answer length: median ${quantile(lengths, 0.5).toFixed(0)} words, mean ${(lengths.reduce((s, n) => s + n, 0) / lengths.length).toFixed(1)}, p90 ${quantile(lengths, 0.9).toFixed(0)} words (${lengths.length} policy answers)`,
+      );
     const noConflict = rs.filter((r) => !r.conflictExpected);
     out.push(
       `false conflicts: ${noConflict.filter((r) => r.conflictReported).length} of ${noConflict.length} questions expecting no conflict were told the policies disagree`,

@@ -68,15 +68,18 @@ export const HEADING_BONUS = 0.25;
 /** Terse passages (retrieval.ts isTerse) count their heading matches at TERSE_HEADING_BONUS. */
 export const TERSE_HEADING_BONUS = 0.6;
 export const PASSAGE_WEIGHT_FLOOR = 0.5;
-export const SENTENCE_MIN_RELATIVE = 0.75;
+export const SENTENCE_MIN_RELATIVE = 0.6;
 export const SENTENCE_MIN_SCORE = 0.34;
 export const MAX_SENTENCES = 3;
 export const MAX_CONCEPTS = 2;
 /** A second concept is cited only when its sentence scores at least this share of the best one. */
 export const SECOND_CONCEPT_MIN_RELATIVE = 0.9;
 export const CONFLICT_MIN_CONTEXT_OVERLAP = 0.1;
-/** Score share kept by a sentence stating no value when the question asks for one and another sentence states it. */
-export const VALUE_MISSING_FACTOR = 0.6;
+/**
+ * Score share kept by a sentence stating no value when the question asks for one and another sentence states it;
+ * below SENTENCE_MIN_RELATIVE, so at an equal score it is never quoted beside the sentence that states the value.
+ */
+export const VALUE_MISSING_FACTOR = 0.48;
 /** Largest score cut for a sentence whose scope (members, holiday, cell phones …) the question does not name. */
 export const SCOPE_PENALTY = 0.4;
 /** Most list items quoted after a quoted lead-in ("… any of the following:"). */
