@@ -21,7 +21,11 @@ export function readFitLines<T extends { split: string }>(what: string): { dev: 
 
 /** Logistic-regression weights (bias first when the inputs start with 1) of the probability that a row is of class 1. */
 export function fitLogistic(inputs: number[][], labels: (0 | 1)[]): number[] {
-  const lr = new LogisticRegression({ numSteps: 20000, learningRate: 5e-3 });
+  // The library adds the gradient summed over the rows at each step: a rate of 1 / rows is a step of
+  // 1 on the mean gradient, which converges to the maximum-likelihood weights (checked against
+  // Newton's method); a fixed rate overshoots on a thousand rows and leaves the probabilities
+  // uncalibrated (a mean P(right) of 0.45 where 0.69 of the answers were right).
+  const lr = new LogisticRegression({ numSteps: 20000, learningRate: 1 / inputs.length });
   lr.train(new Matrix(inputs), Matrix.columnVector(labels));
   // classifiers[0] is trained on "not class 0", i.e. on class 1.
   return lr.classifiers[0]!.weights.to1DArray();
