@@ -80,9 +80,15 @@ export class KnowledgeEngine implements Knowledge {
     this.repo = deps.policies;
     this.settings = deps.settings;
     this.storeName = async (storeId) => (await deps.storeName?.(storeId)) ?? "";
-    // The typo corrector's word list loads in the background, not on the first question.
-    for (const pack of languages()) void pack.words.warm?.();
+    // The typo corrector's word lists load in the background from the start; a question asked
+    // before they have loaded waits for them (under a second), so no answer depends on timing.
+    this.warmed = Promise.all(languages().map((pack) => pack.words.warm?.())).then(
+      () => undefined,
+      () => undefined,
+    );
   }
+
+  private readonly warmed: Promise<void>;
 
   async classify(
     storeId: string,
@@ -90,6 +96,7 @@ export class KnowledgeEngine implements Knowledge {
     locale: string,
     options: { previous?: () => Promise<string | undefined> } = {},
   ): Promise<RoutedIntent> {
+    await this.warmed;
     const currency = /\d/.test(text) ? (await this.settings.get(storeId)).currency : "EUR";
     const { intent, trace } = routeText(text, locale, currency);
     const policy = (rerouted: string): RoutedIntent => ({ kind: "policy", query: text.trim(), trace: { ...trace, rerouted } });
@@ -271,6 +278,7 @@ export class KnowledgeEngine implements Knowledge {
 
   /** answer() before phrasing: grounding, the conflict check, framing in the thread's language. */
   async ground(storeId: string, text: string, locale: string, options: { previous?: string } = {}): Promise<Grounded> {
+    await this.warmed;
     const entry = await this.entry(storeId);
     const { index, policies } = await this.langIndex(storeId, entry, locale);
     const versions: KnowledgeVersions = { policies, index_built_at: entry.builtAt };

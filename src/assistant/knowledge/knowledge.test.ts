@@ -15,6 +15,7 @@ import { AssistantSettingsService } from "../settings/service.js";
 import { createKnowledge, KnowledgeEngine, type KnowledgeDeps } from "./index.js";
 import { KnowledgeUnavailable } from "./types.js";
 import { POLICY_MIN_PROBABILITY } from "./route-model.js";
+import { languagePack, registerLanguage } from "../language/index.js";
 
 /** The engine's collaborators over `ctx`'s database (the app builds them in src/assistant/compose.ts). */
 const depsOf = (ctx: AppContext): KnowledgeDeps => ({
@@ -195,6 +196,29 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     assert.deepEqual(named.result.kind === "answer" && named.result.citations.map((c) => c.concept_id), ["returns"]);
     await engine.answer(storeA, "How many days do I have to return an item?", "en");
     assert.equal(reads, 1);
+  });
+
+  test("a question asked while a language's word lists are still loading waits for them, so no answer depends on timing", async () => {
+    let loaded!: () => void;
+    const loading = new Promise<void>((resolve) => (loaded = resolve));
+    const en = languagePack("en")!;
+    // A copy of English under another code whose word lists load only when the test says so.
+    const unregister = registerLanguage({ ...en, code: "zz", words: { ...en.words, warm: () => loading } });
+    try {
+      const engine = createKnowledge(t.ctx, depsOf(t.ctx));
+      let answered = false;
+      const pending = engine.answer(storeA, "How many days do I have to return an item?", "en").then((r) => {
+        answered = true;
+        return r;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(answered, false, "answered before the word lists loaded");
+      loaded();
+      const { result } = await pending;
+      assert.deepEqual(result.kind === "answer" && result.citations.map((c) => c.concept_id), ["returns"]);
+    } finally {
+      unregister();
+    }
   });
 
   test("the thread's language picks policies in that language, falling back to any", async () => {
