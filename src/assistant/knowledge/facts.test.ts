@@ -122,6 +122,15 @@ describe("knowledge: typed facts of a sentence", () => {
     assert.ok(queryGroups("wie lang dauerts bis die karte kommt", "de").some((g) => g.alts[0] === VIRTUAL_DURATION));
   });
 
+  test("English 'when' asks a time as a question word, not as a conjunction before its subject ('when i pay')", () => {
+    const asksTime = (q: string) => queryGroups(q, "en").some((g) => g.alts[0] === VIRTUAL_DURATION);
+    assert.ok(asksTime("when will my refund arrive"));
+    assert.ok(asksTime("whens the cut off for christmas"));
+    assert.ok(asksTime("i want to know when i get my money back"));
+    assert.ok(!asksTime("how do i avoid paying the surcharge when i pay"));
+    assert.ok(!asksTime("do the stamps work when i buy online or only in the shop"));
+  });
+
   test("German 'free' in every inflection is an amount of 0; negated, it is none", () => {
     for (const text of [
       "Kostenfreie Rücksendemöglichkeit per DHL.",

@@ -383,10 +383,10 @@ export const en: LanguagePack = {
   questions: {
     // "Can I still return it?", "is it too late?" ask whether the period is still open.
     duration:
-      /\bhow\s+(?:long|fast|quick(?:ly)?|soon|old|many\s+(?:(?:working|business|calendar)\s+)?(?:days|weeks|months|years|hours))\b|\b(?:window|period|deadline|time\s*limit|time\s*frame|timeframe|days?\s+(?:do|have)|until\s+when|when|(?:can|could|may)\s+i\s+still|too\s+late)\b/,
+      /\bhow\s+(?:long|fast|quick(?:ly)?|soon|old|many\s+(?:(?:working|business|calendar)\s+)?(?:days|weeks|months|years|hours))\b|\b(?:window|period|deadline|time\s*limit|time\s*frame|timeframe|days?\s+(?:do|have)|until\s+when|(?:know|tell\s+me|wondering|wonder|idea|sure|find\s+out|say)\s+when|whens|when(?!\s+(?:i|i'm|im|i've|ive|we|you|u|it|it's|its|they|he|she)\b)|(?:can|could|may)\s+i\s+still|too\s+late)\b/,
     durationWords: (
       "how long fast quick quickly soon many working business calendar days day weeks week months month years year hours window period " +
-      "deadline time limit frame timeframe until when take takes"
+      "deadline time limit frame timeframe until when whens take takes"
     ).split(" "),
     money:
       /\bhow\s+much\b|\bwhat\s+(?:does|do|is|are|will)\b.*\b(?:cost|costs|fee|fees|charge)\b|\b(?:fee|fees|minimum|threshold)\b|^(?:is|are|will|would)\b.*\bfree\b/,
