@@ -38,12 +38,59 @@ export function applyRewrites(text: string, rewrites: readonly Rewrite[]): strin
 const namesPattern = (names: readonly string[]) =>
   new RegExp(`(?<!\\p{L})(${anyOf(names.map((n) => n.replace(/ /g, "\\s+")))})(?!\\p{L})`, "gu");
 
+/** Region codes of the CLDR that name no country or territory (groupings, test codes, the unknown region). */
+const NOT_COUNTRIES = new Set(["EU", "EZ", "UN", "QO", "XA", "XB", "ZZ"]);
+
+/**
+ * The country names of each language by ISO 3166 code: its pack's vocabulary.countries (first, with
+ * their aliases), then the Unicode CLDR's region names in that language (Intl.DisplayNames, built
+ * into Node) of every code whose English name the default language says names only a place
+ * (words.namesOnlyPlace: "singapore", not "jersey"). Names with punctuation ("Hong Kong SAR China",
+ * "Bosnia & Herzegovina") are left to the packs.
+ */
+export const countryNames = perRegistry(() => {
+  const english = new Intl.DisplayNames([DEFAULT_LANGUAGE], { type: "region", fallback: "none" });
+  const onlyPlace = languagePack(DEFAULT_LANGUAGE)?.words.namesOnlyPlace;
+  const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  const codes = onlyPlace
+    ? [...letters]
+        .flatMap((a) => [...letters].map((b) => a + b))
+        .filter((code) => {
+          const name = english.of(code)?.toLowerCase();
+          return (
+            !NOT_COUNTRIES.has(code) && name !== undefined && name !== code.toLowerCase() && /^[\p{L} -]+$/u.test(name) && onlyPlace(name)
+          );
+        })
+    : [];
+  return new Map(
+    languages().map((p) => {
+      let local: Intl.DisplayNames | null = null;
+      try {
+        local = new Intl.DisplayNames([p.code], { type: "region", fallback: "none" });
+      } catch {
+        // A language code ICU does not know: its pack's names only.
+      }
+      const out: Record<string, string[]> = Object.fromEntries(Object.entries(p.vocabulary.countries).map(([c, n]) => [c, [...n]]));
+      for (const code of codes) {
+        const name = local?.of(code)?.toLowerCase();
+        if (name === undefined || !/^[\p{L} -]+$/u.test(name)) continue;
+        const names = (out[code] ??= []);
+        if (!names.includes(name)) names.push(name);
+      }
+      return [p.code, out as Readonly<Record<string, readonly string[]>>] as const;
+    }),
+  );
+});
+
+/** The country names of a language (countryNames), or its pack's alone when the registry has no entry. */
+const namesOf = (p: LanguagePack): Readonly<Record<string, readonly string[]>> => countryNames().get(p.code) ?? p.vocabulary.countries;
+
 /** The country names of each language that has any. */
 const countryPatterns = perRegistry(
   () =>
     new Map(
       languages().flatMap((p) => {
-        const names = Object.values(p.vocabulary.countries).flat();
+        const names = Object.values(namesOf(p)).flat();
         return names.length > 0 ? [[p.code, namesPattern(names)] as const] : [];
       }),
     ),
@@ -71,7 +118,11 @@ export function markCountries(text: string, lang: Lang, pad = " "): string {
  */
 export const countryWords = perRegistry(
   (): ReadonlySet<string> =>
-    new Set(Object.values(languagePack(DEFAULT_LANGUAGE)!.vocabulary.countries).flatMap((names) => names.flatMap((n) => n.split(" ")))),
+    new Set([
+      ...Object.values(languagePack(DEFAULT_LANGUAGE)!.vocabulary.countries).flatMap((names) => names.flatMap((n) => n.split(" "))),
+      // Of the other names only one-word ones: "new" or "south" name no country by themselves.
+      ...Object.values(namesOf(languagePack(DEFAULT_LANGUAGE)!)).flatMap((names) => names.filter((n) => !n.includes(" "))),
+    ]),
 );
 
 /** The rewrites translating a question in `from` for policies in `to` (the table, then country names), or undefined when `from` has no table for `to`. */
@@ -82,8 +133,8 @@ const translations = perRegistry(() => {
       const to = languagePack(target);
       if (!table || !to) continue;
       const countries = table.countries
-        ? Object.entries(from.vocabulary.countries).flatMap(([code, names]): Rewrite[] => {
-            const name = to.vocabulary.countries[code]?.[0];
+        ? Object.entries(namesOf(from)).flatMap(([code, names]): Rewrite[] => {
+            const name = namesOf(to)[code]?.[0];
             return name === undefined ? [] : [[namesPattern(names), ` ${name} `]];
           })
         : [];

@@ -681,17 +681,21 @@ export class PassageIndex {
     const pack = languagePack(lang);
     const topics = pack?.vocabulary.topics ?? null;
     const topical = topics !== null && stats.some((s) => s.seen && !s.g.virtual && s.g.alts.some((a) => topics.has(a)));
+    const countryWord = pack && stem(pack.vocabulary.countryWord, lang);
+    const countriesSpoken = stats.some((s) => s.seen && s.g.alts[0] === countryWord);
     return (
       stats
         .filter((s) => !(crossLanguage && !s.seen && !s.g.virtual))
         // Floors keep a word found in every passage from weighing nothing.
         // "How do I …" only breaks ties between passages that match the question's words.
         .map((s) => {
-          // A country the policies never name is said by "country" (lexicon.ts markCountries), not by its name.
+          // A country the policies never name is said by "country" (lexicon.ts markCountries), not by
+          // its name — when the policies speak of countries at all; when they do not, its name is
+          // what the question asks about ("do you ship to singapore").
           const object =
             (topical &&
               (goods().has(s.g.surface) || this.store.goods.has(s.g.surface) || pack?.words.namesGoods?.(s.g.surface) === true)) ||
-            countryWords().has(s.g.surface);
+            (countryWords().has(s.g.surface) && countriesSpoken);
           const weight =
             s.g.alts[0] === VIRTUAL_HOW
               ? 0.15 * maxIdf

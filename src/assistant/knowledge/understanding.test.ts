@@ -11,7 +11,7 @@ import { conflictCheck, ground, groundParts, prepareQuery } from "./ground.js";
 import { borrowedWords, isFollowUp, questionParts, splitParts, withFollowUp } from "./parts.js";
 import { splitPassages, type PolicySource } from "./passages.js";
 import { PassageIndex, RERANK_DEPTH, contextWords, correctWords, nearestWord, normalizeScores, queryGroups, rewrite } from "./retrieval.js";
-import { asksWhoPays, commerceVocabulary, translation } from "./lexicon.js";
+import { asksWhoPays, commerceVocabulary, countryNames, markCountries, translation } from "./lexicon.js";
 import { de } from "../language/de.js";
 import { en } from "../language/en.js";
 import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
@@ -486,6 +486,26 @@ describe("knowledge: third round (compounds, absence, windows, implicit conflict
       policy("returns", "# Returns\n\n- Products can be returned only in the country or region in which they were originally purchased."),
     );
     assert.equal((await ground(idx, "I bought my laptop in Canada, can I return it in the US?", "en")).kind, "answer");
+  });
+
+  test("every country of the CLDR whose English name names only a place is a country, in English and German", () => {
+    assert.match(markCountries("do you ship to singapore or new zealand", "en"), /singapore country .*new zealand country/);
+    assert.match(markCountries("liefert ihr nach neuseeland", "de"), /neuseeland land/);
+    // "jersey" is also a garment (WordNet): no country however it is written.
+    assert.doesNotMatch(markCountries("can i return a jersey", "en"), /country/);
+    // The packs' own names and aliases stay first.
+    assert.deepEqual(countryNames().get("de")!.US!.slice(0, 2), ["usa", "vereinigte staaten"]);
+  });
+
+  test("a country named where the policies speak of no country is what the question asks: no answer from the topic alone", async () => {
+    const idx = index(
+      policy("loyalty", "# Points\n\n- All items are eligible for points, except gift cards and shipping."),
+      policy("orders", "# Orders\n\n- Orders are shipped within 2 business days."),
+    );
+    assert.equal((await ground(idx, "do you ship to singapore", "en")).kind, "no_evidence");
+    // Where they do speak of countries, the named one asks in that scope and is answered.
+    const intl = index(policy("shipping", "# Shipping\n\n- We ship to every country in Asia and Europe within 10 business days."));
+    assert.equal((await ground(intl, "do you ship to singapore", "en")).kind, "answer");
   });
 });
 

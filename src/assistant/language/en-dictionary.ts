@@ -88,3 +88,17 @@ export function namesEnglishGoods(word: string): boolean {
   const nouns = wordNetNounsNow();
   return nouns !== null && namesGoods(word.toLowerCase(), nouns);
 }
+
+/** WordNet's lexicographer file of place nouns (noun.location). */
+const NOUN_LOCATION = 15;
+
+/**
+ * Whether every WordNet sense of a name (a phrase: always) is a place, or WordNet does not know it
+ * ("singapore", "new zealand"; not "jersey", "guinea", "chad"). Read at once if not yet warm.
+ */
+export function namesOnlyEnglishPlace(name: string): boolean {
+  const w = name.toLowerCase();
+  if (w.includes(" ")) return true;
+  const nouns = wordNetNounsNow();
+  return nouns === null || nouns.senses(w).every((offset) => nouns.synset(offset).lexfile === NOUN_LOCATION);
+}

@@ -1,7 +1,7 @@
 // English (see ./types.ts for what each member means). English is also the registry's default:
 // replies in a language without a pack are framed in English (./index.ts).
 import { createRequire } from "node:module";
-import { isEnglishWord, namesEnglishGoods, warmDictionary } from "./en-dictionary.js";
+import { isEnglishWord, namesEnglishGoods, namesOnlyEnglishPlace, warmDictionary } from "./en-dictionary.js";
 import type { LanguagePack } from "./types.js";
 
 // --- words ------------------------------------------------------------------------------------
@@ -176,6 +176,7 @@ export const en: LanguagePack = {
     stem,
     isKnownWord: isEnglishWord,
     namesGoods: namesEnglishGoods,
+    namesOnlyPlace: namesOnlyEnglishPlace,
     warm: warmDictionary,
     abbreviations: ["a.m", "p.m", "e.g", "i.e", "etc", "approx", "incl", "vs", "no", "st", "mr", "mrs", "dr"],
   },

@@ -300,6 +300,7 @@ describe("language packs: the built-in packs implement every member", () => {
     "questions.narrativeClause",
     "words.isKnownWord",
     "words.namesGoods",
+    "words.namesOnlyPlace",
     "words.warm",
     "words.compounds",
     "numbers.wholeAmount",

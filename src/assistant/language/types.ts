@@ -50,6 +50,13 @@ export interface LanguagePack {
      * subject (retrieval.ts weigh). Absent: only the vocabulary's goods list says so.
      */
     readonly namesGoods?: (word: string) => boolean;
+    /**
+     * Whether a name means nothing but a place ("singapore", but not "jersey" — also a garment —
+     * or "guinea"): the region names of the Unicode CLDR (Intl.DisplayNames) that this says are
+     * places only are read as countries beside vocabulary.countries (lexicon.ts countryNames).
+     * Absent in the default language: only vocabulary.countries are.
+     */
+    readonly namesOnlyPlace?: (name: string) => boolean;
     /** Loads isKnownWord's word list in the background; called when the engine is created. */
     readonly warm?: () => Promise<void>;
     /**
