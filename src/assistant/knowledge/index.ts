@@ -82,7 +82,7 @@ export class KnowledgeEngine implements Knowledge {
     this.storeName = async (storeId) => (await deps.storeName?.(storeId)) ?? "";
     // The typo corrector's word lists load in the background from the start; a question asked
     // before they have loaded waits for them (under a second), so no answer depends on timing.
-    this.warmed = Promise.all(languages().map((pack) => pack.words.warm?.())).then(
+    this.warmed = Promise.all(languages().flatMap((pack) => (pack.words.warm ? [pack.words.warm()] : []))).then(
       () => undefined,
       () => undefined,
     );

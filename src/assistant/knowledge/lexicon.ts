@@ -51,10 +51,10 @@ const NOT_COUNTRIES = new Set(["EU", "EZ", "UN", "QO", "XA", "XB", "ZZ"]);
 export const countryNames = perRegistry(() => {
   const english = new Intl.DisplayNames([DEFAULT_LANGUAGE], { type: "region", fallback: "none" });
   const onlyPlace = languagePack(DEFAULT_LANGUAGE)?.words.namesOnlyPlace;
-  const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  const letters = Array.from({ length: 26 }, (_, i) => String.fromCharCode(65 + i));
   const codes = onlyPlace
-    ? [...letters]
-        .flatMap((a) => [...letters].map((b) => a + b))
+    ? letters
+        .flatMap((a) => letters.map((b) => a + b))
         .filter((code) => {
           const name = english.of(code)?.toLowerCase();
           return (
@@ -77,7 +77,7 @@ export const countryNames = perRegistry(() => {
         const names = (out[code] ??= []);
         if (!names.includes(name)) names.push(name);
       }
-      return [p.code, out as Readonly<Record<string, readonly string[]>>] as const;
+      return [p.code, out] as const;
     }),
   );
 });
