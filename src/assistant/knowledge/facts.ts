@@ -14,7 +14,7 @@
 // packs' (src/assistant/language/: facts) and the store's (its assistant settings' vocabulary).
 import { alternation, languages, packOrDefault, perRegistry, type LanguagePack, type StartEvent } from "../language/index.js";
 import { NO_STORE_WORDS, type StoreVocabulary } from "./store-words.js";
-import { countryNames } from "./lexicon.js";
+import { namesOf } from "./lexicon.js";
 import { analyze, datesIn, normalize, quantities, stem, type Lang } from "./text.js";
 
 export type { StartEvent } from "../language/index.js";
@@ -88,11 +88,7 @@ const countryStems = perRegistry(
     new Map(
       languages().map((p) => [
         p.code,
-        new Set(
-          Object.values(countryNames().get(p.code) ?? p.vocabulary.countries).flatMap((names) =>
-            names.filter((n) => !n.includes(" ")).flatMap((n) => analyze(n, p.code)),
-          ),
-        ),
+        new Set(Object.values(namesOf(p)).flatMap((names) => names.filter((n) => !n.includes(" ")).flatMap((n) => analyze(n, p.code)))),
       ]),
     ),
 );

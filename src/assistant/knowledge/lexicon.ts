@@ -83,7 +83,8 @@ export const countryNames = perRegistry(() => {
 });
 
 /** The country names of a language (countryNames), or its pack's alone when the registry has no entry. */
-const namesOf = (p: LanguagePack): Readonly<Record<string, readonly string[]>> => countryNames().get(p.code) ?? p.vocabulary.countries;
+export const namesOf = (p: LanguagePack): Readonly<Record<string, readonly string[]>> =>
+  countryNames().get(p.code) ?? p.vocabulary.countries;
 
 /** The country names of each language that has any. */
 const countryPatterns = perRegistry(
