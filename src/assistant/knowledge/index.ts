@@ -155,7 +155,10 @@ export class KnowledgeEngine implements Knowledge {
       if (rest !== null) {
         const entry = await this.entry(storeId);
         const { index } = await this.langIndex(storeId, entry, locale);
-        if (hasEvidence(index, rest, textLang(text, langOf(locale)))) return policy("soft_order");
+        // The whole text counts too: "forgot to put a charger in my order, can you add it" is about
+        // changing an order, which the policies' "changes to an existing order" answer.
+        const lang = textLang(text, langOf(locale));
+        if (hasEvidence(index, rest, lang) || hasEvidence(index, text, lang)) return policy("soft_order");
       }
     }
     return { ...intent, trace };

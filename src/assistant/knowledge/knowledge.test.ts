@@ -16,6 +16,12 @@ import { createKnowledge, KnowledgeEngine, type KnowledgeDeps } from "./index.js
 import { KnowledgeUnavailable } from "./types.js";
 import { POLICY_MIN_PROBABILITY } from "./route-model.js";
 import { languagePack, registerLanguage } from "../language/index.js";
+import { fileURLToPath } from "node:url";
+import { readRetailSet } from "../../../eval/assistant/retailers.js";
+import { softOrderRemainder } from "./classify.js";
+import { hasEvidence } from "./ground.js";
+import { splitPassages } from "./passages.js";
+import { PassageIndex } from "./retrieval.js";
 
 /** The engine's collaborators over `ctx`'s database (the app builds them in src/assistant/compose.ts). */
 const depsOf = (ctx: AppContext): KnowledgeDeps => ({
@@ -326,6 +332,27 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     assert.equal((await engine.classify(storeA, "Do you have umbrellas?", "en")).kind, "product");
     const priced = await engine.classify(storeA, "red dresses under 20", "en");
     assert.equal(priced.kind === "product" && priced.filters.price_max_minor, 2000);
+  });
+
+  test("classify: an order question without an id or status words is a policy question when the policies answer the whole text", async () => {
+    const engine = createKnowledge(t.ctx, depsOf(t.ctx));
+    const own = await registerStore(t);
+    const owner = await loginToken(t.search, own.email, own.password);
+    // A real retailer's pages (blind set 5, dev): "If you'd like to add products to your order, please
+    // place a new order for these items." Without "my order" the question's rest only just misses them.
+    const store = readRetailSet(fileURLToPath(new URL("../../../eval/assistant/blind/set-5.json", import.meta.url))).stores.find((x) =>
+      x.policies.some((p) => p.concept_id === "jl-order-changes"),
+    )!;
+    for (const p of store.policies.filter((x) => x.locale === "en"))
+      await put(owner, p.concept_id, { handle: p.handle, title: p.title, locale: "en", published: true, body_markdown: p.body_markdown });
+    const question = "forgot to put a phone charger in my order, can you just add it";
+    const index = new PassageIndex(store.policies.filter((x) => x.locale === "en").flatMap((p) => splitPassages({ ...p, version: 1 })));
+    assert.equal(hasEvidence(index, softOrderRemainder(question)!, "en"), false);
+    const routed = await engine.classify(own.clientId, question, "en");
+    assert.equal(routed.kind, "policy");
+    assert.equal(routed.trace?.rerouted, "soft_order");
+    // Asking for the order's state stays the shopper's own order.
+    assert.equal((await engine.classify(own.clientId, "where is my order?", "en")).kind, "order");
   });
 
   test("classify: the trained decision sends a policy question naming a product to the policies, and keeps product requests", async () => {
