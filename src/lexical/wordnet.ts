@@ -8,9 +8,10 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
-/** Lexicographer files (WordNet's lexnames): noun.artifact, noun.food, noun.plant, noun.substance. */
+/** Lexicographer files (WordNet's lexnames): noun.artifact, noun.food, noun.location, noun.plant, noun.substance. */
 export const NOUN_ARTIFACT = 6;
 export const NOUN_FOOD = 13;
+export const NOUN_LOCATION = 15;
 export const NOUN_PLANT = 20;
 export const NOUN_SUBSTANCE = 27;
 

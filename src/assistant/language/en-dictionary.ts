@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { englishWords, type WordCheck } from "../../lexical/dictionary.js";
 import { namesGoods } from "../../lexical/kinds.js";
-import { wordNetDir, wordNetNouns, wordNetNounsNow } from "../../lexical/wordnet.js";
+import { NOUN_LOCATION, wordNetDir, wordNetNouns, wordNetNounsNow } from "../../lexical/wordnet.js";
 
 let lemmas: Set<string> | null = null;
 let hunspell: WordCheck | null = null;
@@ -88,9 +88,6 @@ export function namesEnglishGoods(word: string): boolean {
   const nouns = wordNetNounsNow();
   return nouns !== null && namesGoods(word.toLowerCase(), nouns);
 }
-
-/** WordNet's lexicographer file of place nouns (noun.location). */
-const NOUN_LOCATION = 15;
 
 /**
  * Whether every WordNet sense of a name (a phrase: always) is a place, or WordNet does not know it
