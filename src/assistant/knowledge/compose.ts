@@ -3,7 +3,8 @@
 // Sentences: every sentence of every evidence passage (no gate on the passage's rank: the sentence
 // that states the asked value may sit in a lower-ranked passage) is scored by the IDF-weighted
 // share of the question's groups it matches in its own text (a synonym-only match counts SYNONYM_STRENGTH), plus
-// HEADING_BONUS × the share matched only by its heading path, times its passage's relevance
+// HEADING_BONUS × the share matched only by its heading path (as its own text for a table row and
+// for the opening sentence under a heading that asks, an FAQ entry's answer), times its passage's relevance
 // (PASSAGE_WEIGHT_FLOOR + (1 − floor) × the passage's normalised score), so that "return within
 // 30 days of delivery" does not answer "how long does delivery take?" next to the shipping policy,
 // and times 1 − SCOPE_PENALTY (in part) for a scope the question does not name and for an opening
@@ -288,16 +289,19 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang,
       const textShare = [...inText].reduce((s, g) => s + g.weight * PassageIndex.strength(terms, g, lang), 0) / total;
       // A table row does not repeat its subject: its heading counts as its own text; a terse list
       // item ("Delivery timeframe: 7-21 business days") leans on its heading more than prose does.
+      // An FAQ answer does not repeat its question either ("Can you combine my orders?" → "We're so
+      // sorry but that's not possible"): a heading that asks is the passage's own subject.
       const terse = isTerse(c.passage);
+      const answers = position === 0 && asksInHeading(c.passage);
       const headShare =
         (inHead.reduce((s, g) => s + g.weight, 0) / total) *
-        (c.passage.labelled ? 1 / HEADING_BONUS : terse ? TERSE_HEADING_BONUS / HEADING_BONUS : 1);
+        (c.passage.labelled || answers ? 1 / HEADING_BONUS : terse ? TERSE_HEADING_BONUS / HEADING_BONUS : 1);
       const unasked = [...facts.scope].filter((x) => !questionScope.has(x)).length;
       const scopeFactor = facts.scope.size === 0 ? 1 : 1 - SCOPE_PENALTY * (unasked / facts.scope.size);
       // An opening condition is a scope too: one sharing no word with the question is another case
       // ("If your purchase was made with the Consumer Credit Card, you have 365 days").
       const conditionFactor = facts.condition.size === 0 || [...facts.condition].some((t) => questionTerms.has(t)) ? 1 : 1 - SCOPE_PENALTY;
-      const realInText = [...inText].some((g) => !g.virtual);
+      const realInText = [...inText].some((g) => !g.virtual) || (answers && inHead.some((g) => !g.virtual));
       const only = evidenceRank === 0 && parts.length === 1;
       // A terse item ("Premium service: $24.95 for eligible items") may name its subject only in its
       // heading — when nothing the question asks about that the policies name is left unnamed by both ("Sie haben 14 Tage
@@ -331,6 +335,11 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang,
     });
   });
   return out;
+}
+
+/** Whether a passage answers a question its last heading asks (an FAQ entry). */
+function asksInHeading(passage: { heading: string }): boolean {
+  return /\?\s*$/.test(passage.heading.split(" › ").at(-1) ?? "");
 }
 
 /**

@@ -7,6 +7,8 @@ import { PassageIndex, blend, normalizeScores, queryGroups } from "./retrieval.j
 import { ground } from "./ground.js";
 import { checkPhrasing } from "./llm.js";
 import { numbersIn, quantities, sentences, stem } from "./text.js";
+import { fileURLToPath } from "node:url";
+import { readRetailSet } from "../../../eval/assistant/retailers.js";
 
 const policy = (concept_id: string, body_markdown: string, extra: Partial<PolicySource> = {}): PolicySource => ({
   concept_id,
@@ -120,6 +122,24 @@ describe("knowledge: retrieval, answers, conflicts", () => {
     assert.match(r.kind === "answer" ? r.markdown : "", /30 days of delivery/);
     // Words that name no goods ("loyalty points") still count against the evidence.
     assert.equal((await ground(index(RETURNS, SHIPPING, WARRANTY), "can I collect loyalty points on returns", "en")).kind, "no_evidence");
+  });
+
+  test("an FAQ answer's opening sentence has its heading's question as its subject", async () => {
+    // A real retailer's FAQ (blind set 24, dev): "### I've placed more than one JoJo order; can you
+    // combine them?" answered by "We're so sorry but that's not possible due to the system we use."
+    const jojo = readRetailSet(fileURLToPath(new URL("../../../eval/assistant/blind/set-24.json", import.meta.url)))
+      .stores.flatMap((s) => s.policies)
+      .find((p) => p.concept_id === "jj-faqs")!;
+    const faq = policy(jojo.concept_id, jojo.body_markdown);
+    const r = await ground(index(faq), "can you combine my two orders into one parcel", "en");
+    assert.equal(r.kind, "answer");
+    assert.match(r.kind === "answer" ? r.markdown : "", /that's not possible/);
+    // The same answer under a heading that names the subject without asking leans on it as little as prose does.
+    const stated = policy(
+      "stated",
+      jojo.body_markdown.replace("I've placed more than one JoJo order; can you combine them?", "Combining orders"),
+    );
+    assert.equal((await ground(index(stated), "can you combine my two orders into one parcel", "en")).kind, "no_evidence");
   });
 
   test("a name neither the policies nor the dictionary know is the subject of a question without a policy topic", async () => {
