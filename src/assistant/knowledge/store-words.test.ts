@@ -3,6 +3,7 @@
 // product classes — and none of them reach a store that does not keep them. Pure: no database.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { languagePack } from "../language/index.js";
 import { factsOf } from "./facts.js";
 import { ground } from "./ground.js";
 import { splitPassages } from "./passages.js";
@@ -88,6 +89,17 @@ describe("store vocabulary", () => {
     assert.equal(name("The Body Shop", "can i bring it back to body shop"), "can i bring it back to");
     assert.equal(name("The Body Shop", "can i return body lotion"), "can i return body lotion");
     assert.equal(NO_STORE_WORDS.withoutName("return to harvey norman"), "return to harvey norman");
+  });
+
+  test("the first word of a longer name alone is the name when no dictionary knows it", async () => {
+    await languagePack("en")!.words.warm!();
+    const name = (n: string, text: string) =>
+      new StoreVocabulary({ synonyms: [], scope_words: [], product_words: [] }, n).withoutName(text).replace(/\s+/g, " ").trim();
+    assert.equal(name("JoJo Maman Bébé", "can i take a cot back to my local jojo shop"), "can i take a cot back to my local shop");
+    assert.equal(name("Jaycar Electronics", "can i pay with zip or afterpay at jaycar"), "can i pay with zip or afterpay at");
+    // A word the dictionary knows may be what the question is about ("harvey" is a name, "body" a noun).
+    assert.equal(name("Harvey Norman", "is harvey open sundays"), "is harvey open sundays");
+    assert.equal(name("The Body Shop", "can i return body lotion"), "can i return body lotion");
   });
 
   test("a question naming the store is answered by the policy it asks about, not by the passages naming the store", async () => {

@@ -12,9 +12,11 @@
 //     (retrieval.ts weigh: "can I return a mattress?" asks about returns).
 //   - the store's name ("Harvey Norman", from its account): a question naming the store ("how
 //     many days do i have to return something to harvey norman") says nothing of which policy
-//     answers it, so the name is left out of the question (ground.ts prepareQuery).
+//     answers it, so the name is left out of the question (ground.ts prepareQuery) — also its
+//     first word alone when no dictionary knows that word ("jojo" of "JoJo Maman Bébé", not
+//     "harvey" of "Harvey Norman").
 // Words are read in every language the engine analyses (each analysed in it), as the packs' are.
-import { alternation, escapeRegExp, isStopWordOfAny } from "../language/index.js";
+import { alternation, escapeRegExp, isStopWordOfAny, languages } from "../language/index.js";
 import { analyze, normalize, words, type Lang } from "./text.js";
 
 /** A store's vocabulary as it is saved (lower-case words; the settings service validates them). */
@@ -40,6 +42,10 @@ export class StoreVocabulary {
 
   /** The store's name as a question writes it: its words in order, joined by "and", "&", a dash, a dot or nothing, possessive or not. */
   private readonly namePattern: RegExp | undefined;
+  /** The first word of a longer name alone, when no dictionary knows it ("jojo" of "JoJo Maman Bébé"); decided on first use, once the dictionaries have loaded. */
+  private shortName: RegExp | null | undefined;
+  /** The name's words without a leading article. */
+  private readonly nameWords: readonly string[];
 
   constructor(
     readonly lists: StoreWordLists,
@@ -50,6 +56,7 @@ export class StoreVocabulary {
     // without a leading article ("The Body Shop" as "body shop"); words joined as a list joins them.
     const nameWords = words(name);
     while (nameWords.length > 1 && isStopWordOfAny(nameWords[0]!)) nameWords.shift();
+    this.nameWords = nameWords;
     const joined = (ws: string[]) =>
       ws.map(escapeRegExp).join(`(?:\\s+(?:${alternation((p) => p.answers.listJoiners)})\\s+|\\s*[-&.'’]?\\s*)`);
     const prefixes = nameWords
@@ -60,7 +67,21 @@ export class StoreVocabulary {
 
   /** The text without the store's name ("… to return something to harvey norman" → "… to return something to"). */
   withoutName(text: string): string {
-    return this.namePattern ? text.replace(this.namePattern, " ") : text;
+    const out = this.namePattern ? text.replace(this.namePattern, " ") : text;
+    if (this.shortName === undefined) {
+      const nameWords = this.nameWords;
+      const first = nameWords[0];
+      const dictionaries = languages().flatMap((p) => (p.words.isKnownWord ? [p.words.isKnownWord] : []));
+      this.shortName =
+        nameWords.length > 1 &&
+        first !== undefined &&
+        /^\p{L}{3,}$/u.test(first) &&
+        dictionaries.length > 0 &&
+        !dictionaries.some((known) => known(first))
+          ? new RegExp(`\\b${escapeRegExp(first)}(?:['’]?s)?\\b`, "giu")
+          : null;
+    }
+    return this.shortName ? out.replace(this.shortName, " ") : out;
   }
 
   /** The stems of the store's synonyms of a stem, in a language (none when it has none). */
