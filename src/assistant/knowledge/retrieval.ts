@@ -17,7 +17,8 @@
 //
 // German compounds: besides the prefix/suffix matching above, a question word the policies never use
 // is split into modifier + head when the policies use the head ("Versandkosten" → versand + kosten,
-// meeting "Lieferkosten"); a generic head ("Rückgaberegelung") leaves the modifier. Further virtual
+// meeting "Lieferkosten"); a generic head ("Rückgaberegelung") leaves the modifier. An English
+// closed compound no dictionary knows is read the same way ("ebike" → bike). Further virtual
 // groups: `qhow` (a procedure is asked) and `qstart` ("ab wann zählt die Frist?": the event a period
 // starts with). Not having something ("I lost the receipt", "ohne Quittung") is rewritten to one
 // term and weighed as the question's crux (full weight, BM25 boost, never context).
@@ -597,6 +598,13 @@ export class PassageIndex {
         out.push(...parts.map((w) => ({ ...g, surface: w, alts: groupAlts(stem(w, lang), lang, this.store) })));
         continue;
       }
+      // A closed compound no dictionary knows ("ebike", "giftcard") is read as its head, a word the
+      // policies use, and its modifier when they use that too — as a German compound is.
+      const closed = compound ? null : this.closedCompound(g.surface, lang);
+      if (closed) {
+        out.push(...closed.map((w) => ({ ...g, surface: w, alts: groupAlts(stem(w, lang), lang, this.store) })));
+        continue;
+      }
       const best = this.closest(g.surface, typoLimit(g.surface));
       // A misspelt question word ("polcy", "pleas") carries no subject.
       if (!best && nearStopWord(g.surface, lang)) continue;
@@ -604,6 +612,22 @@ export class PassageIndex {
       else if (!isStopWord(best.word, lang)) out.push({ ...g, surface: best.word, alts: [best.stem] });
     }
     return out;
+  }
+
+  /** A word no dictionary knows split before its longest ending that is a dictionary word the policies use (4+ letters); null when none is. */
+  private closedCompound(word: string, lang: Lang): string[] | null {
+    const known = languagePack(lang)?.words.isKnownWord;
+    if (!known) return null;
+    const w = normalize(word);
+    for (let at = 1; at <= w.length - 4; at++) {
+      const head = w.slice(at);
+      if (!known(head) || this.df(stem(head, lang), undefined) === 0) continue;
+      const modifier = w.slice(0, at);
+      const used =
+        modifier.length >= 3 && known(modifier) && groupAlts(stem(modifier, lang), lang, this.store).some((a) => this.df(a, undefined) > 0);
+      return used ? [modifier, head] : [head];
+    }
+    return null;
   }
 
   /** The policy word within `max` edits of a word (the most frequent among the closest), or null. */

@@ -411,6 +411,23 @@ describe("knowledge: third round (compounds, absence, windows, implicit conflict
     assert.match(md(await ground(idx, "Wer zahlt die Rücksendung?", "de")), /unmittelbaren Kosten/);
   });
 
+  test("an English closed compound no dictionary knows is read as its head the policies use (ebike → bike)", async () => {
+    await en.words.warm!();
+    // A real retailer's returns page (blind set 24, dev): "Bike Returns – bike returns can only be made in-store."
+    const t7 = readRetailSet(fileURLToPath(new URL("../../../eval/assistant/blind/set-24.json", import.meta.url)))
+      .stores.flatMap((s) => s.policies)
+      .find((p) => p.concept_id === "t7-returns")!;
+    const idx = index(policy(t7.concept_id, t7.body_markdown));
+    const surfaces = (q: string) =>
+      prepareQuery(idx, q, "en")
+        .groups.filter((g) => !g.virtual)
+        .map((g) => g.surface);
+    assert.deepEqual(surfaces("can i return my ebike"), ["return", "bike"]);
+    // The modifier stays when the policies use it too ("bikeshorts" → bike + shorts); a typo is still a typo.
+    assert.deepEqual(surfaces("can i return bikeshorts"), ["return", "bike", "shorts"]);
+    assert.deepEqual(surfaces("how do i retrun a bike"), ["return", "bike"]);
+  });
+
   test('"ab wann zählt die Frist?" asks for the event the period starts with', async () => {
     const idx = index(
       policy(
