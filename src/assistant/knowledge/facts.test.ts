@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { disagreement, enumerates, factsOf, givesPhone } from "./facts.js";
 import { askedForms } from "./compose.js";
 import { splitPassages } from "./passages.js";
-import { PassageIndex, VIRTUAL_DURATION, queryGroups } from "./retrieval.js";
+import { PassageIndex, VIRTUAL_DURATION, VIRTUAL_MONEY, queryGroups } from "./retrieval.js";
 import { ground } from "./ground.js";
 import { analyze } from "./text.js";
 
@@ -129,6 +129,23 @@ describe("knowledge: typed facts of a sentence", () => {
     assert.ok(asksTime("i want to know when i get my money back"));
     assert.ok(!asksTime("how do i avoid paying the surcharge when i pay"));
     assert.ok(!asksTime("do the stamps work when i buy online or only in the shop"));
+  });
+
+  test("English 'the most', 'the smallest', 'max' ask for an amount; 'most stuff' does not", () => {
+    const groups = (q: string) => queryGroups(q, "en");
+    const asksAmount = (q: string) => groups(q).some((g) => g.alts[0] === VIRTUAL_MONEY);
+    assert.ok(asksAmount("whats the most i can put on one of your gift cards"));
+    assert.ok(asksAmount("whats the smallest amount you can put on a gift card"));
+    assert.ok(asksAmount("is there a max on how many i can order online"));
+    // The words that ask are no subject words.
+    assert.deepEqual(
+      groups("whats the smallest amount you can put on a gift card")
+        .filter((g) => !g.virtual)
+        .map((g) => g.surface),
+      ["put", "giftcard"],
+    );
+    assert.ok(!asksAmount("whats the return window on most stuff if i still have the receipt"));
+    assert.ok(!asksAmount("what's the most popular size"));
   });
 
   test("German 'free' in every inflection is an amount of 0; negated, it is none", () => {
