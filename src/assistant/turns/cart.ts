@@ -1,5 +1,6 @@
 // "Add N of <product> to my cart": the product is the one whose title is the reference exactly
-// (or its id), else the one whose title holds the reference best (products.ts matchTitle), else
+// (or its id), else the one whose title holds the reference best, words compared as stems of the
+// thread's language (products.ts matchTitle: "running sock packs" is "Running Socks 3-Pack"), else
 // the found products whose titles share the most of the reference's words (closestTitles: "the
 // valspar eggshell white gallon" is the one Valspar paint); one product → a consent-gated
 // add_to_cart proposal with that product and quantity; several equally good → which one?; none
@@ -23,8 +24,8 @@ export async function cartTurn(t: TurnTools, intent: Extract<Intent, { kind: "ac
   const base: Pick<AnswerParts, "catalog_source" | "live_facts"> = { catalog_source: found.source, live_facts: found.live_facts };
   const ref = intent.product_ref.trim().toLowerCase();
   const exact = found.products.filter((p) => p.product_id.toLowerCase() === ref || p.title.trim().toLowerCase() === ref);
-  const close = exact.length === 1 ? null : matchTitle(found.products, intent.product_ref, true);
-  const closest = exact.length === 1 || close ? [] : closestTitles(found.products, intent.product_ref);
+  const close = exact.length === 1 ? null : matchTitle(found.products, intent.product_ref, t.lang);
+  const closest = exact.length === 1 || close ? [] : closestTitles(found.products, intent.product_ref, t.lang);
   const matches = exact.length === 1 ? exact : close ? [close] : closest.length > 0 ? closest : found.products;
   if (matches.length === 0) {
     return limitedAnswer(

@@ -6,7 +6,7 @@
 // product (namedProduct): the catalogue is searched with the text and each result's title is
 // compared with the words of the text; the product whose title words are found best (at least
 // half of them and two words, or all of a one-word title) wins when no other product ties with it.
-import { words } from "../knowledge/text.js";
+import { stem, words, type Lang } from "../knowledge/text.js";
 import { alternation, isStopWordOfAny, perRegistry } from "../language/index.js";
 import type { Intent } from "../knowledge/types.js";
 import type { CatalogSearchResult, ProductCard } from "../storefront/types.js";
@@ -18,15 +18,28 @@ import { EVENT, limitedAnswer, searchLimitations, type TurnReply, type TurnTools
 /** Share of a title's words that must occur in the text. */
 export const TITLE_MIN_COVERAGE = 0.5;
 
-const titleWords = (title: string): string[] => [...new Set(words(title).filter((w) => !isStopWordOfAny(w)))];
+/** A text's content words; as stems in `lang` when given ("running sock packs" meets "Running Socks 3-Pack", "fußbälle" "Fußball"). */
+const titleWords = (title: string, lang?: Lang): string[] => [
+  ...new Set(
+    words(title)
+      .filter((w) => !isStopWordOfAny(w))
+      .map((w) => (lang ? stem(w, lang) : w)),
+  ),
+];
 
-/** The product whose title the text names (see the header), or null. `refOnly`: the text is just a product reference. */
-export function matchTitle(products: ProductCard[], text: string, refOnly = false): ProductCard | null {
-  const said = new Set(words(text));
-  const refWords = titleWords(text);
+/**
+ * The product whose title the text names (see the header), or null. With `ref`, the text is just a
+ * product reference in that language ("add 3 of the running sock packs"), compared as stems; a title
+ * named inside a sentence is compared word for word ("do you have any body butters" names no one
+ * "Body Butter").
+ */
+export function matchTitle(products: ProductCard[], text: string, ref?: Lang): ProductCard | null {
+  const refOnly = ref !== undefined;
+  const said = new Set(titleWords(text, ref));
+  const refWords = titleWords(text, ref);
   const scored = products
     .map((p) => {
-      const tw = titleWords(p.title);
+      const tw = titleWords(p.title, ref);
       const hit = tw.filter((w) => said.has(w)).length;
       const coverage = tw.length === 0 ? 0 : hit / tw.length;
       // A reference ("samba og sneaker", "airpods pro") is matched by how much of it the title holds.
@@ -44,23 +57,19 @@ export function matchTitle(products: ProductCard[], text: string, refOnly = fals
 }
 
 /** The products whose titles hold the most of the text's words (at least one); empty when no title holds any. */
-export function closestTitles(products: ProductCard[], text: string): ProductCard[] {
-  const refWords = titleWords(text);
+export function closestTitles(products: ProductCard[], text: string, lang: Lang): ProductCard[] {
+  const refWords = titleWords(text, lang);
   const shared = products.map((p) => {
-    const tw = new Set(titleWords(p.title));
+    const tw = new Set(titleWords(p.title, lang));
     return refWords.filter((w) => tw.has(w)).length;
   });
   const best = Math.max(0, ...shared);
   return best === 0 ? [] : products.filter((_, i) => shared[i] === best);
 }
 
-export async function namedProduct(
-  t: TurnTools,
-  query: string,
-  refOnly = false,
-): Promise<{ product: ProductCard; found: CatalogSearchResult } | null> {
+export async function namedProduct(t: TurnTools, query: string): Promise<{ product: ProductCard; found: CatalogSearchResult } | null> {
   const found = await t.gateway.search(t.handle.session.storeId, { q: query, limit: MAX_PRODUCT_CARDS });
-  const product = matchTitle(found.products, query, refOnly);
+  const product = matchTitle(found.products, query);
   return product ? { product, found } : null;
 }
 
