@@ -598,7 +598,7 @@ export class PassageIndex {
         out.push(...parts.map((w) => ({ ...g, surface: w, alts: groupAlts(stem(w, lang), lang, this.store) })));
         continue;
       }
-      // A closed compound no dictionary knows ("ebike", "giftcard") is read as its head, a word the
+      // A closed compound no dictionary knows ("ebike", "bikeshorts") is read as its head, a word the
       // policies use, and its modifier when they use that too — as a German compound is.
       const closed = compound ? null : this.closedCompound(g.surface, lang);
       if (closed) {

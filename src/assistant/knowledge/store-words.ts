@@ -69,11 +69,10 @@ export class StoreVocabulary {
   withoutName(text: string): string {
     const out = this.namePattern ? text.replace(this.namePattern, " ") : text;
     if (this.shortName === undefined) {
-      const nameWords = this.nameWords;
-      const first = nameWords[0];
+      const first = this.nameWords[0];
       const dictionaries = languages().flatMap((p) => (p.words.isKnownWord ? [p.words.isKnownWord] : []));
       this.shortName =
-        nameWords.length > 1 &&
+        this.nameWords.length > 1 &&
         first !== undefined &&
         /^\p{L}{3,}$/u.test(first) &&
         dictionaries.length > 0 &&

@@ -35,8 +35,8 @@ const titleWords = (title: string, lang?: Lang): string[] => [
  */
 export function matchTitle(products: ProductCard[], text: string, ref?: Lang): ProductCard | null {
   const refOnly = ref !== undefined;
-  const said = new Set(titleWords(text, ref));
   const refWords = titleWords(text, ref);
+  const said = new Set(refWords);
   const scored = products
     .map((p) => {
       const tw = titleWords(p.title, ref);
