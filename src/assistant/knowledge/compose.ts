@@ -339,7 +339,7 @@ export function scoreSentences(pool: Scored[], groups: QueryGroup[], lang: Lang,
 
 /** Whether a passage answers a question its last heading asks (an FAQ entry). */
 function asksInHeading(passage: { heading: string }): boolean {
-  return /\?\s*$/.test(passage.heading.split(" › ").at(-1) ?? "");
+  return asksItself(passage.heading.split(" › ").at(-1) ?? "");
 }
 
 /**
