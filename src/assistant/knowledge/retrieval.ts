@@ -74,6 +74,8 @@ export function isTerse(p: { text: string }): boolean {
 }
 /** Weight of a match through a synonym only, in coverage, sentence scores and BM25 (term boost). */
 export const SYNONYM_STRENGTH = 0.6;
+/** Shortest stem whose derived words are its alternatives (shorter stems begin too many unrelated words). */
+const MIN_DERIVED_STEM = 4;
 export const RERANK_DEPTH = 30;
 export const EMBED_BLEND_BM25 = 0.8;
 const HEAD_BOOST = 0.5;
@@ -231,12 +233,21 @@ export interface Scored {
 // --- synonyms and question phrases --------------------------------------------------------------
 
 /**
- * A stem with its synonyms (the stem first): the group of the language's synonyms that the stem
- * leads, then the store's own synonyms of it.
+ * A word's stem with its synonyms (the stem first): the group of the language's synonyms that the
+ * stem leads, the store's own synonyms of it, then the stems of the words derived from its root
+ * that extend the stem by a suffix ("expire" → expiration, "sign" → signature; not "expend" for
+ * "expensive", whose root differs, nor "member" for "membership", which says less).
  */
-function groupAlts(s: string, lang: Lang, store: StoreVocabulary): string[] {
+function groupAlts(word: string, lang: Lang, store: StoreVocabulary): string[] {
+  const s = stem(word, lang);
   const syn = languagePack(lang)?.vocabulary.synonyms.find((g) => g[0] === s);
-  return [...new Set([...(syn ?? [s]), ...store.synonymsOf(s, lang)])];
+  const derived =
+    s.length < MIN_DERIVED_STEM
+      ? []
+      : (languagePack(lang)?.words.derivedWords?.(word) ?? [])
+          .map((w) => stem(w, lang))
+          .filter((d) => d.length > s.length && d.startsWith(s));
+  return [...new Set([...(syn ?? [s]), ...store.synonymsOf(s, lang), ...derived])];
 }
 
 /** Words that frame a question for a duration or an amount ("how long", "how fast", "cost"), not its subject. */
@@ -385,7 +396,7 @@ export function queryGroups(
     seen.add(s);
     groups.push({
       surface: w,
-      alts: groupAlts(s, lang, store),
+      alts: groupAlts(w, lang, store),
       virtual: false,
       ...(context.has(w) ? { context: true } : {}),
       ...(crux.has(w) ? { crux: true } : {}),
@@ -571,7 +582,7 @@ export class PassageIndex {
       // rule under the modifier alone ("Die Rückgabefrist beträgt 30 Tage").
       const modifier = compound && !g.virtual && g.alts.length === 1 ? this.genericModifier(g.surface, lang, compound) : null;
       if (modifier !== null) {
-        out.push({ ...g, alts: [...new Set([...g.alts, ...groupAlts(stem(modifier, lang), lang, this.store)])] });
+        out.push({ ...g, alts: [...new Set([...g.alts, ...groupAlts(modifier, lang, this.store)])] });
         continue;
       }
       if (
@@ -595,14 +606,14 @@ export class PassageIndex {
       // ("Versandkosten" → versand + kosten, meeting "Lieferkosten" through versand ≈ liefer).
       const parts = compound ? this.decompound(g.surface, lang, compound) : null;
       if (parts) {
-        out.push(...parts.map((w) => ({ ...g, surface: w, alts: groupAlts(stem(w, lang), lang, this.store) })));
+        out.push(...parts.map((w) => ({ ...g, surface: w, alts: groupAlts(w, lang, this.store) })));
         continue;
       }
       // A closed compound no dictionary knows ("ebike", "bikeshorts") is read as its head, a word the
       // policies use, and its modifier when they use that too — as a German compound is.
       const closed = compound ? null : this.closedCompound(g.surface, lang);
       if (closed) {
-        out.push(...closed.map((w) => ({ ...g, surface: w, alts: groupAlts(stem(w, lang), lang, this.store) })));
+        out.push(...closed.map((w) => ({ ...g, surface: w, alts: groupAlts(w, lang, this.store) })));
         continue;
       }
       const best = this.closest(g.surface, typoLimit(g.surface));
@@ -623,8 +634,7 @@ export class PassageIndex {
       const head = w.slice(at);
       if (!known(head) || this.df(stem(head, lang), undefined) === 0) continue;
       const modifier = w.slice(0, at);
-      const used =
-        modifier.length >= 3 && known(modifier) && groupAlts(stem(modifier, lang), lang, this.store).some((a) => this.df(a, undefined) > 0);
+      const used = modifier.length >= 3 && known(modifier) && groupAlts(modifier, lang, this.store).some((a) => this.df(a, undefined) > 0);
       return used ? [modifier, head] : [head];
     }
     return null;
@@ -656,7 +666,7 @@ export class PassageIndex {
   private usedModifier(w: string, at: number, lang: Lang, compound: CompoundRules): string | null {
     for (const modifier of [w.slice(0, at), w.slice(0, at).replace(compound.linking, "")]) {
       if (modifier.length < 3) continue;
-      if (groupAlts(stem(modifier, lang), lang, this.store).some((a) => this.df(a, compound) > 0)) return modifier;
+      if (groupAlts(modifier, lang, this.store).some((a) => this.df(a, compound) > 0)) return modifier;
     }
     return null;
   }

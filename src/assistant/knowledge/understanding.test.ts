@@ -428,6 +428,23 @@ describe("knowledge: third round (compounds, absence, windows, implicit conflict
     assert.deepEqual(surfaces("how do i retrun a bike"), ["return", "bike"]);
   });
 
+  test("a question's word meets the policy's word derived from its root (expire → expiration), weighed as a synonym", async () => {
+    await en.words.warm!();
+    // A real retailer's gift-card terms (blind set 26, dev): "Gift card has no expiration date."
+    const ul = readRetailSet(fileURLToPath(new URL("../../../eval/assistant/blind/set-26.json", import.meta.url)))
+      .stores.flatMap((s) => s.policies)
+      .find((p) => p.concept_id === "ul-gift-cards")!;
+    const idx = index(policy(ul.concept_id, ul.body_markdown));
+    const r = await ground(idx, "do gift cards expire", "en");
+    assert.equal(r.kind, "answer");
+    assert.match(md(r), /no expiration date/);
+    // Only forms that extend the word's stem by a suffix: "expensive" does not meet "expend".
+    const alts = (q: string) => queryGroups(q, "en").find((g) => g.surface === q.split(" ").at(-1))!.alts;
+    assert.deepEqual(alts("does it expire").slice(0, 2), ["expir", "valid"]);
+    assert.ok(alts("does it expire").includes("expiration"));
+    assert.ok(!alts("why so expensive").includes("expend"));
+  });
+
   test('"ab wann zählt die Frist?" asks for the event the period starts with', async () => {
     const idx = index(
       policy(

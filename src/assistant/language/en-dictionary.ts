@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { englishWords, type WordCheck } from "../../lexical/dictionary.js";
 import { namesGoods } from "../../lexical/kinds.js";
-import { NOUN_LOCATION, wordNetDir, wordNetNouns, wordNetNounsNow } from "../../lexical/wordnet.js";
+import { NOUN_LOCATION, wordNetDerivationsNow, wordNetDir, wordNetNouns, wordNetNounsNow } from "../../lexical/wordnet.js";
 
 let lemmas: Set<string> | null = null;
 let hunspell: WordCheck | null = null;
@@ -58,17 +58,17 @@ export function warmDictionary(): Promise<void> {
     }
     lemmas ??= set;
   };
+  // The derivations share the nouns; the verb, adjective and adverb files (~7 MB) are then read at once.
   const loadNouns = async () => {
-    await wordNetNouns();
+    if ((await wordNetNouns()) !== null) wordNetDerivationsNow();
   };
   warming ??= Promise.all([loadHunspell(), loadWordNet(), loadNouns()]).then(() => undefined);
   return warming;
 }
 
-/** Whether WordNet knows the word (as written or after an inflection ending is removed). */
-export function isEnglishWord(word: string): boolean {
+/** The lemmas WordNet may list a lower-case word under: as written or with an inflection ending removed. */
+function lemmaForms(w: string): string[] {
   lemmas ??= load();
-  const w = word.toLowerCase();
   const forms = [
     w,
     w.replace(/'s$/, ""),
@@ -80,7 +80,24 @@ export function isEnglishWord(word: string): boolean {
     w.replace(/ing$/, ""),
     w.replace(/ing$/, "e"),
   ];
-  return forms.some((f) => f.length > 1 && lemmas!.has(f)) || (hunspell?.(w) ?? false);
+  return [...new Set(forms)].filter((f) => f.length > 1 && lemmas!.has(f));
+}
+
+/** Whether WordNet knows the word (as written or after an inflection ending is removed). */
+export function isEnglishWord(word: string): boolean {
+  const w = word.toLowerCase();
+  return lemmaForms(w).length > 0 || (hunspell?.(w) ?? false);
+}
+
+/**
+ * The words WordNet relates to a word by derivation (src/lexical/wordnet.ts WordNetDerivations:
+ * "expire", "expires" → expiration, expiry; "sign" → signature, signer), for each lemma the word may
+ * be a form of ("lemma": an irregular form already read as its lemma). Read at once if not yet warm.
+ */
+export function derivedEnglishWords(lemma: string): string[] {
+  const derivations = wordNetDerivationsNow();
+  if (derivations === null) return [];
+  return [...new Set(lemmaForms(lemma.toLowerCase()).flatMap((f) => derivations.related(f)))];
 }
 
 /** Whether the word names goods by WordNet's nouns (src/lexical/kinds.ts namesGoods); read at once if not yet warm. */

@@ -1,7 +1,7 @@
 // English (see ./types.ts for what each member means). English is also the registry's default:
 // replies in a language without a pack are framed in English (./index.ts).
 import { createRequire } from "node:module";
-import { isEnglishWord, namesEnglishGoods, namesOnlyEnglishPlace, warmDictionary } from "./en-dictionary.js";
+import { derivedEnglishWords, isEnglishWord, namesEnglishGoods, namesOnlyEnglishPlace, warmDictionary } from "./en-dictionary.js";
 import type { LanguagePack } from "./types.js";
 
 // --- words ------------------------------------------------------------------------------------
@@ -175,6 +175,7 @@ export const en: LanguagePack = {
     stopWords: STOP_WORDS,
     stem,
     isKnownWord: isEnglishWord,
+    derivedWords: (word) => derivedEnglishWords(lemmaOf(word) ?? word),
     namesGoods: namesEnglishGoods,
     namesOnlyPlace: namesOnlyEnglishPlace,
     warm: warmDictionary,

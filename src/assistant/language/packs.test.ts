@@ -301,6 +301,7 @@ describe("language packs: the built-in packs implement every member", () => {
     "words.isKnownWord",
     "words.namesGoods",
     "words.namesOnlyPlace",
+    "words.derivedWords",
     "words.warm",
     "words.compounds",
     "numbers.wholeAmount",

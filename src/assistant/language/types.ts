@@ -57,6 +57,12 @@ export interface LanguagePack {
      * Absent in the default language: only vocabulary.countries are.
      */
     readonly namesOnlyPlace?: (name: string) => boolean;
+    /**
+     * Words derived from a lower-case word's root ("expire" → "expiration", "expiry"; a dictionary's
+     * derivations): a question's word also matches the forms among them that extend its stem
+     * (retrieval.ts), weighed as a synonym. Absent: a word matches its own stem and synonyms only.
+     */
+    readonly derivedWords?: (word: string) => readonly string[];
     /** Loads isKnownWord's word list in the background; called when the engine is created. */
     readonly warm?: () => Promise<void>;
     /**
