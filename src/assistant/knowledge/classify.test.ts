@@ -74,6 +74,11 @@ describe("knowledge: classify (deterministic router)", () => {
     }
     const deSize = classifyText("Ich suche schwarze Schuhe in Größe 42", "de");
     assert.equal(deSize.kind === "product" && deSize.filters.size?.[0], "42");
+    // A word starting with an umlaut is no size ("in münchen" is not "in M"); "in m" at the end is.
+    const place = classifyText("habt ihr eine filiale in münchen?", "de");
+    assert.ok(place.kind !== "product" || (place.filters.size === undefined && /münchen/.test(place.query)));
+    const inM = classifyText("do you have this jacket in m", "en");
+    assert.deepEqual(inM.kind === "product" && inM.filters.size, ["M"]);
 
     assert.equal(kind("Do you sell umbrellas?"), "product");
     assert.equal(kind("blue jeans"), "product");

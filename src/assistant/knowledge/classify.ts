@@ -58,6 +58,10 @@ import { normalize, numberWords, parseNumber, words } from "./text.js";
 type ProductFilters = Extract<Intent, { kind: "product" }>["filters"];
 
 /** The router's patterns and word lists, from every language's router vocabulary. */
+/** A word's start and end in any script (a letter or digit neither before nor after). */
+const START = "(?<![\\p{L}\\p{N}])";
+const END = "(?![\\p{L}\\p{N}])";
+
 const router = perRegistry(() => {
   const alt = (pick: (r: LanguagePack["router"]) => RegExp | undefined) => alternation((p) => pick(p.router));
   const list = (pick: (r: LanguagePack["router"]) => readonly string[]) => new Set(languages().flatMap((p) => pick(p.router)));
@@ -112,7 +116,11 @@ const router = perRegistry(() => {
     returnOwn: new RegExp(`\\b(?:${alt((r) => r.returnOwn)})`),
     returnWord: new RegExp(`\\b(?:${alt((r) => r.returnWord)})\\b`),
     orderOwn: new RegExp(`\\b(?:${alt((r) => r.orderOwn)})\\b`),
-    size: new RegExp(`\\b(?:${alt((r) => r.sizeWords)})\\s*([a-z0-9]{1,4})\\b|\\b(xxs|xs|xl|xxl|xxxl)\\b|\\bin\\s+(s|m|l)\\b(?!\\s*\\w)`),
+    // Word edges of any script: "in münchen" is no size M ("\\b" would end a word at "ü").
+    size: new RegExp(
+      `${START}(?:${alt((r) => r.sizeWords)})\\s*([a-z0-9]{1,4})${END}|${START}(xxs|xs|xl|xxl|xxxl)${END}|${START}in\\s+(s|m|l)${END}(?!\\s*[\\p{L}\\p{N}])`,
+      "u",
+    ),
     priceBetween: new RegExp(`\\b(?:${alt((r) => r.price.between)})${amount}\\s*(?:${alt((r) => r.price.and)}|-)${amount}`),
     priceMax: new RegExp(`(?:\\b(?:${alt((r) => r.price.max)})|<)${amount}`),
     priceMin: new RegExp(`(?:\\b(?:${alt((r) => r.price.min)})|>)${amount}`),
