@@ -23,6 +23,14 @@ import { fileURLToPath } from "node:url";
 
 const index = (...ps: PolicySource[]) => new PassageIndex(ps.flatMap(splitPassages));
 
+/** A real retailer's published policy from a dev blind set (eval/assistant/blind/set-N.json). */
+function blindPolicy(set: number, conceptId: string): PolicySource {
+  const p = readRetailSet(fileURLToPath(new URL(`../../../eval/assistant/blind/set-${set}.json`, import.meta.url)))
+    .stores.flatMap((s) => s.policies)
+    .find((x) => x.concept_id === conceptId)!;
+  return policy(p.concept_id, p.body_markdown);
+}
+
 const TIERS = policy(
   "returns",
   `# Returns
@@ -414,10 +422,7 @@ describe("knowledge: third round (compounds, absence, windows, implicit conflict
   test("an English closed compound no dictionary knows is read as its head the policies use (ebike → bike)", async () => {
     await en.words.warm!();
     // A real retailer's returns page (blind set 24, dev): "Bike Returns – bike returns can only be made in-store."
-    const t7 = readRetailSet(fileURLToPath(new URL("../../../eval/assistant/blind/set-24.json", import.meta.url)))
-      .stores.flatMap((s) => s.policies)
-      .find((p) => p.concept_id === "t7-returns")!;
-    const idx = index(policy(t7.concept_id, t7.body_markdown));
+    const idx = index(blindPolicy(24, "t7-returns"));
     const surfaces = (q: string) =>
       prepareQuery(idx, q, "en")
         .groups.filter((g) => !g.virtual)
@@ -431,10 +436,7 @@ describe("knowledge: third round (compounds, absence, windows, implicit conflict
   test("a question's word meets the policy's word derived from its root (expire → expiration), weighed as a synonym", async () => {
     await en.words.warm!();
     // A real retailer's gift-card terms (blind set 26, dev): "Gift card has no expiration date."
-    const ul = readRetailSet(fileURLToPath(new URL("../../../eval/assistant/blind/set-26.json", import.meta.url)))
-      .stores.flatMap((s) => s.policies)
-      .find((p) => p.concept_id === "ul-gift-cards")!;
-    const idx = index(policy(ul.concept_id, ul.body_markdown));
+    const idx = index(blindPolicy(26, "ul-gift-cards"));
     const r = await ground(idx, "do gift cards expire", "en");
     assert.equal(r.kind, "answer");
     assert.match(md(r), /no expiration date/);
