@@ -57,11 +57,11 @@ import { normalize, numberWords, parseNumber, words } from "./text.js";
 
 type ProductFilters = Extract<Intent, { kind: "product" }>["filters"];
 
-/** The router's patterns and word lists, from every language's router vocabulary. */
 /** A word's start and end in any script (a letter or digit neither before nor after). */
 const START = "(?<![\\p{L}\\p{N}])";
 const END = "(?![\\p{L}\\p{N}])";
 
+/** The router's patterns and word lists, from every language's router vocabulary. */
 const router = perRegistry(() => {
   const alt = (pick: (r: LanguagePack["router"]) => RegExp | undefined) => alternation((p) => pick(p.router));
   const list = (pick: (r: LanguagePack["router"]) => readonly string[]) => new Set(languages().flatMap((p) => pick(p.router)));

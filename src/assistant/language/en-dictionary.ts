@@ -91,7 +91,7 @@ export function isEnglishWord(word: string): boolean {
 
 /**
  * The words WordNet relates to a word by derivation (src/lexical/wordnet.ts WordNetDerivations:
- * "expire", "expires" → expiration, expiry; "sign" → signature, signer), for each lemma the word may
+ * "expire", "expires" → expiration, expiratory; "sign" → signature, signer), for each lemma the word may
  * be a form of ("lemma": an irregular form already read as its lemma). Read at once if not yet warm.
  */
 export function derivedEnglishWords(lemma: string): string[] {

@@ -58,7 +58,7 @@ export interface LanguagePack {
      */
     readonly namesOnlyPlace?: (name: string) => boolean;
     /**
-     * Words derived from a lower-case word's root ("expire" → "expiration", "expiry"; a dictionary's
+     * Words derived from a lower-case word's root ("expire" → "expiration", "expiratory"; a dictionary's
      * derivations): a question's word also matches the forms among them that extend its stem
      * (retrieval.ts), weighed as a synonym. Absent: a word matches its own stem and synonyms only.
      */
