@@ -136,16 +136,24 @@ export function wordNetNounsNow(): WordNetNouns | null {
   return loaded;
 }
 
+/** Most lemmas whose derivations are kept (bounded: every word a shopper types may be asked about). */
+const MAX_CACHED_LEMMAS = 20_000;
+
 /**
  * WordNet's derivationally related forms ("+" pointers, which join words of one root across parts
  * of speech: "expire" ↔ "expiration", "sign" ↔ "signature", "collect" ↔ "collection").
  */
 export class WordNetDerivations {
   /** The parts by WordNet's synset type letter (n, v, a and its satellites s, r). */
+  /** Answers kept per lemma (a question's words recur; reading a lemma's synsets takes ~0.5 ms). */
+  private readonly cache = new Map<string, string[]>();
+
   constructor(private readonly parts: Readonly<Record<"n" | "v" | "a" | "s" | "r", WordNetPart>>) {}
 
   /** The single words derivationally related to a lemma (lower case) in any of its senses. */
   related(lemma: string): string[] {
+    const cached = this.cache.get(lemma);
+    if (cached) return cached;
     const out = new Set<string>();
     for (const part of new Set(Object.values(this.parts)))
       for (const offset of part.index.get(lemma) ?? []) {
@@ -165,7 +173,9 @@ export class WordNetDerivations {
           for (const w of n === 0 ? targetWords : [targetWords[n - 1]]) if (w && !w.includes("_") && w !== lemma) out.add(w);
         }
       }
-    return [...out];
+    const related = [...out];
+    if (this.cache.size < MAX_CACHED_LEMMAS) this.cache.set(lemma, related);
+    return related;
   }
 }
 
