@@ -51,6 +51,17 @@ describe("knowledge: classify (deterministic router)", () => {
       assert.equal(between.query, "shirts");
     }
 
+    // A half size keeps its decimal point: in the query ("mens 10.5", not "10 5") and as a size filter.
+    const half = classifyText("looking for waterproof hiking boots mens 10.5", "en");
+    assert.equal(half.kind, "product");
+    if (half.kind === "product") assert.equal(half.query, "waterproof hiking boots mens 10.5");
+    const halfSize = classifyText("got any trail runners in size 9.5?", "en");
+    assert.equal(halfSize.kind, "product");
+    if (halfSize.kind === "product") {
+      assert.deepEqual(halfSize.filters.size, ["9.5"]);
+      assert.doesNotMatch(halfSize.query, /\b5\b/);
+    }
+
     const size = classifyText("I'm looking for a black jacket in size M", "en");
     assert.equal(size.kind, "product");
     if (size.kind === "product") {

@@ -34,7 +34,7 @@
 // Product features: colours (en/de → English names) and product-type nouns (the word as typed
 // plus the English singular and plural, e.g. "Kleider" → kleider, dress, dresses) are evidence for
 // routing only; the product search reads them in the query, against the store's own categories
-// and colours (the Search API's text search). Filters: sizes ("size M", "Größe 38", XS…XXL) and
+// and colours (the Search API's text search). Filters: sizes ("size M", "Größe 38", "size 9.5", XS…XXL) and
 // price bounds ("under 50", "below €30", "between 20 and 40", "unter 50 €", "ab 20", "zwischen 20
 // und 40") converted to minor units of the store currency.
 import { toMinor } from "../../tenancy/currency.js";
@@ -118,7 +118,7 @@ const router = perRegistry(() => {
     orderOwn: new RegExp(`\\b(?:${alt((r) => r.orderOwn)})\\b`),
     // Word edges of any script: "in münchen" is no size M ("\\b" would end a word at "ü").
     size: new RegExp(
-      `${START}(?:${alt((r) => r.sizeWords)})\\s*([a-z0-9]{1,4})${END}|${START}(xxs|xs|xl|xxl|xxxl)${END}|${START}in\\s+(s|m|l)${END}(?!\\s*[\\p{L}\\p{N}])`,
+      `${START}(?:${alt((r) => r.sizeWords)})\\s*([a-z0-9]{1,4}(?:[.,]5)?)${END}|${START}(xxs|xs|xl|xxl|xxxl)${END}|${START}in\\s+(s|m|l)${END}(?!\\s*[\\p{L}\\p{N}])`,
       "u",
     ),
     priceBetween: new RegExp(`\\b(?:${alt((r) => r.price.between)})${amount}\\s*(?:${alt((r) => r.price.and)}|-)${amount}`),
@@ -272,7 +272,8 @@ function productQuery(t: string, matched: string[]): string {
   q = q
     .replace(router().requestStrip, " ")
     .replace(router().queryFillers, " ")
-    .replace(/[?!.,;:]+/g, " ");
+    // Punctuation goes, except a decimal point or comma between digits ("mens 10.5" is a size, not "10 5").
+    .replace(/[?!;:]+|(?<!\p{N})[.,]+|[.,]+(?!\p{N})/gu, " ");
   q = q.replace(router().queryArticles, " ").replace(/\s+/g, " ").trim();
   return q || t.replace(/[?!.]+$/, "").trim();
 }
