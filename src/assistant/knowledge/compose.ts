@@ -430,6 +430,11 @@ export function findConflicts(
       // another case, not a disagreement.
       if (anotherCase(a, termsA, b, termsB, scored, real, asked, has) || anotherCase(b, termsB, a, termsA, scored, real, asked, has))
         continue;
+      // Both sides are another case: a question word neither says, which a sentence stating a value
+      // of the asked kind says together with the pair's subject ("how much is same day delivery":
+      // "Same day delivery — $14.95" is the case asked; two pages disagreeing on Big & Bulky
+      // delivery are not).
+      if (bothAnotherCase(a, termsA, b, termsB, subject, scored, real, asked, has)) continue;
       if (jaccard(context(a), context(b)) < CONFLICT_MIN_CONTEXT_OVERLAP) continue;
       // A statement limited to a scope (members, the holiday season, cell phones …) is an
       // exception to the general rule, not a disagreement with it.
@@ -457,6 +462,10 @@ function says(
   return g.alts.some((alt) => has(x, terms, alt) || has(x, x.headTerms, alt));
 }
 
+/** Whether a sentence states a value of a kind the question asks for. */
+const statesAsked = (x: ScoredSentence, asked: Set<"duration" | "money">): boolean =>
+  (asked.has("duration") && x.facts.durations.length > 0) || (asked.has("money") && x.facts.amounts.size > 0);
+
 /**
  * Whether `b` is another case than `a` (findConflicts): a question word `a` says and `b` does not,
  * which a sentence of `b`'s own policy says together with a value of the asked kind.
@@ -471,14 +480,47 @@ function anotherCase(
   asked: Set<"duration" | "money">,
   has: (x: ScoredSentence, terms: Set<string>, alt: string) => boolean,
 ): boolean {
-  const states = (x: ScoredSentence) =>
-    (asked.has("duration") && x.facts.durations.length > 0) || (asked.has("money") && x.facts.amounts.size > 0);
   return real.some(
     (g) =>
       !g.context &&
       says(a, termsA, g, has) &&
       !says(b, termsB, g, has) &&
-      scored.some((s) => s !== b && sameCitation(s.citation, b.citation) && states(s) && says(s, s.terms, g, has)),
+      scored.some((s) => s !== b && sameCitation(s.citation, b.citation) && statesAsked(s, asked) && says(s, s.terms, g, has)),
+  );
+}
+
+/**
+ * Whether the question asks about a case neither `a` nor `b` is about (findConflicts): a question
+ * word neither says, which another sentence says with the pair's subject and a value of the asked kind.
+ */
+function bothAnotherCase(
+  a: ScoredSentence,
+  termsA: Set<string>,
+  b: ScoredSentence,
+  termsB: Set<string>,
+  subject: QueryGroup[],
+  scored: ScoredSentence[],
+  real: QueryGroup[],
+  asked: Set<"duration" | "money">,
+  has: (x: ScoredSentence, terms: Set<string>, alt: string) => boolean,
+): boolean {
+  return real.some(
+    (g) =>
+      !g.context &&
+      !subject.includes(g) &&
+      !says(a, termsA, g, has) &&
+      !says(b, termsB, g, has) &&
+      scored.some(
+        (s) =>
+          s !== a &&
+          s !== b &&
+          statesAsked(s, asked) &&
+          // the case's own value, not one of the pair's ("For online … orders, … 2–5 days" confirms one side)
+          disagreement(s.facts, a.facts, asked) !== null &&
+          disagreement(s.facts, b.facts, asked) !== null &&
+          says(s, s.terms, g, has) &&
+          subject.every((h) => says(s, s.terms, h, has)),
+      ),
   );
 }
 

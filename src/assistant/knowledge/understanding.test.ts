@@ -447,6 +447,19 @@ describe("knowledge: third round (compounds, absence, windows, implicit conflict
     assert.ok(!alts("why so expensive").includes("expend"));
   });
 
+  test("two pages disagreeing on one case are no conflict for another case a sentence gives its own value", async () => {
+    // A real retailer's delivery pages (blind set 27, dev): the FAQ's "Big & Bulky delivery — Cost:
+    // $75 delivery per item" against the terms' "$65 for each Big and Bulky Good", beside the FAQ's
+    // "Same day delivery — Cost: $14.95 flat fee".
+    const idx = index(blindPolicy(27, "my-delivery"), blindPolicy(27, "my-delivery-terms"));
+    const sameDay = await ground(idx, "how much is same day delivery", "en");
+    assert.equal(sameDay.kind, "answer");
+    assert.match(md(sameDay), /\$14\.95/);
+    // Asked of the case they disagree on, the pages still disagree.
+    const bulky = await ground(idx, "how much is big and bulky delivery", "en");
+    assert.equal(bulky.kind, "conflict");
+  });
+
   test('"ab wann zählt die Frist?" asks for the event the period starts with', async () => {
     const idx = index(
       policy(
