@@ -148,6 +148,17 @@ describe("knowledge: typed facts of a sentence", () => {
     assert.ok(!asksAmount("what's the most popular size"));
   });
 
+  test("German: a question's word with an inflection the stemmer left meets the policy's stem ('liefert' → Lieferung's 'liefer')", () => {
+    const group = (alt: string) => ({ surface: alt, alts: [alt], virtual: false, weight: 1 });
+    assert.equal(PassageIndex.strength(new Set(["liefer"]), group("liefert"), "de"), 1);
+    assert.equal(PassageIndex.strength(new Set(["zahl"]), group("zahlst"), "de"), 1);
+    // Only an inflection: "angebot" is no "angeb" (nor the reverse), a short stem is never extended.
+    assert.equal(PassageIndex.strength(new Set(["angeb"]), group("angebot"), "de"), 0);
+    assert.equal(PassageIndex.strength(new Set(["bar"]), group("bart"), "de"), 0);
+    // German "wieviel" is "wie viel" (how much), not "wie viele" (how many).
+    assert.ok(queryGroups("ab wieviel euro liefert ihr", "de").some((g) => g.alts[0] === VIRTUAL_MONEY));
+  });
+
   test("German 'free' in every inflection is an amount of 0; negated, it is none", () => {
     for (const text of [
       "Kostenfreie Rücksendemöglichkeit per DHL.",

@@ -518,6 +518,8 @@ export class PassageIndex {
       )
         return true;
       if (t.length >= 4 && !t.startsWith("q") && alt.length >= t.length + 3 && (alt.endsWith(t) || alt.startsWith(t))) return true;
+      // … and the question's word is the policy's with an inflection the stemmer left ("liefert" → "liefer" of "Lieferung").
+      if (t.length >= 4 && alt.length > t.length && alt.startsWith(t) && compound.inflection.test(alt.slice(t.length))) return true;
     }
     return false;
   }

@@ -200,7 +200,8 @@ export const de: LanguagePack = {
     shorthand: [
       [/\bmc\b/g, " mastercard "],
       [/\bamex\b/g, " american express "],
-      [/\bwieviele?\b/g, " wie viele "],
+      // "wieviel" is "wie viel" (how much), "wieviele" "wie viele" (how many).
+      [/\bwieviel(e?)\b/g, " wie viel$1 "],
       [/\bhab\b/g, " habe "],
       // A clitic "es" written onto its verb: "wie lang dauerts", "gibts", "gehts", "kostets".
       [/\b(gibt|gab|geht|ging|dauert|kostet|ist|war|hat|klappt|braucht|gilt|kommt|passt|stimmt|reicht|lohnt)s\b/g, " $1 es "],
