@@ -148,6 +148,16 @@ describe("knowledge: typed facts of a sentence", () => {
     assert.ok(!asksAmount("what's the most popular size"));
   });
 
+  test("'do i have to pay', 'will it cost me anything', 'whats it cost' ask for an amount; 'who pays' does not", () => {
+    const asksAmount = (q: string) => queryGroups(q, "en").some((g) => g.alts[0] === VIRTUAL_MONEY);
+    assert.ok(asksAmount("will it cost me anything to post my return back to you"));
+    assert.ok(asksAmount("do i have to pay for the label"));
+    assert.ok(asksAmount("whats same day delivery cost"));
+    assert.ok(asksAmount("do i pay extra for express"));
+    assert.ok(!asksAmount("who pays return shipping"));
+    assert.ok(!asksAmount("what does the policy say about returns"));
+  });
+
   test("German: a question's word with an inflection the stemmer left meets the policy's stem ('liefert' → Lieferung's 'liefer')", () => {
     const group = (alt: string) => ({ surface: alt, alts: [alt], virtual: false, weight: 1 });
     assert.equal(PassageIndex.strength(new Set(["liefer"]), group("liefert"), "de"), 1);

@@ -390,8 +390,9 @@ export const en: LanguagePack = {
       "how long fast quick quickly soon many working business calendar days day weeks week months month years year hours window period " +
       "deadline time limit frame timeframe until when whens take takes"
     ).split(" "),
+    // "do i have to pay …" is rewritten "pay responsible" (phrases above); "whats it cost", "will it cost me anything" ask too.
     money:
-      /\bhow\s+much\b|\bwhat\s+(?:does|do|is|are|will)\b.*\b(?:cost|costs|fee|fees|charge)\b|\b(?:fee|fees|minimum|maximum|max|threshold)\b|\bthe\s+(?:most|least|smallest|lowest|highest|biggest|largest)\b(?!\s+(?:recent|popular|common)\b)|^(?:is|are|will|would)\b.*\bfree\b/,
+      /\bhow\s+much\b|\bwhat(?:\s+(?:does|do|is|are|will|would)|s|'s)\b.*\b(?:cost|costs|fee|fees|charge)\b|\b(?:pay|cost|charge)\s+(?:me\s+)?(?:anything|extra|more)\b|\bpay\s+responsible\b|\b(?:fee|fees|minimum|maximum|max|threshold)\b|\bthe\s+(?:most|least|smallest|lowest|highest|biggest|largest)\b(?!\s+(?:recent|popular|common)\b)|^(?:is|are|will|would)\b.*\bfree\b/,
     moneyWords: [
       "how",
       "much",
