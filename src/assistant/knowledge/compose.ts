@@ -428,13 +428,13 @@ export function findConflicts(
       // policy gives that case a value of its own elsewhere ("Metro postcodes: $10.00" beside the
       // same page's "Regional postcodes: $14.00", for a regional postcode): the other side is
       // another case, not a disagreement.
-      if (anotherCase(a, termsA, b, termsB, scored, real, asked, has) || anotherCase(b, termsB, a, termsA, scored, real, asked, has))
-        continue;
+      const check: CaseCheck = { scored, real, asked, has };
+      if (anotherCase(a, termsA, b, termsB, check) || anotherCase(b, termsB, a, termsA, check)) continue;
       // Both sides are another case: a question word neither says, which a sentence stating a value
       // of the asked kind says together with the pair's subject ("how much is same day delivery":
       // "Same day delivery — $14.95" is the case asked; two pages disagreeing on Big & Bulky
       // delivery are not).
-      if (bothAnotherCase(a, termsA, b, termsB, subject, scored, real, asked, has)) continue;
+      if (bothAnotherCase(a, termsA, b, termsB, subject, check)) continue;
       if (jaccard(context(a), context(b)) < CONFLICT_MIN_CONTEXT_OVERLAP) continue;
       // A statement limited to a scope (members, the holiday season, cell phones …) is an
       // exception to the general rule, not a disagreement with it.
@@ -466,20 +466,20 @@ function says(
 const statesAsked = (x: ScoredSentence, asked: Set<"duration" | "money">): boolean =>
   (asked.has("duration") && x.facts.durations.length > 0) || (asked.has("money") && x.facts.amounts.size > 0);
 
+/** What findConflicts' case checks read: the scored sentences, the question's real groups, the asked kinds, its word test. */
+interface CaseCheck {
+  scored: ScoredSentence[];
+  real: QueryGroup[];
+  asked: Set<"duration" | "money">;
+  has: (x: ScoredSentence, terms: Set<string>, alt: string) => boolean;
+}
+
 /**
  * Whether `b` is another case than `a` (findConflicts): a question word `a` says and `b` does not,
  * which a sentence of `b`'s own policy says together with a value of the asked kind.
  */
-function anotherCase(
-  a: ScoredSentence,
-  termsA: Set<string>,
-  b: ScoredSentence,
-  termsB: Set<string>,
-  scored: ScoredSentence[],
-  real: QueryGroup[],
-  asked: Set<"duration" | "money">,
-  has: (x: ScoredSentence, terms: Set<string>, alt: string) => boolean,
-): boolean {
+function anotherCase(a: ScoredSentence, termsA: Set<string>, b: ScoredSentence, termsB: Set<string>, c: CaseCheck): boolean {
+  const { scored, real, asked, has } = c;
   return real.some(
     (g) =>
       !g.context &&
@@ -499,11 +499,9 @@ function bothAnotherCase(
   b: ScoredSentence,
   termsB: Set<string>,
   subject: QueryGroup[],
-  scored: ScoredSentence[],
-  real: QueryGroup[],
-  asked: Set<"duration" | "money">,
-  has: (x: ScoredSentence, terms: Set<string>, alt: string) => boolean,
+  c: CaseCheck,
 ): boolean {
+  const { scored, real, asked, has } = c;
   return real.some(
     (g) =>
       !g.context &&
