@@ -9,6 +9,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { LRUCache } from "lru-cache";
 
 /** Lexicographer files (WordNet's lexnames): noun.artifact, noun.food, noun.location, noun.plant, noun.substance. */
 export const NOUN_ARTIFACT = 6;
@@ -136,7 +137,7 @@ export function wordNetNounsNow(): WordNetNouns | null {
   return loaded;
 }
 
-/** Most lemmas whose derivations are kept (bounded: every word a shopper types may be asked about). */
+/** Most lemmas whose derivations are kept (bounded: every word a shopper types may be asked about; least recently asked go first). */
 const MAX_CACHED_LEMMAS = 20_000;
 
 /**
@@ -144,14 +145,14 @@ const MAX_CACHED_LEMMAS = 20_000;
  * of speech: "expire" ↔ "expiration", "sign" ↔ "signature", "collect" ↔ "collection").
  */
 export class WordNetDerivations {
-  /** The parts by WordNet's synset type letter (n, v, a and its satellites s, r). */
-  /** Answers kept per lemma (a question's words recur; reading a lemma's synsets takes ~0.5 ms). */
-  private readonly cache = new Map<string, string[]>();
+  /** Answers kept per lemma, the most recently asked (a question's words recur; reading a lemma's synsets takes ~0.5 ms). */
+  private readonly cache = new LRUCache<string, readonly string[]>({ max: MAX_CACHED_LEMMAS });
 
+  /** `parts`: by WordNet's synset type letter (n, v, a and its satellites s, r). */
   constructor(private readonly parts: Readonly<Record<"n" | "v" | "a" | "s" | "r", WordNetPart>>) {}
 
   /** The single words derivationally related to a lemma (lower case) in any of its senses. */
-  related(lemma: string): string[] {
+  related(lemma: string): readonly string[] {
     const cached = this.cache.get(lemma);
     if (cached) return cached;
     const out = new Set<string>();
@@ -174,7 +175,7 @@ export class WordNetDerivations {
         }
       }
     const related = [...out];
-    if (this.cache.size < MAX_CACHED_LEMMAS) this.cache.set(lemma, related);
+    this.cache.set(lemma, related);
     return related;
   }
 }

@@ -388,6 +388,14 @@ export function findConflicts(
   // A sentence that asks (an FAQ's question: "What if I want to return a gift card … to get the 3
   // year expiry?") states no rule: its values are the asker's, not the policy's.
   const candidates = scored.filter((s) => s.match >= SENTENCE_MIN_SCORE && hasFacts(s.facts) && !asksItself(s.text));
+  // Whether a sentence says a word. A question that asked for no value (options.asked) names the
+  // subject in the sentences themselves: a heading ("Payment methods") does not make "you pay within
+  // 14 days" and "we refund the original payment method within 5 days" one subject.
+  const has = (x: ScoredSentence, terms: Set<string>, alt: string) => {
+    const one = { surface: alt, alts: [alt], virtual: false, weight: 0 };
+    return PassageIndex.matches(terms, one, lang) || (options.asked === undefined && PassageIndex.matches(x.headTerms, one, lang));
+  };
+  const check: CaseCheck = { scored, real, asked, has };
   const conflicts: Conflict[] = [];
   const seenPairs = new Set<string>();
   for (let i = 0; i < candidates.length; i++) {
@@ -409,13 +417,6 @@ export function findConflicts(
       // The question's own word names the subject in both, or in neither and one synonym in both
       // ("Rücksendung?" — "Rückgabefrist … 30 Tage" / "zurücksenden … 100 Tagen"); a sentence that
       // has only a synonym where the other has the word itself speaks of something else.
-      // A question that asked for no value (options.asked) names the subject in the sentences
-      // themselves: a heading ("Payment methods") does not make "you pay within 14 days" and "we
-      // refund the original payment method within 5 days" one subject.
-      const has = (x: ScoredSentence, terms: Set<string>, alt: string) => {
-        const one = { surface: alt, alts: [alt], virtual: false, weight: 0 };
-        return PassageIndex.matches(terms, one, lang) || (options.asked === undefined && PassageIndex.matches(x.headTerms, one, lang));
-      };
       const subject = real.filter((g) => {
         if (!a.inText.has(g) && !b.inText.has(g)) return false;
         const ownA = has(a, termsA, g.alts[0]!);
@@ -428,7 +429,6 @@ export function findConflicts(
       // policy gives that case a value of its own elsewhere ("Metro postcodes: $10.00" beside the
       // same page's "Regional postcodes: $14.00", for a regional postcode): the other side is
       // another case, not a disagreement.
-      const check: CaseCheck = { scored, real, asked, has };
       if (anotherCase(a, termsA, b, termsB, check) || anotherCase(b, termsB, a, termsA, check)) continue;
       // Both sides are another case: a question word neither says, which a sentence stating a value
       // of the asked kind says together with the pair's subject ("how much is same day delivery":
@@ -502,23 +502,25 @@ function bothAnotherCase(
   c: CaseCheck,
 ): boolean {
   const { scored, real, asked, has } = c;
+  // The sentences that could state another case: the pair's subject with a value of the asked kind
+  // that is neither side's ("For online … orders, … 2–5 days" repeats one side's and confirms it).
+  const cases = scored.filter(
+    (s) =>
+      s !== a &&
+      s !== b &&
+      statesAsked(s, asked) &&
+      subject.every((h) => says(s, s.terms, h, has)) &&
+      disagreement(s.facts, a.facts, asked) !== null &&
+      disagreement(s.facts, b.facts, asked) !== null,
+  );
+  if (cases.length === 0) return false;
   return real.some(
     (g) =>
       !g.context &&
       !subject.includes(g) &&
       !says(a, termsA, g, has) &&
       !says(b, termsB, g, has) &&
-      scored.some(
-        (s) =>
-          s !== a &&
-          s !== b &&
-          statesAsked(s, asked) &&
-          // the case's own value, not one of the pair's ("For online … orders, … 2–5 days" confirms one side)
-          disagreement(s.facts, a.facts, asked) !== null &&
-          disagreement(s.facts, b.facts, asked) !== null &&
-          says(s, s.terms, g, has) &&
-          subject.every((h) => says(s, s.terms, h, has)),
-      ),
+      cases.some((s) => says(s, s.terms, g, has)),
   );
 }
 
