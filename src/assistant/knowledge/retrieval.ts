@@ -508,18 +508,15 @@ export class PassageIndex {
     if (!compound || alt.length < 3) return false;
     // German compounds either way: versand → versandkosten / standardversand, and
     // rücksendeetikett → etikett (a policy word of 5+ letters ending or starting the question's).
+    // One word begins the other (4+ letters) and the rest is a compound part (3+ letters) or an
+    // inflection the stemmer left ("zahl" → "zahlt"; "liefert" → "liefer" of "Lieferung"), not
+    // another word ("angeb" is not "angebot(ene)"). Either way round.
+    const begins = (short: string, long: string) =>
+      short.length >= 4 && long.startsWith(short) && (long.length - short.length > 2 || compound.inflection.test(long.slice(short.length)));
     for (const t of terms) {
       // A short head ends a long compound only ("frist" → "rücktrittsfrist", "kosten" → "lieferkosten").
-      // A remainder of one or two letters is an inflection the stemmer left ("zahl" → "zahlt") or
-      // another word, not a compound part ("angeb" is not "angebot(ene)").
-      if (
-        (alt.length >= 4 && t.startsWith(alt) && (t.length - alt.length > 2 || compound.inflection.test(t.slice(alt.length)))) ||
-        ((alt.length >= 5 || t.length >= alt.length + 6) && t.endsWith(alt))
-      )
-        return true;
-      if (t.length >= 4 && !t.startsWith("q") && alt.length >= t.length + 3 && (alt.endsWith(t) || alt.startsWith(t))) return true;
-      // … and the question's word is the policy's with an inflection the stemmer left ("liefert" → "liefer" of "Lieferung").
-      if (t.length >= 4 && alt.length > t.length && alt.startsWith(t) && compound.inflection.test(alt.slice(t.length))) return true;
+      if (begins(alt, t) || ((alt.length >= 5 || t.length >= alt.length + 6) && t.endsWith(alt))) return true;
+      if (!t.startsWith("q") && (begins(t, alt) || (t.length >= 4 && alt.length >= t.length + 3 && alt.endsWith(t)))) return true;
     }
     return false;
   }
