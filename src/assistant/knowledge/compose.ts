@@ -31,7 +31,9 @@
 //      when neither has it, one synonym in both; text or heading), and their contexts (content words of sentence
 //      and heading, numbers and units left out) overlap with a Jaccard index of at least
 //      CONFLICT_MIN_CONTEXT_OVERLAP — so "return within 30 days of delivery" does not conflict with
-//      "delivery takes 3–5 days";
+//      "delivery takes 3–5 days"; and no policy topic the question names (returns, payment …;
+//      router.policyWords) weighing more than every shared word is said by one side only — so "return
+//      your order within 14 days" does not conflict with "payment within five days of your order";
 //   3. their value sets are disjoint (30 days vs 14 days; "3–5 days" vs "5 days" agree).
 // Then the answer is a conflict quoting both statements: no side is picked. A question that asks
 // for no value but whose answer would quote one ("what's your return policy?" → "30 days") is
@@ -396,6 +398,8 @@ export function findConflicts(
     return PassageIndex.matches(terms, one, lang) || (options.asked === undefined && PassageIndex.matches(x.headTerms, one, lang));
   };
   const check: CaseCheck = { scored, real, asked, has };
+  const topicWords = new RegExp(`^(?:${packOrDefault(lang).router.policyWords.source})$`);
+  const isTopic = (g: QueryGroup) => topicWords.test(g.surface);
   const conflicts: Conflict[] = [];
   const seenPairs = new Set<string>();
   for (let i = 0; i < candidates.length; i++) {
@@ -425,6 +429,14 @@ export function findConflicts(
         return g.alts.slice(1).some((alt) => has(a, termsA, alt) && has(b, termsB, alt));
       });
       if (subject.length === 0) continue;
+      // The subject is what the question is chiefly about: a policy topic the question names
+      // (returns, delivery, payment …; the language pack's router.policyWords) that one side says and
+      // the other does not, weighing more than every shared word, makes them statements on two
+      // topics ("how long do i have to return something i ordered online": "return your order within
+      // the 14 day period" and "Payments may be taken … within five days after placing your order"
+      // share only "order").
+      const shared = Math.max(...subject.map((g) => g.weight));
+      if (real.some((g) => g.weight > shared && isTopic(g) && says(a, termsA, g, has) !== says(b, termsB, g, has))) continue;
       // A word the question names that one side says and the other does not, while the other's own
       // policy gives that case a value of its own elsewhere ("Metro postcodes: $10.00" beside the
       // same page's "Regional postcodes: $14.00", for a regional postcode): the other side is

@@ -218,6 +218,23 @@ describe("knowledge: retrieval, answers, conflicts", () => {
     assert.equal((await ground(index(RETURNS, FAQ), "Can I return swimwear?", "en")).kind, "answer");
   });
 
+  test("a policy topic the question names, said by one side only, makes two subjects, not a conflict", async () => {
+    // A real retailer's pages (blind set 31, dev): its returns page's "return your order within the
+    // 14 day period" and its payment page's "within five days after placing your order" share only
+    // "order"; the question asks about returning.
+    const pages = readRetailSet(fileURLToPath(new URL("../../../eval/assistant/blind/set-31.json", import.meta.url))).stores.flatMap(
+      (s) => s.policies,
+    );
+    const of = (id: string) => {
+      const p = pages.find((x) => x.concept_id === id)!;
+      return policy(p.concept_id, p.body_markdown);
+    };
+    const r = await ground(index(of("dsuk-returns"), of("dsuk-payment")), "how long do i have to return something i ordered online", "en");
+    assert.equal(r.kind, "answer", r.markdown);
+    assert.deepEqual(r.kind === "answer" && r.citations.map((c) => c.concept_id), ["dsuk-returns"]);
+    assert.match(r.markdown, /30 days/);
+  });
+
   test("German questions match German passages (stemming, compounds, phrases)", async () => {
     const de = [
       policy("rueckgabe", "Sie können jeden Artikel innerhalb von 30 Tagen nach der Lieferung zurückgeben.", {
