@@ -159,6 +159,9 @@ export class KnowledgeEngine implements Knowledge {
         // changing an order, which the policies' "changes to an existing order" answer.
         const lang = textLang(text, langOf(locale));
         if (hasEvidence(index, rest, lang) || hasEvidence(index, text, lang)) return policy("soft_order");
+        // Otherwise it asks about orders in general ("who do I contact about a problem with my
+        // order", "can you fix the address on my order"), which no sign-in answers: a person does.
+        return { kind: "handoff", query: text.trim(), trace: { ...trace, rerouted: "soft_order_handoff" } };
       }
     }
     return { ...intent, trace };

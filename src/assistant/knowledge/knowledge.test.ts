@@ -353,6 +353,10 @@ describeEachDialect("knowledge: grounded answers over published policies", (dial
     assert.equal(routed.trace?.rerouted, "soft_order");
     // Asking for the order's state stays the shopper's own order.
     assert.equal((await engine.classify(own.clientId, "where is my order?", "en")).kind, "order");
+    // One the policies do not answer (a poem) asks how orders go, which a person answers, not a sign-in.
+    const general = await engine.classify(own.clientId, "can my order come with a handwritten poem", "en");
+    assert.equal(general.kind, "handoff");
+    assert.equal(general.trace?.rerouted, "soft_order_handoff");
   });
 
   test("classify: the trained decision sends a policy question naming a product to the policies, and keeps product requests", async () => {

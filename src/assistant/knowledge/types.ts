@@ -64,7 +64,7 @@ export interface RouteTrace {
   /** The scored decision's features and scores (rules 3–7). */
   features?: RouteFeatures;
   scores?: RouteScores;
-  /** Why the engine then changed the intent to a policy question (follow_up, evidence, feature_less_product, soft_order, classifier). */
+  /** Why the engine then changed the intent to a policy question (follow_up, evidence, feature_less_product, soft_order, classifier), or to a handoff (soft_order_handoff). */
   rerouted?: string;
   /** The trained product-or-policy decision of a product request (route-model.ts): its inputs and the probability of a policy question. */
   model?: { inputs: number[]; policy: number };
