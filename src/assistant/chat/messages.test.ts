@@ -344,6 +344,9 @@ describeEachDialect("assistant chat: POST /v1/chat/messages outcomes, transcript
       assert.equal(denied.answer.answer_status, "denied");
       assert.ok(denied.answer.next_actions.some((n) => n.type === "sign_in"));
     }
+    // An order question without an id or status words that no policy answers goes to a person, not to a sign-in.
+    const general = await send(anon, thrAnon, "my order hasnt arrived yet");
+    assert.equal(general.outcome, "handoff", general.answer.response_markdown);
     assert.equal(shop.count(`${SHOPIFY_API}/orders`), 0, "no order read for an anonymous session");
 
     const customer = await customerSession(t, c, "cust-1");
@@ -353,6 +356,10 @@ describeEachDialect("assistant chat: POST /v1/chat/messages outcomes, transcript
     assert.ok(shop.count(`${SHOPIFY_API}/orders`) >= 1, "orders read from the storefront");
     assert.match(order.answer.response_markdown, /Order \*\*1001\*\* — fulfilled/);
     assert.ok(order.events.some((e) => e.event === "orders.read"));
+    // The signed-in customer's own orders answer it.
+    const own = await send(customer, thr, "my order hasnt arrived yet");
+    assert.equal(own.outcome, "answer");
+    assert.match(own.answer.response_markdown, /Order \*\*1001\*\*/);
 
     const other = await send(customer, thr, "Where is my order #2002?");
     assert.equal(other.outcome, "answer");

@@ -304,8 +304,14 @@ export class ChatService {
         ...(intent.kind === "action" ? { name: intent.name } : {}),
         ...(intent.trace ? { route: intent.trace } : {}),
       });
-      // A request for a person always hands off (no agent, no product lookup).
-      if (intent.kind === "handoff") return await handoffTurn(t);
+      // A request for a person always hands off (no agent, no product lookup). An order question
+      // the policies do not answer ("my order hasn't arrived yet") goes to a person too, unless the
+      // shopper is signed in: then their own orders answer it.
+      if (intent.kind === "handoff") {
+        const signedIn = session.role === "customer" && Boolean(session.customerId);
+        if (intent.trace?.rerouted === "soft_order_handoff" && signedIn) return await ordersTurn(t, { kind: "order", query: intent.query });
+        return await handoffTurn(t);
+      }
       const lookup =
         intent.kind === "product" || intent.kind === "ambiguous"
           ? mayNameProduct(text) || intent.kind === "product"
