@@ -415,6 +415,8 @@ interface CompoundRules {
   genericHead: RegExp;
   /** A linking element ending a compound's first part ("Rücktritt-s-frist"). */
   linking: RegExp;
+  /** Stems of function words, which are no compound part ("weit" of "weitere" does not begin "weiterschenken"). */
+  functionStems: Set<string>;
 }
 
 const compoundRules = perRegistry(() => {
@@ -426,6 +428,12 @@ const compoundRules = perRegistry(() => {
         inflection: new RegExp(`^(?:${c.inflection.source})$`),
         genericHead: new RegExp(`^(?:${c.genericHeads.source})$`),
         linking: new RegExp(`(?:${c.linking.source})$`),
+        // Words of time ("Jahr" of "Jahresgebühr", "Zeit") stay compound parts, though a stop list holds them.
+        functionStems: new Set(
+          [...new Set((c.functionWords ?? []).map((w) => stem(w, p.code)))].filter(
+            (s) => !p.questions.durationWords.some((w) => stem(w, p.code) === s),
+          ),
+        ),
       });
   }
   return out;
@@ -511,8 +519,12 @@ export class PassageIndex {
     // One word begins the other (4+ letters) and the rest is a compound part (3+ letters) or an
     // inflection the stemmer left ("zahl" → "zahlt"; "liefert" → "liefer" of "Lieferung"), not
     // another word ("angeb" is not "angebot(ene)"). Either way round.
+    // A function word (a kept stop-word list) is no compound part: "weiteren" does not begin
+    // "weiterschenken"; an inflection it carries still counts. Words of time stay parts (below).
     const begins = (short: string, long: string) =>
-      short.length >= 4 && long.startsWith(short) && (long.length - short.length > 2 || compound.inflection.test(long.slice(short.length)));
+      short.length >= 4 &&
+      long.startsWith(short) &&
+      (long.length - short.length > 2 ? !compound.functionStems.has(short) : compound.inflection.test(long.slice(short.length)));
     for (const t of terms) {
       // A short head ends a long compound only ("frist" → "rücktrittsfrist", "kosten" → "lieferkosten").
       if (begins(alt, t) || ((alt.length >= 5 || t.length >= alt.length + 6) && t.endsWith(alt))) return true;

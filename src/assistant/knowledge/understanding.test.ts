@@ -28,7 +28,7 @@ function blindPolicy(set: number, conceptId: string): PolicySource {
   const p = readRetailSet(fileURLToPath(new URL(`../../../eval/assistant/blind/set-${set}.json`, import.meta.url)))
     .stores.flatMap((s) => s.policies)
     .find((x) => x.concept_id === conceptId)!;
-  return policy(p.concept_id, p.body_markdown);
+  return policy(p.concept_id, p.body_markdown, { locale: p.locale });
 }
 
 const TIERS = policy(
@@ -655,6 +655,17 @@ Orders over $100 within the United States ship free. International orders are no
       ),
     );
     assert.match(md(await ground(w, "Muss ich angeben, warum ich zurücktrete?", "de")), /ohne Angabe von Gründen/);
+  });
+
+  test("German: a function word is no compound part ('weiteren' does not begin 'weiterschenken'); a word of time is ('Jahresgebühr')", async () => {
+    // A real retailer's loyalty-card terms (blind set 31, dev): "Alle weiteren Angaben sind freiwillig."
+    // answered "darf ich die geschenkkarte an meinen bruder weiterschenken".
+    const idx = index(
+      ...["obi-geschenkkarte", "obi-geschenkkarte-einloesen", "obi-rechnungen", "obi-kundenkarte"].map((id) => blindPolicy(31, id)),
+    );
+    assert.equal((await ground(idx, "darf ich die geschenkkarte an meinen bruder weiterschenken", "de")).kind, "no_evidence");
+    const fee = index(policy("club", "# Clubkarte\n\nAb dem zweiten Jahr kostet die Clubkarte CHF 12.-", { locale: "de" }));
+    assert.match(md(await ground(fee, "Jahresgebühr der Clubkarte?", "de")), /CHF 12/);
   });
 
   test("holiday follow-ups: the deadline sentence, not the bound; 'does that include …?' reads the previous question", async () => {

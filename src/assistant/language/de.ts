@@ -1,5 +1,6 @@
 // German (see ./types.ts for what each member means).
 import { PorterStemmerDe } from "natural/lib/natural/stemmers/index.js";
+import { deu } from "stopword";
 import type { LanguagePack } from "./types.js";
 
 // --- words ------------------------------------------------------------------------------------
@@ -137,6 +138,7 @@ export const de: LanguagePack = {
         /regelung(?:en)?|regeln?|bedingung(?:en)?|richtlinien?|politik|infos?|informationen?|möglichkeit(?:en)?|optionen?|rechte?s?|frist(?:en)?|zeitraum|zeit|dauer|seiten?|fall|fälle/,
       inflection: /e|t|n|s|er|en|et|st|es|em|ig/,
       linking: /es|s|en|n|e/,
+      functionWords: deu,
     },
     abbreviations: ["z.b", "bzw", "ca", "inkl", "ggf", "usw", "nr"],
   },

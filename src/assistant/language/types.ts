@@ -77,6 +77,8 @@ export interface LanguagePack {
       readonly inflection: RegExp;
       /** Alternation: linking elements at the end of a compound's first part ("s" of "Rücktrittsfrist"). */
       readonly linking: RegExp;
+      /** Function words (a kept stop-word list): never a compound part ("weiter" of "weiterschenken" is not "weitere"). */
+      readonly functionWords?: readonly string[];
     };
     /** Abbreviations that end in a period without ending a sentence ("e.g", "z.b"; the final period left out). */
     readonly abbreviations: readonly string[];
