@@ -7,8 +7,7 @@ import { PassageIndex, blend, normalizeScores, queryGroups } from "./retrieval.j
 import { ground } from "./ground.js";
 import { checkPhrasing } from "./llm.js";
 import { numbersIn, quantities, sentences, stem } from "./text.js";
-import { fileURLToPath } from "node:url";
-import { readRetailSet } from "../../../eval/assistant/retailers.js";
+import { blindPolicy } from "../../../test/support/policies.js";
 
 const policy = (concept_id: string, body_markdown: string, extra: Partial<PolicySource> = {}): PolicySource => ({
   concept_id,
@@ -127,11 +126,8 @@ describe("knowledge: retrieval, answers, conflicts", () => {
   test("an FAQ answer's opening sentence has its heading's question as its subject", async () => {
     // A real retailer's FAQ (blind set 24, dev): "### I've placed more than one JoJo order; can you
     // combine them?" answered by "We're so sorry but that's not possible due to the system we use."
-    const jojo = readRetailSet(fileURLToPath(new URL("../../../eval/assistant/blind/set-24.json", import.meta.url)))
-      .stores.flatMap((s) => s.policies)
-      .find((p) => p.concept_id === "jj-faqs")!;
-    const faq = policy(jojo.concept_id, jojo.body_markdown);
-    const r = await ground(index(faq), "can you combine my two orders into one parcel", "en");
+    const jojo = blindPolicy(24, "jj-faqs");
+    const r = await ground(index(jojo), "can you combine my two orders into one parcel", "en");
     assert.equal(r.kind, "answer");
     assert.match(r.kind === "answer" ? r.markdown : "", /that's not possible/);
     // The same answer under a heading that names the subject without asking leans on it as little as prose does.
@@ -222,14 +218,8 @@ describe("knowledge: retrieval, answers, conflicts", () => {
     // A real retailer's pages (blind set 31, dev): its returns page's "return your order within the
     // 14 day period" and its payment page's "within five days after placing your order" share only
     // "order"; the question asks about returning.
-    const pages = readRetailSet(fileURLToPath(new URL("../../../eval/assistant/blind/set-31.json", import.meta.url))).stores.flatMap(
-      (s) => s.policies,
-    );
-    const of = (id: string) => {
-      const p = pages.find((x) => x.concept_id === id)!;
-      return policy(p.concept_id, p.body_markdown);
-    };
-    const r = await ground(index(of("dsuk-returns"), of("dsuk-payment")), "how long do i have to return something i ordered online", "en");
+    const pages = index(blindPolicy(31, "dsuk-returns"), blindPolicy(31, "dsuk-payment"));
+    const r = await ground(pages, "how long do i have to return something i ordered online", "en");
     assert.equal(r.kind, "answer", r.markdown);
     assert.deepEqual(r.kind === "answer" && r.citations.map((c) => c.concept_id), ["dsuk-returns"]);
     assert.match(r.markdown, /30 days/);

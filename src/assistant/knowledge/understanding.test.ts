@@ -17,19 +17,11 @@ import { en } from "../language/en.js";
 import { injectedSubject, sanitizeQuestion } from "./sanitize.js";
 import { StoreVocabulary } from "./store-words.js";
 import { quantities, stem, textLang } from "./text.js";
-import { policySource as policy } from "../../../test/support/policies.js";
+import { blindPolicy, policySource as policy } from "../../../test/support/policies.js";
 import { readRetailSet } from "../../../eval/assistant/retailers.js";
 import { fileURLToPath } from "node:url";
 
 const index = (...ps: PolicySource[]) => new PassageIndex(ps.flatMap(splitPassages));
-
-/** A real retailer's published policy from a dev blind set (eval/assistant/blind/set-N.json). */
-function blindPolicy(set: number, conceptId: string): PolicySource {
-  const p = readRetailSet(fileURLToPath(new URL(`../../../eval/assistant/blind/set-${set}.json`, import.meta.url)))
-    .stores.flatMap((s) => s.policies)
-    .find((x) => x.concept_id === conceptId)!;
-  return policy(p.concept_id, p.body_markdown, { locale: p.locale });
-}
 
 const TIERS = policy(
   "returns",
