@@ -398,7 +398,7 @@ export function findConflicts(
     return PassageIndex.matches(terms, one, lang) || (options.asked === undefined && PassageIndex.matches(x.headTerms, one, lang));
   };
   const check: CaseCheck = { scored, real, asked, has };
-  const topicWords = new RegExp(`^(?:${packOrDefault(lang).router.policyWords.source})$`);
+  const topicWords = topicPatterns().get(packOrDefault(lang).code)!;
   const isTopic = (g: QueryGroup) => topicWords.test(g.surface);
   const conflicts: Conflict[] = [];
   const seenPairs = new Set<string>();
@@ -463,6 +463,11 @@ export function findConflicts(
   }
   return conflicts;
 }
+
+/** Per language: a whole word that is one of its pack's policy topics (router.policyWords), compiled once. */
+const topicPatterns = perRegistry(
+  () => new Map(languages().map((p) => [p.code, new RegExp(`^(?:${p.router.policyWords.source})$`)] as const)),
+);
 
 /** Whether `x` says group `g` (in its subject terms or its heading, by any synonym). */
 function says(

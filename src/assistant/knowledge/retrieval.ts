@@ -428,16 +428,17 @@ const compoundRules = perRegistry(() => {
         inflection: new RegExp(`^(?:${c.inflection.source})$`),
         genericHead: new RegExp(`^(?:${c.genericHeads.source})$`),
         linking: new RegExp(`(?:${c.linking.source})$`),
-        // Words of time ("Jahr" of "Jahresgebühr", "Zeit") stay compound parts, though a stop list holds them.
-        functionStems: new Set(
-          [...new Set((c.functionWords ?? []).map((w) => stem(w, p.code)))].filter(
-            (s) => !p.questions.durationWords.some((w) => stem(w, p.code) === s),
-          ),
-        ),
+        functionStems: functionStems(c.functionWords ?? [], p.questions.durationWords, p.code),
       });
   }
   return out;
 });
+
+/** Stems of a stop list's words, less those of words of time ("Jahr" of "Jahresgebühr", "Zeit" stay compound parts). */
+function functionStems(functionWords: readonly string[], timeWords: readonly string[], lang: Lang): Set<string> {
+  const time = new Set(timeWords.map((w) => stem(w, lang)));
+  return new Set(functionWords.map((w) => stem(w, lang)).filter((s) => !time.has(s)));
+}
 
 /** The compound rules a group is matched with: its language's, for a real (non-virtual) group. */
 const compoundsFor = (lang: Lang, virtual = false): CompoundRules | undefined => (virtual ? undefined : compoundRules().get(lang));
