@@ -960,6 +960,13 @@ Returns within Germany remain free of charge. Please use the return label we pro
     }
   });
 
+  test("the UK is one name however it is written, also in a heading's brackets", () => {
+    for (const text of ["standard delivery in the uk", "Delivery & Returns FAQ (UK)", "UK: delivery"])
+      assert.match(rewrite(text, "en").toLowerCase(), /\bunited kingdom\b/, text);
+    // A word that only begins with the letters is none of them.
+    assert.doesNotMatch(rewrite("use the ukulele case", "en"), /\bunited\b/);
+  });
+
   test("a negated participle is the policies' un- adjective, in English and German; German receipt, cash and refund words", () => {
     assert.match(rewrite("how long do i have to return a tool i havent used", "en"), /\bunused\b/);
     assert.match(rewrite("it has never been opened", "en"), /\bunopened\b/);

@@ -288,7 +288,7 @@ export const en: LanguagePack = {
       [/\b(?:take|takes|taking|took|bring|brings|bringing|brought)\s+((?:\w+\s+){0,3})back\b/g, " return $1 "],
       [/\b(?:get\s+)?(?:my\s+)?money\s+back\b/g, " refund "],
       [/\bgift\s+cards?\b/g, " giftcard "],
-      [/\b(?:the\s+)?u\.?k\.?(?=\s|$|[?!,;])/g, " united kingdom "],
+      [/\b(?:the\s+)?u\.?k\.?(?=[\s?!,;:)]|$)/g, " united kingdom "],
       // Not having a document or the packaging is one thing however it is said ("I lost the receipt",
       // "Don't have a receipt?", "Returns without Receipt").
       [
