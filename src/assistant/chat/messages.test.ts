@@ -310,6 +310,19 @@ describeEachDialect("assistant chat: POST /v1/chat/messages outcomes, transcript
     assert.equal(body.answer.response_markdown, body.answer.clarification_question);
   });
 
+  test("thanks → an answer that welcomes them, not a clarification; a greeting is still asked what it needs", async () => {
+    const token = await anonymousSession(t, a);
+    const thr = await openThread(t, token);
+    const thanks = await send(token, thr, "cool thanks, that's all I needed!");
+    assert.equal(thanks.outcome, "answer");
+    assert.equal(thanks.answer.answer_status, "answered");
+    assert.equal(thanks.answer.clarification_question, null);
+    assert.match(thanks.answer.response_markdown, /You're welcome/);
+    assert.deepEqual(thanks.answer.citations, []);
+    const hello = await send(token, thr, "hi there!");
+    assert.equal(hello.outcome, "clarification");
+  });
+
   test("add to cart: one match → confirmation_required previewing {product_id, quantity}; several → clarification; none → limitation", async () => {
     const token = await anonymousSession(t, a);
     const thr = await openThread(t, token);

@@ -338,6 +338,11 @@ export class ChatService {
           return await ordersTurn(t, intent);
         case "action":
           return await cartTurn(t, intent);
+        case "courtesy":
+          return {
+            outcome: "answer",
+            answer: composeAnswer({ answer_status: "answered", response_markdown: intent.reply }, t.now()),
+          };
         case "ambiguous":
           return {
             outcome: "clarification",

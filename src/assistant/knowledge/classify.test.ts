@@ -178,18 +178,24 @@ describe("knowledge: classify (deterministic router)", () => {
     assert.equal(kind("maybe"), "ambiguous");
   });
 
-  test("courtesy messages (greeting, thanks, goodbye with only fillers) ask nothing: a clarification, never a policy answer", () => {
+  test("courtesy messages (greeting, thanks, goodbye with only fillers) are never a policy answer: a greeting is asked what it needs, thanks are answered", () => {
     const question = (text: string, locale: string) => {
       const r = routeText(text, locale);
       assert.equal(r.trace.rule, "vague", text);
       return r.intent.kind === "ambiguous" ? r.intent.question : "";
     };
+    // Thanks or a goodbye asks nothing and leaves nothing unclear: the reply is an answer, not a clarification.
+    const reply = (text: string, locale: string) => {
+      const r = routeText(text, locale);
+      assert.equal(r.trace.rule, "courtesy", text);
+      return r.intent.kind === "courtesy" ? r.intent.reply : "";
+    };
     for (const text of ["cool thanks, that's all I needed!", "thanks, that helped a lot!", "cheers, bye"])
-      assert.match(question(text, "en"), /You're welcome/, text);
+      assert.match(reply(text, "en"), /You're welcome/, text);
     assert.match(question("hi! just browsing for now 🙂", "en"), /What can I help you with/);
-    assert.match(question("Danke, schönen Tag noch!", "de"), /Gern geschehen/);
-    assert.match(question("danke dir, das wars!", "de"), /Gern geschehen/);
-    assert.match(question("danke, das hilft mir weiter!", "de"), /Gern geschehen/);
+    assert.match(reply("Danke, schönen Tag noch!", "de"), /Gern geschehen/);
+    assert.match(reply("danke dir, das wars!", "de"), /Gern geschehen/);
+    assert.match(reply("danke, das hilft mir weiter!", "de"), /Gern geschehen/);
     assert.match(question("Guten Morgen!", "de"), /Wobei kann ich helfen/);
     // A question beside the courtesy is routed as a question.
     for (const text of ["thanks! can I return a worn jacket", "hi, do you ship to canada"])

@@ -499,6 +499,8 @@ export function routeText(text: string, locale: string, currency = "EUR"): { int
   const content = words(bare).filter((w) => !isStopWordOfAny(w));
   // 1. empty or vague
   const vague = vagueKind(t, bare);
+  // Thanks or a goodbye asks nothing: it is answered, not asked back.
+  if (vague === "welcome") return { intent: { kind: "courtesy", reply: clarify.welcome }, trace: { rule: "courtesy" } };
   if (vague) return { intent: { kind: "ambiguous", question: clarification(clarify, vague) }, trace: { rule: "vague" } };
   // 1b. a person asked for: always a handoff with the store's contact
   if (asksForPerson(bare)) return { intent: { kind: "handoff", query: text.trim() }, trace: { rule: "person" } };

@@ -30,7 +30,9 @@ export type Intent =
   | { kind: "order"; query: string; order_id?: string }
   | { kind: "return"; query: string; order_id?: string }
   | { kind: "action"; name: "add_to_cart"; product_ref: string; quantity: number }
-  | { kind: "ambiguous"; question: string };
+  | { kind: "ambiguous"; question: string }
+  /** Thanks or a goodbye and nothing else: nothing is asked or unclear, so the reply is an answer. */
+  | { kind: "courtesy"; reply: string };
 
 /** What the scored router (classify.ts routeFeatures) reads in a text. */
 export interface RouteFeatures {
@@ -59,7 +61,7 @@ export interface RouteScores {
 
 /** How the router decided (classify.ts routeText; knowledge/index.ts reroutes): the turn's intent.classified event. */
 export interface RouteTrace {
-  /** The rule of classify.ts's header that decided: vague, person, cart, scored or fallback. */
+  /** The rule of classify.ts's header that decided: vague, courtesy, person, cart, scored or fallback. */
   rule: string;
   /** The scored decision's features and scores (rules 3–7). */
   features?: RouteFeatures;
