@@ -4,7 +4,8 @@
 // whether misspelt words are corrected). First matching rule wins:
 //
 //  1. empty or vague — a greeting or "help" alone, or a bare reference such as "the blue one?",
-//     "this one", "die blaue?" → ambiguous, with a clarification question;
+//     "this one", "die blaue?" → ambiguous, with a clarification question; thanks or a goodbye
+//     alone ("cool thanks, that's all I needed!") → courtesy, answered with the pack's welcome;
 //  1b. a request for a person or for the store's contact ("I want to talk to a person", "how can
 //     I contact you", "mit einem Mitarbeiter sprechen"), or in a statement a person and reaching
 //     them at most PERSON_WISH_GAP words apart ("pls get a human to call me") → handoff, always

@@ -490,7 +490,7 @@ export interface LanguagePack {
     readonly noEvidence: string;
     /** The parts of a multi-part question the policies say nothing about. */
     readonly unansweredParts: (parts: readonly string[]) => string;
-    /** The router's clarification questions: nothing asked ("help"), a vague product reference, a cart request naming no product, thanks or goodbye ("welcome"). */
+    /** The router's clarification questions: nothing asked ("help"), a vague product reference, a cart request naming no product; and the answer to thanks or a goodbye ("welcome"). */
     readonly clarify: { readonly help: string; readonly vagueProduct: string; readonly cart: string; readonly welcome: string };
     /** A product's live stock state. */
     readonly stock: Readonly<Record<"in_stock" | "low_stock" | "out_of_stock" | "unknown", string>>;
