@@ -163,9 +163,9 @@ const router = perRegistry(() => {
   };
 });
 
-/** The clarification question of a vague text, in the thread's language. */
-function clarification(clarify: LanguagePack["replies"]["clarify"], kind: VagueKind): string {
-  return kind === "help" ? clarify.help : kind === "welcome" ? clarify.welcome : clarify.vagueProduct;
+/** The clarification question of a vague text, in the thread's language (thanks are answered instead: routeText). */
+function clarification(clarify: LanguagePack["replies"]["clarify"], kind: Exclude<VagueKind, "welcome">): string {
+  return kind === "help" ? clarify.help : clarify.vagueProduct;
 }
 
 function colorOf(word: string): string | undefined {
