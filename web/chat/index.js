@@ -759,14 +759,12 @@ export class CommerceAiChat extends HTMLElement {
       list.append(el("li", {}, document.createTextNode(`${t.email}: `), el("a", { href: `mailto:${contact.email}`, text: contact.email })));
     }
     if (typeof contact.phone === "string" && contact.phone) {
-      list.append(
-        el(
-          "li",
-          {},
-          document.createTextNode(`${t.phone}: `),
-          el("a", { href: `tel:${contact.phone.replace(/[^\d+]/g, "")}`, text: contact.phone }),
-        ),
-      );
+      // One number of digits is a tel: link; a vanity number or two numbers ("… / 1-888-30-ROOTS") is shown as written.
+      const dialable = /^[\d+() .-]+$/.test(contact.phone);
+      const shown = dialable
+        ? el("a", { href: `tel:${contact.phone.replace(/[^\d+]/g, "")}`, text: contact.phone })
+        : document.createTextNode(contact.phone);
+      list.append(el("li", {}, document.createTextNode(`${t.phone}: `), shown));
     }
     if (isHttpUrl(contact.url)) {
       list.append(el("li", {}, el("a", { href: contact.url, target: "_blank", rel: "noopener noreferrer", text: t.supportPage })));

@@ -254,6 +254,15 @@ describeEachDialect("assistant: storefront connections, settings and the admin a
     assert.deepEqual(put.json().support_contact, { email: "help@b.example", hours: "Mon–Fri 9–17" });
     const otherStore = await t.assistant.inject({ method: "GET", url: "/v1/admin/settings", headers: bearer(a.owner) });
     assert.notEqual(otherStore.json().currency, "EUR");
+    const vanity = { phone: "647-799-2694 / 1-888-30-ROOTS (76687)" };
+    const withVanity = await t.assistant.inject({
+      method: "PUT",
+      url: "/v1/admin/settings",
+      headers: bearer(b.owner),
+      payload: { currency: "CAD", support_contact: vanity },
+    });
+    assert.equal(withVanity.statusCode, 200, "a vanity number and two numbers are a phone as shoppers read it");
+    assert.deepEqual(withVanity.json().support_contact, vanity);
     for (const payload of [
       { currency: "XXZ", support_contact: null },
       { currency: "EURO", support_contact: null },
@@ -262,6 +271,8 @@ describeEachDialect("assistant: storefront connections, settings and the admin a
       { currency: "EUR", support_contact: { email: "not-an-email" } },
       { currency: "EUR", support_contact: { url: "javascript:alert(1)" } },
       { currency: "EUR", support_contact: { fax: "123" } },
+      { currency: "EUR", support_contact: { phone: "call us" } },
+      { currency: "EUR", support_contact: { phone: "+1 <script>" } },
       { currency: "EUR", support_contact: null, x: 1 },
     ]) {
       const res = await t.assistant.inject({ method: "PUT", url: "/v1/admin/settings", headers: bearer(b.owner), payload });

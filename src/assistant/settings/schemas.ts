@@ -6,7 +6,15 @@ export const SupportContactSchema = Type.Object(
   {
     email: Type.Optional(Type.String({ format: "email", maxLength: 254 })),
     url: Type.Optional(Type.String({ format: "uri", pattern: "^https?://", maxLength: 2000 })),
-    phone: Type.Optional(Type.String({ minLength: 3, maxLength: 40, pattern: "^[0-9+() .-]+$" })),
+    phone: Type.Optional(
+      Type.String({
+        minLength: 3,
+        maxLength: 40,
+        // Digits at least once; letters for vanity numbers and "ext.", "/" between two numbers.
+        pattern: "^(?=.*[0-9])[0-9A-Za-z+() ./#*,-]+$",
+        description: 'As shoppers should read it: "+44 20 7946 0000", "1-888-30-ROOTS (76687)", "0800 123 456 ext. 2"',
+      }),
+    ),
     hours: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   },
   { additionalProperties: false },

@@ -3247,6 +3247,7 @@ export interface paths {
                                 email?: string;
                                 /** Format: uri */
                                 url?: string;
+                                /** @description As shoppers should read it: "+44 20 7946 0000", "1-888-30-ROOTS (76687)", "0800 123 456 ext. 2" */
                                 phone?: string;
                                 hours?: string;
                             } | null;
@@ -3318,6 +3319,7 @@ export interface paths {
                             email?: string;
                             /** Format: uri */
                             url?: string;
+                            /** @description As shoppers should read it: "+44 20 7946 0000", "1-888-30-ROOTS (76687)", "0800 123 456 ext. 2" */
                             phone?: string;
                             hours?: string;
                         } | null;
@@ -3340,6 +3342,7 @@ export interface paths {
                                 email?: string;
                                 /** Format: uri */
                                 url?: string;
+                                /** @description As shoppers should read it: "+44 20 7946 0000", "1-888-30-ROOTS (76687)", "0800 123 456 ext. 2" */
                                 phone?: string;
                                 hours?: string;
                             } | null;
