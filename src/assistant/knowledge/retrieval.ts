@@ -38,6 +38,7 @@ import MiniSearch from "minisearch";
 import { DamerauLevenshteinDistance } from "natural/lib/natural/distance/index.js";
 import { OTHER, alternation, languagePack, languages, perRegistry, type LanguagePack } from "../language/index.js";
 import { statesFree } from "./facts.js";
+import { learnedAlternatives } from "./associations.js";
 import { applyRewrites, asksWhoPays, countryWords, goods, markCountries } from "./lexicon.js";
 import { NO_STORE_WORDS, type StoreVocabulary } from "./store-words.js";
 import {
@@ -236,7 +237,8 @@ export interface Scored {
  * A word's stem with its synonyms (the stem first): the group of the language's synonyms that the
  * stem leads, the store's own synonyms of it, then the stems of the words derived from its root
  * that extend the stem by a suffix ("expire" → expiration, "sign" → signature; not "expend" for
- * "expensive", whose root differs, nor "member" for "membership", which says less).
+ * "expensive", whose root differs, nor "member" for "membership", which says less), then the words
+ * shoppers' questions were learned to stand for (associations.ts: "smash" → damag).
  */
 function groupAlts(word: string, lang: Lang, store: StoreVocabulary): string[] {
   const s = stem(word, lang);
@@ -247,7 +249,7 @@ function groupAlts(word: string, lang: Lang, store: StoreVocabulary): string[] {
       : (languagePack(lang)?.words.derivedWords?.(word) ?? [])
           .map((w) => stem(w, lang))
           .filter((d) => d.length > s.length && d.startsWith(s));
-  return [...new Set([...(syn ?? [s]), ...store.synonymsOf(s, lang), ...derived])];
+  return [...new Set([...(syn ?? [s]), ...store.synonymsOf(s, lang), ...derived, ...learnedAlternatives(s, lang)])];
 }
 
 /** Words that frame a question for a duration or an amount ("how long", "how fast", "cost"), not its subject. */
