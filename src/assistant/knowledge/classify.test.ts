@@ -197,6 +197,14 @@ describe("knowledge: classify (deterministic router)", () => {
     assert.match(reply("danke dir, das wars!", "de"), /Gern geschehen/);
     assert.match(reply("danke, das hilft mir weiter!", "de"), /Gern geschehen/);
     assert.match(question("Guten Morgen!", "de"), /Wobei kann ich helfen/);
+    // Asking how the assistant is, with a greeting or alone, is answered in kind.
+    for (const text of ["heyy how's your day going", "hi! how are you?", "how r u doing today"])
+      assert.match(reply(text, "en"), /I'm doing well/, text);
+    for (const text of ["hallo zusammen! wie gehts euch heute so?", "moin! wie gehts euch so", "Wie geht es Ihnen?"])
+      assert.match(reply(text, "de"), /Danke der Nachfrage/, text);
+    // … but not when it asks how something goes.
+    assert.notEqual(routeText("hab ein laufband bestellt, wie geht das zurück", "de").trace.rule, "courtesy");
+    assert.notEqual(routeText("how are you shipping my sofa", "en").trace.rule, "courtesy");
     // A question beside the courtesy is routed as a question.
     for (const text of ["thanks! can I return a worn jacket", "hi, do you ship to canada"])
       assert.notEqual(routeText(text, "en").trace.rule, "vague", text);
@@ -218,6 +226,7 @@ describe("knowledge: soft order questions", () => {
       softOrderRemainder("how do i track my parcel and how do big things like a fridge get delivered"),
       "how do i track it and how do big things like a fridge get delivered",
     );
+    assert.equal(softOrderRemainder("how do i track my parcel"), "how do i track it");
     assert.equal(softOrderRemainder("can you track my parcel for me"), null);
     assert.equal(softOrderRemainder("how do i track my order 1234"), null);
   });

@@ -95,6 +95,7 @@ const router = perRegistry(() => {
       greetings: list((r) => r.courtesy.greetings),
       thanks: list((r) => r.courtesy.thanks),
       fillers: list((r) => r.courtesy.fillers),
+      phatic: new RegExp(alt((r) => r.courtesy.phatic), "g"),
     },
     policyWords: new RegExp(`\\b(?:${alt((r) => r.policyWords)})\\b`),
     /** policyWords, every occurrence (counted). */
@@ -164,7 +165,7 @@ const router = perRegistry(() => {
 });
 
 /** The clarification question of a vague text, in the thread's language (thanks are answered instead: routeText). */
-function clarification(clarify: LanguagePack["replies"]["clarify"], kind: Exclude<VagueKind, "welcome">): string {
+function clarification(clarify: LanguagePack["replies"]["clarify"], kind: Exclude<VagueKind, "welcome" | "phatic">): string {
   return kind === "help" ? clarify.help : clarify.vagueProduct;
 }
 
@@ -284,7 +285,7 @@ function productQuery(t: string, matched: string[]): string {
  * words ("where is my order", "track", "status"), only "my order" or "when will my order …". Returns
  * the question with "my order" made impersonal when it has at least two other content words ("I
  * ordered on saturday, when will my order be processed?" → "i ordered on saturday, when will the
- * order be processed?"), else null. The engine answers it as a policy question when the policies hold
+ * order be processed?"), or one in a question for a procedure ("how do i track my parcel"), else null. The engine answers it as a policy question when the policies hold
  * evidence for that remainder.
  */
 export function softOrderRemainder(text: string): string | null {
@@ -299,7 +300,8 @@ export function softOrderRemainder(text: string): string | null {
     .replace(/\s+/g, " ")
     .trim();
   const content = words(rest.replace(/[?!.,;:]+/g, " ")).filter((w) => !isStopWordOfAny(w) && !orderWords.has(w));
-  return content.length >= 2 ? rest : null;
+  // A procedure question needs one word of its own ("how do i track my parcel" → track): it asks how, not where.
+  return content.length >= (procedure.test(t) ? 1 : 2) ? rest : null;
 }
 
 /**
@@ -391,7 +393,7 @@ function bareOf(text: string, lang: Lang): { t: string; bare: string } {
   return { t, bare };
 }
 
-type VagueKind = "help" | "welcome" | "vague_product";
+type VagueKind = "help" | "welcome" | "phatic" | "vague_product";
 
 /**
  * Rule 1: nothing, a greeting or "help" alone ("help"), a courtesy message (courtesyKind), or a
@@ -411,16 +413,25 @@ function vagueKind(t: string, bare: string): VagueKind | null {
 
 /**
  * A courtesy message (LanguagePack router.courtesy): a greeting or "help" ("help"), or thanks or a
- * goodbye ("welcome"), with nothing else but fillers and stop words. With a question mark the stop
- * words carry a question ("hi, how much is it?"): then only courtesy words and fillers may follow.
+ * goodbye ("welcome"), or asking how the assistant is ("phatic": "hallo zusammen! wie gehts euch heute
+ * so?"), with nothing else but fillers and stop words. With a question mark the stop words carry a
+ * question ("hi, how much is it?"): then only courtesy words and fillers may follow.
  */
-function courtesyKind(t: string, bare: string): "help" | "welcome" | null {
-  const { greetings, thanks, fillers } = router().courtesy;
-  const asks = t.includes("?");
-  // A contraction counts as its first word ("that's" → that).
-  const ws = words(bare).map((w) => w.split(/['’]/)[0]!);
+function courtesyKind(t: string, bare: string): "help" | "welcome" | "phatic" | null {
+  const { greetings, thanks, fillers, phatic } = router().courtesy;
+  const rest = bare.replace(phatic, " ");
+  const askedAfter = rest !== bare;
+  // The question mark of "how are you?" is the phatic question's own.
+  const asks = !askedAfter && t.includes("?");
+  // A contraction counts as its first word ("that's" → that); a greeting may be drawn out ("heyy", "hiii").
+  const ws = words(rest).map((w) => {
+    const first = w.split(/['’]/)[0]!;
+    const drawnOut = first.replace(/(\p{L})\1+$/u, "$1");
+    return greetings.has(drawnOut) ? drawnOut : first;
+  });
   if (!ws.every((w) => greetings.has(w) || thanks.has(w) || fillers.has(w) || (!asks && isStopWordOfAny(w)))) return null;
   if (ws.some((w) => thanks.has(w))) return "welcome";
+  if (askedAfter) return "phatic";
   return ws.some((w) => greetings.has(w)) ? "help" : null;
 }
 
@@ -502,6 +513,7 @@ export function routeText(text: string, locale: string, currency = "EUR"): { int
   const vague = vagueKind(t, bare);
   // Thanks or a goodbye asks nothing: it is answered, not asked back.
   if (vague === "welcome") return { intent: { kind: "courtesy", reply: clarify.welcome }, trace: { rule: "courtesy" } };
+  if (vague === "phatic") return { intent: { kind: "courtesy", reply: clarify.phatic }, trace: { rule: "courtesy" } };
   if (vague) return { intent: { kind: "ambiguous", question: clarification(clarify, vague) }, trace: { rule: "vague" } };
   // 1b. a person asked for: always a handoff with the store's contact
   if (asksForPerson(bare)) return { intent: { kind: "handoff", query: text.trim() }, trace: { rule: "person" } };

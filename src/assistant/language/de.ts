@@ -481,6 +481,7 @@ export const de: LanguagePack = {
     courtesy: {
       greetings: ["hilfe", "hallo", "hi", "hey", "moin", "servus", "grüß", "grüezi", "morgen", "tag", "abend", "ja", "nein"],
       thanks: ["danke", "dankeschön", "dank", "tschüss", "tschüs", "ciao", "wiedersehen"],
+      phatic: /\bwie\s+geht(?:'s|s|\s+es)(?:\s+(?:euch|dir|ihnen))?|\bwie\s+läuft(?:'s|s)|\balles\s+(?:gut|klar|fit)\s+bei\s+(?:euch|dir|ihnen)/,
       fillers: [
         "guten",
         "gute",
@@ -510,6 +511,8 @@ export const de: LanguagePack = {
         "ihnen",
         "dir",
         "zusammen",
+        "heute",
+        "so",
         "erstmal",
         "klasse",
         "auf",
@@ -675,6 +678,7 @@ export const de: LanguagePack = {
       vagueProduct: "Welches Produkt meinen Sie? Nennen Sie bitte den Namen oder beschreiben Sie es.",
       cart: "Welches Produkt soll ich in Ihren Warenkorb legen? Nennen Sie bitte den Namen.",
       welcome: "Gern geschehen! Kann ich sonst noch etwas für Sie tun?",
+      phatic: "Danke der Nachfrage, gut! Womit kann ich Ihnen helfen?",
     },
     stock: {
       in_stock: "auf Lager",

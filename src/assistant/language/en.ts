@@ -577,6 +577,8 @@ export const en: LanguagePack = {
     courtesy: {
       greetings: ["help", "hi", "hello", "hey", "hiya", "howdy", "morning", "afternoon", "evening", "ok", "okay", "yes", "no"],
       thanks: ["thanks", "thank", "thx", "ty", "cheers", "bye", "goodbye"],
+      phatic:
+        /\bhow\s+(?:are|r)\s+(?:you|u|ya)(?:\s+(?:doing|going))?|\bhow(?:'s|\s+is)\s+(?:it\s+going|things|everything|(?:your|ur)\s+day(?:\s+going)?)|\bhow\s+(?:you|u)\s+doing|\bhope\s+(?:you(?:'re|\s+are)|ur|you\s+r)\s+(?:well|good|ok|having\s+a\s+good\s+day)/,
       fillers: [
         "good",
         "great",
@@ -616,6 +618,7 @@ export const en: LanguagePack = {
         "everyone",
         "folks",
         "again",
+        "today",
         "appreciate",
         "appreciated",
         "everything",
@@ -822,6 +825,7 @@ export const en: LanguagePack = {
       vagueProduct: "Which product do you mean? Please tell me its name or describe it.",
       cart: "Which product should I add to your cart? Please tell me its name.",
       welcome: "You're welcome! Is there anything else I can help you with?",
+      phatic: "I'm doing well, thanks for asking! What can I help you with today?",
     },
     stock: { in_stock: "in stock", low_stock: "low stock", out_of_stock: "out of stock", unknown: "availability unknown" },
     priceUnavailable: "price not available right now",

@@ -328,9 +328,16 @@ export interface LanguagePack {
      * Courtesy messages (the dialogue acts of greeting, thanking and closing, and "help" alone): a
      * message is one when it holds a greeting or a thanks word and otherwise only fillers and stop
      * words — "help me", "cool thanks, that's all I needed", "hi! just browsing", "Danke, schönen
-     * Tag noch!". It asks nothing the policies could answer. Words lower case.
+     * Tag noch!". It asks nothing the policies could answer. Words lower case. `phatic`: a
+     * pattern of asking after the assistant's wellbeing ("how are you", "wie geht's euch"), which a
+     * greeting may carry and which is answered in kind.
      */
-    readonly courtesy: { readonly greetings: readonly string[]; readonly thanks: readonly string[]; readonly fillers: readonly string[] };
+    readonly courtesy: {
+      readonly greetings: readonly string[];
+      readonly thanks: readonly string[];
+      readonly fillers: readonly string[];
+      readonly phatic: RegExp;
+    };
     /** Alternation: "I want to return …", "ich möchte … zurückschicken": starting a return of one's own. */
     readonly returnOwn: RegExp;
     /** Alternation: any word of returning ("return", "Retoure"). */
@@ -490,8 +497,14 @@ export interface LanguagePack {
     readonly noEvidence: string;
     /** The parts of a multi-part question the policies say nothing about. */
     readonly unansweredParts: (parts: readonly string[]) => string;
-    /** The router's clarification questions: nothing asked ("help"), a vague product reference, a cart request naming no product; and the answer to thanks or a goodbye ("welcome"). */
-    readonly clarify: { readonly help: string; readonly vagueProduct: string; readonly cart: string; readonly welcome: string };
+    /** The router's clarification questions: nothing asked ("help"), a vague product reference, a cart request naming no product; and the answers to thanks or a goodbye ("welcome") and to "how are you" ("phatic"). */
+    readonly clarify: {
+      readonly help: string;
+      readonly vagueProduct: string;
+      readonly cart: string;
+      readonly welcome: string;
+      readonly phatic: string;
+    };
     /** A product's live stock state. */
     readonly stock: Readonly<Record<"in_stock" | "low_stock" | "out_of_stock" | "unknown", string>>;
     readonly priceUnavailable: string;
