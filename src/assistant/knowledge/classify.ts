@@ -95,7 +95,10 @@ const router = perRegistry(() => {
       greetings: list((r) => r.courtesy.greetings),
       thanks: list((r) => r.courtesy.thanks),
       fillers: list((r) => r.courtesy.fillers),
-      phatic: new RegExp(alt((r) => r.courtesy.phatic), "g"),
+      phatic: new RegExp(
+        alt((r) => r.courtesy.phatic),
+        "g",
+      ),
     },
     policyWords: new RegExp(`\\b(?:${alt((r) => r.policyWords)})\\b`),
     /** policyWords, every occurrence (counted). */

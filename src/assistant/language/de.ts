@@ -481,7 +481,8 @@ export const de: LanguagePack = {
     courtesy: {
       greetings: ["hilfe", "hallo", "hi", "hey", "moin", "servus", "grüß", "grüezi", "morgen", "tag", "abend", "ja", "nein"],
       thanks: ["danke", "dankeschön", "dank", "tschüss", "tschüs", "ciao", "wiedersehen"],
-      phatic: /\bwie\s+geht(?:'s|s|\s+es)(?:\s+(?:euch|dir|ihnen))?|\bwie\s+läuft(?:'s|s)|\balles\s+(?:gut|klar|fit)\s+bei\s+(?:euch|dir|ihnen)/,
+      phatic:
+        /\bwie\s+geht(?:'s|s|\s+es)(?:\s+(?:euch|dir|ihnen))?|\bwie\s+läuft(?:'s|s)|\balles\s+(?:gut|klar|fit)\s+bei\s+(?:euch|dir|ihnen)/,
       fillers: [
         "guten",
         "gute",

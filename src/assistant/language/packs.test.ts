@@ -120,7 +120,12 @@ const eo: LanguagePack = {
     referenceTails: ["bonvolu"],
     vagueReferences: /ĝi|tio|tiu/,
     bareReference: { openings: /kaj/, determiners: /la/, ones: /unu/ },
-    courtesy: { greetings: ["saluton", "helpon"], thanks: ["dankon"], fillers: ["bonan", "tagon", "bonvolu"], phatic: /kiel\s+vi\s+fartas/ },
+    courtesy: {
+      greetings: ["saluton", "helpon"],
+      thanks: ["dankon"],
+      fillers: ["bonan", "tagon", "bonvolu"],
+      phatic: /kiel\s+vi\s+fartas/,
+    },
     returnOwn: /mi\s+volas\s+resendi/,
     returnWord: /resend\w*/,
     orderOwn: /mia\s+mendo/,
