@@ -288,8 +288,8 @@ function productQuery(t: string, matched: string[]): string {
  * words ("where is my order", "track", "status"), only "my order" or "when will my order …". Returns
  * the question with "my order" made impersonal when it has at least two other content words ("I
  * ordered on saturday, when will my order be processed?" → "i ordered on saturday, when will the
- * order be processed?"), or one in a question for a procedure ("how do i track my parcel"), else null. The engine answers it as a policy question when the policies hold
- * evidence for that remainder.
+ * order be processed?"), or one in a question for a procedure ("how do i track my parcel"), else
+ * null. The engine answers it as a policy question when the policies hold evidence for that remainder.
  */
 export function softOrderRemainder(text: string): string | null {
   const t = normalize(text).replace(/\s+/g, " ").trim();
@@ -423,9 +423,9 @@ function vagueKind(t: string, bare: string): VagueKind | null {
 function courtesyKind(t: string, bare: string): "help" | "welcome" | "phatic" | null {
   const { greetings, thanks, fillers, phatic } = router().courtesy;
   const rest = bare.replace(phatic, " ");
-  const askedAfter = rest !== bare;
+  const asksHowWeAre = rest !== bare;
   // The question mark of "how are you?" is the phatic question's own.
-  const asks = !askedAfter && t.includes("?");
+  const asks = !asksHowWeAre && t.includes("?");
   // A contraction counts as its first word ("that's" → that); a greeting may be drawn out ("heyy", "hiii").
   const ws = words(rest).map((w) => {
     const first = w.split(/['’]/)[0]!;
@@ -434,7 +434,7 @@ function courtesyKind(t: string, bare: string): "help" | "welcome" | "phatic" | 
   });
   if (!ws.every((w) => greetings.has(w) || thanks.has(w) || fillers.has(w) || (!asks && isStopWordOfAny(w)))) return null;
   if (ws.some((w) => thanks.has(w))) return "welcome";
-  if (askedAfter) return "phatic";
+  if (asksHowWeAre) return "phatic";
   return ws.some((w) => greetings.has(w)) ? "help" : null;
 }
 
