@@ -1,6 +1,6 @@
 // `npm run bench:scale [-- --n 100000] [--dim 512] [--queries 50] [--m 16] [--ef-construction 128]
 //   [--ef-search default,100,200] [--maintenance-work-mem 1GB] [--halfvec] [--keep] [--schema NAME] [--postgres URL]
-//   [--model DIR] [--filter-indexes 128] [--workloads TEXT] [--redis URL|none]`
+//   [--model DIR] [--filter-indexes 128] [--lists-min-rows 20000] [--workloads TEXT] [--redis URL|none]`
 //
 // One store with `--n` products on PostgreSQL + pgvector, as a big catalogue would be:
 //   1. load: products (realistic metadata: name, 20 categories that follow the vector clusters as
@@ -12,7 +12,8 @@
 //      and one parallel maintenance worker; build time, index size, table size;
 //   2b. filter indexes (src/vectors/filter-indexes.ts): one refresh as the worker's maintenance
 //      round runs it, at most --filter-indexes per store (0: none), with inverted lists for those
-//      of ≥ 20,000 products, its time and the copies' size;
+//      of ≥ --lists-min-rows products (VECTOR_FILTER_INDEX_LISTS_MIN_ROWS' default 20,000; on a kept
+//      schema the refresh adds lists to values that have none), its time and the copies' size;
 //   3. vector stage through the VectorIndex interface (what the search service calls), k = 10:
 //      p50/p95 unfiltered and with filters of 1 % (one brand, at random), 10 % (two
 //      categories: they follow the clusters, so the query's neighbourhood may hold none) and 50 %
@@ -23,7 +24,7 @@
 //      the adapter's own, which follows the index's size); the paths taken, with their own p50 and
 //      recall; each workload is first warmed by as many other queries with the same filters (the
 //      steady state of a store searched that way);
-//   4. memory: the server's shared_buffers and the index size (what must stay cached), and this
+//   4. memory: the server's shared_buffers and huge_pages (printed first), the index size (what must stay cached), and this
 //      process's RSS.
 //   5. with --model DIR (a CLIP folder whose vectors have --dim dimensions, e.g. the random
 //      full-size one of ../shared/tools/make-random-clip.py): full HTTP text search through the
@@ -76,6 +77,7 @@ const { values: args } = parseArgs({
     "ef-construction": { type: "string", default: "128" },
     "ef-search": { type: "string", default: "default" },
     "filter-indexes": { type: "string", default: String(DEFAULT_MAX_PER_STORE) },
+    "lists-min-rows": { type: "string", default: "20000" },
     "maintenance-work-mem": { type: "string", default: "1GB" },
     keep: { type: "boolean", default: false },
     halfvec: { type: "boolean", default: false },
@@ -352,6 +354,17 @@ async function main() {
   const database: Database = await openDatabase({ kind: "postgres", url: URL! }, { pgSchema: schema });
   const admin = new pg.Client({ connectionString: URL, options: `-c search_path=${schema},public` });
   await admin.connect();
+  {
+    // Without huge pages every server process maps shared_buffers 4 KB at a time on first touch:
+    // a pool connection reading a brand's 10,000 copies for the first time paid ~5,000 page faults
+    // (docs/benchmarks.md, "Huge pages").
+    const { rows } = await admin.query(`SELECT current_setting('shared_buffers') AS sb, current_setting('huge_pages') AS hp`);
+    const { sb, hp } = rows[0] as { sb: string; hp: string };
+    console.log(
+      `server: shared_buffers ${sb}, huge_pages ${hp}` +
+        (hp === "on" ? "" : " (not forced on: unless the kernel has huge pages reserved, searches pay page faults; docs/operations.md)"),
+    );
+  }
   try {
     const queries = queriesFor(Q);
     let truth: Truth;
@@ -389,10 +402,11 @@ async function main() {
     if (args.keep || reuse) fs.writeFileSync(truthFile(schema), JSON.stringify(truth.top));
 
     const perStore = Number(args["filter-indexes"]);
+    const listsMinRows = Number(args["lists-min-rows"]);
     const index = createVectorIndex(database, {
       halfvec: hnsw.halfvec,
       hnsw: { ...hnsw, expansionSearch: 40 },
-      filterIndexes: { maxPerStore: perStore },
+      filterIndexes: { maxPerStore: perStore, listsMinRows },
     }) as PostgresVectorIndex;
     await index.init();
     if (perStore > 0) {
@@ -415,7 +429,7 @@ async function main() {
     for (const ef of efSearches) {
       const tuned = createVectorIndex(database, {
         halfvec: hnsw.halfvec,
-        filterIndexes: { maxPerStore: perStore },
+        filterIndexes: { maxPerStore: perStore, listsMinRows },
         hnsw: { ...hnsw, ...(ef === undefined ? {} : { expansionSearch: ef }) },
       }) as PostgresVectorIndex;
       const depth = ef ?? `${tuned.efSearch(K, N)} (the default at this size)`;
