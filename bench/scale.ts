@@ -24,8 +24,8 @@
 //      the adapter's own, which follows the index's size); the paths taken, with their own p50 and
 //      recall; each workload is first warmed by as many other queries with the same filters (the
 //      steady state of a store searched that way);
-//   4. memory: the server's shared_buffers and huge_pages (printed first), the index size (what must stay cached), and this
-//      process's RSS.
+//   4. memory: the server's shared_buffers and huge_pages (printed first), the index size (what
+//      must stay cached), and this process's RSS.
 //   5. with --model DIR (a CLIP folder whose vectors have --dim dimensions, e.g. the random
 //      full-size one of ../shared/tools/make-random-clip.py): full HTTP text search through the
 //      Search API on the same schema (a listener on loopback, a store token; the lexical index
@@ -55,7 +55,7 @@ import { openDatabase, type Database } from "../src/db/index.js";
 import { createVectorIndex } from "../src/vectors/index.js";
 import { hnswIndexDdl, hnswIndexName, type PostgresVectorIndex } from "../src/vectors/postgres.js";
 import { TopK } from "../src/vectors/math.js";
-import { DEFAULT_MAX_PER_STORE, DEFAULT_MIN_ROWS } from "../src/vectors/filter-indexes.js";
+import { DEFAULT_LISTS_MIN_ROWS, DEFAULT_MAX_PER_STORE, DEFAULT_MIN_ROWS } from "../src/vectors/filter-indexes.js";
 import { prng } from "../src/vectors/synthetic.js";
 import { testEnv } from "../test/support/env.js";
 import { loadConfig } from "../src/platform/config.js";
@@ -77,7 +77,7 @@ const { values: args } = parseArgs({
     "ef-construction": { type: "string", default: "128" },
     "ef-search": { type: "string", default: "default" },
     "filter-indexes": { type: "string", default: String(DEFAULT_MAX_PER_STORE) },
-    "lists-min-rows": { type: "string", default: "20000" },
+    "lists-min-rows": { type: "string", default: String(DEFAULT_LISTS_MIN_ROWS) },
     "maintenance-work-mem": { type: "string", default: "1GB" },
     keep: { type: "boolean", default: false },
     halfvec: { type: "boolean", default: false },
@@ -357,7 +357,7 @@ async function main() {
   {
     // Without huge pages every server process maps shared_buffers 4 KB at a time on first touch:
     // a pool connection reading a brand's 10,000 copies for the first time paid ~5,000 page faults
-    // (docs/benchmarks.md, "Huge pages").
+    // (docs/benchmarks.md, "Issue 39: huge pages and a fourth build").
     const { rows } = await admin.query(`SELECT current_setting('shared_buffers') AS sb, current_setting('huge_pages') AS hp`);
     const { sb, hp } = rows[0] as { sb: string; hp: string };
     console.log(

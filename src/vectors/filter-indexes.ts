@@ -62,6 +62,13 @@ export const DEFAULT_MAX_PER_STORE = 128;
  * categories of 2,500 in a 50,000-product store (bench:scale) are served by copies.
  */
 export const DEFAULT_MIN_ROWS = 2_000;
+/**
+ * Copies a value needs for inverted lists by default (VECTOR_FILTER_INDEX_LISTS_MIN_ROWS): below it
+ * an exact scan of the copies stays within ~20 ms. Not for brands of 10,000 at a million: they
+ * spread over the whole catalogue and an eighth of their lists found recall@10 0.670
+ * (docs/benchmarks.md, "Issue 39: huge pages and a fourth build").
+ */
+export const DEFAULT_LISTS_MIN_ROWS = 20_000;
 /** A value holding more than this share of its store's vectors gets no copies: the store's graph serves it. */
 export const MAX_SHARE = 0.25;
 /** Cached scope lookups at most (they are per distinct filter value; cleared when full). */

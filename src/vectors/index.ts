@@ -14,7 +14,7 @@ import { systemClock } from "../platform/clock.js";
 import type { Database } from "../platform/db/index.js";
 import { EmbeddedVectorIndex } from "./embedded.js";
 import { PostgresVectorIndex } from "./postgres.js";
-import { DEFAULT_MAX_PER_STORE, DEFAULT_MIN_ROWS } from "./filter-indexes.js";
+import { DEFAULT_LISTS_MIN_ROWS, DEFAULT_MAX_PER_STORE, DEFAULT_MIN_ROWS } from "./filter-indexes.js";
 
 export type {
   VectorMatch,
@@ -45,7 +45,7 @@ export function resolveOptions(options: VectorIndexOptions, dialect: Database["d
     filterIndexes: {
       minRows: options.filterIndexes?.minRows ?? DEFAULT_MIN_ROWS,
       maxPerStore: options.filterIndexes?.maxPerStore ?? DEFAULT_MAX_PER_STORE,
-      listsMinRows: options.filterIndexes?.listsMinRows ?? 20_000,
+      listsMinRows: options.filterIndexes?.listsMinRows ?? DEFAULT_LISTS_MIN_ROWS,
     },
     copiesRescoreMargin: options.copiesRescoreMargin ?? 3,
     halfvec: options.halfvec ?? false,
