@@ -1,6 +1,7 @@
 // `npm run bench:scale [-- --n 100000] [--dim 512] [--queries 50] [--m 16] [--ef-construction 128]
 //   [--ef-search default,100,200] [--maintenance-work-mem 1GB] [--halfvec] [--keep] [--schema NAME] [--postgres URL]
-//   [--model DIR] [--filter-indexes 128] [--lists-min-rows 20000] [--workloads TEXT] [--redis URL|none]`
+//   [--model DIR] [--filter-indexes 128] [--lists-min-rows 20000] [--graph-min-rows 5000] [--workloads TEXT]
+//   [--redis URL|none]`
 //
 // One store with `--n` products on PostgreSQL + pgvector, as a big catalogue would be:
 //   1. load: products (realistic metadata: name, 20 categories that follow the vector clusters as
@@ -13,7 +14,9 @@
 //   2b. filter indexes (src/vectors/filter-indexes.ts): one refresh as the worker's maintenance
 //      round runs it, at most --filter-indexes per store (0: none), with inverted lists for those
 //      of ≥ --lists-min-rows products (VECTOR_FILTER_INDEX_LISTS_MIN_ROWS' default 20,000; on a kept
-//      schema the refresh adds lists to values that have none), its time and the copies' size;
+//      schema the refresh adds lists to values that have none) and a graph, kept where its recall
+//      check holds, for those of ≥ --graph-min-rows without lists (VECTOR_FILTER_INDEX_GRAPH_MIN_ROWS'
+//      default 5,000), its time and the copies' size;
 //   3. vector stage through the VectorIndex interface (what the search service calls), k = 10:
 //      p50/p95 unfiltered and with filters of 1 % (one brand, at random), 10 % (two
 //      categories: they follow the clusters, so the query's neighbourhood may hold none) and 50 %
@@ -55,7 +58,7 @@ import { openDatabase, type Database } from "../src/db/index.js";
 import { createVectorIndex } from "../src/vectors/index.js";
 import { hnswIndexDdl, hnswIndexName, type PostgresVectorIndex } from "../src/vectors/postgres.js";
 import { TopK } from "../src/vectors/math.js";
-import { DEFAULT_LISTS_MIN_ROWS, DEFAULT_MAX_PER_STORE, DEFAULT_MIN_ROWS } from "../src/vectors/filter-indexes.js";
+import { DEFAULT_GRAPH_MIN_ROWS, DEFAULT_LISTS_MIN_ROWS, DEFAULT_MAX_PER_STORE, DEFAULT_MIN_ROWS } from "../src/vectors/filter-indexes.js";
 import { prng } from "../src/vectors/synthetic.js";
 import { testEnv } from "../test/support/env.js";
 import { loadConfig } from "../src/platform/config.js";
@@ -78,6 +81,7 @@ const { values: args } = parseArgs({
     "ef-search": { type: "string", default: "default" },
     "filter-indexes": { type: "string", default: String(DEFAULT_MAX_PER_STORE) },
     "lists-min-rows": { type: "string", default: String(DEFAULT_LISTS_MIN_ROWS) },
+    "graph-min-rows": { type: "string", default: String(DEFAULT_GRAPH_MIN_ROWS) },
     "maintenance-work-mem": { type: "string", default: "1GB" },
     keep: { type: "boolean", default: false },
     halfvec: { type: "boolean", default: false },
@@ -403,10 +407,11 @@ async function main() {
 
     const perStore = Number(args["filter-indexes"]);
     const listsMinRows = Number(args["lists-min-rows"]);
+    const graphMinRows = Number(args["graph-min-rows"]);
     const index = createVectorIndex(database, {
       halfvec: hnsw.halfvec,
       hnsw: { ...hnsw, expansionSearch: 40 },
-      filterIndexes: { maxPerStore: perStore, listsMinRows },
+      filterIndexes: { maxPerStore: perStore, listsMinRows, graphMinRows },
     }) as PostgresVectorIndex;
     await index.init();
     if (perStore > 0) {
@@ -414,13 +419,14 @@ async function main() {
       const f0 = performance.now();
       const report = await index.refreshFilterIndexes();
       const made = await admin.query(
-        `SELECT count(*) AS n, count(lists) AS listed, coalesce(sum(rows), 0) AS rows, pg_size_pretty(pg_total_relation_size('product_vector_copies')) AS size FROM vector_filter_indexes WHERE ready`,
+        `SELECT count(*) AS n, count(lists) AS listed, count(graph_ef) AS graphed, coalesce(sum(rows), 0) AS rows, pg_size_pretty(pg_total_relation_size('product_vector_copies')) AS size FROM vector_filter_indexes WHERE ready`,
       );
       const m = made.rows[0];
       console.log(
         `\nfilter indexes (categories and brands of ≥ ${DEFAULT_MIN_ROWS.toLocaleString("en")} products and ≤ 25 % of the store, at most ${perStore}): refresh ${((performance.now() - f0) / 1000).toFixed(1)} s ` +
-          `(created ${report.created.length}, kept ${report.kept}, dropped ${report.dropped.length}, inverted lists built for ${report.listed.length}); ` +
-          `${m.n} ready (${m.listed} with lists) over ${Number(m.rows).toLocaleString("en")} copies; copies and their indexes ${m.size}`,
+          `(created ${report.created.length}, kept ${report.kept}, dropped ${report.dropped.length}, inverted lists built for ${report.listed.length}, ` +
+          `graphs kept for ${report.graphed.length}, graphs failing their recall check ${report.rejected.length}${report.rejected.length ? `: ${report.rejected.slice(0, 5).join("; ")}` : ""}); ` +
+          `${m.n} ready (${m.listed} with lists, ${m.graphed} with graphs) over ${Number(m.rows).toLocaleString("en")} copies; copies and their indexes ${m.size}`,
       );
     }
     const filterRepo = new SearchRepository(database.db, "postgres");
@@ -429,7 +435,7 @@ async function main() {
     for (const ef of efSearches) {
       const tuned = createVectorIndex(database, {
         halfvec: hnsw.halfvec,
-        filterIndexes: { maxPerStore: perStore, listsMinRows },
+        filterIndexes: { maxPerStore: perStore, listsMinRows, graphMinRows },
         hnsw: { ...hnsw, ...(ef === undefined ? {} : { expansionSearch: ef }) },
       }) as PostgresVectorIndex;
       const depth = ef ?? `${tuned.efSearch(K, N)} (the default at this size)`;

@@ -318,14 +318,17 @@ export const AREAS: readonly Area[] = [
       },
       {
         title: `FilterIndexes.serving(${args(STORE, 4, [{ field: "category", values: ["Shoes", "Boots"], whole: true }])})`,
-        note: "The ready filter indexes (copies and inverted lists) of a scope.",
+        note: "The ready filter indexes (copies, inverted lists and graphs) of a scope.",
         dialects: PG,
         run: (d) =>
-          new FilterIndexes(d, { minRows: 2_000, maxPerStore: 128, listsMinRows: 20_000, clock: { now: () => NOW }, cacheMs: 0 }).serving(
-            STORE,
-            4,
-            [{ field: "category", values: ["Shoes", "Boots"], whole: true }],
-          ),
+          new FilterIndexes(d, {
+            minRows: 2_000,
+            maxPerStore: 128,
+            listsMinRows: 20_000,
+            graphMinRows: 5_000,
+            clock: { now: () => NOW },
+            cacheMs: 0,
+          }).serving(STORE, 4, [{ field: "category", values: ["Shoes", "Boots"], whole: true }]),
       },
       {
         title: `nearestCopiesQuery(${args(STORE, toPgVector(UNIT), 4, [7, 9], 10, 40, "<deferred>", false)})`,

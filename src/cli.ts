@@ -41,7 +41,9 @@ const USAGE = `Usage: npm run cli -- <command>
   vector filter-indexes                  PostgreSQL: give every category and brand with
                                          VECTOR_FILTER_INDEX_MIN_ROWS products a filter index (a
                                          compact copy of its vectors; inverted lists over those of
-                                         VECTOR_FILTER_INDEX_LISTS_MIN_ROWS) now, drop those no
+                                         VECTOR_FILTER_INDEX_LISTS_MIN_ROWS, a graph checked for
+                                         recall over smaller ones of
+                                         VECTOR_FILTER_INDEX_GRAPH_MIN_ROWS) now, drop those no
                                          longer needed (the worker's maintenance round does it
                                          every 10 minutes; prints JSON)
   serve [--role api|worker|all]          run one process role until SIGTERM (default all): api = both

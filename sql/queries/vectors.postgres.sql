@@ -95,14 +95,14 @@ ORDER BY distance, product_id
 LIMIT $20;
 
 -- FilterIndexes.serving("store_a", 4, [{"field":"category","values":["Shoes","Boots"],"whole":true}])
--- The ready filter indexes (copies and inverted lists) of a scope.
+-- The ready filter indexes (copies, inverted lists and graphs) of a scope.
 -- 4 parameters:
 --   $1 = ["Shoes","Boots"]
 --   $2 = "store_a"
 --   $3 = 4
 --   $4 = "category"
 WITH v AS (SELECT DISTINCT lower(x) AS value FROM unnest($1::text[]) AS x)
-SELECT f.id, f.rows, f.lists, f.probes FROM v
+SELECT f.id, f.rows, f.lists, f.probes, f.graph_ef FROM v
 LEFT JOIN vector_filter_indexes f
   ON f.store_id = $2 AND f.dim = $3 AND f.field = $4 AND f.value = v.value AND f.ready;
 

@@ -30,8 +30,16 @@ export function maintenanceTasks(ctx: AppContext): MaintenanceTask[] {
       name: "vector_filter_indexes",
       run: async (signal) => {
         const report = await ctx.vectors.refreshFilterIndexes?.(signal);
-        if (report && report.failed.length > 0) throw new Error(`inverted lists not built: ${report.failed.join("; ")}`);
-        return report ? report.created.length + report.dropped.length + report.listed.length + report.unlisted.length : 0;
+        if (report && report.failed.length > 0) throw new Error(`inverted lists or graphs not built: ${report.failed.join("; ")}`);
+        return report
+          ? report.created.length +
+              report.dropped.length +
+              report.listed.length +
+              report.unlisted.length +
+              report.graphed.length +
+              report.ungraphed.length +
+              report.rejected.length
+          : 0;
       },
     },
   ];

@@ -398,6 +398,10 @@ export interface VectorFilterIndexesTable {
   lists: Generated<number | null>;
   /** How many of them a search probes. */
   probes: Generated<number | null>;
+  /** HNSW candidate list of a search through its graph over the copies, once built and checked (0030); null: none. */
+  graph_ef: Generated<number | null>;
+  /** Copies it held when its graph last failed the recall check (0030); null: none failed. */
+  graph_checked: Generated<number | null>;
 }
 
 /** PostgreSQL only (0021): half-precision copies of the vectors of a filter index's products, kept by triggers. */

@@ -163,6 +163,12 @@ const schema = z.object({
    * the copies stays within ~20 ms; 0 = none, every scan exact.
    */
   VECTOR_FILTER_INDEX_LISTS_MIN_ROWS: z.coerce.number().int().min(0).default(20000),
+  /**
+   * PostgreSQL: a filter index of at least this many products and no inverted lists may also get a
+   * graph (pgvector HNSW over its copies), kept when its recall@10, checked on a sample of the
+   * store's vectors, holds; 0 = none.
+   */
+  VECTOR_FILTER_INDEX_GRAPH_MIN_ROWS: z.coerce.number().int().min(0).default(5000),
   /** Skip loading the model at start (the API then answers model-dependent calls with 503). */
   MODEL_DISABLED: bool.default("false"),
   /**
@@ -296,8 +302,8 @@ export interface Config {
   vectorQuantization: "f32" | "f16" | "i8";
   /** HNSW search depth when VECTOR_EF_SEARCH is set (else the engine default). */
   vectorEfSearch: number | undefined;
-  /** PostgreSQL filter indexes (VECTOR_FILTER_INDEX_MIN_ROWS, VECTOR_FILTER_INDEXES_PER_STORE, VECTOR_FILTER_INDEX_LISTS_MIN_ROWS). */
-  vectorFilterIndexes: { minRows: number; maxPerStore: number; listsMinRows: number };
+  /** PostgreSQL filter indexes (VECTOR_FILTER_INDEX_MIN_ROWS, VECTOR_FILTER_INDEXES_PER_STORE, VECTOR_FILTER_INDEX_LISTS_MIN_ROWS, VECTOR_FILTER_INDEX_GRAPH_MIN_ROWS). */
+  vectorFilterIndexes: { minRows: number; maxPerStore: number; listsMinRows: number; graphMinRows: number };
   /** Operations endpoints: the worker role's optional HTTP port and the /metrics bearer token. */
   ops: { metricsPort: number | undefined; metricsToken: string | undefined };
   /**
@@ -416,6 +422,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       minRows: e.VECTOR_FILTER_INDEX_MIN_ROWS,
       maxPerStore: e.VECTOR_FILTER_INDEXES_PER_STORE,
       listsMinRows: e.VECTOR_FILTER_INDEX_LISTS_MIN_ROWS,
+      graphMinRows: e.VECTOR_FILTER_INDEX_GRAPH_MIN_ROWS,
     },
     ops: { metricsPort: e.METRICS_PORT, metricsToken: e.METRICS_TOKEN },
     assistantAbstention: e.ASSISTANT_ABSTENTION === "on",

@@ -11,7 +11,7 @@ import { createStores, productRow } from "../../test/support/database.js";
 import { SearchRepository } from "../search/query/repository.js";
 import type { SearchFilters } from "../search/query/filters.js";
 import { isDeferred } from "./candidates.js";
-import { listsIndexName, probesFor, REFRESH_LOCK } from "./filter-indexes.js";
+import { GRAPH_EF, graphIndexName, listsIndexName, probesFor, REFRESH_LOCK } from "./filter-indexes.js";
 import { createVectorIndex } from "./index.js";
 import { HALF_PRECISION_SLACK, copiesRescored, nearestCopiesQuery, type PostgresVectorIndex } from "./postgres.js";
 import { dotRow, normalized, toPgVector } from "./math.js";
@@ -66,6 +66,14 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
         .orderBy("value")
         .execute()
     ).map((r) => ({ ...r, key: `${r.store_id} ${r.field}=${r.value}` }));
+  /** The access method of the index of that name in the test schema, and whether it is valid; undefined when there is none. */
+  const indexNamed = async (name: string) =>
+    (
+      await sql<{ am: string; valid: boolean }>`
+        SELECT a.amname AS am, i.indisvalid AS valid FROM pg_class c
+        JOIN pg_index i ON i.indexrelid = c.oid JOIN pg_am a ON a.oid = c.relam
+        WHERE c.relname = ${name} AND c.relnamespace = current_schema()::regnamespace`.execute(t.database.db)
+    ).rows[0];
   /** Searches store a with `filters` as the search service does; the path taken and the products. */
   const search = async (query: Float32Array, filters: SearchFilters, storeId = "a") => {
     const candidates = await repo.candidates(storeId, filters);
@@ -400,6 +408,9 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
           kept: 0,
           listed: [],
           unlisted: [],
+          graphed: [],
+          ungraphed: [],
+          rejected: [],
           failed: [],
         });
       } finally {
@@ -443,13 +454,7 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
           .orderBy("value")
           .execute()
       ).map((r) => ({ ...r, key: `a ${r.field}=${r.value} (32-d)` }));
-    const indexOf = async (id: number) =>
-      (
-        await sql<{ am: string; valid: boolean }>`
-          SELECT a.amname AS am, i.indisvalid AS valid FROM pg_class c
-          JOIN pg_index i ON i.indexrelid = c.oid JOIN pg_am a ON a.oid = c.relam
-          WHERE c.relname = ${listsIndexName(id)} AND c.relnamespace = current_schema()::regnamespace`.execute(t.database.db)
-      ).rows[0];
+    const indexOf = (id: number) => indexNamed(listsIndexName(id));
     // The reference: the store's own rows of those products, scanned exactly by the database.
     const members = async (values: number[], priceMax = Infinity) =>
       (
@@ -610,6 +615,151 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
       assert.deepEqual(exact.ids, await exactAmong(query!, await members([1])));
     } finally {
       await worker.close();
+    }
+  });
+
+  test("a value spread over the store gets a graph once its recall check holds, searched through it; lists replace it; a graph failing the check is dropped and not built again at that size", async (ctx) => {
+    const worker = (filterIndexes: { graphMinRows: number; listsMinRows?: number; graphMinRecall?: number }) =>
+      createVectorIndex(t.database, {
+        bruteForceThreshold: 500,
+        exactBudget: 0,
+        countCacheMs: 0,
+        filterIndexes: { minRows: 100, maxPerStore: 12, ...filterIndexes },
+      }) as PostgresVectorIndex;
+    const values = async () =>
+      (
+        await t.database.db
+          .selectFrom("vector_filter_indexes")
+          .select(["id", "store_id", "field", "value", "rows", "lists", "graph_ef", "graph_checked"])
+          .where("ready", "=", true)
+          .orderBy("store_id")
+          .orderBy("field")
+          .orderBy("value")
+          .execute()
+      ).map((r) => ({ ...r, key: `${r.store_id} ${r.field}=${r.value} (32-d)` }));
+    const keys = (list: { key: string }[]) => list.map((e) => e.key).sort();
+    const brandMembers = async (b: string) =>
+      (
+        await sql<{ product_id: string }>`
+          SELECT product_id FROM products WHERE store_id = 'a' AND lower(brand) = ${b}`.execute(t.database.db)
+      ).rows.map((r) => r.product_id);
+    const exactAmong = async (query: Float32Array, ids: string[]) =>
+      (
+        await sql<{ product_id: string }>`
+          SELECT product_id FROM product_vectors WHERE store_id = 'a' AND product_id = ANY(${ids}::text[])
+          ORDER BY embedding <=> ${toPgVector(query)}::vector, product_id LIMIT 10`.execute(t.database.db)
+      ).rows.map((r) => r.product_id);
+    const all = await values();
+    const workers: PostgresVectorIndex[] = [];
+    try {
+      // Every value of ≥ 100 copies without lists gets a graph and a check; a brand (spread over
+      // the store's clusters) passes it.
+      const graphs = worker({ graphMinRows: 100 });
+      workers.push(graphs);
+      const report = await graphs.refreshFilterIndexes();
+      ctx.diagnostic(`graphs kept: ${report.graphed.length}; failing the check: ${report.rejected.join("; ") || "none"}`);
+      assert.deepEqual([...report.graphed, ...report.rejected.map((r) => r.split(": ")[0]!)].sort(), keys(all));
+      const brands = all.filter((e) => e.store_id === "a" && e.field === "brand");
+      assert.equal(brands.length, 2);
+      for (const e of brands) assert.ok(report.graphed.includes(e.key), `${e.key}: ${report.rejected.join("; ")}`);
+      for (const e of await values()) {
+        const kept = report.graphed.includes(e.key);
+        assert.equal(e.graph_ef, kept ? GRAPH_EF : null, e.key);
+        assert.deepEqual(await indexNamed(graphIndexName(e.id)), kept ? { am: "hnsw", valid: true } : undefined, e.key);
+      }
+
+      // Searches on the brand go through its graph, and find nearly what an exact scan finds.
+      const brand = brands[0]!;
+      const members = await brandMembers(brand.value);
+      let total = 0;
+      const queries = queriesLike(data, 8, 41);
+      for (const query of queries) {
+        const { path, ids } = await search(query, { metadata_filters: [{ field: "brand", operator: "eq", value: brand.value }] });
+        assert.equal(path, "hnsw-filter-index");
+        assert.ok(ids.length === 10 && ids.every((id) => members.includes(id)), ids.join(","));
+        total += recall(ids, await exactAmong(query, members));
+      }
+      ctx.diagnostic(`recall@10 through a brand's graph: ${(total / queries.length).toFixed(3)}`);
+      assert.ok(total / queries.length >= 0.9, `recall@10 ${(total / queries.length).toFixed(3)}`);
+      // A copy lagging its product (another brand's product still copied under this one) is the
+      // nearest through the graph, and still no hit: the hits are checked.
+      const stray = pid(data.count - 1);
+      assert.ok(!members.includes(stray));
+      await sql`INSERT INTO product_vector_copies (index_id, store_id, product_id, vector_id, embedding)
+        SELECT ${brand.id}, store_id, product_id, vector_id, embedding::halfvec FROM product_vectors
+        WHERE store_id = 'a' AND product_id = ${stray}`.execute(t.database.db);
+      try {
+        const strayQuery = data.row(data.count - 1);
+        const notStray = await search(strayQuery, { metadata_filters: [{ field: "brand", operator: "eq", value: brand.value }] });
+        assert.equal(notStray.path, "hnsw-filter-index");
+        assert.ok(!notStray.ids.includes(stray), "the stray copy is the nearest, yet not a hit");
+        assert.ok(notStray.ids.length === 10 && notStray.ids.every((id) => members.includes(id)), notStray.ids.join(","));
+      } finally {
+        await sql`DELETE FROM product_vector_copies WHERE index_id = ${brand.id} AND product_id = ${stray}`.execute(t.database.db);
+      }
+      // The brand narrowed by a price (3 of its 5 prices): an exact scan of its copies.
+      const narrowed = await search(queries[0]!, {
+        price_max: 60,
+        metadata_filters: [{ field: "brand", operator: "eq", value: brand.value }],
+      });
+      assert.equal(narrowed.path, "exact-filter-index");
+
+      // A second round keeps them; an orphan graph (its registry row gone) is dropped.
+      await sql`CREATE INDEX ${sql.id(graphIndexName(999_999))} ON product_vector_copies (product_id) WHERE index_id = 999999`.execute(
+        t.database.db,
+      );
+      const again = await graphs.refreshFilterIndexes();
+      assert.deepEqual([again.graphed, again.ungraphed, again.rejected], [[], [], []]);
+      assert.equal(await indexNamed(graphIndexName(999_999)), undefined);
+
+      // Lists for the categories of ≥ 200 (two indexes would match their searches): their graphs go, the brands' stay.
+      const listing = worker({ graphMinRows: 100, listsMinRows: 200 });
+      workers.push(listing);
+      const listed = await listing.refreshFilterIndexes();
+      const categories = all.filter((e) => e.store_id === "a" && e.field === "category");
+      assert.deepEqual([...listed.listed].sort(), keys(categories));
+      assert.deepEqual([...listed.ungraphed].sort(), keys(categories.filter((e) => report.graphed.includes(e.key))));
+      for (const e of await values()) {
+        assert.ok(e.lists === null || e.graph_ef === null, e.key);
+        if (e.lists !== null) assert.equal(await indexNamed(graphIndexName(e.id)), undefined, e.key);
+      }
+      assert.equal(
+        (await search(queries[0]!, { metadata_filters: [{ field: "brand", operator: "eq", value: brand.value }] })).path,
+        "hnsw-filter-index",
+      );
+
+      // Back to the defaults (graphs from 5,000, kept down to 2,500): lists and graphs go, the searches are exact again.
+      const back = await index.refreshFilterIndexes();
+      assert.deepEqual([...back.unlisted].sort(), keys(categories));
+      assert.deepEqual([...back.ungraphed].sort(), keys(all.filter((e) => report.graphed.includes(e.key) && !categories.includes(e))));
+      for (const e of await values()) {
+        assert.deepEqual([e.lists, e.graph_ef], [null, null], e.key);
+        assert.equal(await indexNamed(graphIndexName(e.id)), undefined, e.key);
+      }
+      assert.equal(
+        (await search(queries[0]!, { metadata_filters: [{ field: "brand", operator: "eq", value: brand.value }] })).path,
+        "exact-filter-index",
+      );
+
+      // A bar no graph can reach: each is built, checked, dropped, and remembered at its size.
+      const strict = worker({ graphMinRows: 100, graphMinRecall: 1.01 });
+      workers.push(strict);
+      const failing = await strict.refreshFilterIndexes();
+      assert.deepEqual(failing.graphed, []);
+      assert.deepEqual(failing.rejected.map((r) => r.split(": ")[0]!).sort(), keys(all));
+      assert.ok(
+        failing.rejected.every((r) => / recall@10 \d\.\d{3} < 1\.01$/.test(r)),
+        failing.rejected.join("; "),
+      );
+      for (const e of await values()) {
+        assert.deepEqual([e.graph_ef, e.graph_checked], [null, e.rows], e.key);
+        assert.equal(await indexNamed(graphIndexName(e.id)), undefined, e.key);
+      }
+      const later = await strict.refreshFilterIndexes();
+      assert.deepEqual([later.graphed, later.rejected], [[], []], "not built again until the value doubles or halves");
+    } finally {
+      for (const w of workers) await w.close();
+      await t.database.db.updateTable("vector_filter_indexes").set({ graph_checked: null }).execute();
     }
   });
 

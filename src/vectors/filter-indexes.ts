@@ -36,6 +36,15 @@
 // where these lists hold: a query far from every vector of a category that follows the clusters
 // (docs/benchmarks.md "Inverted lists over large filter indexes").
 //
+// Graphs. A value with at least `graphMinRows` copies and no lists gets a partial pgvector HNSW
+// index over them instead (migration 0030), kept only when a search through it finds, on a
+// sample of the store's own vectors as queries, at least GRAPH_MIN_RECALL of the 10 nearest copies
+// that an exact scan finds. Lists fail a brand, spread over every cluster of the catalogue (an
+// eighth of its lists held two thirds of its nearest products); a graph fails a category that
+// follows the clusters; the check tells which a value is. A value whose graph failed is tried again
+// once it has doubled or halved. The graph goes below half of `graphMinRows`, or when the value
+// gets lists (docs/benchmarks.md "Issue 39: graphs over brands").
+//
 // Routing (postgres.ts). A filter that requires one field to equal one of some values (`category
 // = x`, a `brand` or `category` metadata filter with eq or in: search/query/filters.ts) carries
 // them as a scope; when every value has ready copies, the search reads the copies (scanned, or
@@ -69,6 +78,30 @@ export const DEFAULT_MIN_ROWS = 2_000;
  * (docs/benchmarks.md, "Issue 39: huge pages and a fourth build").
  */
 export const DEFAULT_LISTS_MIN_ROWS = 20_000;
+/**
+ * Copies a value without inverted lists needs for a graph by default
+ * (VECTOR_FILTER_INDEX_GRAPH_MIN_ROWS): an exact scan of 5,000 copies takes ~3.5 ms, a search
+ * through a graph ~1.5–2.5 ms whatever the value's size (a brand of 10,200 at a million: 6–7 ms
+ * exact, 1.8–2.6 ms through its graph for 130 copies).
+ */
+export const DEFAULT_GRAPH_MIN_ROWS = 5_000;
+/** Least recall@10 of a value's graph against an exact scan of its copies, on the sampled queries, for it to serve searches. */
+export const GRAPH_MIN_RECALL = 0.97;
+/**
+ * HNSW candidate list of a search through a value's graph, at least (ef_search; a search asking
+ * for more copies keeps that many). Brands of 10,200 at a million, k = 10: ef 40 recall@10
+ * 0.963–0.990 in 1.5 ms, ef 100 0.980–0.993 in 2.2–2.4 ms.
+ */
+export const GRAPH_EF = 100;
+/** Copies a search through a graph is counted as reading, for the adapter's cost model (~ef × m distances). */
+export const GRAPH_READS = 2_000;
+/** Queries of a graph's recall check: vectors of the store's products, most of them outside the value. */
+const GRAPH_CHECK_QUERIES = 30;
+/** The nearest copies the recall check compares, and the copies it asks the graph for (a k = 10 search's). */
+const GRAPH_CHECK_K = 10;
+const GRAPH_CHECK_ASKED = 40;
+/** Stores up to this many vectors (of a dimension) draw the check's queries from all of them; larger ones from a page sample. */
+const SAMPLE_SCAN_MAX = 50_000;
 /** A value holding more than this share of its store's vectors gets no copies: the store's graph serves it. */
 export const MAX_SHARE = 0.25;
 /** Cached scope lookups at most (they are per distinct filter value; cleared when full). */
@@ -95,8 +128,8 @@ export function probesFor(lists: number): number {
 const MAX_LISTS = 1_000;
 /** Memory for one list build (the round's session; the default 64 MB fails past ~200,000 copies at 512-d). */
 const LISTS_BUILD_MEMORY = "512MB";
-/** pgvector's IVFFlat indexes half-precision vectors of at most this many dimensions. */
-const MAX_LISTS_DIM = 4_000;
+/** pgvector's IVFFlat and HNSW index half-precision vectors of at most this many dimensions. */
+const MAX_INDEXED_DIM = 4_000;
 /** How long one list build or removal may take, its waits for older transactions included (a later round tries again). */
 const LISTS_DDL_TIMEOUT = "15min";
 
@@ -115,6 +148,10 @@ export interface FilterIndexOptions {
   maxPerStore: number;
   /** Copies a value needs for inverted lists (0: none, every scan exact). Default 20,000: below it an exact scan of the copies takes ≤ ~20 ms. */
   listsMinRows: number;
+  /** Copies a value without lists needs for a graph (0: none). Default DEFAULT_GRAPH_MIN_ROWS (5,000). */
+  graphMinRows: number;
+  /** Least recall@10 of a graph's check (default GRAPH_MIN_RECALL). */
+  graphMinRecall?: number;
 }
 
 export interface FilterIndexReport {
@@ -126,19 +163,25 @@ export interface FilterIndexReport {
   /** Values whose inverted lists were built (or rebuilt) this round, and whose were removed. */
   listed: string[];
   unlisted: string[];
-  /** Values whose lists could not be built or removed this round, with the reason (the rest of the round went on). */
+  /** Values whose graph was built and passed its recall check this round, and whose graph was removed. */
+  graphed: string[];
+  ungraphed: string[];
+  /** Values whose graph failed its recall check this round (and was removed), with the recall. */
+  rejected: string[];
+  /** Values whose lists or graph could not be built or removed this round, with the reason (the rest of the round went on). */
   failed: string[];
 }
 
 /**
  * The ready filter indexes serving a scope: their ids, how many copies they hold together, whether
- * any has inverted lists and how many copies a search then reads, and whether the scope is the
- * whole filter.
+ * any has inverted lists or a graph and how many copies a search then reads, and whether the scope
+ * is the whole filter.
  */
 export interface ServingIndexes {
   ids: number[];
   rows: number;
   listed: boolean;
+  graphed: boolean;
   reads: number;
   whole: boolean;
 }
@@ -149,6 +192,15 @@ interface ValueCount {
   field: "category" | "brand";
   value: string;
   rows: number;
+  /** The store's vectors of this dimension. */
+  total: number;
+}
+
+/** A registered value's approximate index before a round's change: its lists, its graph, its failed graph check. */
+interface Approximate {
+  lists: number | null;
+  graph_ef: number | null;
+  graph_checked: number | null;
 }
 
 export class FilterIndexes {
@@ -183,9 +235,9 @@ export class FilterIndexes {
     const now = this.options.clock.now();
     const cached = this.cache.get(key);
     if (cached && now - cached.at < this.options.cacheMs) return cached.serving;
-    const serving = sql<{ id: number | null; rows: number | null; lists: number | null; probes: number | null }>`
+    const serving = sql<{ id: number | null; rows: number | null; lists: number | null; probes: number | null; graph_ef: number | null }>`
       WITH v AS (SELECT DISTINCT lower(x) AS value FROM unnest(${[...scope.values]}::text[]) AS x)
-      SELECT f.id, f.rows, f.lists, f.probes FROM v
+      SELECT f.id, f.rows, f.lists, f.probes, f.graph_ef FROM v
       LEFT JOIN vector_filter_indexes f
         ON f.store_id = ${storeId} AND f.dim = ${dim} AND f.field = ${scope.field} AND f.value = v.value AND f.ready`
       .execute(this.database.reader(storeId))
@@ -195,7 +247,17 @@ export class FilterIndexes {
               ids: rows.map((r) => r.id!),
               rows: rows.reduce((n, r) => n + (r.rows ?? 0), 0),
               listed: rows.some((r) => r.probes !== null),
-              reads: rows.reduce((n, r) => n + (r.lists && r.probes ? Math.ceil(((r.rows ?? 0) * r.probes) / r.lists) : (r.rows ?? 0)), 0),
+              graphed: rows.some((r) => r.graph_ef !== null),
+              reads: rows.reduce(
+                (n, r) =>
+                  n +
+                  (r.lists && r.probes
+                    ? Math.ceil(((r.rows ?? 0) * r.probes) / r.lists)
+                    : r.graph_ef !== null
+                      ? Math.min(r.rows ?? 0, GRAPH_READS)
+                      : (r.rows ?? 0)),
+                0,
+              ),
             }
           : undefined,
       );
@@ -211,7 +273,18 @@ export class FilterIndexes {
    */
   async refresh(signal?: AbortSignal): Promise<FilterIndexReport> {
     signal?.throwIfAborted();
-    const report: FilterIndexReport = { busy: false, created: [], dropped: [], kept: 0, listed: [], unlisted: [], failed: [] };
+    const report: FilterIndexReport = {
+      busy: false,
+      created: [],
+      dropped: [],
+      kept: 0,
+      listed: [],
+      unlisted: [],
+      graphed: [],
+      ungraphed: [],
+      rejected: [],
+      failed: [],
+    };
     // One connection for the whole round: the session lock lives on it.
     await this.database.db.connection().execute(async (conn) => {
       const { rows: got } = await sql<{ ok: boolean }>`SELECT pg_try_advisory_lock(${REFRESH_LOCK}) AS ok`.execute(conn);
@@ -244,12 +317,19 @@ export class FilterIndexes {
     const { minRows, maxPerStore } = this.options;
     const existing = await conn
       .selectFrom("vector_filter_indexes")
-      .select(["id", "store_id", "field", "value", "dim", "ready", "lists"])
+      .select(["id", "store_id", "field", "value", "dim", "ready", "lists", "graph_ef", "graph_checked"])
       .execute();
     const keyOf = (r: { store_id: string; dim: number; field: string; value: string }) =>
       `${r.store_id}\u0000${r.dim}\u0000${r.field}\u0000${r.value}`;
     const registered = new Map(existing.map((r) => [keyOf(r), r]));
-    await this.sweepLists(conn, signal);
+    await this.sweep(conn, signal);
+    // The graphs' recall checks draw their queries once per store and dimension in a round.
+    const sampled = new Map<string, Promise<string[]>>();
+    const queries = (c: ValueCount) => {
+      const key = `${c.store_id}\u0000${c.dim}`;
+      if (!sampled.has(key)) sampled.set(key, this.sampleQueries(conn, c));
+      return sampled.get(key)!;
+    };
     // Every value that may keep or get copies (the looser bounds, for the ones that have them).
     const counts =
       minRows > 0 && maxPerStore > 0
@@ -290,6 +370,7 @@ export class FilterIndexes {
       // that the next round copies again; its copies go with it (ON DELETE CASCADE).
       await conn.updateTable("vector_filter_indexes").set({ live: false, ready: false }).where("id", "=", r.id).execute();
       await this.unlist(conn, r.id);
+      await this.ungraph(conn, r.id);
       await conn.deleteFrom("vector_filter_indexes").where("id", "=", r.id).execute();
       report.dropped.push(describe(r));
     }
@@ -299,7 +380,7 @@ export class FilterIndexes {
       if (known?.ready) {
         await conn.updateTable("vector_filter_indexes").set({ rows: c.rows }).where("id", "=", known.id).execute();
         report.kept += 1;
-        await this.list(conn, { ...c, id: known.id }, known.lists, report, signal);
+        await this.approximate(conn, { ...c, id: known.id }, known, queries, report, signal);
         continue;
       }
       // New, or a copy cut short: copy it while no trigger writes its copies (nothing waits on
@@ -314,6 +395,8 @@ export class FilterIndexes {
             .executeTakeFirstOrThrow()
         ).id;
       await conn.updateTable("vector_filter_indexes").set({ live: false, ready: false }).where("id", "=", id).execute();
+      // A graph would be kept in step with every copy written (a fill cut short: built again once ready).
+      if (known?.graph_ef != null) await this.ungraph(conn, id);
       await sql`SELECT product_vector_copies_fill(${id})`.execute(conn); // migration 0021
       await conn.updateTable("vector_filter_indexes").set({ live: true }).where("id", "=", id).execute();
       if (!(await this.olderTransactionsEnded(conn, signal))) continue; // a long transaction: next round
@@ -330,8 +413,23 @@ export class FilterIndexes {
         .where("id", "=", id)
         .execute();
       report.created.push(describe(c));
-      await this.list(conn, { ...c, rows: rows[0]?.n ?? c.rows, id }, known?.lists ?? null, report, signal);
+      const before = { lists: known?.lists ?? null, graph_ef: null, graph_checked: known?.graph_checked ?? null };
+      await this.approximate(conn, { ...c, rows: rows[0]?.n ?? c.rows, id }, before, queries, report, signal);
     }
+  }
+
+  /** A ready value's inverted lists, then its graph (which only a value without lists may have). */
+  private async approximate(
+    conn: Kysely<Schema>,
+    c: ValueCount & { id: number },
+    before: Approximate,
+    queries: (c: ValueCount) => Promise<string[]>,
+    report: FilterIndexReport,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const state = { ...before };
+    await this.list(conn, c, state, report, signal);
+    await this.graph(conn, c, state, queries, report, signal);
   }
 
   /**
@@ -339,17 +437,19 @@ export class FilterIndexes {
    * grown four times too small or too large (√rows off by twice); takes them away below half of
    * listsMinRows. The value is searched exactly while they are built: the registry learns of them
    * only once the index is valid. A build cut short leaves an invalid index, dropped next round.
+   * Updates `state` (its lists, and its graph should the lists replace it).
    */
   private async list(
     conn: Kysely<Schema>,
     c: ValueCount & { id: number },
-    lists: number | null,
+    state: Approximate,
     report: FilterIndexReport,
     signal: AbortSignal | undefined,
   ): Promise<void> {
     const { listsMinRows } = this.options;
+    const { lists } = state;
     const wanted = listsFor(c.rows);
-    const keep = listsMinRows > 0 && c.dim <= MAX_LISTS_DIM && c.rows >= (lists === null ? listsMinRows : listsMinRows / 2);
+    const keep = listsMinRows > 0 && c.dim <= MAX_INDEXED_DIM && c.rows >= (lists === null ? listsMinRows : listsMinRows / 2);
     if (keep && lists !== null && wanted <= 2 * lists && wanted >= lists / 2) return;
     if (!keep && lists === null) return;
     signal?.throwIfAborted();
@@ -357,11 +457,18 @@ export class FilterIndexes {
     // it is tried again next round. An abort ends the round.
     try {
       await this.unlist(conn, c.id);
+      state.lists = null;
       if (!keep) {
         report.unlisted.push(describe(c));
         return;
       }
       signal?.throwIfAborted();
+      // A value grown past the bar for lists leaves its graph (two indexes would match its searches).
+      if (state.graph_ef !== null) {
+        await this.ungraph(conn, c.id);
+        state.graph_ef = null;
+        report.ungraphed.push(describe(c));
+      }
       const index = sql.id(listsIndexName(c.id));
       const d = sql.raw(String(c.dim));
       await this.bounded(conn, LISTS_BUILD_MEMORY, () =>
@@ -374,11 +481,123 @@ export class FilterIndexes {
         .set({ lists: wanted, probes: probesFor(wanted) })
         .where("id", "=", c.id)
         .execute();
+      state.lists = wanted;
       report.listed.push(describe(c));
     } catch (e) {
       if (signal?.aborted) throw e;
       report.failed.push(`${describe(c)}: ${(e as Error).message}`);
     }
+  }
+
+  /**
+   * Gives a ready value without lists, and below the bar for them, a graph when it has at least
+   * graphMinRows copies and none yet, and keeps it only when its recall check passes (the
+   * registry learns of it only then); takes it away below half of graphMinRows. A graph that
+   * failed its check is not built again until the value has doubled or halved. Inserts keep a
+   * graph in step with the copies, so it is never rebuilt for growth.
+   */
+  private async graph(
+    conn: Kysely<Schema>,
+    c: ValueCount & { id: number },
+    before: Approximate,
+    queries: (c: ValueCount) => Promise<string[]>,
+    report: FilterIndexReport,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const { graphMinRows, listsMinRows } = this.options;
+    const has = before.graph_ef !== null;
+    const belowLists = listsMinRows === 0 || c.rows < listsMinRows;
+    const keep =
+      graphMinRows > 0 &&
+      before.lists === null &&
+      belowLists &&
+      c.dim <= MAX_INDEXED_DIM &&
+      c.rows >= (has ? graphMinRows / 2 : graphMinRows);
+    if (keep === has) return;
+    const checked = before.graph_checked;
+    if (keep && checked !== null && c.rows < 2 * checked && c.rows > checked / 2) return;
+    signal?.throwIfAborted();
+    const index = sql.id(graphIndexName(c.id));
+    try {
+      await this.ungraph(conn, c.id);
+      if (!keep) {
+        report.ungraphed.push(describe(c));
+        return;
+      }
+      const d = sql.raw(String(c.dim));
+      await this.bounded(conn, LISTS_BUILD_MEMORY, () =>
+        sql`CREATE INDEX CONCURRENTLY ${index} ON product_vector_copies
+          USING hnsw ((embedding::halfvec(${d})) halfvec_cosine_ops)
+          WHERE index_id = ${sql.raw(String(c.id))}`.execute(conn),
+      );
+      signal?.throwIfAborted();
+      const recall = await this.graphRecall(conn, c, await queries(c));
+      const bar = this.options.graphMinRecall ?? GRAPH_MIN_RECALL;
+      if (recall >= bar) {
+        await conn.updateTable("vector_filter_indexes").set({ graph_ef: GRAPH_EF, graph_checked: null }).where("id", "=", c.id).execute();
+        report.graphed.push(describe(c));
+        return;
+      }
+      await conn.updateTable("vector_filter_indexes").set({ graph_checked: c.rows }).where("id", "=", c.id).execute();
+      await this.bounded(conn, undefined, () => sql`DROP INDEX CONCURRENTLY IF EXISTS ${index}`.execute(conn));
+      report.rejected.push(`${describe(c)}: recall@10 ${recall.toFixed(3)} < ${bar}`);
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      report.failed.push(`${describe(c)}: ${(e as Error).message}`);
+    }
+  }
+
+  /**
+   * Recall@10 of a search through the value's new graph (product_vector_copies_nearest, as a
+   * k = 10 search asks it) against an exact scan of its copies, over `queries`: the registry row
+   * names the graph inside a transaction rolled back after, so no search sees it meanwhile.
+   */
+  private async graphRecall(conn: Kysely<Schema>, c: ValueCount & { id: number }, queries: string[]): Promise<number> {
+    if (queries.length === 0) return 0;
+    let found = 0;
+    await sql`BEGIN`.execute(conn);
+    try {
+      await conn.updateTable("vector_filter_indexes").set({ graph_ef: GRAPH_EF }).where("id", "=", c.id).execute();
+      for (const q of queries) {
+        const { rows: exact } = await sql<{ product_id: string }>`
+          SELECT product_id FROM product_vector_copies WHERE index_id = ${c.id}
+          ORDER BY embedding <=> ${q}::halfvec, product_id LIMIT ${GRAPH_CHECK_K}`.execute(conn);
+        const { rows: graph } = await sql<{ product_id: string }>`
+          SELECT n.product_id FROM product_vector_copies_nearest(${c.store_id}, ${c.dim}, ${[c.id]}::int[], ${q}::halfvec, ${GRAPH_CHECK_ASKED}) n
+          ORDER BY n.distance, n.product_id LIMIT ${GRAPH_CHECK_K}`.execute(conn);
+        const near = new Set(exact.map((r) => r.product_id));
+        found += graph.filter((r) => near.has(r.product_id)).length / Math.max(1, exact.length);
+      }
+    } finally {
+      await sql`ROLLBACK`.execute(conn);
+    }
+    return found / queries.length;
+  }
+
+  /**
+   * The graph check's queries: GRAPH_CHECK_QUERIES vectors of the store's products in the value's
+   * dimension, drawn at random (a store of more than SAMPLE_SCAN_MAX from a sample of the table's
+   * pages, the same ones each round).
+   */
+  private async sampleQueries(conn: Kysely<Schema>, c: ValueCount): Promise<string[]> {
+    const n = GRAPH_CHECK_QUERIES;
+    if (c.total > SAMPLE_SCAN_MAX) {
+      const percent = Math.min(100, (100 * 4 * n) / c.total);
+      const { rows } = await sql<{ e: string }>`
+        SELECT embedding::text AS e FROM product_vectors TABLESAMPLE SYSTEM (${percent}::real) REPEATABLE (1)
+        WHERE store_id = ${c.store_id} AND dim = ${c.dim} LIMIT ${n}`.execute(conn);
+      if (rows.length >= n / 2) return rows.map((r) => r.e);
+    }
+    const { rows } = await sql<{ e: string }>`
+      SELECT embedding::text AS e FROM product_vectors WHERE store_id = ${c.store_id} AND dim = ${c.dim}
+      ORDER BY random() LIMIT ${n}`.execute(conn);
+    return rows.map((r) => r.e);
+  }
+
+  /** Out of searches (committed), then the graph dropped, or a build's invalid leftover. */
+  private async ungraph(conn: Kysely<Schema>, id: number): Promise<void> {
+    await conn.updateTable("vector_filter_indexes").set({ graph_ef: null }).where("id", "=", id).execute();
+    await this.bounded(conn, undefined, () => sql`DROP INDEX CONCURRENTLY IF EXISTS ${sql.id(graphIndexName(id))}`.execute(conn));
   }
 
   /** Out of searches (committed), then the index dropped, or a build's invalid leftover. */
@@ -388,18 +607,21 @@ export class FilterIndexes {
   }
 
   /**
-   * Drops every list index that no registry row uses (a build cut short, a crash between a build
-   * and its registry update, a value deleted with its store), at the start of each round: no
-   * build is running then (one round at a time).
+   * Drops every list or graph index that no registry row uses (a build cut short, a crash between
+   * a build and its registry update, a value deleted with its store), at the start of each round:
+   * no build is running then (one round at a time).
    */
-  private async sweepLists(conn: Kysely<Schema>, signal: AbortSignal | undefined): Promise<void> {
+  private async sweep(conn: Kysely<Schema>, signal: AbortSignal | undefined): Promise<void> {
     const { rows } = await sql<{ name: string }>`
       SELECT c.relname AS name FROM pg_class c
       WHERE c.relkind = 'i' AND c.relnamespace = current_schema()::regnamespace
-        AND c.relname LIKE 'product_vector_copies_ivf\_%'
-        AND NOT EXISTS (
-          SELECT 1 FROM vector_filter_indexes f
-          WHERE f.lists IS NOT NULL AND c.relname = 'product_vector_copies_ivf_' || f.id
+        AND (
+          c.relname LIKE 'product_vector_copies_ivf\_%' AND NOT EXISTS (
+            SELECT 1 FROM vector_filter_indexes f
+            WHERE f.lists IS NOT NULL AND c.relname = 'product_vector_copies_ivf_' || f.id)
+          OR c.relname LIKE 'product_vector_copies_hnsw\_%' AND NOT EXISTS (
+            SELECT 1 FROM vector_filter_indexes f
+            WHERE f.graph_ef IS NOT NULL AND c.relname = 'product_vector_copies_hnsw_' || f.id)
         )`.execute(conn);
     for (const { name } of rows) {
       signal?.throwIfAborted();
@@ -444,6 +666,11 @@ export class FilterIndexes {
 /** The partial IVFFlat index over a filter index's copies. */
 export function listsIndexName(id: number): string {
   return `product_vector_copies_ivf_${id}`;
+}
+
+/** The partial HNSW index over a filter index's copies. */
+export function graphIndexName(id: number): string {
+  return `product_vector_copies_hnsw_${id}`;
 }
 
 function describe(r: { store_id: string; field: string; value: string; dim: number }): string {

@@ -14,7 +14,7 @@ import { systemClock } from "../platform/clock.js";
 import type { Database } from "../platform/db/index.js";
 import { EmbeddedVectorIndex } from "./embedded.js";
 import { PostgresVectorIndex } from "./postgres.js";
-import { DEFAULT_LISTS_MIN_ROWS, DEFAULT_MAX_PER_STORE, DEFAULT_MIN_ROWS } from "./filter-indexes.js";
+import { DEFAULT_GRAPH_MIN_ROWS, DEFAULT_LISTS_MIN_ROWS, DEFAULT_MAX_PER_STORE, DEFAULT_MIN_ROWS } from "./filter-indexes.js";
 
 export type {
   VectorMatch,
@@ -46,6 +46,8 @@ export function resolveOptions(options: VectorIndexOptions, dialect: Database["d
       minRows: options.filterIndexes?.minRows ?? DEFAULT_MIN_ROWS,
       maxPerStore: options.filterIndexes?.maxPerStore ?? DEFAULT_MAX_PER_STORE,
       listsMinRows: options.filterIndexes?.listsMinRows ?? DEFAULT_LISTS_MIN_ROWS,
+      graphMinRows: options.filterIndexes?.graphMinRows ?? DEFAULT_GRAPH_MIN_ROWS,
+      ...(options.filterIndexes?.graphMinRecall !== undefined ? { graphMinRecall: options.filterIndexes.graphMinRecall } : {}),
     },
     copiesRescoreMargin: options.copiesRescoreMargin ?? 3,
     halfvec: options.halfvec ?? false,

@@ -25,6 +25,7 @@ import m0026 from "./0026_product_availability.js";
 import m0027 from "./0027_search_rules.js";
 import m0028 from "./0028_bulk_actions.js";
 import m0029 from "./0029_assistant_vocabulary.js";
+import m0030 from "./0030_filter_index_graphs.js";
 
 export const migrations: Record<string, MigrationFactory> = {
   "0001_accounts": m0001,
@@ -52,4 +53,5 @@ export const migrations: Record<string, MigrationFactory> = {
   "0027_search_rules": m0027,
   "0028_bulk_actions": m0028,
   "0029_assistant_vocabulary": m0029,
+  "0030_filter_index_graphs": m0030,
 };
