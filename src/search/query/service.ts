@@ -53,7 +53,6 @@ import { historyWriter } from "./history-writer.js";
 import { dominantColorsOf, filterCandidates } from "./memory-filter.js";
 import type { ProductAttributes } from "../../vectors/attributes.js";
 import { isDeferred, passing, type Candidates } from "../../vectors/candidates.js";
-import type { VectorMatch } from "../../vectors/types.js";
 import type { SearchResponseSchema } from "./schemas.js";
 import type { Static } from "typebox";
 
@@ -737,8 +736,6 @@ export class SearchService {
       // by now) hold a page of such products, no nearest-neighbour search is made; the hits'
       // visual similarities, which break ties within a coverage, are read by id below.
       let depth = k;
-      /** The lexical hits' visual similarities, when the hits are known before the visual search: asked beside it. */
-      let hitsVisual: Promise<VectorMatch[]> | undefined;
       if (lex?.method === "coverage" && !merch && colors.length === 0 && found) {
         const hits = await found;
         const share = { groups: hits.groups, words: hits.words };
@@ -749,16 +746,8 @@ export class SearchService {
         // Without a boost, products matching no word keep their visual order: the page takes at
         // most `limit` of them, and the nearest limit + hits hold that many that are not hits.
         else if (!boosted) depth = Math.min(k, c.limit + hits.hits.length);
-        // Fusion needs the similarity of every hit the visual search does not return. Read by id
-        // beside that search (on a connection of its own) rather than after it: at a million
-        // products a 1 % brand filter's search took 10–13 ms and this lookup 1.5–4 ms more after it.
-        // Hits the visual search returns are read twice, a few rows by primary key.
-        if (depth > 0 && hits.hits.length > 0) {
-          const ids = new Set(hits.hits.map((h) => h.productId));
-          hitsVisual = this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k: ids.size, candidates: ids }));
-        }
       }
-      const [matches, hits, hitsVisualMatches] = await Promise.all([
+      const [matches, hits] = await Promise.all([
         // Past the page, the fused depth only feeds fusion and boosts: its similarities need not
         // be exact (VectorSearchOptions.exact; a product lifted onto the page from there shows a
         // similarity within 0.002 of the exact one).
@@ -766,7 +755,6 @@ export class SearchService {
           ? this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k: depth, candidates, exact: c.limit }))
           : [],
         found,
-        hitsVisual,
       ]);
       fusionFrom = performance.now();
       lexical = hits;
@@ -778,15 +766,13 @@ export class SearchService {
         let visualOf: Map<string, number> | undefined;
         if (missing.size > 0) {
           fusionMs += performance.now() - fusionFrom;
-          const extra =
-            hitsVisualMatches ??
-            (await this.timed(
-              "vector",
-              performance.now(),
-              this.ctx.vectors.search(storeId, query, { k: missing.size, candidates: missing }),
-            ));
+          const extra = await this.timed(
+            "vector",
+            performance.now(),
+            this.ctx.vectors.search(storeId, query, { k: missing.size, candidates: missing }),
+          );
           fusionFrom = performance.now();
-          visualOf = new Map(extra.filter((m) => missing.has(m.productId)).map((m) => [m.productId, clamp01(m.score * scale)]));
+          visualOf = new Map(extra.map((m) => [m.productId, clamp01(m.score * scale)]));
         }
         scored =
           lex.method === "coverage"
