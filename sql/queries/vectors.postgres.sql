@@ -96,7 +96,15 @@ LIMIT $20;
 
 -- FilterIndexes.serving("store_a", 4, [{"field":"category","values":["Shoes","Boots"],"whole":true}])
 -- The ready filter indexes (copies, inverted lists and graphs) of a scope.
--- 4 parameters:
+-- query 1 of 2, 3 parameters:
+--   $1 = "store_a"
+--   $2 = 4
+--   $3 = true
+select "field", "value", "id", "rows", "lists", "probes", "graph_ef"
+from "vector_filter_indexes"
+where "store_id" = $1 and "dim" = $2 and "ready" = $3;
+
+-- query 2 of 2, 4 parameters:
 --   $1 = ["Shoes","Boots"]
 --   $2 = "store_a"
 --   $3 = 4

@@ -137,7 +137,8 @@ export interface VectorIndexOptions {
    * PostgreSQL: how many more of a filter index's nearest copies than the k wanted are re-scored
    * from the full vectors (half precision may swap near neighbours), as a share of k, and at least
    * 30 more. It also sets how far a value's inverted lists are read: further lists until that many
-   * copies are held. Default 3 (4 × k): on real photos at k = 100 a margin of 1 lost recall@100
+   * copies are held. Where the copies are scanned exactly or read through a graph, the share is
+   * of the head re-scored exactly (VectorSearchOptions.exact) rather than of k. Default 3 (4 × k): on real photos at k = 100 a margin of 1 lost recall@100
    * (0.997 → 0.97) on categories whose probed lists hold fewer (eval:filter-lists --k 100).
    */
   copiesRescoreMargin?: number;
