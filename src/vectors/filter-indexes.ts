@@ -196,6 +196,14 @@ interface ValueCount {
   total: number;
 }
 
+/** What the steps of one refresh round share: its connection (holding the lock), its report, its stop signal, the graph checks' queries. */
+interface Round {
+  conn: Kysely<Schema>;
+  report: FilterIndexReport;
+  signal: AbortSignal | undefined;
+  queries: (c: ValueCount) => Promise<string[]>;
+}
+
 /** What a search needs of a ready value's registry row. */
 interface RegistryRow {
   id: number;
@@ -313,18 +321,7 @@ export class FilterIndexes {
    */
   async refresh(signal?: AbortSignal): Promise<FilterIndexReport> {
     signal?.throwIfAborted();
-    const report: FilterIndexReport = {
-      busy: false,
-      created: [],
-      dropped: [],
-      kept: 0,
-      listed: [],
-      unlisted: [],
-      graphed: [],
-      ungraphed: [],
-      rejected: [],
-      failed: [],
-    };
+    const report = emptyReport();
     // One connection for the whole round: the session lock lives on it.
     await this.database.db.connection().execute(async (conn) => {
       const { rows: got } = await sql<{ ok: boolean }>`SELECT pg_try_advisory_lock(${REFRESH_LOCK}) AS ok`.execute(conn);
@@ -420,7 +417,7 @@ export class FilterIndexes {
       if (known?.ready) {
         await conn.updateTable("vector_filter_indexes").set({ rows: c.rows }).where("id", "=", known.id).execute();
         report.kept += 1;
-        await this.approximate(conn, { ...c, id: known.id }, known, queries, report, signal);
+        await this.approximate({ conn, report, signal, queries }, { ...c, id: known.id }, known);
         continue;
       }
       // New, or a copy cut short: copy it while no trigger writes its copies (nothing waits on
@@ -454,22 +451,15 @@ export class FilterIndexes {
         .execute();
       report.created.push(describe(c));
       const before = { lists: known?.lists ?? null, graph_ef: null, graph_checked: known?.graph_checked ?? null };
-      await this.approximate(conn, { ...c, rows: rows[0]?.n ?? c.rows, id }, before, queries, report, signal);
+      await this.approximate({ conn, report, signal, queries }, { ...c, rows: rows[0]?.n ?? c.rows, id }, before);
     }
   }
 
   /** A ready value's inverted lists, then its graph (which only a value without lists may have). */
-  private async approximate(
-    conn: Kysely<Schema>,
-    c: ValueCount & { id: number },
-    before: Approximate,
-    queries: (c: ValueCount) => Promise<string[]>,
-    report: FilterIndexReport,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
+  private async approximate(round: Round, c: ValueCount & { id: number }, before: Approximate): Promise<void> {
     const state = { ...before };
-    await this.list(conn, c, state, report, signal);
-    await this.graph(conn, c, state, queries, report, signal);
+    await this.list(round, c, state);
+    await this.graph(round, c, state);
   }
 
   /**
@@ -479,13 +469,7 @@ export class FilterIndexes {
    * only once the index is valid. A build cut short leaves an invalid index, dropped next round.
    * Updates `state` (its lists, and its graph should the lists replace it).
    */
-  private async list(
-    conn: Kysely<Schema>,
-    c: ValueCount & { id: number },
-    state: Approximate,
-    report: FilterIndexReport,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
+  private async list({ conn, report, signal }: Round, c: ValueCount & { id: number }, state: Approximate): Promise<void> {
     const { listsMinRows } = this.options;
     const { lists } = state;
     const wanted = listsFor(c.rows);
@@ -536,14 +520,7 @@ export class FilterIndexes {
    * failed its check is not built again until the value has doubled or halved. Inserts keep a
    * graph in step with the copies, so it is never rebuilt for growth.
    */
-  private async graph(
-    conn: Kysely<Schema>,
-    c: ValueCount & { id: number },
-    before: Approximate,
-    queries: (c: ValueCount) => Promise<string[]>,
-    report: FilterIndexReport,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
+  private async graph({ conn, report, signal, queries }: Round, c: ValueCount & { id: number }, before: Approximate): Promise<void> {
     const { graphMinRows, listsMinRows } = this.options;
     const has = before.graph_ef !== null;
     const belowLists = listsMinRows === 0 || c.rows < listsMinRows;
@@ -701,6 +678,11 @@ export class FilterIndexes {
       await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
     }
   }
+}
+
+/** A refresh's report before it has done anything. */
+export function emptyReport(): FilterIndexReport {
+  return { busy: false, created: [], dropped: [], kept: 0, listed: [], unlisted: [], graphed: [], ungraphed: [], rejected: [], failed: [] };
 }
 
 /** The partial IVFFlat index over a filter index's copies. */
