@@ -271,7 +271,7 @@ export class FilterIndexes {
   private async lookup(storeId: string, dim: number, scope: VectorScope): Promise<Omit<ServingIndexes, "whole"> | undefined> {
     const registry = await this.registry(storeId, dim);
     const found = [...new Set(scope.values.map((v) => v.toLowerCase()))].map((v) => registry.get(`${scope.field}\u0000${v}`));
-    if (found.length > 0 && found.every((r) => r !== undefined)) return summarise(found as RegistryRow[]);
+    if (found.length > 0 && found.every((r) => r !== undefined)) return summarise(found);
     return this.folded(storeId, dim, scope);
   }
 
