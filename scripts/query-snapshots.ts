@@ -328,6 +328,7 @@ export const AREAS: readonly Area[] = [
             graphMinRows: 5_000,
             clock: { now: () => NOW },
             cacheMs: 0,
+            rescoreMargin: 3,
           }).serving(STORE, 4, [{ field: "category", values: ["Shoes", "Boots"], whole: true }]),
       },
       {

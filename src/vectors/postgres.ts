@@ -53,7 +53,7 @@ import { isDeferred, passing, type Candidates, type DeferredCandidates } from ".
 import { planFiltered, replanFiltered, type Plan } from "./plan.js";
 import type { SearchPath } from "./memory.js";
 import { VectorRepository } from "./repository.js";
-import { FilterIndexes, type FilterIndexReport, type ServingIndexes } from "./filter-indexes.js";
+import { copiesRescored, FilterIndexes, type FilterIndexReport, type ServingIndexes } from "./filter-indexes.js";
 
 /** pgvector cannot index `vector` columns of more than 2,000 dimensions with HNSW. */
 const MAX_HNSW_DIM = 2_000;
@@ -80,9 +80,6 @@ const MIN_EXPECTED_HITS = 4;
 const COPIES_SPEEDUP = 10;
 /** Copies read through inverted lists up to which a whole filter skips HNSW rounds (~20 ms of reading: 12,500 took ~12 ms in bench:scale). */
 const LISTS_DIRECT_COPIES = 25_000;
-/** Copies re-scored from the full vectors beyond the k wanted, at least (see copiesRescoreMargin). */
-const MIN_RESCORE_MARGIN = 30;
-
 /**
  * How far past the k-th nearest copy's half-precision distance a copy can still be among the k
  * nearest by the full vectors. Rounding to half precision (11-bit significand, u = 2⁻¹¹) moves
@@ -93,18 +90,6 @@ const MIN_RESCORE_MARGIN = 30;
  * brand's 10,000 copies: 121–133 of the 400 nearest copies lie within it at k = 100, 10–12 at k = 10.
  */
 export const HALF_PRECISION_SLACK = 8 * 2 ** -11;
-
-/**
- * How many of a filter index's nearest copies a search for k is read from: k + max(30, ⌈head ×
- * margin⌉). Through inverted lists `head` is k: the margin is also how far the lists are read. An
- * exact scan finds the nearest copies whatever the margin, which then only covers copies failing
- * the filter's check and the half-precision order near the `head` re-scored exactly (the rest of
- * the depth keeps half-precision distances anyway): at k = 100 with a head of 10, 130 copies are
- * checked against the filter instead of 400 (~7.5 µs each at a million products).
- */
-export function copiesRescored(k: number, margin: number, head = k): number {
-  return k + Math.max(MIN_RESCORE_MARGIN, Math.ceil(Math.min(head, k) * margin));
-}
 
 /** The paths a search takes here: the embedded index's, and a filter index's copies scanned exactly, through inverted lists or through a graph. */
 export type PostgresPath = SearchPath | "exact-filter-index" | "ivf-filter-index" | "hnsw-filter-index";
@@ -128,7 +113,12 @@ export class PostgresVectorIndex implements VectorIndex {
     private readonly options: ResolvedOptions,
   ) {
     this.repo = new VectorRepository(database);
-    this.filterIndexes = new FilterIndexes(database, { ...options.filterIndexes, clock: options.clock, cacheMs: options.countCacheMs });
+    this.filterIndexes = new FilterIndexes(database, {
+      ...options.filterIndexes,
+      clock: options.clock,
+      cacheMs: options.countCacheMs,
+      rescoreMargin: options.copiesRescoreMargin,
+    });
   }
 
   async upsert(tx: Executor, storeId: string, item: VectorUpsert): Promise<void> {
@@ -182,6 +172,7 @@ export class PostgresVectorIndex implements VectorIndex {
     const narrower = serving !== undefined && !serving.whole;
     const listed = serving !== undefined && !narrower && serving.listed;
     const graphed = serving !== undefined && !narrower && serving.graphed;
+    const approximate = listed || graphed;
     const exactly = async (): Promise<VectorMatch[]> => {
       const exactHead = Math.max(1, Math.min(k, Math.floor(options.exact ?? k)));
       const copied =
@@ -193,10 +184,10 @@ export class PostgresVectorIndex implements VectorIndex {
     // lies, while an HNSW round that finds the query's neighbourhood excluded is paid on top of
     // the scan that follows (bench:scale, two categories: rounds of 70–130 ms, the lists 15 ms): a
     // whole filter whose lists or graphs read few copies goes to them at once.
-    if ((listed || graphed) && serving.reads <= LISTS_DIRECT_COPIES) return exactly();
+    if (approximate && serving.reads <= LISTS_DIRECT_COPIES) return exactly();
     // An HNSW row weighed against a scan of copies, when there are copies to scan (those it reads,
     // fewer through inverted lists or a graph).
-    const speedup = listed || graphed ? (COPIES_SPEEDUP * serving.rows) / Math.max(1, serving.reads) : COPIES_SPEEDUP;
+    const speedup = approximate ? (COPIES_SPEEDUP * serving.rows) / Math.max(1, serving.reads) : COPIES_SPEEDUP;
     const costs = serving ? { ...this.options, annCostRatio: this.options.annCostRatio * speedup } : this.options;
     // The selectivity within the HNSW index: the store's share times the candidates' share.
     const size = candidates.size;
