@@ -9,6 +9,7 @@
 // file are not seen until restart.
 import type { Database, Executor } from "../platform/db/index.js";
 import type { ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert, ModelCount } from "./types.js";
+import { mergeAlso } from "./types.js";
 import { fromBlob, normalized } from "./math.js";
 import { isDeferred } from "./candidates.js";
 import { VectorGroup, type GroupOptions, type SearchPath } from "./memory.js";
@@ -144,15 +145,17 @@ export class EmbeddedVectorIndex implements VectorIndex {
     const unit = normalized(query);
     const group = this.stores.get(storeId)?.get(unit.length);
     const k = Math.floor(options.k);
+    // The products asked for by id first, so that lastPath tells how the nearest were found.
+    const also = group && options.also && options.also.size > 0 ? group.search(unit, options.also.size, options.also) : [];
     if (!group || k <= 0) {
       this.lastPath = "none";
-      return [];
+      return mergeAlso([], also);
     }
     // Filters are evaluated in memory here (filterCandidates); only PostgreSQL leaves them in the database.
     if (options.candidates && isDeferred(options.candidates)) throw new Error("The embedded index takes candidates as a set of ids.");
     const hits = group.search(unit, k, options.candidates);
     this.lastPath = group.lastPath;
-    return hits;
+    return mergeAlso(hits, also);
   }
 
   filterCandidates(storeId: string, filter: AttributeFilter): ReadonlySet<string> | undefined {

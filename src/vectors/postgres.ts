@@ -48,6 +48,7 @@ import { sql } from "kysely";
 import type pg from "pg";
 import type { Database, Executor } from "../platform/db/index.js";
 import type { ModelCount, ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert } from "./types.js";
+import { mergeAlso } from "./types.js";
 import { normalized, toPgVector } from "./math.js";
 import { isDeferred, passing, type Candidates, type DeferredCandidates } from "./candidates.js";
 import { planFiltered, replanFiltered, type Plan } from "./plan.js";
@@ -138,6 +139,17 @@ export class PostgresVectorIndex implements VectorIndex {
   }
 
   async search(storeId: string, query: Float32Array, options: VectorSearchOptions): Promise<VectorMatch[]> {
+    const also = options.also;
+    if (!also || also.size === 0) return this.nearest(storeId, query, options);
+    // The products asked for by id on a connection of their own, beside the nearest.
+    const [nearest, rows] = await Promise.all([
+      this.nearest(storeId, query, options),
+      this.exact(storeId, normalized(query), also.size, also),
+    ]);
+    return mergeAlso(nearest, matchesOf(rows));
+  }
+
+  private async nearest(storeId: string, query: Float32Array, options: VectorSearchOptions): Promise<VectorMatch[]> {
     const unit = normalized(query);
     const dim = unit.length;
     const k = Math.floor(options.k);
@@ -413,11 +425,15 @@ export class PostgresVectorIndex implements VectorIndex {
 
   private finish(path: PostgresPath, rows: Row[], k: number): VectorMatch[] {
     this.lastPath = path;
-    return rows
-      .map((r) => ({ productId: r.product_id, vectorId: r.vector_id, score: 1 - Number(r.distance) }))
-      .sort((a, b) => b.score - a.score || (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0))
-      .slice(0, k);
+    return matchesOf(rows).slice(0, k);
   }
+}
+
+/** Rows as matches, best first (ties by product id). */
+function matchesOf(rows: Row[]): VectorMatch[] {
+  return rows
+    .map((r) => ({ productId: r.product_id, vectorId: r.vector_id, score: 1 - Number(r.distance) }))
+    .sort((a, b) => b.score - a.score || (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
 }
 
 /**

@@ -11,6 +11,8 @@ export interface VectorMatch {
   vectorId: string;
   /** Cosine similarity in [-1, 1]; callers clamp to [0, 1]. */
   score: number;
+  /** Returned because the caller asked for its similarity (VectorSearchOptions.also), not as one of the k nearest. */
+  also?: true;
 }
 
 export interface VectorSearchOptions {
@@ -27,6 +29,20 @@ export interface VectorSearchOptions {
    * one) may stand, which saves reading those full vectors. The other adapters are exact throughout.
    */
   exact?: number | undefined;
+  /**
+   * Products whose similarity the caller also wants, wherever they rank (a text search's lexical
+   * hits, which fusion compares by it): those of them not among the k nearest follow the k nearest,
+   * marked `also`, with exact similarities, and are not checked against `candidates` (the caller
+   * has). PostgreSQL reads them beside the nearest, on a second connection, so that they cost no
+   * round trip after the search (mergeAlso).
+   */
+  also?: ReadonlySet<string> | undefined;
+}
+
+/** The k nearest, then the `also` matches that are not among them, marked (VectorSearchOptions.also). */
+export function mergeAlso(nearest: VectorMatch[], also: readonly VectorMatch[]): VectorMatch[] {
+  const seen = new Set(nearest.map((m) => m.productId));
+  return [...nearest, ...also.filter((m) => !seen.has(m.productId)).map((m) => ({ ...m, also: true as const }))];
 }
 
 export interface VectorUpsert {

@@ -60,7 +60,7 @@ describeEachDialect("vector index", (dialect) => {
 
   before(async () => {
     t = await openTestDatabase(dialect);
-    await createStores(t.database, ["exact", "recall", "halfvec", "writes", "store-a", "store-b", "restart", "rollback", "dims"]);
+    await createStores(t.database, ["exact", "recall", "halfvec", "writes", "store-a", "store-b", "restart", "rollback", "dims", "also"]);
   });
 
   after(async () => {
@@ -99,6 +99,43 @@ describeEachDialect("vector index", (dialect) => {
     assert.deepEqual(await index.search("exact", data.row(0), { k: 0 }), []);
     // A query of another dimension meets no vectors.
     assert.deepEqual(await index.search("exact", new Float32Array(8).fill(1), { k: 5 }), []);
+  });
+
+  test("returns the similarities asked for by id (also) after the nearest, marked, exact, whatever the filter or k", async () => {
+    const index = await open();
+    const data = clusteredVectors({ count: 300, dim: 16, clusters: 6, seed: 21 });
+    await load(t.database, index, "also", data);
+    const cosine = (id: string, query: Float32Array) => data.row(Number(id.slice(1))).reduce((s, x, i) => s + x * query[i]!, 0);
+    const evens = new Set(Array.from({ length: 150 }, (_, i) => pid(2 * i)));
+    for (const query of queriesLike(data, 5, 22)) {
+      const nearest = exactTopK(data, query, 5, (r) => r % 2 === 0).map(pid);
+      // Two of the nearest, three far odd products the filter excludes, and one without a vector.
+      const farthest = exactTopK(
+        data,
+        Float32Array.from(query, (x) => -x),
+        3,
+        (r) => r % 2 === 1,
+      ).map(pid);
+      const also = new Set([nearest[0]!, nearest[3]!, ...farthest, "nope"]);
+      const found = await index.search("also", query, { k: 5, candidates: evens, also });
+      assert.equal(index.lastPath, "exact-candidates", "the path of the nearest");
+      assert.deepEqual(ids(found.filter((m) => !m.also)), nearest, "the nearest first, as without also");
+      assert.deepEqual(
+        found.slice(0, 5).map((m) => m.also),
+        [undefined, undefined, undefined, undefined, undefined],
+      );
+      assert.deepEqual(ids(found.slice(5)).sort(), [...farthest].sort(), "then those asked for that are not among them, once each");
+      for (const m of found) {
+        assert.ok(Math.abs(m.score - cosine(m.productId, query)) < 1e-5, `${m.productId}: exact similarity`);
+        assert.equal(m.vectorId, `v-also-${Number(m.productId.slice(1))}`);
+      }
+      // k = 0: only the products asked for.
+      const alone = await index.search("also", query, { k: 0, also: new Set(farthest) });
+      assert.deepEqual(ids(alone).sort(), [...farthest].sort());
+      assert.ok(alone.every((m) => m.also === true));
+    }
+    // Ids are read in the store searched only: p00350 is a product of the store "exact", not of this one.
+    assert.deepEqual(await index.search("also", data.row(0), { k: 0, also: new Set([pid(350)]) }), []);
   });
 
   test("keeps recall@10 ≥ 0.95 against exact search through HNSW, unfiltered and filtered (5% and 50%)", async (ctx) => {

@@ -733,9 +733,12 @@ export class SearchService {
       // query, and those rank below every product covering the word share (coverageBounds) even
       // with every boost of the re-ranking below (boostCeiling; a colour re-score, which can lower
       // a score, rules this out). So when the lexical hits (looked up beside the embedding, done
-      // by now) hold a page of such products, no nearest-neighbour search is made; the hits'
-      // visual similarities, which break ties within a coverage, are read by id below.
+      // by now) hold a page of such products, no nearest-neighbour search is made. The hits'
+      // visual similarities, which break ties within a coverage, are read with the visual search
+      // when the hits are in hand before it (VectorSearchOptions.also: PostgreSQL reads them beside
+      // it, not after), else by id below.
       let depth = k;
+      let also: Set<string> | undefined;
       if (lex?.method === "coverage" && !merch && colors.length === 0 && found) {
         const hits = await found;
         const share = { groups: hits.groups, words: hits.words };
@@ -746,24 +749,26 @@ export class SearchService {
         // Without a boost, products matching no word keep their visual order: the page takes at
         // most `limit` of them, and the nearest limit + hits hold that many that are not hits.
         else if (!boosted) depth = Math.min(k, c.limit + hits.hits.length);
+        if (hits.hits.length > 0) also = new Set(hits.hits.map((h) => h.productId));
       }
-      const [matches, hits] = await Promise.all([
+      const [answer, hits] = await Promise.all([
         // Past the page, the fused depth only feeds fusion and boosts: its similarities need not
         // be exact (VectorSearchOptions.exact; a product lifted onto the page from there shows a
         // similarity within 0.002 of the exact one).
-        depth > 0
-          ? this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k: depth, candidates, exact: c.limit }))
+        depth > 0 || also
+          ? this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k: depth, candidates, exact: c.limit, also }))
           : [],
         found,
       ]);
       fusionFrom = performance.now();
       lexical = hits;
-      scored = matches.map((m) => ({ productId: m.productId, score: clamp01(m.score * scale) }));
+      scored = answer.filter((m) => !m.also).map((m) => ({ productId: m.productId, score: clamp01(m.score * scale) }));
       if (lex && lexical) {
         // Both fusions need the visual similarity of the lexical hits outside the visual candidates.
+        const asked = answer.filter((m) => m.also).map((m): [string, number] => [m.productId, clamp01(m.score * scale)]);
         const seen = new Set(scored.map((s) => s.productId));
-        const missing = new Set(lexical.hits.filter((h) => !seen.has(h.productId)).map((h) => h.productId));
-        let visualOf: Map<string, number> | undefined;
+        const missing = new Set(lexical.hits.filter((h) => !seen.has(h.productId) && !also?.has(h.productId)).map((h) => h.productId));
+        let visualOf: Map<string, number> | undefined = asked.length > 0 ? new Map(asked) : undefined;
         if (missing.size > 0) {
           fusionMs += performance.now() - fusionFrom;
           const extra = await this.timed(
