@@ -145,17 +145,20 @@ export class EmbeddedVectorIndex implements VectorIndex {
     const unit = normalized(query);
     const group = this.stores.get(storeId)?.get(unit.length);
     const k = Math.floor(options.k);
-    // The products asked for by id first, so that lastPath tells how the nearest were found.
-    const also = group && options.also && options.also.size > 0 ? group.search(unit, options.also.size, options.also) : [];
-    if (!group || k <= 0) {
+    const asked = options.also ?? new Set<string>();
+    if (!group || (k <= 0 && asked.size === 0)) {
       this.lastPath = "none";
-      return mergeAlso([], also);
+      return [];
     }
     // Filters are evaluated in memory here (filterCandidates); only PostgreSQL leaves them in the database.
     if (options.candidates && isDeferred(options.candidates)) throw new Error("The embedded index takes candidates as a set of ids.");
-    const hits = group.search(unit, k, options.candidates);
-    this.lastPath = group.lastPath;
-    return mergeAlso(hits, also);
+    const hits = k > 0 ? group.search(unit, k, options.candidates) : [];
+    this.lastPath = k > 0 ? group.lastPath : "none";
+    if (asked.size === 0) return hits;
+    // The products asked for by id (VectorSearchOptions.also) that are not among the nearest.
+    const found = new Set(hits.map((m) => m.productId));
+    const also = new Set([...asked].filter((id) => !found.has(id)));
+    return mergeAlso(hits, also.size > 0 ? group.search(unit, also.size, also) : []);
   }
 
   filterCandidates(storeId: string, filter: AttributeFilter): ReadonlySet<string> | undefined {
