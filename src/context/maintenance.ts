@@ -7,6 +7,7 @@
 // unused, both finished by a later round. Lists that could not be built are logged as a warning
 // once the rest of the round is done.
 import type { AppContext } from "./context.js";
+import { changesOf } from "../vectors/filter-indexes.js";
 
 export const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 
@@ -31,15 +32,7 @@ export function maintenanceTasks(ctx: AppContext): MaintenanceTask[] {
       run: async (signal) => {
         const report = await ctx.vectors.refreshFilterIndexes?.(signal);
         if (report && report.failed.length > 0) throw new Error(`inverted lists or graphs not built: ${report.failed.join("; ")}`);
-        return report
-          ? report.created.length +
-              report.dropped.length +
-              report.listed.length +
-              report.unlisted.length +
-              report.graphed.length +
-              report.ungraphed.length +
-              report.rejected.length
-          : 0;
+        return report ? changesOf(report) : 0;
       },
     },
   ];

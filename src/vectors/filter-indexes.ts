@@ -706,6 +706,13 @@ export function emptyReport(): FilterIndexReport {
   return { busy: false, created: [], dropped: [], kept: 0, listed: [], unlisted: [], graphed: [], ungraphed: [], rejected: [], failed: [] };
 }
 
+/** How many values a refresh changed: copies made or dropped, lists or graphs built, removed or turned down. */
+export function changesOf(r: FilterIndexReport): number {
+  return (
+    r.created.length + r.dropped.length + r.listed.length + r.unlisted.length + r.graphed.length + r.ungraphed.length + r.rejected.length
+  );
+}
+
 /** The partial IVFFlat index over a filter index's copies. */
 export function listsIndexName(id: number): string {
   return `product_vector_copies_ivf_${id}`;

@@ -139,18 +139,16 @@ export class PostgresVectorIndex implements VectorIndex {
   }
 
   async search(storeId: string, query: Float32Array, options: VectorSearchOptions): Promise<VectorMatch[]> {
+    const unit = normalized(query);
     const also = options.also;
-    if (!also || also.size === 0) return this.nearest(storeId, query, options);
+    if (!also || also.size === 0) return this.nearest(storeId, unit, options);
     // The products asked for by id on a connection of their own, beside the nearest.
-    const [nearest, rows] = await Promise.all([
-      this.nearest(storeId, query, options),
-      this.exact(storeId, normalized(query), also.size, also),
-    ]);
+    const [nearest, rows] = await Promise.all([this.nearest(storeId, unit, options), this.exact(storeId, unit, also.size, also)]);
     return mergeAlso(nearest, matchesOf(rows));
   }
 
-  private async nearest(storeId: string, query: Float32Array, options: VectorSearchOptions): Promise<VectorMatch[]> {
-    const unit = normalized(query);
+  /** The k nearest of `unit` (a unit vector) under the options' candidates. */
+  private async nearest(storeId: string, unit: Float32Array, options: VectorSearchOptions): Promise<VectorMatch[]> {
     const dim = unit.length;
     const k = Math.floor(options.k);
     const candidates = options.candidates;
