@@ -764,21 +764,18 @@ export class SearchService {
       lexical = hits;
       scored = answer.filter((m) => !m.also).map((m) => ({ productId: m.productId, score: clamp01(m.score * scale) }));
       if (lex && lexical) {
-        // Both fusions need the visual similarity of the lexical hits outside the visual candidates.
-        const asked = answer.filter((m) => m.also).map((m): [string, number] => [m.productId, clamp01(m.score * scale)]);
-        const seen = new Set(scored.map((s) => s.productId));
-        const missing = new Set(lexical.hits.filter((h) => !seen.has(h.productId) && !also?.has(h.productId)).map((h) => h.productId));
-        let visualOf: Map<string, number> | undefined = asked.length > 0 ? new Map(asked) : undefined;
+        // Both fusions need the visual similarity of the lexical hits outside the visual candidates:
+        // asked with the search (also) when the hits were in hand before it, else by id now.
+        const seen = new Set([...answer.map((m) => m.productId), ...(also ?? [])]);
+        const missing = new Set(lexical.hits.map((h) => h.productId).filter((id) => !seen.has(id)));
+        let asked = answer.filter((m) => m.also);
         if (missing.size > 0) {
           fusionMs += performance.now() - fusionFrom;
-          const extra = await this.timed(
-            "vector",
-            performance.now(),
-            this.ctx.vectors.search(storeId, query, { k: missing.size, candidates: missing }),
-          );
+          const extra = await this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k: 0, also: missing }));
           fusionFrom = performance.now();
-          visualOf = new Map(extra.map((m) => [m.productId, clamp01(m.score * scale)]));
+          asked = [...asked, ...extra];
         }
+        const visualOf = asked.length > 0 ? new Map(asked.map((m) => [m.productId, clamp01(m.score * scale)])) : undefined;
         scored =
           lex.method === "coverage"
             ? rankByCoverage(scored, lexical.hits, {
