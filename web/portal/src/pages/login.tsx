@@ -1,4 +1,4 @@
-import { useRef, useState, useEffect } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { ApiError, login } from "../api";
 import { navigate } from "../router";
 import { Alert, ErrorNotice, Field, Link } from "../ui";
@@ -12,7 +12,10 @@ export function LoginPage({ next }: { next: string | null }) {
   const [error, setError] = useState<unknown>(null);
   const codeRef = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
+  // A layout effect runs in the same task as the render that shows the code box, so focus is
+  // there before the browser paints or handles the next key press (a plain effect waits for an
+  // animation frame: keys typed in between went nowhere, and the portal test saw no focus).
+  useLayoutEffect(() => {
     if (needsCode) codeRef.current?.focus();
   }, [needsCode]);
 
