@@ -34,6 +34,8 @@ export interface Volley {
 
 export interface CannonOptions {
   url: string;
+  /** POST (the default) sends `bodies`; GET sends none (`bodies` empty). */
+  method?: "GET" | "POST";
   headers: Record<string, string>;
   connections: number;
   seconds: number;
@@ -125,13 +127,14 @@ async function serve(): Promise<void> {
     let ranOut = false;
     const result = await autocannon({
       url: o.url,
-      method: "POST",
+      method: o.method ?? "POST",
       headers: o.headers,
       connections: o.connections,
       duration: o.seconds,
       requests: [
         {
           setupRequest: (req) => {
+            if (o.bodies.length === 0) return req;
             if (next >= o.bodies.length && !o.cycle) ranOut = true;
             return { ...req, body: o.bodies[next++ % o.bodies.length]! };
           },

@@ -21,6 +21,9 @@
 //   - the same 16 clients with one repeated query (no model time): req/s and the service's CPU per
 //     request, i.e. what everything but the model costs, and its event-loop time per request
 //     (BENCH_PROFILE=FILE writes a CPU profile of the main thread over that window);
+//   - the same 16 clients on GET /health: the service's CPU per request that any request pays
+//     (the HTTP server, the framework and the hooks every route runs: request id, metrics, logs,
+//     headers), the floor under every search's own work;
 //   - the mean server time per search by stage (the service's shopsight_search_stage_duration_seconds:
 //     http, auth, lexical, vector, fusion, hydrate, history, serialise beside the model's embed),
 //     for the request-by-request text searches and for the 16-client windows, with the sum of the
@@ -380,6 +383,16 @@ async function main() {
         const { profile } = await profiler.post("Profiler.stop");
         fs.writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
       }
+      // The same 16 clients on GET /health: what any request costs the service.
+      const floor = await client.cannon({
+        url: `${base}/health`,
+        method: "GET",
+        headers: {},
+        connections: 16,
+        seconds: SECONDS / 4,
+        bodies: [],
+      });
+      const floorCpuMs = (floor.cpu.user + floor.cpu.system) / 1000 / floor.requests;
       const cachedCpuMs = cachedCpu / 1000 / cachedStages.searches;
       const cachedPerS = cachedWindow.requests / cachedWindow.seconds;
       const servedPerS = served / servedSeconds;
@@ -419,6 +432,13 @@ async function main() {
         `${cachedPerS.toFixed(0)} req/s, ${cachedCpuMs.toFixed(2)} ms CPU/request (service's event loop ${serviceMs.toFixed(2)} ms)`,
         "– (no model time)",
         NaN,
+        "–",
+      ]);
+      rows.push([
+        "GET /health, 16 clients (what any request costs)",
+        `${(floor.requests / floor.seconds).toFixed(0)} req/s, ${floorCpuMs.toFixed(2)} ms CPU/request (non-2xx or failed ${floor.non2xx + floor.errors + floor.timeouts})`,
+        `${rawCpuMs.toFixed(2)} ms CPU/text at batch 16`,
+        floorCpuMs / rawCpuMs,
         "–",
       ]);
       console.log("| measure | product | raw model | ratio | goal |\n|---|---|---|---|---|");
