@@ -17,7 +17,9 @@
 //     included) over the service's windows (the raw model idle; the search-history rows written
 //     after the last reply included) ÷ requests served, and over the raw windows (the service
 //     idle) ÷ texts encoded. Requests per second are printed too, but the load generator shares
-//     the cores, so CPU per request is the measure;
+//     the cores, so CPU per request is the measure. The service's text batches in those windows
+//     (their mean size, the model's inference time per text) are printed beside the raw model's
+//     time per text at batch 16;
 //   - the same 16 clients with one repeated query (no model time): req/s and the service's CPU per
 //     request, i.e. what everything but the model costs, and its event-loop time per request
 //     (BENCH_PROFILE=FILE writes a CPU profile of the main thread over that window);
@@ -346,12 +348,18 @@ async function main() {
       let servedCpu = 0;
       let non2xx = 0;
       const busyStages = empty();
+      /** The service's text batches in the 16-client windows of new queries alone. */
+      const busyBatches = { n: 0, items: 0, seconds: 0 };
       for (let round = 0; round < 4; round++) {
         const [texts, seconds, cpu] = await rawTextWindow(SECONDS / 4);
         rawTexts += texts;
         rawSeconds += seconds;
         rawCpu += cpu;
+        const batchesBefore = { ...batches.text };
         const { volley, cpu: windowCpu, stages } = await sixteenClients(newQueries());
+        busyBatches.n += batches.text.n - batchesBefore.n;
+        busyBatches.items += batches.text.items - batchesBefore.items;
+        busyBatches.seconds += batches.text.seconds - batchesBefore.seconds;
         servedCpu += windowCpu;
         addDelta(busyStages, empty(), stages);
         served += volley.requests;
@@ -453,6 +461,10 @@ async function main() {
           `${b.n} ${kind} batches of ${(b.items / b.n).toFixed(1)} on average, ${((1000 * b.seconds) / b.items).toFixed(1)} ms per ${kind}`,
       );
       console.log(`\nmodel: ${described.join("; ")}; ${runtime?.stats().parallelBatches ?? 0} batches on parallel workers`);
+      console.log(
+        `model under 16 clients (new queries): ${busyBatches.n} text batches of ${(busyBatches.items / busyBatches.n).toFixed(1)} on average, ` +
+          `${((1000 * busyBatches.seconds) / busyBatches.items).toFixed(1)} ms of inference per text (raw at batch 16: ${((1000 * rawSeconds) / rawTexts).toFixed(1)} ms per text)`,
+      );
       console.log(`\nload average at end ${os.loadavg()[0]!.toFixed(1)}; query cache ${JSON.stringify(ctx.images.queryCache.stats())}`);
     } finally {
       await client.close();
