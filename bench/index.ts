@@ -357,9 +357,7 @@ async function main() {
         rawCpu += cpu;
         const batchesBefore = { ...batches.text };
         const { volley, cpu: windowCpu, stages } = await sixteenClients(newQueries());
-        busyBatches.n += batches.text.n - batchesBefore.n;
-        busyBatches.items += batches.text.items - batchesBefore.items;
-        busyBatches.seconds += batches.text.seconds - batchesBefore.seconds;
+        for (const key of ["n", "items", "seconds"] as const) busyBatches[key] += batches.text[key] - batchesBefore[key];
         servedCpu += windowCpu;
         addDelta(busyStages, empty(), stages);
         served += volley.requests;
@@ -456,14 +454,12 @@ async function main() {
         [`request by request (${idleStages.searches} new queries)`, idleStages],
         [`16 clients, new queries (${busyStages.searches} searches)`, busyStages],
       ]);
-      const described = Object.entries(batches).map(
-        ([kind, b]) =>
-          `${b.n} ${kind} batches of ${(b.items / b.n).toFixed(1)} on average, ${((1000 * b.seconds) / b.items).toFixed(1)} ms per ${kind}`,
-      );
+      const describe = (kind: string, b: { n: number; items: number; seconds: number }) =>
+        `${b.n} ${kind} batches of ${(b.items / b.n).toFixed(1)} on average, ${((1000 * b.seconds) / b.items).toFixed(1)} ms per ${kind}`;
+      const described = Object.entries(batches).map(([kind, b]) => describe(kind, b));
       console.log(`\nmodel: ${described.join("; ")}; ${runtime?.stats().parallelBatches ?? 0} batches on parallel workers`);
       console.log(
-        `model under 16 clients (new queries): ${busyBatches.n} text batches of ${(busyBatches.items / busyBatches.n).toFixed(1)} on average, ` +
-          `${((1000 * busyBatches.seconds) / busyBatches.items).toFixed(1)} ms of inference per text (raw at batch 16: ${((1000 * rawSeconds) / rawTexts).toFixed(1)} ms per text)`,
+        `model under 16 clients (new queries): ${describe("text", busyBatches)} (raw at batch 16: ${((1000 * rawSeconds) / rawTexts).toFixed(1)} ms per text)`,
       );
       console.log(`\nload average at end ${os.loadavg()[0]!.toFixed(1)}; query cache ${JSON.stringify(ctx.images.queryCache.stats())}`);
     } finally {
