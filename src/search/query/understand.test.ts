@@ -25,6 +25,16 @@ test("English price phrases become bounds and leave the text", () => {
   assert.deepEqual(u("black casual shoes").categories, ["Casual Shoes"]);
 });
 
+test("a phrase takes its words once, longest first, and a phrase is found wherever it stands", () => {
+  const shoes = (q: string) => understandQuery(q, ["Shoes", "Running Shoes", "Shirts"]).categories;
+  assert.deepEqual(shoes("running shoes"), ["Running Shoes"]);
+  assert.deepEqual(shoes("shoes for running"), ["Shoes"]);
+  assert.deepEqual(shoes("running shoes and shoes"), ["Running Shoes", "Shoes"]);
+  assert.deepEqual(shoes("shirt and running shoes"), ["Running Shoes", "Shirts"]);
+  assert.deepEqual(u("light blue and blue dress").colors, ["light blue", "blue"]);
+  assert.deepEqual(u("dress").colors, []);
+});
+
 test("German price phrases and inflected colour words", () => {
   const q = u("rotes Kleid unter 50 €");
   assert.deepEqual([q.colors, q.price_max, q.remaining_text], [["red"], 50, "rotes Kleid"]);

@@ -110,18 +110,29 @@ const COLOR_PHRASES: { words: string[]; color: string }[] = (() => {
 
 const COLOR_VALUES = COLOR_PHRASES.map((p) => ({ words: p.words, value: p.color }));
 
+/**
+ * The values of the phrases found in `tokens`, each token used by one phrase at most: phrases are
+ * tried in their order (longest first), each at every position. A phrase whose first word is not a
+ * token is skipped at once, and the scan allocates nothing per phrase: this runs for every search
+ * over every colour phrase and every category value of the store.
+ */
 function findPhrases<T>(tokens: string[], phrases: { words: string[]; value: T }[]): T[] {
+  const present = new Set(tokens);
   const used = new Array<boolean>(tokens.length).fill(false);
   const found: T[] = [];
   for (const p of phrases) {
     const n = p.words.length;
-    if (n === 0) continue;
+    if (n === 0 || !present.has(p.words[0]!)) continue;
     for (let i = 0; i + n <= tokens.length; i++) {
-      if (used.slice(i, i + n).some(Boolean)) continue;
-      if (p.words.every((w, j) => tokens[i + j] === w)) {
-        for (let j = i; j < i + n; j++) used[j] = true;
-        if (!found.includes(p.value)) found.push(p.value);
+      let free = true;
+      let same = true;
+      for (let j = 0; j < n && free && same; j++) {
+        free = !used[i + j];
+        same = tokens[i + j] === p.words[j];
       }
+      if (!free || !same) continue;
+      for (let j = i; j < i + n; j++) used[j] = true;
+      if (!found.includes(p.value)) found.push(p.value);
     }
   }
   return found;
