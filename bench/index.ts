@@ -26,6 +26,11 @@
 //   - the same 16 clients on GET /health: the service's CPU per request that any request pays
 //     (the HTTP server, the framework and the hooks every route runs: request id, metrics, logs,
 //     headers), the floor under every search's own work;
+//   - the CPU of those windows by thread (Linux, /proc/self/task): the model's threads (its worker
+//     and onnxruntime's pool, told apart as the threads that appeared while each model loaded)
+//     per search against the raw model's threads per text at batch 16, the event loop and the
+//     other threads (V8's garbage collection, libuv) per search, so that the gap splits into what
+//     the model costs under load and what the rest of the service costs;
 //   - the mean server time per search by stage (the service's shopsight_search_stage_duration_seconds:
 //     http, auth, lexical, vector, fusion, hydrate, history, serialise beside the model's embed),
 //     for the request-by-request text searches and for the 16-client windows, with the sum of the
@@ -107,6 +112,49 @@ async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise
   return ms;
 }
 
+/** CPU clock ticks so far of each thread of this process (Linux /proc; empty elsewhere): tid → user + system. */
+function threadTicks(): Map<number, number> {
+  const ticks = new Map<number, number>();
+  let tids: string[];
+  try {
+    tids = fs.readdirSync("/proc/self/task");
+  } catch {
+    return ticks;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+      // Fields after the command's closing parenthesis start at the third (state); utime and stime are the 14th and 15th.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks.set(Number(tid), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return ticks;
+}
+
+/** The threads that appeared since `before` (a threadTicks() reading). */
+function newThreads(before: Map<number, number>): Set<number> {
+  return new Set([...threadTicks().keys()].filter((tid) => !before.has(tid)));
+}
+
+/** CPU ticks of a model's threads, of the main thread (the event loop) and of the other threads. */
+interface ThreadSplit {
+  model: number;
+  main: number;
+  other: number;
+}
+/** Adds the ticks spent from `before` to `after` to `into`, the threads in `model` counted as the model's. */
+function addTicks(into: ThreadSplit, before: Map<number, number>, after: Map<number, number>, model: Set<number>): void {
+  for (const [tid, t] of after) {
+    const spent = t - (before.get(tid) ?? 0);
+    if (model.has(tid)) into.model += spent;
+    else if (tid === process.pid) into.main += spent;
+    else into.other += spent;
+  }
+}
+
 async function main() {
   const modelDir = args.model
     ? path.resolve(args.model)
@@ -136,7 +184,13 @@ async function main() {
   );
   try {
     // ---------------------------------------------------------------- raw model
+    // libuv's pool starts at its first use (sharp below); before the models load, so that the
+    // threads that appear while each loads are that model's.
+    await fs.promises.readFile(path.join(args.dataset!, files[0]!));
+    const beforeRaw = threadTicks();
     const raw = await loadEmbeddingModel({ id: modelDir, cacheDir: path.join(dataDir, "models") });
+    const rawThreads = newThreads(beforeRaw);
+    const rawSplit: ThreadSplit = { model: 0, main: 0, other: 0 };
     const decoded: DecodedImage[] = [];
     for (const body of bytes.values()) decoded.push(await decodeImage(body, { maxPixels: 50_000_000, maxSide: 512 }));
     await raw.embedImages(decoded.slice(0, 16)); // warm
@@ -150,6 +204,7 @@ async function main() {
     let nextRaw = 200_000;
     /** Raw batch-16 text encoding for `seconds` (new texts): [texts, seconds, this process's CPU in µs]. */
     const rawTextWindow = async (seconds: number): Promise<[number, number, number]> => {
+      const ticksFrom = threadTicks();
       const cpuFrom = process.cpuUsage();
       const started = performance.now();
       let texts = 0;
@@ -158,6 +213,7 @@ async function main() {
         texts += 16;
       }
       const cpu = process.cpuUsage(cpuFrom);
+      addTicks(rawSplit, ticksFrom, threadTicks(), rawThreads);
       return [texts, (performance.now() - started) / 1000, cpu.user + cpu.system];
     };
 
@@ -169,7 +225,9 @@ async function main() {
       OUTBOUND_ALLOW_PRIVATE: "true",
       ...(args.parallel !== undefined ? { MODEL_PARALLEL_WORKERS: args.parallel } : {}),
     });
+    const beforeService = threadTicks();
     const ctx = await createContext(config);
+    const serviceThreads = newThreads(beforeService);
     const services = composeSearch(ctx);
     const workers = createWorkers(ctx, services);
     const app = await buildSearchApp(ctx, { logger: false, services });
@@ -199,7 +257,10 @@ async function main() {
       // so they are started (and timed) before measuring.
       const runtime = ctx.model instanceof WorkerEmbeddingModel ? ctx.model : undefined;
       const parallelStarted = performance.now();
-      if (await runtime?.parallelReady()) {
+      const beforeParallel = threadTicks();
+      const parallelReady = await runtime?.parallelReady();
+      for (const tid of newThreads(beforeParallel)) serviceThreads.add(tid);
+      if (parallelReady) {
         const seconds = (performance.now() - parallelStarted) / 1000;
         console.log(`${runtime!.limits.parallelWorkers} parallel model workers, started in ${seconds.toFixed(1)} s before measuring`);
       } else console.log("no parallel model workers (MODEL_PARALLEL_WORKERS)");
@@ -326,6 +387,7 @@ async function main() {
       const sixteenClients = async (bodies: object[], cycle = false) => {
         const stages = empty();
         const before = await snapshot();
+        const ticksFrom = threadTicks();
         const volley = await client.cannon({
           url: `${base}/v1/search/text`,
           headers,
@@ -335,8 +397,10 @@ async function main() {
           cycle,
         });
         const cpu = volley.cpu.user + volley.cpu.system + (await settled());
+        const split: ThreadSplit = { model: 0, main: 0, other: 0 };
+        addTicks(split, ticksFrom, threadTicks(), serviceThreads);
         addDelta(stages, before, await snapshot());
-        return { volley, cpu, stages };
+        return { volley, cpu, stages, split };
       };
       /** More new queries than 16 clients can send in a window (they would repeat past them). */
       const newQueries = () => Array.from({ length: Math.ceil(SECONDS * 250) }, () => ({ query: query(next++), limit: 10 }));
@@ -350,13 +414,16 @@ async function main() {
       const busyStages = empty();
       /** The service's text batches in the 16-client windows of new queries alone. */
       const busyBatches = { n: 0, items: 0, seconds: 0 };
+      /** The service's CPU ticks by thread over those windows. */
+      const busySplit: ThreadSplit = { model: 0, main: 0, other: 0 };
       for (let round = 0; round < 4; round++) {
         const [texts, seconds, cpu] = await rawTextWindow(SECONDS / 4);
         rawTexts += texts;
         rawSeconds += seconds;
         rawCpu += cpu;
         const batchesBefore = { ...batches.text };
-        const { volley, cpu: windowCpu, stages } = await sixteenClients(newQueries());
+        const { volley, cpu: windowCpu, stages, split } = await sixteenClients(newQueries());
+        for (const key of ["model", "main", "other"] as const) busySplit[key] += split[key];
         for (const key of ["n", "items", "seconds"] as const) busyBatches[key] += batches.text[key] - batchesBefore[key];
         servedCpu += windowCpu;
         addDelta(busyStages, empty(), stages);
@@ -461,6 +528,21 @@ async function main() {
       console.log(
         `model under 16 clients (new queries): ${describe("text", busyBatches)} (raw at batch 16: ${((1000 * rawSeconds) / rawTexts).toFixed(1)} ms per text)`,
       );
+      // Each group's share of the ticks times the window's CPU (process.cpuUsage, finer than ticks).
+      const perItem = (split: ThreadSplit, group: keyof ThreadSplit, cpuUs: number, items: number) =>
+        ((split[group] / (split.model + split.main + split.other)) * cpuUs) / 1000 / items;
+      if (busySplit.model > 0 && rawSplit.model > 0) {
+        const modelMs = perItem(busySplit, "model", servedCpu, busyStages.searches);
+        const rawModelMs = perItem(rawSplit, "model", rawCpu, rawTexts);
+        console.log(
+          `CPU by thread under 16 clients (new queries), per search: the model's threads ${modelMs.toFixed(2)} ms ` +
+            `(the raw model's threads ${rawModelMs.toFixed(2)} ms per text at batch 16: ${(modelMs / rawModelMs).toFixed(2)}×), ` +
+            `the event loop ${perItem(busySplit, "main", servedCpu, busyStages.searches).toFixed(2)} ms, ` +
+            `other threads (garbage collection, libuv) ${perItem(busySplit, "other", servedCpu, busyStages.searches).toFixed(2)} ms; ` +
+            `the raw windows' event loop and other threads ${(perItem(rawSplit, "main", rawCpu, rawTexts) + perItem(rawSplit, "other", rawCpu, rawTexts)).toFixed(2)} ms per text ` +
+            `(threads counted as the models': ${serviceThreads.size} of the service's, ${rawThreads.size} of the raw model's)`,
+        );
+      }
       console.log(`\nload average at end ${os.loadavg()[0]!.toFixed(1)}; query cache ${JSON.stringify(ctx.images.queryCache.stats())}`);
     } finally {
       await client.close();
