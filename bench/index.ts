@@ -145,6 +145,7 @@ interface ThreadSplit {
   main: number;
   other: number;
 }
+const noTicks = (): ThreadSplit => ({ model: 0, main: 0, other: 0 });
 /** Adds the ticks spent from `before` to `after` to `into`, the threads in `model` counted as the model's. */
 function addTicks(into: ThreadSplit, before: Map<number, number>, after: Map<number, number>, model: Set<number>): void {
   for (const [tid, t] of after) {
@@ -190,7 +191,7 @@ async function main() {
     const beforeRaw = threadTicks();
     const raw = await loadEmbeddingModel({ id: modelDir, cacheDir: path.join(dataDir, "models") });
     const rawThreads = newThreads(beforeRaw);
-    const rawSplit: ThreadSplit = { model: 0, main: 0, other: 0 };
+    const rawSplit = noTicks();
     const decoded: DecodedImage[] = [];
     for (const body of bytes.values()) decoded.push(await decodeImage(body, { maxPixels: 50_000_000, maxSide: 512 }));
     await raw.embedImages(decoded.slice(0, 16)); // warm
@@ -397,7 +398,7 @@ async function main() {
           cycle,
         });
         const cpu = volley.cpu.user + volley.cpu.system + (await settled());
-        const split: ThreadSplit = { model: 0, main: 0, other: 0 };
+        const split = noTicks();
         addTicks(split, ticksFrom, threadTicks(), serviceThreads);
         addDelta(stages, before, await snapshot());
         return { volley, cpu, stages, split };
@@ -415,7 +416,7 @@ async function main() {
       /** The service's text batches in the 16-client windows of new queries alone. */
       const busyBatches = { n: 0, items: 0, seconds: 0 };
       /** The service's CPU ticks by thread over those windows. */
-      const busySplit: ThreadSplit = { model: 0, main: 0, other: 0 };
+      const busySplit = noTicks();
       for (let round = 0; round < 4; round++) {
         const [texts, seconds, cpu] = await rawTextWindow(SECONDS / 4);
         rawTexts += texts;
