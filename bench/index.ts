@@ -185,15 +185,14 @@ async function main() {
   );
   try {
     // ---------------------------------------------------------------- raw model
-    // libuv's pool starts at its first use (sharp below); before the models load, so that the
-    // threads that appear while each loads are that model's.
-    await fs.promises.readFile(path.join(args.dataset!, files[0]!));
+    // Decoded first: sharp starts libuv's pool and its own threads, so that the threads that
+    // appear while each model loads are that model's.
+    const decoded: DecodedImage[] = [];
+    for (const body of bytes.values()) decoded.push(await decodeImage(body, { maxPixels: 50_000_000, maxSide: 512 }));
     const beforeRaw = threadTicks();
     const raw = await loadEmbeddingModel({ id: modelDir, cacheDir: path.join(dataDir, "models") });
     const rawThreads = newThreads(beforeRaw);
     const rawSplit = noTicks();
-    const decoded: DecodedImage[] = [];
-    for (const body of bytes.values()) decoded.push(await decodeImage(body, { maxPixels: 50_000_000, maxSide: 512 }));
     await raw.embedImages(decoded.slice(0, 16)); // warm
     /** Raw batch-16 image encoding of `images`: seconds taken. */
     const rawImageRound = async (images: DecodedImage[]): Promise<number> => {
@@ -383,12 +382,13 @@ async function main() {
       /**
        * 16 clients searching text for a quarter of --seconds, the requests' bodies `bodies` in turn:
        * what they counted, the service's CPU (µs) from their start until every search they started
-       * answered and wrote its history row, and the service's stage histogram over the window.
+       * answered and wrote its history row, and the service's stage histogram over the window; its
+       * CPU ticks by thread are added to `ticks` when given.
        */
-      const sixteenClients = async (bodies: object[], cycle = false) => {
+      const sixteenClients = async (bodies: object[], cycle = false, ticks?: ThreadSplit) => {
         const stages = empty();
         const before = await snapshot();
-        const ticksFrom = threadTicks();
+        const ticksFrom = ticks && threadTicks();
         const volley = await client.cannon({
           url: `${base}/v1/search/text`,
           headers,
@@ -398,10 +398,9 @@ async function main() {
           cycle,
         });
         const cpu = volley.cpu.user + volley.cpu.system + (await settled());
-        const split = noTicks();
-        addTicks(split, ticksFrom, threadTicks(), serviceThreads);
+        if (ticks && ticksFrom) addTicks(ticks, ticksFrom, threadTicks(), serviceThreads);
         addDelta(stages, before, await snapshot());
-        return { volley, cpu, stages, split };
+        return { volley, cpu, stages };
       };
       /** More new queries than 16 clients can send in a window (they would repeat past them). */
       const newQueries = () => Array.from({ length: Math.ceil(SECONDS * 250) }, () => ({ query: query(next++), limit: 10 }));
@@ -423,8 +422,7 @@ async function main() {
         rawSeconds += seconds;
         rawCpu += cpu;
         const batchesBefore = { ...batches.text };
-        const { volley, cpu: windowCpu, stages, split } = await sixteenClients(newQueries());
-        for (const key of ["model", "main", "other"] as const) busySplit[key] += split[key];
+        const { volley, cpu: windowCpu, stages } = await sixteenClients(newQueries(), false, busySplit);
         for (const key of ["n", "items", "seconds"] as const) busyBatches[key] += batches.text[key] - batchesBefore[key];
         servedCpu += windowCpu;
         addDelta(busyStages, empty(), stages);
