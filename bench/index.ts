@@ -357,10 +357,10 @@ async function main() {
       // search figure below is the warm service's (the JIT's warm-up: see the header).
       let next = 400_000;
       /**
-       * 16 clients searching text for a quarter of --seconds, the requests' bodies `bodies` in turn:
+       * 16 clients searching text for `seconds` (a quarter of --seconds unless told), the requests' bodies `bodies` in turn:
        * what they counted, the service's CPU (µs) from their start until every search they started
        * answered and wrote its history row, and the service's stage histogram over the window; its
-       * CPU ticks by thread are added to `ticks` when given. `seconds`: the window's length.
+       * CPU ticks by thread are added to `ticks` when given.
        */
       const sixteenClients = async (bodies: object[], cycle = false, ticks?: ThreadSplit, seconds = SECONDS / 4) => {
         const stages = empty();
