@@ -34,7 +34,7 @@
 //   - the CPU of those windows by thread (Linux, /proc/self/task): the model's threads (its worker
 //     and onnxruntime's pool, told apart as the threads that appeared while each model loaded)
 //     per search against the raw model's threads per text at batch 16, the event loop and the
-//     other threads (V8's garbage collection, libuv) per search, so that the gap splits into what
+//     other threads (V8's optimising compiler and garbage collection, libuv) per search, so that the gap splits into what
 //     the model costs under load and what the rest of the service costs;
 //   - the mean server time per search by stage (the service's shopsight_search_stage_duration_seconds:
 //     http, auth, lexical, vector, fusion, hydrate, history, serialise beside the model's embed),
@@ -512,14 +512,16 @@ async function main() {
           "≤ 1.1",
         ],
       ];
-      if (warm)
+      if (warm) {
+        const warmCpuMs = warm.cpu / 1000 / warm.stages.searches;
         rows.push([
           `text search CPU, 16 clients, the ${WARMUP} s before (the JIT's warm-up, not counted above)`,
-          `${(warm.cpu / 1000 / warm.stages.searches).toFixed(2)} ms CPU/search (${(warm.volley.requests / warm.volley.seconds).toFixed(0)} req/s)`,
+          `${warmCpuMs.toFixed(2)} ms CPU/search (${(warm.volley.requests / warm.volley.seconds).toFixed(0)} req/s)`,
           `${rawCpuMs.toFixed(2)} ms CPU/text at batch 16`,
-          warm.cpu / 1000 / warm.stages.searches / rawCpuMs,
+          warmCpuMs / rawCpuMs,
           "–",
         ]);
+      }
       rows.push([
         "text search, 16 clients, repeated query",
         `${cachedPerS.toFixed(0)} req/s, ${cachedCpuMs.toFixed(2)} ms CPU/request (service's event loop ${serviceMs.toFixed(2)} ms)`,
