@@ -150,8 +150,23 @@ export function typoBudget(length: number): number {
   return length >= 8 ? 2 : length >= 4 ? 1 : 0;
 }
 
+/**
+ * Words' Porter stems, remembered: every search asks for those of its words and of the
+ * vocabulary words it compares them with (lexicon.ts), mostly the same ones, and a stem costs
+ * a few regular expressions. Emptied when full.
+ */
+const STEM_MEMO_MAX = 100_000;
+const stemMemo = new Map<string, string>();
+
 /** Stem of a word (Porter), as the lexicon compares words. */
-export const stemOf = (word: string): string => stemmer(word);
+export function stemOf(word: string): string {
+  let stem = stemMemo.get(word);
+  if (stem === undefined) {
+    if (stemMemo.size >= STEM_MEMO_MAX) stemMemo.clear();
+    stemMemo.set(word, (stem = stemmer(word)));
+  }
+  return stem;
+}
 
 export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): AnalysedQuery {
   const tokens = words(text).slice(0, maxWords);

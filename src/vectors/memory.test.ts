@@ -3,7 +3,7 @@
 // the background.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { TopK, fromBlob, fromPgVector, normalized, toBlob, toPgVector } from "./math.js";
+import { TopK, dotRow, fromBlob, fromPgVector, normalized, toBlob, toPgVector } from "./math.js";
 import { VectorGroup, type GroupOptions } from "./memory.js";
 import { MAX_ROUNDS, planFiltered, replanFiltered } from "./plan.js";
 import { clusteredVectors, exactTopK, prng, queriesLike, recall } from "./synthetic.js";
@@ -208,6 +208,42 @@ describe("VectorGroup", () => {
       1,
     );
     assert.equal(group.lastPath, "exact");
+    group.close();
+  });
+
+  test("exact search, over all rows and over candidates gathered in one batch or several, is the brute-force top k with its similarities", () => {
+    // No HNSW index: every search is exact. 2,500 candidates are more than one gathered batch (2,048 rows).
+    const big = clusteredVectors({ count: 3_000, dim: 16, clusters: 8, seed: 41 });
+    const group = new VectorGroup(16, { ...OPTIONS, bruteForceThreshold: 10_000 });
+    for (let i = 0; i < big.count; i++) group.upsert(pid(i), `v${i}`, big.row(i));
+    const wide = (row: number) => row % 6 !== 0;
+    const narrow = (row: number) => row % 50 === 0;
+    const idsOf = (allowed: (row: number) => boolean) =>
+      new Set([
+        ...Array.from({ length: big.count }, (_, i) => i)
+          .filter(allowed)
+          .map(pid),
+        "not-in-this-group",
+      ]);
+    for (const q of queriesLike(big, 5, 42)) {
+      for (const [allowed, path] of [
+        [undefined, "exact"],
+        [wide, "exact-candidates"],
+        [narrow, "exact-candidates"],
+      ] as const) {
+        const found = group.search(q, 25, allowed ? idsOf(allowed) : undefined);
+        assert.equal(group.lastPath, path);
+        assert.deepEqual(
+          found.map((h) => h.productId),
+          exactTopK(big, q, 25, allowed).map(pid),
+        );
+        for (const h of found) {
+          const row = Number(h.productId.slice(1));
+          assert.ok(Math.abs(h.score - dotRow(big.matrix, row, q)) < 1e-6, `${h.productId}: ${h.score} is its similarity`);
+          assert.equal(h.vectorId, `v${row}`);
+        }
+      }
+    }
     group.close();
   });
 

@@ -12,7 +12,7 @@
 // the store sells an "Air Max 1"; the service asks the lexical index, pricePhrases/namePhrases).
 // Price phrases are cut from the text that is embedded and looked up lexically (`remaining_text`);
 // colour and category words stay in it.
-import { stemmer } from "stemmer";
+import { stemOf } from "../../lexical/query.js";
 import { COLOR_NAMES, normalizeColorName } from "../../embeddings/colors.js";
 
 export interface Understanding {
@@ -93,7 +93,7 @@ const PRICE_PATTERNS: PricePattern[] = [
 ];
 
 const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-const stems = (s: string) => words(s).map((w) => stemmer(w));
+const stems = (s: string) => words(s).map(stemOf);
 
 /** Colour phrases of the vocabulary, longest first (so "navy blue" wins over "blue"). */
 const COLOR_PHRASES: { words: string[]; color: string }[] = (() => {
@@ -154,13 +154,16 @@ export function categoryVocabulary(storeCategories: readonly string[]): Category
 }
 
 const globally = (re: RegExp) => new RegExp(re.source, re.flags + "g");
+/** PRICE_PATTERNS for matchAll. Each needs a digit, so a query without one is not tried against them. */
+const GLOBAL_PRICE_PATTERNS = PRICE_PATTERNS.map((p) => ({ ...p, re: globally(p.re) }));
+const pricePatternsFor = (query: string) => (/\d/.test(query) ? GLOBAL_PRICE_PATTERNS : []);
 
 /**
  * The words of every price phrase the patterns find in `query` ("max 1" of "nike air max 1"), to
  * ask the store whether its names hold them (understandQuery's `names`).
  */
 export function pricePhrases(query: string): string[][] {
-  return PRICE_PATTERNS.flatMap((p) => [...` ${query} `.matchAll(globally(p.re))].map((m) => words(m[0])));
+  return pricePatternsFor(query).flatMap((p) => [...` ${query} `.matchAll(p.re)].map((m) => words(m[0])));
 }
 
 /**
@@ -176,9 +179,9 @@ export function understandQuery(
   let text = ` ${query} `;
   let min: number | null = null;
   let max: number | null = null;
-  for (const p of PRICE_PATTERNS) {
+  for (const p of pricePatternsFor(query)) {
     const cuts: [number, number][] = [];
-    for (const m of text.matchAll(globally(p.re))) {
+    for (const m of text.matchAll(p.re)) {
       if (names.has(words(m[0]).join(" "))) continue;
       const r = p.apply(m);
       if (r.min !== undefined && Number.isFinite(r.min)) min = min === null ? r.min : Math.max(min, r.min);
@@ -193,9 +196,6 @@ export function understandQuery(
   const tokens = words(remaining);
   const colors = findPhrases(tokens, COLOR_VALUES);
   const vocabulary = "phrases" in categories ? categories : categoryVocabulary(categories);
-  const found = findPhrases(
-    tokens.map((t) => stemmer(t)),
-    vocabulary.phrases,
-  );
+  const found = findPhrases(tokens.map(stemOf), vocabulary.phrases);
   return { colors, categories: found, price_min: min, price_max: max, remaining_text: remaining };
 }
