@@ -84,7 +84,9 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
     sqlite.pragma("busy_timeout = 5000");
     sqlite.pragma("synchronous = NORMAL");
     db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: statementCache(sqlite) }), plugins: [writes] });
-    foreignCommits = () => sqlite.pragma("data_version", { simple: true }) as number;
+    // Prepared once: pragma() compiles its statement on every call, and this runs on every request.
+    const dataVersion = sqlite.prepare("PRAGMA data_version").pluck();
+    foreignCommits = () => dataVersion.get() as number;
   } else {
     dialect = "postgres";
     const pgOptions = options.pgSchema ? `-c search_path=${options.pgSchema},public` : undefined;
