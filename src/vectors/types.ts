@@ -41,8 +41,12 @@ export interface VectorSearchOptions {
 
 /** The k nearest, then the `also` matches that are not among them, marked (VectorSearchOptions.also). */
 export function mergeAlso(nearest: VectorMatch[], also: readonly VectorMatch[]): VectorMatch[] {
-  const seen = new Set(nearest.map((m) => m.productId));
-  return [...nearest, ...also.filter((m) => !seen.has(m.productId)).map((m) => ({ ...m, also: true as const }))];
+  const seen = new Set<string>();
+  for (const m of nearest) seen.add(m.productId);
+  const out = nearest.slice();
+  // Built field by field: a spread copy costs several times as much, on every text search.
+  for (const m of also) if (!seen.has(m.productId)) out.push({ productId: m.productId, vectorId: m.vectorId, score: m.score, also: true });
+  return out;
 }
 
 export interface VectorUpsert {
