@@ -75,6 +75,11 @@ export type SearchPath = "exact" | "exact-candidates" | "hnsw" | "hnsw-filtered"
 const LITTLE_ENDIAN = os.endianness() === "LE";
 /** Candidate rows copied per native scan (exactCandidates): a 4 MB scratch matrix at 512 dimensions. */
 const GATHER_ROWS = 2048;
+/**
+ * The scratch matrix of exactCandidates, one for the process (searches are synchronous, so no two
+ * use it at once; one per group would hold up to 4 MB for each store), grown on demand.
+ */
+let gathered = new Float32Array(0);
 const CHUNK = 32;
 
 interface Hnsw {
@@ -99,8 +104,6 @@ export class VectorGroup implements FilterableGroup {
   private readonly filterCache = new Map<string, { version: number; bitmap: RowBitmap }>();
   private readonly byProduct = new Map<string, number>();
   private readonly keyRow = new Map<number, number>();
-  /** Scratch rows for exactCandidates' native scans (grown on demand, at most GATHER_ROWS). */
-  private gathered = new Float32Array(0);
   private nextKey = 1;
   /** The index searches use (possibly still filling: see `pending`). */
   private live: Hnsw | null = null;
@@ -280,8 +283,7 @@ export class VectorGroup implements FilterableGroup {
     // row and scanning it costs about a third of the JS dot product. More than one batch of them
     // meet in a TopK.
     const batch = Math.max(1, Math.min(GATHER_ROWS, candidates.size));
-    if (this.gathered.length < batch * this.dim) this.gathered = new Float32Array(batch * this.dim);
-    const gathered = this.gathered;
+    if (gathered.length < batch * this.dim) gathered = new Float32Array(batch * this.dim);
     const rows = new Int32Array(batch);
     const top = candidates.size > batch ? new TopK(k) : undefined;
     let hits: GroupHit[] = [];
