@@ -80,9 +80,15 @@ const { values: args } = parseArgs({
     dataset: { type: "string", default: path.resolve("../shared/datasets/fashion-products/images") },
   },
 });
-const N = Number(args.images);
-const SECONDS = Number(args.seconds);
-const WARMUP = Number(args.warmup);
+/** A flag's number, or a message naming the flag when it is not a number at least `min`. */
+function count(flag: string, value: string | undefined, min: number): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < min) throw new Error(`--${flag} ${value}: give a number of at least ${min}`);
+  return n;
+}
+const N = count("images", args.images, 1);
+const SECONDS = count("seconds", args.seconds, 1);
+const WARMUP = count("warmup", args.warmup, 0);
 const WORDS = [
   "red",
   "blue",

@@ -113,6 +113,9 @@ const N = Number(args.n);
 const efSearches = args["ef-search"]!.split(",").map((v) => (v === "default" ? undefined : Number(v)));
 const DIM = Number(args.dim);
 const Q = Number(args.queries);
+const HTTP_WARMUP = Number(args["http-warmup"]);
+if (!Number.isInteger(HTTP_WARMUP) || HTTP_WARMUP < 0)
+  throw new Error(`--http-warmup ${args["http-warmup"]}: give a whole number of searches, 0 or more`);
 const K = 10;
 const CLUSTERS = 1_000;
 const CATEGORIES = 20;
@@ -606,7 +609,7 @@ async function httpStage(database: Database, schema: string, halfvec: boolean, e
       ["50 % (price window)", (q) => ({ price_min: 5 + (q % 10) * 10, price_max: 5 + (q % 10) * 10 + 247.5 })],
     ];
     console.log(
-      `\nHTTP text search (POST /v1/search/text, limit 10, ef_search ≥ ${ef ?? "default"}, after ${args["http-warmup"]} untimed searches of the rows' filters in turn; per row ${Math.min(Q, 30)} new queries after 5 warm-up):`,
+      `\nHTTP text search (POST /v1/search/text, limit 10, ef_search ≥ ${ef ?? "default"}, after ${HTTP_WARMUP} untimed searches of the rows' filters in turn; per row ${Math.min(Q, 30)} new queries after 5 warm-up):`,
     );
     console.log(
       "| workload | p50 | p95 | results | per search, mean time by stage (search service) | GC pauses per search (the service's thread) |\n|---|---|---|---|---|---|",
@@ -646,7 +649,7 @@ async function httpStage(database: Database, schema: string, halfvec: boolean, e
       return { ms: performance.now() - t0, results: body.results?.length ?? 0 };
     };
     // The JIT's warm-up (see the header), the workloads' filters in turn.
-    for (let i = 0; measured.length > 0 && i < Number(args["http-warmup"]); i++) await search(measured[i % measured.length]![1](1_000 + i));
+    for (let i = 0; measured.length > 0 && i < HTTP_WARMUP; i++) await search(measured[i % measured.length]![1](1_000 + i));
     for (const [name, filter] of measured) {
       const times: number[] = [];
       let before = await stages();

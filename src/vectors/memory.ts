@@ -2,9 +2,9 @@
 //
 // A group keeps every vector of its store and dimension in one contiguous, row-major
 // Float32Array of unit vectors (exact search is usearch's native SIMD scan of it, or of the
-// candidates' rows gathered into a scratch matrix), plus id maps. Past `bruteForceThreshold` vectors it also keeps a usearch HNSW index
-// (cosine, M=16, efConstruction=128, ef=64). The index is a cache: it is (re)built from the
-// matrix, never persisted, and kept in step with every change.
+// candidates' rows gathered into a scratch matrix), plus id maps. Past `bruteForceThreshold`
+// vectors it also keeps a usearch HNSW index (cosine, M=16, efConstruction=128, ef=64). The index
+// is a cache: it is (re)built from the matrix, never persisted, and kept in step with every change.
 //
 // Keys. Every stored vector gets a fresh numeric key (a per-group counter) that never changes and
 // is never reused; HNSW entries are addressed by it. Rows move (removal swaps the last row into the
@@ -304,14 +304,12 @@ export class VectorGroup implements FilterableGroup {
   }
 
   /**
-   * usearch's native SIMD scan of `data` (unit rows): its `k` best, nearest first. Its
-   * inner-product distance is 1 − similarity in float32, within 1e-7 of the JS dot product
-   * (dotRow) that the HNSW paths re-score with (their index may hold quantised vectors).
+   * usearch's native SIMD scan of `data` (unit rows, at least one; k ≥ 1): its `k` best, nearest
+   * first. Its inner-product distance is 1 − similarity in float32, within 1e-7 of the JS dot
+   * product (dotRow) that the HNSW paths re-score with (their index may hold quantised vectors).
    */
   private nativeScan(data: Float32Array, unit: Float32Array, k: number): { keys: BigUint64Array; distances: Float32Array } {
-    const rows = data.length / this.dim;
-    if (rows === 0 || k <= 0) return { keys: new BigUint64Array(0), distances: new Float32Array(0) };
-    return exactSearch(data, unit, this.dim, Math.min(k, rows), MetricKind.IP, 1);
+    return exactSearch(data, unit, this.dim, Math.min(k, data.length / this.dim), MetricKind.IP, 1);
   }
 
   /** A native scan's answer as hits, `rowOf` mapping its keys (positions in the scanned data) to rows. */
