@@ -67,6 +67,7 @@ import type { DecodedImage } from "../src/embeddings/types.js";
 import type { Histogram } from "prom-client";
 import { SEARCH_STAGES } from "../src/platform/metrics.js";
 import { historyWriter } from "../src/search/query/history-writer.js";
+import { wholeFlag } from "./flags.js";
 import { startClientProcess } from "./client-process.js";
 
 const { values: args } = parseArgs({
@@ -80,15 +81,9 @@ const { values: args } = parseArgs({
     dataset: { type: "string", default: path.resolve("../shared/datasets/fashion-products/images") },
   },
 });
-/** A flag's number, or a message naming the flag when it is not a number at least `min`. */
-function count(flag: string, value: string | undefined, min: number): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < min) throw new Error(`--${flag} ${value}: give a number of at least ${min}`);
-  return n;
-}
-const N = count("images", args.images, 1);
-const SECONDS = count("seconds", args.seconds, 1);
-const WARMUP = count("warmup", args.warmup, 0);
+const N = wholeFlag("images", args.images, 1);
+const SECONDS = wholeFlag("seconds", args.seconds, 1);
+const WARMUP = wholeFlag("warmup", args.warmup, 0);
 const WORDS = [
   "red",
   "blue",

@@ -73,6 +73,7 @@ import { TopK } from "../src/vectors/math.js";
 import { DEFAULT_GRAPH_MIN_ROWS, DEFAULT_LISTS_MIN_ROWS, DEFAULT_MAX_PER_STORE, DEFAULT_MIN_ROWS } from "../src/vectors/filter-indexes.js";
 import { prng } from "../src/vectors/synthetic.js";
 import { testEnv } from "../test/support/env.js";
+import { wholeFlag } from "./flags.js";
 import { loadConfig } from "../src/platform/config.js";
 import { createContext } from "../src/context/context.js";
 import { composeSearch } from "../src/search/compose.js";
@@ -108,14 +109,12 @@ const { values: args } = parseArgs({
   },
 });
 
-const N = Number(args.n);
+const N = wholeFlag("n", args.n, 1);
 /** --ef-search values; undefined = the adapter's default. */
 const efSearches = args["ef-search"]!.split(",").map((v) => (v === "default" ? undefined : Number(v)));
-const DIM = Number(args.dim);
-const Q = Number(args.queries);
-const HTTP_WARMUP = Number(args["http-warmup"]);
-if (!Number.isInteger(HTTP_WARMUP) || HTTP_WARMUP < 0)
-  throw new Error(`--http-warmup ${args["http-warmup"]}: give a whole number of searches, 0 or more`);
+const DIM = wholeFlag("dim", args.dim, 1);
+const Q = wholeFlag("queries", args.queries, 1);
+const HTTP_WARMUP = wholeFlag("http-warmup", args["http-warmup"], 0);
 const K = 10;
 const CLUSTERS = 1_000;
 const CATEGORIES = 20;

@@ -759,9 +759,8 @@ export class SearchService {
         if (covering >= c.limit && boostCeiling(bounds.unmatched, plan.boostCategory, boost) < bounds.covering) depth = 0;
         // Without a boost, products matching no word keep their visual order: the page takes at
         // most `limit` of them, and the nearest limit + hits hold that many that are not hits.
-        else if (!boosted) depth = Math.min(k, c.limit + hits.hits.length);
-        // With one, products matching no word may be lifted over others, but not from past a few pages (BOOSTED_DEPTH_PAGES).
-        else depth = Math.min(k, Math.max(c.limit + hits.hits.length, BOOSTED_DEPTH_PAGES * c.limit));
+        // With one, they may be lifted over others, but not from past a few pages (BOOSTED_DEPTH_PAGES).
+        else depth = Math.min(k, Math.max(c.limit + hits.hits.length, boosted ? BOOSTED_DEPTH_PAGES * c.limit : 0));
         if (hits.hits.length > 0) also = new Set(hits.hits.map((h) => h.productId));
       }
       const [answer, hits] = await Promise.all([
