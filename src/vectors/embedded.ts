@@ -9,7 +9,7 @@
 // file are not seen until restart.
 import type { Database, Executor } from "../platform/db/index.js";
 import type { ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert, ModelCount } from "./types.js";
-import { mergeAlso } from "./types.js";
+import { mergeAlso, nearestApart } from "./types.js";
 import { fromBlob, normalized } from "./math.js";
 import { isDeferred } from "./candidates.js";
 import { VectorGroup, type GroupOptions, type SearchPath } from "./memory.js";
@@ -152,13 +152,12 @@ export class EmbeddedVectorIndex implements VectorIndex {
     }
     // Filters are evaluated in memory here (filterCandidates); only PostgreSQL leaves them in the database.
     if (options.candidates && isDeferred(options.candidates)) throw new Error("The embedded index takes candidates as a set of ids.");
-    const hits = k > 0 ? group.search(unit, k, options.candidates) : [];
+    // The k nearest apart from the products asked for by id (VectorSearchOptions.also): of the
+    // k + those, in memory, where reading more costs little.
+    const hits = k > 0 ? nearestApart(group.search(unit, k + asked.size, options.candidates), k, asked) : [];
     this.lastPath = k > 0 ? group.lastPath : "none";
     if (asked.size === 0) return hits;
-    // The products asked for by id (VectorSearchOptions.also) that are not among the nearest.
-    const found = new Set(hits.map((m) => m.productId));
-    const also = new Set([...asked].filter((id) => !found.has(id)));
-    return mergeAlso(hits, also.size > 0 ? group.search(unit, also.size, also) : []);
+    return mergeAlso(hits, group.search(unit, asked.size, asked));
   }
 
   filterCandidates(storeId: string, filter: AttributeFilter): ReadonlySet<string> | undefined {

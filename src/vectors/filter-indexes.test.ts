@@ -74,13 +74,18 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
         JOIN pg_index i ON i.indexrelid = c.oid JOIN pg_am a ON a.oid = c.relam
         WHERE c.relname = ${name} AND c.relnamespace = current_schema()::regnamespace`.execute(t.database.db)
     ).rows[0];
-  /** Searches store a with `filters` as the search service does; the path taken and the products. */
-  const search = async (query: Float32Array, filters: SearchFilters, storeId = "a") => {
+  /**
+   * Searches store a with `filters` as the search service does; the path taken and the products
+   * (the nearest: not those asked for by id, `also`, which follow them).
+   */
+  const search = async (query: Float32Array, filters: SearchFilters, storeId = "a", also?: ReadonlySet<string>) => {
     const candidates = await repo.candidates(storeId, filters);
     assert.ok(isDeferred(candidates), "more products than the listed maximum: the filter stays in the database");
-    const found = await index.search(storeId, query, { k: 10, candidates });
-    return { path: index.lastPath, ids: found.map((m) => m.productId) };
+    const found = await index.search(storeId, query, { k: 10, candidates, also });
+    return { path: index.lastPath, ids: found.filter((m) => !m.also).map((m) => m.productId) };
   };
+  /** Two of `ids` (the 1st and 4th) and a product of no store, to be asked for apart (VectorSearchOptions.also). */
+  const apartOf = (ids: readonly string[]) => new Set([ids[0]!, ids[3]!, "nope"]);
 
   before(async () => {
     t = await openTestDatabase("postgres");
@@ -165,6 +170,17 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
         const { path, ids } = await search(query, filters);
         assert.equal(path, "exact-filter-index", JSON.stringify(filters));
         assert.deepEqual(ids, exactTopK(data, query, 10, keep).map(pid), JSON.stringify(filters));
+        // Two of them asked for apart: the ten nearest of the others, whole filter or narrower.
+        const apart = apartOf(ids);
+        const others = await search(query, filters, "a", apart);
+        assert.equal(others.path, "exact-filter-index", JSON.stringify(filters));
+        assert.deepEqual(
+          others.ids,
+          exactTopK(data, query, 12, keep)
+            .map(pid)
+            .filter((id) => !apart.has(id)),
+          JSON.stringify(filters),
+        );
       }
     }
   });
@@ -541,6 +557,18 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
         const { path, ids } = await search(query, filters);
         assert.equal(path, "ivf-filter-index", JSON.stringify(filters));
         assert.deepEqual(ids, await exactAmong(query, await members(values)), JSON.stringify(filters));
+        // Two of them asked for apart: the lists are read on past them, inside the index scan.
+        const apart = apartOf(ids);
+        const others = await search(query, filters, "a", apart);
+        assert.equal(others.path, "ivf-filter-index", JSON.stringify(filters));
+        assert.deepEqual(
+          others.ids,
+          await exactAmong(
+            query,
+            (await members(values)).filter((id) => !apart.has(id)),
+          ),
+          JSON.stringify(filters),
+        );
       }
       // Two values through their lists are read by one statement each, side by side, and each
       // statement checks that its value is still ready: an API process that cached both ids (10 s
@@ -661,15 +689,31 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
       const brand = brands[0]!;
       const members = await brandMembers(brand.value);
       let total = 0;
+      let totalApart = 0;
       const queries = queriesLike(data, 8, 41);
       for (const query of queries) {
         const { path, ids } = await search(query, { metadata_filters: [{ field: "brand", operator: "eq", value: brand.value }] });
         assert.equal(path, "hnsw-filter-index");
         assert.ok(ids.length === 10 && ids.every((id) => members.includes(id)), ids.join(","));
         total += recall(ids, await exactAmong(query, members));
+        // Two of them asked for apart: the graph's walk goes on past them, inside the index scan.
+        const apart = apartOf(ids);
+        const others = await search(query, { metadata_filters: [{ field: "brand", operator: "eq", value: brand.value }] }, "a", apart);
+        assert.equal(others.path, "hnsw-filter-index");
+        assert.ok(others.ids.length === 10 && others.ids.every((id) => members.includes(id) && !apart.has(id)), others.ids.join(","));
+        totalApart += recall(
+          others.ids,
+          await exactAmong(
+            query,
+            members.filter((id) => !apart.has(id)),
+          ),
+        );
       }
-      ctx.diagnostic(`recall@10 through a brand's graph: ${(total / queries.length).toFixed(3)}`);
+      ctx.diagnostic(
+        `recall@10 through a brand's graph: ${(total / queries.length).toFixed(3)}; with two of them apart ${(totalApart / queries.length).toFixed(3)}`,
+      );
       assert.ok(total / queries.length >= 0.9, `recall@10 ${(total / queries.length).toFixed(3)}`);
+      assert.ok(totalApart / queries.length >= 0.9, `recall@10 apart ${(totalApart / queries.length).toFixed(3)}`);
       // A copy lagging its product (another brand's product still copied under this one) is the
       // nearest through the graph, and still no hit: the hits are checked.
       const stray = pid(data.count - 1);

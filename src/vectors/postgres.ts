@@ -48,7 +48,7 @@ import { sql } from "kysely";
 import type pg from "pg";
 import type { Database, Executor } from "../platform/db/index.js";
 import type { ModelCount, ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert } from "./types.js";
-import { mergeAlso } from "./types.js";
+import { mergeAlso, nearestApart } from "./types.js";
 import { normalized, toPgVector } from "./math.js";
 import { isDeferred, passing, type Candidates, type DeferredCandidates } from "./candidates.js";
 import { planFiltered, replanFiltered, type Plan } from "./plan.js";
@@ -143,17 +143,28 @@ export class PostgresVectorIndex implements VectorIndex {
     const also = options.also;
     if (!also || also.size === 0) return this.nearest(storeId, unit, options);
     // The products asked for by id on a connection of their own, beside the nearest.
-    const [nearest, rows] = await Promise.all([this.nearest(storeId, unit, options), this.exact(storeId, unit, also.size, also)]);
+    const [nearest, rows] = await Promise.all([this.nearest(storeId, unit, options, also), this.exact(storeId, unit, also.size, also)]);
     return mergeAlso(nearest, matchesOf(rows));
   }
 
-  /** The k nearest of `unit` (a unit vector) under the options' candidates. */
-  private async nearest(storeId: string, unit: Float32Array, options: VectorSearchOptions): Promise<VectorMatch[]> {
+  /**
+   * The k nearest of `unit` (a unit vector) under the options' candidates, none of them `apart`:
+   * a scan of filter-index copies leaves those out itself; elsewhere k + their number are read.
+   */
+  private async nearest(
+    storeId: string,
+    unit: Float32Array,
+    options: VectorSearchOptions,
+    apart?: ReadonlySet<string>,
+  ): Promise<VectorMatch[]> {
     const dim = unit.length;
-    const k = Math.floor(options.k);
+    const asked = Math.floor(options.k);
+    // What a path that cannot leave the products apart out reads: as many more.
+    const k = asked + (apart?.size ?? 0);
     const candidates = options.candidates;
+    const finish = (path: PostgresPath, rows: Row[]) => this.finish(path, rows, asked, apart);
     this.lastPath = "none";
-    if (k <= 0 || candidates?.size === 0) return [];
+    if (asked <= 0 || candidates?.size === 0) return [];
     const n = await this.cachedCount(storeId, dim);
     if (n === 0) return [];
     // The HNSW index spans every store: the store is itself a filter on it, of this share.
@@ -169,9 +180,9 @@ export class PostgresVectorIndex implements VectorIndex {
       // A small store in a large index is itself a selective filter: the same limit applies.
       if (annPossible && beyondGraphWalk({ kind: "ann", wanted }, n, this.options.annCostRatio).kind === "ann") {
         const hits = await ann(wanted);
-        if (hits.length >= Math.min(k, n)) return this.finish("hnsw", hits, k);
+        if (hits.length >= Math.min(k, n)) return finish("hnsw", hits);
       }
-      return this.finish("exact", await this.exact(storeId, unit, k, undefined), k);
+      return finish("exact", await this.exact(storeId, unit, k, undefined));
     }
     // A filter pinning a category or brand with a filter index: its copies stand in for the
     // store's rows in exact scans.
@@ -184,11 +195,13 @@ export class PostgresVectorIndex implements VectorIndex {
     const graphed = serving !== undefined && !narrower && serving.graphed;
     const approximate = listed || graphed;
     const exactly = async (): Promise<VectorMatch[]> => {
-      const exactHead = Math.max(1, Math.min(k, Math.floor(options.exact ?? k)));
+      const exactHead = Math.max(1, Math.min(asked, Math.floor(options.exact ?? asked)));
       const copied =
-        serving && isDeferred(candidates) ? await this.copies(storeId, unit, k, exactHead, candidates, serving, narrower) : undefined;
-      if (copied) return this.finish(listed ? "ivf-filter-index" : graphed ? "hnsw-filter-index" : "exact-filter-index", copied, k);
-      return this.finish("exact-candidates", await this.exact(storeId, unit, k, candidates), k);
+        serving && isDeferred(candidates)
+          ? await this.copies(storeId, unit, asked, exactHead, candidates, serving, narrower, apart)
+          : undefined;
+      if (copied) return finish(listed ? "ivf-filter-index" : graphed ? "hnsw-filter-index" : "exact-filter-index", copied);
+      return finish("exact-candidates", await this.exact(storeId, unit, k, candidates));
     };
     // Through inverted lists (or a value's graph) a search costs about the same wherever the query
     // lies, while an HNSW round that finds the query's neighbourhood excluded is paid on top of
@@ -213,7 +226,7 @@ export class PostgresVectorIndex implements VectorIndex {
       );
       if (round === 0 && excludesNeighbourhood(rows, passed, k, Math.min(1, size / n))) break;
       const hits = rows.filter((r) => passed.has(r.product_id));
-      if (hits.length >= k) return this.finish("hnsw-filtered", hits, k);
+      if (hits.length >= k) return finish("hnsw-filtered", hits);
       // Exhausted: the store has no more rows, or the scan stopped at hnsw.max_scan_tuples.
       const exhausted = wanted >= n || rows.length < wanted;
       // Re-planned in store rows (the hit rate is measured among them), then over-asked by the
@@ -328,8 +341,10 @@ export class PostgresVectorIndex implements VectorIndex {
     candidates: DeferredCandidates,
     serving: ServingIndexes,
     narrower: boolean,
+    apart: ReadonlySet<string> | undefined,
   ): Promise<Row[] | undefined> {
     const q = toPgVector(unit);
+    const apartIds = apart ? [...apart] : [];
     const wanted = copiesRescored(k, this.options.copiesRescoreMargin, !narrower && serving.listed ? k : exactHead);
     // Values read through their inverted lists are asked at once, one statement each on a
     // connection of its own, so that their scans run side by side in as many server processes
@@ -337,7 +352,7 @@ export class PostgresVectorIndex implements VectorIndex {
     // one statement). Each statement checks its own values' readiness.
     const groups = !narrower && serving.listed && serving.ids.length > 1 ? serving.ids.map((id) => [id]) : [serving.ids];
     const answers = await Promise.all(
-      groups.map((ids) => this.nearestCopies(storeId, q, unit.length, ids, k, exactHead, wanted, candidates, narrower)),
+      groups.map((ids) => this.nearestCopies(storeId, q, unit.length, ids, k, exactHead, wanted, candidates, narrower, apartIds)),
     );
     if (answers.some((a) => a === undefined)) return undefined;
     const hits = answers.flatMap((a) => a!);
@@ -361,8 +376,9 @@ export class PostgresVectorIndex implements VectorIndex {
     wanted: number,
     candidates: DeferredCandidates,
     narrower: boolean,
+    apart: readonly string[],
   ): Promise<Row[] | undefined> {
-    const { rows } = await nearestCopiesQuery(storeId, q, dim, ids, k, wanted, candidates, narrower, exactHead).execute(
+    const { rows } = await nearestCopiesQuery(storeId, q, dim, ids, k, wanted, candidates, narrower, exactHead, apart).execute(
       this.database.reader(storeId),
     );
     // No row at all carries no verdict: the function skips a value that is no longer ready, and a
@@ -421,9 +437,9 @@ export class PostgresVectorIndex implements VectorIndex {
     return Math.min(MAX_EF_SEARCH, Math.max(depth, wanted));
   }
 
-  private finish(path: PostgresPath, rows: Row[], k: number): VectorMatch[] {
+  private finish(path: PostgresPath, rows: Row[], k: number, apart: ReadonlySet<string> | undefined): VectorMatch[] {
     this.lastPath = path;
-    return matchesOf(rows).slice(0, k);
+    return nearestApart(matchesOf(rows), k, apart);
   }
 }
 
@@ -500,7 +516,10 @@ export function exactQuery(storeId: string, unit: Float32Array, k: number, candi
  * vectors, with how many of the values are still ready; `narrower`: the filter applied in an exact
  * scan of the copies, else each value's nearest through product_vector_copies_nearest. Only the
  * copies that can be among the `exactHead` nearest (default k) are re-scored; the others that can
- * be among the k nearest keep their half-precision distance.
+ * be among the k nearest keep their half-precision distance. None of the products `apart` is among
+ * the copies (VectorSearchOptions.also): the function leaves them out of a value's scan itself, so
+ * that its graph or lists walk on past them; an exact scan under a narrower filter reads as many
+ * more and drops them.
  */
 export function nearestCopiesQuery(
   storeId: string,
@@ -512,14 +531,15 @@ export function nearestCopiesQuery(
   candidates: Pick<DeferredCandidates, "subquery">,
   narrower: boolean,
   exactHead = k,
+  apart: readonly string[] = [],
 ) {
   const nearest = narrower
     ? sql`SELECT c.product_id, c.vector_id, c.embedding <=> ${q}::halfvec AS distance FROM product_vector_copies c
           WHERE c.index_id = ANY(${ids}::int[]) AND c.store_id = ${storeId} AND c.product_id IN ${candidates.subquery}
           ORDER BY c.embedding <=> ${q}::halfvec
-          LIMIT ${wanted}`
+          LIMIT ${wanted + apart.length}`
     : sql`SELECT n.product_id, n.vector_id, n.distance
-          FROM product_vector_copies_nearest(${storeId}, ${dim}, ${ids}::int[], ${q}::halfvec, ${wanted}) n
+          FROM product_vector_copies_nearest(${storeId}, ${dim}, ${ids}::int[], ${q}::halfvec, ${wanted}, ${apart}::text[]) n
           ORDER BY n.distance
           LIMIT ${wanted}`;
   // The registry is read in the same statement: another process may have dropped one of the
@@ -536,7 +556,11 @@ export function nearestCopiesQuery(
   // distance. At a million products, a brand's 10,000 copies and k = 100, the join this replaces
   // looked up all 400 copies' full vectors (~20 ms of a 49 ms statement); a head of 10 reads 11
   // (docs/benchmarks.md, "the fused depth re-scored only at its head").
-  const check = narrower ? sql`` : sql`WHERE n.product_id IN ${candidates.subquery}`;
+  const check = !narrower
+    ? sql`WHERE n.product_id IN ${candidates.subquery}`
+    : apart.length > 0
+      ? sql`WHERE NOT (n.product_id = ANY(${apart}::text[]))`
+      : sql``;
   const bar = (rank: number) =>
     sql`coalesce((SELECT distance FROM passed ORDER BY distance OFFSET ${rank - 1} LIMIT 1), 'Infinity') + ${HALF_PRECISION_SLACK}`;
   // (A head copy whose product's vector is gone meanwhile has no distance and is left out. The

@@ -30,23 +30,32 @@ export interface VectorSearchOptions {
    */
   exact?: number | undefined;
   /**
-   * Products whose similarity the caller also wants, wherever they rank (a text search's lexical
-   * hits, which fusion compares by it): those of them not among the k nearest follow the k nearest,
-   * marked `also`, with exact similarities, and are not checked against `candidates` (the caller
-   * has). PostgreSQL reads them beside the nearest, on a second connection, so that they cost no
-   * round trip after the search (mergeAlso).
+   * Products whose similarity the caller wants apart from the nearest, wherever they rank (a text
+   * search's lexical hits, which fusion compares by it): the k nearest are taken among the other
+   * products, and these follow them, marked `also`, with exact similarities, not checked against
+   * `candidates` (the caller has). A caller wanting the page's products that are not hits so asks
+   * for a page, not for a page plus the hits. PostgreSQL reads them beside the nearest, on a
+   * second connection, so that they cost no round trip after the search, and leaves them out of
+   * a filter index's scan itself (mergeAlso).
    */
   also?: ReadonlySet<string> | undefined;
 }
 
-/** The k nearest, then the `also` matches that are not among them, marked (VectorSearchOptions.also). */
+/** The k nearest (none of them asked for apart), then the `also` matches, marked (VectorSearchOptions.also). */
 export function mergeAlso(nearest: VectorMatch[], also: readonly VectorMatch[]): VectorMatch[] {
-  const seen = new Set<string>();
-  for (const m of nearest) seen.add(m.productId);
   const out = nearest.slice();
   // Built field by field: a spread copy costs several times as much, on every text search.
-  for (const m of also) if (!seen.has(m.productId)) out.push({ productId: m.productId, vectorId: m.vectorId, score: m.score, also: true });
+  for (const m of also) out.push({ productId: m.productId, vectorId: m.vectorId, score: m.score, also: true });
   return out;
+}
+
+/** The `k` best of `matches` (best first) that are not asked for apart (VectorSearchOptions.also). */
+export function nearestApart<M extends { productId: string }>(
+  matches: readonly M[],
+  k: number,
+  apart: ReadonlySet<string> | undefined,
+): M[] {
+  return (apart && apart.size > 0 ? matches.filter((m) => !apart.has(m.productId)) : matches).slice(0, k);
 }
 
 export interface VectorUpsert {

@@ -101,14 +101,14 @@ describeEachDialect("vector index", (dialect) => {
     assert.deepEqual(await index.search("exact", new Float32Array(8).fill(1), { k: 5 }), []);
   });
 
-  test("returns the similarities asked for by id (also) after the nearest, marked, exact, whatever the filter or k", async () => {
+  test("returns the k nearest apart from the products asked for by id (also), then those, marked, exact, whatever the filter or k", async () => {
     const index = await open();
     const data = clusteredVectors({ count: 300, dim: 16, clusters: 6, seed: 21 });
     await load(t.database, index, "also", data);
     const cosine = (id: string, query: Float32Array) => data.row(Number(id.slice(1))).reduce((s, x, i) => s + x * query[i]!, 0);
     const evens = new Set(Array.from({ length: 150 }, (_, i) => pid(2 * i)));
     for (const query of queriesLike(data, 5, 22)) {
-      const nearest = exactTopK(data, query, 5, (r) => r % 2 === 0).map(pid);
+      const nearest = exactTopK(data, query, 7, (r) => r % 2 === 0).map(pid);
       // Two of the nearest, three far odd products the filter excludes, and one without a vector.
       const farthest = exactTopK(
         data,
@@ -119,12 +119,21 @@ describeEachDialect("vector index", (dialect) => {
       const also = new Set([nearest[0]!, nearest[3]!, ...farthest, "nope"]);
       const found = await index.search("also", query, { k: 5, candidates: evens, also });
       assert.equal(index.lastPath, "exact-candidates", "the path of the nearest");
-      assert.deepEqual(ids(found.filter((m) => !m.also)), nearest, "the nearest first, as without also");
+      const apart = nearest.filter((id) => !also.has(id));
+      assert.deepEqual(ids(found.filter((m) => !m.also)), apart, "the 5 nearest that were not asked for by id");
       assert.deepEqual(
         found.slice(0, 5).map((m) => m.also),
         [undefined, undefined, undefined, undefined, undefined],
       );
-      assert.deepEqual(ids(found.slice(5)).sort(), [...farthest].sort(), "then those asked for that are not among them, once each");
+      assert.deepEqual(
+        ids(found.slice(5)).sort(),
+        [nearest[0]!, nearest[3]!, ...farthest].sort(),
+        "then every product asked for that has a vector in the store, once each, near or far",
+      );
+      assert.ok(
+        found.slice(5).every((m) => m.also === true),
+        "marked",
+      );
       for (const m of found) {
         assert.ok(Math.abs(m.score - cosine(m.productId, query)) < 1e-5, `${m.productId}: exact similarity`);
         assert.equal(m.vectorId, `v-also-${Number(m.productId.slice(1))}`);

@@ -415,20 +415,20 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
       const short = await text("acme", { limit: 10 });
       assert.equal(short.statusCode, 200, short.body);
       assert.equal(calls.length, 1, "one call to the vector index");
-      assert.equal(calls[0]!.k, 10 + 2, "the nearest page plus hits: they hold a page of products that are not hits");
+      assert.equal(calls[0]!.k, 10, "a page of the nearest products that are not hits (the hits are asked apart)");
       assert.ok(!calls[0]!.listed);
       assert.equal(calls[0]!.also, 2, "the hits' similarities asked with it");
       assert.deepEqual(ids(short).slice(0, 2).sort(), ["p-dress", "p-shirt"], "the products holding the word first");
       calls.length = 0;
       // A category understood in the query boosts its products, which may lift one matching no
-      // word over others: five pages of nearest products (and at least the page plus the hits),
-      // not the fused depth of 100.
+      // word over others: five pages of the nearest products that are not hits, not the fused
+      // depth of 100.
       const boosted = await text("acme shirts", { limit: 4 });
       assert.equal(boosted.statusCode, 200, boosted.body);
       assert.deepEqual(boosted.json().query_understanding.categories, ["Shirts"], "the category understood");
       assert.equal(calls.length, 1, "one call to the vector index");
       assert.ok(calls[0]!.also > 0, "the hits' similarities asked with it");
-      assert.equal(calls[0]!.k, Math.max(4 + calls[0]!.also, 5 * 4), "five pages deep");
+      assert.equal(calls[0]!.k, 5 * 4, "five pages deep");
       assert.equal(ids(boosted)[0], "p-shirt", "the product holding both words first");
     } finally {
       vectors.search = original;
@@ -572,8 +572,8 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
             "DROP FUNCTION product_vector_copies_fill(integer)",
             "DROP FUNCTION product_vector_copies_stale(integer)",
             "DROP FUNCTION product_vector_copies_members(integer)",
-            // 0022: the nearest-copies function (its registry columns went with the table).
-            "DROP FUNCTION product_vector_copies_nearest(text, integer, integer[], halfvec, integer)",
+            // 0022 and 0031: the nearest-copies function (its registry columns went with the table).
+            "DROP FUNCTION product_vector_copies_nearest(text, integer, integer[], halfvec, integer, text[])",
           ];
     // 0023: the vocabulary and the store synonyms.
     drop.push("DROP TABLE product_terms", "DROP TABLE search_synonyms");

@@ -146,8 +146,8 @@ interface LexicalLookup {
 const fusedDepth = (limit: number) => Math.max(100, limit * 5);
 /**
  * Depth of the visual stage of a coverage-ranked text search with a boost (a category or colour
- * understood in the query): five pages, and at least the unboosted depth (the page plus the
- * lexical hits). A boost lifts a product matching no word of the query over others, so it may come
+ * understood in the query): five pages of products that are not lexical hits (without a boost, a
+ * page of them). A boost lifts a product matching no word of the query over others, so it may come
  * from below the page, but it still needs the relevance bar's similarity and a place among the
  * page's products matching no word. Measured on the shopper query sets (eval/search/queries,
  * fashion-clip-small on the test split, docs/benchmarks.md "the boosted depth"): at five pages
@@ -758,9 +758,10 @@ export class SearchService {
         const boosted = boostCeiling(0, plan.boostCategory, boost) > 0;
         if (covering >= c.limit && boostCeiling(bounds.unmatched, plan.boostCategory, boost) < bounds.covering) depth = 0;
         // Without a boost, products matching no word keep their visual order: the page takes at
-        // most `limit` of them, and the nearest limit + hits hold that many that are not hits.
-        // With one, they may be lifted over others, but not from past a few pages (BOOSTED_DEPTH_PAGES).
-        else depth = Math.min(k, Math.max(c.limit + hits.hits.length, boosted ? BOOSTED_DEPTH_PAGES * c.limit : 0));
+        // most `limit` of them, the nearest products that are not hits (the vector stage takes its
+        // k nearest apart from the hits it is asked for by id: VectorSearchOptions.also). With a
+        // boost, they may be lifted over others, but not from past a few pages (BOOSTED_DEPTH_PAGES).
+        else depth = Math.min(k, boosted ? BOOSTED_DEPTH_PAGES * c.limit : c.limit);
         if (hits.hits.length > 0) also = new Set(hits.hits.map((h) => h.productId));
       }
       const [answer, hits] = await Promise.all([
