@@ -714,6 +714,17 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
       );
       assert.ok(total / queries.length >= 0.9, `recall@10 ${(total / queries.length).toFixed(3)}`);
       assert.ok(totalApart / queries.length >= 0.9, `recall@10 apart ${(totalApart / queries.length).toFixed(3)}`);
+      // The brand's 60 nearest apart, more than the 40 copies its graph is asked for: the walk goes
+      // on past them (pgvector's iterative scan) and still answers ten others, through the graph.
+      const deepApart = new Set(exactTopK(data, queries[0]!, 60, (r) => members.includes(pid(r))).map(pid));
+      const past = await search(
+        queries[0]!,
+        { metadata_filters: [{ field: "brand", operator: "eq", value: brand.value }] },
+        "a",
+        deepApart,
+      );
+      assert.equal(past.path, "hnsw-filter-index");
+      assert.ok(past.ids.length === 10 && past.ids.every((id) => members.includes(id) && !deepApart.has(id)), past.ids.join(","));
       // A copy lagging its product (another brand's product still copied under this one) is the
       // nearest through the graph, and still no hit: the hits are checked.
       const stray = pid(data.count - 1);
