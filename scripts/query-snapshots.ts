@@ -345,6 +345,26 @@ export const AREAS: readonly Area[] = [
         run: async () =>
           nearestCopiesQuery(STORE, toPgVector(UNIT), 4, [7], 10, 40, await deferred(wideDatabase(), CATEGORY_AND_PRICE), true),
       },
+      {
+        title: `nearestCopiesQuery(${args(STORE, toPgVector(UNIT), 4, [7, 9], 10, 40, "<deferred>", false, 10, ["p-1", "p-2"])})`,
+        note: "The same, with two products asked for apart (a text search's lexical hits): the function leaves them out inside each value's scan.",
+        dialects: PG,
+        run: async () =>
+          nearestCopiesQuery(STORE, toPgVector(UNIT), 4, [7, 9], 10, 40, await deferred(wideDatabase(), { category: "Shoes" }), false, 10, [
+            "p-1",
+            "p-2",
+          ]),
+      },
+      {
+        title: `nearestCopiesQuery(${args(STORE, toPgVector(UNIT), 4, [7], 10, 40, "<deferred>", true, 10, ["p-1", "p-2"])})`,
+        note: "The narrower filter's exact scan with two products apart: it reads as many more copies and drops them.",
+        dialects: PG,
+        run: async () =>
+          nearestCopiesQuery(STORE, toPgVector(UNIT), 4, [7], 10, 40, await deferred(wideDatabase(), CATEGORY_AND_PRICE), true, 10, [
+            "p-1",
+            "p-2",
+          ]),
+      },
     ],
   },
   {

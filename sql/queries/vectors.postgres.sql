@@ -116,35 +116,36 @@ LEFT JOIN vector_filter_indexes f
 
 -- nearestCopiesQuery("store_a", "[0.5,0.5,0.5,0.5]", 4, [7,9], 10, 40, <deferred>, false)
 -- Copies of whole values through their inverted lists (product_vector_copies_nearest), checked against the filter {"category":"Shoes"}.
--- 16 parameters:
+-- 17 parameters:
 --   $1 = "store_a"
 --   $2 = 4
 --   $3 = [7,9]
 --   $4 = "[0.5,0.5,0.5,0.5]"
 --   $5 = 40
---   $6 = 40
---   $7 = "store_a"
---   $8 = "Shoes"
---   $9 = 9
---   $10 = 0.00390625
---   $11 = 9
---   $12 = 0.00390625
---   $13 = "[0.5,0.5,0.5,0.5]"
---   $14 = "store_a"
---   $15 = 4
---   $16 = [7,9]
+--   $6 = []
+--   $7 = 40
+--   $8 = "store_a"
+--   $9 = "Shoes"
+--   $10 = 9
+--   $11 = 0.00390625
+--   $12 = 9
+--   $13 = 0.00390625
+--   $14 = "[0.5,0.5,0.5,0.5]"
+--   $15 = "store_a"
+--   $16 = 4
+--   $17 = [7,9]
 WITH passed AS MATERIALIZED (SELECT * FROM (SELECT n.product_id, n.vector_id, n.distance
-    FROM product_vector_copies_nearest($1, $2, $3::int[], $4::halfvec, $5) n
+    FROM product_vector_copies_nearest($1, $2, $3::int[], $4::halfvec, $5, $6::text[]) n
     ORDER BY n.distance
-    LIMIT $6) n WHERE n.product_id IN (select "product_id" from "products" where "store_id" = $7 and lower(category) = lower($8))),
-  bars AS MATERIALIZED (SELECT coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $9 LIMIT 1), 'Infinity') + $10 AS head, coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $11 LIMIT 1), 'Infinity') + $12 AS depth),
+    LIMIT $7) n WHERE n.product_id IN (select "product_id" from "products" where "store_id" = $8 and lower(category) = lower($9))),
+  bars AS MATERIALIZED (SELECT coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $10 LIMIT 1), 'Infinity') + $11 AS head, coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $12 LIMIT 1), 'Infinity') + $13 AS depth),
   scored AS MATERIALIZED (
   SELECT c.product_id, c.vector_id,
     CASE WHEN c.distance <= bars.head
-      THEN (SELECT v.embedding <=> $13::vector FROM product_vectors v
-            WHERE v.store_id = $14 AND v.product_id = c.product_id AND v.dim = $15)
+      THEN (SELECT v.embedding <=> $14::vector FROM product_vectors v
+            WHERE v.store_id = $15 AND v.product_id = c.product_id AND v.dim = $16)
       ELSE c.distance END AS distance,
-    (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY($16::int[]) AND f.ready) AS ready
+    (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY($17::int[]) AND f.ready) AS ready
   FROM passed c, bars
   WHERE c.distance <= bars.depth)
 SELECT * FROM scored WHERE distance IS NOT NULL;
@@ -181,6 +182,79 @@ WITH passed AS MATERIALIZED (SELECT * FROM (SELECT c.product_id, c.vector_id, c.
             WHERE v.store_id = $15 AND v.product_id = c.product_id AND v.dim = $16)
       ELSE c.distance END AS distance,
     (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY($17::int[]) AND f.ready) AS ready
+  FROM passed c, bars
+  WHERE c.distance <= bars.depth)
+SELECT * FROM scored WHERE distance IS NOT NULL;
+
+-- nearestCopiesQuery("store_a", "[0.5,0.5,0.5,0.5]", 4, [7,9], 10, 40, <deferred>, false, 10, ["p-1","p-2"])
+-- The same, with two products asked for apart (a text search's lexical hits): the function leaves them out inside each value's scan.
+-- 17 parameters:
+--   $1 = "store_a"
+--   $2 = 4
+--   $3 = [7,9]
+--   $4 = "[0.5,0.5,0.5,0.5]"
+--   $5 = 40
+--   $6 = ["p-1","p-2"]
+--   $7 = 40
+--   $8 = "store_a"
+--   $9 = "Shoes"
+--   $10 = 9
+--   $11 = 0.00390625
+--   $12 = 9
+--   $13 = 0.00390625
+--   $14 = "[0.5,0.5,0.5,0.5]"
+--   $15 = "store_a"
+--   $16 = 4
+--   $17 = [7,9]
+WITH passed AS MATERIALIZED (SELECT * FROM (SELECT n.product_id, n.vector_id, n.distance
+    FROM product_vector_copies_nearest($1, $2, $3::int[], $4::halfvec, $5, $6::text[]) n
+    ORDER BY n.distance
+    LIMIT $7) n WHERE n.product_id IN (select "product_id" from "products" where "store_id" = $8 and lower(category) = lower($9))),
+  bars AS MATERIALIZED (SELECT coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $10 LIMIT 1), 'Infinity') + $11 AS head, coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $12 LIMIT 1), 'Infinity') + $13 AS depth),
+  scored AS MATERIALIZED (
+  SELECT c.product_id, c.vector_id,
+    CASE WHEN c.distance <= bars.head
+      THEN (SELECT v.embedding <=> $14::vector FROM product_vectors v
+            WHERE v.store_id = $15 AND v.product_id = c.product_id AND v.dim = $16)
+      ELSE c.distance END AS distance,
+    (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY($17::int[]) AND f.ready) AS ready
+  FROM passed c, bars
+  WHERE c.distance <= bars.depth)
+SELECT * FROM scored WHERE distance IS NOT NULL;
+
+-- nearestCopiesQuery("store_a", "[0.5,0.5,0.5,0.5]", 4, [7], 10, 40, <deferred>, true, 10, ["p-1","p-2"])
+-- The narrower filter's exact scan with two products apart: it reads as many more copies and drops them.
+-- 18 parameters:
+--   $1 = "[0.5,0.5,0.5,0.5]"
+--   $2 = [7]
+--   $3 = "store_a"
+--   $4 = "store_a"
+--   $5 = "Shoes"
+--   $6 = 20
+--   $7 = 80
+--   $8 = "[0.5,0.5,0.5,0.5]"
+--   $9 = 42
+--   $10 = ["p-1","p-2"]
+--   $11 = 9
+--   $12 = 0.00390625
+--   $13 = 9
+--   $14 = 0.00390625
+--   $15 = "[0.5,0.5,0.5,0.5]"
+--   $16 = "store_a"
+--   $17 = 4
+--   $18 = [7]
+WITH passed AS MATERIALIZED (SELECT * FROM (SELECT c.product_id, c.vector_id, c.embedding <=> $1::halfvec AS distance FROM product_vector_copies c
+    WHERE c.index_id = ANY($2::int[]) AND c.store_id = $3 AND c.product_id IN (select "product_id" from "products" where "store_id" = $4 and lower(category) = lower($5) and price >= $6 and price <= $7)
+    ORDER BY c.embedding <=> $8::halfvec
+    LIMIT $9) n WHERE NOT (n.product_id = ANY($10::text[]))),
+  bars AS MATERIALIZED (SELECT coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $11 LIMIT 1), 'Infinity') + $12 AS head, coalesce((SELECT distance FROM passed ORDER BY distance OFFSET $13 LIMIT 1), 'Infinity') + $14 AS depth),
+  scored AS MATERIALIZED (
+  SELECT c.product_id, c.vector_id,
+    CASE WHEN c.distance <= bars.head
+      THEN (SELECT v.embedding <=> $15::vector FROM product_vectors v
+            WHERE v.store_id = $16 AND v.product_id = c.product_id AND v.dim = $17)
+      ELSE c.distance END AS distance,
+    (SELECT count(*)::int FROM vector_filter_indexes f WHERE f.id = ANY($18::int[]) AND f.ready) AS ready
   FROM passed c, bars
   WHERE c.distance <= bars.depth)
 SELECT * FROM scored WHERE distance IS NOT NULL;
