@@ -572,7 +572,7 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
             "DROP FUNCTION product_vector_copies_fill(integer)",
             "DROP FUNCTION product_vector_copies_stale(integer)",
             "DROP FUNCTION product_vector_copies_members(integer)",
-            // 0022 and 0031: the nearest-copies function (its registry columns went with the table).
+            // 0022, 0031 and 0032: the nearest-copies function (its registry columns went with the table).
             "DROP FUNCTION product_vector_copies_nearest(text, integer, integer[], halfvec, integer, text[])",
           ];
     // 0023: the vocabulary and the store synonyms.
