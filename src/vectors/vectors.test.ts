@@ -10,6 +10,7 @@ import type { Database } from "../platform/db/index.js";
 import { createVectorIndex, type VectorIndex, type VectorIndexOptions, type VectorMatch } from "./index.js";
 import type { EmbeddedVectorIndex } from "./embedded.js";
 import type { PostgresVectorIndex } from "./postgres.js";
+import { normalized } from "./math.js";
 import { clusteredVectors, exactTopK, queriesLike, recall, type ClusteredData } from "./synthetic.js";
 import { openTestDatabase, type TestDatabase } from "./test-support.js";
 import { createStores } from "../../test/support/database.js";
@@ -60,7 +61,19 @@ describeEachDialect("vector index", (dialect) => {
 
   before(async () => {
     t = await openTestDatabase(dialect);
-    await createStores(t.database, ["exact", "recall", "halfvec", "writes", "store-a", "store-b", "restart", "rollback", "dims", "also"]);
+    await createStores(t.database, [
+      "exact",
+      "recall",
+      "halfvec",
+      "writes",
+      "store-a",
+      "store-b",
+      "restart",
+      "rollback",
+      "dims",
+      "also",
+      "bits",
+    ]);
   });
 
   after(async () => {
@@ -263,6 +276,25 @@ describeEachDialect("vector index", (dialect) => {
       assert.match(plan, /Index Scan using product_vectors_hnswh_64/);
     },
   );
+
+  test("a vector is stored bit for bit and a search scores it exactly: every float32 component, tiny or wide", async () => {
+    const index = await open();
+    // Components no short decimal holds (thirds, sevenths, 0.1, which no float32 is), over a wide
+    // range of magnitudes, both signs.
+    const vector = Float32Array.from({ length: 16 }, (_, i) => [1 / 3, 0.1, -2.5e-8, 1e-30][i % 4]! * (i % 3 === 0 ? -1 : 1) * (1 + i / 7));
+    const stored = { vectorId: "bits", productId: "bits", model: MODEL, vector };
+    await t.database.transaction((tx) => index.upsert(tx, "bits", stored));
+    index.afterCommit("bits", { upserted: [stored] });
+    const back = (await index.get("bits", "bits"))!;
+    const expected = normalized(vector);
+    assert.deepEqual(
+      [...back].map((x) => x.toString()),
+      [...expected].map((x) => x.toString()),
+      "bit-identical components",
+    );
+    const [match] = await index.search("bits", expected, { k: 1 });
+    assert.ok(Math.abs(match!.score - 1) < 1e-6, `self-similarity ${match!.score}`);
+  });
 
   test("upsert replaces a product's vector and remove deletes it; a repeated afterCommit changes nothing", async () => {
     const index = await open();
