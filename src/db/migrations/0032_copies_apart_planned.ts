@@ -1,10 +1,10 @@
 // product_vector_copies_nearest() leaves the products apart out after a value's index scan, not
 // among the scan's own conditions (PostgreSQL only; 0031 added them). The function plans its
 // statement anew on every call (the value's partial index is named by a literal), and the planner
-// tries to prove each of product_vector_copies' partial indexes (two per value: 244 at a million
-// products) from the statement's conditions, expanding an array of up to 100 elements into as
-// many clauses for each: 100 products apart took planning from 0.23 to 0.62 ms per call (bench:scale,
-// build 9, a brand's graph). Behind `OFFSET 0` the scan keeps only its value's condition; the
+// tries to prove each of product_vector_copies' partial indexes (a graph or lists per value: 120
+// at a million products) from the statement's conditions, expanding an array of up to 100
+// elements into as many clauses for each: 100 products apart took planning from 0.23 to 0.62 ms
+// per call (EXPLAIN on bench:scale's build 9, a brand's graph). Behind `OFFSET 0` the scan keeps only its value's condition; the
 // filter above it reads the scan's rows as they come, so the graph or the lists still walk on past
 // the products apart, and the planning costs what it did without them (0.28–0.31 ms).
 import { sql } from "kysely";
