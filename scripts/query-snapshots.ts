@@ -288,9 +288,15 @@ export const AREAS: readonly Area[] = [
       },
       {
         title: `annQuery(${args(STORE, UNIT, 40, 100, false)})`,
-        note: "HNSW through the dimension's function product_vectors_ann_<dim>.",
+        note: "HNSW through the dimension's function product_vectors_nearest_<dim>.",
         dialects: PG,
         run: async () => annQuery(STORE, UNIT, 40, 100, false),
+      },
+      {
+        title: `annQuery(${args(STORE, UNIT, 10, 100, true, ["p1", "p2"])})`,
+        note: "The same, none of the products apart among the rows (a text search's lexical hits): the function leaves them out as its scan goes.",
+        dialects: PG,
+        run: async () => annQuery(STORE, UNIT, 10, 100, true, ["p1", "p2"]),
       },
       {
         title: `annQuery(${args(STORE, UNIT, 40, 100, true)})`,

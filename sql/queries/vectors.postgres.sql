@@ -19,24 +19,37 @@ from "product_vectors"
 where "dim" = $1;
 
 -- annQuery("store_a", Float32Array [0.5,0.5,0.5,0.5], 40, 100, false)
--- HNSW through the dimension's function product_vectors_ann_<dim>.
--- 4 parameters:
+-- HNSW through the dimension's function product_vectors_nearest_<dim>.
+-- 5 parameters:
 --   $1 = "store_a"
 --   $2 = "[0.5,0.5,0.5,0.5]"
 --   $3 = 40
 --   $4 = 100
+--   $5 = []
 SELECT product_id, vector_id, distance
-FROM "product_vectors_ann_4"($1, $2::vector, $3, $4);
+FROM "product_vectors_nearest_4"($1, $2::vector, $3, $4, $5::text[]);
+
+-- annQuery("store_a", Float32Array [0.5,0.5,0.5,0.5], 10, 100, true, ["p1","p2"])
+-- The same, none of the products apart among the rows (a text search's lexical hits): the function leaves them out as its scan goes.
+-- 5 parameters:
+--   $1 = "store_a"
+--   $2 = "[0.5,0.5,0.5,0.5]"
+--   $3 = 10
+--   $4 = 100
+--   $5 = ["p1","p2"]
+SELECT product_id, vector_id, distance
+FROM "product_vectors_nearesth_4"($1, $2::vector, $3, $4, $5::text[]);
 
 -- annQuery("store_a", Float32Array [0.5,0.5,0.5,0.5], 40, 100, true)
 -- The same with half-precision HNSW (VECTOR_HALFVEC).
--- 4 parameters:
+-- 5 parameters:
 --   $1 = "store_a"
 --   $2 = "[0.5,0.5,0.5,0.5]"
 --   $3 = 40
 --   $4 = 100
+--   $5 = []
 SELECT product_id, vector_id, distance
-FROM "product_vectors_annh_4"($1, $2::vector, $3, $4);
+FROM "product_vectors_nearesth_4"($1, $2::vector, $3, $4, $5::text[]);
 
 -- exactQuery("store_a", Float32Array [0.5,0.5,0.5,0.5], 10, undefined)
 -- Exact scan of the store's rows.

@@ -6,7 +6,8 @@ import { after, before, describe, test } from "node:test";
 import { testEnv } from "../../test/support/env.js";
 import type { Database } from "../platform/db/index.js";
 import { createVectorIndex, resolveOptions } from "./index.js";
-import { beyondGraphWalk, excludesNeighbourhood, PostgresVectorIndex } from "./postgres.js";
+import { annQuery, beyondGraphWalk, excludesNeighbourhood, PostgresVectorIndex } from "./postgres.js";
+import { normalized } from "./math.js";
 import { clusteredVectors, exactTopK, queriesLike, recall } from "./synthetic.js";
 import { openTestDatabase, type TestDatabase } from "./test-support.js";
 import { createStores } from "../../test/support/database.js";
@@ -132,6 +133,26 @@ describe(
         `recall@10: filter away ${(away / queries.length).toFixed(3)} (exact), on the query's cluster ${(own / queries.length).toFixed(3)} (hnsw)`,
       );
       assert.ok(own / queries.length >= 0.95);
+    });
+
+    test("unfiltered, the store's HNSW function leaves the products apart out as its scan goes: it returns the rows asked for, none of them apart", async () => {
+      for (const query of queriesLike(data, 5, 24)) {
+        const ranked = exactTopK(data, query, 80).map(pid);
+        // The 40 nearest apart: a function that dropped them after its LIMIT would return nothing.
+        const apart = new Set(ranked.slice(0, 40));
+        const { rows } = await annQuery("near", normalized(query), 5, 100, false, [...apart]).execute(t.database.db);
+        assert.equal(rows.length, 5, "the rows asked for");
+        assert.ok(
+          rows.every((r) => !apart.has(r.product_id) && ranked.includes(r.product_id)),
+          "none apart, all among the nearest others",
+        );
+        const found = await index.search("near", query, { k: 5, also: apart });
+        assert.equal(index.lastPath, "hnsw");
+        const others = found.filter((m) => !m.also).map((m) => m.productId);
+        assert.equal(others.length, 5);
+        assert.ok(recall(others, ranked.slice(40, 45)) >= 0.8, `the next five nearest: ${others.join(", ")}`);
+        assert.equal(found.filter((m) => m.also).length, 40, "then the products asked for by id");
+      }
     });
 
     test("candidates left in the database (a subquery) take the same path and find the same products as their ids", async () => {

@@ -36,7 +36,7 @@ export interface VectorSearchOptions {
    * `candidates` (the caller has). A caller wanting the page's products that are not hits so asks
    * for a page, not for a page plus the hits. PostgreSQL reads them beside the nearest, on a
    * second connection, so that they cost no round trip after the search, and leaves them out of
-   * a filter index's scan itself (mergeAlso).
+   * a filter index's scan, or of an unfiltered one of the store's HNSW index, itself (mergeAlso).
    */
   also?: ReadonlySet<string> | undefined;
 }
