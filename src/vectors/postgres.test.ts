@@ -155,6 +155,33 @@ describe(
       }
     });
 
+    test("filtered on HNSW, the rounds count the rows asked for apart from the products asked for by id, and find the next nearest", async () => {
+      let total = 0;
+      const queries = queriesLike(data, 10, 25);
+      for (const query of queries) {
+        const target = data.cluster[Number(exactTopK(data, query, 1)[0])]!;
+        const keep = (r: number) => data.cluster[r] === target;
+        const candidates = new Set(
+          Array.from({ length: data.count }, (_, r) => r)
+            .filter(keep)
+            .map(pid),
+        );
+        const ranked = exactTopK(data, query, 40, keep).map(pid);
+        const apart = new Set(ranked.slice(0, 20));
+        const found = await index.search("near", query, { k: 10, candidates, also: apart });
+        assert.equal(index.lastPath, "hnsw-filtered");
+        const others = found.filter((m) => !m.also).map((m) => m.productId);
+        assert.equal(others.length, 10);
+        assert.ok(
+          others.every((id) => !apart.has(id) && candidates.has(id)),
+          "none apart, all passing the filter",
+        );
+        total += recall(others, ranked.slice(20, 30));
+        assert.equal(found.filter((m) => m.also).length, 20);
+      }
+      assert.ok(total / queries.length >= 0.9, `recall@10 of the next ten ${(total / queries.length).toFixed(3)}`);
+    });
+
     test("candidates left in the database (a subquery) take the same path and find the same products as their ids", async () => {
       const queries = queriesLike(data, 6, 23);
       // As search/repository.ts builds them: a subquery, and keep() asking the database.

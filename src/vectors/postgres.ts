@@ -149,8 +149,8 @@ export class PostgresVectorIndex implements VectorIndex {
 
   /**
    * The k nearest of `unit` (a unit vector) under the options' candidates, none of them `apart`:
-   * a scan of filter-index copies, and an unfiltered one of the store's HNSW index, leave those
-   * out themselves; elsewhere k + their number are read.
+   * a scan of filter-index copies, and one of the store's HNSW index, leave those out themselves;
+   * an exact scan of the store's rows reads k + their number.
    */
   private async nearest(
     storeId: string,
@@ -160,7 +160,7 @@ export class PostgresVectorIndex implements VectorIndex {
   ): Promise<VectorMatch[]> {
     const dim = unit.length;
     const asked = Math.floor(options.k);
-    // What a path that cannot leave the products apart out reads: as many more.
+    // What an exact scan of the store's rows, which cannot leave the products apart out, reads: as many more.
     const k = asked + (apart?.size ?? 0);
     const candidates = options.candidates;
     const finish = (path: PostgresPath, rows: Row[]) => this.finish(path, rows, asked, apart);
@@ -171,19 +171,20 @@ export class PostgresVectorIndex implements VectorIndex {
     // The HNSW index spans every store: the store is itself a filter on it, of this share.
     const total = Math.max(n, await this.cachedCount(undefined, dim));
     const storeShare = n / total;
-    const ann = (wanted: number, without: ReadonlySet<string> = new Set()) => this.ann(storeId, unit, wanted, total, without);
+    // The function leaves the products apart out as its scan goes (annFunctionDdl): a page apart
+    // from 100 hits reads 10 rows' full vectors, not 110 (bench:scale's build 9, a million
+    // products, unfiltered: +0.3 ms p50 over the same search with none apart, against +1.8 ms
+    // reading 110). So the HNSW rounds below count in the rows asked for.
+    const ann = (wanted: number) => this.ann(storeId, unit, wanted, total, apart);
     const annPossible =
       n > this.options.bruteForceThreshold &&
       storeShare >= this.options.minAnnSelectivity &&
       (await this.ensureIndex(dim).catch(() => false));
     if (!candidates) {
-      // The function leaves the products apart out as its scan goes (annFunctionDdl): a page apart
-      // from 100 hits reads 10 rows' full vectors, not 110 (bench:scale's build 9, a million
-      // products: +0.3 ms p50 over the same search with none apart, against +1.8 ms reading 110).
       const wanted = storeShare >= 1 ? asked : Math.min(n, Math.ceil((asked * this.options.oversample) / storeShare));
       // A small store in a large index is itself a selective filter: the same limit applies.
       if (annPossible && beyondGraphWalk({ kind: "ann", wanted }, n, this.options.annCostRatio).kind === "ann") {
-        const hits = await ann(wanted, apart);
+        const hits = await ann(wanted);
         if (hits.length >= Math.min(asked, n - (apart?.size ?? 0))) return finish("hnsw", hits);
       }
       return finish("exact", await this.exact(storeId, unit, k, undefined));
@@ -220,7 +221,7 @@ export class PostgresVectorIndex implements VectorIndex {
     const size = candidates.size;
     const share = storeShare * Math.min(1, size / n);
     const deep = (p: Plan) => beyondGraphWalk(p, size, costs.annCostRatio);
-    let plan = deep(planFiltered({ k, candidates: size, selectivity: share, dim, annReady: annPossible }, costs));
+    let plan = deep(planFiltered({ k: asked, candidates: size, selectivity: share, dim, annReady: annPossible }, costs));
     for (let round = 0; plan.kind === "ann"; round++) {
       const wanted = Math.min(plan.wanted, n);
       const rows = await ann(wanted);
@@ -228,15 +229,18 @@ export class PostgresVectorIndex implements VectorIndex {
         candidates,
         rows.map((r) => r.product_id),
       );
-      if (round === 0 && excludesNeighbourhood(rows, passed, k, Math.min(1, size / n))) break;
+      if (round === 0 && excludesNeighbourhood(rows, passed, asked, Math.min(1, size / n))) break;
       const hits = rows.filter((r) => passed.has(r.product_id));
-      if (hits.length >= k) return finish("hnsw-filtered", hits);
+      if (hits.length >= asked) return finish("hnsw-filtered", hits);
       // Exhausted: the store has no more rows, or the scan stopped at hnsw.max_scan_tuples.
       const exhausted = wanted >= n || rows.length < wanted;
       // Re-planned in store rows (the hit rate is measured among them), then over-asked by the
       // store's share again as above.
       const inStore = Math.ceil(wanted * storeShare);
-      plan = replanFiltered({ k, candidates: size, wanted: inStore, returned: rows.length, hits: hits.length, exhausted, round }, costs);
+      plan = replanFiltered(
+        { k: asked, candidates: size, wanted: inStore, returned: rows.length, hits: hits.length, exhausted, round },
+        costs,
+      );
       if (plan.kind === "ann") plan = deep({ kind: "ann", wanted: Math.ceil(plan.wanted / storeShare) });
     }
     return exactly();
@@ -396,9 +400,10 @@ export class PostgresVectorIndex implements VectorIndex {
    * trip: the per-dimension function `product_vectors_nearest_<dim>` carries the settings (see
    * ensureIndex).
    */
-  private async ann(storeId: string, unit: Float32Array, wanted: number, indexSize: number, apart: ReadonlySet<string>): Promise<Row[]> {
+  private async ann(storeId: string, unit: Float32Array, wanted: number, indexSize: number, apart?: ReadonlySet<string>): Promise<Row[]> {
     const ef = this.efSearch(wanted, indexSize);
-    return (await annQuery(storeId, unit, wanted, ef, this.options.halfvec, [...apart]).execute(this.database.reader(storeId))).rows;
+    const without = apart ? [...apart] : [];
+    return (await annQuery(storeId, unit, wanted, ef, this.options.halfvec, without).execute(this.database.reader(storeId))).rows;
   }
 
   /**
