@@ -41,7 +41,9 @@
 //      The service runs in a process of its own (this script again, with --http-stage), as it is
 //      deployed: this process's exact answers and candidate sets (~1.4 GB of heap at a million
 //      products) would otherwise sit in the heap the service allocates in (1 % brand: 2.6 ms of
-//      collection pauses per search there, 1.2–1.9 ms apart; docs/benchmarks.md). Each row also
+//      collection pauses per search there, 1.2–1.9 ms apart; docs/benchmarks.md). Its client, the
+//      shopper's, runs in a process of its own too (client-process.ts, node:http over a keep-alive
+//      connection, each search timed there), as bench:index's. Each row also
 //      gives the collections' pauses on the service's thread per search. Before the timed rows the
 //      service answers --http-warmup new queries, the workloads' filters in turn, untimed: a fresh
 //      process runs its JavaScript unoptimised at first and V8 compiles the hot functions on
@@ -78,6 +80,7 @@ import { loadConfig } from "../src/platform/config.js";
 import { createContext } from "../src/context/context.js";
 import { composeSearch } from "../src/search/compose.js";
 import { buildSearchApp } from "../src/search/app.js";
+import { startClientProcess } from "./client-process.js";
 import { indexAllProducts } from "../src/lexical/repository.js";
 import { createStores } from "../test/support/database.js";
 import { SearchRepository } from "../src/search/query/repository.js";
@@ -575,6 +578,9 @@ async function httpStage(database: Database, schema: string, halfvec: boolean, e
   const ctx = await createContext(config, { pgSchema: schema });
   const services = composeSearch(ctx);
   const app = await buildSearchApp(ctx, { logger: false, services });
+  // The shopper's client in a process of its own, as bench:index's: nothing of it runs on the
+  // service's event loop (neither its requests' building nor their garbage).
+  const client = startClientProcess();
   try {
     await app.listen({ port: 0, host: "127.0.0.1" });
     const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -635,17 +641,20 @@ async function httpStage(database: Database, schema: string, halfvec: boolean, e
       return out;
     };
     const measured = workloads.filter(([name]) => args.workloads === undefined || name.includes(args.workloads));
-    /** One new text search with `filter`: its time in ms and its results. */
+    /**
+     * One new text search with `filter`: its time in ms (the round trip, timed in the client's
+     * process: client-process.ts) and its results.
+     */
     const search = async (filter: Record<string, unknown>) => {
-      const t0 = performance.now();
-      const res = await fetch(`${base}/v1/search/text`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: JSON.stringify({ query: nextQuery(), limit: 10, ...filter }),
-      });
-      const body = (await res.json()) as { results?: unknown[] };
-      if (res.status !== 200) throw new Error(`search answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
-      return { ms: performance.now() - t0, results: body.results?.length ?? 0 };
+      const answer = await client.call(
+        "POST",
+        `${base}/v1/search/text`,
+        { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        JSON.stringify({ query: nextQuery(), limit: 10, ...filter }),
+      );
+      const body = JSON.parse(answer.text) as { results?: unknown[] };
+      if (answer.status !== 200) throw new Error(`search answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+      return { ms: answer.ms, results: body.results?.length ?? 0 };
     };
     // The JIT's warm-up (see the header), the workloads' filters in turn.
     for (let i = 0; measured.length > 0 && i < HTTP_WARMUP; i++) await search(measured[i % measured.length]![1](1_000 + i));
@@ -681,6 +690,7 @@ async function httpStage(database: Database, schema: string, halfvec: boolean, e
     }
     gcObserver.disconnect();
   } finally {
+    await client.close();
     await app.close();
     await ctx.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
