@@ -32,6 +32,7 @@ import {
   rankByCoverage,
   reRankInScoreOrder,
   type FusionMethod,
+  type Scored,
 } from "./fusion.js";
 import { LexicalRepository, type LexicalHit } from "../../lexical/repository.js";
 import { StoreLexicon } from "../../lexical/lexicon.js";
@@ -140,6 +141,49 @@ interface LexicalLookup {
   words: number;
   /** The query with its typos corrected (did_you_mean), or null. */
   corrected: string | null;
+}
+
+/** What run() hands its stages: the filter's candidates, the rules met, the evidence and the first stage's depth. */
+interface Ranking {
+  candidates: Candidates | undefined;
+  merch: Merchandising | null;
+  colors: Lab[];
+  lex: Plan["lexical"] | undefined;
+  boost: Plan["boost"] | undefined;
+  /** The first stage's depth: the page, or the fused depth when results are re-ranked, fused or merchandised. */
+  k: number;
+}
+
+/** The first stage's answer: the products scored, and the lexical evidence when there was any. */
+interface Retrieval {
+  scored: Scored[];
+  lexical: LexicalLookup | undefined;
+}
+
+/** The `fusion` stage's clock: when its current part began, and the time spent on it before. */
+interface FusionClock {
+  from: number;
+  spent: number;
+}
+
+/** A product of the page: its score, and whether a merchandising rule pinned it there. */
+interface PageEntry {
+  productId: string;
+  score: number;
+  pinned: boolean;
+}
+
+/** The ids of `items`, as a set. */
+function productIds(items: readonly { productId: string }[]): Set<string> {
+  const ids = new Set<string>();
+  for (const item of items) ids.add(item.productId);
+  return ids;
+}
+
+/** A search's filters as its history row keeps them: the request's filter fields, then limit and threshold. */
+function filtersJson(c: Common): string {
+  const { limit, threshold, ...filterFields } = c;
+  return JSON.stringify({ ...filterFields, limit, threshold });
 }
 
 /** Depth of the first stage when results are re-ranked or fused: deeper than the page. */
@@ -643,7 +687,7 @@ export class SearchService {
     rows: Map<string, ProductRow>,
     m: Merchandising,
     candidates: Candidates | undefined,
-  ): Promise<{ productId: string; score: number; pinned: boolean }[]> {
+  ): Promise<PageEntry[]> {
     const ranked = new Map(scored.map((s) => [s.productId, s]));
     const pinnable = new Map<string, { productId: string; score: number }>();
     const unranked: string[] = [];
@@ -670,150 +714,198 @@ export class SearchService {
       if (!metadata.has(id)) metadata.set(id, rows.has(id) ? JSON.parse(rows.get(id)!.metadata) : undefined);
       return metadata.get(id);
     };
-    return arrange(organic, m, { limit: c.limit, pinnable, metaOf }).map((a) => ({ ...a.item, pinned: a.pinned }));
+    return arrange(organic, m, { limit: c.limit, pinnable, metaOf }).map((a) => ({
+      productId: a.item.productId,
+      score: a.item.score,
+      pinned: a.pinned,
+    }));
   }
 
   // --- engine -------------------------------------------------------------------------------
+  // A search in stages, a method each: retrieval (retrieve and its branches), re-ranking
+  // (reRank), the page (merchandise, or the threshold and limit) and its answer (present). Small
+  // methods also keep V8's work small: a site that meets an object shape it has not seen before
+  // costs its function a deoptimisation and a recompilation, which for the whole pipeline in one
+  // method took 70–150 ms each time (docs/benchmarks.md, "where the rest of a search's CPU goes").
   private async run(storeId: string, c: Common, plan: Plan, source: HistorySource = "api"): Promise<SearchResponse> {
     validateFilters(c);
     const candidates = plan.candidates ?? (await this.candidatesOf(storeId, c));
     // The `fusion` stage: the rules' lookup here, then from the retrievals' end to the page (a
     // second vector lookup apart): merging, ranking, re-ranking, merchandising.
-    let fusionFrom = performance.now();
+    const clock: FusionClock = { from: performance.now(), spent: 0 };
     // The store's merchandising rules the query meets (src/search/rules; cached per store).
     const merch = plan.queryText ? await this.rules.matching(storeId, plan.queryText) : null;
-    let fusionMs = performance.now() - fusionFrom;
+    clock.spent = performance.now() - clock.from;
     const colors = plan.colors ?? [];
     const lex = plan.lexical && plan.lexical.weight > 0 ? plan.lexical : undefined;
     const boost = plan.boost && (plan.boost.colors.length > 0 || plan.boost.categories.length > 0) ? plan.boost : undefined;
     // Re-ranking (colours, category boost, understood boosts), fusion and merchandising rules need a deeper first stage than the page.
     const rerank = colors.length > 0 || plan.boostCategory || boost;
     const k = rerank || lex || merch ? fusedDepth(c.limit) : c.limit;
-    const lexicalHits = (text: string) =>
-      plan.lexicalHits ?? this.lexicalLookup(storeId, text, c.limit, plan.vectors.length > 0, candidates);
+    const ranking: Ranking = { candidates, merch, colors, lex, boost, k };
+    clock.from = performance.now(); // each retrieval starts the clock again once it answered
+    const { scored, lexical } = await this.retrieve(storeId, c, plan, ranking, clock);
+    const rows = new Map<string, ProductRow>();
+    if (rerank && scored.length > 0) await this.reRank(storeId, c, plan, ranking, scored, rows);
+    if (plan.multi !== "union") scored.sort(byScore);
+    const page: PageEntry[] = merch
+      ? await this.merchandise(storeId, c, scored, rows, merch, candidates)
+      : scored
+          .filter((s) => s.score >= c.threshold)
+          .slice(0, c.limit)
+          .map((s) => ({ productId: s.productId, score: s.score, pinned: false }));
+    if (merch && plan.countRules !== false) this.rules.recordHits(storeId, merch.ruleIds);
+    this.observe("fusion", clock.from, clock.spent);
+    return this.present(storeId, c, plan, page, rows, lexical, merch, source);
+  }
 
-    let scored: { productId: string; score: number }[] = [];
-    let lexical: LexicalLookup | undefined;
-    // Text search's relevance bar (coverage ranking): results need a matched word or this visual similarity.
-    const minVisual =
-      plan.mode === "text" && (plan.lexical?.method ?? "coverage") === "coverage" ? modelStatus(this.ctx).visual_min_score : 0;
-    fusionFrom = performance.now(); // each retrieval below starts the clock again once it answered
-    if (candidates && candidates.size === 0) {
-      scored = [];
-    } else if (lex && plan.vectors.length === 0) {
+  /** The lexical lookup the mode started already, else one now. */
+  private lexicalOf(storeId: string, c: Common, plan: Plan, text: string, candidates: Candidates | undefined): Promise<LexicalLookup> {
+    return plan.lexicalHits ?? this.lexicalLookup(storeId, text, c.limit, plan.vectors.length > 0, candidates);
+  }
+
+  /** The first stage: the products scored by the plan's evidence (visual, lexical, colour), unsorted. */
+  private async retrieve(storeId: string, c: Common, plan: Plan, r: Ranking, clock: FusionClock): Promise<Retrieval> {
+    const { candidates, lex } = r;
+    if (candidates && candidates.size === 0) return { scored: [], lexical: undefined };
+    if (lex && plan.vectors.length === 0) {
       // Lexical evidence only (semantic_weight 0).
-      lexical = await lexicalHits(lex.text);
-      fusionFrom = performance.now();
-      scored =
+      const lexical = await this.lexicalOf(storeId, c, plan, lex.text, candidates);
+      clock.from = performance.now();
+      const scored =
         lex.method === "coverage"
           ? rankByCoverage([], lexical.hits, { groups: lexical.groups, words: lexical.words, semanticWeight: 0, minVisual: 1 })
           : fuse([], lexical.hits, { weight: 1, method: lex.method });
-    } else if (plan.vectors.length === 0) {
-      // Colours only: every candidate scored by colour.
-      const rows = await this.timed("filter", performance.now(), this.reader(storeId).filteredRows(storeId, c, true));
-      fusionFrom = performance.now();
-      // The rows pass the SQL filters; candidates in hand may also hold the colour filter's verdict.
-      const allowed = candidates && !isDeferred(candidates) ? candidates : undefined;
-      scored = rows
-        .filter((r) => !allowed || allowed.has(r.product_id))
-        .map((r) => ({ productId: r.product_id, score: colorScore(colors, dominantOf(r)) }));
-    } else if (plan.multi === "best" || plan.multi === "union") {
-      const lists = await this.timed(
-        "vector",
-        performance.now(),
-        Promise.all(plan.vectors.map((v) => this.ctx.vectors.search(storeId, v, { k, candidates }))),
-      );
-      fusionFrom = performance.now();
-      const best = new Map<string, number>();
-      if (plan.multi === "best") {
-        for (const list of lists) for (const m of list) best.set(m.productId, Math.max(best.get(m.productId) ?? -1, m.score));
-        scored = [...best].map(([productId, score]) => ({ productId, score: clamp01(score) }));
-      } else {
-        for (let rank = 0; rank < k; rank++) {
-          for (const list of lists) {
-            const m = list[rank];
-            if (m && !best.has(m.productId)) best.set(m.productId, m.score);
-          }
-        }
-        scored = [...best].map(([productId, score]) => ({ productId, score: clamp01(score) }));
-      }
+      return { scored, lexical };
+    }
+    if (plan.vectors.length === 0) return { scored: await this.byColour(storeId, c, r, clock), lexical: undefined };
+    if (plan.multi === "best" || plan.multi === "union") return { scored: await this.several(storeId, plan, r, clock), lexical: undefined };
+    return this.visual(storeId, c, plan, r, clock);
+  }
+
+  /** Colours only: every candidate scored by colour. */
+  private async byColour(storeId: string, c: Common, r: Ranking, clock: FusionClock): Promise<Scored[]> {
+    const rows = await this.timed("filter", performance.now(), this.reader(storeId).filteredRows(storeId, c, true));
+    clock.from = performance.now();
+    // The rows pass the SQL filters; candidates in hand may also hold the colour filter's verdict.
+    const allowed = r.candidates && !isDeferred(r.candidates) ? r.candidates : undefined;
+    return rows
+      .filter((row) => !allowed || allowed.has(row.product_id))
+      .map((row) => ({ productId: row.product_id, score: colorScore(r.colors, dominantOf(row)) }));
+  }
+
+  /** Multi-image best (each product's highest similarity) and union (the lists interleaved rank by rank). */
+  private async several(storeId: string, plan: Plan, r: Ranking, clock: FusionClock): Promise<Scored[]> {
+    const { k, candidates } = r;
+    const lists = await this.timed(
+      "vector",
+      performance.now(),
+      Promise.all(plan.vectors.map((v) => this.ctx.vectors.search(storeId, v, { k, candidates }))),
+    );
+    clock.from = performance.now();
+    const best = new Map<string, number>();
+    if (plan.multi === "best") {
+      for (const list of lists) for (const m of list) best.set(m.productId, Math.max(best.get(m.productId) ?? -1, m.score));
     } else {
-      const query = plan.vectors[0]!;
-      const scale = plan.scale ?? 1;
-      const found = lex ? lexicalHits(lex.text) : undefined;
-      // Coverage ranking takes from the visual candidates only products matching no word of the
-      // query, and those rank below every product covering the word share (coverageBounds) even
-      // with every boost of the re-ranking below (boostCeiling; a colour re-score, which can lower
-      // a score, rules this out). So when the lexical hits (looked up beside the embedding, done
-      // by now) hold a page of such products, no nearest-neighbour search is made. The hits'
-      // visual similarities, which break ties within a coverage, are read with the visual search
-      // when the hits are in hand before it (VectorSearchOptions.also: PostgreSQL reads them beside
-      // it, not after), else by id below.
-      let depth = k;
-      let also: Set<string> | undefined;
-      if (lex?.method === "coverage" && !merch && colors.length === 0 && found) {
-        const hits = await found;
-        const share = { groups: hits.groups, words: hits.words };
-        const bounds = coverageBounds(share);
-        const covering = hits.hits.filter((h) => coversWordShare(h.coverage, share)).length;
-        const boosted = boostCeiling(0, plan.boostCategory, boost) > 0;
-        if (covering >= c.limit && boostCeiling(bounds.unmatched, plan.boostCategory, boost) < bounds.covering) depth = 0;
-        // Without a boost, products matching no word keep their visual order: the page takes at
-        // most `limit` of them, the nearest products that are not hits (the vector stage takes its
-        // k nearest apart from the hits it is asked for by id: VectorSearchOptions.also). With a
-        // boost, they may be lifted over others, but not from past a few pages (BOOSTED_DEPTH_PAGES).
-        else depth = Math.min(k, boosted ? BOOSTED_DEPTH_PAGES * c.limit : c.limit);
-        if (hits.hits.length > 0) also = new Set(hits.hits.map((h) => h.productId));
-      }
-      const [answer, hits] = await Promise.all([
-        // Past the page, the fused depth only feeds fusion and boosts: its similarities need not
-        // be exact (VectorSearchOptions.exact; a product lifted onto the page from there shows a
-        // similarity within 0.002 of the exact one).
-        depth > 0 || also
-          ? this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k: depth, candidates, exact: c.limit, also }))
-          : [],
-        found,
-      ]);
-      fusionFrom = performance.now();
-      lexical = hits;
-      scored = answer.filter((m) => !m.also).map((m) => ({ productId: m.productId, score: clamp01(m.score * scale) }));
-      if (lex && lexical) {
-        // Both fusions need the visual similarity of the lexical hits outside the visual candidates:
-        // asked with the search (also) when the hits were in hand before it, else by id now.
-        const seen = new Set([...answer.map((m) => m.productId), ...(also ?? [])]);
-        const missing = new Set(lexical.hits.map((h) => h.productId).filter((id) => !seen.has(id)));
-        let asked = answer.filter((m) => m.also);
-        if (missing.size > 0) {
-          fusionMs += performance.now() - fusionFrom;
-          const extra = await this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k: 0, also: missing }));
-          fusionFrom = performance.now();
-          asked = [...asked, ...extra];
+      for (let rank = 0; rank < k; rank++) {
+        for (const list of lists) {
+          const m = list[rank];
+          if (m && !best.has(m.productId)) best.set(m.productId, m.score);
         }
-        const visualOf = asked.length > 0 ? new Map(asked.map((m) => [m.productId, clamp01(m.score * scale)])) : undefined;
-        scored =
-          lex.method === "coverage"
-            ? rankByCoverage(scored, lexical.hits, {
-                groups: lexical.groups,
-                words: lexical.words,
-                semanticWeight: 1 - lex.weight,
-                minVisual,
-                ...(visualOf ? { visualOf } : {}),
-              })
-            : fuse(scored, lexical.hits, {
-                weight: lexicalShare(lex.weight, lexical.partial),
-                method: lex.method,
-                ...(visualOf ? { visualOf } : {}),
-              });
-      } else if (minVisual > 0) {
-        scored = scored.filter((s) => s.score >= minVisual);
       }
     }
+    return [...best].map(([productId, score]) => ({ productId, score: clamp01(score) }));
+  }
 
-    const rows = new Map<string, ProductRow>();
+  /** One query vector: its nearest products, fused with the lexical hits when the plan has lexical evidence. */
+  private async visual(storeId: string, c: Common, plan: Plan, r: Ranking, clock: FusionClock): Promise<Retrieval> {
+    const { candidates, lex, boost, merch, colors, k } = r;
+    const query = plan.vectors[0]!;
+    const scale = plan.scale ?? 1;
+    // Text search's relevance bar (coverage ranking): results need a matched word or this visual similarity.
+    const minVisual =
+      plan.mode === "text" && (plan.lexical?.method ?? "coverage") === "coverage" ? modelStatus(this.ctx).visual_min_score : 0;
+    const found = lex ? this.lexicalOf(storeId, c, plan, lex.text, candidates) : undefined;
+    // Coverage ranking takes from the visual candidates only products matching no word of the
+    // query, and those rank below every product covering the word share (coverageBounds) even
+    // with every boost of the re-ranking below (boostCeiling; a colour re-score, which can lower
+    // a score, rules this out). So when the lexical hits (looked up beside the embedding, done
+    // by now) hold a page of such products, no nearest-neighbour search is made. The hits'
+    // visual similarities, which break ties within a coverage, are read with the visual search
+    // when the hits are in hand before it (VectorSearchOptions.also: PostgreSQL reads them beside
+    // it, not after), else by id below.
+    let depth = k;
+    let also: Set<string> | undefined;
+    if (lex?.method === "coverage" && !merch && colors.length === 0 && found) {
+      const hits = await found;
+      const share = { groups: hits.groups, words: hits.words };
+      const bounds = coverageBounds(share);
+      let covering = 0;
+      for (const h of hits.hits) if (coversWordShare(h.coverage, share)) covering++;
+      const boosted = boostCeiling(0, plan.boostCategory, boost) > 0;
+      if (covering >= c.limit && boostCeiling(bounds.unmatched, plan.boostCategory, boost) < bounds.covering) depth = 0;
+      // Without a boost, products matching no word keep their visual order: the page takes at
+      // most `limit` of them, the nearest products that are not hits (the vector stage takes its
+      // k nearest apart from the hits it is asked for by id: VectorSearchOptions.also). With a
+      // boost, they may be lifted over others, but not from past a few pages (BOOSTED_DEPTH_PAGES).
+      else depth = Math.min(k, boosted ? BOOSTED_DEPTH_PAGES * c.limit : c.limit);
+      if (hits.hits.length > 0) also = productIds(hits.hits);
+    }
+    const [answer, lexical] = await Promise.all([
+      // Past the page, the fused depth only feeds fusion and boosts: its similarities need not
+      // be exact (VectorSearchOptions.exact; a product lifted onto the page from there shows a
+      // similarity within 0.002 of the exact one).
+      depth > 0 || also
+        ? this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k: depth, candidates, exact: c.limit, also }))
+        : [],
+      found,
+    ]);
+    clock.from = performance.now();
+    const scored: Scored[] = [];
+    for (const m of answer) if (!m.also) scored.push({ productId: m.productId, score: clamp01(m.score * scale) });
+    if (!lex || !lexical) return { scored: minVisual > 0 ? scored.filter((s) => s.score >= minVisual) : scored, lexical };
+    // Both fusions need the visual similarity of the lexical hits outside the visual candidates:
+    // asked with the search (also) when the hits were in hand before it, else by id now.
+    const seen = productIds(answer);
+    for (const id of also ?? []) seen.add(id);
+    const missing = new Set<string>();
+    for (const h of lexical.hits) if (!seen.has(h.productId)) missing.add(h.productId);
+    let asked = answer.filter((m) => m.also);
+    if (missing.size > 0) {
+      clock.spent += performance.now() - clock.from;
+      const extra = await this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k: 0, also: missing }));
+      clock.from = performance.now();
+      asked = [...asked, ...extra];
+    }
+    const visualOf = asked.length > 0 ? new Map(asked.map((m) => [m.productId, clamp01(m.score * scale)])) : undefined;
+    return {
+      scored:
+        lex.method === "coverage"
+          ? rankByCoverage(scored, lexical.hits, {
+              groups: lexical.groups,
+              words: lexical.words,
+              semanticWeight: 1 - lex.weight,
+              minVisual,
+              ...(visualOf ? { visualOf } : {}),
+            })
+          : fuse(scored, lexical.hits, {
+              weight: lexicalShare(lex.weight, lexical.partial),
+              method: lex.method,
+              ...(visualOf ? { visualOf } : {}),
+            }),
+      lexical,
+    };
+  }
+
+  /**
+   * Re-ranking, in place: the colour re-score, the category boost and the understood boosts each
+   * scored product's row meets. The rows read for it join `rows`.
+   */
+  private async reRank(storeId: string, c: Common, plan: Plan, r: Ranking, scored: Scored[], rows: Map<string, ProductRow>): Promise<void> {
+    const { colors, lex, boost, merch } = r;
     /** What re-ranking reads of a product: from its row, or from the fields the embedded index keeps in memory. */
     const facts = new Map<string, RankFacts>();
-    /** A product's re-ranked score: the colour re-score, the category boost and the understood boosts its row meets. */
-    const reRank = (s: { productId: string; score: number }): void => {
+    const apply = (s: Scored): void => {
       const row = facts.get(s.productId);
       if (!row) return;
       if (colors.length > 0 && (plan.vectors.length > 0 || lex)) {
@@ -832,44 +924,47 @@ export class SearchService {
         }
       }
     };
-    if (rerank && scored.length > 0) {
-      // The embedded index answers from memory; products it does not hold (and PostgreSQL) from their rows.
-      const read = async (part: readonly { productId: string }[]) => {
-        const ids = part.map((s) => s.productId);
-        const held = this.ctx.vectors.attributes?.(storeId, ids);
-        for (const [id, a] of held ?? []) facts.set(id, attributeFacts(a));
-        const unread = held ? ids.filter((id) => !held.has(id)) : ids;
-        for (const r of unread.length > 0 ? await this.products.findMany(storeId, unread) : []) {
-          rows.set(r.product_id, r);
-          facts.set(r.product_id, rowFacts(r));
-        }
-      };
-      // Understood and category boosts only lift a score, so the products are read in score order
-      // only as deep as the page needs (reRankInScoreOrder), not all of the fused depth. A colour
-      // re-score (which can lower a score), merchandising rules and union order (kept unsorted)
-      // read them all at once.
-      if (colors.length > 0 || merch !== null || plan.multi === "union") {
-        await read(scored);
-        for (const s of scored) reRank(s);
-      } else {
-        await reRankInScoreOrder(scored, {
-          limit: c.limit,
-          threshold: c.threshold,
-          step: Math.max(2 * c.limit, 20),
-          ceiling: (score) => boostCeiling(score, plan.boostCategory, boost),
-          read,
-          reRank,
-        });
+    // The embedded index answers from memory; products it does not hold (and PostgreSQL) from their rows.
+    const read = async (part: readonly { productId: string }[]) => {
+      const ids = part.map((s) => s.productId);
+      const held = this.ctx.vectors.attributes?.(storeId, ids);
+      for (const [id, a] of held ?? []) facts.set(id, attributeFacts(a));
+      const unread = held ? ids.filter((id) => !held.has(id)) : ids;
+      for (const row of unread.length > 0 ? await this.products.findMany(storeId, unread) : []) {
+        rows.set(row.product_id, row);
+        facts.set(row.product_id, rowFacts(row));
       }
+    };
+    // Understood and category boosts only lift a score, so the products are read in score order
+    // only as deep as the page needs (reRankInScoreOrder), not all of the fused depth. A colour
+    // re-score (which can lower a score), merchandising rules and union order (kept unsorted)
+    // read them all at once.
+    if (colors.length > 0 || merch !== null || plan.multi === "union") {
+      await read(scored);
+      for (const s of scored) apply(s);
+      return;
     }
-    if (plan.multi !== "union") scored.sort(byScore);
-    const page: { productId: string; score: number; pinned?: boolean }[] = merch
-      ? await this.merchandise(storeId, c, scored, rows, merch, candidates)
-      : scored.filter((s) => s.score >= c.threshold).slice(0, c.limit);
-    if (merch && plan.countRules !== false) this.rules.recordHits(storeId, merch.ruleIds);
-    this.observe("fusion", fusionFrom, fusionMs);
+    await reRankInScoreOrder(scored, {
+      limit: c.limit,
+      threshold: c.threshold,
+      step: Math.max(2 * c.limit, 20),
+      ceiling: (score) => boostCeiling(score, plan.boostCategory, boost),
+      read,
+      reRank: apply,
+    });
+  }
 
-    // The `hydrate` stage: the page's product rows and their metadata.
+  /** The answer: the page's products with their metadata (the `hydrate` stage), and the search's history row. */
+  private async present(
+    storeId: string,
+    c: Common,
+    plan: Plan,
+    page: readonly PageEntry[],
+    rows: Map<string, ProductRow>,
+    lexical: LexicalLookup | undefined,
+    merch: Merchandising | null,
+    source: HistorySource,
+  ): Promise<SearchResponse> {
     const hydrateFrom = performance.now();
     const missing = page.filter((s) => !rows.has(s.productId)).map((s) => s.productId);
     if (missing.length > 0) for (const r of await this.products.findMany(storeId, missing)) rows.set(r.product_id, r);
@@ -885,7 +980,6 @@ export class SearchService {
 
     const searchId = uuid();
     const queryTimeMs = Math.round(performance.now() - plan.startedAt);
-    const { limit, threshold, ...filterFields } = c;
     const echo = {
       ...(lexical?.corrected ? { did_you_mean: lexical.corrected } : {}),
       ...(plan.understanding ? { query_understanding: plan.understanding } : {}),
@@ -901,7 +995,7 @@ export class SearchService {
         mode: plan.mode,
         query_text: plan.queryText ?? null,
         query_summary: JSON.stringify(plan.summary),
-        filters: JSON.stringify({ ...filterFields, limit, threshold }),
+        filters: filtersJson(c),
         results: JSON.stringify(results.map((r, i) => ({ product_id: r.product_id, rank: i + 1, score: r.similarity_score }))),
         result_count: results.length,
         latency_ms: queryTimeMs,
