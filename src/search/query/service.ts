@@ -214,10 +214,10 @@ const attributeFacts = (a: ProductAttributes): RankFacts => ({
   dominant: () => dominantColorsOf(a),
 });
 
-/** One boost of the re-ranking in run(): `share` of the way from `score` to 1. */
+/** One boost of the re-ranking (reRank()): `share` of the way from `score` to 1. */
 const lift = (score: number, share: number) => score + (1 - score) * share;
 
-/** The highest score the re-ranking in run() gives a product scored `score` when it meets every boost (no colour re-score). */
+/** The highest score the re-ranking (reRank()) gives a product scored `score` when it meets every boost (no colour re-score). */
 export function boostCeiling(
   score: number,
   boostCategory: string | null | undefined,
@@ -476,7 +476,7 @@ export class SearchService {
           : candidates.then((ids) => this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined, ids, lexicalMs))
         : undefined;
     if ((!analysed || unsold) && lexicalMs > 0) this.ctx.metrics.observeSearchStage("lexical", lexicalMs / 1000);
-    // Awaited below or in run(); a failure of one must not go unhandled while the other is awaited.
+    // Awaited below or in run()'s stages; a failure of one must not go unhandled while the other is awaited.
     for (const p of [embedding, candidates, lexicalHits]) p?.catch(() => undefined);
     const vectors = embedding ? [await embedding] : [];
     return this.run(
