@@ -8,6 +8,7 @@ import { solidImage, startImageHost, type ImageHost } from "../../../test/suppor
 import { createWorkers } from "../workers.js";
 import { LexicalRepository, lexicalLimits } from "../../lexical/repository.js";
 import { noteTextChange } from "../../lexical/changes.js";
+import { ProductsRepository } from "../products/repository.js";
 
 // Colours chosen so that visual evidence alone (the test model knows only colours) cannot tell
 // the products apart by the words searched.
@@ -432,6 +433,45 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
       assert.equal(ids(boosted)[0], "p-shirt", "the product holding both words first");
     } finally {
       vectors.search = original;
+    }
+  });
+
+  test("re-ranking and the page read each product's row once; on PostgreSQL a few hits' rows are read beside the embedding", async () => {
+    const read: string[][] = [];
+    const findMany = ProductsRepository.prototype.findMany;
+    ProductsRepository.prototype.findMany = function (this: ProductsRepository, storeId, productIds) {
+      read.push([...productIds].sort());
+      return findMany.call(this, storeId, productIds);
+    };
+    const vectors = app.ctx.vectors;
+    const search = vectors.search.bind(vectors);
+    /** Rows read before the visual search answered (the calls to findMany by then). */
+    let readBeforeVisual = -1;
+    vectors.search = async (storeId, query, options) => {
+      const answer = await search(storeId, query, options);
+      readBeforeVisual = read.length;
+      return answer;
+    };
+    try {
+      // A category understood in the query boosts its products: re-ranking reads the rows.
+      const boosted = await text("acme shirts", { limit: 4 });
+      assert.equal(boosted.statusCode, 200, boosted.body);
+      assert.equal(ids(boosted)[0], "p-shirt", "the product holding both words first");
+      const all = read.flat();
+      assert.equal(new Set(all).size, all.length, `no row read twice: ${JSON.stringify(read)}`);
+      if (dialect === "postgres") {
+        assert.deepEqual(read[0], ["p-shirt"], "the hit's row first (the one product holding both words)");
+        assert.equal(readBeforeVisual, 1, "read before the visual search, beside the embedding");
+      } else {
+        // One connection: the rows come from the embedded index's memory or after the visual search.
+        assert.equal(readBeforeVisual, 0);
+      }
+      const other = await text("acme shirts", { limit: 4 }, otherToken);
+      assert.equal(other.statusCode, 200, other.body);
+      assert.ok(!ids(other).some((id) => id.startsWith("p-")), "never the first store's products");
+    } finally {
+      ProductsRepository.prototype.findMany = findMany;
+      vectors.search = search;
     }
   });
 

@@ -242,7 +242,9 @@ describeEachDialect("widget: public keys, Origin checks, CORS, rate limits, widg
     const stage = (text: string, part: "count" | "sum", name: string) =>
       Number(text.match(new RegExp(`^shopsight_search_stage_duration_seconds_${part}\\{stage="${name}"\\} (\\S+)$`, "m"))?.[1] ?? 0);
     for (const name of ["http", "auth", "lexical", "vector", "fusion", "hydrate", "serialise"]) {
-      assert.equal(stage(stagesAfter, "count", name) - stage(stagesBefore, "count", name), 1, `stage ${name}`);
+      // On PostgreSQL the hits' rows are read beside the embedding first (SearchService.hitRowsOf).
+      const times = name === "hydrate" && dialect === "postgres" ? 2 : 1;
+      assert.equal(stage(stagesAfter, "count", name) - stage(stagesBefore, "count", name), times, `stage ${name}`);
     }
     assert.ok(stage(stagesAfter, "sum", "auth") > stage(stagesBefore, "sum", "auth"), "the widget gate's time is the auth stage");
     const body = text.json();
