@@ -76,12 +76,30 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
     ).rows[0];
   /**
    * Searches store a with `filters` as the search service does; the path taken and the products
-   * (the nearest: not those asked for by id, `also`, which follow them).
+   * (the nearest: not those asked for by id, `also`, which follow them). The products asked for by
+   * id come with their exact similarity, whatever the filter, and those without a vector in the
+   * store not at all (checked here).
    */
   const search = async (query: Float32Array, filters: SearchFilters, storeId = "a", also?: ReadonlySet<string>) => {
     const candidates = await repo.candidates(storeId, filters);
     assert.ok(isDeferred(candidates), "more products than the listed maximum: the filter stays in the database");
     const found = await index.search(storeId, query, { k: 10, candidates, also });
+    const byId = found.filter((m) => m.also);
+    const asked = [...(also ?? [])];
+    const known = (
+      await sql<{
+        product_id: string;
+      }>`SELECT product_id FROM product_vectors WHERE store_id = ${storeId} AND product_id = ANY(${asked}::text[])`.execute(t.database.db)
+    ).rows
+      .map((r) => r.product_id)
+      .sort();
+    assert.deepEqual(byId.map((m) => m.productId).sort(), known, "the products asked for by id");
+    for (const m of byId) {
+      assert.ok(
+        Math.abs(m.score - dotRow(data.matrix, Number(m.productId.slice(1)), query)) < 1e-5,
+        `${m.productId}: its exact similarity`,
+      );
+    }
     return { path: index.lastPath, ids: found.filter((m) => !m.also).map((m) => m.productId) };
   };
   /** Two of `ids` (the 1st and 4th) and a product of no store, to be asked for apart (VectorSearchOptions.also). */
