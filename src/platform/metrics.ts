@@ -14,12 +14,13 @@
 //       candidates), vector (index lookups), fusion (merchandising rules, merging and ranking the
 //       two retrievals, re-ranking with the product rows it reads), hydrate (the page's product
 //       rows and their metadata; on PostgreSQL a text search reads a few lexical hits' rows beside
-//       the embedding first, a second observation), history (the search-history row: building it and its share of
-//       the batched write that follows the reply) and serialise (the reply's JSON). http, auth and
-//       serialise are recorded by the JSON search routes and the widget's searches. Stages are
-//       wall time and may overlap (embed runs beside lexical, vector beside lexical); under
-//       concurrency a stage that awaits also holds other requests' work. Some run twice in one
-//       search (a second vector lookup, multi-image, the early read of rows): sum ÷ searches is the mean per search.
+//       the embedding first, a second observation), history (the search-history row: building it
+//       and its share of the batched write that follows the reply) and serialise (the reply's
+//       JSON). http, auth and serialise are recorded by the JSON search routes and the widget's
+//       searches. Stages are wall time and may overlap (embed runs beside lexical, vector beside
+//       lexical); under concurrency a stage that awaits also holds other requests' work. Some run
+//       twice in one search (a second vector lookup, multi-image, the early read of rows): sum ÷
+//       searches is the mean per search.
 //   shopsight_model_inference_seconds{kind}          histogram (image, text): one model batch
 //   shopsight_model_inference_items_total{kind}      counter
 //   shopsight_webhook_deliveries_total{outcome}      counter (delivered, retry, failed, cancelled)

@@ -780,7 +780,8 @@ export class SearchService {
   private hitRowsOf(storeId: string, found: LexicalLookup, limit: number): Promise<ProductRow[]> {
     const n = found.hits.length;
     if (n === 0 || n > readStep(limit)) return Promise.resolve([]);
-    return this.timed("hydrate", performance.now(), this.products.findMany(storeId, [...productIds(found.hits)]));
+    const ids = found.hits.map((h) => h.productId);
+    return this.timed("hydrate", performance.now(), this.products.findMany(storeId, ids));
   }
 
   /** The lexical lookup the mode started already, else one now. */
