@@ -480,6 +480,9 @@ export class SearchService {
           ? this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined, undefined, lexicalMs)
           : candidates.then((ids) => this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined, ids, lexicalMs))
         : undefined;
+    // Not on SQLite: there a read is tens of microseconds on the event loop, not a round trip, and
+    // the embedded index answers re-ranking from memory, so reading early would only add reads of
+    // hits the page may not show.
     const hitRows =
       lexicalHits && this.ctx.database.dialect === "postgres"
         ? lexicalHits.then((found) => this.hitRowsOf(storeId, found, common.limit))
