@@ -35,7 +35,11 @@
 //      filled first, its time printed), p50/p95 unfiltered and with filters of 1 % (brand, a
 //      metadata filter), 5 % (one category), 10 % (two categories, a metadata filter) and 50 % (price
 //      window), at the last --ef-search.
-//      Every query is new (no query-cache hit) and holds words of the products' names.
+//      Every query is new (no query-cache hit) and holds words of the products' names: a
+//      material, a brand and a category, as a rule other than the filter's (a worst case for the
+//      lexical stage: its every-word matches all fail the filter). Two more rows, "named in the
+//      query", ask for the 1 % brand and the 5 % category with queries naming the filter's value,
+//      as a shopper narrowing a search by what they typed does.
 //      With Redis (--redis URL, default TEST_REDIS_URL; --redis none for none) the authentication
 //      cache is on, as for API processes at scale.
 //      The service runs in a process of its own (this script again, with --http-stage), as it is
@@ -591,18 +595,31 @@ async function httpStage(database: Database, schema: string, halfvec: boolean, e
     const token = (await ctx.signer.issue({ sub: STORE, user_type: "client", memberships: [], is_super_admin: false })).access_token;
     const materials = ["cotton", "wool", "leather", "linen"];
     let n = 0;
-    /** A new query each time (for 2,000 queries: the warm-up's and every row's together): a material, a brand and a category of the catalogue. */
-    const nextQuery = () => {
+    /**
+     * A new query each time (for 2,000 queries: the warm-up's and every row's together): a material,
+     * a brand and a category of the catalogue; `named` fixes the brand or the category (a row whose
+     * query names its filter's value).
+     */
+    const nextQuery = (named: { brand?: string; category?: string } = {}) => {
       const i = n++;
-      return `${materials[i % 4]} brand-${String((i * 37) % BRANDS).padStart(3, "0")} category-${String(Math.floor(i / BRANDS) % CATEGORIES).padStart(2, "0")}`;
+      return `${materials[i % 4]} ${named.brand ?? brandName((i * 37) % BRANDS)} ${named.category ?? categoryName(Math.floor(i / BRANDS) % CATEGORIES)}`;
     };
-    const workloads: [string, (q: number) => Record<string, unknown>][] = [
+    /** A row: its name, its filter of the q-th query, and what of that filter the query names (none: other values, as a rule). */
+    type Workload = [string, (q: number) => Record<string, unknown>, ((q: number) => { brand?: string; category?: string })?];
+    const workloads: Workload[] = [
       ["unfiltered", () => ({})],
+      ["1 % (brand, metadata filter)", (q) => ({ metadata_filters: [{ field: "brand", operator: "eq", value: brandName(q % BRANDS) }] })],
       [
-        "1 % (brand, metadata filter)",
-        (q) => ({ metadata_filters: [{ field: "brand", operator: "eq", value: `brand-${String(q % BRANDS).padStart(3, "0")}` }] }),
+        "1 % (brand, named in the query)",
+        (q) => ({ metadata_filters: [{ field: "brand", operator: "eq", value: brandName(q % BRANDS) }] }),
+        (q) => ({ brand: brandName(q % BRANDS) }),
       ],
-      ["5 % (one category)", (q) => ({ category: `category-${String(q % CATEGORIES).padStart(2, "0")}` })],
+      ["5 % (one category)", (q) => ({ category: categoryName(q % CATEGORIES) })],
+      [
+        "5 % (one category, named in the query)",
+        (q) => ({ category: categoryName(q % CATEGORIES) }),
+        (q) => ({ category: categoryName(q % CATEGORIES) }),
+      ],
       [
         "10 % (two categories)",
         (q) => ({
@@ -610,7 +627,7 @@ async function httpStage(database: Database, schema: string, halfvec: boolean, e
             {
               field: "category",
               operator: "in",
-              value: [`category-${String(q % CATEGORIES).padStart(2, "0")}`, `category-${String((q + 7) % CATEGORIES).padStart(2, "0")}`],
+              value: [categoryName(q % CATEGORIES), categoryName((q + 7) % CATEGORIES)],
             },
           ],
         }),
@@ -662,26 +679,29 @@ async function httpStage(database: Database, schema: string, halfvec: boolean, e
      * One new text search with `filter`: its time in ms (the round trip, timed in the client's
      * process: client-process.ts), the part of it past the search's own embedding, and its results.
      */
-    const search = async (filter: Record<string, unknown>) => {
+    const search = async (filter: Record<string, unknown>, named?: { brand?: string; category?: string }) => {
       embedMs = 0;
       const answer = await client.call(
         "POST",
         `${base}/v1/search/text`,
         { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        JSON.stringify({ query: nextQuery(), limit: 10, ...filter }),
+        JSON.stringify({ query: nextQuery(named), limit: 10, ...filter }),
       );
       if (answer.status !== 200) throw new Error(`search answered ${answer.status}: ${answer.text.slice(0, 300)}`);
       return { ms: answer.ms, past: answer.ms - embedMs, results: (JSON.parse(answer.text) as { results: unknown[] }).results.length };
     };
     // The JIT's warm-up (see the header), the workloads' filters in turn.
-    for (let i = 0; measured.length > 0 && i < HTTP_WARMUP; i++) await search(measured[i % measured.length]![1](1_000 + i));
-    for (const [name, filter] of measured) {
+    for (let i = 0; measured.length > 0 && i < HTTP_WARMUP; i++) {
+      const [, filter, named] = measured[i % measured.length]!;
+      await search(filter(1_000 + i), named?.(1_000 + i));
+    }
+    for (const [name, filter, named] of measured) {
       const times: number[] = [];
       const pasts: number[] = [];
       let before = await stages();
       let results = 0;
       for (let q = -5; q < HTTP_SEARCHES; q++) {
-        const found = await search(filter(Math.max(0, q)));
+        const found = await search(filter(Math.max(0, q)), named?.(Math.max(0, q)));
         if (q >= 0) {
           times.push(found.ms);
           pasts.push(found.past);

@@ -5,7 +5,14 @@
 
 -- LexicalRepository.search("store_a", "red leather boots", 10)
 -- No product matches every word: the AND query, then the OR query.
--- query 1 of 2, 3 parameters:
+-- query 1 of 3, 1 parameter:
+--   $1 = 32
+SELECT e AS lexeme, f AS share
+FROM pg_stats, unnest(most_common_elems::text::text[], most_common_elem_freqs::text::real[]) AS x(e, f)
+WHERE schemaname = current_schema() AND tablename = 'product_text' AND attname = 'document' AND e <> ''
+ORDER BY f DESC LIMIT $1;
+
+-- query 2 of 3, 3 parameters:
 --   $1 = "(red) & (leather) & (boots)"
 --   $2 = "store_a"
 --   $3 = 1000
@@ -14,7 +21,7 @@ FROM product_text, to_tsquery('english', $1) AS q
 WHERE store_id = $2 AND document @@ q
 LIMIT $3;
 
--- query 2 of 2, 3 parameters:
+-- query 3 of 3, 3 parameters:
 --   $1 = "red | leather | boots"
 --   $2 = "store_a"
 --   $3 = 1000
@@ -25,7 +32,14 @@ LIMIT $3;
 
 -- LexicalRepository.search("store_a", <groups>, 10, Set ["p1","p2","p3"])
 -- Groups [["sneakers","trainers"],["running shoe"],["wat*"]]: a synonym, a phrase, a prefix; few candidates restrict the query itself.
--- query 1 of 2, 4 parameters:
+-- query 1 of 3, 1 parameter:
+--   $1 = 32
+SELECT e AS lexeme, f AS share
+FROM pg_stats, unnest(most_common_elems::text::text[], most_common_elem_freqs::text::real[]) AS x(e, f)
+WHERE schemaname = current_schema() AND tablename = 'product_text' AND attname = 'document' AND e <> ''
+ORDER BY f DESC LIMIT $1;
+
+-- query 2 of 3, 4 parameters:
 --   $1 = "(sneakers | trainers) & ((running <-> shoe)) & (wat:*)"
 --   $2 = "store_a"
 --   $3 = "[\"p1\",\"p2\",\"p3\"]"
@@ -35,7 +49,7 @@ FROM product_text, to_tsquery('english', $1) AS q
 WHERE store_id = $2 AND document @@ q AND product_id = ANY (SELECT jsonb_array_elements_text($3::jsonb))
 LIMIT $4;
 
--- query 2 of 2, 4 parameters:
+-- query 3 of 3, 4 parameters:
 --   $1 = "sneakers | trainers | (running <-> shoe) | wat:*"
 --   $2 = "store_a"
 --   $3 = "[\"p1\",\"p2\",\"p3\"]"

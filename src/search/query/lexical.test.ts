@@ -200,6 +200,100 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     }
   });
 
+  test("a number after a hyphen (SKU-1002) is matched by the every-word query, and by type-ahead", async () => {
+    // PostgreSQL indexes "SKU-1002" as 'sku' and '-1002'; the query's words are "sku" and "1002".
+    // Scoring one match only: were the every-word query to match nothing, the any-word query would
+    // score the first product holding "sku" (p-dress, SKU-778812) instead.
+    const made: string[] = [];
+    const saved = { ...lexicalLimits };
+    try {
+      for (const n of [1001, 1002]) {
+        const res = await post("/v1/products", {
+          product_id: `p-scarf-${n}`,
+          image_url: url["p-shirt"],
+          metadata: { name: `Scarf SKU-${n}` },
+        });
+        assert.equal(res.statusCode, 201, res.body);
+        made.push(`p-scarf-${n}`);
+      }
+      lexicalLimits.scoredMax = 1;
+      const repo = new LexicalRepository(app.ctx.database.db, app.ctx.database.dialect); // uncached
+      for (const query of ["sku 1002", "SKU-1002", "scarf sku-1002"]) {
+        const { hits } = await repo.search(store.clientId, query, 1, undefined, 1);
+        assert.deepEqual(
+          hits.map((h) => h.productId),
+          ["p-scarf-1002"],
+          query,
+        );
+      }
+      assert.deepEqual(
+        (await repo.nameMatches(store.clientId, "scarf sku-100", 8)).sort(),
+        ["p-scarf-1001", "p-scarf-1002"],
+        "a number being typed",
+      );
+      assert.deepEqual(await repo.nameMatches(store.clientId, "scarf sku-1001", 8), ["p-scarf-1001"]);
+    } finally {
+      Object.assign(lexicalLimits, saved);
+      for (const id of made) await app.search.inject({ method: "DELETE", url: `/v1/products/${id}`, headers: bearer(token) });
+    }
+  });
+
+  test("PostgreSQL leaves words most products hold out of the index condition, with the same matches; SQLite is unaffected", async () => {
+    const db = app.ctx.database.db;
+    const postgres = dialect === "postgres";
+    // The share of the most frequent lexeme: at it, that lexeme is left out and the others kept.
+    let top = 0.5;
+    if (postgres) {
+      await sql`ANALYZE product_text`.execute(db);
+      const found = await sql<{ top: number | null }>`
+        SELECT max(f) AS top FROM pg_stats, unnest(most_common_elem_freqs::text::real[]) AS f
+        WHERE schemaname = current_schema() AND tablename = 'product_text' AND attname = 'document'`.execute(db);
+      assert.ok(found.rows[0]?.top, "ANALYZE gathered the lexemes' frequencies");
+      top = found.rows[0].top;
+    }
+    // Each statement's text, to tell the every-word query with an index condition of its own.
+    const statements: string[] = [];
+    const recorded = db.withPlugin({
+      transformQuery: (args) => {
+        statements.push(db.getExecutor().compileQuery(args.node, args.queryId).sql);
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const repo = new LexicalRepository(recorded, app.ctx.database.dialect); // uncached
+    const queries = [
+      "blue",
+      "summer dress",
+      "acme blue",
+      "blue acme linen",
+      "oxford shirt",
+      "rolex chronograph",
+      "denim pockets",
+      "chrono",
+      "SKU-778812",
+    ];
+    const rankings = async () => {
+      const out: unknown[] = [];
+      for (const q of queries) out.push(await repo.search(store.clientId, q, 10, undefined, 1));
+      return out;
+    };
+    const rewritten = () => statements.filter((s) => s.includes("ts_rewrite")).length;
+    const saved = { ...lexicalLimits };
+    try {
+      lexicalLimits.commonLexemesTtlMs = 0; // the statistics read again on every search
+      lexicalLimits.commonLexemeShare = 2; // no lexeme is that common
+      const whole = await rankings();
+      assert.equal(rewritten(), 0, "no lexeme left out");
+      statements.length = 0;
+      lexicalLimits.commonLexemeShare = top;
+      assert.deepEqual(await rankings(), whole, "the same hits, scores and coverage");
+      if (postgres) assert.ok(rewritten() >= queries.length - 2, statements.join("\n"));
+      else assert.ok(!statements.some((s) => s.includes("pg_stats") || s.includes("ts_rewrite")), statements.join("\n"));
+    } finally {
+      Object.assign(lexicalLimits, saved);
+    }
+  });
+
   test("a store's lexical hits never include another store's products", async () => {
     for (const q of ["rolex", "summer dress", "jeans", "dres"]) {
       const mine = await lexicalIds(q);
