@@ -595,17 +595,19 @@ async function httpStage(database: Database, schema: string, halfvec: boolean, e
     const token = (await ctx.signer.issue({ sub: STORE, user_type: "client", memberships: [], is_super_admin: false })).access_token;
     const materials = ["cotton", "wool", "leather", "linen"];
     let n = 0;
+    /** What of its filter a row's query names: the brand or the category (none: other values, as a rule). */
+    type Named = { brand?: string; category?: string };
     /**
      * A new query each time (for 2,000 queries: the warm-up's and every row's together): a material,
      * a brand and a category of the catalogue; `named` fixes the brand or the category (a row whose
      * query names its filter's value).
      */
-    const nextQuery = (named: { brand?: string; category?: string } = {}) => {
+    const nextQuery = (named: Named = {}) => {
       const i = n++;
       return `${materials[i % 4]} ${named.brand ?? brandName((i * 37) % BRANDS)} ${named.category ?? categoryName(Math.floor(i / BRANDS) % CATEGORIES)}`;
     };
-    /** A row: its name, its filter of the q-th query, and what of that filter the query names (none: other values, as a rule). */
-    type Workload = [string, (q: number) => Record<string, unknown>, ((q: number) => { brand?: string; category?: string })?];
+    /** A row: its name, its filter of the q-th query, and what of that filter the query names. */
+    type Workload = [string, (q: number) => Record<string, unknown>, ((q: number) => Named)?];
     const workloads: Workload[] = [
       ["unfiltered", () => ({})],
       ["1 % (brand, metadata filter)", (q) => ({ metadata_filters: [{ field: "brand", operator: "eq", value: brandName(q % BRANDS) }] })],
@@ -679,7 +681,7 @@ async function httpStage(database: Database, schema: string, halfvec: boolean, e
      * One new text search with `filter`: its time in ms (the round trip, timed in the client's
      * process: client-process.ts), the part of it past the search's own embedding, and its results.
      */
-    const search = async (filter: Record<string, unknown>, named?: { brand?: string; category?: string }) => {
+    const search = async (filter: Record<string, unknown>, named?: Named) => {
       embedMs = 0;
       const answer = await client.call(
         "POST",
