@@ -608,20 +608,15 @@ async function httpStage(database: Database, schema: string, halfvec: boolean, e
     };
     /** A row: its name, its filter of the q-th query, and what of that filter the query names. */
     type Workload = [string, (q: number) => Record<string, unknown>, ((q: number) => Named)?];
+    /** The q-th query's 1 % brand and 5 % category filters. */
+    const byBrand = (q: number) => ({ metadata_filters: [{ field: "brand", operator: "eq", value: brandName(q % BRANDS) }] });
+    const byCategory = (q: number) => ({ category: categoryName(q % CATEGORIES) });
     const workloads: Workload[] = [
       ["unfiltered", () => ({})],
-      ["1 % (brand, metadata filter)", (q) => ({ metadata_filters: [{ field: "brand", operator: "eq", value: brandName(q % BRANDS) }] })],
-      [
-        "1 % (brand, named in the query)",
-        (q) => ({ metadata_filters: [{ field: "brand", operator: "eq", value: brandName(q % BRANDS) }] }),
-        (q) => ({ brand: brandName(q % BRANDS) }),
-      ],
-      ["5 % (one category)", (q) => ({ category: categoryName(q % CATEGORIES) })],
-      [
-        "5 % (one category, named in the query)",
-        (q) => ({ category: categoryName(q % CATEGORIES) }),
-        (q) => ({ category: categoryName(q % CATEGORIES) }),
-      ],
+      ["1 % (brand, metadata filter)", byBrand],
+      ["1 % (brand, named in the query)", byBrand, (q) => ({ brand: brandName(q % BRANDS) })],
+      ["5 % (one category)", byCategory],
+      ["5 % (one category, named in the query)", byCategory, (q) => ({ category: categoryName(q % CATEGORIES) })],
       [
         "10 % (two categories)",
         (q) => ({

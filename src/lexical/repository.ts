@@ -85,6 +85,8 @@ function best(hits: LexicalHit[], k: number): LexicalHit[] {
 
 /** FTS5 query text of one alternative: a phrase, or a prefix. */
 const ftsPhrase = (words: readonly string[], prefix: boolean) => `"${words.join(" ")}"${prefix ? "*" : ""}`;
+/** A query word of digits alone (PostgreSQL may hold it signed: see tsWord). */
+const isNumber = (word: string) => /^[0-9]+$/.test(word);
 /**
  * tsquery operand of a query word, `suffix` its prefix and weight marks. PostgreSQL's parser reads a
  * hyphen before digits as a sign: "SKU-778812" is indexed as 'sku' and '-778812', "iPhone-13" as
@@ -93,7 +95,7 @@ const ftsPhrase = (words: readonly string[], prefix: boolean) => `"${words.join(
  * then only by the any-word query, whose ranking a large store bounds (SCORED_MAX). FTS5's
  * tokenizer splits at the hyphen, so SQLite needs nothing.
  */
-const tsWord = (word: string, suffix = "") => (/^[0-9]+$/.test(word) ? `(${word}${suffix} | -${word}${suffix})` : word + suffix);
+const tsWord = (word: string, suffix = "") => (isNumber(word) ? `(${word}${suffix} | -${word}${suffix})` : word + suffix);
 /** tsquery text of one alternative. */
 const tsPhrase = (words: readonly string[], prefix: boolean) =>
   words.length === 1 ? tsWord(words[0]!, prefix ? ":*" : "") : `(${words.map((w) => tsWord(w)).join(" <-> ")})`;
@@ -238,7 +240,7 @@ export class LexicalRepository {
    */
   private async indexCondition(groups: readonly Group[]) {
     const plain = (g: Group) =>
-      g.alternatives.length === 1 && g.alternatives[0]!.prefix !== true && !g.alternatives[0]!.words.some((w) => /^[0-9]+$/.test(w));
+      g.alternatives.length === 1 && g.alternatives[0]!.prefix !== true && !g.alternatives[0]!.words.some(isNumber);
     const single = groups.filter(plain);
     if (single.length === 0) return undefined;
     const common = await this.commonLexemes();
