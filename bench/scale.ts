@@ -570,7 +570,9 @@ async function httpStage(database: Database, schema: string, halfvec: boolean, e
     const t0 = performance.now();
     await indexAllProducts(database.db, "postgres", 8);
     await sql`ANALYZE product_text`.execute(database.db);
-    console.log(`\nlexical index (product_text, one upsert per product, 8 at a time): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `\nlexical index (product_text, pages of 5,000 products, each in 8 statements at once): ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsight-bench-scale-"));
   const config = loadConfig({

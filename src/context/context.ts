@@ -59,7 +59,8 @@ export interface AppContext {
 
 /** The data steps of migrations that need product code (platform imports none). */
 export const dataHooks: DataHooks = {
-  // 0018 runs before the vocabulary table exists (0023 fills it from the rows written here).
+  // 0018 runs before the vocabulary table exists (0023 fills it from the rows written here); 0033
+  // writes rows again whose words the vocabulary holds already.
   indexProductText: (db, dialect) => indexAllProducts(db, dialect, 1, undefined, { terms: false }),
   indexProductTerms: (db, dialect) => indexAllTerms(db, dialect),
 };

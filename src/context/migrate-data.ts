@@ -256,14 +256,13 @@ async function rebuildLexicalIndex(tx: MigrationDb, storeIds: string[]): Promise
   let q = tx.selectFrom("products").select(["store_id", "product_id", "metadata"]);
   if (storeIds.length > 0) q = q.where("store_id", "in", storeIds);
   const rows = (await q.execute()) as { store_id: string; product_id: string; metadata: unknown }[];
-  const lexical = new LexicalRepository(tx, "postgres");
-  for (const r of rows) {
-    await lexical.upsert(
-      r.store_id,
-      r.product_id,
-      (typeof r.metadata === "string" ? JSON.parse(r.metadata) : r.metadata) as Record<string, unknown>,
-    );
-  }
+  await new LexicalRepository(tx, "postgres").upsertMany(
+    rows.map((r) => ({
+      storeId: r.store_id,
+      productId: r.product_id,
+      metadata: (typeof r.metadata === "string" ? JSON.parse(r.metadata) : r.metadata) as Record<string, unknown>,
+    })),
+  );
   return rows.length;
 }
 

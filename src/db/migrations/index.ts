@@ -28,6 +28,7 @@ import m0029 from "./0029_assistant_vocabulary.js";
 import m0030 from "./0030_filter_index_graphs.js";
 import m0031 from "./0031_copies_apart.js";
 import m0032 from "./0032_copies_apart_planned.js";
+import m0033 from "./0033_lexical_words.js";
 
 export const migrations: Record<string, MigrationFactory> = {
   "0001_accounts": m0001,
@@ -58,4 +59,5 @@ export const migrations: Record<string, MigrationFactory> = {
   "0030_filter_index_graphs": m0030,
   "0031_copies_apart": m0031,
   "0032_copies_apart_planned": m0032,
+  "0033_lexical_words": m0033,
 };

@@ -25,7 +25,7 @@ export interface ColumnTypes {
  * one which is absent, with rows to process, fails and says how to run it.
  */
 export interface DataHooks {
-  /** Writes the lexical index rows of every existing product (migration 0018). */
+  /** Writes the lexical index rows of every existing product (migrations 0018 and 0033). */
   indexProductText?(db: MigrationDb, dialect: Dialect): Promise<void>;
   /** Writes the vocabulary of every store's lexical rows (migration 0023). */
   indexProductTerms?(db: MigrationDb, dialect: Dialect): Promise<void>;

@@ -264,7 +264,9 @@ export class Reindexer {
         await products.lockStore(storeId);
         const lexical = this.text.with(tx);
         const rows = await products.metadataOfStore(storeId, ids.slice(i, i + LEXICAL_BATCH));
-        for (const r of rows) await lexical.upsert(storeId, r.product_id, JSON.parse(r.metadata) as Record<string, unknown>);
+        await lexical.upsertMany(
+          rows.map((r) => ({ storeId, productId: r.product_id, metadata: JSON.parse(r.metadata) as Record<string, unknown> })),
+        );
         return rows.length;
       });
       noteTextChange(storeId); // after the commit (changes.ts): caches of the text are rebuilt
