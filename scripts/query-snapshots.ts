@@ -260,6 +260,13 @@ export const AREAS: readonly Area[] = [
         run: (d) => new LexicalRepository(d.db, d.dialect).search(STORE, GROUPS, 10, new Set(["p1", "p2", "p3"])),
       },
       {
+        title: `LexicalRepository.search(${args(STORE, "red leather boots", 100)}) under a filter left in the database`,
+        note: "PostgreSQL: the statement checks each row it returns against the filter (the search's deferred candidates), with no keep() after it.",
+        dialects: ["postgres"],
+        respond: planner(1_000_000),
+        run: async (d) => new LexicalRepository(d.db, d.dialect).search(STORE, "red leather boots", 100, await deferred(d, METADATA)),
+      },
+      {
         title: `LexicalRepository.nameMatches(${args(STORE, "red dre", 8)})`,
         dialects: BOTH,
         run: (d) => new LexicalRepository(d.db, d.dialect).nameMatches(STORE, "red dre", 8),

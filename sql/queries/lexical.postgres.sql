@@ -16,19 +16,21 @@ ORDER BY f DESC LIMIT $1;
 --   $1 = "(red) & (leather) & (boots)"
 --   $2 = "store_a"
 --   $3 = 1000
-SELECT product_id, ts_rank(document, q) AS s, words
-FROM product_text, to_tsquery('english', $1) AS q
-WHERE store_id = $2 AND document @@ q
-LIMIT $3;
+SELECT h.product_id, h.s, h.words FROM (
+  SELECT product_id, ts_rank(document, q) AS s, words
+  FROM product_text, to_tsquery('english', $1) AS q
+  WHERE store_id = $2 AND document @@ q
+  LIMIT $3) h;
 
 -- query 3 of 3, 3 parameters:
 --   $1 = "red | leather | boots"
 --   $2 = "store_a"
 --   $3 = 1000
-SELECT product_id, ts_rank(document, q) AS s, words
-FROM product_text, to_tsquery('english', $1) AS q
-WHERE store_id = $2 AND document @@ q
-LIMIT $3;
+SELECT h.product_id, h.s, h.words FROM (
+  SELECT product_id, ts_rank(document, q) AS s, words
+  FROM product_text, to_tsquery('english', $1) AS q
+  WHERE store_id = $2 AND document @@ q
+  LIMIT $3) h;
 
 -- LexicalRepository.search("store_a", <groups>, 10, Set ["p1","p2","p3"])
 -- Groups [["sneakers","trainers"],["running shoe"],["wat*"]]: a synonym, a phrase, a prefix; few candidates restrict the query itself.
@@ -44,20 +46,102 @@ ORDER BY f DESC LIMIT $1;
 --   $2 = "store_a"
 --   $3 = "[\"p1\",\"p2\",\"p3\"]"
 --   $4 = 1000
-SELECT product_id, ts_rank(document, q) AS s, words
-FROM product_text, to_tsquery('english', $1) AS q
-WHERE store_id = $2 AND document @@ q AND product_id = ANY (SELECT jsonb_array_elements_text($3::jsonb))
-LIMIT $4;
+SELECT h.product_id, h.s, h.words FROM (
+  SELECT product_id, ts_rank(document, q) AS s, words
+  FROM product_text, to_tsquery('english', $1) AS q
+  WHERE store_id = $2 AND document @@ q AND product_id = ANY (SELECT jsonb_array_elements_text($3::jsonb))
+  LIMIT $4) h;
 
 -- query 3 of 3, 4 parameters:
 --   $1 = "sneakers | trainers | (running <-> shoe) | wat:*"
 --   $2 = "store_a"
 --   $3 = "[\"p1\",\"p2\",\"p3\"]"
 --   $4 = 1000
-SELECT product_id, ts_rank(document, q) AS s, words
-FROM product_text, to_tsquery('english', $1) AS q
-WHERE store_id = $2 AND document @@ q AND product_id = ANY (SELECT jsonb_array_elements_text($3::jsonb))
-LIMIT $4;
+SELECT h.product_id, h.s, h.words FROM (
+  SELECT product_id, ts_rank(document, q) AS s, words
+  FROM product_text, to_tsquery('english', $1) AS q
+  WHERE store_id = $2 AND document @@ q AND product_id = ANY (SELECT jsonb_array_elements_text($3::jsonb))
+  LIMIT $4) h;
+
+-- LexicalRepository.search("store_a", "red leather boots", 100) under a filter left in the database
+-- PostgreSQL: the statement checks each row it returns against the filter (the search's deferred candidates), with no keep() after it.
+-- query 1 of 4, 16 parameters:
+--   $1 = "store_a"
+--   $2 = "Acme"
+--   $3 = "Zenith"
+--   $4 = ["material"]
+--   $5 = ["material"]
+--   $6 = "leather"
+--   $7 = ["size"]
+--   $8 = ["size"]
+--   $9 = ["size"]
+--   $10 = 40
+--   $11 = ["tags"]
+--   $12 = ["tags"]
+--   $13 = "waterproof"
+--   $14 = ["tags"]
+--   $15 = ["tags"]
+--   $16 = "waterproof"
+EXPLAIN (FORMAT JSON) (select "product_id" from "products" where "store_id" = $1 and (lower("brand") = lower($2) OR lower("brand") = lower($3)) and (jsonb_typeof(metadata #> $4) = 'string' AND lower((metadata #>> $5)) = lower($6)) and (jsonb_typeof(metadata #> $7) = 'number' AND (CASE WHEN jsonb_typeof(metadata #> $8) = 'number' THEN (metadata #>> $9)::double precision END) >= $10) and ((jsonb_typeof(metadata #> $11) = 'array' AND EXISTS (SELECT 1 FROM jsonb_array_elements(metadata #> $12) e WHERE jsonb_typeof(e) = 'string' AND lower(e #>> '{}') = lower($13))) OR (jsonb_typeof(metadata #> $14) = 'string' AND strpos(lower((metadata #>> $15)), lower($16)) > 0)));
+
+-- query 2 of 4, 1 parameter:
+--   $1 = 32
+SELECT e AS lexeme, f AS share
+FROM pg_stats, unnest(most_common_elems::text::text[], most_common_elem_freqs::text::real[]) AS x(e, f)
+WHERE schemaname = current_schema() AND tablename = 'product_text' AND attname = 'document' AND e <> ''
+ORDER BY f DESC LIMIT $1;
+
+-- query 3 of 4, 19 parameters:
+--   $1 = "store_a"
+--   $2 = "Acme"
+--   $3 = "Zenith"
+--   $4 = ["material"]
+--   $5 = ["material"]
+--   $6 = "leather"
+--   $7 = ["size"]
+--   $8 = ["size"]
+--   $9 = ["size"]
+--   $10 = 40
+--   $11 = ["tags"]
+--   $12 = ["tags"]
+--   $13 = "waterproof"
+--   $14 = ["tags"]
+--   $15 = ["tags"]
+--   $16 = "waterproof"
+--   $17 = "(red) & (leather) & (boots)"
+--   $18 = "store_a"
+--   $19 = 1000
+SELECT h.product_id, h.s, h.words, EXISTS (SELECT 1 FROM ((select "product_id" from "products" where "store_id" = $1 and (lower("brand") = lower($2) OR lower("brand") = lower($3)) and (jsonb_typeof(metadata #> $4) = 'string' AND lower((metadata #>> $5)) = lower($6)) and (jsonb_typeof(metadata #> $7) = 'number' AND (CASE WHEN jsonb_typeof(metadata #> $8) = 'number' THEN (metadata #>> $9)::double precision END) >= $10) and ((jsonb_typeof(metadata #> $11) = 'array' AND EXISTS (SELECT 1 FROM jsonb_array_elements(metadata #> $12) e WHERE jsonb_typeof(e) = 'string' AND lower(e #>> '{}') = lower($13))) OR (jsonb_typeof(metadata #> $14) = 'string' AND strpos(lower((metadata #>> $15)), lower($16)) > 0)))) f WHERE f.product_id = h.product_id) AS passes FROM (
+  SELECT product_id, ts_rank(document, q) AS s, words
+  FROM product_text, to_tsquery('english', $17) AS q
+  WHERE store_id = $18 AND document @@ q
+  LIMIT $19) h;
+
+-- query 4 of 4, 19 parameters:
+--   $1 = "store_a"
+--   $2 = "Acme"
+--   $3 = "Zenith"
+--   $4 = ["material"]
+--   $5 = ["material"]
+--   $6 = "leather"
+--   $7 = ["size"]
+--   $8 = ["size"]
+--   $9 = ["size"]
+--   $10 = 40
+--   $11 = ["tags"]
+--   $12 = ["tags"]
+--   $13 = "waterproof"
+--   $14 = ["tags"]
+--   $15 = ["tags"]
+--   $16 = "waterproof"
+--   $17 = "red | leather | boots"
+--   $18 = "store_a"
+--   $19 = 1000
+SELECT h.product_id, h.s, h.words, EXISTS (SELECT 1 FROM ((select "product_id" from "products" where "store_id" = $1 and (lower("brand") = lower($2) OR lower("brand") = lower($3)) and (jsonb_typeof(metadata #> $4) = 'string' AND lower((metadata #>> $5)) = lower($6)) and (jsonb_typeof(metadata #> $7) = 'number' AND (CASE WHEN jsonb_typeof(metadata #> $8) = 'number' THEN (metadata #>> $9)::double precision END) >= $10) and ((jsonb_typeof(metadata #> $11) = 'array' AND EXISTS (SELECT 1 FROM jsonb_array_elements(metadata #> $12) e WHERE jsonb_typeof(e) = 'string' AND lower(e #>> '{}') = lower($13))) OR (jsonb_typeof(metadata #> $14) = 'string' AND strpos(lower((metadata #>> $15)), lower($16)) > 0)))) f WHERE f.product_id = h.product_id) AS passes FROM (
+  SELECT product_id, ts_rank(document, q) AS s, words
+  FROM product_text, to_tsquery('english', $17) AS q
+  WHERE store_id = $18 AND document @@ q
+  LIMIT $19) h;
 
 -- LexicalRepository.nameMatches("store_a", "red dre", 8)
 -- 3 parameters:

@@ -42,7 +42,7 @@
 //     (migration 0023), the store's lexicon for typo tolerance (lexicon.ts).
 // Scores are the engine's own (larger is better); callers normalise them per query.
 import { sql } from "kysely";
-import { isDeferred, passing, type Candidates } from "../vectors/candidates.js";
+import { isDeferred, passing, type Candidates, type DeferredCandidates } from "../vectors/candidates.js";
 import type { Dialect, Executor } from "../platform/db/types.js";
 import { allWords, lexicalDocument, type LexicalDocument } from "./document.js";
 import { coverageOf, plainGroups, words, type Group } from "./query.js";
@@ -205,6 +205,10 @@ export class LexicalRepository {
     const inSql = candidates !== undefined && !isDeferred(candidates) && candidates.size <= SQL_CANDIDATES_MAX;
     const ids = inSql ? JSON.stringify([...candidates]) : null;
     const depth = candidates && !inSql ? Math.min(POST_FILTER_DEPTH, k * 10) : k;
+    // A filter left in the database that remembers verdicts is checked by the lexical statement
+    // itself, on the rows it returns, when keep() would check them all anyway (they are `depth` at
+    // most): no round trip with their ids after it.
+    const checked = candidates && isDeferred(candidates) && candidates.learn && depth >= scoredLimit(depth) ? candidates : undefined;
     const keep = async (hits: LexicalHit[]) => {
       if (!candidates || inSql) return hits;
       const passed = await passing(
@@ -218,7 +222,7 @@ export class LexicalRepository {
     const maxAge = this.dialect === "sqlite" ? Infinity : TEXT_CACHE_TTL_MS;
     const run = (all: boolean) => {
       const text = matchText(groups, all, this.dialect);
-      const compute = () => this.match(storeId, groups, all, text, depth, ids);
+      const compute = () => this.match(storeId, groups, all, text, depth, ids, checked);
       // The key holds the alternatives' weights too: coverage depends on them.
       const key = `${storeId}\u0000${depth}\u0000${text}\u0000${groups.map((g) => g.alternatives.map((a) => a.weight).join(",")).join(";")}`;
       return version === undefined ? compute() : this.cache!.through(key, version, compute, maxAge);
@@ -286,7 +290,11 @@ export class LexicalRepository {
     return rest.length === 0 ? without : sql`${without} && to_tsquery('english', ${matchText(rest, true, "postgres")})`;
   }
 
-  /** The engine's matches of `text` (the groups' match text; every group when `all`), scored, with their coverage. */
+  /**
+   * The engine's matches of `text` (the groups' match text; every group when `all`), scored, with
+   * their coverage. `check` (PostgreSQL): a filter left in the database, told whether each row
+   * returned passes it (a lookup by primary key per row, after the LIMIT).
+   */
   private async match(
     storeId: string,
     groups: readonly Group[],
@@ -294,6 +302,7 @@ export class LexicalRepository {
     text: string,
     k: number,
     ids: string | null,
+    check?: DeferredCandidates,
   ): Promise<LexicalHit[]> {
     const covered = coverageOf(groups);
     if (this.dialect === "sqlite") {
@@ -314,7 +323,7 @@ export class LexicalRepository {
         k,
       );
     }
-    let rows: { product_id: string; s: number; words: string }[];
+    let rows: { product_id: string; s: number; words: string; passes?: boolean }[];
     {
       const restrict = ids === null ? sql`` : sql`AND product_id = ANY (SELECT jsonb_array_elements_text(${ids}::jsonb))`;
       const index = all ? await this.indexCondition(groups) : undefined;
@@ -324,14 +333,17 @@ export class LexicalRepository {
       const condition = index
         ? sql`document @@ coalesce((SELECT CASE WHEN numnode(i) > 0 THEN i END FROM (SELECT ${index} AS i) x), q) AND (document @@ q) IS TRUE`
         : sql`document @@ q`;
+      const verdict = check ? sql`, EXISTS (SELECT 1 FROM (${check.subquery}) f WHERE f.product_id = h.product_id) AS passes` : sql``;
       rows = (
-        await sql<{ product_id: string; s: number; words: string }>`
-        SELECT product_id, ts_rank(document, q) AS s, words
-        FROM product_text, to_tsquery('english', ${text}) AS q
-        WHERE store_id = ${storeId} AND ${condition} ${restrict}
-        LIMIT ${scoredLimit(k)}`.execute(this.db)
+        await sql<{ product_id: string; s: number; words: string; passes?: boolean }>`
+        SELECT h.product_id, h.s, h.words${verdict} FROM (
+          SELECT product_id, ts_rank(document, q) AS s, words
+          FROM product_text, to_tsquery('english', ${text}) AS q
+          WHERE store_id = ${storeId} AND ${condition} ${restrict}
+          LIMIT ${scoredLimit(k)}) h`.execute(this.db)
       ).rows;
     }
+    check?.learn?.(new Map(rows.map((row) => [row.product_id, row.passes === true])));
     return best(
       rows.map((row) => {
         const c = covered(row.words);

@@ -42,3 +42,18 @@ test("remembering: each id is asked about once, whatever the order and repeats o
   ]);
   assert.equal(c.size, 10_000);
 });
+
+test("remembering: verdicts learnt from another statement answer keep() without asking", async () => {
+  const asked: string[][] = [];
+  const c = remembering(yesFilter(asked));
+  c.learn!(
+    new Map([
+      ["y1", true],
+      ["n1", false],
+    ]),
+  );
+  assert.deepEqual([...(await passing(c, ["n1", "y1"]))], ["y1"]);
+  assert.deepEqual([...(await passing(c, ["y1", "y2", "n2"]))].sort(), ["y1", "y2"]);
+  assert.deepEqual(asked, [["y2", "n2"]], "only the ids not learnt are asked about");
+  assert.equal(yesFilter([]).learn, undefined, "a filter that does not remember learns nothing");
+});

@@ -5,7 +5,8 @@
 // ~0.6 s, more than the rest of the search), so on PostgreSQL a filter found to keep more than a
 // few thousand products stays in the database instead (search/repository.ts, LISTED_MAX): a
 // subquery the statements that need the whole set embed (exact scans), and a membership check for
-// the few ids an HNSW round or a lexical ranking returns.
+// the few ids an HNSW round or a lexical ranking returns (the lexical statement checks its own rows
+// by embedding the subquery, and hands its verdicts in: learn()).
 import type { Expression } from "kysely";
 
 /**
@@ -27,6 +28,11 @@ export interface DeferredCandidates {
   readonly subquery: Expression<unknown>;
   /** Which of `ids` pass the filter (one round trip). */
   keep(ids: readonly string[]): Promise<ReadonlySet<string>>;
+  /**
+   * Verdicts a statement of another stage found itself (by embedding `subquery`), as keep()'s
+   * answers from now on: absent when the filter does not remember verdicts.
+   */
+  learn?(verdicts: ReadonlyMap<string, boolean>): void;
   /** The fields the filter pins to a few values, any of which a filter index may serve (none: no scope). */
   readonly scopes?: readonly VectorScope[];
 }
@@ -43,14 +49,17 @@ export async function passing(c: Candidates, ids: readonly string[]): Promise<Re
 }
 
 /**
- * The same candidates, remembering each verdict of keep(): a search asks about overlapping ids
- * several times (HNSW rounds growing deeper, the lexical passes, both stages), and the database
- * once per id. search/repository.ts hands out its deferred filters wrapped in it.
+ * The same candidates, remembering each verdict of keep() and those learnt: a search asks about
+ * overlapping ids several times (HNSW rounds growing deeper, the lexical passes, both stages), and
+ * the database once per id. search/repository.ts hands out its deferred filters wrapped in it.
  */
 export function remembering(c: DeferredCandidates): DeferredCandidates {
   const known = new Map<string, boolean>();
   return {
     ...c,
+    learn: (verdicts) => {
+      for (const [id, passes] of verdicts) known.set(id, passes);
+    },
     keep: async (ids) => {
       const unknown = [...new Set(ids.filter((id) => !known.has(id)))];
       if (unknown.length > 0) {

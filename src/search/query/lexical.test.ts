@@ -10,6 +10,8 @@ import { LexicalRepository, lexicalLimits } from "../../lexical/repository.js";
 import { noteTextChange } from "../../lexical/changes.js";
 import { words } from "../../lexical/query.js";
 import { ProductsRepository } from "../products/repository.js";
+import { SearchRepository } from "./repository.js";
+import { isDeferred } from "../../vectors/candidates.js";
 
 // Colours chosen so that visual evidence alone (the test model knows only colours) cannot tell
 // the products apart by the words searched.
@@ -324,6 +326,41 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
       else assert.ok(!statements.some((s) => s.includes("pg_stats") || s.includes("ts_rewrite")), statements.join("\n"));
     } finally {
       Object.assign(lexicalLimits, saved);
+    }
+  });
+
+  test("a filter left in the database is checked by the lexical statement itself, with the hits of the filter in hand", async () => {
+    const db = app.ctx.database.db;
+    const statements: string[] = [];
+    const recorded = db.withPlugin({
+      transformQuery: (args) => {
+        statements.push(db.getExecutor().compileQuery(args.node, args.queryId).sql);
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const repo = new LexicalRepository(recorded, app.ctx.database.dialect); // uncached
+    const filters = { price_max: 100 }; // p-dress, p-jeans, p-shirt
+    const inHand = new Set(
+      (await new SearchRepository(db, app.ctx.database.dialect).filteredRows(store.clientId, filters, false)).map((r) => r.product_id),
+    );
+    assert.deepEqual([...inHand].sort(), ["p-dress", "p-jeans", "p-shirt"]);
+    /** A filter of this search left in the database (listing limit 0) on PostgreSQL; its ids in hand on SQLite. */
+    const fresh = () => new SearchRepository(recorded, app.ctx.database.dialect, 0).candidates(store.clientId, filters);
+    // The keep() statement of a filter left in the database (search/repository.ts kept()).
+    const keeps = () => statements.filter((sql) => sql.includes("= ANY(")).length;
+    for (const [query, k] of [
+      ["blue", 100], // depth 1,000: every row the statement returns is checked, so the statement checks them
+      ["blue acme linen", 100], // the every-word pass and the any-word pass
+      ["blue", 10], // depth 100 of up to 1,000 rows: the best 100 are checked afterwards
+    ] as const) {
+      const candidates = await fresh();
+      assert.equal(isDeferred(candidates), dialect === "postgres");
+      statements.length = 0;
+      const found = await repo.search(store.clientId, query, k, candidates);
+      if (dialect === "postgres") assert.equal(keeps(), k === 100 ? 0 : 1, `${query}, ${k}: ${statements.join("\n")}`);
+      assert.ok(found.hits.length > 0, query);
+      assert.deepEqual(found, await repo.search(store.clientId, query, k, inHand), `${query}, ${k}: the hits of the filter in hand`);
     }
   });
 
