@@ -135,8 +135,9 @@ export class LexicalRepository {
   }
 
   /**
-   * upsert() of several products (distinct ones), in one statement on PostgreSQL: a migration's
-   * rewrite of a million rows is a few hundred statements, not a million round trips.
+   * upsert() of several products (distinct ones), one statement per UPSERT_BATCH of them on
+   * PostgreSQL: a migration's rewrite of a million rows is a few hundred statements, not a million
+   * round trips.
    */
   async upsertMany(
     products: readonly { storeId: string; productId: string; metadata: Record<string, unknown> }[],

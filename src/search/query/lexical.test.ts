@@ -59,6 +59,20 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     return ids(res);
   };
 
+  /** The app's database, recording the SQL text of each statement built through it. */
+  const recording = () => {
+    const db = app.ctx.database.db;
+    const statements: string[] = [];
+    const recorded = db.withPlugin({
+      transformQuery: (args) => {
+        statements.push(db.getExecutor().compileQuery(args.node, args.queryId).sql);
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    return { recorded, statements };
+  };
+
   /** Runs `check` while the second store holds one more product (its image: p-shirt's), deleted afterwards. */
   const withOtherProduct = async (productId: string, metadata: Record<string, unknown>, check: () => Promise<void>) => {
     const created = await post("/v1/products", { product_id: productId, image_url: url["p-shirt"], metadata }, otherToken);
@@ -287,14 +301,7 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
       top = found.rows[0].top;
     }
     // Each statement's text, to tell the every-word query with an index condition of its own.
-    const statements: string[] = [];
-    const recorded = db.withPlugin({
-      transformQuery: (args) => {
-        statements.push(db.getExecutor().compileQuery(args.node, args.queryId).sql);
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    });
+    const { recorded, statements } = recording();
     const repo = new LexicalRepository(recorded, app.ctx.database.dialect); // uncached
     const queries = [
       "blue",
@@ -331,14 +338,7 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
 
   test("a filter left in the database is checked by the lexical statement itself, with the hits of the filter in hand", async () => {
     const db = app.ctx.database.db;
-    const statements: string[] = [];
-    const recorded = db.withPlugin({
-      transformQuery: (args) => {
-        statements.push(db.getExecutor().compileQuery(args.node, args.queryId).sql);
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    });
+    const { recorded, statements } = recording();
     const repo = new LexicalRepository(recorded, app.ctx.database.dialect); // uncached
     const filters = { price_max: 100 }; // p-dress, p-jeans, p-shirt
     const inHand = new Set(
