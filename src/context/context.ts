@@ -61,7 +61,9 @@ export interface AppContext {
 export const dataHooks: DataHooks = {
   // 0018 runs before the vocabulary table exists (0023 fills it from the rows written here); 0033
   // writes rows again whose words the vocabulary holds already.
-  indexProductText: (db, dialect) => indexAllProducts(db, dialect, 1, undefined, { terms: false }),
+  indexProductText: async (db, dialect) => {
+    await indexAllProducts(db, dialect, 1, undefined, { terms: false });
+  },
   indexProductTerms: (db, dialect) => indexAllTerms(db, dialect),
 };
 

@@ -35,7 +35,7 @@ import { sql, type RawBuilder } from "kysely";
 import { dataHooks } from "./context.js";
 import { openDatabase, type Database } from "../db/index.js";
 import type { MigrationDb } from "../platform/db/migrate.js";
-import { LexicalRepository } from "../lexical/repository.js";
+import { indexAllProducts } from "../lexical/repository.js";
 import { migrations } from "../db/migrations/index.js";
 import { createVectorIndex } from "../vectors/index.js";
 import { VectorRepository } from "../vectors/repository.js";
@@ -251,20 +251,9 @@ export async function migrateData(options: MigrateDataOptions): Promise<MigrateD
   }
 }
 
-/** Writes the PostgreSQL lexical index rows of the copied products (all, or those of `storeIds`). */
-async function rebuildLexicalIndex(tx: MigrationDb, storeIds: string[]): Promise<number> {
-  let q = tx.selectFrom("products").select(["store_id", "product_id", "metadata"]);
-  if (storeIds.length > 0) q = q.where("store_id", "in", storeIds);
-  const rows = (await q.execute()) as { store_id: string; product_id: string; metadata: unknown }[];
-  await new LexicalRepository(tx, "postgres").upsertMany(
-    rows.map((r) => ({
-      storeId: r.store_id,
-      productId: r.product_id,
-      metadata: (typeof r.metadata === "string" ? JSON.parse(r.metadata) : r.metadata) as Record<string, unknown>,
-    })),
-  );
-  return rows.length;
-}
+/** Writes the PostgreSQL lexical index rows of the copied products (all, or those of `storeIds`), a page at a time. */
+const rebuildLexicalIndex = (tx: MigrationDb, storeIds: string[]): Promise<number> =>
+  indexAllProducts(tx, "postgres", 1, undefined, { storeIds });
 
 // ------------------------------------------------------------------ schema --
 

@@ -43,7 +43,7 @@ describeEachDialect("lexical: indexAllProducts", (dialect) => {
   ] as const) {
     test(`pages of ${pageSize}, ${concurrency} at a time: every product of every store, once`, async () => {
       await sql`DELETE FROM product_text`.execute(t.database.db);
-      await indexAllProducts(t.database.db, dialect, concurrency, pageSize);
+      assert.equal(await indexAllProducts(t.database.db, dialect, concurrency, pageSize), 9, "how many were written");
       const lexical = new LexicalRepository(t.database.db, dialect);
       for (const [storeId, ids] of Object.entries(stores)) {
         const { hits } = await lexical.search(storeId, "anorak", 10);
@@ -53,4 +53,14 @@ describeEachDialect("lexical: indexAllProducts", (dialect) => {
       assert.equal(Number(rows[0]!.n), 9);
     });
   }
+
+  test("storeIds: only those stores' products (migrate-data's copy of some stores), paged", async () => {
+    await sql`DELETE FROM product_text`.execute(t.database.db);
+    assert.equal(await indexAllProducts(t.database.db, dialect, 1, 2, { storeIds: ["a", "c"] }), 7);
+    const { rows } = await sql<{ store_id: string }>`SELECT DISTINCT store_id FROM product_text ORDER BY store_id`.execute(t.database.db);
+    assert.deepEqual(
+      rows.map((r) => r.store_id),
+      ["a", "c"],
+    );
+  });
 });

@@ -438,25 +438,29 @@ export class LexicalRepository {
 }
 
 /**
- * Writes the lexical rows of every product in the database (the data step of migration 0018,
- * and of 0033, handed to the migrations by the composition root as DataHooks.indexProductText), a
- * page of products at a time so that a large catalogue is never held in memory, each page written
- * by `concurrency` statements at once (upsertMany; default 1: a migration's transaction has one
- * connection; bench:scale fills a million products with 8). `pageSize`: products read at a time.
+ * Writes the lexical rows of every product in the database, or of the stores `storeIds` names
+ * (the data step of migrations 0018 and 0033, handed to the migrations by the composition root as
+ * DataHooks.indexProductText; migrate-data's copy), a page of products at a time so that a large
+ * catalogue is never held in memory, each page written by `concurrency` statements at once
+ * (upsertMany; default 1: a migration's transaction has one connection; bench:scale fills a
+ * million products with 8). `pageSize`: products read at a time. Returns how many were written.
  */
 export async function indexAllProducts(
   db: Executor,
   dialect: Dialect,
   concurrency = 1,
   pageSize = INDEX_PAGE,
-  options: { terms?: boolean } = {},
-): Promise<void> {
+  options: { terms?: boolean; storeIds?: readonly string[] } = {},
+): Promise<number> {
   const lexical = new LexicalRepository(db, dialect);
+  const { storeIds = [], ...upsert } = options;
   let after = { store_id: "", product_id: "" };
+  let written = 0;
   for (;;) {
     const page = await db
       .selectFrom("products")
       .select(["store_id", "product_id", "metadata"])
+      .$if(storeIds.length > 0, (q) => q.where("store_id", "in", storeIds))
       // A row comparison, which both engines read as a range of the primary key (the same test
       // written with OR is a filter: a million products took 0.5 s a page by the end).
       .where((e) => e(e.refTuple("store_id", "product_id"), ">", e.tuple(after.store_id, after.product_id)))
@@ -464,8 +468,9 @@ export async function indexAllProducts(
       .orderBy("product_id")
       .limit(pageSize)
       .execute();
-    if (page.length === 0) return;
+    if (page.length === 0) return written;
     after = page.at(-1)!;
+    written += page.length;
     const products = page.map((r) => ({
       storeId: r.store_id,
       productId: r.product_id,
@@ -474,7 +479,7 @@ export async function indexAllProducts(
     // The page in `concurrency` statements at once.
     const size = Math.ceil(products.length / Math.max(1, concurrency));
     const parts = Array.from({ length: Math.ceil(products.length / size) }, (_, i) => products.slice(i * size, (i + 1) * size));
-    await Promise.all(parts.map((part) => lexical.upsertMany(part, options)));
+    await Promise.all(parts.map((part) => lexical.upsertMany(part, upsert)));
   }
 }
 
