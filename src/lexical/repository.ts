@@ -188,19 +188,17 @@ export class LexicalRepository {
   /**
    * The store's best `k` lexical matches of the query's groups (a text: each of its words as typed,
    * plainGroups), restricted to `candidates` when given: the products holding every group, or, when
-   * fewer than `options.enough` (default `k`) do, those holding any alternative too, ranked by
-   * coverage (see the header); `options.widening` is called as that any-word pass starts.
-   * `partial`: no hit holds every group. The hits may be shared with the cache: callers do not
-   * modify them.
+   * fewer than `enough` (default `k`) do, those holding any alternative too, ranked by coverage
+   * (see the header). `partial`: no hit holds every group. The hits may be shared with the cache:
+   * callers do not modify them.
    */
   async search(
     storeId: string,
     query: string | readonly Group[],
     k: number,
     candidates?: Candidates,
-    options: { enough?: number; widening?: () => void } = {},
+    enough: number = k,
   ): Promise<{ hits: LexicalHit[]; partial: boolean }> {
-    const enough = options.enough ?? k;
     const groups = (typeof query === "string" ? plainGroups(query) : query).slice(0, MAX_TERMS);
     if (groups.length === 0 || k <= 0) return { hits: [], partial: false };
     // Few candidates restrict the query itself; many (or a filter left in the database) are checked
@@ -232,7 +230,6 @@ export class LexicalRepository {
     };
     let hits = await keep(await run(true));
     if (hits.length < Math.min(enough, k) && groups.length > 1) {
-      options.widening?.();
       const seen = new Set(hits.map((h) => h.productId));
       hits = [...hits, ...(await keep(await run(false))).filter((h) => !seen.has(h.productId))];
     }

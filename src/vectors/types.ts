@@ -49,24 +49,6 @@ export function mergeAlso(nearest: VectorMatch[], also: readonly VectorMatch[]):
   return out;
 }
 
-/**
- * What a search for the `k` nearest with `apart` asked apart (VectorSearchOptions.also) answers,
- * from `nearby`, the answer of one for the `asked` nearest without them (asked > k; for a caller
- * that learns which products are apart only after it searched): the k nearest not apart, then
- * those apart that it holds, marked (the others' similarities are the caller's to read by id).
- * undefined when it cannot tell: `nearby` is full (`asked` long) but holds fewer than k others.
- */
-export function answerApart(
-  nearby: readonly VectorMatch[],
-  asked: number,
-  k: number,
-  apart: ReadonlySet<string> | undefined,
-): VectorMatch[] | undefined {
-  const others = nearestApart(nearby, k, apart);
-  if (others.length < k && nearby.length >= asked) return undefined;
-  return mergeAlso(others, apart ? nearby.filter((m) => apart.has(m.productId)) : []);
-}
-
 /** The `k` best of `matches` (best first) that are not asked for apart (VectorSearchOptions.also). */
 export function nearestApart<M extends { productId: string }>(
   matches: readonly M[],

@@ -140,13 +140,13 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     assert.equal(res.statusCode, 201, res.body);
     try {
       const repo = new LexicalRepository(app.ctx.database.db, app.ctx.database.dialect);
-      const enoughOne = await repo.search(store.clientId, "acme summer", 100, undefined, { enough: 1 });
+      const enoughOne = await repo.search(store.clientId, "acme summer", 100, undefined, 1);
       assert.deepEqual(
         enoughOne.hits.map((h) => h.productId),
         ["p-dress"],
         "enough = 1 (beside visual evidence): no OR pass",
       );
-      const enoughPage = await repo.search(store.clientId, "acme summer", 100, undefined, { enough: 10 });
+      const enoughPage = await repo.search(store.clientId, "acme summer", 100, undefined, 10);
       assert.deepEqual(enoughPage.hits.map((h) => h.productId).sort(), ["p-dress", "p-shirt"], "too few for the page: any word");
       assert.deepEqual([enoughOne.partial, enoughPage.partial], [false, false], "some product holds every word");
       assert.deepEqual(enoughPage.hits[0]!.productId, "p-dress", "the product holding both words first (coverage)");
@@ -243,8 +243,7 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     const found = async () => {
       const repo = new LexicalRepository(app.ctx.database.db, app.ctx.database.dialect); // uncached
       const out: Record<string, string[]> = {};
-      for (const [query] of expected)
-        out[query] = (await repo.search(store.clientId, query, 1, undefined, { enough: 1 })).hits.map((h) => h.productId);
+      for (const [query] of expected) out[query] = (await repo.search(store.clientId, query, 1, undefined, 1)).hits.map((h) => h.productId);
       return out;
     };
     const wanted = Object.fromEntries(expected.map(([q, id]) => [q, [id]]));
@@ -317,7 +316,7 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     ];
     const rankings = async () => {
       const out: unknown[] = [];
-      for (const q of queries) out.push(await repo.search(store.clientId, q, 10, undefined, { enough: 1 }));
+      for (const q of queries) out.push(await repo.search(store.clientId, q, 10, undefined, 1));
       return out;
     };
     const rewritten = () => statements.filter((s) => s.includes("ts_rewrite")).length;
@@ -598,91 +597,6 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
       assert.equal(ids(boosted)[0], "p-shirt", "the product holding both words first");
     } finally {
       vectors.search = original;
-    }
-  });
-
-  test("on PostgreSQL, when no product under the filter holds every word, the nearest products are read beside the any-word pass: the same page", async () => {
-    // price_max 100 leaves p-dress, p-jeans and p-shirt: none holds "chronograph" (p-watch, 900),
-    // so the every-word pass finds nothing and the any-word pass finds the two Acme products.
-    const query = "acme chronograph";
-    type Proto = { match: (this: LexicalRepository, ...args: unknown[]) => Promise<unknown> };
-    const proto = LexicalRepository.prototype as unknown as Proto;
-    const match = proto.match;
-    const vectors = app.ctx.vectors;
-    const search = vectors.search.bind(vectors);
-    const images = app.ctx.images;
-    const embedTexts = images.embedTexts.bind(images);
-    const events: string[] = [];
-    const calls: { k: number; also: number }[] = [];
-    /** Resolved by `name`'s event; after 3 s regardless (the order asserted then shows what went wrong). */
-    const signal = () => {
-      let fire!: () => void;
-      const fired = new Promise<void>((resolve) => (fire = resolve));
-      return { fire, fired: Promise.race([fired, new Promise<void>((resolve) => setTimeout(resolve, 3000).unref())]) };
-    };
-    let vectorAsked = signal();
-    let anyWordDone = signal();
-    let gate: "any-word waits for the vector stage" | "embedding waits for the any-word pass" = "any-word waits for the vector stage";
-    proto.match = async function (this: LexicalRepository, ...args: unknown[]) {
-      const all = args[2] as boolean;
-      if (!all && dialect === "postgres" && gate === "any-word waits for the vector stage") await vectorAsked.fired;
-      const out = await match.apply(this, args);
-      if (!all) events.push("any-word answered");
-      if (!all) anyWordDone.fire();
-      return out;
-    };
-    vectors.search = (storeId, q, options) => {
-      events.push("vector asked");
-      calls.push({ k: options.k, also: options.also?.size ?? 0 });
-      vectorAsked.fire();
-      return search(storeId, q, options);
-    };
-    images.embedTexts = async (texts) => {
-      if (gate === "embedding waits for the any-word pass") await anyWordDone.fired;
-      return embedTexts(texts);
-    };
-    const run = async () => {
-      events.length = 0;
-      calls.length = 0;
-      vectorAsked = signal();
-      anyWordDone = signal();
-      const res = await text(query, { price_max: 100 });
-      assert.equal(res.statusCode, 200, res.body);
-      return res.json().results.map((r: { product_id: string; score: number }) => [r.product_id, r.score]);
-    };
-    try {
-      const early = await run();
-      const earlyOrder = [...events];
-      const earlyCalls = [...calls];
-      gate = "embedding waits for the any-word pass";
-      const after = await run();
-      assert.deepEqual(events, ["any-word answered", "vector asked"], "the hits in hand before the vector stage");
-      assert.deepEqual(calls, [{ k: 10, also: 2 }], "a page of the nearest that are not hits, the two hits asked apart");
-      assert.deepEqual(early, after, "the same page, with the same scores");
-      assert.deepEqual(
-        after
-          .slice(0, 2)
-          .map(([id]: [string]) => id)
-          .sort(),
-        ["p-dress", "p-shirt"],
-        "the products holding a word first",
-      );
-      if (dialect === "postgres") {
-        assert.deepEqual(earlyOrder, ["vector asked", "any-word answered"], "the nearest read while the any-word pass ran");
-        assert.deepEqual(
-          earlyCalls,
-          [{ k: 20, also: 0 }],
-          "two pages asked, without the hits; both hits were among them, so none is read by id",
-        );
-      } else {
-        // One thread: the lookup is done before the vector stage could start, which then runs as usual.
-        assert.deepEqual(earlyOrder, ["any-word answered", "vector asked"]);
-        assert.deepEqual(earlyCalls, [{ k: 10, also: 2 }]);
-      }
-    } finally {
-      proto.match = match;
-      vectors.search = search;
-      images.embedTexts = embedTexts;
     }
   });
 

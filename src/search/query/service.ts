@@ -54,7 +54,6 @@ import { historyWriter } from "./history-writer.js";
 import { dominantColorsOf, filterCandidates } from "./memory-filter.js";
 import type { ProductAttributes } from "../../vectors/attributes.js";
 import { isDeferred, passing, type Candidates } from "../../vectors/candidates.js";
-import { answerApart, type VectorMatch } from "../../vectors/types.js";
 import type { SearchResponseSchema } from "./schemas.js";
 import type { Static } from "typebox";
 
@@ -127,8 +126,6 @@ interface Plan {
   lexicalHits?: Promise<LexicalLookup>;
   /** The rows of those hits when they are few, read as soon as they are known (see hitRowsOf). */
   hitRows?: Promise<ProductRow[]>;
-  /** Resolves when that lookup starts its any-word pass (PostgreSQL; see visual()). */
-  lexicalWidening?: Promise<void>;
   /** The filter's candidates when the mode already computed them (fusion, text), so run() does not again. */
   candidates?: Awaited<ReturnType<typeof filterCandidates>> | undefined;
   /** false: merchandising rules apply but their hits are not counted (the assistant's further colour runs). */
@@ -370,15 +367,11 @@ export class SearchService {
     visual: boolean,
     candidates?: Candidates,
     spentMs = 0,
-    widening?: () => void,
   ): Promise<LexicalLookup> {
     const startedAt = performance.now();
     try {
       const analysed = typeof query === "string" ? await this.analyse(storeId, query) : query;
-      const found = await this.lexical.search(storeId, analysed.groups, fusedDepth(limit), candidates, {
-        enough: visual ? 1 : limit,
-        ...(widening ? { widening } : {}),
-      });
+      const found = await this.lexical.search(storeId, analysed.groups, fusedDepth(limit), candidates, visual ? 1 : limit);
       return {
         ...found,
         groups: analysed.groups.length,
@@ -481,15 +474,11 @@ export class SearchService {
     // src/lexical/kinds.ts) has no evidence here: no candidate passes.
     const unsold = lexicon !== undefined && askedKindUnsold(query, lexicon, await wordNetNouns());
     const candidates = unsold ? Promise.resolve(new Set<string>()) : this.candidatesOf(storeId, common);
-    // On PostgreSQL the vector stage may start while the lookup's any-word pass runs (see visual()).
-    let widened: (() => void) | undefined;
-    const widening =
-      embedding && this.ctx.database.dialect === "postgres" ? new Promise<void>((resolve) => (widened = resolve)) : undefined;
     const lexicalHits =
       analysed && !unsold
         ? candidates === undefined
-          ? this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined, undefined, lexicalMs, widened)
-          : candidates.then((ids) => this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined, ids, lexicalMs, widened))
+          ? this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined, undefined, lexicalMs)
+          : candidates.then((ids) => this.lexicalLookup(storeId, analysed, common.limit, embedding !== undefined, ids, lexicalMs))
         : undefined;
     // Not on SQLite: there a read is tens of microseconds on the event loop, not a round trip, and
     // the embedded index answers re-ranking from memory, so reading early would only add reads of
@@ -515,7 +504,6 @@ export class SearchService {
         candidates: await candidates,
         ...(lexicalHits ? { lexicalHits } : {}),
         ...(hitRows ? { hitRows } : {}),
-        ...(lexicalHits && widening ? { lexicalWidening: widening } : {}),
         ...(boost ? { boost } : {}),
         ...(understanding ? { understanding } : {}),
         ...(options.countRules === false ? { countRules: false } : {}),
@@ -876,35 +864,28 @@ export class SearchService {
     // it, not after), else by id below.
     let depth = k;
     let also: Set<string> | undefined;
-    let early: VectorMatch[] | undefined;
     if (lex?.method === "coverage" && !merch && colors.length === 0 && found) {
-      const boosted = boostCeiling(0, plan.boostCategory, boost) > 0;
-      // Without a boost, products matching no word keep their visual order: the page takes at
-      // most `limit` of them, the nearest products that are not hits (the vector stage takes its
-      // k nearest apart from the hits it is asked for by id: VectorSearchOptions.also). With a
-      // boost, they may be lifted over others, but not from past a few pages (BOOSTED_DEPTH_PAGES).
-      const pageDepth = Math.min(k, boosted ? BOOSTED_DEPTH_PAGES * c.limit : c.limit);
-      const nearby = boosted ? undefined : this.earlyNearest(storeId, query, plan, found, candidates, pageDepth);
       const hits = await found;
       const share = { groups: hits.groups, words: hits.words };
       const bounds = coverageBounds(share);
       let covering = 0;
       for (const h of hits.hits) if (coversWordShare(h.coverage, share)) covering++;
+      const boosted = boostCeiling(0, plan.boostCategory, boost) > 0;
       if (covering >= c.limit && boostCeiling(bounds.unmatched, plan.boostCategory, boost) < bounds.covering) depth = 0;
-      else depth = pageDepth;
+      // Without a boost, products matching no word keep their visual order: the page takes at
+      // most `limit` of them, the nearest products that are not hits (the vector stage takes its
+      // k nearest apart from the hits it is asked for by id: VectorSearchOptions.also). With a
+      // boost, they may be lifted over others, but not from past a few pages (BOOSTED_DEPTH_PAGES).
+      else depth = Math.min(k, boosted ? BOOSTED_DEPTH_PAGES * c.limit : c.limit);
       if (hits.hits.length > 0) also = productIds(hits.hits);
-      const read = nearby && depth > 0 ? await nearby : undefined;
-      if (read) early = answerApart(read.matches, read.asked, depth, also);
-      if (early) also = undefined; // the hits it did not hold are read by id below
     }
     const [answer, lexical] = await Promise.all([
       // Past the page, the fused depth only feeds fusion and boosts: its similarities need not
       // be exact (VectorSearchOptions.exact; a product lifted onto the page from there shows a
       // similarity within 0.002 of the exact one).
-      early ??
-        (depth > 0 || also
-          ? this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k: depth, candidates, exact: c.limit, also }))
-          : []),
+      depth > 0 || also
+        ? this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k: depth, candidates, exact: c.limit, also }))
+        : [],
       found,
     ]);
     clock.from = performance.now();
@@ -942,47 +923,6 @@ export class SearchService {
             }),
       lexical,
     };
-  }
-
-  /**
-   * The vector stage started before the lexical hits are known, when waiting for them would leave
-   * it on the path after them: on PostgreSQL, when the lookup started beside the embedding is
-   * still running its any-word pass once the embedding is done (lexicalWidening: no product under
-   * the filter holds every word, the usual case of a query naming a brand the filter leaves out).
-   * That pass reads and scores up to POST_FILTER_DEPTH rows, the longest of the lexical
-   * statements, and the nearest products are read beside it on another connection instead of
-   * after it (bench:scale, a 1 % brand's: 7–10 ms). Without the hits to leave out, it asks two
-   * pages for the one the page may need (answerApart); the hits' similarities are then read by id
-   * after the lookup, for the few it did not hold. If the any-word hits fill a page (coverage
-   * ranking needs no nearest products then), the reading was not needed: the cost of the early
-   * start, in a case where the every-word pass found nothing. Otherwise (the lookup done, or its
-   * every-word pass enough: the usual case), or if the early reading failed, undefined: the vector
-   * stage runs after the lookup as it would have.
-   */
-  private async earlyNearest(
-    storeId: string,
-    query: Float32Array,
-    plan: Plan,
-    found: Promise<LexicalLookup>,
-    candidates: Candidates | undefined,
-    pageDepth: number,
-  ): Promise<{ matches: VectorMatch[]; asked: number } | undefined> {
-    if (!plan.lexicalWidening || pageDepth <= 0) return undefined;
-    // The lookup first: when both are settled, its answer is in hand and nothing need start early.
-    const widened = await Promise.race([
-      found.then(
-        () => false,
-        () => false,
-      ),
-      plan.lexicalWidening.then(() => true),
-    ]);
-    if (!widened) return undefined;
-    const k = 2 * pageDepth;
-    // Never left unhandled: unused when the hits fill a page.
-    return this.timed("vector", performance.now(), this.ctx.vectors.search(storeId, query, { k, candidates, exact: k })).then(
-      (matches) => ({ matches, asked: k }),
-      () => undefined,
-    );
   }
 
   /**
