@@ -61,7 +61,7 @@ export interface RuntimeOptions {
   /**
    * Under concurrent load, how long the free main worker holds a batch that is smaller than the
    * recent concurrency (the most calls waiting or running at once in the last one to two seconds)
-   * for the others to arrive. Default 10; 0 never holds. A lone caller (concurrency 1) is never
+   * for the others to arrive. Default 25 (DEFAULT_BATCH_WAIT_MS); 0 never holds. A lone caller (concurrency 1) is never
    * held: an idle runtime dispatches at the end of the current tick. See `schedule()`.
    */
   batchWaitMs?: number;
@@ -670,6 +670,15 @@ function progressPrinter(modelId: string, cacheDir: string, write: (line: string
 }
 
 /**
+ * How long the free main worker holds a short batch under concurrent load, at most (holdForCallers;
+ * MODEL_BATCH_WAIT_MS). After a batch, the searches it answered finish their other stages one
+ * after another on the event loop (~1.3–1.9 ms each under 16 clients, bench:index), so the last of
+ * 16 clients sends its next query ~25 ms after the first: held 10 ms, batches under 16 clients
+ * held 10.8–12.0 texts on average; held 25 ms, 14.8–15.1 (docs/benchmarks.md, eighteenth session).
+ */
+const DEFAULT_BATCH_WAIT_MS = 25;
+
+/**
  * Loads and warms up the configured model (`config.model`: CLIP_MODEL and DATA_DIR/models) in a
  * worker thread. Throws EmbeddingModelLoadError — naming the CLIP_MODEL tried and how to point it
  * at a local folder — when no model can be loaded. Callers check `config.model.disabled` first.
@@ -697,7 +706,12 @@ export async function loadEmbeddingModel(
     info,
     model.id,
     source.kind === "hub" ? "main" : "local",
-    { maxBatch: options.maxBatch ?? 16, batchWaitMs: options.batchWaitMs ?? 10, maxQueue: options.maxQueue ?? 128, parallelWorkers },
+    {
+      maxBatch: options.maxBatch ?? 16,
+      batchWaitMs: options.batchWaitMs ?? DEFAULT_BATCH_WAIT_MS,
+      maxQueue: options.maxQueue ?? 128,
+      parallelWorkers,
+    },
     startParallel,
     options.onWarning ?? ((line: string) => process.stderr.write(line + "\n")),
     // The process's growth while the worker loaded, at least the model files' size (the growth
