@@ -61,8 +61,9 @@ export interface RuntimeOptions {
   /**
    * Under concurrent load, how long the free main worker holds a batch that is smaller than the
    * recent concurrency (the most calls waiting or running at once in the last one to two seconds)
-   * for the others to arrive. Default 25 (DEFAULT_BATCH_WAIT_MS); 0 never holds. A lone caller (concurrency 1) is never
-   * held: an idle runtime dispatches at the end of the current tick. See `schedule()`.
+   * for the others to arrive. Default 25 (DEFAULT_BATCH_WAIT_MS); 0 never holds. A lone caller
+   * (concurrency 1) is never held: an idle runtime dispatches at the end of the current tick. See
+   * `schedule()`.
    */
   batchWaitMs?: number;
   /** Most items (images + texts) allowed to wait; beyond it calls are refused. Default 128. */
