@@ -29,6 +29,7 @@ import m0030 from "./0030_filter_index_graphs.js";
 import m0031 from "./0031_copies_apart.js";
 import m0032 from "./0032_copies_apart_planned.js";
 import m0033 from "./0033_lexical_words.js";
+import m0034 from "./0034_filter_indexes_with_ids.js";
 
 export const migrations: Record<string, MigrationFactory> = {
   "0001_accounts": m0001,
@@ -60,4 +61,5 @@ export const migrations: Record<string, MigrationFactory> = {
   "0031_copies_apart": m0031,
   "0032_copies_apart_planned": m0032,
   "0033_lexical_words": m0033,
+  "0034_filter_indexes_with_ids": m0034,
 };

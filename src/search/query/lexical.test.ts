@@ -37,6 +37,17 @@ const CATALOGUE = [
   { id: "p-shirt", hex: "#c02020", meta: { name: "Oxford Shirt", category: "Shirts", brand: "Acme", color_name: "Red", price: 30 } },
 ];
 
+/**
+ * Migration 0034 undone (0003's and 0020's brand and category indexes again, without the product
+ * id), for a test that runs the migrations from an earlier one again.
+ */
+const UNDO_0034 = [
+  "DROP INDEX products_store_brand_lower_id_idx",
+  "DROP INDEX products_store_category_lower_id_idx",
+  "CREATE INDEX products_store_brand_lower_idx ON products (store_id, lower(brand))",
+  "CREATE INDEX products_store_category_lower_idx ON products (store_id, lower(category))",
+];
+
 describeEachDialect("search: lexical index and fused ranking", (dialect) => {
   let storage: TestStorage;
   let app: SearchInstance;
@@ -263,7 +274,7 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
       assert.deepEqual(await repo.nameMatches(store.clientId, "scarf sku-1001", 8), ["p-scarf-1001"]);
       if (dialect === "postgres") {
         // Rows as versions before 0033 wrote them (the parser's reading of the raw name) miss;
-        // starting again with 0033 to apply rewrites them.
+        // starting again with 0033 (and 0034 after it) to apply rewrites them.
         await sql`UPDATE product_text SET document = setweight(to_tsvector('english', words), 'A')
           WHERE store_id = ${store.clientId} AND product_id = ANY(${Object.keys(named)}::text[])`.execute(app.ctx.database.db);
         const holds = async (query: string, id: string) =>
@@ -272,9 +283,10 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
               AND document @@ to_tsquery('english', ${words(query).join(" & ")})`.execute(app.ctx.database.db)
           ).rows.length > 0;
         for (const [query, id] of expected) assert.equal(await holds(query, id), false, `${query}: missed as indexed before 0033`);
+        for (const statement of UNDO_0034) await sql.raw(statement).execute(app.ctx.database.db);
         await app.ctx.database.db
           .deleteFrom("kysely_migration" as any)
-          .where("name", "=", "0033_lexical_words")
+          .where("name", ">=", "0033_lexical_words")
           .execute();
         await app.close();
         app = await open();
@@ -791,7 +803,9 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     drop.push("DROP TABLE search_rule_hits", "DROP TABLE search_rules");
     // 0029: the assistant's per-store vocabulary.
     drop.push("DROP TABLE assistant_vocabulary");
-    for (const statement of [...drop, "DROP INDEX products_store_brand_lower_idx"]) await sql.raw(statement).execute(db);
+    // 0034, then 0020's brand index.
+    drop.push(...UNDO_0034, "DROP INDEX products_store_brand_lower_idx");
+    for (const statement of drop) await sql.raw(statement).execute(db);
     await db
       .deleteFrom("kysely_migration" as any)
       .where("name", ">=", "0018")
