@@ -184,7 +184,7 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
     assert.equal(found.size, 30);
   });
 
-  test("a filter the planner estimates wide is left in the database without listing or counting it; one estimated past the listing limit is counted, not listed", async () => {
+  test("a filter the planner estimates wide is left in the database without listing or counting it; one estimated past the listing limit is counted, not listed; the estimates are reused", async () => {
     // 62 products, 50 in one category: after ANALYZE the planner's estimate (~50) is more than
     // twice the listing limit + 1 (3), so only EXPLAIN runs; the second category (10) is
     // estimated past the limit but not twice it, so it is counted without listing its ids; the
@@ -233,6 +233,20 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
     assert.ok(!isDeferred(caps));
     assert.deepEqual(statements, ["RawNode", "SelectQueryNode"], "EXPLAIN, then listed");
     assert.deepEqual([...caps].sort(), ["w60", "w61"]);
+    // The same filters again: their estimates are reused (the statistics have not changed), so
+    // the wide one runs no statement at all and the others only their count or listing.
+    statements.length = 0;
+    const again = await repo.candidates("wide", { category: "coats" });
+    assert.ok(isDeferred(again));
+    assert.deepEqual(statements, [], "the estimate reused: no statement");
+    assert.equal(again.size, coats.size);
+    assert.equal((await again.keep(ids)).size, 50);
+    statements.length = 0;
+    assert.equal((await repo.candidates("wide", { category: "hats" })).size, 10);
+    assert.deepEqual(statements, ["SelectQueryNode"], "counted only");
+    statements.length = 0;
+    assert.deepEqual([...((await repo.candidates("wide", { category: "caps" })) as ReadonlySet<string>)].sort(), ["w60", "w61"]);
+    assert.deepEqual(statements, ["SelectQueryNode"], "listed only");
   });
 
   test("a filter pinning a category or brand is left in the database, with its scope, from 2,001 products; another is listed up to 5,000", async () => {

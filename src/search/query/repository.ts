@@ -1,6 +1,7 @@
 // Queries of the search resource: candidate products for pre-filters, and search history.
 // `storeId` first on every method.
 import { sql, type Selectable, type SelectQueryBuilder, type SqlBool } from "kysely";
+import { LRUCache } from "lru-cache";
 import { remembering, type Candidates } from "../../vectors/candidates.js";
 import { DEFAULT_MIN_ROWS } from "../../vectors/filter-indexes.js";
 import type { Dialect, Executor } from "../../platform/db/index.js";
@@ -25,6 +26,20 @@ const COUNT_CAP = 100_000;
  * mass deletion) is only searched as a wide one: every path still checks each hit against it.
  */
 const wide = (estimate: number, atLeast: number) => estimate > 2 * atLeast;
+
+/**
+ * How long a filter's planner estimate is reused (estimate()). The estimate is a function of the
+ * filter and of the table's statistics, which change only when ANALYZE runs (autovacuum after
+ * enough writes), so a fresh one would mostly repeat it; a stale one only chooses the path (listed,
+ * counted or left in the database), and every path returns the filter's products. Asking costs a
+ * round trip before the lexical and vector stages can start: 0.8–1.1 ms of a million-product
+ * search's `filter` stage (bench:scale, docs/benchmarks.md).
+ */
+const ESTIMATE_TTL_MS = 60_000;
+/** Most estimates kept per database handle (filters differ by value: one per brand, category, window). */
+const ESTIMATES_MAX = 10_000;
+/** Filters' planner estimates per database handle, by statement and parameters (estimate()). */
+const estimates = new WeakMap<object, LRUCache<string, number>>();
 
 type PassingQuery = SelectQueryBuilder<Schema, "products", { product_id: string }>;
 
@@ -99,12 +114,23 @@ export class SearchRepository {
     return new Set(rows.filter((r) => colorMatches(color, r.color_name, dominantOf(r))).map((r) => r.product_id));
   }
 
-  /** How many rows `sub` returns by the planner's estimate (EXPLAIN, ~0.3 ms). */
+  /**
+   * How many rows `sub` returns by the planner's estimate (EXPLAIN, ~0.3 ms), the same filter's
+   * reused for ESTIMATE_TTL_MS.
+   */
   private async estimate(sub: PassingQuery): Promise<number> {
+    let known = estimates.get(this.db);
+    if (!known) estimates.set(this.db, (known = new LRUCache({ max: ESTIMATES_MAX, ttl: ESTIMATE_TTL_MS })));
+    const compiled = sub.compile();
+    const key = JSON.stringify([compiled.sql, compiled.parameters]);
+    const cached = known.get(key);
+    if (cached !== undefined) return cached;
     // EXPLAIN's JSON comes back as text; its top node's row estimate is the query's.
     const plan = await sql<{ "QUERY PLAN": string }>`EXPLAIN (FORMAT JSON) ${sub}`.execute(this.db);
     const top = (JSON.parse(plan.rows[0]?.["QUERY PLAN"] ?? "[]") as { Plan?: { "Plan Rows"?: number } }[])[0];
-    return Math.round(Number(top?.Plan?.["Plan Rows"] ?? 0));
+    const estimate = Math.round(Number(top?.Plan?.["Plan Rows"] ?? 0));
+    known.set(key, estimate);
+    return estimate;
   }
 
   /**
