@@ -634,7 +634,7 @@ async function httpStage(database: Database, schema: string, halfvec: boolean, e
       ["50 % (price window)", (q) => ({ price_min: 5 + (q % 10) * 10, price_max: 5 + (q % 10) * 10 + 247.5 })],
     ];
     console.log(
-      `\nHTTP text search (POST /v1/search/text, limit 10, ef_search ≥ ${ef ?? "default"}, after ${HTTP_WARMUP} untimed searches of the rows' filters in turn; per row ${HTTP_SEARCHES} new queries after 5 warm-up):`,
+      `\nHTTP text search (POST /v1/search/text, limit 10, ef_search ≥ ${ef ?? "default"}, after ${HTTP_WARMUP} untimed searches of the rows' filters in turn; per row ${HTTP_SEARCHES} new queries after 5 warm-up; the authentication cache ${REDIS ? "on, with Redis" : "off: no Redis (--redis URL or TEST_REDIS_URL)"}):`,
     );
     console.log(
       "| workload | p50 | p95 | past its own embedding, p50 / p95 | results | per search, mean time by stage (search service) | GC pauses per search (the service's thread) |\n|---|---|---|---|---|---|---|",
