@@ -32,8 +32,8 @@ const wide = (estimate: number, atLeast: number) => estimate > 2 * atLeast;
  * filter and of the table's statistics, which change only when ANALYZE runs (autovacuum after
  * enough writes), so a fresh one would mostly repeat it; a stale one only chooses the path (listed,
  * counted or left in the database), and every path returns the filter's products. Asking costs a
- * round trip before the lexical and vector stages can start: 0.8–1.1 ms of a million-product
- * search's `filter` stage (bench:scale, docs/benchmarks.md).
+ * round trip before the lexical and vector stages can start: at a million products the `filter`
+ * stage took 0.6–1.4 ms asking, 0.1–0.4 ms reusing (bench:scale, docs/benchmarks.md).
  */
 const ESTIMATE_TTL_MS = 60_000;
 /** Most estimates kept per database handle (filters differ by value: one per brand, category, window). */
@@ -115,8 +115,8 @@ export class SearchRepository {
   }
 
   /**
-   * How many rows `sub` returns by the planner's estimate (EXPLAIN, ~0.3 ms), the same filter's
-   * reused for ESTIMATE_TTL_MS.
+   * How many rows `sub` returns by the planner's estimate (EXPLAIN: ~0.1 ms in the server, plus
+   * the round trip), the same filter's reused for ESTIMATE_TTL_MS.
    */
   private async estimate(sub: PassingQuery): Promise<number> {
     let known = estimates.get(this.db);
