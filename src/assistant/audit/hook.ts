@@ -1,5 +1,6 @@
-// Registers the audit of every /v1/admin/* call on the Assistant API (onResponse, after the reply
-// is sent, so the outcome is known). Handlers may name the target of a create with
+// Registers the audit of every /v1/admin/* call on the Assistant API (onSend: the outcome is known,
+// and the event is written before the reply leaves, so an admin who lists the trail after a call
+// finds it; written after the reply, a list right after could miss it). Handlers may name the target of a create with
 // `request.auditTarget = id`; path ids are taken from the route params. Only the body's `reason`
 // (a string) is kept from the request; never anything else of the body.
 import type { FastifyRequest } from "fastify";
@@ -41,11 +42,11 @@ export function registerAdminAudit(app: App, audit: AuditService): void {
     if (request.url.startsWith(ADMIN_PREFIX)) request.auditErrorCode = toAppError(error).assistantCode;
   });
 
-  app.addHook("onResponse", async (request, reply) => {
-    if (!request.url.startsWith(ADMIN_PREFIX)) return;
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (!request.url.startsWith(ADMIN_PREFIX)) return payload;
     const store = request.store;
     const route = request.routeOptions.url;
-    if (!store || !route) return;
+    if (!store || !route) return payload;
     const actor = request.principal?.kind === "user" ? request.principal.userId : null;
     try {
       await audit.record({
@@ -63,5 +64,6 @@ export function registerAdminAudit(app: App, audit: AuditService): void {
     } catch (err) {
       request.log.error({ err: { message: (err as Error).message }, correlation_id: request.id }, "audit record failed");
     }
+    return payload;
   });
 }
