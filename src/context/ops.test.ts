@@ -21,6 +21,17 @@ test("each metrics registry is its own: two contexts never share counts", async 
     sample(await one.render(), "shopsight_http_requests_total", 'api="search",method="GET",route="/v1/products",status="200"'),
     1,
   );
+  // A second request of the same series adds to it (each series' children are kept after the first).
+  one.observeRequest("search", "GET", "/v1/products", 200, 0.03);
+  one.observeRequest("search", "GET", "/v1/products", 404, 0.02);
+  const text = await one.render();
+  assert.equal(sample(text, "shopsight_http_requests_total", 'api="search",method="GET",route="/v1/products",status="200"'), 2);
+  assert.equal(sample(text, "shopsight_http_requests_total", 'api="search",method="GET",route="/v1/products",status="404"'), 1);
+  assert.ok(
+    Math.abs(
+      sample(text, "shopsight_http_request_duration_seconds_sum", 'api="search",method="GET",route="/v1/products",status="200"') - 0.04,
+    ) < 1e-9,
+  );
   assert.equal(
     sample(await two.render(), "shopsight_http_requests_total", 'api="search",method="GET",route="/v1/products",status="200"'),
     0,

@@ -171,13 +171,22 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   const stageChildren = {} as Record<SearchStage, ReturnType<typeof stages.labels>>;
   for (const stage of SEARCH_STAGES) stageChildren[stage] = stages.labels({ stage });
   const observeSearchStage = (stage: SearchStage, seconds: number) => stageChildren[stage].observe(seconds);
+  // The same per request: one pair of children per api, method, route pattern and status (a set as
+  // bounded as the exported series), so that a request hashes no label object.
+  const requestChildren = new Map<string, { count: ReturnType<typeof requests.labels>; duration: ReturnType<typeof duration.labels> }>();
   return {
     registry,
     contentType: registry.contentType,
     observeRequest(api, method, route, status, seconds) {
-      const labels = { api, method, route, status: String(status) };
-      requests.inc(labels);
-      duration.observe(labels, seconds);
+      const key = `${api} ${method} ${route} ${status}`;
+      let child = requestChildren.get(key);
+      if (!child) {
+        const labels = { api, method, route, status: String(status) };
+        child = { count: requests.labels(labels), duration: duration.labels(labels) };
+        requestChildren.set(key, child);
+      }
+      child.count.inc();
+      child.duration.observe(seconds);
     },
     observeSearchStage,
     observeInference(kind, items, seconds) {

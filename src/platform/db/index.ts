@@ -15,7 +15,7 @@ import type { Migration } from "kysely";
 import { runMigrations } from "./migrate.js";
 import { ReplicaRouter } from "./replicas.js";
 import { withSessionSettings } from "./session.js";
-import { withAfterCommit, WriteWatch, type WatchedTables } from "./writes.js";
+import { WriteWatch, type WatchedTables } from "./writes.js";
 
 export type { Db, Dialect, Executor, Tx } from "./types.js";
 import type { Db, Dialect, Tables, Tx } from "./types.js";
@@ -69,7 +69,8 @@ export interface OpenOptions {
 }
 
 export async function openDatabase(target: Config["database"], options: OpenOptions = {}): Promise<Database> {
-  let db: Db;
+  /** The handle without the write watch: its transactions carry their own (WriteWatch.deferredTo). */
+  let base: Db;
   let dialect: Dialect;
   let replicas: ReplicaRouter | undefined;
   let foreignCommits: () => number | undefined = () => undefined;
@@ -83,7 +84,7 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     sqlite.pragma("synchronous = NORMAL");
-    db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: statementCache(sqlite) }), plugins: [writes] });
+    base = new Kysely<Tables>({ dialect: new SqliteDialect({ database: statementCache(sqlite) }) });
     // Prepared once: pragma() compiles its statement on every call, and this runs on every request.
     const dataVersion = sqlite.prepare("PRAGMA data_version").pluck();
     foreignCommits = () => dataVersion.get() as number;
@@ -100,15 +101,22 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
         pgOptions,
       });
     }
-    db = new Kysely<Tables>({ dialect: pgDialect, plugins: replicas ? [replicas.writeWatcher, writes] : [writes] });
+    base = new Kysely<Tables>({ dialect: pgDialect, plugins: replicas ? [replicas.writeWatcher] : [] });
     if (options.pgSchema) {
       await pool.query(`CREATE SCHEMA IF NOT EXISTS "${options.pgSchema.replace(/"/g, "")}"`);
     }
   }
+  const db = base.withPlugin(writes);
   const database: Database = {
     db,
     dialect,
-    transaction: (fn) => withAfterCommit(() => db.transaction().execute(fn)),
+    transaction: async (fn) => {
+      // The write watch's listeners hear of the transaction's writes once it has committed.
+      const committed: (() => void)[] = [];
+      const result = await base.transaction().execute((tx) => fn(tx.withPlugin(writes.deferredTo(committed))));
+      for (const tell of committed) tell();
+      return result;
+    },
     reader: (storeId) => (replicas ? replicas.reader(storeId) : db),
     readScope: (fn) => (replicas ? replicas.run(fn) : fn()),
     afterRequest: async (storeId) => replicas?.afterRequest(storeId),

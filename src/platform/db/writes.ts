@@ -5,7 +5,6 @@
 // one), so that a cache emptied then cannot be refilled with the rows the transaction replaced.
 // Only statements built with Kysely are seen (raw `sql` text is not parsed); an UPDATE setting only
 // columns a listener ignores (e.g. a last-used time) is not reported to it.
-import { AsyncLocalStorage } from "node:async_hooks";
 import {
   AliasNode,
   ColumnNode,
@@ -52,32 +51,30 @@ function updatedColumns(node: RootOperationNode): string[] | undefined {
   return (node.updates ?? []).map((u) => (ColumnNode.is(u.column) ? u.column.column.name : ""));
 }
 
-const pendingCommit = new AsyncLocalStorage<(() => void)[]>();
-
-/** Runs `fn` after the enclosing Database.transaction commits, or now outside one. */
-export function afterCommit(fn: () => void): void {
-  const pending = pendingCommit.getStore();
-  if (pending) pending.push(fn);
-  else fn();
-}
-
-/** Runs `transaction` with a queue of after-commit callbacks, run once it has resolved (committed). */
-export async function withAfterCommit<T>(transaction: () => Promise<T>): Promise<T> {
-  const pending: (() => void)[] = [];
-  const result = await pendingCommit.run(pending, transaction);
-  for (const fn of pending) fn();
-  return result;
-}
-
 interface Listener {
   tables: WatchedTables;
   fn: (table: string) => void;
 }
 
-/** The Kysely plugin behind Database.watchWrites. */
+/**
+ * The Kysely plugin behind Database.watchWrites. The database's own handle carries one that tells
+ * its listeners at once; each `Database.transaction` runs on a handle carrying `deferredTo(queue)`,
+ * which queues the telling until the transaction has committed. The transaction's handle says
+ * which transaction a statement is in, so no async context (AsyncLocalStorage) is needed: on
+ * Node 20 one turns on promise hooks for the whole process, a cost on every await of every request.
+ */
 export class WriteWatch implements KyselyPlugin {
-  private readonly listeners = new Set<Listener>();
-  private readonly pending = new WeakMap<QueryId, { table: string; told: Listener[] }>();
+  constructor(
+    private readonly listeners = new Set<Listener>(),
+    private readonly pending = new WeakMap<QueryId, { table: string; told: Listener[] }>(),
+    /** A transaction's after-commit queue (none: tell at once). */
+    private readonly committed?: (() => void)[],
+  ) {}
+
+  /** The same watch for the statements of one transaction: its listeners are told when `queue` is run, after the commit. */
+  deferredTo(queue: (() => void)[]): WriteWatch {
+    return new WriteWatch(this.listeners, this.pending, queue);
+  }
 
   /** Calls `fn` with the table after each committed write to one of `tables`; returns the unsubscribe. */
   watch(tables: WatchedTables, fn: (table: string) => void): () => void {
@@ -106,9 +103,11 @@ export class WriteWatch implements KyselyPlugin {
     const write = this.pending.get(args.queryId);
     if (write) {
       this.pending.delete(args.queryId);
-      afterCommit(() => {
+      const tell = () => {
         for (const listener of write.told) listener.fn(write.table);
-      });
+      };
+      if (this.committed) this.committed.push(tell);
+      else tell();
     }
     return args.result;
   }

@@ -124,6 +124,15 @@ function searchSuite(dialect: DialectName, filterListedMax?: number): void {
     assert.equal(JSON.parse(row.results)[0].rank, 1);
   });
 
+  test("search ids are time-ordered UUIDs (version 7): a later search's id sorts after an earlier one's", async () => {
+    // The history table's key: ordered keys are appended to its B-tree (src/platform/ids.ts).
+    const first = (await search("/text", { query: "dress", limit: 1 })).json().search_id as string;
+    await new Promise((r) => setTimeout(r, 2)); // a later millisecond
+    const second = (await search("/text", { query: "dress", limit: 1 })).json().search_id as string;
+    for (const id of [first, second]) assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.ok(first < second, `${first} < ${second}`);
+  });
+
   test("URL and upload search find the same image first with similarity near 1", async () => {
     const byUrl = await search("/url", { image_url: url["blue-jeans"], limit: 2 });
     assert.equal(byUrl.statusCode, 200, byUrl.body);

@@ -16,7 +16,7 @@
 //     each result keeping its own sim.
 import type { AppContext } from "../../context/context.js";
 import { AppError } from "../../platform/errors/catalogue.js";
-import { uuid } from "../../platform/ids.js";
+import { timeOrderedUuid } from "../../platform/ids.js";
 import type { SearchStage } from "../../platform/metrics.js";
 import { hexToLab, type Lab } from "../../embeddings/colors.js";
 import type { Region } from "../../embeddings/image.js";
@@ -1012,7 +1012,7 @@ export class SearchService {
       }));
     this.observe("hydrate", hydrateFrom);
 
-    const searchId = uuid();
+    const searchId = timeOrderedUuid(); // the search-history row's key, written on every search
     const queryTimeMs = Math.round(performance.now() - plan.startedAt);
     const echo = {
       ...(lexical?.corrected ? { did_you_mean: lexical.corrected } : {}),
