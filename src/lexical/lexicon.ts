@@ -49,6 +49,8 @@ export class StoreLexicon implements Lexicon {
   /** Synonym keys by their words' stems. */
   private readonly synonymsByStem = new Map<string, string[]>();
   private fuzzy: PassjoinIndex<string> | undefined;
+  /** The store's words in code-unit order (completes()), made at the first prefix asked. */
+  private sortedWords: string[] | undefined;
 
   constructor(
     terms: Iterable<string>,
@@ -91,9 +93,22 @@ export class StoreLexicon implements Lexicon {
     return this.byStem.has(stemOf(word));
   }
 
+  /**
+   * Whether a word of the store begins with `prefix`. The words are sorted once (code-unit order,
+   * as `<` compares): those beginning with a prefix follow one another from the first word not
+   * below it, so one binary search answers (a scan of every word cost a query ending in an
+   * unknown word time in proportion to the store's vocabulary).
+   */
   completes(prefix: string): boolean {
-    for (const list of this.byStem.values()) if (list.some((w) => w.startsWith(prefix))) return true;
-    return false;
+    const sorted = (this.sortedWords ??= [...this.byStem.values()].flat().sort());
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (sorted[middle]! < prefix) low = middle + 1;
+      else high = middle;
+    }
+    return low < sorted.length && sorted[low]!.startsWith(prefix);
   }
 
   near(word: string, maxDistance: number): { word: string; distance: number }[] {

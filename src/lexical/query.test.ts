@@ -18,6 +18,36 @@ describe("query analysis with the English dictionary", () => {
     lexicon = new StoreLexicon(STORE_WORDS, BUILTIN_SYNONYMS, dictionary);
   });
 
+  test("completes(): a word of the store begins with the prefix, as a scan of every word finds", () => {
+    const words = ["chrono", "chronograph", "chrome", "shirt", "shirts", "éclair", "zip", "a-line", "x"];
+    const store = new StoreLexicon(words, BUILTIN_SYNONYMS, dictionary);
+    for (const prefix of [
+      "chro",
+      "chron",
+      "chrom",
+      "chronos",
+      "shi",
+      "shirts",
+      "shirtsx",
+      "écl",
+      "e",
+      "zi",
+      "zz",
+      "a-",
+      "a",
+      "",
+      "~",
+      "0",
+    ]) {
+      assert.equal(
+        store.completes(prefix),
+        words.some((w) => w.startsWith(prefix)),
+        prefix,
+      );
+    }
+    assert.equal(new StoreLexicon([], BUILTIN_SYNONYMS, dictionary).completes("a"), false);
+  });
+
   test("the dictionary knows real words and inflections, not misspellings", () => {
     for (const w of ["food", "heals", "dresses", "Wedding"]) assert.equal(dictionary(w), true, w);
     for (const w of ["blak", "shrit", "sandels"]) assert.equal(dictionary(w), false, w);
