@@ -3,7 +3,7 @@
 // (missing fields, nulls, nested paths, arrays, booleans, case).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { sql } from "kysely";
+import { sql, type KyselyPlugin } from "kysely";
 import { describeEachDialect } from "../../../test/support/harness.js";
 import { openTestDatabase, type TestDatabase } from "../../vectors/test-support.js";
 import { createStores, productRow } from "../../../test/support/database.js";
@@ -200,7 +200,7 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
     // transformed but never executed on its own: only executed ones get a result).
     const kinds = new Map<unknown, string>();
     const statements: string[] = [];
-    const recorded = t.database.db.withPlugin({
+    const recorder: KyselyPlugin = {
       transformQuery: (args) => {
         kinds.set(args.queryId, args.node.kind);
         return args.node;
@@ -209,7 +209,8 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
         statements.push(kinds.get(args.queryId) ?? "?");
         return args.result;
       },
-    });
+    };
+    const recorded = t.database.db.withPlugin(recorder);
     const repo = new SearchRepository(recorded, t.database.dialect, 2);
     const coats = await repo.candidates("wide", { category: "coats" });
     const ids = Array.from({ length: 62 }, (_, i) => `w${i}`);
@@ -247,6 +248,11 @@ describeEachDialect("search filters in memory match the SQL", (dialect) => {
     statements.length = 0;
     assert.deepEqual([...((await repo.candidates("wide", { category: "caps" })) as ReadonlySet<string>)].sort(), ["w60", "w61"]);
     assert.deepEqual(statements, ["SelectQueryNode"], "listed only");
+    // A repository on another handle of the same database (a search reads through `with()` on the
+    // handle of its read; a replica's is new on every read) reuses them too.
+    statements.length = 0;
+    assert.ok(isDeferred(await repo.with(t.database.db.withPlugin(recorder)).candidates("wide", { category: "coats" })));
+    assert.deepEqual(statements, [], "the estimate reused through with(): no statement");
   });
 
   test("a filter pinning a category or brand is left in the database, with its scope, from 2,001 products; another is listed up to 5,000", async () => {

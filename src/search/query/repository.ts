@@ -36,10 +36,17 @@ const wide = (estimate: number, atLeast: number) => estimate > 2 * atLeast;
  * stage took 0.6–1.4 ms asking, 0.1–0.4 ms reusing (bench:scale, docs/benchmarks.md).
  */
 const ESTIMATE_TTL_MS = 60_000;
-/** Most estimates kept per database handle (filters differ by value: one per brand, category, window). */
+/** Most estimates kept (filters differ by value: one per brand, category, window). */
 const ESTIMATES_MAX = 10_000;
-/** Filters' planner estimates per database handle, by statement and parameters (estimate()). */
-const estimates = new WeakMap<object, LRUCache<string, number>>();
+
+/**
+ * Filters' planner estimates by statement and parameters (estimate()), made at the first one asked.
+ * A repository and those `with()` makes share one: each search reads through a repository on the
+ * handle of its read (a replica's is new on every read), and the statistics are the primary's.
+ */
+interface Estimates {
+  known?: LRUCache<string, number>;
+}
 
 type PassingQuery = SelectQueryBuilder<Schema, "products", { product_id: string }>;
 
@@ -65,10 +72,11 @@ export class SearchRepository {
      * database has a ranking of fixed depth checked against it afterwards.
      */
     private readonly scopedListedMax: number = DEFAULT_MIN_ROWS,
+    private readonly estimates: Estimates = {},
   ) {}
 
   with(db: Executor): SearchRepository {
-    return new SearchRepository(db, this.dialect, this.listedMax, this.scopedListedMax);
+    return new SearchRepository(db, this.dialect, this.listedMax, this.scopedListedMax, this.estimates);
   }
 
   /**
@@ -119,8 +127,7 @@ export class SearchRepository {
    * the round trip), the same filter's reused for ESTIMATE_TTL_MS.
    */
   private async estimate(sub: PassingQuery): Promise<number> {
-    let known = estimates.get(this.db);
-    if (!known) estimates.set(this.db, (known = new LRUCache({ max: ESTIMATES_MAX, ttl: ESTIMATE_TTL_MS })));
+    const known = (this.estimates.known ??= new LRUCache({ max: ESTIMATES_MAX, ttl: ESTIMATE_TTL_MS }));
     const compiled = sub.compile();
     const key = JSON.stringify([compiled.sql, compiled.parameters]);
     const cached = known.get(key);
