@@ -17,7 +17,10 @@
 //     V8 compiles the service's hot functions with TurboFan on its background threads for the
 //     first ~20–30 s of load (re-compiling some after deoptimisations), a one-off cost per process
 //     that would otherwise be read as a cost per search (docs/benchmarks.md, "the JIT's warm-up");
-//     the request-by-request searches above come after that warm-up too;
+//     the request-by-request searches above come after a warm-up of their own (the same load):
+//     they reach other code and other object shapes, after which V8 drops optimised code of the
+//     search path and compiles it again, so the windows are warmed again right before them
+//     (docs/benchmarks.md, "Issue 39: the warm-up right before the windows");
 //     this process's CPU (process.cpuUsage, user + system, every thread: the model's workers
 //     included) over the service's windows (the raw model idle; the search-history rows written
 //     after the last reply included) ÷ requests served, and over the raw windows (the service
@@ -383,8 +386,7 @@ async function main() {
       /** More new queries than 16 clients can send in a window of `seconds` (they would repeat past them). */
       const newQueries = (seconds = SECONDS / 4) =>
         Array.from({ length: Math.ceil(seconds * 1000) }, () => ({ query: query(next++), limit: 10 }));
-      const warmSplit = noTicks();
-      const warm = WARMUP > 0 ? await sixteenClients(newQueries(WARMUP), false, warmSplit, WARMUP) : undefined;
+      if (WARMUP > 0) await sixteenClients(newQueries(WARMUP), false, undefined, WARMUP);
 
       await call("POST", "/v1/search/text", { query: "warm up", limit: 10 });
       await settled();
@@ -430,6 +432,12 @@ async function main() {
       const busyBatches = { n: 0, items: 0, seconds: 0 };
       /** The service's CPU ticks by thread over those windows. */
       const busySplit = noTicks();
+      // The same load again right before them: the single requests and image searches above reach
+      // other code and other object shapes, so V8 drops optimised code of the search path and
+      // compiles it again (--trace-opt --trace-deopt: ~0.5 s of its compiler threads inside the
+      // windows when they followed those requests directly; see the header). Printed apart below.
+      const warmSplit = noTicks();
+      const warm = WARMUP > 0 ? await sixteenClients(newQueries(WARMUP), false, warmSplit, WARMUP) : undefined;
       for (let round = 0; round < 4; round++) {
         const [texts, seconds, cpu] = await rawTextWindow(SECONDS / 4);
         rawTexts += texts;
