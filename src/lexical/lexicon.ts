@@ -9,8 +9,8 @@
 //                  Meilisearch's rule, a typo on the first character costs two — shoppers seldom
 //                  miss the first letter, so "night" is no typo of "light" while "sandels" is one of
 //                  "sandals"); built on the first typo a store's queries meet;
-//   completes    — whether words begin with a prefix (a scan of the vocabulary, only for a last
-//                  word that matched nothing else).
+//   completes    — whether words begin with a prefix (a binary search of the vocabulary sorted
+//                  once, only for a last word that matched nothing else).
 // Lexicons are cached per store (storeCached: rebuilt after the store's text or synonyms change
 // in this process, and at the latest LEXICON_TTL_MS after they were built).
 import type { WordCheck } from "./dictionary.js";

@@ -130,6 +130,23 @@ describe("colour synonyms", () => {
     assert.equal(weights["olive"], 0.8, "olive is army green's shade");
     assert.equal(weights["green"], 0.7, "green is its family");
   });
+
+  test("a store's synonyms are those its current lexicon holds: remembered per lexicon, not across them", () => {
+    // The store synonyms of a phrase are remembered per lexicon; a store's lexicon is built again
+    // when its text changes, so a shade its products now name counts at once.
+    const before = new StoreLexicon(["green", "tshirt"], BUILTIN_SYNONYMS);
+    const synonymsOf = (lexicon: StoreLexicon) =>
+      analyseQuery("army green tshirt", lexicon)
+        .groups[0]!.alternatives.map((x) => x.words.join(" "))
+        .sort();
+    assert.deepEqual(synonymsOf(before), ["green"], "no olive in the store yet");
+    assert.deepEqual(synonymsOf(before), ["green"], "asked again: the same");
+    const after = new StoreLexicon(["olive", "green", "tshirt"], BUILTIN_SYNONYMS);
+    assert.deepEqual(synonymsOf(after), ["green", "olive"], "the new lexicon's olive counts");
+    // Alternatives are the caller's to keep: changing one changes no later analysis.
+    analyseQuery("army green tshirt", after).groups[0]!.alternatives[0]!.words.push("changed");
+    assert.deepEqual(synonymsOf(after), ["green", "olive"]);
+  });
 });
 
 describe("typo distance", () => {

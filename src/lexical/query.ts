@@ -168,6 +168,41 @@ export function stemOf(word: string): string {
   return stem;
 }
 
+/** A synonym of a query's word or phrase that the store's text holds (storeSynonyms). */
+interface StoreSynonym {
+  readonly words: readonly string[];
+  /** Whether it is the phrase's broader family (Lexicon.isBroader). */
+  readonly broader: boolean;
+}
+/** Phrases' store synonyms per lexicon, at most SYNONYM_MEMO_MAX phrases per lexicon (emptied when full). */
+const SYNONYM_MEMO_MAX = 10_000;
+const synonymMemo = new WeakMap<Lexicon, Map<string, readonly StoreSynonym[]>>();
+
+/** Whether the store's text holds every word of `phrase` (words separated by single spaces). */
+const holdsAll = (lexicon: Lexicon, phrase: string) => phrase.split(" ").every((w) => lexicon.has(w));
+
+/**
+ * The synonyms of `phrase` whose every word the store's text holds, remembered per lexicon: a
+ * common word has tens of synonyms ("red": the shades, "shoes": the kinds), each checked word by
+ * word against the vocabulary on every query that holds it (a third of the analysis of
+ * bench:index's queries: 17.3 → 12.3 µs, docs/benchmarks.md). A lexicon answers the same while
+ * it lives: a store's is built again when its text or synonyms change (lexicon.ts), which starts
+ * a new memo.
+ */
+function storeSynonyms(lexicon: Lexicon, phrase: string): readonly StoreSynonym[] {
+  let memo = synonymMemo.get(lexicon);
+  if (!memo) synonymMemo.set(lexicon, (memo = new Map<string, readonly StoreSynonym[]>()));
+  let found = memo.get(phrase);
+  if (found === undefined) {
+    found = (lexicon.synonymsOf(phrase) ?? [])
+      .filter((s) => holdsAll(lexicon, s))
+      .map((s) => ({ words: s.split(" "), broader: lexicon.isBroader?.(phrase, s) ?? false }));
+    if (memo.size >= SYNONYM_MEMO_MAX) memo.clear();
+    memo.set(phrase, found);
+  }
+  return found;
+}
+
 export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): AnalysedQuery {
   const tokens = words(text).slice(0, maxWords);
   const groups: Group[] = [];
@@ -178,11 +213,11 @@ export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): Ana
   const stopwords: string[] = [];
   const corrections = new Map<number, string>();
   const allStopwords = tokens.every((t) => STOPWORDS.has(t));
-  const inStore = (phrase: string) => phrase.split(" ").every((w) => lexicon.has(w));
+  const inStore = (phrase: string) => holdsAll(lexicon, phrase);
   const synonymAlternatives = (phrase: string, weight: number): Alternative[] =>
-    (lexicon.synonymsOf(phrase) ?? []).filter(inStore).map((s) => ({
-      words: s.split(" "),
-      weight: lexicon.isBroader?.(phrase, s) ? Math.min(weight, WEIGHTS.broader) : weight,
+    storeSynonyms(lexicon, phrase).map((s) => ({
+      words: [...s.words],
+      weight: s.broader ? Math.min(weight, WEIGHTS.broader) : weight,
       kind: "synonym" as const,
     }));
 
