@@ -213,7 +213,6 @@ export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): Ana
   const stopwords: string[] = [];
   const corrections = new Map<number, string>();
   const allStopwords = tokens.every((t) => STOPWORDS.has(t));
-  const inStore = (phrase: string) => holdsAll(lexicon, phrase);
   const synonymAlternatives = (phrase: string, weight: number): Alternative[] =>
     storeSynonyms(lexicon, phrase).map((s) => ({
       words: [...s.words],
@@ -227,7 +226,7 @@ export function analyseQuery(text: string, lexicon: Lexicon, maxWords = 16): Ana
     for (let n = Math.min(MAX_PHRASE_WORDS, tokens.length - i); n >= 2 && taken === 0; n--) {
       const phrase = tokens.slice(i, i + n).join(" ");
       const alternatives: Alternative[] = [];
-      if (inStore(phrase)) alternatives.push({ words: phrase.split(" "), weight: WEIGHTS.exact, kind: "exact" });
+      if (holdsAll(lexicon, phrase)) alternatives.push({ words: phrase.split(" "), weight: WEIGHTS.exact, kind: "exact" });
       const joined = tokens.slice(i, i + n).join("");
       if (n === 2 && lexicon.has(joined)) alternatives.push({ words: [joined], weight: WEIGHTS.joined, kind: "joined" });
       if (lexicon.synonymsOf(phrase) !== undefined || alternatives.some((a) => a.kind === "joined")) {

@@ -40,13 +40,11 @@ const ESTIMATE_TTL_MS = 60_000;
 const ESTIMATES_MAX = 10_000;
 
 /**
- * Filters' planner estimates by statement and parameters (estimate()), made at the first one asked.
- * A repository and those `with()` makes share one: each search reads through a repository on the
- * handle of its read (a replica's is new on every read), and the statistics are the primary's.
+ * Filters' planner estimates by statement and parameters (estimate()). A repository and those
+ * `with()` makes share one: each search reads through a repository on the handle of its read (a
+ * replica's is new on every read), and the statistics are the primary's.
  */
-interface Estimates {
-  known?: LRUCache<string, number>;
-}
+type Estimates = LRUCache<string, number>;
 
 type PassingQuery = SelectQueryBuilder<Schema, "products", { product_id: string }>;
 
@@ -72,7 +70,7 @@ export class SearchRepository {
      * database has a ranking of fixed depth checked against it afterwards.
      */
     private readonly scopedListedMax: number = DEFAULT_MIN_ROWS,
-    private readonly estimates: Estimates = {},
+    private readonly estimates: Estimates = new LRUCache({ max: ESTIMATES_MAX, ttl: ESTIMATE_TTL_MS }),
   ) {}
 
   with(db: Executor): SearchRepository {
@@ -127,16 +125,15 @@ export class SearchRepository {
    * the round trip), the same filter's reused for ESTIMATE_TTL_MS.
    */
   private async estimate(sub: PassingQuery): Promise<number> {
-    const known = (this.estimates.known ??= new LRUCache({ max: ESTIMATES_MAX, ttl: ESTIMATE_TTL_MS }));
     const compiled = sub.compile();
     const key = JSON.stringify([compiled.sql, compiled.parameters]);
-    const cached = known.get(key);
+    const cached = this.estimates.get(key);
     if (cached !== undefined) return cached;
     // EXPLAIN's JSON comes back as text; its top node's row estimate is the query's.
     const plan = await sql<{ "QUERY PLAN": string }>`EXPLAIN (FORMAT JSON) ${sub}`.execute(this.db);
     const top = (JSON.parse(plan.rows[0]?.["QUERY PLAN"] ?? "[]") as { Plan?: { "Plan Rows"?: number } }[])[0];
     const estimate = Math.round(Number(top?.Plan?.["Plan Rows"] ?? 0));
-    known.set(key, estimate);
+    this.estimates.set(key, estimate);
     return estimate;
   }
 
