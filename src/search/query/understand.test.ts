@@ -42,6 +42,9 @@ test("German price phrases and inflected colour words", () => {
   const z = u("schwarze Kleider zwischen 20 und 40");
   assert.deepEqual([z.colors, z.categories, z.price_min, z.price_max], [["black"], ["Kleider"], 20, 40]);
   assert.deepEqual(u("dunkelblaue Jeans").colors, ["dark blue"]);
+  // A keyword beginning with a letter outside ASCII, where JavaScript's \b sees no word start.
+  assert.deepEqual([u("Kleid über 20 €").price_min, u("Kleid über 20 €").remaining_text], [20, "Kleid"]);
+  assert.equal(u("Kleidüber 20").price_min, null, "not inside a word");
 });
 
 test("a price phrase that a product name of the store holds stays words; others still become bounds", () => {

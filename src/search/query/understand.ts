@@ -57,6 +57,11 @@ const GERMAN_COLORS: Record<string, string> = {
 const GERMAN_ENDINGS = ["", "e", "er", "es", "en", "em"];
 
 const AMOUNT = String.raw`(?:[€$£]\s*)?(\d+(?:[.,]\d{1,2})?)\s*(?:[€$£]|eur(?:o|os)?\b|usd\b|dollars?\b)?`;
+/**
+ * Where a keyword may begin: not inside a word. JavaScript's `\b` knows ASCII letters only, so it
+ * finds no boundary between a space and "über".
+ */
+const START = String.raw`(?<![\p{L}\p{N}])`;
 const NUM = (s: string) => Number(s.replace(",", "."));
 
 interface PricePattern {
@@ -66,23 +71,26 @@ interface PricePattern {
 
 const PRICE_PATTERNS: PricePattern[] = [
   {
-    re: new RegExp(String.raw`\b(?:between|zwischen)\s+${AMOUNT}\s+(?:and|und)\s+${AMOUNT}`, "iu"),
+    re: new RegExp(String.raw`${START}(?:between|zwischen)\s+${AMOUNT}\s+(?:and|und)\s+${AMOUNT}`, "iu"),
     apply: (m) => ({ min: NUM(m[1]!), max: NUM(m[2]!) }),
   },
   {
-    re: new RegExp(String.raw`\b(?:from|von)\s+${AMOUNT}\s+(?:to|bis)\s+${AMOUNT}`, "iu"),
+    re: new RegExp(String.raw`${START}(?:from|von)\s+${AMOUNT}\s+(?:to|bis)\s+${AMOUNT}`, "iu"),
     apply: (m) => ({ min: NUM(m[1]!), max: NUM(m[2]!) }),
   },
   {
     re: new RegExp(
-      String.raw`\b(?:under|below|less than|cheaper than|up to|max(?:imum)?|unter|bis|höchstens|hoechstens|weniger als|maximal)\s+${AMOUNT}`,
+      String.raw`${START}(?:under|below|less than|cheaper than|up to|max(?:imum)?|unter|bis|höchstens|hoechstens|weniger als|maximal)\s+${AMOUNT}`,
       "iu",
     ),
     apply: (m) => ({ max: NUM(m[1]!) }),
   },
   { re: /(?:^|\s)<\s*(\d+(?:[.,]\d{1,2})?)\s*(?:[€$£])?/u, apply: (m) => ({ max: NUM(m[1]!) }) },
   {
-    re: new RegExp(String.raw`\b(?:over|above|more than|at least|from|min(?:imum)?|über|ueber|ab|mindestens|mehr als)\s+${AMOUNT}`, "iu"),
+    re: new RegExp(
+      String.raw`${START}(?:over|above|more than|at least|from|min(?:imum)?|über|ueber|ab|mindestens|mehr als)\s+${AMOUNT}`,
+      "iu",
+    ),
     apply: (m) => ({ min: NUM(m[1]!) }),
   },
   { re: /(?:^|\s)>\s*(\d+(?:[.,]\d{1,2})?)\s*(?:[€$£])?/u, apply: (m) => ({ min: NUM(m[1]!) }) },
