@@ -439,7 +439,7 @@ export class SearchService {
         storeCategories(this.ctx, this.repo, storeId),
         phrases.length > 0 ? this.lexical.namePhrases(storeId, phrases) : undefined,
       ]);
-      const u: Understanding = understandQuery(query, categories, names);
+      const u: Understanding = understandQuery(query, categories, names, phrases);
       const found = u.colors.length > 0 || u.categories.length > 0 || u.price_min !== null || u.price_max !== null;
       if (mode !== "auto" || found) understanding = { ...u, applied_as: mode === "filter" ? "filter" : "boost" };
       text = u.remaining_text || query;

@@ -31,6 +31,12 @@ test("a phrase takes its words once, longest first, and a phrase is found wherev
   assert.deepEqual(shoes("shoes for running"), ["Shoes"]);
   assert.deepEqual(shoes("running shoes and shoes"), ["Running Shoes", "Shoes"]);
   assert.deepEqual(shoes("shirt and running shoes"), ["Running Shoes", "Shirts"]);
+  // Phrases sharing a first word are tried longest first, then in the store's order.
+  const running = (q: string) => understandQuery(q, ["Shoes", "Running", "Running Shoes"]).categories;
+  assert.deepEqual(
+    [running("running shoes"), running("running and shoes"), running("shoes")],
+    [["Running Shoes"], ["Shoes", "Running"], ["Shoes"]],
+  );
   assert.deepEqual(u("light blue and blue dress").colors, ["light blue", "blue"]);
   assert.deepEqual(u("dress").colors, []);
 });
@@ -45,6 +51,20 @@ test("German price phrases and inflected colour words", () => {
   // A keyword beginning with a letter outside ASCII, where JavaScript's \b sees no word start.
   assert.deepEqual([u("Kleid über 20 €").price_min, u("Kleid über 20 €").remaining_text], [20, "Kleid"]);
   assert.equal(u("Kleidüber 20").price_min, null, "not inside a word");
+});
+
+test("the price phrases the caller found already are not looked for again, and give the same understanding", () => {
+  for (const query of [
+    "nike air max 1 white shoes under 80",
+    "rotes Kleid unter 50 €",
+    "shoes 20-40 €",
+    "red dress 1234",
+    "linen summer",
+  ]) {
+    const names = new Set(["max 1"]);
+    assert.deepEqual(understandQuery(query, CATS, names, pricePhrases(query)), understandQuery(query, CATS, names), query);
+  }
+  assert.equal(understandQuery("jeans under 40", CATS, new Set(), []).price_max, null, "none found: the patterns are not tried");
 });
 
 test("a price phrase that a product name of the store holds stays words; others still become bounds", () => {

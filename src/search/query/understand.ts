@@ -116,21 +116,44 @@ const COLOR_PHRASES: { words: string[]; color: string }[] = (() => {
   return out.sort((a, b) => b.words.length - a.words.length);
 })();
 
-const COLOR_VALUES = COLOR_PHRASES.map((p) => ({ words: p.words, value: p.color }));
+const COLOR_VALUES = phraseList(COLOR_PHRASES.map((p) => ({ words: p.words, value: p.color })));
+
+/** Phrases to find in a query (longest first), with the positions of those beginning with each word. */
+export interface PhraseList<T> {
+  phrases: { words: string[]; value: T }[];
+  /** First word → positions in `phrases` of the phrases beginning with it, ascending. */
+  byFirstWord: Map<string, number[]>;
+}
+
+/** `phrases` (in their order) with their index by first word; phrases without words are left out. */
+function phraseList<T>(phrases: { words: string[]; value: T }[]): PhraseList<T> {
+  const kept = phrases.filter((p) => p.words.length > 0);
+  const byFirstWord = new Map<string, number[]>();
+  kept.forEach((p, i) => {
+    const at = byFirstWord.get(p.words[0]!);
+    if (at) at.push(i);
+    else byFirstWord.set(p.words[0]!, [i]);
+  });
+  return { phrases: kept, byFirstWord };
+}
 
 /**
  * The values of the phrases found in `tokens`, each token used by one phrase at most: phrases are
- * tried in their order (longest first), each at every position. A phrase whose first word is not a
- * token is skipped at once, and the scan allocates nothing per phrase: this runs for every search
- * over every colour phrase and every category value of the store.
+ * tried in their order (longest first), each at every position. Only phrases whose first word is a
+ * token are tried (found by the list's index, so the cost follows the query, not the number of
+ * colour phrases or of the store's categories), and the scan allocates nothing per phrase: this
+ * runs for every search.
  */
-function findPhrases<T>(tokens: string[], phrases: { words: string[]; value: T }[]): T[] {
-  const present = new Set(tokens);
+function findPhrases<T>(tokens: string[], list: PhraseList<T>): T[] {
+  const tried: number[] = [];
+  for (const token of new Set(tokens)) for (const i of list.byFirstWord.get(token) ?? []) tried.push(i);
+  if (tried.length === 0) return [];
+  tried.sort((a, b) => a - b);
   const used = new Array<boolean>(tokens.length).fill(false);
   const found: T[] = [];
-  for (const p of phrases) {
+  for (const at of tried) {
+    const p = list.phrases[at]!;
     const n = p.words.length;
-    if (n === 0 || !present.has(p.words[0]!)) continue;
     for (let i = 0; i + n <= tokens.length; i++) {
       let free = true;
       let same = true;
@@ -147,18 +170,11 @@ function findPhrases<T>(tokens: string[], phrases: { words: string[]; value: T }
 }
 
 /** A store's category values, stemmed for matching (build once per store: see categories.ts). */
-export interface CategoryVocabulary {
-  phrases: { words: string[]; value: string }[];
-}
+export type CategoryVocabulary = PhraseList<string>;
 
 /** Stems the store's category values, longest phrase first. */
 export function categoryVocabulary(storeCategories: readonly string[]): CategoryVocabulary {
-  return {
-    phrases: storeCategories
-      .map((c) => ({ words: stems(c), value: c }))
-      .filter((p) => p.words.length > 0)
-      .sort((a, b) => b.words.length - a.words.length),
-  };
+  return phraseList(storeCategories.map((c) => ({ words: stems(c), value: c })).sort((a, b) => b.words.length - a.words.length));
 }
 
 const globally = (re: RegExp) => new RegExp(re.source, re.flags + "g");
@@ -177,17 +193,19 @@ export function pricePhrases(query: string): string[][] {
 /**
  * Understands `query` against the store's category values. `names`: the price phrases (their
  * words joined by a space) that a product name of the store holds; they stay words ("Air Max 1"
- * is a name, not a price up to 1).
+ * is a name, not a price up to 1). `phrases`: pricePhrases(query), when the caller has it; none
+ * means no pattern can match (a cut is only made where one did), so the patterns are not tried again.
  */
 export function understandQuery(
   query: string,
   categories: CategoryVocabulary | readonly string[],
   names: ReadonlySet<string> = new Set(),
+  phrases: readonly string[][] = pricePhrases(query),
 ): Understanding {
   let text = ` ${query} `;
   let min: number | null = null;
   let max: number | null = null;
-  for (const p of pricePatternsFor(query)) {
+  for (const p of phrases.length > 0 ? pricePatternsFor(query) : []) {
     const cuts: [number, number][] = [];
     for (const m of text.matchAll(p.re)) {
       if (names.has(words(m[0]).join(" "))) continue;
@@ -203,7 +221,7 @@ export function understandQuery(
 
   const tokens = words(remaining);
   const colors = findPhrases(tokens, COLOR_VALUES);
-  const vocabulary = "phrases" in categories ? categories : categoryVocabulary(categories);
-  const found = findPhrases(tokens.map(stemOf), vocabulary.phrases);
+  const vocabulary = "byFirstWord" in categories ? categories : categoryVocabulary(categories);
+  const found = findPhrases(tokens.map(stemOf), vocabulary);
   return { colors, categories: found, price_min: min, price_max: max, remaining_text: remaining };
 }
