@@ -893,11 +893,13 @@ export class SearchService {
     for (const m of answer) if (!m.also) scored.push({ productId: m.productId, score: clamp01(m.score * scale) });
     if (!lex || !lexical) return { scored: minVisual > 0 ? scored.filter((s) => s.score >= minVisual) : scored, lexical };
     // Both fusions need the visual similarity of the lexical hits outside the visual candidates:
-    // asked with the search (also) when the hits were in hand before it, else by id now.
-    const seen = productIds(answer);
-    for (const id of also ?? []) seen.add(id);
+    // asked with the search (also: every hit, so none is missing) when the hits were in hand
+    // before it, else by id now.
     const missing = new Set<string>();
-    for (const h of lexical.hits) if (!seen.has(h.productId)) missing.add(h.productId);
+    if (!also) {
+      const seen = productIds(answer);
+      for (const h of lexical.hits) if (!seen.has(h.productId)) missing.add(h.productId);
+    }
     let asked = answer.filter((m) => m.also);
     if (missing.size > 0) {
       clock.spent += performance.now() - clock.from;
