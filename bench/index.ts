@@ -1,4 +1,4 @@
-// `npm run bench:index [-- --model DIR] [--images 300] [--contend] [--seconds 8] [--warmup 20] [--dataset DIR] [--parallel N]`
+// `npm run bench:index [-- --model DIR] [--images 300] [--contend] [--seconds 8] [--warmup 20] [--dataset DIR] [--parallel N] [--perf FILE]`
 //
 // The service (createContext + the Search API on a loopback listener + the background workers,
 // embedded SQLite) against the raw cost of its model (loadEmbeddingModel alone: no HTTP, no
@@ -50,6 +50,13 @@
 // `--parallel N` sets MODEL_PARALLEL_WORKERS (default: the service's); they are started before
 // measuring. The raw model is one worker with the default threads, as the service's main worker.
 // `--dataset` defaults to ../shared/datasets/fashion-products/images (JPEG product photos).
+// `--perf FILE` records the event loop's thread on the CPU over the four 16-client windows and the
+// raw windows between them (Linux `perf record -e cpu-clock --call-graph dwarf`; perf must be
+// installed): what its CPU per search is spent on, where a sampling profiler of wall time would
+// also charge the time the thread waited for a core. Run node with --perf-basic-prof so that
+// compiled JavaScript has names (`node --perf-basic-prof --import tsx bench/index.ts ...`), then
+// `perf report -i FILE --no-children --sort dso,sym` (docs/benchmarks.md, "the event loop's CPU
+// read on the CPU").
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -82,6 +89,7 @@ const { values: args } = parseArgs({
     contend: { type: "boolean", default: false },
     parallel: { type: "string" },
     dataset: { type: "string", default: path.resolve("../shared/datasets/fashion-products/images") },
+    perf: { type: "string" },
   },
 });
 const N = wholeFlag("images", args.images, 1);
@@ -165,6 +173,29 @@ function addTicks(into: ThreadSplit, before: Map<number, number>, after: Map<num
     else if (tid === process.pid) into.main += spent;
     else into.other += spent;
   }
+}
+
+/** `perf record` of this process's main thread (the event loop) on the CPU into `file`, until stop(). */
+async function recordOnCpu(file: string): Promise<{ stop(): Promise<string> }> {
+  const args = ["record", "-e", "cpu-clock", "-F", "1999", "--call-graph", "dwarf,16384", "-t", String(process.pid), "-o", file];
+  const perf = spawn("perf", args, { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  perf.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<string>((resolve, reject) => {
+    perf.on("error", (e) => reject(new Error(`--perf: could not run perf (${e.message}); install Linux perf or leave --perf out`)));
+    perf.on("exit", (code, signal) => resolve(signal ?? String(code)));
+  });
+  // perf prints nothing once attached; a moment lets it open its counters before the windows.
+  const early = await Promise.race([exited, new Promise<"running">((r) => setTimeout(() => r("running"), 500))]);
+  if (early !== "running") throw new Error(`--perf: perf exited (${early}): ${stderr.trim()}`);
+  return {
+    async stop() {
+      perf.kill("SIGINT");
+      const end = await exited; // 0, or the SIGINT it was stopped with
+      if (end !== "0" && end !== "SIGINT") throw new Error(`--perf: perf exited (${end}): ${stderr.trim()}`);
+      return file;
+    },
+  };
 }
 
 async function main() {
@@ -438,6 +469,7 @@ async function main() {
       // windows when they followed those requests directly; see the header). Printed apart below.
       const warmSplit = noTicks();
       const warm = WARMUP > 0 ? await sixteenClients(newQueries(WARMUP), false, warmSplit, WARMUP) : undefined;
+      const recording = args.perf ? await recordOnCpu(args.perf) : undefined;
       for (let round = 0; round < 4; round++) {
         const [texts, seconds, cpu] = await rawTextWindow(SECONDS / 4);
         rawTexts += texts;
@@ -452,6 +484,7 @@ async function main() {
         servedSeconds += volley.seconds;
         non2xx += volley.non2xx + volley.errors + volley.timeouts;
       }
+      if (recording) console.log(`event loop's CPU samples over the windows written to ${await recording.stop()}`);
       const rawTextsPerS = rawTexts / rawSeconds;
       const rawCpuMs = rawCpu / 1000 / rawTexts;
       // Per search the service answered (a few more than the clients counted: those in flight when they stopped).
