@@ -612,6 +612,37 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
     }
   });
 
+  test("with rrf or blend fusion, lexical hits the visual search did not return get their similarity by id in a second call", async () => {
+    // This store is smaller than the fused depth (100), so the visual search returns every product;
+    // in a larger one a hit may be past it. The vector index is made to leave the hits out.
+    const vectors = app.ctx.vectors;
+    const original = vectors.search.bind(vectors);
+    const calls: { k: number; also: string[] }[] = [];
+    vectors.search = async (storeId, query, options) => {
+      calls.push({ k: options.k, also: [...(options.also ?? [])].sort() });
+      const answer = await original(storeId, query, options);
+      return options.k > 0 ? answer.filter((m) => m.productId !== "p-dress" && m.productId !== "p-shirt") : answer;
+    };
+    try {
+      for (const method of ["rrf", "blend"]) {
+        calls.length = 0;
+        const res = await text("acme", { semantic_weight: 0.5, fusion_method: method });
+        assert.equal(res.statusCode, 200, res.body);
+        assert.deepEqual(
+          calls,
+          [
+            { k: 100, also: [] },
+            { k: 0, also: ["p-dress", "p-shirt"] },
+          ],
+          `${method}: the nearest products, then the two hits by id`,
+        );
+        assert.ok(ids(res).includes("p-dress") && ids(res).includes("p-shirt"), method);
+      }
+    } finally {
+      vectors.search = original;
+    }
+  });
+
   test("re-ranking and the page read each product's row once; on PostgreSQL a few hits' rows are read beside the embedding", async () => {
     const read: string[][] = [];
     const findMany = ProductsRepository.prototype.findMany;
