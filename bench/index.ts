@@ -30,7 +30,8 @@
 //     time per text at batch 16;
 //   - the same 16 clients with one repeated query (no model time): req/s and the service's CPU per
 //     request, i.e. what everything but the model costs, and its event-loop time per request
-//     (BENCH_PROFILE=FILE writes a CPU profile of the main thread over that window);
+//     (BENCH_PROFILE=FILE writes a CPU profile of the main thread over that window: V8's sampler,
+//     which charges the time the thread waited for a core too; --perf counts only CPU time);
 //   - the same 16 clients on GET /health: the service's CPU per request that any request pays
 //     (the HTTP server, the framework and the hooks every route runs: request id, metrics, logs,
 //     headers), the floor under every search's own work;
@@ -177,8 +178,8 @@ function addTicks(into: ThreadSplit, before: Map<number, number>, after: Map<num
 
 /** `perf record` of this process's main thread (the event loop) on the CPU into `file`, until stop(). */
 async function recordOnCpu(file: string): Promise<{ stop(): Promise<string> }> {
-  const args = ["record", "-e", "cpu-clock", "-F", "1999", "--call-graph", "dwarf,16384", "-t", String(process.pid), "-o", file];
-  const perf = spawn("perf", args, { stdio: ["ignore", "ignore", "pipe"] });
+  const argv = ["record", "-e", "cpu-clock", "-F", "1999", "--call-graph", "dwarf,16384", "-t", String(process.pid), "-o", file];
+  const perf = spawn("perf", argv, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   perf.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<string>((resolve, reject) => {

@@ -51,6 +51,7 @@ test("German price phrases and inflected colour words", () => {
   // A keyword beginning with a letter outside ASCII, where JavaScript's \b sees no word start.
   assert.deepEqual([u("Kleid über 20 €").price_min, u("Kleid über 20 €").remaining_text], [20, "Kleid"]);
   assert.equal(u("Kleidüber 20").price_min, null, "not inside a word");
+  assert.equal(u("weiß20-40 €").price_min, null, "nor an amount inside a word ending in a letter outside ASCII");
 });
 
 test("the price phrases the caller found already are not looked for again, and give the same understanding", () => {

@@ -58,8 +58,8 @@ const GERMAN_ENDINGS = ["", "e", "er", "es", "en", "em"];
 
 const AMOUNT = String.raw`(?:[€$£]\s*)?(\d+(?:[.,]\d{1,2})?)\s*(?:[€$£]|eur(?:o|os)?\b|usd\b|dollars?\b)?`;
 /**
- * Where a keyword may begin: not inside a word. JavaScript's `\b` knows ASCII letters only, so it
- * finds no boundary between a space and "über".
+ * Where a keyword or an amount may begin: not inside a word. JavaScript's `\b` knows ASCII letters
+ * only, so it finds no boundary between a space and "über".
  */
 const START = String.raw`(?<![\p{L}\p{N}])`;
 const NUM = (s: string) => Number(s.replace(",", "."));
@@ -95,7 +95,10 @@ const PRICE_PATTERNS: PricePattern[] = [
   },
   { re: /(?:^|\s)>\s*(\d+(?:[.,]\d{1,2})?)\s*(?:[€$£])?/u, apply: (m) => ({ min: NUM(m[1]!) }) },
   {
-    re: /(?:[€$£]\s*)?\b(\d+(?:[.,]\d{1,2})?)\s*(?:[€$£]|eur\b|euro\b)?\s*(?:-|–|to|bis)\s*(?:[€$£]\s*)?(\d+(?:[.,]\d{1,2})?)\s*(?:[€$£]|eur(?:o|os)?\b|usd\b|dollars?\b)/iu,
+    re: new RegExp(
+      String.raw`(?:[€$£]\s*)?${START}(\d+(?:[.,]\d{1,2})?)\s*(?:[€$£]|eur\b|euro\b)?\s*(?:-|–|to|bis)\s*(?:[€$£]\s*)?(\d+(?:[.,]\d{1,2})?)\s*(?:[€$£]|eur(?:o|os)?\b|usd\b|dollars?\b)`,
+      "iu",
+    ),
     apply: (m) => ({ min: NUM(m[1]!), max: NUM(m[2]!) }),
   },
 ];
