@@ -44,6 +44,7 @@
 import { sql } from "kysely";
 import { isDeferred, passing, type Candidates, type DeferredCandidates } from "../vectors/candidates.js";
 import type { Dialect, Executor } from "../platform/db/types.js";
+import { rowCount } from "../platform/db/index.js";
 import { allWords, lexicalDocument, type LexicalDocument } from "./document.js";
 import { coverageOf, plainGroups, words, type Group } from "./query.js";
 import { lexicalCacheOf, type LexicalCache, type LexicalHit } from "./cache.js";
@@ -314,7 +315,7 @@ export class LexicalRepository {
         SELECT d.product_id, d.name, d.words
         FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
         WHERE product_fts MATCH ${text} AND d.store_id = ${storeId} ${restrict}
-        ORDER BY product_fts.rowid DESC LIMIT ${scoredLimit(k)}`.execute(this.db)
+        ORDER BY product_fts.rowid DESC LIMIT ${rowCount(scoredLimit(k))}`.execute(this.db)
       ).rows;
       return best(
         found.map((row) => {
@@ -369,7 +370,7 @@ export class LexicalRepository {
       const r = await sql<{ product_id: string }>`
         SELECT d.product_id FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
         WHERE product_fts MATCH ${text} AND d.store_id = ${storeId}
-        ORDER BY product_fts.rowid DESC LIMIT ${k}`.execute(this.db);
+        ORDER BY product_fts.rowid DESC LIMIT ${rowCount(k)}`.execute(this.db);
       return r.rows.map((row) => row.product_id);
     }
     // Weight A is the name (see upsert); a stop word drops out of the query as in text search.
@@ -495,7 +496,7 @@ export async function indexAllTerms(db: Executor, dialect: Dialect, pageSize = I
       await sql<{ store_id: string; product_id: string; words: string }>`
       SELECT store_id, product_id, words FROM product_text
       WHERE (store_id, product_id) > (${after.store_id}, ${after.product_id})
-      ORDER BY store_id, product_id LIMIT ${pageSize}`.execute(db)
+      ORDER BY store_id, product_id LIMIT ${rowCount(pageSize)}`.execute(db)
     ).rows;
     if (page.length === 0) return;
     after = page.at(-1)!;

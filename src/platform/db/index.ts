@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { statementCache } from "./statement-cache.js";
+import { RowCountLiterals, statementCache } from "./statement-cache.js";
+export { rowCount } from "./statement-cache.js";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { Config } from "../config.js";
@@ -84,7 +85,7 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     sqlite.pragma("synchronous = NORMAL");
-    base = new Kysely<Tables>({ dialect: new SqliteDialect({ database: statementCache(sqlite) }) });
+    base = new Kysely<Tables>({ dialect: new SqliteDialect({ database: statementCache(sqlite) }), plugins: [new RowCountLiterals()] });
     // Prepared once: pragma() compiles its statement on every call, and this runs on every request.
     const dataVersion = sqlite.prepare("PRAGMA data_version").pluck();
     foreignCommits = () => dataVersion.get() as number;

@@ -1,7 +1,7 @@
 // Webhooks, their delivery outbox and attempt log. `storeId` first on every store-scoped method;
 // the dispatcher's claim works across stores (it delivers for every store) and is marked so.
 import { sql, type Selectable } from "kysely";
-import type { Executor } from "../../platform/db/index.js";
+import { rowCount, type Executor } from "../../platform/db/index.js";
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from "../../db/schema.js";
 
 export type WebhookRow = Selectable<WebhooksTable>;
@@ -110,7 +110,7 @@ export class WebhooksRepository {
           WHERE e.store_id = d.store_id AND e.target_url = d.target_url AND e.ordering_key = d.ordering_key
             AND e.status = 'pending' AND e.seq < d.seq)
       ORDER BY d.next_attempt_at, d.seq
-      LIMIT ${limit}`;
+      LIMIT ${rowCount(limit)}`;
     const res = forUpdate
       ? // PostgreSQL: `id IN (SELECT … LIMIT n FOR UPDATE SKIP LOCKED)` inside an UPDATE may be
         // rescanned by the planner and then leases every due row instead of n (one worker took the
