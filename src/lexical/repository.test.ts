@@ -63,4 +63,34 @@ describeEachDialect("lexical: indexAllProducts", (dialect) => {
       ["a", "c"],
     );
   });
+
+  test("mergeSegments: on SQLite merges the segments of an index written product by product until none are left to merge (two at a time: migration 0035), the matches unchanged", async () => {
+    const lexical = new LexicalRepository(t.database.db, dialect);
+    if (dialect === "postgres") {
+      assert.equal(await lexical.mergeSegments(128), false, "nothing to merge on PostgreSQL");
+      return;
+    }
+    await sql`DELETE FROM product_text`.execute(t.database.db);
+    // One statement, hence one FTS5 segment, per product.
+    for (const [storeId, ids] of Object.entries(stores))
+      for (const id of ids)
+        await sql`INSERT INTO product_text (store_id, product_id, name, brand, category, color, tags, description, other, words)
+          VALUES (${storeId}, ${id}, ${`anorak ${id}`}, '', '', '', '', '', '', ${`anorak ${id}`})`.execute(t.database.db);
+    const matches = async () => {
+      const found: Record<string, string[]> = {};
+      for (const storeId of Object.keys(stores))
+        found[storeId] = (await lexical.search(storeId, "anorak", 10)).hits.map((h) => h.productId).sort();
+      return found;
+    };
+    const before = await matches();
+    assert.deepEqual(before, stores);
+    const steps: boolean[] = [];
+    for (let i = 0; i < 20 && steps.at(-1) !== false; i++) steps.push(await lexical.mergeSegments(128));
+    assert.equal(steps[0], true, "the first step merged segments");
+    assert.equal(steps.at(-1), false, `it ends: ${steps.join(", ")}`);
+    assert.deepEqual(await matches(), before);
+    await sql`INSERT INTO product_fts(product_fts) VALUES ('integrity-check')`.execute(t.database.db);
+    const { rows } = await sql<{ v: number }>`SELECT v FROM product_fts_config WHERE k = 'usermerge'`.execute(t.database.db);
+    assert.deepEqual(rows, [{ v: 2 }]);
+  });
 });

@@ -356,6 +356,20 @@ export class LexicalRepository {
   }
 
   /**
+   * SQLite: one step of merging the full-text index's segments (FTS5 'merge': about `pages` leaf
+   * pages written at most, levels of two or more segments; migration 0035), and whether it merged
+   * anything (FTS5's own test: the connection's total changes moved by two or more). It spans
+   * every store (one index). PostgreSQL: nothing to merge (false).
+   */
+  async mergeSegments(pages: number): Promise<boolean> {
+    if (this.dialect !== "sqlite") return false;
+    const changes = async () => (await sql<{ n: number }>`SELECT total_changes() AS n`.execute(this.db)).rows[0]!.n;
+    const before = await changes();
+    await sql`INSERT INTO product_fts(product_fts, rank) VALUES ('merge', ${pages})`.execute(this.db);
+    return (await changes()) - before >= 2;
+  }
+
+  /**
    * Up to `k` ids of the store's products whose name holds every word of `typed`, the last one as
    * a prefix (a word still being typed: "red dre" → "Red Dress"), for type-ahead. No scoring: on
    * SQLite the most recently indexed first, on PostgreSQL in the GIN bitmap's order; the caller

@@ -1,8 +1,10 @@
-// Background work of the Search API: the job queue's handlers (bulk imports, reindexing) and the webhook
-// dispatcher. `npm start` runs them in the API process; tests drive them step by step.
+// Background work of the Search API: the job queue's handlers (bulk imports, reindexing), the webhook
+// dispatcher and, on SQLite, the merging of the full-text index's segments once writes pause
+// (src/lexical/merger.ts). `npm start` runs them in the API process; tests drive them step by step.
 import type { AppContext } from "../context/context.js";
 import type { SearchServices } from "./compose.js";
 import { WebhookDispatcher, type DispatcherOptions } from "./webhooks/dispatcher.js";
+import { SegmentMerger } from "../lexical/merger.js";
 
 export interface Workers {
   dispatcher: WebhookDispatcher;
@@ -23,6 +25,14 @@ export function createWorkers(
   ctx.jobs.register(services.bulkActions.handler());
   ctx.jobs.register(services.reindexer.handler());
   const dispatcher = new WebhookDispatcher(ctx, { repo: services.repositories.webhooks }, ctx.fetch, options);
+  const lexical = services.repositories.lexical;
+  const merger =
+    ctx.database.dialect === "sqlite"
+      ? new SegmentMerger(
+          (pages) => lexical.mergeSegments(pages),
+          (e) => process.stderr.write(`WARNING: merging the full-text index's segments failed: ${(e as Error).message}\n`),
+        )
+      : undefined;
   return {
     dispatcher,
     async start() {
@@ -31,9 +41,10 @@ export function createWorkers(
       if (ctx.database.dialect === "sqlite") await services.repositories.webhooks.releaseLeases();
       ctx.jobs.start();
       dispatcher.start();
+      merger?.start();
     },
     async stop() {
-      await Promise.all([ctx.jobs.stop(), dispatcher.stop()]);
+      await Promise.all([ctx.jobs.stop(), dispatcher.stop(), merger?.stop()]);
     },
     async drain() {
       for (;;) {

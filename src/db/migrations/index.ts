@@ -30,6 +30,7 @@ import m0031 from "./0031_copies_apart.js";
 import m0032 from "./0032_copies_apart_planned.js";
 import m0033 from "./0033_lexical_words.js";
 import m0034 from "./0034_filter_indexes_with_ids.js";
+import m0035 from "./0035_fts_usermerge.js";
 
 export const migrations: Record<string, MigrationFactory> = {
   "0001_accounts": m0001,
@@ -62,4 +63,5 @@ export const migrations: Record<string, MigrationFactory> = {
   "0032_copies_apart_planned": m0032,
   "0033_lexical_words": m0033,
   "0034_filter_indexes_with_ids": m0034,
+  "0035_fts_usermerge": m0035,
 };
