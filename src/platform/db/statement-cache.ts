@@ -6,19 +6,19 @@
 // their parameters on every call and SQLite recompiles a statement by itself after a schema change.
 //
 // Row counts are written into the SQL text: SQLite (3.53, as bundled by better-sqlite3) reads a
-// LIMIT or OFFSET given as a bound parameter while it plans the statement (its value may change
-// the plan: sqlite3ExprIsInteger marks the parameter), and then prepares the statement again on
-// the first step after every new binding of that parameter, even to the same value: a cached
-// statement with `LIMIT ?` was compiled anew on every run (measured: a quarter of the SQLite time
-// of a text search whose lexical rankings were not cached, ~45 µs of ~180 µs per search;
-// docs/benchmarks.md, "Issue 39: every query new to every cache"). Kysely's builder binds them,
-// so RowCountLiterals, a plugin of the SQLite handle, turns integer LIMIT and OFFSET values into
-// literals; raw statements write theirs with rowCount(). Each distinct count is a distinct SQL
-// text, hence a statement of its own in the cache.
+// LIMIT given as a bound parameter while it plans the statement (its value may change the plan:
+// sqlite3ExprIsInteger marks the parameter), and then prepares the statement again on the first
+// step after every new binding of that parameter, even to the same value: a cached statement with
+// `LIMIT ?` was compiled anew on every run (measured: a quarter of the SQLite time of a text
+// search whose lexical rankings were not cached, 49 of 216 µs per search; docs/benchmarks.md,
+// "Issue 39: every query new to every cache"). Kysely's builder binds it, so RowCountLiterals, a
+// plugin of the SQLite handle, turns an integer LIMIT into a literal; raw statements write theirs
+// with rowCount(). Each distinct count is a distinct SQL text, hence a statement of its own in the
+// cache. An OFFSET stays bound: SQLite reads it while planning only for a statement over one
+// virtual table, and a literal would make every page of a listing a statement of its own.
 import type SQLite from "better-sqlite3";
 import {
   LimitNode,
-  OffsetNode,
   SelectQueryNode,
   ValueNode,
   sql,
@@ -60,7 +60,7 @@ export function statementCache(sqlite: SQLite.Database, capacity = STATEMENTS_CA
   };
 }
 
-/** A LIMIT or OFFSET row count of a raw statement, written into its SQL text (see the header). */
+/** A LIMIT row count of a raw statement, written into its SQL text (see the header). */
 export function rowCount(n: number): RawBuilder<number> {
   if (!Number.isSafeInteger(n) || n < 0) throw new TypeError(`a row count is a whole number ≥ 0, not ${n}`);
   return sql.lit(n);
@@ -73,18 +73,14 @@ const literalCount = (node: OperationNode): OperationNode =>
     : node;
 
 /**
- * Kysely plugin: a select statement's own integer LIMIT and OFFSET values written into its SQL
- * text (see the header). Only the statement's own: the tree is not walked (a transformer copies
- * every node of it, which costs more than the counts save on most statements).
+ * Kysely plugin: a select statement's own integer LIMIT written into its SQL text (see the
+ * header). Only the statement's own: the tree is not walked (a transformer copies every node of
+ * it, which costs more than the count saves on most statements).
  */
 export class RowCountLiterals implements KyselyPlugin {
   transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    if (!SelectQueryNode.is(node) || (!node.limit && !node.offset)) return node;
-    return Object.freeze({
-      ...node,
-      ...(node.limit ? { limit: LimitNode.create(literalCount(node.limit.limit)) } : {}),
-      ...(node.offset ? { offset: OffsetNode.create(literalCount(node.offset.offset)) } : {}),
-    });
+    if (!SelectQueryNode.is(node) || !node.limit) return node;
+    return Object.freeze({ ...node, limit: LimitNode.create(literalCount(node.limit.limit)) });
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
