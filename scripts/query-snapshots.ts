@@ -29,6 +29,7 @@ import {
   type RawBuilder,
 } from "kysely";
 import type { Database, Dialect } from "../src/platform/db/index.js";
+import { RowCountLiterals } from "../src/platform/db/statement-cache.js";
 import type { Schema } from "../src/db/schema.js";
 import { sha256 } from "../src/platform/ids.js";
 import { createRevocationStore } from "../src/platform/auth/revocations.js";
@@ -97,6 +98,8 @@ function recordingDatabase(dialect: Dialect, respond: Responder = () => []): { d
             createIntrospector: (k) => new PostgresIntrospector(k),
             createQueryCompiler: () => new PostgresQueryCompiler(),
           },
+    // The SQLite handle's plugin (src/platform/db/index.ts): its statements' LIMIT as they run.
+    plugins: dialect === "sqlite" ? [new RowCountLiterals()] : [],
   });
   const database: Database = {
     db,

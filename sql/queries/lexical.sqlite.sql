@@ -5,23 +5,21 @@
 
 -- LexicalRepository.search("store_a", "red leather boots", 10)
 -- No product matches every word: the AND query, then the OR query.
--- query 1 of 2, 3 parameters:
+-- query 1 of 2, 2 parameters:
 --   #1 = "(\"red\") AND (\"leather\") AND (\"boots\")"
 --   #2 = "store_a"
---   #3 = 1000
 SELECT d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ?
-ORDER BY product_fts.rowid DESC LIMIT ?;
+ORDER BY product_fts.rowid DESC LIMIT 1000;
 
--- query 2 of 2, 3 parameters:
+-- query 2 of 2, 2 parameters:
 --   #1 = "\"red\" OR \"leather\" OR \"boots\""
 --   #2 = "store_a"
---   #3 = 1000
 SELECT d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ?
-ORDER BY product_fts.rowid DESC LIMIT ?;
+ORDER BY product_fts.rowid DESC LIMIT 1000;
 
 -- LexicalRepository.search("store_a", "red leather boots", 10) with the cache
 -- SQLite caches rankings per lexical version: the version first.
@@ -31,54 +29,49 @@ SELECT version
 FROM product_text_versions
 WHERE store_id = ?;
 
--- query 2 of 3, 3 parameters:
+-- query 2 of 3, 2 parameters:
 --   #1 = "(\"red\") AND (\"leather\") AND (\"boots\")"
 --   #2 = "store_a"
---   #3 = 1000
 SELECT d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ?
-ORDER BY product_fts.rowid DESC LIMIT ?;
+ORDER BY product_fts.rowid DESC LIMIT 1000;
 
--- query 3 of 3, 3 parameters:
+-- query 3 of 3, 2 parameters:
 --   #1 = "\"red\" OR \"leather\" OR \"boots\""
 --   #2 = "store_a"
---   #3 = 1000
 SELECT d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ?
-ORDER BY product_fts.rowid DESC LIMIT ?;
+ORDER BY product_fts.rowid DESC LIMIT 1000;
 
 -- LexicalRepository.search("store_a", <groups>, 10, Set ["p1","p2","p3"])
 -- Groups [["sneakers","trainers"],["running shoe"],["wat*"]]: a synonym, a phrase, a prefix; few candidates restrict the query itself.
--- query 1 of 2, 4 parameters:
+-- query 1 of 2, 3 parameters:
 --   #1 = "(\"sneakers\" OR \"trainers\") AND (\"running shoe\") AND (\"wat\"*)"
 --   #2 = "store_a"
 --   #3 = "[\"p1\",\"p2\",\"p3\"]"
---   #4 = 1000
 SELECT d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ? AND d.product_id IN (SELECT value FROM json_each(?))
-ORDER BY product_fts.rowid DESC LIMIT ?;
+ORDER BY product_fts.rowid DESC LIMIT 1000;
 
--- query 2 of 2, 4 parameters:
+-- query 2 of 2, 3 parameters:
 --   #1 = "\"sneakers\" OR \"trainers\" OR \"running shoe\" OR \"wat\"*"
 --   #2 = "store_a"
 --   #3 = "[\"p1\",\"p2\",\"p3\"]"
---   #4 = 1000
 SELECT d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ? AND d.product_id IN (SELECT value FROM json_each(?))
-ORDER BY product_fts.rowid DESC LIMIT ?;
+ORDER BY product_fts.rowid DESC LIMIT 1000;
 
 -- LexicalRepository.nameMatches("store_a", "red dre", 8)
--- 3 parameters:
+-- 2 parameters:
 --   #1 = "name : (\"red\" AND \"dre\"*)"
 --   #2 = "store_a"
---   #3 = 8
 SELECT d.product_id FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ?
-ORDER BY product_fts.rowid DESC LIMIT ?;
+ORDER BY product_fts.rowid DESC LIMIT 8;
 
 -- LexicalRepository.terms("store_a")
 -- 1 parameter:
