@@ -975,6 +975,14 @@ Returns within Germany remain free of charge. Please use the return label we pro
     // German receipts and cash as policies write them; getting something back is a refund.
     assert.match(rewrite("kann ich ohne bon umtauschen", "de"), /\bohne kassenbon\b/);
     assert.match(rewrite("krieg ich beim umtausch bargeld zurück", "de"), /\berstattung\b/);
+    // The words between may hold umlauts (JavaScript's \w knows only ASCII letters).
+    assert.match(rewrite("bekomme ich für die schuhe mein geld zurück", "de"), /\berstattung\b/);
+    assert.match(rewrite("schick die schönen schuhe zurück", "de"), /\brückgabe\b/);
+    assert.match(rewrite("ich schicke die größere jacke zurück", "de"), /\brückgabe\b/);
+    // "gebrauchte" is no form of "geben": the question keeps its words.
+    assert.doesNotMatch(rewrite("nehmt ihr gebrauchte ausrüstung zurück", "de"), /\brückgabe\b/);
+    assert.match(rewrite("ich gebe die jacke zurück", "de"), /\brückgabe\b/);
+    assert.match(rewrite("den kassenbon längst weggeworfen", "de"), /\bohne kassenbon\b/);
     assert.match(rewrite("gibt es bargeld", "de"), /\bbar\b/);
     assert.doesNotMatch(rewrite("i used it twice", "en"), /\bunused\b/);
   });
@@ -988,6 +996,9 @@ Returns within Germany remain free of charge. Please use the return label we pro
     ])
       assert.match(rewrite(text, "de"), /\bdefekt\b/, text);
     assert.doesNotMatch(rewrite("mein gutscheincode geht nicht", "de"), /\bdefekt\b/);
+    // The words between may hold umlauts (JavaScript's \w knows only ASCII letters).
+    assert.match(rewrite("der akku ist völlig hin", "de"), /\bdefekt\b/);
+    assert.match(rewrite("die säge läuft seit gestern nicht mehr", "de"), /\bdefekt\b/);
     // "Garantiefall" asks about the Garantie (a generic head), and the symptom meets the policy's Mängel.
     const garantie = index(
       policy(
