@@ -110,7 +110,7 @@ export async function startRole(role: Role, config: Config = loadConfig()): Prom
   // The worker's ops app also provides its logger; it listens only when METRICS_PORT is set.
   const ops = serveApis ? undefined : await buildOpsApp(ctx, isReady);
   const log: FastifyBaseLogger = (search ?? ops)!.log;
-  const workers = runWorkers ? createWorkers(ctx, services) : undefined;
+  const workers = runWorkers ? createWorkers(ctx, services, { log }) : undefined;
   const maintenance = runWorkers ? startMaintenance(ctx, { log }) : undefined;
 
   for (const warning of startupWarnings(config, role)) log.warn(warning.fields, warning.message);

@@ -15,11 +15,16 @@ export interface Workers {
   drain(): Promise<void>;
 }
 
+/** Where the worker loops report a failure that no request sees (the process's logger; maintenance's too). */
+export interface WorkerLog {
+  warn(obj: object, msg: string): void;
+}
+
 /** The worker loops over the process's Search API services (composeSearch, src/search/compose.ts). */
 export function createWorkers(
   ctx: AppContext,
   services: Pick<SearchServices, "bulkActions" | "bulkJobs" | "reindexer" | "repositories">,
-  options: DispatcherOptions = {},
+  options: DispatcherOptions & { log?: WorkerLog } = {},
 ): Workers {
   ctx.jobs.register(services.bulkJobs.handler());
   ctx.jobs.register(services.bulkActions.handler());
@@ -30,7 +35,7 @@ export function createWorkers(
     ctx.database.dialect === "sqlite"
       ? new SegmentMerger(
           (pages) => lexical.mergeSegments(pages),
-          (e) => process.stderr.write(`WARNING: merging the full-text index's segments failed: ${(e as Error).message}\n`),
+          (err) => options.log?.warn({ err }, "merging the full-text index's segments failed; tried again after the next change"),
         )
       : undefined;
   return {
