@@ -71,6 +71,13 @@ function joinVerbParts(text: string): string {
 }
 
 /** "Wer zahlt die Rücksendung?" asks who bears the cost ("Du trägst die unmittelbaren Kosten"). */
+/**
+ * A word between a verb and its particle or negation ("schick die schönen Schuhe zurück"). JavaScript's
+ * `\w` knows only ASCII letters, and `\p{L}` needs the `u` flag, which the router's expressions
+ * joined from these patterns (knowledge/classify.ts) do not carry.
+ */
+const GAP_WORD = String.raw`[\wäöüß]+`;
+
 const WHO_PAYS = { asks: /\bwer\s+(?:zahlt|bezahlt|trägt|übernimmt)(?:\s+für)?\b/, means: " kosten tragen " };
 
 // --- vocabulary -------------------------------------------------------------------------------
@@ -215,10 +222,10 @@ export const de: LanguagePack = {
     phrases: [
       [/\bzurück(?:schick|send|geb|gegeb|gesend|geschick)\w*/g, " rückgabe "],
       // The verb with its endings only ("gebt … zurück", not "gebrauchte … zurück" or "Sendung … zurück").
-      [/\b(?:schick|send|geb)(?:e|en|e?st|e?t|te|ten|tet)?\s+(?:[\wäöüß]+\s+){0,3}zurück\b/g, " rückgabe "],
+      [new RegExp(String.raw`\b(?:schick|send|geb)(?:e|en|e?st|e?t|te|ten|tet)?\s+(?:${GAP_WORD}\s+){0,3}zurück\b`, "g"), " rückgabe "],
       [/\bgeld\s+zurück\b/g, " erstattung "],
       // Getting something back is a refund: "krieg ich … zurück", "bekomme ich … zurück".
-      [/\b(?:krieg|bekomm|bekomme|bekommt|erhalt|erhält)\w*\s+(?:[\wäöüß]+\s+){0,4}zurück\b/g, " erstattung "],
+      [new RegExp(String.raw`\b(?:krieg|bekomm|bekomme|bekommt|erhalt|erhält)\w*\s+(?:${GAP_WORD}\s+){0,4}zurück\b`, "g"), " erstattung "],
       // "Etiketten dranlassen" is not removing them.
       [/\bdran\s*(?:lass\w*|bleiben|behalten)\b|\bdranlass\w*/g, " nicht entfernen "],
       [/\bgutscheinkarten?\b|\bgeschenkkarten?\b/g, " gutschein "],
@@ -227,13 +234,19 @@ export const de: LanguagePack = {
         " ohne $1 ",
       ],
       [
-        /\b(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\s+(?:[\wäöüß]+\s+)?(?:verloren|weggeworfen)\b/g,
+        new RegExp(
+          String.raw`\b(quittung|kassenbon|kassenzettel|beleg|verpackung|originalverpackung|etikett)\s+(?:${GAP_WORD}\s+)?(?:verloren|weggeworfen)\b`,
+          "g",
+        ),
         " ohne $1 ",
       ],
       // A symptom is what policies call a defect: "ist kaputt gegangen", "der Akku ist hin", "geht nicht
       // mehr", "lädt nicht", "hat den Geist aufgegeben" (not "der Code geht nicht": no device stopped).
       [
-        /\bkaputt\w*(?:\s+gegangen|\s+gemacht)?|\b(?:ist|sind|war|waren)\s+(?:[\wäöüß]+\s+){0,3}hin\b|\b(?:geht|gehen|funktioniert|funktionieren|läuft|laufen)\s+(?:[\wäöüß]+\s+){0,2}nicht\s+mehr\b|\b(?:lädt|startet|springt)\s+(?:[\wäöüß]+\s+){0,2}nicht(?:\s+mehr|\s+an)?\b|\bstreik(?:t|en)\b|\bden\s+geist\s+aufgegeben\b|\bgibt\s+den\s+geist\s+auf\b/g,
+        new RegExp(
+          String.raw`\bkaputt\w*(?:\s+gegangen|\s+gemacht)?|\b(?:ist|sind|war|waren)\s+(?:${GAP_WORD}\s+){0,3}hin\b|\b(?:geht|gehen|funktioniert|funktionieren|läuft|laufen)\s+(?:${GAP_WORD}\s+){0,2}nicht\s+mehr\b|\b(?:lädt|startet|springt)\s+(?:${GAP_WORD}\s+){0,2}nicht(?:\s+mehr|\s+an)?\b|\bstreik(?:t|en)\b|\bden\s+geist\s+aufgegeben\b|\bgibt\s+den\s+geist\s+auf\b`,
+          "g",
+        ),
         " defekt ",
       ],
       // A negated participle is the policies' un- adjective: "noch nicht benutzt", "nie getragen" → unbenutzt, ungetragen.
@@ -354,7 +367,9 @@ export const de: LanguagePack = {
     moneyWords: ["wie", "viel", "kostet", "kosten", "gebühr", "gebühren", "preis"],
     asksValue: /\bwie\s+(?:viel|viele|lange?)\b|\bwas\s+kostet\b/,
     phone: /\b(?:telefon\w*|rufnummer|hotline|welche\s+nummer|unter\s+welcher\s+nummer)\b/,
-    list: /\bwelche[nmrs]?\s+(?:[\wäöüß]+\s+)?\w*(?:arten|methoden|länder|laender|karten|optionen|möglichkeiten|anbieter|marken|dienstleister)\b/,
+    list: new RegExp(
+      String.raw`\bwelche[nmrs]?\s+(?:${GAP_WORD}\s+)?\w*(?:arten|methoden|länder|laender|karten|optionen|möglichkeiten|anbieter|marken|dienstleister)\b`,
+    ),
     listWords: ["art", "arten", "methode", "methoden", "option", "optionen", "möglichkeit", "möglichkeiten"],
     how: /\bwie\s+(?:kann|muss|soll|mache|funktioniert)\b|\bwas\s+muss\s+ich\b|\bwo\s+kann\s+ich\b/,
     howPassage: /filiale|per\s+post|etikett|anmelden|kontakt\w*|schick\w*/,
@@ -409,7 +424,7 @@ export const de: LanguagePack = {
     },
     tellMe: /nenn\w*\s+mir|sag\w*\s+mir/,
     clauseJoiners: /und|dann/,
-    dictates: /\b(?:bestätig\w*|sag\w*)\s+(?:[\wäöüß]+\s+)?(?:dass|ja)\b/,
+    dictates: new RegExp(String.raw`\b(?:bestätig\w*|sag\w*)\s+(?:${GAP_WORD}\s+)?(?:dass|ja)\b`),
     frameWords: /lange?|viele?|tage?n?|zeit|frist/,
     claimForm: { start: /dass/, verbs: /ist|sind|sei|habe|hat|gibt|beträgt|dauert/ },
     claimWords: /sag\w*|antwort\w*|bestätig\w*|schreib\w*|dass|gibt|jetzt|immer|modus/,
@@ -521,8 +536,9 @@ export const de: LanguagePack = {
         "bitte",
       ],
     },
-    returnOwn:
-      /ich\s+(?:möchte|will|würde\s+gerne?|muss)\s+(?:[\wäöüß]+\s+){0,5}(?:zurückschicken|zurücksenden|zurückgeben|retournieren|umtauschen|reklamieren)|retoure\s+(?:starten|anmelden|beginnen|einleiten)|meine\s+bestellung\s+(?:[\wäöüß]+\s+){0,2}(?:zurück\w*|retournieren)/,
+    returnOwn: new RegExp(
+      String.raw`ich\s+(?:möchte|will|würde\s+gerne?|muss)\s+(?:${GAP_WORD}\s+){0,5}(?:zurückschicken|zurücksenden|zurückgeben|retournieren|umtauschen|reklamieren)|retoure\s+(?:starten|anmelden|beginnen|einleiten)|meine\s+bestellung\s+(?:${GAP_WORD}\s+){0,2}(?:zurück\w*|retournieren)`,
+    ),
     returnWord: /rücksend\w*|retoure\w*|zurück\w*|retournieren|umtauschen/,
     orderOwn:
       /wo\s+(?:ist|bleibt)\s+meine?\s+(?:bestellung|paket|lieferung|sendung)|meine[rn]?\s+(?:letzten?\s+)?bestellung(?:en)?|sendungsverfolgung|bestellstatus|status\s+meiner\s+bestellung|wann\s+kommt\s+meine?\s+(?:bestellung|paket|lieferung|sendung)/,
