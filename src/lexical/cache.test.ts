@@ -64,3 +64,19 @@ test("with a maximum age, a ranking older than it is recomputed even at the same
   await cache.through("s1 red", 1, compute);
   assert.equal(calls, 2, "without a maximum age only the version counts");
 });
+
+test("a key goes through the cache from its second ask; the doorkeeper forgets keys asked once when full", async () => {
+  const cache = new LexicalCache(100, () => 0, 2);
+  assert.equal(cache.admits("s1 red"), false, "asked once: computed without the cache");
+  assert.equal(cache.size, 0, "nothing kept");
+  assert.equal(cache.admits("s1 red"), true, "asked again: through the cache");
+  await cache.through("s1 red", 1, async () => hits(2, "r"));
+  assert.equal(cache.size, 1);
+  assert.equal(cache.admits("s1 red"), true, "held");
+  assert.equal(cache.admits("s1 blue"), false);
+  assert.equal(cache.admits("s1 green"), false, "the doorkeeper holds two keys: full, emptied, then green");
+  assert.equal(cache.admits("s1 blue"), false, "blue was forgotten with it");
+  assert.equal(cache.admits("s1 red"), true, "a held ranking does not depend on the doorkeeper");
+  cache.clear();
+  assert.equal(cache.admits("s1 blue"), false, "clear() empties the doorkeeper too");
+});

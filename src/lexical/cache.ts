@@ -20,8 +20,27 @@ export interface LexicalHit {
 //            write through another process shows after at most that long, as the lexicon and the
 //            other per-store caches do (a deleted product never shows: results are read by id).
 // Least recently used rankings are dropped beyond LEXICAL_CACHE_MAX_HITS hits in all.
+//
+// Admission (admits()): a ranking is looked up and kept only from the second time its key is
+// asked. Most distinct queries of a shop are asked once (the long tail of a search log), and
+// keeping their rankings costs every such search the version read before the lookup, the insert,
+// and the garbage collector's copying the hits to the old generation only to evict them later;
+// and under LRU such rankings evict those of queries asked often (docs/benchmarks.md "Issue 39:
+// rankings kept from a query's second ask"). A key asked once is remembered in a doorkeeper of
+// DOORKEEPER_KEYS hashed keys, emptied when full (TinyLFU's doorkeeper, Einziger et al. 2017); a
+// query asked again within that many distinct keys computes its ranking once more and keeps it,
+// and from its third ask on the cache answers.
 
 export const LEXICAL_CACHE_MAX_HITS = 200_000;
+/** Distinct keys the doorkeeper remembers as asked once before it is emptied. */
+export const DOORKEEPER_KEYS = 65_536;
+
+/** A 30-bit FNV-1a hash of `key`'s UTF-16 code units (a small integer: no heap number per entry). */
+function keyHash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h & 0x3fffffff;
+}
 
 interface Entry {
   version: number;
@@ -33,11 +52,29 @@ interface Entry {
 export class LexicalCache {
   private readonly entries = new Map<string, Entry>();
   private held = 0;
+  /** Hashes of keys asked once and not held (see admits()). */
+  private readonly seen = new Set<number>();
 
   constructor(
     private readonly maxHits = LEXICAL_CACHE_MAX_HITS,
     private readonly now: () => number = () => performance.now(),
+    private readonly doorkeeperKeys = DOORKEEPER_KEYS,
   ) {}
+
+  /**
+   * Whether the ranking of `key` goes through the cache (through()): when it is held, or when its
+   * key was asked before since the doorkeeper was last emptied (a hash collision admits a key
+   * early, which costs nothing but a kept ranking). Otherwise the key is remembered and the caller
+   * computes the ranking without the cache: no version read, nothing kept (see the header).
+   */
+  admits(key: string): boolean {
+    if (this.entries.has(key)) return true;
+    const h = keyHash(key);
+    if (this.seen.has(h)) return true;
+    if (this.seen.size >= this.doorkeeperKeys) this.seen.clear();
+    this.seen.add(h);
+    return false;
+  }
 
   /** The cached ranking for `key` at `version` computed less than `maxAgeMs` ago, else `compute()`'s, kept for next time. */
   async through<T>(key: string, version: number, compute: () => Promise<T[]>, maxAgeMs = Infinity): Promise<T[]> {
@@ -65,6 +102,7 @@ export class LexicalCache {
 
   clear(): void {
     this.entries.clear();
+    this.seen.clear();
     this.held = 0;
   }
 

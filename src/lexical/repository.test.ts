@@ -7,6 +7,7 @@ import { describeEachDialect } from "../../test/support/harness.js";
 import { createStores } from "../../test/support/database.js";
 import { openTestDatabase, type TestDatabase } from "../vectors/test-support.js";
 import { indexAllProducts, LexicalRepository } from "./repository.js";
+import { lexicalCacheOf } from "./cache.js";
 
 describeEachDialect("lexical: indexAllProducts", (dialect) => {
   let t: TestDatabase;
@@ -62,6 +63,27 @@ describeEachDialect("lexical: indexAllProducts", (dialect) => {
       rows.map((r) => r.store_id),
       ["a", "c"],
     );
+  });
+
+  test("cached rankings: a query asked once leaves nothing in the cache; from its second ask its ranking is kept and answers", async () => {
+    await sql`DELETE FROM product_text`.execute(t.database.db);
+    await indexAllProducts(t.database.db, dialect, 1, 100);
+    const lexical = new LexicalRepository(t.database.db, dialect, { cached: true });
+    const cache = lexicalCacheOf(t.database.db);
+    cache.clear();
+    const ask = async () => (await lexical.search("c", "anorak", 10)).hits.map((h) => h.productId).sort();
+    assert.deepEqual(await ask(), stores.c);
+    assert.equal(cache.size, 0, "asked once: not kept");
+    assert.deepEqual(await ask(), stores.c);
+    assert.equal(cache.size, 1, "asked again: kept");
+    assert.deepEqual(await ask(), stores.c, "answered from the cache");
+    assert.equal(cache.size, 1);
+    assert.deepEqual(
+      (await lexical.search("a", "anorak", 10)).hits.map((h) => h.productId).sort(),
+      stores.a,
+      "another store's key is its own",
+    );
+    assert.equal(cache.size, 1);
   });
 
   test("mergeSegments: on SQLite merges the segments of an index written product by product until none are left to merge (two at a time: migration 0035), the matches unchanged", async () => {

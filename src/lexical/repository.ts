@@ -219,15 +219,20 @@ export class LexicalRepository {
       );
       return hits.filter((h) => passed.has(h.productId)).slice(0, k);
     };
-    // Rankings restricted in SQL depend on the candidates and are not cached.
-    const version = this.cache && ids === null ? await this.version(storeId) : undefined;
+    // Rankings restricted in SQL depend on the candidates and are not cached. The others go
+    // through the cache from the second time their key is asked (LexicalCache.admits()); the
+    // store's version is read once, before the first ranking that does.
+    const cache = ids === null ? this.cache : undefined;
     const maxAge = this.dialect === "sqlite" ? Infinity : TEXT_CACHE_TTL_MS;
+    let version: Promise<number> | undefined;
     const run = (all: boolean) => {
       const text = matchText(groups, all, this.dialect);
       const compute = () => this.match(storeId, groups, all, text, depth, ids, checked);
       // The key holds the alternatives' weights too: coverage depends on them.
       const key = `${storeId}\u0000${depth}\u0000${text}\u0000${groups.map((g) => g.alternatives.map((a) => a.weight).join(",")).join(";")}`;
-      return version === undefined ? compute() : this.cache!.through(key, version, compute, maxAge);
+      if (!cache?.admits(key)) return compute();
+      version ??= this.version(storeId);
+      return version.then((v) => cache.through(key, v, compute, maxAge));
     };
     let hits = await keep(await run(true));
     if (hits.length < Math.min(enough, k) && groups.length > 1) {

@@ -504,9 +504,9 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
   });
 
   test("a cached ranking is recomputed after a write to the store's text", async () => {
-    // The same words before and after: the ranking cache (src/lexical/cache.ts) answers the second ask.
-    assert.deepEqual(ids(await text("dress", { semantic_weight: 0 }, otherToken)), ["o-dress"]);
-    assert.deepEqual(ids(await text("dress", { semantic_weight: 0 }, otherToken)), ["o-dress"]);
+    // The same words before and after: the ranking cache (src/lexical/cache.ts) keeps the ranking
+    // at the second ask and answers the third.
+    for (let ask = 0; ask < 3; ask++) assert.deepEqual(ids(await text("dress", { semantic_weight: 0 }, otherToken)), ["o-dress"]);
     await withOtherProduct("o-dress2", { name: "Evening Dress" }, async () => {
       assert.deepEqual(ids(await text("dress", { semantic_weight: 0 }, otherToken)).sort(), ["o-dress", "o-dress2"]);
     });
