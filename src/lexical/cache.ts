@@ -22,14 +22,14 @@ export interface LexicalHit {
 // Least recently used rankings are dropped beyond LEXICAL_CACHE_MAX_HITS hits in all.
 //
 // Admission (admits()): a ranking is looked up and kept only from the second time its key is
-// asked. Most distinct queries of a shop are asked once (the long tail of a search log), and
-// keeping their rankings costs every such search the version read before the lookup, the insert,
-// and the garbage collector's copying the hits to the old generation only to evict them later;
-// and under LRU such rankings evict those of queries asked often (docs/benchmarks.md "Issue 39:
-// rankings kept from a query's second ask"). A key asked once is remembered in a doorkeeper of
-// DOORKEEPER_KEYS hashed keys, emptied when full (TinyLFU's doorkeeper, Einziger et al. 2017); a
-// query asked again within that many distinct keys computes its ranking once more and keeps it,
-// and from its third ask on the cache answers.
+// asked. Many distinct queries are asked only once (the long tail of a search log), and keeping
+// their rankings costs every such search the version read before the lookup, the insert, and the
+// garbage collector's copying the hits to the old generation only to evict them later; and under
+// LRU such rankings evict those of queries asked often (docs/benchmarks.md "Issue 39: rankings
+// kept from a query's second ask"). A key asked once is remembered in a doorkeeper of
+// DOORKEEPER_KEYS hashed keys (small integers in a Set: 1.3 MB when full), emptied when full
+// (TinyLFU's doorkeeper, Einziger et al. 2017); a query asked again within that many distinct keys
+// computes its ranking once more and keeps it, and from its third ask on the cache answers.
 
 export const LEXICAL_CACHE_MAX_HITS = 200_000;
 /** Distinct keys the doorkeeper remembers as asked once before it is emptied. */
