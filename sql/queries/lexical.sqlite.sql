@@ -21,31 +21,15 @@ FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ?
 ORDER BY product_fts.rowid DESC LIMIT 1000;
 
--- LexicalRepository.search("store_a", "red leather boots", 10) with the cache, asked twice
--- SQLite caches rankings per lexical version from a query's second ask (LexicalCache.admits()): the first ask reads no version and keeps nothing; the second reads the version first, then keeps the ranking.
--- query 1 of 5, 2 parameters:
---   #1 = "(\"red\") AND (\"leather\") AND (\"boots\")"
---   #2 = "store_a"
-SELECT d.product_id, d.name, d.words
-FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
-WHERE product_fts MATCH ? AND d.store_id = ?
-ORDER BY product_fts.rowid DESC LIMIT 1000;
-
--- query 2 of 5, 2 parameters:
---   #1 = "\"red\" OR \"leather\" OR \"boots\""
---   #2 = "store_a"
-SELECT d.product_id, d.name, d.words
-FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
-WHERE product_fts MATCH ? AND d.store_id = ?
-ORDER BY product_fts.rowid DESC LIMIT 1000;
-
--- query 3 of 5, 1 parameter:
+-- LexicalRepository.search("store_a", "red leather boots", 10) with the cache, asked a second time
+-- SQLite caches rankings per lexical version from a query's second ask (LexicalCache.admits()): the first ask sends the statements above (no version read, nothing kept); the second reads the version first, then keeps the ranking.
+-- query 1 of 3, 1 parameter:
 --   #1 = "store_a"
 SELECT version
 FROM product_text_versions
 WHERE store_id = ?;
 
--- query 4 of 5, 2 parameters:
+-- query 2 of 3, 2 parameters:
 --   #1 = "(\"red\") AND (\"leather\") AND (\"boots\")"
 --   #2 = "store_a"
 SELECT d.product_id, d.name, d.words
@@ -53,7 +37,7 @@ FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ?
 ORDER BY product_fts.rowid DESC LIMIT 1000;
 
--- query 5 of 5, 2 parameters:
+-- query 3 of 3, 2 parameters:
 --   #1 = "\"red\" OR \"leather\" OR \"boots\""
 --   #2 = "store_a"
 SELECT d.product_id, d.name, d.words
