@@ -38,10 +38,12 @@ export function maintenanceTasks(ctx: AppContext): MaintenanceTask[] {
   ];
 }
 
-export function startMaintenance(
-  ctx: AppContext,
-  options: { intervalMs?: number; log?: { warn(obj: object, msg: string): void } } = {},
-): Maintenance {
+/** Where a background loop reports a failure that no request sees (the process's logger). */
+export interface WarnLog {
+  warn(obj: object, msg: string): void;
+}
+
+export function startMaintenance(ctx: AppContext, options: { intervalMs?: number; log?: WarnLog } = {}): Maintenance {
   const tasks = maintenanceTasks(ctx);
   const stopping = new AbortController();
   const stopped = () => stopping.signal.aborted;

@@ -2,6 +2,7 @@
 // dispatcher and, on SQLite, the merging of the full-text index's segments once writes pause
 // (src/lexical/merger.ts). `npm start` runs them in the API process; tests drive them step by step.
 import type { AppContext } from "../context/context.js";
+import type { WarnLog } from "../context/maintenance.js";
 import type { SearchServices } from "./compose.js";
 import { WebhookDispatcher, type DispatcherOptions } from "./webhooks/dispatcher.js";
 import { SegmentMerger } from "../lexical/merger.js";
@@ -15,16 +16,11 @@ export interface Workers {
   drain(): Promise<void>;
 }
 
-/** Where the worker loops report a failure that no request sees (the process's logger; maintenance's too). */
-export interface WorkerLog {
-  warn(obj: object, msg: string): void;
-}
-
 /** The worker loops over the process's Search API services (composeSearch, src/search/compose.ts). */
 export function createWorkers(
   ctx: AppContext,
   services: Pick<SearchServices, "bulkActions" | "bulkJobs" | "reindexer" | "repositories">,
-  options: DispatcherOptions & { log?: WorkerLog } = {},
+  options: DispatcherOptions & { log?: WarnLog } = {},
 ): Workers {
   ctx.jobs.register(services.bulkJobs.handler());
   ctx.jobs.register(services.bulkActions.handler());
