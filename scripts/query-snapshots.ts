@@ -255,11 +255,21 @@ export const AREAS: readonly Area[] = [
       {
         title: `LexicalRepository.search(${args(STORE, "red leather boots", 10)}) with the cache, asked a second time`,
         note:
-          "SQLite caches rankings per lexical version from a query's second ask (LexicalCache.admits()): " +
-          "the first ask sends the statements above (no version read, nothing kept); the second reads the version first, then keeps the ranking.",
+          "SQLite caches rankings per lexical version from a query's second ask (LexicalCache.admits()), and the rows of each phrase from its second ask (postings.ts): " +
+          "the first ask reads the version, then sends the statements above (nothing kept); the second reads the version, then each phrase's rows, matches the query from them and keeps the ranking.",
         dialects: ["sqlite"],
         before: (d) => new LexicalRepository(d.db, d.dialect, { cached: true }).search(STORE, "red leather boots", 10),
         run: (d) => new LexicalRepository(d.db, d.dialect, { cached: true }).search(STORE, "red leather boots", 10),
+      },
+      {
+        title: `LexicalRepository.search(${args(STORE, "boots red", 10)}) with the cache, after "red leather boots" was asked twice`,
+        note: "A new query whose phrases are held (postings.ts): the version read only, no full-text statement.",
+        dialects: ["sqlite"],
+        before: async (d) => {
+          const lexical = new LexicalRepository(d.db, d.dialect, { cached: true });
+          for (let i = 0; i < 2; i++) await lexical.search(STORE, "red leather boots", 10);
+        },
+        run: (d) => new LexicalRepository(d.db, d.dialect, { cached: true }).search(STORE, "boots red", 10),
       },
       {
         title: `LexicalRepository.search(${args(STORE, "<groups>", 10, new Set(["p1", "p2", "p3"]))})`,

@@ -8,7 +8,7 @@
 -- query 1 of 2, 2 parameters:
 --   #1 = "(\"red\") AND (\"leather\") AND (\"boots\")"
 --   #2 = "store_a"
-SELECT d.product_id, d.name, d.words
+SELECT d.id, d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ?
 ORDER BY product_fts.rowid DESC LIMIT 1000;
@@ -16,34 +16,50 @@ ORDER BY product_fts.rowid DESC LIMIT 1000;
 -- query 2 of 2, 2 parameters:
 --   #1 = "\"red\" OR \"leather\" OR \"boots\""
 --   #2 = "store_a"
-SELECT d.product_id, d.name, d.words
+SELECT d.id, d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ?
 ORDER BY product_fts.rowid DESC LIMIT 1000;
 
 -- LexicalRepository.search("store_a", "red leather boots", 10) with the cache, asked a second time
--- SQLite caches rankings per lexical version from a query's second ask (LexicalCache.admits()): the first ask sends the statements above (no version read, nothing kept); the second reads the version first, then keeps the ranking.
--- query 1 of 3, 1 parameter:
+-- SQLite caches rankings per lexical version from a query's second ask (LexicalCache.admits()), and the rows of each phrase from its second ask (postings.ts): the first ask reads the version, then sends the statements above (nothing kept); the second reads the version, then each phrase's rows, matches the query from them and keeps the ranking.
+-- query 1 of 4, 1 parameter:
 --   #1 = "store_a"
 SELECT version
 FROM product_text_versions
 WHERE store_id = ?;
 
--- query 2 of 3, 2 parameters:
---   #1 = "(\"red\") AND (\"leather\") AND (\"boots\")"
+-- query 2 of 4, 2 parameters:
+--   #1 = "\"red\""
 --   #2 = "store_a"
-SELECT d.product_id, d.name, d.words
+SELECT d.id, d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ?
-ORDER BY product_fts.rowid DESC LIMIT 1000;
+ORDER BY product_fts.rowid DESC LIMIT 2001;
 
--- query 3 of 3, 2 parameters:
---   #1 = "\"red\" OR \"leather\" OR \"boots\""
+-- query 3 of 4, 2 parameters:
+--   #1 = "\"leather\""
 --   #2 = "store_a"
-SELECT d.product_id, d.name, d.words
+SELECT d.id, d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ?
-ORDER BY product_fts.rowid DESC LIMIT 1000;
+ORDER BY product_fts.rowid DESC LIMIT 2001;
+
+-- query 4 of 4, 2 parameters:
+--   #1 = "\"boots\""
+--   #2 = "store_a"
+SELECT d.id, d.product_id, d.name, d.words
+FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
+WHERE product_fts MATCH ? AND d.store_id = ?
+ORDER BY product_fts.rowid DESC LIMIT 2001;
+
+-- LexicalRepository.search("store_a", "boots red", 10) with the cache, after "red leather boots" was asked twice
+-- A new query whose phrases are held (postings.ts): the version read only, no full-text statement.
+-- 1 parameter:
+--   #1 = "store_a"
+SELECT version
+FROM product_text_versions
+WHERE store_id = ?;
 
 -- LexicalRepository.search("store_a", <groups>, 10, Set ["p1","p2","p3"])
 -- Groups [["sneakers","trainers"],["running shoe"],["wat*"]]: a synonym, a phrase, a prefix; few candidates restrict the query itself.
@@ -51,7 +67,7 @@ ORDER BY product_fts.rowid DESC LIMIT 1000;
 --   #1 = "(\"sneakers\" OR \"trainers\") AND (\"running shoe\") AND (\"wat\"*)"
 --   #2 = "store_a"
 --   #3 = "[\"p1\",\"p2\",\"p3\"]"
-SELECT d.product_id, d.name, d.words
+SELECT d.id, d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ? AND d.product_id IN (SELECT value FROM json_each(?))
 ORDER BY product_fts.rowid DESC LIMIT 1000;
@@ -60,7 +76,7 @@ ORDER BY product_fts.rowid DESC LIMIT 1000;
 --   #1 = "\"sneakers\" OR \"trainers\" OR \"running shoe\" OR \"wat\"*"
 --   #2 = "store_a"
 --   #3 = "[\"p1\",\"p2\",\"p3\"]"
-SELECT d.product_id, d.name, d.words
+SELECT d.id, d.product_id, d.name, d.words
 FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
 WHERE product_fts MATCH ? AND d.store_id = ? AND d.product_id IN (SELECT value FROM json_each(?))
 ORDER BY product_fts.rowid DESC LIMIT 1000;

@@ -24,7 +24,10 @@
 //     is best, the visual evidence of fused ranking does.
 //   SQLite: FTS5 with porter stemming, matched in rowid order; not ranked by bm25, whose word
 //     statistics FTS5 gathers by walking every row of each query word and synonym (about half the
-//     statement's time at 50,000 products: docs/benchmarks.md).
+//     statement's time at 50,000 products: docs/benchmarks.md). Text search's repository (`cached`)
+//     holds the rows each phrase of a query matches, per store and version, and matches a new
+//     query whose phrases are all held without a statement (postings.ts); the rows are the ones
+//     the statements would return.
 //   PostgreSQL: weighted tsvector (A name; B brand, category, colour; C tags, description;
 //     D other metadata) matched through its GIN index by `to_tsquery('english', …)` (& for AND,
 //     | for OR, <-> for phrases, :* for the prefix), ranked by ts_rank. One tokenizer: each field
@@ -48,6 +51,7 @@ import { rowCount } from "../platform/db/index.js";
 import { allWords, lexicalDocument, type LexicalDocument } from "./document.js";
 import { coverageOf, plainGroups, words, type Group } from "./query.js";
 import { lexicalCacheOf, type LexicalCache, type LexicalHit } from "./cache.js";
+import { postingCacheOf, type PostingCache, type TextRow } from "./postings.js";
 import { TEXT_CACHE_TTL_MS, textVersion } from "./changes.js";
 
 export type { LexicalHit } from "./cache.js";
@@ -102,6 +106,9 @@ const tsText = (text: string) => words(text).join(" ");
 const tsPhrase = (words: readonly string[], prefix: boolean) =>
   words.length === 1 ? words[0]! + (prefix ? ":*" : "") : `(${words.join(" <-> ")})`;
 
+/** The FTS5 phrases of each group's alternatives. */
+const phrasesOf = (groups: readonly Group[]) => groups.map((g) => g.alternatives.map((a) => ftsPhrase(a.words, a.prefix === true)));
+
 /** The engine's query text of the groups: every group (AND), or any alternative (OR). */
 function matchText(groups: readonly Group[], all: boolean, dialect: Dialect): string {
   const phrase = dialect === "sqlite" ? ftsPhrase : tsPhrase;
@@ -112,14 +119,19 @@ function matchText(groups: readonly Group[], all: boolean, dialect: Dialect): st
 
 export class LexicalRepository {
   private readonly cache: LexicalCache | undefined;
+  private readonly postings: PostingCache | undefined;
 
-  /** `cached`: reuse rankings while the store's text is unchanged (see cache.ts). */
+  /**
+   * `cached`: reuse rankings while the store's text is unchanged (see cache.ts), and on SQLite the
+   * rows each phrase matches (postings.ts).
+   */
   constructor(
     private readonly db: Executor,
     private readonly dialect: Dialect,
     options: { cached?: boolean } = {},
   ) {
     this.cache = options.cached ? lexicalCacheOf(db) : undefined;
+    this.postings = options.cached && dialect === "sqlite" ? postingCacheOf(db) : undefined;
   }
 
   with(db: Executor): LexicalRepository {
@@ -220,19 +232,23 @@ export class LexicalRepository {
       return hits.filter((h) => passed.has(h.productId)).slice(0, k);
     };
     // Rankings restricted in SQL depend on the candidates and are not cached. The others go
-    // through the cache from the second time their key is asked (LexicalCache.admits()); the
-    // store's version is read once, before the first ranking that does.
+    // through the cache from the second time their key is asked (LexicalCache.admits()), and on
+    // SQLite are matched from held postings when their phrases are held (postings.ts); the store's
+    // version is read once, before the first ranking or postings that need it.
     const cache = ids === null ? this.cache : undefined;
     const maxAge = this.dialect === "sqlite" ? Infinity : TEXT_CACHE_TTL_MS;
     let version: Promise<number> | undefined;
+    const versionOf = () => (version ??= this.version(storeId));
+    // Once per search: both passes (AND, OR) ask the same phrases.
+    let held: Promise<number> | undefined;
+    const heldAt = ids === null && this.postings ? () => (held ??= this.readPostings(storeId, groups, versionOf)) : undefined;
     const run = (all: boolean) => {
       const text = matchText(groups, all, this.dialect);
-      const compute = () => this.match(storeId, groups, all, text, depth, ids, checked);
+      const compute = () => this.match(storeId, groups, all, text, depth, ids, checked, heldAt);
       // The key holds the alternatives' weights too: coverage depends on them.
       const key = `${storeId}\u0000${depth}\u0000${text}\u0000${groups.map((g) => g.alternatives.map((a) => a.weight).join(",")).join(";")}`;
       if (!cache?.admits(key)) return compute();
-      version ??= this.version(storeId);
-      return version.then((v) => cache.through(key, v, compute, maxAge));
+      return versionOf().then((v) => cache.through(key, v, compute, maxAge));
     };
     let hits = await keep(await run(true));
     if (hits.length < Math.min(enough, k) && groups.length > 1) {
@@ -241,6 +257,28 @@ export class LexicalRepository {
     }
     hits = best(hits, k);
     return { hits, partial: !hits.some((h) => h.matched === groups.length) };
+  }
+
+  /**
+   * SQLite: reads the postings of the query's phrases that were asked before and are not held (one
+   * statement each, postings.ts) at the store's version, and returns that version.
+   */
+  private async readPostings(storeId: string, groups: readonly Group[], versionOf: () => Promise<number>): Promise<number> {
+    const postings = this.postings!;
+    const version = await versionOf();
+    for (const phrase of postings.wanted(storeId, version, phrasesOf(groups).flat()))
+      postings.put(storeId, version, phrase, await this.ftsRows(storeId, phrase, postings.phraseMax + 1));
+    return version;
+  }
+
+  /** SQLite: the store's rows matching the FTS5 query `text` (and `restrict`), newest first, at most `limit`. */
+  private async ftsRows(storeId: string, text: string, limit: number, restrict = sql``): Promise<TextRow[]> {
+    const r = await sql<TextRow>`
+      SELECT d.id, d.product_id, d.name, d.words
+      FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
+      WHERE product_fts MATCH ${text} AND d.store_id = ${storeId} ${restrict}
+      ORDER BY product_fts.rowid DESC LIMIT ${rowCount(limit)}`.execute(this.db);
+    return r.rows;
   }
 
   /** The store's lexical version: SQLite's (migration 0019), PostgreSQL's in this process (cache.ts). */
@@ -300,7 +338,8 @@ export class LexicalRepository {
   /**
    * The engine's matches of `text` (the groups' match text; every group when `all`), scored, with
    * their coverage. `check` (PostgreSQL): a filter left in the database, told whether each row
-   * returned passes it (a lookup by primary key per row, after the LIMIT).
+   * returned passes it (a lookup by primary key per row, after the LIMIT). `heldAt` (SQLite,
+   * unrestricted queries): the version at which the query's postings were read (readPostings()).
    */
   private async match(
     storeId: string,
@@ -310,18 +349,15 @@ export class LexicalRepository {
     k: number,
     ids: string | null,
     check?: DeferredCandidates,
+    heldAt?: () => Promise<number>,
   ): Promise<LexicalHit[]> {
     const covered = coverageOf(groups);
     if (this.dialect === "sqlite") {
       // Scored by where the words stand (coverageOf's attribute), not by bm25 (see the header).
       const restrict = ids === null ? sql`` : sql`AND d.product_id IN (SELECT value FROM json_each(${ids}))`;
-      const found = (
-        await sql<{ product_id: string; name: string; words: string }>`
-        SELECT d.product_id, d.name, d.words
-        FROM product_fts JOIN product_text d ON d.id = product_fts.rowid
-        WHERE product_fts MATCH ${text} AND d.store_id = ${storeId} ${restrict}
-        ORDER BY product_fts.rowid DESC LIMIT ${rowCount(scoredLimit(k))}`.execute(this.db)
-      ).rows;
+      const found =
+        (heldAt && this.postings?.match(storeId, await heldAt(), phrasesOf(groups), all, scoredLimit(k))) ??
+        (await this.ftsRows(storeId, text, scoredLimit(k), restrict));
       return best(
         found.map((row) => {
           const c = covered(row.words, row.name);

@@ -1,0 +1,241 @@
+// Held postings (postings.ts): the cache alone, then LexicalRepository on SQLite with it, against
+// the same repository without caches (the full-text statements) on the same rows.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { sql, type KyselyPlugin, type RootOperationNode } from "kysely";
+import { createStores } from "../../test/support/database.js";
+import { openTestDatabase, type TestDatabase } from "../vectors/test-support.js";
+import { COMMON_TTL_MS, PostingCache, type TextRow } from "./postings.js";
+import { LexicalRepository } from "./repository.js";
+import type { Group } from "./query.js";
+
+const row = (id: number, words = `w${id}`): TextRow => ({ id, product_id: `p${id}`, name: words, words });
+const ids = (rows: readonly TextRow[] | undefined) => rows?.map((r) => r.id);
+
+describe("PostingCache", () => {
+  test("a phrase is read from its second ask at a version; a query is matched only when all its phrases are held", () => {
+    const c = new PostingCache();
+    assert.deepEqual(c.wanted("s", 1, ['"red"', '"dress"']), [], "asked once: remembered, not read");
+    assert.equal(c.match("s", 1, [['"red"'], ['"dress"']], false, 10), undefined, "nothing held");
+    assert.deepEqual(c.wanted("s", 1, ['"red"', '"red"', '"coat"']), ['"red"'], "asked again: read (once)");
+    c.put("s", 1, '"red"', [row(5), row(3), row(1)]);
+    assert.deepEqual(c.wanted("s", 1, ['"red"']), [], "held");
+    assert.equal(c.match("s", 1, [['"red"'], ['"dress"']], false, 10), undefined, '"dress" is not held');
+    assert.deepEqual(ids(c.match("s", 1, [['"red"']], true, 10)), [5, 3, 1]);
+  });
+
+  test("AND: a phrase of every group; OR: of any; each product once, newest first, at most the limit", () => {
+    const c = new PostingCache();
+    const put = (phrase: string, rows: TextRow[]) => {
+      c.wanted("s", 1, [phrase]);
+      c.wanted("s", 1, [phrase]);
+      c.put("s", 1, phrase, rows);
+    };
+    put('"red"', [row(9), row(7), row(4), row(2)]);
+    put('"crimson"', [row(8), row(4)]);
+    put('"dress"', [row(8), row(7), row(3), row(2)]);
+    put('"gown"', [row(6)]);
+    put('"silk"', []);
+    const colour = ['"red"', '"crimson"'];
+    const kind = ['"dress"', '"gown"'];
+    assert.deepEqual(ids(c.match("s", 1, [colour, kind], true, 10)), [8, 7, 2]);
+    assert.deepEqual(ids(c.match("s", 1, [colour, kind], false, 10)), [9, 8, 7, 6, 4, 3, 2]);
+    assert.deepEqual(ids(c.match("s", 1, [colour, kind], false, 3)), [9, 8, 7], "limit: the newest");
+    assert.deepEqual(ids(c.match("s", 1, [colour, ['"silk"']], true, 10)), [], "a phrase that matches nothing is held too");
+    assert.equal(c.held.rows, 7, "a product matched by several phrases is held once");
+  });
+
+  test("a moved version empties the store's entry; another store's is its own", () => {
+    const c = new PostingCache();
+    for (const s of ["a", "b"]) {
+      c.wanted(s, 1, ['"red"']);
+      c.wanted(s, 1, ['"red"']);
+      c.put(s, 1, '"red"', s === "a" ? [row(1)] : [row(2)]);
+    }
+    assert.deepEqual(ids(c.match("b", 1, [['"red"']], true, 10)), [2]);
+    assert.deepEqual(c.wanted("a", 2, ['"red"']), [], "version 2: forgotten, asked once");
+    assert.equal(c.match("a", 2, [['"red"']], true, 10), undefined);
+    assert.equal(c.match("a", 1, [['"red"']], true, 10), undefined, "version 1 is gone");
+    c.put("a", 1, '"red"', [row(1)]);
+    assert.equal(c.match("a", 1, [['"red"']], true, 10), undefined, "rows read at a version since left are not kept");
+    assert.deepEqual(ids(c.match("b", 1, [['"red"']], true, 10)), [2], "store b is untouched");
+  });
+
+  test("a phrase matching more than phraseMax products is common: not held, its queries unanswered, not read again at later versions until COMMON_TTL_MS", () => {
+    let now = 0;
+    const c = new PostingCache(1_000_000, 2, 100, () => now);
+    c.wanted("s", 1, ['"red"', '"dress"']);
+    assert.deepEqual(c.wanted("s", 1, ['"red"', '"dress"']), ['"red"', '"dress"']);
+    c.put("s", 1, '"red"', [row(3), row(2), row(1)]);
+    c.put("s", 1, '"dress"', [row(2)]);
+    assert.deepEqual(c.wanted("s", 1, ['"red"']), [], "known as common: not read again");
+    assert.equal(c.match("s", 1, [['"red"'], ['"dress"']], true, 10), undefined);
+    assert.deepEqual(ids(c.match("s", 1, [['"dress"']], true, 10)), [2]);
+    for (let i = 0; i < 2; i++)
+      assert.deepEqual(c.wanted("s", 2, ['"red"', '"dress"']), i === 0 ? [] : ['"dress"'], "version 2: red still common");
+    now = COMMON_TTL_MS;
+    c.wanted("s", 2, ['"red"']);
+    assert.deepEqual(c.wanted("s", 2, ['"red"']), ['"red"'], "forgotten after COMMON_TTL_MS: read again");
+  });
+
+  test("bounded: the least recently searched store is dropped; a store alone over the bound starts over", () => {
+    const rowSize = 48 + 2 + 2 + 2; // ROW_COST + "p1" + name + words
+    const c = new PostingCache(3 * (rowSize + 20));
+    const hold = (s: string, phrase: string, rows: TextRow[]) => {
+      c.wanted(s, 1, [phrase]);
+      c.wanted(s, 1, [phrase]);
+      c.put(s, 1, phrase, rows);
+    };
+    hold("a", '"x"', [row(1)]);
+    hold("b", '"x"', [row(2)]);
+    assert.equal(c.held.stores, 2);
+    c.wanted("a", 1, []); // a searched more recently than b
+    hold("c", '"x"', [row(3), row(4)]);
+    assert.ok(c.held.size <= 3 * (rowSize + 20), `size ${c.held.size}`);
+    assert.equal(c.match("b", 1, [['"x"']], true, 10), undefined, "b, the least recently searched, was dropped");
+    assert.deepEqual(ids(c.match("a", 1, [['"x"']], true, 10)), [1]);
+    hold("a", '"y"', [row(5), row(6), row(7), row(8)]);
+    assert.ok(c.held.size <= 3 * (rowSize + 20), `size ${c.held.size}`);
+    assert.equal(c.match("a", 1, [['"y"']], true, 10), undefined, "a alone over the bound: started over");
+  });
+});
+
+describe("LexicalRepository on SQLite with held postings", () => {
+  let t: TestDatabase;
+  /** Full-text statements sent through `counted`. */
+  let ftsStatements = 0;
+  const counting: KyselyPlugin = {
+    transformQuery: ({ node }: { node: RootOperationNode }) => {
+      if (JSON.stringify(node).includes("product_fts MATCH")) ftsStatements++;
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  const vocabulary = ["red", "blue", "linen", "wool", "dress", "coat", "shirt", "boots", "summer", "running", "shoe", "kids"];
+  // A small deterministic generator: the same corpus and queries on every run.
+  let seed = 7;
+  const next = (n: number) => {
+    // mulberry32
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) % n;
+  };
+  const pick = (n: number) => Array.from({ length: n }, () => vocabulary[next(vocabulary.length)]!);
+  let cached: LexicalRepository;
+  let plain: LexicalRepository;
+
+  before(async () => {
+    t = await openTestDatabase("sqlite");
+    await createStores(t.database, ["a", "b"]);
+    const writer = new LexicalRepository(t.database.db, "sqlite");
+    const products = Array.from({ length: 81 }, (_, i) => ({
+      storeId: i === 80 ? "a" : i % 5 === 0 ? "b" : "a",
+      productId: i === 80 ? "direct" : `p${i}`,
+    }));
+    await t.database.db
+      .insertInto("products")
+      .values(
+        products.map(({ storeId, productId }) => ({
+          store_id: storeId,
+          product_id: productId,
+          vector_id: `v-${productId}`,
+          image_url: `https://img.example/${productId}.png`,
+          image_sha256: "0".repeat(64),
+          name: null,
+          category: null,
+          brand: null,
+          price: null,
+          color_name: null,
+          metadata: "{}",
+          dominant_colors: "[]",
+          model: "m",
+          created_at: 0,
+          updated_at: 0,
+        })),
+      )
+      .execute();
+    for (const { storeId, productId } of products.slice(0, 80))
+      await writer.upsert(storeId, productId, { name: pick(1 + next(3)).join(" "), description: pick(next(4)).join(" ") });
+    const counted = t.database.db.withPlugin(counting);
+    cached = new LexicalRepository(counted, "sqlite", { cached: true });
+    plain = new LexicalRepository(t.database.db, "sqlite");
+  });
+  after(async () => t.close());
+
+  const same = async (storeId: string, query: string | Group[], k = 10) => {
+    const got = await cached.search(storeId, query, k);
+    const want = await plain.search(storeId, query, k);
+    assert.deepEqual(got, want, JSON.stringify(query));
+  };
+
+  test("a phrase asked once costs no statement more; asked again its rows are read; new queries of held phrases send no full-text statement, with the statements' hits", async () => {
+    ftsStatements = 0;
+    await same("a", "red");
+    assert.equal(ftsStatements, 1, "first ask: the query's own statement");
+    ftsStatements = 0;
+    await same("a", "red");
+    assert.equal(ftsStatements, 1, "second ask: the phrase's rows read, the query matched from them");
+    for (const w of vocabulary) {
+      await cached.search("a", w, 10);
+      await cached.search("a", w, 10);
+    }
+    ftsStatements = 0;
+    const asked = new Set<string>();
+    for (let i = 0; i < 150; i++) {
+      const q = pick(2 + next(3)).join(" ");
+      if (asked.has(q)) continue;
+      asked.add(q);
+      await same("a", q, 1 + next(20));
+    }
+    assert.ok(asked.size > 100, `${asked.size} distinct queries`);
+    assert.equal(ftsStatements, 0, "every phrase held: no full-text statement");
+  });
+
+  test("phrases, prefixes and alternatives of a group are matched as FTS5 matches them", async () => {
+    const groups = (spec: [string, boolean?][][]): Group[] =>
+      spec.map((alts) => ({
+        text: alts[0]![0],
+        alternatives: alts.map(([w, prefix]) => ({
+          words: w.split(" "),
+          weight: 1,
+          kind: "exact" as const,
+          ...(prefix ? { prefix } : {}),
+        })),
+      }));
+    const queries = [
+      groups([[["running shoe"], ["boots"]], [["kids"]]]),
+      groups([[["sum", true]], [["red"], ["blue"]]]),
+      groups([[["linen dress"]], [["wo", true]]]),
+      groups([[["coat"], ["shirt"], ["dress"]]]),
+    ];
+    for (const q of queries) for (let i = 0; i < 3; i++) await same("a", q, 20);
+    ftsStatements = 0;
+    for (const q of queries) await same("a", [...q].reverse(), 20);
+    assert.equal(ftsStatements, 0, "held: the groups in another order need no statement");
+  });
+
+  test("a change to the store's text, even by SQL that bypasses the services, is seen by the next search", async () => {
+    await same("a", "wool coat");
+    await sql`INSERT INTO product_text (store_id, product_id, name, brand, category, color, tags, description, other, words)
+      VALUES ('a', 'direct', 'wool coat', '', '', '', '', '', '', 'wool coat')`.execute(t.database.db);
+    const { hits } = await cached.search("a", "wool coat", 80);
+    assert.ok(
+      hits.some((h) => h.productId === "direct"),
+      "the row written by SQL is found",
+    );
+    await same("a", "wool coat", 80);
+  });
+
+  test("another store's postings never answer: each store's hits are its own", async () => {
+    for (const w of vocabulary) for (let i = 0; i < 2; i++) await cached.search("b", w, 10);
+    for (const q of ["red dress", "blue linen coat", "summer kids shoe"]) {
+      await same("b", q, 40);
+      const { hits } = await cached.search("b", q, 40);
+      assert.ok(
+        hits.every((h) => Number(h.productId.slice(1)) % 5 === 0),
+        "only store b's products",
+      );
+    }
+  });
+});
