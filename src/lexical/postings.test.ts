@@ -3,7 +3,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { sql, type KyselyPlugin, type RootOperationNode } from "kysely";
-import { createStores } from "../../test/support/database.js";
+import { createStores, productRow } from "../../test/support/database.js";
+import { mulberry32 } from "../platform/prng.js";
 import { openTestDatabase, type TestDatabase } from "../vectors/test-support.js";
 import { COMMON_TTL_MS, PostingCache, type TextRow } from "./postings.js";
 import { LexicalRepository } from "./repository.js";
@@ -97,6 +98,9 @@ describe("PostingCache", () => {
     hold("a", '"y"', [row(5), row(6), row(7), row(8)]);
     assert.ok(c.held.size <= 3 * (rowSize + 20), `size ${c.held.size}`);
     assert.equal(c.match("a", 1, [['"y"']], true, 10), undefined, "a alone over the bound: started over");
+    const asked = new PostingCache(100);
+    for (let i = 0; i < 50; i++) asked.wanted(`s${i}`, 1, ['"x"']);
+    assert.ok(asked.held.size <= 100 && asked.held.stores < 50, `the doorkeepers' phrases count too: ${JSON.stringify(asked.held)}`);
   });
 });
 
@@ -113,14 +117,8 @@ describe("LexicalRepository on SQLite with held postings", () => {
   };
   const vocabulary = ["red", "blue", "linen", "wool", "dress", "coat", "shirt", "boots", "summer", "running", "shoe", "kids"];
   // A small deterministic generator: the same corpus and queries on every run.
-  let seed = 7;
-  const next = (n: number) => {
-    // mulberry32
-    seed = (seed + 0x6d2b79f5) | 0;
-    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) % n;
-  };
+  const random = mulberry32(7);
+  const next = (n: number) => Math.floor(random() * n);
   const pick = (n: number) => Array.from({ length: n }, () => vocabulary[next(vocabulary.length)]!);
   let cached: LexicalRepository;
   let plain: LexicalRepository;
@@ -135,25 +133,7 @@ describe("LexicalRepository on SQLite with held postings", () => {
     }));
     await t.database.db
       .insertInto("products")
-      .values(
-        products.map(({ storeId, productId }) => ({
-          store_id: storeId,
-          product_id: productId,
-          vector_id: `v-${productId}`,
-          image_url: `https://img.example/${productId}.png`,
-          image_sha256: "0".repeat(64),
-          name: null,
-          category: null,
-          brand: null,
-          price: null,
-          color_name: null,
-          metadata: "{}",
-          dominant_colors: "[]",
-          model: "m",
-          created_at: 0,
-          updated_at: 0,
-        })),
-      )
+      .values(products.map(({ storeId, productId }) => productRow(storeId, productId, {})))
       .execute();
     for (const { storeId, productId } of products.slice(0, 80))
       await writer.upsert(storeId, productId, { name: pick(1 + next(3)).join(" "), description: pick(next(4)).join(" ") });

@@ -21,8 +21,9 @@
 //   common across versions for COMMON_TTL_MS, so that a store being written to (a new version
 //   after each write) does not read its common phrases' rows again and again; each product's
 //   row is held once per store however many phrases match it; the least recently searched stores
-//   are dropped beyond POSTINGS_MAX_SIZE (the rows' characters plus a fixed cost per row and per
-//   posting), and a store that alone exceeds it starts over.
+//   are dropped beyond POSTINGS_MAX_SIZE (the rows' and phrases' characters, the doorkeeper's
+//   included, plus a fixed cost per row and per posting), and a store that alone exceeds it starts
+//   over.
 
 /** A product's lexical row as the full-text statements read it (`id`: the FTS5 rowid). */
 export interface TextRow {
@@ -54,6 +55,8 @@ interface StoreEntry {
   common: Map<string, number>;
   /** Phrases asked once at this version and not held. */
   seen: Set<string>;
+  /** The share of `size` that `seen` holds. */
+  seenSize: number;
   size: number;
 }
 
@@ -82,8 +85,14 @@ export class PostingCache {
         if (!wanted.includes(phrase)) wanted.push(phrase);
         continue;
       }
-      if (entry.seen.size >= this.doorkeeperPhrases) entry.seen.clear();
+      if (entry.seen.size >= this.doorkeeperPhrases) {
+        entry.seen.clear();
+        this.grow(storeId, entry, -entry.seenSize);
+        entry.seenSize = 0;
+      }
       entry.seen.add(phrase);
+      entry.seenSize += phrase.length + POSTING_COST;
+      this.grow(storeId, entry, phrase.length + POSTING_COST);
     }
     return wanted;
   }
@@ -95,7 +104,10 @@ export class PostingCache {
   put(storeId: string, version: number, phrase: string, rows: readonly TextRow[]): void {
     const entry = this.stores.get(storeId);
     if (!entry || entry.version !== version || entry.phrases.has(phrase)) return;
-    entry.seen.delete(phrase);
+    if (entry.seen.delete(phrase)) {
+      entry.seenSize -= phrase.length + POSTING_COST;
+      this.grow(storeId, entry, -(phrase.length + POSTING_COST));
+    }
     if (rows.length > this.phraseMax) {
       if (!entry.common.has(phrase)) this.grow(storeId, entry, phrase.length + POSTING_COST);
       entry.common.set(phrase, this.now());
@@ -176,7 +188,7 @@ export class PostingCache {
       const common = entry?.common ?? new Map<string, number>();
       let size = 0;
       for (const phrase of common.keys()) size += phrase.length + POSTING_COST;
-      entry = { version, rows: new Map(), phrases: new Map(), common, seen: new Set(), size };
+      entry = { version, rows: new Map(), phrases: new Map(), common, seen: new Set(), seenSize: 0, size };
       this.size += size;
     }
     this.stores.set(storeId, entry);
@@ -210,6 +222,8 @@ export class PostingCache {
       entry.rows.clear();
       entry.phrases.clear();
       entry.common.clear();
+      entry.seen.clear();
+      entry.seenSize = 0;
     }
   }
 }
