@@ -1,3 +1,4 @@
+import { Doorkeeper, DOORKEEPER_KEYS } from "./doorkeeper.js";
 /** A product and its lexical score (the engine's own, larger is better). */
 export interface LexicalHit {
   productId: string;
@@ -26,21 +27,11 @@ export interface LexicalHit {
 // their rankings costs every such search the version read before the lookup, the insert, and the
 // garbage collector's copying the hits to the old generation only to evict them later; and under
 // LRU such rankings evict those of queries asked often (docs/benchmarks.md "Issue 39: rankings
-// kept from a query's second ask"). A key asked once is remembered in a doorkeeper of
-// DOORKEEPER_KEYS hashed keys (small integers in a Set: 1.3 MB when full), emptied when full
-// (TinyLFU's doorkeeper, Einziger et al. 2017); a query asked again within that many distinct keys
-// computes its ranking once more and keeps it, and from its third ask on the cache answers.
+// kept from a query's second ask"). A key asked once is remembered by a doorkeeper
+// (doorkeeper.ts); a query asked again within its capacity computes its ranking once more and
+// keeps it, and from its third ask on the cache answers.
 
 export const LEXICAL_CACHE_MAX_HITS = 200_000;
-/** Distinct keys the doorkeeper remembers as asked once before it is emptied. */
-export const DOORKEEPER_KEYS = 65_536;
-
-/** A 30-bit FNV-1a hash of `key`'s UTF-16 code units (a small integer: no heap number per entry). */
-function keyHash(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h & 0x3fffffff;
-}
 
 interface Entry {
   version: number;
@@ -52,14 +43,16 @@ interface Entry {
 export class LexicalCache {
   private readonly entries = new Map<string, Entry>();
   private held = 0;
-  /** Hashes of keys asked once and not held (see admits()). */
-  private readonly seen = new Set<number>();
+  /** Keys asked once and not held (see admits()). */
+  private readonly doorkeeper: Doorkeeper;
 
   constructor(
     private readonly maxHits = LEXICAL_CACHE_MAX_HITS,
     private readonly now: () => number = () => performance.now(),
-    private readonly doorkeeperKeys = DOORKEEPER_KEYS,
-  ) {}
+    doorkeeperKeys = DOORKEEPER_KEYS,
+  ) {
+    this.doorkeeper = new Doorkeeper(doorkeeperKeys);
+  }
 
   /**
    * Whether the ranking of `key` goes through the cache (through()): when it is held, or when its
@@ -68,12 +61,7 @@ export class LexicalCache {
    * computes the ranking without the cache: no version read, nothing kept (see the header).
    */
   admits(key: string): boolean {
-    if (this.entries.has(key)) return true;
-    const h = keyHash(key);
-    if (this.seen.has(h)) return true;
-    if (this.seen.size >= this.doorkeeperKeys) this.seen.clear();
-    this.seen.add(h);
-    return false;
+    return this.entries.has(key) || this.doorkeeper.askedBefore(key);
   }
 
   /** The cached ranking for `key` at `version` computed less than `maxAgeMs` ago, else `compute()`'s, kept for next time. */
@@ -102,7 +90,7 @@ export class LexicalCache {
 
   clear(): void {
     this.entries.clear();
-    this.seen.clear();
+    this.doorkeeper.clear();
     this.held = 0;
   }
 

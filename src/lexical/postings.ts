@@ -14,16 +14,16 @@
 //   triggers in the transaction of every change: the version a search reads before it looks here),
 //   and is emptied when the version moved.
 //   Admission: a phrase's rows are read (one statement) from the second time the phrase is asked
-//   at a version; a phrase asked once, as most typos and rare words are, costs nothing more than
-//   the statements the query runs anyway (TinyLFU's doorkeeper, as the ranking cache's: cache.ts).
+//   in the store (doorkeeper.ts, as for the ranking cache); a phrase asked once, as most typos and
+//   rare words are, costs nothing more than the statements the query runs anyway.
 //   Bounds: a phrase matching more than PHRASE_POSTINGS_MAX of the store's products is common and
 //   not held (its queries run the statements, whose limit bounds what they score); it is known as
 //   common across versions for COMMON_TTL_MS, so that a store being written to (a new version
 //   after each write) does not read its common phrases' rows again and again; each product's
 //   row is held once per store however many phrases match it; the least recently searched stores
-//   are dropped beyond POSTINGS_MAX_SIZE (the rows' and phrases' characters, the doorkeeper's
-//   included, plus a fixed cost per row and per posting), and a store that alone exceeds it starts
-//   over.
+//   are dropped beyond POSTINGS_MAX_SIZE (the rows' and phrases' characters plus a fixed cost per
+//   row, posting and store), and a store that alone exceeds it starts over.
+import { Doorkeeper, DOORKEEPER_KEYS } from "./doorkeeper.js";
 
 /** A product's lexical row as the full-text statements read it (`id`: the FTS5 rowid). */
 export interface TextRow {
@@ -39,11 +39,10 @@ export const PHRASE_POSTINGS_MAX = 2_000;
 export const POSTINGS_MAX_SIZE = 16_000_000;
 /** How long a phrase found common stays known as common (across versions). */
 export const COMMON_TTL_MS = 10 * 60_000;
-/** Distinct phrases a store's doorkeeper remembers as asked once before it is emptied. */
-export const DOORKEEPER_PHRASES = 8_192;
-/** A held row's fixed cost beyond its strings, and a posting's (one reference in a phrase's list). */
+/** A held row's fixed cost beyond its strings, a posting's (one reference in a phrase's list), a store's. */
 const ROW_COST = 48;
 const POSTING_COST = 4;
+const STORE_COST = 64;
 
 interface StoreEntry {
   version: number;
@@ -53,10 +52,6 @@ interface StoreEntry {
   phrases: Map<string, readonly TextRow[]>;
   /** Phrases found common (more rows than the maximum), whatever the version: when found. */
   common: Map<string, number>;
-  /** Phrases asked once at this version and not held. */
-  seen: Set<string>;
-  /** The share of `size` that `seen` holds. */
-  seenSize: number;
   size: number;
 }
 
@@ -64,37 +59,27 @@ export class PostingCache {
   /** Stores, least recently searched first. */
   private readonly stores = new Map<string, StoreEntry>();
   private size = 0;
+  /** Store and phrase keys asked once and not held. */
+  private readonly doorkeeper: Doorkeeper;
 
   constructor(
     private readonly maxSize = POSTINGS_MAX_SIZE,
     readonly phraseMax = PHRASE_POSTINGS_MAX,
-    private readonly doorkeeperPhrases = DOORKEEPER_PHRASES,
+    doorkeeperKeys = DOORKEEPER_KEYS,
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.doorkeeper = new Doorkeeper(doorkeeperKeys);
+  }
 
   /**
-   * The phrases among `phrases` to read now: those not held that were asked before at this
-   * version (the others are remembered as asked). Marks the store as the most recently searched.
+   * The phrases among `phrases` to read now: those neither held nor common that were asked in the
+   * store before (the others are remembered as asked). Marks the store as the most recently searched.
    */
   wanted(storeId: string, version: number, phrases: readonly string[]): string[] {
     const entry = this.entry(storeId, version);
-    const wanted: string[] = [];
-    for (const phrase of phrases) {
-      if (entry.phrases.has(phrase) || this.isCommon(entry, phrase)) continue;
-      if (entry.seen.has(phrase)) {
-        if (!wanted.includes(phrase)) wanted.push(phrase);
-        continue;
-      }
-      if (entry.seen.size >= this.doorkeeperPhrases) {
-        entry.seen.clear();
-        this.grow(storeId, entry, -entry.seenSize);
-        entry.seenSize = 0;
-      }
-      entry.seen.add(phrase);
-      entry.seenSize += phrase.length + POSTING_COST;
-      this.grow(storeId, entry, phrase.length + POSTING_COST);
-    }
-    return wanted;
+    return [...new Set(phrases)].filter(
+      (phrase) => !entry.phrases.has(phrase) && !this.isCommon(entry, phrase) && this.doorkeeper.askedBefore(`${storeId}\u0000${phrase}`),
+    );
   }
 
   /**
@@ -104,10 +89,6 @@ export class PostingCache {
   put(storeId: string, version: number, phrase: string, rows: readonly TextRow[]): void {
     const entry = this.stores.get(storeId);
     if (!entry || entry.version !== version || entry.phrases.has(phrase)) return;
-    if (entry.seen.delete(phrase)) {
-      entry.seenSize -= phrase.length + POSTING_COST;
-      this.grow(storeId, entry, -(phrase.length + POSTING_COST));
-    }
     if (rows.length > this.phraseMax) {
       if (!entry.common.has(phrase)) this.grow(storeId, entry, phrase.length + POSTING_COST);
       entry.common.set(phrase, this.now());
@@ -164,6 +145,7 @@ export class PostingCache {
 
   clear(): void {
     this.stores.clear();
+    this.doorkeeper.clear();
     this.size = 0;
   }
 
@@ -180,19 +162,21 @@ export class PostingCache {
 
   /** The store's entry at `version`, emptied when the version moved; marked most recently searched. */
   private entry(storeId: string, version: number): StoreEntry {
-    let entry = this.stores.get(storeId);
+    const entry = this.stores.get(storeId);
     if (entry) this.stores.delete(storeId);
-    if (!entry || entry.version !== version) {
-      if (entry) this.size -= entry.size;
-      // Common phrases stay known (see the header), and so does their share of the size.
-      const common = entry?.common ?? new Map<string, number>();
-      let size = 0;
-      for (const phrase of common.keys()) size += phrase.length + POSTING_COST;
-      entry = { version, rows: new Map(), phrases: new Map(), common, seen: new Set(), seenSize: 0, size };
-      this.size += size;
+    if (entry && entry.version === version) {
+      this.stores.set(storeId, entry);
+      return entry;
     }
-    this.stores.set(storeId, entry);
-    return entry;
+    if (entry) this.size -= entry.size;
+    // Common phrases stay known (see the header), and so does their share of the size.
+    const common = entry?.common ?? new Map<string, number>();
+    let size = STORE_COST;
+    for (const phrase of common.keys()) size += phrase.length + POSTING_COST;
+    const fresh: StoreEntry = { version, rows: new Map(), phrases: new Map(), common, size: 0 };
+    this.stores.set(storeId, fresh);
+    this.grow(storeId, fresh, size);
+    return fresh;
   }
 
   /** Whether `phrase` is known as common in the store (forgotten COMMON_TTL_MS after it was found). */
@@ -206,7 +190,7 @@ export class PostingCache {
     return false;
   }
 
-  /** Adds `n` to the store's size; beyond the maximum drops the least recently searched stores, or starts this one over. */
+  /** Adds `n` to the store's size; beyond the maximum drops the least recently searched stores, then this one (it starts over). */
   private grow(storeId: string, entry: StoreEntry, n: number): void {
     entry.size += n;
     this.size += n;
@@ -217,13 +201,8 @@ export class PostingCache {
       this.size -= other.size;
     }
     if (this.size > this.maxSize) {
+      this.stores.delete(storeId);
       this.size -= entry.size;
-      entry.size = 0;
-      entry.rows.clear();
-      entry.phrases.clear();
-      entry.common.clear();
-      entry.seen.clear();
-      entry.seenSize = 0;
     }
   }
 }

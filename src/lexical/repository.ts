@@ -240,11 +240,12 @@ export class LexicalRepository {
     let version: Promise<number> | undefined;
     const versionOf = () => (version ??= this.version(storeId));
     // Once per search: both passes (AND, OR) ask the same phrases.
-    let held: Promise<number> | undefined;
-    const heldAt = ids === null && this.postings ? () => (held ??= this.readPostings(storeId, groups, versionOf)) : undefined;
+    const phrases = ids === null && this.postings ? phrasesOf(groups) : undefined;
+    let read: Promise<number> | undefined;
+    const held = phrases && { phrases, at: () => (read ??= this.readPostings(storeId, phrases, versionOf)) };
     const run = (all: boolean) => {
       const text = matchText(groups, all, this.dialect);
-      const compute = () => this.match(storeId, groups, all, text, depth, ids, checked, heldAt);
+      const compute = () => this.match(storeId, groups, all, text, depth, ids, checked, held);
       // The key holds the alternatives' weights too: coverage depends on them.
       const key = `${storeId}\u0000${depth}\u0000${text}\u0000${groups.map((g) => g.alternatives.map((a) => a.weight).join(",")).join(";")}`;
       if (!cache?.admits(key)) return compute();
@@ -260,13 +261,13 @@ export class LexicalRepository {
   }
 
   /**
-   * SQLite: reads the postings of the query's phrases that were asked before and are not held (one
-   * statement each, postings.ts) at the store's version, and returns that version.
+   * SQLite: reads the postings of the query's phrases (each group's) that were asked before and are
+   * not held (one statement each, postings.ts) at the store's version, and returns that version.
    */
-  private async readPostings(storeId: string, groups: readonly Group[], versionOf: () => Promise<number>): Promise<number> {
+  private async readPostings(storeId: string, phrases: readonly (readonly string[])[], versionOf: () => Promise<number>): Promise<number> {
     const postings = this.postings!;
     const version = await versionOf();
-    for (const phrase of postings.wanted(storeId, version, phrasesOf(groups).flat()))
+    for (const phrase of postings.wanted(storeId, version, phrases.flat()))
       postings.put(storeId, version, phrase, await this.ftsRows(storeId, phrase, postings.phraseMax + 1));
     return version;
   }
@@ -338,8 +339,9 @@ export class LexicalRepository {
   /**
    * The engine's matches of `text` (the groups' match text; every group when `all`), scored, with
    * their coverage. `check` (PostgreSQL): a filter left in the database, told whether each row
-   * returned passes it (a lookup by primary key per row, after the LIMIT). `heldAt` (SQLite,
-   * unrestricted queries): the version at which the query's postings were read (readPostings()).
+   * returned passes it (a lookup by primary key per row, after the LIMIT). `held` (SQLite,
+   * unrestricted queries): the groups' phrases, and the version at which their postings were read
+   * (readPostings()).
    */
   private async match(
     storeId: string,
@@ -349,14 +351,14 @@ export class LexicalRepository {
     k: number,
     ids: string | null,
     check?: DeferredCandidates,
-    heldAt?: () => Promise<number>,
+    held?: { phrases: readonly (readonly string[])[]; at: () => Promise<number> },
   ): Promise<LexicalHit[]> {
     const covered = coverageOf(groups);
     if (this.dialect === "sqlite") {
       // Scored by where the words stand (coverageOf's attribute), not by bm25 (see the header).
       const restrict = ids === null ? sql`` : sql`AND d.product_id IN (SELECT value FROM json_each(${ids}))`;
       const found =
-        (heldAt && this.postings?.match(storeId, await heldAt(), phrasesOf(groups), all, scoredLimit(k))) ??
+        (held && this.postings?.match(storeId, await held.at(), held.phrases, all, scoredLimit(k))) ??
         (await this.ftsRows(storeId, text, scoredLimit(k), restrict));
       return best(
         found.map((row) => {
