@@ -9,7 +9,7 @@
 // file are not seen until restart.
 import type { Database, Executor } from "../platform/db/index.js";
 import type { ResolvedOptions, VectorChanges, VectorIndex, VectorMatch, VectorSearchOptions, VectorUpsert, ModelCount } from "./types.js";
-import { mergeAlso, nearestApart } from "./types.js";
+import { mergeAlso } from "./types.js";
 import { fromBlob, normalized } from "./math.js";
 import { isDeferred } from "./candidates.js";
 import { VectorGroup, type GroupOptions, type SearchPath } from "./memory.js";
@@ -154,7 +154,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     if (options.candidates && isDeferred(options.candidates)) throw new Error("The embedded index takes candidates as a set of ids.");
     // The k nearest apart from the products asked for by id (VectorSearchOptions.also): of the
     // k + those, in memory, where reading more costs little.
-    const hits = k > 0 ? nearestApart(group.search(unit, k + asked.size, options.candidates), k, asked) : [];
+    const hits = k > 0 ? group.search(unit, k, options.candidates, asked) : [];
     this.lastPath = k > 0 ? group.lastPath : "none";
     if (asked.size === 0) return hits;
     return mergeAlso(hits, group.search(unit, asked.size, asked));

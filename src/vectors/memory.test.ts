@@ -247,6 +247,33 @@ describe("VectorGroup", () => {
     group.close();
   });
 
+  test("the exact scan of every row leaves out the products apart and orders equal similarities by product id", () => {
+    const few = clusteredVectors({ count: 200, dim: 16, clusters: 4, seed: 43 });
+    const group = new VectorGroup(16, { ...OPTIONS, bruteForceThreshold: 10_000 });
+    for (let i = 0; i < few.count; i++) group.upsert(pid(i), `v${i}`, few.row(i));
+    for (const q of queriesLike(few, 4, 44)) {
+      // Five products with the query's own vector (equal similarities), added in reverse id order.
+      for (const id of ["dup-e", "dup-d", "dup-c", "dup-b", "dup-a"]) group.upsert(id, `v-${id}`, q);
+      const similarity = (id: string) => (id.startsWith("dup-") ? dotRow(q, 0, q) : dotRow(few.matrix, Number(id.slice(1)), q));
+      const everyId = [...Array.from({ length: few.count }, (_, i) => pid(i)), "dup-a", "dup-b", "dup-c", "dup-d", "dup-e"];
+      const byRank = everyId.sort((a, b) => similarity(b) - similarity(a) || (a < b ? -1 : 1));
+      // Apart: one of the equal five, two of the nearest others, one far product and an unknown id.
+      const apart = new Set(["dup-c", byRank[6]!, byRank[8]!, byRank.at(-1)!, "not-in-this-group"]);
+      for (const k of [1, 3, 12, 40]) {
+        const found = group.search(q, k, undefined, apart);
+        assert.equal(group.lastPath, "exact");
+        assert.deepEqual(
+          found.map((h) => h.productId),
+          byRank.filter((id) => !apart.has(id)).slice(0, k),
+          `k = ${k}`,
+        );
+        for (const h of found) assert.ok(Math.abs(h.score - similarity(h.productId)) < 1e-6);
+      }
+      for (const id of ["dup-a", "dup-b", "dup-c", "dup-d", "dup-e"]) group.remove(id);
+    }
+    group.close();
+  });
+
   test("treats a repeated upsert as a no-op and a new vector id as a replacement", () => {
     const group = new VectorGroup(32, OPTIONS);
     assert.equal(group.upsert("a", "v1", data.row(0)), true);

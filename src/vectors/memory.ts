@@ -23,6 +23,7 @@ import os from "node:os";
 import { TopK, dotRow, vectorsEqual } from "./math.js";
 import { planFiltered, replanFiltered } from "./plan.js";
 import { FilteredProducts, type AttributeFilter, type FilterableGroup, type ProductAttributes, type RowBitmap } from "./attributes.js";
+import { nearestApart } from "./types.js";
 
 /** Rows passing a search filter, however the filter was given. */
 interface RowFilter {
@@ -64,15 +65,31 @@ export interface GroupHit {
   score: number;
 }
 
-/** Best first; equal scores in a stable, deterministic order by product id. */
+/**
+ * Best first; equal scores in a stable, deterministic order by product id. Hits already best first
+ * without equal scores (a native scan's, most often) are returned as they are: no comparator runs.
+ */
 function sortHits(hits: GroupHit[]): GroupHit[] {
-  return hits.sort((a, b) => b.score - a.score || (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
+  for (let i = 1; i < hits.length; i++)
+    if (hits[i]!.score >= hits[i - 1]!.score)
+      return hits.sort((a, b) => b.score - a.score || (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
+  return hits;
 }
 
 /** Which path answered a search (for tests and the benchmark). */
 export type SearchPath = "exact" | "exact-candidates" | "hnsw" | "hnsw-filtered";
 
 const LITTLE_ENDIAN = os.endianness() === "LE";
+
+/**
+ * A native scan's 64-bit keys (row positions, below 2^32) as numbers: on a little-endian machine
+ * their low words, read through a 32-bit view, so no BigInt is made per key.
+ */
+function keyNumbers(keys: BigUint64Array): (i: number) => number {
+  if (!LITTLE_ENDIAN) return (i) => Number(keys[i]!);
+  const words = new Uint32Array(keys.buffer, keys.byteOffset, keys.length * 2);
+  return (i) => words[2 * i]!;
+}
 /** Candidate rows copied per native scan (exactCandidates): a 4 MB scratch matrix at 512 dimensions. */
 const GATHER_ROWS = 2048;
 /**
@@ -242,18 +259,26 @@ export class VectorGroup implements FilterableGroup {
   }
 
   /**
-   * The k nearest vectors by cosine similarity, optionally restricted to `candidates` (product
-   * ids). `unit` is the normalised query. Results are best first; ties keep product-id order.
+   * The k nearest vectors by cosine similarity, optionally restricted to `filter` (product ids),
+   * apart from the products of `apart` (VectorSearchOptions.also). `unit` is the normalised query.
+   * Results are best first; ties keep product-id order.
    */
-  search(unit: Float32Array, k: number, filter?: ReadonlySet<string>): GroupHit[] {
+  search(unit: Float32Array, k: number, filter?: ReadonlySet<string>, apart?: ReadonlySet<string>): GroupHit[] {
     if (k <= 0 || this.n === 0) return [];
     const live = this.live;
     // The index answers only when most of the group is in it; otherwise exact is as fast.
     const usable = live !== null && live.pending.size <= this.n / 4 && this.n > this.options.bruteForceThreshold;
-    if (!filter) {
-      if (!usable) return this.exactAll(unit, k);
-      return this.annAll(live, unit, k) ?? this.exactAll(unit, k);
-    }
+    // The exact scan of every row leaves out the products apart as it reads its answer; the other
+    // paths find k + those, then drop them.
+    if (!filter && !usable) return this.exactAll(unit, k, apart);
+    const extra = apart?.size ?? 0;
+    const found = this.searchPaths(live, usable, unit, k + extra, filter);
+    return extra > 0 ? nearestApart(found, k, apart) : found;
+  }
+
+  /** search() by HNSW, or by an exact scan of a filter's candidates. */
+  private searchPaths(live: Hnsw | null, usable: boolean, unit: Float32Array, k: number, filter?: ReadonlySet<string>): GroupHit[] {
+    if (!filter) return this.annAll(live!, unit, k) ?? this.exactAll(unit, k);
     const candidates = this.rowFilter(filter);
     if (candidates.size === 0) return [];
     const size = candidates.size;
@@ -271,10 +296,10 @@ export class VectorGroup implements FilterableGroup {
 
   // ---------------------------------------------------------------- search paths ---
 
-  private exactAll(unit: Float32Array, k: number): GroupHit[] {
+  private exactAll(unit: Float32Array, k: number, apart?: ReadonlySet<string>): GroupHit[] {
     this.lastPath = "exact";
-    const found = this.nativeScan(this.matrix.subarray(0, this.n * this.dim), unit, k);
-    return this.scannedHits(found, (i) => i);
+    const found = this.nativeScan(this.matrix.subarray(0, this.n * this.dim), unit, k + (apart?.size ?? 0));
+    return this.scannedHits(found, (i) => i, k, apart);
   }
 
   private exactCandidates(unit: Float32Array, k: number, candidates: RowFilter): GroupHit[] {
@@ -291,7 +316,10 @@ export class VectorGroup implements FilterableGroup {
     const flush = () => {
       const found = this.nativeScan(gathered.subarray(0, m * this.dim), unit, k);
       if (!top) hits = this.scannedHits(found, (i) => rows[i]!);
-      else for (let i = 0; i < found.keys.length; i++) top.offer(rows[Number(found.keys[i]!)]!, 1 - found.distances[i]!);
+      else {
+        const key = keyNumbers(found.keys);
+        for (let i = 0; i < found.keys.length; i++) top.offer(rows[key(i)]!, 1 - found.distances[i]!);
+      }
       m = 0;
     };
     candidates.forEachRow((row) => {
@@ -312,14 +340,29 @@ export class VectorGroup implements FilterableGroup {
     return exactSearch(data, unit, this.dim, Math.min(k, data.length / this.dim), MetricKind.IP, 1);
   }
 
-  /** A native scan's answer as hits, `rowOf` mapping its keys (positions in the scanned data) to rows. */
-  private scannedHits(found: { keys: BigUint64Array; distances: Float32Array }, rowOf: (key: number) => number): GroupHit[] {
+  /**
+   * A native scan's answer (best first) as hits, `rowOf` mapping its keys (positions in the scanned
+   * data) to rows: its first `k` apart from the products of `apart`, and those equal in score to
+   * the last of them (so that ties keep product-id order).
+   */
+  private scannedHits(
+    found: { keys: BigUint64Array; distances: Float32Array },
+    rowOf: (key: number) => number,
+    k = Infinity,
+    apart?: ReadonlySet<string>,
+  ): GroupHit[] {
+    const key = keyNumbers(found.keys);
     const out: GroupHit[] = [];
-    for (let i = 0; i < found.keys.length; i++) {
-      const row = rowOf(Number(found.keys[i]!));
-      out.push({ productId: this.rowProduct[row]!, vectorId: this.rowVector[row]!, score: 1 - found.distances[i]! });
+    for (let i = 0; i < found.distances.length; i++) {
+      const score = 1 - found.distances[i]!;
+      if (out.length >= k && score !== out[out.length - 1]!.score) break;
+      const row = rowOf(key(i));
+      const productId = this.rowProduct[row]!;
+      if (apart?.has(productId)) continue;
+      out.push({ productId, vectorId: this.rowVector[row]!, score });
     }
-    return sortHits(out);
+    const sorted = sortHits(out);
+    return sorted.length > k ? sorted.slice(0, k) : sorted;
   }
 
   /** A product-id set (from SQL) or a bitmap-backed FilteredProducts, as row tests. */
