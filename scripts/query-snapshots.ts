@@ -111,6 +111,7 @@ function recordingDatabase(dialect: Dialect, respond: Responder = () => []): { d
     replicas: undefined,
     watchWrites: () => () => undefined,
     foreignCommits: () => undefined,
+    changeClock: () => undefined,
     ping: async () => undefined,
     close: () => db.destroy(),
   };

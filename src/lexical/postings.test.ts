@@ -223,4 +223,51 @@ describe("LexicalRepository on SQLite with held postings", () => {
       );
     }
   });
+
+  test("with the database's change clock, the store's version is read once until something is written, here or by another connection", async () => {
+    let versionReads = 0;
+    const versions: KyselyPlugin = {
+      transformQuery: ({ node }: { node: RootOperationNode }) => {
+        if (JSON.stringify(node).includes("product_text_versions")) versionReads++;
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    };
+    const clocked = new LexicalRepository(t.database.db.withPlugin(versions), "sqlite", {
+      cached: true,
+      changeClock: () => t.database.changeClock(),
+    });
+    const queries = ["red coat", "coat red", "red", "coat", "blue coat"];
+    const sameAsPlain = async () => {
+      for (const q of queries) assert.deepEqual(await clocked.search("a", q, 80), await plain.search("a", q, 80), q);
+    };
+    const found = async (productId: string) => (await clocked.search("a", "red coat", 80)).hits.some((h) => h.productId === productId);
+    for (let i = 0; i < 3; i++) await sameAsPlain(); // held and cached from here
+    versionReads = 0;
+    await sameAsPlain();
+    assert.equal(versionReads, 0, "nothing written: no version read");
+
+    // A write by SQL on this handle, bypassing the services.
+    await t.database.db
+      .insertInto("products")
+      .values(productRow("a", "clock-1", {}))
+      .execute();
+    await sql`INSERT INTO product_text (store_id, product_id, name, brand, category, color, tags, description, other, words)
+      VALUES ('a', 'clock-1', 'red coat', '', '', '', '', '', '', 'red coat')`.execute(t.database.db);
+    versionReads = 0;
+    assert.ok(await found("clock-1"), "this handle's write is seen");
+    assert.equal(versionReads, 1, "read again once");
+    await sameAsPlain();
+    assert.equal(versionReads, 1, "then kept");
+
+    // A commit by another connection on the same file.
+    const other = await t.reopen();
+    await sql`UPDATE product_text SET name = 'blue scarf', words = 'blue scarf' WHERE store_id = 'a' AND product_id = 'clock-1'`.execute(
+      other.db,
+    );
+    versionReads = 0;
+    assert.equal(await found("clock-1"), false, "another connection's change is seen");
+    assert.equal(versionReads, 1);
+    await sameAsPlain();
+  });
 });

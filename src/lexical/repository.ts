@@ -27,7 +27,9 @@
 //     statement's time at 50,000 products: docs/benchmarks.md). Text search's repository (`cached`)
 //     holds the rows each phrase of a query matches, per store and version, and matches a new
 //     query whose phrases are all held without a statement (postings.ts); the rows are the ones
-//     the statements would return.
+//     the statements would return. The store's version is read again only when the database's
+//     change clock moved (Database.changeClock: any write of this process, another connection's
+//     commit).
 //   PostgreSQL: weighted tsvector (A name; B brand, category, colour; C tags, description;
 //     D other metadata) matched through its GIN index by `to_tsquery('english', …)` (& for AND,
 //     | for OR, <-> for phrases, :* for the prefix), ranked by ts_rank. One tokenizer: each field
@@ -74,6 +76,8 @@ export const lexicalLimits = { scoredMax: SCORED_MAX, commonLexemeShare: COMMON_
 const COMMON_LEXEMES_MAX = 32;
 /** The lexical table's most frequent lexemes and their shares per database handle: when read, and the read. */
 const commonLexemesRead = new WeakMap<object, { at: number; lexemes: Promise<readonly { lexeme: string; share: number }[]> }>();
+/** Stores whose lexical version a repository keeps with the change clock (SQLite); emptied when full. */
+const VERSIONS_KEPT = 10_000;
 /** Candidate sets up to this size go into the query; larger ones filter a deeper result list. */
 const SQL_CANDIDATES_MAX = 2000;
 const POST_FILTER_DEPTH = 2000;
@@ -120,6 +124,10 @@ function matchText(groups: readonly Group[], all: boolean, dialect: Dialect): st
 export class LexicalRepository {
   private readonly cache: LexicalCache | undefined;
   private readonly postings: PostingCache | undefined;
+  /** The database's change clock (Database.changeClock), when the versions read may be used again. */
+  private readonly changeClock: (() => number | undefined) | undefined;
+  /** SQLite: each store's lexical version as last read, and the change clock read before it. */
+  private readonly versions = new Map<string, { clock: number; version: number }>();
 
   /**
    * `cached`: reuse rankings while the store's text is unchanged (see cache.ts), and on SQLite the
@@ -128,10 +136,11 @@ export class LexicalRepository {
   constructor(
     private readonly db: Executor,
     private readonly dialect: Dialect,
-    options: { cached?: boolean } = {},
+    options: { cached?: boolean; changeClock?: () => number | undefined } = {},
   ) {
     this.cache = options.cached ? lexicalCacheOf(db) : undefined;
     this.postings = options.cached && dialect === "sqlite" ? postingCacheOf(db) : undefined;
+    this.changeClock = options.changeClock;
   }
 
   with(db: Executor): LexicalRepository {
@@ -282,11 +291,24 @@ export class LexicalRepository {
     return r.rows;
   }
 
-  /** The store's lexical version: SQLite's (migration 0019), PostgreSQL's in this process (cache.ts). */
+  /**
+   * The store's lexical version: SQLite's (migration 0019), PostgreSQL's in this process (cache.ts).
+   * On SQLite it is read again only when the database's change clock moved since the last read:
+   * every write (this process's statements, other connections' commits) moves it, so a version
+   * kept with the clock read before it is the store's until then.
+   */
   private async version(storeId: string): Promise<number> {
     if (this.dialect === "postgres") return textVersion(storeId);
+    const clock = this.changeClock?.();
+    const known = this.versions.get(storeId);
+    if (clock !== undefined && known?.clock === clock) return known.version;
     const r = await sql<{ version: number }>`SELECT version FROM product_text_versions WHERE store_id = ${storeId}`.execute(this.db);
-    return r.rows[0]?.version ?? 0;
+    const version = r.rows[0]?.version ?? 0;
+    if (clock !== undefined) {
+      if (!known && this.versions.size >= VERSIONS_KEPT) this.versions.clear();
+      this.versions.set(storeId, { clock, version });
+    }
+    return version;
   }
 
   /**

@@ -110,7 +110,7 @@ export function searchRepositories(ctx: AppContext): SearchRepositories {
     catalog: new CatalogRepository(db, dialect),
     feedback: new FeedbackRepository(db),
     lexical: new LexicalRepository(db, dialect),
-    lexicalCached: new LexicalRepository(db, dialect, { cached: true }),
+    lexicalCached: new LexicalRepository(db, dialect, { cached: true, changeClock: () => ctx.database.changeClock() }),
     products: new ProductsRepository(db, dialect),
     search: new SearchRepository(db, dialect, undefined, minRows),
     rules: new RulesRepository(db),

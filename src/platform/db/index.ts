@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { RowCountLiterals, statementCache } from "./statement-cache.js";
+import { RowCountLiterals, statementCache, type WriteCount } from "./statement-cache.js";
 export { rowCount } from "./statement-cache.js";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
@@ -49,6 +49,13 @@ export interface Database {
    * cannot tell without a round trip (PostgreSQL: another process must say so, e.g. through Redis).
    */
   foreignCommits(): number | undefined;
+  /**
+   * SQLite: a number that is the same on two calls only when nothing was written to the database
+   * in between, neither by a statement of this handle nor by another connection's commit
+   * (data_version), so that a value read from the database then (a store's lexical version) can be
+   * used again without reading it. undefined on PostgreSQL, which cannot tell without a round trip.
+   */
+  changeClock(): number | undefined;
   /** A cheap round trip, for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -75,6 +82,7 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
   let dialect: Dialect;
   let replicas: ReplicaRouter | undefined;
   let foreignCommits: () => number | undefined = () => undefined;
+  let changeClock: () => number | undefined = () => undefined;
   const writes = new WriteWatch();
   if (target.kind === "sqlite") {
     dialect = "sqlite";
@@ -85,10 +93,25 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     sqlite.pragma("synchronous = NORMAL");
-    base = new Kysely<Tables>({ dialect: new SqliteDialect({ database: statementCache(sqlite) }), plugins: [new RowCountLiterals()] });
+    const own: WriteCount = { writes: 0 };
+    base = new Kysely<Tables>({
+      dialect: new SqliteDialect({ database: statementCache(sqlite, undefined, own) }),
+      plugins: [new RowCountLiterals()],
+    });
     // Prepared once: pragma() compiles its statement on every call, and this runs on every request.
     const dataVersion = sqlite.prepare("PRAGMA data_version").pluck();
     foreignCommits = () => dataVersion.get() as number;
+    // Both counts only grow, so their sum changes whenever either does.
+    let foreignSeen = foreignCommits();
+    let foreignChanges = 0;
+    changeClock = () => {
+      const foreign = foreignCommits();
+      if (foreign !== foreignSeen) {
+        foreignSeen = foreign;
+        foreignChanges++;
+      }
+      return foreignChanges + own.writes;
+    };
   } else {
     dialect = "postgres";
     const pgOptions = options.pgSchema ? `-c search_path=${options.pgSchema},public` : undefined;
@@ -124,6 +147,7 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
     replicas,
     watchWrites: (tables, fn) => writes.watch(tables, fn),
     foreignCommits: () => foreignCommits(),
+    changeClock: () => changeClock(),
     ping: async () => {
       await db.selectNoFrom((eb) => eb.lit(1).as("one")).execute();
     },

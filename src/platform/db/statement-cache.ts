@@ -37,13 +37,18 @@ import {
 /** Distinct SQL texts kept (queries with IN-lists of varying length are distinct texts). */
 const STATEMENTS_CACHED = 500;
 
-export function statementCache(sqlite: SQLite.Database, capacity = STATEMENTS_CACHED): SqliteDatabase {
+/** Statements that may write, counted as they are handed out to run (Database.changeClock()). */
+export interface WriteCount {
+  writes: number;
+}
+
+export function statementCache(sqlite: SQLite.Database, capacity = STATEMENTS_CACHED, count?: WriteCount): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
     prepare(sql: string): SqliteStatement {
       let statement = statements.get(sql);
       // A statement still being iterated (a stream not read to its end) cannot run again.
-      if (statement?.busy) return sqlite.prepare(sql);
+      if (statement?.busy) return counted(sqlite.prepare(sql), count);
       if (statement) {
         statements.delete(sql); // refresh recency
       } else {
@@ -51,13 +56,23 @@ export function statementCache(sqlite: SQLite.Database, capacity = STATEMENTS_CA
         if (statements.size >= capacity) statements.delete(statements.keys().next().value!);
       }
       statements.set(sql, statement);
-      return statement;
+      return counted(statement, count);
     },
     close() {
       statements.clear();
       sqlite.close();
     },
   };
+}
+
+/**
+ * `statement`, counted in `count` when it may write (SQLite's sqlite3_stmt_readonly: an INSERT with
+ * RETURNING counts, a transaction's BEGIN or COMMIT does not). Kysely prepares each statement right
+ * before it runs it, in the same tick, so the count moves before the write does.
+ */
+function counted(statement: SQLite.Statement, count: WriteCount | undefined): SQLite.Statement {
+  if (count && !statement.readonly) count.writes++;
+  return statement;
 }
 
 /** A LIMIT row count of a raw statement, written into its SQL text (see the header). */
