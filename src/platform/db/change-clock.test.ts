@@ -1,7 +1,7 @@
 // Database.changeClock on SQLite: the same number while nothing is written, a new one after any
 // write of this handle (built by Kysely or raw SQL, alone, in a transaction, or an INSERT with
-// RETURNING) and after another connection's commit on the same file; none on a handle that cannot
-// tell (the statement cache counts only what may write: sqlite3_stmt_readonly).
+// RETURNING) and after another connection's commit on the same file. The statement cache counts
+// only what may write (sqlite3_stmt_readonly).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";

@@ -16,6 +16,9 @@
 // with rowCount(). Each distinct count is a distinct SQL text, hence a statement of its own in the
 // cache. An OFFSET stays bound: SQLite reads it while planning only for a statement over one
 // virtual table, and a literal would make every page of a listing a statement of its own.
+//
+// The cache also counts the statements that may write as it hands them out (WriteCount), for the
+// database's change clock (Database.changeClock in index.ts).
 import type SQLite from "better-sqlite3";
 import {
   LimitNode,
