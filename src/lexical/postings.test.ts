@@ -10,6 +10,14 @@ import { COMMON_TTL_MS, PostingCache, type TextRow } from "./postings.js";
 import { LexicalRepository } from "./repository.js";
 import type { Group } from "./query.js";
 
+/** A Kysely plugin calling `seen` for each statement whose query tree mentions `text`. */
+const countStatements = (text: string, seen: () => void): KyselyPlugin => ({
+  transformQuery: ({ node }: { node: RootOperationNode }) => {
+    if (JSON.stringify(node).includes(text)) seen();
+    return node;
+  },
+  transformResult: async ({ result }) => result,
+});
 const row = (id: number, words = `w${id}`): TextRow => ({ id, product_id: `p${id}`, name: words, words });
 const ids = (rows: readonly TextRow[] | undefined) => rows?.map((r) => r.id);
 
@@ -113,13 +121,7 @@ describe("LexicalRepository on SQLite with held postings", () => {
   let t: TestDatabase;
   /** Full-text statements sent through `counted`. */
   let ftsStatements = 0;
-  const counting: KyselyPlugin = {
-    transformQuery: ({ node }: { node: RootOperationNode }) => {
-      if (JSON.stringify(node).includes("product_fts MATCH")) ftsStatements++;
-      return node;
-    },
-    transformResult: async ({ result }) => result,
-  };
+  const counting = countStatements("product_fts MATCH", () => ftsStatements++);
   const vocabulary = ["red", "blue", "linen", "wool", "dress", "coat", "shirt", "boots", "summer", "running", "shoe", "kids"];
   // A small deterministic generator: the same corpus and queries on every run.
   const random = mulberry32(7);
@@ -226,13 +228,7 @@ describe("LexicalRepository on SQLite with held postings", () => {
 
   test("with the database's change clock, the store's version is read once until something is written, here or by another connection", async () => {
     let versionReads = 0;
-    const versions: KyselyPlugin = {
-      transformQuery: ({ node }: { node: RootOperationNode }) => {
-        if (JSON.stringify(node).includes("product_text_versions")) versionReads++;
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    };
+    const versions = countStatements("product_text_versions", () => versionReads++);
     const clocked = new LexicalRepository(t.database.db.withPlugin(versions), "sqlite", {
       cached: true,
       changeClock: () => t.database.changeClock(),
