@@ -2,22 +2,14 @@
 // the same repository without caches (the full-text statements) on the same rows.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { sql, type KyselyPlugin, type RootOperationNode } from "kysely";
-import { createStores, productRow } from "../../test/support/database.js";
+import { sql } from "kysely";
+import { createStores, productRow, recordingStatements } from "../../test/support/database.js";
 import { mulberry32 } from "../platform/prng.js";
 import { openTestDatabase, type TestDatabase } from "../vectors/test-support.js";
 import { COMMON_TTL_MS, PostingCache, type TextRow } from "./postings.js";
 import { LexicalRepository } from "./repository.js";
 import type { Group } from "./query.js";
 
-/** A Kysely plugin calling `seen` for each statement whose query tree mentions `text`. */
-const countStatements = (text: string, seen: () => void): KyselyPlugin => ({
-  transformQuery: ({ node }: { node: RootOperationNode }) => {
-    if (JSON.stringify(node).includes(text)) seen();
-    return node;
-  },
-  transformResult: async ({ result }) => result,
-});
 const row = (id: number, words = `w${id}`): TextRow => ({ id, product_id: `p${id}`, name: words, words });
 const ids = (rows: readonly TextRow[] | undefined) => rows?.map((r) => r.id);
 
@@ -119,9 +111,10 @@ describe("PostingCache", () => {
 
 describe("LexicalRepository on SQLite with held postings", () => {
   let t: TestDatabase;
-  /** Full-text statements sent through `counted`. */
-  let ftsStatements = 0;
-  const counting = countStatements("product_fts MATCH", () => ftsStatements++);
+  /** Statements sent through the cached repository's handle. */
+  let statements: string[] = [];
+  /** Full-text statements among them since the last `statements.length = 0`. */
+  const fts = () => statements.filter((s) => s.includes("product_fts MATCH")).length;
   const vocabulary = ["red", "blue", "linen", "wool", "dress", "coat", "shirt", "boots", "summer", "running", "shoe", "kids"];
   // A small deterministic generator: the same corpus and queries on every run.
   const random = mulberry32(7);
@@ -144,8 +137,9 @@ describe("LexicalRepository on SQLite with held postings", () => {
       .execute();
     for (const { storeId, productId } of products.slice(0, 80))
       await writer.upsert(storeId, productId, { name: pick(1 + next(3)).join(" "), description: pick(next(4)).join(" ") });
-    const counted = t.database.db.withPlugin(counting);
-    cached = new LexicalRepository(counted, "sqlite", { cached: true });
+    const recording = recordingStatements(t.database.db);
+    statements = recording.statements;
+    cached = new LexicalRepository(recording.recorded, "sqlite", { cached: true });
     plain = new LexicalRepository(t.database.db, "sqlite");
   });
   after(async () => t.close());
@@ -157,17 +151,17 @@ describe("LexicalRepository on SQLite with held postings", () => {
   };
 
   test("a phrase asked once costs no statement more; asked again its rows are read; new queries of held phrases send no full-text statement, with the statements' hits", async () => {
-    ftsStatements = 0;
+    statements.length = 0;
     await same("a", "red");
-    assert.equal(ftsStatements, 1, "first ask: the query's own statement");
-    ftsStatements = 0;
+    assert.equal(fts(), 1, "first ask: the query's own statement");
+    statements.length = 0;
     await same("a", "red");
-    assert.equal(ftsStatements, 1, "second ask: the phrase's rows read, the query matched from them");
+    assert.equal(fts(), 1, "second ask: the phrase's rows read, the query matched from them");
     for (const w of vocabulary) {
       await cached.search("a", w, 10);
       await cached.search("a", w, 10);
     }
-    ftsStatements = 0;
+    statements.length = 0;
     const asked = new Set<string>();
     for (let i = 0; i < 150; i++) {
       const q = pick(2 + next(3)).join(" ");
@@ -176,7 +170,7 @@ describe("LexicalRepository on SQLite with held postings", () => {
       await same("a", q, 1 + next(20));
     }
     assert.ok(asked.size > 100, `${asked.size} distinct queries`);
-    assert.equal(ftsStatements, 0, "every phrase held: no full-text statement");
+    assert.equal(fts(), 0, "every phrase held: no full-text statement");
   });
 
   test("phrases, prefixes and alternatives of a group are matched as FTS5 matches them", async () => {
@@ -197,9 +191,9 @@ describe("LexicalRepository on SQLite with held postings", () => {
       groups([[["coat"], ["shirt"], ["dress"]]]),
     ];
     for (const q of queries) for (let i = 0; i < 3; i++) await same("a", q, 20);
-    ftsStatements = 0;
+    statements.length = 0;
     for (const q of queries) await same("a", [...q].reverse(), 20);
-    assert.equal(ftsStatements, 0, "held: the groups in another order need no statement");
+    assert.equal(fts(), 0, "held: the groups in another order need no statement");
   });
 
   test("a change to the store's text, even by SQL that bypasses the services, is seen by the next search", async () => {
@@ -227,9 +221,9 @@ describe("LexicalRepository on SQLite with held postings", () => {
   });
 
   test("with the database's change clock, the store's version is read once until something is written, here or by another connection", async () => {
-    let versionReads = 0;
-    const versions = countStatements("product_text_versions", () => versionReads++);
-    const clocked = new LexicalRepository(t.database.db.withPlugin(versions), "sqlite", {
+    const { recorded, statements: sent } = recordingStatements(t.database.db);
+    const versionReads = () => sent.filter((s) => s.includes("product_text_versions")).length;
+    const clocked = new LexicalRepository(recorded, "sqlite", {
       cached: true,
       changeClock: () => t.database.changeClock(),
     });
@@ -239,9 +233,9 @@ describe("LexicalRepository on SQLite with held postings", () => {
     };
     const found = async (productId: string) => (await clocked.search("a", "red coat", 80)).hits.some((h) => h.productId === productId);
     for (let i = 0; i < 3; i++) await sameAsPlain(); // held and cached from here
-    versionReads = 0;
+    sent.length = 0;
     await sameAsPlain();
-    assert.equal(versionReads, 0, "nothing written: no version read");
+    assert.equal(versionReads(), 0, "nothing written: no version read");
 
     // A write by SQL on this handle, bypassing the services.
     await t.database.db
@@ -250,20 +244,20 @@ describe("LexicalRepository on SQLite with held postings", () => {
       .execute();
     await sql`INSERT INTO product_text (store_id, product_id, name, brand, category, color, tags, description, other, words)
       VALUES ('a', 'clock-1', 'red coat', '', '', '', '', '', '', 'red coat')`.execute(t.database.db);
-    versionReads = 0;
+    sent.length = 0;
     assert.ok(await found("clock-1"), "this handle's write is seen");
-    assert.equal(versionReads, 1, "read again once");
+    assert.equal(versionReads(), 1, "read again once");
     await sameAsPlain();
-    assert.equal(versionReads, 1, "then kept");
+    assert.equal(versionReads(), 1, "then kept");
 
     // A commit by another connection on the same file.
     const other = await t.reopen();
     await sql`UPDATE product_text SET name = 'blue scarf', words = 'blue scarf' WHERE store_id = 'a' AND product_id = 'clock-1'`.execute(
       other.db,
     );
-    versionReads = 0;
+    sent.length = 0;
     assert.equal(await found("clock-1"), false, "another connection's change is seen");
-    assert.equal(versionReads, 1);
+    assert.equal(versionReads(), 1);
     await sameAsPlain();
   });
 });

@@ -152,8 +152,8 @@ export class EmbeddedVectorIndex implements VectorIndex {
     }
     // Filters are evaluated in memory here (filterCandidates); only PostgreSQL leaves them in the database.
     if (options.candidates && isDeferred(options.candidates)) throw new Error("The embedded index takes candidates as a set of ids.");
-    // The k nearest apart from the products asked for by id (VectorSearchOptions.also): of the
-    // k + those, in memory, where reading more costs little.
+    // The k nearest apart from the products asked for by id (VectorSearchOptions.also), which the
+    // group leaves out itself (VectorGroup.search), then those by id.
     const hits = k > 0 ? group.search(unit, k, options.candidates, asked) : [];
     this.lastPath = k > 0 ? group.lastPath : "none";
     if (asked.size === 0) return hits;

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import type { Kysely } from "kysely";
 import { loadConfig, type Config } from "../../src/platform/config.js";
 import { createContext, type AppContext } from "../../src/context/context.js";
 import type { Clock } from "../../src/platform/clock.js";
@@ -135,4 +136,17 @@ export function productRow(storeId: string, id: string, meta: Record<string, unk
     created_at: 0,
     updated_at: 0,
   };
+}
+
+/** `db` with a plugin recording the SQL text of each statement built through it (`statements`, oldest first). */
+export function recordingStatements<DB>(db: Kysely<DB>): { recorded: Kysely<DB>; statements: string[] } {
+  const statements: string[] = [];
+  const recorded = db.withPlugin({
+    transformQuery: (args) => {
+      statements.push(db.getExecutor().compileQuery(args.node, args.queryId).sql);
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
+  return { recorded, statements };
 }

@@ -2,7 +2,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { createTestApp, describeEachDialect, openSearchApp, type SearchInstance } from "../../../test/support/harness.js";
-import { createTestStorage, testConfig, type TestStorage } from "../../../test/support/database.js";
+import { createTestStorage, recordingStatements, testConfig, type TestStorage } from "../../../test/support/database.js";
 import { bearer, machineToken, registerStore, type RegisteredStore } from "../../../test/support/factories.js";
 import { solidImage, startImageHost, type ImageHost } from "../../../test/support/servers.js";
 import { createWorkers } from "../workers.js";
@@ -71,18 +71,7 @@ describeEachDialect("search: lexical index and fused ranking", (dialect) => {
   };
 
   /** The app's database, recording the SQL text of each statement built through it. */
-  const recording = () => {
-    const db = app.ctx.database.db;
-    const statements: string[] = [];
-    const recorded = db.withPlugin({
-      transformQuery: (args) => {
-        statements.push(db.getExecutor().compileQuery(args.node, args.queryId).sql);
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    });
-    return { recorded, statements };
-  };
+  const recording = () => recordingStatements(app.ctx.database.db);
 
   /** Runs `check` while the second store holds one more product (its image: p-shirt's), deleted afterwards. */
   const withOtherProduct = async (productId: string, metadata: Record<string, unknown>, check: () => Promise<void>) => {
