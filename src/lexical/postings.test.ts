@@ -220,7 +220,7 @@ describe("LexicalRepository on SQLite with held postings", () => {
     }
   });
 
-  test("with the database's change clock, the store's version is read once until something is written, here or by another connection", async () => {
+  test("with the database's change clock, the store's version is read once until something is written, here or by another connection (search-history rows aside)", async () => {
     const { recorded, statements: sent } = recordingStatements(t.database.db);
     const versionReads = () => sent.filter((s) => s.includes("product_text_versions")).length;
     const clocked = new LexicalRepository(recorded, "sqlite", {
@@ -236,6 +236,27 @@ describe("LexicalRepository on SQLite with held postings", () => {
     sent.length = 0;
     await sameAsPlain();
     assert.equal(versionReads(), 0, "nothing written: no version read");
+
+    // A search-history row, appended by every search to an event log that no cache reads.
+    await t.database.db
+      .insertInto("search_history")
+      .values({
+        id: "clock-search",
+        store_id: "a",
+        mode: "text",
+        query_text: "red coat",
+        query_summary: "{}",
+        filters: "{}",
+        results: "[]",
+        result_count: 0,
+        latency_ms: 1,
+        source: "api",
+        created_at: 0,
+      })
+      .execute();
+    sent.length = 0;
+    await sameAsPlain();
+    assert.equal(versionReads(), 0, "a search-history row: no version read");
 
     // A write by SQL on this handle, bypassing the services.
     await t.database.db

@@ -28,8 +28,8 @@
 //     holds the rows each phrase of a query matches, per store and version, and matches a new
 //     query whose phrases are all held without a statement (postings.ts); the rows are the ones
 //     the statements would return. The store's version is read again only when the database's
-//     change clock moved (Database.changeClock: any write of this process, another connection's
-//     commit).
+//     change clock moved (Database.changeClock: any write of this process but the search-history
+//     rows every search appends, another connection's commit).
 //   PostgreSQL: weighted tsvector (A name; B brand, category, colour; C tags, description;
 //     D other metadata) matched through its GIN index by `to_tsquery('english', …)` (& for AND,
 //     | for OR, <-> for phrases, :* for the prefix), ranked by ts_rank. One tokenizer: each field

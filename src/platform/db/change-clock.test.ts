@@ -83,4 +83,38 @@ describe("the change clock of the embedded database", () => {
     assert.equal(count.writes, 3);
     cache.close();
   });
+
+  test("appends to the event logs do not move it; their other writes and other tables' do", async () => {
+    const logged = await openDatabase({ kind: "sqlite", file: path.join(dir, "events.db") }, { eventTables: ["events"] });
+    try {
+      await sql`CREATE TABLE events (id INTEGER PRIMARY KEY, what TEXT NOT NULL)`.execute(logged.db);
+      await sql`CREATE TABLE "other" (id INTEGER PRIMARY KEY)`.execute(logged.db);
+      const events = logged.db as unknown as Kysely<{ events: { id: number; what: string } }>;
+      const start = logged.changeClock();
+      await events.insertInto("events").values({ id: 1, what: "a" }).execute();
+      await events
+        .insertInto("events")
+        .values([
+          { id: 2, what: "b" },
+          { id: 3, what: "c" },
+        ])
+        .execute();
+      await sql`INSERT INTO events (id, what) VALUES (4, 'd')`.execute(logged.db);
+      await logged.transaction((tx) => (tx as unknown as typeof events).insertInto("events").values({ id: 5, what: "e" }).execute());
+      assert.equal(logged.changeClock(), start, "appends to an event log");
+      const steps: [string, () => Promise<unknown>][] = [
+        ["an update of an event log", () => sql`UPDATE events SET what = 'z' WHERE id = 1`.execute(logged.db)],
+        ["a delete from an event log", () => sql`DELETE FROM events WHERE id = 2`.execute(logged.db)],
+        ["an insert into another table", () => sql`INSERT INTO "other" (id) VALUES (1)`.execute(logged.db)],
+      ];
+      let last = logged.changeClock();
+      for (const [name, write] of steps) {
+        await write();
+        assert.notEqual(logged.changeClock(), last, name);
+        last = logged.changeClock();
+      }
+    } finally {
+      await logged.close();
+    }
+  });
 });

@@ -53,7 +53,9 @@ export interface Database {
    * SQLite: a number that is the same on two calls only when nothing was written to the database
    * in between, neither by a statement of this handle nor by another connection's commit
    * (data_version), so that a value read from the database then (a store's lexical version) can be
-   * used again without reading it. undefined on PostgreSQL, which cannot tell without a round trip.
+   * used again without reading it. Appends of this handle to the event logs (OpenOptions.eventTables,
+   * which no such value is read from) do not move it: every search appends its history row.
+   * undefined on PostgreSQL, which cannot tell without a round trip.
    */
   changeClock(): number | undefined;
   /** A cheap round trip, for readiness checks. */
@@ -93,7 +95,8 @@ export async function openDatabase(target: Config["database"], options: OpenOpti
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     sqlite.pragma("synchronous = NORMAL");
-    const own: WriteCount = { writes: 0 };
+    // Appends to the event logs do not move the change clock: no cache reads them (see changeClock()).
+    const own: WriteCount = { writes: 0, eventTables: new Set(options.eventTables) };
     base = new Kysely<Tables>({
       dialect: new SqliteDialect({ database: statementCache(sqlite, undefined, own) }),
       plugins: [new RowCountLiterals()],

@@ -18,7 +18,9 @@
 // virtual table, and a literal would make every page of a listing a statement of its own.
 //
 // The cache also counts the statements that may write as it hands them out (WriteCount), for the
-// database's change clock (Database.changeClock in index.ts).
+// database's change clock (Database.changeClock in index.ts), except appends to the tables the
+// count names as event logs (WriteCount.eventTables): rows no cache reads, written after every
+// search (the search history), which would otherwise move the clock between any two searches.
 import type SQLite from "better-sqlite3";
 import {
   LimitNode,
@@ -43,23 +45,40 @@ const STATEMENTS_CACHED = 500;
 /** Statements that may write, counted as they are handed out to run (Database.changeClock()). */
 export interface WriteCount {
   writes: number;
+  /** Tables whose appends (INSERT statements) are not counted: event logs that no cache reads. */
+  eventTables?: ReadonlySet<string>;
+}
+
+/** A cached statement, and whether running it counts as a write (see counts()). */
+interface Cached {
+  statement: SQLite.Statement;
+  counts: boolean;
 }
 
 export function statementCache(sqlite: SQLite.Database, capacity = STATEMENTS_CACHED, count?: WriteCount): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+  const statements = new Map<string, Cached>();
+  const prepared = (sql: string): Cached => {
+    const statement = sqlite.prepare(sql);
+    return { statement, counts: count !== undefined && counts(statement, sql, count) };
+  };
   return {
     prepare(sql: string): SqliteStatement {
-      let statement = statements.get(sql);
+      let entry = statements.get(sql);
       // A statement still being iterated (a stream not read to its end) cannot run again.
-      if (statement?.busy) return counted(sqlite.prepare(sql), count);
-      if (statement) {
-        statements.delete(sql); // refresh recency
-      } else {
-        statement = sqlite.prepare(sql);
-        if (statements.size >= capacity) statements.delete(statements.keys().next().value!);
+      if (entry?.statement.busy) entry = prepared(sql);
+      else {
+        if (entry) {
+          statements.delete(sql); // refresh recency
+        } else {
+          entry = prepared(sql);
+          if (statements.size >= capacity) statements.delete(statements.keys().next().value!);
+        }
+        statements.set(sql, entry);
       }
-      statements.set(sql, statement);
-      return counted(statement, count);
+      // Kysely prepares each statement right before it runs it, in the same tick, so the count
+      // moves before the write does.
+      if (entry.counts) count!.writes++;
+      return entry.statement;
     },
     close() {
       statements.clear();
@@ -68,14 +87,19 @@ export function statementCache(sqlite: SQLite.Database, capacity = STATEMENTS_CA
   };
 }
 
+/** The table an INSERT statement's text appends to (a quoted or bare name), else undefined. */
+const INSERT_INTO = /^\s*insert\s+(?:or\s+\w+\s+)?into\s+(?:"([^"]+)"|(\w+))/i;
+
 /**
- * `statement`, counted in `count` when it may write (SQLite's sqlite3_stmt_readonly: an INSERT with
- * RETURNING counts, a transaction's BEGIN or COMMIT does not). Kysely prepares each statement right
- * before it runs it, in the same tick, so the count moves before the write does.
+ * Whether running `statement` counts as a write: when it may write (SQLite's
+ * sqlite3_stmt_readonly: an INSERT with RETURNING counts, a transaction's BEGIN or COMMIT does not)
+ * and is not an append to one of the count's event tables.
  */
-function counted(statement: SQLite.Statement, count: WriteCount | undefined): SQLite.Statement {
-  if (count && !statement.readonly) count.writes++;
-  return statement;
+function counts(statement: SQLite.Statement, sql: string, count: WriteCount): boolean {
+  if (statement.readonly) return false;
+  if (!count.eventTables?.size) return true;
+  const m = INSERT_INTO.exec(sql);
+  return !(m && count.eventTables.has(m[1] ?? m[2]!));
 }
 
 /** A LIMIT row count of a raw statement, written into its SQL text (see the header). */

@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
-import { createTestStorage, openTestContext, testConfig } from "../../../test/support/database.js";
+import { createTestStorage, openTestContext, recordingStatements, testConfig } from "../../../test/support/database.js";
 import { registerStore } from "../../../test/support/factories.js";
-import { historyWriter } from "./history-writer.js";
+import { historyWriter, SearchHistoryWriter } from "./history-writer.js";
 
 const row = (id: string, at: number) => ({
   id,
@@ -45,9 +45,51 @@ describeEachDialect("search history writer", (dialect) => {
     assert.deepEqual(await stored(ids), [...ids].sort());
   });
 
+  test("batches of one size share a compiled statement and each writes its own values; a batch past one statement's rows is written whole", async () => {
+    // Statements built through the writer's handle are recorded: a batch that failed and was
+    // retried row by row (each row its own statement) would show here.
+    const { recorded, statements } = recordingStatements(t.ctx.database.db);
+    const writer = new SearchHistoryWriter({ ...t.ctx.database, db: recorded });
+    const batch = (tag: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        ...row(`hw-d-${tag}-${i}`, 1_000 + i),
+        mode: `mode ${tag}`,
+        query_text: i % 2 === 0 ? null : `text ${tag} ${i}`,
+        query_summary: `{"tag":"${tag}"}`,
+        filters: `{"i":${i}}`,
+        results: `[${i}]`,
+        result_count: i,
+        latency_ms: 100 + i,
+        source: tag === "x" ? "api" : "widget",
+      }));
+    const written = [...batch("x", 3), ...batch("y", 3), ...batch("z", 450)];
+    for (const rows of [written.slice(0, 3), written.slice(3, 6), written.slice(6)]) {
+      for (const r of rows) writer.add(storeId, r);
+      await writer.flush();
+    }
+    const read = await t.ctx.database.db.selectFrom("search_history").selectAll().where("id", "like", "hw-d-%").execute();
+    assert.equal(statements.length, 1, "one statement built, for batches of 3 rows; the 450 rows in a transaction of their own");
+    const byId = new Map(read.map((r) => [r.id, r]));
+    assert.equal(byId.size, written.length);
+    for (const w of written) {
+      const r = byId.get(w.id)!;
+      const parsedJson = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
+      assert.deepEqual(
+        { ...r, query_summary: parsedJson(r.query_summary), filters: parsedJson(r.filters), results: parsedJson(r.results) },
+        {
+          ...w,
+          store_id: storeId,
+          query_summary: JSON.parse(w.query_summary),
+          filters: JSON.parse(w.filters),
+          results: JSON.parse(w.results),
+        },
+        w.id,
+      );
+    }
+  });
+
   test("a row of a store deleted meanwhile is dropped with a warning and the others are written", async () => {
     const warnings: string[] = [];
-    const { SearchHistoryWriter } = await import("./history-writer.js");
     const writer = new SearchHistoryWriter(t.ctx.database, (m) => warnings.push(m));
     writer.add(storeId, row("hw-b-1", Date.now()));
     writer.add("no-such-store", row("hw-b-2", Date.now()));

@@ -10,9 +10,14 @@
 //
 // Each row's cost is recorded as one `history` search stage (shopsight_search_stage_duration_seconds):
 // the time its search spent building and queueing it, plus its share of the batch's write.
-import type { Selectable } from "kysely";
+//
+// A batch of at most ROWS_PER_STATEMENT rows is one INSERT, atomic by itself: no transaction
+// around it. Its statement is built and compiled once per row count and run again with each
+// batch's values (batches of 16 rows, the real schema on SQLite: 16.1–16.6 → 10.5–11.0 µs of
+// CPU per row; docs/benchmarks.md, "Issue 39: the history rows' statement compiled once").
+import type { CompiledQuery, InsertQueryNode, Selectable } from "kysely";
 import type { AppContext } from "../../context/context.js";
-import type { Database } from "../../platform/db/index.js";
+import type { Database, Executor } from "../../platform/db/index.js";
 import type { Metrics } from "../../platform/metrics.js";
 import type { SearchHistoryTable } from "../../db/schema.js";
 
@@ -21,6 +26,12 @@ type HistoryRow = Selectable<SearchHistoryTable>;
 /** Rows per INSERT statement (11 columns: well under SQLite's bound-parameter limit). */
 const ROWS_PER_STATEMENT = 200;
 
+/** The INSERT of a number of rows, compiled, with its columns in the order of its parameters. */
+interface Insert {
+  query: CompiledQuery;
+  columns: (keyof HistoryRow)[];
+}
+
 export class SearchHistoryWriter {
   private queue: HistoryRow[] = [];
   /** Milliseconds the searches of `queue` spent building and queueing its rows. */
@@ -28,6 +39,8 @@ export class SearchHistoryWriter {
   private scheduled = false;
   /** The write in progress (writes run one at a time, in order). */
   private writing: Promise<void> = Promise.resolve();
+  /** The INSERT compiled per row count (at most ROWS_PER_STATEMENT of them). */
+  private readonly inserts = new Map<number, Insert>();
 
   constructor(
     private readonly database: Database,
@@ -68,14 +81,11 @@ export class SearchHistoryWriter {
   private async write(rows: HistoryRow[], queuedMs: number): Promise<void> {
     const startedAt = performance.now();
     try {
-      await this.database.transaction(async (tx) => {
-        for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-          await tx
-            .insertInto("search_history")
-            .values(rows.slice(i, i + ROWS_PER_STATEMENT))
-            .execute();
-        }
-      });
+      if (rows.length <= ROWS_PER_STATEMENT) await this.insert(this.database.db, rows);
+      else
+        await this.database.transaction(async (tx) => {
+          for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) await this.insert(tx, rows.slice(i, i + ROWS_PER_STATEMENT));
+        });
     } catch {
       let lost = 0;
       for (const row of rows) {
@@ -92,6 +102,25 @@ export class SearchHistoryWriter {
         for (let i = 0; i < rows.length; i++) this.metrics.observeSearchStage("history", perRow);
       }
     }
+  }
+
+  /** One INSERT of `rows` (at most ROWS_PER_STATEMENT) through `executor`, compiled once per row count. */
+  private async insert(executor: Executor, rows: HistoryRow[]): Promise<void> {
+    let insert = this.inserts.get(rows.length);
+    if (!insert) {
+      const query = executor.insertInto("search_history").values(rows).compile();
+      const columns = ((query.query as InsertQueryNode).columns ?? []).map((c) => c.column.name as keyof HistoryRow);
+      // Every row binds every column: the statement is reused only when its parameters are exactly those.
+      if (query.parameters.length !== rows.length * columns.length) {
+        await executor.executeQuery(query);
+        return;
+      }
+      insert = { query, columns };
+      this.inserts.set(rows.length, insert);
+    }
+    const parameters: unknown[] = [];
+    for (const row of rows) for (const column of insert.columns) parameters.push(row[column]);
+    await executor.executeQuery({ ...insert.query, parameters });
   }
 }
 
