@@ -15,7 +15,7 @@
 // around it. Its statement is built and compiled once per row count and run again with each
 // batch's values (batches of 16 rows, the real schema on SQLite: 16.1–16.6 → 10.5–11.0 µs of
 // CPU per row; docs/benchmarks.md, "Issue 39: the history rows' statement compiled once").
-import type { CompiledQuery, InsertQueryNode, Selectable } from "kysely";
+import { CompiledQuery, type InsertQueryNode, type Selectable } from "kysely";
 import type { AppContext } from "../../context/context.js";
 import type { Database, Executor } from "../../platform/db/index.js";
 import type { Metrics } from "../../platform/metrics.js";
@@ -26,9 +26,13 @@ type HistoryRow = Selectable<SearchHistoryTable>;
 /** Rows per INSERT statement (11 columns: well under SQLite's bound-parameter limit). */
 const ROWS_PER_STATEMENT = 200;
 
-/** The INSERT of a number of rows, compiled, with its columns in the order of its parameters. */
+/**
+ * The INSERT of a number of rows: its SQL text, with its columns in the order of its parameters
+ * (the text alone is kept, not the compiled query's tree of the first batch's values: at most
+ * ROWS_PER_STATEMENT texts of ~35–70 bytes a row, ~1 MB if every count up to 200 occurs).
+ */
 interface Insert {
-  query: CompiledQuery;
+  sql: string;
   columns: (keyof HistoryRow)[];
 }
 
@@ -115,12 +119,12 @@ export class SearchHistoryWriter {
         await executor.executeQuery(query);
         return;
       }
-      insert = { query, columns };
+      insert = { sql: query.sql, columns };
       this.inserts.set(rows.length, insert);
     }
     const parameters: unknown[] = [];
     for (const row of rows) for (const column of insert.columns) parameters.push(row[column]);
-    await executor.executeQuery({ ...insert.query, parameters });
+    await executor.executeQuery(CompiledQuery.raw(insert.sql, parameters));
   }
 }
 
