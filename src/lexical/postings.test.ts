@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
-import { createStores, productRow, recordingStatements } from "../../test/support/database.js";
+import { createStores, historyRow, productRow, recordingStatements } from "../../test/support/database.js";
 import { mulberry32 } from "../platform/prng.js";
 import { openTestDatabase, type TestDatabase } from "../vectors/test-support.js";
 import { COMMON_TTL_MS, PostingCache, type TextRow } from "./postings.js";
@@ -238,22 +238,7 @@ describe("LexicalRepository on SQLite with held postings", () => {
     assert.equal(versionReads(), 0, "nothing written: no version read");
 
     // A search-history row, appended by every search to an event log that no cache reads.
-    await t.database.db
-      .insertInto("search_history")
-      .values({
-        id: "clock-search",
-        store_id: "a",
-        mode: "text",
-        query_text: "red coat",
-        query_summary: "{}",
-        filters: "{}",
-        results: "[]",
-        result_count: 0,
-        latency_ms: 1,
-        source: "api",
-        created_at: 0,
-      })
-      .execute();
+    await t.database.db.insertInto("search_history").values(historyRow("a", "clock-search")).execute();
     sent.length = 0;
     await sameAsPlain();
     assert.equal(versionReads(), 0, "a search-history row: no version read");

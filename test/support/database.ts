@@ -6,13 +6,14 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import type { Kysely } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import { loadConfig, type Config } from "../../src/platform/config.js";
 import { createContext, type AppContext } from "../../src/context/context.js";
 import type { Clock } from "../../src/platform/clock.js";
 import type { Database } from "../../src/platform/db/index.js";
 import { ensureTestModel } from "../../src/embeddings/load.js";
 import { TEST_MODEL_VERSION } from "../../src/embeddings/testmodel/build.js";
+import type { SearchHistoryTable } from "../../src/db/schema.js";
 import { testEnv } from "./env.js";
 
 export type DialectName = "sqlite" | "postgres";
@@ -114,6 +115,28 @@ export async function createStores(database: Database, ids: string[]): Promise<v
       })
       .execute();
   }
+}
+
+/** A search_history row of `storeId` with id `id`: placeholders, `fields` over them. */
+export function historyRow(
+  storeId: string,
+  id: string,
+  fields: Partial<Selectable<SearchHistoryTable>> = {},
+): Selectable<SearchHistoryTable> {
+  return {
+    id,
+    store_id: storeId,
+    mode: "text",
+    query_text: `query ${id}`,
+    query_summary: "{}",
+    filters: "{}",
+    results: "[]",
+    result_count: 0,
+    latency_ms: 1,
+    source: "api",
+    created_at: 0,
+    ...fields,
+  };
 }
 
 /** A products row carrying `meta`, its columns (name, category, brand, price, color_name) read from it. */

@@ -12,7 +12,7 @@ import type { Database } from "./index.js";
 import { openDatabase } from "../../db/index.js";
 import { ReplicaRouter, parseLsn } from "./replicas.js";
 import { testEnv } from "../../../test/support/env.js";
-import { createStores, createTestStorage, withPg, type TestStorage } from "../../../test/support/database.js";
+import { createStores, createTestStorage, historyRow, withPg, type TestStorage } from "../../../test/support/database.js";
 import { createTestApp } from "../../../test/support/harness.js";
 import { bearer, machineToken, registerStore } from "../../../test/support/factories.js";
 import { solidImage, startImageHost } from "../../../test/support/servers.js";
@@ -98,7 +98,10 @@ describe(
       });
       await database.readScope(async () => {
         // Appends to the event logs are not writes that move reads to the primary.
-        await database.db.insertInto("search_history").values(historyRow("r-b")).execute();
+        await database.db
+          .insertInto("search_history")
+          .values(historyRow("r-b", `h-r-b-${Date.now()}`, { query_text: "x" }))
+          .execute();
         assert.equal(await onReplica(database, "r-b"), true);
       });
       await caughtUp(database);
@@ -320,19 +323,3 @@ describe(
       }));
   },
 );
-
-function historyRow(storeId: string) {
-  return {
-    id: `h-${storeId}-${Date.now()}`,
-    store_id: storeId,
-    mode: "text",
-    query_text: "x",
-    query_summary: "{}",
-    filters: "{}",
-    results: "[]",
-    result_count: 0,
-    latency_ms: 1,
-    source: "api",
-    created_at: 0,
-  };
-}

@@ -64,15 +64,13 @@ export function statementCache(sqlite: SQLite.Database, capacity = STATEMENTS_CA
   return {
     prepare(sql: string): SqliteStatement {
       let entry = statements.get(sql);
-      // A statement still being iterated (a stream not read to its end) cannot run again.
+      // A statement still being iterated (a stream not read to its end) cannot run again: a new one, not kept.
       if (entry?.statement.busy) entry = prepared(sql);
       else {
-        if (entry) {
+        if (entry)
           statements.delete(sql); // refresh recency
-        } else {
-          entry = prepared(sql);
-          if (statements.size >= capacity) statements.delete(statements.keys().next().value!);
-        }
+        else if (statements.size >= capacity) statements.delete(statements.keys().next().value!);
+        entry ??= prepared(sql);
         statements.set(sql, entry);
       }
       // Kysely prepares each statement right before it runs it, in the same tick, so the count

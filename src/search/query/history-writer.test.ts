@@ -4,22 +4,15 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { createTestApp, describeEachDialect, type TestApp } from "../../../test/support/harness.js";
-import { createTestStorage, openTestContext, recordingStatements, testConfig } from "../../../test/support/database.js";
+import { createTestStorage, historyRow, openTestContext, recordingStatements, testConfig } from "../../../test/support/database.js";
 import { registerStore } from "../../../test/support/factories.js";
 import { historyWriter, SearchHistoryWriter } from "./history-writer.js";
 
-const row = (id: string, at: number) => ({
-  id,
-  mode: "text",
-  query_text: `query ${id}`,
-  query_summary: "{}",
-  filters: "{}",
-  results: "[]",
-  result_count: 0,
-  latency_ms: 3,
-  source: "api",
-  created_at: at,
-});
+/** A row as a search hands it to the writer (the writer adds the store). */
+const row = (id: string, at: number) => {
+  const { store_id: _store, ...fields } = historyRow("", id, { latency_ms: 3, created_at: at });
+  return fields;
+};
 
 describeEachDialect("search history writer", (dialect) => {
   let t: TestApp;
