@@ -29,7 +29,6 @@ import { widgetRoutes } from "./widget/routes.js";
 import { widgetKeyRoutes } from "./widget/key-routes.js";
 import { widgetScriptRoutes } from "./widget/script-routes.js";
 import { createPlanRateLimit } from "./billing/rate-limit.js";
-import multipart from "@fastify/multipart";
 import { opsRoutes } from "../context/ops.js";
 import { adminRoutes } from "./admin/routes.js";
 import { portalRoutes } from "./portal/routes.js";
@@ -75,11 +74,7 @@ export async function buildSearchApp(ctx: AppContext, options: SearchBuildOption
   // Counts authenticated /v1/* calls per store (batched; flushed every 5 s and on close).
   installUsageMeter(app, services.usageMeter);
   app.addHook("onRequest", createPlanRateLimit(ctx));
-  // Uploads (image search): fields and files become the body; files are Buffers.
-  await app.register(multipart, {
-    attachFieldsToBody: "keyValues",
-    limits: { fileSize: ctx.config.outbound.maxBytes, files: 10, fields: 30, parts: 40 },
-  });
+  // Uploads (image search) are read by the routes that take them only (src/search/http/uploads.ts).
 
   await accountRoutes(app, services);
   await authRoutes(app, services);

@@ -1,6 +1,7 @@
 // Server-sent events framing and the hijacked response that carries them. Headers already set on
 // the Fastify reply (correlation id, CORS) are copied onto the raw response.
 import type { FastifyReply } from "fastify";
+import { holdEventStream } from "../../platform/http/shutdown.js";
 import type { ChatEvent } from "./schemas.js";
 
 /** One SSE frame: `id:` the thread sequence number, `event:` the name, `data:` the JSON data. */
@@ -29,6 +30,7 @@ export function openSse(reply: FastifyReply): SseWriter {
     "x-accel-buffering": "no",
   });
   raw.write("retry: 3000\n\n");
+  holdEventStream(reply.server.server, raw); // ended with a retry hint when the server stops
   const writable = () => !raw.destroyed && !raw.writableEnded;
   return {
     send(event) {

@@ -15,7 +15,6 @@ import { AppError } from "../errors/catalogue.js";
 import { toAppError } from "../errors/map.js";
 import { compileSchema } from "./validation.js";
 import { boundedJsonParser } from "./json-body.js";
-import { trackOpenResponses } from "./shutdown.js";
 
 /** How an API writes its errors (each API hands in its own: src/search/errors.ts, src/assistant/errors.ts). */
 export interface ErrorFormat {
@@ -102,7 +101,6 @@ export async function createHttpApp(options: HttpAppOptions): Promise<App> {
   app.setValidatorCompiler(({ schema, httpPart }) => compileSchema(schema as object, httpPart));
 
   const correlationHeader = options.errors.correlationHeader;
-  trackOpenResponses(app); // so a stop can end open event streams (shutdown.ts)
   app.addHook("onRequest", async (request, reply) => {
     reply.header(correlationHeader, request.id);
     if (request.raw.httpVersion === "1.1" && !request.headers.host) {

@@ -7,42 +7,34 @@
 //   3. in-flight requests finish; keep-alive connections are closed as soon as they are idle
 //      (swept every 100 ms, since a connection becomes idle when its last response is sent);
 //   4. at the deadline every connection still open is closed, whatever it is doing.
-import type { ServerResponse } from "node:http";
+import type { Server, ServerResponse } from "node:http";
 import type { App } from "./types.js";
 
 /** The reconnection delay suggested to SSE clients when the server stops (ms). */
 export const SHUTDOWN_SSE_RETRY_MS = 3000;
 
-const openResponses = new WeakMap<App, Set<ServerResponse>>();
-
-/** Tracks the app's open responses (called once by createHttpApp). */
-export function trackOpenResponses(app: App): void {
-  const open = new Set<ServerResponse>();
-  openResponses.set(app, open);
-  app.addHook("onRequest", async (_request, reply) => {
-    const res = reply.raw;
-    open.add(res);
-    res.once("close", () => open.delete(res));
-  });
-}
+/** The open server-sent-event streams of each listener (holdEventStream), by its HTTP server. */
+const eventStreams = new WeakMap<Server, Set<ServerResponse>>();
 
 /**
- * Whether `res` is a server-sent-event stream. A handler that took the response over
- * (`reply.hijack()`) may pass its headers straight to `writeHead`, which leaves them out of
- * `getHeader`; the written head then tells.
+ * Keeps `res`, a text/event-stream response of `server` whose head is written, until it closes,
+ * so that a stop ends it with a retry hint (endEventStreams). Only streams are kept: a hook that
+ * kept every response cost every request a promise and a `close` listener (docs/benchmarks.md,
+ * "Issue 39: what every request pays").
  */
-function isEventStream(res: ServerResponse): boolean {
-  const type = res.getHeader("content-type");
-  if (type !== undefined) return String(type).startsWith("text/event-stream");
-  const head = (res as unknown as { _header?: string | null })._header;
-  return typeof head === "string" && /^content-type:\s*text\/event-stream/im.test(head);
+export function holdEventStream(server: Server, res: ServerResponse): void {
+  let open = eventStreams.get(server);
+  if (!open) eventStreams.set(server, (open = new Set()));
+  const streams = open;
+  streams.add(res);
+  res.once("close", () => streams.delete(res));
 }
 
-/** Ends every open text/event-stream response of `app` with a retry hint; returns how many. */
+/** Ends every open text/event-stream response of `app` (holdEventStream) with a retry hint; returns how many. */
 export function endEventStreams(app: App): number {
   let ended = 0;
-  for (const res of openResponses.get(app) ?? []) {
-    if (!res.headersSent || res.writableEnded || !isEventStream(res)) continue;
+  for (const res of eventStreams.get(app.server) ?? []) {
+    if (res.writableEnded) continue;
     res.end(`: the server is stopping; reconnect and replay with Last-Event-ID\nretry: ${SHUTDOWN_SSE_RETRY_MS}\n\n`);
     ended += 1;
   }

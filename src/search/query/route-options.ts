@@ -22,8 +22,10 @@ export const response = { 200: SearchResponseSchema, ...errors };
 /** Route options of every search route: store login, search:execute and the model header. */
 export function searchGate(ctx: AppContext) {
   // Every search response names the active model (X-Shopsight-Model), errors included.
-  const modelHeader = async (_request: FastifyRequest, reply: FastifyReply) => {
+  // A callback hook: nothing to wait for, so no promise per search.
+  const modelHeader = (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     reply.header("x-shopsight-model", modelStatus(ctx).model_id);
+    done();
   };
   return { config: { auth: "store" as const }, onRequest: modelHeader, preHandler: requirePermission("search:execute") };
 }

@@ -4,7 +4,7 @@
 // The parts, registered in this order (the OpenAPI document lists paths in registration order,
 // and the portal's generated API types follow it):
 //   GET /v1/search/model                                     ./model-routes.ts
-//   POST /v1/search (upload), /v1/search/url                 ./image-routes.ts
+//   POST /v1/search (upload), /v1/search/url                 ./image-routes.ts (multipart: ../http/uploads.ts)
 //   POST /v1/search/text, hybrid, fusion, filtered           ./text-routes.ts
 //   POST /v1/search/multi-image, crop (JSON or multipart)    ./reference-routes.ts
 //   POST /v1/search/batch                                    ./batch-routes.ts
@@ -17,12 +17,13 @@ import { imageSearchRoutes } from "./image-routes.js";
 import { textSearchRoutes } from "./text-routes.js";
 import { referenceImageSearchRoutes } from "./reference-routes.js";
 import { batchSearchRoutes } from "./batch-routes.js";
+import { withUploads } from "../http/uploads.js";
 import type { SearchService } from "./service.js";
 
 export async function searchRoutes(app: App, ctx: AppContext, services: { search: SearchService; reindexer: Reindexer }) {
   await searchModelRoutes(app, ctx, services);
-  await imageSearchRoutes(app, ctx, services);
+  await withUploads(app, ctx, (scope) => imageSearchRoutes(scope, ctx, services));
   await textSearchRoutes(app, ctx, services);
-  await referenceImageSearchRoutes(app, ctx, services);
+  await withUploads(app, ctx, (scope) => referenceImageSearchRoutes(scope, ctx, services));
   await batchSearchRoutes(app, ctx, services);
 }

@@ -192,6 +192,19 @@ function searchSuite(dialect: DialectName, filterListedMax?: number): void {
     }
   });
 
+  test("only the upload routes read multipart bodies: text search refuses one with 415 naming JSON", async () => {
+    const form = multipart([{ name: "query", value: "green dress" }]);
+    const r = await t.search.inject({
+      method: "POST",
+      url: "/v1/search/text",
+      headers: { ...bearer(token), ...form.headers },
+      payload: form.payload,
+    });
+    assert.equal(r.statusCode, 415, r.body);
+    assert.equal(r.json().error, "unsupported_media_type");
+    assert.match(r.json().message, /application\/json/);
+  });
+
   test("pre-filters give exact results: category, price range, colour name, colour hex", async () => {
     const dresses = await search("/text", { query: "dress", limit: 10, category: "DRESSES" });
     assert.deepEqual(ids(dresses).sort(), ["green-dress", "red-dress"]);

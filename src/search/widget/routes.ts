@@ -26,6 +26,7 @@ import { installWidgetGate, single } from "./gate.js";
 import { widgetSearchRoutes } from "./search-routes.js";
 import { widgetSuggestionRoutes } from "./suggestion-routes.js";
 import { widgetFeedbackRoutes } from "./feedback-routes.js";
+import { acceptUploads } from "../http/uploads.js";
 import type { WidgetKeysService, WidgetSearchService } from "./service.js";
 
 /** The public endpoints and the method each answers (for the CORS preflights). */
@@ -63,6 +64,7 @@ export async function widgetRoutes(
   await app.register(async (plugin) => {
     const scope = plugin.withTypeProvider<TypeBoxTypeProvider>();
     installWidgetGate(scope, ctx, services.widgetKeys);
+    await acceptUploads(scope, ctx); // the image upload (widgetSearchRoutes)
     await widgetSearchRoutes(scope, ctx, services);
     await widgetSuggestionRoutes(scope, services);
     await widgetFeedbackRoutes(scope, services);
