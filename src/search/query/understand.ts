@@ -181,16 +181,31 @@ export function categoryVocabulary(storeCategories: readonly string[]): Category
 }
 
 const globally = (re: RegExp) => new RegExp(re.source, re.flags + "g");
-/** PRICE_PATTERNS for matchAll. Each needs a digit, so a query without one is not tried against them. */
+/** PRICE_PATTERNS, global (matchesOf). Each needs a digit, so a query without one is not tried against them. */
 const GLOBAL_PRICE_PATTERNS = PRICE_PATTERNS.map((p) => ({ ...p, re: globally(p.re) }));
 const pricePatternsFor = (query: string) => (/\d/.test(query) ? GLOBAL_PRICE_PATTERNS : []);
+
+/**
+ * Every match of the global pattern `re` in `text`, as `text.matchAll(re)` gives them, read with
+ * `re.exec` from the start: matchAll copies its pattern on every call (a new RegExp, set up anew),
+ * which for the seven price patterns was most of a query's price reading.
+ */
+function matchesOf(re: RegExp, text: string): RegExpExecArray[] {
+  const found: RegExpExecArray[] = [];
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    found.push(m);
+    if (m[0] === "") re.lastIndex++; // an empty match moves on, as matchAll does
+  }
+  return found;
+}
 
 /**
  * The words of every price phrase the patterns find in `query` ("max 1" of "nike air max 1"), to
  * ask the store whether its names hold them (understandQuery's `names`).
  */
 export function pricePhrases(query: string): string[][] {
-  return pricePatternsFor(query).flatMap((p) => [...` ${query} `.matchAll(p.re)].map((m) => words(m[0])));
+  return pricePatternsFor(query).flatMap((p) => matchesOf(p.re, ` ${query} `).map((m) => words(m[0])));
 }
 
 /**
@@ -210,7 +225,7 @@ export function understandQuery(
   let max: number | null = null;
   for (const p of phrases.length > 0 ? pricePatternsFor(query) : []) {
     const cuts: [number, number][] = [];
-    for (const m of text.matchAll(p.re)) {
+    for (const m of matchesOf(p.re, text)) {
       if (names.has(words(m[0]).join(" "))) continue;
       const r = p.apply(m);
       if (r.min !== undefined && Number.isFinite(r.min)) min = min === null ? r.min : Math.max(min, r.min);
