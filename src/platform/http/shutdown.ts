@@ -23,9 +23,8 @@ const eventStreams = new WeakMap<Server, Set<ServerResponse>>();
  * "Issue 39: what every request pays").
  */
 export function holdEventStream(server: Server, res: ServerResponse): void {
-  let open = eventStreams.get(server);
-  if (!open) eventStreams.set(server, (open = new Set()));
-  const streams = open;
+  const streams = eventStreams.get(server) ?? new Set<ServerResponse>();
+  eventStreams.set(server, streams);
   streams.add(res);
   res.once("close", () => streams.delete(res));
 }
