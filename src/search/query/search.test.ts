@@ -124,6 +124,19 @@ function searchSuite(dialect: DialectName, filterListedMax?: number): void {
     assert.equal(JSON.parse(row.results)[0].rank, 1);
   });
 
+  test("a search's history row keeps the request's filters, limit and threshold", async () => {
+    const res = await search("/text", { query: "dress", limit: 2, category: "Dresses", price_max: 100, threshold: 0.1 });
+    assert.equal(res.statusCode, 200, res.body);
+    await historyWriter(t.ctx).flush(); // history rows are written after the reply
+    const row = await t.ctx.database.db
+      .selectFrom("search_history")
+      .select("filters")
+      .where("id", "=", res.json().search_id)
+      .executeTakeFirstOrThrow();
+    // Fields not sent are left out (PostgreSQL's jsonb keeps no key order, so the parsed row is compared).
+    assert.deepEqual(JSON.parse(row.filters), { category: "Dresses", price_max: 100, limit: 2, threshold: 0.1 });
+  });
+
   test("search ids are time-ordered UUIDs (version 7): a later search's id sorts after an earlier one's", async () => {
     // The history table's key: ordered keys are appended to its B-tree (src/platform/ids.ts).
     const first = (await search("/text", { query: "dress", limit: 1 })).json().search_id as string;
