@@ -103,6 +103,11 @@ function searchSuite(dialect: DialectName, filterListedMax?: number): void {
   const search = (path: string, payload: unknown, tok = token) =>
     t.search.inject({ method: "POST", url: `/v1/search${path}`, headers: bearer(tok), payload: payload as object });
   const ids = (res: { json(): any }) => res.json().results.map((r: { product_id: string }) => r.product_id);
+  /** A search's history row, once the rows queued by then are written (they are written after the reply). */
+  const historyRow = async (searchId: string) => {
+    await historyWriter(t.ctx).flush();
+    return t.ctx.database.db.selectFrom("search_history").selectAll().where("id", "=", searchId).executeTakeFirstOrThrow();
+  };
 
   test("text search: the colour named in the query comes first, in the spec's response shape", async () => {
     const res = await search("/text", { query: "a red dress", limit: 3 });
@@ -116,9 +121,7 @@ function searchSuite(dialect: DialectName, filterListedMax?: number): void {
     assert.equal(body.results[0].metadata.name.startsWith("Red"), true);
     for (const r of body.results) assert.ok(r.similarity_score >= 0 && r.similarity_score <= 1);
     assert.ok(body.results[0].similarity_score >= body.results[1].similarity_score);
-    await historyWriter(t.ctx).flush(); // history rows are written after the reply
-    const row = await t.ctx.database.db.selectFrom("search_history").selectAll().where("id", "=", body.search_id).executeTakeFirst();
-    assert.ok(row, "search history row persisted");
+    const row = await historyRow(body.search_id); // throws when no row was persisted
     assert.equal(row.mode, "text");
     assert.equal(row.query_text, "a red dress");
     assert.equal(JSON.parse(row.results)[0].rank, 1);
@@ -127,12 +130,7 @@ function searchSuite(dialect: DialectName, filterListedMax?: number): void {
   test("a search's history row keeps the request's filters, limit and threshold", async () => {
     const res = await search("/text", { query: "dress", limit: 2, category: "Dresses", price_max: 100, threshold: 0.1 });
     assert.equal(res.statusCode, 200, res.body);
-    await historyWriter(t.ctx).flush(); // history rows are written after the reply
-    const row = await t.ctx.database.db
-      .selectFrom("search_history")
-      .select("filters")
-      .where("id", "=", res.json().search_id)
-      .executeTakeFirstOrThrow();
+    const row = await historyRow(res.json().search_id);
     // Fields not sent are left out (PostgreSQL's jsonb keeps no key order, so the parsed row is compared).
     assert.deepEqual(JSON.parse(row.filters), { category: "Dresses", price_max: 100, limit: 2, threshold: 0.1 });
   });
@@ -319,12 +317,7 @@ function searchSuite(dialect: DialectName, filterListedMax?: number): void {
     const top = ids(res);
     assert.ok(top.includes("red-dress") && top.includes("green-dress"), res.body);
     assert.ok(res.json().results.every((r: { similarity_score: number }) => r.similarity_score <= 1));
-    await historyWriter(t.ctx).flush(); // history rows are written after the reply
-    const row = await t.ctx.database.db
-      .selectFrom("search_history")
-      .select("query_summary")
-      .where("id", "=", res.json().search_id)
-      .executeTakeFirstOrThrow();
+    const row = await historyRow(res.json().search_id);
     assert.equal(JSON.parse(row.query_summary).boosted_category, "dresses");
     const missing = await search("/fusion", { image_url: url["red-dress"], limit: 3 });
     assert.equal(missing.statusCode, 400);
