@@ -23,7 +23,13 @@
 //      primary (the lag is how long ago the primary was at the position the replica has replayed);
 //   4. the replica fails the statement (down, connection refused, a query cancelled by a
 //      recovery conflict, …): the replica is marked down until its next good poll, and the same
-//      statement runs on the primary — the client sees no error.
+//      statement runs on the primary — the client sees no error. This includes a read that waits
+//      more than `lockTimeoutMs` (default 1,000 ms; the replica's connections start with
+//      `lock_timeout`) for a lock: on a hot standby the only locks a read can wait for are the
+//      ACCESS EXCLUSIVE locks that replay holds for a DDL statement, a TRUNCATE or a VACUUM that
+//      shortens a table (autovacuum does it to the system catalogs too) until it replays that
+//      transaction's end. Without the limit such a read waits as long as the primary's
+//      transaction, and for ever while replay is paused (pg_wal_replay_pause).
 // Replicas are used round-robin among the healthy ones.
 import { AsyncLocalStorage } from "node:async_hooks";
 import {
@@ -59,6 +65,8 @@ export interface ReplicaOptions {
   now?: () => number;
   /** Append-only event logs: writing them does not send the request's later reads to the primary. */
   eventTables?: readonly string[];
+  /** How long a read on a replica waits for a lock (held by replay) before it goes to the primary. Default 1,000 ms. */
+  lockTimeoutMs?: number;
 }
 
 interface Scope {
@@ -113,14 +121,18 @@ export class ReplicaRouter {
     this.pollMs = options.pollMs ?? 200;
     this.now = options.now ?? Date.now;
     this.eventTables = new Set(options.eventTables ?? []);
+    const lockTimeoutMs = Math.max(1, Math.floor(options.lockTimeoutMs ?? 1_000));
     this.replicas = options.urls.map((url) => {
       const pool = new pg.Pool(
-        withSessionSettings({
-          connectionString: url,
-          max: 10,
-          connectionTimeoutMillis: 2_000,
-          ...(options.pgOptions ? { options: options.pgOptions } : {}),
-        }),
+        withSessionSettings(
+          {
+            connectionString: url,
+            max: 10,
+            connectionTimeoutMillis: 2_000,
+            ...(options.pgOptions ? { options: options.pgOptions } : {}),
+          },
+          [`SET lock_timeout = ${lockTimeoutMs}`],
+        ),
       );
       // An idle replica connection that dies (replica stopped) must not crash the process.
       pool.on("error", () => undefined);
@@ -318,15 +330,16 @@ async function runOn<R>(driver: Driver, query: CompiledQuery): Promise<QueryResu
 
 /**
  * Errors that are the replica's, not the statement's: a connection that failed, or SQLSTATE
- * classes 08 (connection), 40001 (serialization failure: recovery conflicts), 57 (operator
- * intervention: admin shutdown, query cancelled), 53 (insufficient resources), 58 (system error).
- * A statement error (syntax, constraint) would fail on the primary too and is thrown as is.
+ * classes 08 (connection), 40001 (serialization failure: recovery conflicts), 55P03 (lock not
+ * available: the lock timeout, waiting behind replay), 57 (operator intervention: admin shutdown,
+ * query cancelled), 53 (insufficient resources), 58 (system error). A statement error (syntax,
+ * constraint) would fail on the primary too and is thrown as is.
  */
 function isServerSideFailure(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== "string") return true;
   if (/^[A-Z]+$/.test(code) || code.startsWith("E")) return true; // ECONNREFUSED, ETIMEDOUT, …
-  return code === "40001" || /^(08|53|57|58)/.test(code);
+  return code === "40001" || code === "55P03" || /^(08|53|57|58)/.test(code);
 }
 
 /** Any statement but a SELECT (or a raw `SELECT …` / `WITH … SELECT` text) counts as a write, except appends to the event logs. */

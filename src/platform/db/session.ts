@@ -17,11 +17,13 @@ const SESSION_SETTINGS = "SET jit = off";
 /** pg-pool awaits the promise onConnect returns (its typings say void). */
 type PoolConfigWithHook = Omit<pg.PoolConfig, "onConnect"> & { onConnect: (client: pg.ClientBase) => Promise<void> };
 
-export function withSessionSettings(config: pg.PoolConfig): PoolConfigWithHook {
+/** `extra`: further `SET …` statements for this pool's connections only (a replica's lock timeout). */
+export function withSessionSettings(config: pg.PoolConfig, extra: readonly string[] = []): PoolConfigWithHook {
+  const statements = [SESSION_SETTINGS, ...extra].join("; ");
   return {
     ...config,
     onConnect: async (client) => {
-      await client.query(SESSION_SETTINGS);
+      await client.query(statements);
     },
   };
 }
