@@ -250,6 +250,9 @@ describe(
         // transaction's end, so the replica keeps holding it after the primary has let it go.
         await locker.query("BEGIN");
         await locker.query("LOCK TABLE stores IN ACCESS EXCLUSIVE MODE");
+        // The lock's record is flushed (and so sent) only with a later commit or a WAL switch:
+        // the test cluster commits asynchronously and nothing else may be writing.
+        await withPg((c) => c.query("SELECT pg_switch_wal()"));
         await replayHolds(`"${storage.pgSchema}".stores`);
         await replay("pause");
         await locker.query("COMMIT");
