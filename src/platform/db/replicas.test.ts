@@ -43,6 +43,16 @@ async function caughtUp(db: Database): Promise<void> {
 
 const replay = (action: "pause" | "resume") => withPg((c) => c.query(`SELECT pg_wal_replay_${action}()`), replicaUrl);
 
+/** Whether the replica's replay holds an ACCESS EXCLUSIVE lock on `table` (a qualified name), or on any relation a read can see. */
+async function replayLocks(c: pg.Client, table?: string): Promise<boolean> {
+  const { rows } = await c.query(
+    `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+      WHERE l.locktype = 'relation' AND l.mode = 'AccessExclusiveLock' AND ($1::text IS NULL OR l.relation = to_regclass($1))`,
+    [table ?? null],
+  );
+  return rows[0].n > 0;
+}
+
 /**
  * Pauses replay where the replica holds no ACCESS EXCLUSIVE lock on a table a read can see.
  * Paused while replay holds one (autovacuum shortening a system catalog, or a DDL statement,
@@ -61,16 +71,10 @@ async function pauseReplay(): Promise<void> {
         await sleep(10);
       }
       // With pg_class itself locked by replay this query times out: that is a held lock too.
-      const held = await c
-        .query(
-          `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-            WHERE l.locktype = 'relation' AND l.mode = 'AccessExclusiveLock'`,
-        )
-        .then(({ rows }) => rows[0].n > 0)
-        .catch((error: { code?: string }) => {
-          if (error.code === "55P03") return true;
-          throw error;
-        });
+      const held = await replayLocks(c).catch((error: { code?: string }) => {
+        if (error.code === "55P03") return true;
+        throw error;
+      });
       if (!held) return;
       await c.query("SELECT pg_wal_replay_resume()");
       await sleep(50);
@@ -83,11 +87,7 @@ async function pauseReplay(): Promise<void> {
 async function replayHolds(table: string): Promise<void> {
   await withPg(async (c) => {
     for (let i = 0; i < 200; i++) {
-      const { rows } = await c.query(
-        "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'relation' AND mode = 'AccessExclusiveLock' AND relation = to_regclass($1)",
-        [table],
-      );
-      if (rows[0].n > 0) return;
+      if (await replayLocks(c, table)) return;
       await sleep(50);
     }
     throw new Error(`the replica did not replay the lock on ${table} in 10 s`);
