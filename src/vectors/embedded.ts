@@ -153,7 +153,13 @@ export class EmbeddedVectorIndex implements VectorIndex {
     // Filters are evaluated in memory here (filterCandidates); only PostgreSQL leaves them in the database.
     if (options.candidates && isDeferred(options.candidates)) throw new Error("The embedded index takes candidates as a set of ids.");
     // The k nearest apart from the products asked for by id (VectorSearchOptions.also), which the
-    // group leaves out itself (VectorGroup.search), then those by id.
+    // group leaves out itself (VectorGroup.search), then those by id; one scan for both when they
+    // are a large share of an unfiltered group's rows (VectorGroup.nearestAndAsked).
+    const both = asked.size > 0 && !options.candidates ? group.nearestAndAsked(unit, k, asked) : undefined;
+    if (both) {
+      this.lastPath = k > 0 ? group.lastPath : "none";
+      return mergeAlso(both.nearest, both.asked);
+    }
     const hits = k > 0 ? group.search(unit, k, options.candidates, asked) : [];
     this.lastPath = k > 0 ? group.lastPath : "none";
     if (asked.size === 0) return hits;

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { TopK, dotRow, fromBlob, fromPgVector, normalized, toBlob, toPgVector } from "./math.js";
-import { VectorGroup, type GroupOptions } from "./memory.js";
+import { VectorGroup, type GroupHit, type GroupOptions } from "./memory.js";
 import { MAX_ROUNDS, planFiltered, replanFiltered } from "./plan.js";
 import { clusteredVectors, exactTopK, prng, queriesLike, recall } from "./synthetic.js";
 
@@ -272,6 +272,37 @@ describe("VectorGroup", () => {
       for (const id of ["dup-a", "dup-b", "dup-c", "dup-d", "dup-e"]) group.remove(id);
     }
     group.close();
+  });
+
+  test("one scan answers the nearest apart and the products asked by id as the two searches do, when they are a large share of the rows", async () => {
+    const few = clusteredVectors({ count: 200, dim: 16, clusters: 4, seed: 45 });
+    const group = new VectorGroup(16, { ...OPTIONS, bruteForceThreshold: 10_000 });
+    for (let i = 0; i < few.count; i++) group.upsert(pid(i), `v${i}`, few.row(i));
+    const ids = (hits: readonly GroupHit[]) => hits.map((h) => `${h.productId} ${h.vectorId} ${h.score}`);
+    for (const q of queriesLike(few, 4, 46)) {
+      // Equal similarities among the products asked and among the others.
+      for (const id of ["dup-e", "dup-d", "dup-c", "dup-b", "dup-a"]) group.upsert(id, `v-${id}`, q);
+      const asked = new Set(["dup-b", "dup-d", "not-in-this-group", ...Array.from({ length: 30 }, (_, i) => pid(i * 6))]);
+      for (const k of [0, 1, 3, 12]) {
+        const both = group.nearestAndAsked(q, k, asked);
+        assert.ok(both, `k = ${k}: 33 of 205 rows asked is above the share`);
+        assert.equal(group.lastPath, "exact");
+        assert.deepEqual(ids(both.nearest), k > 0 ? ids(group.search(q, k, undefined, asked)) : [], `k = ${k}: the nearest apart`);
+        assert.deepEqual(ids(both.asked), ids(group.search(q, asked.size, asked)), `k = ${k}: the products asked, best first`);
+        assert.equal(both.asked.length, 32, "every product asked that the group holds, once");
+      }
+      // Few products asked: two searches cost less (the scan of every row sorts them all).
+      assert.equal(group.nearestAndAsked(q, 3, new Set([pid(1), pid(2)])), undefined);
+      for (const id of ["dup-a", "dup-b", "dup-c", "dup-d", "dup-e"]) group.remove(id);
+    }
+    group.close();
+    // A group its HNSW index answers is not scanned whole.
+    const indexed = new VectorGroup(16, { ...OPTIONS, bruteForceThreshold: 100 });
+    for (let i = 0; i < few.count; i++) indexed.upsert(pid(i), `v${i}`, few.row(i));
+    await indexed.idle();
+    assert.equal(indexed.indexed, true);
+    assert.equal(indexed.nearestAndAsked(few.row(0), 3, new Set(Array.from({ length: 100 }, (_, i) => pid(i)))), undefined);
+    indexed.close();
   });
 
   test("treats a repeated upsert as a no-op and a new vector id as a replacement", () => {

@@ -98,6 +98,14 @@ const GATHER_ROWS = 2048;
  */
 let gathered = new Float32Array(0);
 const CHUNK = 32;
+/**
+ * Least share of a group's rows that a search's k and its products asked by id (nearestAndAsked)
+ * must make up for one scan of every row to serve both. Measured at 512 dimensions, k = 10: one
+ * scan cost less at 300 rows from 10 asked (a share of 0.07) up, at 1,000 from 150 (0.16) but
+ * not at 75 (0.085), at 3,000 and 5,000 at none of 10–150 (its sort of every row grows faster
+ * than the gathered rows' scan).
+ */
+const ONE_SCAN_SHARE = 0.125;
 
 interface Hnsw {
   index: Index;
@@ -266,14 +274,44 @@ export class VectorGroup implements FilterableGroup {
   search(unit: Float32Array, k: number, filter?: ReadonlySet<string>, apart?: ReadonlySet<string>): GroupHit[] {
     if (k <= 0 || this.n === 0) return [];
     const live = this.live;
-    // The index answers only when most of the group is in it; otherwise exact is as fast.
-    const usable = live !== null && live.pending.size <= this.n / 4 && this.n > this.options.bruteForceThreshold;
+    const usable = this.indexUsable();
     // The exact scan of every row leaves out the products apart as it reads its answer; the other
     // paths find k + those, then drop them.
     if (!filter && !usable) return this.exactAll(unit, k, apart);
     const extra = apart?.size ?? 0;
     const found = this.searchPaths(live, usable, unit, k + extra, filter);
     return extra > 0 ? nearestApart(found, k, apart) : found;
+  }
+
+  /**
+   * search() apart from the products of `asked`, and those products' own matches (any score),
+   * from one exact scan of every row, or undefined when two searches cost less: one scan serves
+   * both only when the group is scanned exactly anyway (no usable index) and the rows it must
+   * rank (k + asked) are at least a share of the group (ONE_SCAN_SHARE). Otherwise the nearest
+   * apart is one scan and the products asked another, of their rows gathered (search() with
+   * them as the filter); in a group of 300 rows of 512 dimensions with 75 asked and k = 10, the
+   * two cost 54 µs (80 with the caches cold), one scan ranking every row 35 (56) (docs/benchmarks.md,
+   * "Issue 39: the lexical hits' similarities from the nearest's scan").
+   */
+  nearestAndAsked(unit: Float32Array, k: number, asked: ReadonlySet<string>): { nearest: GroupHit[]; asked: GroupHit[] } | undefined {
+    if (this.n === 0 || this.indexUsable() || (Math.max(k, 0) + asked.size) / this.n < ONE_SCAN_SHARE) return undefined;
+    this.lastPath = "exact";
+    const found = this.nativeScan(this.matrix.subarray(0, this.n * this.dim), unit, this.n);
+    const nearest = k > 0 ? this.scannedHits(found, (i) => i, k, asked) : [];
+    const key = keyNumbers(found.keys);
+    const hits: GroupHit[] = [];
+    for (let i = 0; i < found.distances.length; i++) {
+      const row = key(i);
+      const productId = this.rowProduct[row]!;
+      if (asked.has(productId)) hits.push({ productId, vectorId: this.rowVector[row]!, score: 1 - found.distances[i]! });
+    }
+    return { nearest, asked: sortHits(hits) };
+  }
+
+  /** Whether the HNSW index answers: only when most of the group is in it; otherwise exact is as fast. */
+  private indexUsable(): boolean {
+    const live = this.live;
+    return live !== null && live.pending.size <= this.n / 4 && this.n > this.options.bruteForceThreshold;
   }
 
   /** search() by HNSW, or by an exact scan of a filter's candidates. */

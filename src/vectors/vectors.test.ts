@@ -151,6 +151,14 @@ describeEachDialect("vector index", (dialect) => {
         assert.ok(Math.abs(m.score - cosine(m.productId, query)) < 1e-5, `${m.productId}: exact similarity`);
         assert.equal(m.vectorId, `v-also-${Number(m.productId.slice(1))}`);
       }
+      // Unfiltered, with a fifth of the store asked for (the embedded index ranks every row in one
+      // scan for both: VectorGroup.nearestAndAsked).
+      const ranked = exactTopK(data, query, 300).map(pid);
+      const many = new Set(ranked.filter((_, i) => i % 5 === 0));
+      const unfiltered = await index.search("also", query, { k: 5, also: many });
+      assert.deepEqual(ids(unfiltered.filter((m) => !m.also)), ranked.filter((id) => !many.has(id)).slice(0, 5));
+      assert.deepEqual(ids(unfiltered.filter((m) => m.also)).sort(), [...many].sort());
+      for (const m of unfiltered) assert.ok(Math.abs(m.score - cosine(m.productId, query)) < 1e-5, `${m.productId}: exact similarity`);
       // k = 0: only the products asked for.
       const alone = await index.search("also", query, { k: 0, also: new Set(farthest) });
       assert.deepEqual(ids(alone).sort(), [...farthest].sort());
