@@ -100,10 +100,10 @@ let gathered = new Float32Array(0);
 const CHUNK = 32;
 /**
  * Least share of a group's rows that a search's k and its products asked by id (nearestAndAsked)
- * must make up for one scan of every row to serve both. Measured at 512 dimensions, k = 10: one
- * scan cost less at 300 rows from 10 asked (a share of 0.07) up, at 1,000 from 150 (0.16) but
- * not at 75 (0.085), at 3,000 and 5,000 at none of 10–150 (its sort of every row grows faster
- * than the gathered rows' scan).
+ * must make up for one scan of every row to serve both. Measured at 512 dimensions, k = 10
+ * (`npm run bench:also`): one scan cost less at 300 rows from 30 asked (a share of 0.13) up (at
+ * 10, 0.07, warm only), at 1,000 from 150 (0.16) but not at 75 (0.085), at 3,000 and 5,000 at
+ * none of 10–150 (its sort of every row grows faster than the gathered rows' scan).
  */
 const ONE_SCAN_SHARE = 0.125;
 
@@ -287,25 +287,39 @@ export class VectorGroup implements FilterableGroup {
    * search() apart from the products of `asked`, and those products' own matches (any score),
    * from one exact scan of every row, or undefined when two searches cost less: one scan serves
    * both only when the group is scanned exactly anyway (no usable index) and the rows it must
-   * rank (k + asked) are at least a share of the group (ONE_SCAN_SHARE). Otherwise the nearest
+   * rank (k + asked) are at least `minShare` of the group (ONE_SCAN_SHARE; bench:also compares
+   * both at any share). Otherwise the nearest
    * apart is one scan and the products asked another, of their rows gathered (search() with
    * them as the filter); in a group of 300 rows of 512 dimensions with 75 asked and k = 10, the
-   * two cost 54 µs (80 with the caches cold), one scan ranking every row 35 (56) (docs/benchmarks.md,
-   * "Issue 39: the lexical hits' similarities from the nearest's scan").
+   * two cost 54–57 µs (80–106 with the caches cold), one scan ranking every row 35–41 (56–73)
+   * (docs/benchmarks.md, "Issue 39: the lexical hits' similarities from the nearest's scan").
    */
-  nearestAndAsked(unit: Float32Array, k: number, asked: ReadonlySet<string>): { nearest: GroupHit[]; asked: GroupHit[] } | undefined {
-    if (this.n === 0 || this.indexUsable() || (Math.max(k, 0) + asked.size) / this.n < ONE_SCAN_SHARE) return undefined;
+  nearestAndAsked(
+    unit: Float32Array,
+    k: number,
+    asked: ReadonlySet<string>,
+    minShare = ONE_SCAN_SHARE,
+  ): { nearest: GroupHit[]; asked: GroupHit[] } | undefined {
+    if (this.n === 0 || this.indexUsable() || (Math.max(k, 0) + asked.size) / this.n < minShare) return undefined;
     this.lastPath = "exact";
     const found = this.nativeScan(this.matrix.subarray(0, this.n * this.dim), unit, this.n);
-    const nearest = k > 0 ? this.scannedHits(found, (i) => i, k, asked) : [];
-    const key = keyNumbers(found.keys);
-    const hits: GroupHit[] = [];
-    for (let i = 0; i < found.distances.length; i++) {
-      const row = key(i);
-      const productId = this.rowProduct[row]!;
-      if (asked.has(productId)) hits.push({ productId, vectorId: this.rowVector[row]!, score: 1 - found.distances[i]! });
-    }
-    return { nearest, asked: sortHits(hits) };
+    return {
+      nearest:
+        k > 0
+          ? this.scannedHits(
+              found,
+              (i) => i,
+              k,
+              (id) => !asked.has(id),
+            )
+          : [],
+      asked: this.scannedHits(
+        found,
+        (i) => i,
+        Infinity,
+        (id) => asked.has(id),
+      ),
+    };
   }
 
   /** Whether the HNSW index answers: only when most of the group is in it; otherwise exact is as fast. */
@@ -337,7 +351,7 @@ export class VectorGroup implements FilterableGroup {
   private exactAll(unit: Float32Array, k: number, apart?: ReadonlySet<string>): GroupHit[] {
     this.lastPath = "exact";
     const found = this.nativeScan(this.matrix.subarray(0, this.n * this.dim), unit, k + (apart?.size ?? 0));
-    return this.scannedHits(found, (i) => i, k, apart);
+    return this.scannedHits(found, (i) => i, k, apart && ((id) => !apart.has(id)));
   }
 
   private exactCandidates(unit: Float32Array, k: number, candidates: RowFilter): GroupHit[] {
@@ -380,14 +394,14 @@ export class VectorGroup implements FilterableGroup {
 
   /**
    * A native scan's answer (best first) as hits, `rowOf` mapping its keys (positions in the scanned
-   * data) to rows: its first `k` apart from the products of `apart`, and those equal in score to
-   * the last of them (so that ties keep product-id order).
+   * data) to rows: its first `k` of the products `keep` keeps (all when not given), and those
+   * equal in score to the last of them (so that ties keep product-id order).
    */
   private scannedHits(
     found: { keys: BigUint64Array; distances: Float32Array },
     rowOf: (key: number) => number,
     k = Infinity,
-    apart?: ReadonlySet<string>,
+    keep?: (productId: string) => boolean,
   ): GroupHit[] {
     const key = keyNumbers(found.keys);
     const out: GroupHit[] = [];
@@ -396,7 +410,7 @@ export class VectorGroup implements FilterableGroup {
       if (out.length >= k && score !== out[out.length - 1]!.score) break;
       const row = rowOf(key(i));
       const productId = this.rowProduct[row]!;
-      if (apart?.has(productId)) continue;
+      if (keep && !keep(productId)) continue;
       out.push({ productId, vectorId: this.rowVector[row]!, score });
     }
     const sorted = sortHits(out);
