@@ -45,7 +45,10 @@
 //     and onnxruntime's pool, told apart as the threads that appeared while each model loaded)
 //     per search against the raw model's threads per text at batch 16, the event loop and the
 //     other threads (V8's optimising compiler and garbage collection, libuv) per search, so that the gap splits into what
-//     the model costs under load and what the rest of the service costs;
+//     the model costs under load and what the rest of the service costs; and what the service
+//     adds apart from the model's threads (its event loop and other threads per search less the
+//     raw windows' own per text) as a share of the raw model's CPU per text: the ratio were the
+//     model's threads to cost what the raw model's do, free of their window-to-window spread;
 //   - the mean server time per search by stage (the service's shopsight_search_stage_duration_seconds:
 //     http, auth, lexical, vector, fusion, hydrate, history, serialise beside the model's embed),
 //     for the request-by-request text searches and for the 16-client windows, with the sum of the
@@ -648,6 +651,17 @@ async function main() {
             `other threads (V8's compiler and garbage collection, libuv) ${perItem(busySplit, "other", servedCpu, busyStages.searches).toFixed(2)} ms; ` +
             `the raw windows' event loop and other threads ${(perItem(rawSplit, "main", rawCpu, rawTexts) + perItem(rawSplit, "other", rawCpu, rawTexts)).toFixed(2)} ms per text ` +
             `(threads counted as the models': ${serviceThreads.size} of the service's, ${rawThreads.size} of the raw model's)`,
+        );
+        // What the service's code adds, apart from the model's threads, whose CPU per text moves by
+        // up to ±8 % from window to window on 2 shared cores (docs/benchmarks.md, thirty-fourth
+        // session): the ratio above were the model's threads to cost what the raw model's do.
+        const rest = (split: ThreadSplit, cpuUs: number, items: number) =>
+          perItem(split, "main", cpuUs, items) + perItem(split, "other", cpuUs, items);
+        const addedMs = rest(busySplit, servedCpu, busyStages.searches) - rest(rawSplit, rawCpu, rawTexts);
+        console.log(
+          `the service's CPU apart from the model's threads, beyond the raw windows' own: ${addedMs.toFixed(2)} ms per search, ` +
+            `${(addedMs / rawCpuMs).toFixed(3)} of the raw model's CPU per text at batch 16 ` +
+            `(the ratio with the model's threads at the raw model's cost: ${(1 + addedMs / rawCpuMs).toFixed(3)})`,
         );
         if (warm && warmSplit.model > 0)
           console.log(
