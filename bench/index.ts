@@ -641,23 +641,25 @@ async function main() {
       // Each group's share of the ticks times the window's CPU (process.cpuUsage, finer than ticks).
       const perItem = (split: ThreadSplit, group: keyof ThreadSplit, cpuUs: number, items: number) =>
         ((split[group] / (split.model + split.main + split.other)) * cpuUs) / 1000 / items;
+      /** The event loop's and the other threads' CPU per item (all but the model's threads). */
+      const rest = (split: ThreadSplit, cpuUs: number, items: number) =>
+        perItem(split, "main", cpuUs, items) + perItem(split, "other", cpuUs, items);
       if (busySplit.model > 0 && rawSplit.model > 0) {
         const modelMs = perItem(busySplit, "model", servedCpu, busyStages.searches);
         const rawModelMs = perItem(rawSplit, "model", rawCpu, rawTexts);
+        const rawRestMs = rest(rawSplit, rawCpu, rawTexts);
         console.log(
           `CPU by thread under 16 clients (new queries), per search: the model's threads ${modelMs.toFixed(2)} ms ` +
             `(the raw model's threads ${rawModelMs.toFixed(2)} ms per text at batch 16: ${(modelMs / rawModelMs).toFixed(2)}×), ` +
             `the event loop ${perItem(busySplit, "main", servedCpu, busyStages.searches).toFixed(2)} ms, ` +
             `other threads (V8's compiler and garbage collection, libuv) ${perItem(busySplit, "other", servedCpu, busyStages.searches).toFixed(2)} ms; ` +
-            `the raw windows' event loop and other threads ${(perItem(rawSplit, "main", rawCpu, rawTexts) + perItem(rawSplit, "other", rawCpu, rawTexts)).toFixed(2)} ms per text ` +
+            `the raw windows' event loop and other threads ${rawRestMs.toFixed(2)} ms per text ` +
             `(threads counted as the models': ${serviceThreads.size} of the service's, ${rawThreads.size} of the raw model's)`,
         );
         // What the service's code adds, apart from the model's threads, whose CPU per text moves by
         // up to ±8 % from window to window on 2 shared cores (docs/benchmarks.md, thirty-fourth
-        // session): the ratio above were the model's threads to cost what the raw model's do.
-        const rest = (split: ThreadSplit, cpuUs: number, items: number) =>
-          perItem(split, "main", cpuUs, items) + perItem(split, "other", cpuUs, items);
-        const addedMs = rest(busySplit, servedCpu, busyStages.searches) - rest(rawSplit, rawCpu, rawTexts);
+        // session): the ratio above, were the model's threads to cost what the raw model's do.
+        const addedMs = rest(busySplit, servedCpu, busyStages.searches) - rawRestMs;
         console.log(
           `the service's CPU apart from the model's threads, beyond the raw windows' own: ${addedMs.toFixed(2)} ms per search, ` +
             `${(addedMs / rawCpuMs).toFixed(3)} of the raw model's CPU per text at batch 16 ` +
