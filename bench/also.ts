@@ -10,6 +10,7 @@
 // under load). Prints µs per call and which way the share rule takes.
 import { parseArgs } from "node:util";
 import { resolveOptions } from "../src/vectors/index.js";
+import { normalized } from "../src/vectors/math.js";
 import { VectorGroup } from "../src/vectors/memory.js";
 import { prng } from "../src/vectors/synthetic.js";
 import { wholeFlag } from "./flags.js";
@@ -42,11 +43,7 @@ const time = (fn: () => unknown, cold: boolean) => {
 };
 
 const random = prng(7);
-const unit = () => {
-  const v = Float32Array.from({ length: DIM }, () => random() - 0.5);
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
-};
+const unit = () => normalized(Float32Array.from({ length: DIM }, () => random() - 0.5));
 // The embedded index's defaults, with exact scans only (no HNSW index is built: its storage
 // kind, `quantization`, is left out), as below the brute-force threshold.
 const { quantization: _storage, ...defaults } = resolveOptions({ bruteForceThreshold: 10_000 }, "sqlite");
