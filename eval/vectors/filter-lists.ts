@@ -41,13 +41,10 @@
 // The schema is dropped at the end, whatever happens.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "kysely";
-import sharp from "sharp";
 import { openDatabase, type Database } from "../../src/db/index.js";
-import { loadEmbeddingModel, type DecodedImage } from "../../src/embeddings/runtime.js";
 import { createVectorIndex } from "../../src/vectors/index.js";
 import type { PostgresVectorIndex } from "../../src/vectors/postgres.js";
 import { copiesRescored, MAX_SHARE, probesFor } from "../../src/vectors/filter-indexes.js";
@@ -57,7 +54,8 @@ import { prng, recall } from "../../src/vectors/synthetic.js";
 import { SearchRepository } from "../../src/search/query/repository.js";
 import { createStores, productRow, randomPgSchema, withPg } from "../../test/support/database.js";
 import { testEnv } from "../../test/support/env.js";
-import { readDataset, type DatasetProduct } from "../search/dataset.js";
+import { readDataset } from "../search/dataset.js";
+import { embedPhotos } from "./photos.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const { values: args } = parseArgs({
@@ -76,7 +74,6 @@ const MODEL_DIR = path.resolve(args.model!);
 const DATASET_DIR = path.resolve(args.dataset!);
 const MIN_PRODUCTS = Number(args["min-products"]);
 const K = Number(args.k);
-const BATCH = 16;
 const STORE = "eval-store";
 const VECTOR_MODEL = "fashion-clip-small";
 
@@ -96,46 +93,6 @@ function checkInputs(): void {
     console.error(`eval filter-lists: missing\n${missing.map((m) => `  - ${m}`).join("\n")}`);
     process.exit(2);
   }
-}
-
-async function decodeFile(file: string): Promise<DecodedImage> {
-  const { data, info } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { rgb: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
-}
-
-/** The image vectors of `products`, in order: from the cache file when it exists, else embedded in batches of 16 and cached. */
-async function embed(products: DatasetProduct[]): Promise<{ vectors: Float32Array[]; cached: boolean; file: string }> {
-  const onnx = fs.statSync(path.join(MODEL_DIR, "onnx/vision_model.onnx"));
-  const key = createHash("sha1")
-    .update(JSON.stringify([MODEL_DIR, onnx.size, onnx.mtimeMs, products.map((p) => p.id)]))
-    .digest("hex")
-    .slice(0, 16);
-  const file = path.join(os.tmpdir(), `shopsight-eval-filter-lists-${key}.f32`);
-  if (fs.existsSync(file)) {
-    const bytes = fs.readFileSync(file);
-    const all = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
-    const dim = all.length / products.length;
-    if (Number.isInteger(dim) && dim > 0) {
-      return { vectors: products.map((_, i) => all.slice(i * dim, (i + 1) * dim)), cached: true, file };
-    }
-  }
-  const model = await loadEmbeddingModel({ id: MODEL_DIR, cacheDir: os.tmpdir() });
-  const vectors: Float32Array[] = [];
-  try {
-    for (let start = 0; start < products.length; start += BATCH) {
-      const batch = products.slice(start, start + BATCH);
-      const images = await Promise.all(batch.map((p) => decodeFile(path.join(DATASET_DIR, p.image))));
-      vectors.push(...(await model.embedImages(images)));
-      if ((start / BATCH) % 20 === 19) process.stderr.write(`  embedded ${vectors.length} / ${products.length}\n`);
-    }
-  } finally {
-    await model.close();
-  }
-  const dim = vectors[0]!.length;
-  const all = new Float32Array(vectors.length * dim);
-  vectors.forEach((v, i) => all.set(v, i * dim));
-  fs.writeFileSync(file, Buffer.from(all.buffer, all.byteOffset, all.byteLength));
-  return { vectors, cached: false, file };
 }
 
 function randomUnit(random: () => number, dim: number): Float32Array {
@@ -212,7 +169,7 @@ async function main(): Promise<void> {
   );
 
   const e0 = performance.now();
-  const embedded = await embed(products);
+  const embedded = await embedPhotos(MODEL_DIR, DATASET_DIR, products, "filter-lists");
   const vectors = embedded.vectors;
   const dim = vectors[0]!.length;
   console.log(
