@@ -52,10 +52,10 @@ import { isDeferred } from "../../src/vectors/candidates.js";
 import { toPgVector } from "../../src/vectors/math.js";
 import { prng, recall } from "../../src/vectors/synthetic.js";
 import { SearchRepository } from "../../src/search/query/repository.js";
-import { createStores, productRow, randomPgSchema, withPg } from "../../test/support/database.js";
+import { createStores, randomPgSchema } from "../../test/support/database.js";
 import { testEnv } from "../../test/support/env.js";
 import { readDataset } from "../search/dataset.js";
-import { embedPhotos } from "./photos.js";
+import { dropSchema, embedPhotos, loadStore } from "./photos.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const { values: args } = parseArgs({
@@ -204,21 +204,7 @@ async function main(): Promise<void> {
       })),
       ...Array.from({ length: pad }, (_, i) => ({ id: `pad-${String(i).padStart(5, "0")}`, vector: randomUnit(random, dim), meta: {} })),
     ];
-    for (let start = 0; start < rows.length; start += 500) {
-      const chunk = rows.slice(start, start + 500);
-      const upserted = chunk.map((r) => ({ vectorId: `v-${r.id}`, productId: r.id, model: VECTOR_MODEL, vector: r.vector }));
-      await db.transaction(async (tx) => {
-        await tx
-          .insertInto("products")
-          .values(chunk.map((r) => productRow(STORE, r.id, r.meta)))
-          .execute();
-        for (const item of upserted) await vectorIndex.upsert(tx, STORE, item);
-      });
-      vectorIndex.afterCommit(STORE, { upserted });
-    }
-    await vectorIndex.settled();
-    await sql`ANALYZE products`.execute(db.db);
-    await sql`ANALYZE product_vectors`.execute(db.db);
+    await loadStore(db, vectorIndex, STORE, rows, VECTOR_MODEL);
     console.log(`load: ${rows.length} products and vectors in ${seconds(l0)} (schema ${schema})`);
 
     // --- filter indexes ---
@@ -407,10 +393,7 @@ async function main(): Promise<void> {
   } finally {
     await index?.close().catch(() => undefined);
     await database?.close().catch(() => undefined);
-    await withPg((c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`), DATABASE_URL).then(
-      () => console.log(`(schema ${schema} dropped)`),
-      (e: unknown) => console.error(`could not drop schema ${schema}: ${(e as Error).message}`),
-    );
+    await dropSchema(schema, DATABASE_URL!);
   }
 }
 

@@ -1,13 +1,17 @@
-// The catalogue photos' image vectors for the vector evaluations (eval:filter-lists,
-// eval:text-queries): embedded through the service's runtime (runtime.ts) in batches of 16, and
+// The vector evaluations' shared parts (eval:filter-lists, eval:text-queries): the catalogue
+// photos' image vectors, embedded through the service's runtime (runtime.ts) in batches of 16 and
 // cached in the temporary folder, keyed by the model file and the products' ids, so that a second
-// run skips the embedding.
+// run skips the embedding; a store of them loaded into a fresh schema; the schema dropped after.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { sql } from "kysely";
 import sharp from "sharp";
+import type { Database } from "../../src/db/index.js";
 import { loadEmbeddingModel, type DecodedImage } from "../../src/embeddings/runtime.js";
+import type { VectorIndex } from "../../src/vectors/types.js";
+import { withPg, writeProducts, type ProductWithVector } from "../../test/support/database.js";
 import type { DatasetProduct } from "../search/dataset.js";
 
 const BATCH = 16;
@@ -59,4 +63,29 @@ export async function embedPhotos(
   vectors.forEach((v, i) => all.set(v, i * dim));
   fs.writeFileSync(file, Buffer.from(all.buffer, all.byteOffset, all.byteLength));
   return { vectors, cached: false, file };
+}
+
+/**
+ * Writes `rows` into `storeId` (writeProducts: as the service does), waits for the index to settle
+ * and analyses both tables.
+ */
+export async function loadStore(
+  database: Database,
+  index: VectorIndex,
+  storeId: string,
+  rows: readonly ProductWithVector[],
+  model: string,
+) {
+  await writeProducts(database, index, storeId, rows, model);
+  await index.settled();
+  await sql`ANALYZE products`.execute(database.db);
+  await sql`ANALYZE product_vectors`.execute(database.db);
+}
+
+/** Drops an evaluation's schema on the server at `url`, saying so (or why it could not). */
+export async function dropSchema(schema: string, url: string): Promise<void> {
+  await withPg((c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`), url).then(
+    () => console.log(`(schema ${schema} dropped)`),
+    (e: unknown) => console.error(`could not drop schema ${schema}: ${(e as Error).message}`),
+  );
 }

@@ -37,10 +37,10 @@ import { createVectorIndex } from "../../src/vectors/index.js";
 import { annQuery, type PostgresVectorIndex } from "../../src/vectors/postgres.js";
 import { normalized, toPgVector } from "../../src/vectors/math.js";
 import { recall } from "../../src/vectors/synthetic.js";
-import { createStores, productRow, randomPgSchema, withPg } from "../../test/support/database.js";
+import { createStores, randomPgSchema } from "../../test/support/database.js";
 import { testEnv } from "../../test/support/env.js";
 import { readDataset } from "../search/dataset.js";
-import { embedPhotos } from "./photos.js";
+import { dropSchema, embedPhotos, loadStore } from "./photos.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const { values: args } = parseArgs({
@@ -152,26 +152,13 @@ async function main(): Promise<void> {
     index = vectorIndex;
     await vectorIndex.init();
     const l0 = performance.now();
-    for (let start = 0; start < products.length; start += 500) {
-      const chunk = products.slice(start, start + 500);
-      const upserted = chunk.map((p, i) => ({
-        vectorId: `v-${p.id}`,
-        productId: p.id,
-        model: "fashion-clip-small",
-        vector: photos.vectors[start + i]!,
-      }));
-      await db.transaction(async (tx) => {
-        await tx
-          .insertInto("products")
-          .values(chunk.map((p) => productRow(STORE, p.id, { name: p.name, category: p.subCategory, color_name: p.baseColour })))
-          .execute();
-        for (const item of upserted) await vectorIndex.upsert(tx, STORE, item);
-      });
-      vectorIndex.afterCommit(STORE, { upserted });
-    }
-    await vectorIndex.settled();
+    const rows = products.map((p, i) => ({
+      id: p.id,
+      vector: photos.vectors[i]!,
+      meta: { name: p.name, category: p.subCategory, color_name: p.baseColour },
+    }));
+    await loadStore(db, vectorIndex, STORE, rows, "fashion-clip-small");
     if (!(await vectorIndex.ensureIndex(dim))) throw new Error(`no HNSW index for ${dim} dimensions`);
-    await sql`ANALYZE product_vectors`.execute(db.db);
     console.log(
       `load and HNSW index: ${products.length} vectors in ${seconds(l0)} (schema ${schema}${args.halfvec ? ", half precision" : ""})`,
     );
@@ -242,10 +229,7 @@ async function main(): Promise<void> {
   } finally {
     await index?.close().catch(() => undefined);
     await database?.close().catch(() => undefined);
-    await withPg((c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`), DATABASE_URL).then(
-      () => console.log(`(schema ${schema} dropped)`),
-      (e: unknown) => console.error(`could not drop schema ${schema}: ${(e as Error).message}`),
-    );
+    await dropSchema(schema, DATABASE_URL!);
   }
 }
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
 import { testEnv } from "../../test/support/env.js";
-import { createStores, productRow } from "../../test/support/database.js";
+import { createStores, writeProducts, type ProductWithVector } from "../../test/support/database.js";
 import { SearchRepository } from "../search/query/repository.js";
 import type { SearchFilters } from "../search/query/filters.js";
 import { isDeferred } from "./candidates.js";
@@ -36,20 +36,7 @@ describe("PostgreSQL filter indexes [postgres]", { skip: skip ? "TEST_DATABASE_U
   const other = clusteredVectors({ count: 600, dim: 32, clusters: 4, seed: 32 });
   let repo: SearchRepository;
 
-  const write = async (storeId: string, rows: { id: string; vector: Float32Array; meta: Record<string, unknown> }[]) => {
-    for (let start = 0; start < rows.length; start += 500) {
-      const chunk = rows.slice(start, start + 500);
-      const upserted = chunk.map((r) => ({ vectorId: `v-${r.id}`, productId: r.id, model: "m@32", vector: r.vector }));
-      await t.database.transaction(async (tx) => {
-        await tx
-          .insertInto("products")
-          .values(chunk.map((r) => productRow(storeId, r.id, r.meta)))
-          .execute();
-        for (const item of upserted) await index.upsert(tx, storeId, item);
-      });
-      index.afterCommit(storeId, { upserted });
-    }
-  };
+  const write = (storeId: string, rows: ProductWithVector[]) => writeProducts(t.database, index, storeId, rows, "m@32");
   const copies = async (storeId: string, field: string, value: string) =>
     (
       await sql<{ product_id: string }>`

@@ -14,6 +14,7 @@ import type { Database } from "../../src/platform/db/index.js";
 import { ensureTestModel } from "../../src/embeddings/load.js";
 import { TEST_MODEL_VERSION } from "../../src/embeddings/testmodel/build.js";
 import type { SearchHistoryTable } from "../../src/db/schema.js";
+import type { VectorIndex } from "../../src/vectors/types.js";
 import { testEnv } from "./env.js";
 
 export type DialectName = "sqlite" | "postgres";
@@ -137,6 +138,38 @@ export function historyRow(
     created_at: 0,
     ...fields,
   };
+}
+
+/** A product to write with its vector: its id, vector and metadata (productRow's). */
+export interface ProductWithVector {
+  id: string;
+  vector: Float32Array;
+  meta: Record<string, unknown>;
+}
+
+/**
+ * Writes `rows` into `storeId` as the service does: products and their vectors (through `index`,
+ * with its after-commit step), 500 per transaction.
+ */
+export async function writeProducts(
+  database: Database,
+  index: VectorIndex,
+  storeId: string,
+  rows: readonly ProductWithVector[],
+  model: string,
+): Promise<void> {
+  for (let start = 0; start < rows.length; start += 500) {
+    const chunk = rows.slice(start, start + 500);
+    const upserted = chunk.map((r) => ({ vectorId: `v-${r.id}`, productId: r.id, model, vector: r.vector }));
+    await database.transaction(async (tx) => {
+      await tx
+        .insertInto("products")
+        .values(chunk.map((r) => productRow(storeId, r.id, r.meta)))
+        .execute();
+      for (const item of upserted) await index.upsert(tx, storeId, item);
+    });
+    index.afterCommit(storeId, { upserted });
+  }
 }
 
 /** A products row carrying `meta`, its columns (name, category, brand, price, color_name) read from it. */
