@@ -55,7 +55,7 @@ import { SearchRepository } from "../../src/search/query/repository.js";
 import { createStores, randomPgSchema } from "../../test/support/database.js";
 import { testEnv } from "../../test/support/env.js";
 import { readDataset } from "../search/dataset.js";
-import { dropSchema, embedPhotos, loadStore } from "./photos.js";
+import { closeAndDrop, embedPhotos, loadStore } from "./photos.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const { values: args } = parseArgs({
@@ -391,9 +391,7 @@ async function main(): Promise<void> {
     }
     console.log(`\ntotal ${seconds(started)} (searches: ${results.map((r) => `${r.rule} ${r.seconds.toFixed(1)} s`).join(", ")})`);
   } finally {
-    await index?.close().catch(() => undefined);
-    await database?.close().catch(() => undefined);
-    await dropSchema(schema, DATABASE_URL!);
+    await closeAndDrop(index, database, schema, DATABASE_URL!);
   }
 }
 

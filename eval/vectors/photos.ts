@@ -82,8 +82,10 @@ export async function loadStore(
   await sql`ANALYZE product_vectors`.execute(database.db);
 }
 
-/** Drops an evaluation's schema on the server at `url`, saying so (or why it could not). */
-export async function dropSchema(schema: string, url: string): Promise<void> {
+/** Closes an evaluation's index and database, then drops its schema on the server at `url`, saying so (or why it could not). */
+export async function closeAndDrop(index: VectorIndex | undefined, database: Database | undefined, schema: string, url: string) {
+  await index?.close().catch(() => undefined);
+  await database?.close().catch(() => undefined);
   await withPg((c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`), url).then(
     () => console.log(`(schema ${schema} dropped)`),
     (e: unknown) => console.error(`could not drop schema ${schema}: ${(e as Error).message}`),

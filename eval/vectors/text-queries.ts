@@ -40,7 +40,7 @@ import { recall } from "../../src/vectors/synthetic.js";
 import { createStores, randomPgSchema } from "../../test/support/database.js";
 import { testEnv } from "../../test/support/env.js";
 import { readDataset } from "../search/dataset.js";
-import { dropSchema, embedPhotos, loadStore } from "./photos.js";
+import { closeAndDrop, embedPhotos, loadStore } from "./photos.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const { values: args } = parseArgs({
@@ -227,9 +227,7 @@ async function main(): Promise<void> {
     }
     console.log(`\ntotal ${seconds(started)}`);
   } finally {
-    await index?.close().catch(() => undefined);
-    await database?.close().catch(() => undefined);
-    await dropSchema(schema, DATABASE_URL!);
+    await closeAndDrop(index, database, schema, DATABASE_URL!);
   }
 }
 
