@@ -20,13 +20,13 @@
 //   3. vector stage through the VectorIndex interface (what the search service calls), k = 10:
 //      p50/p95 unfiltered and with filters of 1 % (one brand, at random), 10 % (two
 //      categories: they follow the clusters, so the query's neighbourhood may hold none), 50 %
-//      (price window, at random) and 5 % (one category), each given as a set of ids and as the search service hands it
-//      over (search/repository.ts: left in the database past 5,000 products, or 2,000 when it pins
-//      a category or brand, with that category or brand for a filter index), recall@10 against
-//      the exact answer computed while generating, for each ef_search in --ef-search ("default":
-//      the adapter's own, which follows the index's size); the paths taken, with their own p50 and
-//      recall; each workload is first warmed by as many other queries with the same filters (the
-//      steady state of a store searched that way);
+//      (price window, at random) and 5 % (one category), each given as a set of ids and as the
+//      search service hands it over (search/repository.ts: left in the database past 5,000
+//      products, or 2,000 when it pins a category or brand, with that category or brand for a
+//      filter index), recall@10 against the exact answer computed while generating, for each
+//      ef_search in --ef-search ("default": the adapter's own, which follows the index's size);
+//      the paths taken, with their own p50 and recall; each workload is first warmed by as many
+//      other queries with the same filters (the steady state of a store searched that way);
 //   4. memory: the server's shared_buffers and huge_pages (printed first), the index size (what
 //      must stay cached), and this process's RSS.
 //   5. with --model DIR (a CLIP folder whose vectors have --dim dimensions, e.g. the random
