@@ -790,7 +790,7 @@ async function exactFromDatabase(client: pg.Client, queries: Float32Array[], sch
     };
     // Saved answers are kept per workload; a filter added since (or no saved file) is computed.
     const known = saved?.[q] ?? [];
-    top.push(await Promise.all([undefined, ...sets].map((s, w) => (known[w] ? Promise.resolve(known[w]) : exact(s)))));
+    top.push(await Promise.all([undefined, ...sets].map((s, w) => known[w] ?? exact(s))));
   }
   return { queries, top, candidates };
 }

@@ -20,11 +20,11 @@
 //   zero — share of queries with relevant products that returned nothing;
 //   no_match — mean results returned and share answered with nothing (padding).
 import path from "node:path";
-import fs from "node:fs";
 import { parseArgs } from "node:util";
 import MiniSearch from "minisearch";
 import type { DatasetProduct } from "./dataset.js";
 import { pool, productMetadata, startHarness, type Metadata } from "./harness.js";
+import { readQuerySets, type ShopperQuery } from "./query-sets.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const { values: args } = parseArgs({
@@ -41,34 +41,7 @@ const { values: args } = parseArgs({
   },
 });
 
-interface ShopperQuery {
-  id: string;
-  class: string;
-  query: string;
-  relevant?: Record<string, string[]> | null;
-  product_id?: string;
-}
-
 const CLASSES = ["gender_colour_type", "gender_type", "brand_type", "colour_synonym", "typo", "plural", "occasion", "full_name"];
-
-/** The query sets of eval/search/queries, or the files named. */
-function querySets(): { file: string; queries: ShopperQuery[] }[] {
-  const dir = path.join(here, "queries");
-  const files = args.queries
-    ? args.queries.split(",")
-    : fs
-        .readdirSync(dir)
-        .filter((f) => f.endsWith(".jsonl"))
-        .map((f) => path.join(dir, f));
-  return files.map((file) => ({
-    file,
-    queries: fs
-      .readFileSync(file, "utf8")
-      .split("\n")
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as ShopperQuery),
-  }));
-}
 
 function relevantOf(q: ShopperQuery, test: DatasetProduct[]): Set<string> {
   if (q.product_id) return new Set([q.product_id]);
@@ -155,7 +128,7 @@ async function calibrate(queries: ShopperQuery[], h: Awaited<ReturnType<typeof s
 }
 
 async function main() {
-  const sets = querySets();
+  const sets = readQuerySets(path.join(here, "queries"), args.queries?.split(","));
   const h = await startHarness({
     dataset: args.dataset!,
     model: args.model!,

@@ -39,7 +39,6 @@
 //    vectors, as a share of k, at least 30): the depth matters at the service's fused depth
 //    (k = 100 for text search), so `--k 100` measures recall@100 the same way.
 // The schema is dropped at the end, whatever happens.
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -55,7 +54,7 @@ import { SearchRepository } from "../../src/search/query/repository.js";
 import { createStores, randomPgSchema } from "../../test/support/database.js";
 import { testEnv } from "../../test/support/env.js";
 import { readDataset } from "../search/dataset.js";
-import { closeAndDrop, embedPhotos, loadStore } from "./photos.js";
+import { closeAndDrop, embedPhotos, loadStore, mean, seconds, splitOf } from "./photos.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const { values: args } = parseArgs({
@@ -108,11 +107,6 @@ function randomUnit(random: () => number, dim: number): Float32Array {
 }
 
 // ------------------------------------------------------------- helpers ---
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-const seconds = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
-/** dev when the last hex digit of sha1(id) is even, test when odd. */
-const splitOf = (id: string): "dev" | "test" =>
-  parseInt(createHash("sha1").update(id).digest("hex").slice(-1), 16) % 2 === 0 ? "dev" : "test";
 
 interface Search {
   query: number;

@@ -1,7 +1,8 @@
 // The vector evaluations' shared parts (eval:filter-lists, eval:text-queries): the catalogue
 // photos' image vectors, embedded through the service's runtime (runtime.ts) in batches of 16 and
 // cached in the temporary folder, keyed by the model file and the products' ids, so that a second
-// run skips the embedding; a store of them loaded into a fresh schema; the schema dropped after.
+// run skips the embedding; a store of them loaded into a fresh schema; the schema dropped after;
+// the dev / test rule and the figures' helpers.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -14,7 +15,14 @@ import type { VectorIndex } from "../../src/vectors/types.js";
 import { withPg, writeProducts, type ProductWithVector } from "../../test/support/database.js";
 import type { DatasetProduct } from "../search/dataset.js";
 
-const BATCH = 16;
+/** Texts or images per model call. */
+export const BATCH = 16;
+
+/** dev when the last hex digit of sha1(key) is even, test when odd. */
+export const splitOf = (key: string): "dev" | "test" =>
+  parseInt(createHash("sha1").update(key).digest("hex").slice(-1), 16) % 2 === 0 ? "dev" : "test";
+export const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+export const seconds = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 
 async function decodeFile(file: string): Promise<DecodedImage> {
   const { data, info } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });

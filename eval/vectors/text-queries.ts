@@ -25,7 +25,6 @@
 //    and per ef: recall@k, the share of queries under 0.8, and the similarity the graph's k-th
 //    result loses against the exact k-th (mean; what a shopper could notice).
 // The schema is dropped at the end, whatever happens.
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -40,7 +39,8 @@ import { recall } from "../../src/vectors/synthetic.js";
 import { createStores, randomPgSchema } from "../../test/support/database.js";
 import { testEnv } from "../../test/support/env.js";
 import { readDataset } from "../search/dataset.js";
-import { closeAndDrop, embedPhotos, loadStore } from "./photos.js";
+import { readQuerySets } from "../search/query-sets.js";
+import { BATCH, closeAndDrop, embedPhotos, loadStore, mean, seconds, splitOf } from "./photos.js";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const { values: args } = parseArgs({
@@ -63,7 +63,6 @@ const K = Number(args.k);
 const EFS = args.ef!.split(",").map(Number);
 /** The exact neighbour whose similarity tells how tightly a query's neighbours crowd. */
 const FAR_RANK = 100;
-const BATCH = 16;
 const STORE = "eval-store";
 
 function checkInputs(): void {
@@ -81,14 +80,10 @@ function checkInputs(): void {
   }
 }
 
-const splitOf = (key: string): "dev" | "test" =>
-  parseInt(createHash("sha1").update(key).digest("hex").slice(-1), 16) % 2 === 0 ? "dev" : "test";
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.floor((s.length - 1) / 2)]! : 0;
 };
-const seconds = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 
 interface Query {
   kind: "text" | "image";
@@ -99,20 +94,9 @@ interface Query {
   exact: { ids: string[]; similarities: number[] };
 }
 
-/** The shopper-written queries of the sets already run (`<dir>/shopper-*.jsonl`; sub-folders are not read). */
+/** The shopper-written queries of the sets already run (readQuerySets: `unrun/` is not read), each text once. */
 function shopperQueries(dir: string): string[] {
-  const texts = new Set<string>();
-  for (const f of fs
-    .readdirSync(dir)
-    .filter((f) => /^shopper-.*\.jsonl$/.test(f))
-    .sort()) {
-    for (const line of fs.readFileSync(path.join(dir, f), "utf8").split("\n")) {
-      if (!line.trim()) continue;
-      const q = (JSON.parse(line) as { query?: unknown }).query;
-      if (typeof q === "string" && q.trim()) texts.add(q.trim());
-    }
-  }
-  return [...texts];
+  return [...new Set(readQuerySets(dir).flatMap((set) => set.queries.map((q) => q.query.trim())))].filter((q) => q.length > 0);
 }
 
 async function main(): Promise<void> {
@@ -166,13 +150,14 @@ async function main(): Promise<void> {
     // --- queries and their exact answers ---
     const x0 = performance.now();
     const exact = async (vector: Float32Array, own?: string) => {
+      const q = toPgVector(vector);
       const rows = (
-        await sql<{ product_id: string; similarity: number }>`
-          SELECT product_id, 1 - (embedding <=> ${toPgVector(vector)}::vector) AS similarity FROM product_vectors
+        await sql<{ product_id: string; distance: number }>`
+          SELECT product_id, embedding <=> ${q}::vector AS distance FROM product_vectors
           WHERE store_id = ${STORE} AND product_id <> ${own ?? ""}
-          ORDER BY embedding <=> ${toPgVector(vector)}::vector, product_id LIMIT ${FAR_RANK}`.execute(db.db)
+          ORDER BY 2, product_id LIMIT ${FAR_RANK}`.execute(db.db)
       ).rows;
-      return { ids: rows.slice(0, K).map((r) => r.product_id), similarities: rows.map((r) => Number(r.similarity)) };
+      return { ids: rows.slice(0, K).map((r) => r.product_id), similarities: rows.map((r) => 1 - Number(r.distance)) };
     };
     const queries: Query[] = [];
     for (let i = 0; i < texts.length; i++) {
